@@ -1,0 +1,47 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "flickd",
+    products: [
+        .executable(name: "flickd", targets: ["flickd"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    ],
+    targets: [
+        // Pure Swift engine: no Foundation, no Glibc, no C module. Time is injected.
+        .target(
+            name: "FlickCore",
+            dependencies: [.product(name: "RealModule", package: "swift-numerics")]
+        ),
+        // C headers Swift cannot import on its own (epoll, timerfd, signalfd, ioctl macros).
+        .target(name: "CShim"),
+        .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
+        .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+        // Everything that touches the system: devices, uinput, the event loop, files.
+        .target(
+            name: "FlickLinux",
+            dependencies: [
+                "FlickCore", "CShim", "CEvdev", "CUdev",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
+        ),
+        // The command line and nothing else.
+        .executableTarget(
+            name: "flickd",
+            dependencies: [
+                "FlickCore", "FlickLinux",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "FlickCoreTests", dependencies: ["FlickCore"]),
+        .testTarget(name: "FlickLinuxTests", dependencies: ["FlickLinux", "FlickCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

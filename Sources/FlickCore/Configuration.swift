@@ -1,0 +1,91 @@
+/// Which release-velocity estimator to use (`velocity.estimator`).
+public enum VelocityEstimatorKind: String, Sendable, Hashable, CaseIterable {
+    /// Quadratic least-squares fit over the newest samples (Android's default).
+    case lsq2
+    /// Linear interpolation of where the contact was 70 ms before release.
+    case lookback
+}
+
+/// Every setting of the engine, with the built-in defaults.
+///
+/// `config/flickd.toml` documents each key and must equal these defaults (a test checks it).
+/// Ranges are enforced by the config loader, which reports file:line, key, value and range.
+public struct Configuration: Hashable, Sendable {
+    /// `[scroll]`: how finger travel becomes wheel units.
+    public struct Scroll: Hashable, Sendable {
+        /// `scroll.speed`: hi-res wheel units (120 = one detent) per millimetre of finger travel.
+        /// Range 0.1...1000; default 24 (5 mm of travel = one detent).
+        public var speed: Double = 24
+        /// `scroll.natural`: touchpads scroll "naturally" (content follows the fingers).
+        /// Touchscreens always do. Default false.
+        public var natural: Bool = false
+        public init() {}
+    }
+
+    /// `[coast]`: the inertial glide after a flick.
+    public struct Coast: Hashable, Sendable {
+        /// `coast.deceleration_rate`: velocity factor per millisecond, 0 < d < 1
+        /// (accepted range 0.9...0.9999; `normal` = 0.998, `fast` = 0.99). Default 0.998.
+        public var decelerationRate: Double = 0.998
+        /// `coast.min_speed`: releases slower than this (mm/s) do not coast. Range 0...10000; default 50.
+        public var minSpeed: Double = 50
+        /// `coast.max_speed`: faster releases are clamped to this (mm/s), keeping direction.
+        /// Range 1...100000; default 1500.
+        public var maxSpeed: Double = 1500
+        /// `coast.max_duration`: longest coast, in milliseconds. Range 50...60000; default 5000.
+        public var maxDuration: Duration = .milliseconds(5000)
+        /// `coast.tick_rate`: wheel events per second while coasting. Range 10...1000; default 120.
+        public var tickRate: Double = 120
+        /// `coast.boost`: a new flick in the same direction during a fast coast adds the coast's
+        /// velocity. Default true.
+        public var boost: Bool = true
+        /// `coast.axis_lock`: a release within this many degrees of an axis coasts along that
+        /// axis only; 0 disables. Range 0...45; default 20.
+        public var axisLockDegrees: Double = 20
+        public init() {}
+    }
+
+    /// `[velocity]`: how the release velocity is estimated.
+    public struct Velocity: Hashable, Sendable {
+        /// `velocity.estimator`: `lsq2` (default) or `lookback`.
+        public var estimator: VelocityEstimatorKind = .lsq2
+        public init() {}
+    }
+
+    /// `[touchpad]`: which touchpad gestures coast.
+    public struct Touchpad: Hashable, Sendable {
+        /// `touchpad.enabled`: coast after touchpad scrolls. Default true.
+        public var enabled: Bool = true
+        /// `touchpad.fingers`: how many fingers make a scroll. Range 2...4; default 2.
+        public var fingers: Int = 2
+        /// `touchpad.lift_window`: after the first finger lifts, the others must lift within this
+        /// many milliseconds for the scroll to coast. Range 0...500; default 50.
+        public var liftWindow: Duration = .milliseconds(50)
+        /// `touchpad.lift_travel`: a finger left on the pad that travels more than this (mm)
+        /// after the first lift is pointer motion, and the scroll does not coast.
+        /// Range 0...50; default 2.
+        public var liftTravel: Double = 2
+        public init() {}
+    }
+
+    /// `[touchscreen]`: which touchscreen drags coast.
+    public struct Touchscreen: Hashable, Sendable {
+        /// `touchscreen.enabled`: coast after touchscreen drags. Default false.
+        public var enabled: Bool = false
+        /// `touchscreen.fingers`: how many fingers make a drag. Range 1...4; default 1.
+        public var fingers: Int = 1
+        public init() {}
+    }
+
+    public var scroll = Scroll()
+    public var coast = Coast()
+    public var velocity = Velocity()
+    public var touchpad = Touchpad()
+    public var touchscreen = Touchscreen()
+
+    /// The built-in defaults.
+    public init() {}
+
+    /// The built-in defaults (same as `Configuration()`).
+    public static let defaults = Configuration()
+}

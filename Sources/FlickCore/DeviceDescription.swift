@@ -1,0 +1,168 @@
+/// What kind of touch device a description is, which decides how its gestures are read.
+public enum DeviceKind: String, Sendable, Hashable {
+    /// An indirect pointing surface: a scroll is `touchpad.fingers` fingers moving together.
+    case touchpad
+    /// A direct-touch screen (`INPUT_PROP_DIRECT`): a drag of `touchscreen.fingers` fingers.
+    case touchscreen
+}
+
+/// One absolute axis as the kernel describes it (`struct input_absinfo`).
+public struct AxisInfo: Hashable, Sendable {
+    /// Smallest value the axis reports, in device units.
+    public var minimum: Int32
+    /// Largest value the axis reports, in device units.
+    public var maximum: Int32
+    /// Noise filter width, in device units.
+    public var fuzz: Int32
+    /// Dead zone, in device units.
+    public var flat: Int32
+    /// Device units per millimetre; 0 when the device does not say.
+    public var resolution: Int32
+
+    /// An axis spanning `minimum...maximum` with `resolution` units per millimetre.
+    public init(minimum: Int32, maximum: Int32, fuzz: Int32 = 0, flat: Int32 = 0, resolution: Int32 = 0) {
+        self.minimum = minimum
+        self.maximum = maximum
+        self.fuzz = fuzz
+        self.flat = flat
+        self.resolution = resolution
+    }
+
+    /// The axis range in device units (at least 1).
+    public var span: Int64 { max(1, Int64(maximum) - Int64(minimum)) }
+}
+
+/// A touch device's capabilities: what flickd needs to read its events.
+///
+/// Built from libevdev by the daemon, from a recording's header by `flickd replay`, and from
+/// ../shared/devices JSON in tests.
+public struct DeviceDescription: Hashable, Sendable {
+    /// The kernel's device name.
+    public var name: String
+    /// Bus type (`BUS_USB` = 3, `BUS_I8042` = 0x11, ...).
+    public var bustype: UInt16
+    /// USB/PS2 vendor id.
+    public var vendor: UInt16
+    /// Product id.
+    public var product: UInt16
+    /// `INPUT_PROP_*` bits the device sets.
+    public var properties: Set<UInt16>
+    /// `EV_KEY` codes the device can send.
+    public var keys: Set<UInt16>
+    /// `EV_ABS` axes the device has, by code.
+    public var absoluteAxes: [UInt16: AxisInfo]
+
+    /// A description; only `absoluteAxes` matter for reading touches.
+    public init(
+        name: String, bustype: UInt16 = 0, vendor: UInt16 = 0, product: UInt16 = 0,
+        properties: Set<UInt16> = [], keys: Set<UInt16> = [], absoluteAxes: [UInt16: AxisInfo] = [:]
+    ) {
+        self.name = name
+        self.bustype = bustype
+        self.vendor = vendor
+        self.product = product
+        self.properties = properties
+        self.keys = keys
+        self.absoluteAxes = absoluteAxes
+    }
+
+    /// Whether the device reports positions at all (ABS_X/ABS_Y or their MT forms).
+    public var hasPosition: Bool {
+        (absoluteAxes[EventCode.absX] != nil && absoluteAxes[EventCode.absY] != nil)
+            || (absoluteAxes[EventCode.absMTPositionX] != nil && absoluteAxes[EventCode.absMTPositionY] != nil)
+    }
+
+    /// The kind of touch device this is, or nil when it is neither a touchpad nor a touchscreen
+    /// (a mouse, a tablet pen, a joystick).
+    ///
+    /// Mirrors udev's input_id rules: a direct device with touch is a touchscreen; an indirect
+    /// one with a finger tool and positions is a touchpad.
+    public var kind: DeviceKind? {
+        guard hasPosition else { return nil }
+        let hasTouch = keys.contains(EventCode.touch)
+        if properties.contains(EventCode.propDirect) {
+            return hasTouch || absoluteAxes[EventCode.absMTPositionX] != nil ? .touchscreen : nil
+        }
+        if keys.contains(EventCode.toolPen) { return nil }
+        if keys.contains(EventCode.toolFinger) && hasTouch { return .touchpad }
+        // Touchscreens without INPUT_PROP_DIRECT exist (old drivers): touch but no finger tool.
+        if hasTouch && !keys.contains(EventCode.toolFinger) && absoluteAxes[EventCode.absMTPositionX] != nil {
+            return .touchscreen
+        }
+        return nil
+    }
+
+    /// Number of multitouch slots (protocol B), 0 when the device has none.
+    public var slotCount: Int {
+        guard let slot = absoluteAxes[EventCode.absMTSlot] else { return 0 }
+        return Int(max(0, min(Int64(slot.maximum) + 1, 64)))
+    }
+
+    /// Multitouch protocol A: MT positions but no slots (contacts separated by SYN_MT_REPORT).
+    public var usesProtocolA: Bool {
+        slotCount == 0 && absoluteAxes[EventCode.absMTPositionX] != nil
+    }
+
+    /// Semi-multitouch: the two slots are the corners of a bounding box, not two fingers.
+    public var isSemiMultitouch: Bool { properties.contains(EventCode.propSemiMT) }
+
+    /// The largest finger count the device can announce through BTN_TOOL_* (1 when none).
+    public var maximumToolFingerCount: Int {
+        if keys.contains(EventCode.toolQuintTap) { return 5 }
+        if keys.contains(EventCode.toolQuadTap) { return 4 }
+        if keys.contains(EventCode.toolTripleTap) { return 3 }
+        if keys.contains(EventCode.toolDoubleTap) { return 2 }
+        return 1
+    }
+}
+
+/// How device units on one axis become millimetres.
+public struct AxisScale: Hashable, Sendable {
+    /// Device units per millimetre (always > 0).
+    public var unitsPerMillimetre: Double
+    /// True when the device reported resolution 0 and the value is an estimate.
+    public var isEstimated: Bool
+    /// The axis length in millimetres.
+    public var lengthMillimetres: Double
+}
+
+/// The physical geometry of a touch device: the scale of both axes.
+public struct DeviceGeometry: Hashable, Sendable {
+    /// Horizontal axis.
+    public var x: AxisScale
+    /// Vertical axis.
+    public var y: AxisScale
+
+    /// Assumed size of a touchpad that reports resolution 0, in millimetres (width, height).
+    ///
+    /// Rationale in docs/DESIGN.md: a common laptop touchpad size, the same assumption libinput
+    /// makes for such pads, so speeds feel alike on devices with and without resolution.
+    public static let assumedTouchpadSize = (width: 69.0, height: 50.0)
+
+    /// Assumed size of a touchscreen that reports resolution 0, in millimetres: a 13.3-inch
+    /// 16:9 laptop panel.
+    public static let assumedTouchscreenSize = (width: 294.0, height: 165.0)
+
+    /// The geometry of `description`, estimating missing resolutions for a device of `kind`.
+    /// `resolutionOverride` (units/mm, both axes) wins over what the device reports.
+    public init(description: DeviceDescription, kind: DeviceKind, resolutionOverride: Double? = nil) {
+        let assumed = kind == .touchpad ? Self.assumedTouchpadSize : Self.assumedTouchscreenSize
+        func scale(_ mtCode: UInt16, _ code: UInt16, assumedLength: Double) -> AxisScale {
+            let axis = description.absoluteAxes[mtCode] ?? description.absoluteAxes[code]
+                ?? AxisInfo(minimum: 0, maximum: 1000)
+            let span = Double(axis.span)
+            if let resolutionOverride, resolutionOverride > 0 {
+                return AxisScale(unitsPerMillimetre: resolutionOverride, isEstimated: false,
+                                 lengthMillimetres: span / resolutionOverride)
+            }
+            if axis.resolution > 0 {
+                let r = Double(axis.resolution)
+                return AxisScale(unitsPerMillimetre: r, isEstimated: false, lengthMillimetres: span / r)
+            }
+            return AxisScale(unitsPerMillimetre: span / assumedLength, isEstimated: true,
+                             lengthMillimetres: assumedLength)
+        }
+        x = scale(EventCode.absMTPositionX, EventCode.absX, assumedLength: assumed.width)
+        y = scale(EventCode.absMTPositionY, EventCode.absY, assumedLength: assumed.height)
+    }
+}

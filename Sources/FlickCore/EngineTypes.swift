@@ -1,0 +1,181 @@
+/// Identifies one input device to the engine; the daemon picks the numbers.
+public typealias DeviceID = Int32
+
+/// Wheel output for one moment: what the daemon writes to its uinput device in one frame.
+///
+/// Sign convention (the kernel's): `vertical*` > 0 is the wheel turned away from the user,
+/// which scrolls **up**; `horizontal*` > 0 scrolls **right**.
+public struct WheelOutput: Hashable, Sendable, CustomStringConvertible {
+    /// `REL_WHEEL_HI_RES`: 120 units = one detent; > 0 scrolls up.
+    public var verticalHiRes: Int32 = 0
+    /// `REL_HWHEEL_HI_RES`: 120 units = one detent; > 0 scrolls right.
+    public var horizontalHiRes: Int32 = 0
+    /// `REL_WHEEL`: legacy whole detents, one per accumulated 120 hi-res units, same sign.
+    public var verticalDetents: Int32 = 0
+    /// `REL_HWHEEL`: legacy whole detents, one per accumulated 120 hi-res units, same sign.
+    public var horizontalDetents: Int32 = 0
+
+    /// No wheel movement.
+    public init() {}
+
+    /// Output with the given values.
+    public init(verticalHiRes: Int32, horizontalHiRes: Int32, verticalDetents: Int32 = 0, horizontalDetents: Int32 = 0) {
+        self.verticalHiRes = verticalHiRes
+        self.horizontalHiRes = horizontalHiRes
+        self.verticalDetents = verticalDetents
+        self.horizontalDetents = horizontalDetents
+    }
+
+    /// True when nothing is to be written.
+    public var isEmpty: Bool {
+        verticalHiRes == 0 && horizontalHiRes == 0 && verticalDetents == 0 && horizontalDetents == 0
+    }
+
+    public var description: String {
+        "wheel(v120: \(verticalHiRes), h120: \(horizontalHiRes), v: \(verticalDetents), h: \(horizontalDetents))"
+    }
+}
+
+/// A velocity or displacement in the plane of a touch device, in its unit (mm, mm/s, ...).
+///
+/// Device coordinates: x grows to the right, y grows downwards (towards the user).
+public struct Vector: Hashable, Sendable, CustomStringConvertible {
+    /// Horizontal component; > 0 is rightwards.
+    public var x: Double
+    /// Vertical component; > 0 is downwards.
+    public var y: Double
+
+    /// The vector (x, y).
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+
+    /// (0, 0).
+    public static let zero = Vector(x: 0, y: 0)
+
+    /// Euclidean length.
+    public var length: Double { (x * x + y * y).squareRoot() }
+
+    public static func + (a: Vector, b: Vector) -> Vector { Vector(x: a.x + b.x, y: a.y + b.y) }
+    public static func - (a: Vector, b: Vector) -> Vector { Vector(x: a.x - b.x, y: a.y - b.y) }
+    public static func * (a: Vector, s: Double) -> Vector { Vector(x: a.x * s, y: a.y * s) }
+    public static func / (a: Vector, s: Double) -> Vector { Vector(x: a.x / s, y: a.y / s) }
+    /// Dot product.
+    public static func • (a: Vector, b: Vector) -> Double { a.x * b.x + a.y * b.y }
+
+    public var description: String { "(\(x), \(y))" }
+}
+
+infix operator • : MultiplicationPrecedence
+
+/// Why a running coast was stopped from outside the gesture that started it.
+public enum StopReason: String, Sendable, Hashable {
+    /// A finger touched a touch device.
+    case touch
+    /// A mouse or touchpad button was pressed.
+    case button
+    /// A key went down on a keyboard.
+    case key
+    /// The device the coast came from went away.
+    case deviceRemoved = "device-removed"
+    /// The device's event stream was resynchronised after SYN_DROPPED.
+    case resynchronized
+    /// The next tick came far too late (the machine was suspended): the coast is dropped
+    /// rather than emitted as one jump.
+    case stall
+    /// The configuration changed.
+    case reconfigured
+    /// The daemon is shutting down.
+    case shutdown
+    /// The coast reached `coast.max_duration`.
+    case maxDuration = "max-duration"
+    /// The coast came to rest.
+    case finished
+}
+
+/// Why a release did not start a coast.
+public enum NoCoastReason: Hashable, Sendable, CustomStringConvertible {
+    /// The release was slower than `coast.min_speed` (speed in mm/s).
+    case tooSlow(speed: Double)
+    /// The fingers had stopped before lifting (newest motion older than the stop window).
+    case fingersStopped
+    /// A finger stayed on the device after the first lift (longer than `touchpad.lift_window`
+    /// or travelling further than `touchpad.lift_travel`): pointer motion, not a flick.
+    case fingerStayed
+    /// The contacts spread or pinched more than they moved together.
+    case pinch
+    /// More fingers than a scroll takes touched the device (a 3+ finger swipe).
+    case tooManyFingers(Int)
+    /// Fewer fingers than a scroll takes (single-finger pointer motion, or a tap).
+    case tooFewFingers(Int)
+    /// Too little motion to estimate a velocity (a tap).
+    case noMotion
+    /// Coasting is off for this kind of device.
+    case disabled
+    /// The gesture was abandoned (SYN_DROPPED resync, device removed).
+    case abandoned
+
+    public var description: String {
+        switch self {
+        case .tooSlow(let speed): return "too slow (\(Int(speed.rounded())) mm/s)"
+        case .fingersStopped: return "fingers had stopped before lifting"
+        case .fingerStayed: return "a finger stayed on the device"
+        case .pinch: return "pinch or spread, not a scroll"
+        case .tooManyFingers(let n): return "\(n) fingers, not a scroll"
+        case .tooFewFingers(let n): return "\(n) finger\(n == 1 ? "" : "s"), not a scroll"
+        case .noMotion: return "no motion (a tap)"
+        case .disabled: return "coasting disabled for this device kind"
+        case .abandoned: return "gesture abandoned"
+        }
+    }
+}
+
+/// A coast the engine started.
+public struct CoastPlan: Hashable, Sendable {
+    /// Release velocity as estimated from the fingers, mm/s in device coordinates.
+    public var releaseVelocity: Vector
+    /// The velocity the coast starts with after clamping, axis lock and boost, mm/s.
+    public var velocity: Vector
+    /// True when a previous coast's velocity was added (fling boost).
+    public var boosted: Bool
+    /// Where the coast will come to rest, hi-res wheel units (vertical > 0 scrolls up).
+    public var destinationHiRes: (vertical: Double, horizontal: Double)
+    /// How long the coast will run.
+    public var duration: Duration
+
+    public static func == (a: CoastPlan, b: CoastPlan) -> Bool {
+        a.releaseVelocity == b.releaseVelocity && a.velocity == b.velocity && a.boosted == b.boosted
+            && a.destinationHiRes == b.destinationHiRes && a.duration == b.duration
+    }
+
+    public func hash(into h: inout Hasher) {
+        h.combine(releaseVelocity)
+        h.combine(velocity)
+        h.combine(duration)
+    }
+}
+
+/// What the engine decided, for logs (`--verbose`) and `flickd replay --json`'s summary.
+public enum EngineReport: Sendable {
+    /// A gesture of `fingers` fingers began on `device`.
+    case gestureBegan(device: DeviceID, time: Instant, fingers: Int)
+    /// A scroll gesture was released and started a coast.
+    case coastStarted(device: DeviceID, time: Instant, plan: CoastPlan)
+    /// A gesture ended without a coast.
+    case noCoast(device: DeviceID, time: Instant, velocity: Vector?, reason: NoCoastReason)
+    /// A coast ended.
+    case coastEnded(time: Instant, reason: StopReason, emittedHiRes: (vertical: Int64, horizontal: Int64))
+    /// An impossible input reached a state machine; it was reset to idle. A bug in flickd.
+    case bug(device: DeviceID, message: String)
+}
+
+/// Whether the engine reads a device, and why not.
+public enum DeviceAdmission: Hashable, Sendable {
+    /// The device's gestures are read; `geometry` says how its units become millimetres.
+    case used(kind: DeviceKind, geometry: DeviceGeometry)
+    /// The device is watched only for touches that stop a coast (its kind is disabled).
+    case stopOnly(kind: DeviceKind, why: String)
+    /// The device is not a touch device flickd understands.
+    case ignored(why: String)
+}
