@@ -1,9 +1,11 @@
 import ArgumentParser
-import FlickCore
-import FlickLinux
 
 @main
 struct Flickd: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "flickd", abstract: "Kinetic scrolling for every app.")
-    func run() throws {}
+    static let configuration = CommandConfiguration(
+        commandName: "flickd",
+        abstract: "Kinetic scrolling for every app: touchpad and touchscreen flicks glide on.",
+        subcommands: [RunCommand.self, DevicesCommand.self, ReplayCommand.self, CheckConfigCommand.self],
+        defaultSubcommand: RunCommand.self
+    )
 }

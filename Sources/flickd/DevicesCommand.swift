@@ -1,0 +1,6 @@
+import ArgumentParser
+
+struct DevicesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "devices", abstract: "TODO")
+    func run() throws {}
+}

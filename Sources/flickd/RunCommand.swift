@@ -1,0 +1,6 @@
+import ArgumentParser
+
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "run", abstract: "TODO")
+    func run() throws {}
+}
