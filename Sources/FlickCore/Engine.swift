@@ -1,8 +1,10 @@
 /// The whole engine: raw evdev events in, smooth-scroll wheel output out.
 ///
-/// One engine serves every device (there is one virtual wheel and one coast at a time).
-/// It never reads a clock: every call takes the time, and `nextDeadline` says when it wants
-/// to be called again. Not thread-safe: the daemon calls it from its one event-loop thread.
+/// One engine serves every device: there is one virtual wheel and one coast at a time. It
+/// never reads a clock: every call takes the time, and `nextDeadline` says when it wants to be
+/// called again. Not thread-safe: the daemon calls it from its one event-loop thread.
+///
+/// Handling an event or a tick does not allocate (devices are set up in `addDevice`).
 public final class Engine {
     /// The configuration in force.
     public private(set) var configuration: Configuration
@@ -11,46 +13,265 @@ public final class Engine {
     /// ended). Must not call back into the engine.
     public var onReport: ((EngineReport) -> Void)?
 
+    /// A coast stopped by a touch is remembered this long for a fling boost.
+    public static let boostWindow = Duration.milliseconds(750)
+    /// Two flicks are "the same direction" for a boost when the angle between them is smaller
+    /// than this (cosine of 45°).
+    public static let boostMinimumCosine = 0.7071
+    /// A tick later than this after the previous one means the machine stalled (suspend):
+    /// the coast ends rather than jump.
+    public static let stallLimit = Duration.milliseconds(500)
+    /// A scroll whose fingers travelled less than this (mm) is a tap: no coast.
+    public static let minimumTravel = 1.0
+
+    private final class Device {
+        let description: DeviceDescription
+        let kind: DeviceKind?
+        let resolutionOverride: Double?
+        var tracker: ContactTracker?
+        /// nil when the device only stops coasts (its kind is disabled) or is ignored.
+        var recognizer: GestureRecognizer?
+
+        init(description: DeviceDescription, resolutionOverride: Double?) {
+            self.description = description
+            self.kind = description.kind
+            self.resolutionOverride = resolutionOverride
+        }
+    }
+
+    private var devices: [DeviceID: Device] = [:]
+    private var coast: Coast?
+    /// The last coast a touch stopped: its velocity then (mm/s) and when, for a boost.
+    private var stoppedCoast: (velocity: Vector, time: Instant)?
+
     /// An engine with `configuration`.
     public init(configuration: Configuration = .defaults) {
         self.configuration = configuration
     }
 
-    /// Replaces the configuration. A running coast is stopped (its physics would change under it).
-    public func apply(_ configuration: Configuration, at time: Instant) {
-        self.configuration = configuration
-    }
+    // MARK: Devices
 
     /// Starts reading `device`. `resolutionOverride` (units/mm) replaces a missing or wrong
     /// resolution. Returns whether its gestures will be read, and why not.
     @discardableResult
     public func addDevice(_ device: DeviceID, description: DeviceDescription, resolutionOverride: Double? = nil) -> DeviceAdmission {
-        .ignored(why: "not implemented")
+        let state = Device(description: description, resolutionOverride: resolutionOverride)
+        devices[device] = state
+        return admit(state)
     }
 
     /// Forgets `device`; a coast it started ends.
-    public func removeDevice(_ device: DeviceID, at time: Instant) {}
+    public func removeDevice(_ device: DeviceID, at time: Instant) {
+        guard devices.removeValue(forKey: device) != nil else { return }
+        if coast?.source == device { stop(at: time, reason: .deviceRemoved) }
+    }
+
+    /// Whether `device` is read for gestures, watched for touches only, or ignored.
+    public func admission(of device: DeviceID) -> DeviceAdmission? {
+        guard let state = devices[device] else { return nil }
+        return admission(for: state)
+    }
+
+    private func admission(for state: Device) -> DeviceAdmission {
+        guard let kind = state.kind else {
+            return .ignored(why: state.description.hasPosition ? "not a touchpad or touchscreen" : "reports no touch positions")
+        }
+        let geometry = DeviceGeometry(description: state.description, kind: kind, resolutionOverride: state.resolutionOverride)
+        switch kind {
+        case .touchpad where !configuration.touchpad.enabled:
+            return .stopOnly(kind: kind, why: "touchpad.enabled is false")
+        case .touchscreen where !configuration.touchscreen.enabled:
+            return .stopOnly(kind: kind, why: "touchscreen.enabled is false")
+        default:
+            return .used(kind: kind, geometry: geometry)
+        }
+    }
+
+    /// Sets up tracking for `state` under the current configuration.
+    private func admit(_ state: Device) -> DeviceAdmission {
+        let result = admission(for: state)
+        switch result {
+        case .used(let kind, _):
+            state.tracker = ContactTracker(description: state.description, kind: kind, resolutionOverride: state.resolutionOverride)
+            let fingers = kind == .touchpad ? configuration.touchpad.fingers : configuration.touchscreen.fingers
+            state.recognizer = GestureRecognizer(
+                requiredFingers: fingers, liftWindow: configuration.touchpad.liftWindow,
+                liftTravel: configuration.touchpad.liftTravel,
+                estimator: VelocityEstimator(kind: configuration.velocity.estimator))
+        case .stopOnly(let kind, _):
+            state.tracker = ContactTracker(description: state.description, kind: kind, resolutionOverride: state.resolutionOverride)
+            state.recognizer = nil
+        case .ignored:
+            state.tracker = nil
+            state.recognizer = nil
+        }
+        return result
+    }
+
+    /// Replaces the configuration. A running coast is stopped (its physics would change under
+    /// it) and gestures in progress are dropped.
+    public func apply(_ configuration: Configuration, at time: Instant) {
+        stop(at: time, reason: .reconfigured)
+        stoppedCoast = nil
+        self.configuration = configuration
+        for state in devices.values { _ = admit(state) }
+    }
+
+    // MARK: Events
 
     /// Feeds one raw event from `device`, stamped `time` by the kernel. Frames are processed at
-    /// SYN_REPORT. Returns wheel output to write now (usually empty; the first step of a coast
-    /// comes with the release frame).
+    /// SYN_REPORT. Returns wheel output to write now: usually empty; the first step of a coast
+    /// comes with the frame that releases it.
     public func handle(_ event: InputEvent, from device: DeviceID, at time: Instant) -> WheelOutput {
-        WheelOutput()
+        guard let state = devices[device], state.tracker != nil else { return WheelOutput() }
+        guard let frame = state.tracker!.handle(event, at: time) else { return WheelOutput() }
+
+        if frame.resynchronized {
+            // Events were lost: whatever the fingers did is unknown. Never coast on it.
+            if coast?.source == device { stop(at: time, reason: .resynchronized) }
+            state.recognizer?.abandon(fingersDown: frame.fingerCount > 0)
+            return WheelOutput()
+        }
+        if frame.newTouch && coast != nil {
+            // A finger on any touch device stops the coast at once, like a hand on a wheel.
+            stop(at: time, reason: .touch)
+        }
+        guard state.recognizer != nil else { return WheelOutput() }
+        let outcome = state.recognizer!.handle(frame, tracker: &state.tracker!)
+        switch outcome {
+        case .none:
+            return WheelOutput()
+        case .began(let fingers):
+            onReport?(.gestureBegan(device: device, time: time, fingers: fingers))
+            return WheelOutput()
+        case .ended(let reason, let velocity):
+            onReport?(.noCoast(device: device, time: time, velocity: velocity, reason: reason))
+            return WheelOutput()
+        case .released(let velocity, let newestMotion, let travel):
+            return release(on: device, kind: state.kind ?? .touchpad, velocity: velocity,
+                           newestMotion: newestMotion, travel: travel, at: time)
+        }
     }
 
     /// Drops the gesture in progress on `device` without coasting (after SYN_DROPPED) and stops
     /// a coast it started.
-    public func abandonGesture(on device: DeviceID, at time: Instant) {}
+    public func abandonGesture(on device: DeviceID, at time: Instant) {
+        if coast?.source == device { stop(at: time, reason: .resynchronized) }
+        devices[device]?.recognizer?.abandon(fingersDown: true)
+    }
 
-    /// The wheel output due at `time` (call at or after `nextDeadline`).
-    public func tick(at time: Instant) -> WheelOutput { WheelOutput() }
+    // MARK: Coasting
+
+    /// Decides whether a released scroll coasts, and starts the coast.
+    ///
+    /// Order: too little travel or speed → no coast; boost adds a just-stopped coast's velocity
+    /// when the directions agree; axis lock zeroes the minor axis near an axis; the speed is
+    /// clamped to `coast.max_speed` keeping its direction.
+    private func release(on device: DeviceID, kind: DeviceKind, velocity: Vector?, newestMotion: Instant,
+                         travel: Double, at time: Instant) -> WheelOutput {
+        let settings = configuration.coast
+        guard let released = velocity, travel >= Self.minimumTravel else {
+            onReport?(.noCoast(device: device, time: time, velocity: velocity, reason: .noMotion))
+            return WheelOutput()
+        }
+        let speed = released.length
+        guard speed.isFinite else {
+            onReport?(.bug(device: device, message: "release velocity is not finite"))
+            return WheelOutput()
+        }
+        if speed == 0 {
+            onReport?(.noCoast(device: device, time: time, velocity: released, reason: .fingersStopped))
+            return WheelOutput()
+        }
+        if speed < settings.minSpeed {
+            onReport?(.noCoast(device: device, time: time, velocity: released, reason: .tooSlow(speed: speed)))
+            return WheelOutput()
+        }
+
+        var v = released
+        var boosted = false
+        if settings.boost, let previous = stoppedCoast, time - previous.time <= Self.boostWindow,
+           previous.velocity.length >= settings.minSpeed,
+           (previous.velocity • v) >= Self.boostMinimumCosine * previous.velocity.length * speed {
+            v = v + previous.velocity
+            boosted = true
+        }
+        stoppedCoast = nil
+        v = Self.lockToAxis(v, degrees: settings.axisLockDegrees)
+        if v.length > settings.maxSpeed { v = v * (settings.maxSpeed / v.length) }
+
+        // Content follows the fingers on touchscreens and with natural scrolling; otherwise the
+        // fingers move the view (fingers down → scroll down → REL_WHEEL < 0).
+        let natural = kind == .touchscreen || configuration.scroll.natural
+        let unitsPerMillimetre = configuration.scroll.speed
+        let vertical = (natural ? v.y : -v.y) * unitsPerMillimetre
+        let horizontal = (natural ? -v.x : v.x) * unitsPerMillimetre
+
+        stop(at: time, reason: .finished)
+        let period = Duration.seconds(1 / max(1, settings.tickRate))
+        // The model starts one period before the release (never before the newest motion), so
+        // the first step is written with the release frame itself instead of a period later.
+        let origin = max(newestMotion, time - period)
+        var started = Coast(source: device, origin: min(origin, time), vertical: vertical, horizontal: horizontal,
+                            millimetresPerSecond: v, deceleration: Deceleration(ratePerMillisecond: settings.decelerationRate),
+                            maxDuration: settings.maxDuration, period: period)
+        let plan = CoastPlan(releaseVelocity: released, velocity: v, boosted: boosted,
+                             destinationHiRes: started.destination, duration: started.end - time)
+        onReport?(.coastStarted(device: device, time: time, plan: plan))
+        let (output, ended) = started.advance(to: time)
+        coast = started
+        if ended { finish(at: time, reason: started.settles ? .finished : .maxDuration) }
+        return output
+    }
+
+    /// Zeroes the minor component of `v` when it is within `degrees` of an axis.
+    static func lockToAxis(_ v: Vector, degrees: Double) -> Vector {
+        guard degrees > 0 else { return v }
+        let limit = degrees * Double.pi / 180
+        let fromVertical = atanRatio(abs(v.x), abs(v.y))
+        if fromVertical <= limit { return Vector(x: 0, y: v.y) }
+        if Double.pi / 2 - fromVertical <= limit { return Vector(x: v.x, y: 0) }
+        return v
+    }
+
+    /// atan(a/b) in radians for a, b ≥ 0 (π/2 when b is 0).
+    private static func atanRatio(_ a: Double, _ b: Double) -> Double {
+        Double.atan2(y: a, x: b)
+    }
+
+    /// The wheel output due at `time` (call at or after `nextDeadline`; earlier is harmless).
+    public func tick(at time: Instant) -> WheelOutput {
+        guard var running = coast else { return WheelOutput() }
+        if time - running.lastTick > Self.stallLimit {
+            // The machine was asleep: a jump of everything missed would surprise more than a stop.
+            stop(at: time, reason: .stall)
+            return WheelOutput()
+        }
+        let (output, ended) = running.advance(to: time)
+        coast = running
+        if ended { finish(at: time, reason: running.settles || running.isAtRest ? .finished : .maxDuration) }
+        return output
+    }
 
     /// When the engine next needs `tick(at:)`; nil when idle.
-    public var nextDeadline: Instant? { nil }
+    public var nextDeadline: Instant? { coast?.nextDeadline }
 
     /// True while a coast is running.
-    public var isCoasting: Bool { false }
+    public var isCoasting: Bool { coast != nil }
 
     /// Stops a running coast at once: no further output.
-    public func stop(at time: Instant, reason: StopReason) {}
+    public func stop(at time: Instant, reason: StopReason) {
+        guard let running = coast else { return }
+        if reason == .touch {
+            stoppedCoast = (running.velocity(at: time), time)
+        }
+        finish(at: time, reason: reason)
+    }
+
+    private func finish(at time: Instant, reason: StopReason) {
+        guard let running = coast else { return }
+        coast = nil
+        onReport?(.coastEnded(time: time, reason: reason,
+                              emittedHiRes: (running.emittedVertical, running.emittedHorizontal)))
+    }
 }

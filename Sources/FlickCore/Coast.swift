@@ -1,0 +1,123 @@
+/// A coast in progress: the closed-form exponential model sampled at whatever times the caller
+/// asks, emitted as whole hi-res wheel units with the remainder carried.
+///
+/// Each tick emits `round(x(t_n)) − round(x(t_{n−1}))`, so the total after any sequence of
+/// ticks is `round(x(t_last))`, whatever the tick rate; when the coast settles the total is
+/// exactly `round(X)`. Legacy detents come from an accumulator: one per 120 hi-res units.
+struct Coast {
+    /// The device whose gesture started this coast.
+    let source: DeviceID
+    /// Time zero of the model.
+    let origin: Instant
+    /// Initial wheel velocities, hi-res units per second (vertical > 0 scrolls up).
+    let vertical: Double
+    let horizontal: Double
+    /// Initial velocity in the source's device coordinates, mm/s (for boost).
+    let millimetresPerSecond: Vector
+    let deceleration: Deceleration
+    /// When the coast ends: at rest (`settles`) or cut at `coast.max_duration`.
+    let end: Instant
+    let settles: Bool
+    /// Shortest interval between ticks.
+    let period: Duration
+
+    private(set) var emittedVertical: Int64 = 0
+    private(set) var emittedHorizontal: Int64 = 0
+    private var legacyVertical: Int64 = 0
+    private var legacyHorizontal: Int64 = 0
+    private(set) var lastTick: Instant
+
+    /// Half a hi-res unit: closer than this to rest, nothing more can be emitted.
+    static let restDistance = 0.5
+
+    init(source: DeviceID, origin: Instant, vertical: Double, horizontal: Double,
+         millimetresPerSecond: Vector, deceleration: Deceleration, maxDuration: Duration, period: Duration) {
+        self.source = source
+        self.origin = origin
+        self.vertical = vertical
+        self.horizontal = horizontal
+        self.millimetresPerSecond = millimetresPerSecond
+        self.deceleration = deceleration
+        self.period = period
+        let settle = deceleration.settleTime(velocity: max(abs(vertical), abs(horizontal)), epsilon: Self.restDistance)
+        settles = Duration.seconds(settle) <= maxDuration
+        end = origin + (settles ? Duration.seconds(settle) : maxDuration)
+        lastTick = origin
+    }
+
+    /// Where the coast comes to rest, hi-res units.
+    var destination: (vertical: Double, horizontal: Double) {
+        (deceleration.destination(velocity: vertical), deceleration.destination(velocity: horizontal))
+    }
+
+    /// The coast's velocity at `time`, mm/s in device coordinates.
+    func velocity(at time: Instant) -> Vector {
+        millimetresPerSecond * deceleration.remainingFraction(after: (time - origin).seconds)
+    }
+
+    /// True when every unit the coast will ever emit has been emitted.
+    var isAtRest: Bool {
+        let d = destination
+        return emittedVertical == Int64(d.vertical.rounded()) && emittedHorizontal == Int64(d.horizontal.rounded())
+    }
+
+    /// Emits the movement from the last tick to `time`. Returns the output and whether the
+    /// coast has ended (at rest, or at its maximum duration).
+    mutating func advance(to time: Instant) -> (output: WheelOutput, ended: Bool) {
+        guard time >= lastTick else { return (WheelOutput(), false) }
+        lastTick = time
+        let targetVertical: Double
+        let targetHorizontal: Double
+        let ended = time >= end
+        if ended && settles {
+            (targetVertical, targetHorizontal) = destination
+        } else {
+            let t = ((ended ? end : time) - origin).seconds
+            targetVertical = deceleration.position(after: t, velocity: vertical)
+            targetHorizontal = deceleration.position(after: t, velocity: horizontal)
+        }
+        var output = WheelOutput()
+        let dv = Self.step(to: targetVertical, emitted: &emittedVertical)
+        let dh = Self.step(to: targetHorizontal, emitted: &emittedHorizontal)
+        output.verticalHiRes = dv
+        output.horizontalHiRes = dh
+        output.verticalDetents = Self.detents(adding: dv, to: &legacyVertical)
+        output.horizontalDetents = Self.detents(adding: dh, to: &legacyHorizontal)
+        return (output, ended || isAtRest)
+    }
+
+    /// The whole units between what was emitted and `target`, clamped to what one event holds.
+    private static func step(to target: Double, emitted: inout Int64) -> Int32 {
+        guard target.isFinite else { return 0 }
+        let goal = Int64(max(-1e15, min(1e15, target)).rounded())
+        let delta = max(Int64(Int32.min), min(Int64(Int32.max), goal - emitted))
+        emitted += delta
+        return Int32(delta)
+    }
+
+    /// Legacy wheel detents: one per 120 accumulated hi-res units, same sign.
+    private static func detents(adding units: Int32, to accumulator: inout Int64) -> Int32 {
+        accumulator += Int64(units)
+        let whole = accumulator / 120
+        accumulator -= whole * 120
+        return Int32(clamping: whole)
+    }
+
+    /// When output next changes: the earliest time one axis crosses the next half unit, but not
+    /// sooner than one period after the last tick, and no later than the end.
+    var nextDeadline: Instant {
+        var soonest = end
+        if let t = crossing(velocity: vertical, emitted: emittedVertical), t < soonest { soonest = t }
+        if let t = crossing(velocity: horizontal, emitted: emittedHorizontal), t < soonest { soonest = t }
+        let earliest = lastTick + period
+        return soonest < earliest ? min(earliest, end) : soonest
+    }
+
+    /// When one axis's position crosses the next half unit past what it emitted.
+    private func crossing(velocity: Double, emitted: Int64) -> Instant? {
+        guard velocity != 0 else { return nil }
+        let boundary = Double(emitted) + (velocity > 0 ? 0.5 : -0.5)
+        guard let t = deceleration.time(toReach: boundary, velocity: velocity) else { return nil }
+        return origin + Duration.seconds(t)
+    }
+}

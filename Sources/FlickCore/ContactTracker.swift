@@ -1,0 +1,301 @@
+/// How a device reports its contacts.
+public enum ContactProtocol: Hashable, Sendable {
+    /// Multitouch protocol B: slots with tracking ids (`slots` of them). Semi-MT pads use it
+    /// too, with the two slots as the corners of a bounding box.
+    case slotted(slots: Int)
+    /// Multitouch protocol A: every frame lists all contacts, separated by SYN_MT_REPORT.
+    case unslotted
+    /// Single touch: ABS_X/ABS_Y and BTN_TOUCH; the finger count, if any, from BTN_TOOL_*.
+    case singleTouch
+}
+
+/// One tracked contact, in device units.
+struct Contact {
+    /// Whether this slot holds a contact this frame.
+    var active = false
+    /// Changes whenever the slot's contact is a different finger (or its meaning changed),
+    /// so motion is only measured between frames of the same contact.
+    var identity: UInt32 = 0
+    var x: Int32 = 0
+    var y: Int32 = 0
+    /// The contact was reported as a palm (ABS_MT_TOOL_TYPE = MT_TOOL_PALM).
+    var isPalm = false
+}
+
+/// What one frame (all events up to SYN_REPORT) says about the fingers on a device.
+public struct FrameSummary: Hashable, Sendable {
+    /// When the frame was reported.
+    public var time: Instant
+    /// Fingers on the device: tracked contacts, or more when BTN_TOOL_* says so.
+    public var fingerCount: Int
+    /// Mean motion of the contacts present in this frame and the previous one, millimetres.
+    public var translation: Vector
+    /// True when a contact appeared that was not there in the previous frame.
+    public var newTouch: Bool
+    /// True when the frame follows SYN_DROPPED: state before it is unreliable.
+    public var resynchronized: Bool
+}
+
+/// Turns a device's raw events into frames of contacts (positions in millimetres).
+///
+/// Handles multitouch protocol B (slots), protocol A (SYN_MT_REPORT), single-touch pads,
+/// semi-MT pads (bounding box) and pads with fewer slots than fingers (BTN_TOOL_*TAP).
+/// Storage is allocated once; handling an event never allocates.
+public struct ContactTracker {
+    /// How the device reports contacts.
+    public let contactProtocol: ContactProtocol
+    /// Millimetre scale of the device's axes.
+    public let geometry: DeviceGeometry
+    private let origin: (x: Int32, y: Int32)
+    private let hasTouchKey: Bool
+    private let isSemiMultitouch: Bool
+
+    private var contacts: [Contact]
+    private var previous: [Contact]
+    private var slot = 0
+    private var nextIdentity: UInt32 = 1
+    /// BTN_TOOL_FINGER...QUINTTAP state as a bit set (bit n-1 = n fingers).
+    private var toolBits: UInt8 = 0
+    private var previousToolCount = 0
+    private var touchKeyDown = false
+    // Protocol A: the contact being described before its SYN_MT_REPORT, and the frame's count.
+    private var staged = Contact()
+    private var stagedHasPosition = false
+    private var stagedCount = 0
+    private var previousStagedCount = 0
+    private var sawMTReport = false
+    private var dropped = false
+    private var baseline: [Contact]
+
+    /// Largest number of contacts tracked at once on unslotted devices.
+    public static let unslottedCapacity = 10
+
+    /// A tracker for `description`, reading it as a device of `kind`.
+    public init(description: DeviceDescription, kind: DeviceKind, resolutionOverride: Double? = nil) {
+        geometry = DeviceGeometry(description: description, kind: kind, resolutionOverride: resolutionOverride)
+        let slots = description.slotCount
+        if slots > 0 {
+            contactProtocol = .slotted(slots: slots)
+        } else if description.usesProtocolA {
+            contactProtocol = .unslotted
+        } else {
+            contactProtocol = .singleTouch
+        }
+        let xAxis = description.absoluteAxes[EventCode.absMTPositionX] ?? description.absoluteAxes[EventCode.absX]
+        let yAxis = description.absoluteAxes[EventCode.absMTPositionY] ?? description.absoluteAxes[EventCode.absY]
+        origin = (xAxis?.minimum ?? 0, yAxis?.minimum ?? 0)
+        hasTouchKey = description.keys.contains(EventCode.touch)
+        isSemiMultitouch = description.isSemiMultitouch
+        let capacity: Int
+        switch contactProtocol {
+        case .slotted(let n): capacity = n
+        case .unslotted: capacity = Self.unslottedCapacity
+        case .singleTouch: capacity = 1
+        }
+        contacts = Array(repeating: Contact(), count: capacity)
+        previous = contacts
+        baseline = contacts
+    }
+
+    /// Fingers BTN_TOOL_* announces (0 when none of them is down).
+    private var toolCount: Int {
+        toolBits == 0 ? 0 : 8 - toolBits.leadingZeroBitCount
+    }
+
+    /// Feeds one event; returns a summary when the event completes a frame (SYN_REPORT).
+    public mutating func handle(_ event: InputEvent, at time: Instant) -> FrameSummary? {
+        switch event.type {
+        case EventCode.absolute:
+            handleAbsolute(event)
+        case EventCode.key:
+            handleKey(event)
+        case EventCode.synchronization:
+            switch event.code {
+            case EventCode.synReport:
+                return finishFrame(at: time)
+            case EventCode.synMTReport:
+                commitStagedContact()
+            case EventCode.synDropped:
+                dropped = true
+            default:
+                break
+            }
+        default:
+            break
+        }
+        return nil
+    }
+
+    private mutating func newIdentity() -> UInt32 {
+        nextIdentity &+= 1
+        return nextIdentity
+    }
+
+    private mutating func handleAbsolute(_ event: InputEvent) {
+        switch (contactProtocol, event.code) {
+        case (.slotted, EventCode.absMTSlot):
+            slot = Int(event.value)
+        case (.slotted, EventCode.absMTTrackingID):
+            guard contacts.indices.contains(slot) else { return }
+            if event.value < 0 {
+                contacts[slot].active = false
+            } else {
+                contacts[slot].active = true
+                contacts[slot].isPalm = false
+                contacts[slot].identity = newIdentity()
+            }
+        case (.slotted, EventCode.absMTPositionX):
+            if contacts.indices.contains(slot) { contacts[slot].x = event.value }
+        case (.slotted, EventCode.absMTPositionY):
+            if contacts.indices.contains(slot) { contacts[slot].y = event.value }
+        case (.slotted, EventCode.absMTToolType):
+            if contacts.indices.contains(slot) { contacts[slot].isPalm = event.value == EventCode.mtToolPalm }
+        case (.unslotted, EventCode.absMTPositionX):
+            staged.x = event.value
+            stagedHasPosition = true
+        case (.unslotted, EventCode.absMTPositionY):
+            staged.y = event.value
+            stagedHasPosition = true
+        case (.unslotted, EventCode.absMTTrackingID):
+            // Protocol A tracking ids are optional; when present they name the contact.
+            staged.identity = UInt32(truncatingIfNeeded: event.value) &+ 0x8000_0000
+        case (.unslotted, EventCode.absMTToolType):
+            staged.isPalm = event.value == EventCode.mtToolPalm
+        case (.singleTouch, EventCode.absX):
+            contacts[0].x = event.value
+        case (.singleTouch, EventCode.absY):
+            contacts[0].y = event.value
+        default:
+            break
+        }
+    }
+
+    private mutating func handleKey(_ event: InputEvent) {
+        let bit: UInt8
+        switch event.code {
+        case EventCode.touch:
+            touchKeyDown = event.value != 0
+            return
+        case EventCode.toolFinger: bit = 1
+        case EventCode.toolDoubleTap: bit = 2
+        case EventCode.toolTripleTap: bit = 4
+        case EventCode.toolQuadTap: bit = 8
+        case EventCode.toolQuintTap: bit = 16
+        default: return
+        }
+        if event.value != 0 { toolBits |= bit } else { toolBits &= ~bit }
+    }
+
+    private mutating func commitStagedContact() {
+        sawMTReport = true
+        defer {
+            staged = Contact()
+            stagedHasPosition = false
+        }
+        guard stagedHasPosition, stagedCount < contacts.count else { return }
+        var contact = staged
+        contact.active = true
+        // Without a tracking id (identity 0) the contact is matched by its order in the frame,
+        // when the frame is done.
+        contacts[stagedCount] = contact
+        stagedCount += 1
+    }
+
+    private mutating func finishFrame(at time: Instant) -> FrameSummary {
+        switch contactProtocol {
+        case .unslotted:
+            // A protocol A frame lists every contact; a frame without any lists none.
+            for i in stagedCount..<contacts.count { contacts[i].active = false }
+            // Order only names a contact while the count stays the same; when it changes,
+            // every unnamed contact is a new one.
+            let sameCount = stagedCount == previousStagedCount
+            for i in 0..<stagedCount where contacts[i].identity == 0 {
+                contacts[i].identity = sameCount && previous[i].active ? previous[i].identity : newIdentity()
+            }
+            previousStagedCount = stagedCount
+            stagedCount = 0
+            sawMTReport = false
+        case .singleTouch:
+            let down = hasTouchKey ? touchKeyDown : toolBits != 0
+            if down && !contacts[0].active { contacts[0].identity = newIdentity() }
+            contacts[0].active = down
+        case .slotted:
+            break
+        }
+
+        var tools = toolCount
+        if hasTouchKey && !touchKeyDown { tools = 0 }
+        // When the announced finger count changes on a bounding-box or single-position device,
+        // its reported positions change meaning: motion across that frame is not finger motion.
+        let rebased = tools != previousToolCount && (isSemiMultitouch || contactProtocol == .singleTouch)
+        if rebased {
+            for i in contacts.indices where contacts[i].active { contacts[i].identity = newIdentity() }
+        }
+
+        var tracked = 0
+        var newTouch = false
+        var sum = Vector.zero
+        var matched = 0
+        for i in contacts.indices {
+            let now = contacts[i]
+            guard now.active && !now.isPalm else { continue }
+            tracked += 1
+            let before = previous[i]
+            if before.active && !before.isPalm && before.identity == now.identity {
+                sum = sum + millimetres(now) - millimetres(before)
+                matched += 1
+            } else if !rebased {
+                newTouch = true
+            }
+        }
+        var fingers = max(tracked, tools)
+        if hasTouchKey && !touchKeyDown && contactProtocol != .unslotted { fingers = 0 }
+        if tools > previousToolCount && previousToolCount > 0 { newTouch = true }
+        if fingers > 0 && previousFingerCount == 0 { newTouch = true }
+
+        let summary = FrameSummary(
+            time: time, fingerCount: fingers,
+            translation: matched > 0 ? sum / Double(matched) : .zero,
+            newTouch: newTouch, resynchronized: dropped)
+        dropped = false
+        previousToolCount = tools
+        previousFingerCount = fingers
+        for i in contacts.indices { previous[i] = contacts[i] }
+        return summary
+    }
+
+    private var previousFingerCount = 0
+
+    private func millimetres(_ c: Contact) -> Vector {
+        Vector(x: Double(Int64(c.x) - Int64(origin.x)) / geometry.x.unitsPerMillimetre,
+               y: Double(Int64(c.y) - Int64(origin.y)) / geometry.y.unitsPerMillimetre)
+    }
+
+    /// Remembers where each contact is now, to measure how they move relative to each other.
+    public mutating func markBaseline() {
+        for i in contacts.indices { baseline[i] = contacts[i] }
+    }
+
+    /// Since `markBaseline()`, over the contacts still present: how far they moved together
+    /// (length of the mean displacement, mm) and how far they moved apart from that common
+    /// motion (mean distance of each displacement from the mean, mm; pinch, spread, rotation).
+    public func motionSinceBaseline() -> (together: Double, apart: Double) {
+        var sum = Vector.zero
+        var n = 0
+        for i in contacts.indices where isSameContact(i) {
+            sum = sum + millimetres(contacts[i]) - millimetres(baseline[i])
+            n += 1
+        }
+        guard n > 0 else { return (0, 0) }
+        let mean = sum / Double(n)
+        var apart = 0.0
+        for i in contacts.indices where isSameContact(i) {
+            apart += (millimetres(contacts[i]) - millimetres(baseline[i]) - mean).length
+        }
+        return (mean.length, apart / Double(n))
+    }
+
+    private func isSameContact(_ i: Int) -> Bool {
+        contacts[i].active && !contacts[i].isPalm && baseline[i].active && baseline[i].identity == contacts[i].identity
+    }
+}

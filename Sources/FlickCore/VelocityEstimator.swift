@@ -1,0 +1,111 @@
+/// Estimates the release velocity of a gesture from its history (DESIGN_NOTES §2).
+///
+/// Both estimators first drop the zero-length frames just before lift-off (touchpads repeat
+/// the last position while the fingers leave) and answer zero when the newest motion is older
+/// than `stopWindow` at release: the fingers had stopped.
+public struct VelocityEstimator: Sendable {
+    /// Which fit to use.
+    public var kind: VelocityEstimatorKind
+
+    /// Newest motion older than this at release means the fingers had stopped (velocity 0);
+    /// also the largest gap between samples that still belongs to one movement.
+    public static let stopWindow = Duration.milliseconds(40)
+    /// LSQ2 uses samples no older than this before the newest.
+    public static let fitWindow = Duration.milliseconds(100)
+    /// LSQ2 uses at most this many newest samples.
+    public static let maximumFitSamples = 20
+    /// Look-back interpolates where the gesture was this long before the newest sample.
+    public static let lookbackWindow = Duration.milliseconds(70)
+
+    /// An estimator of `kind`.
+    public init(kind: VelocityEstimatorKind) { self.kind = kind }
+
+    /// The velocity (mm/s, device coordinates) at release time `release`, or nil when the
+    /// history holds no usable motion. Trailing zero-length samples are dropped from `history`.
+    public func estimate(_ history: inout TouchHistory, release: Instant) -> Vector? {
+        Self.dropTrailingZeroLengthSamples(&history)
+        guard let newest = history.newest, history.count >= 2 else { return nil }
+        if release - newest.time > Self.stopWindow { return .zero }
+        switch kind {
+        case .lsq2: return Self.leastSquaresQuadratic(history)
+        case .lookback: return Self.lookback(history)
+        }
+    }
+
+    /// Drops samples at the end that did not move from the sample before them.
+    static func dropTrailingZeroLengthSamples(_ history: inout TouchHistory) {
+        var drop = 0
+        while history.count - drop >= 2 && history[newest: drop].position == history[newest: drop + 1].position {
+            drop += 1
+        }
+        history.removeNewest(drop)
+    }
+
+    /// LSQ2: fit `x(τ) = b0 + b1·τ + b2·τ²` by unweighted least squares over the newest
+    /// ≤ 20 samples within 100 ms of the newest (τ = sample time − newest time, in seconds);
+    /// the velocity at the newest sample is `b1`. With only two samples it falls back to the
+    /// straight line through them (as Android lowers the degree when samples are few).
+    ///
+    /// Source idea: Android's `VelocityTracker` default strategy (also Flutter's).
+    static func leastSquaresQuadratic(_ history: TouchHistory) -> Vector {
+        let newest = history[newest: 0]
+        // Sums for the normal equations of the quadratic fit; τ^k sums and τ^k·x, τ^k·y sums.
+        var s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0
+        var sx0 = 0.0, sx1 = 0.0, sx2 = 0.0
+        var sy0 = 0.0, sy1 = 0.0, sy2 = 0.0
+        var used = 0
+        while used < min(history.count, maximumFitSamples) {
+            let sample = history[newest: used]
+            let age = newest.time - sample.time
+            if age > fitWindow || age < .zero { break }
+            let tau = -age.seconds
+            // Positions relative to the newest keep the sums well conditioned.
+            let x = sample.position.x - newest.position.x
+            let y = sample.position.y - newest.position.y
+            let t2 = tau * tau
+            s0 += 1; s1 += tau; s2 += t2; s3 += t2 * tau; s4 += t2 * t2
+            sx0 += x; sx1 += x * tau; sx2 += x * t2
+            sy0 += y; sy1 += y * tau; sy2 += y * t2
+            used += 1
+        }
+        if used < 2 { return .zero }
+        if used == 2 {
+            let older = history[newest: 1]
+            let dt = (newest.time - older.time).seconds
+            return dt > 0 ? (newest.position - older.position) / dt : .zero
+        }
+        // Solve [s0 s1 s2; s1 s2 s3; s2 s3 s4]·[b0 b1 b2] = [r0 r1 r2] for b1 by Cramer's rule.
+        let det = s0 * (s2 * s4 - s3 * s3) - s1 * (s1 * s4 - s3 * s2) + s2 * (s1 * s3 - s2 * s2)
+        guard abs(det) > 1e-30 else { return .zero }
+        func slope(_ r0: Double, _ r1: Double, _ r2: Double) -> Double {
+            let detB1 = s0 * (r1 * s4 - s3 * r2) - r0 * (s1 * s4 - s3 * s2) + s2 * (s1 * r2 - r1 * s2)
+            return detB1 / det
+        }
+        let v = Vector(x: slope(sx0, sx1, sx2), y: slope(sy0, sy1, sy2))
+        return v.x.isFinite && v.y.isFinite ? v : .zero
+    }
+
+    /// Look-back: interpolate linearly where the gesture was 70 ms before the newest sample,
+    /// and take the velocity from there to the newest sample. When the history is shorter, it
+    /// starts at the oldest sample.
+    ///
+    /// Source idea: FlickDynamics (2009).
+    static func lookback(_ history: TouchHistory) -> Vector {
+        let newest = history[newest: 0]
+        let target = newest.time - lookbackWindow
+        var back = history[newest: history.count - 1]
+        for age in 1..<history.count {
+            let older = history[newest: age]
+            if older.time <= target {
+                let newer = history[newest: age - 1]
+                let span = (newer.time - older.time).seconds
+                let f = span > 0 ? (target - older.time).seconds / span : 0
+                back = TouchSample(time: target, position: older.position + (newer.position - older.position) * f)
+                break
+            }
+        }
+        let dt = (newest.time - back.time).seconds
+        guard dt > 0 else { return .zero }
+        return (newest.position - back.position) / dt
+    }
+}
