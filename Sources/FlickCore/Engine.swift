@@ -18,8 +18,8 @@ public final class Engine {
     /// Two flicks are "the same direction" for a boost when the angle between them is smaller
     /// than this (cosine of 45°).
     public static let boostMinimumCosine = 0.7071
-    /// A tick later than this after the previous one means the machine stalled (suspend):
-    /// the coast ends rather than jump.
+    /// A tick this much later than it was due means the machine stalled (suspend): the coast
+    /// ends rather than jump.
     public static let stallLimit = Duration.milliseconds(500)
     /// A scroll whose fingers travelled less than this (mm) is a tap: no coast.
     public static let minimumTravel = 1.0
@@ -242,7 +242,7 @@ public final class Engine {
     /// The wheel output due at `time` (call at or after `nextDeadline`; earlier is harmless).
     public func tick(at time: Instant) -> WheelOutput {
         guard var running = coast else { return WheelOutput() }
-        if time - running.lastTick > Self.stallLimit {
+        if time - running.nextDeadline > Self.stallLimit {
             // The machine was asleep: a jump of everything missed would surprise more than a stop.
             stop(at: time, reason: .stall)
             return WheelOutput()

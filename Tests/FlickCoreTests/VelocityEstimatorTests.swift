@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+@testable import FlickCore
+
+/// The golden table of DESIGN_NOTES §2 (samples every 8 ms; positions here are "units" and
+/// velocities units/s, on the y axis).
+@Suite struct VelocityEstimatorGoldenTable {
+    static let interval = Duration.milliseconds(8)
+    static let release = Instant(microseconds: 10_000_000)
+
+    /// A history of `count` samples ending at `release`, positions from `position(τ)` (τ in s, ≤ 0).
+    static func history(count: Int, repeatLast: Bool = false, position: (Double) -> Double) -> TouchHistory {
+        var history = TouchHistory(capacity: 64)
+        for i in 0..<count {
+            let tau = -Double(count - 1 - i) * interval.seconds
+            history.append(TouchSample(time: release + .seconds(tau), position: Vector(x: 0, y: position(tau))))
+        }
+        if repeatLast, let last = history.newest {
+            history.append(TouchSample(time: last.time + interval, position: last.position))
+        }
+        return history
+    }
+
+    @Test(arguments: VelocityEstimatorKind.allCases)
+    func constantVelocity(kind: VelocityEstimatorKind) throws {
+        var h = Self.history(count: 16) { 1000 * $0 }
+        let v = try #require(VelocityEstimator(kind: kind).estimate(&h, release: Self.release))
+        #expect(abs(v.y - 1000) < 0.001, "\(kind): expected 1000, got \(v.y)")
+        #expect(abs(v.x) < 1e-9)
+    }
+
+    /// Constant deceleration of 5000 units/s² ending at 900 units/s.
+    static func decelerating(_ tau: Double) -> Double { 900 * tau - 0.5 * 5000 * tau * tau }
+
+    @Test func constantDecelerationLSQ2() throws {
+        var h = Self.history(count: 16, position: Self.decelerating)
+        let v = try #require(VelocityEstimator(kind: .lsq2).estimate(&h, release: Self.release))
+        #expect(abs(v.y - 900) < 0.05, "expected 900.0, got \(v.y)")
+    }
+
+    @Test func constantDecelerationLookbackIsTheMeanOverItsWindow() throws {
+        var h = Self.history(count: 16, position: Self.decelerating)
+        let v = try #require(VelocityEstimator(kind: .lookback).estimate(&h, release: Self.release))
+        // Look-back measures the mean velocity of the last 70 ms: 900 + 5000·0.035 = 1075, less
+        // the error of interpolating a parabola linearly between 8 ms samples (≤ 0.43 here).
+        #expect(abs(v.y - 1075) < 0.5, "expected 1075, got \(v.y)")
+    }
+
+    @Test func repeatedFinalFrameIsDropped() throws {
+        var h = Self.history(count: 16, repeatLast: true, position: Self.decelerating)
+        let v = try #require(VelocityEstimator(kind: .lsq2).estimate(&h, release: Self.release + Self.interval))
+        #expect(abs(v.y - 900) < 0.05, "zero-length final frame dropped: expected 900.0, got \(v.y)")
+    }
+
+    @Test func repeatedFinalFrameKeptGives714_9() {
+        // Without dropping it, LSQ2 sees the finger stop: the table's 714.9.
+        let h = Self.history(count: 16, repeatLast: true, position: Self.decelerating)
+        let v = VelocityEstimator.leastSquaresQuadratic(h)
+        #expect(abs(v.y - 714.9) < 0.1, "expected 714.9, got \(v.y)")
+    }
+
+    @Test func noiseHalfAUnit() throws {
+        // σ = 0.5 units of position noise: LSQ2 gives 999 ± 17 (mean and spread over many trials).
+        var rng = SplitMix64(seed: 42)
+        let trials = 4000
+        var sum = 0.0
+        var sumSquares = 0.0
+        for _ in 0..<trials {
+            var h = Self.history(count: 16) { 1000 * $0 + 0.5 * rng.nextGaussian() }
+            let v = try #require(VelocityEstimator(kind: .lsq2).estimate(&h, release: Self.release))
+            sum += v.y
+            sumSquares += v.y * v.y
+        }
+        let mean = sum / Double(trials)
+        let sd = (sumSquares / Double(trials) - mean * mean).squareRoot()
+        #expect(abs(mean - 1000) < 2, "mean \(mean)")
+        #expect(sd > 13 && sd < 21, "standard deviation \(sd), expected about 17")
+    }
+
+    @Test(arguments: VelocityEstimatorKind.allCases)
+    func stoppedFingersGiveZero(kind: VelocityEstimatorKind) throws {
+        var h = Self.history(count: 16) { 1000 * $0 }
+        // Released 41 ms after the newest motion: the fingers had stopped.
+        let v = try #require(VelocityEstimator(kind: kind).estimate(&h, release: Self.release + .milliseconds(41)))
+        #expect(v == .zero)
+        var h2 = Self.history(count: 16) { 1000 * $0 }
+        let moving = try #require(VelocityEstimator(kind: kind).estimate(&h2, release: Self.release + .milliseconds(39)))
+        #expect(moving.y > 900, "39 ms is still a moving release")
+    }
+
+    @Test func lsq2UsesAtMostTwentySamplesWithin100ms() {
+        // An old, very different movement beyond 100 ms must not bend the fit.
+        var h = TouchHistory(capacity: 64)
+        for i in 0..<10 {  // 10 samples moving fast the other way, ending 140 ms before release
+            h.append(TouchSample(time: Self.release - .milliseconds(220 - Int64(i) * 8), position: Vector(x: 0, y: -5000 * Double(i) * 0.008)))
+        }
+        let base = h.newest!.position.y
+        for i in 0..<13 {  // then 13 samples (96 ms) at +1000 units/s
+            let tau = -Double(12 - i) * 0.008
+            h.append(TouchSample(time: Self.release + .seconds(tau), position: Vector(x: 0, y: base + 1000 * (tau + 0.096))))
+        }
+        let v = VelocityEstimator.leastSquaresQuadratic(h)
+        #expect(abs(v.y - 1000) < 0.001, "got \(v.y)")
+    }
+
+    @Test func tooFewSamples() {
+        var one = TouchHistory()
+        one.append(TouchSample(time: Self.release, position: Vector(x: 0, y: 1)))
+        #expect(VelocityEstimator(kind: .lsq2).estimate(&one, release: Self.release) == nil)
+        var two = TouchHistory()
+        two.append(TouchSample(time: Self.release - .milliseconds(10), position: Vector(x: 0, y: 0)))
+        two.append(TouchSample(time: Self.release, position: Vector(x: 0, y: 5)))
+        let v = VelocityEstimator(kind: .lsq2).estimate(&two, release: Self.release)
+        #expect(v == Vector(x: 0, y: 500), "two samples: the line through them")
+    }
+}
+
+/// A small deterministic random number generator for reproducible noise.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    /// A standard normal sample (Box–Muller).
+    mutating func nextGaussian() -> Double {
+        let u1 = Double.random(in: Double.ulpOfOne..<1, using: &self)
+        let u2 = Double.random(in: 0..<1, using: &self)
+        return (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
+    }
+}
