@@ -1,0 +1,269 @@
+/// Reads evemu recordings (`evemu-record` and `evemu-describe` output).
+///
+/// The format, one item per line:
+/// - `N: <name>` device name; `I: <bus> <vendor> <product> <version>` in hex;
+/// - `P: <byte> ...` the `INPUT_PROP_*` bitmask, 8 bytes a line, further `P:` lines continue it;
+/// - `B: <type> <byte> ...` the code bitmask of one event type, 8 bytes a line, further lines
+///   for the same type continue it;
+/// - `A: <code> <min> <max> <fuzz> <flat> [<resolution>]` an absolute axis, code in hex;
+///   files from evemu before 1.0 have no resolution column (read as 0);
+/// - `L: <code> <value>` / `S: <code> <value>` LED and switch states (read and ignored);
+/// - `E: <sec>.<usec> <type> <code> <value>` an event: usec six digits, type and code in hex,
+///   value in decimal, optionally followed by a `# EV_ABS / ABS_X 123` comment (evemu 1.3);
+/// - `#` comments and blank lines anywhere.
+///
+/// Tolerated: CRLF line ends, blanks around fields, description lines anywhere in the file.
+/// Strict: every malformed line is an error naming it; a last line without a newline is
+/// reported as a truncated file, since evemu always ends its lines.
+public enum EvemuParser {
+    /// Parses evemu `text`. The device description is the one embedded in `text` (`N:`, `I:`,
+    /// ... lines) or, when it has none, the one in `description` (the text of a `.desc` file).
+    ///
+    /// When both have one, the embedded description wins: it was written by the same
+    /// `evemu-record` run as the events, while a separate `.desc` may come from another kernel
+    /// or firmware of the same model (the shared ALPS recordings differ in their axis ranges).
+    /// `description` is still checked and its errors reported.
+    /// - Throws: `RecordingError` for the first malformed line, or when neither text describes
+    ///   the device.
+    public static func parse(text: String, description: String? = nil) throws(RecordingError) -> Recording {
+        var recording = Reader(part: .recording)
+        try recording.read(text)
+
+        var separate: DeviceDescription?
+        if let description {
+            var reader = Reader(part: .description)
+            try reader.read(description)
+            if !reader.events.isEmpty {
+                throw RecordingError(line: reader.firstEventLine ?? 1,
+                                     message: "a description file has no E: event lines", part: .description)
+            }
+            separate = reader.description
+        }
+
+        guard let device = recording.description ?? separate else {
+            let hint = description == nil
+                ? "no device description: the events have no N:/I:/A: lines and no .desc was given"
+                : "no device description: neither the events nor the .desc have N:/I:/A: lines"
+            throw RecordingError(line: 1, message: hint)
+        }
+        return Recording(description: device, events: recording.events)
+    }
+
+    /// The state of one pass over one text.
+    private struct Reader {
+        let part: RecordingError.Part
+        var name: String?
+        var nameLine = 0
+        var id: (bustype: UInt16, vendor: UInt16, product: UInt16)?
+        var properties: Set<UInt16> = []
+        var keys: Set<UInt16> = []
+        var axes: [UInt16: AxisInfo] = [:]
+        /// Bytes seen so far of each type's bitmask, so further `B:` lines continue it.
+        var bitmaskBytes: [UInt16: Int] = [:]
+        var propertyBytes = 0
+        var sawDescriptionLine = false
+        var events: [TimedEvent] = []
+        var firstEventLine: Int?
+
+        init(part: RecordingError.Part) { self.part = part }
+
+        /// The description, when any description line was seen.
+        var description: DeviceDescription? {
+            guard sawDescriptionLine else { return nil }
+            return DeviceDescription(
+                name: name ?? "", bustype: id?.bustype ?? 0, vendor: id?.vendor ?? 0, product: id?.product ?? 0,
+                properties: properties, keys: keys, absoluteAxes: axes)
+        }
+
+        mutating func read(_ text: String) throws(RecordingError) {
+            let lines = TextLines.split(text)
+            for line in lines {
+                do {
+                    try readLine(line)
+                } catch {
+                    if !line.isTerminated {
+                        throw RecordingError(line: line.number,
+                                             message: TextLines.truncationError(line: line.number, detail: error.message),
+                                             part: part)
+                    }
+                    throw error
+                }
+            }
+            if let last = lines.last, !last.isTerminated, !last.trimmed.isEmpty {
+                throw RecordingError(line: last.number, message: TextLines.truncationError(line: last.number, detail: nil),
+                                     part: part)
+            }
+        }
+
+        private func fail(_ line: TextLine, _ message: String) -> RecordingError {
+            RecordingError(line: line.number, message: message, part: part)
+        }
+
+        private mutating func readLine(_ line: TextLine) throws(RecordingError) {
+            let content = line.trimmed
+            guard let first = content.first, first != UInt8(ascii: "#") else { return }
+            guard content.count >= 2, content[content.startIndex + 1] == UInt8(ascii: ":") else {
+                throw fail(line, "expected an evemu line (\"E: ...\", \"A: ...\", ...), found \(TextLines.quote(content))")
+            }
+            let rest = content.dropFirst(2)
+            switch first {
+            case UInt8(ascii: "E"): try readEvent(line, rest)
+            case UInt8(ascii: "N"): try readName(line, rest)
+            case UInt8(ascii: "I"): try readID(line, rest)
+            case UInt8(ascii: "P"): try readProperties(line, rest)
+            case UInt8(ascii: "B"): try readBitmask(line, rest)
+            case UInt8(ascii: "A"): try readAxis(line, rest)
+            case UInt8(ascii: "L"), UInt8(ascii: "S"): try readState(line, rest)
+            default:
+                throw fail(line, "unknown evemu line kind \"\(String(decoding: content.prefix(2), as: UTF8.self))\"; expected N:, I:, P:, B:, A:, L:, S: or E:")
+            }
+        }
+
+        /// The fields of a data line, without a trailing `# comment`.
+        private func dataFields(_ rest: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
+            var fields: [ArraySlice<UInt8>] = []
+            for field in TextLines.fields(rest) {
+                if field.first == UInt8(ascii: "#") { break }
+                fields.append(field)
+            }
+            return fields
+        }
+
+        private func hex16(_ line: TextLine, _ field: ArraySlice<UInt8>, _ what: String) throws(RecordingError) -> UInt16 {
+            guard field.count <= 4, let value = TextLines.hexadecimal(field), let result = UInt16(exactly: value) else {
+                throw fail(line, "\(what) \(TextLines.quote(field)) is not a hexadecimal number of at most 4 digits")
+            }
+            return result
+        }
+
+        private func int32(_ line: TextLine, _ field: ArraySlice<UInt8>, _ what: String) throws(RecordingError) -> Int32 {
+            guard let value = TextLines.decimal(field), let result = Int32(exactly: value) else {
+                throw fail(line, "\(what) \(TextLines.quote(field)) is not a decimal 32-bit integer")
+            }
+            return result
+        }
+
+        private mutating func readName(_ line: TextLine, _ rest: ArraySlice<UInt8>) throws(RecordingError) {
+            // The name is the rest of the line: it may hold blanks and even '#'.
+            if name != nil {
+                throw fail(line, "second N: line (the first was line \(nameLine)); one file describes one device")
+            }
+            name = String(decoding: TextLines.trim(rest), as: UTF8.self)
+            nameLine = line.number
+            sawDescriptionLine = true
+        }
+
+        private mutating func readID(_ line: TextLine, _ rest: ArraySlice<UInt8>) throws(RecordingError) {
+            let fields = dataFields(rest)
+            guard fields.count == 4 else {
+                throw fail(line, "I: needs 4 hexadecimal fields (bus vendor product version), found \(fields.count)")
+            }
+            id = (try hex16(line, fields[0], "bus"), try hex16(line, fields[1], "vendor"), try hex16(line, fields[2], "product"))
+            _ = try hex16(line, fields[3], "version")
+            sawDescriptionLine = true
+        }
+
+        /// Sets the bits of `bytes` (hex fields), which start at byte `offset` of a bitmask.
+        private func bits(_ line: TextLine, _ bytes: ArraySlice<ArraySlice<UInt8>>, offset: Int) throws(RecordingError) -> [UInt16] {
+            var codes: [UInt16] = []
+            for (index, field) in bytes.enumerated() {
+                guard field.count <= 2, let byte = TextLines.hexadecimal(field) else {
+                    throw fail(line, "bitmask byte \(TextLines.quote(field)) is not two hexadecimal digits")
+                }
+                for bit in 0..<8 where byte & (1 << UInt64(bit)) != 0 {
+                    let code = (offset + index) * 8 + bit
+                    guard let code16 = UInt16(exactly: code) else {
+                        throw fail(line, "bitmask is longer than any event code")
+                    }
+                    codes.append(code16)
+                }
+            }
+            return codes
+        }
+
+        private mutating func readProperties(_ line: TextLine, _ rest: ArraySlice<UInt8>) throws(RecordingError) {
+            let fields = dataFields(rest)
+            guard !fields.isEmpty else { throw fail(line, "P: needs at least one bitmask byte") }
+            properties.formUnion(try bits(line, fields[...], offset: propertyBytes))
+            propertyBytes += fields.count
+            sawDescriptionLine = true
+        }
+
+        private mutating func readBitmask(_ line: TextLine, _ rest: ArraySlice<UInt8>) throws(RecordingError) {
+            let fields = dataFields(rest)
+            guard fields.count >= 2 else {
+                throw fail(line, "B: needs an event type and at least one bitmask byte, found \(fields.count) field(s)")
+            }
+            let type = try hex16(line, fields[0], "event type")
+            guard type <= EventNames.maximumType else {
+                throw fail(line, "event type 0x\(String(type, radix: 16)) is beyond EV_MAX (0x1f)")
+            }
+            let offset = bitmaskBytes[type, default: 0]
+            let codes = try bits(line, fields.dropFirst(), offset: offset)
+            bitmaskBytes[type] = offset + fields.count - 1
+            if type == EventCode.key { keys.formUnion(codes) }
+            sawDescriptionLine = true
+        }
+
+        private mutating func readAxis(_ line: TextLine, _ rest: ArraySlice<UInt8>) throws(RecordingError) {
+            let fields = dataFields(rest)
+            guard fields.count == 5 || fields.count == 6 else {
+                throw fail(line, "A: needs an axis code and 4 or 5 numbers (min max fuzz flat [resolution]), found \(max(0, fields.count - 1)) number(s)")
+            }
+            let code = try hex16(line, fields[0], "axis code")
+            guard code <= 0x3f else {
+                throw fail(line, "axis code 0x\(String(code, radix: 16)) is beyond ABS_MAX (0x3f)")
+            }
+            let minimum = try int32(line, fields[1], "min")
+            let maximum = try int32(line, fields[2], "max")
+            let fuzz = try int32(line, fields[3], "fuzz")
+            let flat = try int32(line, fields[4], "flat")
+            let resolution = fields.count == 6 ? try int32(line, fields[5], "resolution") : 0
+            axes[code] = AxisInfo(minimum: minimum, maximum: maximum, fuzz: fuzz, flat: flat, resolution: resolution)
+            sawDescriptionLine = true
+        }
+
+        private mutating func readState(_ line: TextLine, _ rest: ArraySlice<UInt8>) throws(RecordingError) {
+            let fields = dataFields(rest)
+            guard fields.count == 2 else {
+                throw fail(line, "L:/S: needs a code and a value, found \(fields.count) field(s)")
+            }
+            _ = try hex16(line, fields[0], "code")
+            _ = try int32(line, fields[1], "value")
+        }
+
+        private mutating func readEvent(_ line: TextLine, _ rest: ArraySlice<UInt8>) throws(RecordingError) {
+            let fields = dataFields(rest)
+            guard fields.count == 4 else {
+                throw fail(line, "E: needs 4 fields (sec.usec type code value), found \(fields.count)")
+            }
+            let time = fields[0]
+            guard let dot = time.firstIndex(of: UInt8(ascii: ".")) else {
+                throw fail(line, "time \(TextLines.quote(time)) is not seconds.microseconds")
+            }
+            let secondsText = time[..<dot]
+            let microsecondsText = time[(dot + 1)...]
+            guard let seconds = TextLines.decimal(secondsText), seconds >= 0, seconds <= Self.maximumSeconds,
+                  secondsText.first != UInt8(ascii: "-"), secondsText.first != UInt8(ascii: "+") else {
+                throw fail(line, "time \(TextLines.quote(time)): seconds must be a non-negative integer of at most 12 digits")
+            }
+            guard microsecondsText.count == 6, let microseconds = TextLines.decimal(microsecondsText),
+                  microsecondsText.first != UInt8(ascii: "-"), microsecondsText.first != UInt8(ascii: "+") else {
+                throw fail(line, "time \(TextLines.quote(time)): microseconds must be exactly 6 digits")
+            }
+            let type = try hex16(line, fields[1], "event type")
+            guard type <= EventNames.maximumType else {
+                throw fail(line, "event type 0x\(String(type, radix: 16)) is beyond EV_MAX (0x1f)")
+            }
+            let code = try hex16(line, fields[2], "event code")
+            let value = try int32(line, fields[3], "value")
+            if firstEventLine == nil { firstEventLine = line.number }
+            events.append(TimedEvent(time: Instant(seconds: seconds, microseconds: microseconds),
+                                     event: InputEvent(type: type, code: code, value: value)))
+        }
+
+        /// Largest accepted seconds field: far beyond any uptime or epoch time, small enough that
+        /// the microsecond count cannot overflow.
+        static let maximumSeconds: Int64 = 999_999_999_999
+    }
+}

@@ -1,0 +1,115 @@
+/// One evdev event with the time the kernel stamped on it.
+public struct TimedEvent: Hashable, Sendable {
+    /// When the event happened (the recording's clock: evemu keeps the kernel's timestamps,
+    /// `libinput record` starts at zero).
+    public var time: Instant
+    /// The event.
+    public var event: InputEvent
+
+    /// An event at `time`.
+    public init(time: Instant, event: InputEvent) {
+        self.time = time
+        self.event = event
+    }
+}
+
+/// A recorded touch session: the device it was recorded on and its events in file order.
+///
+/// Read from evemu files (`evemu-record`, `.events` with an embedded or separate `.desc`) and
+/// from `libinput record` YAML, which is what users attach to bug reports.
+public struct Recording: Hashable, Sendable {
+    /// The recorded device's capabilities.
+    public var description: DeviceDescription
+    /// The events, in file order (not sorted: a recording whose clock jumped stays as it was).
+    public var events: [TimedEvent]
+
+    /// A recording of `events` on the device described by `description`.
+    public init(description: DeviceDescription, events: [TimedEvent]) {
+        self.description = description
+        self.events = events
+    }
+
+    /// The file formats flickd reads.
+    public enum Format: String, Hashable, Sendable {
+        /// evemu: `N:`/`I:`/`P:`/`B:`/`A:` description lines and `E:` event lines.
+        case evemu
+        /// `libinput record` YAML (`version: 1`, `ndevices:`, `devices:`).
+        case libinputRecord
+    }
+
+    /// Which format `text` is in, judged by its first line that is neither blank nor a comment
+    /// (a `# libinput record` comment also marks YAML); nil when that line fits neither.
+    /// Text with no such line is taken as evemu (a description may come separately).
+    public static func format(of text: String) -> Format? {
+        for line in TextLines.split(text) {
+            let content = line.trimmed
+            if content.isEmpty { continue }
+            if content.first == UInt8(ascii: "#") {
+                if content.starts(with: Array("# libinput record".utf8)) { return .libinputRecord }
+                continue
+            }
+            // evemu lines are one capital letter and a colon: "E: 0.000000 ...".
+            if content.count >= 2, (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(content[content.startIndex]),
+               content[content.startIndex + 1] == UInt8(ascii: ":") {
+                return .evemu
+            }
+            for key in ["version:", "ndevices:", "libinput:", "system:", "devices:", "---"] {
+                if content.starts(with: Array(key.utf8)) { return .libinputRecord }
+            }
+            return nil
+        }
+        return .evemu
+    }
+
+    /// Reads a recording in either format, telling them apart with `format(of:)`.
+    ///
+    /// `description` is the text of an evemu `.desc` file, used when `text` is evemu without an
+    /// embedded description; it is ignored for `libinput record` YAML, which always has one.
+    /// - Throws: `RecordingError` naming the line at fault.
+    public static func load(text: String, description: String? = nil) throws(RecordingError) -> Recording {
+        switch format(of: text) {
+        case .evemu:
+            return try EvemuParser.parse(text: text, description: description)
+        case .libinputRecord:
+            return try LibinputRecordParser.parse(text: text)
+        case nil:
+            let line = TextLines.split(text).first { !$0.trimmed.isEmpty && $0.trimmed.first != UInt8(ascii: "#") }
+            throw RecordingError(
+                line: line?.number ?? 1,
+                message: "not a recording: expected evemu lines (\"N:\", \"E:\", ...) or libinput record YAML (\"version: 1\")")
+        }
+    }
+}
+
+/// Why a recording could not be read, with the 1-based line at fault.
+public struct RecordingError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Which text the line number refers to.
+    public enum Part: Hashable, Sendable {
+        /// The recording itself (the `.events` or `.yml` text).
+        case recording
+        /// The separate evemu description (`.desc`) text.
+        case description
+    }
+
+    /// The 1-based line number in `part`.
+    public var line: Int
+    /// What is wrong, and where useful what was expected.
+    public var message: String
+    /// Which text `line` is in.
+    public var part: Part
+
+    /// An error at `line` of `part`.
+    public init(line: Int, message: String, part: Part = .recording) {
+        self.line = line
+        self.message = message
+        self.part = part
+    }
+
+    /// `line 57: ...`, or `description line 3: ...` for the separate `.desc` text.
+    public var description: String {
+        switch part {
+        case .recording: return "line \(line): \(message)"
+        case .description: return "description line \(line): \(message)"
+        }
+    }
+}
