@@ -1,0 +1,268 @@
+/// Reads `libinput record` output: the YAML users attach to libinput and flickd bug reports.
+///
+/// The parts flickd uses, for the first device of the file:
+/// ```
+/// version: 1
+/// ndevices: 1
+/// devices:
+/// - node: /dev/input/event7
+///   evdev:
+///     name: "SynPS/2 Synaptics TouchPad"
+///     id: [17, 2, 7, 433]            # bus, vendor, product, version
+///     codes:
+///       1: [272, 325, 330, 333]      # EV_KEY codes (type and codes may also be names)
+///       3: [0, 1, 47, 53, 54, 57]
+///     absinfo:
+///       53: [1472, 5472, 8, 0, 48]   # min, max, fuzz, flat, resolution
+///     properties: [0, 2]
+///   events:
+///   - evdev:
+///     - [  0,      0,   3,  57,   12] # sec, usec, type, code, value
+///     - [  0,      0,   0,   0,    0] # ------------ SYN_REPORT (0) ----------
+/// ```
+/// Everything else (`system:`, `udev:`, `quirks:`, `hid:`, `libinput:` events) is skipped.
+/// `codes:` entries may also be mappings (`1: {272: ..., 330: ...}`, keys are the codes).
+/// Times are as recorded: `libinput record` starts its clock at the first event.
+public enum LibinputRecordParser {
+    /// The format version this parser reads.
+    public static let supportedVersion = 1
+
+    /// Parses `libinput record` YAML `text`, using the first device in it.
+    /// - Throws: `RecordingError` naming the line of the first problem.
+    public static func parse(text: String) throws(RecordingError) -> Recording {
+        guard let root = try YAMLSubset.parse(text) else {
+            throw RecordingError(line: 1, message: "empty libinput record file")
+        }
+        guard case .mapping = root.value else {
+            throw RecordingError(line: root.line, message: "expected the top-level keys of libinput record (version, devices), found \(root.kindName)")
+        }
+        if let version = root["version"] {
+            let number = try integer(version, "version")
+            guard number == Int64(supportedVersion) else {
+                throw RecordingError(line: version.line, message: "unsupported libinput record version \(number); flickd reads version \(supportedVersion)")
+            }
+        }
+        guard let devices = root["devices"] else {
+            throw RecordingError(line: root.line, message: "no \"devices:\" list: not a libinput record file?")
+        }
+        guard case .sequence(let list) = devices.value, let device = list.first else {
+            throw RecordingError(line: devices.line, message: "\"devices:\" must be a non-empty list, found \(devices.kindName)")
+        }
+        guard case .mapping = device.value else {
+            throw RecordingError(line: device.line, message: "a device must be a mapping (node, evdev, events), found \(device.kindName)")
+        }
+        guard let evdev = device["evdev"] else {
+            throw RecordingError(line: device.line, message: "the device has no \"evdev:\" description")
+        }
+        let description = try deviceDescription(evdev)
+        var events: [TimedEvent] = []
+        if let eventList = device["events"] {
+            events = try readEvents(eventList)
+        }
+        return Recording(description: description, events: events)
+    }
+
+    // MARK: Description
+
+    private static func deviceDescription(_ evdev: YAMLNode) throws(RecordingError) -> DeviceDescription {
+        guard case .mapping = evdev.value else {
+            throw RecordingError(line: evdev.line, message: "\"evdev:\" must be a mapping, found \(evdev.kindName)")
+        }
+        var description = DeviceDescription(name: "")
+        if let name = evdev["name"] {
+            guard case .scalar(let text) = name.value else {
+                throw RecordingError(line: name.line, message: "name must be a string, found \(name.kindName)")
+            }
+            description.name = text
+        }
+        if let id = evdev["id"] {
+            let fields = try list(id, "id")
+            guard fields.count == 4 else {
+                throw RecordingError(line: id.line, message: "id must be [bus, vendor, product, version], found \(fields.count) value(s)")
+            }
+            description.bustype = try uint16(fields[0], "bus")
+            description.vendor = try uint16(fields[1], "vendor")
+            description.product = try uint16(fields[2], "product")
+            _ = try uint16(fields[3], "version")
+        }
+        if let codes = evdev["codes"] {
+            guard case .mapping(let types) = codes.value else {
+                throw RecordingError(line: codes.line, message: "codes must map event types to their codes, found \(codes.kindName)")
+            }
+            for (typeKey, value) in types {
+                let type = try eventType(typeKey, line: value.line)
+                for code in try codeList(value, type: type) where type == EventCode.key {
+                    description.keys.insert(code)
+                }
+            }
+        }
+        if let absinfo = evdev["absinfo"] {
+            guard case .mapping(let axes) = absinfo.value else {
+                throw RecordingError(line: absinfo.line, message: "absinfo must map axis codes to [min, max, fuzz, flat, resolution], found \(absinfo.kindName)")
+            }
+            for (codeKey, value) in axes {
+                let code = try code(codeKey, type: EventCode.absolute, line: value.line)
+                let fields = try list(value, "absinfo of \(codeKey)")
+                guard fields.count == 4 || fields.count == 5 else {
+                    throw RecordingError(line: value.line, message: "absinfo of \(codeKey) must be [min, max, fuzz, flat, resolution], found \(fields.count) value(s)")
+                }
+                let numbers = try fields.map { (field: YAMLNode) throws(RecordingError) in try int32(field, "absinfo of \(codeKey)") }
+                description.absoluteAxes[code] = AxisInfo(
+                    minimum: numbers[0], maximum: numbers[1], fuzz: numbers[2], flat: numbers[3],
+                    resolution: numbers.count == 5 ? numbers[4] : 0)
+            }
+        }
+        if let properties = evdev["properties"] {
+            if case .null = properties.value {} else {
+                for property in try list(properties, "properties") {
+                    guard case .scalar(let text) = property.value else {
+                        throw RecordingError(line: property.line, message: "a property must be a number or an INPUT_PROP_ name, found \(property.kindName)")
+                    }
+                    if let bit = EventNames.property(named: text) {
+                        description.properties.insert(bit)
+                    } else {
+                        let bit = try integer(property, "property")
+                        guard bit >= 0, bit <= Int64(EventNames.maximumProperty) else {
+                            throw RecordingError(line: property.line, message: "property \(bit) is beyond INPUT_PROP_MAX (31)")
+                        }
+                        description.properties.insert(UInt16(bit))
+                    }
+                }
+            }
+        }
+        return description
+    }
+
+    /// The codes of one `codes:` entry: a list of codes or a mapping keyed by code.
+    private static func codeList(_ node: YAMLNode, type: UInt16) throws(RecordingError) -> [UInt16] {
+        switch node.value {
+        case .sequence(let items):
+            var codes: [UInt16] = []
+            for item in items {
+                guard case .scalar(let text) = item.value else {
+                    throw RecordingError(line: item.line, message: "an event code must be a number or a name, found \(item.kindName)")
+                }
+                codes.append(try code(text, type: type, line: item.line))
+            }
+            return codes
+        case .mapping(let entries):
+            var codes: [UInt16] = []
+            for (key, value) in entries { codes.append(try code(key, type: type, line: value.line)) }
+            return codes
+        case .null:
+            return []
+        case .scalar:
+            throw RecordingError(line: node.line, message: "the codes of \(EventNames.typeName(type)) must be a list, found \(node.kindName)")
+        }
+    }
+
+    private static func eventType(_ text: String, line: Int) throws(RecordingError) -> UInt16 {
+        if let type = EventNames.type(named: text) { return type }
+        guard let number = parseInteger(text), number >= 0, number <= Int64(EventNames.maximumType) else {
+            throw RecordingError(line: line, message: "\"\(text)\" is not an event type (0...31 or an EV_ name)")
+        }
+        return UInt16(number)
+    }
+
+    private static func code(_ text: String, type: UInt16, line: Int) throws(RecordingError) -> UInt16 {
+        if let named = EventNames.lookup(text) {
+            guard named.type == type else {
+                throw RecordingError(line: line, message: "\(text) is not a code of \(EventNames.typeName(type))")
+            }
+            return named.code
+        }
+        guard let number = parseInteger(text), let code = UInt16(exactly: number) else {
+            throw RecordingError(line: line, message: "\"\(text)\" is not an event code of \(EventNames.typeName(type))")
+        }
+        return code
+    }
+
+    // MARK: Events
+
+    private static func readEvents(_ node: YAMLNode) throws(RecordingError) -> [TimedEvent] {
+        if case .null = node.value { return [] }
+        guard case .sequence(let frames) = node.value else {
+            throw RecordingError(line: node.line, message: "events must be a list of \"- evdev:\" frames, found \(node.kindName)")
+        }
+        var events: [TimedEvent] = []
+        for frame in frames {
+            guard case .mapping = frame.value else {
+                throw RecordingError(line: frame.line, message: "an events entry must be \"- evdev:\" (or another event source), found \(frame.kindName)")
+            }
+            // libinput:, hidraw: and other sources are not kernel events: skip them.
+            guard let evdev = frame["evdev"] else { continue }
+            if case .null = evdev.value { continue }
+            for item in try list(evdev, "evdev") {
+                events.append(try event(item))
+            }
+        }
+        return events
+    }
+
+    /// One `[sec, usec, type, code, value]`.
+    private static func event(_ node: YAMLNode) throws(RecordingError) -> TimedEvent {
+        guard case .sequence(let fields) = node.value else {
+            throw RecordingError(line: node.line, message: "an event must be [sec, usec, type, code, value], found \(node.kindName)")
+        }
+        guard fields.count == 5 else {
+            throw RecordingError(line: node.line, message: "an event must be [sec, usec, type, code, value], found \(fields.count) value(s)")
+        }
+        let seconds = try integer(fields[0], "seconds")
+        guard seconds >= 0, seconds <= 999_999_999_999 else {
+            throw RecordingError(line: node.line, message: "seconds \(seconds) out of range (0...999999999999)")
+        }
+        let microseconds = try integer(fields[1], "microseconds")
+        guard microseconds >= 0, microseconds < 1_000_000 else {
+            throw RecordingError(line: node.line, message: "microseconds \(microseconds) out of range (0...999999)")
+        }
+        let type = try uint16(fields[2], "type")
+        guard type <= EventNames.maximumType else {
+            throw RecordingError(line: node.line, message: "event type \(type) is beyond EV_MAX (31)")
+        }
+        let code = try uint16(fields[3], "code")
+        let value = try int32(fields[4], "value")
+        return TimedEvent(time: Instant(seconds: seconds, microseconds: microseconds),
+                          event: InputEvent(type: type, code: code, value: value))
+    }
+
+    // MARK: Scalars
+
+    private static func list(_ node: YAMLNode, _ what: String) throws(RecordingError) -> [YAMLNode] {
+        guard case .sequence(let items) = node.value else {
+            throw RecordingError(line: node.line, message: "\(what) must be a list, found \(node.kindName)")
+        }
+        return items
+    }
+
+    /// A decimal integer, or hexadecimal with `0x`; nil for anything else or on overflow.
+    private static func parseInteger(_ text: String) -> Int64? {
+        let bytes = Array(text.utf8)[...]
+        if bytes.starts(with: Array("0x".utf8)) || bytes.starts(with: Array("0X".utf8)) {
+            return TextLines.hexadecimal(bytes.dropFirst(2)).flatMap { Int64(exactly: $0) }
+        }
+        return TextLines.decimal(bytes)
+    }
+
+    private static func integer(_ node: YAMLNode, _ what: String) throws(RecordingError) -> Int64 {
+        guard case .scalar(let text) = node.value, let number = parseInteger(text) else {
+            throw RecordingError(line: node.line, message: "\(what) must be an integer, found \(node.kindName)")
+        }
+        return number
+    }
+
+    private static func uint16(_ node: YAMLNode, _ what: String) throws(RecordingError) -> UInt16 {
+        let number = try integer(node, what)
+        guard let value = UInt16(exactly: number) else {
+            throw RecordingError(line: node.line, message: "\(what) \(number) out of range (0...65535)")
+        }
+        return value
+    }
+
+    private static func int32(_ node: YAMLNode, _ what: String) throws(RecordingError) -> Int32 {
+        let number = try integer(node, what)
+        guard let value = Int32(exactly: number) else {
+            throw RecordingError(line: node.line, message: "\(what) \(number) does not fit in 32 bits")
+        }
+        return value
+    }
+}
