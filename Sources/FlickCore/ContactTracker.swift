@@ -47,7 +47,6 @@ public struct ContactTracker {
     /// Millimetre scale of the device's axes.
     public let geometry: DeviceGeometry
     private let origin: (x: Int32, y: Int32)
-    private let hasTouchKey: Bool
     private let isSemiMultitouch: Bool
 
     private var contacts: [Contact]
@@ -58,6 +57,8 @@ public struct ContactTracker {
     private var toolBits: UInt8 = 0
     private var previousToolCount = 0
     private var touchKeyDown = false
+    /// Some devices declare BTN_TOUCH and never send it; it only counts once it has been seen.
+    private var touchKeyUsed = false
     // Protocol A: the contact being described before its SYN_MT_REPORT, and the frame's count.
     private var staged = Contact()
     private var stagedHasPosition = false
@@ -84,7 +85,6 @@ public struct ContactTracker {
         let xAxis = description.absoluteAxes[EventCode.absMTPositionX] ?? description.absoluteAxes[EventCode.absX]
         let yAxis = description.absoluteAxes[EventCode.absMTPositionY] ?? description.absoluteAxes[EventCode.absY]
         origin = (xAxis?.minimum ?? 0, yAxis?.minimum ?? 0)
-        hasTouchKey = description.keys.contains(EventCode.touch)
         isSemiMultitouch = description.isSemiMultitouch
         let capacity: Int
         switch contactProtocol {
@@ -175,6 +175,7 @@ public struct ContactTracker {
         switch event.code {
         case EventCode.touch:
             touchKeyDown = event.value != 0
+            touchKeyUsed = true
             return
         case EventCode.toolFinger: bit = 1
         case EventCode.toolDoubleTap: bit = 2
@@ -216,7 +217,7 @@ public struct ContactTracker {
             stagedCount = 0
             sawMTReport = false
         case .singleTouch:
-            let down = hasTouchKey ? touchKeyDown : toolBits != 0
+            let down = touchKeyUsed ? touchKeyDown : toolBits != 0
             if down && !contacts[0].active { contacts[0].identity = newIdentity() }
             contacts[0].active = down
         case .slotted:
@@ -224,7 +225,7 @@ public struct ContactTracker {
         }
 
         var tools = toolCount
-        if hasTouchKey && !touchKeyDown { tools = 0 }
+        if touchKeyUsed && !touchKeyDown { tools = 0 }
         // When the announced finger count changes on a bounding-box or single-position device,
         // its reported positions change meaning: motion across that frame is not finger motion.
         let rebased = tools != previousToolCount && (isSemiMultitouch || contactProtocol == .singleTouch)
@@ -249,7 +250,7 @@ public struct ContactTracker {
             }
         }
         var fingers = max(tracked, tools)
-        if hasTouchKey && !touchKeyDown && contactProtocol != .unslotted { fingers = 0 }
+        if touchKeyUsed && !touchKeyDown && contactProtocol != .unslotted { fingers = 0 }
         if tools > previousToolCount && previousToolCount > 0 { newTouch = true }
         if fingers > 0 && previousFingerCount == 0 { newTouch = true }
 

@@ -84,7 +84,9 @@ public struct DeviceDescription: Hashable, Sendable {
             return hasTouch || absoluteAxes[EventCode.absMTPositionX] != nil ? .touchscreen : nil
         }
         if keys.contains(EventCode.toolPen) { return nil }
-        if keys.contains(EventCode.toolFinger) && hasTouch { return .touchpad }
+        // As udev's input_id: a finger tool without a pen on an indirect device is a touchpad
+        // (some, like old ALPS pads, declare BTN_TOUCH and never send it).
+        if keys.contains(EventCode.toolFinger) { return .touchpad }
         // Touchscreens without INPUT_PROP_DIRECT exist (old drivers): touch but no finger tool.
         if hasTouch && !keys.contains(EventCode.toolFinger) && absoluteAxes[EventCode.absMTPositionX] != nil {
             return .touchscreen

@@ -31,6 +31,17 @@ public struct WheelOutput: Hashable, Sendable, CustomStringConvertible {
         verticalHiRes == 0 && horizontalHiRes == 0 && verticalDetents == 0 && horizontalDetents == 0
     }
 
+    /// Calls `body` with each non-zero (`EV_REL` code, value) in the order the daemon writes
+    /// them: REL_WHEEL_HI_RES, REL_HWHEEL_HI_RES, REL_WHEEL, REL_HWHEEL (hi-res first, as the
+    /// kernel's HID driver does). Allocates nothing.
+    @inlinable
+    public func forEachEvent(_ body: (_ code: UInt16, _ value: Int32) throws -> Void) rethrows {
+        if verticalHiRes != 0 { try body(EventCode.relWheelHiRes, verticalHiRes) }
+        if horizontalHiRes != 0 { try body(EventCode.relHorizontalWheelHiRes, horizontalHiRes) }
+        if verticalDetents != 0 { try body(EventCode.relWheel, verticalDetents) }
+        if horizontalDetents != 0 { try body(EventCode.relHorizontalWheel, horizontalDetents) }
+    }
+
     public var description: String {
         "wheel(v120: \(verticalHiRes), h120: \(horizontalHiRes), v: \(verticalDetents), h: \(horizontalDetents))"
     }

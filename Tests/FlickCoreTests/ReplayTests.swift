@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+@testable import FlickCore
+
+/// Replays of the real recordings in ../shared/recordings.
+@Suite struct RecordingReplays {
+    static func load(_ path: String) throws -> Recording {
+        let text = try Fixtures.text(atPath: path)
+        let description = try Fixtures.descriptionPath(forRecording: path).map { try Fixtures.text(atPath: $0) }
+        return try Recording.load(text: text, description: description)
+    }
+
+    static func replay(_ path: String, touchscreens: Bool = true) throws -> Replay {
+        var config = Configuration()
+        config.touchscreen.enabled = touchscreens
+        return Replay(try load(path), configuration: config)
+    }
+
+    static var all: [String] { Fixtures.recordingPaths() }
+
+    @Test(arguments: all)
+    func everyRecordingReplays(path: String) throws {
+        let replay = try Self.replay(path)
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        guard case .used = replay.admission else {
+            Issue.record("\(name): device not read: \(replay.admission)")
+            return
+        }
+        #expect(replay.gestures > 0, "\(name): no gesture seen")
+        // Whatever was emitted is consistent with the coasts: no output without a coast, every
+        // value finite and within one event, legacy detents one per 120 hi-res units.
+        if replay.coasts.isEmpty { #expect(replay.emitted.isEmpty, "\(name): output without a coast") }
+        let totals = Dictionary(uniqueKeysWithValues: replay.totals.map { ($0.code, $0.total) })
+        #expect(totals[EventCode.relWheel]! == totals[EventCode.relWheelHiRes]! / 120 || replay.coasts.count > 1,
+                "\(name): legacy detents \(totals[EventCode.relWheel]!) for \(totals[EventCode.relWheelHiRes]!) hi-res")
+        for coast in replay.coasts {
+            #expect(coast.plan.duration <= Configuration.defaults.coast.maxDuration)
+        }
+    }
+
+    @Test(arguments: all.filter { $0.contains("tap") })
+    func tapsDoNotCoast(path: String) throws {
+        let replay = try Self.replay(path)
+        #expect(replay.gestures > 0)
+        #expect(replay.coasts.isEmpty, "\(path): \(replay.coasts.map(\.plan.releaseVelocity))")
+        #expect(replay.emitted.isEmpty)
+    }
+
+    @Test func twoFingerVerticalScrollOnSynapticsIsReadAsScrolls() throws {
+        let path = try #require(Self.all.first { $0.contains("SynPS2_Synaptics_TouchPad.two-finger-vert-scroll") })
+        let replay = try Self.replay(path)
+        // Whatever coasts the user's releases produce, they are vertical: the recording is of
+        // vertical two-finger scrolling.
+        #expect(replay.totals.first { $0.code == EventCode.relHorizontalWheelHiRes }?.total == 0)
+        let scrolls = replay.coasts.count + replay.noCoasts.filter {
+            switch $0.reason {
+            case .tooSlow, .fingersStopped, .fingerStayed: return true
+            default: return false
+            }
+        }.count
+        #expect(scrolls > 0, "no two-finger scroll recognised: \(replay.noCoasts.map(\.reason))")
+    }
+
+    @Test func touchscreenScrollDownCoastsNaturally() throws {
+        let path = try #require(Self.all.first { $0.contains("EP0430M09.2-finger-scroll-down") })
+        var config = Configuration()
+        config.touchscreen.enabled = true
+        config.touchscreen.fingers = 2
+        let replay = Replay(try Self.load(path), configuration: config)
+        #expect(replay.gestures > 0)
+        // "Scroll down" on a touchscreen: the fingers push the content up (the recording's y
+        // falls from 547 to 216), so the view scrolls down: REL_WHEEL < 0.
+        let vertical = replay.totals.first { $0.code == EventCode.relWheelHiRes }!.total
+        #expect(replay.coasts.count == 1, "\(replay.noCoasts.map(\.reason))")
+        #expect(vertical < 0, "the view scrolls down; total \(vertical)")
+        #expect(replay.totals.first { $0.code == EventCode.relHorizontalWheelHiRes }!.total == 0)
+    }
+
+    @Test func replayIsDeterministic() throws {
+        let path = try #require(Self.all.first)
+        let a = try Self.replay(path)
+        let b = try Self.replay(path)
+        #expect(a.emitted == b.emitted)
+    }
+
+    @Test func truncatedRecordingsReplayOrFailCleanly() throws {
+        // Cut each recording at several places: either it parses (cut at a line end) and
+        // replays, or it fails with a line number. Never a crash.
+        for path in Self.all {
+            let text = try Fixtures.text(atPath: path)
+            let description = try Fixtures.descriptionPath(forRecording: path).map { try Fixtures.text(atPath: $0) }
+            let bytes = Array(text.utf8)
+            for fraction in [0.1, 0.37, 0.5, 0.81, 0.99] {
+                let cut = String(decoding: bytes[0..<Int(Double(bytes.count) * fraction)], as: UTF8.self)
+                do {
+                    let recording = try Recording.load(text: cut, description: description)
+                    _ = Replay(recording, configuration: .defaults)
+                } catch {
+                    #expect(error.line > 0)
+                }
+            }
+        }
+    }
+}
