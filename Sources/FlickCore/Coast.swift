@@ -50,6 +50,18 @@ struct Coast {
         (deceleration.destination(velocity: vertical), deceleration.destination(velocity: horizontal))
     }
 
+    /// What the coast emits in all unless stopped: the rounded destination when it settles,
+    /// else the rounded position at its end.
+    var total: (vertical: Int64, horizontal: Int64) {
+        if settles {
+            let d = destination
+            return (Int64(d.vertical.rounded()), Int64(d.horizontal.rounded()))
+        }
+        let t = (end - origin).seconds
+        return (Int64(deceleration.position(after: t, velocity: vertical).rounded()),
+                Int64(deceleration.position(after: t, velocity: horizontal).rounded()))
+    }
+
     /// The coast's velocity at `time`, mm/s in device coordinates.
     func velocity(at time: Instant) -> Vector {
         millimetresPerSecond * deceleration.remainingFraction(after: (time - origin).seconds)

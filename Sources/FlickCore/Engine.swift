@@ -216,7 +216,8 @@ public final class Engine {
                             millimetresPerSecond: v, deceleration: Deceleration(ratePerMillisecond: settings.decelerationRate),
                             maxDuration: settings.maxDuration, period: period)
         let plan = CoastPlan(releaseVelocity: released, velocity: v, boosted: boosted,
-                             destinationHiRes: started.destination, duration: started.end - time)
+                             destinationHiRes: started.destination, totalHiRes: started.total,
+                             duration: started.end - time)
         onReport?(.coastStarted(device: device, time: time, plan: plan))
         let (output, ended) = started.advance(to: time)
         coast = started

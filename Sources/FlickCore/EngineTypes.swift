@@ -152,12 +152,15 @@ public struct CoastPlan: Hashable, Sendable {
     public var boosted: Bool
     /// Where the coast will come to rest, hi-res wheel units (vertical > 0 scrolls up).
     public var destinationHiRes: (vertical: Double, horizontal: Double)
-    /// How long the coast will run.
+    /// What the coast will emit in all unless stopped, hi-res units: the destination rounded
+    /// when it comes to rest within `coast.max_duration`, else where it is at that time, rounded.
+    public var totalHiRes: (vertical: Int64, horizontal: Int64)
+    /// How long the coast will run after the release.
     public var duration: Duration
 
     public static func == (a: CoastPlan, b: CoastPlan) -> Bool {
         a.releaseVelocity == b.releaseVelocity && a.velocity == b.velocity && a.boosted == b.boosted
-            && a.destinationHiRes == b.destinationHiRes && a.duration == b.duration
+            && a.destinationHiRes == b.destinationHiRes && a.totalHiRes == b.totalHiRes && a.duration == b.duration
     }
 
     public func hash(into h: inout Hasher) {
