@@ -1,9 +1,37 @@
 #ifndef FLICKD_CSHIM_H
 #define FLICKD_CSHIM_H
+// What Swift cannot import on its own: the epoll, timerfd and signalfd headers are not in
+// Swift's Glibc module, and glibc spells several of their flags as enum members or macros
+// that do not come through as plain integers. Each is re-exported here as a constant of the
+// type the syscall takes.
+#include <stdint.h>
+#include <signal.h>
+#include <time.h>
 #include <sys/epoll.h>
 #include <sys/timerfd.h>
 #include <sys/signalfd.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <linux/input.h>
+
+// epoll
+static const int cshim_epoll_cloexec = EPOLL_CLOEXEC;
+static const int cshim_epoll_ctl_add = EPOLL_CTL_ADD;
+static const int cshim_epoll_ctl_del = EPOLL_CTL_DEL;
+static const uint32_t cshim_epollin = EPOLLIN;
+static const uint32_t cshim_epollerr = EPOLLERR;
+static const uint32_t cshim_epollhup = EPOLLHUP;
+
+// timerfd
+static const int cshim_tfd_cloexec = TFD_CLOEXEC;
+static const int cshim_tfd_nonblock = TFD_NONBLOCK;
+static const int cshim_tfd_timer_abstime = TFD_TIMER_ABSTIME;
+
+// signalfd
+static const int cshim_sfd_cloexec = SFD_CLOEXEC;
+static const int cshim_sfd_nonblock = SFD_NONBLOCK;
+
+// The clock every timestamp in flickd is on (evdev events, timerfd deadlines, ticks).
+static const clockid_t cshim_clock_monotonic = CLOCK_MONOTONIC;
+
 #endif

@@ -1,0 +1,102 @@
+import CShim
+import FlickCore
+import Glibc
+
+/// An epoll instance: the one place the daemon blocks.
+///
+/// Level-triggered; every watched descriptor carries a caller-chosen 64-bit token.
+final class EventPoll {
+    /// How many ready descriptors one `wait` reports at most; more stay ready for the next.
+    static let capacity = 32
+
+    let fileDescriptor: Int32
+    /// Filled by `wait`; allocated once so waiting never allocates.
+    private let ready: UnsafeMutableBufferPointer<epoll_event>
+
+    init() throws(SystemError) {
+        fileDescriptor = try Syscall.epollCreate()
+        ready = .allocate(capacity: Self.capacity)
+    }
+
+    deinit {
+        ready.deallocate()
+        Syscall.close(fileDescriptor)
+    }
+
+    /// Watches `fd` for input, reported with `token`.
+    func add(_ fd: Int32, token: UInt64) throws(SystemError) {
+        try Syscall.epollAdd(fileDescriptor, fd, token: token)
+    }
+
+    /// Stops watching `fd`.
+    func remove(_ fd: Int32) throws(SystemError) {
+        try Syscall.epollRemove(fileDescriptor, fd)
+    }
+
+    /// Blocks until a watched descriptor is ready or `timeoutMilliseconds` pass (-1, the
+    /// default: forever). Returns the number of ready entries; read them with `token(at:)`.
+    func wait(timeoutMilliseconds: Int32 = -1) throws(SystemError) -> Int {
+        try Syscall.epollWait(fileDescriptor, into: ready, timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    /// The token of the `index`th ready descriptor of the last `wait`.
+    func token(at index: Int) -> UInt64 { ready[index].data.u64 }
+}
+
+/// A one-shot timer on CLOCK_MONOTONIC, armed with absolute deadlines (a timerfd).
+final class DeadlineTimer {
+    let fileDescriptor: Int32
+    /// The deadline the timer is armed for; nil while disarmed.
+    private(set) var deadline: Instant?
+
+    init() throws(SystemError) {
+        fileDescriptor = try Syscall.timerCreate()
+    }
+
+    deinit { Syscall.close(fileDescriptor) }
+
+    /// Arms the timer for `deadline` (nil disarms). Makes no syscall when nothing changes.
+    func arm(at deadline: Instant?) throws(SystemError) {
+        guard deadline != self.deadline else { return }
+        try Syscall.timerSet(fileDescriptor, deadline: deadline)
+        self.deadline = deadline
+    }
+
+    /// Consumes the timer's readiness. True when it fired; it is disarmed afterwards.
+    func acknowledge() throws(SystemError) -> Bool {
+        guard try Syscall.timerExpirations(fileDescriptor) > 0 else { return false }
+        deadline = nil
+        return true
+    }
+}
+
+/// Signals delivered through a signalfd instead of handlers.
+///
+/// Blocks its signals on creation (for the calling thread: the daemon's only one) and restores
+/// the previous mask when released.
+final class SignalReceiver {
+    let fileDescriptor: Int32
+    private let previousMask: sigset_t
+
+    /// Receives `signals` (SIGTERM, SIGINT, ...) from now on.
+    init(signals: [Int32]) throws(SystemError) {
+        let set = Syscall.signalSet(signals)
+        previousMask = try Syscall.blockSignals(set)
+        do throws(SystemError) {
+            fileDescriptor = try Syscall.signalCreate(set)
+        } catch {
+            Syscall.restoreSignalMask(previousMask)
+            throw error
+        }
+    }
+
+    deinit {
+        Syscall.close(fileDescriptor)
+        Syscall.restoreSignalMask(previousMask)
+    }
+
+    /// The next pending signal's number, nil when none is pending.
+    func next() throws(SystemError) -> Int32? {
+        try Syscall.nextSignal(fileDescriptor)
+    }
+}

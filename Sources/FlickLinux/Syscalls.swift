@@ -1,0 +1,227 @@
+import CShim
+import FlickCore
+import Glibc
+
+/// A system call that failed: which call, on which file, and the `errno` it set.
+///
+/// Every syscall flickd makes goes through `Syscall`, which retries `EINTR` and turns a
+/// failure into this error; code above it never sees a raw errno.
+public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The errno value (`EACCES`, `ENODEV`, ...), always positive.
+    public var errno: Int32
+    /// The call that failed, e.g. `"open"` or `"epoll_wait"`.
+    public var call: String
+    /// The file the call was about, when there is one.
+    public var path: String?
+
+    /// The failure of `call` (on `path`) with `errno`.
+    public init(errno: Int32, call: String, path: String? = nil) {
+        self.errno = errno
+        self.call = call
+        self.path = path
+    }
+
+    /// The C library's text for the errno, e.g. "Permission denied".
+    public var reason: String { String(cString: strerror(errno)) }
+
+    /// `"open /dev/uinput: No such file or directory"`.
+    public var description: String {
+        if let path { return "\(call) \(path): \(reason)" }
+        return "\(call): \(reason)"
+    }
+
+    /// The caller lacks permission (`EACCES`, `EPERM`).
+    public var isPermissionDenied: Bool { errno == EACCES || errno == EPERM }
+
+    /// The file or device is not there (`ENOENT`, `ENODEV`, `ENXIO`).
+    public var isMissing: Bool { errno == ENOENT || errno == ENODEV || errno == ENXIO }
+
+    /// The call would have blocked (`EAGAIN`).
+    public var wouldBlock: Bool { errno == EAGAIN || errno == EWOULDBLOCK }
+}
+
+/// Thin wrappers around the syscalls flickd makes. Each retries `EINTR` and throws
+/// `SystemError` for a failure. Nothing here allocates on success.
+enum Syscall {
+    /// Runs `body` until it does not fail with EINTR; a negative result is a failure described
+    /// by `errno`.
+    @inline(__always)
+    private static func retrying<Result: BinaryInteger>(
+        _ call: String, path: String? = nil, _ body: () -> Result
+    ) throws(SystemError) -> Result {
+        while true {
+            let result = body()
+            if result >= 0 { return result }
+            let code = Glibc.errno
+            if code == EINTR { continue }
+            throw SystemError(errno: code, call: call, path: path)
+        }
+    }
+
+    /// For library calls that return `-errno` instead of setting errno (libevdev).
+    static func check(_ result: Int32, _ call: String, path: String? = nil) throws(SystemError) {
+        if result < 0 { throw SystemError(errno: -result, call: call, path: path) }
+    }
+
+    // MARK: Files
+
+    /// `open(path, flags)`; returns the new file descriptor.
+    static func open(_ path: String, flags: Int32) throws(SystemError) -> Int32 {
+        try retrying("open", path: path) { Glibc.open(path, flags) }
+    }
+
+    /// Whether `path` exists (`access(path, F_OK)`).
+    static func exists(_ path: String) -> Bool {
+        access(path, F_OK) == 0
+    }
+
+    /// `close(fd)`. Never retried and never fails: on Linux the descriptor is released even
+    /// when close reports an error, so there is nothing a caller could do.
+    static func close(_ fd: Int32) {
+        _ = Glibc.close(fd)
+    }
+
+    /// `read(fd, buffer)`; returns the byte count (0 at end of file).
+    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+        try retrying("read") { Glibc.read(fd, buffer.baseAddress, buffer.count) }
+    }
+
+    /// `write(fd, buffer)`; returns the byte count written.
+    static func write(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) throws(SystemError) -> Int {
+        try retrying("write") { Glibc.write(fd, buffer.baseAddress, buffer.count) }
+    }
+
+    // MARK: epoll
+
+    /// `epoll_create1(EPOLL_CLOEXEC)`.
+    static func epollCreate() throws(SystemError) -> Int32 {
+        try retrying("epoll_create1") { epoll_create1(cshim_epoll_cloexec) }
+    }
+
+    /// Watches `fd` for input; `token` comes back from `epollWait` when it is ready.
+    static func epollAdd(_ epoll: Int32, _ fd: Int32, token: UInt64) throws(SystemError) {
+        var event = epoll_event()
+        event.events = cshim_epollin
+        event.data.u64 = token
+        _ = try retrying("epoll_ctl") { epoll_ctl(epoll, cshim_epoll_ctl_add, fd, &event) }
+    }
+
+    /// Stops watching `fd`.
+    static func epollRemove(_ epoll: Int32, _ fd: Int32) throws(SystemError) {
+        var event = epoll_event()  // ignored, but kernels before 2.6.9 wanted it non-null
+        _ = try retrying("epoll_ctl") { epoll_ctl(epoll, cshim_epoll_ctl_del, fd, &event) }
+    }
+
+    /// `epoll_wait`: blocks until one of the watched descriptors is ready, or for
+    /// `timeoutMilliseconds` (-1: no timeout). Returns how many entries of `events` were filled.
+    static func epollWait(
+        _ epoll: Int32, into events: UnsafeMutableBufferPointer<epoll_event>, timeoutMilliseconds: Int32
+    ) throws(SystemError) -> Int {
+        Int(try retrying("epoll_wait") {
+            epoll_wait(epoll, events.baseAddress, Int32(events.count), timeoutMilliseconds)
+        })
+    }
+
+    // MARK: Clock and timerfd
+
+    /// The current time on CLOCK_MONOTONIC, the clock evdev timestamps and timerfd use.
+    static func monotonicNow() -> Instant {
+        var now = timespec()
+        // Cannot fail for CLOCK_MONOTONIC with a valid pointer.
+        _ = clock_gettime(cshim_clock_monotonic, &now)
+        return Instant(microseconds: Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000)
+    }
+
+    /// A non-blocking CLOCK_MONOTONIC timerfd.
+    static func timerCreate() throws(SystemError) -> Int32 {
+        try retrying("timerfd_create") {
+            timerfd_create(cshim_clock_monotonic, cshim_tfd_nonblock | cshim_tfd_cloexec)
+        }
+    }
+
+    /// Arms the timerfd to fire once at the absolute `deadline` (TFD_TIMER_ABSTIME), or
+    /// disarms it when `deadline` is nil. A deadline in the past fires at once.
+    static func timerSet(_ fd: Int32, deadline: Instant?) throws(SystemError) {
+        var spec = itimerspec()  // it_interval stays zero: one-shot
+        if let deadline {
+            // An all-zero it_value would disarm the timer, so the earliest deadline is 1 µs.
+            let microseconds = max(deadline.microseconds, 1)
+            spec.it_value.tv_sec = Int(microseconds / 1_000_000)
+            spec.it_value.tv_nsec = Int(microseconds % 1_000_000) * 1000
+        }
+        _ = try retrying("timerfd_settime") { timerfd_settime(fd, cshim_tfd_timer_abstime, &spec, nil) }
+    }
+
+    /// Reads a timerfd: the number of expirations since the last read, 0 when it has not fired.
+    static func timerExpirations(_ fd: Int32) throws(SystemError) -> UInt64 {
+        var count: UInt64 = 0
+        do throws(SystemError) {
+            _ = try withUnsafeMutableBytes(of: &count) { (buffer) throws(SystemError) in
+                try read(fd, into: buffer)
+            }
+        } catch where error.wouldBlock {
+            return 0
+        }
+        return count
+    }
+
+    // MARK: Signals
+
+    /// A signal set holding `signals`.
+    static func signalSet(_ signals: [Int32]) -> sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in signals { sigaddset(&set, signal) }
+        return set
+    }
+
+    /// Blocks `set` for this thread (the daemon has only one), so the signals wait for a
+    /// signalfd instead of running a handler. Returns the mask to restore.
+    static func blockSignals(_ set: sigset_t) throws(SystemError) -> sigset_t {
+        var set = set
+        var previous = sigset_t()
+        _ = try retrying("sigprocmask") { sigprocmask(SIG_BLOCK, &set, &previous) }
+        return previous
+    }
+
+    /// Restores the signal mask `blockSignals` returned.
+    static func restoreSignalMask(_ mask: sigset_t) {
+        var mask = mask
+        _ = sigprocmask(SIG_SETMASK, &mask, nil)
+    }
+
+    /// A non-blocking signalfd receiving the (blocked) signals in `set`.
+    static func signalCreate(_ set: sigset_t) throws(SystemError) -> Int32 {
+        var set = set
+        return try retrying("signalfd") { signalfd(-1, &set, cshim_sfd_nonblock | cshim_sfd_cloexec) }
+    }
+
+    /// Reads one signal from a signalfd; nil when none is pending.
+    static func nextSignal(_ fd: Int32) throws(SystemError) -> Int32? {
+        var info = signalfd_siginfo()
+        do throws(SystemError) {
+            let count = try withUnsafeMutableBytes(of: &info) { (buffer) throws(SystemError) in
+                try read(fd, into: buffer)
+            }
+            guard count == MemoryLayout<signalfd_siginfo>.size else { return nil }
+        } catch where error.wouldBlock {
+            return nil
+        }
+        return Int32(bitPattern: info.ssi_signo)
+    }
+}
+
+/// The process's standard error, for the command line's explanations (logging goes through
+/// swift-log).
+public enum StandardError {
+    /// Writes `text` to stderr, ignoring failures (there is nowhere else to report them).
+    public static func write(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            var rest = UnsafeRawBufferPointer(bytes)
+            while !rest.isEmpty, let written = try? Syscall.write(STDERR_FILENO, rest), written > 0 {
+                rest = UnsafeRawBufferPointer(rebasing: rest[written...])
+            }
+        }
+    }
+}

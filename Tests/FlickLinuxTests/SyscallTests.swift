@@ -1,0 +1,128 @@
+import CShim
+import FlickCore
+import Glibc
+import Testing
+@testable import FlickLinux
+
+/// The syscall layer against the real kernel: errno mapping, epoll, timerfd, signalfd.
+///
+/// No test sleeps: readiness is checked with `epoll_wait` and a zero timeout, except one timer
+/// armed 2 ms ahead.
+@Suite("Syscalls", .serialized)
+struct SyscallTests {
+    @Test("an errno becomes a SystemError naming the call, the file and the reason")
+    func errnoDescription() {
+        let denied = SystemError(errno: EACCES, call: "open", path: "/dev/input/event3")
+        #expect(denied.description == "open /dev/input/event3: Permission denied")
+        #expect(denied.isPermissionDenied && !denied.isMissing)
+
+        let missing = SystemError(errno: ENOENT, call: "open", path: "/dev/uinput")
+        #expect(missing.isMissing && !missing.isPermissionDenied)
+        #expect(SystemError(errno: ENODEV, call: "read").isMissing)
+
+        let busy = SystemError(errno: EAGAIN, call: "read")
+        #expect(busy.description == "read: Resource temporarily unavailable")
+        #expect(busy.wouldBlock)
+    }
+
+    @Test("open of a missing file throws ENOENT with the path")
+    func openMissing() {
+        #expect(throws: SystemError(errno: ENOENT, call: "open", path: "/nonexistent/flickd")) {
+            try Syscall.open("/nonexistent/flickd", flags: O_RDONLY)
+        }
+    }
+
+    @Test("the monotonic clock moves forward")
+    func monotonicClock() {
+        let first = Syscall.monotonicNow()
+        let second = Syscall.monotonicNow()
+        #expect(first.microseconds > 0)
+        #expect(second >= first)
+    }
+
+    @Test("a timer armed for a deadline already past is ready at once, and is one-shot")
+    func timerInThePast() throws {
+        let poll = try EventPoll()
+        let timer = try DeadlineTimer()
+        try poll.add(timer.fileDescriptor, token: 7)
+
+        #expect(try poll.wait(timeoutMilliseconds: 0) == 0)
+        try timer.arm(at: Syscall.monotonicNow() - .milliseconds(1))
+        #expect(try poll.wait(timeoutMilliseconds: 0) == 1)
+        #expect(poll.token(at: 0) == 7)
+        #expect(try timer.acknowledge())
+        #expect(timer.deadline == nil)
+
+        // Fired once: no longer ready, and a second read finds nothing.
+        #expect(try poll.wait(timeoutMilliseconds: 0) == 0)
+        #expect(try timer.acknowledge() == false)
+    }
+
+    @Test("a deadline at the clock's origin still fires (an all-zero itimerspec would disarm)")
+    func timerAtOrigin() throws {
+        let poll = try EventPoll()
+        let timer = try DeadlineTimer()
+        try poll.add(timer.fileDescriptor, token: 1)
+        try timer.arm(at: .zero)
+        #expect(try poll.wait(timeoutMilliseconds: 0) == 1)
+    }
+
+    @Test("a future deadline is not ready; disarming cancels it")
+    func timerInTheFuture() throws {
+        let poll = try EventPoll()
+        let timer = try DeadlineTimer()
+        try poll.add(timer.fileDescriptor, token: 1)
+        try timer.arm(at: Syscall.monotonicNow() + .milliseconds(10_000))
+        #expect(try poll.wait(timeoutMilliseconds: 0) == 0)
+        try timer.arm(at: nil)
+        #expect(timer.deadline == nil)
+        #expect(try poll.wait(timeoutMilliseconds: 0) == 0)
+    }
+
+    @Test("a timer armed 2 ms ahead wakes epoll_wait no earlier than its deadline")
+    func timerFiresAtDeadline() throws {
+        let poll = try EventPoll()
+        let timer = try DeadlineTimer()
+        try poll.add(timer.fileDescriptor, token: 3)
+        let deadline = Syscall.monotonicNow() + .milliseconds(2)
+        try timer.arm(at: deadline)
+        #expect(try poll.wait(timeoutMilliseconds: 1000) == 1)
+        let woke = Syscall.monotonicNow()
+        #expect(woke >= deadline, "woke at \(woke), deadline \(deadline)")
+        #expect(try timer.acknowledge())
+    }
+
+    @Test("a removed descriptor is no longer reported")
+    func epollRemove() throws {
+        let poll = try EventPoll()
+        let timer = try DeadlineTimer()
+        try poll.add(timer.fileDescriptor, token: 1)
+        try timer.arm(at: .zero)
+        try poll.remove(timer.fileDescriptor)
+        #expect(try poll.wait(timeoutMilliseconds: 0) == 0)
+        #expect(throws: SystemError.self) { try poll.remove(timer.fileDescriptor) }
+    }
+
+    @Test("a blocked signal arrives through the signalfd, and the mask is restored after")
+    func signalReceiver() throws {
+        // Test threads may have signals blocked already (libdispatch's workers do): compare
+        // with the mask as it was.
+        var before = sigset_t()
+        sigprocmask(SIG_BLOCK, nil, &before)
+        do {
+            let signals = try SignalReceiver(signals: [SIGUSR1])
+            let poll = try EventPoll()
+            try poll.add(signals.fileDescriptor, token: 9)
+            #expect(try signals.next() == nil)
+
+            // raise() sends to this thread, which has SIGUSR1 blocked: it waits for the signalfd.
+            raise(SIGUSR1)
+            #expect(try poll.wait(timeoutMilliseconds: 0) == 1)
+            #expect(try signals.next() == SIGUSR1)
+            #expect(try signals.next() == nil)
+        }
+        var after = sigset_t()
+        sigprocmask(SIG_BLOCK, nil, &after)
+        #expect(sigismember(&after, SIGUSR1) == sigismember(&before, SIGUSR1))
+    }
+}
