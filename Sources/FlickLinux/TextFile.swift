@@ -11,11 +11,12 @@ public enum TextFile {
         let fd = try Syscall.open(path, flags: O_RDONLY | O_CLOEXEC)
         defer { Syscall.close(fd) }
         var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
+        // A raw buffer rather than [UInt8].withUnsafeMutableBytes, whose rethrows would turn the
+        // typed SystemError into any Error.
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 1)
+        defer { chunk.deallocate() }
         while true {
-            let n = try chunk.withUnsafeMutableBytes { buffer throws(SystemError) in
-                try Syscall.read(fd, into: buffer)
-            }
+            let n = try Syscall.read(fd, into: chunk)
             if n == 0 { break }
             bytes.append(contentsOf: chunk[0..<n])
             if bytes.count > maximumBytes { throw SystemError(errno: EFBIG, call: "read", path: path) }
