@@ -1,0 +1,176 @@
+import CUdev
+import FlickCore
+import Glibc
+
+/// One evdev node (`/dev/input/eventN`) as udev describes it.
+public struct InputNode: Hashable, Sendable {
+    /// What udev says a device is (its `ID_INPUT_*` properties).
+    public enum Kind: String, Hashable, Sendable {
+        /// `ID_INPUT_TOUCHPAD`: gestures are read.
+        case touchpad
+        /// `ID_INPUT_TOUCHSCREEN`: gestures are read.
+        case touchscreen
+        /// `ID_INPUT_MOUSE` or `ID_INPUT_POINTINGSTICK`: watched only for button presses.
+        case mouse
+        /// `ID_INPUT_KEYBOARD`: watched only for key presses.
+        case keyboard
+        /// Anything else (power buttons, tablets, joysticks, unclassified): not opened.
+        case other
+
+        /// The kind of a device with the udev properties `property` looks up (a value of
+        /// "1" means set). A touchpad or touchscreen wins over mouse and keyboard.
+        public static func classify(property: (String) -> String?) -> Kind {
+            func isSet(_ key: String) -> Bool { property(key) == "1" }
+            if isSet("ID_INPUT_TOUCHPAD") { return .touchpad }
+            if isSet("ID_INPUT_TOUCHSCREEN") { return .touchscreen }
+            if isSet("ID_INPUT_MOUSE") || isSet("ID_INPUT_POINTINGSTICK") { return .mouse }
+            if isSet("ID_INPUT_KEYBOARD") { return .keyboard }
+            return .other
+        }
+
+        /// The engine's device kind, for touchpads and touchscreens.
+        public var touchKind: DeviceKind? {
+            switch self {
+            case .touchpad: return .touchpad
+            case .touchscreen: return .touchscreen
+            case .mouse, .keyboard, .other: return nil
+            }
+        }
+    }
+
+    /// The device node, e.g. `/dev/input/event5`.
+    public var devnode: String
+    /// The node's sysfs path, e.g. `/sys/devices/.../input/input7/event5`.
+    public var syspath: String
+    /// The device's name (the parent input device's `name` attribute); "" when unknown.
+    public var name: String
+    /// What udev classified it as.
+    public var kind: Kind
+
+    /// A node; `DeviceMonitor` makes these from udev.
+    public init(devnode: String, syspath: String, name: String, kind: Kind) {
+        self.devnode = devnode
+        self.syspath = syspath
+        self.name = name
+        self.kind = kind
+    }
+}
+
+/// Finds the evdev nodes through libudev, and reports nodes added and removed.
+///
+/// Use `inputNodes()` for what exists now; `startMonitoring()` gives a descriptor for the
+/// event loop, and `receiveChanges(_:)` reads it when it is ready.
+public final class DeviceMonitor {
+    /// An evdev node that appeared or went away.
+    public enum Change: Hashable, Sendable {
+        /// A node was added (udev has finished its rules: permissions and properties are set).
+        case added(InputNode)
+        /// The node at `devnode` was removed.
+        case removed(devnode: String)
+    }
+
+    /// Only nodes under this prefix are evdev event nodes (not the legacy mouseN/jsN ones).
+    static let eventNodePrefix = "/dev/input/event"
+
+    private let udev: OpaquePointer
+    private var monitor: OpaquePointer?
+
+    /// A libudev context. Throws only when libudev cannot start (out of memory).
+    public init() throws(SystemError) {
+        guard let udev = udev_new() else { throw SystemError(errno: Glibc.errno, call: "udev_new") }
+        self.udev = udev
+    }
+
+    deinit {
+        if let monitor { udev_monitor_unref(monitor) }
+        udev_unref(udev)
+    }
+
+    /// Whether this machine has a /dev/input directory at all (containers often do not).
+    public static var hasInputDirectory: Bool { Syscall.exists("/dev/input") }
+
+    /// Every evdev node that exists now, sorted by node path. Empty when there is no
+    /// /dev/input (a container) or no sysfs.
+    public func inputNodes() -> [InputNode] {
+        guard let enumerate = udev_enumerate_new(udev) else { return [] }
+        defer { udev_enumerate_unref(enumerate) }
+        guard udev_enumerate_add_match_subsystem(enumerate, "input") >= 0,
+              udev_enumerate_scan_devices(enumerate) >= 0 else { return [] }
+        var nodes: [InputNode] = []
+        var entry = udev_enumerate_get_list_entry(enumerate)
+        while let current = entry {
+            entry = udev_list_entry_get_next(current)
+            guard let syspath = udev_list_entry_get_name(current),
+                  let device = udev_device_new_from_syspath(udev, syspath) else { continue }
+            defer { udev_device_unref(device) }
+            if let node = Self.node(device) { nodes.append(node) }
+        }
+        return nodes.sorted { Self.naturalOrder($0.devnode, $1.devnode) }
+    }
+
+    /// Starts listening for hot-plug (udev's netlink events for subsystem "input") and returns
+    /// the descriptor to watch. Calling it again returns the same descriptor.
+    public func startMonitoring() throws(SystemError) -> Int32 {
+        if let monitor { return udev_monitor_get_fd(monitor) }
+        guard let monitor = udev_monitor_new_from_netlink(udev, "udev") else {
+            throw SystemError(errno: Glibc.errno, call: "udev_monitor_new_from_netlink")
+        }
+        do throws(SystemError) {
+            try Syscall.check(udev_monitor_filter_add_match_subsystem_devtype(monitor, "input", nil),
+                              "udev_monitor_filter_add_match_subsystem_devtype")
+            try Syscall.check(udev_monitor_enable_receiving(monitor), "udev_monitor_enable_receiving")
+        } catch {
+            udev_monitor_unref(monitor)
+            throw error
+        }
+        self.monitor = monitor
+        return udev_monitor_get_fd(monitor)
+    }
+
+    /// Reads every pending hot-plug event (the descriptor is non-blocking) and reports the
+    /// evdev nodes added or removed. Other actions ("change", "bind") are ignored.
+    public func receiveChanges(_ report: (Change) -> Void) {
+        guard let monitor else { return }
+        while let device = udev_monitor_receive_device(monitor) {
+            defer { udev_device_unref(device) }
+            guard let action = udev_device_get_action(device) else { continue }
+            switch String(cString: action) {
+            case "add":
+                if let node = Self.node(device) { report(.added(node)) }
+            case "remove":
+                if let devnode = Self.eventDevnode(device) { report(.removed(devnode: devnode)) }
+            default:
+                continue
+            }
+        }
+    }
+
+    /// The device's node path when it is an evdev event node.
+    private static func eventDevnode(_ device: OpaquePointer) -> String? {
+        guard let devnode = udev_device_get_devnode(device).map({ String(cString: $0) }),
+              devnode.hasPrefix(eventNodePrefix) else { return nil }
+        return devnode
+    }
+
+    /// An `InputNode` for an evdev event node; nil for anything else (the parent `inputN`
+    /// devices, legacy mouseN/jsN nodes).
+    private static func node(_ device: OpaquePointer) -> InputNode? {
+        guard let devnode = eventDevnode(device) else { return nil }
+        let syspath = udev_device_get_syspath(device).map { String(cString: $0) } ?? ""
+        // The name lives on the parent input device (inputN), not the event node.
+        let parent = udev_device_get_parent_with_subsystem_devtype(device, "input", nil)
+        let name = parent.flatMap { udev_device_get_sysattr_value($0, "name") }.map { String(cString: $0) } ?? ""
+        let kind = InputNode.Kind.classify { key in
+            udev_device_get_property_value(device, key).map { String(cString: $0) }
+        }
+        return InputNode(devnode: devnode, syspath: syspath, name: name, kind: kind)
+    }
+
+    /// Orders `/dev/input/event2` before `/dev/input/event10`.
+    static func naturalOrder(_ a: String, _ b: String) -> Bool {
+        let numberA = Int(a.dropFirst(eventNodePrefix.count))
+        let numberB = Int(b.dropFirst(eventNodePrefix.count))
+        if let numberA, let numberB, numberA != numberB { return numberA < numberB }
+        return a < b
+    }
+}

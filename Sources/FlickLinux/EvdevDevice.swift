@@ -1,0 +1,138 @@
+import CEvdev
+import CShim
+import FlickCore
+import Glibc
+
+/// One `/dev/input/eventN` node, read passively through libevdev.
+///
+/// Opened read-only and non-blocking, never grabbed: libinput and the desktop go on reading
+/// the same device. Event times are on CLOCK_MONOTONIC, the clock of the daemon's timer.
+public final class EvdevDevice {
+    /// What one read from the device produced, in the order the kernel sent it.
+    public enum Reading {
+        /// One event, stamped by the kernel.
+        case event(InputEvent, at: Instant)
+        /// The kernel's buffer overflowed and events were lost: a gesture in progress should be
+        /// abandoned. Comes just before the SYN_DROPPED event itself, which is followed by
+        /// libevdev's delta from the last known state to the device's current state (ending
+        /// with SYN_REPORT when anything changed), all as ordinary `.event`s.
+        case resynchronized(at: Instant)
+    }
+
+    /// Why a drain of the device ended.
+    public enum DrainEnd: Equatable {
+        /// Every available event was read; wait for the descriptor to become ready again.
+        case drained
+        /// The device was unplugged (ENODEV): close it.
+        case vanished
+        /// Reading failed in another way: close the device.
+        case failed(SystemError)
+    }
+
+    /// The device node, e.g. `/dev/input/event5`.
+    public let path: String
+    /// The descriptor to watch for input.
+    public let fileDescriptor: Int32
+    private let evdev: OpaquePointer
+
+    /// Opens `path` read-only and non-blocking (never grabbed). Throws when the node cannot be
+    /// opened (`isPermissionDenied`, `isMissing`) or is not an evdev device.
+    public init(path: String) throws(SystemError) {
+        let fd = try Syscall.open(path, flags: O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        var handle: OpaquePointer?
+        let created = libevdev_new_from_fd(fd, &handle)
+        guard created == 0, let handle else {
+            Syscall.close(fd)
+            throw SystemError(errno: created < 0 ? -created : ENOMEM, call: "libevdev_new_from_fd", path: path)
+        }
+        // Kernel timestamps on the daemon's clock, so they compare with timer deadlines.
+        let clockSet = libevdev_set_clock_id(handle, cshim_clock_monotonic)
+        guard clockSet == 0 else {
+            libevdev_free(handle)
+            Syscall.close(fd)
+            throw SystemError(errno: clockSet < 0 ? -clockSet : EINVAL, call: "EVIOCSCLOCKID", path: path)
+        }
+        evdev = handle
+        self.path = path
+        fileDescriptor = fd
+    }
+
+    deinit {
+        libevdev_free(evdev)
+        Syscall.close(fileDescriptor)
+    }
+
+    /// The device's capabilities: name, ids, properties, keys and absolute axes.
+    ///
+    /// Built on demand (it allocates): only touch devices and `flickd devices` need it.
+    public func describe() -> DeviceDescription {
+        Self.describe(evdev)
+    }
+
+    /// Reads every event available now, in order, handing each to `handle`.
+    ///
+    /// On SYN_DROPPED, `handle` gets `.resynchronized`, then the SYN_DROPPED event and
+    /// libevdev's state delta as ordinary events. Does not allocate.
+    public func readAvailable(_ handle: (Reading) -> Void) -> DrainEnd {
+        let normal = LIBEVDEV_READ_FLAG_NORMAL.rawValue
+        let sync = LIBEVDEV_READ_FLAG_SYNC.rawValue
+        let success = Int32(LIBEVDEV_READ_STATUS_SUCCESS.rawValue)
+        let syncStatus = Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue)
+        var event = input_event()
+        var flags = normal
+        while true {
+            let status = libevdev_next_event(evdev, flags, &event)
+            let time = Instant(seconds: Int64(event.time.tv_sec), microseconds: Int64(event.time.tv_usec))
+            switch status {
+            case success:
+                handle(.event(InputEvent(type: event.type, code: event.code, value: event.value), at: time))
+            case syncStatus where flags == normal:
+                // `event` is the SYN_DROPPED itself: pass it on, then drain the delta.
+                handle(.resynchronized(at: time))
+                handle(.event(InputEvent(type: event.type, code: event.code, value: event.value), at: time))
+                flags = sync
+            case syncStatus:
+                handle(.event(InputEvent(type: event.type, code: event.code, value: event.value), at: time))
+            case -EAGAIN where flags == sync:
+                // The delta is complete; normal events may follow.
+                flags = normal
+            case -EAGAIN:
+                return .drained
+            case -ENODEV:
+                return .vanished
+            default:
+                return .failed(SystemError(errno: -status, call: "libevdev_next_event", path: path))
+            }
+        }
+    }
+
+    /// The description of a libevdev device (opened, or built with `libevdev_new` in tests).
+    static func describe(_ evdev: OpaquePointer) -> DeviceDescription {
+        var properties = Set<UInt16>()
+        for property in 0..<UInt32(INPUT_PROP_CNT) where libevdev_has_property(evdev, property) != 0 {
+            properties.insert(UInt16(property))
+        }
+        var keys = Set<UInt16>()
+        if libevdev_has_event_type(evdev, UInt32(EV_KEY)) != 0 {
+            for code in 0..<UInt32(KEY_CNT) where libevdev_has_event_code(evdev, UInt32(EV_KEY), code) != 0 {
+                keys.insert(UInt16(code))
+            }
+        }
+        var axes = [UInt16: AxisInfo]()
+        if libevdev_has_event_type(evdev, UInt32(EV_ABS)) != 0 {
+            for code in 0..<UInt32(ABS_CNT) {
+                guard libevdev_has_event_code(evdev, UInt32(EV_ABS), code) != 0,
+                      let info = libevdev_get_abs_info(evdev, code)?.pointee else { continue }
+                axes[UInt16(code)] = AxisInfo(
+                    minimum: info.minimum, maximum: info.maximum, fuzz: info.fuzz, flat: info.flat,
+                    resolution: info.resolution)
+            }
+        }
+        return DeviceDescription(
+            name: String(cString: libevdev_get_name(evdev)),
+            bustype: UInt16(truncatingIfNeeded: libevdev_get_id_bustype(evdev)),
+            vendor: UInt16(truncatingIfNeeded: libevdev_get_id_vendor(evdev)),
+            product: UInt16(truncatingIfNeeded: libevdev_get_id_product(evdev)),
+            properties: properties, keys: keys, absoluteAxes: axes)
+    }
+}
