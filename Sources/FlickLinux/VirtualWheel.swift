@@ -1,0 +1,204 @@
+import CEvdev
+import FlickCore
+import Glibc
+
+/// Where the daemon writes wheel output: the uinput `VirtualWheel`, or a recorder in tests.
+public protocol WheelSink: AnyObject {
+    /// Writes `output` as one frame. Writes nothing when `output` is empty.
+    func write(_ output: WheelOutput) throws(SystemError)
+    /// The sysfs path of the input device this sink created (to skip it when enumerating
+    /// devices); nil when there is none.
+    var syspath: String? { get }
+    /// Destroys the device. Further writes fail.
+    func close()
+}
+
+/// One event type and code a device declares.
+public struct InputCapability: Hashable, Sendable {
+    /// Event type (`EV_REL`, `EV_KEY`).
+    public var type: UInt16
+    /// Event code within the type.
+    public var code: UInt16
+
+    /// The capability `type`/`code`.
+    public init(type: UInt16, code: UInt16) {
+        self.type = type
+        self.code = code
+    }
+}
+
+/// flickd's one output device: a uinput mouse with a high-resolution wheel, which libinput
+/// reads like any other mouse (`POINTER_SCROLL_WHEEL` with v120 values).
+public final class VirtualWheel: WheelSink {
+    /// The device's name, as udev, libinput and `flickd devices` see it.
+    public static let name = "flickd virtual wheel"
+
+    /// Bus type `BUS_VIRTUAL`.
+    public static let busType: UInt16 = 0x06
+
+    /// Everything the device declares.
+    ///
+    /// The wheel codes are what flickd writes: hi-res codes (120 units = one detent) and the
+    /// legacy detent codes that hi-res devices also send. The pointer codes (motion, three
+    /// buttons) are never written; they are there because udev's input_id tags a device
+    /// `ID_INPUT_MOUSE` only if it has relative X/Y and a left button, and libinput ignores
+    /// devices udev did not tag.
+    public static let capabilities: [InputCapability] = [
+        InputCapability(type: EventCode.relative, code: EventCode.relWheel),
+        InputCapability(type: EventCode.relative, code: EventCode.relHorizontalWheel),
+        InputCapability(type: EventCode.relative, code: EventCode.relWheelHiRes),
+        InputCapability(type: EventCode.relative, code: EventCode.relHorizontalWheelHiRes),
+        InputCapability(type: EventCode.relative, code: EventCode.relX),
+        InputCapability(type: EventCode.relative, code: EventCode.relY),
+        InputCapability(type: EventCode.key, code: EventCode.buttonLeft),
+        InputCapability(type: EventCode.key, code: EventCode.buttonRight),
+        InputCapability(type: EventCode.key, code: EventCode.buttonMiddle),
+    ]
+
+    /// The most events one frame holds: four wheel codes and SYN_REPORT.
+    static let maximumFrameLength = 5
+
+    private var uinput: OpaquePointer?
+    /// The uinput descriptor, cached so a write is one syscall.
+    private let fileDescriptor: Int32
+    /// One frame's events; allocated once so writing never allocates.
+    private let frame: UnsafeMutablePointer<input_event>
+
+    public let syspath: String?
+    /// The device node libinput reads, e.g. `/dev/input/event9`; nil if the kernel did not say.
+    public let devnode: String?
+
+    /// Creates the device through `/dev/uinput`. Throws `VirtualWheelError` explaining the fix
+    /// when uinput is missing or not writable.
+    public init() throws(VirtualWheelError) {
+        let template = Self.makeTemplate()
+        defer { libevdev_free(template) }
+        var created: OpaquePointer?
+        let status = libevdev_uinput_create_from_device(
+            template, LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue, &created)
+        guard status == 0, let created else {
+            throw VirtualWheelError(SystemError(
+                errno: status < 0 ? -status : ENOMEM, call: "libevdev_uinput_create_from_device",
+                path: "/dev/uinput"))
+        }
+        uinput = created
+        fileDescriptor = libevdev_uinput_get_fd(created)
+        syspath = libevdev_uinput_get_syspath(created).map { String(cString: $0) }
+        devnode = libevdev_uinput_get_devnode(created).map { String(cString: $0) }
+        frame = .allocate(capacity: Self.maximumFrameLength)
+    }
+
+    deinit {
+        close()
+        frame.deallocate()
+    }
+
+    public func close() {
+        guard let uinput else { return }
+        libevdev_uinput_destroy(uinput)  // also closes the managed descriptor
+        self.uinput = nil
+    }
+
+    /// Writes `output` as one frame in one syscall: the hi-res codes, the legacy detent codes,
+    /// then SYN_REPORT. Writes nothing when `output` is empty.
+    public func write(_ output: WheelOutput) throws(SystemError) {
+        guard uinput != nil else { throw SystemError(errno: EBADF, call: "write", path: "/dev/uinput") }
+        let count = Self.encode(output, into: frame)
+        guard count > 0 else { return }
+        let bytes = count * MemoryLayout<input_event>.stride
+        let written = try Syscall.write(fileDescriptor, UnsafeRawBufferPointer(start: frame, count: bytes))
+        if written != bytes { throw SystemError(errno: EIO, call: "write", path: "/dev/uinput") }
+    }
+
+    /// Fills `frame` (room for `maximumFrameLength` events) with the events of `output` and
+    /// returns how many; 0 for empty output. The kernel stamps the time, so it is left zero.
+    static func encode(_ output: WheelOutput, into frame: UnsafeMutablePointer<input_event>) -> Int {
+        guard !output.isEmpty else { return 0 }
+        var count = 0
+        func append(_ type: UInt16, _ code: UInt16, _ value: Int32) {
+            frame[count] = input_event(time: timeval(), type: type, code: code, value: value)
+            count += 1
+        }
+        if output.verticalHiRes != 0 { append(EventCode.relative, EventCode.relWheelHiRes, output.verticalHiRes) }
+        if output.horizontalHiRes != 0 {
+            append(EventCode.relative, EventCode.relHorizontalWheelHiRes, output.horizontalHiRes)
+        }
+        if output.verticalDetents != 0 { append(EventCode.relative, EventCode.relWheel, output.verticalDetents) }
+        if output.horizontalDetents != 0 {
+            append(EventCode.relative, EventCode.relHorizontalWheel, output.horizontalDetents)
+        }
+        append(EventCode.synchronization, EventCode.synReport, 0)
+        return count
+    }
+
+    /// A libevdev description of the device, for uinput to copy. The caller frees it.
+    static func makeTemplate() -> OpaquePointer {
+        guard let template = libevdev_new() else { fatalError("libevdev_new: out of memory") }
+        libevdev_set_name(template, name)
+        libevdev_set_id_bustype(template, Int32(busType))
+        libevdev_set_id_vendor(template, 0)
+        libevdev_set_id_product(template, 0)
+        libevdev_set_id_version(template, 1)
+        for capability in capabilities {
+            // Enabling a code enables its type; EV_SYN is always present.
+            libevdev_enable_event_code(template, UInt32(capability.type), UInt32(capability.code), nil)
+        }
+        return template
+    }
+}
+
+/// Why the virtual wheel could not be created, with the fix in one paragraph.
+public struct VirtualWheelError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What is wrong.
+    public enum Cause: Hashable, Sendable {
+        /// `/dev/uinput` does not exist or its module is not loaded.
+        case uinputMissing
+        /// `/dev/uinput` exists but this user may not write to it.
+        case permissionDenied
+        /// Anything else the kernel refused.
+        case failed
+    }
+
+    /// The failed call.
+    public var underlying: SystemError
+
+    /// The failure `underlying`, classified.
+    public init(_ underlying: SystemError) {
+        self.underlying = underlying
+    }
+
+    /// What is wrong, from the errno.
+    public var cause: Cause {
+        if underlying.isMissing { return .uinputMissing }
+        if underlying.isPermissionDenied { return .permissionDenied }
+        return .failed
+    }
+
+    public var description: String {
+        switch cause {
+        case .uinputMissing:
+            return """
+                cannot create the virtual wheel: /dev/uinput is missing (\(underlying.reason)). \
+                flickd sends its smooth scrolling through the kernel's uinput module, which is \
+                not loaded. Load it with `sudo modprobe uinput`, and have it loaded at every boot \
+                with `echo uinput | sudo tee /etc/modules-load.d/uinput.conf`. A container or a \
+                kernel built without uinput cannot run flickd.
+                """
+        case .permissionDenied:
+            return """
+                cannot create the virtual wheel: no permission to write /dev/uinput \
+                (\(underlying.reason)). Install the udev rule that gives the logged-in user access \
+                (uaccess): `sudo cp systemd/70-flickd-uinput.rules /etc/udev/rules.d/ && sudo \
+                udevadm control --reload && sudo udevadm trigger`, then log out and back in. \
+                Or add yourself to the input group (`sudo usermod -aG input $USER`, then log in \
+                again) on systems where /dev/uinput belongs to that group.
+                """
+        case .failed:
+            return """
+                cannot create the virtual wheel: \(underlying). The kernel refused to \
+                create a uinput device; check `dmesg` for the reason, and that /dev/uinput is the \
+                uinput module's node (`ls -l /dev/uinput` shows a character device 10, 223).
+                """
+        }
+    }
+}
