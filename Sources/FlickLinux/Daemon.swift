@@ -1,0 +1,451 @@
+import FlickCore
+import Glibc
+import Logging
+
+/// Which inputs from outside a gesture stop a running coast.
+public struct StopSources: Hashable, Sendable {
+    /// A finger touching a touch device whose flicks are not read (a touchscreen while
+    /// `touchscreen.enabled` is false). A touch on a device whose flicks are read always stops
+    /// a coast: it may be the next flick.
+    public var touch: Bool
+    /// A button pressed on a mouse or pointing stick.
+    public var button: Bool
+    /// A key pressed on a keyboard (Ctrl during a coast would otherwise zoom).
+    public var key: Bool
+
+    /// Stop sources; all on by default.
+    public init(touch: Bool = true, button: Bool = true, key: Bool = true) {
+        self.touch = touch
+        self.button = button
+        self.key = key
+    }
+
+    /// Every source stops a coast.
+    public static let all = StopSources()
+}
+
+/// The event loop: devices in, engine, wheel out, on one thread.
+///
+/// One `epoll_wait` with no timeout is the only place it blocks. It watches the touchpads and
+/// touchscreens, udev's hot-plug socket, a timerfd armed with the engine's absolute
+/// `nextDeadline` (disarmed while the engine is idle) and a signalfd for SIGTERM, SIGINT and
+/// SIGHUP. Mice and keyboards are open but watched only while a coast runs, so typing and
+/// mouse motion never wake an idle daemon. This is the one place that reads the clock.
+public final class Daemon {
+    /// How a device the daemon has open is used.
+    private enum Role: Equatable {
+        /// A touchpad or touchscreen in the engine: every event goes to it (it reads the
+        /// flicks, or only stops a coast on a touch when its kind is disabled).
+        case touch
+        /// A mouse: a button press stops a coast.
+        case pointer
+        /// A keyboard: a key press stops a coast.
+        case keyboard
+    }
+
+    private struct OpenDevice {
+        let device: EvdevDevice
+        let node: InputNode
+        let role: Role
+    }
+
+    /// epoll tokens: small constants for the loop's own descriptors; devices carry their id in
+    /// the low 32 bits with bit 32 set.
+    private enum Token {
+        static let signals: UInt64 = 1
+        static let timer: UInt64 = 2
+        static let hotplug: UInt64 = 3
+        static let deviceFlag: UInt64 = 1 << 32
+
+        static func device(_ id: DeviceID) -> UInt64 { deviceFlag | UInt64(UInt32(bitPattern: id)) }
+        static func deviceID(_ token: UInt64) -> DeviceID? {
+            token & deviceFlag != 0 ? DeviceID(bitPattern: UInt32(truncatingIfNeeded: token)) : nil
+        }
+    }
+
+    private let engine: Engine
+    private let wheel: any WheelSink
+    private let monitor: DeviceMonitor?
+    private let stopSources: StopSources
+    private let logger: Logger
+    private let reloadConfiguration: () throws -> Configuration
+
+    private let poll: EventPoll
+    private let timer: DeadlineTimer
+    private let signals: SignalReceiver
+
+    private var devices: [DeviceID: OpenDevice] = [:]
+    private var idsByNode: [String: DeviceID] = [:]
+    private var nextID: DeviceID = 1
+    /// Set after the first permission error, which is explained at length; later ones are not.
+    private var explainedAccessDenied = false
+    /// Set while writes to the wheel fail, so a failure is logged once rather than per tick.
+    private var wheelFailing = false
+    /// Whether mice and keyboards are in the epoll set: only while a coast runs.
+    private var watchingStopSources = false
+
+    /// A daemon feeding `engine` from the devices `monitor` finds (nil: none, for tests) and
+    /// writing to `wheel`. `reloadConfiguration` is called on SIGHUP; when it throws, the running
+    /// configuration stays. Replaces `engine.onReport` with logging. Blocks SIGTERM, SIGINT and
+    /// SIGHUP for the calling thread, which must be the one that calls `run()`.
+    public init(
+        engine: Engine,
+        wheel: any WheelSink,
+        monitor: DeviceMonitor?,
+        stopSources: StopSources = .all,
+        logger: Logger,
+        reloadConfiguration: @escaping () throws -> Configuration
+    ) throws(SystemError) {
+        self.engine = engine
+        self.wheel = wheel
+        self.monitor = monitor
+        self.stopSources = stopSources
+        self.logger = logger
+        self.reloadConfiguration = reloadConfiguration
+        signals = try SignalReceiver(signals: [SIGTERM, SIGINT, SIGHUP])
+        poll = try EventPoll()
+        timer = try DeadlineTimer()
+        try poll.add(signals.fileDescriptor, token: Token.signals)
+        try poll.add(timer.fileDescriptor, token: Token.timer)
+        engine.onReport = { [logger] report in Self.log(report, to: logger) }
+    }
+
+    /// Opens the devices and runs until SIGTERM or SIGINT, then stops any coast, destroys the
+    /// virtual wheel and returns. Throws only when the loop itself breaks (epoll, timerfd).
+    public func run() throws(SystemError) {
+        startHotplug()
+        openDevices(at: now())
+        if !devices.values.contains(where: { $0.role == .touch }) {
+            logger.notice("no touchpad or touchscreen to read yet; waiting for one to be plugged in")
+        }
+        while true {
+            let count = try poll.wait()
+            for index in 0..<count {
+                let token = poll.token(at: index)
+                switch token {
+                case Token.signals:
+                    if receiveSignals() == .exit {
+                        shutDown()
+                        return
+                    }
+                case Token.timer:
+                    timerFired()
+                case Token.hotplug:
+                    receiveHotplug()
+                default:
+                    if let id = Token.deviceID(token) { read(id) }
+                }
+            }
+            // Once per wake-up, not per event: a coast may have started or ended, and the
+            // deadline may have moved, appeared or gone.
+            followCoast()
+            try timer.arm(at: engine.nextDeadline)
+        }
+    }
+
+    // MARK: Time
+
+    /// The current time on CLOCK_MONOTONIC (the clock of evdev timestamps and the timerfd).
+    private func now() -> Instant { Syscall.monotonicNow() }
+
+    // MARK: Signals
+
+    private enum SignalOutcome { case keepRunning, exit }
+
+    /// Handles every pending signal; SIGHUP reloads even when a SIGTERM came with it.
+    private func receiveSignals() -> SignalOutcome {
+        var outcome = SignalOutcome.keepRunning
+        while true {
+            let signal: Int32?
+            do { signal = try signals.next() } catch {
+                logger.error("cannot read signals: \(error)")
+                return outcome
+            }
+            switch signal {
+            case nil:
+                return outcome
+            case SIGHUP:
+                reload()
+            case SIGTERM, SIGINT:
+                logger.info("\(signal == SIGINT ? "SIGINT" : "SIGTERM"): shutting down")
+                outcome = .exit
+            default:
+                continue
+            }
+        }
+    }
+
+    private func reload() {
+        let time = now()
+        let configuration: Configuration
+        do {
+            configuration = try reloadConfiguration()
+        } catch {
+            logger.error("SIGHUP: keeping the running configuration: \(error)")
+            return
+        }
+        engine.apply(configuration, at: time)
+        logger.info("SIGHUP: configuration reloaded")
+        // The engine has admitted its devices again under the new configuration: a disabled
+        // kind is no longer read, an enabled one is.
+        for (id, open) in devices.sorted(by: { $0.key < $1.key }) where open.role == .touch {
+            if let admission = engine.admission(of: id), keeps(admission, node: open.node) { continue }
+            close(id, at: time, why: "closed")
+        }
+        // Devices closed before may be wanted now.
+        openDevices(at: time)
+    }
+
+    private func shutDown() {
+        engine.stop(at: now(), reason: .shutdown)
+        wheel.close()
+        for open in devices.values { _ = try? poll.remove(open.device.fileDescriptor) }
+        devices.removeAll()
+        idsByNode.removeAll()
+    }
+
+    // MARK: Timer
+
+    private func timerFired() {
+        do {
+            guard try timer.acknowledge() else { return }
+        } catch {
+            logger.error("cannot read the timer: \(error)")
+            return
+        }
+        let time = now()
+        // The deadline may have moved later since the timer was armed (events in the same
+        // wake-up); then the re-arm at the end of the wake-up takes care of it.
+        guard let deadline = engine.nextDeadline, time >= deadline else { return }
+        emit(engine.tick(at: time))
+    }
+
+    private func emit(_ output: WheelOutput) {
+        guard !output.isEmpty else { return }
+        do {
+            try wheel.write(output)
+            wheelFailing = false
+        } catch {
+            if !wheelFailing { logger.error("cannot write to the virtual wheel: \(error)") }
+            wheelFailing = true
+        }
+    }
+
+    // MARK: Devices
+
+    /// Watches mice and keyboards while a coast runs, and stops watching when it ends.
+    private func followCoast() {
+        let coasting = engine.isCoasting
+        guard coasting != watchingStopSources else { return }
+        watchingStopSources = coasting
+        for (id, open) in devices where open.role != .touch {
+            if coasting {
+                watch(id, open)
+            } else {
+                do { try poll.remove(open.device.fileDescriptor) } catch {
+                    logger.error("cannot stop watching \(open.node.devnode): \(error)")
+                }
+            }
+        }
+    }
+
+    /// Starts watching a mouse or keyboard. What it sent while unwatched came before the coast
+    /// and is dropped unread.
+    private func watch(_ id: DeviceID, _ open: OpenDevice) {
+        switch open.device.readAvailable({ _ in }) {
+        case .drained: break
+        case .vanished: return close(id, at: now(), why: "removed")
+        case .failed(let error): return close(id, at: now(), why: "closed after a read error: \(error)")
+        }
+        do { try poll.add(open.device.fileDescriptor, token: Token.device(id)) } catch {
+            close(id, at: now(), why: "closed: cannot watch it (\(error))")
+        }
+    }
+
+    private func startHotplug() {
+        guard let monitor else { return }
+        do {
+            try poll.add(try monitor.startMonitoring(), token: Token.hotplug)
+        } catch {
+            logger.warning("devices plugged in later will not be seen (\(error))")
+        }
+    }
+
+    private func receiveHotplug() {
+        monitor?.receiveChanges { change in
+            switch change {
+            case .added(let node):
+                open(node, at: now())
+            case .removed(let devnode):
+                if let id = idsByNode[devnode] { close(id, at: now(), why: "removed") }
+            }
+        }
+    }
+
+    /// Opens every device the monitor lists that is not open yet.
+    private func openDevices(at time: Instant) {
+        guard let monitor else { return }
+        for node in monitor.inputNodes() { open(node, at: time) }
+    }
+
+    /// Whether `node` is flickd's own virtual wheel (or, by name, another flickd's).
+    private func isOwnWheel(_ node: InputNode) -> Bool {
+        if node.name == VirtualWheel.name { return true }
+        guard let syspath = wheel.syspath else { return false }
+        return node.syspath.hasPrefix(syspath + "/")
+    }
+
+    private func open(_ node: InputNode, at time: Instant) {
+        guard idsByNode[node.devnode] == nil, !isOwnWheel(node) else { return }
+        let role: Role
+        switch node.kind {
+        case .touchpad, .touchscreen: role = .touch
+        case .mouse where stopSources.button: role = .pointer
+        case .keyboard where stopSources.key: role = .keyboard
+        case .mouse, .keyboard, .other: return
+        }
+        let device: EvdevDevice
+        do {
+            device = try EvdevDevice(path: node.devnode)
+        } catch {
+            if error.isPermissionDenied && !explainedAccessDenied {
+                explainedAccessDenied = true
+                logger.warning("\(InputAccessError(error))")
+            } else {
+                logger.warning("cannot open \(node.devnode) (\(node.name)): \(error.reason)")
+            }
+            return
+        }
+        let id = nextID
+        nextID += 1
+        switch role {
+        case .touch:
+            guard keeps(engine.addDevice(id, description: device.describe()), node: node) else {
+                engine.removeDevice(id, at: time)
+                return
+            }
+        case .pointer:
+            logger.info("\(node.devnode) (\(node.name)): mouse, a button press stops a coast")
+        case .keyboard:
+            logger.info("\(node.devnode) (\(node.name)): keyboard, a key press stops a coast")
+        }
+        if role == .touch || watchingStopSources {
+            do {
+                try poll.add(device.fileDescriptor, token: Token.device(id))
+            } catch {
+                logger.error("cannot watch \(node.devnode): \(error)")
+                if role == .touch { engine.removeDevice(id, at: time) }
+                return
+            }
+        }
+        devices[id] = OpenDevice(device: device, node: node, role: role)
+        idsByNode[node.devnode] = id
+    }
+
+    /// Whether a touch device with `admission` is kept open (and in the engine); logs the
+    /// decision.
+    private func keeps(_ admission: DeviceAdmission, node: InputNode) -> Bool {
+        let label = "\(node.devnode) (\(node.name))"
+        switch admission {
+        case .used(let kind, let geometry):
+            let estimated = geometry.x.isEstimated || geometry.y.isEstimated ? ", size estimated" : ""
+            logger.info("""
+                \(label): \(kind.rawValue), \(Self.whole(geometry.x.lengthMillimetres)) × \
+                \(Self.whole(geometry.y.lengthMillimetres)) mm\(estimated); flicks coast
+                """)
+            return true
+        case .stopOnly(let kind, let why) where stopSources.touch:
+            logger.info("\(label): \(kind.rawValue), a touch stops a coast (\(why))")
+            return true
+        case .stopOnly(let kind, let why):
+            logger.info("\(label): \(kind.rawValue), not used (\(why))")
+            return false
+        case .ignored(let why):
+            logger.info("\(label): not used (\(why))")
+            return false
+        }
+    }
+
+    /// Forgets device `id`: it leaves the engine (ending a coast it started) and is closed.
+    private func close(_ id: DeviceID, at time: Instant, why: String) {
+        guard let open = devices.removeValue(forKey: id) else { return }
+        idsByNode[open.node.devnode] = nil
+        do { try poll.remove(open.device.fileDescriptor) } catch {
+            // Not watched (a mouse or keyboard between coasts), or closing the descriptor
+            // when `open` goes removes it anyway.
+        }
+        if open.role == .touch { engine.removeDevice(id, at: time) }
+        logger.info("\(open.node.devnode) (\(open.node.name)): \(why)")
+    }
+
+    private func read(_ id: DeviceID) {
+        guard let open = devices[id] else { return }  // closed earlier in this wake-up
+        let end = open.device.readAvailable { reading in
+            switch reading {
+            case .event(let event, let time):
+                dispatch(event, from: id, role: open.role, at: time)
+            case .resynchronized(let time):
+                logger.debug("\(open.node.devnode): the kernel dropped events; resynchronised")
+                if open.role == .touch { engine.abandonGesture(on: id, at: time) }
+            }
+        }
+        switch end {
+        case .drained: break
+        case .vanished: close(id, at: now(), why: "removed")
+        case .failed(let error): close(id, at: now(), why: "closed after a read error: \(error)")
+        }
+    }
+
+    /// One event from a device. Key codes are looked at only to tell a button from a key;
+    /// they are never stored or logged.
+    private func dispatch(_ event: InputEvent, from id: DeviceID, role: Role, at time: Instant) {
+        switch role {
+        case .touch:
+            emit(engine.handle(event, from: id, at: time))
+        case .pointer, .keyboard:
+            guard event.type == EventCode.key, event.value == 1, engine.isCoasting else { return }
+            let isButton = Self.isButton(event.code)
+            guard isButton ? stopSources.button : stopSources.key else { return }
+            engine.stop(at: time, reason: isButton ? .button : .key)
+        }
+    }
+
+    /// Whether an EV_KEY code is a button (`BTN_*`: mouse, joystick, gamepad, digitiser) rather
+    /// than a keyboard key.
+    static func isButton(_ code: UInt16) -> Bool {
+        (0x100..<0x160).contains(code)  // BTN_MISC ... BTN_GEAR_UP
+            || (0x220..<0x224).contains(code)  // BTN_DPAD_UP ... BTN_DPAD_RIGHT
+            || (0x2c0..<0x2e8).contains(code)  // BTN_TRIGGER_HAPPY1 ... 40
+    }
+
+    // MARK: Reports
+
+    private static func log(_ report: EngineReport, to logger: Logger) {
+        switch report {
+        case .gestureBegan(let device, let time, let fingers):
+            logger.debug("device \(device): \(fingers)-finger gesture began at \(time)")
+        case .coastStarted(let device, let time, let plan):
+            logger.debug("""
+                device \(device): coast at \(time): \(millimetresPerSecond(plan.velocity)) mm/s\
+                \(plan.boosted ? " (boosted)" : "") for \(plan.duration), to \
+                \(plan.totalHiRes.vertical) v120, \(plan.totalHiRes.horizontal) h120
+                """)
+        case .noCoast(let device, let time, let velocity, let reason):
+            let speed = velocity.map { " at \(millimetresPerSecond($0)) mm/s" } ?? ""
+            logger.debug("device \(device): no coast at \(time)\(speed): \(reason)")
+        case .coastEnded(let time, let reason, let emitted):
+            logger.debug("coast ended at \(time): \(reason.rawValue), \(emitted.vertical) v120, \(emitted.horizontal) h120")
+        case .bug(let device, let message):
+            logger.error("device \(device): bug in flickd, gesture reset: \(message)")
+        }
+    }
+
+    private static func millimetresPerSecond(_ velocity: Vector) -> String {
+        "(\(whole(velocity.x)), \(whole(velocity.y)))"
+    }
+
+    /// `value` rounded for a log line; never traps (NaN or huge values print as they are).
+    private static func whole(_ value: Double) -> String {
+        value.isFinite && value.magnitude < 1e15 ? "\(Int(value.rounded()))" : "\(value)"
+    }
+}

@@ -1,0 +1,76 @@
+import FlickCore
+import Glibc
+import Logging
+import Testing
+@testable import FlickLinux
+
+/// A wheel that records instead of writing to uinput.
+final class RecordingWheel: WheelSink {
+    var frames: [WheelOutput] = []
+    var closed = false
+    let syspath: String? = nil
+
+    func write(_ output: WheelOutput) throws(SystemError) {
+        guard !output.isEmpty else { return }
+        if closed { throw SystemError(errno: EBADF, call: "write", path: "/dev/uinput") }
+        frames.append(output)
+    }
+
+    func close() { closed = true }
+}
+
+/// The daemon's loop without devices (this host has no /dev/input): signals and reloads.
+///
+/// Signals are sent with raise(), which targets the test's own thread; the daemon has blocked
+/// them there, so they wait in its signalfd and `run()` finds them at once.
+@Suite("Daemon", .serialized)
+struct DaemonTests {
+    let quiet = Logger(label: "flickd-test") { _ in SwiftLogNoOpLogHandler() }
+
+    @Test("SIGHUP reloads the configuration, SIGTERM stops the loop and destroys the wheel")
+    func reloadThenTerminate() throws {
+        let engine = Engine()
+        let wheel = RecordingWheel()
+        var reloads = 0
+        var faster = Configuration()
+        faster.scroll.speed = 48
+        let daemon = try Daemon(engine: engine, wheel: wheel, monitor: nil, logger: quiet) {
+            reloads += 1
+            return faster
+        }
+        raise(SIGHUP)
+        raise(SIGTERM)
+        try daemon.run()
+        #expect(reloads == 1)
+        #expect(engine.configuration.scroll.speed == 48)
+        #expect(wheel.closed)
+        #expect(wheel.frames.isEmpty)
+    }
+
+    @Test("a configuration that fails to load keeps the running one")
+    func failedReloadKeepsConfiguration() throws {
+        struct BadFile: Error {}
+        var slow = Configuration()
+        slow.scroll.speed = 12
+        let engine = Engine(configuration: slow)
+        let daemon = try Daemon(engine: engine, wheel: RecordingWheel(), monitor: nil, logger: quiet) {
+            throw BadFile()
+        }
+        raise(SIGHUP)
+        raise(SIGINT)
+        try daemon.run()
+        #expect(engine.configuration.scroll.speed == 12)
+    }
+
+    @Test("buttons are told from keys by code range; codes are not kept")
+    func buttonOrKey() {
+        #expect(Daemon.isButton(EventCode.buttonLeft))
+        #expect(Daemon.isButton(EventCode.buttonMiddle))
+        #expect(Daemon.isButton(0x100))  // BTN_0
+        #expect(Daemon.isButton(0x220))  // BTN_DPAD_UP
+        #expect(Daemon.isButton(0x2c0))  // BTN_TRIGGER_HAPPY1
+        #expect(!Daemon.isButton(30))    // KEY_A
+        #expect(!Daemon.isButton(29))    // KEY_LEFTCTRL
+        #expect(!Daemon.isButton(0x160)) // KEY_OK
+    }
+}
