@@ -1,0 +1,78 @@
+import FlickCore
+
+extension ConfigurationLoader {
+    /// Every key of the configuration file, in the order `config/flickd.toml` lists them.
+    ///
+    /// The ranges are the ones documented on `Configuration`; the defaults are read from
+    /// `Configuration.defaults`, never repeated here.
+    public static let keys: [ConfigurationKey] = [
+        .number("scroll.speed", 0.1...1000, symbol: "speed", unit: "hi-res wheel units per mm",
+                "Hi-res wheel units (120 = one detent) per millimetre of finger travel.",
+                get: { $0.scroll.speed }, set: { $0.scroll.speed = $1 }),
+        .boolean("scroll.natural",
+                 "Touchpads scroll naturally (content follows the fingers); touchscreens always do.",
+                 get: { $0.scroll.natural }, set: { $0.scroll.natural = $1 }),
+
+        .number("coast.deceleration_rate", 0.9...0.9999, symbol: "rate", unit: "velocity factor per ms",
+                named: [.init(name: "normal", value: 0.998), .init(name: "fast", value: 0.99)],
+                "How much of its velocity a coast keeps each millisecond; higher glides longer.",
+                get: { $0.coast.decelerationRate }, set: { $0.coast.decelerationRate = $1 }),
+        .number("coast.min_speed", 0...10000, symbol: "speed", unit: "mm/s",
+                "Releases slower than this do not coast.",
+                get: { $0.coast.minSpeed }, set: { $0.coast.minSpeed = $1 }),
+        .number("coast.max_speed", 1...100000, symbol: "speed", unit: "mm/s",
+                "Faster releases are clamped to this speed, keeping their direction.",
+                get: { $0.coast.maxSpeed }, set: { $0.coast.maxSpeed = $1 }),
+        .number("coast.max_duration", 50...60000, symbol: "duration", unit: "ms",
+                "The longest a coast may last.",
+                get: { $0.coast.maxDuration.configMilliseconds },
+                set: { $0.coast.maxDuration = .configMilliseconds($1) }),
+        .number("coast.tick_rate", 10...1000, symbol: "rate", unit: "wheel events per second",
+                "How often a coast sends wheel events.",
+                get: { $0.coast.tickRate }, set: { $0.coast.tickRate = $1 }),
+        .boolean("coast.boost",
+                 "A new flick in the same direction during a fast coast adds the coast's velocity.",
+                 get: { $0.coast.boost }, set: { $0.coast.boost = $1 }),
+        .number("coast.axis_lock", 0...45, symbol: "angle", unit: "degrees",
+                "A release within this angle of an axis coasts along that axis only; 0 disables.",
+                get: { $0.coast.axisLockDegrees }, set: { $0.coast.axisLockDegrees = $1 }),
+
+        .choice("velocity.estimator", VelocityEstimatorKind.allCases.map(\.rawValue),
+                "How the release velocity is estimated: lsq2 (least-squares fit) or lookback (70 ms back).",
+                get: { $0.velocity.estimator.rawValue },
+                set: { configuration, name in
+                    if let kind = VelocityEstimatorKind(rawValue: name) { configuration.velocity.estimator = kind }
+                }),
+
+        .boolean("touchpad.enabled", "Coast after touchpad scrolls.",
+                 get: { $0.touchpad.enabled }, set: { $0.touchpad.enabled = $1 }),
+        .integer("touchpad.fingers", 2...4, symbol: "fingers", unit: "fingers",
+                 "How many fingers make a touchpad scroll.",
+                 get: { $0.touchpad.fingers }, set: { $0.touchpad.fingers = $1 }),
+        .number("touchpad.lift_window", 0...500, symbol: "window", unit: "ms",
+                "After the first finger lifts, the others must lift within this time for the scroll to coast.",
+                get: { $0.touchpad.liftWindow.configMilliseconds },
+                set: { $0.touchpad.liftWindow = .configMilliseconds($1) }),
+        .number("touchpad.lift_travel", 0...50, symbol: "travel", unit: "mm",
+                "A finger left on the pad that travels more than this after the first lift is pointer motion: no coast.",
+                get: { $0.touchpad.liftTravel }, set: { $0.touchpad.liftTravel = $1 }),
+
+        .boolean("touchscreen.enabled", "Coast after touchscreen drags.",
+                 get: { $0.touchscreen.enabled }, set: { $0.touchscreen.enabled = $1 }),
+        .integer("touchscreen.fingers", 1...4, symbol: "fingers", unit: "fingers",
+                 "How many fingers make a touchscreen drag.",
+                 get: { $0.touchscreen.fingers }, set: { $0.touchscreen.fingers = $1 }),
+    ]
+
+    /// The sections of the file, in order: `scroll`, `coast`, `velocity`, `touchpad`, `touchscreen`.
+    public static var sections: [String] {
+        var seen: [String] = []
+        for key in keys where !seen.contains(key.section) { seen.append(key.section) }
+        return seen
+    }
+
+    /// The key called `name` (`coast.boost`), or nil.
+    public static func key(named name: String) -> ConfigurationKey? {
+        keys.first { $0.name == name }
+    }
+}
