@@ -1,6 +1,118 @@
 import ArgumentParser
+import FlickCore
+import FlickLinux
 
 struct DevicesCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "devices", abstract: "TODO")
-    func run() throws {}
+    static let configuration = CommandConfiguration(
+        commandName: "devices",
+        abstract: "List the input devices and whether flickd will use them.",
+        discussion: """
+            For every /dev/input/event* node: its name, what udev says it is (touchpad, \
+            touchscreen, mouse, keyboard or other), and for touch devices their size in \
+            millimetres, resolution (estimated when the device reports none), number of \
+            multitouch slots, and whether flickd will read their flicks, and if not, why. Mice \
+            and keyboards are only watched for a press that stops a coast.
+
+            Exit status: 0 when every device could be read; 1 when a device could not be opened \
+            (the fix is printed) or there are no input devices at all.
+            """
+    )
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Decide with the settings in FILE (TOML), as `flickd run --config FILE` would.",
+                           valueName: "FILE"))
+    var config: String?
+
+    func run() throws {
+        let configuration: Configuration
+        do {
+            configuration = try loadConfiguration(path: config)
+        } catch {
+            fail("\(error)")
+        }
+        let nodes: [InputNode]
+        do {
+            nodes = try DeviceMonitor().inputNodes()
+        } catch {
+            fail("cannot list the input devices: \(error)")
+        }
+        guard !nodes.isEmpty else {
+            if DeviceMonitor.hasInputDirectory {
+                fail("no input devices: /dev/input has no event nodes that udev knows of.")
+            }
+            fail("""
+                this machine has no /dev/input, so there are no input devices to read (a \
+                container, or a virtual machine without input devices). flickd must run on the \
+                machine whose touchpad or touchscreen it serves.
+                """)
+        }
+
+        // A throwaway engine gives the same admission the daemon's would.
+        let engine = Engine(configuration: configuration)
+        var denied: SystemError?
+        for (index, node) in nodes.enumerated() {
+            print("\(node.devnode)  \"\(node.name)\"")
+            field("kind", node.kind.rawValue)
+            if let error = describe(node, id: DeviceID(index + 1), engine: engine) {
+                field("used", "unknown: cannot open it (\(error.reason))")
+                if error.isPermissionDenied { denied = denied ?? error }
+            }
+        }
+        if let denied {
+            fail("\(InputAccessError(denied))")
+        }
+    }
+
+    /// Prints what flickd does with `node`; returns the error when it cannot be opened.
+    private func describe(_ node: InputNode, id: DeviceID, engine: Engine) -> SystemError? {
+        if node.name == VirtualWheel.name {
+            field("used", "no: flickd's own virtual wheel")
+            return nil
+        }
+        switch node.kind {
+        case .other:
+            field("used", "no: not a touchpad, touchscreen, mouse or keyboard")
+            return nil
+        case .mouse, .keyboard:
+            // Opened only to show whether the daemon could; nothing is read.
+            do { _ = try EvdevDevice(path: node.devnode) } catch { return error }
+            field("used", node.kind == .mouse ? "to stop a coast: a button press stops it"
+                                              : "to stop a coast: a key press stops it")
+            return nil
+        case .touchpad, .touchscreen:
+            let description: DeviceDescription
+            do { description = try EvdevDevice(path: node.devnode).describe() } catch { return error }
+            let geometry = DeviceGeometry(description: description, kind: node.kind.touchKind ?? .touchpad)
+            field("size", "\(oneDecimal(geometry.x.lengthMillimetres)) × \(oneDecimal(geometry.y.lengthMillimetres)) mm")
+            let resolution = "\(oneDecimal(geometry.x.unitsPerMillimetre)) × \(oneDecimal(geometry.y.unitsPerMillimetre)) units/mm"
+            if geometry.x.isEstimated || geometry.y.isEstimated {
+                field("resolution", "\(resolution), estimated (the device reports 0)")
+            } else {
+                field("resolution", resolution)
+            }
+            let slots = description.slotCount
+            field("slots", slots > 0 ? "\(slots)" : "none (\(description.usesProtocolA ? "multitouch protocol A" : "single touch"))")
+            switch engine.addDevice(id, description: description) {
+            case .used(let kind, _):
+                field("used", "yes: \(kind.rawValue) flicks coast")
+            case .stopOnly(_, let why):
+                field("used", "to stop a coast: a touch stops it (\(why))")
+            case .ignored(let why):
+                field("used", "no: \(why)")
+            }
+            return nil
+        }
+    }
+
+    private func field(_ name: String, _ value: String) {
+        let label = name + ":"
+        print("    " + label + String(repeating: " ", count: max(1, 13 - label.count)) + value)
+    }
+
+    /// `value` with one decimal, e.g. 68.5.
+    private func oneDecimal(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(abs(tenths % 10))"
+    }
 }

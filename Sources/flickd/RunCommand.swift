@@ -1,6 +1,93 @@
 import ArgumentParser
+import FlickCore
+import FlickLinux
+import Logging
 
 struct RunCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "run", abstract: "TODO")
-    func run() throws {}
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run the daemon: touchpad and touchscreen flicks keep scrolling (the default).",
+        discussion: """
+            flickd reads every touchpad and touchscreen passively (it never grabs them: the \
+            desktop goes on seeing them as before) and watches the scrolls made on them. When \
+            the fingers lift from a fast scroll, flickd keeps it going with wheel events that \
+            slow down like a thrown sheet of paper. It writes them through one virtual device, \
+            "flickd virtual wheel", which libinput reads like any mouse wheel, so every app \
+            scrolls on.
+
+            A coast stops when a finger touches a touch device, a mouse button is pressed or \
+            a key goes down (so that Ctrl held after a flick does not zoom). Key presses are \
+            only used to stop a coast; they are never recorded.
+
+            flickd needs write access to /dev/uinput (load the module with `sudo modprobe \
+            uinput`; install systemd/70-flickd-uinput.rules or join the input group) and read \
+            access to /dev/input/event* (the input group). `flickd devices` shows which \
+            devices it can read and which it will use.
+
+            Signals: SIGHUP reloads the configuration file (a file with errors is reported and \
+            the running configuration kept); SIGTERM and SIGINT stop any coast, remove the \
+            virtual device and exit with status 0.
+
+            Exit status: 0 after SIGTERM or SIGINT; 1 when the virtual wheel cannot be \
+            created, the configuration cannot be read, or the event loop fails.
+            """
+    )
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Read settings from FILE (TOML; see config/flickd.toml). Without it the built-in defaults apply.",
+            valueName: "FILE"))
+    var config: String?
+
+    @Flag(name: .long, help: "Log every device, gesture and coast decision (debug level).")
+    var verbose = false
+
+    func run() throws {
+        let level: Logger.Level = verbose ? .debug : .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "flickd")
+        let configPath = config
+
+        let configuration: Configuration
+        do {
+            configuration = try loadConfiguration(path: configPath)
+        } catch {
+            fail("\(error)")
+        }
+
+        do {
+            let wheel = try VirtualWheel()
+            logger.info("created \(VirtualWheel.name) at \(wheel.devnode ?? "an unknown node")")
+            let daemon = try Daemon(
+                engine: Engine(configuration: configuration),
+                wheel: wheel,
+                monitor: try DeviceMonitor(),
+                stopSources: .all,
+                logger: logger,
+                reloadConfiguration: { try loadConfiguration(path: configPath) })
+            try daemon.run()
+        } catch {
+            fail("\(error)")
+        }
+    }
+}
+
+/// The configuration in `path`, or the built-in defaults when there is no file.
+///
+/// Until the TOML loader (`ConfigurationLoader.load(path:)`) lands in FlickLinux, every path
+/// yields the defaults.
+func loadConfiguration(path: String?) throws -> Configuration {
+    _ = path
+    return .defaults
+}
+
+/// Prints `message` (already a full explanation) on stderr and exits with status 1.
+func fail(_ message: String) -> Never {
+    StandardError.write("flickd: \(message)\n")
+    Flickd.exit(withError: ExitCode.failure)
 }
