@@ -29,7 +29,7 @@ struct DevicesCommand: ParsableCommand {
         do {
             configuration = try loadConfiguration(path: config)
         } catch {
-            fail("\(error)")
+            fail("the configuration has errors:\n\(error)")
         }
         let nodes: [InputNode]
         do {

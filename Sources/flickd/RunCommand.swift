@@ -57,7 +57,7 @@ struct RunCommand: ParsableCommand {
         do {
             configuration = try loadConfiguration(path: configPath)
         } catch {
-            fail("\(error)")
+            fail("the configuration has errors; nothing was started:\n\(error)")
         }
 
         do {
@@ -77,13 +77,11 @@ struct RunCommand: ParsableCommand {
     }
 }
 
-/// The configuration in `path`, or the built-in defaults when there is no file.
-///
-/// Until the TOML loader (`ConfigurationLoader.load(path:)`) lands in FlickLinux, every path
-/// yields the defaults.
+/// The configuration in the TOML file at `path`, or the built-in defaults without one.
+/// Throws `ConfigurationError` listing every problem in the file (`file:line: ...`).
 func loadConfiguration(path: String?) throws -> Configuration {
-    _ = path
-    return .defaults
+    guard let path else { return .defaults }
+    return try ConfigurationLoader.load(path: path)
 }
 
 /// Prints `message` (already a full explanation) on stderr and exits with status 1.
