@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import FlickCore
 
@@ -591,6 +592,13 @@ let libinputRecordTwoFingerScroll = """
         \(events)
 
         """
+    }
+
+    @Test func quotedNamesAreUnescapedAndStrayBackslashesKept() throws {
+        let yaml = Self.minimal(events: "    - [0, 5, 1, 330, 1]")
+            .replacingOccurrences(of: "name: \"Pad\"", with: #"name: "Pad \"X\" C:\dev # not a comment""#)
+        let recording = try LibinputRecordParser.parse(text: yaml)
+        #expect(recording.description.name == #"Pad "X" C:\dev # not a comment"#)
     }
 
     @Test func namesAndMappingsInCodesAreAccepted() throws {

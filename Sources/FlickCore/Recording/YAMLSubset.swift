@@ -302,7 +302,9 @@ struct YAMLSubset {
                 case UInt8(ascii: "t"): out.append(TextLines.tab)
                 case doubleQuote, backslash, UInt8(ascii: "/"): out.append(escaped)
                 default:
-                    throw RecordingError(line: line, message: "unsupported escape \\\(String(UnicodeScalar(escaped))) in \(TextLines.quote(bytes[...]))")
+                    // libinput prints device names without escaping them: keep a stray backslash.
+                    out.append(byte)
+                    out.append(escaped)
                 }
                 index += 2
             } else if first == singleQuote && byte == singleQuote {
