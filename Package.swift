@@ -41,7 +41,10 @@ let package = Package(
             ]
         ),
         .testTarget(name: "FlickCoreTests", dependencies: ["FlickCore"]),
-        .testTarget(name: "FlickLinuxTests", dependencies: ["FlickLinux", "FlickCore"]),
+        .testTarget(
+            name: "FlickLinuxTests",
+            dependencies: ["FlickLinux", "FlickCore", "CShim", "CEvdev", .product(name: "Logging", package: "swift-log")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

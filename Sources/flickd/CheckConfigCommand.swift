@@ -1,6 +1,40 @@
 import ArgumentParser
+import FlickCore
+import FlickLinux
 
 struct CheckConfigCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "check-config", abstract: "TODO")
-    func run() throws {}
+    static let configuration = CommandConfiguration(
+        commandName: "check-config",
+        abstract: "Check a configuration file and print every problem in it.",
+        discussion: """
+            Without FILE, checks the file flickd would read: \
+            $XDG_CONFIG_HOME/flickd/config.toml (~/.config/flickd/config.toml), else \
+            /etc/flickd/config.toml. Each problem is printed as FILE:LINE: the key, the value, \
+            the allowed range and the default, with a suggestion for a misspelt key. Every key \
+            is documented in the example file shipped as config/flickd.toml.
+
+            Exit status: 0 when the file is valid (or there is none and the built-in defaults \
+            apply); 1 when it has problems or cannot be read.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The configuration file to check.", valueName: "FILE"))
+    var file: String?
+
+    func run() throws {
+        guard let path = ConfigurationLocation.resolve(explicit: file) else {
+            print("no configuration file (looked for \(ConfigurationLocation.searchPath.joined(separator: ", "))); the built-in defaults apply")
+            return
+        }
+        do {
+            let configuration = try ConfigurationLoader.load(path: path)
+            let changed = ConfigurationLoader.keys.filter { $0.value(in: configuration) != $0.defaultValue }
+            let summary = changed.isEmpty ? "every setting at its default"
+                : changed.map { "\($0.name) = \($0.value(in: configuration))" }.joined(separator: ", ")
+            print("\(path): OK (\(summary))")
+        } catch {
+            StandardError.write("\(error)\n")
+            throw ExitCode.failure
+        }
+    }
 }

@@ -1,6 +1,179 @@
 import ArgumentParser
+import FlickCore
+import FlickLinux
 
 struct ReplayCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "replay", abstract: "TODO")
-    func run() throws {}
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Run a recorded touch session through the engine and print the wheel events flickd would emit.",
+        discussion: """
+            FILE is an evemu recording (evemu-record; the device description embedded, or given \
+            with --desc) or a `libinput record` YAML file. The events run through the engine on \
+            the recording's own timestamps, ticking as the daemon would at coast.tick_rate, with \
+            the configuration from --config (else the built-in defaults). Nothing is written to \
+            any device.
+
+            Each output line is one wheel event: seconds since the recording's first event, the \
+            code (REL_WHEEL_HI_RES, REL_HWHEEL_HI_RES, REL_WHEEL, REL_HWHEEL) and the value. \
+            REL_WHEEL > 0 scrolls up; REL_HWHEEL > 0 scrolls right; 120 hi-res units are one \
+            wheel detent. A summary follows: gestures seen, coasts started with their release \
+            velocity, the reason each other gesture did not coast, and the totals per code.
+
+            With --json, each event is one JSON object per line, \
+            {"time": 0.512, "code": "REL_WHEEL_HI_RES", "value": -37}, and the last line is \
+            {"summary": {...}}.
+
+            To report a bug: record the device with `sudo libinput record /dev/input/eventN > \
+            session.yml` while doing the gesture, and attach the file with the output of \
+            `flickd replay session.yml`.
+
+            Exit status: 0 on success; 1 when a file cannot be read or is malformed (the message \
+            names the file and line).
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The recording: evemu (.events) or libinput record (.yml).", valueName: "FILE"))
+    var file: String
+
+    @Option(name: .customLong("desc"), help: ArgumentHelp("An evemu device description (.desc) for a recording without one.", valueName: "FILE"))
+    var descriptionFile: String?
+
+    @Option(name: .customLong("config"), help: ArgumentHelp("Configuration file (TOML); default: the built-in defaults.", valueName: "FILE"))
+    var configFile: String?
+
+    @Flag(help: "Print one JSON object per line instead of text.")
+    var json = false
+
+    func run() throws {
+        let configuration: Configuration
+        if let configFile {
+            do {
+                configuration = try ConfigurationLoader.load(path: configFile)
+            } catch {
+                StandardError.write("flickd: \(error)\n")
+                throw ExitCode.failure
+            }
+        } else {
+            configuration = .defaults
+        }
+
+        let text = try readOrExit(file)
+        let descriptionText = try descriptionFile.map { try readOrExit($0) }
+        let recording: Recording
+        do {
+            recording = try Recording.load(text: text, description: descriptionText)
+        } catch {
+            let where_ = error.part == .description ? (descriptionFile ?? file) : file
+            StandardError.write("flickd: \(where_):\(error.line): \(error.message)\n")
+            throw ExitCode.failure
+        }
+
+        let replay = Replay(recording, configuration: configuration)
+        if json {
+            printJSON(replay)
+        } else {
+            printText(replay, recording: recording)
+        }
+    }
+
+    private func readOrExit(_ path: String) throws -> String {
+        do {
+            return try TextFile.read(path)
+        } catch {
+            StandardError.write("flickd: cannot read \(path): \(error.reason)\n")
+            throw ExitCode.failure
+        }
+    }
+
+    private func printText(_ replay: Replay, recording: Recording) {
+        switch replay.admission {
+        case .used(let kind, let geometry):
+            print("# \(recording.description.name): \(kind.rawValue), \(Format.fixed(geometry.x.lengthMillimetres, 1)) x \(Format.fixed(geometry.y.lengthMillimetres, 1)) mm\(geometry.x.isEstimated ? " (size estimated: no resolution)" : "")")
+        case .stopOnly(let kind, let why):
+            print("# \(recording.description.name): \(kind.rawValue), not read for gestures: \(why)")
+        case .ignored(let why):
+            print("# \(recording.description.name): ignored: \(why)")
+        }
+        for event in replay.emitted {
+            print("\(Format.fixed(event.time, 6)) \(EventNames.codeName(type: EventCode.relative, code: event.code)) \(event.value)")
+        }
+        print("# gestures: \(replay.gestures), coasts: \(replay.coasts.count)")
+        for coast in replay.coasts {
+            let v = coast.plan.releaseVelocity
+            print("# \(Format.fixed(coast.time, 3)) s: coast, release \(Format.fixed(v.length, 1)) mm/s (x \(Format.fixed(v.x, 1)), y \(Format.fixed(v.y, 1)))\(coast.plan.boosted ? ", boosted" : ""), destination \(Format.fixed(coast.plan.destinationHiRes.vertical, 0)) / \(Format.fixed(coast.plan.destinationHiRes.horizontal, 0)) hi-res (vertical / horizontal), \(Format.fixed(coast.plan.duration.seconds, 2)) s")
+        }
+        for none in replay.noCoasts {
+            let speed = none.velocity.map { ", release \(Format.fixed($0.length, 1)) mm/s" } ?? ""
+            print("# \(Format.fixed(none.time, 3)) s: no coast: \(none.reason)\(speed)")
+        }
+        let totals = replay.totals.map { "\(EventNames.codeName(type: EventCode.relative, code: $0.code)) \($0.total)" }
+        print("# totals: " + totals.joined(separator: ", "))
+    }
+
+    private func printJSON(_ replay: Replay) {
+        for event in replay.emitted {
+            print("{\"time\": \(Format.fixed(event.time, 6)), \"code\": \"\(EventNames.codeName(type: EventCode.relative, code: event.code))\", \"value\": \(event.value)}")
+        }
+        func vector(_ v: Vector) -> String { "{\"x\": \(Format.fixed(v.x, 1)), \"y\": \(Format.fixed(v.y, 1))}" }
+        let coasts = replay.coasts.map { c in
+            "{\"time\": \(Format.fixed(c.time, 6)), \"release_velocity_mm_s\": \(vector(c.plan.releaseVelocity)), "
+                + "\"release_speed_mm_s\": \(Format.fixed(c.plan.releaseVelocity.length, 1)), "
+                + "\"coast_velocity_mm_s\": \(vector(c.plan.velocity)), \"boosted\": \(c.plan.boosted), "
+                + "\"destination_hi_res\": {\"vertical\": \(Format.fixed(c.plan.destinationHiRes.vertical, 1)), \"horizontal\": \(Format.fixed(c.plan.destinationHiRes.horizontal, 1))}, "
+                + "\"duration_s\": \(Format.fixed(c.plan.duration.seconds, 3))}"
+        }
+        let none = replay.noCoasts.map { n in
+            var fields = "{\"time\": \(Format.fixed(n.time, 6)), \"reason\": \(Format.jsonString(n.reason.description))"
+            if let v = n.velocity {
+                fields += ", \"release_velocity_mm_s\": \(vector(v)), \"release_speed_mm_s\": \(Format.fixed(v.length, 1))"
+            }
+            return fields + "}"
+        }
+        let totals = replay.totals.map { "\"\(EventNames.codeName(type: EventCode.relative, code: $0.code))\": \($0.total)" }
+        print("{\"summary\": {\"gestures\": \(replay.gestures), \"coasts\": [\(coasts.joined(separator: ", "))], "
+              + "\"no_coast\": [\(none.joined(separator: ", "))], \"totals\": {\(totals.joined(separator: ", "))}}}")
+    }
+}
+
+/// Number and string formatting without Foundation.
+enum Format {
+    /// `value` with exactly `decimals` digits after the point (rounded); "0" style for 0 decimals.
+    static func fixed(_ value: Double, _ decimals: Int) -> String {
+        guard value.isFinite else { return value.isNaN ? "null" : (value > 0 ? "1e308" : "-1e308") }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded()
+        guard scaled < 9e18 else { return "\(value)" }
+        let whole = UInt64(scaled)
+        let unit = UInt64(scale)
+        let negative = value < 0 && whole != 0
+        var text = (negative ? "-" : "") + String(whole / unit)
+        if decimals > 0 {
+            let fraction = String(whole % unit)
+            text += "." + String(repeating: "0", count: decimals - fraction.count) + fraction
+        }
+        return text
+    }
+
+    /// A JSON string literal.
+    static func jsonString(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
 }

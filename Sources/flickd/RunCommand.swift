@@ -36,7 +36,7 @@ struct RunCommand: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Read settings from FILE (TOML; see config/flickd.toml). Without it the built-in defaults apply.",
+            "Read settings from FILE (TOML; see config/flickd.toml). Default: $XDG_CONFIG_HOME/flickd/config.toml, else /etc/flickd/config.toml, else the built-in defaults.",
             valueName: "FILE"))
     var config: String?
 
@@ -51,11 +51,11 @@ struct RunCommand: ParsableCommand {
             return handler
         }
         let logger = Logger(label: "flickd")
-        let configPath = config
+        let explicitPath = config
 
         let configuration: Configuration
         do {
-            configuration = try loadConfiguration(path: configPath)
+            configuration = try loadConfiguration(path: ConfigurationLocation.resolve(explicit: explicitPath))
         } catch {
             fail("the configuration has errors; nothing was started:\n\(error)")
         }
@@ -69,7 +69,8 @@ struct RunCommand: ParsableCommand {
                 monitor: try DeviceMonitor(),
                 stopSources: .all,
                 logger: logger,
-                reloadConfiguration: { try loadConfiguration(path: configPath) })
+                // Resolved again on each reload: a file created since start is picked up.
+                reloadConfiguration: { try loadConfiguration(path: ConfigurationLocation.resolve(explicit: explicitPath)) })
             try daemon.run()
         } catch {
             fail("\(error)")
