@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+
+/// The `flickd` binary as a user runs it: `replay`, `check-config`, `--help`.
+@Suite struct CommandLineTests {
+    /// The flickd executable beside the test bundle (`swift build` builds both).
+    static var flickd: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("flickd")
+    }
+
+    static var shared: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared")
+    }
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static func run(_ arguments: [String]) throws -> Result {
+        let process = Process()
+        process.executableURL = flickd
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                      stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    static func temporaryFile(_ name: String, _ contents: String) throws -> String {
+        let path = NSTemporaryDirectory() + "flickd-test-\(getpid())-\(name)"
+        try contents.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func replayJSONIsOneObjectPerEventThenASummary() throws {
+        let config = try Self.temporaryFile("ts.toml", "[touchscreen]\nenabled = true\nfingers = 2\n")
+        let recording = Self.shared.appendingPathComponent("recordings/EP0430M09.2-finger-scroll-down.events").path
+        let result = try Self.run(["replay", recording, "--config", config, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let objects = try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let events = objects.dropLast()
+        let summary = try #require(objects.last?["summary"] as? [String: Any])
+        #expect(!events.isEmpty, "the touchscreen drag coasts")
+        var sums: [String: Int] = [:]
+        var lastTime = -1.0
+        for event in events {
+            let time = try #require(event["time"] as? Double)
+            let code = try #require(event["code"] as? String)
+            let value = try #require(event["value"] as? Int)
+            #expect(["REL_WHEEL", "REL_HWHEEL", "REL_WHEEL_HI_RES", "REL_HWHEEL_HI_RES"].contains(code))
+            #expect(value != 0 && time >= lastTime)
+            lastTime = time
+            sums[code, default: 0] += value
+        }
+        let totals = try #require(summary["totals"] as? [String: Int])
+        for (code, total) in totals { #expect(sums[code, default: 0] == total, "\(code)") }
+        let coasts = try #require(summary["coasts"] as? [[String: Any]])
+        #expect(coasts.count == 1)
+        #expect((coasts.first?["release_speed_mm_s"] as? Double ?? 0) > 50)
+        #expect((summary["gestures"] as? Int ?? 0) >= 1)
+        #expect((sums["REL_WHEEL_HI_RES"] ?? 0) < 0, "scroll-down gesture scrolls down")
+    }
+
+    @Test func replayTextNamesWhyTapsDoNotCoast() throws {
+        let recording = Self.shared.appendingPathComponent("recordings/CyPS2_Cypress_Trackpad.three_finger_tap.events").path
+        let result = try Self.run(["replay", recording])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("no coast: 3 fingers, not a scroll"), "\(result.stdout)")
+        #expect(result.stdout.contains("# totals: REL_WHEEL_HI_RES 0"))
+    }
+
+    @Test func truncatedRecordingIsAnErrorWithItsLine() throws {
+        let text = try String(contentsOf: Self.shared.appendingPathComponent("recordings/CyPS2_Cypress_Trackpad.two_finger_tap.events"), encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let cut = lines.prefix(60).joined(separator: "\n") + "\nE: 0.10"
+        let path = try Self.temporaryFile("cut.events", cut)
+        let result = try Self.run(["replay", path])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("flickd: \(path):61: "), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func missingRecordingIsAClearError() throws {
+        let result = try Self.run(["replay", "/nonexistent/session.yml"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "flickd: cannot read /nonexistent/session.yml: No such file or directory\n")
+    }
+
+    @Test func checkConfigReportsEveryProblem() throws {
+        let path = try Self.temporaryFile("bad.toml", "[coast]\nmin_speed = -3\ntick_rate = 5000\n[touchpad]\nfingres = 2\n")
+        let result = try Self.run(["check-config", path])
+        #expect(result.status == 1)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3, "\(result.stderr)")
+        #expect(lines.first?.hasPrefix("\(path):2: coast.min_speed = -3") == true)
+        #expect(lines.last?.contains("did you mean touchpad.fingers?") == true)
+    }
+
+    @Test func checkConfigAcceptsTheShippedFile() throws {
+        let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("config/flickd.toml").path
+        let result = try Self.run(["check-config", shipped])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("OK (every setting at its default)"))
+    }
+
+    @Test(arguments: [["--help"], ["help", "replay"], ["run", "--help"], ["devices", "--help"], ["check-config", "--help"]])
+    func helpExplainsItself(arguments: [String]) throws {
+        let result = try Self.run(arguments)
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("USAGE: flickd"))
+    }
+}
