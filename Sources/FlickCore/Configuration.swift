@@ -82,10 +82,58 @@ public struct Configuration: Hashable, Sendable {
     public var velocity = Velocity()
     public var touchpad = Touchpad()
     public var touchscreen = Touchscreen()
+    /// `[[device]]` sections: settings for particular devices, first match wins.
+    public var devices: [DeviceRule] = []
+
+    /// The settings for `description`: the first matching device rule's, else these.
+    public func resolved(for description: DeviceDescription) -> (configuration: Configuration, rule: DeviceRule?) {
+        guard let rule = devices.first(where: { $0.matches(description) }) else { return (self, nil) }
+        var settings = rule.configuration
+        settings.devices = []
+        return (settings, rule)
+    }
 
     /// The built-in defaults.
     public init() {}
 
     /// The built-in defaults (same as `Configuration()`).
     public static let defaults = Configuration()
+}
+
+/// A `[[device]]` section: which devices it is for, and their settings.
+public struct DeviceRule: Hashable, Sendable {
+    /// `name`: matches devices whose kernel name contains this text (ignoring case); nil
+    /// matches any name.
+    public var name: String?
+    /// `vendor`: USB/PS2 vendor id to match; nil matches any.
+    public var vendor: UInt16?
+    /// `product`: product id to match; nil matches any.
+    public var product: UInt16?
+    /// `enabled`: false makes flickd leave matching devices alone entirely. Default true.
+    public var enabled = true
+    /// `resolution`: device units per millimetre on both axes, for devices that report none
+    /// or a wrong one; nil keeps what the device reports (or the estimate).
+    public var resolution: Double?
+    /// Every setting for matching devices: the file's top-level settings with the section's
+    /// overrides applied.
+    public var configuration: Configuration
+
+    /// A rule for devices matching `name`, `vendor` and `product` (nil matches anything).
+    public init(name: String? = nil, vendor: UInt16? = nil, product: UInt16? = nil, enabled: Bool = true,
+                resolution: Double? = nil, configuration: Configuration) {
+        self.name = name
+        self.vendor = vendor
+        self.product = product
+        self.enabled = enabled
+        self.resolution = resolution
+        self.configuration = configuration
+    }
+
+    /// Whether this rule is for `description`.
+    public func matches(_ description: DeviceDescription) -> Bool {
+        if let vendor, vendor != description.vendor { return false }
+        if let product, product != description.product { return false }
+        if let name, !description.name.lowercased().contains(name.lowercased()) { return false }
+        return true
+    }
 }

@@ -28,15 +28,23 @@ public final class Engine {
         let description: DeviceDescription
         let kind: DeviceKind?
         let resolutionOverride: Double?
+        /// The settings for this device (a matching `[[device]]` section's, else the global ones).
+        var settings: Configuration
+        /// The matching `[[device]]` section, if any.
+        var rule: DeviceRule?
         var tracker: ContactTracker?
         /// nil when the device only stops coasts (its kind is disabled) or is ignored.
         var recognizer: GestureRecognizer?
 
-        init(description: DeviceDescription, resolutionOverride: Double?) {
+        init(description: DeviceDescription, resolutionOverride: Double?, configuration: Configuration) {
             self.description = description
             self.kind = description.kind
             self.resolutionOverride = resolutionOverride
+            (settings, rule) = configuration.resolved(for: description)
         }
+
+        /// The resolution to use: the caller's override, else the device section's.
+        var resolution: Double? { resolutionOverride ?? rule?.resolution }
     }
 
     private var devices: [DeviceID: Device] = [:]
@@ -55,7 +63,7 @@ public final class Engine {
     /// resolution. Returns whether its gestures will be read, and why not.
     @discardableResult
     public func addDevice(_ device: DeviceID, description: DeviceDescription, resolutionOverride: Double? = nil) -> DeviceAdmission {
-        let state = Device(description: description, resolutionOverride: resolutionOverride)
+        let state = Device(description: description, resolutionOverride: resolutionOverride, configuration: configuration)
         devices[device] = state
         return admit(state)
     }
@@ -76,7 +84,11 @@ public final class Engine {
         guard let kind = state.kind else {
             return .ignored(why: state.description.hasPosition ? "not a touchpad or touchscreen" : "reports no touch positions")
         }
-        let geometry = DeviceGeometry(description: state.description, kind: kind, resolutionOverride: state.resolutionOverride)
+        if state.rule?.enabled == false {
+            return .ignored(why: "turned off by a [[device]] section of the configuration")
+        }
+        let geometry = DeviceGeometry(description: state.description, kind: kind, resolutionOverride: state.resolution)
+        let configuration = state.settings
         switch kind {
         case .touchpad where !configuration.touchpad.enabled:
             return .stopOnly(kind: kind, why: "touchpad.enabled is false")
@@ -90,16 +102,17 @@ public final class Engine {
     /// Sets up tracking for `state` under the current configuration.
     private func admit(_ state: Device) -> DeviceAdmission {
         let result = admission(for: state)
+        let configuration = state.settings
         switch result {
         case .used(let kind, _):
-            state.tracker = ContactTracker(description: state.description, kind: kind, resolutionOverride: state.resolutionOverride)
+            state.tracker = ContactTracker(description: state.description, kind: kind, resolutionOverride: state.resolution)
             let fingers = kind == .touchpad ? configuration.touchpad.fingers : configuration.touchscreen.fingers
             state.recognizer = GestureRecognizer(
                 requiredFingers: fingers, liftWindow: configuration.touchpad.liftWindow,
                 liftTravel: configuration.touchpad.liftTravel,
                 estimator: VelocityEstimator(kind: configuration.velocity.estimator))
         case .stopOnly(let kind, _):
-            state.tracker = ContactTracker(description: state.description, kind: kind, resolutionOverride: state.resolutionOverride)
+            state.tracker = ContactTracker(description: state.description, kind: kind, resolutionOverride: state.resolution)
             state.recognizer = nil
         case .ignored:
             state.tracker = nil
@@ -114,7 +127,10 @@ public final class Engine {
         stop(at: time, reason: .reconfigured)
         stoppedCoast = nil
         self.configuration = configuration
-        for state in devices.values { _ = admit(state) }
+        for state in devices.values {
+            (state.settings, state.rule) = configuration.resolved(for: state.description)
+            _ = admit(state)
+        }
     }
 
     // MARK: Events
@@ -148,7 +164,7 @@ public final class Engine {
             onReport?(.noCoast(device: device, time: time, velocity: velocity, reason: reason))
             return WheelOutput()
         case .released(let velocity, let newestMotion, let travel):
-            return release(on: device, kind: state.kind ?? .touchpad, velocity: velocity,
+            return release(on: device, kind: state.kind ?? .touchpad, settings: state.settings, velocity: velocity,
                            newestMotion: newestMotion, travel: travel, at: time)
         }
     }
@@ -167,8 +183,8 @@ public final class Engine {
     /// Order: too little travel or speed → no coast; boost adds a just-stopped coast's velocity
     /// when the directions agree; axis lock zeroes the minor axis near an axis; the speed is
     /// clamped to `coast.max_speed` keeping its direction.
-    private func release(on device: DeviceID, kind: DeviceKind, velocity: Vector?, newestMotion: Instant,
-                         travel: Double, at time: Instant) -> WheelOutput {
+    private func release(on device: DeviceID, kind: DeviceKind, settings configuration: Configuration, velocity: Vector?,
+                         newestMotion: Instant, travel: Double, at time: Instant) -> WheelOutput {
         let settings = configuration.coast
         guard let released = velocity, travel >= Self.minimumTravel else {
             onReport?(.noCoast(device: device, time: time, velocity: velocity, reason: .noMotion))
