@@ -1,0 +1,195 @@
+import Benchmark
+import FlickCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// The engine's two hot paths, measured as the daemon drives them: `handle(_:from:at:)` for every
+// evdev event of a two-finger scroll (with the coast ticks that fall due between frames), and
+// `tick(at:)` in a running coast. Each wake-up ends by reading `nextDeadline`, as the daemon
+// does to re-arm its timerfd. The goal is zero allocations on both paths
+// (Thresholds/*.p90.json: mallocCountTotal 0; `scripts/bench-engine` fails otherwise).
+//
+// No `cpuTotal`: the framework reads it from /proc/self/stat in 10 ms scheduler ticks, and
+// reading it allocates (16 mallocs per iteration, seen in empty benchmarks), which would hide
+// the engine's own count. `threadCPU` below measures the same thing precisely.
+//
+// FLICKD_BENCH_SMOKE=1 runs each benchmark for a few iterations only (CI: keep them building
+// and running; no timing is checked).
+
+/// CPU time of the benchmark's thread, per operation (ns), read with
+/// `clock_gettime(CLOCK_THREAD_CPUTIME_ID)` around the measured loop (which allocates nothing).
+let threadCPU = BenchmarkMetric.custom("Thread CPU time (ns)", polarity: .prefersSmaller, useScalingFactor: true)
+
+/// Nanoseconds of CPU time this thread has used.
+@inline(__always)
+func threadCPUNanoseconds() -> Int {
+    var spec = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+    return spec.tv_sec * 1_000_000_000 + spec.tv_nsec
+}
+
+let benchmarks: @Sendable () -> Void = {
+    let smoke = getenv("FLICKD_BENCH_SMOKE").map { String(cString: $0) != "0" } ?? false
+    let zeroAllocations: [BenchmarkMetric: BenchmarkThresholds] = [
+        .mallocCountTotal: BenchmarkThresholds(absolute: [.p90: 0]),
+    ]
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.throughput, .wallClock, threadCPU, .mallocCountTotal],
+        timeUnits: .nanoseconds,
+        warmupIterations: smoke ? 1 : 20,
+        scalingFactor: .kilo,
+        maxDuration: smoke ? .milliseconds(100) : .seconds(2),
+        maxIterations: smoke ? 5 : 1_000_000,
+        thresholds: zeroAllocations
+    )
+
+    // One scaled iteration = one input frame of the stream (its events up to SYN_REPORT, and
+    // the ticks that fell due before it): throughput is frames per second.
+    Benchmark("ScrollFrames") { benchmark, driver in
+        benchmark.startMeasurement()
+        let cpu = threadCPUNanoseconds()
+        for _ in benchmark.scaledIterations {
+            driver.nextFrame()
+        }
+        let used = threadCPUNanoseconds() - cpu
+        benchmark.stopMeasurement()
+        benchmark.measurement(threadCPU, used)
+        blackHole(driver.checksum)
+    } setup: {
+        StreamDriver()
+    }
+
+    // One scaled iteration = one `tick(at:)` at the engine's `nextDeadline` in a running coast:
+    // throughput is ticks per second. Starting a coast is not measured.
+    Benchmark("CoastTicks") { benchmark, driver in
+        driver.ensureCoast(ticks: benchmark.scaledIterations.count)
+        benchmark.startMeasurement()
+        let cpu = threadCPUNanoseconds()
+        for _ in benchmark.scaledIterations {
+            driver.tick()
+        }
+        let used = threadCPUNanoseconds() - cpu
+        benchmark.stopMeasurement()
+        benchmark.measurement(threadCPU, used)
+        blackHole(driver.checksum)
+    } setup: {
+        CoastDriver()
+    }
+
+    // Proves the malloc counter works: exactly one allocation per scaled iteration. Its
+    // threshold is 1000 per iteration, so a counter that reads 0 (the interposer not loaded)
+    // fails the check as "better than threshold" instead of passing the engine's zeros.
+    Benchmark("MallocCounterCheck") { benchmark in
+        for size in benchmark.scaledIterations {
+            blackHole([UInt8](repeating: 0, count: 16 + size % 16))
+        }
+    }
+}
+
+/// Feeds `ScrollStream` to one engine, frame by frame, period after period.
+///
+/// Used from the benchmark's one thread only.
+final class StreamDriver: @unchecked Sendable {
+    let engine: Engine
+    let stream: ScrollStream
+    let counter = ReportCounter()
+    let device: DeviceID = 3
+    private var frame = 0
+    private var base: Int64 = 1_000_000_000
+    /// Sum of everything written, so that no output is unused.
+    private(set) var checksum: Int64 = 0
+
+    init() {
+        let configuration = Configuration.defaults
+        stream = ScrollStream(configuration: configuration, device: device)
+        precondition(stream.coastsPerPeriod == 2 && stream.ticksPerPeriod > 0,
+                     "the stream should start two coasts per period and tick them: \(stream.coastsPerPeriod) coasts, \(stream.ticksPerPeriod) ticks")
+        engine = Engine(configuration: configuration)
+        engine.onReport = counter.callback
+        engine.addDevice(device, description: Touchpad.description)
+        print("ScrollFrames: one period is \(stream.frames.count) frames, \(stream.eventsPerPeriod) events, "
+              + "\(stream.ticksPerPeriod) ticks, \(stream.coastsPerPeriod) coasts, \(stream.period.milliseconds) ms")
+    }
+
+    /// Runs the next frame of the stream: its due ticks, then its events.
+    @inline(__always)
+    func nextFrame() {
+        for index in stream.frames[frame] {
+            let step = stream.steps[index]
+            let time = Instant(microseconds: base &+ step.microseconds)
+            let output = step.isTick ? engine.tick(at: time) : engine.handle(step.event, from: device, at: time)
+            checksum &+= Int64(output.verticalHiRes) &+ Int64(output.horizontalHiRes)
+            if step.isTick { checksum &+= engine.nextDeadline?.microseconds ?? 0 }
+        }
+        checksum &+= engine.nextDeadline?.microseconds ?? 0
+        frame += 1
+        if frame == stream.frames.count {
+            frame = 0
+            base &+= stream.period.microseconds
+        }
+    }
+}
+
+/// Keeps one long coast running and ticks it at the engine's deadlines.
+///
+/// The coast is slowed down (`coast.deceleration_rate` 0.9999, `coast.max_duration` 60 s) so that
+/// one flick lasts thousands of ticks; a tick evaluates the same closed form whatever the rate.
+/// Used from the benchmark's one thread only.
+final class CoastDriver: @unchecked Sendable {
+    let engine: Engine
+    let device: DeviceID = 3
+    /// 30 mm in 64 ms: about 470 mm/s, a brisk flick.
+    let flick = SlotWriter().flick(at: 0, from: (40, 10), (60, 10), by: (0, 30), frames: 8, interval: 8_000)
+    /// Ticks one flick's coast lasts (measured once, in `init`).
+    private(set) var ticksPerCoast = 0
+    private var ticksLeft = 0
+    private var now: Int64 = 1_000_000_000
+    /// Sum of everything written, so that no output is unused.
+    private(set) var checksum: Int64 = 0
+
+    static var configuration: Configuration {
+        var configuration = Configuration.defaults
+        configuration.coast.decelerationRate = 0.9999
+        configuration.coast.maxDuration = .milliseconds(60_000)
+        return configuration
+    }
+
+    init() {
+        engine = Engine(configuration: Self.configuration)
+        engine.addDevice(device, description: Touchpad.description)
+        startCoast()
+        while let deadline = engine.nextDeadline {
+            _ = engine.tick(at: deadline)
+            now = deadline.microseconds
+            ticksPerCoast += 1
+        }
+        precondition(ticksPerCoast > 1000, "a coast should last more than 1000 ticks, got \(ticksPerCoast)")
+        print("CoastTicks: one coast lasts \(ticksPerCoast) ticks")
+    }
+
+    /// Starts a new coast, a second after the last tick (its touch stops the one running, if any).
+    private func startCoast() {
+        let start = now + 1_000_000
+        for (event, offset) in flick {
+            _ = engine.handle(event, from: device, at: Instant(microseconds: start + offset))
+        }
+        now = start + (flick.last?.microseconds ?? 0)
+        ticksLeft = ticksPerCoast
+    }
+
+    /// Makes sure the running coast has at least `ticks` ticks left; starts a new one if not.
+    func ensureCoast(ticks: Int) {
+        if ticksLeft < ticks { startCoast() }
+    }
+
+    /// One timer wake-up in a coast: the tick at the deadline, then the next deadline.
+    @inline(__always)
+    func tick() {
+        guard let deadline = engine.nextDeadline else { return }
+        let output = engine.tick(at: deadline)
+        checksum &+= Int64(output.verticalHiRes) &+ (engine.nextDeadline?.microseconds ?? 0)
+        now = deadline.microseconds
+        ticksLeft -= 1
+    }
+}
