@@ -69,6 +69,7 @@ public final class Daemon {
     private let stopSources: StopSources
     private let logger: Logger
     private let reloadConfiguration: () throws -> Configuration
+    private let notifier: ServiceNotifier?
 
     private let poll: EventPoll
     private let timer: DeadlineTimer
@@ -83,17 +84,21 @@ public final class Daemon {
     private var wheelFailing = false
     /// Whether mice and keyboards are in the epoll set: only while a coast runs.
     private var watchingStopSources = false
+    /// How many devices were open when the service manager was last told the status.
+    private var reportedDeviceCount: Int?
 
     /// A daemon feeding `engine` from the devices `monitor` finds (nil: none, for tests) and
     /// writing to `wheel`. `reloadConfiguration` is called on SIGHUP; when it throws, the running
     /// configuration stays. Replaces `engine.onReport` with logging. Blocks SIGTERM, SIGINT and
-    /// SIGHUP for the calling thread, which must be the one that calls `run()`.
+    /// SIGHUP for the calling thread, which must be the one that calls `run()`. `notifier`, when
+    /// given, hears when the daemon is ready, reloading and stopping, and how many devices it has.
     public init(
         engine: Engine,
         wheel: any WheelSink,
         monitor: DeviceMonitor?,
         stopSources: StopSources = .all,
         logger: Logger,
+        notifier: ServiceNotifier? = nil,
         reloadConfiguration: @escaping () throws -> Configuration
     ) throws(SystemError) {
         self.engine = engine
@@ -101,6 +106,7 @@ public final class Daemon {
         self.monitor = monitor
         self.stopSources = stopSources
         self.logger = logger
+        self.notifier = notifier
         self.reloadConfiguration = reloadConfiguration
         signals = try SignalReceiver(signals: [SIGTERM, SIGINT, SIGHUP])
         poll = try EventPoll()
@@ -118,6 +124,9 @@ public final class Daemon {
         if !devices.values.contains(where: { $0.role == .touch }) {
             logger.notice("no touchpad or touchscreen to read yet; waiting for one to be plugged in")
         }
+        // The wheel exists and the devices present are open: startup is complete.
+        reportedDeviceCount = devices.count
+        notifier?.ready(status: serviceStatus())
         while true {
             let count = try poll.wait()
             for index in 0..<count {
@@ -140,6 +149,7 @@ public final class Daemon {
             // deadline may have moved, appeared or gone.
             followCoast()
             try timer.arm(at: engine.nextDeadline)
+            if devices.count != reportedDeviceCount { reportStatus() }
         }
     }
 
@@ -177,6 +187,12 @@ public final class Daemon {
 
     private func reload() {
         let time = now()
+        notifier?.reloading(at: time)
+        // Ready again whether the new file was taken or not: the daemon runs either way.
+        defer {
+            reportedDeviceCount = devices.count
+            notifier?.ready(status: serviceStatus())
+        }
         let configuration: Configuration
         do {
             configuration = try reloadConfiguration()
@@ -197,6 +213,7 @@ public final class Daemon {
     }
 
     private func shutDown() {
+        notifier?.stopping()
         engine.stop(at: now(), reason: .shutdown)
         wheel.close()
         for open in devices.values { _ = try? poll.remove(open.device.fileDescriptor) }
@@ -416,6 +433,28 @@ public final class Daemon {
         (0x100..<0x160).contains(code)  // BTN_MISC ... BTN_GEAR_UP
             || (0x220..<0x224).contains(code)  // BTN_DPAD_UP ... BTN_DPAD_RIGHT
             || (0x2c0..<0x2e8).contains(code)  // BTN_TRIGGER_HAPPY1 ... 40
+    }
+
+    // MARK: Service status
+
+    /// What `systemctl status` shows: the devices in use.
+    private func serviceStatus() -> String {
+        let touch = devices.values.count { $0.role == .touch }
+        let others = devices.count - touch
+        let reading = touch == 0
+            ? "waiting for a touchpad or touchscreen"
+            : "reading \(touch) touch device\(touch == 1 ? "" : "s")"
+        switch others {
+        case 0: return reading
+        case 1: return "\(reading); 1 mouse or keyboard stops a coast"
+        default: return "\(reading); \(others) mice and keyboards stop a coast"
+        }
+    }
+
+    /// Tells the service manager the devices in use, after one was opened or closed.
+    private func reportStatus() {
+        reportedDeviceCount = devices.count
+        notifier?.status(serviceStatus())
     }
 
     // MARK: Reports

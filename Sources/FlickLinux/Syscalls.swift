@@ -211,6 +211,57 @@ enum Syscall {
     }
 }
 
+extension Syscall {
+    // MARK: Sockets
+
+    /// `socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0)`: a Unix datagram socket.
+    static func unixDatagramSocket() throws(SystemError) -> Int32 {
+        try retrying("socket") {
+            socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        }
+    }
+
+    /// `sendto(fd, message, MSG_NOSIGNAL, address)`: sends `message` as one datagram to the
+    /// Unix socket `address`. Returns the byte count sent.
+    static func send(
+        _ fd: Int32, _ message: UnsafeRawBufferPointer, to address: UnixSocketAddress
+    ) throws(SystemError) -> Int {
+        try retrying("sendto", path: address.description) {
+            address.withSockaddr { pointer, length in
+                sendto(fd, message.baseAddress, message.count, Int32(MSG_NOSIGNAL), pointer, length)
+            }
+        }
+    }
+
+    // MARK: File identity
+
+    /// The device and inode numbers of the open file `fd` (`fstat`).
+    static func fileIdentity(_ fd: Int32) throws(SystemError) -> FileIdentity {
+        var status = stat()
+        _ = try retrying("fstat") { fstat(fd, &status) }
+        return FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+    }
+
+    /// Whether `fd` is a terminal (`isatty`).
+    static func isTerminal(_ fd: Int32) -> Bool {
+        isatty(fd) == 1
+    }
+}
+
+/// A file as the kernel identifies it: device and inode numbers, as `stat` reports them.
+public struct FileIdentity: Hashable, Sendable {
+    /// `st_dev`.
+    public var device: UInt64
+    /// `st_ino`.
+    public var inode: UInt64
+
+    /// The file on `device` with `inode`.
+    public init(device: UInt64, inode: UInt64) {
+        self.device = device
+        self.inode = inode
+    }
+}
+
 /// The process's standard error, for the command line's explanations (logging goes through
 /// swift-log).
 public enum StandardError {

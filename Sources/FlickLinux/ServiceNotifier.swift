@@ -1,0 +1,151 @@
+import FlickCore
+import Glibc
+import Logging
+
+/// The address of a Unix socket: a path in the file system, or a name in the abstract
+/// namespace (written with a leading `@`, as `$NOTIFY_SOCKET` and `ss` spell it).
+struct UnixSocketAddress: Sendable, CustomStringConvertible {
+    /// The address as given: `/run/user/1000/systemd/notify` or `@/org/freedesktop/...`.
+    let description: String
+    private let address: sockaddr_un
+    /// The meaningful length of `address` for `sendto`.
+    private let length: socklen_t
+
+    /// The address `text` names; nil when it is neither an absolute path nor `@name`, or does
+    /// not fit in `sun_path` (108 bytes).
+    init?(_ text: String) {
+        let bytes = Array(text.utf8)
+        guard let first = bytes.first, first == UInt8(ascii: "/") || first == UInt8(ascii: "@"),
+              !bytes.contains(0)
+        else { return nil }
+        let isAbstract = first == UInt8(ascii: "@")
+        var address = sockaddr_un()
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        // A path needs its terminating NUL to fit; an abstract name is exactly its bytes.
+        guard bytes.count <= capacity - (isAbstract ? 0 : 1), !(isAbstract && bytes.count < 2) else {
+            return nil
+        }
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { path in
+            path.copyBytes(from: bytes)
+            // The abstract namespace is marked by a leading NUL in place of the '@'.
+            if isAbstract { path[0] = 0 }
+        }
+        let pathOffset = MemoryLayout<sockaddr_un>.offset(of: \.sun_path)!
+        self.address = address
+        self.length = socklen_t(pathOffset + bytes.count + (isAbstract ? 0 : 1))
+        self.description = text
+    }
+
+    /// Calls `body` with the address as a `sockaddr` and its length.
+    func withSockaddr<Result>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> Result) -> Result {
+        withUnsafePointer(to: address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, length) }
+        }
+    }
+}
+
+/// Tells the service manager how the daemon is doing, through the socket in `$NOTIFY_SOCKET`:
+/// the sd_notify(3) protocol, spoken without libsystemd.
+///
+/// Each notification is one datagram of newline-separated `NAME=value` fields. systemd starts a
+/// `Type=notify` service, sets `$NOTIFY_SOCKET`, and considers it started only when `READY=1`
+/// arrives; `RELOADING=1` and `STOPPING=1` show in `systemctl status` while they last, and
+/// `STATUS=` is the one-line status it prints. A notification that cannot be sent is logged
+/// once and otherwise ignored: the daemon's work does not depend on it.
+public final class ServiceNotifier {
+    /// The environment variable systemd passes the socket's address in.
+    public static let environmentVariable = "NOTIFY_SOCKET"
+
+    private let socket: Int32
+    private let address: UnixSocketAddress
+    private let logger: Logger
+    /// Set after the first failed send, so the failure is logged once.
+    private var reportedFailure = false
+
+    /// A notifier sending to `address` (an absolute path, or `@name` for the abstract
+    /// namespace). Throws `SystemError` with `EINVAL` for an address of another form (systemd
+    /// 254's `vsock:` addresses are not supported), or when the socket cannot be created.
+    public init(address text: String, logger: Logger) throws(SystemError) {
+        guard let address = UnixSocketAddress(text) else {
+            throw SystemError(errno: EINVAL, call: "\(Self.environmentVariable)", path: text)
+        }
+        self.address = address
+        self.logger = logger
+        socket = try Syscall.unixDatagramSocket()
+    }
+
+    deinit { Syscall.close(socket) }
+
+    /// The notifier for `$NOTIFY_SOCKET`; nil when it is unset or empty (flickd was not started
+    /// by a service manager waiting for it). A bad address is logged and gives nil.
+    public static func fromEnvironment(logger: Logger) -> ServiceNotifier? {
+        guard let value = getenv(environmentVariable).map({ String(cString: $0) }), !value.isEmpty else {
+            return nil
+        }
+        do {
+            return try ServiceNotifier(address: value, logger: logger)
+        } catch {
+            logger.warning("cannot tell the service manager when flickd is ready: \(error)")
+            return nil
+        }
+    }
+
+    /// Startup (or a reload) is complete: `READY=1`, with `status` when given.
+    public func ready(status: String? = nil) {
+        notify(["READY=1"] + Self.statusField(status))
+    }
+
+    /// A reload of the configuration begins at `time` (CLOCK_MONOTONIC): `RELOADING=1` and
+    /// `MONOTONIC_USEC=`, which systemd 253's `Type=notify-reload` requires. Follow it with
+    /// `ready()` when the reload is done, whether or not it succeeded.
+    public func reloading(at time: Instant) {
+        notify(["RELOADING=1", "MONOTONIC_USEC=\(time.microseconds)"])
+    }
+
+    /// The daemon is shutting down: `STOPPING=1`.
+    public func stopping() {
+        notify(["STOPPING=1"])
+    }
+
+    /// A one-line status for `systemctl status`: `STATUS=`.
+    public func status(_ text: String) {
+        notify(Self.statusField(text))
+    }
+
+    /// The datagram for `fields`: one `NAME=value` per line.
+    static func message(_ fields: [String]) -> String {
+        fields.joined(separator: "\n")
+    }
+
+    /// `STATUS=text` with line breaks turned into spaces (a field is one line); empty for nil.
+    static func statusField(_ text: String?) -> [String] {
+        guard let text else { return [] }
+        let oneLine = String(text.map { $0.isNewline ? " " : $0 })
+        return ["STATUS=\(oneLine)"]
+    }
+
+    /// Sends `fields` as one datagram; logs the first failure.
+    private func notify(_ fields: [String]) {
+        do {
+            try send(Self.message(fields))
+        } catch {
+            guard !reportedFailure else { return }
+            reportedFailure = true
+            logger.warning("cannot notify the service manager: \(error)")
+        }
+    }
+
+    /// Sends `message` as one datagram.
+    func send(_ message: String) throws(SystemError) {
+        var message = message
+        // withUTF8 rethrows untyped errors: carry the typed one out in a Result.
+        let outcome = message.withUTF8 { bytes in
+            Result { () throws(SystemError) in
+                let sent = try Syscall.send(socket, UnsafeRawBufferPointer(bytes), to: address)
+                if sent != bytes.count { throw SystemError(errno: EMSGSIZE, call: "sendto", path: address.description) }
+            }
+        }
+        try outcome.get()
+    }
+}
