@@ -30,6 +30,12 @@ struct RunCommand: ParsableCommand {
 
             Exit status: 0 after SIGTERM or SIGINT; 1 when the virtual wheel cannot be \
             created, the configuration cannot be read, or the event loop fails.
+
+            As a systemd service (systemd/flickd.service, Type=notify) flickd tells systemd \
+            when it is ready (the virtual wheel exists and the devices present are open), \
+            reloading and stopping, through $NOTIFY_SOCKET. Logs go to stderr: with a \
+            timestamp on a terminal; under systemd without one, and with the priority prefix \
+            journald reads, so `journalctl --user -u flickd -p warning` shows the problems.
             """
     )
 
@@ -45,11 +51,8 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let level: Logger.Level = verbose ? .debug : .info
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        let style = LogStyle.detect()
+        LoggingSystem.bootstrap { _ in JournalLogHandler(style: style, logLevel: level) }
         let logger = Logger(label: "flickd")
         let explicitPath = config
 
@@ -57,7 +60,8 @@ struct RunCommand: ParsableCommand {
         do {
             configuration = try loadConfiguration(path: ConfigurationLocation.resolve(explicit: explicitPath))
         } catch {
-            fail("the configuration has errors; nothing was started:\n\(error)")
+            logger.error("the configuration has errors; nothing was started:\n\(error)")
+            throw ExitCode.failure
         }
 
         do {
@@ -69,11 +73,13 @@ struct RunCommand: ParsableCommand {
                 monitor: try DeviceMonitor(),
                 stopSources: .all,
                 logger: logger,
+                notifier: ServiceNotifier.fromEnvironment(logger: logger),
                 // Resolved again on each reload: a file created since start is picked up.
                 reloadConfiguration: { try loadConfiguration(path: ConfigurationLocation.resolve(explicit: explicitPath)) })
             try daemon.run()
         } catch {
-            fail("\(error)")
+            logger.error("\(error)")
+            throw ExitCode.failure
         }
     }
 }

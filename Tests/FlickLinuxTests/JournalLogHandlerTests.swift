@@ -1,0 +1,79 @@
+import Logging
+import Synchronization
+import Testing
+@testable import FlickLinux
+
+@Suite("Log lines for the journal and for a terminal")
+struct JournalLogHandlerTests {
+    static let noon = JournalLogHandler.WallTime(
+        year: 2026, month: 3, day: 7, hour: 12, minute: 4, second: 5, millisecond: 9)
+
+    /// Messages logged through a `JournalLogHandler` in `style`, as written.
+    static func written(style: LogStyle, level: Logger.Level = .debug, _ body: (Logger) -> Void) -> [String] {
+        let lines = Mutex<[String]>([])
+        let handler = JournalLogHandler(
+            style: style, logLevel: level, clock: { noon }, output: { text in lines.withLock { $0.append(text) } })
+        body(Logger(label: "flickd") { _ in handler })
+        return lines.withLock { $0 }
+    }
+
+    @Test("levels become syslog priorities", arguments: [
+        (Logger.Level.trace, 7), (.debug, 7), (.info, 6), (.notice, 5), (.warning, 4), (.error, 3), (.critical, 2),
+    ])
+    func priorities(level: Logger.Level, priority: Int) {
+        #expect(JournalLogHandler.priority(of: level) == priority)
+        let lines = Self.written(style: .journal, level: .trace) { $0.log(level: level, "message") }
+        #expect(lines == ["<\(priority)>message\n"])
+    }
+
+    @Test("under systemd: no timestamp, the prefix on every line of a message")
+    func journalLines() {
+        let lines = Self.written(style: .journal) { logger in
+            logger.warning("cannot read /dev/input/event4 (Permission denied)")
+            logger.error("the configuration has errors; nothing was started:\nconfig.toml:3: bad\nconfig.toml:9: worse")
+        }
+        #expect(lines == [
+            "<4>cannot read /dev/input/event4 (Permission denied)\n",
+            "<3>the configuration has errors; nothing was started:\n<3>config.toml:3: bad\n<3>config.toml:9: worse\n",
+        ])
+        #expect(!lines.joined().contains("2026"))
+    }
+
+    @Test("on a terminal: local time to the millisecond, then the level")
+    func terminalLines() {
+        let lines = Self.written(style: .terminal) { logger in
+            logger.info("created flickd virtual wheel at /dev/input/event9")
+            logger.debug("coast", metadata: ["device": "3", "axis": "vertical"])
+        }
+        #expect(lines == [
+            "2026-03-07 12:04:05.009 info: created flickd virtual wheel at /dev/input/event9\n",
+            "2026-03-07 12:04:05.009 debug: coast axis=vertical device=3\n",
+        ])
+    }
+
+    @Test("messages below the level are not written")
+    func levelFilters() {
+        let lines = Self.written(style: .journal, level: .info) { logger in
+            logger.debug("hidden")
+            logger.info("shown")
+        }
+        #expect(lines == ["<6>shown\n"])
+    }
+
+    @Test("journal style only when JOURNAL_STREAM is stderr itself, or INVOCATION_ID without a terminal")
+    func detection() {
+        let stderr = FileIdentity(device: 23, inode: 4711)
+        func style(_ environment: [String: String], terminal: Bool = false) -> LogStyle {
+            LogStyle.detect(environment: { environment[$0] }, stderr: stderr, stderrIsTerminal: terminal)
+        }
+        #expect(style(["JOURNAL_STREAM": "23:4711"]) == .journal)
+        #expect(style(["JOURNAL_STREAM": "23:4711"], terminal: true) == .journal)
+        // Inherited by a terminal emulator's shell from the service that started it.
+        #expect(style(["JOURNAL_STREAM": "23:9999"], terminal: true) == .terminal)
+        #expect(style(["JOURNAL_STREAM": "garbage"], terminal: true) == .terminal)
+        #expect(style(["INVOCATION_ID": "0123abcd"]) == .journal)
+        #expect(style(["INVOCATION_ID": "0123abcd"], terminal: true) == .terminal)
+        #expect(style([:]) == .terminal)
+        #expect(style([:], terminal: true) == .terminal)
+    }
+}
