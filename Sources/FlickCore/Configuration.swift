@@ -6,6 +6,31 @@ public enum VelocityEstimatorKind: String, Sendable, Hashable, CaseIterable {
     case lookback
 }
 
+/// `scroll.natural`: whether touchpad content follows the fingers (as on a phone).
+///
+/// Written in TOML as `"auto"`, `true` or `false`; a Bool literal converts (`true` is `.on`).
+public enum NaturalScrolling: String, Sendable, Hashable, CaseIterable, ExpressibleByBooleanLiteral {
+    /// Follow the desktop's touchpad setting (GNOME, KDE), which the daemon reads; traditional
+    /// scrolling when it finds none.
+    case auto
+    /// Natural scrolling whatever the desktop says.
+    case on
+    /// Traditional scrolling (fingers move the view) whatever the desktop says.
+    case off
+
+    /// `true` is `.on`, `false` is `.off`.
+    public init(booleanLiteral value: Bool) { self = value ? .on : .off }
+
+    /// Whether touchpads scroll naturally when the desktop's own setting is `desktop`.
+    public func isNatural(desktop: Bool) -> Bool {
+        switch self {
+        case .on: return true
+        case .off: return false
+        case .auto: return desktop
+        }
+    }
+}
+
 /// Every setting of the engine, with the built-in defaults.
 ///
 /// `config/flickd.toml` documents each key and must equal these defaults (a test checks it).
@@ -16,9 +41,10 @@ public struct Configuration: Hashable, Sendable {
         /// `scroll.speed`: hi-res wheel units (120 = one detent) per millimetre of finger travel.
         /// Range 0.1...1000; default 24 (5 mm of travel = one detent).
         public var speed: Double = 24
-        /// `scroll.natural`: touchpads scroll "naturally" (content follows the fingers).
-        /// Touchscreens always do. Default false.
-        public var natural: Bool = false
+        /// `scroll.natural`: whether touchpads scroll "naturally" (content follows the fingers):
+        /// `.auto` (the default) follows the desktop's touchpad setting, `.on` and `.off` decide.
+        /// Touchscreens always scroll naturally.
+        public var natural: NaturalScrolling = .auto
         public init() {}
     }
 

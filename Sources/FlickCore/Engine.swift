@@ -13,6 +13,10 @@ public final class Engine {
     /// ended). Must not call back into the engine.
     public var onReport: ((EngineReport) -> Void)?
 
+    /// The desktop's touchpad natural-scrolling setting, used where `scroll.natural` is `auto`
+    /// (the daemon reads it from GNOME or KDE). Default false: libinput's default.
+    public var desktopNaturalScrolling: Bool = false
+
     /// A coast stopped by a touch is remembered this long for a fling boost.
     public static let boostWindow = Duration.milliseconds(750)
     /// Two flicks are "the same direction" for a boost when the angle between them is smaller
@@ -218,7 +222,7 @@ public final class Engine {
 
         // Content follows the fingers on touchscreens and with natural scrolling; otherwise the
         // fingers move the view (fingers down → scroll down → REL_WHEEL < 0).
-        let natural = kind == .touchscreen || configuration.scroll.natural
+        let natural = kind == .touchscreen || configuration.scroll.natural.isNatural(desktop: desktopNaturalScrolling)
         let unitsPerMillimetre = configuration.scroll.speed
         let vertical = (natural ? v.y : -v.y) * unitsPerMillimetre
         let horizontal = (natural ? -v.x : v.x) * unitsPerMillimetre

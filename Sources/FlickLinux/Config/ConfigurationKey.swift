@@ -39,6 +39,8 @@ public struct ConfigurationKey: Sendable {
         case boolean
         /// One of `choices`, as a string.
         case choice
+        /// `true`, `false`, or one of `choices` as a string (`scroll.natural = "auto"`).
+        case booleanOrChoice
     }
 
     /// Full dotted name, `section.key` (`coast.deceleration_rate`).
@@ -81,7 +83,8 @@ public struct ConfigurationKey: Sendable {
     /// This key's value in `configuration`.
     public func value(in configuration: Configuration) -> ConfigurationValue { read(configuration) }
 
-    /// The range in words: `0.9 <= rate <= 0.9999`, `true or false`, `one of "lsq2", "lookback"`.
+    /// The range in words: `0.9 <= rate <= 0.9999`, `true or false`, `one of "lsq2", "lookback"`,
+    /// `true, false or "auto"`.
     public var rangeText: String {
         switch kind {
         case .number, .integer:
@@ -91,6 +94,9 @@ public struct ConfigurationKey: Sendable {
             return "true or false"
         case .choice:
             return "one of " + choices.map { "\"\($0)\"" }.joined(separator: ", ")
+        case .booleanOrChoice:
+            let names = ["true", "false"] + choices.map { "\"\($0)\"" }
+            return names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
         }
     }
 
@@ -140,6 +146,16 @@ public struct ConfigurationKey: Sendable {
             name: name, kind: .boolean, range: nil, symbol: name, unit: nil, choices: [], namedValues: [],
             summary: summary, read: { .boolean(get($0)) },
             write: { configuration, value in if case .boolean(let boolean) = value { set(&configuration, boolean) } })
+    }
+
+    static func booleanOrChoice(
+        _ name: String, _ choices: [String], _ summary: String,
+        get: @escaping @Sendable (Configuration) -> ConfigurationValue,
+        set: @escaping @Sendable (inout Configuration, ConfigurationValue) -> Void
+    ) -> ConfigurationKey {
+        ConfigurationKey(
+            name: name, kind: .booleanOrChoice, range: nil, symbol: name, unit: nil, choices: choices, namedValues: [],
+            summary: summary, read: get, write: set)
     }
 
     static func choice(

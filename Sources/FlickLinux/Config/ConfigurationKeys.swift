@@ -9,9 +9,22 @@ extension ConfigurationLoader {
         .number("scroll.speed", 0.1...1000, symbol: "speed", unit: "hi-res wheel units per mm",
                 "Hi-res wheel units (120 = one detent) per millimetre of finger travel.",
                 get: { $0.scroll.speed }, set: { $0.scroll.speed = $1 }),
-        .boolean("scroll.natural",
-                 "Touchpads scroll naturally (content follows the fingers); touchscreens always do.",
-                 get: { $0.scroll.natural }, set: { $0.scroll.natural = $1 }),
+        .booleanOrChoice("scroll.natural", [NaturalScrolling.auto.rawValue],
+                 "Touchpads scroll naturally (content follows the fingers): true, false, or \"auto\" to follow the desktop; touchscreens always do.",
+                 get: { configuration in
+                     switch configuration.scroll.natural {
+                     case .auto: return .string(NaturalScrolling.auto.rawValue)
+                     case .on: return .boolean(true)
+                     case .off: return .boolean(false)
+                     }
+                 },
+                 set: { configuration, value in
+                     switch value {
+                     case .boolean(let natural): configuration.scroll.natural = natural ? .on : .off
+                     case .string(let name): if let natural = NaturalScrolling(rawValue: name) { configuration.scroll.natural = natural }
+                     case .number, .integer: break
+                     }
+                 }),
 
         .number("coast.deceleration_rate", 0.9...0.9999, symbol: "rate", unit: "velocity factor per ms",
                 named: [.init(name: "normal", value: 0.998), .init(name: "fast", value: 0.99)],
@@ -63,6 +76,30 @@ extension ConfigurationLoader {
                  "How many fingers make a touchscreen drag.",
                  get: { $0.touchscreen.fingers }, set: { $0.touchscreen.fingers = $1 }),
     ]
+
+    /// The name of the per-device sections: `[[device]]`.
+    public static let deviceSection = "device"
+
+    /// One key of a `[[device]]` section other than its settings sections.
+    public struct DeviceKey: Sendable {
+        /// The key as written (`vendor`).
+        public let name: String
+        /// One line saying what it does.
+        public let summary: String
+    }
+
+    /// The keys of a `[[device]]` section besides the sections it may override (`[device.coast]`
+    /// and the others take every key of the top-level section of the same name).
+    public static let deviceKeys: [DeviceKey] = [
+        .init(name: "name", summary: "The rule is for devices whose kernel name contains this text (ignoring case)."),
+        .init(name: "vendor", summary: "The rule is for devices with this vendor id: 0x06cb or \"06cb\"."),
+        .init(name: "product", summary: "The rule is for devices with this product id: 0x0007 or \"0007\"."),
+        .init(name: "enabled", summary: "false: flickd leaves matching devices alone. Default true."),
+        .init(name: "resolution", summary: "Device units per millimetre, for devices that report none or a wrong one."),
+    ]
+
+    /// Accepted `resolution` of a `[[device]]` section, in device units per millimetre.
+    public static let deviceResolutionRange: ClosedRange<Double> = 1...1000
 
     /// The sections of the file, in order: `scroll`, `coast`, `velocity`, `touchpad`, `touchscreen`.
     public static var sections: [String] {

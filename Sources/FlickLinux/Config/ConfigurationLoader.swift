@@ -40,28 +40,18 @@ public enum ConfigurationLoader {
         var reader = Reader(path: path, lines: KeyLineScanner(text: text))
         var configuration = Configuration.defaults
         var seen: Set<String> = []
-        for (name, value) in table.sorted(by: { $0.0 < $1.0 }) {
+        for (name, value) in table.sorted(by: { $0.0 < $1.0 }) where name != deviceSection {
             guard sections.contains(name) else {
                 reader.unknown(name, isTable: value.type == .table)
                 continue
             }
-            guard let section = value.table else {
-                reader.problem(name, "\(name) = \(describe(value)) should be a table: write [\(name)] and its keys below it")
-                continue
-            }
-            for (keyName, keyValue) in section.sorted(by: { $0.0 < $1.0 }) {
-                let fullName = name + "." + keyName
-                guard let key = key(named: fullName) else {
-                    reader.unknown(fullName, isTable: keyValue.type == .table)
-                    continue
-                }
-                if let checked = reader.check(key, keyValue) {
-                    key.write(&configuration, checked)
-                    seen.insert(fullName)
-                }
-            }
+            reader.readSection(name, value, into: &configuration, seen: &seen)
         }
         reader.checkTogether(configuration, seen: seen)
+        // Device sections start from the top-level settings, wherever they are in the file.
+        if let devices = table[deviceSection] {
+            configuration.devices = reader.readDevices(devices, base: configuration)
+        }
 
         if !reader.problems.isEmpty { throw ConfigurationError(problems: reader.problems) }
         return configuration
@@ -77,38 +67,186 @@ public enum ConfigurationLoader {
             problems.append(.init(path: path, line: lines.line(of: key), key: key, message: message))
         }
 
-        /// An unknown key or section, with the likeliest intended one.
-        mutating func unknown(_ name: String, isTable: Bool) {
+        /// The keys of section `name` (`coast`, or `device[1].coast` with `prefix` `device[1].`)
+        /// into `configuration`; `seen` gets the names (without the prefix) of the keys set.
+        mutating func readSection(
+            _ name: String, _ value: TOMLValueConvertible, prefix: String = "",
+            into configuration: inout Configuration, seen: inout Set<String>
+        ) {
+            guard let section = value.table else {
+                let header = prefix.isEmpty ? name : "\(deviceSection).\(name)"
+                problem(prefix + name, "\(prefix + name) = \(describe(value)) should be a table: write [\(header)] and its keys below it")
+                return
+            }
+            for (keyName, keyValue) in section.sorted(by: { $0.0 < $1.0 }) {
+                let fullName = name + "." + keyName
+                guard let key = key(named: fullName) else {
+                    unknown(fullName, isTable: keyValue.type == .table, prefix: prefix)
+                    continue
+                }
+                if let checked = check(key, keyValue, as: prefix + key.name) {
+                    key.write(&configuration, checked)
+                    seen.insert(fullName)
+                }
+            }
+        }
+
+        /// The `[[device]]` sections, each with the top-level settings `base` and its overrides.
+        mutating func readDevices(_ value: TOMLValueConvertible, base: Configuration) -> [DeviceRule] {
+            guard let array = value.array else {
+                if value.type == .table {
+                    problem(deviceSection, "[\(deviceSection)] needs two brackets: write [[\(deviceSection)]], one such section per rule")
+                } else {
+                    problem(deviceSection, "\(deviceSection) = \(describe(value)) should be a list of sections: write [[\(deviceSection)]] and its keys below it")
+                }
+                return []
+            }
+            var rules: [DeviceRule] = []
+            for (offset, element) in array.enumerated() {
+                let name = "\(deviceSection)[\(offset + 1)]"
+                guard let table = element.table else {
+                    problem(name, "\(name) = \(describe(element)) should be a table: write [[\(deviceSection)]] and its keys below it")
+                    continue
+                }
+                if let rule = readDevice(table, name: name, base: base) { rules.append(rule) }
+            }
+            return rules
+        }
+
+        /// One `[[device]]` section called `name` (`device[2]`).
+        private mutating func readDevice(_ table: TOMLTable, name: String, base: Configuration) -> DeviceRule? {
+            let before = problems.count
+            let prefix = name + "."
+            var rule = DeviceRule(configuration: base)
+            var seen: Set<String> = []
+            var matchKeys = 0
+            for (keyName, value) in table.sorted(by: { $0.0 < $1.0 }) {
+                let fullName = prefix + keyName
+                switch keyName {
+                case "name":
+                    matchKeys += 1
+                    guard let text = value.string else {
+                        problem(fullName, "\(fullName) = \(describe(value)) has the wrong type: expected a string, part of the device's name (flickd devices lists the names)")
+                        continue
+                    }
+                    guard !text.isEmpty else {
+                        problem(fullName, "\(fullName) is empty, which every device name contains: write part of the device's name (flickd devices lists the names)")
+                        continue
+                    }
+                    rule.name = text
+                case "vendor", "product":
+                    matchKeys += 1
+                    guard let id = deviceID(value, as: fullName) else { continue }
+                    if keyName == "vendor" { rule.vendor = id } else { rule.product = id }
+                case "enabled":
+                    guard let enabled = value.bool else {
+                        problem(fullName, "\(fullName) = \(describe(value)) has the wrong type: expected true or false; true is the default")
+                        continue
+                    }
+                    rule.enabled = enabled
+                case "resolution":
+                    let range = deviceResolutionRange
+                    let rangeText = "\(ConfigurationKey.format(range.lowerBound)) <= resolution <= \(ConfigurationKey.format(range.upperBound))"
+                    let tail = "; without it flickd uses the resolution the device reports (or an estimate)"
+                    guard let number = value.int.map(Double.init) ?? value.double else {
+                        problem(fullName, "\(fullName) = \(describe(value)) has the wrong type: expected a number of units per mm (\(rangeText))\(tail)")
+                        continue
+                    }
+                    guard range.contains(number) else {
+                        problem(fullName, "\(fullName) = \(describe(value)) is out of range (\(rangeText))\(tail)")
+                        continue
+                    }
+                    rule.resolution = number
+                default:
+                    if sections.contains(keyName) {
+                        readSection(keyName, value, prefix: prefix, into: &rule.configuration, seen: &seen)
+                    } else {
+                        unknown(keyName, isTable: value.type == .table, prefix: prefix)
+                    }
+                }
+            }
+            checkTogether(rule.configuration, seen: seen, prefix: prefix, onlyIfSeen: true)
+            if matchKeys == 0 {
+                problem(name, "\(name) names no device, so it would apply to all of them: give it a name (part of the device's name), a vendor or a product")
+            }
+            rule.configuration.devices = []
+            return problems.count == before ? rule : nil
+        }
+
+        /// A vendor or product id: a TOML integer (`0x06cb`) or a hexadecimal string (`"06cb"`).
+        private mutating func deviceID(_ value: TOMLValueConvertible, as name: String) -> UInt16? {
+            let expected = "a 16-bit id, written 0x06cb or \"06cb\" (hexadecimal, as lsusb and /proc/bus/input/devices show it)"
+            if let integer = value.int {
+                guard let id = UInt16(exactly: integer) else {
+                    problem(name, "\(name) = \(describe(value)) is out of range (0 <= id <= 0xffff): expected \(expected)")
+                    return nil
+                }
+                return id
+            }
+            guard let text = value.string else {
+                problem(name, "\(name) = \(describe(value)) has the wrong type: expected \(expected)")
+                return nil
+            }
+            var digits = Substring(text)
+            if digits.hasPrefix("0x") || digits.hasPrefix("0X") { digits = digits.dropFirst(2) }
+            guard (1...4).contains(digits.count), let id = UInt16(digits, radix: 16) else {
+                problem(name, "\(name) = \(describe(value)) is not \(expected)")
+                return nil
+            }
+            return id
+        }
+
+        /// An unknown key or section; `name` is relative to `prefix` (`device[1].`), which
+        /// the message and the suggestion carry.
+        mutating func unknown(_ name: String, isTable: Bool, prefix: String = "") {
             let parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            let inDevice = !prefix.isEmpty
             if parts.count == 1 && isTable {
-                let suggestion = Suggestion.closest(to: name, among: sections)
-                problem(name, "unknown section [\(name)]" + (suggestion.map { "; did you mean [\($0)]?" } ?? "")
-                    + "; the sections are " + sections.map { "[\($0)]" }.joined(separator: ", "))
+                let suggestion = Suggestion.closest(to: name, among: sections + (inDevice ? [] : [deviceSection]))
+                if inDevice {
+                    problem(prefix + name, "unknown section [\(deviceSection).\(name)] in \(prefix.dropLast())"
+                        + (suggestion.map { "; did you mean [\(deviceSection).\($0)]?" } ?? "")
+                        + "; the sections are " + sections.map { "[\(deviceSection).\($0)]" }.joined(separator: ", "))
+                } else {
+                    problem(name, "unknown section [\(name)]"
+                        + (suggestion.map { $0 == deviceSection ? "; did you mean [[\($0)]]?" : "; did you mean [\($0)]?" } ?? "")
+                        + "; the sections are " + sections.map { "[\($0)]" }.joined(separator: ", ") + " and [[\(deviceSection)]]")
+                }
                 return
             }
             // Score each known key by the whole name, or by the last part alone with one edit
             // for a wrong section: "speed" finds scroll.speed, "coast.natural" scroll.natural.
+            // A device section also has its own keys (name, vendor, ...), which have no section.
             let last = parts.last ?? name
-            let scored = keys.map { key -> (String, Int) in
+            var scored = keys.map { key -> (String, Int) in
                 let whole = Suggestion.distance(name, key.name)
                 let sameSection = parts.count > 1 && parts[0] == key.section
                 let byKey = Suggestion.distance(last, key.key) + (sameSection ? 0 : 1)
                 return (key.name, min(whole, byKey))
             }
+            if inDevice {
+                scored += deviceKeys.map { key in
+                    (key.name, min(Suggestion.distance(name, key.name), Suggestion.distance(last, key.name) + (parts.count > 1 ? 1 : 0)))
+                }
+            }
             let suggestion = Suggestion.closest(to: name, among: scored, length: last.count)
             let section = parts.count > 1 ? parts[0] : nil
-            var message = isTable ? "unknown table [\(name)]" : "unknown key \(name)"
+            var message = isTable ? "unknown table [\(prefix + name)]" : "unknown key \(prefix + name)"
             if let suggestion {
-                message += "; did you mean \(suggestion)?"
+                message += "; did you mean \(prefix + suggestion)?"
             } else if let section, sections.contains(section) {
                 let known = keys.filter { $0.section == section }.map(\.key)
                 message += "; [\(section)] has " + known.joined(separator: ", ")
+            } else if inDevice && parts.count == 1 {
+                message += "; a [[\(deviceSection)]] section has " + deviceKeys.map(\.name).joined(separator: ", ")
+                    + " and the sections " + sections.joined(separator: ", ")
             }
-            problem(name, message)
+            problem(prefix + name, message)
         }
 
         /// The value of `key` if its type and range are right; else records why not.
-        mutating func check(_ key: ConfigurationKey, _ value: TOMLValueConvertible) -> ConfigurationValue? {
+        /// `name` is the key as the message shows it (`device[1].coast.boost`).
+        mutating func check(_ key: ConfigurationKey, _ value: TOMLValueConvertible, as name: String) -> ConfigurationValue? {
             let written = describe(value)
             let tail = "; \(key.defaultValue) is the default"
             switch key.kind {
@@ -116,7 +254,7 @@ public enum ConfigurationLoader {
                 var number: Double
                 if key.kind == .integer {
                     guard let integer = value.int else {
-                        problem(key.name, "\(key.name) = \(written) has the wrong type: expected a whole number (\(key.rangeText))\(tail)")
+                        problem(name, "\(name) = \(written) has the wrong type: expected a whole number (\(key.rangeText))\(tail)")
                         return nil
                     }
                     number = Double(integer)
@@ -124,37 +262,57 @@ public enum ConfigurationLoader {
                     number = Double(integer)
                 } else if let double = value.double {
                     number = double
-                } else if let name = value.string, !key.namedValues.isEmpty {
-                    guard let named = key.namedValues.first(where: { $0.name == name }) else {
-                        let suggestion = Suggestion.closest(to: name, among: key.namedValues.map(\.name))
-                        problem(key.name, "\(key.name) = \(written) is not a number or a known name (\(key.acceptedText))"
+                } else if let word = value.string, !key.namedValues.isEmpty {
+                    guard let named = key.namedValues.first(where: { $0.name == word }) else {
+                        let suggestion = Suggestion.closest(to: word, among: key.namedValues.map(\.name))
+                        problem(name, "\(name) = \(written) is not a number or a known name (\(key.acceptedText))"
                             + (suggestion.map { "; did you mean \"\($0)\"?" } ?? "") + tail)
                         return nil
                     }
                     number = named.value
                 } else {
-                    problem(key.name, "\(key.name) = \(written) has the wrong type: expected a number (\(key.acceptedText))\(tail)")
+                    problem(name, "\(name) = \(written) has the wrong type: expected a number (\(key.acceptedText))\(tail)")
                     return nil
                 }
                 if let range = key.range, !range.contains(number) {
-                    problem(key.name, "\(key.name) = \(written) is out of range (\(key.rangeText))\(tail)")
+                    problem(name, "\(name) = \(written) is out of range (\(key.rangeText))\(tail)")
                     return nil
                 }
                 return key.kind == .integer ? .integer(Int(number)) : .number(number)
             case .boolean:
                 guard let boolean = value.bool else {
-                    problem(key.name, "\(key.name) = \(written) has the wrong type: expected true or false\(tail)")
+                    problem(name, "\(name) = \(written) has the wrong type: expected true or false\(tail)")
                     return nil
                 }
                 return .boolean(boolean)
+            case .booleanOrChoice:
+                if let boolean = value.bool { return .boolean(boolean) }
+                guard let string = value.string else {
+                    problem(name, "\(name) = \(written) has the wrong type: expected \(key.rangeText)\(tail)")
+                    return nil
+                }
+                guard key.choices.contains(string) else {
+                    // "true" in quotes is the likeliest slip: point at the unquoted word.
+                    let truth: [String: String] = ["true": "true", "on": "true", "yes": "true",
+                                                   "false": "false", "off": "false", "no": "false"]
+                    let hint: String
+                    if let word = truth[string.lowercased()] {
+                        hint = "; write \(key.key) = \(word), without quotes"
+                    } else {
+                        hint = Suggestion.closest(to: string, among: key.choices).map { "; did you mean \"\($0)\"?" } ?? ""
+                    }
+                    problem(name, "\(name) = \(written) is not \(key.rangeText)\(hint)\(tail)")
+                    return nil
+                }
+                return .string(string)
             case .choice:
                 guard let string = value.string else {
-                    problem(key.name, "\(key.name) = \(written) has the wrong type: expected \(key.rangeText)\(tail)")
+                    problem(name, "\(name) = \(written) has the wrong type: expected \(key.rangeText)\(tail)")
                     return nil
                 }
                 guard key.choices.contains(string) else {
                     let suggestion = Suggestion.closest(to: string, among: key.choices)
-                    problem(key.name, "\(key.name) = \(written) is not \(key.rangeText)"
+                    problem(name, "\(name) = \(written) is not \(key.rangeText)"
                         + (suggestion.map { "; did you mean \"\($0)\"?" } ?? "") + tail)
                     return nil
                 }
@@ -162,13 +320,16 @@ public enum ConfigurationLoader {
             }
         }
 
-        /// Rules that involve more than one key.
-        mutating func checkTogether(_ configuration: Configuration, seen: Set<String>) {
+        /// Rules that involve more than one key. In a device section (`prefix` `device[1].`)
+        /// with `onlyIfSeen`, only rules touching a key the section sets are checked: the
+        /// others were checked at the top level.
+        mutating func checkTogether(_ configuration: Configuration, seen: Set<String>, prefix: String = "", onlyIfSeen: Bool = false) {
             let minSpeed = configuration.coast.minSpeed, maxSpeed = configuration.coast.maxSpeed
-            if minSpeed >= maxSpeed {
+            let wroteSpeed = seen.contains("coast.min_speed") || seen.contains("coast.max_speed")
+            if minSpeed >= maxSpeed && (wroteSpeed || !onlyIfSeen) {
                 // Point at the key the user wrote: min_speed if both or only it, else max_speed.
                 let at = seen.contains("coast.min_speed") || !seen.contains("coast.max_speed") ? "coast.min_speed" : "coast.max_speed"
-                problem(at, "coast.min_speed = \(ConfigurationKey.format(minSpeed)) must be less than coast.max_speed = \(ConfigurationKey.format(maxSpeed)): no release could coast")
+                problem(prefix + at, "\(prefix)coast.min_speed = \(ConfigurationKey.format(minSpeed)) must be less than \(prefix)coast.max_speed = \(ConfigurationKey.format(maxSpeed)): no release could coast")
             }
         }
     }

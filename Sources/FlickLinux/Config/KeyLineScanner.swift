@@ -4,6 +4,10 @@
 /// follows `[table]` / `[[array]]` headers and `key = ...` lines (dotted and quoted keys, blanks
 /// anywhere) and records the first line of each full dotted name, and of each dotted prefix.
 ///
+/// Sections of an array of tables are numbered from 1, as error messages name them: the keys
+/// under the second `[[device]]` header, and under a `[device.coast]` header after it, are
+/// recorded as `device[2].name` and `device[2].coast.boost`.
+///
 /// Limitations, accepted because they only cost a line number: keys inside inline tables
 /// (`coast = { boost = true }`) get the line of the table's own key; text inside multi-line
 /// strings is skipped, but a multi-line array holding `key = value` text could mislead it.
@@ -15,6 +19,8 @@ struct KeyLineScanner {
     init(text: String) {
         var table: [String] = []
         var inMultilineString: String?
+        // How many `[[name]]` headers of each array of tables (by dotted name) came so far.
+        var arrayCounts: [String: Int] = [:]
         for (offset, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
             let number = offset + 1
             var line = Substring(rawLine)
@@ -26,10 +32,20 @@ struct KeyLineScanner {
             let content = Substring(Self.stripComment(line).trimmingBlanks)
             if content.isEmpty { continue }
             if content.hasPrefix("[") {
-                let inner = content.hasPrefix("[[")
+                let isArray = content.hasPrefix("[[")
+                let inner = isArray
                     ? content.dropFirst(2).prefix { $0 != "]" }
                     : content.dropFirst().prefix { $0 != "]" }
-                table = Self.keyParts(inner)
+                let parts = Self.keyParts(inner)
+                if isArray && !parts.isEmpty {
+                    arrayCounts[parts.joined(separator: "."), default: 0] += 1
+                    record(parts, line: number)  // `device` itself: its first header
+                }
+                // Each part naming an array of tables stands for its newest element.
+                table = parts.indices.map { index in
+                    let count = arrayCounts[parts[...index].joined(separator: ".")]
+                    return parts[index] + (count.map { "[\($0)]" } ?? "")
+                }
                 record(table, line: number)
                 continue
             }
@@ -46,11 +62,16 @@ struct KeyLineScanner {
 
     /// The line of `name` (a full dotted key or a section), falling back to its closest
     /// recorded prefix (a key written inside an inline table gets the table's line).
+    /// A numbered name (`device[1].coast`) found nowhere falls back to the unnumbered one (an
+    /// inline array `device = [{ ... }]` has no headers).
     func line(of name: String) -> Int? {
         var parts = name.split(separator: ".").map(String.init)
         while !parts.isEmpty {
             if let line = lines[parts.joined(separator: ".")] { return line }
             parts.removeLast()
+        }
+        if name.contains("[") {
+            return line(of: String(name.split(separator: ".").map { $0.prefix { $0 != "[" } }.joined(separator: ".")))
         }
         return nil
     }
