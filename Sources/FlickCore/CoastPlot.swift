@@ -1,0 +1,468 @@
+/// How coasts play out under a configuration, for `flickd plot`: one curve per release speed,
+/// sampled from the same model and the same end rule the engine uses, drawn as an SVG.
+///
+/// A release of `s` mm/s (clamped to `coast.max_speed`, no coast below `coast.min_speed`)
+/// starts a wheel velocity of `v0 = s · scroll.speed` hi-res units per second, which decays as
+/// `Deceleration` says. The coast ends where `Coast` ends it: at rest (within half a hi-res unit
+/// of `X = v0/k`) or cut at `coast.max_duration`.
+public struct CoastPlot: Sendable {
+    /// The release speeds drawn when none are given, mm/s.
+    public static let defaultSpeeds: [Double] = [50, 100, 200, 400]
+
+    /// Hi-res wheel units in one detent (one notch of a wheel).
+    public static let hiResUnitsPerDetent = 120.0
+
+    /// What one release speed does.
+    public struct Curve: Hashable, Sendable {
+        /// One point of a coast: time after release and where the coast is.
+        public struct Sample: Hashable, Sendable {
+            /// Seconds after release.
+            public var seconds: Double
+            /// Distance scrolled so far, hi-res wheel units (≥ 0).
+            public var hiResUnits: Double
+            /// Velocity, hi-res wheel units per second (≥ 0).
+            public var hiResUnitsPerSecond: Double
+        }
+
+        /// The release speed asked for, mm/s of finger travel.
+        public var releaseSpeed: Double
+        /// The speed the coast starts with, mm/s: the release speed clamped to
+        /// `coast.max_speed`; nil when the release is below `coast.min_speed` and does not coast.
+        public var coastSpeed: Double?
+        /// True when the coast ends at rest; false when `coast.max_duration` cuts it.
+        public var settles: Bool
+        /// How long the coast runs, seconds (0 without a coast).
+        public var duration: Double
+        /// Where the coast ends, hi-res units: its destination `X = v0/k` when it settles, else
+        /// its position when it is cut (0 without a coast).
+        public var distanceHiRes: Double
+        /// The curve from release to the end, evenly spaced in time; the last sample is the end
+        /// (empty without a coast).
+        public var samples: [Sample]
+
+        /// True when the release coasts.
+        public var coasts: Bool { coastSpeed != nil }
+        /// True when the release was faster than `coast.max_speed` and was clamped.
+        public var isClamped: Bool { coastSpeed.map { $0 < releaseSpeed } ?? false }
+    }
+
+    /// The settings the curves follow.
+    public let configuration: Configuration
+    /// One curve per release speed, in the order given.
+    public let curves: [Curve]
+
+    /// Samples per curve between release and end (the end point is added exactly).
+    static let samplesPerCurve = 240
+
+    /// The coasts that releases at each of `speeds` (mm/s, > 0) make under `configuration`.
+    public init(configuration: Configuration, speeds: [Double] = CoastPlot.defaultSpeeds) {
+        self.configuration = configuration
+        curves = speeds.map { Self.curve(releaseSpeed: $0, configuration: configuration) }
+    }
+
+    /// The coast a release at `releaseSpeed` starts, decided and ended as the engine does.
+    static func curve(releaseSpeed: Double, configuration: Configuration) -> Curve {
+        let settings = configuration.coast
+        guard releaseSpeed >= settings.minSpeed, releaseSpeed > 0 else {
+            return Curve(releaseSpeed: releaseSpeed, coastSpeed: nil, settles: true, duration: 0,
+                         distanceHiRes: 0, samples: [])
+        }
+        let speed = min(releaseSpeed, settings.maxSpeed)
+        let v0 = speed * configuration.scroll.speed
+        let deceleration = Deceleration(ratePerMillisecond: settings.decelerationRate)
+        // The engine's own coast decides when it ends, so the plot cannot drift from it.
+        let coast = Coast(source: 0, origin: .zero, vertical: v0, horizontal: 0,
+                          millimetresPerSecond: Vector(x: 0, y: speed), deceleration: deceleration,
+                          maxDuration: settings.maxDuration,
+                          period: Duration.seconds(1 / max(1, settings.tickRate)))
+        let duration = (coast.end - coast.origin).seconds
+        var samples: [Curve.Sample] = []
+        samples.reserveCapacity(samplesPerCurve + 1)
+        for i in 0..<samplesPerCurve {
+            let t = duration * Double(i) / Double(samplesPerCurve)
+            samples.append(.init(seconds: t, hiResUnits: deceleration.position(after: t, velocity: v0),
+                                 hiResUnitsPerSecond: deceleration.velocity(after: t, velocity: v0)))
+        }
+        // A coast that settles emits its whole destination; one that is cut stops where it is.
+        let end = coast.settles ? coast.destination.vertical : deceleration.position(after: duration, velocity: v0)
+        samples.append(.init(seconds: duration, hiResUnits: end,
+                             hiResUnitsPerSecond: deceleration.velocity(after: duration, velocity: v0)))
+        return Curve(releaseSpeed: releaseSpeed, coastSpeed: speed, settles: coast.settles, duration: duration,
+                     distanceHiRes: end, samples: samples)
+    }
+
+    // MARK: SVG
+
+    /// The plot as a standalone SVG document: a title naming the settings, a position panel
+    /// (detents, with mm of finger travel on the right) above a velocity panel (detents/s, with
+    /// mm/s on the right), both over seconds after release, and a legend.
+    ///
+    /// `source` says where the configuration came from ("built-in defaults" or a path).
+    /// Curves are `<polyline class="curve position|velocity">` with `data-release-speed`; each
+    /// panel is a `<g id="position-panel|velocity-panel">` whose tick marks carry their values
+    /// (`class="tick-mark x|y-left|y-right"`, `data-value`), so a reader can map pixels back.
+    public func svg(source: String) -> String {
+        var out = SVGWriter()
+        let layout = Layout.standard
+        let speed = configuration.scroll.speed
+        let coasting = curves.filter(\.coasts)
+
+        // Axis ranges, with a little headroom so that no curve or end point sits on the frame.
+        let longest = coasting.map(\.duration).max() ?? 0
+        let timeAxis = Ticks(upTo: (longest > 0 ? longest : configuration.coast.maxDuration.seconds) * 1.02)
+        let farthest = coasting.map { $0.distanceHiRes / Self.hiResUnitsPerDetent }.max() ?? 0
+        let positionAxis = Ticks(upTo: farthest > 0 ? farthest * 1.05 : 1)
+        let fastest = coasting.compactMap { $0.coastSpeed.map { $0 * speed / Self.hiResUnitsPerDetent } }.max() ?? 0
+        let velocityAxis = Ticks(upTo: fastest > 0 ? fastest * 1.05 : 1)
+        // Detents → mm of finger travel that would scroll as far: ×120/speed.
+        let millimetresPerDetent = Self.hiResUnitsPerDetent / speed
+
+        out.open(width: layout.width, height: layout.height)
+        out.element("title", text: "flickd coast plot")
+        out.rect(x: 0, y: 0, width: layout.width, height: layout.height, attributes: ["fill": "white"])
+
+        let coast = configuration.coast
+        out.text("Coasts: deceleration_rate \(Self.plain(coast.decelerationRate)), "
+                 + "scroll.speed \(Self.plain(speed)) units/mm, "
+                 + "max_duration \(Self.plain(coast.maxDuration.milliseconds)) ms",
+                 x: layout.panelLeft, y: 30, attributes: ["font-size": "16", "font-weight": "bold", "id": "title"])
+        let k = Deceleration(ratePerMillisecond: coast.decelerationRate).decayPerSecond
+        out.text("k = \(Self.fixed(k, 3))/s; min_speed \(Self.plain(coast.minSpeed)) mm/s, "
+                 + "max_speed \(Self.plain(coast.maxSpeed)) mm/s; 1 detent = 120 hi-res units = "
+                 + "\(Self.fixed(millimetresPerDetent, 2)) mm of finger travel",
+                 x: layout.panelLeft, y: 50, attributes: ["font-size": "12", "fill": "#444", "id": "subtitle"])
+        out.text("settings: \(source)", x: layout.panelLeft, y: 66,
+                 attributes: ["font-size": "12", "fill": "#444", "id": "source"])
+
+        let panels = [
+            Panel(id: "position", title: "Scroll position", top: layout.positionTop, values: positionAxis,
+                  leftLabel: "position (wheel detents)", rightLabel: "finger travel equivalent (mm)"),
+            Panel(id: "velocity", title: "Velocity", top: layout.velocityTop, values: velocityAxis,
+                  leftLabel: "velocity (detents/s)", rightLabel: "finger speed equivalent (mm/s)"),
+        ]
+        for panel in panels {
+            out.open("g", attributes: ["id": "\(panel.id)-panel"])
+            drawAxes(panel, time: timeAxis, millimetresPerDetent: millimetresPerDetent, layout: layout, into: &out)
+            for (index, curve) in curves.enumerated() where curve.coasts {
+                drawCurve(curve, colour: Self.palette[index % Self.palette.count], panel: panel, time: timeAxis,
+                          layout: layout, into: &out)
+            }
+            out.close("g")
+        }
+
+        drawLegend(layout: layout, millimetresPerDetent: millimetresPerDetent, into: &out)
+        out.close()
+        return out.text
+    }
+
+    /// One of the two panels: its vertical axis and labels.
+    private struct Panel {
+        var id: String
+        var title: String
+        var top: Double
+        var values: Ticks
+        var leftLabel: String
+        var rightLabel: String
+    }
+
+    /// Where everything goes, in SVG user units (pixels).
+    struct Layout {
+        var width = 1000.0
+        var height = 760.0
+        var panelLeft = 80.0
+        var panelRight = 620.0
+        var panelHeight = 250.0
+        var positionTop = 105.0
+        var velocityTop = 445.0
+        var legendLeft = 710.0
+
+        static let standard = Layout()
+
+        /// The horizontal pixel of `seconds`.
+        func x(_ seconds: Double, _ axis: Ticks) -> Double {
+            panelLeft + (panelRight - panelLeft) * seconds / axis.upper
+        }
+
+        /// The vertical pixel of `value` in a panel whose top is `top`.
+        func y(_ value: Double, _ axis: Ticks, top: Double) -> Double {
+            top + panelHeight - panelHeight * value / axis.upper
+        }
+    }
+
+    private func drawAxes(_ panel: Panel, time: Ticks, millimetresPerDetent: Double, layout: Layout,
+                          into out: inout SVGWriter) {
+        let top = panel.top, bottom = panel.top + layout.panelHeight
+        let left = layout.panelLeft, right = layout.panelRight
+        out.text(panel.title, x: left, y: top - 10, attributes: ["font-size": "14", "font-weight": "bold",
+                                                                  "class": "panel-title"])
+        out.rect(x: left, y: top, width: right - left, height: layout.panelHeight,
+                 attributes: ["fill": "none", "stroke": "#888"])
+
+        // Time ticks and grid.
+        for value in time.values {
+            let x = layout.x(value, time)
+            out.line(from: (x, top), to: (x, bottom), attributes: ["stroke": "#e4e4e4"])
+            out.line(from: (x, bottom), to: (x, bottom + 5),
+                     attributes: ["stroke": "#444", "class": "tick-mark x", "data-value": time.label(value)])
+            out.text(time.label(value), x: x, y: bottom + 19,
+                     attributes: ["font-size": "12", "text-anchor": "middle", "class": "tick x",
+                                  "data-value": time.label(value)])
+        }
+        out.text("time after release (s)", x: (left + right) / 2, y: bottom + 38,
+                 attributes: ["font-size": "12", "text-anchor": "middle", "class": "axis-label x"])
+
+        // Left axis: detents (or detents/s), with a grid.
+        for value in panel.values.values {
+            let y = layout.y(value, panel.values, top: top)
+            if value > 0 { out.line(from: (left, y), to: (right, y), attributes: ["stroke": "#e4e4e4"]) }
+            out.line(from: (left - 5, y), to: (left, y),
+                     attributes: ["stroke": "#444", "class": "tick-mark y-left", "data-value": panel.values.label(value)])
+            out.text(panel.values.label(value), x: left - 8, y: y + 4,
+                     attributes: ["font-size": "12", "text-anchor": "end", "class": "tick y-left",
+                                  "data-value": panel.values.label(value)])
+        }
+        let middle = top + layout.panelHeight / 2
+        out.text(panel.leftLabel, x: left - 52, y: middle,
+                 attributes: ["font-size": "12", "text-anchor": "middle", "class": "axis-label y-left",
+                              "transform": "rotate(-90 \(Self.fixed(left - 52, 1)) \(Self.fixed(middle, 1)))"])
+
+        // Right axis: the same scale in mm (or mm/s) of finger travel, ticks of its own.
+        let millimetres = Ticks(upTo: panel.values.upper * millimetresPerDetent, extend: false, count: 6)
+        for value in millimetres.values {
+            let y = layout.y(value / millimetresPerDetent, panel.values, top: top)
+            out.line(from: (right, y), to: (right + 5, y),
+                     attributes: ["stroke": "#444", "class": "tick-mark y-right", "data-value": millimetres.label(value)])
+            out.text(millimetres.label(value), x: right + 8, y: y + 4,
+                     attributes: ["font-size": "12", "class": "tick y-right", "data-value": millimetres.label(value)])
+        }
+        out.text(panel.rightLabel, x: right + 58, y: middle,
+                 attributes: ["font-size": "12", "text-anchor": "middle", "class": "axis-label y-right",
+                              "transform": "rotate(90 \(Self.fixed(right + 58, 1)) \(Self.fixed(middle, 1)))"])
+
+        // Where max_duration would cut a coast, when it is on the chart.
+        let cut = configuration.coast.maxDuration.seconds
+        if cut <= time.upper {
+            let x = layout.x(cut, time)
+            out.line(from: (x, top), to: (x, bottom),
+                     attributes: ["stroke": "#b00", "stroke-dasharray": "6 4", "class": "max-duration"])
+            // Position curves rise to the top right, velocity curves fall to the bottom right:
+            // the label goes in the corner they leave free.
+            out.text("max_duration", x: x - 4, y: panel.id == "position" ? bottom - 6 : top + 14,
+                     attributes: ["font-size": "11", "fill": "#b00", "text-anchor": "end"])
+        }
+    }
+
+    private func drawCurve(_ curve: Curve, colour: String, panel: Panel, time: Ticks, layout: Layout,
+                           into out: inout SVGWriter) {
+        let isPosition = panel.id == "position"
+        let points = curve.samples.map { sample -> (Double, Double) in
+            let value = (isPosition ? sample.hiResUnits : sample.hiResUnitsPerSecond) / Self.hiResUnitsPerDetent
+            return (layout.x(sample.seconds, time), layout.y(value, panel.values, top: panel.top))
+        }
+        out.polyline(points, attributes: [
+            "class": "curve \(panel.id)", "stroke": colour, "stroke-width": "2", "fill": "none",
+            "stroke-linejoin": "round", "data-release-speed": Self.plain(curve.releaseSpeed),
+            "data-end": curve.settles ? "settled" : "max_duration",
+        ])
+        guard let last = points.last else { return }
+        if !isPosition && !curve.settles {
+            // Cut at max_duration: the wheel events stop at once.
+            out.line(from: last, to: (last.0, layout.y(0, panel.values, top: panel.top)),
+                     attributes: ["stroke": colour, "stroke-width": "1.5", "stroke-dasharray": "2 3"])
+        }
+        out.circle(at: last, radius: 3.5, attributes: ["fill": curve.settles ? colour : "white", "stroke": colour,
+                                                       "stroke-width": "1.5", "class": "end \(panel.id)"])
+    }
+
+    private func drawLegend(layout: Layout, millimetresPerDetent: Double, into out: inout SVGWriter) {
+        let coast = configuration.coast
+        let left = layout.legendLeft
+        var y = layout.positionTop
+        out.open("g", attributes: ["id": "legend"])
+        out.text("Release speed", x: left, y: y - 10, attributes: ["font-size": "14", "font-weight": "bold"])
+        y += 8
+        for (index, curve) in curves.enumerated() {
+            let colour = Self.palette[index % Self.palette.count]
+            let name = "\(Self.plain(curve.releaseSpeed)) mm/s"
+            let headline: String
+            let details: [String]
+            if let coastSpeed = curve.coastSpeed {
+                out.line(from: (left, y - 4), to: (left + 24, y - 4),
+                         attributes: ["stroke": colour, "stroke-width": "2.5"])
+                let detents = curve.distanceHiRes / Self.hiResUnitsPerDetent
+                headline = name
+                details = (curve.isClamped ? ["clamped to max_speed, \(Self.plain(coastSpeed)) mm/s"] : [])
+                    + ["\(Self.fixed(detents, 1)) detents (\(Self.fixed(detents * millimetresPerDetent, 0)) mm of travel),",
+                       curve.settles ? "at rest after \(Self.fixed(curve.duration, 2)) s"
+                                     : "cut at \(Self.fixed(curve.duration, 2)) s by max_duration"]
+            } else {
+                out.line(from: (left, y - 4), to: (left + 24, y - 4),
+                         attributes: ["stroke": "#999", "stroke-width": "2.5", "stroke-dasharray": "3 3"])
+                headline = "\(name): no coast"
+                details = ["slower than min_speed, \(Self.plain(coast.minSpeed)) mm/s"]
+            }
+            out.text(headline, x: left + 32, y: y, attributes: ["font-size": "13", "class": "legend-entry",
+                                                                "data-release-speed": Self.plain(curve.releaseSpeed)])
+            for line in details {
+                y += 15
+                out.text(line, x: left + 32, y: y, attributes: ["font-size": "11", "fill": "#444"])
+            }
+            y += 24
+        }
+        y += 4
+        let notes = [
+            "Each curve ends where the coast ends:",
+            "● at rest (within half a hi-res unit)",
+            "○ cut at max_duration",
+            "A new touch, click or key stops a coast",
+            "sooner.",
+        ]
+        for note in notes {
+            out.text(note, x: left, y: y, attributes: ["font-size": "11", "fill": "#444"])
+            y += 15
+        }
+        out.close("g")
+    }
+
+    /// Colours told apart by most colour-blind readers (Okabe and Ito), dark enough on white.
+    static let palette = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#999933"]
+
+    // MARK: Numbers
+
+    /// Evenly spaced axis ticks from 0: steps of 1, 2 or 5 × 10ⁿ, about five of them.
+    struct Ticks {
+        /// The step between ticks.
+        var step: Double
+        /// The axis's end (the last tick when `extend`).
+        var upper: Double
+        /// How many digits after the point a tick label needs.
+        var decimals: Int
+
+        /// About `count` ticks covering 0...`maximum`; with `extend` the axis ends on the first
+        /// tick at or past `maximum`, else it ends at `maximum` and the ticks stay within it.
+        init(upTo maximum: Double, extend: Bool = true, count: Double = 5) {
+            let maximum = maximum.isFinite && maximum > 0 ? maximum : 1
+            let rough = maximum / count
+            var magnitude = 1.0
+            var decimals = 0
+            while magnitude > rough {
+                magnitude /= 10
+                decimals += 1
+            }
+            while magnitude * 10 <= rough {
+                magnitude *= 10
+                decimals = max(0, decimals - 1)
+            }
+            let multiple = rough / magnitude
+            let factor: Double = multiple <= 1 ? 1 : multiple <= 2 ? 2 : multiple <= 5 ? 5 : 10
+            if factor == 10 { decimals = max(0, decimals - 1) }
+            step = factor * magnitude
+            self.decimals = decimals
+            upper = extend ? (maximum / step - 1e-9).rounded(.up) * step : maximum
+        }
+
+        /// Every tick from 0 to `upper`.
+        var values: [Double] {
+            let count = Int((upper / step + 1e-9).rounded(.down))
+            return (0...count).map { Double($0) * step }
+        }
+
+        /// A tick's label.
+        func label(_ value: Double) -> String { CoastPlot.fixed(value, decimals) }
+    }
+
+    /// `value` with exactly `decimals` digits after the point.
+    static func fixed(_ value: Double, _ decimals: Int) -> String {
+        guard value.isFinite else { return "0" }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded()
+        guard scaled < 9e15 else { return "\(value)" }
+        let whole = Int64(scaled)
+        let unit = Int64(scale)
+        var text = (value < 0 && whole != 0 ? "-" : "") + String(whole / unit)
+        if decimals > 0 {
+            let fraction = String(whole % unit)
+            text += "." + String(repeating: "0", count: decimals - fraction.count) + fraction
+        }
+        return text
+    }
+
+    /// `value` as a person would write it: `24`, `0.998`, `1.5`.
+    static func plain(_ value: Double) -> String {
+        if value.isFinite, value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return "\(value)"
+    }
+}
+
+/// Builds an SVG document as text, escaping what XML needs escaped.
+struct SVGWriter {
+    private(set) var text = ""
+
+    mutating func open(width: Double, height: Double) {
+        let w = CoastPlot.plain(width), h = CoastPlot.plain(height)
+        text += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        text += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(w)\" height=\"\(h)\" viewBox=\"0 0 \(w) \(h)\" "
+            + "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n"
+    }
+
+    mutating func close() { text += "</svg>\n" }
+
+    mutating func open(_ name: String, attributes: [String: String]) {
+        text += "<\(name)\(Self.attributes(attributes))>\n"
+    }
+
+    mutating func close(_ name: String) { text += "</\(name)>\n" }
+
+    mutating func element(_ name: String, text content: String) {
+        text += "<\(name)>\(Self.escape(content))</\(name)>\n"
+    }
+
+    mutating func text(_ content: String, x: Double, y: Double, attributes: [String: String] = [:]) {
+        text += "<text x=\"\(Self.number(x))\" y=\"\(Self.number(y))\"\(Self.attributes(attributes))>"
+            + "\(Self.escape(content))</text>\n"
+    }
+
+    mutating func rect(x: Double, y: Double, width: Double, height: Double, attributes: [String: String]) {
+        text += "<rect x=\"\(Self.number(x))\" y=\"\(Self.number(y))\" width=\"\(Self.number(width))\" "
+            + "height=\"\(Self.number(height))\"\(Self.attributes(attributes))/>\n"
+    }
+
+    mutating func line(from a: (Double, Double), to b: (Double, Double), attributes: [String: String]) {
+        text += "<line x1=\"\(Self.number(a.0))\" y1=\"\(Self.number(a.1))\" x2=\"\(Self.number(b.0))\" "
+            + "y2=\"\(Self.number(b.1))\"\(Self.attributes(attributes))/>\n"
+    }
+
+    mutating func circle(at centre: (Double, Double), radius: Double, attributes: [String: String]) {
+        text += "<circle cx=\"\(Self.number(centre.0))\" cy=\"\(Self.number(centre.1))\" "
+            + "r=\"\(Self.number(radius))\"\(Self.attributes(attributes))/>\n"
+    }
+
+    mutating func polyline(_ points: [(Double, Double)], attributes: [String: String]) {
+        let list = points.map { "\(Self.number($0.0)),\(Self.number($0.1))" }.joined(separator: " ")
+        text += "<polyline points=\"\(list)\"\(Self.attributes(attributes))/>\n"
+    }
+
+    /// A coordinate with two decimals: a hundredth of a pixel is finer than any screen.
+    static func number(_ value: Double) -> String { CoastPlot.fixed(value, 2) }
+
+    /// Attributes in name order, so the output is the same on every run.
+    static func attributes(_ attributes: [String: String]) -> String {
+        attributes.sorted { $0.key < $1.key }.map { " \($0.key)=\"\(escape($0.value))\"" }.joined()
+    }
+
+    /// `text` with `&`, `<`, `>` and `"` escaped.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,261 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Testing
+@testable import FlickCore
+
+/// One element of a parsed SVG: its name, attributes, text, and the `<g id>` it is inside.
+private struct Element {
+    var name: String
+    var attributes: [String: String]
+    var text = ""
+    var group: String?
+
+    var classes: [Substring] { (attributes["class"] ?? "").split(separator: " ") }
+    func number(_ attribute: String) -> Double? { attributes[attribute].flatMap(Double.init) }
+
+    /// A polyline's points, in pixels.
+    var points: [(x: Double, y: Double)] {
+        (attributes["points"] ?? "").split(separator: " ").compactMap { pair in
+            let xy = pair.split(separator: ",").compactMap { Double($0) }
+            return xy.count == 2 ? (xy[0], xy[1]) : nil
+        }
+    }
+}
+
+/// Parses `svg` with Foundation's XMLParser; records a test issue when it is not well-formed XML.
+private final class SVGDocument: NSObject, XMLParserDelegate {
+    private(set) var elements: [Element] = []
+    private var open: [Int] = []
+    private var groups: [String?] = []
+    private(set) var error: Error?
+
+    init(_ svg: String) {
+        super.init()
+        let parser = XMLParser(data: Data(svg.utf8))
+        parser.delegate = self
+        if !parser.parse() { error = parser.parserError ?? CocoaError(.coderReadCorrupt) }
+    }
+
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]) {
+        let group = groups.last(where: { $0 != nil }) ?? nil
+        elements.append(Element(name: name, attributes: attributes, group: group))
+        open.append(elements.count - 1)
+        groups.append(name == "g" ? attributes["id"] : nil)
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        if let index = open.last { elements[index].text += string }
+    }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        open.removeLast()
+        groups.removeLast()
+    }
+
+    func all(_ name: String, class wanted: String? = nil, in group: String? = nil) -> [Element] {
+        elements.filter { element in
+            element.name == name && (wanted.map { element.classes.contains(Substring($0)) } ?? true)
+                && (group.map { element.group == $0 } ?? true)
+        }
+    }
+
+    /// The linear map from pixels to values given by a panel's tick marks of `axis`
+    /// ("x", "y-left", "y-right"), and the size of one pixel in values.
+    func scale(_ axis: String, in group: String) throws -> (value: (Double) -> Double, pixel: Double) {
+        let ticks = all("line", class: "tick-mark", in: group).filter { $0.classes.contains(Substring(axis)) }
+        let coordinate = axis == "x" ? "x1" : "y1"
+        let marks = try ticks.map { tick -> (pixel: Double, value: Double) in
+            (try #require(tick.number(coordinate)), try #require(tick.number("data-value")))
+        }
+        #expect(marks.count >= 3, "\(group) \(axis): at least three ticks, got \(marks.count)")
+        let first = try #require(marks.first), last = try #require(marks.last)
+        let perPixel = (last.value - first.value) / (last.pixel - first.pixel)
+        // Every tick lies on the same line: the axis is linear.
+        for mark in marks {
+            #expect(abs(first.value + (mark.pixel - first.pixel) * perPixel - mark.value) < abs(perPixel) * 0.02,
+                    "\(group) \(axis): tick \(mark.value) at pixel \(mark.pixel) is off the line")
+        }
+        return ({ first.value + ($0 - first.pixel) * perPixel }, abs(perPixel))
+    }
+}
+
+/// Plots under the defaults and under other settings, read back from the SVG as a viewer would.
+@Suite struct CoastPlotTests {
+    let defaults = Configuration.defaults
+
+    /// k for the default rate 0.998, per second.
+    var k: Double { Deceleration(ratePerMillisecond: 0.998).decayPerSecond }
+
+    // MARK: The curves
+
+    @Test func eachDefaultSpeedCoastsToItsDestinationAndSettles() throws {
+        let plot = CoastPlot(configuration: defaults)
+        #expect(plot.curves.map(\.releaseSpeed) == [50, 100, 200, 400])
+        for curve in plot.curves {
+            // A release of s mm/s at 24 hi-res units/mm is v0 = 24·s units/s; X = v0/k.
+            let v0 = curve.releaseSpeed * 24
+            let last = try #require(curve.samples.last)
+            #expect(curve.coasts && curve.settles && !curve.isClamped)
+            #expect(abs(last.hiResUnits - v0 / k) < 1e-9, "ends at X = v0/k: \(last.hiResUnits) vs \(v0 / k)")
+            let settle = Deceleration(ratePerMillisecond: 0.998).settleTime(velocity: v0, epsilon: 0.5)
+            #expect(abs(curve.duration - settle) < 1e-6, "ends when within half a unit: \(curve.duration) vs \(settle)")
+            #expect(curve.samples.first?.hiResUnitsPerSecond == v0)
+            // Position rises and velocity falls all the way.
+            for (a, b) in zip(curve.samples, curve.samples.dropFirst()) {
+                #expect(b.seconds > a.seconds && b.hiResUnits >= a.hiResUnits && b.hiResUnitsPerSecond <= a.hiResUnitsPerSecond)
+            }
+        }
+    }
+
+    @Test func theDesignNotesGoldenCaseIsOnTheCurve() {
+        // DESIGN_NOTES §1: v0 = 1000 units/s at 0.998 → x(0.5 s) = 315.928, X = 499.4998.
+        var configuration = defaults
+        configuration.scroll.speed = 10  // 100 mm/s × 10 units/mm = 1000 units/s
+        let curve = CoastPlot(configuration: configuration, speeds: [100]).curves[0]
+        #expect(abs((curve.samples.last?.hiResUnits ?? 0) - 499.4998) < 1e-4)
+        let nearHalf = curve.samples.min { abs($0.seconds - 0.5) < abs($1.seconds - 0.5) }!
+        let expected = Deceleration(ratePerMillisecond: 0.998).position(after: nearHalf.seconds, velocity: 1000)
+        #expect(abs(nearHalf.hiResUnits - expected) < 1e-9)
+        #expect(abs(curve.duration - 3.4499) < 1e-4, "T(ε = 0.5) from the golden table")
+    }
+
+    @Test func slowReleasesDoNotCoastAndFastOnesAreClamped() {
+        // min_speed 50, max_speed 1500 by default.
+        let plot = CoastPlot(configuration: defaults, speeds: [49.9, 50, 3000])
+        #expect(!plot.curves[0].coasts && plot.curves[0].samples.isEmpty)
+        #expect(plot.curves[1].coasts, "exactly min_speed coasts, as in the engine")
+        #expect(plot.curves[2].coastSpeed == 1500 && plot.curves[2].isClamped)
+        // 1500 mm/s × 24 = 36000 units/s needs 5.24 s to settle: cut at max_duration (5 s).
+        #expect(!plot.curves[2].settles && plot.curves[2].duration == 5)
+        let cut = Deceleration(ratePerMillisecond: 0.998).position(after: 5, velocity: 36000)
+        #expect(abs(plot.curves[2].distanceHiRes - cut) < 1e-9)
+    }
+
+    @Test func aCoastCutByMaxDurationEndsWhereTheEngineStopsIt() {
+        var configuration = defaults
+        configuration.coast.maxDuration = .milliseconds(1000)
+        let curve = CoastPlot(configuration: configuration, speeds: [200]).curves[0]
+        #expect(!curve.settles && curve.duration == 1)
+        #expect(abs(curve.distanceHiRes - Deceleration(ratePerMillisecond: 0.998).position(after: 1, velocity: 4800)) < 1e-9)
+    }
+
+    // MARK: The SVG, read back
+
+    @Test func theSVGIsWellFormedWithTwoPanelsAndOneCurvePerCoastingSpeedInEach() throws {
+        let svg = CoastPlot(configuration: defaults, speeds: [30, 100, 400, 2000]).svg(source: "built-in defaults")
+        let document = SVGDocument(svg)
+        #expect(document.error == nil, "not well-formed XML: \(String(describing: document.error))")
+        #expect(document.elements.first?.name == "svg")
+        #expect(document.all("polyline", class: "curve").count == 6, "three coasting speeds × two panels")
+        #expect(document.all("polyline", class: "curve", in: "position-panel").count == 3)
+        #expect(document.all("polyline", class: "curve", in: "velocity-panel").count == 3)
+        #expect(document.all("path").isEmpty)
+        let speeds = document.all("polyline", class: "position").compactMap { $0.attributes["data-release-speed"] }
+        #expect(speeds == ["100", "400", "2000"])
+    }
+
+    @Test func theTitleNamesTheSettingsAndTheAxesTheirUnits() throws {
+        var configuration = defaults
+        configuration.coast.decelerationRate = 0.995
+        configuration.scroll.speed = 30
+        configuration.coast.maxDuration = .milliseconds(4000)
+        let document = SVGDocument(CoastPlot(configuration: configuration).svg(source: "/home/me/.config/flickd/config.toml"))
+        let title = try #require(document.all("text").first { $0.attributes["id"] == "title" }).text
+        #expect(title.contains("deceleration_rate 0.995"), "\(title)")
+        #expect(title.contains("scroll.speed 30"), "\(title)")
+        #expect(title.contains("max_duration 4000 ms"), "\(title)")
+        let texts = document.all("text").map(\.text)
+        #expect(texts.contains("settings: /home/me/.config/flickd/config.toml"))
+        for label in ["position (wheel detents)", "finger travel equivalent (mm)", "velocity (detents/s)",
+                      "finger speed equivalent (mm/s)", "time after release (s)", "Scroll position", "Velocity"] {
+            #expect(texts.contains(label), "axis label \"\(label)\" present")
+        }
+        #expect(document.all("text", class: "axis-label").count == 6, "x, left and right in each panel")
+        #expect(document.all("text", class: "tick").count >= 20)
+    }
+
+    @Test func eachPositionCurveEndsAtItsDestinationInDetentsWithinAPixel() throws {
+        let plot = CoastPlot(configuration: defaults)
+        let document = SVGDocument(plot.svg(source: "built-in defaults"))
+        let time = try document.scale("x", in: "position-panel")
+        let detents = try document.scale("y-left", in: "position-panel")
+        let lines = document.all("polyline", class: "position")
+        #expect(lines.count == 4)
+        for (line, curve) in zip(lines, plot.curves) {
+            let end = try #require(line.points.last)
+            let destination = curve.releaseSpeed * 24 / k / 120  // X = v0/k, in detents
+            #expect(abs(detents.value(end.y) - destination) <= detents.pixel,
+                    "\(curve.releaseSpeed) mm/s: ends at \(detents.value(end.y)) detents, X = \(destination) (one pixel = \(detents.pixel))")
+            #expect(abs(time.value(end.x) - curve.duration) <= time.pixel,
+                    "\(curve.releaseSpeed) mm/s: ends at \(time.value(end.x)) s, expected \(curve.duration) s")
+            let start = try #require(line.points.first)
+            #expect(abs(detents.value(start.y)) <= detents.pixel && abs(time.value(start.x)) <= time.pixel, "starts at 0, 0")
+        }
+    }
+
+    @Test func theRightAxesShowTheSameScaleInMillimetres() throws {
+        // 24 units/mm: one detent (120 units) is 5 mm of finger travel.
+        let document = SVGDocument(CoastPlot(configuration: defaults).svg(source: "built-in defaults"))
+        for panel in ["position-panel", "velocity-panel"] {
+            let detents = try document.scale("y-left", in: panel)
+            let millimetres = try document.scale("y-right", in: panel)
+            for pixel in [100.0, 200.0, 300.0] {
+                #expect(abs(millimetres.value(pixel) - 5 * detents.value(pixel)) < millimetres.pixel, "\(panel) at y = \(pixel)")
+            }
+        }
+    }
+
+    @Test func velocityCurvesStartAtTheReleaseVelocityInDetentsPerSecond() throws {
+        let plot = CoastPlot(configuration: defaults)
+        let document = SVGDocument(plot.svg(source: "built-in defaults"))
+        let rate = try document.scale("y-left", in: "velocity-panel")
+        for (line, curve) in zip(document.all("polyline", class: "velocity"), plot.curves) {
+            let start = try #require(line.points.first)
+            #expect(abs(rate.value(start.y) - curve.releaseSpeed * 24 / 120) <= rate.pixel)
+            let end = try #require(line.points.last)
+            #expect(rate.value(end.y) < 1, "a settled coast ends almost still")
+        }
+    }
+
+    @Test func theLegendSaysNoCoastAndClamped() throws {
+        let document = SVGDocument(CoastPlot(configuration: defaults, speeds: [20, 200, 1800]).svg(source: "built-in defaults"))
+        let texts = document.all("text").map(\.text)
+        let entries = document.all("text", class: "legend-entry").map(\.text)
+        #expect(entries == ["20 mm/s: no coast", "200 mm/s", "1800 mm/s"])
+        #expect(texts.contains("slower than min_speed, 50 mm/s"))
+        #expect(texts.contains("clamped to max_speed, 1500 mm/s"))
+        #expect(texts.contains("cut at 5.00 s by max_duration"), "1500 mm/s needs 5.24 s: cut")
+        #expect(texts.contains { $0.hasPrefix("at rest after ") })
+        #expect(document.all("line", class: "max-duration").count == 2, "the cut is marked in both panels")
+    }
+
+    @Test func whenNothingCoastsTheAxesAreStillDrawn() throws {
+        let document = SVGDocument(CoastPlot(configuration: defaults, speeds: [10, 20]).svg(source: "x"))
+        #expect(document.error == nil)
+        #expect(document.all("polyline").isEmpty)
+        _ = try document.scale("x", in: "position-panel")
+        _ = try document.scale("y-left", in: "velocity-panel")
+    }
+
+    @Test func textIsEscaped() throws {
+        let document = SVGDocument(CoastPlot(configuration: defaults).svg(source: "/tmp/a & b <\"c\">.toml"))
+        #expect(document.error == nil)
+        #expect(document.all("text").map(\.text).contains("settings: /tmp/a & b <\"c\">.toml"))
+    }
+
+    @Test func shortCoastsGetDecimalTicks() throws {
+        var configuration = defaults
+        configuration.coast.decelerationRate = 0.99  // "fast": coasts of about half a second
+        let document = SVGDocument(CoastPlot(configuration: configuration).svg(source: "x"))
+        let labels = document.all("text", class: "tick", in: "position-panel").filter { $0.classes.contains("x") }.map(\.text)
+        #expect(labels == ["0.0", "0.2", "0.4", "0.6", "0.8"], "the longest, 400 mm/s, rests after 0.75 s: \(labels)")
+    }
+
+    @Test func theOutputIsTheSameEveryTime() {
+        let plot = CoastPlot(configuration: defaults)
+        #expect(plot.svg(source: "x") == plot.svg(source: "x"))
+    }
+}
