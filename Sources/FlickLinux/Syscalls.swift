@@ -276,3 +276,142 @@ public enum StandardError {
         }
     }
 }
+
+// MARK: Access, users and processes (for `flickd doctor` and `flickd plot`)
+
+extension Syscall {
+    /// `access(path, mode)`: whether the real user may use `path` as `mode` says (`R_OK`,
+    /// `W_OK`, `F_OK`). Throws the reason when not (`EACCES`, `ENOENT`, `EROFS`...).
+    static func checkAccess(_ path: String, mode: Int32) throws(SystemError) {
+        _ = try retrying("access", path: path) { Glibc.access(path, mode) }
+    }
+
+    /// The supplementary groups of this process and its effective group (`getgroups`,
+    /// `getegid`): what it may actually use, fixed when the login session started.
+    static func processGroups() -> [UInt32] {
+        let count = getgroups(0, nil)
+        var groups = [gid_t](repeating: 0, count: Int(max(count, 0)))
+        let filled = count > 0 ? groups.withUnsafeMutableBufferPointer { getgroups(count, $0.baseAddress) } : 0
+        return Array(groups.prefix(Int(max(filled, 0)))) + [getegid()]
+    }
+
+    /// The real user of this process from the account database (`getpwuid_r`): uid, login
+    /// name and primary group; nil when the database has no entry for it.
+    static func currentUser() -> (uid: UInt32, name: String, primaryGroup: UInt32)? {
+        let uid = getuid()
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var size = 4096
+        while size <= 1 << 20 {
+            let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: size)
+            defer { buffer.deallocate() }
+            let status = getpwuid_r(uid, &entry, buffer, size, &result)
+            if status == ERANGE { size *= 4; continue }
+            guard status == 0, result != nil, let name = entry.pw_name else { return nil }
+            return (uid, String(cString: name), entry.pw_gid)
+        }
+        return nil
+    }
+
+    /// The id of the group called `name` (`getgrnam_r`); nil when there is no such group.
+    static func groupID(named name: String) -> UInt32? {
+        var entry = group()
+        var result: UnsafeMutablePointer<group>?
+        var size = 4096
+        while size <= 1 << 22 {
+            let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: size)
+            defer { buffer.deallocate() }
+            let status = getgrnam_r(name, &entry, buffer, size, &result)
+            if status == ERANGE { size *= 4; continue }
+            guard status == 0, result != nil else { return nil }
+            return entry.gr_gid
+        }
+        return nil
+    }
+
+    /// Every group the account database puts `user` in, its primary group included
+    /// (`getgrouplist`): what a new login session would get.
+    static func databaseGroups(user: String, primaryGroup: UInt32) -> [UInt32] {
+        var count: Int32 = 64
+        while count <= 65536 {
+            var groups = [gid_t](repeating: 0, count: Int(count))
+            var filled = count
+            let status = groups.withUnsafeMutableBufferPointer {
+                getgrouplist(user, primaryGroup, $0.baseAddress, &filled)
+            }
+            if status >= 0 { return Array(groups.prefix(Int(filled))) }
+            count = max(filled, count * 2)
+        }
+        return [primaryGroup]
+    }
+
+    /// Runs `arguments[0]` (searched in PATH) with the rest as its arguments, standard output
+    /// and standard error together into one pipe, standard input from /dev/null; waits for it.
+    /// Returns its exit status (nil when a signal ended it) and what it printed.
+    /// Throws when it cannot be started (`ENOENT`: not installed).
+    static func run(_ arguments: [String]) throws(SystemError) -> (status: Int32?, output: String) {
+        guard let program = arguments.first else { throw SystemError(errno: EINVAL, call: "posix_spawnp") }
+        var ends: [Int32] = [-1, -1]
+        _ = try retrying("pipe") { ends.withUnsafeMutableBufferPointer { pipe($0.baseAddress) } }
+        let (readEnd, writeEnd) = (ends[0], ends[1])
+        defer { Syscall.close(readEnd) }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, writeEnd, STDOUT_FILENO)
+        posix_spawn_file_actions_adddup2(&actions, writeEnd, STDERR_FILENO)
+        // The child keeps only its copies on 1 and 2, so the read end sees EOF when it exits.
+        posix_spawn_file_actions_addclose(&actions, readEnd)
+        posix_spawn_file_actions_addclose(&actions, writeEnd)
+
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        // posix_spawnp returns the error number instead of setting errno.
+        let spawned = posix_spawnp(&pid, program, &actions, nil, argv, environ)
+        Syscall.close(writeEnd)
+        guard spawned == 0 else { throw SystemError(errno: spawned, call: "posix_spawnp", path: program) }
+
+        var bytes: [UInt8] = []
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
+        defer { chunk.deallocate() }
+        while let n = try? read(readEnd, into: chunk), n > 0 {
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+        var status: Int32 = 0
+        _ = try retrying("waitpid", path: program) { waitpid(pid, &status, 0) }
+        // WIFEXITED / WEXITSTATUS, which Swift cannot import (they are macros).
+        let exited = status & 0x7f == 0
+        return (exited ? (status >> 8) & 0xff : nil, String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// Creates or truncates `path` (mode 0644 before the umask) and writes all of `bytes`.
+    static func writeFile(_ path: String, _ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+        let fd = try retrying("open", path: path) { Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
+        defer { Syscall.close(fd) }
+        var rest = bytes
+        while !rest.isEmpty {
+            let written = try retrying("write", path: path) { Glibc.write(fd, rest.baseAddress, rest.count) }
+            rest = UnsafeRawBufferPointer(rebasing: rest[written...])
+        }
+    }
+}
+
+extension TextFile {
+    /// Writes `text` (UTF-8) to `path`, replacing what was there.
+    public static func write(_ text: String, to path: String) throws(SystemError) {
+        var text = text
+        // withUTF8 rethrows as `any Error`, so the typed error is carried out by hand.
+        let failure: SystemError? = text.withUTF8 { bytes in
+            do throws(SystemError) {
+                try Syscall.writeFile(path, UnsafeRawBufferPointer(bytes))
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
+    }
+}

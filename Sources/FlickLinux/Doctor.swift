@@ -1,0 +1,450 @@
+import FlickCore
+import Glibc
+
+/// What `Doctor` asks of the system. `LiveSystem` asks this machine; tests give a fake one.
+public protocol SystemProbe {
+    /// Whether `path` exists.
+    func exists(_ path: String) -> Bool
+    /// Nil when this user may write `path` (`access(W_OK)`); else why not.
+    func writeAccess(_ path: String) -> SystemError?
+    /// Nil when `path` opens read-only; else why not.
+    func readAccess(_ path: String) -> SystemError?
+    /// The evdev nodes udev knows of.
+    func inputNodes() -> [InputNode]
+    /// The real user, from the account database; nil when it has no entry.
+    func currentUser() -> UserAccount?
+    /// The id of the group called `name`; nil when there is none.
+    func groupID(named name: String) -> UInt32?
+    /// Every group the account database puts `user` in: what a new login would get.
+    func databaseGroups(of user: UserAccount) -> [UInt32]
+    /// The groups this process has: what it got when its login session started.
+    func processGroups() -> [UInt32]
+    /// Runs a command (`arguments[0]` searched in PATH) and waits for it; nil when it cannot
+    /// be started (not installed).
+    func run(_ arguments: [String]) -> CommandResult?
+    /// The text of the file at `path`.
+    func readFile(_ path: String) -> Result<String, SystemError>
+    /// Where the configuration is looked for without `--config`, in order.
+    var configurationSearchPath: [String] { get }
+}
+
+/// A user account: what `getpwuid` says about the user running flickd.
+public struct UserAccount: Hashable, Sendable {
+    /// The user id (0 is root).
+    public var uid: UInt32
+    /// The login name.
+    public var name: String
+    /// The primary group's id.
+    public var primaryGroup: UInt32
+
+    /// The account `name` (`uid`), whose primary group is `primaryGroup`.
+    public init(uid: UInt32, name: String, primaryGroup: UInt32) {
+        self.uid = uid
+        self.name = name
+        self.primaryGroup = primaryGroup
+    }
+}
+
+/// How a command ended and what it printed (standard output and error together).
+public struct CommandResult: Hashable, Sendable {
+    /// The exit status; nil when a signal ended it.
+    public var status: Int32?
+    /// Standard output and standard error, interleaved.
+    public var output: String
+
+    /// A command that exited with `status` after printing `output`.
+    public init(status: Int32?, output: String) {
+        self.status = status
+        self.output = output
+    }
+}
+
+/// This machine, through the syscall wrappers, udev and `systemctl`.
+public struct LiveSystem: SystemProbe {
+    /// This machine.
+    public init() {}
+
+    public func exists(_ path: String) -> Bool { Syscall.exists(path) }
+
+    public func writeAccess(_ path: String) -> SystemError? {
+        do { try Syscall.checkAccess(path, mode: W_OK) } catch { return error }
+        return nil
+    }
+
+    public func readAccess(_ path: String) -> SystemError? {
+        do {
+            Syscall.close(try Syscall.open(path, flags: O_RDONLY | O_NONBLOCK | O_CLOEXEC))
+        } catch {
+            return error
+        }
+        return nil
+    }
+
+    public func inputNodes() -> [InputNode] {
+        (try? DeviceMonitor())?.inputNodes() ?? []
+    }
+
+    public func currentUser() -> UserAccount? {
+        Syscall.currentUser().map { UserAccount(uid: $0.uid, name: $0.name, primaryGroup: $0.primaryGroup) }
+    }
+
+    public func groupID(named name: String) -> UInt32? { Syscall.groupID(named: name) }
+
+    public func databaseGroups(of user: UserAccount) -> [UInt32] {
+        Syscall.databaseGroups(user: user.name, primaryGroup: user.primaryGroup)
+    }
+
+    public func processGroups() -> [UInt32] { Syscall.processGroups() }
+
+    public func run(_ arguments: [String]) -> CommandResult? {
+        guard let result = try? Syscall.run(arguments) else { return nil }
+        return CommandResult(status: result.status, output: result.output)
+    }
+
+    public func readFile(_ path: String) -> Result<String, SystemError> {
+        do { return .success(try TextFile.read(path)) } catch { return .failure(error) }
+    }
+
+    public var configurationSearchPath: [String] { ConfigurationLocation.searchPath }
+}
+
+/// `flickd doctor`: checks everything flickd needs, each with a verdict and, when something
+/// is wrong, the command that fixes it.
+public struct Doctor {
+    /// One thing checked.
+    public struct Check: Hashable, Sendable {
+        /// A check's verdict.
+        public enum Status: Hashable, Sendable {
+            /// Fine.
+            case ok
+            /// Worth knowing, but flickd works.
+            case warning
+            /// Stops flickd from working.
+            case failure
+
+            /// ✓, ! or ✗.
+            public var symbol: String {
+                switch self {
+                case .ok: return "✓"
+                case .warning: return "!"
+                case .failure: return "✗"
+                }
+            }
+        }
+
+        /// What was checked, e.g. "uinput module".
+        public var title: String
+        /// The verdict.
+        public var status: Status
+        /// What was found, in one line.
+        public var detail: String
+        /// The shell command that fixes it, when there is one.
+        public var fix: String?
+
+        /// The check `title` with `status`, `detail` and `fix`.
+        public init(title: String, status: Status, detail: String, fix: String? = nil) {
+            self.title = title
+            self.status = status
+            self.detail = detail
+            self.fix = fix
+        }
+
+        /// `✗ title: detail`, then `    fix: command` on the next line when there is a fix.
+        public var text: String {
+            var text = "\(status.symbol) \(title): \(detail)"
+            if let fix { text += "\n    fix: \(fix)" }
+            return text
+        }
+    }
+
+    /// The group whose members may read /dev/input/event* on most distributions.
+    public static let inputGroup = "input"
+
+    /// Fixes, as printed.
+    public enum Fix {
+        /// Loads uinput now and at every boot (the file ships in the source tree).
+        public static let loadUinput =
+            "sudo modprobe uinput && sudo cp systemd/flickd-uinput.conf /etc/modules-load.d/"
+        /// Opens /dev/uinput to the user with flickd's udev rule.
+        public static let uinputRule =
+            "sudo cp systemd/70-flickd-uinput.rules /etc/udev/rules.d/ && sudo udevadm control --reload && sudo udevadm trigger /dev/uinput"
+        /// Joins the input group (effective from the next login).
+        public static let joinInputGroup = "sudo usermod -aG input $USER, then log out and back in"
+        /// Picks up a group added since login.
+        public static let logInAgain =
+            "log out of every session and back in (or reboot): the session and the systemd user manager keep the groups they started with"
+        /// Starts the service now and at every login.
+        public static let enableService = "systemctl --user enable --now flickd"
+    }
+
+    private let probe: any SystemProbe
+    private let explicitConfiguration: String?
+
+    /// A doctor asking `probe`, checking the configuration at `configurationPath` (`--config`)
+    /// or else the first file of the search path that exists.
+    public init(probe: any SystemProbe = LiveSystem(), configurationPath: String? = nil) {
+        self.probe = probe
+        explicitConfiguration = configurationPath
+    }
+
+    /// Every check, in the order a fix is best applied.
+    public func run() -> [Check] {
+        let user = probe.currentUser()
+        let touch = touchDevices()
+        let group = inputGroupState(user: user)
+        var checks: [Check] = []
+        if let user, user.uid == 0 {
+            checks.append(Check(title: "user", status: .warning,
+                                detail: "running as root, which may open every device: run `flickd doctor` as the user whose session flickd serves to see what that user can do"))
+        }
+        checks.append(uinputModule())
+        checks.append(uinputWritable())
+        checks += touchChecks(touch, group: group)
+        checks.append(groupCheck(group, user: user, devicesDenied: touch.denied))
+        checks.append(service())
+        checks.append(configuration())
+        return checks
+    }
+
+    /// True when one of `checks` stops flickd from working.
+    public static func blocks(_ checks: [Check]) -> Bool {
+        checks.contains { $0.status == .failure }
+    }
+
+    // MARK: uinput
+
+    private func uinputModule() -> Check {
+        let title = "uinput module"
+        if probe.exists("/sys/module/uinput") {
+            return Check(title: title, status: .ok, detail: "loaded (/sys/module/uinput)")
+        }
+        if probe.exists("/dev/uinput") {
+            return Check(title: title, status: .ok, detail: "available (/dev/uinput exists; built into the kernel)")
+        }
+        return Check(title: title, status: .failure,
+                     detail: "not loaded: no /sys/module/uinput and no /dev/uinput, so flickd cannot create its virtual wheel (the fix's second command, run in the flickd source tree, loads it at every boot; scripts/install does both)",
+                     fix: Fix.loadUinput)
+    }
+
+    private func uinputWritable() -> Check {
+        let title = "/dev/uinput writable"
+        guard probe.exists("/dev/uinput") else {
+            if probe.exists("/sys/module/uinput") {
+                return Check(title: title, status: .failure,
+                             detail: "uinput is loaded but there is no /dev/uinput node (a container without the host's /dev?); flickd must run where the device node is")
+            }
+            return Check(title: title, status: .failure, detail: "there is no /dev/uinput until the uinput module is loaded",
+                         fix: "sudo modprobe uinput")
+        }
+        guard let error = probe.writeAccess("/dev/uinput") else {
+            return Check(title: title, status: .ok, detail: "yes")
+        }
+        if error.isPermissionDenied {
+            return Check(title: title, status: .failure,
+                         detail: "no (\(error.reason)): flickd's udev rule gives /dev/uinput to the user at the seat (run the fix in the flickd source tree; scripts/install does it too), or give it to a group you are in",
+                         fix: Fix.uinputRule)
+        }
+        return Check(title: title, status: .failure, detail: "no: \(error)")
+    }
+
+    // MARK: Touch devices
+
+    /// The touch devices found, and the errors opening them.
+    private struct TouchDevices {
+        var hasInputDirectory: Bool
+        var nodes: [(node: InputNode, error: SystemError?)]
+        /// A device could not be opened for lack of permission.
+        var denied: Bool { nodes.contains { $0.error?.isPermissionDenied == true } }
+        /// At least one device can be read.
+        var anyReadable: Bool { nodes.contains { $0.error == nil } }
+    }
+
+    private func touchDevices() -> TouchDevices {
+        guard probe.exists("/dev/input") else { return TouchDevices(hasInputDirectory: false, nodes: []) }
+        let nodes = probe.inputNodes().filter { $0.kind.touchKind != nil && $0.name != VirtualWheel.name }
+        return TouchDevices(hasInputDirectory: true, nodes: nodes.map { ($0, probe.readAccess($0.devnode)) })
+    }
+
+    private func touchChecks(_ touch: TouchDevices, group: InputGroupState) -> [Check] {
+        let title = "touch devices"
+        guard touch.hasInputDirectory else {
+            return [Check(title: title, status: .failure,
+                          detail: "this machine has no /dev/input (a container, or a virtual machine without input devices): flickd must run on the machine whose touchpad or touchscreen it serves")]
+        }
+        guard !touch.nodes.isEmpty else {
+            return [Check(title: title, status: .failure,
+                          detail: "none: udev tags no /dev/input/event* node as a touchpad or touchscreen (`flickd devices` lists what there is; is udev running?)")]
+        }
+        // Not joined yet: join. Joined but not in this session: log in again.
+        let fix = group == .pendingLogin ? Fix.logInAgain : Fix.joinInputGroup
+        return touch.nodes.map { node, error in
+            let name = "\(node.devnode) \"\(node.name)\" (\(node.kind.rawValue))"
+            guard let error else { return Check(title: title, status: .ok, detail: "\(name): readable") }
+            // Only a failure when no touch device at all can be read.
+            let status: Check.Status = touch.anyReadable ? .warning : .failure
+            if error.isPermissionDenied {
+                return Check(title: title, status: status, detail: "\(name): cannot be read (\(error.reason))", fix: fix)
+            }
+            return Check(title: title, status: status, detail: "\(name): cannot be opened (\(error.reason))")
+        }
+    }
+
+    // MARK: Groups
+
+    /// Whether the user is in the input group, in the account database and in this session.
+    enum InputGroupState: Equatable {
+        /// There is no input group on this system.
+        case noGroup
+        /// The account database has no entry for this user.
+        case unknownUser
+        /// This session has the group.
+        case inSession(gid: UInt32)
+        /// The database has the user in the group, but this session started before that.
+        case pendingLogin
+        /// The user is not in the group.
+        case notMember
+    }
+
+    private func inputGroupState(user: UserAccount?) -> InputGroupState {
+        guard let gid = probe.groupID(named: Self.inputGroup) else { return .noGroup }
+        if probe.processGroups().contains(gid) { return .inSession(gid: gid) }
+        guard let user else { return .unknownUser }
+        return probe.databaseGroups(of: user).contains(gid) ? .pendingLogin : .notMember
+    }
+
+    private func groupCheck(_ state: InputGroupState, user: UserAccount?, devicesDenied: Bool) -> Check {
+        let title = "input group"
+        let who = user?.name ?? "this user"
+        if let user, user.uid == 0, state != .noGroup {
+            return Check(title: title, status: .ok, detail: "not needed by root (the user flickd runs as needs it)")
+        }
+        switch state {
+        case .inSession(let gid):
+            return Check(title: title, status: .ok, detail: "\(who) is a member (gid \(gid)) and this session has it")
+        case .noGroup:
+            return Check(title: title, status: devicesDenied ? .failure : .warning,
+                         detail: "this system has no input group: the touch devices must be readable some other way (a udev rule with TAG+=\"uaccess\")")
+        case .unknownUser:
+            return Check(title: title, status: devicesDenied ? .failure : .warning,
+                         detail: "the account database has no entry for uid \(getuidDescription(user)); cannot tell the groups it should have")
+        case .pendingLogin:
+            return Check(title: title, status: devicesDenied ? .failure : .warning,
+                         detail: "\(who) was added to input after this session started: programs started in it, flickd's service too, lack the group until the next login",
+                         fix: Fix.logInAgain)
+        case .notMember:
+            if devicesDenied {
+                return Check(title: title, status: .failure,
+                             detail: "\(who) is not a member, and reading touch devices takes it", fix: Fix.joinInputGroup)
+            }
+            return Check(title: title, status: .warning,
+                         detail: "\(who) is not a member; reading touch devices usually takes it (flickd only reads them, never grabs them)",
+                         fix: Fix.joinInputGroup)
+        }
+    }
+
+    private func getuidDescription(_ user: UserAccount?) -> String {
+        user.map { String($0.uid) } ?? "of this process"
+    }
+
+    // MARK: Service
+
+    /// `systemctl --user is-enabled` answers meaning the unit starts with the user manager.
+    private static let enabledStates: Set<String> = ["enabled", "enabled-runtime", "static", "alias", "indirect",
+                                                     "generated", "transient", "linked", "linked-runtime"]
+
+    private func service() -> Check {
+        let title = "flickd service"
+        guard let enabled = probe.run(["systemctl", "--user", "is-enabled", "flickd"]) else {
+            return Check(title: title, status: .warning,
+                         detail: "systemctl is not installed: start `flickd run` with your session some other way")
+        }
+        let active = probe.run(["systemctl", "--user", "is-active", "flickd"])
+        let enabledWord = Self.firstLine(enabled.output)
+        let activeWord = active.map { Self.firstLine($0.output) } ?? ""
+        let notInstalled = enabledWord == "not-found" || enabled.output.contains("No such file or directory")
+        if let noManager = [enabled, active].compactMap({ $0 }).first(where: { Self.lacksUserManager($0.output) }) {
+            let unit = notInstalled ? "; flickd.service is not installed either (scripts/install installs it)" : ""
+            return Check(title: title, status: .warning,
+                         detail: "no systemd user manager to ask (\(Self.firstLine(noManager.output)))\(unit): where flickd runs as a user service, run `flickd doctor` in that user's desktop session")
+        }
+        if notInstalled {
+            return Check(title: title, status: .failure,
+                         detail: "flickd.service is not installed for systemd --user (scripts/install installs it; then the command below starts it)",
+                         fix: Fix.enableService)
+        }
+        if enabledWord == "masked" {
+            return Check(title: title, status: .failure, detail: "masked: systemd will not start it",
+                         fix: "systemctl --user unmask flickd && \(Fix.enableService)")
+        }
+        let isEnabled = Self.enabledStates.contains(enabledWord)
+        switch (isEnabled, activeWord) {
+        case (true, "active"):
+            return Check(title: title, status: .ok, detail: "enabled and running")
+        case (_, "failed"):
+            return Check(title: title, status: .failure,
+                         detail: "\(isEnabled ? "enabled" : "not enabled") and failed: `journalctl --user -u flickd -e` says why",
+                         fix: "systemctl --user restart flickd" + (isEnabled ? "" : " && systemctl --user enable flickd"))
+        case (false, "active"):
+            return Check(title: title, status: .warning,
+                         detail: "running but not enabled: it will not start at the next login",
+                         fix: "systemctl --user enable flickd")
+        default:
+            let state = activeWord.isEmpty ? "not running" : activeWord
+            return Check(title: title, status: .failure,
+                         detail: "\(isEnabled ? "enabled" : enabledWord.isEmpty ? "not enabled" : enabledWord), \(state)",
+                         fix: Fix.enableService)
+        }
+    }
+
+    /// The first line of `text`, trimmed.
+    private static func firstLine(_ text: String) -> String {
+        let line = text.split(separator: "\n", omittingEmptySubsequences: true).first ?? ""
+        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
+        guard let start = line.firstIndex(where: { !isBlank($0) }),
+              let end = line.lastIndex(where: { !isBlank($0) }) else { return "" }
+        return String(line[start...end])
+    }
+
+    /// systemctl could not reach a user manager (no session bus, no XDG_RUNTIME_DIR).
+    private static func lacksUserManager(_ output: String) -> Bool {
+        output.contains("Failed to connect to bus") || output.contains("Failed to connect to user scope bus")
+            || output.contains("$DBUS_SESSION_BUS_ADDRESS") || output.contains("XDG_RUNTIME_DIR")
+    }
+
+    // MARK: Configuration
+
+    /// `path` as a shell word: as it is when it has no special characters, else in single quotes.
+    static func shellQuoted(_ path: String) -> String {
+        let plain = path.allSatisfy { $0.isLetter || $0.isNumber || "/._-+:@%,".contains($0) }
+        if plain && !path.isEmpty { return path }
+        return "'" + path.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+    }
+
+    private func configuration() -> Check {
+        let title = "configuration"
+        let path = explicitConfiguration ?? probe.configurationSearchPath.first { probe.exists($0) }
+        guard let path else {
+            return Check(title: title, status: .ok,
+                         detail: "no file (looked for \(probe.configurationSearchPath.joined(separator: ", "))): the built-in defaults apply")
+        }
+        let text: String
+        switch probe.readFile(path) {
+        case .success(let contents): text = contents
+        case .failure(let error):
+            return Check(title: title, status: .failure, detail: "cannot read \(path): \(error.reason)",
+                         fix: "flickd check-config \(Self.shellQuoted(path))")
+        }
+        do {
+            _ = try ConfigurationLoader.parse(text: text, path: path)
+            return Check(title: title, status: .ok, detail: "\(path) is valid")
+        } catch let error as ConfigurationError {
+            let count = error.problems.count
+            let first = error.problems.first.map { ", the first: \($0)" } ?? ""
+            return Check(title: title, status: .failure,
+                         detail: "\(path) has \(count) problem\(count == 1 ? "" : "s")\(first)",
+                         fix: "flickd check-config \(Self.shellQuoted(path))")
+        } catch {
+            return Check(title: title, status: .failure, detail: "\(path): \(error)", fix: "flickd check-config \(Self.shellQuoted(path))")
+        }
+    }
+}
