@@ -315,3 +315,67 @@ private extension Array where Element == Doctor.Check {
         #expect(throws: SystemError.self) { try TextFile.write("x", to: "/no/such/dir/file") }
     }
 }
+
+/// `flickd doctor` and `flickd plot` as a user runs them.
+@Suite struct DoctorAndPlotCommandLineTests {
+    /// Runs the flickd binary built beside the tests; returns status, stdout, stderr.
+    private func flickd(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("flickd")
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    }
+
+    private func temporary(_ name: String) -> String { NSTemporaryDirectory() + "flickd-\(getpid())-\(name)" }
+
+    @Test func plotWritesAnSVGFileAndNothingOnStandardOutput() throws {
+        let path = temporary("plot.svg")
+        defer { unlink(path) }
+        let result = try flickd(["plot", "--out", path, "--speeds", "80, 300"])
+        #expect(result.status == 0 && result.stdout.isEmpty && result.stderr.isEmpty, "\(result)")
+        let svg = try TextFile.read(path)
+        #expect(svg.hasPrefix("<?xml") && svg.hasSuffix("</svg>\n"))
+        #expect(svg.components(separatedBy: "<polyline").count - 1 == 4, "two speeds × two panels")
+    }
+
+    @Test func plotWithoutOutWritesToStandardOutput() throws {
+        let result = try flickd(["plot", "--config", "/dev/null"])
+        #expect(result.status == 0 && result.stdout.hasPrefix("<?xml") && result.stdout.contains("settings: /dev/null"))
+    }
+
+    @Test func plotRefusesABadSpeedInOneLine() throws {
+        let result = try flickd(["plot", "--speeds", "50,fast"])
+        #expect(result.status == 1 && result.stdout.isEmpty)
+        #expect(result.stderr == "flickd: --speeds: \"fast\" is not a speed; give positive numbers in mm/s separated by commas, e.g. --speeds 50,100,200,400\n")
+    }
+
+    @Test func plotRefusesAConfigurationWithErrors() throws {
+        let config = temporary("bad.toml")
+        defer { unlink(config) }
+        try TextFile.write("[coast]\ndeceleration_rate = 2\n", to: config)
+        let result = try flickd(["plot", "--config", config])
+        #expect(result.status == 1 && result.stdout.isEmpty && result.stderr.contains("\(config):2:"), "\(result.stderr)")
+    }
+
+    @Test func doctorReportsABadConfigurationAndFails() throws {
+        let config = temporary("doctor.toml")
+        defer { unlink(config) }
+        try TextFile.write("[scroll]\nspeeed = 3\n", to: config)
+        let result = try flickd(["doctor", "--config", config])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("✗ configuration: \(config) has 1 problem"), "\(result.stdout)")
+        #expect(result.stdout.contains("    fix: flickd check-config \(config)"))
+        // Every line is a check (✓ ! ✗), a fix under one, or the summary.
+        for line in result.stdout.split(separator: "\n") {
+            #expect(["✓ ", "! ", "✗ ", "    fix: "].contains { line.hasPrefix($0) } || line.hasSuffix("."), "\(line)")
+        }
+    }
+}

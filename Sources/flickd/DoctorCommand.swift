@@ -1,0 +1,52 @@
+import ArgumentParser
+import FlickLinux
+
+struct DoctorCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doctor",
+        abstract: "Check everything flickd needs on this machine, and print the fix for what is missing.",
+        discussion: """
+            Each check is one line: ✓ fine, ! worth knowing (flickd works), ✗ stops flickd \
+            from working. Under each ✗ (and some !) is the command that fixes it. The checks:
+
+              uinput module          the kernel module flickd's virtual wheel needs \
+            (/sys/module/uinput or /dev/uinput).
+              /dev/uinput writable   whether this user may create the virtual wheel (udev rule \
+            systemd/70-flickd-uinput.rules).
+              touch devices          every touchpad and touchscreen udev knows, and whether \
+            this user can open it for reading.
+              input group            whether this user is in the input group, and whether this \
+            login session already has it: a user added with usermod keeps lacking the group \
+            until the next login.
+              flickd service         `systemctl --user is-enabled` and `is-active` for \
+            flickd.service; without systemctl or a user manager this is a warning.
+              configuration          the file `flickd run` would read (or --config FILE), \
+            checked as `flickd check-config` checks it.
+
+            Run it as the user whose desktop session flickd serves, not with sudo: the answers \
+            are about the user who runs it. Fixes that copy a file (systemd/...) are run in the \
+            flickd source tree.
+
+            Exit status: 0 when nothing stops flickd from working (warnings allowed); 1 when a \
+            check failed.
+            """
+    )
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Check this configuration file instead of the one `flickd run` would read.", valueName: "FILE"))
+    var config: String?
+
+    func run() throws {
+        let checks = Doctor(configurationPath: config).run()
+        for check in checks { print(check.text) }
+        let failures = checks.filter { $0.status == .failure }.count
+        let warnings = checks.filter { $0.status == .warning }.count
+        func count(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+        if Doctor.blocks(checks) {
+            print("\(count(failures, "problem")) stop flickd from working; \(count(warnings, "warning")).")
+            throw ExitCode.failure
+        }
+        print(warnings == 0 ? "Everything flickd needs is in place." : "flickd can work; \(count(warnings, "warning")).")
+    }
+}

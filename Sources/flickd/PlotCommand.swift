@@ -1,0 +1,87 @@
+import ArgumentParser
+import FlickCore
+import FlickLinux
+
+struct PlotCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plot",
+        abstract: "Draw the coasts the current settings give, as an SVG, to tune them by eye.",
+        discussion: """
+            Draws two panels over the seconds after the fingers lift: how far the page has \
+            scrolled (in wheel detents, 120 hi-res units each, with the millimetres of finger \
+            travel that would scroll as far on the right), and how fast it is moving (detents \
+            per second, with the finger speed in mm/s on the right). There is one curve per \
+            release speed in --speeds, computed with the same model and end rule as the daemon: \
+            a curve ends where the coast ends, at rest (a filled dot) or cut at \
+            coast.max_duration (an open dot). A release slower than coast.min_speed does not \
+            coast and is listed as "no coast"; one faster than coast.max_speed is clamped to it, \
+            and the legend says so.
+
+            The settings are read as `flickd run` reads them: --config FILE, else \
+            $XDG_CONFIG_HOME/flickd/config.toml (~/.config/flickd/config.toml), else \
+            /etc/flickd/config.toml, else the built-in defaults. The title names \
+            coast.deceleration_rate, scroll.speed and coast.max_duration. To compare two \
+            settings, plot each with its own --config and --out and open both.
+
+            Typical speeds: a gentle flick releases at 50–150 mm/s, a brisk one at 300–800 mm/s.
+
+            Exit status: 0 when the plot was written; 1 when the configuration has errors, a \
+            speed is not a positive number, or the output file cannot be written.
+            """
+    )
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Read settings from FILE (TOML), as `flickd run --config FILE` does.", valueName: "FILE"))
+    var config: String?
+
+    @Option(name: .long, help: ArgumentHelp("Write the SVG to FILE instead of standard output.", valueName: "FILE.svg"))
+    var out: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Release speeds to draw, in mm/s of finger travel, separated by commas (at most \(maximumSpeeds)).",
+                           valueName: "MM/S,..."))
+    var speeds: String = CoastPlot.defaultSpeeds.map { String(Int($0)) }.joined(separator: ",")
+
+    /// More curves than this make the legend and the colours unreadable.
+    static let maximumSpeeds = 8
+
+    /// `--speeds` as numbers; exits with a message naming the bad item.
+    private func parsedSpeeds() -> [Double] {
+        let items = speeds.split(separator: ",", omittingEmptySubsequences: false)
+            .map { $0.filter { $0 != " " } }
+        let values = items.map { item -> Double in
+            guard let value = Double(item), value.isFinite, value > 0 else {
+                fail("--speeds: \"\(item)\" is not a speed; give positive numbers in mm/s separated by commas, e.g. --speeds 50,100,200,400")
+            }
+            return value
+        }
+        guard values.count <= Self.maximumSpeeds else {
+            fail("--speeds: \(values.count) speeds are too many to tell apart; give at most \(Self.maximumSpeeds)")
+        }
+        return values
+    }
+
+    func run() throws {
+        let speeds = parsedSpeeds()
+        let path = ConfigurationLocation.resolve(explicit: config)
+        let configuration: Configuration
+        do {
+            configuration = try loadConfiguration(path: path)
+        } catch {
+            fail("the configuration has errors; nothing was drawn:\n\(error)")
+        }
+        let plot = CoastPlot(configuration: configuration, speeds: speeds)
+        let svg = plot.svg(source: path ?? "built-in defaults")
+        guard let out else {
+            print(svg, terminator: "")
+            return
+        }
+        do {
+            try TextFile.write(svg, to: out)
+        } catch {
+            fail("cannot write \(out): \(error.reason)")
+        }
+    }
+}
