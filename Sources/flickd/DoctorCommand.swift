@@ -8,20 +8,15 @@ struct DoctorCommand: ParsableCommand {
         discussion: """
             Each check is one line: ✓ fine, ! worth knowing (flickd works), ✗ stops flickd \
             from working. Under each ✗ (and some !) is the command that fixes it. The checks:
-
-              uinput module          the kernel module flickd's virtual wheel needs \
-            (/sys/module/uinput or /dev/uinput).
-              /dev/uinput writable   whether this user may create the virtual wheel (udev rule \
-            systemd/70-flickd-uinput.rules).
-              touch devices          every touchpad and touchscreen udev knows, and whether \
-            this user can open it for reading.
-              input group            whether this user is in the input group, and whether this \
-            login session already has it: a user added with usermod keeps lacking the group \
-            until the next login.
-              flickd service         `systemctl --user is-enabled` and `is-active` for \
-            flickd.service; without systemctl or a user manager this is a warning.
-              configuration          the file `flickd run` would read (or --config FILE), \
-            checked as `flickd check-config` checks it.
+            - uinput module: loaded (/sys/module/uinput or /dev/uinput exists).
+            - /dev/uinput writable: this user may create the virtual wheel.
+            - touch devices: each touchpad and touchscreen udev knows, opened read-only.
+            - input group: this user is in it, and so is this login session (a user
+              added with usermod lacks the group until the next login).
+            - flickd service: `systemctl --user is-enabled flickd` and `is-active`;
+              a warning when there is no systemctl or no user manager.
+            - configuration: the file `flickd run` would read (or --config FILE),
+              checked as `flickd check-config` checks it.
 
             Run it as the user whose desktop session flickd serves, not with sudo: the answers \
             are about the user who runs it. Fixes that copy a file (systemd/...) are run in the \
