@@ -1,0 +1,396 @@
+import FlickCore
+import Glibc
+import Logging
+
+/// The desktop's own touchpad settings, read where that is cheap and reliable: whether its
+/// touchpads scroll naturally, which `scroll.natural = "auto"` follows (a coast must go the way
+/// the scroll before it went).
+///
+/// Where it looks, by `XDG_CURRENT_DESKTOP`:
+/// - **KDE Plasma**: `NaturalScroll` in the touchpad's `[Libinput][vendor][product][name]` group
+///   of `$XDG_CONFIG_HOME/kcminputrc` (Wayland, Plasma 5.x and 6), or `naturalScroll` in
+///   `touchpadxlibinputrc` (the X11 touchpad module, one group per touchpad); the session type's
+///   file first. kcminputrc also holds mice, so only groups named like a touchpad or holding a
+///   touchpad-only key (`TapToClick`, `DisableWhileTyping`, ...) count. No entry: Plasma's
+///   default, libinput's, which is off.
+/// - **GNOME** and desktops built on its settings (Budgie, Pantheon, anything listing GNOME):
+///   `gsettings get org.gnome.desktop.peripherals.touchpad natural-scroll`, run with a 1 s
+///   timeout when gsettings is on the PATH. gsettings rather than dconf's files: the user's
+///   dconf database is a binary GVariant file, the keyfiles in /etc/dconf hold only system
+///   defaults, and only gsettings also knows the schema's default (natural, on GNOME).
+/// - **Unknown or unset desktop**: the KDE files if they exist (Plasma writes them only when
+///   its touchpad settings were changed), never gsettings: GNOME's schemas are installed on
+///   most systems, and their default would claim natural scrolling for a desktop that has none.
+///
+/// Rationale: a wrong guess makes every coast run backwards, so only a setting a desktop in
+/// use actually wrote (or, on GNOME, its effective value) counts; otherwise nil, and "auto"
+/// means false, libinput's default. A daemon started outside the desktop session (a system
+/// service) sees no desktop and reads nothing: the log says so, and `true`/`false` fix it.
+public enum DesktopSettings {
+    /// The GSettings schema and key GNOME keeps the touchpad's natural scrolling in.
+    public static let gnomeSchema = "org.gnome.desktop.peripherals.touchpad"
+    /// The key in `gnomeSchema`.
+    public static let gnomeKey = "natural-scroll"
+    /// The longest `gsettings` may take before it is killed and ignored.
+    public static let gsettingsTimeout = Duration.milliseconds(1000)
+
+    /// Whether the desktop's touchpads scroll naturally, and where that was read
+    /// (`"GNOME gsettings org.gnome.desktop.peripherals.touchpad natural-scroll"`); nil when
+    /// no setting was found.
+    public static func naturalScrolling() -> (value: Bool, source: String)? {
+        naturalScrolling(in: .current())
+    }
+
+    /// What `scroll.natural = "auto"` means for `configuration` now, and the line to log.
+    /// The desktop is asked (through `probe`) only when a setting is `auto`, at the top level or
+    /// in a `[[device]]` section; `desktop` is nil when it was not asked.
+    public static func naturalScrollingDecision(
+        for configuration: Configuration, probe: () -> (value: Bool, source: String)?
+    ) -> (desktop: Bool?, message: String) {
+        let usesAuto = configuration.scroll.natural == .auto
+            || configuration.devices.contains { $0.configuration.scroll.natural == .auto }
+        guard usesAuto else {
+            let value = configuration.scroll.natural == .on
+            return (nil, "natural scrolling: \(value) (scroll.natural = \(value) in the configuration; the desktop's setting is not read)")
+        }
+        guard let found = probe() else {
+            return (false, "natural scrolling: auto → false (no desktop setting found); set scroll.natural = true if coasts run against your scrolling")
+        }
+        return (found.value, "natural scrolling: auto → \(found.value) (\(found.source))")
+    }
+
+    /// Sets `engine.desktopNaturalScrolling` for `configuration` (see
+    /// `naturalScrollingDecision`) and logs what was found and where. Called at start and on
+    /// each reload; explicit `true`/`false` settings skip the desktop.
+    public static func followNaturalScrolling(
+        _ configuration: Configuration, engine: Engine, logger: Logger,
+        probe: () -> (value: Bool, source: String)? = { naturalScrolling() }
+    ) {
+        let decision = naturalScrollingDecision(for: configuration, probe: probe)
+        if let desktop = decision.desktop { engine.desktopNaturalScrolling = desktop }
+        logger.info("\(decision.message)")
+    }
+
+    // MARK: The probe, with its inputs injectable
+
+    /// What the probe reads: the session's variables, files, and gsettings.
+    struct Environment {
+        /// `XDG_CURRENT_DESKTOP`: `GNOME`, `ubuntu:GNOME`, `KDE`, ...
+        var currentDesktop: String?
+        /// `XDG_SESSION_TYPE`: `wayland` or `x11`.
+        var sessionType: String?
+        /// `$XDG_CONFIG_HOME`, else `$HOME/.config`; nil when neither is set.
+        var configHome: String?
+        /// A file's text; nil when it cannot be read.
+        var readFile: (String) -> String?
+        /// The standard output of `gsettings get <schema> <key>` when it exits with 0; nil when
+        /// there is no gsettings or it fails or times out.
+        var gsettingsGet: (_ schema: String, _ key: String) -> String?
+
+        /// This process's environment.
+        static func current() -> Environment {
+            let home = variable("HOME")
+            let xdgConfig = variable("XDG_CONFIG_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil }
+            return Environment(
+                currentDesktop: variable("XDG_CURRENT_DESKTOP"),
+                sessionType: variable("XDG_SESSION_TYPE"),
+                configHome: xdgConfig ?? home.map { $0 + "/.config" },
+                readFile: { path in try? TextFile.read(path) },
+                gsettingsGet: { schema, key in
+                    guard let gsettings = ProgramOutput.find("gsettings") else { return nil }
+                    return ProgramOutput.run(gsettings, ["get", schema, key], timeout: gsettingsTimeout)
+                })
+        }
+
+        private static func variable(_ name: String) -> String? {
+            guard let value = getenv(name) else { return nil }
+            let text = String(cString: value)
+            return text.isEmpty ? nil : text
+        }
+    }
+
+    static func naturalScrolling(in environment: Environment) -> (value: Bool, source: String)? {
+        let desktops = (environment.currentDesktop ?? "").lowercased().split(separator: ":").map(String.init)
+        let isKDE = desktops.contains("kde")
+        let isGNOME = desktops.contains { $0.contains("gnome") || $0 == "pantheon" }
+        if isKDE || !isGNOME, let found = kdeNaturalScrolling(in: environment) { return found }
+        if isGNOME, let output = environment.gsettingsGet(gnomeSchema, gnomeKey),
+           let value = parseGSettingsBoolean(output) {
+            return (value, "GNOME gsettings \(gnomeSchema) \(gnomeKey)")
+        }
+        return nil
+    }
+
+    private static func kdeNaturalScrolling(in environment: Environment) -> (value: Bool, source: String)? {
+        guard let configHome = environment.configHome else { return nil }
+        let wayland = (configHome + "/kcminputrc", kcminputrcNaturalScrolling)
+        let x11 = (configHome + "/touchpadxlibinputrc", touchpadxlibinputrcNaturalScrolling)
+        let order = environment.sessionType?.lowercased() == "x11" ? [x11, wayland] : [wayland, x11]
+        for (path, parse) in order {
+            guard let text = environment.readFile(path), let found = parse(text) else { continue }
+            return (found.value, "KDE \(path) \(found.group) \(found.key)")
+        }
+        return nil
+    }
+
+    // MARK: Parsers
+
+    /// `gsettings get` output: `true` or `false` and a newline. Anything else (an error text,
+    /// a different type) is nil.
+    static func parseGSettingsBoolean(_ output: String) -> Bool? {
+        switch output.trimmingWhitespace {
+        case "true": return true
+        case "false": return false
+        default: return nil
+        }
+    }
+
+    /// Words in a kcminputrc device name that make it a touchpad.
+    static let touchpadWords = ["touchpad", "trackpad", "clickpad", "glidepoint"]
+    /// kcminputrc keys only the touchpad settings write (lowercased).
+    static let touchpadOnlyKeys: Set<String> = [
+        "taptoclick", "tapanddrag", "tapdraglock", "disablewhiletyping", "lmrtapbuttonmap", "clickmethod",
+    ]
+
+    /// The first touchpad's `NaturalScroll` in a kcminputrc: its value, group and key.
+    static func kcminputrcNaturalScrolling(_ text: String) -> (value: Bool, group: String, key: String)? {
+        for group in KConfig(text: text).groups where group.path.first == "Libinput" && group.path.count >= 4 {
+            let name = group.path[group.path.count - 1].lowercased()
+            let isTouchpad = touchpadWords.contains { name.contains($0) }
+                || group.entries.contains { touchpadOnlyKeys.contains($0.key.lowercased()) }
+            guard isTouchpad, let entry = group.entries.last(where: { $0.key.lowercased() == "naturalscroll" }),
+                  let value = KConfig.boolean(entry.value) else { continue }
+            return (value, group.header, entry.key)
+        }
+        return nil
+    }
+
+    /// The first touchpad's `naturalScroll` in a touchpadxlibinputrc (one group per touchpad,
+    /// named by the device).
+    static func touchpadxlibinputrcNaturalScrolling(_ text: String) -> (value: Bool, group: String, key: String)? {
+        for group in KConfig(text: text).groups where !group.path.isEmpty {
+            guard let entry = group.entries.last(where: { $0.key.lowercased() == "naturalscroll" }),
+                  let value = KConfig.boolean(entry.value) else { continue }
+            return (value, group.header, entry.key)
+        }
+        return nil
+    }
+}
+
+/// The part of KDE's INI dialect the touchpad files use: `[a][b]` group headers, `key=value`
+/// entries, `key[$i]` and `key[locale]` suffixes, `#` comments.
+struct KConfig {
+    struct Group {
+        /// The bracketed parts of the header: `[Libinput][1739][52934][Name]` → 4 parts.
+        var path: [String]
+        /// The header as written, for messages.
+        var header: String
+        /// The entries in file order, keys without suffixes.
+        var entries: [(key: String, value: String)]
+    }
+
+    /// The groups in file order; entries before any header are in a group with no parts.
+    var groups: [Group] = []
+
+    init(text: String) {
+        var current = Group(path: [], header: "", entries: [])
+        for rawLine in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+            let line = rawLine.trimmingWhitespace
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            if line.hasPrefix("[") {
+                groups.append(current)
+                let path = Self.headerParts(line)
+                current = Group(path: path, header: path.map { "[\($0)]" }.joined(), entries: [])
+                continue
+            }
+            guard let equals = line.firstIndex(of: "=") else { continue }
+            var key = line[..<equals].trimmingWhitespace
+            if let bracket = key.firstIndex(of: "[") { key = String(key[..<bracket]).trimmingWhitespace }
+            let value = line[line.index(after: equals)...].trimmingWhitespace
+            current.entries.append((key, value))
+        }
+        groups.append(current)
+        groups.removeAll { $0.path.isEmpty && $0.entries.isEmpty }
+    }
+
+    /// `[a][b c][$i]` → ["a", "b c"] (`$` markers dropped).
+    private static func headerParts(_ line: String) -> [String] {
+        var parts: [String] = []
+        var current: String?
+        for character in line {
+            if current == nil {
+                if character == "[" { current = "" }
+            } else if character == "]" {
+                if let part = current, !part.hasPrefix("$") { parts.append(part) }
+                current = nil
+            } else {
+                current?.append(character)
+            }
+        }
+        return parts
+    }
+
+    /// A KConfig boolean: `true`/`on`/`yes`/`1` or `false`/`off`/`no`/`0`, any case.
+    static func boolean(_ text: String) -> Bool? {
+        switch text.lowercased() {
+        case "true", "on", "yes", "1": return true
+        case "false", "off", "no", "0": return false
+        default: return nil
+        }
+    }
+}
+
+extension StringProtocol {
+    /// Without leading and trailing spaces, tabs, carriage returns and newlines.
+    fileprivate var trimmingWhitespace: String {
+        let blanks: Set<Character> = [" ", "\t", "\r", "\n"]
+        guard let first = firstIndex(where: { !blanks.contains($0) }),
+              let last = lastIndex(where: { !blanks.contains($0) }) else { return "" }
+        return String(self[first...last])
+    }
+}
+
+// MARK: Running a program for its output
+
+/// Runs a short-lived program and collects its standard output, with a deadline.
+enum ProgramOutput {
+    /// Output beyond this is dropped (a settings value is a few bytes).
+    static let maximumBytes = 65536
+
+    /// The first executable `name` in `$PATH` (`/usr/local/bin:/usr/bin:/bin` when unset).
+    static func find(_ name: String) -> String? {
+        let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/local/bin:/usr/bin:/bin"
+        for directory in path.split(separator: ":") where directory.hasPrefix("/") {
+            let candidate = directory + "/" + name
+            if Syscall.isExecutable(candidate) { return candidate }
+        }
+        return nil
+    }
+
+    /// The standard output of `executable arguments...` if it exits with status 0 within
+    /// `timeout`; nil otherwise (it is killed at the deadline). Standard input and error are
+    /// /dev/null; the child starts with no blocked signals, whatever the daemon blocks.
+    static func run(_ executable: String, _ arguments: [String], timeout: Duration) -> String? {
+        let deadline = Syscall.monotonicNow() + timeout
+        let pipe: (read: Int32, write: Int32)
+        let child: pid_t
+        do {
+            pipe = try Syscall.makePipe()
+        } catch {
+            return nil
+        }
+        do {
+            child = try Syscall.spawn(executable, arguments: arguments, standardOutput: pipe.write)
+        } catch {
+            Syscall.close(pipe.read)
+            Syscall.close(pipe.write)
+            return nil
+        }
+        Syscall.close(pipe.write)
+        defer { Syscall.close(pipe.read) }
+
+        var bytes: [UInt8] = []
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
+        defer { chunk.deallocate() }
+        var finished = false
+        while !finished {
+            let left = deadline - Syscall.monotonicNow()
+            guard left > .zero, (try? Syscall.waitReadable(pipe.read, timeout: left)) == true else { break }
+            guard let count = try? Syscall.read(pipe.read, into: chunk) else { break }
+            if count == 0 { finished = true } else if bytes.count < maximumBytes { bytes.append(contentsOf: chunk[0..<count]) }
+        }
+        // At the end of its output a program is exiting; give it until the deadline, then kill.
+        var status: Int32?
+        while status == nil, Syscall.monotonicNow() < deadline {
+            status = try? Syscall.exitStatus(of: child, wait: false)
+            if status == nil { usleep(2000) }
+        }
+        if status == nil {
+            Syscall.sendSignal(SIGKILL, to: child)
+            status = try? Syscall.exitStatus(of: child, wait: true)
+            return nil
+        }
+        guard finished, status == 0 else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+extension Syscall {
+    /// Whether `path` is a file this process may execute.
+    static func isExecutable(_ path: String) -> Bool {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return false }
+        return Glibc.access(path, X_OK) == 0
+    }
+
+    /// A pipe whose two ends close on exec.
+    static func makePipe() throws(SystemError) -> (read: Int32, write: Int32) {
+        var ends: [Int32] = [-1, -1]
+        guard Glibc.pipe(&ends) == 0 else { throw SystemError(errno: Glibc.errno, call: "pipe") }
+        _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
+        return (ends[0], ends[1])
+    }
+
+    /// Starts `path` with `arguments` and this process's environment; its standard output is
+    /// `standardOutput`, its standard input and error /dev/null. Its signal mask is emptied and
+    /// the signals the daemon handles are reset to their defaults.
+    static func spawn(_ path: String, arguments: [String], standardOutput: Int32) throws(SystemError) -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, standardOutput, STDOUT_FILENO)
+        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var unblocked = signalSet([])
+        var defaults = signalSet([SIGTERM, SIGINT, SIGHUP, SIGPIPE])
+        posix_spawnattr_setsigmask(&attributes, &unblocked)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let words = [path] + arguments
+        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+        defer { for word in argv { free(word) } }
+        var child: pid_t = 0
+        let result = posix_spawn(&child, path, &actions, &attributes, argv, environ)
+        if result != 0 { throw SystemError(errno: result, call: "posix_spawn", path: path) }
+        return child
+    }
+
+    /// Waits up to `timeout` for `fd` to be readable (or closed at the other end).
+    static func waitReadable(_ fd: Int32, timeout: Duration) throws(SystemError) -> Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let milliseconds = Int32(clamping: max(0, (timeout.microseconds + 999) / 1000))
+        while true {
+            let result = Glibc.poll(&entry, 1, milliseconds)
+            if result >= 0 { return result > 0 }
+            if Glibc.errno == EINTR { continue }
+            throw SystemError(errno: Glibc.errno, call: "poll")
+        }
+    }
+
+    /// The exit status of `child` once it has ended (256 + signal number when a signal ended
+    /// it); nil while it runs, when not `wait`ing.
+    static func exitStatus(of child: pid_t, wait: Bool) throws(SystemError) -> Int32? {
+        var status: Int32 = 0
+        while true {
+            let result = waitpid(child, &status, wait ? 0 : WNOHANG)
+            if result == 0 { return nil }
+            if result > 0 {
+                let signal = status & 0x7f
+                return signal == 0 ? (status >> 8) & 0xff : 256 + signal
+            }
+            if Glibc.errno == EINTR { continue }
+            throw SystemError(errno: Glibc.errno, call: "waitpid")
+        }
+    }
+
+    /// Sends `signal` to `child`; a child already gone is not an error worth reporting.
+    static func sendSignal(_ signal: Int32, to child: pid_t) {
+        _ = Glibc.kill(child, signal)
+    }
+}

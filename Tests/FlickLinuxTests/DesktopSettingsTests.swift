@@ -1,0 +1,252 @@
+import FlickCore
+import Foundation
+import Glibc
+import Logging
+import Testing
+@testable import FlickLinux
+
+/// The desktop's natural-scrolling setting, from fixture texts: nothing here depends on the
+/// desktop of the machine running the tests.
+@Suite struct DesktopSettingsTests {
+    /// Plasma 6 on Wayland: KWin keeps every libinput device in kcminputrc, mice too. The
+    /// touchpad's "Mouse" interface comes first and disagrees.
+    static let kcminputrc = """
+        [$Version]
+        update_info=kcminputrc.upd:delete-cursor-old-default-size
+
+        [Keyboard]
+        NumLock=2
+
+        [Libinput][1739][52934][SYNA801A:00 06CB:CEC6 Mouse]
+        NaturalScroll=true
+        ScrollFactor=0.75
+
+        [Libinput][1739][52934][SYNA801A:00 06CB:CEC6 Touchpad]
+        ClickMethod=2
+        NaturalScroll=false
+        TapToClick=true
+
+        [Libinput][2][10][TPPS/2 Elan TrackPoint]
+        PointerAccelerationProfile=2
+
+        [Mouse]
+        X11LibInputXAccelProfileFlat=true
+        """
+
+    /// Plasma on X11: the touchpad module's own file, one group per touchpad.
+    static let touchpadxlibinputrc = """
+        [SynPS/2 Synaptics TouchPad]
+        clickMethodAreas=false
+        clickMethodClickfinger=true
+        naturalScroll=true
+        tapToClick=true
+        """
+
+    // MARK: Parsers
+
+    @Test func kcminputrcTakesTheTouchpadNotTheMouse() throws {
+        let found = try #require(DesktopSettings.kcminputrcNaturalScrolling(Self.kcminputrc))
+        #expect(found.value == false)
+        #expect(found.group == "[Libinput][1739][52934][SYNA801A:00 06CB:CEC6 Touchpad]")
+        #expect(found.key == "NaturalScroll")
+    }
+
+    @Test func kcminputrcKnowsATouchpadByItsTouchpadOnlyKeys() throws {
+        let text = """
+            [Libinput][1267][12410][ELAN1200:00 04F3:3090]
+            DisableWhileTyping=false
+            NaturalScroll[$i]=true
+            """
+        let found = try #require(DesktopSettings.kcminputrcNaturalScrolling(text))
+        #expect(found.value == true, "the [$i] (immutable) suffix is not part of the key")
+    }
+
+    @Test func kcminputrcWithoutATouchpadEntryFindsNothing() {
+        #expect(DesktopSettings.kcminputrcNaturalScrolling("") == nil)
+        #expect(DesktopSettings.kcminputrcNaturalScrolling("[Libinput][1133][49271][Logitech USB Optical Mouse]\nNaturalScroll=true\n") == nil,
+                "a mouse's setting is not the touchpad's")
+        #expect(DesktopSettings.kcminputrcNaturalScrolling("[Libinput][1739][52934][SYNA801A:00 06CB:CEC6 Touchpad]\nTapToClick=true\n") == nil,
+                "never changed: Plasma writes nothing, and the default (off) applies")
+        #expect(DesktopSettings.kcminputrcNaturalScrolling("[Libinput][1][2][X Touchpad]\nNaturalScroll=maybe\n") == nil)
+    }
+
+    @Test func touchpadxlibinputrcGroupsAreTouchpads() throws {
+        let found = try #require(DesktopSettings.touchpadxlibinputrcNaturalScrolling(Self.touchpadxlibinputrc))
+        #expect(found.value == true)
+        #expect(found.group == "[SynPS/2 Synaptics TouchPad]")
+        #expect(found.key == "naturalScroll")
+        #expect(DesktopSettings.touchpadxlibinputrcNaturalScrolling("[SynPS/2 Synaptics TouchPad]\ntapToClick=true\n") == nil)
+    }
+
+    @Test func kconfigBooleansAndHeaders() {
+        #expect(KConfig.boolean("true") == true && KConfig.boolean("On") == true && KConfig.boolean("1") == true)
+        #expect(KConfig.boolean("false") == false && KConfig.boolean("no") == false && KConfig.boolean("0") == false)
+        #expect(KConfig.boolean("") == nil)
+        let config = KConfig(text: "top=1\n# comment\n[a][b c][$i]\n  key = value with spaces  \r\n")
+        #expect(config.groups.map(\.path) == [[], ["a", "b c"]])
+        #expect(config.groups[1].entries.map(\.key) == ["key"])
+        #expect(config.groups[1].entries.map(\.value) == ["value with spaces"])
+    }
+
+    @Test func gsettingsPrintsTrueOrFalse() {
+        #expect(DesktopSettings.parseGSettingsBoolean("true\n") == true)
+        #expect(DesktopSettings.parseGSettingsBoolean("false\n") == false)
+        #expect(DesktopSettings.parseGSettingsBoolean("") == nil)
+        #expect(DesktopSettings.parseGSettingsBoolean("No such schema “org.gnome.desktop.peripherals.touchpad”\n") == nil)
+        #expect(DesktopSettings.parseGSettingsBoolean("uint32 1\n") == nil)
+    }
+
+    // MARK: Which desktop is asked
+
+    /// A session on `desktop` whose files are `files` and whose gsettings prints `gsettings`;
+    /// `asked` counts gsettings runs.
+    final class FakeSession {
+        var files: [String: String] = [:]
+        var gsettings: String?
+        var asked: [String] = []
+
+        func environment(desktop: String?, session: String? = "wayland") -> DesktopSettings.Environment {
+            DesktopSettings.Environment(
+                currentDesktop: desktop, sessionType: session, configHome: "/home/u/.config",
+                readFile: { [unowned self] in files[$0] },
+                gsettingsGet: { [unowned self] schema, key in
+                    asked.append("\(schema) \(key)")
+                    return gsettings
+                })
+        }
+    }
+
+    @Test func gnomeAsksGsettings() throws {
+        let session = FakeSession()
+        session.gsettings = "false\n"
+        let found = try #require(DesktopSettings.naturalScrolling(in: session.environment(desktop: "ubuntu:GNOME")))
+        #expect(found.value == false)
+        #expect(found.source == "GNOME gsettings org.gnome.desktop.peripherals.touchpad natural-scroll")
+        #expect(session.asked == ["org.gnome.desktop.peripherals.touchpad natural-scroll"])
+        session.gsettings = "true\n"
+        #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "GNOME"))?.value == true)
+        #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "Budgie:GNOME"))?.value == true)
+        session.gsettings = nil  // no gsettings, or it failed
+        #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "GNOME")) == nil)
+    }
+
+    @Test func kdeReadsItsFilesAndNeverGsettings() throws {
+        let session = FakeSession()
+        session.gsettings = "true\n"
+        session.files["/home/u/.config/kcminputrc"] = Self.kcminputrc
+        session.files["/home/u/.config/touchpadxlibinputrc"] = Self.touchpadxlibinputrc
+        let wayland = try #require(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE")))
+        #expect(wayland.value == false)
+        #expect(wayland.source == "KDE /home/u/.config/kcminputrc [Libinput][1739][52934][SYNA801A:00 06CB:CEC6 Touchpad] NaturalScroll")
+        let x11 = try #require(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE", session: "x11")))
+        #expect(x11.value == true, "on X11 the touchpad module's file comes first")
+        #expect(x11.source == "KDE /home/u/.config/touchpadxlibinputrc [SynPS/2 Synaptics TouchPad] naturalScroll")
+        session.files = [:]
+        #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE")) == nil)
+        #expect(session.asked.isEmpty, "GNOME's schema default says nothing about Plasma")
+    }
+
+    @Test func anUnknownDesktopReadsOnlyFilesADesktopWrote() {
+        let session = FakeSession()
+        session.gsettings = "true\n"
+        #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: nil)) == nil)
+        #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "sway")) == nil)
+        #expect(session.asked.isEmpty, "gsettings would answer with GNOME's default on any machine with its schemas")
+        session.files["/home/u/.config/touchpadxlibinputrc"] = Self.touchpadxlibinputrc
+        #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: nil))?.value == true)
+    }
+
+    // MARK: What the daemon logs
+
+    @Test func autoAsksTheDesktopAndSaysWhatItFound() {
+        let found = DesktopSettings.naturalScrollingDecision(for: .defaults) { (true, "GNOME gsettings org.gnome.desktop.peripherals.touchpad natural-scroll") }
+        #expect(found.desktop == true)
+        #expect(found.message == "natural scrolling: auto → true (GNOME gsettings org.gnome.desktop.peripherals.touchpad natural-scroll)")
+        let none = DesktopSettings.naturalScrollingDecision(for: .defaults) { nil }
+        #expect(none.desktop == false)
+        #expect(none.message.hasPrefix("natural scrolling: auto → false (no desktop setting found)"))
+    }
+
+    @Test func explicitSettingsSkipTheProbe() {
+        var configuration = Configuration()
+        configuration.scroll.natural = .on
+        var probed = 0
+        let decision = DesktopSettings.naturalScrollingDecision(for: configuration) { probed += 1; return (false, "x") }
+        #expect(probed == 0)
+        #expect(decision.desktop == nil)
+        #expect(decision.message == "natural scrolling: true (scroll.natural = true in the configuration; the desktop's setting is not read)")
+
+        // A device section left on auto still needs the desktop's answer.
+        var section = Configuration()
+        section.scroll.natural = .auto
+        configuration.devices = [DeviceRule(name: "Synaptics", configuration: section)]
+        #expect(DesktopSettings.naturalScrollingDecision(for: configuration) { probed += 1; return (true, "x") }.desktop == true)
+        #expect(probed == 1)
+    }
+
+    @Test func followingSetsTheEngineAndLogs() {
+        let engine = Engine()
+        let log = CollectedLog()
+        DesktopSettings.followNaturalScrolling(.defaults, engine: engine, logger: log.logger) { (true, "KDE test") }
+        #expect(engine.desktopNaturalScrolling == true)
+        #expect(log.lines == ["info: natural scrolling: auto → true (KDE test)"])
+        var off = Configuration()
+        off.scroll.natural = .off
+        DesktopSettings.followNaturalScrolling(off, engine: engine, logger: log.logger) { Issue.record("probed"); return nil }
+        #expect(engine.desktopNaturalScrolling == true, "not asked: left as it was, and unused")
+    }
+
+    // MARK: Running gsettings
+
+    @Test func programOutputIsCollected() throws {
+        let sh = try #require(ProgramOutput.find("sh"))
+        #expect(ProgramOutput.find("flickd-no-such-program") == nil)
+        #expect(ProgramOutput.run(sh, ["-c", "echo true"], timeout: .seconds(5)) == "true\n")
+        #expect(ProgramOutput.run(sh, ["-c", "echo partial; exit 1"], timeout: .seconds(5)) == nil, "a failure is no answer")
+        #expect(ProgramOutput.run("/nonexistent/gsettings", [], timeout: .seconds(5)) == nil)
+    }
+
+    @Test func aHungProgramIsKilledAtTheDeadline() throws {
+        let sh = try #require(ProgramOutput.find("sh"))
+        let start = Syscall.monotonicNow()
+        #expect(ProgramOutput.run(sh, ["-c", "sleep 10"], timeout: .milliseconds(100)) == nil)
+        #expect(Syscall.monotonicNow() - start < .seconds(3))
+    }
+
+    /// The daemon blocks SIGTERM, SIGINT and SIGHUP for its signalfd; gsettings must not
+    /// inherit that mask.
+    @Test func theChildStartsWithNoBlockedSignals() throws {
+        let sh = try #require(ProgramOutput.find("sh"))
+        let previous = try Syscall.blockSignals(Syscall.signalSet([SIGTERM, SIGHUP]))
+        defer { Syscall.restoreSignalMask(previous) }
+        let output = ProgramOutput.run(sh, ["-c", "grep SigBlk /proc/self/status"], timeout: .seconds(5))
+        #expect(output == "SigBlk:\t0000000000000000\n")
+    }
+}
+
+/// Log lines, for checking what the daemon said.
+final class CollectedLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [String] = []
+
+    var lines: [String] { lock.withLock { storage } }
+
+    var logger: Logger {
+        Logger(label: "flickd-test") { _ in CollectingHandler(log: self) }
+    }
+
+    fileprivate func append(_ line: String) { lock.withLock { storage.append(line) } }
+
+    private struct CollectingHandler: LogHandler {
+        let log: CollectedLog
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .debug
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+        func log(event: LogEvent) {
+            log.append("\(event.level): \(event.message)")
+        }
+    }
+}
