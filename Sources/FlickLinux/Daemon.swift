@@ -55,6 +55,8 @@ public final class Daemon {
         static let signals: UInt64 = 1
         static let timer: UInt64 = 2
         static let hotplug: UInt64 = 3
+        static let configurationFile: UInt64 = 4
+        static let reloadDelay: UInt64 = 5
         static let deviceFlag: UInt64 = 1 << 32
 
         static func device(_ id: DeviceID) -> UInt64 { deviceFlag | UInt64(UInt32(bitPattern: id)) }
@@ -70,6 +72,15 @@ public final class Daemon {
     private let logger: Logger
     private let reloadConfiguration: () throws -> Configuration
     private let notifier: ServiceNotifier?
+    private let configurationWatcher: ConfigWatcher?
+    /// Armed when the configuration file changed, for the reload once changes settle.
+    private let reloadTimer: DeadlineTimer?
+    /// The changes seen since the last reload, for its log line.
+    private var pendingChanges: [ConfigWatcher.Change] = []
+
+    /// How long the configuration file must stay unchanged before it is read: an editor's save
+    /// (write a temporary file, rename it over, maybe chmod) comes as a burst of events.
+    public static let reloadDelay = Duration.milliseconds(150)
 
     private let poll: EventPoll
     private let timer: DeadlineTimer
@@ -92,6 +103,8 @@ public final class Daemon {
     /// configuration stays. Replaces `engine.onReport` with logging. Blocks SIGTERM, SIGINT and
     /// SIGHUP for the calling thread, which must be the one that calls `run()`. `notifier`, when
     /// given, hears when the daemon is ready, reloading and stopping, and how many devices it has.
+    /// `configurationWatcher`, when given, makes a change to the configuration file reload it
+    /// as SIGHUP does, once the file has been quiet for `reloadDelay`.
     public init(
         engine: Engine,
         wheel: any WheelSink,
@@ -99,6 +112,7 @@ public final class Daemon {
         stopSources: StopSources = .all,
         logger: Logger,
         notifier: ServiceNotifier? = nil,
+        configurationWatcher: ConfigWatcher? = nil,
         reloadConfiguration: @escaping () throws -> Configuration
     ) throws(SystemError) {
         self.engine = engine
@@ -107,12 +121,21 @@ public final class Daemon {
         self.stopSources = stopSources
         self.logger = logger
         self.notifier = notifier
+        self.configurationWatcher = configurationWatcher
         self.reloadConfiguration = reloadConfiguration
         signals = try SignalReceiver(signals: [SIGTERM, SIGINT, SIGHUP])
         poll = try EventPoll()
         timer = try DeadlineTimer()
         try poll.add(signals.fileDescriptor, token: Token.signals)
         try poll.add(timer.fileDescriptor, token: Token.timer)
+        if let configurationWatcher {
+            let reloadTimer = try DeadlineTimer()
+            try poll.add(configurationWatcher.fileDescriptor, token: Token.configurationFile)
+            try poll.add(reloadTimer.fileDescriptor, token: Token.reloadDelay)
+            self.reloadTimer = reloadTimer
+        } else {
+            reloadTimer = nil
+        }
         engine.onReport = { [logger] report in Self.log(report, to: logger) }
     }
 
@@ -141,6 +164,10 @@ public final class Daemon {
                     timerFired()
                 case Token.hotplug:
                     receiveHotplug()
+                case Token.configurationFile:
+                    configurationFileChanged()
+                case Token.reloadDelay:
+                    reloadDelayPassed()
                 default:
                     if let id = Token.deviceID(token) { read(id) }
                 }
@@ -175,7 +202,7 @@ public final class Daemon {
             case nil:
                 return outcome
             case SIGHUP:
-                reload()
+                reload(because: "SIGHUP")
             case SIGTERM, SIGINT:
                 logger.info("\(signal == SIGINT ? "SIGINT" : "SIGTERM"): shutting down")
                 outcome = .exit
@@ -185,7 +212,10 @@ public final class Daemon {
         }
     }
 
-    private func reload() {
+    /// Reads the configuration again and applies it, or keeps the running one when it cannot
+    /// be read; `trigger` starts the log lines. A file change that leaves the settings as they
+    /// are applies nothing (applying stops a coast).
+    private func reload(because trigger: String, unlessUnchanged: Bool = false) {
         let time = now()
         notifier?.reloading(at: time)
         // Ready again whether the new file was taken or not: the daemon runs either way.
@@ -197,11 +227,15 @@ public final class Daemon {
         do {
             configuration = try reloadConfiguration()
         } catch {
-            logger.error("SIGHUP: keeping the running configuration: \(error)")
+            logger.error("\(trigger): keeping the running configuration: \(error)")
+            return
+        }
+        if unlessUnchanged && configuration == engine.configuration {
+            logger.info("\(trigger): the settings are unchanged")
             return
         }
         engine.apply(configuration, at: time)
-        logger.info("SIGHUP: configuration reloaded")
+        logger.info("\(trigger): configuration reloaded")
         // The engine has admitted its devices again under the new configuration: a disabled
         // kind is no longer read, an enabled one is.
         for (id, open) in devices.sorted(by: { $0.key < $1.key }) where open.role == .touch {
@@ -210,6 +244,34 @@ public final class Daemon {
         }
         // Devices closed before may be wanted now.
         openDevices(at: time)
+    }
+
+    /// Notes the configuration file's changes and (re)starts the wait for them to settle.
+    private func configurationFileChanged() {
+        guard let configurationWatcher, let reloadTimer else { return }
+        do {
+            let changes = try configurationWatcher.receive()
+            guard !changes.isEmpty else { return }
+            for change in changes where !pendingChanges.contains(change) { pendingChanges.append(change) }
+            try reloadTimer.arm(at: now() + Self.reloadDelay)
+        } catch {
+            // Out of the epoll set: a descriptor that stays readable would spin the loop.
+            _ = try? poll.remove(configurationWatcher.fileDescriptor)
+            logger.error("configuration changes are no longer followed: \(error); SIGHUP still reloads")
+        }
+    }
+
+    private func reloadDelayPassed() {
+        guard let reloadTimer else { return }
+        do {
+            guard try reloadTimer.acknowledge() else { return }
+        } catch {
+            logger.error("cannot read the reload timer: \(error)")
+            return
+        }
+        let trigger = pendingChanges.map(\.description).joined(separator: ", ")
+        pendingChanges = []
+        reload(because: trigger.isEmpty ? "configuration file changed" : trigger, unlessUnchanged: true)
     }
 
     private func shutDown() {

@@ -24,8 +24,12 @@ struct RunCommand: ParsableCommand {
             access to /dev/input/event* (the input group). `flickd devices` shows which \
             devices it can read and which it will use.
 
-            Signals: SIGHUP reloads the configuration file (a file with errors is reported and \
-            the running configuration kept); SIGTERM and SIGINT stop any coast, remove the \
+            The configuration file is read again when it is saved, created or replaced, and \
+            on SIGHUP: a file with errors, an empty file or a deleted one is reported and the \
+            running configuration kept. With scroll.natural = "auto" the desktop's touchpad \
+            setting (GNOME, KDE) is read at start and on each reload, and logged.
+
+            Signals: SIGHUP reloads the configuration file; SIGTERM and SIGINT stop any coast, remove the \
             virtual device and exit with status 0.
 
             Exit status: 0 after SIGTERM or SIGINT; 1 when the virtual wheel cannot be \
@@ -54,11 +58,12 @@ struct RunCommand: ParsableCommand {
         let style = LogStyle.detect()
         LoggingSystem.bootstrap { _ in JournalLogHandler(style: style, logLevel: level) }
         let logger = Logger(label: "flickd")
-        let explicitPath = config
+        let source = ConfigurationSource(explicitPath: config)
 
         let configuration: Configuration
         do {
-            configuration = try loadConfiguration(path: ConfigurationLocation.resolve(explicit: explicitPath))
+            configuration = try source.load()
+            logger.info("configuration: \(source.path ?? "the built-in defaults (no file at \(source.searchPath.joined(separator: ", ")))")")
         } catch {
             logger.error("the configuration has errors; nothing was started:\n\(error)")
             throw ExitCode.failure
@@ -67,19 +72,39 @@ struct RunCommand: ParsableCommand {
         do {
             let wheel = try VirtualWheel()
             logger.info("created \(VirtualWheel.name) at \(wheel.devnode ?? "an unknown node")")
+            let engine = Engine(configuration: configuration)
+            DesktopSettings.followNaturalScrolling(configuration, engine: engine, logger: logger)
             let daemon = try Daemon(
-                engine: Engine(configuration: configuration),
+                engine: engine,
                 wheel: wheel,
                 monitor: try DeviceMonitor(),
                 stopSources: .all,
                 logger: logger,
                 notifier: ServiceNotifier.fromEnvironment(logger: logger),
-                // Resolved again on each reload: a file created since start is picked up.
-                reloadConfiguration: { try loadConfiguration(path: ConfigurationLocation.resolve(explicit: explicitPath)) })
+                configurationWatcher: Self.watcher(for: source, logger: logger),
+                // Resolved again on each reload: a file created since start is picked up; a
+                // file gone or emptied keeps the running settings (see ConfigurationSource).
+                reloadConfiguration: {
+                    let configuration = try source.reload()
+                    DesktopSettings.followNaturalScrolling(configuration, engine: engine, logger: logger)
+                    return configuration
+                })
             try daemon.run()
         } catch {
             logger.error("\(error)")
             throw ExitCode.failure
+        }
+    }
+
+    /// Follows changes to the configuration file; without inotify only SIGHUP reloads.
+    private static func watcher(for source: ConfigurationSource, logger: Logger) -> ConfigWatcher? {
+        do {
+            let watcher = try ConfigWatcher(paths: source.watchedPaths, logger: logger)
+            logger.debug("following configuration changes in \(watcher.watchedDirectories.joined(separator: ", "))")
+            return watcher
+        } catch {
+            logger.warning("configuration changes are not followed (\(error)); SIGHUP reloads")
+            return nil
         }
     }
 }

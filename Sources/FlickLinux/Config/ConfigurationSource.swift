@@ -1,0 +1,87 @@
+import FlickCore
+
+/// The configuration file a running daemon follows: which file its settings came from, and
+/// reading it again after a change (inotify) or SIGHUP.
+///
+/// `load()`, at start, reads the file `ConfigurationLocation` picks: `--config FILE`, else the
+/// first of the search path that exists, else none (the built-in defaults). An empty file is
+/// the defaults, as `flickd check-config` says.
+///
+/// `reload()` picks the file again, so a file created since start (one in ~/.config/flickd
+/// where there was none, or shadowing /etc's) is read. It throws, and the daemon keeps the
+/// running configuration, when:
+/// - the file has problems (syntax, unknown keys, values out of range), as always;
+/// - the file the running settings came from is gone. An editor that saves by renaming a new
+///   file over the old one, or by deleting and rewriting it, makes it vanish for a moment;
+///   reverting to the defaults (or to /etc's file) then would flip the settings in the middle
+///   of a save. A file really deleted keeps its settings until flickd restarts, and the log
+///   says so;
+/// - the file is empty or blank. `>` in a shell and editors that truncate before writing leave
+///   an empty file that inotify may report before the text arrives; reading it as "the
+///   defaults" would do the same flip. A file that means the defaults can say so with one
+///   comment line.
+/// Rationale: a half-saved file must never change the running settings; an explicit file is
+/// cheap to write.
+public final class ConfigurationSource {
+    /// `--config FILE`, when given.
+    public let explicitPath: String?
+    /// The files searched, in order, without `--config`.
+    public let searchPath: [String]
+    /// The file the running configuration came from; nil while the built-in defaults run
+    /// because there was no file.
+    public private(set) var path: String?
+
+    /// Follows `explicitPath`, or the first file of `searchPath` that exists.
+    public init(explicitPath: String?, searchPath: [String] = ConfigurationLocation.searchPath) {
+        self.explicitPath = explicitPath
+        self.searchPath = searchPath
+    }
+
+    /// The files whose creation, change or removal may change the configuration: the
+    /// `--config` file, or every file of the search path.
+    public var watchedPaths: [String] { explicitPath.map { [$0] } ?? searchPath }
+
+    /// The file to read now: `explicitPath`, else the first of `searchPath` that exists.
+    public func resolve() -> String? {
+        if let explicitPath { return explicitPath }
+        return searchPath.first { Syscall.exists($0) }
+    }
+
+    /// The configuration at start: the resolved file's, or the defaults without one.
+    /// - Throws: `ConfigurationError`: the file cannot be read, or its problems.
+    public func load() throws -> Configuration {
+        guard let file = resolve() else {
+            path = nil
+            return .defaults
+        }
+        let configuration = try ConfigurationLoader.load(path: file)
+        path = file
+        return configuration
+    }
+
+    /// The configuration after a change or SIGHUP.
+    /// - Throws: `ConfigurationError`, saying why the running configuration should stay: the
+    ///   file's problems, the file in use being gone, or an empty file.
+    public func reload() throws -> Configuration {
+        if let path, !Syscall.exists(path) {
+            throw Self.keep(path, "the file is gone (deleted, or renamed away by an editor); the running settings stay until it is back (restart flickd to run without it)")
+        }
+        guard let file = resolve() else { return .defaults }  // there was none and still is none
+        let text: String
+        do {
+            text = try TextFile.read(file)
+        } catch {
+            throw Self.keep(file, "cannot read the configuration file: \(error.reason) (errno \(error.errno))")
+        }
+        if text.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }) {
+            throw Self.keep(file, "the file is empty (perhaps half-written); the running settings stay. For the built-in defaults, leave a comment line in it")
+        }
+        let configuration = try ConfigurationLoader.parse(text: text, path: file)
+        path = file
+        return configuration
+    }
+
+    private static func keep(_ path: String, _ message: String) -> ConfigurationError {
+        ConfigurationError(problems: [.init(path: path, line: nil, key: nil, message: message)])
+    }
+}

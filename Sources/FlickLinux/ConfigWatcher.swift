@@ -1,0 +1,248 @@
+import Glibc
+import Logging
+
+/// Tells when a configuration file may have changed, through inotify.
+///
+/// It watches the directory of each file, not the file: an editor that saves by writing a new
+/// file and renaming it over the old one would leave a watch on the file looking at the old,
+/// deleted inode. In the directory it follows the file's name being closed after writing
+/// (IN_CLOSE_WRITE), renamed in (IN_MOVED_TO), created (IN_CREATE), deleted or renamed away
+/// (IN_DELETE, IN_MOVED_FROM); events for other names are dropped. Writes in progress
+/// (IN_MODIFY) are not followed: the close that ends them is.
+///
+/// A directory that does not exist yet (no ~/.config/flickd) is waited for from its parent;
+/// once it appears it is watched itself, and when it goes the parent is watched again.
+/// Deeper missing directories are not waited for.
+///
+/// The watcher only tells; the daemon waits for the changes to settle and reloads.
+public final class ConfigWatcher {
+    /// Something that happened to a watched file.
+    public struct Change: Hashable, Sendable, CustomStringConvertible {
+        /// What happened.
+        public enum Kind: String, Hashable, Sendable {
+            /// Closed after being written.
+            case written
+            /// Another file was renamed over it (how many editors save).
+            case replaced
+            /// Created (its contents follow with a `written`, unless it is a link).
+            case created
+            /// Deleted or renamed away, or its directory was.
+            case removed
+            /// Its directory appeared: the file may be there already.
+            case directoryAppeared = "directory appeared"
+            /// The kernel's event queue overflowed: anything may have changed.
+            case overflowed = "events lost"
+        }
+
+        /// The watched file, as given to the watcher.
+        public var path: String
+        /// What happened to it.
+        public var kind: Kind
+
+        /// A change of `kind` to `path`.
+        public init(path: String, kind: Kind) {
+            self.path = path
+            self.kind = kind
+        }
+
+        /// `/home/u/.config/flickd/config.toml written`.
+        public var description: String { "\(path) \(kind.rawValue)" }
+    }
+
+    /// The inotify descriptor, for the daemon's epoll set: readable when changes wait.
+    public let fileDescriptor: Int32
+    /// The files watched for, as given.
+    public let paths: [String]
+
+    /// Every event flickd cares about, for both a file's directory and its parent.
+    static let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM
+        | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+
+    private let logger: Logger
+    /// The directories watched, by watch descriptor (one inode may be reached by two paths).
+    private var directoriesByWatch: [Int32: Set<String>] = [:]
+    private var watchByDirectory: [String: Int32] = [:]
+    /// Directories a watch failed on, so each failure is logged once.
+    private var reportedFailures: Set<String> = []
+    /// Room for a batch of events; allocated once.
+    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 8192, alignment: 8)
+
+    /// Watches for changes to `paths`. A directory that cannot be watched (no permission, the
+    /// system's watch limit) is logged on `logger` and skipped; only a failing inotify itself
+    /// throws.
+    public init(paths: [String], logger: Logger) throws(SystemError) {
+        self.paths = paths
+        self.logger = logger
+        fileDescriptor = try Syscall.inotifyCreate()
+        rearm()
+    }
+
+    deinit {
+        buffer.deallocate()
+        Syscall.close(fileDescriptor)
+    }
+
+    /// The directories watched now, sorted (for tests and `flickd run --verbose`).
+    public var watchedDirectories: [String] { watchByDirectory.keys.sorted() }
+
+    /// Reads every pending event and returns the changes to the watched files, in order,
+    /// without repeats. Empty when the events were about other files.
+    public func receive() throws(SystemError) -> [Change] {
+        var changes: [Change] = []
+        var directoriesMoved = false
+        while true {
+            let count: Int
+            do {
+                count = try Syscall.read(fileDescriptor, into: buffer)
+            } catch where error.wouldBlock {
+                break
+            }
+            var offset = 0
+            // struct inotify_event: wd, mask, cookie, len, then len bytes of NUL-padded name.
+            while offset + 16 <= count {
+                let watch = buffer.loadUnaligned(fromByteOffset: offset, as: Int32.self)
+                let mask = buffer.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
+                let length = Int(buffer.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+                let nameBytes = buffer[(offset + 16)..<min(count, offset + 16 + length)]
+                let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
+                offset += 16 + length
+                if handle(watch: watch, mask: mask, name: name, into: &changes) { directoriesMoved = true }
+            }
+        }
+        if directoriesMoved { rearm() }
+        var seen: Set<Change> = []
+        return changes.filter { seen.insert($0).inserted }
+    }
+
+    /// One event; returns whether the watches must be set up again.
+    private func handle(watch: Int32, mask: UInt32, name: String, into changes: inout [Change]) -> Bool {
+        if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+            changes += paths.map { Change(path: $0, kind: .overflowed) }
+            return true
+        }
+        guard let directories = directoriesByWatch[watch] else { return false }  // a watch given up
+        if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
+            // The directory itself went: its files with it.
+            for directory in directories {
+                changes += paths.filter { Self.split($0).directory == directory }.map { Change(path: $0, kind: .removed) }
+            }
+            forget(watch, remove: mask & UInt32(IN_MOVE_SELF) != 0)
+            return true
+        }
+        var rearm = false
+        for directory in directories {
+            let full = Self.join(directory, name)
+            for path in paths {
+                let (fileDirectory, fileName) = Self.split(path)
+                if fileDirectory == directory && fileName == name {
+                    if let kind = Self.fileKind(mask) { changes.append(Change(path: path, kind: kind)) }
+                } else if fileDirectory == full {
+                    // The file's directory, seen from its parent.
+                    if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
+                        changes.append(Change(path: path, kind: .directoryAppeared))
+                    } else if mask & UInt32(IN_DELETE | IN_MOVED_FROM) != 0 {
+                        changes.append(Change(path: path, kind: .removed))
+                    }
+                    rearm = true
+                }
+            }
+        }
+        return rearm
+    }
+
+    private static func fileKind(_ mask: UInt32) -> Change.Kind? {
+        if mask & UInt32(IN_CLOSE_WRITE) != 0 { return .written }
+        if mask & UInt32(IN_MOVED_TO) != 0 { return .replaced }
+        if mask & UInt32(IN_CREATE) != 0 { return .created }
+        if mask & UInt32(IN_DELETE | IN_MOVED_FROM) != 0 { return .removed }
+        return nil
+    }
+
+    /// Watches, for each file, its directory if it exists, else that directory's parent if it
+    /// exists; stops watching directories no longer needed.
+    private func rearm() {
+        var wanted: [String] = []
+        for path in paths {
+            let directory = Self.split(path).directory
+            let candidate = Syscall.isDirectory(directory) ? directory : Self.split(directory).directory
+            if Syscall.isDirectory(candidate), !wanted.contains(candidate) { wanted.append(candidate) }
+        }
+        for (directory, watch) in watchByDirectory where !wanted.contains(directory) {
+            watchByDirectory[directory] = nil
+            directoriesByWatch[watch]?.remove(directory)
+            if directoriesByWatch[watch]?.isEmpty == true { forget(watch, remove: true) }
+        }
+        for directory in wanted where watchByDirectory[directory] == nil {
+            do {
+                let watch = try Syscall.inotifyAddWatch(fileDescriptor, path: directory, mask: Self.mask)
+                watchByDirectory[directory] = watch
+                directoriesByWatch[watch, default: []].insert(directory)
+                reportedFailures.remove(directory)
+            } catch {
+                // Gone again since the check: the parent's events will say when it is back.
+                if error.isMissing { continue }
+                if reportedFailures.insert(directory).inserted {
+                    logger.warning("cannot watch \(directory) for configuration changes (\(error)); SIGHUP still reloads")
+                }
+            }
+        }
+    }
+
+    /// Drops `watch` (and asks the kernel to, when `remove`: a moved directory keeps its watch).
+    private func forget(_ watch: Int32, remove: Bool) {
+        for directory in directoriesByWatch.removeValue(forKey: watch) ?? [] where watchByDirectory[directory] == watch {
+            watchByDirectory[directory] = nil
+        }
+        if remove { Syscall.inotifyRemoveWatch(fileDescriptor, watch) }
+    }
+
+    /// `/a/b/c.toml` → (`/a/b`, `c.toml`); `c.toml` → (`.`, `c.toml`); `/c.toml` → (`/`, `c.toml`).
+    static func split(_ path: String) -> (directory: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let directory = String(path[..<slash])
+        return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
+    }
+
+    private static func join(_ directory: String, _ name: String) -> String {
+        directory == "/" ? "/" + name : directory + "/" + name
+    }
+}
+
+// MARK: inotify and stat wrappers
+
+extension Syscall {
+    /// `inotify_init1(IN_NONBLOCK | IN_CLOEXEC)`.
+    static func inotifyCreate() throws(SystemError) -> Int32 {
+        try retryingInotify("inotify_init1") { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }
+    }
+
+    /// `inotify_add_watch(fd, path, mask)`; returns the watch descriptor (the same one for a
+    /// path already watched).
+    static func inotifyAddWatch(_ fd: Int32, path: String, mask: UInt32) throws(SystemError) -> Int32 {
+        try retryingInotify("inotify_add_watch", path: path) { inotify_add_watch(fd, path, mask) }
+    }
+
+    /// `inotify_rm_watch(fd, watch)`. A watch the kernel dropped already (its directory was
+    /// deleted) fails with EINVAL, which means the same: it is gone.
+    static func inotifyRemoveWatch(_ fd: Int32, _ watch: Int32) {
+        _ = inotify_rm_watch(fd, watch)
+    }
+
+    /// Whether `path` is a directory (following symbolic links).
+    static func isDirectory(_ path: String) -> Bool {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return false }
+        return status.st_mode & S_IFMT == S_IFDIR
+    }
+
+    /// Runs `body` until it does not fail with EINTR; -1 is a failure described by errno.
+    private static func retryingInotify(_ call: String, path: String? = nil, _ body: () -> Int32) throws(SystemError) -> Int32 {
+        while true {
+            let result = body()
+            if result >= 0 { return result }
+            let code = Glibc.errno
+            if code == EINTR { continue }
+            throw SystemError(errno: code, call: call, path: path)
+        }
+    }
+}

@@ -1,0 +1,273 @@
+import FlickCore
+import Foundation
+import Glibc
+import Logging
+import Testing
+@testable import FlickLinux
+
+/// A fresh directory under /tmp for configuration files, removed with its contents when released.
+final class ConfigScratchDirectory {
+    let path: String
+
+    init() {
+        var template = Array("/tmp/flickd-config-test-XXXXXX".utf8CString)
+        path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    /// `path/name`.
+    func file(_ name: String) -> String { path + "/" + name }
+
+    /// Writes `text` to `name` the way `>` does: truncate, write, close.
+    func write(_ name: String, _ text: String) {
+        let fd = open(file(name), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        precondition(fd >= 0, "cannot create \(file(name))")
+        var text = text
+        text.withUTF8 { bytes in _ = Glibc.write(fd, bytes.baseAddress, bytes.count) }
+        close(fd)
+    }
+
+    /// Saves `text` to `name` as many editors do: a new file renamed over the old one.
+    func replace(_ name: String, _ text: String) {
+        write(".\(name).tmp", text)
+        rename(".\(name).tmp", name)
+    }
+
+    func rename(_ from: String, _ to: String) { precondition(Glibc.rename(file(from), file(to)) == 0) }
+    func remove(_ name: String) { precondition(unlink(file(name)) == 0) }
+    func makeDirectory(_ name: String) { precondition(mkdir(file(name), 0o755) == 0) }
+    func removeDirectory(_ name: String) { precondition(rmdir(file(name)) == 0) }
+}
+
+/// Sends SIGTERM to the thread that made it after `seconds`, unless cancelled first: a daemon
+/// loop waiting for an event that never comes ends (and its test fails) instead of hanging.
+final class DaemonWatchdog {
+    private let cancelWrite: Int32
+
+    init(seconds: Int32) {
+        var ends: [Int32] = [-1, -1]
+        precondition(pipe(&ends) == 0)
+        cancelWrite = ends[1]
+        let (cancelRead, target) = (ends[0], pthread_self())
+        Thread.detachNewThread {
+            var entry = pollfd(fd: cancelRead, events: Int16(POLLIN), revents: 0)
+            if poll(&entry, 1, seconds * 1000) == 0 { pthread_kill(target, SIGTERM) }
+            close(cancelRead)
+        }
+    }
+
+    func cancel() {
+        _ = write(cancelWrite, "x", 1)
+        close(cancelWrite)
+    }
+}
+
+/// inotify on a temporary directory, read through epoll with a zero timeout: the kernel queues
+/// an event before the call that caused it returns, so nothing needs to wait.
+@Suite struct ConfigWatcherTests {
+    let quiet = Logger(label: "flickd-test") { _ in SwiftLogNoOpLogHandler() }
+
+    /// A watcher on `paths` in an epoll set, as the daemon has it.
+    final class Harness {
+        let watcher: ConfigWatcher
+        let poll: EventPoll
+
+        init(_ paths: [String], logger: Logger) throws {
+            watcher = try ConfigWatcher(paths: paths, logger: logger)
+            poll = try EventPoll()
+            try poll.add(watcher.fileDescriptor, token: 4)
+        }
+
+        /// The changes pending now; [] when epoll reports nothing.
+        func changes() throws -> [ConfigWatcher.Change] {
+            guard try poll.wait(timeoutMilliseconds: 0) > 0 else { return [] }
+            #expect(poll.token(at: 0) == 4)
+            return try watcher.receive()
+        }
+
+        /// Whether the inotify descriptor is readable at all.
+        func isReadable() throws -> Bool { try poll.wait(timeoutMilliseconds: 0) > 0 }
+    }
+
+    @Test func writingTheFileIsSeenAndOtherFilesAreNot() throws {
+        let directory = ConfigScratchDirectory()
+        let path = directory.file("config.toml")
+        let harness = try Harness([path], logger: quiet)
+        #expect(harness.watcher.watchedDirectories == [directory.path])
+        #expect(try harness.changes() == [], "nothing happened yet")
+
+        directory.write("config.toml", "[scroll]\nspeed = 30\n")
+        #expect(try harness.changes() == [.init(path: path, kind: .created), .init(path: path, kind: .written)])
+
+        directory.write("notes.txt", "unrelated")
+        #expect(try harness.isReadable(), "inotify reports the other file")
+        #expect(try harness.watcher.receive() == [], "but the watcher drops it by name")
+        #expect(try harness.changes() == [])
+
+        directory.write("config.toml", "[scroll]\nspeed = 31\n")
+        #expect(try harness.changes() == [.init(path: path, kind: .written)])
+    }
+
+    @Test func aFileRenamedOverItIsSeen() throws {
+        let directory = ConfigScratchDirectory()
+        let path = directory.file("config.toml")
+        directory.write("config.toml", "[scroll]\nspeed = 30\n")
+        let harness = try Harness([path], logger: quiet)
+
+        directory.replace("config.toml", "[scroll]\nspeed = 40\n")
+        #expect(try harness.changes() == [.init(path: path, kind: .replaced)], "the temporary file itself is not reported")
+    }
+
+    @Test func deletingOrRenamingItAwayIsSeen() throws {
+        let directory = ConfigScratchDirectory()
+        let path = directory.file("config.toml")
+        directory.write("config.toml", "")
+        let harness = try Harness([path], logger: quiet)
+
+        directory.remove("config.toml")
+        #expect(try harness.changes() == [.init(path: path, kind: .removed)])
+
+        directory.write("config.toml", "")
+        _ = try harness.changes()
+        directory.rename("config.toml", "config.toml.bak")
+        #expect(try harness.changes() == [.init(path: path, kind: .removed)])
+    }
+
+    @Test func aMissingDirectoryIsWaitedForFromItsParent() throws {
+        let directory = ConfigScratchDirectory()
+        let path = directory.file("flickd/config.toml")
+        let harness = try Harness([path], logger: quiet)
+        #expect(harness.watcher.watchedDirectories == [directory.path], "flickd/ does not exist: its parent is watched")
+
+        directory.makeDirectory("flickd")
+        #expect(try harness.changes() == [.init(path: path, kind: .directoryAppeared)])
+        #expect(harness.watcher.watchedDirectories == [directory.file("flickd")], "now the directory itself")
+
+        directory.write("flickd/config.toml", "[coast]\nboost = false\n")
+        #expect(try harness.changes() == [.init(path: path, kind: .created), .init(path: path, kind: .written)])
+
+        // The whole directory goes: back to waiting in the parent, and it can come back.
+        directory.remove("flickd/config.toml")
+        directory.removeDirectory("flickd")
+        let gone = try harness.changes()
+        #expect(!gone.isEmpty && gone.allSatisfy { $0 == .init(path: path, kind: .removed) }, "\(gone)")
+        #expect(harness.watcher.watchedDirectories == [directory.path])
+        directory.makeDirectory("flickd")
+        #expect(try harness.changes() == [.init(path: path, kind: .directoryAppeared)])
+        directory.write("flickd/config.toml", "")
+        #expect(try harness.changes().last == .init(path: path, kind: .written))
+    }
+
+    @Test func everyCandidateOfTheSearchPathIsWatched() throws {
+        let directory = ConfigScratchDirectory()
+        directory.makeDirectory("user")
+        directory.makeDirectory("etc")
+        let user = directory.file("user/flickd/config.toml"), system = directory.file("etc/flickd/config.toml")
+        directory.makeDirectory("etc/flickd")
+        let harness = try Harness([user, system], logger: quiet)
+        #expect(harness.watcher.watchedDirectories == [directory.file("etc/flickd"), directory.file("user")])
+
+        directory.write("etc/flickd/config.toml", "")
+        #expect(try harness.changes().last == .init(path: system, kind: .written))
+        directory.makeDirectory("user/flickd")
+        #expect(try harness.changes() == [.init(path: user, kind: .directoryAppeared)])
+    }
+
+    /// A file where the directory should be: its parent is watched, for the day it is a directory.
+    @Test func aFileInPlaceOfTheDirectoryIsWaitedOutInTheParent() throws {
+        let log = CollectedLog()
+        let directory = ConfigScratchDirectory()
+        directory.write("not-a-directory", "")
+        let watcher = try ConfigWatcher(paths: [directory.file("not-a-directory/config.toml"), directory.file("config.toml")],
+                                        logger: log.logger)
+        #expect(watcher.watchedDirectories == [directory.path])
+        #expect(log.lines.isEmpty)
+    }
+
+    @Test func pathsSplitIntoDirectoryAndName() {
+        #expect(ConfigWatcher.split("/etc/flickd/config.toml") == ("/etc/flickd", "config.toml"))
+        #expect(ConfigWatcher.split("/config.toml") == ("/", "config.toml"))
+        #expect(ConfigWatcher.split("config.toml") == (".", "config.toml"))
+        #expect(ConfigWatcher.split("conf/flickd.toml") == ("conf", "flickd.toml"))
+    }
+}
+
+/// The daemon's loop with a watcher: a saved file reloads it, once per burst, and a bad,
+/// emptied or deleted file keeps the running settings. The reload closure sends SIGTERM, so
+/// each loop ends after its one reload (about `Daemon.reloadDelay` of real time).
+@Suite("Daemon live reload", .serialized)
+struct DaemonLiveReloadTests {
+    /// Runs a daemon following `directory/config.toml` (read with `ConfigurationSource`), with
+    /// `change` made to the file first; returns the engine's configuration after the reload and
+    /// the log.
+    static func reload(
+        starting text: String, then change: (ConfigScratchDirectory) -> Void
+    ) throws -> (configuration: Configuration, reloads: Int, log: [String], path: String) {
+        let directory = ConfigScratchDirectory()
+        directory.write("config.toml", text)
+        let source = ConfigurationSource(explicitPath: directory.file("config.toml"))
+        let engine = Engine(configuration: try source.load())
+        let log = CollectedLog()
+        let watcher = try ConfigWatcher(paths: source.watchedPaths, logger: log.logger)
+        var reloads = 0
+        let daemon = try Daemon(engine: engine, wheel: RecordingWheel(), monitor: nil, logger: log.logger,
+                                configurationWatcher: watcher) {
+            reloads += 1
+            defer { raise(SIGTERM) }
+            return try source.reload()
+        }
+        change(directory)
+        let watchdog = DaemonWatchdog(seconds: 10)
+        try daemon.run()
+        watchdog.cancel()
+        return (engine.configuration, reloads, log.lines, directory.file("config.toml"))
+    }
+
+    @Test func aSavedFileIsAppliedOnceForABurstOfEvents() throws {
+        let result = try Self.reload(starting: "[scroll]\nspeed = 30\n") { directory in
+            directory.write("config.toml", "[scroll]\nspeed = 35\n")
+            directory.replace("config.toml", "[scroll]\nspeed = 48\n")
+        }
+        #expect(result.reloads == 1)
+        #expect(result.configuration.scroll.speed == 48)
+        // Every change of the burst is named once, in order, on the one reload's line.
+        #expect(result.log.contains { $0.hasSuffix("config.toml written, \(result.path) replaced: configuration reloaded") }, "\(result.log)")
+    }
+
+    @Test func aFileWithErrorsKeepsTheRunningSettingsAndSaysWhy() throws {
+        let result = try Self.reload(starting: "[scroll]\nspeed = 30\n") { directory in
+            directory.write("config.toml", "[scroll]\nspeed = 5000\n")
+        }
+        #expect(result.reloads == 1)
+        #expect(result.configuration.scroll.speed == 30)
+        let line = result.log.first { $0.contains("keeping the running configuration") } ?? "none in \(result.log)"
+        #expect(line.hasPrefix("error: "))
+        #expect(line.contains("config.toml:2: scroll.speed = 5000 is out of range (0.1 <= speed <= 1000); 24 is the default"), "\(line)")
+    }
+
+    @Test func anEmptiedFileKeepsTheRunningSettings() throws {
+        let result = try Self.reload(starting: "[scroll]\nspeed = 30\n") { directory in
+            directory.write("config.toml", "")
+        }
+        #expect(result.configuration.scroll.speed == 30)
+        #expect(result.log.contains { $0.contains("keeping the running configuration") && $0.contains("the file is empty") }, "\(result.log)")
+    }
+
+    @Test func aDeletedFileKeepsTheRunningSettings() throws {
+        let result = try Self.reload(starting: "[scroll]\nspeed = 30\n") { directory in
+            directory.remove("config.toml")
+        }
+        #expect(result.configuration.scroll.speed == 30)
+        #expect(result.log.contains { $0.contains("config.toml removed: keeping the running configuration") && $0.contains("the file is gone") },
+                "\(result.log)")
+    }
+
+    @Test func anUnchangedFileAppliesNothing() throws {
+        let result = try Self.reload(starting: "[scroll]\nspeed = 30\n") { directory in
+            directory.write("config.toml", "[scroll]\nspeed = 30  # same\n")
+        }
+        #expect(result.reloads == 1)
+        #expect(result.log.contains { $0.contains("the settings are unchanged") }, "\(result.log)")
+    }
+}
