@@ -82,7 +82,7 @@ def main():
                         what = "%d TOUCH_* events" % len(kinds)
                     what += ", %d frames, release k-t %.2f ms" % (
                         r["frames"], 1000 * (r["k_release"] - r["t0_release"]) if r["k_release"] else float("nan"))
-            except (vdev.VdevError, OSError) as e:
+            except (vdev.VdevError, OSError, vdev.evdev.UInputError) as e:
                 ok, what = False, "error: %s" % e
             print("  %s %s %s" % ("ok  " if ok else "FAIL", label, what), flush=True)
             failures += not ok

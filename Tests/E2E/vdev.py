@@ -391,6 +391,14 @@ class TouchDevice:
                 self.contacts[f] = c
             c.update(x=pt[0], y=pt[1], p=p)
         active = sorted(self.contacts.values(), key=lambda c: c["order"])
+        if self.has_slots and not self.semi_mt:
+            # A pad tracking fewer fingers than touch: when a tracked finger leaves, the oldest
+            # untracked one takes the free slot (with a new tracking id), as such pads do.
+            for c in active:
+                if c["slot"] is None and free:
+                    c["slot"] = free.pop(0)
+                    c["tid"] = self.next_tid
+                    self.next_tid = (self.next_tid + 1) % 65536
 
         if self.has_slots:
             wanted = [None] * self.nslots
@@ -983,7 +991,7 @@ def main(argv=None):
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
         args.func(args)
-    except (VdevError, OSError) as e:
+    except (VdevError, OSError, evdev.UInputError) as e:
         print("vdev.py: error: %s" % e, file=sys.stderr)
         return 1
     return 0
