@@ -26,6 +26,9 @@ public protocol SystemProbe {
     func readFile(_ path: String) -> Result<String, SystemError>
     /// Where the configuration is looked for without `--config`, in order.
     var configurationSearchPath: [String] { get }
+    /// Whether the desktop's touchpads scroll naturally, and where that was read; nil when no
+    /// desktop setting was found.
+    func desktopNaturalScrolling() -> (value: Bool, source: String)?
 }
 
 /// A user account: what `getpwuid` says about the user running flickd.
@@ -106,6 +109,8 @@ public struct LiveSystem: SystemProbe {
     }
 
     public var configurationSearchPath: [String] { ConfigurationLocation.searchPath }
+
+    public func desktopNaturalScrolling() -> (value: Bool, source: String)? { DesktopSettings.naturalScrolling() }
 }
 
 /// `flickd doctor`: checks everything flickd needs, each with a verdict and, when something
@@ -202,7 +207,9 @@ public struct Doctor {
         checks += touchChecks(touch, group: group)
         checks.append(groupCheck(group, user: user, devicesDenied: touch.denied))
         checks.append(service())
-        checks.append(configuration())
+        let (configurationCheck, configuration) = configuration()
+        checks.append(configurationCheck)
+        checks.append(naturalScrolling(configuration))
         return checks
     }
 
@@ -420,31 +427,67 @@ public struct Doctor {
         return "'" + path.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
     }
 
-    private func configuration() -> Check {
+    /// The configuration check, and the configuration when it is valid.
+    private func configuration() -> (Check, Configuration?) {
         let title = "configuration"
         let path = explicitConfiguration ?? probe.configurationSearchPath.first { probe.exists($0) }
         guard let path else {
-            return Check(title: title, status: .ok,
-                         detail: "no file (looked for \(probe.configurationSearchPath.joined(separator: ", "))): the built-in defaults apply")
+            return (Check(title: title, status: .ok,
+                          detail: "no file (looked for \(probe.configurationSearchPath.joined(separator: ", "))): the built-in defaults apply"),
+                    .defaults)
         }
+        let fix = "flickd check-config \(Self.shellQuoted(path))"
         let text: String
         switch probe.readFile(path) {
         case .success(let contents): text = contents
         case .failure(let error):
-            return Check(title: title, status: .failure, detail: "cannot read \(path): \(error.reason)",
-                         fix: "flickd check-config \(Self.shellQuoted(path))")
+            return (Check(title: title, status: .failure, detail: "cannot read \(path): \(error.reason)", fix: fix), nil)
         }
         do {
-            _ = try ConfigurationLoader.parse(text: text, path: path)
-            return Check(title: title, status: .ok, detail: "\(path) is valid")
+            let configuration = try ConfigurationLoader.parse(text: text, path: path)
+            return (Check(title: title, status: .ok, detail: "\(path) is valid"), configuration)
         } catch let error as ConfigurationError {
             let count = error.problems.count
             let first = error.problems.first.map { ", the first: \($0)" } ?? ""
-            return Check(title: title, status: .failure,
-                         detail: "\(path) has \(count) problem\(count == 1 ? "" : "s")\(first)",
-                         fix: "flickd check-config \(Self.shellQuoted(path))")
+            return (Check(title: title, status: .failure,
+                          detail: "\(path) has \(count) problem\(count == 1 ? "" : "s")\(first)", fix: fix), nil)
         } catch {
-            return Check(title: title, status: .failure, detail: "\(path): \(error)", fix: "flickd check-config \(Self.shellQuoted(path))")
+            return (Check(title: title, status: .failure, detail: "\(path): \(error)", fix: fix), nil)
+        }
+    }
+
+    // MARK: Natural scrolling
+
+    /// Whether coasts will go the way the desktop scrolls: `scroll.natural` against the
+    /// desktop's own touchpad setting (`DesktopSettings`). Never a failure: flickd works either
+    /// way, but a mismatch makes every coast run backwards.
+    private func naturalScrolling(_ configuration: Configuration?) -> Check {
+        let title = "natural scrolling"
+        let desktop = probe.desktopNaturalScrolling()
+        func words(_ natural: Bool) -> String { natural ? "natural" : "traditional" }
+        guard let setting = configuration?.scroll.natural else {
+            let found = desktop.map { "the desktop scrolls \(words($0.value)) (\($0.source))" } ?? "no desktop setting found"
+            return Check(title: title, status: .warning,
+                         detail: "\(found); not compared with scroll.natural until the configuration is fixed")
+        }
+        switch (setting, desktop) {
+        case (.auto, let found?):
+            return Check(title: title, status: .ok,
+                         detail: "\(words(found.value)): scroll.natural = \"auto\" follows the desktop (\(found.source))")
+        case (.auto, nil):
+            return Check(title: title, status: .warning,
+                         detail: "traditional: scroll.natural = \"auto\" found no desktop setting (GNOME's gsettings, KDE's kcminputrc); if your touchpad scrolls naturally, set scroll.natural = true or coasts run backwards")
+        case (.on, nil), (.off, nil):
+            return Check(title: title, status: .ok,
+                         detail: "\(words(setting == .on)): scroll.natural = \(setting == .on) (no desktop setting found to compare)")
+        case (.on, let found?), (.off, let found?):
+            let natural = setting == .on
+            if natural == found.value {
+                return Check(title: title, status: .ok,
+                             detail: "\(words(natural)): scroll.natural = \(natural), as the desktop (\(found.source))")
+            }
+            return Check(title: title, status: .warning,
+                         detail: "scroll.natural = \(natural), but the desktop scrolls \(words(found.value)) (\(found.source)): coasts will run against your scrolls; set scroll.natural = \"auto\"")
         }
     }
 }

@@ -17,6 +17,8 @@ struct DoctorCommand: ParsableCommand {
               a warning when there is no systemctl or no user manager.
             - configuration: the file `flickd run` would read (or --config FILE),
               checked as `flickd check-config` checks it.
+            - natural scrolling: scroll.natural against the desktop's own touchpad
+              setting (GNOME, KDE), and where that was read; a mismatch is a warning.
 
             Run it as the user whose desktop session flickd serves, not with sudo: the answers \
             are about the user who runs it. Fixes that copy a file (systemd/...) are run in the \

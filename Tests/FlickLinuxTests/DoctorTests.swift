@@ -28,6 +28,7 @@ private struct FakeSystem: SystemProbe {
     ]
     var fileContents: [String: String] = [:]
     var searchPath = ["/home/ada/.config/flickd/config.toml", "/etc/flickd/config.toml"]
+    var desktop: (value: Bool, source: String)? = (false, "GNOME gsettings org.gnome.desktop.peripherals.touchpad natural-scroll")
 
     func exists(_ path: String) -> Bool { files.contains(path) || fileContents[path] != nil }
     func writeAccess(_ path: String) -> SystemError? { path == "/dev/uinput" ? uinputError : nil }
@@ -42,6 +43,7 @@ private struct FakeSystem: SystemProbe {
         fileContents[path].map { .success($0) } ?? .failure(SystemError(errno: ENOENT, call: "open", path: path))
     }
     var configurationSearchPath: [String] { searchPath }
+    func desktopNaturalScrolling() -> (value: Bool, source: String)? { desktop }
 
     /// The checks a doctor makes of this machine.
     func checks(config: String? = nil) -> [Doctor.Check] { Doctor(probe: self, configurationPath: config).run() }
@@ -68,7 +70,7 @@ private extension Array where Element == Doctor.Check {
         #expect(!Doctor.blocks(checks))
         #expect(checks.allSatisfy { $0.fix == nil })
         #expect(checks.map(\.title) == ["uinput module", "/dev/uinput writable", "touch devices", "input group",
-                                        "flickd service", "configuration"])
+                                        "flickd service", "configuration", "natural scrolling"])
         #expect(checks.report.contains("✓ touch devices: /dev/input/event4 \"SynPS/2 Synaptics TouchPad\" (touchpad): readable"))
     }
 
@@ -268,6 +270,44 @@ private extension Array where Element == Doctor.Check {
     @Test func withoutAConfigurationFileTheDefaultsApply() throws {
         let check = try FakeSystem().checks().one("configuration")
         #expect(check.status == .ok && check.detail.contains("the built-in defaults apply"))
+    }
+
+    // MARK: Natural scrolling
+
+    @Test func autoFollowsTheDesktopAndSaysWhereItLooked() throws {
+        var system = FakeSystem()
+        system.desktop = (true, "KDE kcminputrc [Libinput][1739][52737][SYNA2B31:00 06CB:CD41 Touchpad] NaturalScroll")
+        let check = try system.checks().one("natural scrolling")
+        #expect(check.status == .ok)
+        #expect(check.detail == "natural: scroll.natural = \"auto\" follows the desktop (KDE kcminputrc [Libinput][1739][52737][SYNA2B31:00 06CB:CD41 Touchpad] NaturalScroll)")
+    }
+
+    @Test func autoWithoutADesktopSettingWarnsButDoesNotBlock() throws {
+        var system = FakeSystem()
+        system.desktop = nil
+        let checks = system.checks()
+        let check = try checks.one("natural scrolling")
+        #expect(check.status == .warning && check.detail.hasPrefix("traditional: scroll.natural = \"auto\" found no desktop setting"))
+        #expect(!Doctor.blocks(checks))
+    }
+
+    @Test func anExplicitSettingAgainstTheDesktopWarns() throws {
+        var system = FakeSystem()
+        system.fileContents["/home/ada/.config/flickd/config.toml"] = "[scroll]\nnatural = true\n"
+        let against = try system.checks().one("natural scrolling")
+        #expect(against.status == .warning, "the desktop (GNOME) scrolls traditionally")
+        #expect(against.detail.contains("coasts will run against your scrolls; set scroll.natural = \"auto\""))
+
+        system.desktop = (true, "GNOME gsettings org.gnome.desktop.peripherals.touchpad natural-scroll")
+        let agreeing = try system.checks().one("natural scrolling")
+        #expect(agreeing.status == .ok && agreeing.detail.hasPrefix("natural: scroll.natural = true, as the desktop"))
+    }
+
+    @Test func aBrokenConfigurationIsNotComparedWithTheDesktop() throws {
+        var system = FakeSystem()
+        system.fileContents["/etc/flickd/config.toml"] = "[scroll]\nnatural = \"sometimes\"\n"
+        let check = try system.checks().one("natural scrolling")
+        #expect(check.status == .warning && check.detail.contains("not compared with scroll.natural"))
     }
 
     @Test func shellQuoting() {
