@@ -190,8 +190,14 @@ public final class Engine {
     private func release(on device: DeviceID, kind: DeviceKind, settings configuration: Configuration, velocity: Vector?,
                          newestMotion: Instant, travel: Double, at time: Instant) -> WheelOutput {
         let settings = configuration.coast
-        guard let released = velocity, travel >= Self.minimumTravel else {
+        guard travel >= Self.minimumTravel else {
             onReport?(.noCoast(device: device, time: time, velocity: velocity, reason: .noMotion))
+            return WheelOutput()
+        }
+        guard let released = velocity else {
+            // The fingers travelled, but a pause cut the history down to one sample: they had
+            // stopped before lifting.
+            onReport?(.noCoast(device: device, time: time, velocity: nil, reason: .fingersStopped))
             return WheelOutput()
         }
         let speed = released.length
