@@ -1,0 +1,590 @@
+#!/usr/bin/python3
+"""flickd end to end, in a real kernel: evdev in, uinput out, read back by libinput.
+
+Runs INSIDE the e2e guest (as root, with /dev/uinput and udevd):
+    Tests/E2E/guest run --results DIR -- /usr/bin/python3 Tests/E2E/scenarios.py \
+        --flickd .build/debug/flickd [--out DIR] [--only NAME,...] [--flicks 20]
+
+Virtual touch devices are made from ../shared/devices descriptions (vdev.py) and gestures are
+played into them with real timing. flickd runs as a real process; its virtual wheel is read
+twice: by `libinput debug-events` (what apps get) and directly through evdev with
+CLOCK_MONOTONIC timestamps (for timing against the kernel's stamps of the touch frames).
+
+Scenarios (each asserted; a failed check prints expected and actual):
+  flick-down      two-finger flick down on a many-slot MT-B pad, on a 2-slot DOUBLETAP pad,
+                  and a one-finger drag on a touchscreen: POINTER_SCROLL_WHEEL on the vertical
+                  axis only, in the documented direction, starting right after the release,
+                  summing (v120) to the coast flickd predicted within 1 %
+  no-coast        a slow release, and a pause before the lift: no wheel events
+  touch-stops     a touch during the coast: no wheel event later than one tick after it
+  horizontal      a flick right: horizontal wheel events only, scrolling right
+  hotplug         a pad created after flickd started is used; one removed mid-coast ends the
+                  coast, flickd keeps running and serves the other pad
+  sigterm         SIGTERM during a coast: exit status 0, the virtual wheel is gone
+Figures (printed, not asserted): release -> first wheel event latency p50/p99 over --flicks
+flicks (kernel timestamps), tick interval against the nominal period, wake-ups over 10 idle
+seconds. The last line is "e2e: N passed, M failed".
+"""
+
+import argparse
+import fcntl
+import json
+import os
+import re
+import select
+import signal
+import struct
+import subprocess
+import sys
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import vdev  # noqa: E402
+import evdev  # noqa: E402
+from evdev import ecodes as E  # noqa: E402
+
+DEVICES = os.environ.get("E2E_DEVICES", os.path.join(os.path.dirname(REPO), "shared", "devices"))
+MANY_SLOTS = "generic-usb-touchpad.json"   # MT-B, 15 slots
+TWO_SLOTS = "synaptics-t440.json"          # MT-B, 2 slots + BTN_TOOL_DOUBLETAP...QUINTTAP
+TOUCHSCREEN = "touch-screen.json"          # direct, 10 slots
+TICK_RATE = 120.0
+EVIOCSCLOCKID = 0x400445A0                 # _IOW('E', 0xa0, int)
+CLOCK_MONOTONIC = 1
+
+CONFIG = """
+[coast]
+tick_rate = %d
+[touchscreen]
+enabled = true
+""" % TICK_RATE
+
+
+def mono():
+    return time.clock_gettime(time.CLOCK_MONOTONIC)
+
+
+def percentile(values, p):
+    if not values:
+        return float("nan")
+    s = sorted(values)
+    k = (len(s) - 1) * p / 100.0
+    lo, hi = int(k), min(int(k) + 1, len(s) - 1)
+    return s[lo] + (s[hi] - s[lo]) * (k - lo)
+
+
+class Checks:
+    """Collects pass/fail results; a failure prints expected and actual."""
+
+    def __init__(self):
+        self.passed = 0
+        self.failed = 0
+        self.failures = []
+
+    def check(self, scenario, what, ok, expected="", actual=""):
+        if ok:
+            self.passed += 1
+            print("  ok   %s: %s" % (scenario, what), flush=True)
+        else:
+            self.failed += 1
+            self.failures.append("%s: %s" % (scenario, what))
+            print("  FAIL %s: %s\n         expected: %s\n         actual:   %s" % (scenario, what, expected, actual),
+                  flush=True)
+        return ok
+
+
+class Flickd:
+    """flickd run --verbose as a child process, its log in a file."""
+
+    def __init__(self, binary, workdir, config=CONFIG, name="flickd"):
+        self.config_path = os.path.join(workdir, name + ".toml")
+        with open(self.config_path, "w") as f:
+            f.write(config)
+        self.log_path = os.path.join(workdir, name + ".log")
+        self.log = open(self.log_path, "w")
+        self.proc = subprocess.Popen([binary, "run", "--verbose", "--config", self.config_path],
+                                     stdout=self.log, stderr=subprocess.STDOUT)
+        m = self.wait_log(r"created flickd virtual wheel at (/dev/input/event\d+)", 60)
+        if not m:
+            raise RuntimeError("flickd did not create its wheel:\n" + self.text())
+        self.wheel = m.group(1)
+
+    def text(self):
+        with open(self.log_path) as f:
+            return f.read()
+
+    def wait_log(self, pattern, timeout, after=0):
+        """The first match of `pattern` in the log past character `after`, waiting `timeout` s."""
+        rx = re.compile(pattern)
+        end = mono() + timeout
+        while True:
+            m = rx.search(self.text(), after)
+            if m or mono() > end or self.proc.poll() is not None:
+                return m
+            time.sleep(0.02)
+
+    def mark(self):
+        return len(self.text())
+
+    def alive(self):
+        return self.proc.poll() is None
+
+    def context_switches(self):
+        total = 0
+        for task in os.listdir("/proc/%d/task" % self.proc.pid):
+            with open("/proc/%d/task/%s/status" % (self.proc.pid, task)) as f:
+                for line in f:
+                    if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")):
+                        total += int(line.split()[1])
+        return total
+
+    def rss_kib(self):
+        with open("/proc/%d/status" % self.proc.pid) as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+        return -1
+
+    def stop(self, sig=signal.SIGTERM, timeout=15):
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+        return self.proc.returncode
+
+
+class WheelTap:
+    """Reads flickd's wheel through evdev with CLOCK_MONOTONIC timestamps."""
+
+    def __init__(self, devnode):
+        self.dev = evdev.InputDevice(devnode)
+        fcntl.ioctl(self.dev.fd, EVIOCSCLOCKID, struct.pack("i", CLOCK_MONOTONIC))
+        self.events = []          # (kernel time, code, value)
+        self.lock = threading.Lock()
+        self.running = True
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self):
+        while self.running:
+            r, _, _ = select.select([self.dev.fd], [], [], 0.1)
+            if not r:
+                continue
+            try:
+                for ev in self.dev.read():
+                    if ev.type == E.EV_REL:
+                        with self.lock:
+                            self.events.append((ev.sec + ev.usec / 1e6, ev.code, ev.value))
+            except OSError:
+                return
+
+    def between(self, t0, t1=float("inf"), code=None):
+        with self.lock:
+            return [e for e in self.events if t0 <= e[0] < t1 and (code is None or e[1] == code)]
+
+    def quiet_since(self, seconds):
+        """True when no event arrived in the last `seconds`."""
+        with self.lock:
+            return not self.events or mono() - self.events[-1][0] >= seconds
+
+    def wait_quiet(self, seconds=0.5, timeout=12):
+        end = mono() + timeout
+        while mono() < end and not self.quiet_since(seconds):
+            time.sleep(0.05)
+
+    def close(self):
+        self.running = False
+        self.thread.join(1)
+        self.dev.close()
+
+
+class Libinput:
+    """`libinput debug-events` on flickd's wheel: what the desktop and apps receive."""
+
+    LINE = re.compile(r"POINTER_SCROLL_WHEEL\s+\+?([\d.]+)s\s+vert\s+(-?[\d.]+)/(-?[\d.]+)\*?\s+"
+                      r"horiz\s+(-?[\d.]+)/(-?[\d.]+)")
+
+    def __init__(self, devnode, log_path):
+        self.log_path = log_path
+        self.proc = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events", "--device", devnode],
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.lines = []
+        self.scrolls = []         # (host receive time, vert v120, horiz v120)
+        self.added = threading.Event()
+        self.lock = threading.Lock()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+        if not self.added.wait(30):
+            raise RuntimeError("libinput did not add the wheel:\n" + "".join(self.lines))
+
+    def _run(self):
+        with open(self.log_path, "w") as log:
+            for line in self.proc.stdout:
+                log.write(line)
+                log.flush()
+                with self.lock:
+                    self.lines.append(line)
+                    if "DEVICE_ADDED" in line:
+                        self.added.set()
+                    m = self.LINE.search(line)
+                    if m:
+                        self.scrolls.append((mono(), float(m.group(3)), float(m.group(5))))
+                    elif "POINTER_SCROLL" in line or "POINTER_AXIS" in line:
+                        self.scrolls.append((mono(), float("nan"), float("nan")))
+
+    def since(self, t0):
+        with self.lock:
+            return [s for s in self.scrolls if s[0] >= t0]
+
+    def other_events_since(self, index):
+        with self.lock:
+            return [l for l in self.lines[index:] if "POINTER_SCROLL_WHEEL" not in l and l.strip()]
+
+    def mark(self):
+        with self.lock:
+            return len(self.lines)
+
+    def close(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+def load(name):
+    return vdev.load(os.path.join(DEVICES, name))
+
+
+def open_pad(name, daemon, timeout=20):
+    """A virtual device from the description `name`, once flickd has opened it."""
+    mark = daemon.mark()
+    pad = vdev.TouchDevice(load(name))
+    m = daemon.wait_log(re.escape(pad.devnode) + r" \([^)]*\): (touchpad|touchscreen)", timeout, mark)
+    if not m:
+        pad.close()
+        raise RuntimeError("flickd did not open %s (%s):\n%s" % (pad.devnode, name, daemon.text()[mark:]))
+    return pad
+
+
+def coast_plan(daemon, after, timeout=5):
+    """(v120, h120) flickd predicted for the next coast logged after `after`, or None."""
+    m = daemon.wait_log(r"coast at [^\n]*to (-?\d+) v120, (-?\d+) h120", timeout, after)
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def coast_end(daemon, after, timeout=12):
+    m = daemon.wait_log(r"coast ended at [^\n]*: ([a-z-]+), (-?\d+) v120, (-?\d+) h120", timeout, after)
+    return (m.group(1), int(m.group(2)), int(m.group(3))) if m else None
+
+
+class Scenarios:
+    def __init__(self, args):
+        self.args = args
+        self.out = args.out
+        self.checks = Checks()
+        self.figures = {}
+        self.period = 1.0 / TICK_RATE
+
+    # -- helpers ------------------------------------------------------------------------------
+
+    def start(self, name="flickd", config=CONFIG):
+        daemon = Flickd(self.args.flickd, self.out, config, name)
+        tap = WheelTap(daemon.wheel)
+        li = Libinput(daemon.wheel, os.path.join(self.out, name + "-libinput.log"))
+        return daemon, tap, li
+
+    LATE_MS = 20.0
+
+    def flick(self, daemon, pad, direction, **kw):
+        """A flick meant to coast: (vdev result, plan, log mark, host start time).
+
+        The guest is emulated (TCG): now and then the gesture player itself runs late, and a
+        frame written 20+ ms after its schedule is a finger that paused — a correct engine does
+        not coast on it. Such a flick is played again (at most twice more) and the retry is
+        printed; a flick played on time that does not coast is never retried."""
+        for attempt in range(3):
+            mark = daemon.mark()
+            host_start = mono()
+            r = pad.flick(direction, **kw)
+            plan = coast_plan(daemon, mark)
+            if plan is not None or r.get("max_late_ms", 0) <= self.LATE_MS:
+                return r, plan, mark, host_start
+            print("     (the player ran %.0f ms late; flick played again)" % r["max_late_ms"], flush=True)
+            coast_end(daemon, mark, 1)
+            time.sleep(0.3)
+        return r, plan, mark, host_start
+
+    def flick_and_measure(self, scenario, daemon, tap, li, pad, direction, label, **kw):
+        """Plays a flick, waits for the coast to end, returns what was predicted and seen."""
+        r, plan, mark, host_start = self.flick(daemon, pad, direction, **kw)
+        end = coast_end(daemon, mark)
+        tap.wait_quiet(0.3)
+        time.sleep(0.2)  # libinput's reader thread catches up
+        k_release = r.get("k_release") or r["t_release"]
+        kernel = tap.between(k_release - 0.5)
+        seen = li.since(host_start)
+        return {"plan": plan, "end": end, "release": k_release, "kernel": kernel, "libinput": seen, "vdev": r}
+
+    # -- scenarios ----------------------------------------------------------------------------
+
+    def flick_down(self):
+        s = "flick-down"
+        daemon, tap, li = self.start("flick-down")
+        try:
+            for name, direction, kw in [(MANY_SLOTS, "down", {}), (TWO_SLOTS, "down", {"stagger": 0.02}),
+                                        (TOUCHSCREEN, "up", {"fingers": 1, "spacing": 0})]:
+                with open_pad(name, daemon) as pad:
+                    label = "%s %s" % (name, "drag up" if name == TOUCHSCREEN else "flick down")
+                    m = self.flick_and_measure(s, daemon, tap, li, pad, direction, label,
+                                               speed=200, duration=0.2, **kw)
+                    c = self.checks
+                    if not c.check(s, label + ": flickd planned a coast", m["plan"] is not None,
+                                   "a 'coast at ...' log line", daemon.text()[-800:]):
+                        continue
+                    v_plan, h_plan = m["plan"]
+                    c.check(s, label + ": the coast scrolls down (REL_WHEEL < 0)", v_plan < 0, "< 0", v_plan)
+                    c.check(s, label + ": vertical only (predicted)", h_plan == 0, 0, h_plan)
+                    hi = [e for e in m["kernel"] if e[1] == E.REL_WHEEL_HI_RES]
+                    hh = [e for e in m["kernel"] if e[1] == E.REL_HWHEEL_HI_RES]
+                    total = sum(e[2] for e in hi)
+                    c.check(s, label + ": kernel-side REL_WHEEL_HI_RES total equals the plan", total == v_plan,
+                            v_plan, total)
+                    c.check(s, label + ": no REL_HWHEEL_HI_RES", not hh, [], hh[:5])
+                    legacy = sum(e[2] for e in m["kernel"] if e[1] == E.REL_WHEEL)
+                    c.check(s, label + ": legacy REL_WHEEL, one per 120", legacy == int(total / 120), int(total / 120), legacy)
+                    if hi:
+                        latency = hi[0][0] - m["release"]
+                        c.check(s, label + ": first wheel event right after the release (< 50 ms)",
+                                -0.001 <= latency < 0.05, "0..50 ms", "%.2f ms" % (latency * 1000))
+                    lv = [x[1] for x in m["libinput"]]
+                    lh = [x[2] for x in m["libinput"]]
+                    c.check(s, label + ": libinput reports POINTER_SCROLL_WHEEL", len(lv) > 0, "> 0 events", len(lv))
+                    # libinput's vertical sign is the opposite of the kernel's (DESIGN_NOTES §4).
+                    c.check(s, label + ": libinput: vertical, downwards (vert > 0)",
+                            all(v >= 0 for v in lv) and sum(lv) > 0, "all vert >= 0", lv[:8])
+                    c.check(s, label + ": libinput: no horizontal", all(h == 0 for h in lh), "all 0", [h for h in lh if h][:5])
+                    c.check(s, label + ": libinput's v120 sum within 1 % of the plan",
+                            abs(sum(lv) + v_plan) <= max(1.0, 0.01 * abs(v_plan)), -v_plan, sum(lv))
+        finally:
+            li.close(); tap.close(); daemon.stop()
+
+    def no_coast(self):
+        s = "no-coast"
+        daemon, tap, li = self.start("no-coast")
+        try:
+            with open_pad(MANY_SLOTS, daemon) as pad:
+                for label, play in [("slow release", lambda: pad.slow_release("down", speed=60, duration=0.3, decel=0.3)),
+                                    ("pause then lift", lambda: pad.move_pause_lift("down", speed=200, duration=0.2, pause=0.3))]:
+                    mark = daemon.mark()
+                    t0 = mono()
+                    r = play()
+                    time.sleep(1.5)
+                    k_release = r.get("k_release") or r["t_release"]
+                    after = tap.between(k_release - 0.05)
+                    self.checks.check(s, label + ": no wheel events", not after, [], after[:5])
+                    self.checks.check(s, label + ": libinput saw no scrolling", not li.since(t0), [], li.since(t0)[:5])
+                    why = daemon.wait_log(r"no coast at [^\n]*", 2, mark)
+                    self.checks.check(s, label + ": flickd logged why", why is not None, "a 'no coast' line",
+                                      daemon.text()[mark:][-400:])
+        finally:
+            li.close(); tap.close(); daemon.stop()
+
+    def touch_stops(self):
+        s = "touch-stops"
+        daemon, tap, li = self.start("touch-stops")
+        try:
+            with open_pad(MANY_SLOTS, daemon) as pad:
+                r, plan, mark, _ = self.flick(daemon, pad, "down", speed=250, duration=0.12)
+                time.sleep(0.3)
+                t = pad.tap(hold=0.05)
+                end = coast_end(daemon, mark)
+                time.sleep(0.5)
+                k_touch = t.get("k_touch") or t["t_touch"]
+                running = tap.between((r.get("k_release") or r["t_release"]), k_touch)
+                late = tap.between(k_touch + self.period + 0.002)
+                self.checks.check(s, "the coast was running before the touch", len(running) > 0, "> 0 events", len(running))
+                self.checks.check(s, "no wheel event later than one tick after the touch", not late, [],
+                                  ["%.1f ms after" % ((e[0] - k_touch) * 1000) for e in late[:5]])
+                self.checks.check(s, "flickd says the touch stopped it", end is not None and end[0] == "touch",
+                                  "touch", end)
+        finally:
+            li.close(); tap.close(); daemon.stop()
+
+    def horizontal(self):
+        s = "horizontal"
+        daemon, tap, li = self.start("horizontal")
+        try:
+            with open_pad(MANY_SLOTS, daemon) as pad:
+                m = self.flick_and_measure(s, daemon, tap, li, pad, "right", "flick right", speed=200, duration=0.2)
+                c = self.checks
+                plan = m["plan"]
+                if c.check(s, "flickd planned a coast", plan is not None, "a plan", daemon.text()[-600:]):
+                    c.check(s, "the coast scrolls right (REL_HWHEEL > 0), not vertically", plan[1] > 0 and plan[0] == 0,
+                            "(0, > 0)", plan)
+                kv = [e for e in m["kernel"] if e[1] in (E.REL_WHEEL, E.REL_WHEEL_HI_RES)]
+                kh = sum(e[2] for e in m["kernel"] if e[1] == E.REL_HWHEEL_HI_RES)
+                c.check(s, "kernel side: no vertical events", not kv, [], kv[:5])
+                c.check(s, "kernel side: horizontal total equals the plan", plan is not None and kh == plan[1],
+                        plan and plan[1], kh)
+                lv = [x[1] for x in m["libinput"]]
+                lh = [x[2] for x in m["libinput"]]
+                c.check(s, "libinput: horizontal, to the right (horiz > 0)", lh and all(h >= 0 for h in lh) and sum(lh) > 0,
+                        "horiz > 0", lh[:8])
+                c.check(s, "libinput: no vertical", all(v == 0 for v in lv), "all 0", [v for v in lv if v][:5])
+        finally:
+            li.close(); tap.close(); daemon.stop()
+
+    def hotplug(self):
+        s = "hotplug"
+        daemon, tap, li = self.start("hotplug")
+        c = self.checks
+        try:
+            with open_pad(TWO_SLOTS, daemon) as first:
+                # Plugged in after flickd started: picked up and used.
+                second = open_pad(MANY_SLOTS, daemon)
+                c.check(s, "a pad plugged in later is opened", True)
+                m = self.flick_and_measure(s, daemon, tap, li, second, "down", "late pad", speed=200, duration=0.2)
+                c.check(s, "a flick on the late pad coasts", m["plan"] is not None and sum(e[2] for e in m["kernel"]
+                        if e[1] == E.REL_WHEEL_HI_RES) == m["plan"][0], m["plan"], sum(e[2] for e in m["kernel"]
+                        if e[1] == E.REL_WHEEL_HI_RES))
+                # Removed mid-coast: the coast ends, flickd goes on.
+                _, plan, mark, _ = self.flick(daemon, second, "down", speed=250, duration=0.12)
+                time.sleep(0.3)
+                second.close()
+                t_removed = mono()
+                end = coast_end(daemon, mark)
+                time.sleep(0.8)
+                late = tap.between(t_removed + 0.1)
+                c.check(s, "removing the pad mid-coast ends the coast", end is not None and end[0] == "device-removed",
+                        "device-removed", end)
+                c.check(s, "no wheel events after the removal", not late, [], late[:5])
+                c.check(s, "flickd is still running", daemon.alive(), "alive", daemon.proc.returncode)
+                m = self.flick_and_measure(s, daemon, tap, li, first, "down", "first pad", speed=200, duration=0.2,
+                                           stagger=0.02)
+                got = sum(e[2] for e in m["kernel"] if e[1] == E.REL_WHEEL_HI_RES)
+                c.check(s, "the other pad still coasts", m["plan"] is not None and got == m["plan"][0] and got != 0,
+                        m["plan"], got)
+        finally:
+            li.close(); tap.close()
+            c.check(s, "flickd exits 0 on SIGTERM", daemon.stop() == 0, 0, daemon.proc.returncode)
+
+    def sigterm(self):
+        s = "sigterm"
+        daemon, tap, li = self.start("sigterm")
+        try:
+            with open_pad(MANY_SLOTS, daemon) as pad:
+                _, plan, mark, _ = self.flick(daemon, pad, "down", speed=250, duration=0.12)
+                time.sleep(0.3)
+                self.checks.check(s, "a coast is running", plan is not None and tap.between(0), "events", len(tap.between(0)))
+                li.close()
+                tap.close()
+                status = daemon.stop(signal.SIGTERM)
+                self.checks.check(s, "exit status 0", status == 0, 0, status)
+                gone = False
+                for _ in range(50):
+                    if not os.path.exists(daemon.wheel) or not self._is_flickd_wheel(daemon.wheel):
+                        gone = True
+                        break
+                    time.sleep(0.1)
+                self.checks.check(s, "the virtual wheel is gone", gone, "no %s" % daemon.wheel, "still there")
+        finally:
+            if daemon.alive():
+                daemon.stop(signal.SIGKILL)
+
+    @staticmethod
+    def _is_flickd_wheel(devnode):
+        name = "/sys/class/input/%s/device/name" % os.path.basename(devnode)
+        try:
+            with open(name) as f:
+                return f.read().strip() == "flickd virtual wheel"
+        except OSError:
+            return False
+
+    def measure(self):
+        """Figures, not assertions: latency, tick intervals, idle wake-ups, memory."""
+        daemon, tap, li = self.start("figures")
+        try:
+            rss_start = daemon.rss_kib()
+            latencies = []
+            intervals = []
+            with open_pad(MANY_SLOTS, daemon) as pad:
+                for i in range(self.args.flicks):
+                    mark = daemon.mark()
+                    r = pad.flick("down" if i % 2 == 0 else "up", speed=200, duration=0.15)
+                    k_release = r.get("k_release") or r["t_release"]
+                    coast_plan(daemon, mark, 3)
+                    time.sleep(0.6)
+                    events = [e for e in tap.between(k_release - 0.001) if e[1] == E.REL_WHEEL_HI_RES]
+                    if events:
+                        latencies.append(events[0][0] - k_release)
+                        # Ticks in the first 300 ms, where every tick has output to write.
+                        early = [e[0] for e in events if e[0] - events[0][0] < 0.3]
+                        intervals += [b - a for a, b in zip(early, early[1:])]
+                    pad.tap(hold=0.03)   # stop the coast before the next flick
+                    time.sleep(0.2)
+                time.sleep(1.0)
+                before = daemon.context_switches()
+                time.sleep(10)
+                after = daemon.context_switches()
+            rss_end = daemon.rss_kib()
+            ms = lambda v: round(v * 1000, 3)
+            jitter = [abs(x - self.period) for x in intervals]
+            self.figures = {
+                "flicks": self.args.flicks,
+                "release_to_first_wheel_ms": {"p50": ms(percentile(latencies, 50)), "p99": ms(percentile(latencies, 99)),
+                                              "max": ms(max(latencies)) if latencies else None, "n": len(latencies)},
+                "tick_interval_ms": {"nominal": ms(self.period), "p50": ms(percentile(intervals, 50)),
+                                     "p99": ms(percentile(intervals, 99)), "n": len(intervals)},
+                "tick_jitter_ms": {"p50": ms(percentile(jitter, 50)), "p99": ms(percentile(jitter, 99))},
+                "idle_wakeups_10s": after - before,
+                "rss_kib": {"start": rss_start, "after_flicks": rss_end},
+            }
+            print("figures: " + json.dumps(self.figures), flush=True)
+            with open(os.path.join(self.out, "e2e-figures.json"), "w") as f:
+                json.dump(self.figures, f, indent=2)
+        finally:
+            li.close(); tap.close(); daemon.stop()
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--flickd", required=True, help="the flickd binary")
+    p.add_argument("--out", default=os.environ.get("E2E_RESULTS") or os.environ.get("E2E_TMP", "/tmp"))
+    p.add_argument("--only", default="", help="comma-separated scenario names")
+    p.add_argument("--flicks", type=int, default=20)
+    p.add_argument("--no-figures", action="store_true")
+    args = p.parse_args()
+    args.flickd = os.path.abspath(args.flickd)
+    os.makedirs(args.out, exist_ok=True)
+    runner = Scenarios(args)
+    scenarios = [("flick-down", runner.flick_down), ("no-coast", runner.no_coast), ("touch-stops", runner.touch_stops),
+                 ("horizontal", runner.horizontal), ("hotplug", runner.hotplug), ("sigterm", runner.sigterm)]
+    if not args.no_figures:
+        scenarios.append(("figures", runner.measure))
+    only = set(filter(None, args.only.split(",")))
+    for name, run in scenarios:
+        if only and name not in only:
+            continue
+        print("== %s" % name, flush=True)
+        started = mono()
+        try:
+            run()
+        except Exception as e:  # a scenario that cannot run is a failure, and the rest go on
+            runner.checks.check(name, "scenario ran", False, "no exception", "%s: %s" % (type(e).__name__, e))
+        print("   (%.1f s)" % (mono() - started), flush=True)
+    c = runner.checks
+    if c.failures:
+        print("failed checks:\n  " + "\n  ".join(c.failures))
+    print("e2e: %d passed, %d failed" % (c.passed, c.failed))
+    sys.exit(1 if c.failed else 0)
+
+
+if __name__ == "__main__":
+    main()
