@@ -29,8 +29,12 @@ struct CheckConfigCommand: ParsableCommand {
         do {
             let configuration = try ConfigurationLoader.load(path: path)
             let changed = ConfigurationLoader.keys.filter { $0.value(in: configuration) != $0.defaultValue }
-            let summary = changed.isEmpty ? "every setting at its default"
+            var summary = changed.isEmpty ? "every setting at its default"
                 : changed.map { "\($0.name) = \($0.value(in: configuration))" }.joined(separator: ", ")
+            if !configuration.devices.isEmpty {
+                let n = configuration.devices.count
+                summary += "; \(n) [[device]] section\(n == 1 ? "" : "s")"
+            }
             print("\(path): OK (\(summary))")
         } catch {
             StandardError.write("\(error)\n")
