@@ -1,0 +1,195 @@
+#!/usr/bin/env bash
+# scripts/install and scripts/uninstall for real, in the QEMU guest (Tests/E2E/guest), with a
+# real systemd user manager running flickd.service.
+#
+#   Tests/E2E/install-guest-test.sh [--binary FILE]
+#
+# On the host it builds the release binary the way a user does (scripts/install --destdir into
+# .cache/install-test, which exercises the build step), unless --binary names one, then boots
+# the guest and runs itself there. In the guest (root, writable overlay root, udevd running,
+# no systemd as PID 1) it
+#   - starts journald and a systemd user manager for a new user "tester" (not in the input
+#     group), as logind would at login;
+#   - runs `SUDO_USER=tester scripts/install --binary FILE` as root, the path `sudo
+#     scripts/install` takes;
+#   - checks the files and modes, the udev rule's uaccess tag on /dev/uinput, that tester was
+#     added to the input group, `systemd-analyze verify` of the installed unit, that the
+#     service is active (Type=notify: READY=1 arrived) with the virtual wheel present, its
+#     STATUS= line, its sandbox (NoNewPrivs, seccomp) and the binary's independence from
+#     the Swift toolchain, journal priorities of its log lines, a reload, and a hot-plugged
+#     keyboard showing in the status;
+#   - runs `SUDO_USER=tester scripts/uninstall` and checks that the service is stopped and
+#     disabled, the files are gone and so is the virtual wheel.
+# Without logind nothing applies uaccess ACLs in the guest, so the test grants tester
+# /dev/uinput itself (as logind would for the active session).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+
+if [ "${1:-}" != --in-guest ]; then
+    binary=""
+    case "${1:-}" in
+        --binary) binary=${2:?--binary needs a file} ;;
+        "") ;;
+        *) echo "usage: $0 [--binary FILE]" >&2; exit 2 ;;
+    esac
+    if [ -z "$binary" ]; then
+        stage=$repo/.cache/install-test
+        rm -rf "$stage"
+        "$repo/scripts/install" --destdir "$stage" --no-deps
+        binary=$stage/usr/local/bin/flickd
+    fi
+    binary=$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")
+    "$here/guest" setup
+    exec "$here/guest" run --timeout 400 -- "$here/install-guest-test.sh" --in-guest "$binary"
+fi
+
+# ------------------------------------------------------------------------------- in the guest ---
+binary=$2
+[ "${E2E_GUEST:-}" = 1 ] || { echo "--in-guest is for the e2e guest" >&2; exit 2; }
+failures=0
+pass() { echo "ok   $*"; }
+fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+check() {  # DESCRIPTION COMMAND...
+    local what=$1; shift
+    if "$@"; then pass "$what"; else fail "$what"; fi
+}
+
+# A user manager for "tester", in its own delegated cgroup, as user@.service would start it,
+# and journald, so that the priorities flickd writes can be read back.
+mount -t cgroup2 none /sys/fs/cgroup
+mkdir -p /run/systemd/journal /run/log/journal /run/systemd/system
+/lib/systemd/systemd-journald &
+for _ in $(seq 50); do [ -S /run/systemd/journal/stdout ] && break; sleep 0.1; done
+useradd -m tester
+uid=$(id -u tester)
+runtime=/run/user/$uid
+cgroup=/sys/fs/cgroup/user.slice/user-$uid.slice/user@$uid.service
+mkdir -p "$cgroup" "$runtime"
+chown -R tester:tester "$cgroup" "$runtime"
+chmod 700 "$runtime"
+(
+    echo "$BASHPID" >"$cgroup/cgroup.procs"
+    exec setpriv --reuid=tester --regid=tester --init-groups env -i HOME=/home/tester USER=tester \
+        LOGNAME=tester XDG_RUNTIME_DIR="$runtime" PATH=/usr/local/bin:/usr/bin:/bin /lib/systemd/systemd --user
+) >"$E2E_TMP/user-manager.log" 2>&1 &
+for _ in $(seq 100); do [ -S "$runtime/systemd/private" ] && break; sleep 0.1; done
+as_tester() { runuser -u tester -- env XDG_RUNTIME_DIR="$runtime" "$@"; }
+check "the user manager runs" test "$(as_tester systemctl --user is-system-running)" = running
+
+# What logind's uaccess would do for tester's active session.
+chgrp tester /dev/uinput && chmod 0660 /dev/uinput
+
+echo "== SUDO_USER=tester scripts/install --binary $binary"
+cd "$repo"
+if SUDO_USER=tester scripts/install --binary "$binary" --no-deps >"$E2E_TMP/install.log" 2>&1; then
+    pass "scripts/install exits 0"
+else
+    fail "scripts/install exits 0"
+fi
+sed 's/^/  | /' "$E2E_TMP/install.log"
+
+mode_is() { [ "$(stat -c '%a %U' "$1" 2>/dev/null)" = "$2" ]; }
+check "/usr/local/bin/flickd 755 root" mode_is /usr/local/bin/flickd "755 root"
+check "/usr/local/lib/systemd/user/flickd.service 644 root" mode_is /usr/local/lib/systemd/user/flickd.service "644 root"
+check "/usr/local/share/doc/flickd/flickd.toml 644 root" mode_is /usr/local/share/doc/flickd/flickd.toml "644 root"
+check "/etc/udev/rules.d/70-flickd-uinput.rules 644 root" mode_is /etc/udev/rules.d/70-flickd-uinput.rules "644 root"
+check "/etc/modules-load.d/flickd-uinput.conf 644 root" mode_is /etc/modules-load.d/flickd-uinput.conf "644 root"
+check "the installed binary needs no Swift toolchain library" \
+    bash -c '! readelf -d /usr/local/bin/flickd | grep -q "NEEDED.*libswift\|NEEDED.*libFoundation"'
+check "systemd-analyze --user verify of the installed unit" \
+    as_tester systemd-analyze --user verify /usr/local/lib/systemd/user/flickd.service
+check "udev tags /dev/uinput uaccess" bash -c 'udevadm info --query=property --name=/dev/uinput | grep -q "^TAGS=.*:uaccess:"'
+check "tester was added to the input group" bash -c 'id -nG tester | tr " " "\n" | grep -qx input'
+check "enabled for tester" test -L /home/tester/.config/systemd/user/graphical-session.target.wants/flickd.service
+
+state=$(as_tester systemctl --user is-active flickd || true)
+check "flickd.service is active (READY=1 received), was: $state" test "$state" = active
+check "the virtual wheel exists" grep -q 'Name="flickd virtual wheel"' /proc/bus/input/devices
+status=$(as_tester systemctl --user show -P StatusText flickd)
+check "STATUS= is shown: '$status'" test -n "$status"
+pid=$(as_tester systemctl --user show -P MainPID flickd)
+if [ "${pid:-0}" -gt 0 ]; then
+    check "runs /usr/local/bin/flickd" test "$(readlink /proc/"$pid"/exe)" = /usr/local/bin/flickd
+    check "sandbox: NoNewPrivs" grep -q '^NoNewPrivs:[[:space:]]*1$' /proc/"$pid"/status
+    check "sandbox: seccomp filter" grep -q '^Seccomp:[[:space:]]*2$' /proc/"$pid"/status
+    echo "  resident memory of the running service: $(awk '/^VmRSS/ { print $2, $3 }' /proc/"$pid"/status)"
+else
+    fail "flickd.service has a main process"
+fi
+
+# Journal priorities: flickd's own lines carry <N> prefixes that journald turns into PRIORITY=.
+# Prints "PRIORITY MESSAGE" for each of flickd's journal entries.
+journal() {
+    journalctl --no-pager -o export _SYSTEMD_USER_UNIT=flickd.service 2>/dev/null \
+        | awk -F= '$1 == "PRIORITY" { p = $2 } $1 == "MESSAGE" { print p " " substr($0, 9) }'
+}
+sleep 0.5
+journal | cut -c1-100 | sed 's/^/  journal: /'
+check "journal: 'created flickd virtual wheel' at priority 6 (info), no timestamp of ours" \
+    bash -c "$(declare -f journal); journal | grep -q '^6 created flickd virtual wheel at /dev/input/event'"
+check "journal: the permission warning at priority 4 (warning)" \
+    bash -c "$(declare -f journal); journal | grep -q '^4 cannot read /dev/input/event'"
+
+pid_before=$pid
+check "systemctl --user reload flickd" as_tester systemctl --user reload flickd
+sleep 0.5
+check "still active after the reload, same process" \
+    test "$(as_tester systemctl --user is-active flickd)/$(as_tester systemctl --user show -P MainPID flickd)" = "active/$pid_before"
+check "journal: the reload at priority 6" \
+    bash -c "$(declare -f journal); journal | grep -qx '6 SIGHUP: configuration reloaded'"
+
+# A keyboard plugged in: flickd sees it through udev (AF_NETLINK under the sandbox). tester
+# joined the input group after its session began, as a user does before logging in again, so
+# this keyboard is made readable to tester directly.
+echo 'SUBSYSTEM=="input", KERNEL=="event*", ATTRS{name}=="install-test keyboard", GROUP="tester"' \
+    >/etc/udev/rules.d/99-install-test.rules
+udevadm control --reload
+# (Raw uinput ioctls: _IOW('U', 100/101, int) set the event and key bits, _IO('U', 1) creates;
+# keys 1-31 make udev's input_id call it a keyboard.)
+python3 - <<'PY' &
+import fcntl, os, struct, time
+fd = os.open("/dev/uinput", os.O_WRONLY)
+fcntl.ioctl(fd, 0x40045564, 1)                  # UI_SET_EVBIT EV_KEY
+for key in range(1, 32):
+    fcntl.ioctl(fd, 0x40045565, key)            # UI_SET_KEYBIT
+# struct uinput_user_dev: name[80], input_id, ff_effects_max, absmax/min/fuzz/flat[64]
+os.write(fd, struct.pack("80sHHHHi", b"install-test keyboard", 0x06, 1, 1, 1, 0) + bytes(4 * 64 * 4))
+fcntl.ioctl(fd, 0x5501)                         # UI_DEV_CREATE
+time.sleep(8)
+PY
+keyboard=$!
+status=""
+for _ in $(seq 40); do
+    status=$(as_tester systemctl --user show -P StatusText flickd)
+    case "$status" in *"mouse or keyboard"*) break ;; esac
+    sleep 0.1
+done
+check "a hot-plugged keyboard shows in STATUS=: '$status'" grep -q "1 mouse or keyboard stops a coast" <<<"$status"
+kill "$keyboard" 2>/dev/null || true
+wait "$keyboard" 2>/dev/null || true
+
+echo "== SUDO_USER=tester scripts/uninstall"
+if SUDO_USER=tester scripts/uninstall >"$E2E_TMP/uninstall.log" 2>&1; then
+    pass "scripts/uninstall exits 0"
+else
+    fail "scripts/uninstall exits 0"
+fi
+sed 's/^/  | /' "$E2E_TMP/uninstall.log"
+state=$(as_tester systemctl --user is-active flickd || true)
+check "flickd.service is stopped, was: $state" test "$state" = inactive
+check "no longer enabled" test ! -e /home/tester/.config/systemd/user/graphical-session.target.wants/flickd.service
+for f in /usr/local/bin/flickd /usr/local/lib/systemd/user/flickd.service /usr/local/share/doc/flickd \
+        /etc/udev/rules.d/70-flickd-uinput.rules /etc/modules-load.d/flickd-uinput.conf; do
+    check "removed $f" test ! -e "$f"
+done
+check "the virtual wheel is gone" bash -c '! grep -q "Name=\"flickd virtual wheel\"" /proc/bus/input/devices'
+
+if [ "$failures" -ne 0 ]; then
+    echo "--- user manager log"; tail -30 "$E2E_TMP/user-manager.log"
+    echo "--- journal"; journalctl --no-pager -n 40 2>/dev/null || true
+    echo "install-guest-test: $failures check(s) failed"
+    exit 1
+fi
+echo "install-guest-test: all checks passed"

@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# scripts/install and scripts/uninstall staged into a throw-away directory (--destdir), on the
+# host, with no effect outside it.
+#
+#   Tests/E2E/install-test.sh [--binary FILE]
+#
+# FILE is installed as flickd (default: the debug build, .build/debug/flickd, else a stand-in
+# script). Checks that every file lands where expected with its mode and content, that the
+# unit's ExecStart follows --prefix, that the staged unit passes `systemd-analyze verify` and
+# keeps its `systemd-analyze security` exposure, that staging never calls sudo, systemctl,
+# modprobe, udevadm, usermod, runuser or apt-get (stand-ins on PATH record any call), and that
+# uninstall leaves the directory empty and keeps files that are not flickd's.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+binary=""
+case "${1:-}" in
+    --binary) binary=${2:?--binary needs a file} ;;
+    "") [ -x "$repo/.build/debug/flickd" ] && binary=$repo/.build/debug/flickd ;;
+    *) echo "usage: $0 [--binary FILE]" >&2; exit 2 ;;
+esac
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/flickd-install-test.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+if [ -z "$binary" ]; then
+    binary=$work/flickd-stand-in
+    printf '#!/bin/sh\necho "flickd stand-in $*"\n' >"$binary"
+    chmod 755 "$binary"
+fi
+
+# Stand-ins for every command that would touch the system: each records its call and fails.
+mkdir -p "$work/fake-bin"
+for command in sudo systemctl modprobe udevadm usermod runuser apt-get; do
+    printf '#!/bin/sh\necho "%s $*" >>"%s"\nexit 1\n' "$command" "$work/system-calls" \
+        >"$work/fake-bin/$command"
+    chmod 755 "$work/fake-bin/$command"
+done
+fake_path=$work/fake-bin:$PATH
+
+failures=0
+pass() { echo "ok   $*"; }
+fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+check() {  # DESCRIPTION COMMAND...
+    local what=$1; shift
+    if "$@"; then pass "$what"; else fail "$what"; fi
+}
+# Every file and link under DIR, as "MODE PATH" relative to DIR, sorted.
+tree() { (cd "$1" && find . -mindepth 1 \( -type f -o -type l \) -printf '%m %P\n' | LC_ALL=C sort); }
+
+run_install() {  # DESTDIR ARGS...
+    local dest=$1; shift
+    PATH=$fake_path "$repo/scripts/install" --destdir "$dest" --binary "$binary" --no-deps "$@" \
+        >"$work/install.log" 2>&1
+}
+run_uninstall() {  # DESTDIR ARGS...
+    local dest=$1; shift
+    PATH=$fake_path "$repo/scripts/uninstall" --destdir "$dest" "$@" >"$work/uninstall.log" 2>&1
+}
+
+# ---------------------------------------------------------------------- the default prefix ---
+root=$work/root
+if run_install "$root"; then pass "install --destdir exits 0"; else fail "install --destdir exits 0"; cat "$work/install.log"; fi
+expected="644 etc/modules-load.d/flickd-uinput.conf
+644 etc/udev/rules.d/70-flickd-uinput.rules
+644 usr/local/lib/systemd/user/flickd.service
+644 usr/local/share/doc/flickd/flickd.toml
+755 usr/local/bin/flickd"
+actual=$(tree "$root")
+if [ "$actual" = "$expected" ]; then
+    pass "the staged files and modes"
+else
+    fail "the staged files and modes"
+    diff <(echo "$expected") <(echo "$actual") | sed 's/^/    /' || true
+fi
+check "the binary is the one given" cmp -s "$binary" "$root/usr/local/bin/flickd"
+check "the unit is systemd/flickd.service as shipped" cmp -s "$repo/systemd/flickd.service" "$root/usr/local/lib/systemd/user/flickd.service"
+check "the udev rule as shipped" cmp -s "$repo/systemd/70-flickd-uinput.rules" "$root/etc/udev/rules.d/70-flickd-uinput.rules"
+check "the modules-load file as shipped, loading uinput" \
+    bash -c "cmp -s '$repo/systemd/flickd-uinput.conf' '$root/etc/modules-load.d/flickd-uinput.conf' && grep -qx uinput '$root/etc/modules-load.d/flickd-uinput.conf'"
+check "the configuration reference as shipped" cmp -s "$repo/config/flickd.toml" "$root/usr/local/share/doc/flickd/flickd.toml"
+check "the staged binary runs from its new place" bash -c "'$root/usr/local/bin/flickd' --help >/dev/null"
+if [ -s "$work/system-calls" ]; then
+    fail "staging touched nothing outside DESTDIR; calls made:"
+    sed 's/^/    /' "$work/system-calls"
+else
+    pass "staging touched nothing outside DESTDIR (no sudo, systemctl, modprobe, udevadm, usermod, runuser, apt-get)"
+fi
+
+if command -v systemd-analyze >/dev/null; then
+    # verify wants ExecStart's program to exist: point it at the staged binary.
+    sed "s|^ExecStart=/usr/local/bin/flickd|ExecStart=$root/usr/local/bin/flickd|" \
+        "$root/usr/local/lib/systemd/user/flickd.service" >"$work/flickd.service"
+    if XDG_RUNTIME_DIR=$work systemd-analyze --user verify "$work/flickd.service" >"$work/verify.log" 2>&1 \
+            && [ ! -s "$work/verify.log" ]; then
+        pass "systemd-analyze --user verify: no complaints"
+    else
+        fail "systemd-analyze --user verify"; sed 's/^/    /' "$work/verify.log"
+    fi
+    # 5.9 as written (a user unit can use only seccomp and process-flag sandboxing); a higher
+    # score means an option was dropped.
+    if systemd-analyze security --help 2>/dev/null | grep -q -- --threshold; then
+        if systemd-analyze security --offline=yes --threshold=59 "$work/flickd.service" >"$work/security.log" 2>&1; then
+            pass "systemd-analyze security: $(grep -o 'exposure level.*' "$work/security.log")"
+        else
+            fail "systemd-analyze security --threshold=59"; tail -3 "$work/security.log" | sed 's/^/    /'
+        fi
+    fi
+else
+    echo "skip systemd-analyze (not installed)"
+fi
+
+echo "extra" >"$root/etc/udev/rules.d/50-not-flickd.rules"
+if run_uninstall "$root"; then pass "uninstall --destdir exits 0"; else fail "uninstall --destdir exits 0"; cat "$work/uninstall.log"; fi
+check "uninstall keeps files that are not flickd's" test -f "$root/etc/udev/rules.d/50-not-flickd.rules"
+rm "$root/etc/udev/rules.d/50-not-flickd.rules"
+run_uninstall "$root"
+left=$(cd "$root" && find . -mindepth 1)
+if [ -z "$left" ]; then pass "uninstall leaves DESTDIR empty"; else fail "uninstall leaves DESTDIR empty; left:"; echo "$left" | sed 's/^/    /'; fi
+check "uninstall twice is harmless" run_uninstall "$root"
+check "uninstall touched nothing outside DESTDIR" test ! -s "$work/system-calls"
+
+# ------------------------------------------------------------------------- another prefix ---
+root=$work/root-usr
+check "install --prefix /usr --destdir exits 0" run_install "$root" --prefix /usr
+check "--prefix /usr: the binary in usr/bin" test -x "$root/usr/bin/flickd"
+check "--prefix /usr: the unit in usr/lib/systemd/user, ExecStart=/usr/bin/flickd run" \
+    grep -qx 'ExecStart=/usr/bin/flickd run' "$root/usr/lib/systemd/user/flickd.service"
+check "--prefix /usr: the unit differs from the shipped one only in ExecStart" \
+    bash -c "diff '$repo/systemd/flickd.service' '$root/usr/lib/systemd/user/flickd.service' | grep '^[<>]' | grep -v '^[<>] ExecStart=' | wc -l | grep -qx 0"
+check "--prefix /usr: the udev rule and modules file stay in /etc" \
+    test -f "$root/etc/udev/rules.d/70-flickd-uinput.rules" -a -f "$root/etc/modules-load.d/flickd-uinput.conf"
+run_uninstall "$root" --prefix /usr
+check "--prefix /usr: uninstall leaves DESTDIR empty" test -z "$(cd "$root" && find . -mindepth 1)"
+
+# ------------------------------------------------------------------------- mistakes caught ---
+if PATH=$fake_path "$repo/scripts/install" --destdir "$work/x" --prefix relative --binary "$binary" >"$work/err.log" 2>&1; then
+    fail "a relative --prefix is refused"
+else
+    check "a relative --prefix is refused, saying so" grep -q "must be an absolute path" "$work/err.log"
+fi
+if PATH=$fake_path "$repo/scripts/install" --bogus >"$work/err.log" 2>&1; then
+    fail "an unknown option is refused"
+else
+    check "an unknown option is refused, with the usage" grep -q "unknown option '--bogus'" "$work/err.log"
+fi
+if PATH=$fake_path "$repo/scripts/install" --destdir "$work/y" --binary "$work/missing" >"$work/err.log" 2>&1; then
+    fail "a missing --binary is refused"
+else
+    check "a missing --binary is refused, saying so" grep -q "is not an executable file" "$work/err.log"
+fi
+check "install --help prints the usage" bash -c "'$repo/scripts/install' --help | grep -q -- '--destdir DIR'"
+check "uninstall --help prints the usage" bash -c "'$repo/scripts/uninstall' --help | grep -q -- '--destdir DIR'"
+
+if [ "$failures" -ne 0 ]; then
+    echo "install-test: $failures check(s) failed"
+    exit 1
+fi
+echo "install-test: all checks passed"
