@@ -127,9 +127,9 @@ public struct CoastPlot: Sendable {
                  + "max_duration \(Self.plain(coast.maxDuration.milliseconds)) ms",
                  x: layout.panelLeft, y: 30, attributes: ["font-size": "16", "font-weight": "bold", "id": "title"])
         let k = Deceleration(ratePerMillisecond: coast.decelerationRate).decayPerSecond
-        out.text("k = \(Self.fixed(k, 3))/s; min_speed \(Self.plain(coast.minSpeed)) mm/s, "
+        out.text("k = \(DecimalText.fixed(k, 3))/s; min_speed \(Self.plain(coast.minSpeed)) mm/s, "
                  + "max_speed \(Self.plain(coast.maxSpeed)) mm/s; 1 detent = 120 hi-res units = "
-                 + "\(Self.fixed(millimetresPerDetent, 2)) mm of finger travel",
+                 + "\(DecimalText.fixed(millimetresPerDetent, 2)) mm of finger travel",
                  x: layout.panelLeft, y: 50, attributes: ["font-size": "12", "fill": "#444", "id": "subtitle"])
         out.text("settings: \(source)", x: layout.panelLeft, y: 66,
                  attributes: ["font-size": "12", "fill": "#444", "id": "source"])
@@ -224,7 +224,7 @@ public struct CoastPlot: Sendable {
         let middle = top + layout.panelHeight / 2
         out.text(panel.leftLabel, x: left - 52, y: middle,
                  attributes: ["font-size": "12", "text-anchor": "middle", "class": "axis-label y-left",
-                              "transform": "rotate(-90 \(Self.fixed(left - 52, 1)) \(Self.fixed(middle, 1)))"])
+                              "transform": "rotate(-90 \(DecimalText.fixed(left - 52, 1)) \(DecimalText.fixed(middle, 1)))"])
 
         // Right axis: the same scale in mm (or mm/s) of finger travel, ticks of its own.
         let millimetres = Ticks(upTo: panel.values.upper * millimetresPerDetent, extend: false, count: 6)
@@ -237,7 +237,7 @@ public struct CoastPlot: Sendable {
         }
         out.text(panel.rightLabel, x: right + 58, y: middle,
                  attributes: ["font-size": "12", "text-anchor": "middle", "class": "axis-label y-right",
-                              "transform": "rotate(90 \(Self.fixed(right + 58, 1)) \(Self.fixed(middle, 1)))"])
+                              "transform": "rotate(90 \(DecimalText.fixed(right + 58, 1)) \(DecimalText.fixed(middle, 1)))"])
 
         // Where max_duration would cut a coast, when it is on the chart.
         let cut = configuration.coast.maxDuration.seconds
@@ -292,9 +292,9 @@ public struct CoastPlot: Sendable {
                 let detents = curve.distanceHiRes / Self.hiResUnitsPerDetent
                 headline = name
                 details = (curve.isClamped ? ["clamped to max_speed, \(Self.plain(coastSpeed)) mm/s"] : [])
-                    + ["\(Self.fixed(detents, 1)) detents (\(Self.fixed(detents * millimetresPerDetent, 0)) mm of travel),",
-                       curve.settles ? "at rest after \(Self.fixed(curve.duration, 2)) s"
-                                     : "cut at \(Self.fixed(curve.duration, 2)) s by max_duration"]
+                    + ["\(DecimalText.fixed(detents, 1)) detents (\(DecimalText.fixed(detents * millimetresPerDetent, 0)) mm of travel),",
+                       curve.settles ? "at rest after \(DecimalText.fixed(curve.duration, 2)) s"
+                                     : "cut at \(DecimalText.fixed(curve.duration, 2)) s by max_duration"]
             } else {
                 out.line(from: (left, y - 4), to: (left + 24, y - 4),
                          attributes: ["stroke": "#999", "stroke-width": "2.5", "stroke-dasharray": "3 3"])
@@ -368,24 +368,7 @@ public struct CoastPlot: Sendable {
         }
 
         /// A tick's label.
-        func label(_ value: Double) -> String { CoastPlot.fixed(value, decimals) }
-    }
-
-    /// `value` with exactly `decimals` digits after the point.
-    static func fixed(_ value: Double, _ decimals: Int) -> String {
-        guard value.isFinite else { return "0" }
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = (abs(value) * scale).rounded()
-        guard scaled < 9e15 else { return "\(value)" }
-        let whole = Int64(scaled)
-        let unit = Int64(scale)
-        var text = (value < 0 && whole != 0 ? "-" : "") + String(whole / unit)
-        if decimals > 0 {
-            let fraction = String(whole % unit)
-            text += "." + String(repeating: "0", count: decimals - fraction.count) + fraction
-        }
-        return text
+        func label(_ value: Double) -> String { DecimalText.fixed(value, decimals) }
     }
 
     /// `value` as a person would write it: `24`, `0.998`, `1.5`.
@@ -444,7 +427,7 @@ struct SVGWriter {
     }
 
     /// A coordinate with two decimals: a hundredth of a pixel is finer than any screen.
-    static func number(_ value: Double) -> String { CoastPlot.fixed(value, 2) }
+    static func number(_ value: Double) -> String { DecimalText.fixed(value, 2) }
 
     /// Attributes in name order, so the output is the same on every run.
     static func attributes(_ attributes: [String: String]) -> String {

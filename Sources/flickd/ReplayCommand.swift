@@ -88,23 +88,23 @@ struct ReplayCommand: ParsableCommand {
     private func printText(_ replay: Replay, recording: Recording) {
         switch replay.admission {
         case .used(let kind, let geometry):
-            print("# \(recording.description.name): \(kind.rawValue), \(Format.fixed(geometry.x.lengthMillimetres, 1)) x \(Format.fixed(geometry.y.lengthMillimetres, 1)) mm\(geometry.x.isEstimated ? " (size estimated: no resolution)" : "")")
+            print("# \(recording.description.name): \(kind.rawValue), \(DecimalText.fixed(geometry.x.lengthMillimetres, 1)) x \(DecimalText.fixed(geometry.y.lengthMillimetres, 1)) mm\(geometry.x.isEstimated ? " (size estimated: no resolution)" : "")")
         case .stopOnly(let kind, let why):
             print("# \(recording.description.name): \(kind.rawValue), not read for gestures: \(why)")
         case .ignored(let why):
             print("# \(recording.description.name): ignored: \(why)")
         }
         for event in replay.emitted {
-            print("\(Format.fixed(event.time, 6)) \(EventNames.codeName(type: EventCode.relative, code: event.code)) \(event.value)")
+            print("\(DecimalText.fixed(event.time, 6)) \(EventNames.codeName(type: EventCode.relative, code: event.code)) \(event.value)")
         }
         print("# gestures: \(replay.gestures), coasts: \(replay.coasts.count)")
         for coast in replay.coasts {
             let v = coast.plan.releaseVelocity
-            print("# \(Format.fixed(coast.time, 3)) s: coast, release \(Format.fixed(v.length, 1)) mm/s (x \(Format.fixed(v.x, 1)), y \(Format.fixed(v.y, 1)))\(coast.plan.boosted ? ", boosted" : ""), destination \(Format.fixed(coast.plan.destinationHiRes.vertical, 0)) / \(Format.fixed(coast.plan.destinationHiRes.horizontal, 0)) hi-res (vertical / horizontal), \(Format.fixed(coast.plan.duration.seconds, 2)) s")
+            print("# \(DecimalText.fixed(coast.time, 3)) s: coast, release \(DecimalText.fixed(v.length, 1)) mm/s (x \(DecimalText.fixed(v.x, 1)), y \(DecimalText.fixed(v.y, 1)))\(coast.plan.boosted ? ", boosted" : ""), destination \(DecimalText.fixed(coast.plan.destinationHiRes.vertical, 0)) / \(DecimalText.fixed(coast.plan.destinationHiRes.horizontal, 0)) hi-res (vertical / horizontal), \(DecimalText.fixed(coast.plan.duration.seconds, 2)) s")
         }
         for none in replay.noCoasts {
-            let speed = none.velocity.map { ", release \(Format.fixed($0.length, 1)) mm/s" } ?? ""
-            print("# \(Format.fixed(none.time, 3)) s: no coast: \(none.reason)\(speed)")
+            let speed = none.velocity.map { ", release \(DecimalText.fixed($0.length, 1)) mm/s" } ?? ""
+            print("# \(DecimalText.fixed(none.time, 3)) s: no coast: \(none.reason)\(speed)")
         }
         let totals = replay.totals.map { "\(EventNames.codeName(type: EventCode.relative, code: $0.code)) \($0.total)" }
         print("# totals: " + totals.joined(separator: ", "))
@@ -112,20 +112,20 @@ struct ReplayCommand: ParsableCommand {
 
     private func printJSON(_ replay: Replay) {
         for event in replay.emitted {
-            print("{\"time\": \(Format.fixed(event.time, 6)), \"code\": \"\(EventNames.codeName(type: EventCode.relative, code: event.code))\", \"value\": \(event.value)}")
+            print("{\"time\": \(DecimalText.fixed(event.time, 6)), \"code\": \"\(EventNames.codeName(type: EventCode.relative, code: event.code))\", \"value\": \(event.value)}")
         }
-        func vector(_ v: Vector) -> String { "{\"x\": \(Format.fixed(v.x, 1)), \"y\": \(Format.fixed(v.y, 1))}" }
+        func vector(_ v: Vector) -> String { "{\"x\": \(DecimalText.fixed(v.x, 1)), \"y\": \(DecimalText.fixed(v.y, 1))}" }
         let coasts = replay.coasts.map { c in
-            "{\"time\": \(Format.fixed(c.time, 6)), \"release_velocity_mm_s\": \(vector(c.plan.releaseVelocity)), "
-                + "\"release_speed_mm_s\": \(Format.fixed(c.plan.releaseVelocity.length, 1)), "
+            "{\"time\": \(DecimalText.fixed(c.time, 6)), \"release_velocity_mm_s\": \(vector(c.plan.releaseVelocity)), "
+                + "\"release_speed_mm_s\": \(DecimalText.fixed(c.plan.releaseVelocity.length, 1)), "
                 + "\"coast_velocity_mm_s\": \(vector(c.plan.velocity)), \"boosted\": \(c.plan.boosted), "
-                + "\"destination_hi_res\": {\"vertical\": \(Format.fixed(c.plan.destinationHiRes.vertical, 1)), \"horizontal\": \(Format.fixed(c.plan.destinationHiRes.horizontal, 1))}, "
-                + "\"duration_s\": \(Format.fixed(c.plan.duration.seconds, 3))}"
+                + "\"destination_hi_res\": {\"vertical\": \(DecimalText.fixed(c.plan.destinationHiRes.vertical, 1)), \"horizontal\": \(DecimalText.fixed(c.plan.destinationHiRes.horizontal, 1))}, "
+                + "\"duration_s\": \(DecimalText.fixed(c.plan.duration.seconds, 3))}"
         }
         let none = replay.noCoasts.map { n in
-            var fields = "{\"time\": \(Format.fixed(n.time, 6)), \"reason\": \(Format.jsonString(n.reason.description))"
+            var fields = "{\"time\": \(DecimalText.fixed(n.time, 6)), \"reason\": \(Format.jsonString(n.reason.description))"
             if let v = n.velocity {
-                fields += ", \"release_velocity_mm_s\": \(vector(v)), \"release_speed_mm_s\": \(Format.fixed(v.length, 1))"
+                fields += ", \"release_velocity_mm_s\": \(vector(v)), \"release_speed_mm_s\": \(DecimalText.fixed(v.length, 1))"
             }
             return fields + "}"
         }
@@ -135,26 +135,8 @@ struct ReplayCommand: ParsableCommand {
     }
 }
 
-/// Number and string formatting without Foundation.
+/// JSON text without Foundation.
 enum Format {
-    /// `value` with exactly `decimals` digits after the point (rounded); "0" style for 0 decimals.
-    static func fixed(_ value: Double, _ decimals: Int) -> String {
-        guard value.isFinite else { return value.isNaN ? "null" : (value > 0 ? "1e308" : "-1e308") }
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = (abs(value) * scale).rounded()
-        guard scaled < 9e18 else { return "\(value)" }
-        let whole = UInt64(scaled)
-        let unit = UInt64(scale)
-        let negative = value < 0 && whole != 0
-        var text = (negative ? "-" : "") + String(whole / unit)
-        if decimals > 0 {
-            let fraction = String(whole % unit)
-            text += "." + String(repeating: "0", count: decimals - fraction.count) + fraction
-        }
-        return text
-    }
-
     /// A JSON string literal.
     static func jsonString(_ s: String) -> String {
         var out = "\""
