@@ -17,7 +17,7 @@
 #     service is active (Type=notify: READY=1 arrived) with the virtual wheel present, its
 #     STATUS= line, its sandbox (NoNewPrivs, seccomp) and the binary's independence from
 #     the Swift toolchain, journal priorities of its log lines, a reload, and a hot-plugged
-#     keyboard showing in the status;
+#     keyboard showing in the status, live reload of a changed configuration file;
 #   - runs `SUDO_USER=tester scripts/uninstall` and checks that the service is stopped and
 #     disabled, the files are gone and so is the virtual wheel.
 # Without logind nothing applies uaccess ACLs in the guest, so the test grants tester
@@ -139,6 +139,23 @@ check "still active after the reload, same process" \
     test "$(as_tester systemctl --user is-active flickd)/$(as_tester systemctl --user show -P MainPID flickd)" = "active/$pid_before"
 check "journal: the reload at priority 6" \
     bash -c "$(declare -f journal); journal | grep -qx '6 SIGHUP: configuration reloaded'"
+
+# Live reload (inotify) under the sandbox: tester's configuration file is applied without a
+# signal, and a broken one is refused at priority 3 (error) with the running settings kept.
+config=/home/tester/.config/flickd/config.toml
+as_tester mkdir -p "$(dirname "$config")"
+wait_journal() {  # PATTERN: waits up to 10 s for a matching "PRIORITY MESSAGE" line
+    local end=$((SECONDS + 10))
+    while [ "$SECONDS" -lt "$end" ]; do journal | grep -q "$1" && return 0; sleep 0.2; done
+    return 1
+}
+printf '[scroll]\nspeed = 30\n' | as_tester tee "$config" >/dev/null
+check "journal: a changed configuration file is applied, at priority 6" \
+    wait_journal "^6 $config .*: configuration reloaded"
+printf '[scroll]\nspeed = "fast"\n' | as_tester tee "$config" >/dev/null
+check "journal: a broken configuration file is refused, at priority 3" \
+    wait_journal "^3 $config .*: keeping the running configuration"
+check "still active with the broken file" test "$(as_tester systemctl --user is-active flickd)" = active
 
 # A keyboard plugged in: flickd sees it through udev (AF_NETLINK under the sandbox). tester
 # joined the input group after its session began, as a user does before logging in again, so
