@@ -17,7 +17,9 @@
 #     service is active (Type=notify: READY=1 arrived) with the virtual wheel present, its
 #     STATUS= line, its sandbox (NoNewPrivs, seccomp) and the binary's independence from
 #     the Swift toolchain, journal priorities of its log lines, a reload, and a hot-plugged
-#     keyboard showing in the status, live reload of a changed configuration file;
+#     keyboard showing in the status, live reload of a changed configuration file, that
+#     installing again restarts the service, and that a service that cannot start (a broken
+#     configuration file) makes scripts/install fail saying where to look;
 #   - runs `SUDO_USER=tester scripts/uninstall` and checks that the service is stopped and
 #     disabled, the files are gone and so is the virtual wheel.
 # Without logind nothing applies uaccess ACLs in the guest, so the test grants tester
@@ -186,6 +188,32 @@ done
 check "a hot-plugged keyboard shows in STATUS=: '$status'" grep -q "1 mouse or keyboard stops a coast" <<<"$status"
 kill "$keyboard" 2>/dev/null || true
 wait "$keyboard" 2>/dev/null || true
+
+echo "== SUDO_USER=tester scripts/install again (an upgrade)"
+printf '[scroll]\nspeed = 30\n' | as_tester tee "$config" >/dev/null
+pid_before=$(as_tester systemctl --user show -P MainPID flickd)
+if SUDO_USER=tester scripts/install --binary "$binary" --no-deps >"$E2E_TMP/reinstall.log" 2>&1; then
+    pass "scripts/install over a running flickd exits 0"
+else
+    fail "scripts/install over a running flickd exits 0"
+fi
+sed "s/^/  | /" "$E2E_TMP/reinstall.log"
+check "it says the service was restarted" grep -q "restarted flickd.service" "$E2E_TMP/reinstall.log"
+check "a new process runs, active" test "$(as_tester systemctl --user is-active flickd)" = active \
+    -a "$(as_tester systemctl --user show -P MainPID flickd)" != "$pid_before"
+check "tester's group membership is left as it is" grep -q "tester is in the input group already" "$E2E_TMP/reinstall.log"
+
+echo "== SUDO_USER=tester scripts/install with a broken configuration file"
+printf '[scroll]\nspeed = "fast"\n' | as_tester tee "$config" >/dev/null
+if SUDO_USER=tester scripts/install --binary "$binary" --no-deps >"$E2E_TMP/reinstall.log" 2>&1; then
+    fail "scripts/install exits 1 when the service does not start"
+else
+    pass "scripts/install exits 1 when the service does not start"
+fi
+sed "s/^/  | /" "$E2E_TMP/reinstall.log"
+check "it says the service did not start, and where to look" grep -q "flickd.service did not start" "$E2E_TMP/reinstall.log"
+check "journal: the start refused at priority 3, every line of the message" \
+    bash -c "$(declare -f journal); journal | grep -q '^3 $config:2: scroll.speed'"
 
 echo "== SUDO_USER=tester scripts/uninstall"
 if SUDO_USER=tester scripts/uninstall >"$E2E_TMP/uninstall.log" 2>&1; then
