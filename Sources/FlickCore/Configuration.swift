@@ -103,11 +103,26 @@ public struct Configuration: Hashable, Sendable {
         public init() {}
     }
 
+    /// `[stop]`: what stops a running coast besides a touch on the device it came from.
+    public struct Stop: Hashable, Sendable {
+        /// `stop.touch`: a finger on a touch device whose flicks are not read (a touchscreen
+        /// while `touchscreen.enabled` is false). Default true. (A touch on a device whose
+        /// flicks are read always stops a coast: it may be the next flick.)
+        public var touch = true
+        /// `stop.button`: a mouse or pointing-stick button press. Default true.
+        public var button = true
+        /// `stop.key`: a key press on a keyboard (Ctrl during a coast would turn the wheel events
+        /// into zoom). Default true. Keys are only seen as "a key went down", never recorded.
+        public var key = true
+        public init() {}
+    }
+
     public var scroll = Scroll()
     public var coast = Coast()
     public var velocity = Velocity()
     public var touchpad = Touchpad()
     public var touchscreen = Touchscreen()
+    public var stop = Stop()
     /// `[[device]]` sections: settings for particular devices, first match wins.
     public var devices: [DeviceRule] = []
 

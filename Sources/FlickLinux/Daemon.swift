@@ -22,6 +22,11 @@ public struct StopSources: Hashable, Sendable {
 
     /// Every source stops a coast.
     public static let all = StopSources()
+
+    /// The stop sources `configuration` turns on (`[stop]`).
+    public init(_ configuration: Configuration.Stop) {
+        self.init(touch: configuration.touch, button: configuration.button, key: configuration.key)
+    }
 }
 
 /// The event loop: devices in, engine, wheel out, on one thread.
@@ -68,7 +73,7 @@ public final class Daemon {
     private let engine: Engine
     private let wheel: any WheelSink
     private let monitor: DeviceMonitor?
-    private let stopSources: StopSources
+    private var stopSources: StopSources
     private let logger: Logger
     private let reloadConfiguration: () throws -> Configuration
     private let notifier: ServiceNotifier?
@@ -235,7 +240,17 @@ public final class Daemon {
             return
         }
         engine.apply(configuration, at: time)
+        stopSources = StopSources(configuration.stop)
         logger.info("\(trigger): configuration reloaded")
+        // Mice and keyboards are open only while their kind stops coasts.
+        for (id, open) in devices.sorted(by: { $0.key < $1.key }) {
+            switch open.role {
+            case .pointer where !stopSources.button, .keyboard where !stopSources.key:
+                close(id, at: time, why: "closed (it no longer stops coasts)")
+            default:
+                break
+            }
+        }
         // The engine has admitted its devices again under the new configuration: a disabled
         // kind is no longer read, an enabled one is.
         for (id, open) in devices.sorted(by: { $0.key < $1.key }) where open.role == .touch {

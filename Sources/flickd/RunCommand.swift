@@ -78,7 +78,7 @@ struct RunCommand: ParsableCommand {
                 engine: engine,
                 wheel: wheel,
                 monitor: try DeviceMonitor(),
-                stopSources: .all,
+                stopSources: StopSources(configuration.stop),
                 logger: logger,
                 notifier: ServiceNotifier.fromEnvironment(logger: logger),
                 configurationWatcher: Self.watcher(for: source, logger: logger),

@@ -78,11 +78,12 @@ private func parsed(_ text: String, sourceLocation: SourceLocation = #_sourceLoc
 }
 
 @Suite struct KeyTableTests {
-    @Test func namesAreUniqueAndSectionsAreTheFive() {
+    @Test func namesAreUniqueAndSectionsAreTheSix() {
         let names = ConfigurationLoader.keys.map(\.name)
         #expect(Set(names).count == names.count)
-        #expect(names.count == 16)
-        #expect(ConfigurationLoader.sections == ["scroll", "coast", "velocity", "touchpad", "touchscreen"])
+        #expect(names.count == 19)
+        #expect(ConfigurationLoader.sections == ["scroll", "coast", "velocity", "touchpad", "touchscreen", "stop"])
+        #expect(ConfigurationLoader.deviceSections == ["scroll", "coast", "velocity", "touchpad", "touchscreen"])
     }
 
     @Test func everyDefaultIsInsideItsRange() {
@@ -249,7 +250,7 @@ private func parsed(_ text: String, sourceLocation: SourceLocation = #_sourceLoc
         #expect(problems("[coast]\nnatural = true\n") == ["flickd.toml:2: unknown key coast.natural; did you mean scroll.natural?"])
         #expect(problems("[touchpad]\nfinger = 3\n") == ["flickd.toml:2: unknown key touchpad.finger; did you mean touchpad.fingers?"])
         #expect(problems("[caost]\nboost = true\n") == [
-            "flickd.toml:1: unknown section [caost]; did you mean [coast]?; the sections are [scroll], [coast], [velocity], [touchpad], [touchscreen] and [[device]]",
+            "flickd.toml:1: unknown section [caost]; did you mean [coast]?; the sections are [scroll], [coast], [velocity], [touchpad], [touchscreen], [stop] and [[device]]",
         ])
         #expect(problems("[coast]\nwobble = 1\n") == [
             "flickd.toml:2: unknown key coast.wobble; [coast] has deceleration_rate, min_speed, max_speed, max_duration, tick_rate, boost, axis_lock",
@@ -700,5 +701,26 @@ private func parsed(_ text: String, sourceLocation: SourceLocation = #_sourceLoc
         directory.write("config.toml", "[coast]\ntick_rate = 5\n")
         let error = try #require(throws: ConfigurationError.self) { try source.reload() }
         #expect(error.description == "\(directory.file("config.toml")):2: coast.tick_rate = 5 is out of range (10 <= rate <= 1000); 120 is the default")
+    }
+}
+
+@Suite struct StopSectionTests {
+    @Test func stopKeysReadAtTheTopLevel() throws {
+        let c = try ConfigurationLoader.parse(text: "[stop]\nkey = false\nbutton = false\n", path: "flickd.toml")
+        #expect(c.stop.key == false && c.stop.button == false && c.stop.touch == true)
+    }
+
+    @Test func stopIsNotADeviceSetting() {
+        let text = "[[device]]\nname = \"pad\"\n[device.stop]\nkey = false\n"
+        do {
+            _ = try ConfigurationLoader.parse(text: text, path: "flickd.toml")
+            Issue.record("[device.stop] was accepted")
+        } catch let error as ConfigurationError {
+            #expect(error.problems.map(\.description) == [
+                "flickd.toml:3: unknown section [device.stop] in device[1]; [stop] applies to the whole daemon and goes at the top level; the sections are [device.scroll], [device.coast], [device.velocity], [device.touchpad], [device.touchscreen]",
+            ])
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
     }
 }

@@ -75,6 +75,13 @@ extension ConfigurationLoader {
         .integer("touchscreen.fingers", 1...4, symbol: "fingers", unit: "fingers",
                  "How many fingers make a touchscreen drag.",
                  get: { $0.touchscreen.fingers }, set: { $0.touchscreen.fingers = $1 }),
+
+        .boolean("stop.touch", "A touch on a touch device whose flicks are not read (a disabled touchscreen) stops a coast.",
+                 get: { $0.stop.touch }, set: { $0.stop.touch = $1 }),
+        .boolean("stop.button", "A mouse or pointing-stick button press stops a coast.",
+                 get: { $0.stop.button }, set: { $0.stop.button = $1 }),
+        .boolean("stop.key", "A key press stops a coast (Ctrl would otherwise turn it into zoom); keys are never recorded.",
+                 get: { $0.stop.key }, set: { $0.stop.key = $1 }),
     ]
 
     /// The name of the per-device sections: `[[device]]`.
@@ -101,12 +108,20 @@ extension ConfigurationLoader {
     /// Accepted `resolution` of a `[[device]]` section, in device units per millimetre.
     public static let deviceResolutionRange: ClosedRange<Double> = 1...1000
 
-    /// The sections of the file, in order: `scroll`, `coast`, `velocity`, `touchpad`, `touchscreen`.
+    /// The sections of the file, in order: `scroll`, `coast`, `velocity`, `touchpad`,
+    /// `touchscreen`, `stop`.
     public static var sections: [String] {
         var seen: [String] = []
         for key in keys where !seen.contains(key.section) { seen.append(key.section) }
         return seen
     }
+
+    /// Sections that apply to the whole daemon and so cannot appear in a `[[device]]` section:
+    /// `[stop]` (what stops a coast is not a property of the device the coast came from).
+    public static let daemonSections: Set<String> = ["stop"]
+
+    /// The sections a `[[device]]` section may override (`[device.coast]`, ...).
+    public static var deviceSections: [String] { sections.filter { !daemonSections.contains($0) } }
 
     /// The key called `name` (`coast.boost`), or nil.
     public static func key(named name: String) -> ConfigurationKey? {

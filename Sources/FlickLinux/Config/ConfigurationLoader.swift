@@ -158,7 +158,7 @@ public enum ConfigurationLoader {
                     }
                     rule.resolution = number
                 default:
-                    if sections.contains(keyName) {
+                    if deviceSections.contains(keyName) {
                         readSection(keyName, value, prefix: prefix, into: &rule.configuration, seen: &seen)
                     } else {
                         unknown(keyName, isTable: value.type == .table, prefix: prefix)
@@ -202,11 +202,12 @@ public enum ConfigurationLoader {
             let parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
             let inDevice = !prefix.isEmpty
             if parts.count == 1 && isTable {
-                let suggestion = Suggestion.closest(to: name, among: sections + (inDevice ? [] : [deviceSection]))
+                let suggestion = Suggestion.closest(to: name, among: inDevice ? deviceSections : sections + [deviceSection])
                 if inDevice {
+                    let daemonWide = daemonSections.contains(name) ? "; [\(name)] applies to the whole daemon and goes at the top level" : ""
                     problem(prefix + name, "unknown section [\(deviceSection).\(name)] in \(prefix.dropLast())"
-                        + (suggestion.map { "; did you mean [\(deviceSection).\($0)]?" } ?? "")
-                        + "; the sections are " + sections.map { "[\(deviceSection).\($0)]" }.joined(separator: ", "))
+                        + (daemonWide.isEmpty ? suggestion.map { "; did you mean [\(deviceSection).\($0)]?" } ?? "" : daemonWide)
+                        + "; the sections are " + deviceSections.map { "[\(deviceSection).\($0)]" }.joined(separator: ", "))
                 } else {
                     problem(name, "unknown section [\(name)]"
                         + (suggestion.map { $0 == deviceSection ? "; did you mean [[\($0)]]?" : "; did you mean [\($0)]?" } ?? "")
@@ -239,7 +240,7 @@ public enum ConfigurationLoader {
                 message += "; [\(section)] has " + known.joined(separator: ", ")
             } else if inDevice && parts.count == 1 {
                 message += "; a [[\(deviceSection)]] section has " + deviceKeys.map(\.name).joined(separator: ", ")
-                    + " and the sections " + sections.joined(separator: ", ")
+                    + " and the sections " + deviceSections.joined(separator: ", ")
             }
             problem(prefix + name, message)
         }
