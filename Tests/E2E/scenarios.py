@@ -20,6 +20,8 @@ Scenarios (each asserted; a failed check prints expected and actual):
   horizontal      a flick right: horizontal wheel events only, scrolling right
   hotplug         a pad created after flickd started is used; one removed mid-coast ends the
                   coast, flickd keeps running and serves the other pad
+  keys            a key press (Ctrl) or a mouse click during a coast stops it; with [stop]
+                  key = false a key does not; no key code or name ever appears in the log
   sigterm         SIGTERM during a coast: exit status 0, the virtual wheel is gone
 Figures (printed, not asserted): release -> first wheel event latency p50/p99 over --flicks
 flicks (kernel timestamps), tick interval against the nominal period, wake-ups over 10 idle
@@ -475,6 +477,62 @@ class Scenarios:
             li.close(); tap.close()
             c.check(s, "flickd exits 0 on SIGTERM", daemon.stop() == 0, 0, daemon.proc.returncode)
 
+    def keys(self):
+        """A key press or a mouse click during a coast stops it; with [stop] key = false a key
+        does not. Key codes never appear in flickd's output, even with --verbose."""
+        s = "keys"
+        c = self.checks
+        # udev calls a device a keyboard (ID_INPUT_KEYBOARD) only when it has the usual keys.
+        caps = {E.EV_KEY: list(range(E.KEY_ESC, E.KEY_MICMUTE + 1))}
+        mouse_caps = {E.EV_KEY: [E.BTN_LEFT, E.BTN_RIGHT], E.EV_REL: [E.REL_X, E.REL_Y]}
+        for config, label, stops in [(CONFIG, "default", True), (CONFIG + "[stop]\nkey = false\n", "stop.key = false", False)]:
+            daemon, tap, li = self.start("keys-" + ("on" if stops else "off"), config)
+            keyboard = evdev.UInput(caps, name="e2e keyboard", bustype=E.BUS_USB, vendor=0x1234, product=0x5678)
+            mouse = evdev.UInput(mouse_caps, name="e2e mouse", bustype=E.BUS_USB, vendor=0x1234, product=0x5679)
+            try:
+                if stops:
+                    c.check(s, label + ": flickd watches the keyboard", daemon.wait_log(r"\(e2e keyboard\): keyboard", 10) is not None,
+                            "an 'e2e keyboard: keyboard' line", daemon.text()[-400:])
+                else:
+                    time.sleep(1)
+                with open_pad(MANY_SLOTS, daemon) as pad:
+                    self.flick(daemon, pad, "down", speed=250, duration=0.12)
+                    mark = daemon.mark()   # after the plan: the next "coast ended" is this coast's
+                    time.sleep(0.3)
+                    t_key = mono()
+                    for key in (E.KEY_LEFTCTRL, E.KEY_Q, E.KEY_A):   # Ctrl held during a coast: the case that matters
+                        keyboard.write(E.EV_KEY, key, 1)
+                        keyboard.syn()
+                        keyboard.write(E.EV_KEY, key, 0)
+                        keyboard.syn()
+                    end = coast_end(daemon, mark, 1.5 if stops else 0.6)
+                    late = tap.between(t_key + self.period + 0.005)
+                    if stops:
+                        c.check(s, label + ": a key press stops the coast", end is not None and end[0] == "key", "key", end)
+                        c.check(s, label + ": no wheel event a tick after the key", not late, [], late[:3])
+                        # And a mouse click stops the next one.
+                        self.flick(daemon, pad, "down", speed=250, duration=0.12)
+                        mark = daemon.mark()
+                        time.sleep(0.3)
+                        mouse.write(E.EV_KEY, E.BTN_LEFT, 1)
+                        mouse.syn()
+                        mouse.write(E.EV_KEY, E.BTN_LEFT, 0)
+                        mouse.syn()
+                        end = coast_end(daemon, mark, 1.5)
+                        c.check(s, label + ": a button press stops the coast", end is not None and end[0] == "button", "button", end)
+                    else:
+                        c.check(s, label + ": a key press does not stop the coast", end is None and len(late) > 0,
+                                "coast goes on", "%s, %d events after the key" % (end, len(late)))
+                    pad.tap(hold=0.03)
+                    time.sleep(0.3)
+            finally:
+                keyboard.close()
+                mouse.close()
+                li.close(); tap.close(); daemon.stop()
+            log = daemon.text()
+            leaked = [w for w in ("KEY_", "LEFTCTRL", "code 29", "code 16", "code 30", "key 29", "key 16", "key 30") if w in log]
+            c.check(s, label + ": no key code or name in flickd's --verbose output", not leaked, [], leaked)
+
     def sigterm(self):
         s = "sigterm"
         daemon, tap, li = self.start("sigterm")
@@ -565,7 +623,8 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     runner = Scenarios(args)
     scenarios = [("flick-down", runner.flick_down), ("no-coast", runner.no_coast), ("touch-stops", runner.touch_stops),
-                 ("horizontal", runner.horizontal), ("hotplug", runner.hotplug), ("sigterm", runner.sigterm)]
+                 ("horizontal", runner.horizontal), ("hotplug", runner.hotplug), ("keys", runner.keys),
+                 ("sigterm", runner.sigterm)]
     if not args.no_figures:
         scenarios.append(("figures", runner.measure))
     only = set(filter(None, args.only.split(",")))
