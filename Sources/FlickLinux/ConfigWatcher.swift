@@ -213,13 +213,13 @@ public final class ConfigWatcher {
 extension Syscall {
     /// `inotify_init1(IN_NONBLOCK | IN_CLOEXEC)`.
     static func inotifyCreate() throws(SystemError) -> Int32 {
-        try retryingInotify("inotify_init1") { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }
+        try retrying("inotify_init1") { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }
     }
 
     /// `inotify_add_watch(fd, path, mask)`; returns the watch descriptor (the same one for a
     /// path already watched).
     static func inotifyAddWatch(_ fd: Int32, path: String, mask: UInt32) throws(SystemError) -> Int32 {
-        try retryingInotify("inotify_add_watch", path: path) { inotify_add_watch(fd, path, mask) }
+        try retrying("inotify_add_watch", path: path) { inotify_add_watch(fd, path, mask) }
     }
 
     /// `inotify_rm_watch(fd, watch)`. A watch the kernel dropped already (its directory was
@@ -233,16 +233,5 @@ extension Syscall {
         var status = stat()
         guard stat(path, &status) == 0 else { return false }
         return status.st_mode & S_IFMT == S_IFDIR
-    }
-
-    /// Runs `body` until it does not fail with EINTR; -1 is a failure described by errno.
-    private static func retryingInotify(_ call: String, path: String? = nil, _ body: () -> Int32) throws(SystemError) -> Int32 {
-        while true {
-            let result = body()
-            if result >= 0 { return result }
-            let code = Glibc.errno
-            if code == EINTR { continue }
-            throw SystemError(errno: code, call: call, path: path)
-        }
     }
 }

@@ -46,7 +46,7 @@ enum Syscall {
     /// Runs `body` until it does not fail with EINTR; a negative result is a failure described
     /// by `errno`.
     @inline(__always)
-    private static func retrying<Result: BinaryInteger>(
+    static func retrying<Result: BinaryInteger>(
         _ call: String, path: String? = nil, _ body: () -> Result
     ) throws(SystemError) -> Result {
         while true {
