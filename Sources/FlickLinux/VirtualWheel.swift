@@ -119,14 +119,8 @@ public final class VirtualWheel: WheelSink {
             frame[count] = input_event(time: timeval(), type: type, code: code, value: value)
             count += 1
         }
-        if output.verticalHiRes != 0 { append(EventCode.relative, EventCode.relWheelHiRes, output.verticalHiRes) }
-        if output.horizontalHiRes != 0 {
-            append(EventCode.relative, EventCode.relHorizontalWheelHiRes, output.horizontalHiRes)
-        }
-        if output.verticalDetents != 0 { append(EventCode.relative, EventCode.relWheel, output.verticalDetents) }
-        if output.horizontalDetents != 0 {
-            append(EventCode.relative, EventCode.relHorizontalWheel, output.horizontalDetents)
-        }
+        // The one order of the wheel codes, shared with `flickd replay`.
+        output.forEachEvent { code, value in append(EventCode.relative, code, value) }
         append(EventCode.synchronization, EventCode.synReport, 0)
         return count
     }
