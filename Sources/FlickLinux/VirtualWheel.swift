@@ -175,8 +175,9 @@ public struct VirtualWheelError: Error, Hashable, Sendable, CustomStringConverti
                 cannot create the virtual wheel: /dev/uinput is missing (\(underlying.reason)). \
                 flickd sends its smooth scrolling through the kernel's uinput module, which is \
                 not loaded. Load it with `sudo modprobe uinput`, and have it loaded at every boot \
-                with `echo uinput | sudo tee /etc/modules-load.d/uinput.conf`. A container or a \
-                kernel built without uinput cannot run flickd.
+                with `echo uinput | sudo tee /etc/modules-load.d/flickd-uinput.conf` \
+                (scripts/install does both). A container or a kernel built without uinput cannot \
+                run flickd.
                 """
         case .permissionDenied:
             return """
