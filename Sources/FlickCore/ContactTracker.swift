@@ -32,7 +32,9 @@ public struct FrameSummary: Hashable, Sendable {
     public var translation: Vector
     /// True when a contact appeared that was not there in the previous frame.
     public var newTouch: Bool
-    /// True when the frame follows SYN_DROPPED: state before it is unreliable.
+    /// True when what the frame says about the fingers is unreliable: it follows SYN_DROPPED,
+    /// or it contradicts itself (every key up while slots still hold contacts: the input core
+    /// releasing the keys of a device being removed). A gesture in progress is abandoned.
     public var resynchronized: Bool
 }
 
@@ -251,13 +253,21 @@ public struct ContactTracker {
         }
         var fingers = max(tracked, tools)
         if touchKeyUsed && !touchKeyDown && contactProtocol != .unslotted { fingers = 0 }
+        // BTN_TOUCH and every BTN_TOOL_* up while slots still hold contacts: drivers derive these
+        // keys from the slots in the same frame (input_mt_report_pointer_emulation), so this is
+        // the input core releasing the keys of a device being unplugged (input_dev_release_keys),
+        // an RCU grace period before its node reports ENODEV. The fingers did not lift: a scroll
+        // in progress must not coast on it.
+        var slotted = false
+        if case .slotted = contactProtocol { slotted = true }
+        let keysReleasedUnderContacts = slotted && tracked > 0 && tools == 0 && fingers == 0 && previousFingerCount > 0
         if tools > previousToolCount && previousToolCount > 0 { newTouch = true }
         if fingers > 0 && previousFingerCount == 0 { newTouch = true }
 
         let summary = FrameSummary(
             time: time, fingerCount: fingers,
             translation: matched > 0 ? sum / Double(matched) : .zero,
-            newTouch: newTouch, resynchronized: dropped)
+            newTouch: newTouch, resynchronized: dropped || keysReleasedUnderContacts)
         dropped = false
         previousToolCount = tools
         previousFingerCount = fingers

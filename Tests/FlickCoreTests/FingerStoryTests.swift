@@ -406,6 +406,25 @@ import Testing
         #expect(pad.noCoastReasons.last == .abandoned)
     }
 
+    @Test func unpluggedMidScrollDoesNotCoast() throws {
+        // Two fingers scrolling fast when the pad is unplugged: the input core releases its keys
+        // in one last frame (BTN_TOUCH and BTN_TOOL_DOUBLETAP up, the slots untouched), and the
+        // node reports ENODEV some milliseconds later.
+        let pad = try FingerScript(device: "synaptics-t440")
+        FingerStories.twoFingers(pad)
+        pad.move(by: Vector(x: 0, y: 20), over: .milliseconds(100))
+        pad.wait(.milliseconds(4))
+        var output: [WheelOutput] = []
+        for (type, code) in [(EventCode.key, EventCode.touch), (EventCode.key, EventCode.toolDoubleTap),
+                             (EventCode.synchronization, EventCode.synReport)] {
+            output.append(pad.engine.handle(InputEvent(type: type, code: code, value: 0), from: pad.device, at: pad.now))
+        }
+        #expect(!pad.engine.isCoasting, "\(pad.transcript)")
+        pad.engine.removeDevice(pad.device, at: pad.now + .milliseconds(20))
+        #expect(pad.coasts.isEmpty, "\(pad.transcript)")
+        #expect(output.allSatisfy { $0.isEmpty }, "wheel output on unplug: \(output)")
+    }
+
     @Test func stallEndsTheCoastWithoutAJump() throws {
         let pad = try FingerScript(device: "synaptics-t440")
         FingerStories.twoFingers(pad)
