@@ -241,9 +241,11 @@ public final class Engine {
         var started = Coast(source: device, origin: min(origin, time), vertical: vertical, horizontal: horizontal,
                             millimetresPerSecond: v, deceleration: Deceleration(ratePerMillisecond: settings.decelerationRate),
                             maxDuration: settings.maxDuration, period: period)
+        // The model may end before the release frame (at rest within the first period, or
+        // cut by a max_duration shorter than it): such a coast lasts no time, not less.
         let plan = CoastPlan(releaseVelocity: released, velocity: v, boosted: boosted,
                              destinationHiRes: started.destination, totalHiRes: started.total,
-                             duration: started.end - time)
+                             duration: max(.zero, started.end - time))
         onReport?(.coastStarted(device: device, time: time, plan: plan))
         let (output, ended) = started.advance(to: time)
         coast = started
