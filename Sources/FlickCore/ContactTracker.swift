@@ -260,7 +260,9 @@ public struct ContactTracker {
         // in progress must not coast on it.
         var slotted = false
         if case .slotted = contactProtocol { slotted = true }
-        let keysReleasedUnderContacts = slotted && tracked > 0 && tools == 0 && fingers == 0 && previousFingerCount > 0
+        // The raw tool keys, not `tools` (zeroed when BTN_TOUCH is up): a hovering finger keeps
+        // BTN_TOOL_FINGER down and its slot while BTN_TOUCH goes up, and that is a real lift.
+        let keysReleasedUnderContacts = slotted && tracked > 0 && toolBits == 0 && fingers == 0 && previousFingerCount > 0
         if tools > previousToolCount && previousToolCount > 0 { newTouch = true }
         if fingers > 0 && previousFingerCount == 0 { newTouch = true }
 
