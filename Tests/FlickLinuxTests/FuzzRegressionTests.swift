@@ -1,0 +1,59 @@
+import Testing
+import FlickCore
+@testable import FlickLinux
+
+/// Findings of the config fuzzer (Fuzz/Sources/FuzzConfig, `scripts/fuzz config`), each kept
+/// as the file that found it.
+@Suite struct ConfigFuzzRegressions {
+    private func problems(_ text: String) -> [ConfigurationError.Problem]? {
+        do {
+            _ = try ConfigurationLoader.parse(text: text, path: "flickd.toml")
+            return nil
+        } catch let error as ConfigurationError {
+            return error.problems
+        } catch {
+            Issue.record("unexpected error type: \(error)")
+            return []
+        }
+    }
+
+    /// The two-byte file `[=` aborted flickd (check-config, start-up and reload) in an assertion
+    /// of toml++ inside TOMLKit; so did any table header whose name starts with a character no
+    /// key starts with. Each is now a syntax error at its line and column.
+    @Test(arguments: [
+        ("[=", 1, 2),
+        ("[[[1]]]", 1, 3),
+        ("[[=", 1, 3),
+        ("[\n", 1, 2),
+        ("[\r\nspeed = 1\n", 1, 2),
+        ("[.coast]\n", 1, 2),
+        ("[ +x]\n", 1, 3),
+        ("\u{FEFF}[=\n", 1, 2),
+        ("[scroll]\nspeed = 30\n\n  [=\n", 4, 4),
+        ("[coast]\nboost = false # [=\n[[ {x}]]\n", 3, 4),
+    ])
+    func aTableHeaderWithoutANameIsASyntaxErrorNotACrash(text: String, line: Int, column: Int) {
+        let found = problems(text)
+        #expect(found?.count == 1)
+        #expect(found?.first?.line == line && found?.first?.column == column, "\(String(describing: found))")
+        #expect(found?.first?.message.contains("table header needs a name") == true)
+    }
+
+    /// Only where toml++ reads a statement: the same characters inside a multi-line string (a
+    /// device name) or after a syntax error TOMLKit reports first are left to TOMLKit.
+    @Test func theSameTextInsideAStringIsNotAHeader() throws {
+        let configuration = try ConfigurationLoader.parse(
+            text: "[[device]]\nname = \"\"\"\n[=\n\"\"\"\n[device.coast]\nboost = false\n", path: "flickd.toml")
+        #expect(configuration.devices.first?.name == "[=\n")
+        let earlier = problems("[coast\n[=\n")
+        #expect(earlier?.first?.line == 1 && earlier?.first?.message.contains("TOML syntax error") == true)
+    }
+
+    /// Well-formed headers, with blanks and quotes, are untouched.
+    @Test func wellFormedHeadersStillParse() throws {
+        let configuration = try ConfigurationLoader.parse(
+            text: "[ scroll ]\nspeed = 30\n[[ device ]]\nname = 'pad'\n[ \"device\".coast ]\nboost = false\n", path: "flickd.toml")
+        #expect(configuration.scroll.speed == 30)
+        #expect(configuration.devices.first?.configuration.coast.boost == false)
+    }
+}
