@@ -52,4 +52,41 @@ import Testing
             #expect(pad.verticalTotal == plan.totalHiRes.vertical)
         }
     }
+
+    /// A 200 kB `libinput record` file whose devices are 100 000 nested `[` (closed again)
+    /// overflowed the stack in the flow-collection reader: `flickd replay` died of SIGSEGV.
+    /// Deep block nesting (indentation) recursed the same way. libinput record nests a few
+    /// levels; more than 64 is an error at its line.
+    @Test(arguments: [100_000, 65])
+    func deeplyNestedBracketsAreAnErrorNotAStackOverflow(depth: Int) {
+        let text = "version: 1\ndevices: " + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "\n"
+        #expect(throws: RecordingError.self) { try Recording.load(text: text) }
+        do {
+            _ = try Recording.load(text: text)
+        } catch {
+            #expect(error.line == 2 && error.message.contains("nested"), "\(error)")
+        }
+    }
+
+    @Test func deeplyIndentedBlocksAreAnErrorNotAStackOverflow() {
+        var text = "version: 1\ndevices:\n"
+        for level in 0..<2000 { text += String(repeating: " ", count: level) + "- \n" }
+        do {
+            _ = try Recording.load(text: text)
+            Issue.record("2000 nested blocks were read")
+        } catch {
+            #expect(error.message.contains("nested"), "\(error)")
+        }
+    }
+
+    /// What libinput record writes is nowhere near the limit.
+    @Test func sixtyFourLevelsAreRead() throws {
+        let text = "version: 1\nx: " + String(repeating: "[", count: 64) + String(repeating: "]", count: 64) + "\ndevices: []\n"
+        #expect(throws: RecordingError.self) { try Recording.load(text: text) }
+        do {
+            _ = try Recording.load(text: text)
+        } catch {
+            #expect(error.message.contains("non-empty list"), "the depth is fine; the empty device list is not: \(error)")
+        }
+    }
 }

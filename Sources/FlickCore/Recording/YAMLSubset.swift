@@ -49,6 +49,12 @@ struct YAMLSubset {
 
     private var lines: [Line] = []
     private var index = 0
+    /// Blocks being read, one inside the other.
+    private var depth = 0
+
+    /// Deepest nesting read, of blocks and of `[ ]` / `{ }` alike: libinput record nests a few
+    /// levels, and the readers recurse, so a deeper file would overflow the stack.
+    static let maximumDepth = 64
 
     /// Parses `text`: nil for a document with no content.
     static func parse(_ text: String) throws(RecordingError) -> YAMLNode? {
@@ -142,6 +148,9 @@ struct YAMLSubset {
                     end = index
                 case UInt8(ascii: "["), UInt8(ascii: "{"):
                     depth += 1
+                    if depth > maximumDepth {
+                        throw RecordingError(line: line, message: "[ ] and { } nested more than \(maximumDepth) levels deep")
+                    }
                 case UInt8(ascii: "]"), UInt8(ascii: "}"):
                     depth -= 1
                     if depth < 0 {
@@ -171,6 +180,11 @@ struct YAMLSubset {
     /// The block (mapping or sequence) whose lines start at `indent`.
     private mutating func block(indent: Int) throws(RecordingError) -> YAMLNode {
         guard let line = current else { return YAMLNode(value: .null, line: lines.last?.number ?? 1) }
+        depth += 1
+        defer { depth -= 1 }
+        if depth > Self.maximumDepth {
+            throw RecordingError(line: line.number, message: "lists and mappings nested more than \(Self.maximumDepth) levels deep")
+        }
         return Self.isSequenceItem(line.content) ? try sequence(indent: indent) : try mapping(indent: indent)
     }
 
