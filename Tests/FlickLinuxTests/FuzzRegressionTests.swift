@@ -56,4 +56,29 @@ import FlickCore
         #expect(configuration.scroll.speed == 30)
         #expect(configuration.devices.first?.configuration.coast.boost == false)
     }
+
+    /// The four-byte file `o=[}` aborted flickd the same way, in toml++'s `parse_value`: a `}`
+    /// where an array expects a value. Now a syntax error at the `}`.
+    @Test(arguments: [
+        ("o=[}", 1, 4),
+        ("a = [1, }\n", 1, 9),
+        ("[coast]\nboost = [\n  # nothing yet\n  }\n", 4, 3),
+        ("x = [[[[\n}}}}", 2, 1),
+        ("a = [}\n[=\n", 1, 6),
+        ("[=\na = [}\n", 1, 2),
+    ])
+    func aBraceWhereAnArrayValueShouldBeIsASyntaxErrorNotACrash(text: String, line: Int, column: Int) {
+        let found = problems(text)
+        #expect(found?.count == 1)
+        #expect(found?.first?.line == line && found?.first?.column == column, "\(String(describing: found))")
+        #expect(found?.first?.message.contains("TOML syntax error") == true)
+    }
+
+    /// The same characters in strings and comments are text, not syntax.
+    @Test(arguments: [#""[}""#, #"'[,}'"#, "\"\"\"\n[}\n\"\"\"", "'''\n, }'''", #""\"[}""#])
+    func bracesInStringsAndCommentsAreLeftAlone(name: String) throws {
+        let text = "[[device]] # [}\nname = \(name) # , }\n[device.coast]\nboost = false\n"
+        let configuration = try ConfigurationLoader.parse(text: text, path: "flickd.toml")
+        #expect(configuration.devices.first?.name?.contains("}") == true)
+    }
 }

@@ -27,11 +27,10 @@ public enum ConfigurationLoader {
     /// Parses the TOML `text`; `path` is only used in messages.
     /// - Throws: `ConfigurationError` with every problem found.
     public static func parse(text: String, path: String) throws -> Configuration {
-        if let header = TableHeaderCheck.firstUnnamedHeader(in: text) {
-            // TOMLKit would abort the process on this header (see TableHeaderCheck).
+        if let abort = TOMLAbortCheck.firstAbort(in: text) {
+            // TOMLKit would abort the process on this text (see TOMLAbortCheck).
             throw ConfigurationError(problems: [
-                .init(path: path, line: header.line, column: header.column, key: nil,
-                      message: "TOML syntax error: a table header needs a name after \"[\": write [section] or [[device]]"),
+                .init(path: path, line: abort.line, column: abort.column, key: nil, message: "TOML syntax error: " + abort.message),
             ])
         }
         let table: TOMLTable
