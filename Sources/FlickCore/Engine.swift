@@ -233,7 +233,7 @@ public final class Engine {
         let vertical = (natural ? v.y : -v.y) * unitsPerMillimetre
         let horizontal = (natural ? -v.x : v.x) * unitsPerMillimetre
 
-        stop(at: time, reason: .finished)
+        stop(at: time, reason: .replaced)
         let period = Duration.seconds(1 / max(1, settings.tickRate))
         // The model starts one period before the release (never before the newest motion), so
         // the first step is written with the release frame itself instead of a period later.

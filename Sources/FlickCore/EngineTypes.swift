@@ -99,6 +99,9 @@ public enum StopReason: String, Sendable, Hashable {
     case reconfigured
     /// The daemon is shutting down.
     case shutdown
+    /// A release on another device started a coast of its own (the fingers on it had touched
+    /// down before this coast began, so no new touch stopped it).
+    case replaced
     /// The coast reached `coast.max_duration`.
     case maxDuration = "max-duration"
     /// The coast came to rest.

@@ -89,4 +89,63 @@ import Testing
             #expect(error.message.contains("non-empty list"), "the depth is fine; the empty device list is not: \(error)")
         }
     }
+
+    /// Soak (seed 1, stream 399102): a finger already on a touchscreen when a touchpad flick
+    /// starts a coast, then flicked and lifted during that coast, starts a coast of its own. The
+    /// first coast, cut short, was reported as `finished` (at rest) though it wrote 135 of its
+    /// 163 units; it now ends `replaced`.
+    @Test func aCoastReplacedByAReleaseOnAnotherDeviceIsNotReportedFinished() throws {
+        var configuration = Configuration()
+        configuration.touchscreen.enabled = true
+        let engine = Engine(configuration: configuration)
+        let pad: DeviceID = 1, screen: DeviceID = 2
+        engine.addDevice(pad, description: try Fixtures.device("synaptics-t440"))
+        engine.addDevice(screen, description: try Fixtures.device("touch-screen"))
+        var ends: [(reason: StopReason, emitted: (Int64, Int64))] = []
+        var plans: [CoastPlan] = []
+        engine.onReport = { report in
+            if case .coastStarted(_, _, let plan) = report { plans.append(plan) }
+            if case .coastEnded(_, let reason, let emitted) = report { ends.append((reason, emitted)) }
+        }
+        var now = Instant(microseconds: 1_000_000)
+        func frame(_ device: DeviceID, after milliseconds: Int64, _ events: [(UInt16, UInt16, Int32)]) {
+            let time = now + .milliseconds(milliseconds)
+            while let deadline = engine.nextDeadline, deadline <= time { _ = engine.tick(at: deadline) }
+            now = time
+            for (type, code, value) in events + [(EventCode.synchronization, EventCode.synReport, 0)] {
+                _ = engine.handle(InputEvent(type: type, code: code, value: value), from: device, at: time)
+            }
+        }
+        let absolute = EventCode.absolute, key = EventCode.key
+        // One finger on the screen (100 units/mm) at (100, 100) mm; it stays still for now.
+        frame(screen, after: 0, [(absolute, EventCode.absMTSlot, 0), (absolute, EventCode.absMTTrackingID, 1),
+                                 (absolute, EventCode.absMTPositionX, 10_000), (absolute, EventCode.absMTPositionY, 10_000),
+                                 (key, EventCode.touch, 1)])
+        // Two fingers on the pad (42 units/mm), 20 mm down over 100 ms, both lift: a coast.
+        frame(pad, after: 10, [(absolute, EventCode.absMTSlot, 0), (absolute, EventCode.absMTTrackingID, 10),
+                               (absolute, EventCode.absMTPositionX, 2000), (absolute, EventCode.absMTPositionY, 2500),
+                               (absolute, EventCode.absMTSlot, 1), (absolute, EventCode.absMTTrackingID, 11),
+                               (absolute, EventCode.absMTPositionX, 2840), (absolute, EventCode.absMTPositionY, 2500),
+                               (key, EventCode.touch, 1), (key, EventCode.toolDoubleTap, 1)])
+        for step in 1...10 {
+            let y = Int32(2500 + 84 * step)
+            frame(pad, after: 10, [(absolute, EventCode.absMTSlot, 0), (absolute, EventCode.absMTPositionY, y),
+                                   (absolute, EventCode.absMTSlot, 1), (absolute, EventCode.absMTPositionY, y)])
+        }
+        frame(pad, after: 8, [(absolute, EventCode.absMTSlot, 0), (absolute, EventCode.absMTTrackingID, -1),
+                              (absolute, EventCode.absMTSlot, 1), (absolute, EventCode.absMTTrackingID, -1),
+                              (key, EventCode.touch, 0), (key, EventCode.toolDoubleTap, 0)])
+        #expect(plans.count == 1 && engine.isCoasting)
+        // 100 ms into that coast the screen finger moves 20 mm down over 80 ms and lifts.
+        frame(screen, after: 100, [])
+        for step in 1...8 {
+            frame(screen, after: 10, [(absolute, EventCode.absMTPositionY, Int32(10_000 + 250 * step))])
+        }
+        frame(screen, after: 8, [(absolute, EventCode.absMTTrackingID, -1), (key, EventCode.touch, 0)])
+        #expect(plans.count == 2)
+        #expect(ends.first?.reason == .replaced, "the first coast ended \(String(describing: ends.first))")
+        if let first = ends.first, let plan = plans.first {
+            #expect(abs(first.emitted.0) < abs(plan.totalHiRes.vertical), "it was cut short")
+        }
+    }
 }
