@@ -3,37 +3,12 @@ import Testing
 
 /// The `flickd` binary as a user runs it: `replay`, `check-config`, `--help`.
 @Suite struct CommandLineTests {
-    /// The flickd executable beside the test bundle (`swift build` builds both).
-    static var flickd: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("flickd")
-    }
-
     static var shared: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared")
     }
 
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    static func run(_ arguments: [String]) throws -> Result {
-        let process = Process()
-        process.executableURL = flickd
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
-    }
+    static func run(_ arguments: [String]) throws -> FlickdBinary.Result { try FlickdBinary.run(arguments) }
 
     static func temporaryFile(_ name: String, _ contents: String) throws -> String {
         let path = NSTemporaryDirectory() + "flickd-test-\(getpid())-\(name)"
@@ -119,5 +94,14 @@ import Testing
         let result = try Self.run(arguments)
         #expect(result.status == 0)
         #expect(result.stdout.contains("USAGE: flickd"))
+    }
+
+    @Test func versionIsOneLineWithTheNumber() throws {
+        let result = try Self.run(["--version"])
+        #expect(result.status == 0)
+        let line = result.stdout.trimmingCharacters(in: .newlines)
+        #expect(line.hasPrefix("flickd "), "\(line)")
+        let parts = line.dropFirst("flickd ".count).split(separator: ".")
+        #expect(parts.count == 3 && parts.allSatisfy { Int($0) != nil }, "\(line)")
     }
 }
