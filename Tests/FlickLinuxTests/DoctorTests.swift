@@ -358,21 +358,7 @@ private extension Array where Element == Doctor.Check {
 
 /// `flickd doctor` and `flickd plot` as a user runs them.
 @Suite struct DoctorAndPlotCommandLineTests {
-    /// Runs the flickd binary built beside the tests; returns status, stdout, stderr.
-    private func flickd(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("flickd")
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
-    }
+    private func flickd(_ arguments: [String]) throws -> FlickdBinary.Result { try FlickdBinary.run(arguments) }
 
     private func temporary(_ name: String) -> String { NSTemporaryDirectory() + "flickd-\(getpid())-\(name)" }
 
