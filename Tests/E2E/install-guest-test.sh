@@ -106,6 +106,13 @@ check "/etc/udev/rules.d/70-flickd-uinput.rules 644 root" mode_is /etc/udev/rule
 check "/etc/modules-load.d/flickd-uinput.conf 644 root" mode_is /etc/modules-load.d/flickd-uinput.conf "644 root"
 check "the installed binary needs no Swift toolchain library" \
     bash -c '! readelf -d /usr/local/bin/flickd | grep -q "NEEDED.*libswift\|NEEDED.*libFoundation"'
+# scripts/release-flags.sh packs relocations when the glibc built against is 2.36 or later
+# (this guest runs the host's glibc over 9p, so it is the same one).
+if [ "$(getconf GNU_LIBC_VERSION | awk '{ split($2, v, "."); print (v[1] > 2 || v[2] >= 36) }')" = 1 ]; then
+    check "the installed binary has packed relative relocations (RELR)" \
+        bash -c 'readelf -d /usr/local/bin/flickd | grep -q "(RELR)"'
+fi
+check "flickd --version names the version" bash -c '/usr/local/bin/flickd --version | grep -qx "flickd [0-9][0-9.]*"'
 check "systemd-analyze --user verify of the installed unit" \
     as_tester systemd-analyze --user verify /usr/local/lib/systemd/user/flickd.service
 check "udev tags /dev/uinput uaccess" bash -c 'udevadm info --query=property --name=/dev/uinput | grep -q "^TAGS=.*:uaccess:"'
