@@ -372,6 +372,10 @@ public final class Daemon {
                 open(node, at: now())
             case .removed(let devnode):
                 if let id = idsByNode[devnode] { close(id, at: now(), why: "removed") }
+            case .missedEvents:
+                // A device removed unreported ends on its own: its descriptor reports ENODEV.
+                logger.warning("hot-plug events were lost (flickd's queue of udev events overflowed): looking at every device again")
+                openDevices(at: now())
             }
         }
     }

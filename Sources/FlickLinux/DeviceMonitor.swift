@@ -67,6 +67,9 @@ public final class DeviceMonitor {
         case added(InputNode)
         /// The node at `devnode` was removed.
         case removed(devnode: String)
+        /// Events were lost: the socket's receive queue overflowed (ENOBUFS) while flickd was
+        /// not reading it, so nodes may have come or gone unreported. List them again.
+        case missedEvents
     }
 
     /// Only nodes under this prefix are evdev event nodes (not the legacy mouseN/jsN ones).
@@ -128,10 +131,24 @@ public final class DeviceMonitor {
     }
 
     /// Reads every pending hot-plug event (the descriptor is non-blocking) and reports the
-    /// evdev nodes added or removed. Other actions ("change", "bind") are ignored.
+    /// evdev nodes added or removed. Other actions ("change", "bind") are ignored. When the
+    /// kernel dropped events (the queue overflowed), the events still queued are reported
+    /// first, then `.missedEvents` once.
     public func receiveChanges(_ report: (Change) -> Void) {
         guard let monitor else { return }
-        while let device = udev_monitor_receive_device(monitor) {
+        var missed = false
+        // The overflow is reported once, ahead of the events still queued; a few more reads
+        // drain them. The bound keeps a queue that keeps overflowing from holding the loop.
+        var overflows = 0
+        while true {
+            guard let device = udev_monitor_receive_device(monitor) else {
+                if Glibc.errno == ENOBUFS, overflows < 16 {
+                    missed = true
+                    overflows += 1
+                    continue
+                }
+                break
+            }
             defer { udev_device_unref(device) }
             guard let action = udev_device_get_action(device) else { continue }
             switch String(cString: action) {
@@ -143,6 +160,7 @@ public final class DeviceMonitor {
                 continue
             }
         }
+        if missed { report(.missedEvents) }
     }
 
     /// The device's node path when it is an evdev event node.

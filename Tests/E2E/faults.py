@@ -23,6 +23,10 @@ and actual. Faults:
   stall      flickd stopped for 2 s mid-coast: the late tick ends the coast ("stall") instead of
              jumping; no wheel event larger than a normal tick's step
   sigkill    SIGKILL mid-coast: the kernel removes the virtual wheel; the next start coasts
+  udev       udev's events lost: flickd (as nobody, so its receive queue is as small as
+             net.core.rmem_max, lowered for the test) is stopped while 12 touchpads are plugged
+             in; the kernel drops what overflows its queue. flickd says so, looks at every
+             device again, opens the last pad (whose event was lost) and a flick on it coasts
   config     the configuration file emptied, written half-way, deleted while flickd runs: each
              time flickd says why and keeps the running settings (the deceleration rate read
              back from the planned coasts); a good file written after them is applied
@@ -610,6 +614,86 @@ class Faults:
             tap.close()
             daemon.stop()
 
+    # -- 8: udev's queue overflowing -----------------------------------------------------------
+
+    FILLERS = 12
+
+    def udev(self):
+        """libudev asks for a 128 MiB receive queue; the kernel caps an unprivileged process at
+        net.core.rmem_max. With that lowered to 4 KiB for flickd's start, a dozen devices plugged
+        in while it is stopped overflow its queue: the kernel keeps what fits and drops the rest,
+        and flickd's next read fails with ENOBUFS."""
+        f = "udev"
+        rmem = "/proc/sys/net/core/rmem_max"
+        with open(rmem) as fh:
+            saved = fh.read().strip()
+        set_user_acl("/dev/uinput", NOBODY)
+        daemon = tap = None
+        pads = []
+        try:
+            with open(rmem, "w") as fh:
+                fh.write("4096")
+            try:
+                daemon, tap = self.start("udev-overflow", binary=self.nobody_wrapper(), workdir=self.public)
+                # The hot-plug socket exists once flickd has looked for devices (there are none).
+                ready = daemon.wait_log(r"waiting for one to be plugged in", 20)
+            finally:
+                with open(rmem, "w") as fh:
+                    fh.write(saved)
+            if not ready:
+                raise RuntimeError("flickd did not start watching for devices:\n" + daemon.text()[-600:])
+            mark = daemon.mark()
+            stop_process(daemon.proc.pid)
+            try:
+                for _ in range(self.FILLERS):
+                    pads.append(vdev.TouchDevice(load(TWO_SLOTS)))
+                last = vdev.TouchDevice(load(MANY_SLOTS))
+                pads.append(last)
+            finally:
+                os.kill(daemon.proc.pid, signal.SIGCONT)
+            lost = daemon.wait_log(r"hot-plug events were lost", 20, mark)
+            opened = daemon.wait_log(re.escape(last.devnode) + r" \([^)]*\): touchpad", 20, mark)
+            time.sleep(0.5)
+            log = daemon.text()[mark:]
+            nodes = {p.devnode for p in pads}
+            seen = {n for n in nodes if re.search(re.escape(n) + r" \([^)]*\): touchpad", log)}
+            c = self.check
+            c(f, "flickd says the hot-plug events were lost", lost is not None, "a warning", log[-600:])
+            c(f, "the last pad, whose event overflowed, is opened", opened is not None, last.devnode, log[-600:])
+            c(f, "every pad plugged in while it was stopped is open, each once",
+              seen == nodes and all(len(re.findall(re.escape(n) + r" \([^)]*\): touchpad", log)) == 1 for n in nodes),
+              len(nodes), "%d: %s" % (len(seen), sorted(nodes - seen)))
+            r, plan, fmark = self.flick(daemon, last)
+            total = self.coasted_total(daemon, tap, r, fmark, plan)
+            c(f, "a flick on it coasts (kernel total = plan)", plan is not None and total == plan[0] != 0,
+              plan and plan[0], total)
+            removal = daemon.mark()
+            for p in pads:
+                p.close()
+            pads = []
+            end = mono() + 20
+            while daemon.text()[removal:].count(": removed") < len(nodes) and daemon.alive() and mono() < end:
+                time.sleep(0.05)
+            removed = daemon.text()[removal:].count(": removed")
+            c(f, "flickd is alive, and closed all %d pads when they were removed" % len(nodes),
+              daemon.alive() and removed == len(nodes), "alive, %d removed" % len(nodes),
+              "%s, %d removed" % ("alive" if daemon.alive() else "exited", removed))
+            before, _, after = log.partition("hot-plug events were lost")
+            opened_rx = r"\): touchpad"
+            self.figures["udev"] = {"pads": len(nodes), "opened_from_queued_events": len(re.findall(opened_rx, before)),
+                                    "opened_by_the_rescan": len(re.findall(opened_rx, after))}
+            print("     %(pads)d pads plugged in while stopped; %(opened_from_queued_events)d opened from the events that"
+                  " fit before the overflow, %(opened_by_the_rescan)d after it" % self.figures["udev"], flush=True)
+        finally:
+            remove_acl("/dev/uinput")
+            for p in pads:
+                p.close()
+            if tap:
+                tap.close()
+            if daemon:
+                daemon.stop()
+                shutil.copy(daemon.log_path, os.path.join(self.out, "udev-overflow.log"))
+
     # -- 7: security ----------------------------------------------------------------------------
 
     PHRASE = "correct horse battery staple 1984"
@@ -697,14 +781,20 @@ class Faults:
                    score is not None and score <= 5.9, "<= 5.9", line or p.stdout[-400:])
         self.figures["systemd_analyze_security"] = line
 
-    def unprivileged(self):
-        """flickd as nobody, given access as the install does it: the uinput ACL that logind's
-        uaccess gives the seat's user, and the input group for the touchpads."""
-        f = "security"
+    def nobody_wrapper(self):
+        """A script that runs flickd as nobody:nogroup with the input group: the caller gives
+        nobody /dev/uinput (set_user_acl) as logind's uaccess gives the seat's user."""
         wrapper = os.path.join(self.public, "flickd-as-nobody")
         with open(wrapper, "w") as fh:
             fh.write('#!/bin/sh\nexec setpriv --reuid=nobody --regid=nogroup --groups=input %s "$@"\n' % self.args.flickd)
         os.chmod(wrapper, 0o755)
+        return wrapper
+
+    def unprivileged(self):
+        """flickd as nobody, given access as the install does it: the uinput ACL that logind's
+        uaccess gives the seat's user, and the input group for the touchpads."""
+        f = "security"
+        wrapper = self.nobody_wrapper()
         set_user_acl("/dev/uinput", NOBODY)
         daemon = li = tap = None
         try:
@@ -749,7 +839,7 @@ def main():
     # uinput first: rmmod needs no uinput device to exist.
     faults = [("uinput", runner.uinput), ("hotplug", runner.hotplug), ("overrun", runner.overrun),
               ("stall", runner.stall), ("sigkill", runner.sigkill), ("config", runner.config),
-              ("security", runner.security)]
+              ("udev", runner.udev), ("security", runner.security)]
     only = set(filter(None, args.only.split(",")))
     began = mono()
     for name, run in faults:
