@@ -840,28 +840,14 @@ def main():
     faults = [("uinput", runner.uinput), ("hotplug", runner.hotplug), ("overrun", runner.overrun),
               ("stall", runner.stall), ("sigkill", runner.sigkill), ("config", runner.config),
               ("udev", runner.udev), ("security", runner.security)]
-    only = set(filter(None, args.only.split(",")))
     began = mono()
-    for name, run in faults:
-        if only and name not in only:
-            continue
-        print("== %s" % name, flush=True)
-        started = mono()
-        try:
-            run()
-        except Exception as e:  # a fault that cannot run is a failure, and the rest go on
-            runner.checks.check(name, "fault ran", False, "no exception", "%s: %s" % (type(e).__name__, e))
-        print("   (%.1f s)" % (mono() - started), flush=True)
+    runner.checks.run_each(faults, set(filter(None, args.only.split(","))), "fault")
     runner.figures["seconds"] = round(mono() - began, 1)
     print("figures: " + json.dumps(runner.figures), flush=True)
     with open(os.path.join(args.out, "faults-figures.json"), "w") as fh:
         json.dump(runner.figures, fh, indent=2)
     shutil.rmtree(runner.public, ignore_errors=True)
-    c = runner.checks
-    if c.failures:
-        print("failed checks:\n  " + "\n  ".join(c.failures))
-    print("faults: %d passed, %d failed" % (c.passed, c.failed))
-    sys.exit(1 if c.failed else 0)
+    runner.checks.exit("faults")
 
 
 if __name__ == "__main__":

@@ -50,13 +50,8 @@ fi
 # ------------------------------------------------------------------------------- in the guest ---
 binary=$2
 [ "${E2E_GUEST:-}" = 1 ] || { echo "--in-guest is for the e2e guest" >&2; exit 2; }
-failures=0
-pass() { echo "ok   $*"; }
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-check() {  # DESCRIPTION COMMAND...
-    local what=$1; shift
-    if "$@"; then pass "$what"; else fail "$what"; fi
-}
+# shellcheck source=checks.sh
+. "$here/checks.sh"
 
 # A user manager for "tester", in its own delegated cgroup, as user@.service would start it,
 # and journald, so that the priorities flickd writes can be read back.

@@ -38,13 +38,8 @@ for command in sudo systemctl modprobe udevadm usermod runuser apt-get; do
 done
 fake_path=$work/fake-bin:$PATH
 
-failures=0
-pass() { echo "ok   $*"; }
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-check() {  # DESCRIPTION COMMAND...
-    local what=$1; shift
-    if "$@"; then pass "$what"; else fail "$what"; fi
-}
+# shellcheck source=checks.sh
+. "$here/checks.sh"
 # Every file and link under DIR, as "MODE PATH" relative to DIR, sorted.
 tree() { (cd "$1" && find . -mindepth 1 \( -type f -o -type l \) -printf '%m %P\n' | LC_ALL=C sort); }
 

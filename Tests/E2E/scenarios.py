@@ -96,6 +96,27 @@ class Checks:
                   flush=True)
         return ok
 
+    def run_each(self, parts, only, kind):
+        """Runs each (name, function) of `parts` named in `only` (all when empty), timing it; one
+        that raises is a failed check ("<kind> ran"), and the rest still run."""
+        for name, run in parts:
+            if only and name not in only:
+                continue
+            print("== %s" % name, flush=True)
+            started = mono()
+            try:
+                run()
+            except Exception as e:
+                self.check(name, kind + " ran", False, "no exception", "%s: %s" % (type(e).__name__, e))
+            print("   (%.1f s)" % (mono() - started), flush=True)
+
+    def exit(self, label):
+        """Lists the failures, prints "<label>: N passed, M failed" and exits 1 on a failure."""
+        if self.failures:
+            print("failed checks:\n  " + "\n  ".join(self.failures))
+        print("%s: %d passed, %d failed" % (label, self.passed, self.failed))
+        sys.exit(1 if self.failed else 0)
+
 
 class Flickd:
     """flickd run --verbose as a child process, its log in a file."""
@@ -627,22 +648,8 @@ def main():
                  ("sigterm", runner.sigterm)]
     if not args.no_figures:
         scenarios.append(("figures", runner.measure))
-    only = set(filter(None, args.only.split(",")))
-    for name, run in scenarios:
-        if only and name not in only:
-            continue
-        print("== %s" % name, flush=True)
-        started = mono()
-        try:
-            run()
-        except Exception as e:  # a scenario that cannot run is a failure, and the rest go on
-            runner.checks.check(name, "scenario ran", False, "no exception", "%s: %s" % (type(e).__name__, e))
-        print("   (%.1f s)" % (mono() - started), flush=True)
-    c = runner.checks
-    if c.failures:
-        print("failed checks:\n  " + "\n  ".join(c.failures))
-    print("e2e: %d passed, %d failed" % (c.passed, c.failed))
-    sys.exit(1 if c.failed else 0)
+    runner.checks.run_each(scenarios, set(filter(None, args.only.split(","))), "scenario")
+    runner.checks.exit("e2e")
 
 
 if __name__ == "__main__":
