@@ -1,0 +1,258 @@
+#!/usr/bin/env bash
+# The Debian package for real, in the QEMU guest (Tests/E2E/guest), with a real systemd user
+# manager running flickd.service from /usr/bin.
+#
+#   Tests/E2E/package-guest-test.sh [--deb FILE]
+#
+# On the host it builds the package (scripts/package into .cache/package-test), unless --deb
+# names one, then boots the guest and runs itself there. In the guest (root, writable overlay
+# root whose lower layer is the host's /, udevd running, no systemd as PID 1) it
+#   - starts journald and a systemd user manager for a new user "tester" who is in the input
+#     group (as the README asks of a user installing the package), as logind would at login;
+#   - unloads uinput, then runs `apt-get install /path/to/flickd_*.deb`: the dependencies are
+#     among the host's installed packages and the guest has no network, so apt installs it
+#     offline (`--no-download` is no help: apt 2.6 then refuses a local .deb with "Pathname
+#     to install is not absolute");
+#   - checks the files, that postinst loaded uinput and applied the udev rule (uaccess tag),
+#     that the unit passes `systemd-analyze verify`, that nothing was enabled or started;
+#   - as tester: `systemctl --user enable --now flickd` (what the README says), the service is
+#     active from /usr/bin/flickd, and a two-finger flick on a virtual touchpad coasts: the
+#     wheel events libinput reads from flickd's virtual wheel after the fingers lift;
+#   - `man flickd`, `man flickd-run` and `man -l` render; the completions load in bash;
+#   - `apt-get remove` leaves tester's running service and ~/.config alone, and after the
+#     user stops it, `apt-get purge` leaves no file of the package behind: the file lists of
+#     the directories it installed into and of /etc and /var/lib are as before the install.
+# The flick needs ../shared/devices beside the repository (or $FLICKD_SHARED/devices): without
+# it that check is skipped, saying so. Without logind nothing applies uaccess ACLs in the
+# guest, so the test grants tester /dev/uinput itself (as logind would for the active session).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+pad_description=synaptics-t440.json
+
+if [ "${1:-}" != --in-guest ]; then
+    deb=""
+    case "${1:-}" in
+        --deb) deb=${2:?--deb needs a file} ;;
+        "") ;;
+        *) echo "usage: $0 [--deb FILE]" >&2; exit 2 ;;
+    esac
+    if [ -z "$deb" ]; then
+        out=$repo/.cache/package-test
+        rm -rf "$out"
+        deb=$("$repo/scripts/package" --output "$out")
+    fi
+    deb=$(cd "$(dirname "$deb")" && pwd)/$(basename "$deb")
+    devices=${FLICKD_SHARED:-$repo/../shared}/devices
+    if [ -f "$devices/$pad_description" ]; then devices=$(cd "$devices" && pwd); else devices=""; fi
+    "$here/guest" setup
+    exec "$here/guest" run --timeout 900 -- "$here/package-guest-test.sh" --in-guest "$deb" "$devices"
+fi
+
+# ------------------------------------------------------------------------------- in the guest ---
+deb=$2
+devices=${3:-}
+[ "${E2E_GUEST:-}" = 1 ] || { echo "--in-guest is for the e2e guest" >&2; exit 2; }
+# shellcheck source=checks.sh
+. "$here/checks.sh"
+export DEBIAN_FRONTEND=noninteractive
+
+# Every file and link in the places the package installs into, and in /etc and /var/lib
+# (where maintainer scripts could leave something), except what dpkg and apt keep about every
+# package (their status and logs, rewritten by any install).
+snapshot() {
+    find /usr/bin /usr/lib/systemd/user /usr/lib/udev/rules.d /usr/lib/modules-load.d \
+        /usr/share/doc /usr/share/man /usr/share/bash-completion /usr/share/zsh /usr/share/fish \
+        /etc /var/lib -xdev \( -type f -o -type l \) 2>/dev/null \
+        | grep -v -e '^/var/lib/dpkg/\(status\|status-old\|available\|diversions\|statoverride\|lock\|triggers/\)' \
+            -e '^/var/lib/apt/' -e '^/etc/ld.so.cache$' \
+        | LC_ALL=C sort
+}
+
+# A user manager for "tester", in its own delegated cgroup, as user@.service would start it,
+# and journald. tester joined the input group before logging in, as the README says.
+mount -t cgroup2 none /sys/fs/cgroup
+mkdir -p /run/systemd/journal /run/log/journal /run/systemd/system
+/lib/systemd/systemd-journald &
+for _ in $(seq 50); do [ -S /run/systemd/journal/stdout ] && break; sleep 0.1; done
+useradd -m -G input tester
+uid=$(id -u tester)
+runtime=/run/user/$uid
+cgroup=/sys/fs/cgroup/user.slice/user-$uid.slice/user@$uid.service
+mkdir -p "$cgroup" "$runtime"
+chown -R tester:tester "$cgroup" "$runtime"
+chmod 700 "$runtime"
+(
+    echo "$BASHPID" >"$cgroup/cgroup.procs"
+    exec setpriv --reuid=tester --regid=tester --init-groups env -i HOME=/home/tester USER=tester \
+        LOGNAME=tester XDG_RUNTIME_DIR="$runtime" PATH=/usr/local/bin:/usr/bin:/bin /lib/systemd/systemd --user
+) >"$E2E_TMP/user-manager.log" 2>&1 &
+for _ in $(seq 100); do [ -S "$runtime/systemd/private" ] && break; sleep 0.1; done
+as_tester() { runuser -u tester -- env XDG_RUNTIME_DIR="$runtime" "$@"; }
+manager_state=""
+for _ in $(seq 50); do
+    manager_state=$(as_tester systemctl --user is-system-running 2>/dev/null || true)
+    case "$manager_state" in running|degraded) break ;; esac
+    sleep 0.2
+done
+check "the user manager runs: $manager_state" test "$manager_state" = running
+# tester's own configuration, which removing the package must leave alone.
+as_tester mkdir -p /home/tester/.config/flickd
+printf '[scroll]\nspeed = 30\n' | as_tester tee /home/tester/.config/flickd/config.toml >/dev/null
+
+before=$(snapshot)
+echo "  (snapshot of $(echo "$before" | wc -l) files taken at $SECONDS s)"
+
+# postinst is to load uinput: take it away first (stage2 loaded it), when nothing holds it.
+uinput_unloaded=0
+if rmmod uinput 2>/dev/null; then uinput_unloaded=1; fi
+
+# man-db's dpkg trigger runs `mandb -pq`, which stats all ~20,000 man pages: 7 minutes over 9p
+# under emulation. The test turns the trigger off (the debconf answer man-db/auto-update=false
+# does the same) and indexes the package's own pages itself, below.
+rm -f /var/lib/man-db/auto-update
+
+echo "== apt-get install $deb ($SECONDS s)"
+if apt-get install -y "$deb" >"$E2E_TMP/apt-install.log" 2>&1; then
+    pass "apt-get install ./$(basename "$deb") exits 0, offline"
+else
+    fail "apt-get install ./$(basename "$deb") exits 0, offline"
+fi
+sed 's/^/  | /' "$E2E_TMP/apt-install.log"
+check "dpkg: flickd is installed" bash -c "dpkg-query -W -f='\${Status}' flickd | grep -qx 'install ok installed'"
+
+mode_is() { [ "$(stat -c '%a %U' "$1" 2>/dev/null)" = "$2" ]; }
+check "/usr/bin/flickd 755 root" mode_is /usr/bin/flickd "755 root"
+for f in /usr/lib/systemd/user/flickd.service /usr/lib/udev/rules.d/70-flickd-uinput.rules \
+        /usr/lib/modules-load.d/flickd-uinput.conf /usr/share/doc/flickd/flickd.toml \
+        /usr/share/doc/flickd/copyright /usr/share/doc/flickd/changelog.Debian.gz \
+        /usr/share/man/man1/flickd.1.gz /usr/share/man/man1/flickd-run.1.gz \
+        /usr/share/bash-completion/completions/flickd /usr/share/zsh/vendor-completions/_flickd \
+        /usr/share/fish/vendor_completions.d/flickd.fish; do
+    check "$f 644 root" mode_is "$f" "644 root"
+done
+check "nothing installed in /etc (the package's defaults live under /usr/lib)" \
+    bash -c '! dpkg -L flickd | grep -q "^/etc/"'
+check "the unit runs /usr/bin/flickd" grep -qx 'ExecStart=/usr/bin/flickd run' /usr/lib/systemd/user/flickd.service
+check "the binary needs no Swift toolchain library" \
+    bash -c 'readelf -d /usr/bin/flickd >"$0" && ! grep -q "NEEDED.*libswift\|NEEDED.*libFoundation" "$0"' "$E2E_TMP/readelf"
+check "flickd --version names the package's upstream version" \
+    test "$(/usr/bin/flickd --version)" = "flickd $(dpkg-query -W -f='${Version}' flickd | sed 's/-[^-]*$//')"
+if [ "$uinput_unloaded" = 1 ]; then
+    check "postinst loaded uinput" test -d /sys/module/uinput
+else
+    echo "skip postinst loading uinput (rmmod uinput failed: in use)"
+fi
+check "postinst applied the udev rule: /dev/uinput tagged uaccess" \
+    bash -c 'udevadm info --query=property --name=/dev/uinput | grep -q "^TAGS=.*:uaccess:"'
+check "systemd-analyze --user verify of the installed unit" \
+    as_tester systemd-analyze --user verify /usr/lib/systemd/user/flickd.service
+check "the package enabled nothing" test ! -e /home/tester/.config/systemd/user/graphical-session.target.wants/flickd.service
+check "the package started nothing (no virtual wheel yet)" bash -c '! grep -q "Name=\"flickd virtual wheel\"" /proc/bus/input/devices'
+
+# What logind's uaccess would do for tester's active session.
+chgrp tester /dev/uinput && chmod 0660 /dev/uinput
+
+echo "== as tester: systemctl --user enable --now flickd ($SECONDS s)"
+check "systemctl --user enable --now flickd" as_tester systemctl --user enable --now flickd
+state=$(as_tester systemctl --user is-active flickd || true)
+check "flickd.service is active (READY=1 received), was: $state" test "$state" = active
+pid=$(as_tester systemctl --user show -P MainPID flickd)
+check "runs /usr/bin/flickd" test "$(readlink /proc/"${pid:-0}"/exe 2>/dev/null)" = /usr/bin/flickd
+wheel=$(awk '/^N: Name="flickd virtual wheel"/ { found = 1 } found && /^H: Handlers=/ { match($0, /event[0-9]+/); print "/dev/input/" substr($0, RSTART, RLENGTH); exit }' /proc/bus/input/devices)
+check "the virtual wheel exists: ${wheel:-none}" test -n "$wheel"
+
+# A flick on a virtual touchpad, and what libinput reads from flickd's wheel afterwards.
+if [ -z "$devices" ]; then
+    echo "skip a flick coasts (no ../shared/devices/$pad_description beside the repository; set FLICKD_SHARED)"
+elif [ -n "$wheel" ]; then
+    coproc PAD { exec /usr/bin/python3 "$here/vdev.py" serve "$devices/$pad_description"; }
+    ready=""
+    read -r -t 30 ready <&"${PAD[0]}" || true
+    status=""
+    for _ in $(seq 100); do
+        status=$(as_tester systemctl --user show -P StatusText flickd)
+        case "$status" in "reading 1 touch device"*) break ;; esac
+        sleep 0.1
+    done
+    check "flickd opened the touchpad: '$status'" grep -q "^reading 1 touch device" <<<"$status"
+    stdbuf -oL libinput debug-events --device "$wheel" >"$E2E_TMP/libinput.log" 2>&1 &
+    libinput=$!
+    for _ in $(seq 100); do grep -q DEVICE_ADDED "$E2E_TMP/libinput.log" && break; sleep 0.1; done
+    sleep 0.5
+    echo "flick:down,speed=200,duration=200ms,stagger=20ms" >&"${PAD[1]}"
+    result=""
+    read -r -t 30 result <&"${PAD[0]}" || true
+    sleep 4
+    kill "$libinput" 2>/dev/null || true
+    wait "$libinput" 2>/dev/null || true
+    echo quit >&"${PAD[1]}" 2>/dev/null || true
+    wait "$PAD_PID" 2>/dev/null || true
+    # "POINTER_SCROLL_WHEEL ... vert -15.00/-120.0* horiz ...": the v120 value after the slash.
+    events=$(grep -c POINTER_SCROLL_WHEEL "$E2E_TMP/libinput.log" || true)
+    total=$(awk '/POINTER_SCROLL_WHEEL/ { for (i = 1; i <= NF; i++) if ($i == "vert") { split($(i + 1), v, "/"); s += v[2] < 0 ? -v[2] : v[2] } } END { print s + 0 }' "$E2E_TMP/libinput.log")
+    echo "  flick: $result"
+    echo "  libinput read $events wheel events from flickd, |v120| $total in all"
+    check "the flick coasts: libinput reads >= 5 wheel events from flickd, was $events" test "${events:-0}" -ge 5
+    check "the coast scrolls at least one detent (120 v120), was $total" awk -v t="$total" 'BEGIN { exit !(t >= 120) }'
+else
+    fail "a flick coasts (no virtual wheel)"
+fi
+
+echo "== man pages and completions ($SECONDS s)"
+check "man flickd renders" bash -c 'MANWIDTH=80 man -P cat flickd 2>/dev/null | grep -q "^SYNOPSIS"'
+check "man flickd-run renders the run subcommand" bash -c 'MANWIDTH=80 man -P cat flickd-run 2>/dev/null | grep -q "flickd run"'
+check "man -l renders every page without a warning" bash -c '
+    for page in $(dpkg -L flickd | grep "^/usr/share/man/man1/.*\.1\.gz$"); do
+        out=$(MANWIDTH=80 man --warnings -P cat -l "$page" 2>&1 >/dev/null) || exit 1
+        [ -z "$out" ] || { echo "$page: $out"; exit 1; }
+        MANWIDTH=80 man -P cat -l "$page" | grep -q "^NAME" || exit 1
+    done'
+check "mandb indexes the pages" bash -c 'for page in /usr/share/man/man1/flickd*.1.gz; do mandb -q -f "$page" || exit 1; done'
+check "apropos finds them (their NAME sections parse)" bash -c 'apropos flickd 2>/dev/null | grep -q "^flickd-run "'
+check "the bash completion loads" bash -c '. /usr/share/bash-completion/completions/flickd && complete -p flickd'
+
+echo "== apt-get remove flickd ($SECONDS s)"
+if apt-get remove -y flickd >"$E2E_TMP/apt-remove.log" 2>&1; then
+    pass "apt-get remove flickd exits 0"
+else
+    fail "apt-get remove flickd exits 0"
+fi
+sed 's/^/  | /' "$E2E_TMP/apt-remove.log"
+check "/usr/bin/flickd is gone" test ! -e /usr/bin/flickd
+state=$(as_tester systemctl --user is-active flickd || true)
+check "tester's running service was left alone (the package did not start it), was: $state" test "$state" = active
+check "tester's ~/.config/flickd/config.toml is left alone" grep -qx 'speed = 30' /home/tester/.config/flickd/config.toml
+echo "== as tester: systemctl --user disable --now flickd ($SECONDS s)"
+check "systemctl --user disable --now flickd" as_tester systemctl --user disable --now flickd
+check "the virtual wheel is gone" bash -c '! grep -q "Name=\"flickd virtual wheel\"" /proc/bus/input/devices'
+
+echo "== apt-get purge flickd ($SECONDS s)"
+if apt-get purge -y flickd >"$E2E_TMP/apt-purge.log" 2>&1; then
+    pass "apt-get purge flickd exits 0"
+else
+    fail "apt-get purge flickd exits 0"
+fi
+sed 's/^/  | /' "$E2E_TMP/apt-purge.log"
+check "dpkg knows flickd no more" bash -c '! dpkg-query -W -f="\${Status}" flickd 2>/dev/null | grep -q "installed\|config-files"'
+# The user's configuration is theirs: not part of the comparison.
+as_tester rm -r /home/tester/.config/flickd
+after=$(snapshot)
+left=$(comm -13 <(echo "$before") <(echo "$after"))
+gone=$(comm -23 <(echo "$before") <(echo "$after"))
+if [ -z "$left" ] && [ -z "$gone" ]; then
+    pass "after purge the file lists are as before the install ($(echo "$before" | wc -l) files)"
+else
+    fail "after purge the file lists are as before the install"
+    echo "$left" | sed '/^$/d; s/^/    left behind: /'
+    echo "$gone" | sed '/^$/d; s/^/    gone: /'
+fi
+
+if [ "$failures" -ne 0 ]; then
+    echo "--- user manager log"; tail -30 "$E2E_TMP/user-manager.log"
+    echo "--- journal"; journalctl --no-pager -n 40 2>/dev/null || true
+    echo "package-guest-test: $failures check(s) failed"
+    exit 1
+fi
+echo "package-guest-test: all checks passed"
