@@ -9,10 +9,10 @@
 # root whose lower layer is the host's /, udevd running, no systemd as PID 1) it
 #   - starts journald and a systemd user manager for a new user "tester" who is in the input
 #     group (as the README asks of a user installing the package), as logind would at login;
-#   - unloads uinput, then runs `apt-get install /path/to/flickd_*.deb`: the dependencies are
-#     among the host's installed packages and the guest has no network, so apt installs it
-#     offline (`--no-download` is no help: apt 2.6 then refuses a local .deb with "Pathname
-#     to install is not absolute");
+#   - unloads uinput, then runs `apt-get install /path/to/flickd_*.deb` offline: the guest has
+#     no network, and apt is pointed at an empty package-list directory, so the dependencies
+#     must be among the installed packages (`--no-download` is no help: apt 2.6 then refuses
+#     a local .deb with "Pathname to install is not absolute");
 #   - checks the files, that postinst loaded uinput and applied the udev rule (uaccess tag),
 #     that the unit passes `systemd-analyze verify`, that nothing was enabled or started;
 #   - as tester: `systemctl --user enable --now flickd` (what the README says), the service is
@@ -20,8 +20,11 @@
 #     wheel events libinput reads from flickd's virtual wheel after the fingers lift;
 #   - `man flickd`, `man flickd-run` and `man -l` render; the completions load in bash;
 #   - `apt-get remove` leaves tester's running service and ~/.config alone, and after the
-#     user stops it, `apt-get purge` leaves no file of the package behind: the file lists of
-#     the directories it installed into and of /etc and /var/lib are as before the install.
+#     user stops it, `apt-get purge` leaves no file of the package behind: none of the files
+#     dpkg listed, no path named *flickd* where packages put files, and the udev,
+#     modules-load and systemd directories as before the install.
+# Do not install Debian packages on the host while this runs: the guest sees the host's /
+# live, and a half-done host dpkg run makes the guest's apt refuse to work.
 # The flick needs ../shared/devices beside the repository (or $FLICKD_SHARED/devices): without
 # it that check is skipped, saying so. Without logind nothing applies uaccess ACLs in the
 # guest, so the test grants tester /dev/uinput itself (as logind would for the active session).
@@ -58,16 +61,28 @@ devices=${3:-}
 . "$here/checks.sh"
 export DEBIAN_FRONTEND=noninteractive
 
-# Every file and link in the places the package installs into, and in /etc and /var/lib
-# (where maintainer scripts could leave something), except what dpkg and apt keep about every
-# package (their status and logs, rewritten by any install).
+# The guest's root is the host's live / under an overlay, and the host may install packages of
+# its own while this runs, so "no file left behind" is judged on what could be flickd's: every
+# path whose name contains "flickd" where packages and maintainer scripts put things (the
+# whole of /usr takes minutes to walk over 9p under emulation), and every file in the udev,
+# modules-load and systemd directories. Prints them sorted.
 snapshot() {
-    find /usr/bin /usr/lib/systemd/user /usr/lib/udev/rules.d /usr/lib/modules-load.d \
-        /usr/share/doc /usr/share/man /usr/share/bash-completion /usr/share/zsh /usr/share/fish \
-        /etc /var/lib -xdev \( -type f -o -type l \) 2>/dev/null \
-        | grep -v -e '^/var/lib/dpkg/\(status\|status-old\|available\|diversions\|statoverride\|lock\|triggers/\)' \
-            -e '^/var/lib/apt/' -e '^/etc/ld.so.cache$' \
-        | LC_ALL=C sort
+    {
+        find /usr/bin /usr/sbin /usr/lib/systemd /usr/lib/udev /usr/lib/modules-load.d /usr/local \
+            /usr/share/doc /usr/share/man /usr/share/bash-completion /usr/share/zsh /usr/share/fish \
+            /etc /var/lib/dpkg/info /var/lib/systemd /var/cache/debconf -xdev -iname '*flickd*' 2>/dev/null
+        find /usr/lib/systemd/user /usr/lib/udev/rules.d /usr/lib/modules-load.d /etc/udev \
+            /etc/modules-load.d /etc/systemd /var/lib/systemd -xdev \( -type f -o -type l \) 2>/dev/null
+    } | LC_ALL=C sort -u
+}
+
+# apt reads no package lists here: it resolves the .deb's dependencies against what is
+# installed, so it cannot reach for the network (the guest has none), and it skips parsing
+# the host's lists, which takes minutes over 9p under emulation.
+mkdir -p "$E2E_TMP/apt-lists/partial"
+apt_offline() {
+    apt-get -o Dir::State::Lists="$E2E_TMP/apt-lists" -o Dir::Cache::pkgcache= \
+        -o Dir::Cache::srcpkgcache= "$@"
 }
 
 # A user manager for "tester", in its own delegated cgroup, as user@.service would start it,
@@ -114,7 +129,7 @@ if rmmod uinput 2>/dev/null; then uinput_unloaded=1; fi
 rm -f /var/lib/man-db/auto-update
 
 echo "== apt-get install $deb ($SECONDS s)"
-if apt-get install -y "$deb" >"$E2E_TMP/apt-install.log" 2>&1; then
+if apt_offline install -y "$deb" >"$E2E_TMP/apt-install.log" 2>&1; then
     pass "apt-get install ./$(basename "$deb") exits 0, offline"
 else
     fail "apt-get install ./$(basename "$deb") exits 0, offline"
@@ -132,6 +147,7 @@ for f in /usr/lib/systemd/user/flickd.service /usr/lib/udev/rules.d/70-flickd-ui
         /usr/share/fish/vendor_completions.d/flickd.fish; do
     check "$f 644 root" mode_is "$f" "644 root"
 done
+dpkg -L flickd | while read -r f; do [ -d "$f" ] || echo "$f"; done >"$E2E_TMP/flickd-files"
 check "nothing installed in /etc (the package's defaults live under /usr/lib)" \
     bash -c '! dpkg -L flickd | grep -q "^/etc/"'
 check "the unit runs /usr/bin/flickd" grep -qx 'ExecStart=/usr/bin/flickd run' /usr/lib/systemd/user/flickd.service
@@ -214,7 +230,7 @@ check "apropos finds them (their NAME sections parse)" bash -c 'apropos flickd 2
 check "the bash completion loads" bash -c '. /usr/share/bash-completion/completions/flickd && complete -p flickd'
 
 echo "== apt-get remove flickd ($SECONDS s)"
-if apt-get remove -y flickd >"$E2E_TMP/apt-remove.log" 2>&1; then
+if apt_offline remove -y flickd >"$E2E_TMP/apt-remove.log" 2>&1; then
     pass "apt-get remove flickd exits 0"
 else
     fail "apt-get remove flickd exits 0"
@@ -229,22 +245,23 @@ check "systemctl --user disable --now flickd" as_tester systemctl --user disable
 check "the virtual wheel is gone" bash -c '! grep -q "Name=\"flickd virtual wheel\"" /proc/bus/input/devices'
 
 echo "== apt-get purge flickd ($SECONDS s)"
-if apt-get purge -y flickd >"$E2E_TMP/apt-purge.log" 2>&1; then
+if apt_offline purge -y flickd >"$E2E_TMP/apt-purge.log" 2>&1; then
     pass "apt-get purge flickd exits 0"
 else
     fail "apt-get purge flickd exits 0"
 fi
 sed 's/^/  | /' "$E2E_TMP/apt-purge.log"
 check "dpkg knows flickd no more" bash -c '! dpkg-query -W -f="\${Status}" flickd 2>/dev/null | grep -q "installed\|config-files"'
-# The user's configuration is theirs: not part of the comparison.
-as_tester rm -r /home/tester/.config/flickd
+left=$(while read -r f; do if [ -e "$f" ]; then echo "$f"; fi; done <"$E2E_TMP/flickd-files")
+check "every one of the package's $(wc -l <"$E2E_TMP/flickd-files") files is gone${left:+; left: $left}" test -z "$left"
+check "dpkg keeps no record of flickd in /var/lib/dpkg/info" bash -c '! ls /var/lib/dpkg/info/flickd.* 2>/dev/null'
 after=$(snapshot)
 left=$(comm -13 <(echo "$before") <(echo "$after"))
 gone=$(comm -23 <(echo "$before") <(echo "$after"))
 if [ -z "$left" ] && [ -z "$gone" ]; then
-    pass "after purge the file lists are as before the install ($(echo "$before" | wc -l) files)"
+    pass "after purge no *flickd* path is left and the udev, modules-load and systemd directories are as before ($(echo "$before" | wc -l) files)"
 else
-    fail "after purge the file lists are as before the install"
+    fail "after purge no *flickd* path is left and the udev, modules-load and systemd directories are as before"
     echo "$left" | sed '/^$/d; s/^/    left behind: /'
     echo "$gone" | sed '/^$/d; s/^/    gone: /'
 fi
