@@ -40,10 +40,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "FlickCoreTests", dependencies: ["FlickCore"]),
+        // Test support shared by the test targets: the fixture rule and the device fixtures.
+        .target(name: "FlickTestSupport", dependencies: ["FlickCore"], path: "Tests/FlickTestSupport"),
+        .testTarget(name: "FlickCoreTests", dependencies: ["FlickCore", "FlickTestSupport"]),
         .testTarget(
             name: "FlickLinuxTests",
-            dependencies: ["FlickLinux", "FlickCore", "CShim", "CEvdev", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["FlickLinux", "FlickCore", "FlickTestSupport", "CShim", "CEvdev", .product(name: "Logging", package: "swift-log")]
         ),
     ],
     swiftLanguageModes: [.v6]

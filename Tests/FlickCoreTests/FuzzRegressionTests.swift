@@ -1,5 +1,6 @@
 import Testing
 @testable import FlickCore
+import FlickTestSupport
 
 /// Findings of the fuzzers and the property soak (Fuzz/, scripts/fuzz, scripts/soak), each
 /// kept as a script of what the fingers did.

@@ -1,17 +1,63 @@
 import Foundation
 import Testing
 import FlickCore
+import FlickTestSupport
 
 @Suite struct FixtureTests {
-    @Test func everyDeviceFixtureLoadsAndIsTheKindLibinputSays() throws {
+    @Test func everyDeviceFixtureLoadsAndIsTheKindItStates() throws {
         let names = Fixtures.allDeviceNames()
-        #expect(names.count >= 20, "found \(names.count) device fixtures in \(Fixtures.devicesDirectory)")
+        #expect(names.count >= 14, "found \(names.count) device fixtures in \(Fixtures.devicesDirectory)")
         for name in names {
             let device = try Fixtures.device(name)
             #expect(!device.name.isEmpty)
             #expect(device.hasPosition, "\(name) has no position axes")
             let expected = try Fixtures.expectedKind(name)
+            #expect(device.kind == expected, "\(name): expected \(expected), got \(String(describing: device.kind))")
+        }
+    }
+
+    @Test func theFixturesCoverEveryWayOfReportingFingers() throws {
+        let devices = try Fixtures.allDeviceNames().map(Fixtures.device)
+        #expect(devices.contains { $0.slotCount > 2 && !$0.isSemiMultitouch }, "protocol B")
+        #expect(devices.contains { $0.slotCount == 2 && $0.maximumToolFingerCount > 2 && !$0.isSemiMultitouch },
+                "fewer slots than fingers")
+        #expect(devices.contains { $0.isSemiMultitouch }, "semi-MT")
+        #expect(devices.contains { $0.usesProtocolA }, "protocol A")
+        #expect(devices.contains { $0.slotCount == 0 && !$0.usesProtocolA }, "single-touch")
+        #expect(devices.contains { $0.kind == .touchpad && DeviceGeometry(description: $0, kind: .touchpad).x.isEstimated },
+                "a touchpad with resolution 0")
+        #expect(devices.contains { $0.kind == .touchscreen }, "a touchscreen")
+    }
+
+    @Test func aFixtureWithAMistakeNamesItsLine() {
+        let text = "name Pad\nkind touchpad\naxis ABS_X 0 100\nkeys BTN_TOUCH BTN_NOPE\n"
+        #expect(throws: Fixtures.FixtureError.self) { try Fixtures.parseDevice(text: text, path: "bad.device") }
+        do {
+            _ = try Fixtures.parseDevice(text: text, path: "bad.device")
+        } catch let error as Fixtures.FixtureError {
+            #expect(error.description == "bad.device:4: unknown key BTN_NOPE")
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test(.needsSharedDevices)
+    func everySharedDeviceLoadsAndIsTheKindLibinputSays() throws {
+        let names = Fixtures.sharedDeviceNames()
+        #expect(names.count >= 20, "found \(names.count) device samples in \(Fixtures.sharedDevicesDirectory)")
+        for name in names {
+            let device = try Fixtures.sharedDevice(name)
+            #expect(device.hasPosition, "\(name) has no position axes")
+            let expected = try Fixtures.sharedExpectedKind(name)
             #expect(device.kind == expected, "\(name): expected \(String(describing: expected)), got \(String(describing: device.kind))")
+        }
+    }
+
+    @Test(.needsSharedDevices)
+    func fixturesStateWhatTheSharedSampleOfTheSameNameStates() throws {
+        // Typos in the hand-written fixtures show here, where the samples are present.
+        for name in Fixtures.allDeviceNames() where Fixtures.sharedDeviceNames().contains(name) {
+            #expect(try Fixtures.device(name) == Fixtures.sharedDevice(name), "\(name)")
         }
     }
 
@@ -30,7 +76,8 @@ import FlickCore
         #expect(try Fixtures.device("protocol-a-touch-screen").usesProtocolA)
     }
 
-    @Test func recordingsAreFoundAndPaired() {
+    @Test(.needsSharedRecordings)
+    func recordingsAreFoundAndPaired() {
         let paths = Fixtures.recordingPaths()
         #expect(paths.count == 10)
         let synaptics = paths.first { $0.hasSuffix("SynPS2_Synaptics_TouchPad.two-finger-vert-scroll.events") }
@@ -133,7 +180,8 @@ private func midLineCuts(in text: String, count: Int) -> [Int] {
 }
 
 @Suite struct EvemuRecordingTests {
-    @Test func everySharedRecordingParsesWithAllItsEventsInOrder() throws {
+    @Test(.needsSharedRecordings)
+    func everySharedRecordingParsesWithAllItsEventsInOrder() throws {
         let paths = Fixtures.recordingPaths()
         #expect(paths.count == 10)
         for path in paths {
@@ -153,7 +201,8 @@ private func midLineCuts(in text: String, count: Int) -> [Int] {
         }
     }
 
-    @Test func synapticsScrollReadsTheDescFileAndTheFirstEvents() throws {
+    @Test(.needsSharedRecordings)
+    func synapticsScrollReadsTheDescFileAndTheFirstEvents() throws {
         let path = Fixtures.recordingsDirectory + "/SynPS2_Synaptics_TouchPad.two-finger-vert-scroll.events"
         let recording = try loadShared(path)
         let device = recording.description
@@ -171,7 +220,8 @@ private func midLineCuts(in text: String, count: Int) -> [Int] {
         #expect(recording.events.last?.time == Instant(seconds: 1358916663, microseconds: 274103))
     }
 
-    @Test func embeddedDescriptionWinsOverTheDescFile() throws {
+    @Test(.needsSharedRecordings)
+    func embeddedDescriptionWinsOverTheDescFile() throws {
         // The ALPS tap recording embeds a description with 2000×1400 axes; its .desc says 1360×660.
         let path = Fixtures.recordingsDirectory + "/AlpsPS2_ALPS_GlidePoint.2-finger-tap.events"
         let recording = try loadShared(path)
@@ -182,7 +232,8 @@ private func midLineCuts(in text: String, count: Int) -> [Int] {
         #expect(edge.description.isSemiMultitouch)  // P: 08
     }
 
-    @Test func samsungRecordingEmbedsAResolutionOf32UnitsPerMillimetre() throws {
+    @Test(.needsSharedRecordings)
+    func samsungRecordingEmbedsAResolutionOf32UnitsPerMillimetre() throws {
         let recording = try loadShared(Fixtures.recordingsDirectory + "/ETPS2_Elantech_Touchpad.Samsung-700Z3A.events")
         #expect(recording.description.absoluteAxes[EventCode.absMTPositionX]?.resolution == 32)
         #expect(recording.description.absoluteAxes[EventCode.absMTPositionY]?.resolution == 32)
@@ -191,7 +242,8 @@ private func midLineCuts(in text: String, count: Int) -> [Int] {
         #expect(recording.events[0] == TimedEvent(time: .zero, event: InputEvent(type: 3, code: 0x39, value: 948)))
     }
 
-    @Test func eventsWithoutAnyDescriptionAreAnError() throws {
+    @Test(.needsSharedRecordings)
+    func eventsWithoutAnyDescriptionAreAnError() throws {
         let text = try Fixtures.text(atPath: Fixtures.recordingsDirectory + "/ETPS2_Elantech_Touchpad.events")
         #expect(throws: RecordingError.self) { try EvemuParser.parse(text: text) }
         do {
@@ -202,7 +254,8 @@ private func midLineCuts(in text: String, count: Int) -> [Int] {
         }
     }
 
-    @Test func recordingsCutMidLineNameTheCutLine() throws {
+    @Test(.needsSharedRecordings)
+    func recordingsCutMidLineNameTheCutLine() throws {
         var checked = 0
         for path in Fixtures.recordingPaths() {
             let text = try Fixtures.text(atPath: path)
@@ -224,7 +277,8 @@ private func midLineCuts(in text: String, count: Int) -> [Int] {
         #expect(checked >= 40)
     }
 
-    @Test func descFilesCutMidLineAreReportedInTheDescription() throws {
+    @Test(.needsSharedRecordings)
+    func descFilesCutMidLineAreReportedInTheDescription() throws {
         let events = try Fixtures.text(atPath: Fixtures.recordingsDirectory + "/SynPS2_Synaptics_TouchPad.two-finger-vert-scroll.events")
         let description = try Fixtures.text(atPath: Fixtures.recordingsDirectory + "/SynPS2_Synaptics_TouchPad.desc")
         for cut in midLineCuts(in: description, count: 4) {
