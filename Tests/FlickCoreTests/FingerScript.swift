@@ -34,6 +34,8 @@ final class FingerScript {
     private(set) var output: [(time: Instant, wheel: WheelOutput)] = []
     /// Everything the engine reported.
     private(set) var reports: [EngineReport] = []
+    /// Every event the device sent, with its time: the recording of the story.
+    private(set) var sent: [TimedEvent] = []
 
     init(description: DeviceDescription, configuration: Configuration = .defaults) {
         self.description = description
@@ -169,6 +171,7 @@ final class FingerScript {
     }
 
     private func send(_ type: UInt16, _ code: UInt16, _ value: Int32) {
+        sent.append(TimedEvent(time: now, event: InputEvent(type: type, code: code, value: value)))
         record(engine.handle(InputEvent(type: type, code: code, value: value), from: device, at: now), at: now)
     }
 
