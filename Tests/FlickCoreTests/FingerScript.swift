@@ -123,11 +123,7 @@ final class FingerScript {
 
     /// Lets time run to `time`, running every tick the engine asks for on the way.
     func advance(to time: Instant) {
-        while let deadline = engine.nextDeadline, deadline <= time {
-            record(engine.tick(at: max(deadline, now)), at: max(deadline, now))
-            now = max(deadline, now)
-        }
-        now = max(now, time)
+        now = max(engine.advance(to: time, notBefore: now) { record($0, at: $1) }, time)
     }
 
     // MARK: Results
