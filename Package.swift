@@ -5,6 +5,11 @@ let package = Package(
     name: "flickd",
     products: [
         .executable(name: "flickd", targets: ["flickd"]),
+        // For the Fuzz/ and Benchmarks/ packages (`.package(path: "..")`), which build them
+        // with their own flags; nothing else should link them.
+        .library(name: "FlickCore", targets: ["FlickCore"]),
+        .library(name: "FlickLinux", targets: ["FlickLinux"]),
+        .library(name: "FlickTestSupport", targets: ["FlickTestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -40,10 +45,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "FlickCoreTests", dependencies: ["FlickCore"]),
+        // Test support shared by the tests, Fuzz/ and Benchmarks/: the fixture rule, the device
+        // fixtures, the evemu writer, the seeded random generator.
+        .target(name: "FlickTestSupport", dependencies: ["FlickCore"], path: "Tests/FlickTestSupport"),
+        .testTarget(name: "FlickCoreTests", dependencies: ["FlickCore", "FlickTestSupport"]),
         .testTarget(
             name: "FlickLinuxTests",
-            dependencies: ["FlickLinux", "FlickCore", "CShim", "CEvdev", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["FlickLinux", "FlickCore", "FlickTestSupport", "CShim", "CEvdev", .product(name: "Logging", package: "swift-log")]
         ),
     ],
     swiftLanguageModes: [.v6]

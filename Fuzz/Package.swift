@@ -2,49 +2,45 @@
 // Fuzzing and soak of flickd, kept out of the root package so that the root `swift build` /
 // `swift test` never build libFuzzer targets. Run with `scripts/fuzz` and `scripts/soak`.
 //
-// The root package exports no library, and another package can only use products, so the
-// flickd targets are compiled here from their own sources through symlinks
-// (Sources/FlickCore -> ../../Sources/FlickCore, and FlickLinux with its C modules).
+// flickd's targets come from the root package (`..`) through its library products, built here
+// with this package's flags.
 //
 // Fuzz targets are built with `--sanitize=fuzzer --sanitize=address` (libFuzzer supplies
 // `main`; each target only defines LLVMFuzzerTestOneInput). The soak and the seed writer are
 // ordinary release executables, built without sanitizers in their own scratch directory.
+import Foundation
 import PackageDescription
+
+// A path dependency is known by its folder's name, which is whatever the clone is called.
+let root = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().lastPathComponent
 
 let package = Package(
     name: "flickd-fuzz",
     dependencies: [
-        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(path: ".."),
     ],
     targets: [
-        // flickd's own targets, as in the root Package.swift.
-        .target(name: "FlickCore", dependencies: [.product(name: "RealModule", package: "swift-numerics")]),
-        .target(name: "CShim"),
-        .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
-        .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+        // Shared by the fuzz targets and the soak: the device table, the byte encoding of an
+        // engine input stream, and the harness that checks the engine's invariants.
         .target(
-            name: "FlickLinux",
+            name: "FuzzSupport",
             dependencies: [
-                "FlickCore", "CShim", "CEvdev", "CUdev",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "TOMLKit", package: "TOMLKit"),
+                .product(name: "FlickCore", package: root),
+                .product(name: "FlickTestSupport", package: root),
             ]
         ),
 
-        // Shared by the fuzz targets and the soak: the device table, the byte encoding of an
-        // engine input stream, and the harness that checks the engine's invariants.
-        .target(name: "FuzzSupport", dependencies: ["FlickCore"]),
-
         // libFuzzer targets (one LLVMFuzzerTestOneInput each; scripts/fuzz names them
         // engine, recording and config).
-        .executableTarget(name: "FuzzEngine", dependencies: ["FlickCore", "FuzzSupport"]),
-        .executableTarget(name: "FuzzRecording", dependencies: ["FlickCore", "FuzzSupport"]),
-        .executableTarget(name: "FuzzConfig", dependencies: ["FlickCore", "FlickLinux", "FuzzSupport"]),
+        .executableTarget(name: "FuzzEngine", dependencies: [.product(name: "FlickCore", package: root), "FuzzSupport"]),
+        .executableTarget(name: "FuzzRecording", dependencies: [.product(name: "FlickCore", package: root), "FuzzSupport"]),
+        .executableTarget(
+            name: "FuzzConfig",
+            dependencies: [.product(name: "FlickCore", package: root), .product(name: "FlickLinux", package: root), "FuzzSupport"]
+        ),
 
         // The property soak (scripts/soak) and the engine seed writer (scripts/fuzz --seeds).
-        .executableTarget(name: "Soak", dependencies: ["FlickCore", "FuzzSupport"]),
+        .executableTarget(name: "Soak", dependencies: [.product(name: "FlickCore", package: root), "FuzzSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

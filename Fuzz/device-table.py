@@ -6,7 +6,8 @@
 import json, os, re, sys
 
 root = os.path.dirname(os.path.abspath(__file__))
-shared = os.path.normpath(os.path.join(root, "..", "..", "shared"))
+# The shared samples (Tests/README.md): $FLICKD_SHARED, else `shared` beside the clone.
+shared = os.environ.get("FLICKD_SHARED") or os.path.normpath(os.path.join(root, "..", "..", "shared"))
 codes = {}
 for line in open("/usr/include/linux/input-event-codes.h"):
     m = re.match(r"#define\s+(\w+)\s+(0x[0-9a-fA-F]+|\d+)\b", line)

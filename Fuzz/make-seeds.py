@@ -10,7 +10,9 @@
 import os, re, shutil
 
 root = os.path.dirname(os.path.abspath(__file__))
-shared = os.path.normpath(os.path.join(root, "..", "..", "shared", "recordings"))
+# The shared samples (Tests/README.md): $FLICKD_SHARED, else `shared` beside the clone.
+shared = os.path.join(os.environ.get("FLICKD_SHARED") or os.path.normpath(os.path.join(root, "..", "..", "shared")),
+                      "recordings")
 out = os.path.join(root, "Corpus", "recording")
 os.makedirs(out, exist_ok=True)
 MAX_EVENT_LINES = 120

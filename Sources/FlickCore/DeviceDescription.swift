@@ -35,7 +35,7 @@ public struct AxisInfo: Hashable, Sendable {
 /// A touch device's capabilities: what flickd needs to read its events.
 ///
 /// Built from libevdev by the daemon, from a recording's header by `flickd replay`, and from
-/// ../shared/devices JSON in tests.
+/// the device fixtures (Tests/Fixtures/devices) in tests.
 public struct DeviceDescription: Hashable, Sendable {
     /// The kernel's device name.
     public var name: String

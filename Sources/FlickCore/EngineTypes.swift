@@ -125,8 +125,6 @@ public enum NoCoastReason: Hashable, Sendable, CustomStringConvertible {
     case tooFewFingers(Int)
     /// Too little motion to estimate a velocity (a tap).
     case noMotion
-    /// Coasting is off for this kind of device.
-    case disabled
     /// The gesture was abandoned (SYN_DROPPED resync, device removed).
     case abandoned
 
@@ -139,7 +137,6 @@ public enum NoCoastReason: Hashable, Sendable, CustomStringConvertible {
         case .tooManyFingers(let n): return "\(n) fingers, not a scroll"
         case .tooFewFingers(let n): return "\(n) finger\(n == 1 ? "" : "s"), not a scroll"
         case .noMotion: return "no motion (a tap)"
-        case .disabled: return "coasting disabled for this device kind"
         case .abandoned: return "gesture abandoned"
         }
     }

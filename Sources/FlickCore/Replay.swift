@@ -69,25 +69,14 @@ public struct Replay {
         func write(_ output: WheelOutput, at time: Instant) {
             output.forEachEvent { code, value in emitted.append(Emitted(time: seconds(time), code: code, value: value)) }
         }
-        func runTicks(until time: Instant) {
-            while let deadline = engine.nextDeadline, deadline <= time {
-                let at = max(deadline, latest)
-                write(engine.tick(at: at), at: at)
-                latest = at
-            }
-        }
         for timed in recording.events {
             // Recordings can step backwards in time; the engine sees them as they are.
-            runTicks(until: timed.time)
+            latest = engine.advance(to: timed.time, notBefore: latest) { write($0, at: $1) }
             latest = max(latest, timed.time)
             write(engine.handle(timed.event, from: device, at: timed.time), at: timed.time)
         }
         // The recording ends; the coast (if any) runs out on its own, ticked as the daemon would.
-        while let deadline = engine.nextDeadline {
-            let at = max(deadline, latest)
-            write(engine.tick(at: at), at: at)
-            latest = at
-        }
+        engine.advance(to: .end, notBefore: latest) { write($0, at: $1) }
 
         self.emitted = emitted
         self.gestures = gestures

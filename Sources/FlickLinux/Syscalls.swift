@@ -248,34 +248,7 @@ extension Syscall {
     }
 }
 
-/// A file as the kernel identifies it: device and inode numbers, as `stat` reports them.
-public struct FileIdentity: Hashable, Sendable {
-    /// `st_dev`.
-    public var device: UInt64
-    /// `st_ino`.
-    public var inode: UInt64
 
-    /// The file on `device` with `inode`.
-    public init(device: UInt64, inode: UInt64) {
-        self.device = device
-        self.inode = inode
-    }
-}
-
-/// The process's standard error, for the command line's explanations (logging goes through
-/// swift-log).
-public enum StandardError {
-    /// Writes `text` to stderr, ignoring failures (there is nowhere else to report them).
-    public static func write(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes in
-            var rest = UnsafeRawBufferPointer(bytes)
-            while !rest.isEmpty, let written = try? Syscall.write(STDERR_FILENO, rest), written > 0 {
-                rest = UnsafeRawBufferPointer(rebasing: rest[written...])
-            }
-        }
-    }
-}
 
 // MARK: Access, users and processes (for `flickd doctor` and `flickd plot`)
 
@@ -396,22 +369,5 @@ extension Syscall {
             let written = try retrying("write", path: path) { Glibc.write(fd, rest.baseAddress, rest.count) }
             rest = UnsafeRawBufferPointer(rebasing: rest[written...])
         }
-    }
-}
-
-extension TextFile {
-    /// Writes `text` (UTF-8) to `path`, replacing what was there.
-    public static func write(_ text: String, to path: String) throws(SystemError) {
-        var text = text
-        // withUTF8 rethrows as `any Error`, so the typed error is carried out by hand.
-        let failure: SystemError? = text.withUTF8 { bytes in
-            do throws(SystemError) {
-                try Syscall.writeFile(path, UnsafeRawBufferPointer(bytes))
-                return nil
-            } catch {
-                return error
-            }
-        }
-        if let failure { throw failure }
     }
 }

@@ -24,3 +24,20 @@ public enum TextFile {
         return String(decoding: bytes, as: UTF8.self)
     }
 }
+
+extension TextFile {
+    /// Writes `text` (UTF-8) to `path`, replacing what was there.
+    public static func write(_ text: String, to path: String) throws(SystemError) {
+        var text = text
+        // withUTF8 rethrows as `any Error`, so the typed error is carried out by hand.
+        let failure: SystemError? = text.withUTF8 { bytes in
+            do throws(SystemError) {
+                try Syscall.writeFile(path, UnsafeRawBufferPointer(bytes))
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
+    }
+}

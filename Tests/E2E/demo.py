@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """See flickd work without a touchpad: runs INSIDE the e2e guest (scripts/demo starts it).
 
-Creates a virtual touchpad (a ThinkPad T440's, from ../shared/devices), starts flickd, plays a
+Creates a virtual touchpad (a ThinkPad T440's, from Tests/Fixtures/devices), starts flickd, plays a
 two-finger flick down into the touchpad with real timing, and prints what libinput read from
 flickd's virtual wheel: the POINTER_SCROLL_WHEEL events an app would have scrolled by.
 """

@@ -48,7 +48,7 @@ import vdev  # noqa: E402
 import evdev  # noqa: E402
 from evdev import ecodes as E  # noqa: E402
 
-DEVICES = os.environ.get("E2E_DEVICES", os.path.join(os.path.dirname(REPO), "shared", "devices"))
+DEVICES = os.environ.get("E2E_DEVICES", vdev.FIXTURES)   # vdev.load() finds a .device for a .json name
 MANY_SLOTS = "generic-usb-touchpad.json"   # MT-B, 15 slots
 TWO_SLOTS = "synaptics-t440.json"          # MT-B, 2 slots + BTN_TOOL_DOUBLETAP...QUINTTAP
 TOUCHSCREEN = "touch-screen.json"          # direct, 10 slots

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Self-test of the e2e harness, without flickd. Runs INSIDE the guest:
 #   Tests/E2E/guest run [--results DIR] -- Tests/E2E/selftest.sh
-# (a) virtual touch devices made from /work/shared/devices/*.json: udev tags them, and
+# (a) virtual touch devices made from the repository's fixtures (Tests/Fixtures/devices; E2E_DEVICES
+#     names another folder of .device or .json descriptions): udev tags them, and
 #     libinput reads their gestures (two-finger scroll -> POINTER_SCROLL_FINGER, three-finger
 #     swipe, touchscreen drag -> TOUCH_*);
 # (b) a uinput wheel device: udev's tags for several capability sets, and exactly what
@@ -10,7 +11,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-devices=${E2E_DEVICES:-/work/shared/devices}
+devices=${E2E_DEVICES:-$here/../Fixtures/devices}
 py=/usr/bin/python3
 out=${E2E_RESULTS:-${E2E_TMP:-/tmp}}/selftest
 mkdir -p "$out"
@@ -77,6 +78,9 @@ stop_vdev() {
     kill "$vdev_pid" 2>/dev/null || true
     wait "$vdev_pid" 2>/dev/null || true
 }
+
+# The description NAME in $devices: NAME.device, else NAME.json.
+device() { if [ -e "$devices/$1.device" ]; then echo "$devices/$1.device"; else echo "$devices/$1.json"; fi; }
 
 # Lines of $1 after line $2 matching $3.
 since() { tail -n +"$(( $2 + 1 ))" "$1" | grep -E -- "$3" || true; }
@@ -260,9 +264,9 @@ test_swift_runtime() {
 }
 
 : >"$out/steps.json"
-test_touchpad "$devices/synaptics-t440.json" t440
-test_touchpad "$devices/synaptics-rmi4.json" rmi4
-test_touchscreen "$devices/touch-screen.json" touchscreen
+test_touchpad "$(device synaptics-t440)" t440
+test_touchpad "$(device synaptics-rmi4)" rmi4
+test_touchscreen "$(device touch-screen)" touchscreen
 test_wheel
 test_swift_runtime
 

@@ -2,7 +2,8 @@
 """Plays a gesture on a virtual copy of every device description and checks libinput's reading.
 
 Runs in the e2e guest:  Tests/E2E/guest run -- /usr/bin/python3 Tests/E2E/sweep.py [JSON...]
-(default: every /work/shared/devices/*.json). For each description: create the device (udev must
+(default: every fixture of the repository, Tests/Fixtures/devices/*.device, and every shared sample,
+$FLICKD_SHARED/devices/*.json or ../shared/devices/*.json beside the clone, when present). For each description: create the device (udev must
 tag it ID_INPUT_TOUCHPAD / ID_INPUT_TOUCHSCREEN), then a two-finger scroll down on touchpads
 (expects POINTER_SCROLL_FINGER with a positive vertical value) or a one-finger drag on
 touchscreens (expects TOUCH_DOWN/TOUCH_MOTION/TOUCH_UP). Semi-MT pads get a two-finger scroll
@@ -44,7 +45,15 @@ def lines_since(log, n0):
 
 
 def main():
-    files = sys.argv[1:] or sorted(glob.glob("/work/shared/devices/*.json"))
+    files = sys.argv[1:]
+    if not files:
+        files = sorted(glob.glob(os.path.join(vdev.FIXTURES, "*.device")))
+        shared = os.path.join(vdev.shared_dir(), "devices")
+        samples = sorted(glob.glob(os.path.join(shared, "*.json")))
+        if samples:
+            files += samples
+        else:
+            print("skipped: the shared device samples (no %s; set FLICKD_SHARED)" % shared, flush=True)
     tmp = os.environ.get("E2E_RESULTS") or os.environ.get("E2E_TMP", "/tmp")
     log = os.path.join(tmp, "sweep.libinput.log")
     li = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events"],

@@ -5,9 +5,13 @@ Run with Debian's /usr/bin/python3 (python3-evdev), as root, where /dev/uinput e
 e2e guest: Tests/E2E/guest run -- ...).
 
 DEVICES
-  A device is described by a JSON file like /work/shared/devices/*.json (name, id {bustype,
-  vendor, product}, codes [[EV_TYPE, CODE]...], props [INPUT_PROP_*], absinfo [{code, min,
-  max, fuzz, flat, resolution}], kind touchpad|touchscreen). The virtual device gets the same
+  A device is described by a fixture of the repository, Tests/Fixtures/devices/NAME.device
+  (the format is in that folder's README.md: name, kind, id, properties, keys, axis lines),
+  or by a JSON sample of the shared folder ($FLICKD_SHARED/devices/*.json, default
+  <repo>/../shared/devices: name, id {bustype, vendor, product}, codes [[EV_TYPE, CODE]...],
+  props [INPUT_PROP_*], absinfo [{code, min, max, fuzz, flat, resolution}], kind). A bare
+  name (synaptics-t440, synaptics-t440.json or .device) is looked up in the repository's
+  fixtures first, then in the shared samples. The virtual device gets the same
   name, ids, codes, props and absinfo (with resolution), so udev and libinput treat it like
   the real device (quirks that match on name/ids apply too). Where an axis has resolution 0,
   millimetres are mapped as if the surface were 69 x 50 mm (touchpad) or 294 x 165 mm
@@ -53,6 +57,7 @@ GESTURES (a "step")
   (how late the worst frame was against its schedule), syn_dropped.
 
 CLI
+  DEVICE is a path or a bare fixture name (see DEVICES).
   vdev.py create DEVICE.json [--hold S]
       create, wait for udev, print {"event":"ready","devnode":...,"udev":{...}} and keep the
       device for S seconds (default: until SIGTERM or SIGINT).
@@ -146,13 +151,84 @@ def code(name):
     return value
 
 
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+FIXTURES = os.path.join(REPO, "Tests", "Fixtures", "devices")
+
+
+def shared_dir():
+    """The shared samples folder: $FLICKD_SHARED if set, else the folder `shared` beside the
+    repository. It may not exist (a fresh clone): callers report what needs it as skipped."""
+    return os.environ.get("FLICKD_SHARED") or os.path.join(os.path.dirname(REPO), "shared")
+
+
+def fixture_names():
+    """Names of the repository's device fixtures (synaptics-t440, ...), sorted."""
+    return sorted(f[:-len(".device")] for f in os.listdir(FIXTURES) if f.endswith(".device"))
+
+
+def parse_fixture(text, path="<fixture>"):
+    """A Tests/Fixtures/devices/*.device text as the dict load() returns."""
+    desc = {"id": {}, "codes": [], "props": [], "absinfo": []}
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        field, _, rest = line.partition(" ")
+        rest = rest.strip()
+        words = rest.split()
+        where = "%s:%d" % (path, number)
+        if field == "name":
+            desc["name"] = rest
+        elif field == "kind":
+            desc["kind"] = rest
+        elif field == "id":
+            for word in words:
+                key, _, value = word.partition("=")
+                desc["id"][{"bus": "bustype"}.get(key, key)] = int(value, 0)
+        elif field == "properties":
+            desc["props"] += words
+        elif field == "keys":
+            desc["codes"] += [["EV_KEY", w] for w in words]
+        elif field == "axis":
+            if len(words) < 3:
+                raise VdevError("%s: axis needs CODE MIN MAX" % where)
+            axis = {"code": words[0], "min": int(words[1]), "max": int(words[2]),
+                    "fuzz": 0, "flat": 0, "resolution": 0}
+            for word in words[3:]:
+                key, _, value = word.partition("=")
+                if key not in ("fuzz", "flat", "resolution"):
+                    raise VdevError("%s: unknown axis field %r" % (where, key))
+                axis[key] = int(value, 0)
+            desc["absinfo"].append(axis)
+        else:
+            raise VdevError("%s: unknown field %r" % (where, field))
+    return desc
+
+
+def resolve(path):
+    """The file a device argument names: an existing path as it is; else a bare name (with or
+    without .json/.device, and whatever folder it was joined to) found in the repository's
+    fixtures, then in the shared samples."""
+    if os.path.exists(path):
+        return path
+    stem = os.path.basename(path)
+    for ext in (".json", ".device"):
+        if stem.endswith(ext):
+            stem = stem[:-len(ext)]
+    for candidate in (os.path.join(FIXTURES, stem + ".device"),
+                      os.path.join(shared_dir(), "devices", stem + ".json")):
+        if os.path.exists(candidate):
+            return candidate
+    raise VdevError("no device %r: not a file, not in %s, not in %s"
+                    % (path, FIXTURES, os.path.join(shared_dir(), "devices")))
+
+
 def load(path):
-    """Loads a device description (JSON) into a dict; `path` may be a bare file name of
-    /work/shared/devices."""
-    if not os.path.exists(path) and os.path.exists(os.path.join("/work/shared/devices", path)):
-        path = os.path.join("/work/shared/devices", path)
+    """Loads a device description (a .device fixture or a shared .json sample) into a dict;
+    `path` may be a bare name (see resolve())."""
+    path = resolve(path)
     with open(path) as f:
-        desc = json.load(f)
+        desc = parse_fixture(f.read(), path) if path.endswith(".device") else json.load(f)
     for key in ("name", "id", "codes", "absinfo"):
         if key not in desc:
             raise VdevError("%s: no %r in the device description" % (path, key))

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 @testable import FlickCore
+import FlickTestSupport
 
-/// Scripted finger stories on real device descriptions from ../shared/devices.
+/// Scripted finger stories on the device fixtures of Tests/Fixtures/devices.
 ///
 /// Coordinates are millimetres from the top-left corner; y grows towards the user. With the
 /// default (traditional) scrolling, fingers moving down scroll down: REL_WHEEL < 0.

@@ -1,5 +1,6 @@
 import Testing
 @testable import FlickCore
+import FlickTestSupport
 
 /// Findings of the fuzzers and the property soak (Fuzz/, scripts/fuzz, scripts/soak), each
 /// kept as a script of what the fingers did.
@@ -110,7 +111,7 @@ import Testing
         var now = Instant(microseconds: 1_000_000)
         func frame(_ device: DeviceID, after milliseconds: Int64, _ events: [(UInt16, UInt16, Int32)]) {
             let time = now + .milliseconds(milliseconds)
-            while let deadline = engine.nextDeadline, deadline <= time { _ = engine.tick(at: deadline) }
+            engine.advance(to: time)
             now = time
             for (type, code, value) in events + [(EventCode.synchronization, EventCode.synReport, 0)] {
                 _ = engine.handle(InputEvent(type: type, code: code, value: value), from: device, at: time)

@@ -1,5 +1,6 @@
 import Testing
 @testable import FlickCore
+import FlickTestSupport
 
 /// `scroll.natural`: `auto` follows what the daemon found on the desktop
 /// (`Engine.desktopNaturalScrolling`), `true` and `false` decide alone, touchscreens are always

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FlickCore
+import FlickTestSupport
 
 /// Random and mutated event streams: the engine never crashes, never produces a non-finite
 /// plan, never writes outside a coast, and never coasts past `coast.max_duration`.
@@ -113,7 +114,8 @@ import Testing
         }
     }
 
-    @Test func mutatedRecordings() throws {
+    @Test(.needsSharedRecordings)
+    func mutatedRecordings() throws {
         var rng = SplitMix64(seed: 11)
         var config = Configuration()
         config.touchscreen.enabled = true

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 @testable import FlickCore
+import FlickTestSupport
 
 /// Replays of the real recordings in ../shared/recordings.
-@Suite struct RecordingReplays {
+@Suite(.needsSharedRecordings) struct RecordingReplays {
     static func load(_ path: String) throws -> Recording {
         let text = try Fixtures.text(atPath: path)
         let description = try Fixtures.descriptionPath(forRecording: path).map { try Fixtures.text(atPath: $0) }

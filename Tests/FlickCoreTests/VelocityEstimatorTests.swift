@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FlickCore
+import FlickTestSupport
 
 /// The golden table of DESIGN_NOTES §2 (samples every 8 ms; positions here are "units" and
 /// velocities units/s, on the y axis).
@@ -112,24 +113,5 @@ import Testing
         two.append(TouchSample(time: Self.release, position: Vector(x: 0, y: 5)))
         let v = VelocityEstimator(kind: .lsq2).estimate(&two, release: Self.release)
         #expect(v == Vector(x: 0, y: 500), "two samples: the line through them")
-    }
-}
-
-/// A small deterministic random number generator for reproducible noise.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// A standard normal sample (Box–Muller).
-    mutating func nextGaussian() -> Double {
-        let u1 = Double.random(in: Double.ulpOfOne..<1, using: &self)
-        let u2 = Double.random(in: 0..<1, using: &self)
-        return (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
     }
 }

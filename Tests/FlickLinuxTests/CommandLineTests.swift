@@ -1,12 +1,11 @@
+import FlickTestSupport
 import Foundation
 import Testing
 
 /// The `flickd` binary as a user runs it: `replay`, `check-config`, `--help`.
 @Suite struct CommandLineTests {
-    static var shared: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared")
-    }
+    /// A shared recording (`Fixtures.recordingsDirectory`); tests that use one need the shared samples.
+    static func sharedRecording(_ file: String) -> String { Fixtures.recordingsDirectory + "/" + file }
 
     static func run(_ arguments: [String]) throws -> FlickdBinary.Result { try FlickdBinary.run(arguments) }
 
@@ -16,9 +15,10 @@ import Testing
         return path
     }
 
-    @Test func replayJSONIsOneObjectPerEventThenASummary() throws {
+    @Test(.needsSharedRecordings)
+    func replayJSONIsOneObjectPerEventThenASummary() throws {
         let config = try Self.temporaryFile("ts.toml", "[touchscreen]\nenabled = true\nfingers = 2\n")
-        let recording = Self.shared.appendingPathComponent("recordings/EP0430M09.2-finger-scroll-down.events").path
+        let recording = Self.sharedRecording("EP0430M09.2-finger-scroll-down.events")
         let result = try Self.run(["replay", recording, "--config", config, "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
@@ -46,16 +46,18 @@ import Testing
         #expect((sums["REL_WHEEL_HI_RES"] ?? 0) < 0, "scroll-down gesture scrolls down")
     }
 
-    @Test func replayTextNamesWhyTapsDoNotCoast() throws {
-        let recording = Self.shared.appendingPathComponent("recordings/CyPS2_Cypress_Trackpad.three_finger_tap.events").path
+    @Test(.needsSharedRecordings)
+    func replayTextNamesWhyTapsDoNotCoast() throws {
+        let recording = Self.sharedRecording("CyPS2_Cypress_Trackpad.three_finger_tap.events")
         let result = try Self.run(["replay", recording])
         #expect(result.status == 0)
         #expect(result.stdout.contains("no coast: 3 fingers, not a scroll"), "\(result.stdout)")
         #expect(result.stdout.contains("# totals: REL_WHEEL_HI_RES 0"))
     }
 
-    @Test func truncatedRecordingIsAnErrorWithItsLine() throws {
-        let text = try String(contentsOf: Self.shared.appendingPathComponent("recordings/CyPS2_Cypress_Trackpad.two_finger_tap.events"), encoding: .utf8)
+    @Test(.needsSharedRecordings)
+    func truncatedRecordingIsAnErrorWithItsLine() throws {
+        let text = try Fixtures.text(atPath: Self.sharedRecording("CyPS2_Cypress_Trackpad.two_finger_tap.events"))
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         let cut = lines.prefix(60).joined(separator: "\n") + "\nE: 0.10"
         let path = try Self.temporaryFile("cut.events", cut)
@@ -82,8 +84,7 @@ import Testing
     }
 
     @Test func checkConfigAcceptsTheShippedFile() throws {
-        let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("config/flickd.toml").path
+        let shipped = Fixtures.repositoryDirectory + "/config/flickd.toml"
         let result = try Self.run(["check-config", shipped])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("OK (every setting at its default)"))

@@ -1,74 +1,27 @@
 import CEvdev
 import FlickCore
+import FlickTestSupport
 import Foundation
 import Testing
 @testable import FlickLinux
 
 /// `EvdevDevice.describe` reads what libevdev knows of a device into a `DeviceDescription`.
 ///
-/// No /dev/input here: each real device in ../shared/devices is built as a libevdev device in
-/// memory (`libevdev_new` + enable codes, as libinput's test suite does before uinput), read
-/// back, and compared with the fixture.
+/// No /dev/input here: each device fixture (the repository's, and the shared samples when
+/// present) is built as a libevdev device in memory (`libevdev_new` + enable codes, as
+/// libinput's test suite does before uinput), read back, and compared with the fixture.
 @Suite("Device descriptions from libevdev")
 struct EvdevDescriptionTests {
-    /// ../shared/devices, found from this file (`<repo>/Tests/FlickLinuxTests/...`).
-    static let devicesDirectory: String = {
-        if let shared = ProcessInfo.processInfo.environment["FLICKD_SHARED"], !shared.isEmpty {
-            return shared + "/devices"
-        }
-        return URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("shared/devices").path
-    }()
-
-    static let fixtureNames: [String] = {
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: devicesDirectory)) ?? []
-        return files.filter { $0.hasSuffix(".json") }.sorted()
-    }()
-
-    /// A fixture as JSON, and the description it states.
+    /// A fixture: the description it states and the kind it says udev gives it.
     struct Fixture {
-        var json: [String: Any]
         var expected: DeviceDescription
-        var kind: DeviceKind
+        var kind: DeviceKind?
     }
 
-    static func load(_ file: String) throws -> Fixture {
-        let data = try Data(contentsOf: URL(fileURLWithPath: devicesDirectory + "/" + file))
-        let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        let id = json["id"] as? [String: Int] ?? [:]
-        var keys = Set<UInt16>()
-        for pair in json["codes"] as? [[String]] ?? [] where pair[0] == "EV_KEY" {
-            keys.insert(UInt16(try code(EV_KEY, pair[1])))
-        }
-        var properties = Set<UInt16>()
-        for name in json["props"] as? [String] ?? [] {
-            let property = libevdev_property_from_name(name)
-            guard property >= 0 else { throw FixtureError(message: "unknown property \(name)") }
-            properties.insert(UInt16(property))
-        }
-        var axes: [UInt16: AxisInfo] = [:]
-        for axis in json["absinfo"] as? [[String: Any]] ?? [] {
-            let value = { (key: String) in Int32(axis[key] as? Int ?? 0) }
-            axes[UInt16(try code(EV_ABS, axis["code"] as? String ?? ""))] = AxisInfo(
-                minimum: value("min"), maximum: value("max"), fuzz: value("fuzz"), flat: value("flat"),
-                resolution: value("resolution"))
-        }
-        let expected = DeviceDescription(
-            name: json["name"] as? String ?? "", bustype: UInt16(id["bustype"] ?? 0),
-            vendor: UInt16(id["vendor"] ?? 0), product: UInt16(id["product"] ?? 0),
-            properties: properties, keys: keys, absoluteAxes: axes)
-        let kind = try #require(DeviceKind(rawValue: json["kind"] as? String ?? ""))
-        return Fixture(json: json, expected: expected, kind: kind)
+    static func load(_ name: String) throws -> Fixture {
+        let fixture = try Fixtures.deviceFixture(name)
+        return Fixture(expected: fixture.description, kind: fixture.kind)
     }
-
-    static func code(_ type: Int32, _ name: String) throws -> Int32 {
-        let value = libevdev_event_code_from_name(UInt32(type), name)
-        guard value >= 0 else { throw FixtureError(message: "unknown code \(name)") }
-        return value
-    }
-
-    struct FixtureError: Error { var message: String }
 
     /// A libevdev device in memory with everything `description` states.
     static func makeEvdev(_ description: DeviceDescription) -> OpaquePointer {
@@ -88,14 +41,19 @@ struct EvdevDescriptionTests {
         return evdev
     }
 
-    @Test("the shared device fixtures are there")
-    func fixturesPresent() {
-        #expect(Self.fixtureNames.count >= 20, "found \(Self.fixtureNames) in \(Self.devicesDirectory)")
+    @Test("a device fixture reads back as the description it was built from", arguments: Fixtures.allDeviceNames())
+    func roundTrip(file: String) throws {
+        try Self.roundTrip(try Self.load(file), file: file)
     }
 
-    @Test("a real device reads back as the description it was built from", arguments: fixtureNames)
-    func roundTrip(file: String) throws {
-        let fixture = try Self.load(file)
+    @Test("a shared device sample reads back as the description it was built from", .needsSharedDevices)
+    func sharedRoundTrip() throws {
+        for name in Fixtures.sharedDeviceNames() {
+            try Self.roundTrip(Fixture(expected: try Fixtures.sharedDevice(name), kind: try Fixtures.sharedExpectedKind(name)), file: name)
+        }
+    }
+
+    static func roundTrip(_ fixture: Fixture, file: String) throws {
         let evdev = Self.makeEvdev(fixture.expected)
         defer { libevdev_free(evdev) }
         let described = EvdevDevice.describe(evdev)
@@ -111,7 +69,7 @@ struct EvdevDescriptionTests {
 
     @Test("a slotted touchpad: slots, resolution and kind")
     func slottedTouchpad() throws {
-        let fixture = try Self.load("synaptics-t440.json")
+        let fixture = try Self.load("synaptics-t440")
         let evdev = Self.makeEvdev(fixture.expected)
         defer { libevdev_free(evdev) }
         let described = EvdevDevice.describe(evdev)

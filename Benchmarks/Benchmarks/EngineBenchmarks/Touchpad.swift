@@ -1,7 +1,7 @@
 import FlickCore
 
 /// The touchpad the benchmarks scroll on: libinput's "Synaptics TM3053-004" (RMI4), as in
-/// ../shared/devices/synaptics-rmi4.json, written out here so the benchmark reads no files.
+/// Tests/Fixtures/devices/synaptics-rmi4.device, written out here so the benchmark reads no files.
 ///
 /// A clickpad with 5 protocol-B slots, 1940 × 1062 units at 20 units/mm (97 mm × 53 mm).
 enum Touchpad {

@@ -1,4 +1,5 @@
 import FlickCore
+import FlickTestSupport
 
 #if canImport(Glibc)
 import Glibc

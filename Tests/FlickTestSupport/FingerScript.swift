@@ -1,5 +1,5 @@
 import Foundation
-@testable import FlickCore
+import FlickCore
 
 /// Drives an engine the way fingers drive a device, in virtual time, writing the evdev events
 /// that device would send (protocol B slots, semi-MT bounding boxes, protocol A reports or
@@ -10,19 +10,24 @@ import Foundation
 ///     pad.move(by: Vector(x: 0, y: 20), over: .milliseconds(100))
 ///     pad.lift()
 ///     pad.wait(.seconds(5))
-final class FingerScript {
-    let engine: Engine
-    let description: DeviceDescription
-    let kind: DeviceKind
-    let geometry: DeviceGeometry
-    let device: DeviceID = 7
+public final class FingerScript {
+    /// The engine the device feeds (default configuration unless one was given).
+    public let engine: Engine
+    /// The device the fingers are on.
+    public let description: DeviceDescription
+    /// What the engine reads it as (a touchpad when the description says neither).
+    public let kind: DeviceKind
+    /// Its size and units per millimetre, which turn finger millimetres into device units.
+    public let geometry: DeviceGeometry
+    /// The id the device has in the engine.
+    public let device: DeviceID = 7
     /// Virtual time; starts at 1 s.
-    private(set) var now = Instant(microseconds: 1_000_000)
+    public private(set) var now = Instant(microseconds: 1_000_000)
     /// Time between frames while fingers move.
-    var frameInterval = Duration.milliseconds(8)
+    public var frameInterval = Duration.milliseconds(8)
 
     /// Finger positions (mm) by finger number; nil once lifted.
-    private(set) var fingers: [Vector?] = []
+    public private(set) var fingers: [Vector?] = []
     private var slotOfFinger: [Int: Int] = [:]
     private var trackingID: Int32 = 100
     private var lastSlot = -1
@@ -30,11 +35,14 @@ final class FingerScript {
     private var sentKeys: [UInt16: Int32] = [:]
 
     /// Everything the engine wrote, with its time.
-    private(set) var output: [(time: Instant, wheel: WheelOutput)] = []
+    public private(set) var output: [(time: Instant, wheel: WheelOutput)] = []
     /// Everything the engine reported.
-    private(set) var reports: [EngineReport] = []
+    public private(set) var reports: [EngineReport] = []
+    /// Every event the device sent, with its time: the recording of the story.
+    public private(set) var sent: [TimedEvent] = []
 
-    init(description: DeviceDescription, configuration: Configuration = .defaults) {
+    /// Fingers on `description`, feeding a new engine with `configuration`.
+    public init(description: DeviceDescription, configuration: Configuration = .defaults) {
         self.description = description
         let engine = Engine(configuration: configuration)
         self.engine = engine
@@ -44,7 +52,8 @@ final class FingerScript {
         engine.addDevice(device, description: description)
     }
 
-    convenience init(device name: String, configuration: Configuration = .defaults) throws {
+    /// Fingers on the repository's device fixture `name` (`Fixtures.device`).
+    public convenience init(device name: String, configuration: Configuration = .defaults) throws {
         self.init(description: try Fixtures.device(name), configuration: configuration)
     }
 
@@ -52,7 +61,7 @@ final class FingerScript {
 
     /// Puts fingers down at `positions` (mm from the top-left corner), in one frame.
     @discardableResult
-    func down(_ positions: Vector...) -> [Int] {
+    public func down(_ positions: Vector...) -> [Int] {
         var numbers: [Int] = []
         for p in positions {
             fingers.append(p)
@@ -64,12 +73,12 @@ final class FingerScript {
 
     /// Moves every finger on the device by `delta` (mm) in a straight line over `duration`,
     /// one frame per `frameInterval`.
-    func move(by delta: Vector, over duration: Duration) {
+    public func move(by delta: Vector, over duration: Duration) {
         move(over: duration) { _ in delta }
     }
 
     /// Moves each finger on the device by `delta(finger)` (mm) over `duration`.
-    func move(over duration: Duration, _ delta: (Int) -> Vector) {
+    public func move(over duration: Duration, _ delta: (Int) -> Vector) {
         let steps = max(1, Int((duration.seconds / frameInterval.seconds).rounded()))
         let starts = fingers
         for step in 1...steps {
@@ -83,7 +92,7 @@ final class FingerScript {
     }
 
     /// Moves every finger away from (or, negative, towards) their centroid by `millimetres`.
-    func spread(by millimetres: Double, over duration: Duration) {
+    public func spread(by millimetres: Double, over duration: Duration) {
         let down = fingers.compactMap { $0 }
         let centre = down.reduce(Vector.zero, +) / Double(max(1, down.count))
         move(over: duration) { i in
@@ -94,20 +103,20 @@ final class FingerScript {
     }
 
     /// Lifts the given fingers (all when none given), in one frame.
-    func lift(_ numbers: Int...) {
+    public func lift(_ numbers: Int...) {
         let which = numbers.isEmpty ? Array(fingers.indices) : numbers
         for i in which where fingers.indices.contains(i) { fingers[i] = nil }
         frame()
     }
 
     /// Lets `duration` pass, ticking the engine whenever it asks.
-    func wait(_ duration: Duration) {
+    public func wait(_ duration: Duration) {
         advance(to: now + duration)
     }
 
     /// Sends one frame with the fingers where they are now (a zero-length frame when nothing
     /// moved), after `frameInterval`.
-    func stationaryFrame() {
+    public func stationaryFrame() {
         advance(to: now + frameInterval)
         if description.usesProtocolA {
             frame()  // protocol A frames always list every contact
@@ -119,43 +128,39 @@ final class FingerScript {
     }
 
     /// Lets time run to `time`, running every tick the engine asks for on the way.
-    func advance(to time: Instant) {
-        while let deadline = engine.nextDeadline, deadline <= time {
-            record(engine.tick(at: max(deadline, now)), at: max(deadline, now))
-            now = max(deadline, now)
-        }
-        now = max(now, time)
+    public func advance(to time: Instant) {
+        now = max(engine.advance(to: time, notBefore: now) { record($0, at: $1) }, time)
     }
 
     // MARK: Results
 
     /// Sum of REL_WHEEL_HI_RES written (> 0 scrolls up).
-    var verticalTotal: Int64 { output.reduce(0) { $0 + Int64($1.wheel.verticalHiRes) } }
+    public var verticalTotal: Int64 { output.reduce(0) { $0 + Int64($1.wheel.verticalHiRes) } }
     /// Sum of REL_HWHEEL_HI_RES written (> 0 scrolls right).
-    var horizontalTotal: Int64 { output.reduce(0) { $0 + Int64($1.wheel.horizontalHiRes) } }
+    public var horizontalTotal: Int64 { output.reduce(0) { $0 + Int64($1.wheel.horizontalHiRes) } }
     /// Sum of legacy REL_WHEEL detents.
-    var verticalDetents: Int64 { output.reduce(0) { $0 + Int64($1.wheel.verticalDetents) } }
+    public var verticalDetents: Int64 { output.reduce(0) { $0 + Int64($1.wheel.verticalDetents) } }
 
     /// Coasts started, in order.
-    var coasts: [CoastPlan] {
+    public var coasts: [CoastPlan] {
         reports.compactMap { if case .coastStarted(_, _, let plan) = $0 { return plan } else { return nil } }
     }
 
     /// Reasons gestures did not coast, in order.
-    var noCoastReasons: [NoCoastReason] {
+    public var noCoastReasons: [NoCoastReason] {
         reports.compactMap { if case .noCoast(_, _, _, let reason) = $0 { return reason } else { return nil } }
     }
 
     /// Why coasts ended, in order.
-    var coastEndReasons: [StopReason] {
+    public var coastEndReasons: [StopReason] {
         reports.compactMap { if case .coastEnded(_, let reason, _) = $0 { return reason } else { return nil } }
     }
 
     /// Time of the last wheel output, if any.
-    var lastOutputTime: Instant? { output.last?.time }
+    public var lastOutputTime: Instant? { output.last?.time }
 
     /// A readable log of outputs and reports, for failure messages.
-    var transcript: String {
+    public var transcript: String {
         var lines = output.map { "\($0.time): \($0.wheel)" }
         lines += reports.map { "\($0)" }
         return lines.joined(separator: "\n")
@@ -168,6 +173,7 @@ final class FingerScript {
     }
 
     private func send(_ type: UInt16, _ code: UInt16, _ value: Int32) {
+        sent.append(TimedEvent(time: now, event: InputEvent(type: type, code: code, value: value)))
         record(engine.handle(InputEvent(type: type, code: code, value: value), from: device, at: now), at: now)
     }
 

@@ -1,0 +1,77 @@
+import Testing
+@testable import FlickCore
+
+/// Frame-rate independence: the emitted total is round(X) at any tick rate.
+@Suite struct CoastFrameRateIndependence {
+    static let rates: [Double] = [60, 120, 144, 1000]
+
+    @Test(arguments: rates)
+    func totalEqualsRoundedDestination(rate: Double) {
+        for (vertical, horizontal) in [(1000.0, 0.0), (-2400.0, 700.0), (37.0, -5000.0), (12345.6, 0)] {
+            var coast = Coast(source: 1, origin: Instant(microseconds: 1_000_000), vertical: vertical, horizontal: horizontal,
+                              millimetresPerSecond: Vector(x: 1, y: 1), deceleration: Deceleration(ratePerMillisecond: 0.998),
+                              maxDuration: .milliseconds(60_000), period: .seconds(1 / rate))
+            var total = (v: Int64(0), h: Int64(0))
+            var detents = (v: Int64(0), h: Int64(0))
+            var t = coast.origin
+            var ended = false
+            var ticks = 0
+            while !ended && ticks < 100_000 {
+                t = t + .seconds(1 / rate)
+                let step = coast.advance(to: t)
+                total.v += Int64(step.output.verticalHiRes)
+                total.h += Int64(step.output.horizontalHiRes)
+                detents.v += Int64(step.output.verticalDetents)
+                detents.h += Int64(step.output.horizontalDetents)
+                ended = step.ended
+                ticks += 1
+            }
+            let d = coast.destination
+            #expect(ended, "the coast settles at \(rate) Hz")
+            #expect(abs(Double(total.v) - d.vertical.rounded()) <= 1, "vertical at \(rate) Hz: emitted \(total.v), destination \(d.vertical)")
+            #expect(abs(Double(total.h) - d.horizontal.rounded()) <= 1, "horizontal at \(rate) Hz: emitted \(total.h), destination \(d.horizontal)")
+            // Legacy detents: one per whole 120 units, same sign.
+            #expect(detents.v == total.v / 120, "legacy vertical detents \(detents.v) for \(total.v) hi-res units")
+            #expect(detents.h == total.h / 120, "legacy horizontal detents \(detents.h) for \(total.h) hi-res units")
+        }
+    }
+
+    @Test func ticksWithoutMovementEmitNothing() {
+        var coast = Coast(source: 1, origin: .zero, vertical: 100, horizontal: 0, millimetresPerSecond: Vector(x: 0, y: 1),
+                          deceleration: Deceleration(ratePerMillisecond: 0.998), maxDuration: .milliseconds(10_000),
+                          period: .milliseconds(1))
+        var empty = 0
+        var nonEmpty = 0
+        var t = Instant.zero
+        for _ in 0..<3000 {
+            t = t + .milliseconds(1)
+            let step = coast.advance(to: t)
+            if step.output.isEmpty { empty += 1 } else {
+                nonEmpty += 1
+                #expect(abs(step.output.verticalHiRes) == 1, "at 1 kHz a 100 unit/s coast moves one unit at a time")
+            }
+            if step.ended { break }
+        }
+        #expect(empty > 0 && nonEmpty == 50, "50 units emitted one by one (X = 49.95), \(nonEmpty) non-empty ticks")
+    }
+
+    @Test func maxDurationCutsTheCoast() {
+        var coast = Coast(source: 1, origin: .zero, vertical: 10_000, horizontal: 0, millimetresPerSecond: Vector(x: 0, y: 1),
+                          deceleration: Deceleration(ratePerMillisecond: 0.998), maxDuration: .milliseconds(1000),
+                          period: .milliseconds(8))
+        #expect(!coast.settles)
+        let step = coast.advance(to: Instant(microseconds: 5_000_000))
+        #expect(step.ended)
+        let expected = Deceleration(ratePerMillisecond: 0.998).position(after: 1, velocity: 10_000).rounded()
+        #expect(Double(step.output.verticalHiRes) == expected, "stops where the model is at max_duration")
+    }
+
+    @Test func nextDeadlineSkipsTicksThatWouldEmitNothing() {
+        let coast = Coast(source: 1, origin: .zero, vertical: 10, horizontal: 0, millimetresPerSecond: Vector(x: 0, y: 1),
+                          deceleration: Deceleration(ratePerMillisecond: 0.998), maxDuration: .milliseconds(10_000),
+                          period: .milliseconds(8))
+        // At 10 units/s the first half unit is reached after ~50 ms, not after one 8 ms period.
+        let first = coast.nextDeadline.microseconds
+        #expect(first > 40_000 && first < 60_000, "first deadline \(first) µs")
+    }
+}

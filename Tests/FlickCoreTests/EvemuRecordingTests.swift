@@ -1,0 +1,226 @@
+import Foundation
+import Testing
+import FlickCore
+import FlickTestSupport
+
+// MARK: - evemu recordings from ../shared
+
+/// A recording in ../shared with its pairing and what the file name says the user did.
+private func loadShared(_ path: String) throws -> Recording {
+    let text = try Fixtures.text(atPath: path)
+    let description = try Fixtures.descriptionPath(forRecording: path).map(Fixtures.text(atPath:))
+    return try Recording.load(text: text, description: description)
+}
+
+@Suite struct EvemuRecordingTests {
+    @Test(.needsSharedRecordings)
+    func everySharedRecordingParsesWithAllItsEventsInOrder() throws {
+        let paths = Fixtures.recordingPaths()
+        #expect(paths.count == 10)
+        for path in paths {
+            let text = try Fixtures.text(atPath: path)
+            let recording = try loadShared(path)
+            let eventLines = text.split(separator: "\n").filter { $0.hasPrefix("E:") }.count
+            #expect(recording.events.count == eventLines, "\(path): \(recording.events.count) events, file has \(eventLines) E: lines")
+            #expect(recording.events.count >= 48)
+            #expect(recording.description.hasPosition, "\(path)")
+            let backwards = zip(recording.events, recording.events.dropFirst()).filter { $1.time < $0.time }
+            #expect(backwards.isEmpty, "\(path): time goes back at \(backwards.first.map { "\($0.0.time) → \($0.1.time)" } ?? "")")
+            // Every frame is closed: the last event is a SYN_REPORT.
+            #expect(recording.events.last?.event == InputEvent(type: 0, code: 0, value: 0), "\(path)")
+            let file = path.split(separator: "/").last.map(String.init) ?? path
+            let expectedKind: DeviceKind = file.hasPrefix("EP0430M09") || file.hasPrefix("Atmel") ? .touchscreen : .touchpad
+            #expect(recording.description.kind == expectedKind, "\(file): \(String(describing: recording.description.kind))")
+        }
+    }
+
+    @Test(.needsSharedRecordings)
+    func synapticsScrollReadsTheDescFileAndTheFirstEvents() throws {
+        let path = Fixtures.recordingsDirectory + "/SynPS2_Synaptics_TouchPad.two-finger-vert-scroll.events"
+        let recording = try loadShared(path)
+        let device = recording.description
+        #expect(device.name == "SynPS/2 Synaptics TouchPad")
+        #expect((device.bustype, device.vendor, device.product) == (0x11, 0x02, 0x07))
+        #expect(device.properties == [EventCode.propPointer, EventCode.propButtonPad])  // P: 05
+        #expect(device.slotCount == 2)
+        #expect(device.maximumToolFingerCount == 5)
+        // Old evemu: no resolution column.
+        #expect(device.absoluteAxes[EventCode.absMTPositionX] == AxisInfo(minimum: 1472, maximum: 5472, fuzz: 8, flat: 0, resolution: 0))
+        #expect(recording.events.count == 582)
+        #expect(recording.events[0] == TimedEvent(time: Instant(seconds: 1358916661, microseconds: 266155),
+                                                 event: InputEvent(type: 3, code: 0x2f, value: 0)))
+        #expect(recording.events[1].event == InputEvent(type: 3, code: 0x39, value: 774))
+        #expect(recording.events.last?.time == Instant(seconds: 1358916663, microseconds: 274103))
+    }
+
+    @Test(.needsSharedRecordings)
+    func embeddedDescriptionWinsOverTheDescFile() throws {
+        // The ALPS tap recording embeds a description with 2000×1400 axes; its .desc says 1360×660.
+        let path = Fixtures.recordingsDirectory + "/AlpsPS2_ALPS_GlidePoint.2-finger-tap.events"
+        let recording = try loadShared(path)
+        #expect(recording.description.absoluteAxes[EventCode.absX]?.maximum == 2000)
+        // The edge-scroll recording has no description of its own and takes the .desc.
+        let edge = try loadShared(Fixtures.recordingsDirectory + "/AlpsPS2_ALPS_GlidePoint.right-edge-scroll.events")
+        #expect(edge.description.absoluteAxes[EventCode.absX]?.maximum == 1360)
+        #expect(edge.description.isSemiMultitouch)  // P: 08
+    }
+
+    @Test(.needsSharedRecordings)
+    func samsungRecordingEmbedsAResolutionOf32UnitsPerMillimetre() throws {
+        let recording = try loadShared(Fixtures.recordingsDirectory + "/ETPS2_Elantech_Touchpad.Samsung-700Z3A.events")
+        #expect(recording.description.absoluteAxes[EventCode.absMTPositionX]?.resolution == 32)
+        #expect(recording.description.absoluteAxes[EventCode.absMTPositionY]?.resolution == 32)
+        #expect(recording.description.slotCount == 5)
+        // evemu 1.3 lines carry a comment and zero-padded values: "0948\t# EV_ABS / ...".
+        #expect(recording.events[0] == TimedEvent(time: .zero, event: InputEvent(type: 3, code: 0x39, value: 948)))
+    }
+
+    @Test(.needsSharedRecordings)
+    func eventsWithoutAnyDescriptionAreAnError() throws {
+        let text = try Fixtures.text(atPath: Fixtures.recordingsDirectory + "/ETPS2_Elantech_Touchpad.events")
+        #expect(throws: RecordingError.self) { try EvemuParser.parse(text: text) }
+        do {
+            _ = try EvemuParser.parse(text: text)
+        } catch {
+            #expect(error.line == 1)
+            #expect(error.message.contains("no device description"))
+        }
+    }
+
+    @Test(.needsSharedRecordings)
+    func recordingsCutMidLineNameTheCutLine() throws {
+        var checked = 0
+        for path in Fixtures.recordingPaths() {
+            let text = try Fixtures.text(atPath: path)
+            let description = try Fixtures.descriptionPath(forRecording: path).map(Fixtures.text(atPath:))
+            for cut in midLineCuts(in: text, count: 5) {
+                let truncated = String(decoding: Array(text.utf8)[..<cut], as: UTF8.self)
+                let expectedLine = lineNumber(ofByte: cut, in: text)
+                do {
+                    let recording = try Recording.load(text: truncated, description: description)
+                    Issue.record("\(path) cut at byte \(cut) (line \(expectedLine)) parsed with \(recording.events.count) events")
+                } catch {
+                    #expect(error.line == expectedLine, "\(path) cut at byte \(cut): \(error)")
+                    #expect(error.part == .recording)
+                    #expect(error.message.contains("truncated"), "\(error)")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked >= 40)
+    }
+
+    @Test(.needsSharedRecordings)
+    func descFilesCutMidLineAreReportedInTheDescription() throws {
+        let events = try Fixtures.text(atPath: Fixtures.recordingsDirectory + "/SynPS2_Synaptics_TouchPad.two-finger-vert-scroll.events")
+        let description = try Fixtures.text(atPath: Fixtures.recordingsDirectory + "/SynPS2_Synaptics_TouchPad.desc")
+        for cut in midLineCuts(in: description, count: 4) {
+            let truncated = String(decoding: Array(description.utf8)[..<cut], as: UTF8.self)
+            #expect {
+                _ = try EvemuParser.parse(text: events, description: truncated)
+            } throws: { error in
+                guard let error = error as? RecordingError else { return false }
+                return error.part == .description && error.line == lineNumber(ofByte: cut, in: description)
+                    && error.description.hasPrefix("description line ")
+            }
+        }
+    }
+
+    private static let header = """
+        N: Test Pad
+        I: 0011 0002 0007 01b1
+        P: 05 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 00 01 00 00 00 00 00
+        B: 01 20 e5 00 00 00 00 00 00
+        A: 00 1472 5472 8 0 42
+        A: 01 1408 4448 8 0
+        A: 2f 0 1 0 0 0
+        A: 35 1472 5472 8 0 42
+        A: 36 1408 4448 8 0 42
+
+        """
+
+    /// The error of parsing `header` + `line` + a valid event: the bad line is line 15.
+    private func errorOf(_ line: String) -> RecordingError? {
+        let text = Self.header + line + "\nE: 0.000000 0000 0000 0\n"
+        do {
+            _ = try EvemuParser.parse(text: text)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func aSmallDescriptionParsesBitByBit() throws {
+        let recording = try EvemuParser.parse(text: Self.header + "E: 12.000500 0003 0035 1500\n")
+        let device = recording.description
+        // B: 01, 5th line byte 2 = 0x01 → code (4*8+2)*8 = 0x110 BTN_LEFT; 6th line 20 e5 → 0x145, 0x148, 0x14a, 0x14d, 0x14e, 0x14f.
+        #expect(device.keys == [0x110, 0x145, 0x148, 0x14a, 0x14d, 0x14e, 0x14f])
+        #expect(device.absoluteAxes[EventCode.absY] == AxisInfo(minimum: 1408, maximum: 4448, fuzz: 8, flat: 0, resolution: 0))
+        #expect(device.absoluteAxes[EventCode.absX]?.resolution == 42)
+        #expect(recording.events == [TimedEvent(time: Instant(microseconds: 12_000_500), event: InputEvent(type: 3, code: 0x35, value: 1500))])
+    }
+
+    @Test func crlfLineEndsAndBlanksAroundFieldsAreTolerated() throws {
+        let text = (Self.header + "  E: 0.000001\t0003 0035   -7  \n").replacingOccurrences(of: "\n", with: "\r\n")
+        let recording = try EvemuParser.parse(text: text)
+        #expect(recording.events.first?.event.value == -7)
+        #expect(recording.description.absoluteAxes.count == 5)
+    }
+
+    @Test(arguments: [
+        ("A: 00 0 1360 0", "4 or 5 numbers"),
+        ("A: 00 0 1360 0 0 0 0", "4 or 5 numbers"),
+        ("A: zz 0 1360 0 0", "hexadecimal"),
+        ("A: 00 0 13x0 0 0", "decimal 32-bit"),
+        ("A: 00 0 99999999999 0 0", "decimal 32-bit"),
+        ("A: 00 0 99999999999999999999999999 0 0", "decimal 32-bit"),
+        ("A: 40 0 1 0 0", "ABS_MAX"),
+        ("A: 00000 0 1 0 0", "at most 4 digits"),
+        ("E: 0.000000 0003 0035", "4 fields"),
+        ("E: 0.000000 0003 0035 1 2", "4 fields"),
+        ("E: 0.00000 0003 0035 1", "6 digits"),
+        ("E: 0.0000000 0003 0035 1", "6 digits"),
+        ("E: 0,000000 0003 0035 1", "seconds.microseconds"),
+        ("E: -1.000000 0003 0035 1", "non-negative"),
+        ("E: 99999999999999999999.000000 0003 0035 1", "non-negative"),
+        ("E: 0.000000 00g3 0035 1", "hexadecimal"),
+        ("E: 0.000000 0020 0035 1", "EV_MAX"),
+        ("E: 0.000000 0003 0035 2147483648", "decimal 32-bit"),
+        ("E: 0.000000 0003 0035 1.5", "decimal 32-bit"),
+        ("B: 01", "at least one bitmask byte"),
+        ("B: 01 0g", "two hexadecimal digits"),
+        ("I: 0011 0002 0007", "4 hexadecimal fields"),
+        ("P:", "at least one"),
+        ("X: 1 2 3", "unknown evemu line kind"),
+        ("hello", "expected an evemu line"),
+        ("N: Second Name", "second N: line"),
+    ])
+    func malformedLinesAreErrorsThatNameLine15(line: String, expected: String) {
+        let error = errorOf(line)
+        #expect(error?.line == 15, "\(line): \(String(describing: error))")
+        #expect(error?.message.contains(expected) == true, "\(line): \(String(describing: error))")
+        #expect(error?.description.hasPrefix("line 15: ") == true)
+    }
+
+    @Test func aLastLineWithoutNewlineIsATruncation() {
+        // Well-formed but unterminated: evemu always ends its lines, so the value may be cut.
+        #expect {
+            _ = try EvemuParser.parse(text: Self.header + "E: 0.000000 0003 0035 15")
+        } throws: { error in
+            (error as? RecordingError).map { $0.line == 15 && $0.message.contains("truncated") } ?? false
+        }
+        // Whitespace after the last newline is not a cut line.
+        #expect(throws: Never.self) { try EvemuParser.parse(text: Self.header + "E: 0.000000 0003 0035 15\n  ") }
+    }
+
+    @Test func aDescFileWithEventsIsRejected() {
+        #expect(throws: RecordingError.self) {
+            try EvemuParser.parse(text: "E: 0.000000 0000 0000 0\n", description: Self.header + "E: 0.000000 0000 0000 0\n")
+        }
+    }
+}

@@ -1,0 +1,190 @@
+import FlickCore
+import FlickTestSupport
+import Foundation
+import Testing
+
+/// Golden replays (Tests/Golden/README.md): each recording is replayed through the engine and
+/// the wheel stream it produces must equal, line for line, the one written beside it.
+///
+/// `FLICKD_GOLDEN=update swift test --filter GoldenReplays` rewrites the expected streams from
+/// the current engine (and synthesizes any recording of `stories` that is missing), so that a
+/// change of behaviour shows as a diff of plain text files in review.
+@Suite struct GoldenReplays {
+    static let directory = Fixtures.repositoryDirectory + "/Tests/Golden"
+    static let sharedExpectations = directory + "/shared"
+    static let updating = ProcessInfo.processInfo.environment["FLICKD_GOLDEN"] == "update"
+
+    /// The configuration every golden replay runs with: the defaults, touchscreens read.
+    static var configuration: Configuration {
+        var configuration = Configuration()
+        configuration.touchscreen.enabled = true
+        return configuration
+    }
+
+    // MARK: - The recordings the project synthesizes
+
+    /// A finger story on a device fixture, recorded as `NAME.events`.
+    struct Story: CustomTestStringConvertible, Sendable {
+        var name: String
+        var device: String
+        var summary: String
+        var play: @Sendable (FingerScript) -> Void
+        var testDescription: String { name }
+    }
+
+    static let stories: [Story] = [
+        Story(name: "two-finger-flick-down", device: "synaptics-t440",
+              summary: "two fingers move 20 mm down in 100 ms and lift together: a coast downward") { pad in
+            pad.down(Vector(x: 20, y: 10), Vector(x: 40, y: 10))
+            pad.move(by: Vector(x: 0, y: 20), over: .milliseconds(100))
+            pad.wait(pad.frameInterval)
+            pad.lift()
+        },
+        Story(name: "slow-release", device: "synaptics-t440",
+              summary: "two fingers move 6 mm in 300 ms (20 mm/s) and lift: too slow to coast") { pad in
+            pad.down(Vector(x: 20, y: 10), Vector(x: 40, y: 10))
+            pad.move(by: Vector(x: 0, y: 6), over: .milliseconds(300))
+            pad.lift()
+        },
+        Story(name: "stop-by-touch", device: "synaptics-rmi4",
+              summary: "a flick up, then 200 ms into the coast one finger touches: the coast stops") { pad in
+            pad.down(Vector(x: 20, y: 20), Vector(x: 40, y: 20))
+            pad.move(by: Vector(x: 0, y: -20), over: .milliseconds(100))
+            pad.lift()
+            pad.wait(.milliseconds(200))
+            pad.down(Vector(x: 30, y: 20))
+            pad.wait(.milliseconds(300))
+            pad.lift()
+        },
+        Story(name: "protocol-a-flick", device: "protocol-a-touch-screen",
+              summary: "a one-finger drag up on a protocol A touchscreen: the view coasts down") { screen in
+            screen.down(Vector(x: 100, y: 120))
+            screen.move(by: Vector(x: 0, y: -40), over: .milliseconds(120))
+            screen.lift()
+        },
+        Story(name: "horizontal-flick", device: "synaptics-rmi4",
+              summary: "two fingers move 25 mm right in 100 ms: a coast on the horizontal wheel only") { pad in
+            pad.down(Vector(x: 20, y: 20), Vector(x: 20, y: 35))
+            pad.move(by: Vector(x: 25, y: 0), over: .milliseconds(100))
+            pad.lift()
+        },
+    ]
+
+    @Test(arguments: stories)
+    func synthesized(story: Story) throws {
+        let recordingPath = Self.directory + "/" + story.name + ".events"
+        if Self.updating && !FileManager.default.fileExists(atPath: recordingPath) {
+            let pad = try FingerScript(device: story.device)
+            story.play(pad)
+            let text = EvemuWriter.text(description: pad.description, events: pad.sent,
+                                        comment: ["Synthesized by GoldenReplays (Tests/FlickCoreTests/GoldenReplayTests.swift)",
+                                                  "from the device fixture \(story.device): \(story.summary)."])
+            try text.write(toFile: recordingPath, atomically: true, encoding: .utf8)
+        }
+        try Self.check(recording: recordingPath, expected: Self.directory + "/" + story.name + ".wheel")
+    }
+
+    // MARK: - The shared recordings
+
+    static var sharedRecordings: [String] {
+        Fixtures.recordingPaths().map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent }
+    }
+
+    @Test(.needsSharedRecordings, arguments: sharedRecordings)
+    func shared(recording name: String) throws {
+        try Self.check(recording: Fixtures.recordingsDirectory + "/" + name + ".events",
+                       expected: Self.sharedExpectations + "/" + name + ".wheel")
+    }
+
+    @Test(.needsSharedRecordings)
+    func everySharedExpectationHasItsRecording() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.sharedExpectations)
+        let orphans = files.filter { $0.hasSuffix(".wheel") }.map { String($0.dropLast(6)) }
+            .filter { !Self.sharedRecordings.contains($0) }
+        #expect(orphans.isEmpty, "expected streams without a recording in \(Fixtures.recordingsDirectory): \(orphans)")
+    }
+
+    // MARK: - Checking
+
+    /// A replay as the lines of a `.wheel` file, in time order: each wheel event (seconds since
+    /// the first event, six decimals; the code's name; the value) and, between them, what the
+    /// engine decided (`coast`, `no-coast REASON`, `coast-end REASON`; reasons without their
+    /// measured values, so the files name decisions, not floating-point digits).
+    static func lines(of replay: Replay) -> [String] {
+        func time(_ seconds: Double) -> String {
+            let microseconds = Int64((seconds * 1_000_000).rounded())
+            let fraction = String(abs(microseconds) % 1_000_000)
+            return (microseconds < 0 ? "-" : "") + "\(abs(microseconds) / 1_000_000)."
+                + String(repeating: "0", count: 6 - fraction.count) + fraction
+        }
+        func reason(_ value: Any) -> String {
+            String(String(describing: value).prefix { $0 != "(" }).trimmingCharacters(in: .whitespaces)
+        }
+        // (time, order among lines of the same time, text): a coast starts before its first
+        // event, a gesture's outcome follows the events of its time.
+        var rows: [(Double, Int, String)] = []
+        rows += replay.coasts.map { ($0.time, 0, "coast") }
+        rows += replay.emitted.map { ($0.time, 1, "\(EventNames.codeName(type: EventCode.relative, code: $0.code)) \($0.value)") }
+        rows += replay.coastEnds.map { ($0.time, 2, "coast-end \(reason($0.reason))") }
+        rows += replay.noCoasts.map { ($0.time, 3, "no-coast \(reason($0.reason))") }
+        return rows.enumerated()
+            .sorted { ($0.element.0, $0.element.1, $0.offset) < ($1.element.0, $1.element.1, $1.offset) }
+            .map { "\(time($0.element.0)) \($0.element.2)" }
+    }
+
+    static func check(recording path: String, expected expectedPath: String) throws {
+        let recordingName = URL(fileURLWithPath: path).lastPathComponent
+        let replay = Replay(try Fixtures.recording(atPath: path), configuration: configuration)
+        let actual = lines(of: replay)
+        if updating {
+            let header = ["# What flickd makes of \(recordingName) (Tests/Golden/README.md): seconds since",
+                          "# the recording's first event, then a wheel event (code, value) or a decision."]
+            let body = actual.isEmpty ? ["# (nothing: no gesture)"] : actual
+            try ((header + body).joined(separator: "\n") + "\n").write(toFile: expectedPath, atomically: true, encoding: .utf8)
+            return
+        }
+        guard FileManager.default.fileExists(atPath: expectedPath) else {
+            Issue.record("no expected stream \(expectedPath) for \(recordingName): write it with FLICKD_GOLDEN=update")
+            return
+        }
+        let expected = try Fixtures.text(atPath: expectedPath).split(separator: "\n")
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        if expected != actual {
+            Issue.record(Comment(rawValue: sideBySide(expected: expected, actual: actual, title: "\(recordingName) → \(expectedPath)")))
+        }
+    }
+
+    /// Expected and actual next to each other, differing rows marked, around the first difference.
+    static func sideBySide(expected: [String], actual: [String], title: String) -> String {
+        let rows = max(expected.count, actual.count)
+        let first = (0..<rows).first { row in
+            (row < expected.count ? expected[row] : nil) != (row < actual.count ? actual[row] : nil)
+        } ?? 0
+        let width = max(28, expected.map(\.count).max() ?? 0)
+        func pad(_ text: String) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
+        var out = ["golden replay differs: \(title)",
+                   "\(expected.count) expected, \(actual.count) actual lines; first difference at line \(first + 1)",
+                   "     " + pad("expected") + " | actual"]
+        let shown = max(0, first - 3)..<min(rows, first + 20)
+        for row in shown {
+            let e = row < expected.count ? expected[row] : "(none)"
+            let a = row < actual.count ? actual[row] : "(none)"
+            let mark = e == a ? "  " : "<<"
+            let number = String(row + 1)
+            out.append(String(repeating: " ", count: max(0, 4 - number.count)) + number + " " + pad(e) + " | " + a + " " + mark)
+        }
+        if shown.upperBound < rows { out.append("     ... \(rows - shown.upperBound) more rows") }
+        return out.joined(separator: "\n")
+    }
+
+    @Test func aDifferenceIsShownSideBySideWithTimes() {
+        let text = Self.sideBySide(expected: ["0.100000 REL_WHEEL_HI_RES -60", "0.108000 REL_WHEEL_HI_RES -58"],
+                                   actual: ["0.100000 REL_WHEEL_HI_RES -60", "0.108000 REL_WHEEL_HI_RES -57"], title: "x")
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines[1] == "2 expected, 2 actual lines; first difference at line 2")
+        #expect(lines.contains { $0.hasPrefix("   2 0.108000 REL_WHEEL_HI_RES -58") && $0.hasSuffix("| 0.108000 REL_WHEEL_HI_RES -57 <<") },
+                "\(text)")
+        #expect(lines.contains { $0.hasPrefix("   1 0.100000") && $0.hasSuffix("-60   ") }, "\(text)")
+    }
+}
