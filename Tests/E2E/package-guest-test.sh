@@ -25,14 +25,14 @@
 #     modules-load and systemd directories as before the install.
 # Do not install Debian packages on the host while this runs: the guest sees the host's /
 # live, and a half-done host dpkg run makes the guest's apt refuse to work.
-# The flick needs ../shared/devices beside the repository (or $FLICKD_SHARED/devices): without
-# it that check is skipped, saying so. Without logind nothing applies uaccess ACLs in the
+# The flick uses the repository's own description of a Synaptics T440 pad
+# (Tests/Fixtures/devices). Without logind nothing applies uaccess ACLs in the
 # guest, so the test grants tester /dev/uinput itself (as logind would for the active session).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-pad_description=synaptics-t440.json
+pad_description=synaptics-t440.device
 
 if [ "${1:-}" != --in-guest ]; then
     deb=""
@@ -47,8 +47,7 @@ if [ "${1:-}" != --in-guest ]; then
         deb=$("$repo/scripts/package" --output "$out")
     fi
     deb=$(cd "$(dirname "$deb")" && pwd)/$(basename "$deb")
-    devices=${FLICKD_SHARED:-$repo/../shared}/devices
-    if [ -f "$devices/$pad_description" ]; then devices=$(cd "$devices" && pwd); else devices=""; fi
+    devices=$repo/Tests/Fixtures/devices
     "$here/guest" setup
     exec "$here/guest" run --timeout 900 -- "$here/package-guest-test.sh" --in-guest "$deb" "$devices"
 fi
@@ -181,7 +180,7 @@ check "the virtual wheel exists: ${wheel:-none}" test -n "$wheel"
 
 # A flick on a virtual touchpad, and what libinput reads from flickd's wheel afterwards.
 if [ -z "$devices" ]; then
-    echo "skip a flick coasts (no ../shared/devices/$pad_description beside the repository; set FLICKD_SHARED)"
+    fail "a flick coasts (no $pad_description in Tests/Fixtures/devices)"
 elif [ -n "$wheel" ]; then
     coproc PAD { exec /usr/bin/python3 "$here/vdev.py" serve "$devices/$pad_description"; }
     ready=""
