@@ -40,9 +40,9 @@ private func parsed(_ text: String, sourceLocation: SourceLocation = #_sourceLoc
     @Test func everyKeyIsInTheShippedFileWithItsUnitRangeAndDefault() throws {
         let text = try TextFile.read(shippedConfigPath)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let scanner = KeyLineScanner(text: text)
+        let document = try TOMLDocument(text: text)
         for key in ConfigurationLoader.keys {
-            guard let line = scanner.lines[key.name] else {
+            guard let line = document.lines[key.name] else {
                 Issue.record("\(key.name) is not in config/flickd.toml: document it there")
                 continue
             }
@@ -289,15 +289,15 @@ private func parsed(_ text: String, sourceLocation: SourceLocation = #_sourceLoc
         ])
     }
 
-    @Test func syntaxErrorsCarryTOMLKitsLineAndColumn() throws {
+    @Test func syntaxErrorsCarryTheParsersLineAndColumn() throws {
         let error = try #require(throws: ConfigurationError.self) {
             try ConfigurationLoader.parse(text: "[scroll]\nspeed = 24\n[coast\nboost = true\n", path: "flickd.toml")
         }
         #expect(error.problems.count == 1)
         #expect(error.problems[0].line == 3)
-        #expect(error.problems[0].column != nil)
+        #expect(error.problems[0].column == 7, "the line break where ] should be")
         #expect(error.problems[0].message.hasPrefix("TOML syntax error: "))
-        #expect(error.description.hasPrefix("flickd.toml:3:"))
+        #expect(error.description.hasPrefix("flickd.toml:3:7: TOML syntax error: "))
 
         let second = try #require(throws: ConfigurationError.self) {
             try ConfigurationLoader.parse(text: "[scroll]\n\n\nspeed = = 3\n", path: "flickd.toml")
@@ -610,9 +610,10 @@ private func parsed(_ text: String, sourceLocation: SourceLocation = #_sourceLoc
     }
 }
 
-@Suite struct KeyLineScannerTests {
-    @Test func sectionsOfAnArrayOfTablesAreNumbered() {
-        let scanner = KeyLineScanner(text: """
+/// Where the parser says each key was written (`TOMLDocument.lines`), as the messages use it.
+@Suite struct KeyLineTests {
+    @Test func sectionsOfAnArrayOfTablesAreNumbered() throws {
+        let document = try TOMLDocument(text: """
             [coast]
             boost = true
             [[device]]
@@ -624,20 +625,43 @@ private func parsed(_ text: String, sourceLocation: SourceLocation = #_sourceLoc
             [device.touchpad]
             fingers = 3
             """)
-        #expect(scanner.line(of: "coast.boost") == 2)
-        #expect(scanner.line(of: "device") == 3)
-        #expect(scanner.line(of: "device[1].name") == 4)
-        #expect(scanner.line(of: "device[1].coast") == 5)
-        #expect(scanner.line(of: "device[1].coast.boost") == 6)
-        #expect(scanner.line(of: "device[2]") == 7)
-        #expect(scanner.line(of: "device[2].name") == 8)
-        #expect(scanner.line(of: "device[2].touchpad.fingers") == 10)
-        #expect(scanner.line(of: "device[2].coast.boost") == 7, "not written: the section's header")
+        #expect(document.line(of: "coast.boost") == 2)
+        #expect(document.line(of: "device") == 3)
+        #expect(document.line(of: "device[1].name") == 4)
+        #expect(document.line(of: "device[1].coast") == 5)
+        #expect(document.line(of: "device[1].coast.boost") == 6)
+        #expect(document.line(of: "device[2]") == 7)
+        #expect(document.line(of: "device[2].name") == 8)
+        #expect(document.line(of: "device[2].touchpad.fingers") == 10)
+        #expect(document.line(of: "device[2].coast.boost") == 7, "not written: the section's header")
+        #expect(document.line(of: "scroll.speed") == nil, "nothing of it written")
     }
 
-    @Test func anInlineArrayFallsBackToItsKey() {
-        let scanner = KeyLineScanner(text: "\ndevice = [{ name = 5 }]\n")
-        #expect(scanner.line(of: "device[1].name") == 2)
+    @Test func anInlineArrayGivesEachKeyItsOwnLine() throws {
+        let document = try TOMLDocument(text: "\ndevice = [{ name = 5 },\n  { name = 6 }]\n")
+        #expect(document.line(of: "device[1].name") == 2)
+        #expect(document.line(of: "device[2].name") == 3)
+    }
+
+    /// Text inside a multi-line string is not a header; a key keeps its line wherever its
+    /// value goes on.
+    @Test func keysAreFoundWhereTheParserFoundThem() throws {
+        let document = try TOMLDocument(text: #"""
+            name = """
+            [coast]
+            boost = 1
+            """
+            touchpad.fingers = [
+              2,
+              3]
+            coast = { boost = false, tick_rate = 60 }
+            """#)
+        #expect(document.line(of: "name") == 1)
+        #expect(document.line(of: "touchpad.fingers") == 5)
+        #expect(document.line(of: "touchpad.fingers[2]") == 7)
+        #expect(document.line(of: "coast") == 8)
+        #expect(document.line(of: "coast.tick_rate") == 8)
+        #expect(document.root["coast"]?.table?["boost"]?.bool == false)
     }
 }
 
