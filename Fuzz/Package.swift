@@ -4,7 +4,7 @@
 //
 // The root package exports no library, and another package can only use products, so the
 // flickd targets are compiled here from their own sources through symlinks
-// (Sources/FlickCore -> ../../Sources/FlickCore, and FlickLinux with its C modules).
+// (Sources/FlickCore -> ../../Sources/FlickCore, and FlickLinux with its C and C++ modules).
 //
 // Fuzz targets are built with `--sanitize=fuzzer --sanitize=address` (libFuzzer supplies
 // `main`; each target only defines LLVMFuzzerTestOneInput). The soak and the seed writer are
@@ -16,7 +16,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // flickd's own targets, as in the root Package.swift.
@@ -24,12 +23,12 @@ let package = Package(
         .target(name: "CShim"),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+        .target(name: "CTOMLBridge", cxxSettings: [.unsafeFlags(["-fno-exceptions", "-fno-rtti"])]),
         .target(
             name: "FlickLinux",
             dependencies: [
-                "FlickCore", "CShim", "CEvdev", "CUdev",
+                "FlickCore", "CShim", "CEvdev", "CUdev", "CTOMLBridge",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
 
@@ -46,5 +45,6 @@ let package = Package(
         // The property soak (scripts/soak) and the engine seed writer (scripts/fuzz --seeds).
         .executableTarget(name: "Soak", dependencies: ["FlickCore", "FuzzSupport"]),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
 )
