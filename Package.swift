@@ -7,7 +7,6 @@ let package = Package(
         .executable(name: "flickd", targets: ["flickd"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
     ],
@@ -40,7 +39,6 @@ let package = Package(
             name: "flickd",
             dependencies: [
                 "FlickCore", "FlickLinux",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
