@@ -4,12 +4,12 @@ import FlickLinux
 import Glibc
 #endif
 
-/// flickd's own command-line parsing: subcommands with long options, flags and at most one
-/// positional argument, `--help`, `help SUBCOMMAND` and `--version`.
-///
-/// Rationale (docs/DESIGN.md, "The TOML parser"): swift-argument-parser imports
-/// FoundationEssentials, which would be the only Foundation left in the binary; flickd's
-/// command line is small enough to parse here.
+// flickd's own command-line parsing: subcommands with long options, flags and at most one
+// positional argument, `--help`, `help SUBCOMMAND` and `--version`.
+//
+// Rationale (docs/DESIGN.md, "The command line"): swift-argument-parser imports
+// FoundationEssentials, which would be the only Foundation left in the binary; flickd's
+// command line is small enough to parse here.
 
 /// An option (`--config FILE`) or, without a value name, a flag (`--verbose`).
 struct CommandOption {
