@@ -12,10 +12,8 @@ let package = Package(
         .library(name: "FlickTestSupport", targets: ["FlickTestSupport"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // Pure Swift engine: no Foundation, no Glibc, no C module. Time is injected.
@@ -27,13 +25,18 @@ let package = Package(
         .target(name: "CShim"),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+        // toml++ (Debian's libtomlplusplus-dev, header-only) behind a plain C API: the
+        // configuration parser, compiled without exceptions (docs/DESIGN.md, "The TOML parser").
+        .target(
+            name: "CTOMLBridge",
+            cxxSettings: [.unsafeFlags(["-fno-exceptions", "-fno-rtti"])]
+        ),
         // Everything that touches the system: devices, uinput, the event loop, files.
         .target(
             name: "FlickLinux",
             dependencies: [
-                "FlickCore", "CShim", "CEvdev", "CUdev",
+                "FlickCore", "CShim", "CEvdev", "CUdev", "CTOMLBridge",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
         // The command line and nothing else.
@@ -41,7 +44,6 @@ let package = Package(
             name: "flickd",
             dependencies: [
                 "FlickCore", "FlickLinux",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -54,5 +56,6 @@ let package = Package(
             dependencies: ["FlickLinux", "FlickCore", "FlickTestSupport", "CShim", "CEvdev", .product(name: "Logging", package: "swift-log")]
         ),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
 )

@@ -42,5 +42,6 @@ let package = Package(
         // The property soak (scripts/soak) and the engine seed writer (scripts/fuzz --seeds).
         .executableTarget(name: "Soak", dependencies: [.product(name: "FlickCore", package: root), "FuzzSupport"]),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
 )

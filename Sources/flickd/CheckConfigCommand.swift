@@ -1,10 +1,9 @@
-import ArgumentParser
 import FlickCore
 import FlickLinux
 
-struct CheckConfigCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "check-config",
+struct CheckConfigCommand: FlickdCommand {
+    static let commandDescription = CommandDescription(
+        name: "check-config",
         abstract: "Check a configuration file and print every problem in it.",
         discussion: """
             Without FILE, checks the file flickd would read: \
@@ -15,11 +14,15 @@ struct CheckConfigCommand: ParsableCommand {
 
             Exit status: 0 when the file is valid (or there is none and the built-in defaults \
             apply); 1 when it has problems or cannot be read.
-            """
+            """,
+        argument: CommandArgument(valueName: "FILE", help: "The configuration file to check.", isRequired: false)
     )
 
-    @Argument(help: ArgumentHelp("The configuration file to check.", valueName: "FILE"))
     var file: String?
+
+    init(_ arguments: ParsedArguments) {
+        file = arguments.argument
+    }
 
     func run() throws {
         guard let path = ConfigurationLocation.resolve(explicit: file) else {

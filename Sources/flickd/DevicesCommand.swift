@@ -1,10 +1,9 @@
-import ArgumentParser
 import FlickCore
 import FlickLinux
 
-struct DevicesCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "devices",
+struct DevicesCommand: FlickdCommand {
+    static let commandDescription = CommandDescription(
+        name: "devices",
         abstract: "List the input devices and whether flickd will use them.",
         discussion: """
             For every /dev/input/event* node: its name, what udev says it is (touchpad, \
@@ -15,14 +14,17 @@ struct DevicesCommand: ParsableCommand {
 
             Exit status: 0 when every device could be read; 1 when a device could not be opened \
             (the fix is printed) or there are no input devices at all.
-            """
+            """,
+        options: [
+            CommandOption(name: "config", valueName: "FILE", help: "Decide with the settings in FILE (TOML), as `flickd run --config FILE` would."),
+        ]
     )
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp("Decide with the settings in FILE (TOML), as `flickd run --config FILE` would.",
-                           valueName: "FILE"))
     var config: String?
+
+    init(_ arguments: ParsedArguments) {
+        config = arguments.value("config")
+    }
 
     func run() throws {
         let configuration: Configuration

@@ -1,9 +1,8 @@
-import ArgumentParser
 import FlickLinux
 
-struct DoctorCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "doctor",
+struct DoctorCommand: FlickdCommand {
+    static let commandDescription = CommandDescription(
+        name: "doctor",
         abstract: "Check everything flickd needs on this machine, and print the fix for what is missing.",
         discussion: """
             Each check is one line: ✓ fine, ! worth knowing (flickd works), ✗ stops flickd \
@@ -26,13 +25,17 @@ struct DoctorCommand: ParsableCommand {
 
             Exit status: 0 when nothing stops flickd from working (warnings allowed); 1 when a \
             check failed.
-            """
+            """,
+        options: [
+            CommandOption(name: "config", valueName: "FILE", help: "Check this configuration file instead of the one `flickd run` would read."),
+        ]
     )
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp("Check this configuration file instead of the one `flickd run` would read.", valueName: "FILE"))
     var config: String?
+
+    init(_ arguments: ParsedArguments) {
+        config = arguments.value("config")
+    }
 
     func run() throws {
         let checks = Doctor(configurationPath: config).run()

@@ -1,12 +1,9 @@
-import ArgumentParser
-
 @main
-struct Flickd: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "flickd",
-        abstract: "Kinetic scrolling for every app: touchpad and touchscreen flicks glide on.",
-        version: "flickd 0.1.0",
-        subcommands: [RunCommand.self, DevicesCommand.self, ReplayCommand.self, CheckConfigCommand.self, PlotCommand.self, DoctorCommand.self],
-        defaultSubcommand: RunCommand.self
-    )
+struct Flickd: MainCommand {
+    static let abstract = "Kinetic scrolling for every app: touchpad and touchscreen flicks glide on."
+    static let version = "flickd 0.1.0"
+    static var subcommands: [any FlickdCommand.Type] {
+        [RunCommand.self, DevicesCommand.self, ReplayCommand.self, CheckConfigCommand.self, PlotCommand.self, DoctorCommand.self]
+    }
+    static var defaultSubcommand: any FlickdCommand.Type { RunCommand.self }
 }

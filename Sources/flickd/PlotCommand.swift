@@ -1,10 +1,9 @@
-import ArgumentParser
 import FlickCore
 import FlickLinux
 
-struct PlotCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "plot",
+struct PlotCommand: FlickdCommand {
+    static let commandDescription = CommandDescription(
+        name: "plot",
         abstract: "Draw the coasts the current settings give, as an SVG, to tune them by eye.",
         discussion: """
             Draws two panels over the seconds after the fingers lift: how far the page has \
@@ -27,22 +26,28 @@ struct PlotCommand: ParsableCommand {
 
             Exit status: 0 when the plot was written; 1 when the configuration has errors, a \
             speed is not a positive number, or the output file cannot be written.
-            """
+            """,
+        options: [
+            CommandOption(name: "config", valueName: "FILE", help: "Read settings from FILE (TOML), as `flickd run --config FILE` does."),
+            CommandOption(name: "out", valueName: "FILE.svg", help: "Write the SVG to FILE instead of standard output."),
+            CommandOption(
+                name: "speeds", valueName: "MM/S,...",
+                help: "Release speeds to draw, in mm/s of finger travel, separated by commas (at most \(maximumSpeeds)). Default: \(defaultSpeeds)."),
+        ]
     )
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp("Read settings from FILE (TOML), as `flickd run --config FILE` does.", valueName: "FILE"))
     var config: String?
-
-    @Option(name: .long, help: ArgumentHelp("Write the SVG to FILE instead of standard output.", valueName: "FILE.svg"))
     var out: String?
+    var speeds: String
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp("Release speeds to draw, in mm/s of finger travel, separated by commas (at most \(maximumSpeeds)).",
-                           valueName: "MM/S,..."))
-    var speeds: String = CoastPlot.defaultSpeeds.map { String(Int($0)) }.joined(separator: ",")
+    /// `--speeds` when not given.
+    static let defaultSpeeds = CoastPlot.defaultSpeeds.map { String(Int($0)) }.joined(separator: ",")
+
+    init(_ arguments: ParsedArguments) {
+        config = arguments.value("config")
+        out = arguments.value("out")
+        speeds = arguments.value("speeds") ?? Self.defaultSpeeds
+    }
 
     /// More curves than this make the legend and the colours unreadable.
     static let maximumSpeeds = 8

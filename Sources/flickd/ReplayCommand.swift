@@ -1,10 +1,9 @@
-import ArgumentParser
 import FlickCore
 import FlickLinux
 
-struct ReplayCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "replay",
+struct ReplayCommand: FlickdCommand {
+    static let commandDescription = CommandDescription(
+        name: "replay",
         abstract: "Run a recorded touch session through the engine and print the wheel events flickd would emit.",
         discussion: """
             FILE is an evemu recording (evemu-record; the device description embedded, or given \
@@ -29,20 +28,26 @@ struct ReplayCommand: ParsableCommand {
 
             Exit status: 0 on success; 1 when a file cannot be read or is malformed (the message \
             names the file and line).
-            """
+            """,
+        argument: CommandArgument(valueName: "FILE", help: "The recording: evemu (.events) or libinput record (.yml).", isRequired: true),
+        options: [
+            CommandOption(name: "desc", valueName: "FILE", help: "An evemu device description (.desc) for a recording without one."),
+            CommandOption(name: "config", valueName: "FILE", help: "Configuration file (TOML); default: the built-in defaults."),
+            CommandOption(name: "json", help: "Print one JSON object per line instead of text."),
+        ]
     )
 
-    @Argument(help: ArgumentHelp("The recording: evemu (.events) or libinput record (.yml).", valueName: "FILE"))
     var file: String
-
-    @Option(name: .customLong("desc"), help: ArgumentHelp("An evemu device description (.desc) for a recording without one.", valueName: "FILE"))
     var descriptionFile: String?
-
-    @Option(name: .customLong("config"), help: ArgumentHelp("Configuration file (TOML); default: the built-in defaults.", valueName: "FILE"))
     var configFile: String?
-
-    @Flag(help: "Print one JSON object per line instead of text.")
     var json = false
+
+    init(_ arguments: ParsedArguments) {
+        file = arguments.argument ?? ""  // required: the parser has checked it is there
+        descriptionFile = arguments.value("desc")
+        configFile = arguments.value("config")
+        json = arguments.flag("json")
+    }
 
     func run() throws {
         let configuration: Configuration

@@ -1,11 +1,10 @@
-import ArgumentParser
 import FlickCore
 import FlickLinux
 import Logging
 
-struct RunCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "run",
+struct RunCommand: FlickdCommand {
+    static let commandDescription = CommandDescription(
+        name: "run",
         abstract: "Run the daemon: touchpad and touchscreen flicks keep scrolling (the default).",
         discussion: """
             flickd reads every touchpad and touchscreen passively (it never grabs them: the \
@@ -40,18 +39,22 @@ struct RunCommand: ParsableCommand {
             reloading and stopping, through $NOTIFY_SOCKET. Logs go to stderr: with a \
             timestamp on a terminal; under systemd without one, and with the priority prefix \
             journald reads, so `journalctl --user -u flickd -p warning` shows the problems.
-            """
+            """,
+        options: [
+            CommandOption(
+                name: "config", valueName: "FILE",
+                help: "Read settings from FILE (TOML; see config/flickd.toml). Default: $XDG_CONFIG_HOME/flickd/config.toml, else /etc/flickd/config.toml, else the built-in defaults."),
+            CommandOption(name: "verbose", help: "Log every device, gesture and coast decision (debug level)."),
+        ]
     )
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Read settings from FILE (TOML; see config/flickd.toml). Default: $XDG_CONFIG_HOME/flickd/config.toml, else /etc/flickd/config.toml, else the built-in defaults.",
-            valueName: "FILE"))
     var config: String?
-
-    @Flag(name: .long, help: "Log every device, gesture and coast decision (debug level).")
     var verbose = false
+
+    init(_ arguments: ParsedArguments) {
+        config = arguments.value("config")
+        verbose = arguments.flag("verbose")
+    }
 
     func run() throws {
         let level: Logger.Level = verbose ? .debug : .info
@@ -119,5 +122,5 @@ func loadConfiguration(path: String?) throws -> Configuration {
 /// Prints `message` (already a full explanation) on stderr and exits with status 1.
 func fail(_ message: String) -> Never {
     StandardError.write("flickd: \(message)\n")
-    Flickd.exit(withError: ExitCode.failure)
+    Flickd.exitWithFailure()
 }

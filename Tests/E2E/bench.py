@@ -873,7 +873,7 @@ def table(args):
     if args.rss:
         rss_table(d)
         return
-    benches = [b for b in (_load(os.path.join(d, "bench-%s.json" % l)) for l in ("release", "dynamic", "debug")) if b]
+    benches = [b for b in (_load(os.path.join(d, "bench-%s.json" % l)) for l in ("baseline", "release", "dynamic", "debug")) if b]
     if not benches:
         sys.exit("no bench-*.json in " + d)
     g = benches[0]["guest"]

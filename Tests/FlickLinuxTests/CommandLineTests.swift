@@ -97,6 +97,41 @@ import Testing
         #expect(result.stdout.contains("USAGE: flickd"))
     }
 
+    /// A command line that cannot be run says why, shows the usage and exits with 64
+    /// (EX_USAGE), before the command does anything.
+    @Test(arguments: [
+        (["bogus"], "Error: Unexpected argument 'bogus'", "Usage: flickd run "),
+        (["plot", "--speed", "100"], "Error: Unknown option '--speed'. Did you mean '--speeds'?", "Usage: flickd plot "),
+        (["replay"], "Error: Missing expected argument '<FILE>'", "Usage: flickd replay <FILE>"),
+        (["devices", "--config"], "Error: Missing value for '--config <FILE>'", "Usage: flickd devices "),
+        (["replay", "a.events", "--json=yes"], "Error: The flag '--json' does not take a value", "Usage: flickd replay "),
+        (["check-config", "a.toml", "b.toml"], "Error: Unexpected argument 'b.toml'", "Usage: flickd check-config [<FILE>]"),
+        (["help", "bogus"], "Error: Unknown subcommand 'bogus'", "  See 'flickd --help'"),
+    ])
+    func aBadCommandLineIsAUsageError(arguments: [String], error: String, usage: String) throws {
+        let result = try Self.run(arguments)
+        #expect(result.status == 64, "\(result)")
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.first == error, "\(result.stderr)")
+        #expect(lines.dropFirst().first?.hasPrefix(usage) == true, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    /// `--name VALUE` and `--name=VALUE` are the same; the last one given wins.
+    @Test func optionValuesInBothForms() throws {
+        let out = NSTemporaryDirectory() + "flickd-test-\(getpid())-plot.svg"
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let config = try Self.temporaryFile("plot.toml", "[coast]\ndeceleration_rate = 0.99\n")
+        let result = try Self.run(["plot", "--speeds", "1", "--speeds=100,200", "--out=\(out)", "--config", config])
+        #expect(result.status == 0, "\(result)")
+        let svg = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(svg.contains("100 mm/s") && svg.contains("200 mm/s"), "the last --speeds")
+        #expect(!svg.contains(">1 mm/s"), "the first --speeds is replaced")
+        let bad = try Self.run(["plot", "--speeds=abc"])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("--speeds: \"abc\" is not a speed"), "\(bad.stderr)")
+    }
+
     @Test func versionIsOneLineWithTheNumber() throws {
         let result = try Self.run(["--version"])
         #expect(result.status == 0)

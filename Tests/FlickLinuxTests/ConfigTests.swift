@@ -40,9 +40,9 @@ private func parsed(_ text: String, sourceLocation: SourceLocation = #_sourceLoc
     @Test func everyKeyIsInTheShippedFileWithItsUnitRangeAndDefault() throws {
         let text = try TextFile.read(shippedConfigPath)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let scanner = KeyLineScanner(text: text)
+        let document = try TOMLDocument(text: text)
         for key in ConfigurationLoader.keys {
-            guard let line = scanner.lines[key.name] else {
+            guard let line = document.lines[key.name] else {
                 Issue.record("\(key.name) is not in config/flickd.toml: document it there")
                 continue
             }
@@ -289,15 +289,15 @@ private func parsed(_ text: String, sourceLocation: SourceLocation = #_sourceLoc
         ])
     }
 
-    @Test func syntaxErrorsCarryTOMLKitsLineAndColumn() throws {
+    @Test func syntaxErrorsCarryTheParsersLineAndColumn() throws {
         let error = try #require(throws: ConfigurationError.self) {
             try ConfigurationLoader.parse(text: "[scroll]\nspeed = 24\n[coast\nboost = true\n", path: "flickd.toml")
         }
         #expect(error.problems.count == 1)
         #expect(error.problems[0].line == 3)
-        #expect(error.problems[0].column != nil)
+        #expect(error.problems[0].column == 7, "the line break where ] should be")
         #expect(error.problems[0].message.hasPrefix("TOML syntax error: "))
-        #expect(error.description.hasPrefix("flickd.toml:3:"))
+        #expect(error.description.hasPrefix("flickd.toml:3:7: TOML syntax error: "))
 
         let second = try #require(throws: ConfigurationError.self) {
             try ConfigurationLoader.parse(text: "[scroll]\n\n\nspeed = = 3\n", path: "flickd.toml")
@@ -610,9 +610,10 @@ private func parsed(_ text: String, sourceLocation: SourceLocation = #_sourceLoc
     }
 }
 
-@Suite struct KeyLineScannerTests {
-    @Test func sectionsOfAnArrayOfTablesAreNumbered() {
-        let scanner = KeyLineScanner(text: """
+/// Where the parser says each key was written (`TOMLDocument.lines`), as the messages use it.
+@Suite struct KeyLineTests {
+    @Test func sectionsOfAnArrayOfTablesAreNumbered() throws {
+        let document = try TOMLDocument(text: """
             [coast]
             boost = true
             [[device]]
@@ -624,20 +625,96 @@ private func parsed(_ text: String, sourceLocation: SourceLocation = #_sourceLoc
             [device.touchpad]
             fingers = 3
             """)
-        #expect(scanner.line(of: "coast.boost") == 2)
-        #expect(scanner.line(of: "device") == 3)
-        #expect(scanner.line(of: "device[1].name") == 4)
-        #expect(scanner.line(of: "device[1].coast") == 5)
-        #expect(scanner.line(of: "device[1].coast.boost") == 6)
-        #expect(scanner.line(of: "device[2]") == 7)
-        #expect(scanner.line(of: "device[2].name") == 8)
-        #expect(scanner.line(of: "device[2].touchpad.fingers") == 10)
-        #expect(scanner.line(of: "device[2].coast.boost") == 7, "not written: the section's header")
+        #expect(document.line(of: "coast.boost") == 2)
+        #expect(document.line(of: "device") == 3)
+        #expect(document.line(of: "device[1].name") == 4)
+        #expect(document.line(of: "device[1].coast") == 5)
+        #expect(document.line(of: "device[1].coast.boost") == 6)
+        #expect(document.line(of: "device[2]") == 7)
+        #expect(document.line(of: "device[2].name") == 8)
+        #expect(document.line(of: "device[2].touchpad.fingers") == 10)
+        #expect(document.line(of: "device[2].coast.boost") == 7, "not written: the section's header")
+        #expect(document.line(of: "scroll.speed") == nil, "nothing of it written")
     }
 
-    @Test func anInlineArrayFallsBackToItsKey() {
-        let scanner = KeyLineScanner(text: "\ndevice = [{ name = 5 }]\n")
-        #expect(scanner.line(of: "device[1].name") == 2)
+    @Test func anInlineArrayGivesEachKeyItsOwnLine() throws {
+        let document = try TOMLDocument(text: "\ndevice = [{ name = 5 },\n  { name = 6 }]\n")
+        #expect(document.line(of: "device[1].name") == 2)
+        #expect(document.line(of: "device[2].name") == 3)
+    }
+
+    /// Text inside a multi-line string is not a header; a key keeps its line wherever its
+    /// value goes on.
+    @Test func keysAreFoundWhereTheParserFoundThem() throws {
+        let document = try TOMLDocument(text: #"""
+            name = """
+            [coast]
+            boost = 1
+            """
+            touchpad.fingers = [
+              2,
+              3]
+            coast = { boost = false, tick_rate = 60 }
+            """#)
+        #expect(document.line(of: "name") == 1)
+        #expect(document.line(of: "touchpad.fingers") == 5)
+        #expect(document.line(of: "touchpad.fingers[2]") == 7)
+        #expect(document.line(of: "coast") == 8)
+        #expect(document.line(of: "coast.tick_rate") == 8)
+        #expect(document.root["coast"]?.table?["boost"]?.bool == false)
+    }
+}
+
+/// What the bridge to toml++ does with input that is not a configuration at all.
+@Suite struct TOMLBridgeTests {
+    /// Bytes toml++ refuses are syntax errors with a place, never a crash.
+    @Test(arguments: [
+        ("a = 1\u{0}\n", 1), ("[coast]\nboost = \"\u{1}\"\n", 2), ("x = \"\\q\"\n", 1), ("a = 1\na = 2\n", 2),
+        (String(repeating: "[", count: 300) + "\n", 1), ("v = " + String(repeating: "[", count: 300) + "\n", 1),
+    ])
+    func badBytesAreSyntaxErrors(text: String, line: Int) {
+        do {
+            _ = try TOMLDocument(text: text)
+            Issue.record("\(text.debugDescription) parsed")
+        } catch {
+            #expect(error.line == line, "\(error)")
+            #expect(!error.message.isEmpty)
+        }
+    }
+
+    /// A dotted key nests a table per part; 2000 parts are walked without recursion.
+    @Test func aVeryLongDottedKeyIsWalkedWithoutRecursion() throws {
+        let parts = 2000
+        let document = try TOMLDocument(text: "\n" + Array(repeating: "a", count: parts).joined(separator: ".") + " = 1\n")
+        #expect(document.line(of: Array(repeating: "a", count: parts).joined(separator: ".")) == 2)
+        var value = document.root["a"]
+        for _ in 1..<parts { value = value?.table?["a"] }
+        #expect(value?.int == 1)
+    }
+
+    /// Every TOML type arrives with its value; dates are recognised but carry none.
+    @Test func everyTypeArrives() throws {
+        let document = try TOMLDocument(text: """
+            s = "text\\twith\\u00e9"
+            i = 0x10
+            f = 1.5e3
+            b = true
+            d = 2026-11-23
+            t = 20:15:00
+            dt = 2026-11-23T20:15:00Z
+            a = [1, "two", [3]]
+            """)
+        let root = document.root
+        #expect(root["s"]?.string == "text\twith\u{e9}")
+        #expect(root["i"]?.int == 16)
+        #expect(root["f"]?.double == 1500)
+        #expect(root["b"]?.bool == true)
+        #expect(ConfigurationLoader.describe(try #require(root["d"])) == "a date/time")
+        #expect(ConfigurationLoader.describe(try #require(root["t"])) == "a date/time")
+        #expect(ConfigurationLoader.describe(try #require(root["dt"])) == "a date/time")
+        let array = try #require(root["a"]?.array)
+        #expect(array.count == 3 && array[0].int == 1 && array[1].string == "two" && array[2].array?.first?.int == 3)
+        #expect(root.sortedEntries.map(\.key) == ["a", "b", "d", "dt", "f", "i", "s", "t"])
     }
 }
 

@@ -2,8 +2,9 @@ import FlickCore
 import FlickLinux
 import FuzzSupport
 
-/// libFuzzer target `config`: `ConfigurationLoader.parse` (TOMLKit, the key table, the line
-/// scanner, did-you-mean suggestions, `[[device]]` sections) on any text.
+/// libFuzzer target `config`: `ConfigurationLoader.parse` (toml++ through the CTOMLBridge
+/// target, the key table, key lines, did-you-mean suggestions, `[[device]]` sections) on any
+/// text.
 ///
 /// Checks: a rejected file gives at least one problem, each naming a line of the file (or
 /// none); an accepted configuration has every key within the range the key table documents,

@@ -11,7 +11,7 @@ public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvert
         /// The file, as given to the loader.
         public var path: String
         /// 1-based line, nil when the problem has no single line (an unreadable file, or a key
-        /// the line scan could not place).
+        /// the parser gave no position).
         public var line: Int?
         /// 1-based column, given for TOML syntax errors only.
         public var column: Int?

@@ -1,5 +1,4 @@
 import FlickCore
-import TOMLKit
 
 /// Reads `flickd.toml` into a `Configuration`, checking every key against `keys`.
 ///
@@ -27,28 +26,23 @@ public enum ConfigurationLoader {
     /// Parses the TOML `text`; `path` is only used in messages.
     /// - Throws: `ConfigurationError` with every problem found.
     public static func parse(text: String, path: String) throws -> Configuration {
-        if let abort = TOMLAbortCheck.firstAbort(in: text) {
-            // TOMLKit would abort the process on this text (see TOMLAbortCheck).
-            throw ConfigurationError(problems: [
-                .init(path: path, line: abort.line, column: abort.column, key: nil, message: "TOML syntax error: " + abort.message),
-            ])
-        }
-        let table: TOMLTable
+        let document: TOMLDocument
         do {
-            table = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
+            document = try TOMLDocument(text: text)
+        } catch {
             throw ConfigurationError(problems: [
-                .init(path: path, line: error.source.begin.line, column: error.source.begin.column, key: nil,
-                      message: "TOML syntax error: \(error.description)"),
+                .init(path: path, line: error.line, column: error.column, key: nil,
+                      message: "TOML syntax error: \(error.message)"),
             ])
         }
+        let table = document.root
 
-        var reader = Reader(path: path, lines: KeyLineScanner(text: text))
+        var reader = Reader(path: path, lines: document)
         var configuration = Configuration.defaults
         var seen: Set<String> = []
-        for (name, value) in table.sorted(by: { $0.0 < $1.0 }) where name != deviceSection {
+        for (name, value) in table.sortedEntries where name != deviceSection {
             guard sections.contains(name) else {
-                reader.unknown(name, isTable: value.type == .table)
+                reader.unknown(name, isTable: value.isTable)
                 continue
             }
             reader.readSection(name, value, into: &configuration, seen: &seen)
@@ -66,7 +60,7 @@ public enum ConfigurationLoader {
     /// Collects the problems of one parse.
     private struct Reader {
         let path: String
-        let lines: KeyLineScanner
+        let lines: TOMLDocument
         var problems: [ConfigurationError.Problem] = []
 
         mutating func problem(_ key: String, _ message: String) {
@@ -76,7 +70,7 @@ public enum ConfigurationLoader {
         /// The keys of section `name` (`coast`, or `device[1].coast` with `prefix` `device[1].`)
         /// into `configuration`; `seen` gets the names (without the prefix) of the keys set.
         mutating func readSection(
-            _ name: String, _ value: TOMLValueConvertible, prefix: String = "",
+            _ name: String, _ value: TOMLValue, prefix: String = "",
             into configuration: inout Configuration, seen: inout Set<String>
         ) {
             guard let section = value.table else {
@@ -84,10 +78,10 @@ public enum ConfigurationLoader {
                 problem(prefix + name, "\(prefix + name) = \(describe(value)) should be a table: write [\(header)] and its keys below it")
                 return
             }
-            for (keyName, keyValue) in section.sorted(by: { $0.0 < $1.0 }) {
+            for (keyName, keyValue) in section.sortedEntries {
                 let fullName = name + "." + keyName
                 guard let key = key(named: fullName) else {
-                    unknown(fullName, isTable: keyValue.type == .table, prefix: prefix)
+                    unknown(fullName, isTable: keyValue.isTable, prefix: prefix)
                     continue
                 }
                 if let checked = check(key, keyValue, as: prefix + key.name) {
@@ -98,9 +92,9 @@ public enum ConfigurationLoader {
         }
 
         /// The `[[device]]` sections, each with the top-level settings `base` and its overrides.
-        mutating func readDevices(_ value: TOMLValueConvertible, base: Configuration) -> [DeviceRule] {
+        mutating func readDevices(_ value: TOMLValue, base: Configuration) -> [DeviceRule] {
             guard let array = value.array else {
-                if value.type == .table {
+                if value.isTable {
                     problem(deviceSection, "[\(deviceSection)] needs two brackets: write [[\(deviceSection)]], one such section per rule")
                 } else {
                     problem(deviceSection, "\(deviceSection) = \(describe(value)) should be a list of sections: write [[\(deviceSection)]] and its keys below it")
@@ -126,7 +120,7 @@ public enum ConfigurationLoader {
             var rule = DeviceRule(configuration: base)
             var seen: Set<String> = []
             var matchKeys = 0
-            for (keyName, value) in table.sorted(by: { $0.0 < $1.0 }) {
+            for (keyName, value) in table.sortedEntries {
                 let fullName = prefix + keyName
                 switch keyName {
                 case "name":
@@ -167,7 +161,7 @@ public enum ConfigurationLoader {
                     if deviceSections.contains(keyName) {
                         readSection(keyName, value, prefix: prefix, into: &rule.configuration, seen: &seen)
                     } else {
-                        unknown(keyName, isTable: value.type == .table, prefix: prefix)
+                        unknown(keyName, isTable: value.isTable, prefix: prefix)
                     }
                 }
             }
@@ -180,7 +174,7 @@ public enum ConfigurationLoader {
         }
 
         /// A vendor or product id: a TOML integer (`0x06cb`) or a hexadecimal string (`"06cb"`).
-        private mutating func deviceID(_ value: TOMLValueConvertible, as name: String) -> UInt16? {
+        private mutating func deviceID(_ value: TOMLValue, as name: String) -> UInt16? {
             let expected = "a 16-bit id, written 0x06cb or \"06cb\" (hexadecimal, as lsusb and /proc/bus/input/devices show it)"
             if let integer = value.int {
                 guard let id = UInt16(exactly: integer) else {
@@ -253,7 +247,7 @@ public enum ConfigurationLoader {
 
         /// The value of `key` if its type and range are right; else records why not.
         /// `name` is the key as the message shows it (`device[1].coast.boost`).
-        mutating func check(_ key: ConfigurationKey, _ value: TOMLValueConvertible, as name: String) -> ConfigurationValue? {
+        mutating func check(_ key: ConfigurationKey, _ value: TOMLValue, as name: String) -> ConfigurationValue? {
             let written = describe(value)
             let tail = "; \(key.defaultValue) is the default"
             switch key.kind {
@@ -342,12 +336,12 @@ public enum ConfigurationLoader {
     }
 
     /// A TOML value as it would be written: `1.5`, `"fast"`, `[1, 2]`, `{...}`.
-    static func describe(_ value: TOMLValueConvertible) -> String {
-        switch value.type {
-        case .int: return value.int.map { String($0) } ?? "?"
-        case .double: return value.double.map { ConfigurationKey.format($0) } ?? "?"
-        case .bool: return value.bool == true ? "true" : "false"
-        case .string: return "\"\(value.string ?? "")\""
+    static func describe(_ value: TOMLValue) -> String {
+        switch value {
+        case .integer(let integer): return String(integer)
+        case .float(let double): return ConfigurationKey.format(double)
+        case .boolean(let boolean): return boolean ? "true" : "false"
+        case .string(let string): return "\"\(string)\""
         case .array: return "[...]"
         case .table: return "{...}"
         case .date, .time, .dateTime: return "a date/time"

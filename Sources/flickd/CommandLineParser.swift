@@ -1,0 +1,305 @@
+import FlickLinux
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// flickd's own command-line parsing: subcommands with long options, flags and at most one
+// positional argument, `--help`, `help SUBCOMMAND` and `--version`.
+//
+// Rationale (docs/DESIGN.md, "The command line"): swift-argument-parser imports
+// FoundationEssentials, which would be the only Foundation left in the binary; flickd's
+// command line is small enough to parse here.
+
+/// An option (`--config FILE`) or, without a value name, a flag (`--verbose`).
+struct CommandOption {
+    /// The long name without the dashes: `config`.
+    var name: String
+    /// What the value is called in the help (`FILE`); nil for a flag.
+    var valueName: String?
+    /// One sentence for the help.
+    var help: String
+
+    /// `--config <FILE>` or `--verbose`.
+    var synopsis: String { "--\(name)" + (valueName.map { " <\($0)>" } ?? "") }
+}
+
+/// A positional argument (`FILE`).
+struct CommandArgument {
+    /// What it is called in the help: `FILE`.
+    var valueName: String
+    /// One sentence for the help.
+    var help: String
+    /// Whether the command needs it.
+    var isRequired: Bool
+}
+
+/// What a subcommand accepts and how its help reads.
+struct CommandDescription {
+    /// The subcommand's name: `check-config`.
+    var name: String
+    /// One line for the list of subcommands and the help's overview.
+    var abstract: String
+    /// The help's long text (paragraphs; wrapped to the terminal's 80 columns).
+    var discussion: String = ""
+    var argument: CommandArgument? = nil
+    var options: [CommandOption] = []
+
+    /// `flickd replay <FILE> [--desc <FILE>] [--json]`.
+    var usage: String {
+        var parts = ["flickd", name]
+        if let argument { parts.append(argument.isRequired ? "<\(argument.valueName)>" : "[<\(argument.valueName)>]") }
+        parts += options.map { "[\($0.synopsis)]" }
+        return parts.joined(separator: " ")
+    }
+}
+
+/// The values given to one subcommand.
+struct ParsedArguments {
+    /// The positional argument, if given.
+    var argument: String?
+    /// Option values by name (the last one given wins).
+    var values: [String: String] = [:]
+    /// The flags given.
+    var flags: Set<String> = []
+
+    func value(_ name: String) -> String? { values[name] }
+    func flag(_ name: String) -> Bool { flags.contains(name) }
+}
+
+/// A subcommand of flickd.
+protocol FlickdCommand {
+    static var commandDescription: CommandDescription { get }
+    init(_ arguments: ParsedArguments)
+    /// Runs the command. Throwing `ExitCode.failure` exits with status 1 (the command has
+    /// already said why).
+    func run() throws
+}
+
+/// How a command ends other than by returning.
+enum ExitCode: Error {
+    /// Status 1: the command failed and has printed why.
+    case failure
+}
+
+/// A command line that cannot be run: exits with status 64 (EX_USAGE), as argument parsers
+/// conventionally do.
+struct UsageError: Error {
+    var message: String
+    var command: CommandDescription?
+}
+
+enum CommandLineParser {
+    /// Status for a command line that cannot be run (sysexits.h EX_USAGE).
+    static let usageStatus: Int32 = 64
+    /// The help's width in columns and the indent of the option descriptions.
+    static let width = 80, descriptionColumn = 26
+
+    /// What to do with a command line.
+    enum Action {
+        case run(any FlickdCommand)
+        case print(String)
+    }
+
+    /// Parses `arguments` (without the program name) for `main`.
+    static func parse(_ arguments: [String], main: MainCommand.Type) throws(UsageError) -> Action {
+        var rest = arguments[...]
+        if let first = rest.first {
+            switch first {
+            case "--version": return .print(main.version)
+            case "-h", "--help": return .print(mainHelp(main))
+            case "help":
+                rest = rest.dropFirst()
+                guard let name = rest.first else { return .print(mainHelp(main)) }
+                guard let command = main.subcommands.first(where: { $0.commandDescription.name == name }) else {
+                    throw UsageError(message: "Unknown subcommand '\(name)'", command: nil)
+                }
+                return .print(help(command.commandDescription))
+            default: break
+            }
+        }
+        var command = main.defaultSubcommand
+        if let first = rest.first, let named = main.subcommands.first(where: { $0.commandDescription.name == first }) {
+            command = named
+            rest = rest.dropFirst()
+        }
+        let description = command.commandDescription
+        var parsed = ParsedArguments()
+        var onlyArguments = false
+        while let word = rest.first {
+            rest = rest.dropFirst()
+            if onlyArguments || !word.hasPrefix("-") || word == "-" {
+                guard description.argument != nil, parsed.argument == nil else {
+                    throw UsageError(message: "Unexpected argument '\(word)'", command: description)
+                }
+                parsed.argument = word
+                continue
+            }
+            switch word {
+            case "--": onlyArguments = true; continue
+            case "-h", "--help": return .print(help(description))
+            case "--version": return .print(main.version)
+            default: break
+            }
+            var name = Substring(word.drop { $0 == "-" })
+            var inlineValue: String?
+            if let equals = name.firstIndex(of: "=") {
+                inlineValue = String(name[name.index(after: equals)...])
+                name = name[..<equals]
+            }
+            guard word.hasPrefix("--"), let option = description.options.first(where: { $0.name == name }) else {
+                let known = description.options.map(\.name)
+                let suggestion = known.first { $0.hasPrefix(name) || name.hasPrefix($0) }
+                throw UsageError(message: "Unknown option '\(word)'" + (suggestion.map { ". Did you mean '--\($0)'?" } ?? ""),
+                                 command: description)
+            }
+            guard option.valueName != nil else {
+                guard inlineValue == nil else {
+                    throw UsageError(message: "The flag '--\(option.name)' does not take a value", command: description)
+                }
+                parsed.flags.insert(option.name)
+                continue
+            }
+            if let inlineValue {
+                parsed.values[option.name] = inlineValue
+            } else if let value = rest.first {
+                parsed.values[option.name] = value
+                rest = rest.dropFirst()
+            } else {
+                throw UsageError(message: "Missing value for '\(option.synopsis)'", command: description)
+            }
+        }
+        if let argument = description.argument, argument.isRequired, parsed.argument == nil {
+            throw UsageError(message: "Missing expected argument '<\(argument.valueName)>'", command: description)
+        }
+        return .run(command.init(parsed))
+    }
+
+    /// The top-level help: overview, usage, options and the subcommands.
+    static func mainHelp(_ main: MainCommand.Type) -> String {
+        var text = wrap("OVERVIEW: " + main.abstract) + "\n\nUSAGE: flickd <subcommand>\n\nOPTIONS:\n"
+        text += row("--version", "Show the version.") + row("-h, --help", "Show help information.")
+        text += "\nSUBCOMMANDS:\n"
+        for command in main.subcommands {
+            let name = command.commandDescription.name + (command == main.defaultSubcommand ? " (default)" : "")
+            text += row(name, command.commandDescription.abstract)
+        }
+        return text + "\n  See 'flickd help <subcommand>' for detailed help.\n"
+    }
+
+    /// A subcommand's help: overview, discussion, usage, arguments and options.
+    static func help(_ command: CommandDescription) -> String {
+        var text = wrap("OVERVIEW: " + command.abstract) + "\n\n"
+        if !command.discussion.isEmpty { text += wrap(command.discussion) + "\n\n" }
+        text += wrap("USAGE: " + command.usage, indent: 2) + "\n\n"
+        if let argument = command.argument {
+            text += "ARGUMENTS:\n" + row("<\(argument.valueName)>", argument.help) + "\n"
+        }
+        text += "OPTIONS:\n"
+        for option in command.options { text += row(option.synopsis, option.help) }
+        text += row("--version", "Show the version.") + row("-h, --help", "Show help information.")
+        return text
+    }
+
+    /// What a usage error prints on stderr.
+    static func errorText(_ error: UsageError) -> String {
+        var text = "Error: \(error.message)\n"
+        if let command = error.command {
+            text += "Usage: \(command.usage)\n  See 'flickd \(command.name) --help' for more information.\n"
+        } else {
+            text += "  See 'flickd --help' for more information.\n"
+        }
+        return text
+    }
+
+    /// `  name      description`, the description wrapped in its column.
+    private static func row(_ name: String, _ description: String) -> String {
+        let lead = "  " + name
+        let lines = wrapLines(description, width: width - descriptionColumn)
+        let pad = String(repeating: " ", count: descriptionColumn)
+        var text: String
+        if lead.count + 2 <= descriptionColumn {
+            text = lead + String(repeating: " ", count: descriptionColumn - lead.count) + (lines.first ?? "") + "\n"
+        } else {
+            text = lead + "\n" + pad + (lines.first ?? "") + "\n"
+        }
+        for line in lines.dropFirst() { text += pad + line + "\n" }
+        return text
+    }
+
+    /// `text` with each of its lines wrapped at `width`; a wrapped line goes on at the
+    /// original line's own indent plus `indent`.
+    static func wrap(_ text: String, indent: Int = 0) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            let leading = line.prefix { $0 == " " }.count
+            let pad = String(repeating: " ", count: leading)
+            let more = String(repeating: " ", count: indent)
+            return wrapLines(String(line.dropFirst(leading)), width: width - leading)
+                .enumerated().map { pad + ($0.offset == 0 ? "" : more) + $0.element }
+                .joined(separator: "\n")
+        }.joined(separator: "\n")
+    }
+
+    /// `text` broken at spaces into lines of at most `width` characters (a longer word gets a
+    /// line of its own).
+    private static func wrapLines(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ") {
+            if current.isEmpty {
+                current = String(word)
+            } else if current.count + 1 + word.count <= width {
+                current += " " + word
+            } else {
+                lines.append(current)
+                current = String(word)
+            }
+        }
+        if !current.isEmpty || lines.isEmpty { lines.append(current) }
+        return lines
+    }
+}
+
+/// The top-level command: its name, version, subcommands and the one run without a name.
+protocol MainCommand {
+    static var abstract: String { get }
+    static var version: String { get }
+    static var subcommands: [any FlickdCommand.Type] { get }
+    static var defaultSubcommand: any FlickdCommand.Type { get }
+}
+
+extension MainCommand {
+    /// Parses the process's arguments and runs the subcommand; exits with its status.
+    static func main() {
+        do {
+            switch try CommandLineParser.parse(Array(CommandLine.arguments.dropFirst()), main: Self.self) {
+            case .print(let text):
+                print(text, terminator: text.hasSuffix("\n") ? "" : "\n")
+                exit(0)
+            case .run(let command):
+                do {
+                    try command.run()
+                    exit(0)
+                } catch ExitCode.failure {
+                    exitWithFailure()
+                } catch {
+                    StandardError.write("Error: \(error)\n")
+                    exitWithFailure()
+                }
+            }
+        } catch {
+            StandardError.write(CommandLineParser.errorText(error))
+            exit(CommandLineParser.usageStatus)
+        }
+    }
+
+    /// Exits with status 1 (the caller has printed why).
+    static func exitWithFailure() -> Never {
+        exit(1)
+    }
+}
+
+/// Two command types are the same type.
+private func == (a: any FlickdCommand.Type, b: any FlickdCommand.Type) -> Bool {
+    ObjectIdentifier(a) == ObjectIdentifier(b)
+}
