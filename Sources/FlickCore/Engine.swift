@@ -27,7 +27,8 @@ public final class Engine {
     }
 
     /// Called with each frame for the virtual touchpad while `output` is `.touchpad`, from
-    /// `handle` (a landing with the release) and `tick`. Must not call back into the engine.
+    /// `handle` (a landing with the release) and `tick`. Must not call back into the engine,
+    /// except `touchFrameWritten(at:)`.
     public var onTouchFrame: ((TouchFrame) -> Void)?
 
     /// The desktop's touchpad natural-scrolling setting, used where `scroll.natural` is `auto`
@@ -362,6 +363,12 @@ public final class Engine {
         case .wheel: return coast?.nextDeadline
         case .touchpad: return fingers.nextDeadline
         }
+    }
+
+    /// The daemon wrote the last touch frame at `time` (read after the write): the next motion
+    /// frame keeps a full frame period from it (see `VirtualFingers.frameWritten(at:)`).
+    public func touchFrameWritten(at time: Instant) {
+        fingers.frameWritten(at: time)
     }
 
     /// True while fingers are down on the virtual touchpad (moving, or resting before the lift).

@@ -271,6 +271,18 @@ public struct VirtualFingers: Sendable {
         }
     }
 
+    /// Tells the fingers that the last frame reached the kernel at `time` (the kernel stamps a
+    /// frame when it is written). The next motion frame comes at least `framePeriod` later:
+    /// libinput's touch-jump filter divides a frame's distance by the stamped interval, so a
+    /// frame written late and the next one on time would look like a jump and be discarded.
+    public mutating func frameWritten(at time: Instant) {
+        guard case .gliding(var glide) = state else { return }
+        if glide.nextFrame < time + Self.framePeriod {
+            glide.nextFrame = time + Self.framePeriod
+            state = .gliding(glide)
+        }
+    }
+
     /// Distance along the motion at `time`, mm: the make-up plus the model's `x(t)`.
     static func distance(_ glide: Glide, at time: Instant) -> Double {
         guard time >= glide.origin else { return glide.makeUp }

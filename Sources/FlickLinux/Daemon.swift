@@ -428,6 +428,8 @@ public final class Daemon {
         do {
             try touchpad.write(frame)
             outputFailing = false
+            // Read after the write: when the kernel stamped the frame, as libinput will see it.
+            engine.touchFrameWritten(at: now())
         } catch {
             if !outputFailing { logger.error("cannot write to the virtual touchpad: \(error)") }
             outputFailing = true

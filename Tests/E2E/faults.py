@@ -560,7 +560,7 @@ class Faults:
 
     @staticmethod
     def rate_config(rate):
-        return "[coast]\ntick_rate = %d\ndeceleration_rate = %s\n" % (TICK_RATE, rate)
+        return "[coast]\ntick_rate = %d\ndeceleration_rate = %s\n[output]\nmode = \"wheel\"\n" % (TICK_RATE, rate)
 
     def config(self):
         f = "config"

@@ -61,7 +61,12 @@ CONFIG = """
 tick_rate = %d
 [touchscreen]
 enabled = true
+[output]
+mode = "wheel"
 """ % TICK_RATE
+
+# The default output: two fingers on "flickd virtual touchpad" carry the coast.
+TOUCHPAD_CONFIG = CONFIG.replace('mode = "wheel"', 'mode = "touchpad"')
 
 
 def mono():
@@ -129,10 +134,11 @@ class Flickd:
         self.log = open(self.log_path, "w")
         self.proc = subprocess.Popen([binary, "run", "--verbose", "--config", self.config_path],
                                      stdout=self.log, stderr=subprocess.STDOUT)
-        m = self.wait_log(r"created flickd virtual wheel at (/dev/input/event\d+)", 60)
+        m = self.wait_log(r"created flickd virtual (wheel|touchpad) at (/dev/input/event\d+)", 60)
         if not m:
-            raise RuntimeError("flickd did not create its wheel:\n" + self.text())
-        self.wheel = m.group(1)
+            raise RuntimeError("flickd did not create its virtual device:\n" + self.text())
+        self.output = m.group(1)
+        self.wheel = m.group(2)   # the output device's node (wheel or touchpad)
 
     def text(self):
         with open(self.log_path) as f:

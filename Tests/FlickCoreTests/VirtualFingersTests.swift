@@ -158,6 +158,25 @@ import Testing
         #expect(fingers.nextDeadline == late + Self.period)
     }
 
+    @Test("a frame written late pushes the next one a full period after the write")
+    func writtenLate() throws {
+        var fingers = VirtualFingers()
+        _ = fingers.start(velocity: Vector(x: 0, y: 300), deceleration: Self.deceleration,
+                          maxDuration: .milliseconds(5000), at: Self.release)
+        let due = Self.release + Self.period
+        #expect(fingers.advance(to: due).frame != nil)
+        fingers.frameWritten(at: due + .milliseconds(1))  // written promptly: the grid holds
+        #expect(fingers.nextDeadline == due + Self.period + .milliseconds(1))
+        let second = try #require(fingers.nextDeadline)
+        _ = fingers.advance(to: second)
+        fingers.frameWritten(at: second + .milliseconds(15))  // the write itself was held up
+        #expect(fingers.nextDeadline == second + .milliseconds(15) + Self.period)
+        fingers.freeze(at: second + .milliseconds(16))
+        fingers.frameWritten(at: second + .milliseconds(40))
+        #expect(fingers.nextDeadline == second + .milliseconds(15) + Self.rest,
+                "still since the last write; a later report changes nothing while resting")
+    }
+
     @Test("a release while the fingers rest continues them from where they are, without a landing")
     func continueWhileResting() throws {
         var fingers = VirtualFingers()
