@@ -66,7 +66,7 @@ public struct TouchFrame: Hashable, Sendable, CustomStringConvertible {
 ///
 /// At a release the fingers land side by side, 18 mm apart across the motion, and from the
 /// next frame on move with the coast's model `x(t) = (v0/k)(1 − e^(−kt))`, one frame every
-/// `framePeriod`, evenly. The first motion frame moves by `makeUp` only: libinput drops the
+/// `framePeriod`, evenly. The first motion frame moves by `makeUp(speed:)` only: libinput drops the
 /// first motion of a new two-finger scroll, so that frame is the one it drops and the model
 /// starts after it; the content loses nothing. When the model comes to rest (or at
 /// `coast.max_duration`) the fingers rest `restBeforeLift`, then lift.
@@ -88,8 +88,19 @@ public struct VirtualFingers: Sendable {
     /// How long the fingers stay still before lifting. GTK then sees a scroll ending at rest
     /// (no glide of its own), and a touch this long is never a tap (libinput's tap timeout is 180 ms).
     public static let restBeforeLift = Duration.milliseconds(200)
-    /// The first motion frame of a new landing, mm along the motion: the motion libinput drops.
+    /// The least first motion frame of a new landing, mm along the motion: the motion libinput
+    /// drops (about 1.2 mm was seen at 150 mm/s). The frame moves one period at the release
+    /// speed when that is more (`makeUp(speed:)`).
     public static let makeUp = 1.2
+
+    /// The first motion frame after a landing at `speed` (mm/s): one frame period of motion at
+    /// that speed, at least `makeUp`. libinput drops the first motion frame of a new scroll
+    /// whatever its size; a frame the size of the ones after it also keeps the speed steady
+    /// from that frame on, which libinput's touch-jump filter (a jump is a frame much longer
+    /// than the one before) expects.
+    public static func makeUp(speed: Double) -> Double {
+        max(makeUp, speed * framePeriod.seconds)
+    }
     /// The motion ends when the model is this close to where it comes to rest, mm (one device
     /// unit; less cannot be written).
     public static let restDistance = 1 / VirtualPad.unitsPerMillimetre
@@ -185,7 +196,7 @@ public struct VirtualFingers: Sendable {
         case .up:
             // Land so that the whole travel lies on the surface: centred on the path.
             let across = Vector(x: -direction.y, y: direction.x) * (VirtualPad.fingerSpacingMillimetres / 2)
-            let path = Self.makeUp + travel
+            let path = Self.makeUp(speed: speed) + travel
             let low = VirtualPad.marginMillimetres + VirtualPad.fingerSpacingMillimetres / 2
             let high = VirtualPad.sideMillimetres - low
             var centre = VirtualPad.centre - direction * (min(path, high - low) / 2)
@@ -193,7 +204,7 @@ public struct VirtualFingers: Sendable {
             first = centre - across
             second = centre + across
             landing = TouchFrame(action: .land, first: first, second: second)
-            makeUp = Self.makeUp
+            makeUp = Self.makeUp(speed: speed)
             // The frame after the landing moves by the make-up only; the model starts there.
             origin = time + Self.framePeriod
         case .gliding, .resting:

@@ -65,7 +65,7 @@ import Testing
         }
         // The first motion frame is the make-up only (libinput drops it).
         let first = try #require(moves.first)
-        #expect(abs(first.frame.first.y - landing.first.y - VirtualFingers.makeUp) < 1e-9)
+        #expect(abs(first.frame.first.y - landing.first.y - VirtualFingers.makeUp(speed: 150)) < 1e-9)
         #expect(first.frame.first.x == landing.first.x, "straight down")
         // Then the model: 8 ms after the make-up frame the fingers are at x(8 ms) beyond it.
         let second = moves[1]
@@ -75,7 +75,7 @@ import Testing
         let last = try #require(moves.last)
         let travel = last.frame.first.y - landing.first.y
         let destination = 150 / Self.deceleration.decayPerSecond
-        #expect(abs(travel - (destination + VirtualFingers.makeUp)) < 1e-6, "travel \(travel) vs \(destination) + make-up")
+        #expect(abs(travel - (destination + VirtualFingers.makeUp(speed: 150))) < 1e-6, "travel \(travel) vs \(destination) + make-up")
         #expect(abs(destination - 74.9) < 0.1)
         #expect(last.ended == .settled)
         // The lift: 200 ms after the last motion, not moving, at the last position.
@@ -134,7 +134,7 @@ import Testing
         let last = try #require(moves.last)
         #expect(last.ended == .cut)
         let travel = last.frame.first.x - landing.first.x
-        let expected = VirtualFingers.makeUp + Self.deceleration.position(after: 0.3, velocity: 200)
+        let expected = VirtualFingers.makeUp(speed: 200) + Self.deceleration.position(after: 0.3, velocity: 200)
         #expect(abs(travel - expected) < 1e-9)
         // The model starts one period after the landing, so it ends 300 ms after that.
         #expect(last.time - Self.release <= .milliseconds(300) + Self.period * 2)
@@ -151,11 +151,18 @@ import Testing
         _ = fingers.advance(to: Self.release + Self.period)  // the make-up
         let late = Self.release + .milliseconds(60)
         let frame = try #require(fingers.advance(to: late).frame)
-        let expected = VirtualFingers.makeUp + Self.deceleration.position(after: (late - (Self.release + Self.period)).seconds,
+        let expected = VirtualFingers.makeUp(speed: 300) + Self.deceleration.position(after: (late - (Self.release + Self.period)).seconds,
                                                                            velocity: 300)
         #expect(abs(frame.first.y - landing.first.y - expected) < 1e-9)
         #expect(fingers.advance(to: late).frame == nil, "nothing more is due now")
         #expect(fingers.nextDeadline == late + Self.period)
+    }
+
+    @Test("the make-up frame is one period at the release speed, at least 1.2 mm")
+    func makeUpSize() {
+        #expect(VirtualFingers.makeUp(speed: 60) == 1.2)
+        #expect(abs(VirtualFingers.makeUp(speed: 150) - 1.2) < 1e-12)
+        #expect(abs(VirtualFingers.makeUp(speed: 1000) - 8) < 1e-12)
     }
 
     @Test("a frame written late pushes the next one a full period after the write")
@@ -206,7 +213,7 @@ import Testing
         let landing = try #require(landingFrame)
         let frames = Self.run(&fingers, from: Self.release)
         let last = try #require(frames.last(where: { $0.frame.action == .move }))
-        #expect(abs(last.frame.first.y - landing.first.y - (1500 / Self.deceleration.decayPerSecond + VirtualFingers.makeUp)) < 0.06)
+        #expect(abs(last.frame.first.y - landing.first.y - (1500 / Self.deceleration.decayPerSecond + VirtualFingers.makeUp(speed: 1500))) < 0.06)
         var faster = VirtualFingers()
         _ = faster.start(velocity: Vector(x: 3000, y: -3000), deceleration: Self.deceleration,
                          maxDuration: .milliseconds(5000), at: Self.release)
@@ -294,7 +301,7 @@ import Testing
         #expect(pad.actions == [.land, .move, .lift])
         let plan = try #require(pad.script.coasts.first)
         let destination = plan.velocity.y / Deceleration(ratePerMillisecond: 0.998).decayPerSecond
-        #expect(abs(pad.travel.y - (destination + VirtualFingers.makeUp)) < 0.06, "travel \(pad.travel) vs \(destination)")
+        #expect(abs(pad.travel.y - (destination + VirtualFingers.makeUp(speed: plan.velocity.y))) < 0.06, "travel \(pad.travel) vs \(destination)")
         #expect(pad.travel.x == 0)
         #expect(pad.script.coastEndReasons == [.finished])
         #expect(!pad.script.engine.isCoasting && !pad.script.engine.hasFingersDown)
