@@ -127,6 +127,14 @@ public struct VirtualFingers: Sendable {
         let settles: Bool
         /// When the next frame is due.
         var nextFrame: Instant
+        /// When the last frame was computed (its position is the model's at that time).
+        var lastFrame: Instant
+        /// How far the model's clock is behind the real one: the sum of the delays between
+        /// computing a frame and writing it. The kernel stamps a frame when it is written, so a
+        /// held-up write followed by a prompt one would show a longer motion over a shorter
+        /// interval (a "touch jump" to libinput); running the model on the written intervals
+        /// keeps every frame's distance in step with its stamp.
+        var lag: Duration = .zero
     }
 
     /// Where the fingers are.
@@ -229,7 +237,7 @@ public struct VirtualFingers: Sendable {
         state = .gliding(Glide(origin: origin, direction: direction, speed: speed, deceleration: deceleration,
                                makeUp: makeUp, firstStart: first, secondStart: second, end: end,
                                finalDistance: finalDistance, settles: settles,
-                               nextFrame: time + Self.framePeriod))
+                               nextFrame: time + Self.framePeriod, lastFrame: time))
         return landing
     }
 
@@ -262,8 +270,10 @@ public struct VirtualFingers: Sendable {
             return (TouchFrame(action: .lift, first: first, second: second), nil)
         case .gliding(var glide):
             guard time >= glide.nextFrame else { return (nil, nil) }
-            let done = time >= glide.end
-            let distance = done ? glide.finalDistance : min(glide.finalDistance, Self.distance(glide, at: time))
+            let modelTime = time - glide.lag
+            let done = modelTime >= glide.end
+            let distance = done ? glide.finalDistance : min(glide.finalDistance, Self.distance(glide, at: modelTime))
+            glide.lastFrame = time
             first = glide.firstStart + glide.direction * distance
             second = glide.secondStart + glide.direction * distance
             let frame = TouchFrame(action: .move, first: first, second: second)
@@ -288,10 +298,10 @@ public struct VirtualFingers: Sendable {
     /// frame written late and the next one on time would look like a jump and be discarded.
     public mutating func frameWritten(at time: Instant) {
         guard case .gliding(var glide) = state else { return }
-        if glide.nextFrame < time + Self.framePeriod {
-            glide.nextFrame = time + Self.framePeriod
-            state = .gliding(glide)
-        }
+        if time > glide.lastFrame { glide.lag = glide.lag + (time - glide.lastFrame) }
+        glide.lastFrame = time
+        if glide.nextFrame < time + Self.framePeriod { glide.nextFrame = time + Self.framePeriod }
+        state = .gliding(glide)
     }
 
     /// Distance along the motion at `time`, mm: the make-up plus the model's `x(t)`.
@@ -306,7 +316,8 @@ public struct VirtualFingers: Sendable {
         case .up, .resting:
             return .zero
         case .gliding(let glide):
-            let t = time < glide.origin ? 0 : (time - glide.origin).seconds
+            let modelTime = time - glide.lag
+            let t = modelTime < glide.origin ? 0 : (modelTime - glide.origin).seconds
             return glide.direction * glide.deceleration.velocity(after: t, velocity: glide.speed)
         }
     }

@@ -168,8 +168,9 @@ import Testing
     @Test("a frame written late pushes the next one a full period after the write")
     func writtenLate() throws {
         var fingers = VirtualFingers()
-        _ = fingers.start(velocity: Vector(x: 0, y: 300), deceleration: Self.deceleration,
-                          maxDuration: .milliseconds(5000), at: Self.release)
+        let landed = fingers.start(velocity: Vector(x: 0, y: 300), deceleration: Self.deceleration,
+                                   maxDuration: .milliseconds(5000), at: Self.release)
+        let start = try #require(landed).first
         let due = Self.release + Self.period
         #expect(fingers.advance(to: due).frame != nil)
         fingers.frameWritten(at: due + .milliseconds(1))  // written promptly: the grid holds
@@ -178,9 +179,17 @@ import Testing
         _ = fingers.advance(to: second)
         fingers.frameWritten(at: second + .milliseconds(15))  // the write itself was held up
         #expect(fingers.nextDeadline == second + .milliseconds(15) + Self.period)
-        fingers.freeze(at: second + .milliseconds(16))
-        fingers.frameWritten(at: second + .milliseconds(40))
-        #expect(fingers.nextDeadline == second + .milliseconds(15) + Self.rest,
+        // The model lost the 1 + 15 ms the writes were held up: the next frame moves only by
+        // the interval since the last write, as its kernel stamp will say.
+        let third = try #require(fingers.nextDeadline)
+        let frame = try #require(fingers.advance(to: third).frame)
+        let d = Self.deceleration
+        let modelTime = (third - Duration(microseconds: 16_000) - (Self.release + Self.period)).seconds
+        #expect(abs(frame.first.y - (start.y + VirtualFingers.makeUp(speed: 300) + d.position(after: modelTime, velocity: 300))) < 1e-9)
+        fingers.frameWritten(at: third)
+        fingers.freeze(at: third + .milliseconds(1))
+        fingers.frameWritten(at: third + .milliseconds(40))
+        #expect(fingers.nextDeadline == third + Self.rest,
                 "still since the last write; a later report changes nothing while resting")
     }
 
