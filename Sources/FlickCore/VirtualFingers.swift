@@ -88,6 +88,10 @@ public struct VirtualFingers: Sendable {
     /// How long the fingers stay still before lifting. GTK then sees a scroll ending at rest
     /// (no glide of its own), and a touch this long is never a tap (libinput's tap timeout is 180 ms).
     public static let restBeforeLift = Duration.milliseconds(200)
+    /// How much faster than the frame before a motion frame may move, mm/s. From rest that is a
+    /// 4 mm frame at 8 ms, 6 mm over libinput's 12 ms reference interval.
+    public static let maximumSpeedIncrease = 500.0
+
     /// The least first motion frame of a new landing, mm along the motion: the motion libinput
     /// drops (about 1.2 mm was seen at 150 mm/s). The frame moves one period at the release
     /// speed when that is more (`makeUp(speed:)`).
@@ -135,6 +139,11 @@ public struct VirtualFingers: Sendable {
         /// interval (a "touch jump" to libinput); running the model on the written intervals
         /// keeps every frame's distance in step with its stamp.
         var lag: Duration = .zero
+        /// Distance along the motion written so far, mm (make-up included).
+        var distance = 0.0
+        /// Speed of the last motion frame, mm/s, and the model time it was computed at.
+        var lastSpeed = 0.0
+        var lastModelTime: Instant
     }
 
     /// Where the fingers are.
@@ -237,7 +246,7 @@ public struct VirtualFingers: Sendable {
         state = .gliding(Glide(origin: origin, direction: direction, speed: speed, deceleration: deceleration,
                                makeUp: makeUp, firstStart: first, secondStart: second, end: end,
                                finalDistance: finalDistance, settles: settles,
-                               nextFrame: time + Self.framePeriod, lastFrame: time))
+                               nextFrame: time + Self.framePeriod, lastFrame: time, lastModelTime: time))
         return landing
     }
 
@@ -271,8 +280,20 @@ public struct VirtualFingers: Sendable {
         case .gliding(var glide):
             guard time >= glide.nextFrame else { return (nil, nil) }
             let modelTime = time - glide.lag
-            let done = modelTime >= glide.end
-            let distance = done ? glide.finalDistance : min(glide.finalDistance, Self.distance(glide, at: modelTime))
+            let ended = modelTime >= glide.end
+            let wanted = ended ? glide.finalDistance : min(glide.finalDistance, Self.distance(glide, at: modelTime))
+            // Speed up by at most `maximumSpeedIncrease` per frame: libinput takes a frame much
+            // longer than the one before for a touch jump and discards it (seen from 0 to
+            // 1500 mm/s in one frame). Below ~500 mm/s this never binds; above, the fingers
+            // catch up with the model within a few frames, as it slows.
+            let interval = max(Self.framePeriod.seconds / 8, (modelTime - glide.lastModelTime).seconds)
+            let allowed = (glide.lastSpeed + Self.maximumSpeedIncrease) * interval
+            let step = max(0, min(wanted - glide.distance, allowed))
+            let distance = glide.distance + step
+            let done = ended && distance >= glide.finalDistance - 1e-9
+            glide.lastSpeed = step / interval
+            glide.lastModelTime = modelTime
+            glide.distance = distance
             glide.lastFrame = time
             first = glide.firstStart + glide.direction * distance
             second = glide.secondStart + glide.direction * distance

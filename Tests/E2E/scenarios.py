@@ -24,7 +24,7 @@ Scenarios (each asserted; a failed check prints expected and actual):
                   key = false a key does not; no key code or name ever appears in the log
   sigterm         SIGTERM during a coast: exit status 0, the virtual wheel is gone
   tp-flick        output.mode = "touchpad" (the scenarios above use "wheel"): a flick on a
-                  2-slot and a many-slot pad lands two fingers on "flickd virtual touchpad" at
+                  2-slot and a many-slot pad (150 mm/s, and 600 mm/s) lands two fingers on "flickd virtual touchpad" at
                   the release; libinput reports POINTER_SCROLL_FINGER the way the fingers went,
                   at 0.6-1.5 of the finger phase's units/s (first 100 ms), frames steady (8 ms
                   nominal; the median is printed and must stay under 40 ms under emulation),
@@ -520,13 +520,16 @@ class Scenarios:
         daemon, tap, li = self.start_touchpad("tp-flick")
         c = self.checks
         try:
-            for name, direction, kw in [(TWO_SLOTS, "down", {"stagger": 0.02}), (MANY_SLOTS, "up", {})]:
+            for name, direction, kw in [(TWO_SLOTS, "down", {"stagger": 0.02}), (MANY_SLOTS, "up", {}),
+                                        (MANY_SLOTS, "down", {"speed": 600, "duration": 0.12})]:
                 with open_pad(name, daemon) as pad:
                     real = DebugEvents(pad.devnode, os.path.join(self.out, "tp-flick-real-%s.log" % name))
                     try:
                         label = "%s flick %s" % (name, direction)
                         time.sleep(0.5)
-                        r, _, mark, host_start = self.flick(daemon, pad, direction, speed=150, duration=0.25, **kw)
+                        kw = dict({"speed": 150, "duration": 0.25}, **kw)
+                        label += " at %d mm/s" % kw["speed"]
+                        r, _, mark, host_start = self.flick(daemon, pad, direction, **kw)
                         planned = daemon.wait_log(r"coast at [^\n]*", 5, mark)
                         end = daemon.wait_log(r"coast ended at [^\n]*: ([a-z-]+)", 8, mark)
                         time.sleep(0.8)   # the rest and the lift, and libinput's reader

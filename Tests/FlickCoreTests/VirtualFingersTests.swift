@@ -165,6 +165,31 @@ import Testing
         #expect(abs(VirtualFingers.makeUp(speed: 1000) - 8) < 1e-12)
     }
 
+    @Test("from rest the fingers speed up by at most 500 mm/s a frame, then catch up with the model")
+    func speedRamp() throws {
+        var fingers = VirtualFingers()
+        let landed = fingers.start(velocity: Vector(x: 0, y: 1500), deceleration: Self.deceleration,
+                                   maxDuration: .milliseconds(5000), at: Self.release)
+        let landing = try #require(landed)
+        let frames = Self.run(&fingers, from: Self.release).filter { $0.frame.action == .move }
+        var previous = (time: Self.release, y: landing.first.y, speed: 0.0)
+        for entry in frames {
+            let dt = (entry.time - previous.time).seconds
+            let speed = (entry.frame.first.y - previous.y) / dt
+            #expect(speed <= previous.speed + 500 + 1e-6, "at \(entry.time): \(speed) mm/s after \(previous.speed)")
+            previous = (entry.time, entry.frame.first.y, speed)
+        }
+        #expect(abs(frames[0].frame.first.y - landing.first.y - 4) < 1e-9, "the first frame: 4 mm in 8 ms")
+        let total = frames.last!.frame.first.y - landing.first.y
+        let expected = 1500 / Self.deceleration.decayPerSecond + VirtualFingers.makeUp(speed: 1500)
+        #expect(abs(total - expected) < 0.06, "the whole travel still: \(total) vs \(expected)")
+        // Caught up with the model within 100 ms.
+        let later = try #require(frames.first { $0.time - Self.release >= .milliseconds(100) })
+        let model = VirtualFingers.makeUp(speed: 1500)
+            + Self.deceleration.position(after: (later.time - (Self.release + Self.period)).seconds, velocity: 1500)
+        #expect(abs(later.frame.first.y - landing.first.y - model) < 1e-9)
+    }
+
     @Test("a frame written late pushes the next one a full period after the write")
     func writtenLate() throws {
         var fingers = VirtualFingers()
