@@ -89,8 +89,9 @@ public struct VirtualFingers: Sendable {
     /// (no glide of its own), and a touch this long is never a tap (libinput's tap timeout is 180 ms).
     public static let restBeforeLift = Duration.milliseconds(200)
     /// How much faster than the frame before a motion frame may move, mm/s. From rest that is a
-    /// 4 mm frame at 8 ms, 6 mm over libinput's 12 ms reference interval.
-    public static let maximumSpeedIncrease = 500.0
+    /// 2.4 mm frame at 8 ms, 3.6 mm over libinput's 12 ms reference interval: about half the
+    /// growth libinput calls a jump, leaving room for the jitter of the kernel's stamps.
+    public static let maximumSpeedIncrease = 300.0
 
     /// The least first motion frame of a new landing, mm along the motion: the motion libinput
     /// drops (about 1.2 mm was seen at 150 mm/s). The frame moves one period at the release
@@ -284,7 +285,7 @@ public struct VirtualFingers: Sendable {
             let wanted = ended ? glide.finalDistance : min(glide.finalDistance, Self.distance(glide, at: modelTime))
             // Speed up by at most `maximumSpeedIncrease` per frame: libinput takes a frame much
             // longer than the one before for a touch jump and discards it (seen from 0 to
-            // 1500 mm/s in one frame). Below ~500 mm/s this never binds; above, the fingers
+            // 1500 mm/s in one frame). Below ~300 mm/s this never binds; above, the fingers
             // catch up with the model within a few frames, as it slows.
             let interval = max(Self.framePeriod.seconds / 8, (modelTime - glide.lastModelTime).seconds)
             let allowed = (glide.lastSpeed + Self.maximumSpeedIncrease) * interval
@@ -318,6 +319,11 @@ public struct VirtualFingers: Sendable {
     /// libinput's touch-jump filter divides a frame's distance by the stamped interval, so a
     /// frame written late and the next one on time would look like a jump and be discarded.
     public mutating func frameWritten(at time: Instant) {
+        if case .resting(let still) = state, time > still, time - still < Self.framePeriod {
+            // The last motion frame reached the kernel only now: the rest counts from its stamp.
+            state = .resting(still: time)
+            return
+        }
         guard case .gliding(var glide) = state else { return }
         if time > glide.lastFrame { glide.lag = glide.lag + (time - glide.lastFrame) }
         glide.lastFrame = time
