@@ -4,6 +4,13 @@
 /// Each tick emits `round(x(t_n)) − round(x(t_{n−1}))`, so the total after any sequence of
 /// ticks is `round(x(t_last))`, whatever the tick rate; when the coast settles the total is
 /// exactly `round(X)`. Legacy detents come from an accumulator: one per 120 hi-res units.
+///
+/// The output runs `lead` units ahead of the model (at most `leadHiRes`, never past the total):
+/// libinput 1.20–1.28 holds back hi-res wheel motion after a pause until 60 units have
+/// accumulated, and starts over after 500 ms without an event. With the lead, the first event
+/// (with the release frame) passes at once, and the coast reaches its total while the model is
+/// still 60 units short, moving at `60·k` units/s or more, so its last events never come far
+/// enough apart to be held back: nothing is lost, and the total is unchanged.
 struct Coast {
     /// The device whose gesture started this coast.
     let source: DeviceID
@@ -29,6 +36,8 @@ struct Coast {
 
     /// Half a hi-res unit: closer than this to rest, nothing more can be emitted.
     static let restDistance = 0.5
+    /// How far the output runs ahead of the model, hi-res units: libinput's hold-back threshold.
+    static let leadHiRes = 60.0
 
     init(source: DeviceID, origin: Instant, vertical: Double, horizontal: Double,
          millimetresPerSecond: Vector, deceleration: Deceleration, maxDuration: Duration, period: Duration) {
@@ -89,13 +98,28 @@ struct Coast {
             targetHorizontal = deceleration.position(after: t, velocity: horizontal)
         }
         var output = WheelOutput()
-        let dv = Self.step(to: targetVertical, emitted: &emittedVertical)
-        let dh = Self.step(to: targetHorizontal, emitted: &emittedHorizontal)
+        let goal = total
+        let dv = Self.step(to: Self.led(targetVertical, total: goal.vertical), emitted: &emittedVertical)
+        let dh = Self.step(to: Self.led(targetHorizontal, total: goal.horizontal), emitted: &emittedHorizontal)
         output.verticalHiRes = dv
         output.horizontalHiRes = dh
         output.verticalDetents = Self.detents(adding: dv, to: &legacyVertical)
         output.horizontalDetents = Self.detents(adding: dh, to: &legacyHorizontal)
         return (output, ended || isAtRest)
+    }
+
+    /// The lead for an axis whose coast emits `total` in all: `leadHiRes` in its direction, at
+    /// most the total.
+    static func lead(total: Int64) -> Double {
+        let t = Double(total)
+        return t >= 0 ? min(leadHiRes, t) : max(-leadHiRes, t)
+    }
+
+    /// `model` moved ahead by the lead, never past `total`.
+    static func led(_ model: Double, total: Int64) -> Double {
+        let t = Double(total)
+        let ahead = model + lead(total: total)
+        return t >= 0 ? min(ahead, t) : max(ahead, t)
     }
 
     /// The whole units between what was emitted and `target`, clamped to what one event holds.
@@ -119,16 +143,18 @@ struct Coast {
     /// sooner than one period after the last tick, and no later than the end.
     var nextDeadline: Instant {
         var soonest = end
-        if let t = crossing(velocity: vertical, emitted: emittedVertical), t < soonest { soonest = t }
-        if let t = crossing(velocity: horizontal, emitted: emittedHorizontal), t < soonest { soonest = t }
+        let goal = total
+        if let t = crossing(velocity: vertical, emitted: emittedVertical, total: goal.vertical), t < soonest { soonest = t }
+        if let t = crossing(velocity: horizontal, emitted: emittedHorizontal, total: goal.horizontal), t < soonest { soonest = t }
         let earliest = lastTick + period
         return soonest < earliest ? min(earliest, end) : soonest
     }
 
-    /// When one axis's position crosses the next half unit past what it emitted.
-    private func crossing(velocity: Double, emitted: Int64) -> Instant? {
-        guard velocity != 0 else { return nil }
-        let boundary = Double(emitted) + (velocity > 0 ? 0.5 : -0.5)
+    /// When one axis's output (the model plus the lead) crosses the next half unit past what it
+    /// emitted; nil once it emitted its total.
+    private func crossing(velocity: Double, emitted: Int64, total: Int64) -> Instant? {
+        guard velocity != 0, emitted != total else { return nil }
+        let boundary = Double(emitted) + (velocity > 0 ? 0.5 : -0.5) - Self.lead(total: total)
         guard let t = deceleration.time(toReach: boundary, velocity: velocity) else { return nil }
         return origin + Duration.seconds(t)
     }

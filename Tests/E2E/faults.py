@@ -23,6 +23,9 @@ and actual. Faults:
   stall      flickd stopped for 2 s mid-coast: the late tick ends the coast ("stall") instead of
              jumping; no wheel event larger than a normal tick's step
   sigkill    SIGKILL mid-coast: the kernel removes the virtual wheel; the next start coasts
+  tp-sigkill SIGKILL while the virtual touchpad's fingers move (output.mode = "touchpad"): the
+             kernel removes the device, libinput reports DEVICE_REMOVED and lists no flickd
+             touchpad any more, no button, motion or touch event came from it
   udev       udev's events lost: flickd (as nobody, so its receive queue is as small as
              net.core.rmem_max, lowered for the test) is stopped while 12 touchpads are plugged
              in; the kernel drops what overflows its queue. flickd says so, looks at every
@@ -57,8 +60,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
-from scenarios import (CONFIG, MANY_SLOTS, TWO_SLOTS, Checks, Flickd, Libinput, Scenarios,  # noqa: E402
-                       WheelTap, coast_end, load, mono, open_pad, vdev)
+from scenarios import (CONFIG, MANY_SLOTS, TOUCHPAD_CONFIG, TWO_SLOTS, Checks, DebugEvents, Flickd, Libinput, Scenarios,  # noqa: E402
+                       TouchTap, WheelTap, coast_end, load, mono, open_pad, vdev)
 from evdev import UInput  # noqa: E402
 from evdev import ecodes as E  # noqa: E402
 
@@ -118,6 +121,22 @@ def open_descriptors(pid):
 def proc_status(pid):
     with open("/proc/%d/status" % pid) as f:
         return dict(line.rstrip("\n").split(":\t", 1) for line in f if ":\t" in line)
+
+
+TOUCHPAD_NAME = "flickd virtual touchpad"
+
+
+def devices_named(name):
+    """sysfs names of input devices called `name`."""
+    found = []
+    for entry in os.listdir("/sys/class/input"):
+        try:
+            with open("/sys/class/input/%s/name" % entry) as f:
+                if f.read().strip() == name:
+                    found.append(entry)
+        except OSError:
+            pass
+    return found
 
 
 def wheels_in_sysfs():
@@ -552,6 +571,56 @@ class Faults:
             if daemon.alive():
                 daemon.stop(signal.SIGKILL)
 
+    # -- 6b: SIGKILL mid-glide with the touchpad output ------------------------------------------
+
+    def tp_sigkill(self):
+        """flickd killed while its virtual fingers move: the kernel destroys the virtual touchpad,
+        libinput removes it, and no finger is left down anywhere."""
+        f = "tp-sigkill"
+        daemon = Flickd(self.args.flickd, self.out, TOUCHPAD_CONFIG, "tp-sigkill")
+        tap = TouchTap(daemon.wheel)
+        li = DebugEvents(daemon.wheel, os.path.join(self.out, "tp-sigkill-libinput.log"))
+        try:
+            self.check(f, "flickd created its virtual touchpad", daemon.output == "touchpad", "touchpad", daemon.output)
+            with open_pad(MANY_SLOTS, daemon) as pad:
+                r, plan, _ = self.flick(daemon, pad)
+                time.sleep(0.25)
+                k_release = r.get("k_release") or r["t_release"]
+                kinds = [k for _, k in tap.kinds(k_release - 0.05)]
+                self.check(f, "the fingers landed and are moving, not lifted", plan is not None and kinds[:1] == ["land"]
+                           and "move" in kinds and "lift" not in kinds, "land, move...", kinds[:4] + kinds[-2:])
+                sysname = os.path.basename(daemon.wheel)
+                t_kill = mono()
+                daemon.proc.send_signal(signal.SIGKILL)
+                status = daemon.stop(timeout=10)
+                gone = None
+                while mono() - t_kill < 5:
+                    if not os.path.exists("/sys/class/input/" + sysname) and not devices_named(TOUCHPAD_NAME):
+                        gone = mono() - t_kill
+                        break
+                    time.sleep(0.01)
+                self.check(f, "killed (status -9)", status == -signal.SIGKILL, -9, status)
+                self.check(f, "the kernel removed the virtual touchpad", gone is not None, "gone", devices_named(TOUCHPAD_NAME))
+                removed = None
+                while mono() - t_kill < 10 and removed is None:
+                    removed = next((e for e in li.since(t_kill) if e[1] == "DEVICE_REMOVED"), None)
+                    time.sleep(0.05)
+                self.check(f, "libinput removed it (DEVICE_REMOVED)", removed is not None, "DEVICE_REMOVED",
+                           [e[5] for e in li.since(t_kill)][-3:])
+                bad = [e[5] for e in li.since(0) if e[1].startswith(("POINTER_BUTTON", "POINTER_MOTION", "TOUCH_"))]
+                self.check(f, "no button (tap), pointer motion or touch event from it", not bad, [], bad[:3])
+                listed = subprocess.run(["libinput", "list-devices"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                        text=True, timeout=60).stdout
+                self.check(f, "no flickd touchpad left for libinput (list-devices): no finger can stay down on it",
+                           TOUCHPAD_NAME not in listed, "absent", "listed")
+                if gone is not None:
+                    self.figures["tp_sigkill_touchpad_gone_ms"] = round(gone * 1000)
+        finally:
+            li.close()
+            tap.close()
+            if daemon.alive():
+                daemon.stop(signal.SIGKILL)
+
     # -- 4: the configuration file broken while running -----------------------------------------
 
     GOOD_RATE = 0.990
@@ -560,7 +629,7 @@ class Faults:
 
     @staticmethod
     def rate_config(rate):
-        return "[coast]\ntick_rate = %d\ndeceleration_rate = %s\n" % (TICK_RATE, rate)
+        return "[coast]\ntick_rate = %d\ndeceleration_rate = %s\n[output]\nmode = \"wheel\"\n" % (TICK_RATE, rate)
 
     def config(self):
         f = "config"
@@ -838,7 +907,8 @@ def main():
     runner = Faults(args)
     # uinput first: rmmod needs no uinput device to exist.
     faults = [("uinput", runner.uinput), ("hotplug", runner.hotplug), ("overrun", runner.overrun),
-              ("stall", runner.stall), ("sigkill", runner.sigkill), ("config", runner.config),
+              ("stall", runner.stall), ("sigkill", runner.sigkill), ("tp-sigkill", runner.tp_sigkill),
+              ("config", runner.config),
               ("udev", runner.udev), ("security", runner.security)]
     began = mono()
     runner.checks.run_each(faults, set(filter(None, args.only.split(","))), "fault")

@@ -23,6 +23,16 @@ Scenarios (each asserted; a failed check prints expected and actual):
   keys            a key press (Ctrl) or a mouse click during a coast stops it; with [stop]
                   key = false a key does not; no key code or name ever appears in the log
   sigterm         SIGTERM during a coast: exit status 0, the virtual wheel is gone
+  tp-flick        output.mode = "touchpad" (the scenarios above use "wheel"): a flick on a
+                  2-slot and a many-slot pad (150 mm/s, and 600 mm/s) lands two fingers on "flickd virtual touchpad" at
+                  the release; libinput reports POINTER_SCROLL_FINGER the way the fingers went,
+                  at 0.6-1.5 of the finger phase's units/s (first 100 ms), frames steady (8 ms
+                  nominal; the median is printed and must stay under 40 ms under emulation),
+                  no pointer motion, button, touch, swipe, pinch or touch jump; 200 ms still,
+                  then the lift and libinput's scroll stop
+  tp-stops        a touch, a key, a button and the pad's removal each freeze the fingers: no
+                  motion frame after the stop, the lift after 200 ms still, no scroll but the
+                  final stop; a pad plugged in later coasts
 Figures (printed, not asserted): release -> first wheel event latency p50/p99 over --flicks
 flicks (kernel timestamps), tick interval against the nominal period, wake-ups over 10 idle
 seconds. The last line is "e2e: N passed, M failed".
@@ -61,7 +71,12 @@ CONFIG = """
 tick_rate = %d
 [touchscreen]
 enabled = true
+[output]
+mode = "wheel"
 """ % TICK_RATE
+
+# The default output: two fingers on "flickd virtual touchpad" carry the coast.
+TOUCHPAD_CONFIG = CONFIG.replace('mode = "wheel"', 'mode = "touchpad"')
 
 
 def mono():
@@ -129,10 +144,11 @@ class Flickd:
         self.log = open(self.log_path, "w")
         self.proc = subprocess.Popen([binary, "run", "--verbose", "--config", self.config_path],
                                      stdout=self.log, stderr=subprocess.STDOUT)
-        m = self.wait_log(r"created flickd virtual wheel at (/dev/input/event\d+)", 60)
+        m = self.wait_log(r"created flickd virtual (wheel|touchpad) at (/dev/input/event\d+)", 60)
         if not m:
-            raise RuntimeError("flickd did not create its wheel:\n" + self.text())
-        self.wheel = m.group(1)
+            raise RuntimeError("flickd did not create its virtual device:\n" + self.text())
+        self.output = m.group(1)
+        self.wheel = m.group(2)   # the output device's node (wheel or touchpad)
 
     def text(self):
         with open(self.log_path) as f:
@@ -281,6 +297,112 @@ class Libinput:
             self.proc.kill()
 
 
+class TouchTap:
+    """Reads flickd's virtual touchpad through evdev with CLOCK_MONOTONIC timestamps: every
+    frame as (kernel time, {(type, code): value, ...} in order)."""
+
+    def __init__(self, devnode):
+        self.dev = evdev.InputDevice(devnode)
+        fcntl.ioctl(self.dev.fd, EVIOCSCLOCKID, struct.pack("i", CLOCK_MONOTONIC))
+        self.frames = []
+        self.lock = threading.Lock()
+        self.running = True
+        self.removed = False
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self):
+        pending = []
+        while self.running:
+            r, _, _ = select.select([self.dev.fd], [], [], 0.1)
+            if not r:
+                continue
+            try:
+                for ev in self.dev.read():
+                    if ev.type == E.EV_SYN and ev.code == E.SYN_REPORT:
+                        with self.lock:
+                            self.frames.append((ev.sec + ev.usec / 1e6, pending))
+                        pending = []
+                    elif ev.type in (E.EV_ABS, E.EV_KEY):
+                        pending.append((ev.type, ev.code, ev.value))
+            except OSError:
+                self.removed = True
+                return
+
+    def kinds(self, t0=0.0, t1=float("inf")):
+        """[(kernel time, "land" | "move" | "lift")] between t0 and t1."""
+        out = []
+        with self.lock:
+            frames = [f for f in self.frames if t0 <= f[0] < t1]
+        for t, events in frames:
+            ids = [v for (ty, c, v) in events if ty == E.EV_ABS and c == E.ABS_MT_TRACKING_ID]
+            if ids and all(v >= 0 for v in ids):
+                out.append((t, "land"))
+            elif ids:
+                out.append((t, "lift"))
+            elif any(ty == E.EV_ABS for (ty, c, v) in events):
+                out.append((t, "move"))
+        return out
+
+    def close(self):
+        self.running = False
+        self.thread.join(1)
+        try:
+            self.dev.close()
+        except OSError:
+            pass
+
+
+class DebugEvents:
+    """`libinput debug-events --device NODE`: every event line with libinput's printed time
+    (seconds, relative within one run) and the host time it was read."""
+
+    LINE = re.compile(r"^[-\s]?(event\d+)\s+([A-Z_]+)\s+(?:\+([\d.]+)s)?\s*(.*)$")
+    VALUES = re.compile(r"vert\s+(-?[\d.]+)[^\s]*\s+horiz\s+(-?[\d.]+)")
+
+    def __init__(self, devnode, log_path):
+        self.proc = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events", "--device", devnode],
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.events = []          # (host time, type, printed time, vert, horiz, text)
+        self.errors = []
+        self.added = threading.Event()
+        self.lock = threading.Lock()
+        self.log_path = log_path
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+        if not self.added.wait(30):
+            raise RuntimeError("libinput did not add %s" % devnode)
+
+    def _run(self):
+        with open(self.log_path, "w") as log:
+            for line in self.proc.stdout:
+                log.write(line)
+                log.flush()
+                m = self.LINE.match(line.rstrip("\n"))
+                with self.lock:
+                    if "libinput error" in line:
+                        self.errors.append((mono(), line.strip()))
+                    if not m:
+                        continue
+                    kind = m.group(2)
+                    if kind == "DEVICE_ADDED":
+                        self.added.set()
+                    v = self.VALUES.search(m.group(4))
+                    self.events.append((mono(), kind, float(m.group(3)) if m.group(3) else None,
+                                        float(v.group(1)) if v else 0.0, float(v.group(2)) if v else 0.0, line.strip()))
+
+    def since(self, t0, kind=None):
+        with self.lock:
+            return [e for e in self.events if e[0] >= t0 and (kind is None or e[1] == kind)]
+
+    def close(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
 def load(name):
     return vdev.load(os.path.join(DEVICES, name))
 
@@ -354,6 +476,196 @@ class Scenarios:
         kernel = tap.between(k_release - 0.5)
         seen = li.since(host_start)
         return {"plan": plan, "end": end, "release": k_release, "kernel": kernel, "libinput": seen, "vdev": r}
+
+    # -- touchpad output (output.mode = "touchpad", the default) ------------------------------
+
+    def start_touchpad(self, name):
+        daemon = Flickd(self.args.flickd, self.out, TOUCHPAD_CONFIG, name)
+        if daemon.output != "touchpad":
+            raise RuntimeError("flickd created a %s, not its touchpad" % daemon.output)
+        tap = TouchTap(daemon.wheel)
+        li = DebugEvents(daemon.wheel, os.path.join(self.out, name + "-libinput.log"))
+        return daemon, tap, li
+
+    # Events libinput must never report on the virtual touchpad: pointer motion, buttons (a
+    # two-finger tap is a right click), touch events, and gestures but the hold gesture.
+    FORBIDDEN = ("POINTER_MOTION", "POINTER_BUTTON", "TOUCH_", "GESTURE_SWIPE", "GESTURE_PINCH", "POINTER_SCROLL_WHEEL")
+
+    def check_clean(self, s, label, li, t0):
+        seen = [e[5] for e in li.since(t0) if e[1].startswith(self.FORBIDDEN)]
+        self.checks.check(s, label + ": libinput reports no pointer motion, button, touch, swipe or pinch from it",
+                          not seen, [], seen[:5])
+        holds = [e[5] for e in li.since(t0) if e[1].startswith("GESTURE_HOLD")]
+        if holds:
+            print("     (hold gesture reported: %s)" % holds[:2], flush=True)
+        jumps = [e[1] for e in li.errors if "jump" in e[1] and e[0] >= t0]
+        self.checks.check(s, label + ": libinput discarded no touch jump", not jumps, [], jumps[:2])
+
+    def check_rest_then_lift(self, s, label, tap, t0):
+        kinds = tap.kinds(t0)
+        lifts = [t for t, k in kinds if k == "lift"]
+        moves = [t for t, k in kinds if k == "move"]
+        if not self.checks.check(s, label + ": the fingers lift once", len(lifts) == 1, 1, kinds[-3:]):
+            return
+        before = [t for t in moves if t < lifts[0]]
+        after = [t for t in moves if t > lifts[0]]
+        rest = lifts[0] - (before[-1] if before else lifts[0])
+        self.checks.check(s, label + ": still >= 200 ms before the lift", rest >= 0.199, ">= 200 ms", "%.1f ms" % (rest * 1000))
+        self.checks.check(s, label + ": no motion after the lift", not after, [], after[:3])
+        return rest
+
+    def tp_flick(self):
+        """A flick on a real-like pad: the virtual touchpad's fingers carry the coast."""
+        s = "tp-flick"
+        daemon, tap, li = self.start_touchpad("tp-flick")
+        c = self.checks
+        try:
+            for name, direction, kw in [(TWO_SLOTS, "down", {"stagger": 0.02}), (MANY_SLOTS, "up", {}),
+                                        (MANY_SLOTS, "down", {"speed": 600, "duration": 0.07})]:
+                with open_pad(name, daemon) as pad:
+                    real = DebugEvents(pad.devnode, os.path.join(self.out, "tp-flick-real-%s.log" % name))
+                    try:
+                        label = "%s flick %s" % (name, direction)
+                        time.sleep(0.5)
+                        kw = dict({"speed": 150, "duration": 0.25}, **kw)
+                        label += " at %d mm/s" % kw["speed"]
+                        r, _, mark, host_start = self.flick(daemon, pad, direction, **kw)
+                        planned = daemon.wait_log(r"coast at [^\n]*", 5, mark)
+                        end = daemon.wait_log(r"coast ended at [^\n]*: ([a-z-]+)", 8, mark)
+                        time.sleep(0.8)   # the rest and the lift, and libinput's reader
+                        if not c.check(s, label + ": flickd planned a coast", planned is not None, "a 'coast at' line",
+                                       daemon.text()[mark:][-600:]):
+                            continue
+                        # "stall": the emulated guest held flickd up > 500 ms (a suspend to
+                        # flickd, which then stops rather than jump; faults.py `stall` tests it).
+                        c.check(s, label + ": the glide ended at rest (or stopped on an emulation stall)",
+                                end is not None and end.group(1) in ("finished", "stall"), "finished", end and end.group(0))
+                        if end is not None and end.group(1) == "stall":
+                            print("     (the guest stalled flickd > 500 ms during this glide)", flush=True)
+                        k_release = r.get("k_release") or r["t_release"]
+                        kinds = tap.kinds(k_release - 0.05)
+                        c.check(s, label + ": two fingers land at the release (< 50 ms)",
+                                kinds and kinds[0][1] == "land" and kinds[0][0] - k_release < 0.05, "land within 50 ms",
+                                kinds[:1] and ("%s %.1f ms" % (kinds[0][1], (kinds[0][0] - k_release) * 1000)))
+                        self.check_rest_then_lift(s, label, tap, k_release - 0.05)
+                        scrolls = [e for e in li.since(host_start, "POINTER_SCROLL_FINGER")]
+                        moving = [e for e in scrolls if e[3] or e[4]]
+                        sign = 1 if direction == "down" else -1
+                        c.check(s, label + ": POINTER_SCROLL_FINGER from flickd virtual touchpad", len(moving) > 10,
+                                "> 10 events", len(moving))
+                        c.check(s, label + ": the glide goes the way the fingers went, vertically only",
+                                all(e[3] * sign >= 0 and e[4] == 0 for e in moving), "vert sign %d, horiz 0" % sign,
+                                [(e[3], e[4]) for e in moving if e[3] * sign < 0 or e[4]][:5])
+                        c.check(s, label + ": the last scroll event is libinput's scroll stop (0/0)",
+                                scrolls and scrolls[-1][3] == 0 and scrolls[-1][4] == 0, "0/0", scrolls[-1:])
+                        self.check_clean(s, label, li, host_start)
+                        # Speed: the finger phase's units/s (last 100 ms of the real pad's scroll)
+                        # against the glide's first 100 ms, both in libinput's finger-scroll units.
+                        finger = [e for e in real.since(host_start, "POINTER_SCROLL_FINGER") if e[3] and e[2] is not None]
+                        glide = [e for e in moving if e[2] is not None]
+                        if finger and glide:
+                            t_end = finger[-1][2]
+                            window = [e for e in finger if t_end - 0.1 <= e[2] <= t_end]
+                            span = window[-1][2] - window[0][2]
+                            before = abs(sum(e[3] for e in window[1:])) / span if span > 0 else float("nan")
+                            t0 = glide[0][2]
+                            after_window = [e for e in glide if e[2] - t0 <= 0.1]
+                            after_span = max(0.1, after_window[-1][2] - t0)
+                            after = abs(sum(e[3] for e in after_window)) / after_span
+                            ratio = after / before if before else float("nan")
+                            intervals = [b[2] - a[2] for a, b in zip(glide, glide[1:]) if b[2] - t0 <= 0.3]
+                            p50 = percentile(intervals, 50) * 1000
+                            p90 = percentile(intervals, 90) * 1000
+                            print("     %s: finger %.0f units/s, glide's first 100 ms %.0f units/s, ratio %.2f; "
+                                  "glide intervals p50 %.1f ms, p90 %.1f ms" % (label, before, after, ratio, p50, p90), flush=True)
+                            self.figures.setdefault("touchpad_speed_ratio", []).append(round(ratio, 3))
+                            self.figures.setdefault("touchpad_interval_p50_ms", []).append(round(p50, 1))
+                            # Wide bounds: under emulation the first frames come late, in lumps.
+                            c.check(s, label + ": the glide starts near the finger's speed (0.6 .. 1.5 of it)",
+                                    0.6 <= ratio <= 1.5, "0.6 .. 1.5", "%.2f" % ratio)
+                            c.check(s, label + ": frames come steadily (median interval <= 40 ms under emulation; 8 ms nominal)",
+                                    p50 <= 40, "<= 40 ms", "%.1f ms" % p50)
+                        else:
+                            c.check(s, label + ": libinput saw both the finger phase and the glide", False, "both",
+                                    "%d finger, %d glide events" % (len(finger), len(glide)))
+                    finally:
+                        real.close()
+                    time.sleep(0.3)
+        finally:
+            li.close(); tap.close()
+            c.check(s, "flickd exits 0 on SIGTERM", daemon.stop() == 0, 0, daemon.proc.returncode)
+
+    def tp_stops(self):
+        """A touch, a key, a button and a removed pad each freeze the glide: no motion after, a
+        lift only after 200 ms still, no scroll from libinput but its final stop."""
+        s = "tp-stops"
+        daemon, tap, li = self.start_touchpad("tp-stops")
+        c = self.checks
+        caps = {E.EV_KEY: list(range(E.KEY_ESC, E.KEY_MICMUTE + 1))}
+        mouse_caps = {E.EV_KEY: [E.BTN_LEFT, E.BTN_RIGHT], E.EV_REL: [E.REL_X, E.REL_Y]}
+        keyboard = evdev.UInput(caps, name="e2e keyboard", bustype=E.BUS_USB, vendor=0x1234, product=0x5678)
+        mouse = evdev.UInput(mouse_caps, name="e2e mouse", bustype=E.BUS_USB, vendor=0x1234, product=0x5679)
+
+        def press(dev, code):
+            dev.write(E.EV_KEY, code, 1)
+            dev.syn()
+            dev.write(E.EV_KEY, code, 0)
+            dev.syn()
+
+        try:
+            daemon.wait_log(r"\(e2e mouse\): mouse", 10)
+            pad = open_pad(MANY_SLOTS, daemon)
+            try:
+                for how in ("touch", "key", "button", "device-removed"):
+                    label = "stop by " + how
+                    r, plan, mark, host_start = self.flick(daemon, pad, "down", speed=250, duration=0.12)
+                    if plan is None and not daemon.wait_log(r"coast at", 1, mark):
+                        c.check(s, label + ": flickd planned a coast", False, "a plan", daemon.text()[mark:][-400:])
+                        continue
+                    time.sleep(0.3)
+                    t_stop = mono()
+                    if how == "touch":
+                        t = pad.tap(hold=0.05)
+                        t_stop = t.get("k_touch") or t["t_touch"]
+                    elif how == "key":
+                        press(keyboard, E.KEY_LEFTCTRL)
+                    elif how == "button":
+                        press(mouse, E.BTN_LEFT)
+                    else:
+                        pad.close()
+                    end = daemon.wait_log(r"coast ended at [^\n]*: ([a-z-]+)", 3, mark)
+                    time.sleep(0.8)
+                    c.check(s, label + ": flickd says so", end is not None and end.group(1) == how, how, end and end.group(0))
+                    k_release = r.get("k_release") or r["t_release"]
+                    moving = [t for t, k in tap.kinds(k_release) if k == "move"]
+                    c.check(s, label + ": the fingers were moving before the stop",
+                            len([t for t in moving if t < t_stop]) > 5, "> 5 frames", len(moving))
+                    # flickd learns of a removal from udev or ENODEV, some ms later under emulation.
+                    allowed = 0.25 if how == "device-removed" else 0.012
+                    late = [round((t - t_stop) * 1000, 1) for t in moving if t > t_stop + allowed]
+                    c.check(s, label + ": no motion frame after the stop (%.0f ms allowed to notice it)" % (allowed * 1000),
+                            not late, [], late[:5])
+                    self.check_rest_then_lift(s, label, tap, k_release - 0.05)
+                    after = [e for e in li.since(t_stop + 0.15 + allowed, "POINTER_SCROLL_FINGER") if e[3] or e[4]]
+                    c.check(s, label + ": libinput: no scroll after the stop but the final 0/0", not after, [],
+                            [e[5] for e in after[:3]])
+                    self.check_clean(s, label, li, host_start)
+                    if how == "device-removed":
+                        c.check(s, "flickd is still running after the removal", daemon.alive(), "alive", daemon.proc.returncode)
+                        pad = open_pad(TWO_SLOTS, daemon)
+                        m, plan, mark, _ = self.flick(daemon, pad, "down", speed=200, duration=0.2, stagger=0.02)
+                        time.sleep(0.5)
+                        k = m.get("k_release") or m["t_release"]
+                        c.check(s, "a pad plugged in later coasts on the touchpad",
+                                any(kind == "move" for _, kind in tap.kinds(k)), "motion frames", tap.kinds(k)[:3])
+                        pad.tap(hold=0.05)
+                        time.sleep(0.5)
+            finally:
+                pad.close()
+        finally:
+            keyboard.close(); mouse.close()
+            li.close(); tap.close()
+            c.check(s, "flickd exits 0 on SIGTERM", daemon.stop() == 0, 0, daemon.proc.returncode)
 
     # -- scenarios ----------------------------------------------------------------------------
 
@@ -645,7 +957,7 @@ def main():
     runner = Scenarios(args)
     scenarios = [("flick-down", runner.flick_down), ("no-coast", runner.no_coast), ("touch-stops", runner.touch_stops),
                  ("horizontal", runner.horizontal), ("hotplug", runner.hotplug), ("keys", runner.keys),
-                 ("sigterm", runner.sigterm)]
+                 ("sigterm", runner.sigterm), ("tp-flick", runner.tp_flick), ("tp-stops", runner.tp_stops)]
     if not args.no_figures:
         scenarios.append(("figures", runner.measure))
     runner.checks.run_each(scenarios, set(filter(None, args.only.split(","))), "scenario")

@@ -37,22 +37,29 @@ import Testing
     }
 
     @Test func ticksWithoutMovementEmitNothing() {
-        var coast = Coast(source: 1, origin: .zero, vertical: 100, horizontal: 0, millimetresPerSecond: Vector(x: 0, y: 1),
+        var coast = Coast(source: 1, origin: .zero, vertical: 300, horizontal: 0, millimetresPerSecond: Vector(x: 0, y: 1),
                           deceleration: Deceleration(ratePerMillisecond: 0.998), maxDuration: .milliseconds(10_000),
                           period: .milliseconds(1))
         var empty = 0
         var nonEmpty = 0
         var t = Instant.zero
+        var first: Int32?
         for _ in 0..<3000 {
             t = t + .milliseconds(1)
             let step = coast.advance(to: t)
             if step.output.isEmpty { empty += 1 } else {
                 nonEmpty += 1
-                #expect(abs(step.output.verticalHiRes) == 1, "at 1 kHz a 100 unit/s coast moves one unit at a time")
+                if first == nil {
+                    first = step.output.verticalHiRes
+                } else {
+                    #expect(abs(step.output.verticalHiRes) == 1, "at 1 kHz a slow coast moves one unit at a time")
+                }
             }
             if step.ended { break }
         }
-        #expect(empty > 0 && nonEmpty == 50, "50 units emitted one by one (X = 49.95), \(nonEmpty) non-empty ticks")
+        // X = 149.85: the first tick emits the 60-unit lead, then 90 units one by one.
+        #expect(first == 60)
+        #expect(empty > 0 && nonEmpty == 91, "\(nonEmpty) non-empty ticks")
     }
 
     @Test func maxDurationCutsTheCoast() {
@@ -67,10 +74,12 @@ import Testing
     }
 
     @Test func nextDeadlineSkipsTicksThatWouldEmitNothing() {
-        let coast = Coast(source: 1, origin: .zero, vertical: 10, horizontal: 0, millimetresPerSecond: Vector(x: 0, y: 1),
-                          deceleration: Deceleration(ratePerMillisecond: 0.998), maxDuration: .milliseconds(10_000),
+        var coast = Coast(source: 1, origin: .zero, vertical: 10, horizontal: 0, millimetresPerSecond: Vector(x: 0, y: 1),
+                          deceleration: Deceleration(ratePerMillisecond: 0.9999), maxDuration: .milliseconds(10_000),
                           period: .milliseconds(8))
-        // At 10 units/s the first half unit is reached after ~50 ms, not after one 8 ms period.
+        // X = 100: the lead (60) goes at once; then at 10 units/s the next half unit is reached
+        // after ~50 ms, not after one 8 ms period.
+        #expect(coast.advance(to: .zero).output.verticalHiRes == 60)
         let first = coast.nextDeadline.microseconds
         #expect(first > 40_000 && first < 60_000, "first deadline \(first) µs")
     }

@@ -19,6 +19,20 @@ final class RecordingWheel: WheelSink {
     func close() { closed = true }
 }
 
+/// A virtual touchpad that records instead of writing to uinput.
+final class RecordingTouchpad: TouchSink {
+    var frames: [TouchFrame] = []
+    var closed = false
+    let syspath: String? = nil
+
+    func write(_ frame: TouchFrame) throws(SystemError) {
+        if closed { throw SystemError(errno: EBADF, call: "write", path: "/dev/uinput") }
+        frames.append(frame)
+    }
+
+    func close() { closed = true }
+}
+
 /// The daemon's loop without devices (this host has no /dev/input): signals and reloads.
 ///
 /// Signals are sent with raise(), which targets the test's own thread; the daemon has blocked
@@ -45,6 +59,30 @@ struct DaemonTests {
         #expect(engine.configuration.scroll.speed == 48)
         #expect(wheel.closed)
         #expect(wheel.frames.isEmpty)
+    }
+
+    @Test("a reload that changes output.mode replaces the device; the old one is destroyed")
+    func reloadSwapsTheOutput() throws {
+        let engine = Engine()
+        let touchpad = RecordingTouchpad()
+        var made: [OutputMode] = []
+        let wheel = RecordingWheel()
+        var wheelMode = Configuration()
+        wheelMode.output.mode = .wheel
+        let daemon = try Daemon(engine: engine, output: .touchpad(touchpad),
+                                makeOutput: { mode in
+                                    made.append(mode)
+                                    return .wheel(wheel)
+                                },
+                                monitor: nil, logger: quiet) { wheelMode }
+        #expect(engine.output == .touchpad, "the engine computes what the device it was given takes")
+        raise(SIGHUP)
+        raise(SIGTERM)
+        try daemon.run()
+        #expect(made == [.wheel])
+        #expect(touchpad.closed, "the touchpad was destroyed")
+        #expect(engine.output == .wheel)
+        #expect(wheel.closed, "and the wheel at shutdown")
     }
 
     @Test("a configuration that fails to load keeps the running one")

@@ -1,0 +1,75 @@
+import Testing
+@testable import FlickCore
+
+/// The wheel output runs 60 hi-res units ahead of the model, so libinput's hold-back (60 units
+/// after a pause, reset after 500 ms without an event) neither delays the first event nor
+/// swallows the slow tail.
+@Suite struct WheelLeadTests {
+    static let origin = Instant(microseconds: 5_000_000)
+    static let period = Duration.milliseconds(8)
+
+    static func coast(velocity: Double, rate: Double = 0.998, maxDuration: Duration = .milliseconds(60000)) -> Coast {
+        Coast(source: 1, origin: origin, vertical: velocity, horizontal: 0, millimetresPerSecond: Vector(x: 0, y: 1),
+              deceleration: Deceleration(ratePerMillisecond: rate), maxDuration: maxDuration, period: period)
+    }
+
+    /// Every non-empty output as (time, vertical units), ticking at each deadline, and whether
+    /// it ended.
+    static func run(_ coast: inout Coast, from start: Instant) -> [(Instant, Int32)] {
+        var out: [(Instant, Int32)] = []
+        var now = start
+        for _ in 0..<100_000 {
+            let (output, ended) = coast.advance(to: now)
+            if output.verticalHiRes != 0 { out.append((now, output.verticalHiRes)) }
+            if ended { return out }
+            now = max(coast.nextDeadline, now + Duration(microseconds: 1))
+        }
+        Issue.record("the coast never ended")
+        return out
+    }
+
+    @Test("the first event carries the model's first step plus 60 units", arguments: [3000.0, -3000.0, 24000.0])
+    func firstEventPassesTheHoldBack(velocity: Double) {
+        var c = Self.coast(velocity: velocity)
+        let first = c.advance(to: Self.origin + Self.period).output.verticalHiRes
+        let model = Deceleration(ratePerMillisecond: 0.998).position(after: 0.008, velocity: velocity)
+        #expect(abs(Double(first)) >= 60, "first event \(first)")
+        #expect(abs(Double(first) - (model + (velocity > 0 ? 60 : -60))) <= 1)
+    }
+
+    @Test("the total is kept, reached 60 units early, with no gap of 400 ms or more",
+          arguments: [(3000.0, 0.998), (-500.0, 0.998), (200.0, 0.9999), (1500.0, 0.99)])
+    func totalKeptAndNoLongGaps(velocity: Double, rate: Double) {
+        var c = Self.coast(velocity: velocity, rate: rate)
+        let total = c.total.vertical
+        let out = Self.run(&c, from: Self.origin + Self.period)
+        let sum = out.reduce(Int64(0)) { $0 + Int64($1.1) }
+        #expect(sum == total, "emitted \(sum) of \(total)")
+        let gaps = zip(out, out.dropFirst()).map { ($1.0 - $0.0).milliseconds }
+        #expect((gaps.max() ?? 0) < 400, "largest gap \(gaps.max() ?? 0) ms")
+        // It ends where the model is still about 60 units short of its destination.
+        if let last = out.last {
+            let d = Deceleration(ratePerMillisecond: rate)
+            let model = d.position(after: (last.0 - Self.origin).seconds, velocity: velocity)
+            // Within one period's motion there (60·k units/s) and rounding.
+            let slack = 60 * d.decayPerSecond * Self.period.seconds + 1.5
+            #expect(abs(abs(Double(total) - model) - 60) <= slack, "model \(model) at the last event, total \(total)")
+        }
+    }
+
+    @Test("a coast of less than 60 units is emitted at once")
+    func smallCoast() {
+        var c = Self.coast(velocity: 80)  // X = 40 units
+        let out = Self.run(&c, from: Self.origin + Self.period)
+        #expect(out.count == 1 && Int64(out[0].1) == c.total.vertical, "\(out)")
+    }
+
+    @Test("a coast cut by max_duration emits its total by the end, nothing after")
+    func cutCoast() {
+        var c = Self.coast(velocity: 3000, maxDuration: .milliseconds(300))
+        let total = c.total.vertical
+        let out = Self.run(&c, from: Self.origin + Self.period)
+        #expect(out.reduce(Int64(0)) { $0 + Int64($1.1) } == total)
+        #expect(out.allSatisfy { $0.0 <= Self.origin + .milliseconds(300) })
+    }
+}
