@@ -8,8 +8,11 @@ A window of 800 x 600 px whose content is much larger than the window in both di
 that paints a grid), so that it scrolls vertically and horizontally. Every line of the log starts with
 CLOCK_MONOTONIC seconds (time.monotonic(), the clock of the kernel's evdev timestamps):
 
-    T v VALUE        the vertical offset changed (px); written on every change
-    T h VALUE        the horizontal offset changed (px)
+    T v VALUE MS     the vertical offset changed (px); written on every change; MS is the
+                     timestamp (ms, the server's clock: CLOCK_MONOTONIC) of the input event
+                     being handled when it changed, or -1 if none (a glide's own frame, a
+                     "center")
+    T h VALUE MS     the horizontal offset changed (px)
     T paint          the window was painted (a frame; GTK: the frame clock's after-paint,
                      Qt: a paint event of the viewport)
     T decel VX VY    GTK began its own kinetic glide (an EventControllerScroll's "decelerate"
@@ -45,7 +48,7 @@ def run_gtk(version, log):
     gi.require_version("Gtk", "%d.0" % version)
     from gi.repository import GLib, Gtk
 
-    state = {"coasting": False, "ready": False, "clock": None}
+    state = {"coasting": False, "ready": False, "clock": None, "evtime": -1}
 
     if version == 4:
         win = Gtk.Window(title="flickd app gtk4")
@@ -83,7 +86,7 @@ def run_gtk(version, log):
     vadj, hadj = sw.get_vadjustment(), sw.get_hadjustment()
 
     def on_value(adj, _pspec, axis):
-        log.write(axis, "%.3f" % adj.get_value())
+        log.write(axis, "%.3f" % adj.get_value(), state["evtime"])
         if state["coasting"]:
             log.write("own")
 
@@ -113,8 +116,16 @@ def run_gtk(version, log):
         state["ctl"] = ctl  # GTK3 controllers are not owned by the widget
     ctl.set_propagation_phase(Gtk.PropagationPhase.CAPTURE)
 
+    def clear_evtime():
+        state["evtime"] = -1
+        return False
+
     def on_scroll(*_args):
         state["coasting"] = False
+        # The ScrolledWindow handles this event right after us, in the same dispatch: its
+        # offset change carries this event's time; an idle callback ends that dispatch.
+        state["evtime"] = ctl.get_current_event_time() if version == 4 else Gtk.get_current_event_time()
+        GLib.idle_add(clear_evtime, priority=GLib.PRIORITY_HIGH)
         return False
 
     def on_decelerate(_ctl, vx, vy):
@@ -173,7 +184,7 @@ def run_gtk(version, log):
 
 
 def run_qt(log):
-    from PyQt6.QtCore import QEvent, QObject, QSocketNotifier, Qt
+    from PyQt6.QtCore import QEvent, QObject, QSocketNotifier, QTimer
     from PyQt6.QtGui import QColor, QPainter
     from PyQt6.QtWidgets import QApplication, QScrollArea, QWidget
 
@@ -191,10 +202,19 @@ def run_qt(log):
                     p.fillRect(x, y, 49, 49, QColor(shade, shade, 255))
             p.end()
 
+    evtime = {"ms": -1}
+
+    def clear_evtime():
+        evtime["ms"] = -1
+
     class PaintSpy(QObject):
         def eventFilter(self, obj, ev):
             if ev.type() == QEvent.Type.Paint:
                 log.write("paint")
+            elif ev.type() == QEvent.Type.Wheel:
+                # The scroll bars move while this event is handled, right after this filter.
+                evtime["ms"] = ev.timestamp()
+                QTimer.singleShot(0, clear_evtime)
             return False
 
     area = QScrollArea()
@@ -205,9 +225,11 @@ def run_qt(log):
     area.resize(800, 600)
     spy = PaintSpy()
     content.installEventFilter(spy)
+    wheel_spy = PaintSpy()
+    area.viewport().installEventFilter(wheel_spy)
     vbar, hbar = area.verticalScrollBar(), area.horizontalScrollBar()
-    vbar.valueChanged.connect(lambda v: log.write("v", v))
-    hbar.valueChanged.connect(lambda v: log.write("h", v))
+    vbar.valueChanged.connect(lambda v: log.write("v", v, evtime["ms"]))
+    hbar.valueChanged.connect(lambda v: log.write("h", v, evtime["ms"]))
     shown = {"ready": False}
 
     def on_range(*_):

@@ -413,12 +413,13 @@ def flickd_devnodes():
     return sorted(found)
 
 
-def supports_output_table(binary, work):
-    path = os.path.join(work, "probe-output.toml")
+def supports_output_table(binary, work, mode="wheel"):
+    """Whether this flickd accepts `[output] mode = "<mode>"` (older builds know no [output])."""
+    path = os.path.join(work, "probe-output-%s.toml" % mode)
     with open(path, "w") as f:
-        f.write('[output]\nmode = "wheel"\n')
+        f.write('[output]\nmode = "%s"\n' % mode)
     r = subprocess.run([binary, "check-config", path], capture_output=True, text=True)
-    return "unknown section [output]" not in (r.stdout + r.stderr)
+    return r.returncode == 0
 
 
 class Flickd:
@@ -486,12 +487,19 @@ class Flickd:
 
 # ------------------------------------------------------------------------------- metrics ---
 
-def offset_series(lines, axis, t0, t1):
-    return [(t, float(a[0])) for t, kind, a in lines if kind == axis and t0 <= t <= t1]
+def changes(lines, axis, t0):
+    """[(app time, offset, input time or None)] of the offset changes on `axis` after t0; the
+    input time (s) is the timestamp of the input event the change handled (ms in the log)."""
+    out = []
+    for t, kind, a in lines:
+        if kind == axis and t >= t0:
+            ms = float(a[1]) if len(a) > 1 else -1
+            out.append((t, float(a[0]), ms / 1000.0 if ms >= 0 else None))
+    return out
 
 
 def value_at(series, t):
-    """Piecewise-linear offset at t from (time, offset) changes (flat before the first)."""
+    """Piecewise-linear offset at t from (time, offset) points (flat outside them)."""
     if not series:
         return None
     if t <= series[0][0]:
@@ -503,50 +511,64 @@ def value_at(series, t):
 
 
 def measure(lines, flick, axis, first_flickd, center_t):
-    """Figures of one flick from the app's log lines; times are CLOCK_MONOTONIC seconds."""
+    """Figures of one flick from the app's log; times are CLOCK_MONOTONIC seconds.
+
+    The guest is emulated and shared: the app sees input 20 ms to several 100 ms late, and the
+    lag varies. So speeds are measured on the INPUT's clock: each offset change is placed at
+    the timestamp of the input event it handled (kernel time of the finger's or flickd's
+    event, through libinput and the server); a change made by the app's own glide (no input
+    event) is placed at its app time minus the lag of the last input-driven change. Gaps and
+    steps are measured on the app's clock: that is what is painted."""
     t_touch = flick.get("k_touch") or flick["t_touch"]
     r = flick.get("k_release") or flick["t_release"]
-    series = offset_series(lines, axis, center_t + 0.05, float("inf"))
-    # The content rests at the centre before the touch; start the series there.
-    base = [(t, x) for t, x in series if t < t_touch]
-    series = ([base[-1]] if base else []) + [(t, x) for t, x in series if t >= t_touch]
-    res = {"changes": len(series)}
-    if len(series) < 3:
+    ch = changes(lines, axis, center_t + 0.05)
+    base = [c for c in ch if c[0] < t_touch]
+    ch = [c for c in ch if c[0] >= t_touch]
+    res = {"changes": len(ch)}
+    finger = [c for c in ch if c[2] is not None and t_touch - 0.01 <= c[2] <= r + 0.001]
+    if len(finger) < 3:
         return res
-    sign = 1.0 if series[-1][1] >= series[0][1] else -1.0
-    before = value_at(series, r - 0.05)
-    at = value_at(series, r)
-    after = value_at(series, r + 0.1)
+    start = base[-1][1] if base else finger[0][1]
+    # Input-time series.
+    aligned = [(t_touch - 0.01, start)]
+    lag = 0.0
+    for t, x, ti in ch:
+        if ti is not None:
+            lag = t - ti
+            aligned.append((ti, x))
+        else:
+            aligned.append((t - lag, x))
+    aligned.sort()
+    sign = 1.0 if ch[-1][1] >= start else -1.0
+    before, at, after = value_at(aligned, r - 0.05), value_at(aligned, r), value_at(aligned, r + 0.1)
     res["speed_before_px_s"] = sign * (at - before) / 0.05
     res["speed_after_px_s"] = sign * (after - at) / 0.1
     res["ratio"] = res["speed_after_px_s"] / res["speed_before_px_s"] if res["speed_before_px_s"] > 0 else None
-    # Frame period: paints in the finger phase (else offset changes there).
-    paints = [t for t, kind, _ in lines if kind == "paint" and t_touch <= t <= r + 0.02]
-    ivals = [b - a for a, b in zip(paints, paints[1:])]
-    finger_changes = [t for t, _ in series if t_touch <= t <= r]
-    if len(ivals) < 2:
-        ivals = [b - a for a, b in zip(finger_changes, finger_changes[1:])]
-    res["frame_ms"] = 1000 * statistics.median(ivals) if ivals else None
-    # Gaps in the first 300 ms after the release, from the last change before it; a glide that
-    # ends inside the window is measured up to its last change.
-    prior = [t for t, _ in series if t <= r]
-    window = ([prior[-1]] if prior else []) + [t for t, _ in series if r < t <= r + 0.3]
+    res["lag_ms"] = 1000 * (finger[-1][0] - finger[-1][2])
+    # App clock: the finger phase ends (for the user) at the last finger-driven change.
+    t_end = finger[-1][0]
+    res["frame_ms"] = 1000 * (t_end - finger[0][0]) / (len(finger) - 1) if t_end > finger[0][0] else None
+    after_ch = [c for c in ch if c[0] > t_end]
+    window = [t_end] + [c[0] for c in after_ch if c[0] <= t_end + 0.3]
     gaps = [b - a for a, b in zip(window, window[1:])]
-    # A gap that begins inside the window and ends after it counts whole (a staircase step).
-    nxt = next((t for t, _ in series if t > r + 0.3), None)
-    if window and nxt is not None:
-        gaps.append(nxt - window[-1])
+    nxt = next((c[0] for c in after_ch if c[0] > t_end + 0.3), None)
+    if nxt is not None:
+        gaps.append(nxt - window[-1])  # a gap that begins in the window counts whole
     res["gap_ms"] = 1000 * max(gaps) if gaps else None
     res["gap_frames"] = res["gap_ms"] / res["frame_ms"] if res["gap_ms"] and res["frame_ms"] else None
-    steps = [(tb, abs(xb - xa)) for (ta, xa), (tb, xb) in zip(series, series[1:]) if xb != xa]
-    finger_steps = [s for t, s in steps if t_touch < t <= r]
-    coast_steps = [s for t, s in steps if t > r]
-    res["finger_step_px"] = statistics.median(finger_steps) if finger_steps else None
-    res["coast_step_px"] = max(coast_steps) if coast_steps else 0.0
+    fsteps = [abs(b[1] - a[1]) for a, b in zip(finger, finger[1:]) if b[1] != a[1]]
+    seq = [finger[-1]] + after_ch
+    csteps = [abs(b[1] - a[1]) for a, b in zip(seq, seq[1:]) if b[1] != a[1]]
+    res["finger_step_px"] = statistics.median(fsteps) if fsteps else None
+    res["coast_step_px"] = max(csteps) if csteps else 0.0
     res["step_ratio"] = res["coast_step_px"] / res["finger_step_px"] if res["finger_step_px"] else None
-    res["distance_px"] = abs(series[-1][1] - at)
-    own_from = first_flickd if first_flickd is not None else r
-    res["own_after_flickd"] = sum(1 for t, kind, _ in lines if kind == "own" and t >= own_from)
+    res["distance_px"] = abs(ch[-1][1] - at)
+    # The app's own glide after flickd's first event reached it (app clock).
+    if first_flickd is not None:
+        own_from = next((c[0] for c in ch if c[2] is not None and c[2] >= first_flickd - 0.002), t_end)
+    else:
+        own_from = t_end
+    res["own_after_flickd"] = sum(1 for t, kind, _ in lines if kind == "own" and t > own_from)
     res["own_total"] = sum(1 for t, kind, _ in lines if kind == "own" and t >= t_touch)
     res["decel"] = any(kind == "decel" and t >= t_touch for t, kind, _ in lines)
     res["flickd_first_ms"] = 1000 * (first_flickd - r) if first_flickd is not None else None
@@ -642,8 +664,11 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks)
     finger_dir = "down" if direction == "vertical" else "right"
     duration = min(0.25, MAX_TRAVEL_MM / speed)
     per = []
+    discarded = 0
     bad_before = daemon.bad_count() if daemon else 0
-    for i in range(args.flicks):
+    for i in range(args.flicks * 3):
+        if len(per) >= args.flicks:
+            break
         app.center()
         time.sleep(0.3)
         app.wait_still(quiet=0.5, timeout=5)
@@ -658,7 +683,12 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks)
         first = daemon.first_event_after(r - 0.005) if daemon else None
         m = measure(app.lines(), flick, axis, first, center_t)
         m["max_late_ms"] = flick.get("max_late_ms")
-        per.append(m)
+        # A flick whose frames were written late (the emulator stalled) or that the app never
+        # saw as a finger scroll is not a measurement: played again, counted as discarded.
+        if (m["max_late_ms"] or 0) > 25 or m.get("ratio") is None:
+            discarded += 1
+        else:
+            per.append(m)
         if args.verbose:
             log("%s/%s/%s %s %s #%d: %s" % (server.name, app.toolkit, mode, speed, direction, i,
                                            json.dumps({k: fmt(v) if isinstance(v, float) else v for k, v in m.items()})))
@@ -666,16 +696,17 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks)
     lines = app.lines()
     vmax = max([float(a[1] if axis == "v" else a[0]) for t, kind, a in lines if kind == "ready"] or [0])
     row = {"server": server.name, "toolkit": app.toolkit, "mode": mode, "speed_mm_s": speed,
-           "direction": direction, "flicks": len(per)}
+           "direction": direction, "flicks": len(per), "discarded": discarded}
     for key in ("speed_before_px_s", "speed_after_px_s", "ratio", "gap_ms", "frame_ms", "gap_frames",
                 "coast_step_px", "finger_step_px", "step_ratio", "own_after_flickd", "distance_px",
-                "flickd_first_ms"):
+                "flickd_first_ms", "lag_ms"):
         row[key] = fmt(median([p.get(key) for p in per]), 3 if key in ("ratio", "gap_frames", "step_ratio") else 1)
     row["own_after_flickd_max"] = max([p.get("own_after_flickd") or 0 for p in per] or [0])
     row["gtk_glides"] = sum(1 for p in per if p.get("decel"))
     row["flickd_bad_events"] = bad
     row["edge_hits"] = sum(1 for p in per if p.get("distance_px") and vmax and p["distance_px"] >= vmax / 2 - 5)
     row["ratios"] = [fmt(p.get("ratio"), 2) for p in per]
+    row["gtk_own_total"] = sum(p.get("own_total") or 0 for p in per)
     print(json.dumps(row), flush=True)
     if args.check and mode != "none":
         name = "%s/%s/%s %d mm/s %s" % (server.name, app.toolkit, mode, speed, direction)
@@ -741,6 +772,10 @@ def main():
         return 0
     if not os.environ.get("E2E_GUEST"):
         sys.exit("apps: run me in the e2e guest (Tests/E2E/guest run --mem 2048 -- ...)")
+    os.makedirs(args.out, exist_ok=True)
+    if "touchpad" in args.modes and not supports_output_table(args.flickd, args.out, "touchpad"):
+        print("apps: SKIPPED mode touchpad: %s does not accept [output] mode = \"touchpad\"" % args.flickd, flush=True)
+        args.modes = [m for m in args.modes if m != "touchpad"]
     return run(args)
 
 
