@@ -15,8 +15,9 @@ CLOCK_MONOTONIC seconds (time.monotonic(), the clock of the kernel's evdev times
     T h VALUE MS     the horizontal offset changed (px)
     T paint          the window was painted (a frame; GTK: the frame clock's after-paint,
                      Qt: a paint event of the viewport)
-    T decel VX VY    GTK began its own kinetic glide (an EventControllerScroll's "decelerate"
-                     with the same scroll events as the ScrolledWindow's own), px/s
+    T decel VX VY    GTK began its own kinetic glide (GTK4: an EventControllerScroll's
+                     "decelerate" with the same scroll events as the ScrolledWindow's own, px/s;
+                     GTK3: a scroll-stop event, "decel 0 0")
     T own            the last v/h change was made by GTK's own glide (no input event since
                      its "decelerate"); written right after that change's v/h line
     T center V H     the harness asked for the middle (stdin line "center"); offsets set to V, H
@@ -107,34 +108,49 @@ def run_gtk(version, log):
     # scroll event before the ScrolledWindow handles it) and never consuming: its "decelerate"
     # fires on the same scroll-end as the ScrolledWindow's own glide, and any later scroll
     # event (which cancels that glide in GTK) ends the "coasting" state.
-    flags = Gtk.EventControllerScrollFlags.BOTH_AXES | Gtk.EventControllerScrollFlags.KINETIC
-    if version == 4:
-        ctl = Gtk.EventControllerScroll.new(flags)
-        sw.add_controller(ctl)
-    else:
-        ctl = Gtk.EventControllerScroll.new(sw, flags)
-        state["ctl"] = ctl  # GTK3 controllers are not owned by the widget
-    ctl.set_propagation_phase(Gtk.PropagationPhase.CAPTURE)
-
     def clear_evtime():
         state["evtime"] = -1
         return False
 
-    def on_scroll(*_args):
+    def saw_event(evtime):
         state["coasting"] = False
         # The ScrolledWindow handles this event right after us, in the same dispatch: its
         # offset change carries this event's time; an idle callback ends that dispatch.
-        state["evtime"] = ctl.get_current_event_time() if version == 4 else Gtk.get_current_event_time()
+        state["evtime"] = evtime
         GLib.idle_add(clear_evtime, priority=GLib.PRIORITY_HIGH)
-        return False
 
-    def on_decelerate(_ctl, vx, vy):
-        log.write("decel", "%.1f" % vx, "%.1f" % vy)
-        state["coasting"] = True
+    if version == 4:
+        # A second scroll controller on the ScrolledWindow, in the capture phase (it sees each
+        # scroll event before the ScrolledWindow does) and never consuming: its "decelerate"
+        # fires on the same scroll-end as the ScrolledWindow's own glide, and any later scroll
+        # event (which cancels that glide in GTK) ends the "coasting" state.
+        flags = Gtk.EventControllerScrollFlags.BOTH_AXES | Gtk.EventControllerScrollFlags.KINETIC
+        ctl = Gtk.EventControllerScroll.new(flags)
+        sw.add_controller(ctl)
+        ctl.set_propagation_phase(Gtk.PropagationPhase.CAPTURE)
 
-    ctl.connect("scroll-begin", on_scroll)
-    ctl.connect("scroll", on_scroll)
-    ctl.connect("decelerate", on_decelerate)
+        def on_scroll(*_args):
+            saw_event(ctl.get_current_event_time())
+            return False
+
+        def on_decelerate(_ctl, vx, vy):
+            log.write("decel", "%.1f" % vx, "%.1f" % vy)
+            state["coasting"] = True
+
+        ctl.connect("scroll-begin", on_scroll)
+        ctl.connect("scroll", on_scroll)
+        ctl.connect("decelerate", on_decelerate)
+    else:
+        # GTK3: "scroll-event" handlers connected here run before the ScrolledWindow's own
+        # (RUN_LAST); a scroll-stop event is where GTK3 starts its glide (if the fingers moved).
+        def on_scroll_event(_widget, event):
+            saw_event(event.get_time())
+            if event.is_scroll_stop_event():
+                log.write("decel", "0", "0")
+                state["coasting"] = True
+            return False
+
+        sw.connect("scroll-event", on_scroll_event)
 
     def on_paint(_clock):
         log.write("paint")

@@ -238,6 +238,9 @@ class Sway(Server):
         return subprocess.run(["swaymsg", "-s", self.sock] + list(args), capture_output=True, text=True, timeout=20)
 
     def place_pointer(self):
+        # Away and back: a surface that appeared under a resting cursor may not have had
+        # pointer focus (no wl_pointer.enter), and then gets no scroll events.
+        self.swaymsg("seat", "seat0", "cursor", "set", "700", "500")
         r = self.swaymsg("seat", "seat0", "cursor", "set", "400", "300")
         if r.returncode != 0:
             log("swaymsg cursor set failed: %s %s" % (r.stdout, r.stderr))
@@ -648,8 +651,7 @@ def run_mode(args, server, app, pad, mode, work, checks):
     rows = []
     daemon = Flickd(args.flickd, mode, work, pad.devnode) if mode != "none" else None
     try:
-        if server.name == "sway":
-            server.place_pointer()
+        server.place_pointer()
         for direction in args.directions:
             for speed in args.speeds:
                 rows.append(run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks))
@@ -687,6 +689,8 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks)
         # saw as a finger scroll is not a measurement: played again, counted as discarded.
         if (m["max_late_ms"] or 0) > 25 or m.get("ratio") is None:
             discarded += 1
+            if m.get("changes", 0) == 0:
+                server.place_pointer()
         else:
             per.append(m)
         if args.verbose:
