@@ -6,6 +6,16 @@ public enum VelocityEstimatorKind: String, Sendable, Hashable, CaseIterable {
     case lookback
 }
 
+/// `output.mode`: how a coast reaches the apps.
+public enum OutputMode: String, Sendable, Hashable, CaseIterable {
+    /// Two fingers on a virtual touchpad ("flickd virtual touchpad") keep moving with the
+    /// coast, so libinput, the compositor and the toolkit treat the glide like the finger
+    /// phase (same scale, same natural-scrolling setting). The default.
+    case touchpad
+    /// Hi-res wheel events on a virtual mouse ("flickd virtual wheel"), scaled by `scroll.speed`.
+    case wheel
+}
+
 /// `scroll.natural`: whether touchpad content follows the fingers (as on a phone).
 ///
 /// Written in TOML as `"auto"`, `true` or `false`; a Bool literal converts (`true` is `.on`).
@@ -117,12 +127,20 @@ public struct Configuration: Hashable, Sendable {
         public init() {}
     }
 
+    /// `[output]`: which virtual device carries the coast. Applies to the whole daemon.
+    public struct Output: Hashable, Sendable {
+        /// `output.mode`: `.touchpad` (default) or `.wheel`.
+        public var mode: OutputMode = .touchpad
+        public init() {}
+    }
+
     public var scroll = Scroll()
     public var coast = Coast()
     public var velocity = Velocity()
     public var touchpad = Touchpad()
     public var touchscreen = Touchscreen()
     public var stop = Stop()
+    public var output = Output()
     /// `[[device]]` sections: settings for particular devices, first match wins.
     public var devices: [DeviceRule] = []
 

@@ -13,6 +13,23 @@ public final class Engine {
     /// ended). Must not call back into the engine.
     public var onReport: ((EngineReport) -> Void)?
 
+    /// Which output the daemon writes, and so which one the engine computes: `.wheel` (the
+    /// default here, for replays and tests) returns wheel output from `handle` and `tick`;
+    /// `.touchpad` returns none and calls `onTouchFrame` with the virtual fingers' frames. The
+    /// daemon sets it from `output.mode`. Changing it stops a coast; fingers still down are
+    /// forgotten (the daemon destroys their device, which ends their touches).
+    public var output: OutputMode = .wheel {
+        didSet {
+            guard output != oldValue else { return }
+            if let coast { stop(at: coast.lastTick, reason: .reconfigured) }
+            fingers.abandon()
+        }
+    }
+
+    /// Called with each frame for the virtual touchpad while `output` is `.touchpad`, from
+    /// `handle` (a landing with the release) and `tick`. Must not call back into the engine.
+    public var onTouchFrame: ((TouchFrame) -> Void)?
+
     /// The desktop's touchpad natural-scrolling setting, used where `scroll.natural` is `auto`
     /// (the daemon reads it from GNOME or KDE). Default false: libinput's default.
     public var desktopNaturalScrolling: Bool = false
@@ -53,6 +70,9 @@ public final class Engine {
 
     private var devices: [DeviceID: Device] = [:]
     private var coast: Coast?
+    /// The virtual touchpad's fingers (`output` `.touchpad`): they may stay down resting after
+    /// the coast ended, until their lift.
+    private var fingers = VirtualFingers()
     /// The last coast a touch stopped: its velocity then (mm/s) and when, for a boost.
     private var stoppedCoast: (velocity: Vector, time: Instant)?
 
@@ -234,6 +254,10 @@ public final class Engine {
         let horizontal = (natural ? -v.x : v.x) * unitsPerMillimetre
 
         stop(at: time, reason: .replaced)
+        if output == .touchpad {
+            return glide(from: device, kind: kind, settings: configuration, released: released, velocity: v,
+                         boosted: boosted, at: time)
+        }
         let period = Duration.seconds(1 / max(1, settings.tickRate))
         // The model starts one period before the release (never before the newest motion), so
         // the first step is written with the release frame itself instead of a period later.
@@ -253,6 +277,39 @@ public final class Engine {
         return output
     }
 
+    /// Starts the virtual fingers with velocity `v` (mm/s on the source, after boost, axis lock
+    /// and clamp). The wheel `Coast` is kept for its bookkeeping (boost, the plan), never ticked.
+    private func glide(from device: DeviceID, kind: DeviceKind, settings configuration: Configuration,
+                       released: Vector, velocity v: Vector, boosted: Bool, at time: Instant) -> WheelOutput {
+        let settings = configuration.coast
+        // A touchpad's fingers scroll the way the desktop's setting for touchpads says, and it
+        // applies to the virtual pad too: the virtual fingers move as the real ones did. A
+        // touchscreen's content follows the fingers; on a pad that is natural scrolling, so
+        // the fingers move the other way when the desktop scrolls touchpads traditionally.
+        let natural = configuration.scroll.natural.isNatural(desktop: desktopNaturalScrolling)
+        let onPad = kind == .touchpad || natural ? v : v * -1
+        let deceleration = Deceleration(ratePerMillisecond: settings.decelerationRate)
+        let period = Duration.seconds(1 / max(1, settings.tickRate))
+        let bookkeeping = Coast(source: device, origin: time, vertical: 0, horizontal: 0, millimetresPerSecond: v,
+                                deceleration: deceleration, maxDuration: settings.maxDuration, period: period)
+        let landing = fingers.start(velocity: onPad, deceleration: deceleration, maxDuration: settings.maxDuration,
+                                    at: time)
+        let duration = fingers.nextDeadline.map { _ in Self.glideDuration(speed: onPad.length, deceleration: deceleration,
+                                                                          maxDuration: settings.maxDuration) } ?? .zero
+        let plan = CoastPlan(releaseVelocity: released, velocity: v, boosted: boosted,
+                             destinationHiRes: (0, 0), totalHiRes: (0, 0), duration: duration)
+        onReport?(.coastStarted(device: device, time: time, plan: plan))
+        coast = bookkeeping
+        if let landing { onTouchFrame?(landing) }
+        return WheelOutput()
+    }
+
+    /// How long the fingers move after a release at `speed` (mm/s).
+    private static func glideDuration(speed: Double, deceleration: Deceleration, maxDuration: Duration) -> Duration {
+        let settle = Duration.seconds(deceleration.settleTime(velocity: speed, epsilon: VirtualFingers.restDistance))
+        return min(settle, maxDuration)
+    }
+
     /// Zeroes the minor component of `v` when it is within `degrees` of an axis.
     static func lockToAxis(_ v: Vector, degrees: Double) -> Vector {
         guard degrees > 0 else { return v }
@@ -270,6 +327,7 @@ public final class Engine {
 
     /// The wheel output due at `time` (call at or after `nextDeadline`; earlier is harmless).
     public func tick(at time: Instant) -> WheelOutput {
+        if output == .touchpad { return tickFingers(at: time) }
         guard var running = coast else { return WheelOutput() }
         if time - running.nextDeadline > Self.stallLimit {
             // The machine was asleep: a jump of everything missed would surprise more than a stop.
@@ -282,8 +340,32 @@ public final class Engine {
         return output
     }
 
+    /// Moves or lifts the virtual fingers (`output` `.touchpad`).
+    private func tickFingers(at time: Instant) -> WheelOutput {
+        if fingers.isGliding, let due = fingers.nextDeadline, time - due > Self.stallLimit {
+            // The machine was asleep: freeze rather than jump; the lift follows at once.
+            stop(at: time, reason: .stall)
+        }
+        let (frame, ended) = fingers.advance(to: time)
+        if let frame { onTouchFrame?(frame) }
+        switch ended {
+        case nil: break
+        case .settled?: finish(at: time, reason: .finished)
+        case .cut?: finish(at: time, reason: .maxDuration)
+        }
+        return WheelOutput()
+    }
+
     /// When the engine next needs `tick(at:)`; nil when idle.
-    public var nextDeadline: Instant? { coast?.nextDeadline }
+    public var nextDeadline: Instant? {
+        switch output {
+        case .wheel: return coast?.nextDeadline
+        case .touchpad: return fingers.nextDeadline
+        }
+    }
+
+    /// True while fingers are down on the virtual touchpad (moving, or resting before the lift).
+    public var hasFingersDown: Bool { fingers.isDown }
 
     /// True while a coast is running.
     public var isCoasting: Bool { coast != nil }
@@ -294,6 +376,8 @@ public final class Engine {
         if reason == .touch {
             stoppedCoast = (running.velocity(at: time), time)
         }
+        // The fingers stop moving now and lift once still long enough (never while moving).
+        fingers.freeze(at: time)
         finish(at: time, reason: reason)
     }
 

@@ -29,6 +29,38 @@ public struct StopSources: Hashable, Sendable {
     }
 }
 
+/// The virtual device that carries coasts (`output.mode`).
+public enum OutputDevice {
+    /// Hi-res wheel events (`output.mode = "wheel"`).
+    case wheel(any WheelSink)
+    /// Two fingers on a virtual touchpad (`output.mode = "touchpad"`).
+    case touchpad(any TouchSink)
+
+    /// The mode this device serves.
+    public var mode: OutputMode {
+        switch self {
+        case .wheel: return .wheel
+        case .touchpad: return .touchpad
+        }
+    }
+
+    /// The sysfs path of the device, to skip it when enumerating input devices.
+    var syspath: String? {
+        switch self {
+        case .wheel(let wheel): return wheel.syspath
+        case .touchpad(let touchpad): return touchpad.syspath
+        }
+    }
+
+    /// Destroys the device.
+    func close() {
+        switch self {
+        case .wheel(let wheel): wheel.close()
+        case .touchpad(let touchpad): touchpad.close()
+        }
+    }
+}
+
 /// The event loop: devices in, engine, wheel out, on one thread.
 ///
 /// One `epoll_wait` with no timeout is the only place it blocks. It watches the touchpads and
@@ -71,7 +103,11 @@ public final class Daemon {
     }
 
     private let engine: Engine
-    private let wheel: any WheelSink
+    /// The device coasts are written to; replaced when a reload changes `output.mode`.
+    private var output: OutputDevice
+    /// Creates the device for a mode, on a reload that changes `output.mode`; nil: the device
+    /// given at start stays (tests).
+    private let makeOutput: ((OutputMode) throws -> OutputDevice)?
     private let monitor: DeviceMonitor?
     private var stopSources: StopSources
     private let logger: Logger
@@ -96,8 +132,8 @@ public final class Daemon {
     private var nextID: DeviceID = 1
     /// Set after the first permission error, which is explained at length; later ones are not.
     private var explainedAccessDenied = false
-    /// Set while writes to the wheel fail, so a failure is logged once rather than per tick.
-    private var wheelFailing = false
+    /// Set while writes to the output device fail, so a failure is logged once rather than per tick.
+    private var outputFailing = false
     /// Whether mice and keyboards are in the epoll set: only while a coast runs.
     private var watchingStopSources = false
     /// How many devices were open when the service manager was last told the status.
@@ -110,7 +146,7 @@ public final class Daemon {
     /// given, hears when the daemon is ready, reloading and stopping, and how many devices it has.
     /// `configurationWatcher`, when given, makes a change to the configuration file reload it
     /// as SIGHUP does, once the file has been quiet for `reloadDelay`.
-    public init(
+    public convenience init(
         engine: Engine,
         wheel: any WheelSink,
         monitor: DeviceMonitor?,
@@ -120,8 +156,28 @@ public final class Daemon {
         configurationWatcher: ConfigWatcher? = nil,
         reloadConfiguration: @escaping () throws -> Configuration
     ) throws(SystemError) {
+        try self.init(engine: engine, output: .wheel(wheel), makeOutput: nil, monitor: monitor,
+                      stopSources: stopSources, logger: logger, notifier: notifier,
+                      configurationWatcher: configurationWatcher, reloadConfiguration: reloadConfiguration)
+    }
+
+    /// A daemon writing coasts to `output` (the engine's `output` is set to its mode);
+    /// `makeOutput` creates the device for another mode when a reload changes `output.mode`.
+    /// The rest as above.
+    public init(
+        engine: Engine,
+        output: OutputDevice,
+        makeOutput: ((OutputMode) throws -> OutputDevice)?,
+        monitor: DeviceMonitor?,
+        stopSources: StopSources = .all,
+        logger: Logger,
+        notifier: ServiceNotifier? = nil,
+        configurationWatcher: ConfigWatcher? = nil,
+        reloadConfiguration: @escaping () throws -> Configuration
+    ) throws(SystemError) {
         self.engine = engine
-        self.wheel = wheel
+        self.output = output
+        self.makeOutput = makeOutput
         self.monitor = monitor
         self.stopSources = stopSources
         self.logger = logger
@@ -142,6 +198,8 @@ public final class Daemon {
             reloadTimer = nil
         }
         engine.onReport = { [logger] report in Self.log(report, to: logger) }
+        engine.output = output.mode
+        engine.onTouchFrame = { [unowned self] frame in self.emit(frame) }
     }
 
     /// Opens the devices and runs until SIGTERM or SIGINT, then stops any coast, destroys the
@@ -242,6 +300,7 @@ public final class Daemon {
         engine.apply(configuration, at: time)
         stopSources = StopSources(configuration.stop)
         logger.info("\(trigger): configuration reloaded")
+        if configuration.output.mode != output.mode { replaceOutput(with: configuration.output.mode) }
         // Mice and keyboards are open only while their kind stops coasts.
         for (id, open) in devices.sorted(by: { $0.key < $1.key }) {
             switch open.role {
@@ -289,10 +348,49 @@ public final class Daemon {
         reload(because: trigger.isEmpty ? "configuration file changed" : trigger, unlessUnchanged: true)
     }
 
+    /// Creates the device for `mode` and destroys the old one; keeps the old one when the new
+    /// one cannot be created.
+    private func replaceOutput(with mode: OutputMode) {
+        guard let makeOutput else {
+            logger.error("output.mode = \"\(mode.rawValue)\" takes effect when flickd restarts")
+            return
+        }
+        let replacement: OutputDevice
+        do { replacement = try makeOutput(mode) } catch {
+            logger.error("keeping the \(output.mode.rawValue) output: \(error)")
+            return
+        }
+        // Fingers still down on the old touchpad end with it: the kernel lifts them.
+        output.close()
+        output = replacement
+        engine.output = mode
+        outputFailing = false
+        logger.info("output: \(Self.describe(mode))")
+    }
+
+    /// The output device of `mode`, for the log.
+    public static func describe(_ mode: OutputMode) -> String {
+        switch mode {
+        case .touchpad: return "\(VirtualTouchpad.name) (two fingers carry each coast)"
+        case .wheel: return "\(VirtualWheel.name) (hi-res wheel events)"
+        }
+    }
+
+    /// The longest shutdown waits for resting virtual fingers to lift.
+    static let shutdownLiftLimit = Duration.milliseconds(400)
+
     private func shutDown() {
         notifier?.stopping()
-        engine.stop(at: now(), reason: .shutdown)
-        wheel.close()
+        let stopped = now()
+        engine.stop(at: stopped, reason: .shutdown)
+        // Frozen fingers lift only after resting, even now: destroying the device at once would
+        // lift them while the toolkit may still think they move (GTK would glide on its own).
+        while engine.hasFingersDown, let deadline = engine.nextDeadline, deadline - stopped <= Self.shutdownLiftLimit {
+            let wait = deadline - now()
+            if wait > .zero { usleep(UInt32(clamping: wait.microseconds)) }
+            _ = engine.tick(at: now())
+        }
+        output.close()
         for open in devices.values { _ = try? poll.remove(open.device.fileDescriptor) }
         devices.removeAll()
         idsByNode.removeAll()
@@ -314,14 +412,25 @@ public final class Daemon {
         emit(engine.tick(at: time))
     }
 
-    private func emit(_ output: WheelOutput) {
-        guard !output.isEmpty else { return }
+    private func emit(_ wheelOutput: WheelOutput) {
+        guard !wheelOutput.isEmpty, case .wheel(let wheel) = output else { return }
         do {
-            try wheel.write(output)
-            wheelFailing = false
+            try wheel.write(wheelOutput)
+            outputFailing = false
         } catch {
-            if !wheelFailing { logger.error("cannot write to the virtual wheel: \(error)") }
-            wheelFailing = true
+            if !outputFailing { logger.error("cannot write to the virtual wheel: \(error)") }
+            outputFailing = true
+        }
+    }
+
+    private func emit(_ frame: TouchFrame) {
+        guard case .touchpad(let touchpad) = output else { return }
+        do {
+            try touchpad.write(frame)
+            outputFailing = false
+        } catch {
+            if !outputFailing { logger.error("cannot write to the virtual touchpad: \(error)") }
+            outputFailing = true
         }
     }
 
@@ -386,15 +495,21 @@ public final class Daemon {
         for node in monitor.inputNodes() { open(node, at: time) }
     }
 
-    /// Whether `node` is flickd's own virtual wheel (or, by name, another flickd's).
-    private func isOwnWheel(_ node: InputNode) -> Bool {
-        if node.name == VirtualWheel.name { return true }
-        guard let syspath = wheel.syspath else { return false }
+    /// Whether `node` is one of flickd's own virtual devices (or, by name, another flickd's):
+    /// reading them would feed the coast back into the engine and stop it by its own touch.
+    private func isOwnDevice(_ node: InputNode) -> Bool {
+        if Self.isVirtualDeviceName(node.name) { return true }
+        guard let syspath = output.syspath else { return false }
         return node.syspath.hasPrefix(syspath + "/")
     }
 
+    /// Whether `name` is the name of one of flickd's virtual devices.
+    public static func isVirtualDeviceName(_ name: String) -> Bool {
+        name == VirtualWheel.name || name == VirtualTouchpad.name
+    }
+
     private func open(_ node: InputNode, at time: Instant) {
-        guard idsByNode[node.devnode] == nil, !isOwnWheel(node) else { return }
+        guard idsByNode[node.devnode] == nil, !isOwnDevice(node) else { return }
         let role: Role
         switch node.kind {
         case .touchpad, .touchscreen: role = .touch

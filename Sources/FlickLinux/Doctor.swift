@@ -210,6 +210,7 @@ public struct Doctor {
         let (configurationCheck, configuration) = configuration()
         checks.append(configurationCheck)
         checks.append(naturalScrolling(configuration))
+        checks.append(output(configuration))
         return checks
     }
 
@@ -268,7 +269,7 @@ public struct Doctor {
 
     private func touchDevices() -> TouchDevices {
         guard probe.exists("/dev/input") else { return TouchDevices(hasInputDirectory: false, nodes: []) }
-        let nodes = probe.inputNodes().filter { $0.kind.touchKind != nil && $0.name != VirtualWheel.name }
+        let nodes = probe.inputNodes().filter { $0.kind.touchKind != nil && !Daemon.isVirtualDeviceName($0.name) }
         return TouchDevices(hasInputDirectory: true, nodes: nodes.map { ($0, probe.readAccess($0.devnode)) })
     }
 
@@ -461,6 +462,29 @@ public struct Doctor {
     /// Whether coasts will go the way the desktop scrolls: `scroll.natural` against the
     /// desktop's own touchpad setting (`DesktopSettings`). Never a failure: flickd works either
     /// way, but a mismatch makes every coast run backwards.
+    /// The output in use (`output.mode`), and in touchpad mode where the desktop's settings for
+    /// the virtual touchpad may differ from the real pad's.
+    private func output(_ configuration: Configuration?) -> Check {
+        let title = "output"
+        guard let mode = configuration?.output.mode else {
+            return Check(title: title, status: .warning, detail: "unknown until the configuration is fixed")
+        }
+        switch mode {
+        case .wheel:
+            return Check(title: title, status: .ok,
+                         detail: "wheel: coasts are hi-res wheel events on \"\(VirtualWheel.name)\", scaled by scroll.speed")
+        case .touchpad:
+            let base = "touchpad: coasts move two fingers on \"\(VirtualTouchpad.name)\"; the desktop's touchpad settings (natural scrolling, speed) apply to it as to your pad, and flickd does not invert it again"
+            if let found = probe.desktopNaturalScrolling(), found.source.contains("kcminputrc") || found.source.contains("touchpadxlibinputrc") {
+                return Check(title: title, status: .warning,
+                             detail: "\(base); but KDE Plasma keeps touchpad settings per device (\(found.source)), so the virtual touchpad has its own natural-scrolling setting and coasts may run against your scrolls",
+                             fix: "while flickd runs, open System Settings › Touchpad, pick \"\(VirtualTouchpad.name)\" and set Natural scrolling as for your touchpad (or set output.mode = \"wheel\")")
+            }
+            return Check(title: title, status: .ok,
+                         detail: "\(base) (desktops that keep settings per device, such as KDE Plasma or sway `input <identifier>` rules, need the same settings for \"\(VirtualTouchpad.name)\")")
+        }
+    }
+
     private func naturalScrolling(_ configuration: Configuration?) -> Check {
         let title = "natural scrolling"
         let desktop = probe.desktopNaturalScrolling()

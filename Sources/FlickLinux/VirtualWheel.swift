@@ -141,7 +141,7 @@ public final class VirtualWheel: WheelSink {
     }
 }
 
-/// Why the virtual wheel could not be created, with the fix in one paragraph.
+/// Why a virtual device (the wheel or the touchpad) could not be created, with the fix in one paragraph.
 public struct VirtualWheelError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What is wrong.
     public enum Cause: Hashable, Sendable {
@@ -155,10 +155,18 @@ public struct VirtualWheelError: Error, Hashable, Sendable, CustomStringConverti
 
     /// The failed call.
     public var underlying: SystemError
+    /// The device that could not be created (`VirtualWheel.name`, `VirtualTouchpad.name`).
+    public var device: String
 
-    /// The failure `underlying`, classified.
-    public init(_ underlying: SystemError) {
+    /// The failure `underlying` creating `device`, classified.
+    public init(_ underlying: SystemError, device: String = VirtualWheel.name) {
         self.underlying = underlying
+        self.device = device
+    }
+
+    /// "virtual wheel", "virtual touchpad".
+    private var shortName: String {
+        device.hasPrefix("flickd ") ? String(device.dropFirst("flickd ".count)) : device
     }
 
     /// What is wrong, from the errno.
@@ -172,7 +180,7 @@ public struct VirtualWheelError: Error, Hashable, Sendable, CustomStringConverti
         switch cause {
         case .uinputMissing:
             return """
-                cannot create the virtual wheel: /dev/uinput is missing (\(underlying.reason)). \
+                cannot create the \(shortName): /dev/uinput is missing (\(underlying.reason)). \
                 flickd sends its smooth scrolling through the kernel's uinput module, which is \
                 not loaded. Load it with `sudo modprobe uinput`, and have it loaded at every boot \
                 with `echo uinput | sudo tee /etc/modules-load.d/flickd-uinput.conf` \
@@ -181,7 +189,7 @@ public struct VirtualWheelError: Error, Hashable, Sendable, CustomStringConverti
                 """
         case .permissionDenied:
             return """
-                cannot create the virtual wheel: no permission to write /dev/uinput \
+                cannot create the \(shortName): no permission to write /dev/uinput \
                 (\(underlying.reason)). Install the udev rule that gives the logged-in user access \
                 (uaccess): `sudo cp systemd/70-flickd-uinput.rules /etc/udev/rules.d/ && sudo \
                 udevadm control --reload && sudo udevadm trigger`, then log out and back in. \
@@ -190,7 +198,7 @@ public struct VirtualWheelError: Error, Hashable, Sendable, CustomStringConverti
                 """
         case .failed:
             return """
-                cannot create the virtual wheel: \(underlying). The kernel refused to \
+                cannot create the \(shortName): \(underlying). The kernel refused to \
                 create a uinput device; check `dmesg` for the reason, and that /dev/uinput is the \
                 uinput module's node (`ls -l /dev/uinput` shows a character device 10, 223).
                 """

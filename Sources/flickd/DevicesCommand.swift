@@ -66,8 +66,8 @@ struct DevicesCommand: ParsableCommand {
 
     /// Prints what flickd does with `node`; returns the error when it cannot be opened.
     private func describe(_ node: InputNode, id: DeviceID, engine: Engine) -> SystemError? {
-        if node.name == VirtualWheel.name {
-            field("used", "no: flickd's own virtual wheel")
+        if Daemon.isVirtualDeviceName(node.name) {
+            field("used", "no: flickd's own virtual device (its output)")
             return nil
         }
         switch node.kind {

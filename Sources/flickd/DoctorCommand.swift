@@ -9,7 +9,7 @@ struct DoctorCommand: ParsableCommand {
             Each check is one line: ✓ fine, ! worth knowing (flickd works), ✗ stops flickd \
             from working. Under each ✗ (and some !) is the command that fixes it. The checks:
             - uinput module: loaded (/sys/module/uinput or /dev/uinput exists).
-            - /dev/uinput writable: this user may create the virtual wheel.
+            - /dev/uinput writable: this user may create the virtual device.
             - touch devices: each touchpad and touchscreen udev knows, opened read-only.
             - input group: this user is in it, and so is this login session (a user
               added with usermod lacks the group until the next login).
@@ -19,6 +19,9 @@ struct DoctorCommand: ParsableCommand {
               checked as `flickd check-config` checks it.
             - natural scrolling: scroll.natural against the desktop's own touchpad
               setting (GNOME, KDE), and where that was read; a mismatch is a warning.
+            - output: output.mode in use (the virtual touchpad or the virtual wheel); in
+              touchpad mode, a warning where the desktop keeps touchpad settings per device
+              (KDE Plasma), with the fix.
 
             Run it as the user whose desktop session flickd serves, not with sudo: the answers \
             are about the user who runs it. Fixes that copy a file (systemd/...) are run in the \

@@ -10,10 +10,11 @@ struct RunCommand: ParsableCommand {
         discussion: """
             flickd reads every touchpad and touchscreen passively (it never grabs them: the \
             desktop goes on seeing them as before) and watches the scrolls made on them. When \
-            the fingers lift from a fast scroll, flickd keeps it going with wheel events that \
-            slow down like a thrown sheet of paper. It writes them through one virtual device, \
-            "flickd virtual wheel", which libinput reads like any mouse wheel, so every app \
-            scrolls on.
+            the fingers lift from a fast scroll, flickd keeps it going, slowing down like a \
+            thrown sheet of paper, through one virtual device: by default "flickd virtual \
+            touchpad", whose two fingers keep moving so that libinput and every app scroll on \
+            exactly as they did under the real fingers; with output.mode = "wheel", "flickd \
+            virtual wheel", hi-res wheel events read like any mouse wheel.
 
             A coast stops when a finger touches a touch device, a mouse button is pressed or \
             a key goes down (so that Ctrl held after a flick does not zoom). Key presses are \
@@ -32,11 +33,11 @@ struct RunCommand: ParsableCommand {
             Signals: SIGHUP reloads the configuration file; SIGTERM and SIGINT stop any coast, remove the \
             virtual device and exit with status 0.
 
-            Exit status: 0 after SIGTERM or SIGINT; 1 when the virtual wheel cannot be \
+            Exit status: 0 after SIGTERM or SIGINT; 1 when the virtual device cannot be \
             created, the configuration cannot be read, or the event loop fails.
 
             As a systemd service (systemd/flickd.service, Type=notify) flickd tells systemd \
-            when it is ready (the virtual wheel exists and the devices present are open), \
+            when it is ready (the virtual device exists and the devices present are open), \
             reloading and stopping, through $NOTIFY_SOCKET. Logs go to stderr: with a \
             timestamp on a terminal; under systemd without one, and with the priority prefix \
             journald reads, so `journalctl --user -u flickd -p warning` shows the problems.
@@ -70,13 +71,13 @@ struct RunCommand: ParsableCommand {
         }
 
         do {
-            let wheel = try VirtualWheel()
-            logger.info("created \(VirtualWheel.name) at \(wheel.devnode ?? "an unknown node")")
+            let output = try Self.makeOutput(configuration.output.mode, logger: logger)
             let engine = Engine(configuration: configuration)
             DesktopSettings.followNaturalScrolling(configuration, engine: engine, logger: logger)
             let daemon = try Daemon(
                 engine: engine,
-                wheel: wheel,
+                output: output,
+                makeOutput: { mode in try Self.makeOutput(mode, logger: logger) },
                 monitor: try DeviceMonitor(),
                 stopSources: StopSources(configuration.stop),
                 logger: logger,
@@ -93,6 +94,20 @@ struct RunCommand: ParsableCommand {
         } catch {
             logger.error("\(error)")
             throw ExitCode.failure
+        }
+    }
+
+    /// Creates the virtual device for `mode` and logs it.
+    private static func makeOutput(_ mode: OutputMode, logger: Logger) throws -> OutputDevice {
+        switch mode {
+        case .touchpad:
+            let touchpad = try VirtualTouchpad()
+            logger.info("created \(VirtualTouchpad.name) at \(touchpad.devnode ?? "an unknown node"): coasts move its two fingers")
+            return .touchpad(touchpad)
+        case .wheel:
+            let wheel = try VirtualWheel()
+            logger.info("created \(VirtualWheel.name) at \(wheel.devnode ?? "an unknown node"): coasts are hi-res wheel events")
+            return .wheel(wheel)
         }
     }
 

@@ -121,8 +121,9 @@ final class FingerScript {
     /// Lets time run to `time`, running every tick the engine asks for on the way.
     func advance(to time: Instant) {
         while let deadline = engine.nextDeadline, deadline <= time {
-            record(engine.tick(at: max(deadline, now)), at: max(deadline, now))
+            // `now` first: callbacks during the tick (touch frames) see the tick's time.
             now = max(deadline, now)
+            record(engine.tick(at: now), at: now)
         }
         now = max(now, time)
     }

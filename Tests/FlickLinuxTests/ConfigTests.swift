@@ -78,11 +78,11 @@ private func parsed(_ text: String, sourceLocation: SourceLocation = #_sourceLoc
 }
 
 @Suite struct KeyTableTests {
-    @Test func namesAreUniqueAndSectionsAreTheSix() {
+    @Test func namesAreUniqueAndSectionsAreTheSeven() {
         let names = ConfigurationLoader.keys.map(\.name)
         #expect(Set(names).count == names.count)
-        #expect(names.count == 19)
-        #expect(ConfigurationLoader.sections == ["scroll", "coast", "velocity", "touchpad", "touchscreen", "stop"])
+        #expect(names.count == 20)
+        #expect(ConfigurationLoader.sections == ["scroll", "coast", "velocity", "touchpad", "touchscreen", "stop", "output"])
         #expect(ConfigurationLoader.deviceSections == ["scroll", "coast", "velocity", "touchpad", "touchscreen"])
     }
 
@@ -250,7 +250,7 @@ private func parsed(_ text: String, sourceLocation: SourceLocation = #_sourceLoc
         #expect(problems("[coast]\nnatural = true\n") == ["flickd.toml:2: unknown key coast.natural; did you mean scroll.natural?"])
         #expect(problems("[touchpad]\nfinger = 3\n") == ["flickd.toml:2: unknown key touchpad.finger; did you mean touchpad.fingers?"])
         #expect(problems("[caost]\nboost = true\n") == [
-            "flickd.toml:1: unknown section [caost]; did you mean [coast]?; the sections are [scroll], [coast], [velocity], [touchpad], [touchscreen], [stop] and [[device]]",
+            "flickd.toml:1: unknown section [caost]; did you mean [coast]?; the sections are [scroll], [coast], [velocity], [touchpad], [touchscreen], [stop], [output] and [[device]]",
         ])
         #expect(problems("[coast]\nwobble = 1\n") == [
             "flickd.toml:2: unknown key coast.wobble; [coast] has deceleration_rate, min_speed, max_speed, max_duration, tick_rate, boost, axis_lock",
@@ -276,6 +276,12 @@ private func parsed(_ text: String, sourceLocation: SourceLocation = #_sourceLoc
         ])
         #expect(problems("[velocity]\nestimator = \"lsq\"\n") == [
             "flickd.toml:2: velocity.estimator = \"lsq\" is not one of \"lsq2\", \"lookback\"; did you mean \"lsq2\"?; \"lsq2\" is the default",
+        ])
+        #expect(problems("[output]\nmode = \"touchpda\"\n") == [
+            "flickd.toml:2: output.mode = \"touchpda\" is not one of \"touchpad\", \"wheel\"; did you mean \"touchpad\"?; \"touchpad\" is the default",
+        ])
+        #expect(problems("[output]\nmode = true\n") == [
+            "flickd.toml:2: output.mode = true has the wrong type: expected one of \"touchpad\", \"wheel\"; \"touchpad\" is the default",
         ])
         #expect(problems("[coast]\nboost = [true]\n") == [
             "flickd.toml:2: coast.boost = [...] has the wrong type: expected true or false; true is the default",
@@ -708,6 +714,14 @@ private func parsed(_ text: String, sourceLocation: SourceLocation = #_sourceLoc
     @Test func stopKeysReadAtTheTopLevel() throws {
         let c = try ConfigurationLoader.parse(text: "[stop]\nkey = false\nbutton = false\n", path: "flickd.toml")
         #expect(c.stop.key == false && c.stop.button == false && c.stop.touch == true)
+    }
+
+    @Test func outputModeIsReadAndGlobal() throws {
+        let wheel = try ConfigurationLoader.parse(text: "[output]\nmode = \"wheel\"\n", path: "flickd.toml")
+        #expect(wheel.output.mode == .wheel)
+        #expect(Configuration.defaults.output.mode == .touchpad)
+        let text = "[[device]]\nname = \"pad\"\n[device.output]\nmode = \"wheel\"\n"
+        #expect(throws: ConfigurationError.self) { try ConfigurationLoader.parse(text: text, path: "flickd.toml") }
     }
 
     @Test func stopIsNotADeviceSetting() {

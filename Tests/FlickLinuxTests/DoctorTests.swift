@@ -70,7 +70,7 @@ private extension Array where Element == Doctor.Check {
         #expect(!Doctor.blocks(checks))
         #expect(checks.allSatisfy { $0.fix == nil })
         #expect(checks.map(\.title) == ["uinput module", "/dev/uinput writable", "touch devices", "input group",
-                                        "flickd service", "configuration", "natural scrolling"])
+                                        "flickd service", "configuration", "natural scrolling", "output"])
         #expect(checks.report.contains("✓ touch devices: /dev/input/event4 \"SynPS/2 Synaptics TouchPad\" (touchpad): readable"))
     }
 
@@ -403,5 +403,27 @@ private extension Array where Element == Doctor.Check {
         for line in result.stdout.split(separator: "\n") {
             #expect(["✓ ", "! ", "✗ ", "    fix: "].contains { line.hasPrefix($0) } || line.hasSuffix("."), "\(line)")
         }
+    }
+
+    // MARK: output
+
+    @Test func theOutputInUseIsNamed() throws {
+        var system = FakeSystem()
+        let touchpad = try system.checks().one("output")
+        #expect(touchpad.status == .ok)
+        #expect(touchpad.detail.hasPrefix("touchpad:") && touchpad.detail.contains("flickd virtual touchpad"))
+        #expect(touchpad.detail.contains("does not invert"))
+        system.fileContents["/home/ada/.config/flickd/config.toml"] = "[output]\nmode = \"wheel\"\n"
+        let wheel = try system.checks().one("output")
+        #expect(wheel.status == .ok && wheel.detail.hasPrefix("wheel:"))
+    }
+
+    @Test func kdeKeepsTouchpadSettingsPerDeviceAndTheFixIsNamed() throws {
+        var system = FakeSystem()
+        system.desktop = (true, "KDE ~/.config/kcminputrc [Libinput][1267][12410][SYNA] NaturalScroll")
+        let check = try system.checks().one("output")
+        #expect(check.status == .warning)
+        #expect(check.fix?.contains("flickd virtual touchpad") == true)
+        #expect(check.fix?.contains("Natural scrolling") == true)
     }
 }

@@ -82,6 +82,13 @@ extension ConfigurationLoader {
                  get: { $0.stop.button }, set: { $0.stop.button = $1 }),
         .boolean("stop.key", "A key press stops a coast (Ctrl would otherwise turn it into zoom); keys are never recorded.",
                  get: { $0.stop.key }, set: { $0.stop.key = $1 }),
+
+        .choice("output.mode", OutputMode.allCases.map(\.rawValue),
+                "How a coast reaches the apps: touchpad (two virtual fingers keep moving) or wheel (hi-res wheel events).",
+                get: { $0.output.mode.rawValue },
+                set: { configuration, name in
+                    if let mode = OutputMode(rawValue: name) { configuration.output.mode = mode }
+                }),
     ]
 
     /// The name of the per-device sections: `[[device]]`.
@@ -109,7 +116,7 @@ extension ConfigurationLoader {
     public static let deviceResolutionRange: ClosedRange<Double> = 1...1000
 
     /// The sections of the file, in order: `scroll`, `coast`, `velocity`, `touchpad`,
-    /// `touchscreen`, `stop`.
+    /// `touchscreen`, `stop`, `output`.
     public static var sections: [String] {
         var seen: [String] = []
         for key in keys where !seen.contains(key.section) { seen.append(key.section) }
@@ -117,8 +124,9 @@ extension ConfigurationLoader {
     }
 
     /// Sections that apply to the whole daemon and so cannot appear in a `[[device]]` section:
-    /// `[stop]` (what stops a coast is not a property of the device the coast came from).
-    public static let daemonSections: Set<String> = ["stop"]
+    /// `[stop]` (what stops a coast is not a property of the device the coast came from) and
+    /// `[output]` (there is one output device for every source).
+    public static let daemonSections: Set<String> = ["stop", "output"]
 
     /// The sections a `[[device]]` section may override (`[device.coast]`, ...).
     public static var deviceSections: [String] { sections.filter { !daemonSections.contains($0) } }

@@ -1,0 +1,310 @@
+/// The surface of flickd's virtual touchpad, shared by the engine (which plans where the
+/// fingers go) and the uinput device (which declares it).
+///
+/// A square 1000 mm across at 20 units/mm. libinput turns finger scrolling into units
+/// normalised by the declared resolution, so the content moves per millimetre as it does for
+/// a real pad whatever the size; the size only has to hold the coast's travel (`v0/k`: 75 mm at
+/// 150 mm/s, 750 mm at the default `coast.max_speed` of 1500 mm/s) plus the landing margins.
+public enum VirtualPad {
+    /// Width and height of the surface, mm.
+    public static let sideMillimetres = 1000.0
+    /// Device units per millimetre on both axes (`ABS_X`/`ABS_MT_POSITION_X` resolution).
+    public static let unitsPerMillimetre = 20.0
+    /// The largest coordinate on each axis, device units (the smallest is 0).
+    public static let maximumUnits = Int32(sideMillimetres * unitsPerMillimetre)
+    /// Fingers stay at least this far from every edge (mm): libinput treats touches that start
+    /// near the left and right edges as palms, and clickpads may have a top-button strip.
+    public static let marginMillimetres = 60.0
+    /// The distance between the two fingers, mm, side by side across the motion.
+    public static let fingerSpacingMillimetres = 18.0
+    /// The centre of the surface, mm.
+    public static let centre = Vector(x: sideMillimetres / 2, y: sideMillimetres / 2)
+
+    /// `millimetres` on the surface as device units, rounded and kept on the surface.
+    public static func units(_ millimetres: Double) -> Int32 {
+        guard millimetres.isFinite else { return maximumUnits / 2 }
+        let scaled = (millimetres * unitsPerMillimetre).rounded()
+        return Int32(min(max(scaled, 0), Double(maximumUnits)))
+    }
+}
+
+/// One frame of the virtual touchpad: what the daemon writes to it in one SYN_REPORT.
+///
+/// Positions are on the virtual pad in millimetres (x grows to the right, y downwards).
+public struct TouchFrame: Hashable, Sendable, CustomStringConvertible {
+    /// What the frame does to the two fingers.
+    public enum Action: String, Hashable, Sendable {
+        /// Both fingers touch down at `first` and `second`.
+        case land
+        /// Both fingers, already down, move to `first` and `second`.
+        case move
+        /// Both fingers lift (positions are where they were).
+        case lift
+    }
+
+    /// What the frame does.
+    public var action: Action
+    /// The first finger (slot 0), mm.
+    public var first: Vector
+    /// The second finger (slot 1), mm.
+    public var second: Vector
+
+    /// A frame.
+    public init(action: Action, first: Vector, second: Vector) {
+        self.action = action
+        self.first = first
+        self.second = second
+    }
+
+    /// The point between the two fingers, mm.
+    public var centroid: Vector { (first + second) / 2 }
+
+    public var description: String { "\(action.rawValue) \(first) \(second)" }
+}
+
+/// The two fingers of the virtual touchpad that carry a coast (`output.mode = "touchpad"`).
+///
+/// At a release the fingers land side by side, 18 mm apart across the motion, and from the
+/// next frame on move with the coast's model `x(t) = (v0/k)(1 − e^(−kt))`, one frame every
+/// `framePeriod`, evenly. The first motion frame moves by `makeUp` only: libinput drops the
+/// first motion of a new two-finger scroll, so that frame is the one it drops and the model
+/// starts after it; the content loses nothing. When the model comes to rest (or at
+/// `coast.max_duration`) the fingers rest `restBeforeLift`, then lift.
+///
+/// A stop (touch, key, button, device removed, reconfigure, shutdown) freezes the fingers at
+/// once: no more motion; they lift after `restBeforeLift` without motion. Lifting while moving
+/// would let GTK start a glide of its own, and a land-and-lift within libinput's tap timeout
+/// would be a two-finger tap (a right click): resting 200 ms avoids both.
+///
+/// A release while the fingers are still down (at rest, waiting to lift) continues with the
+/// same fingers from where they are: libinput is still in its scroll, so nothing is dropped
+/// and there is no visible stop; a lift and a new landing would stop the content for the rest.
+///
+/// Pure state: every call takes the time. Nothing allocates.
+public struct VirtualFingers: Sendable {
+    /// Time between two motion frames: 125 Hz, as touchpads report (libinput's touch-jump
+    /// filter and the toolkits' velocity trackers expect a pad's steady rate).
+    public static let framePeriod = Duration.milliseconds(8)
+    /// How long the fingers stay still before lifting. GTK then sees a scroll ending at rest
+    /// (no glide of its own), and a touch this long is never a tap (libinput's tap timeout is 180 ms).
+    public static let restBeforeLift = Duration.milliseconds(200)
+    /// The first motion frame of a new landing, mm along the motion: the motion libinput drops.
+    public static let makeUp = 1.2
+    /// The motion ends when the model is this close to where it comes to rest, mm (one device
+    /// unit; less cannot be written).
+    public static let restDistance = 1 / VirtualPad.unitsPerMillimetre
+
+    /// A glide in progress.
+    struct Glide: Sendable {
+        /// Time zero of the model (its velocity is `speed` then).
+        let origin: Instant
+        /// Unit vector of the motion on the pad.
+        let direction: Vector
+        /// Release speed, mm/s.
+        let speed: Double
+        let deceleration: Deceleration
+        /// Distance added before the model: `makeUp` after a landing, 0 when continuing.
+        let makeUp: Double
+        /// Where the fingers were when the glide began, mm.
+        let firstStart: Vector
+        let secondStart: Vector
+        /// Model time when the motion ends, and the distance along `direction` then (mm,
+        /// make-up included; cut where the fingers would leave the margins).
+        let end: Instant
+        let finalDistance: Double
+        /// True when the motion ends at rest rather than at `coast.max_duration` or the edge.
+        let settles: Bool
+        /// When the next frame is due.
+        var nextFrame: Instant
+    }
+
+    /// Where the fingers are.
+    enum State: Sendable {
+        /// No finger down.
+        case up
+        /// Fingers down and moving with a glide.
+        case gliding(Glide)
+        /// Fingers down and still since `still`; they lift at `still + restBeforeLift`.
+        case resting(still: Instant)
+    }
+
+    private(set) var state: State = .up
+    /// Where the fingers are (last written frame), mm.
+    public private(set) var first = VirtualPad.centre
+    public private(set) var second = VirtualPad.centre
+
+    /// Fingers up.
+    public init() {}
+
+    /// True while fingers are down (gliding or resting before the lift).
+    public var isDown: Bool {
+        switch state {
+        case .up: return false
+        case .gliding, .resting: return true
+        }
+    }
+
+    /// True while the fingers move with a coast.
+    public var isGliding: Bool {
+        switch state {
+        case .gliding: return true
+        case .up, .resting: return false
+        }
+    }
+
+    /// When `advance(to:)` next has a frame to write; nil when the fingers are up.
+    public var nextDeadline: Instant? {
+        switch state {
+        case .up: return nil
+        case .gliding(let glide): return glide.nextFrame
+        case .resting(let still): return still + Self.restBeforeLift
+        }
+    }
+
+    /// How a glide ended, for the engine's report.
+    public enum Ending: Sendable, Hashable {
+        /// The model came to rest.
+        case settled
+        /// `coast.max_duration` passed, or the fingers reached the edge of the surface.
+        case cut
+    }
+
+    /// Starts a glide at `time` with `velocity` (mm/s on the virtual pad; the direction the
+    /// fingers move). Returns the frame to write now: a landing when the fingers were up, nil
+    /// when fingers already down continue from where they are.
+    public mutating func start(velocity: Vector, deceleration: Deceleration, maxDuration: Duration,
+                               at time: Instant) -> TouchFrame? {
+        let speed = velocity.length
+        guard speed.isFinite, speed > 0 else { return nil }
+        let direction = velocity / speed
+        let travel = deceleration.destination(velocity: speed)
+        let landing: TouchFrame?
+        let makeUp: Double
+        let origin: Instant
+        switch state {
+        case .up:
+            // Land so that the whole travel lies on the surface: centred on the path.
+            let across = Vector(x: -direction.y, y: direction.x) * (VirtualPad.fingerSpacingMillimetres / 2)
+            let path = Self.makeUp + travel
+            let low = VirtualPad.marginMillimetres + VirtualPad.fingerSpacingMillimetres / 2
+            let high = VirtualPad.sideMillimetres - low
+            var centre = VirtualPad.centre - direction * (min(path, high - low) / 2)
+            centre = Vector(x: min(max(centre.x, low), high), y: min(max(centre.y, low), high))
+            first = centre - across
+            second = centre + across
+            landing = TouchFrame(action: .land, first: first, second: second)
+            makeUp = Self.makeUp
+            // The frame after the landing moves by the make-up only; the model starts there.
+            origin = time + Self.framePeriod
+        case .gliding, .resting:
+            // libinput is still in the scroll these fingers started: continue without a lift.
+            landing = nil
+            makeUp = 0
+            origin = time
+        }
+        let room = Self.room(from: first, second, along: direction)
+        let settle = deceleration.settleTime(velocity: speed, epsilon: Self.restDistance)
+        var settles = Duration.seconds(settle) <= maxDuration
+        var end = origin + (settles ? Duration.seconds(settle) : maxDuration)
+        var finalDistance = makeUp + (settles ? travel
+                                      : deceleration.position(after: maxDuration.seconds, velocity: speed))
+        if finalDistance > room {
+            // The surface ends first: stop where the fingers reach the margin.
+            finalDistance = room
+            settles = false
+            let reach = deceleration.time(toReach: max(0, room - makeUp), velocity: speed) ?? maxDuration.seconds
+            end = origin + Duration.seconds(reach)
+        }
+        state = .gliding(Glide(origin: origin, direction: direction, speed: speed, deceleration: deceleration,
+                               makeUp: makeUp, firstStart: first, secondStart: second, end: end,
+                               finalDistance: finalDistance, settles: settles,
+                               nextFrame: time + Self.framePeriod))
+        return landing
+    }
+
+    /// How far both fingers may move along `direction` before one leaves the margins, mm.
+    static func room(from first: Vector, _ second: Vector, along direction: Vector) -> Double {
+        func axis(_ position: Double, _ step: Double) -> Double {
+            let low = VirtualPad.marginMillimetres
+            let high = VirtualPad.sideMillimetres - low
+            if step > 1e-12 { return max(0, (high - position) / step) }
+            if step < -1e-12 { return max(0, (low - position) / step) }
+            return .infinity
+        }
+        return min(axis(first.x, direction.x), axis(first.y, direction.y),
+                   axis(second.x, direction.x), axis(second.y, direction.y))
+    }
+
+    /// The frame due at `time`, if any, and whether a glide ended with it (and how).
+    ///
+    /// While gliding: one motion frame per period at the model's position at `time` (a late
+    /// tick writes where the model is, once; missed frames are not written in a bunch, which
+    /// libinput would take for a touch jump). Resting: the lift once `restBeforeLift` passed.
+    public mutating func advance(to time: Instant) -> (frame: TouchFrame?, ended: Ending?) {
+        switch state {
+        case .up:
+            return (nil, nil)
+        case .resting(let still):
+            guard time >= still + Self.restBeforeLift else { return (nil, nil) }
+            // At rest long enough: lifting now starts no toolkit glide and is no tap.
+            state = .up
+            return (TouchFrame(action: .lift, first: first, second: second), nil)
+        case .gliding(var glide):
+            guard time >= glide.nextFrame else { return (nil, nil) }
+            let done = time >= glide.end
+            let distance = done ? glide.finalDistance : min(glide.finalDistance, Self.distance(glide, at: time))
+            first = glide.firstStart + glide.direction * distance
+            second = glide.secondStart + glide.direction * distance
+            let frame = TouchFrame(action: .move, first: first, second: second)
+            if done {
+                // The last motion frame: from here the fingers rest, then lift.
+                state = .resting(still: time)
+                return (frame, glide.settles ? .settled : .cut)
+            }
+            glide.nextFrame = glide.nextFrame + Self.framePeriod
+            if glide.nextFrame <= time {
+                // The tick came more than a period late: the next frame is a period from now.
+                glide.nextFrame = time + Self.framePeriod
+            }
+            state = .gliding(glide)
+            return (frame, nil)
+        }
+    }
+
+    /// Distance along the motion at `time`, mm: the make-up plus the model's `x(t)`.
+    static func distance(_ glide: Glide, at time: Instant) -> Double {
+        guard time >= glide.origin else { return glide.makeUp }
+        return glide.makeUp + glide.deceleration.position(after: (time - glide.origin).seconds, velocity: glide.speed)
+    }
+
+    /// The glide's velocity on the pad at `time`, mm/s (zero unless gliding).
+    public func velocity(at time: Instant) -> Vector {
+        switch state {
+        case .up, .resting:
+            return .zero
+        case .gliding(let glide):
+            let t = time < glide.origin ? 0 : (time - glide.origin).seconds
+            return glide.direction * glide.deceleration.velocity(after: t, velocity: glide.speed)
+        }
+    }
+
+    /// Stops a glide at `time`: the fingers stay where the last frame put them and lift once
+    /// they have been still for `restBeforeLift`. Nothing is written now.
+    public mutating func freeze(at time: Instant) {
+        switch state {
+        case .up, .resting:
+            // Nothing moves: an up pad stays up; resting fingers keep their lift time.
+            return
+        case .gliding(let glide):
+            // Still since the last frame written (the landing, when no motion frame came yet):
+            // the first due frame is `framePeriod` after that.
+            state = .resting(still: glide.nextFrame - Self.framePeriod)
+        }
+    }
+
+    /// Forgets the fingers without a frame: the device they were on is gone (its removal ended
+    /// the touches in the kernel and libinput).
+    public mutating func abandon() {
+        state = .up
+    }
+}

@@ -1,0 +1,183 @@
+import CEvdev
+import FlickCore
+import Glibc
+
+/// Where the daemon writes the virtual fingers: the uinput `VirtualTouchpad`, or a recorder in
+/// tests.
+public protocol TouchSink: AnyObject {
+    /// Writes `frame` as one SYN_REPORT frame. A motion frame whose positions round to the
+    /// ones last written writes nothing.
+    func write(_ frame: TouchFrame) throws(SystemError)
+    /// The sysfs path of the input device this sink created (to skip it when enumerating
+    /// devices); nil when there is none.
+    var syspath: String? { get }
+    /// Destroys the device (the kernel and libinput end any touch on it). Further writes fail.
+    func close()
+}
+
+/// flickd's touchpad output (`output.mode = "touchpad"`): a uinput multitouch touchpad
+/// (protocol B, two slots) whose two fingers carry the coast.
+///
+/// udev tags it `ID_INPUT_TOUCHPAD` (absolute X/Y, BTN_TOOL_FINGER, no INPUT_PROP_DIRECT) and
+/// libinput reads its two-finger motion as finger scrolling, normalised by the declared
+/// resolution, so the glide reaches the apps exactly as the finger phase did. Its surface is
+/// `VirtualPad` (1000 mm square at 20 units/mm).
+public final class VirtualTouchpad: TouchSink {
+    /// The device's name, as udev, libinput and `flickd devices` see it.
+    public static let name = "flickd virtual touchpad"
+
+    /// Bus type `BUS_VIRTUAL`.
+    public static let busType: UInt16 = 0x06
+
+    /// Keys declared: BTN_LEFT and BTN_RIGHT (a touchpad with two physical buttons, never
+    /// pressed: without BUTTONPAD libinput sets up no click areas or thumb detection, and with
+    /// a right button it does not warn), BTN_TOUCH and the finger-count tools.
+    public static let keys: [UInt16] = [
+        EventCode.buttonLeft, EventCode.buttonRight, EventCode.touch, EventCode.toolFinger,
+        EventCode.toolDoubleTap, EventCode.toolTripleTap,
+    ]
+
+    /// Slots declared (protocol B); two are used.
+    public static let slotCount: Int32 = 2
+
+    /// The most events one frame holds: per finger slot, tracking id, x, y; ABS_X, ABS_Y;
+    /// BTN_TOUCH and two tools; SYN_REPORT.
+    static let maximumFrameLength = 2 * 4 + 2 + 3 + 1
+
+    private var uinput: OpaquePointer?
+    private let fileDescriptor: Int32
+    private let frame: UnsafeMutablePointer<input_event>
+    /// What the device holds now, in device units, to write only what changed.
+    private var state = Encoder()
+
+    public let syspath: String?
+    /// The device node libinput reads, e.g. `/dev/input/event9`; nil if the kernel did not say.
+    public let devnode: String?
+
+    /// Creates the device through `/dev/uinput`. Throws `VirtualWheelError` (the same causes
+    /// and fixes as for the wheel) when uinput is missing or not writable.
+    public init() throws(VirtualWheelError) {
+        let template = Self.makeTemplate()
+        defer { libevdev_free(template) }
+        var created: OpaquePointer?
+        let status = libevdev_uinput_create_from_device(template, LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue, &created)
+        guard status == 0, let created else {
+            throw VirtualWheelError(SystemError(
+                errno: status < 0 ? -status : ENOMEM, call: "libevdev_uinput_create_from_device",
+                path: "/dev/uinput"), device: Self.name)
+        }
+        uinput = created
+        fileDescriptor = libevdev_uinput_get_fd(created)
+        syspath = libevdev_uinput_get_syspath(created).map { String(cString: $0) }
+        devnode = libevdev_uinput_get_devnode(created).map { String(cString: $0) }
+        frame = .allocate(capacity: Self.maximumFrameLength)
+    }
+
+    deinit {
+        close()
+        frame.deallocate()
+    }
+
+    public func close() {
+        guard let uinput else { return }
+        libevdev_uinput_destroy(uinput)
+        self.uinput = nil
+    }
+
+    public func write(_ touch: TouchFrame) throws(SystemError) {
+        guard uinput != nil else { throw SystemError(errno: EBADF, call: "write", path: "/dev/uinput") }
+        let count = state.encode(touch, into: frame)
+        guard count > 0 else { return }
+        let bytes = count * MemoryLayout<input_event>.stride
+        let written = try Syscall.write(fileDescriptor, UnsafeRawBufferPointer(start: frame, count: bytes))
+        if written != bytes { throw SystemError(errno: EIO, call: "write", path: "/dev/uinput") }
+    }
+
+    /// Turns touch frames into evdev events, remembering what the device holds.
+    struct Encoder {
+        /// Tracking id of the next landing's first finger (the second gets the next one).
+        var nextTrackingID: Int32 = 1
+        var down = false
+        var positions: (Int32, Int32, Int32, Int32) = (-1, -1, -1, -1)
+
+        /// Fills `frame` (room for `maximumFrameLength` events) with `touch`'s events and
+        /// returns how many; 0 when nothing changes. The kernel stamps the time.
+        mutating func encode(_ touch: TouchFrame, into frame: UnsafeMutablePointer<input_event>) -> Int {
+            var count = 0
+            func append(_ type: UInt16, _ code: UInt16, _ value: Int32) {
+                frame[count] = input_event(time: timeval(), type: type, code: code, value: value)
+                count += 1
+            }
+            let abs = EventCode.absolute
+            let x0 = VirtualPad.units(touch.first.x), y0 = VirtualPad.units(touch.first.y)
+            let x1 = VirtualPad.units(touch.second.x), y1 = VirtualPad.units(touch.second.y)
+            switch touch.action {
+            case .land:
+                guard !down else { return 0 }
+                down = true
+                let id = nextTrackingID
+                // Tracking ids are 16-bit in the kernel; stay positive.
+                nextTrackingID = id >= 32000 ? 1 : id + 2
+                append(abs, EventCode.absMTSlot, 0)
+                append(abs, EventCode.absMTTrackingID, id)
+                append(abs, EventCode.absMTPositionX, x0)
+                append(abs, EventCode.absMTPositionY, y0)
+                append(abs, EventCode.absMTSlot, 1)
+                append(abs, EventCode.absMTTrackingID, id + 1)
+                append(abs, EventCode.absMTPositionX, x1)
+                append(abs, EventCode.absMTPositionY, y1)
+                append(EventCode.key, EventCode.touch, 1)
+                append(EventCode.key, EventCode.toolDoubleTap, 1)
+                append(abs, EventCode.absX, x0)
+                append(abs, EventCode.absY, y0)
+            case .move:
+                guard down, (x0, y0, x1, y1) != positions else { return 0 }
+                append(abs, EventCode.absMTSlot, 0)
+                append(abs, EventCode.absMTPositionX, x0)
+                append(abs, EventCode.absMTPositionY, y0)
+                append(abs, EventCode.absMTSlot, 1)
+                append(abs, EventCode.absMTPositionX, x1)
+                append(abs, EventCode.absMTPositionY, y1)
+                append(abs, EventCode.absX, x0)
+                append(abs, EventCode.absY, y0)
+            case .lift:
+                guard down else { return 0 }
+                down = false
+                append(abs, EventCode.absMTSlot, 0)
+                append(abs, EventCode.absMTTrackingID, -1)
+                append(abs, EventCode.absMTSlot, 1)
+                append(abs, EventCode.absMTTrackingID, -1)
+                append(EventCode.key, EventCode.touch, 0)
+                append(EventCode.key, EventCode.toolDoubleTap, 0)
+            }
+            positions = (x0, y0, x1, y1)
+            append(EventCode.synchronization, EventCode.synReport, 0)
+            return count
+        }
+    }
+
+    /// A libevdev description of the device, for uinput to copy. The caller frees it.
+    static func makeTemplate() -> OpaquePointer {
+        guard let template = libevdev_new() else { fatalError("libevdev_new: out of memory") }
+        libevdev_set_name(template, name)
+        libevdev_set_id_bustype(template, Int32(busType))
+        libevdev_set_id_vendor(template, 0)
+        libevdev_set_id_product(template, 0)
+        libevdev_set_id_version(template, 1)
+        libevdev_enable_property(template, UInt32(EventCode.propPointer))
+        for key in keys {
+            libevdev_enable_event_code(template, UInt32(EventCode.key), UInt32(key), nil)
+        }
+        let resolution = Int32(VirtualPad.unitsPerMillimetre)
+        func axis(_ code: UInt16, maximum: Int32, resolution: Int32) {
+            var info = input_absinfo(value: 0, minimum: 0, maximum: maximum, fuzz: 0, flat: 0, resolution: resolution)
+            libevdev_enable_event_code(template, UInt32(EventCode.absolute), UInt32(code), &info)
+        }
+        for code in [EventCode.absX, EventCode.absY, EventCode.absMTPositionX, EventCode.absMTPositionY] {
+            axis(code, maximum: VirtualPad.maximumUnits, resolution: resolution)
+        }
+        axis(EventCode.absMTSlot, maximum: slotCount - 1, resolution: 0)
+        axis(EventCode.absMTTrackingID, maximum: 65535, resolution: 0)
+        return template
+    }
+}

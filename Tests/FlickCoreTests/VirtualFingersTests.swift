@@ -1,0 +1,379 @@
+import Testing
+@testable import FlickCore
+
+/// The virtual touchpad's fingers (`output.mode = "touchpad"`), on virtual time.
+///
+/// Positions are millimetres on the virtual pad (y grows downwards). The model is
+/// `x(t) = (v0/k)(1 − e^(−kt))` with `k = −1000·ln 0.998` per second.
+@Suite struct VirtualFingersTests {
+    static let deceleration = Deceleration(ratePerMillisecond: 0.998)
+    static let release = Instant(microseconds: 10_000_000)
+    static let period = VirtualFingers.framePeriod
+    static let rest = VirtualFingers.restBeforeLift
+
+    /// Every frame from `time` until the fingers are up (or `until`), ticking at each deadline.
+    static func run(_ fingers: inout VirtualFingers, from time: Instant, until: Instant? = nil)
+        -> [(time: Instant, frame: TouchFrame, ended: VirtualFingers.Ending?)]
+    {
+        var frames: [(Instant, TouchFrame, VirtualFingers.Ending?)] = []
+        var guardCount = 0
+        while let deadline = fingers.nextDeadline, guardCount < 10_000 {
+            if let until, deadline > until { break }
+            let now = max(deadline, time)
+            let (frame, ended) = fingers.advance(to: now)
+            if let frame { frames.append((now, frame, ended)) }
+            guardCount += 1
+        }
+        return frames
+    }
+
+    @Test("a release lands two fingers 18 mm apart across the motion, away from the edges")
+    func landing() throws {
+        var fingers = VirtualFingers()
+        let landingFrame = fingers.start(velocity: Vector(x: 0, y: 150), deceleration: Self.deceleration,
+                                                 maxDuration: .milliseconds(5000), at: Self.release)
+        let landing = try #require(landingFrame)
+        #expect(landing.action == .land)
+        #expect(abs((landing.second - landing.first).length - 18) < 1e-9)
+        #expect(landing.first.y == landing.second.y, "side by side across a vertical motion")
+        // Sideways flick: one finger above the other.
+        var sideways = VirtualFingers()
+        let otherFrame = sideways.start(velocity: Vector(x: -300, y: 0), deceleration: Self.deceleration,
+                                                maxDuration: .milliseconds(5000), at: Self.release)
+        let other = try #require(otherFrame)
+        #expect(other.first.x == other.second.x)
+        for point in [landing.first, landing.second, other.first, other.second] {
+            for c in [point.x, point.y] {
+                #expect(c >= VirtualPad.marginMillimetres && c <= VirtualPad.sideMillimetres - VirtualPad.marginMillimetres)
+            }
+        }
+    }
+
+    @Test("150 mm/s down: frames every 8 ms, make-up first, model distance in all, rest 200 ms, lift")
+    func wholeGlide() throws {
+        var fingers = VirtualFingers()
+        let landingFrame = fingers.start(velocity: Vector(x: 0, y: 150), deceleration: Self.deceleration,
+                                                 maxDuration: .milliseconds(5000), at: Self.release)
+        let landing = try #require(landingFrame)
+        let frames = Self.run(&fingers, from: Self.release)
+        let moves = frames.filter { $0.frame.action == .move }
+        let lifts = frames.filter { $0.frame.action == .lift }
+        #expect(lifts.count == 1 && frames.last?.frame.action == .lift)
+        // Evenly spaced.
+        for (a, b) in zip([(time: Self.release, frame: landing, ended: nil)] + moves, moves) {
+            #expect(b.time - a.time == Self.period, "frame at \(b.time) after \(a.time)")
+        }
+        // The first motion frame is the make-up only (libinput drops it).
+        let first = try #require(moves.first)
+        #expect(abs(first.frame.first.y - landing.first.y - VirtualFingers.makeUp) < 1e-9)
+        #expect(first.frame.first.x == landing.first.x, "straight down")
+        // Then the model: 8 ms after the make-up frame the fingers are at x(8 ms) beyond it.
+        let second = moves[1]
+        let expected = Self.deceleration.position(after: 0.008, velocity: 150)
+        #expect(abs(second.frame.first.y - first.frame.first.y - expected) < 1e-9)
+        // Total travel: the model's destination v0/k plus the make-up.
+        let last = try #require(moves.last)
+        let travel = last.frame.first.y - landing.first.y
+        let destination = 150 / Self.deceleration.decayPerSecond
+        #expect(abs(travel - (destination + VirtualFingers.makeUp)) < 1e-6, "travel \(travel) vs \(destination) + make-up")
+        #expect(abs(destination - 74.9) < 0.1)
+        #expect(last.ended == .settled)
+        // The lift: 200 ms after the last motion, not moving, at the last position.
+        let lift = try #require(lifts.first)
+        #expect(lift.time - last.time == Self.rest)
+        #expect(lift.frame.first == last.frame.first && lift.frame.second == last.frame.second)
+        #expect(!fingers.isDown && fingers.nextDeadline == nil)
+        // Still 18 mm apart all along.
+        for move in moves { #expect(abs((move.frame.second - move.frame.first).length - 18) < 1e-9) }
+    }
+
+    @Test("a stop mid-glide freezes the fingers: no motion after it, lift 200 ms after the last motion")
+    func stopFreezes() throws {
+        var fingers = VirtualFingers()
+        _ = fingers.start(velocity: Vector(x: 0, y: -400), deceleration: Self.deceleration,
+                          maxDuration: .milliseconds(5000), at: Self.release)
+        let stop = Self.release + .milliseconds(203)
+        let before = Self.run(&fingers, from: Self.release, until: stop)
+        let lastMotion = try #require(before.last)
+        fingers.freeze(at: stop)
+        #expect(!fingers.isGliding && fingers.isDown)
+        #expect(fingers.velocity(at: stop) == .zero)
+        // Ticks before the lift time write nothing.
+        #expect(fingers.advance(to: stop + .milliseconds(100)).frame == nil)
+        #expect(fingers.advance(to: lastMotion.time + Self.rest - Duration(microseconds: 1)).frame == nil)
+        let after = Self.run(&fingers, from: stop)
+        #expect(after.count == 1)
+        let lift = try #require(after.first)
+        #expect(lift.frame.action == .lift)
+        #expect(lift.time - lastMotion.time == Self.rest)
+        #expect(lift.frame.first == lastMotion.frame.first, "no motion between the stop and the lift")
+    }
+
+    @Test("a stop right after landing never lifts within the tap timeout")
+    func tapSafety() throws {
+        var fingers = VirtualFingers()
+        let landingFrame = fingers.start(velocity: Vector(x: 0, y: 60), deceleration: Self.deceleration,
+                                                 maxDuration: .milliseconds(5000), at: Self.release)
+        let landing = try #require(landingFrame)
+        fingers.freeze(at: Self.release + .milliseconds(3))
+        let frames = Self.run(&fingers, from: Self.release + .milliseconds(3))
+        #expect(frames.map(\.frame.action) == [.lift])
+        let lift = try #require(frames.first)
+        #expect(lift.time - Self.release >= .milliseconds(200), "a touch this long is never a tap (timeout 180 ms)")
+        #expect(lift.frame.first == landing.first)
+    }
+
+    @Test("max_duration cuts the motion at x(max_duration); then rest and lift")
+    func maxDuration() throws {
+        var fingers = VirtualFingers()
+        let landingFrame = fingers.start(velocity: Vector(x: 200, y: 0), deceleration: Self.deceleration,
+                                                 maxDuration: .milliseconds(300), at: Self.release)
+        let landing = try #require(landingFrame)
+        let frames = Self.run(&fingers, from: Self.release)
+        let moves = frames.filter { $0.frame.action == .move }
+        let last = try #require(moves.last)
+        #expect(last.ended == .cut)
+        let travel = last.frame.first.x - landing.first.x
+        let expected = VirtualFingers.makeUp + Self.deceleration.position(after: 0.3, velocity: 200)
+        #expect(abs(travel - expected) < 1e-9)
+        // The model starts one period after the landing, so it ends 300 ms after that.
+        #expect(last.time - Self.release <= .milliseconds(300) + Self.period * 2)
+        #expect(frames.last?.frame.action == .lift)
+        #expect(frames.last!.time - last.time == Self.rest)
+    }
+
+    @Test("a late tick writes one frame at the model's position, never a bunch")
+    func lateTick() throws {
+        var fingers = VirtualFingers()
+        let landingFrame = fingers.start(velocity: Vector(x: 0, y: 300), deceleration: Self.deceleration,
+                                                 maxDuration: .milliseconds(5000), at: Self.release)
+        let landing = try #require(landingFrame)
+        _ = fingers.advance(to: Self.release + Self.period)  // the make-up
+        let late = Self.release + .milliseconds(60)
+        let frame = try #require(fingers.advance(to: late).frame)
+        let expected = VirtualFingers.makeUp + Self.deceleration.position(after: (late - (Self.release + Self.period)).seconds,
+                                                                           velocity: 300)
+        #expect(abs(frame.first.y - landing.first.y - expected) < 1e-9)
+        #expect(fingers.advance(to: late).frame == nil, "nothing more is due now")
+        #expect(fingers.nextDeadline == late + Self.period)
+    }
+
+    @Test("a release while the fingers rest continues them from where they are, without a landing")
+    func continueWhileResting() throws {
+        var fingers = VirtualFingers()
+        _ = fingers.start(velocity: Vector(x: 0, y: 200), deceleration: Self.deceleration,
+                          maxDuration: .milliseconds(5000), at: Self.release)
+        let stop = Self.release + .milliseconds(100)
+        _ = Self.run(&fingers, from: Self.release, until: stop)
+        fingers.freeze(at: stop)
+        let held = fingers.first
+        let again = stop + .milliseconds(120)
+        #expect(fingers.start(velocity: Vector(x: 0, y: -200), deceleration: Self.deceleration,
+                              maxDuration: .milliseconds(5000), at: again) == nil, "no landing: the fingers are down")
+        let frames = Self.run(&fingers, from: again)
+        let moves = frames.filter { $0.frame.action == .move }
+        let first = try #require(moves.first)
+        #expect(first.time == again + Self.period)
+        #expect(abs(first.frame.first.y - (held.y - Self.deceleration.position(after: 0.008, velocity: 200))) < 1e-9,
+                "the model from the release on, no make-up")
+        #expect(frames.map(\.frame.action).filter { $0 != .move } == [.lift])
+    }
+
+    @Test("the fastest coast fits on the surface; a faster one stops at the margin")
+    func surfaceHoldsTheTravel() throws {
+        var fingers = VirtualFingers()
+        let landingFrame = fingers.start(velocity: Vector(x: 0, y: 1500), deceleration: Self.deceleration,
+                                                 maxDuration: .milliseconds(5000), at: Self.release)
+        let landing = try #require(landingFrame)
+        let frames = Self.run(&fingers, from: Self.release)
+        let last = try #require(frames.last(where: { $0.frame.action == .move }))
+        #expect(abs(last.frame.first.y - landing.first.y - (1500 / Self.deceleration.decayPerSecond + VirtualFingers.makeUp)) < 0.06)
+        var faster = VirtualFingers()
+        _ = faster.start(velocity: Vector(x: 3000, y: -3000), deceleration: Self.deceleration,
+                         maxDuration: .milliseconds(5000), at: Self.release)
+        let all = Self.run(&faster, from: Self.release)
+        for entry in all {
+            for c in [entry.frame.first.x, entry.frame.first.y, entry.frame.second.x, entry.frame.second.y] {
+                #expect(c >= VirtualPad.marginMillimetres - 1e-9 && c <= VirtualPad.sideMillimetres - VirtualPad.marginMillimetres + 1e-9)
+            }
+        }
+        #expect(all.last(where: { $0.frame.action == .move })?.ended == .cut)
+        #expect(all.last?.frame.action == .lift)
+    }
+}
+
+/// The engine with `output = .touchpad`: releases become virtual finger frames, no wheel output.
+@Suite struct TouchpadOutputTests {
+    /// A 100 × 70 mm two-slot clickpad at 40 units/mm.
+    static let touchpad = DeviceDescription(
+        name: "test touchpad", bustype: 0x18,
+        properties: [EventCode.propPointer, EventCode.propButtonPad],
+        keys: [EventCode.buttonLeft, EventCode.touch, EventCode.toolFinger, EventCode.toolDoubleTap, EventCode.toolTripleTap],
+        absoluteAxes: [
+            EventCode.absX: AxisInfo(minimum: 0, maximum: 4000, resolution: 40),
+            EventCode.absY: AxisInfo(minimum: 0, maximum: 2800, resolution: 40),
+            EventCode.absMTSlot: AxisInfo(minimum: 0, maximum: 1),
+            EventCode.absMTTrackingID: AxisInfo(minimum: 0, maximum: 65535),
+            EventCode.absMTPositionX: AxisInfo(minimum: 0, maximum: 4000, resolution: 40),
+            EventCode.absMTPositionY: AxisInfo(minimum: 0, maximum: 2800, resolution: 40),
+        ])
+
+    /// A 300 × 200 mm touchscreen at 10 units/mm.
+    static let touchscreen = DeviceDescription(
+        name: "test touchscreen", bustype: 0x03,
+        properties: [EventCode.propDirect],
+        keys: [EventCode.touch],
+        absoluteAxes: [
+            EventCode.absX: AxisInfo(minimum: 0, maximum: 3000, resolution: 10),
+            EventCode.absY: AxisInfo(minimum: 0, maximum: 2000, resolution: 10),
+            EventCode.absMTSlot: AxisInfo(minimum: 0, maximum: 9),
+            EventCode.absMTTrackingID: AxisInfo(minimum: 0, maximum: 65535),
+            EventCode.absMTPositionX: AxisInfo(minimum: 0, maximum: 3000, resolution: 10),
+            EventCode.absMTPositionY: AxisInfo(minimum: 0, maximum: 2000, resolution: 10),
+        ])
+
+    /// A script on `description` whose engine writes to the virtual touchpad; frames are
+    /// collected in `frames`.
+    final class Pad {
+        let script: FingerScript
+        var frames: [(time: Instant, frame: TouchFrame)] = []
+        init(_ description: DeviceDescription = TouchpadOutputTests.touchpad, configuration: Configuration = .defaults) {
+            script = FingerScript(description: description, configuration: configuration)
+            script.engine.output = .touchpad
+            script.engine.onTouchFrame = { [unowned self] frame in self.frames.append((self.script.now, frame)) }
+        }
+        var moves: [(time: Instant, frame: TouchFrame)] { frames.filter { $0.frame.action == .move } }
+        var actions: [TouchFrame.Action] {
+            var result: [TouchFrame.Action] = []
+            for entry in frames where result.last != entry.frame.action || entry.frame.action != .move {
+                result.append(entry.frame.action)
+            }
+            return result
+        }
+        /// Centroid travel from the landing to the last frame, mm.
+        var travel: Vector {
+            guard let first = frames.first, let last = frames.last else { return .zero }
+            return last.frame.centroid - first.frame.centroid
+        }
+        /// A two-finger scroll by `delta` over 100 ms, then a lift.
+        func flick(_ delta: Vector, at start: Vector = Vector(x: 40, y: 20)) {
+            script.down(start, start + Vector(x: 20, y: 0))
+            script.move(by: delta, over: .milliseconds(100))
+            script.advance(to: script.now + script.frameInterval)
+            script.lift()
+        }
+    }
+
+    @Test("a flick down on a touchpad: land at the release, fingers move down, no wheel output, lift")
+    func flickDown() throws {
+        let pad = Pad()
+        pad.flick(Vector(x: 0, y: 20))
+        let release = pad.script.now
+        pad.script.wait(.seconds(6))
+        #expect(pad.script.output.isEmpty, "no wheel output in touchpad mode")
+        #expect(pad.frames.first?.time == release && pad.frames.first?.frame.action == .land)
+        #expect(pad.actions == [.land, .move, .lift])
+        let plan = try #require(pad.script.coasts.first)
+        let destination = plan.velocity.y / Deceleration(ratePerMillisecond: 0.998).decayPerSecond
+        #expect(abs(pad.travel.y - (destination + VirtualFingers.makeUp)) < 0.06, "travel \(pad.travel) vs \(destination)")
+        #expect(pad.travel.x == 0)
+        #expect(pad.script.coastEndReasons == [.finished])
+        #expect(!pad.script.engine.isCoasting && !pad.script.engine.hasFingersDown)
+    }
+
+    @Test("natural scrolling does not invert a touchpad's fingers a second time; a touchscreen's follow the desktop",
+          arguments: [false, true])
+    func direction(desktopNatural: Bool) throws {
+        for natural in [NaturalScrolling.auto, .on, .off] {
+            var configuration = Configuration()
+            configuration.scroll.natural = natural
+            let pad = Pad(configuration: configuration)
+            pad.script.engine.desktopNaturalScrolling = desktopNatural
+            pad.flick(Vector(x: 0, y: 20))
+            pad.script.wait(.seconds(6))
+            #expect(pad.travel.y > 70, "touchpad fingers move down as the real ones did (\(natural), desktop \(desktopNatural))")
+        }
+        var configuration = Configuration()
+        configuration.touchscreen.enabled = true
+        let screen = Pad(Self.touchscreen, configuration: configuration)
+        screen.script.engine.desktopNaturalScrolling = desktopNatural
+        screen.script.down(Vector(x: 100, y: 50))
+        screen.script.move(by: Vector(x: 0, y: 20), over: .milliseconds(100))
+        screen.script.advance(to: screen.script.now + screen.script.frameInterval)
+        screen.script.lift()
+        screen.script.wait(.seconds(6))
+        #expect(screen.script.coasts.count == 1)
+        // Content follows a touchscreen finger: on a natural pad the fingers move the same way.
+        #expect(desktopNatural ? screen.travel.y > 70 : screen.travel.y < -70, "travel \(screen.travel)")
+    }
+
+    @Test("a touch mid-glide freezes the fingers; they lift 200 ms after their last motion")
+    func touchStops() throws {
+        let pad = Pad()
+        pad.flick(Vector(x: 0, y: 30))
+        pad.script.wait(.milliseconds(150))
+        let lastMotion = try #require(pad.moves.last)
+        pad.script.down(Vector(x: 50, y: 30))
+        let stop = pad.script.now
+        #expect(pad.script.coastEndReasons == [.touch])
+        pad.script.wait(.milliseconds(400))
+        let after = pad.frames.filter { $0.time >= stop }
+        #expect(after.map(\.frame.action) == [.lift], "\(after)")
+        #expect(after.first!.time - lastMotion.time >= VirtualFingers.restBeforeLift)
+        #expect(after.first!.time - lastMotion.time < VirtualFingers.restBeforeLift + VirtualFingers.framePeriod)
+    }
+
+    @Test("axis lock: a slanted flick moves the fingers along the axis only")
+    func axisLock() throws {
+        let pad = Pad()
+        pad.flick(Vector(x: 3, y: 20))  // 8.5° from vertical
+        pad.script.wait(.seconds(6))
+        #expect(pad.travel.x == 0 && pad.travel.y > 50)
+    }
+
+    @Test("boost: a second flick while the fingers rest continues them, faster, without a new landing")
+    func boost() throws {
+        let pad = Pad()
+        pad.flick(Vector(x: 0, y: 30))
+        pad.script.wait(.milliseconds(60))
+        pad.flick(Vector(x: 0, y: 30), at: Vector(x: 40, y: 20))
+        pad.script.wait(.seconds(6))
+        #expect(pad.script.coasts.count == 2)
+        #expect(pad.script.coasts.last?.boosted == true)
+        #expect(pad.actions == [.land, .move, .lift], "one landing, one lift: \(pad.actions)")
+        let second = pad.script.coasts[1]
+        let destination = second.velocity.y / Deceleration(ratePerMillisecond: 0.998).decayPerSecond
+        #expect(pad.travel.y > destination, "the second glide adds its whole travel")
+    }
+
+    @Test("a reload freezes the fingers; changing the output forgets them")
+    func reconfigure() throws {
+        let pad = Pad()
+        pad.flick(Vector(x: 0, y: 30))
+        pad.script.wait(.milliseconds(100))
+        let count = pad.frames.count
+        pad.script.engine.apply(Configuration(), at: pad.script.now)
+        #expect(pad.script.coastEndReasons == [.reconfigured])
+        pad.script.wait(.milliseconds(300))
+        #expect(pad.frames.dropFirst(count).map(\.frame.action) == [.lift])
+        // Start again, then switch to the wheel: no frame, no fingers.
+        pad.flick(Vector(x: 0, y: 30))
+        pad.script.wait(.milliseconds(50))
+        let before = pad.frames.count
+        pad.script.engine.output = .wheel
+        #expect(!pad.script.engine.hasFingersDown && !pad.script.engine.isCoasting)
+        pad.script.wait(.seconds(1))
+        #expect(pad.frames.count == before)
+    }
+
+    @Test("max_duration in touchpad mode ends the glide as in wheel mode")
+    func maxDurationReason() throws {
+        var configuration = Configuration()
+        configuration.coast.maxDuration = .milliseconds(200)
+        let pad = Pad(configuration: configuration)
+        pad.flick(Vector(x: 0, y: 30))
+        pad.script.wait(.seconds(2))
+        #expect(pad.script.coastEndReasons == [.maxDuration])
+        #expect(pad.actions == [.land, .move, .lift])
+    }
+}

@@ -1,0 +1,96 @@
+import CEvdev
+import FlickCore
+import Glibc
+import Testing
+@testable import FlickLinux
+
+/// The virtual touchpad without /dev/uinput: what it declares and how frames are encoded.
+@Suite("Virtual touchpad")
+struct VirtualTouchpadTests {
+    @Test("the template is a two-slot protocol-B touchpad with a resolution, which flickd never reads")
+    func template() {
+        let template = VirtualTouchpad.makeTemplate()
+        defer { libevdev_free(template) }
+        let description = EvdevDevice.describe(template)
+        #expect(description.name == "flickd virtual touchpad")
+        #expect(description.bustype == 0x06)
+        #expect(description.kind == .touchpad, "what udev and libinput will call it")
+        #expect(description.slotCount == 2)
+        #expect(description.properties.contains(EventCode.propPointer))
+        #expect(!description.properties.contains(EventCode.propDirect))
+        for key in [EventCode.touch, EventCode.toolFinger, EventCode.toolDoubleTap, EventCode.toolTripleTap, EventCode.buttonLeft] {
+            #expect(description.keys.contains(key), "EV_KEY \(key)")
+        }
+        for code in [EventCode.absX, EventCode.absY, EventCode.absMTPositionX, EventCode.absMTPositionY] {
+            let axis = description.absoluteAxes[code]
+            #expect(axis?.resolution == 20 && axis?.maximum == 20000, "ABS \(code): \(String(describing: axis))")
+        }
+        #expect(description.absoluteAxes[EventCode.absMTTrackingID] != nil)
+        #expect(Daemon.isVirtualDeviceName(description.name), "the daemon skips it as input")
+        #expect(Daemon.isVirtualDeviceName(VirtualWheel.name))
+        #expect(!Daemon.isVirtualDeviceName("SynPS/2 Synaptics TouchPad"))
+    }
+
+    func encode(_ frames: [TouchFrame]) -> [[InputEvent]] {
+        var encoder = VirtualTouchpad.Encoder()
+        let buffer = UnsafeMutablePointer<input_event>.allocate(capacity: VirtualTouchpad.maximumFrameLength)
+        defer { buffer.deallocate() }
+        return frames.map { frame in
+            let count = encoder.encode(frame, into: buffer)
+            return (0..<count).map { InputEvent(type: buffer[$0].type, code: buffer[$0].code, value: buffer[$0].value) }
+        }
+    }
+
+    @Test("land, move, an unchanged move, lift: slots, tracking ids, BTN_TOUCH and DOUBLETAP, SYN_REPORT")
+    func frames() {
+        let a = Vector(x: 491, y: 400), b = Vector(x: 509, y: 400)
+        let down = Vector(x: 0, y: 1.2)
+        let events = encode([
+            TouchFrame(action: .land, first: a, second: b),
+            TouchFrame(action: .move, first: a + down, second: b + down),
+            TouchFrame(action: .move, first: a + down + Vector(x: 0, y: 0.01), second: b + down),
+            TouchFrame(action: .lift, first: a + down, second: b + down),
+        ])
+        let abs = EventCode.absolute, key = EventCode.key, syn = InputEvent(type: 0, code: 0, value: 0)
+        func e(_ type: UInt16, _ code: UInt16, _ value: Int32) -> InputEvent { InputEvent(type: type, code: code, value: value) }
+        #expect(events[0] == [
+            e(abs, EventCode.absMTSlot, 0), e(abs, EventCode.absMTTrackingID, 1),
+            e(abs, EventCode.absMTPositionX, 9820), e(abs, EventCode.absMTPositionY, 8000),
+            e(abs, EventCode.absMTSlot, 1), e(abs, EventCode.absMTTrackingID, 2),
+            e(abs, EventCode.absMTPositionX, 10180), e(abs, EventCode.absMTPositionY, 8000),
+            e(key, EventCode.touch, 1), e(key, EventCode.toolDoubleTap, 1),
+            e(abs, EventCode.absX, 9820), e(abs, EventCode.absY, 8000), syn,
+        ])
+        #expect(events[1] == [
+            e(abs, EventCode.absMTSlot, 0), e(abs, EventCode.absMTPositionX, 9820), e(abs, EventCode.absMTPositionY, 8024),
+            e(abs, EventCode.absMTSlot, 1), e(abs, EventCode.absMTPositionX, 10180), e(abs, EventCode.absMTPositionY, 8024),
+            e(abs, EventCode.absX, 9820), e(abs, EventCode.absY, 8024), syn,
+        ])
+        #expect(events[2].isEmpty, "0.01 mm is less than a unit: nothing to write")
+        #expect(events[3] == [
+            e(abs, EventCode.absMTSlot, 0), e(abs, EventCode.absMTTrackingID, -1),
+            e(abs, EventCode.absMTSlot, 1), e(abs, EventCode.absMTTrackingID, -1),
+            e(key, EventCode.touch, 0), e(key, EventCode.toolDoubleTap, 0), syn,
+        ])
+        #expect(events.allSatisfy { $0.count <= VirtualTouchpad.maximumFrameLength })
+    }
+
+    @Test("a move or lift with no fingers down writes nothing; a second landing gets new tracking ids")
+    func outOfOrder() {
+        let p = Vector(x: 500, y: 500)
+        let events = encode([
+            TouchFrame(action: .move, first: p, second: p), TouchFrame(action: .lift, first: p, second: p),
+            TouchFrame(action: .land, first: p, second: p), TouchFrame(action: .lift, first: p, second: p),
+            TouchFrame(action: .land, first: p, second: p),
+        ])
+        #expect(events[0].isEmpty && events[1].isEmpty)
+        #expect(events[2][1].value == 1 && events[4][1].value == 3)
+    }
+
+    @Test("positions off the surface are clamped to it")
+    func clamp() {
+        #expect(VirtualPad.units(-5) == 0)
+        #expect(VirtualPad.units(5000) == VirtualPad.maximumUnits)
+        #expect(VirtualPad.units(.nan) == VirtualPad.maximumUnits / 2)
+    }
+}
