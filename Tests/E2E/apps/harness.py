@@ -384,13 +384,16 @@ class DevTap:
 
 class LibinputWatch:
     """`libinput debug-events` on one of flickd's devices; counts what must never come from it."""
-    BAD = re.compile(r"POINTER_BUTTON|POINTER_MOTION|GESTURE_|TOUCH_DOWN|\btap\b", re.I)
+    # The event-type column of debug-events (a tap shows as POINTER_BUTTON).
+    BAD = re.compile(r"^\s*-?event\d+\s+(POINTER_BUTTON|POINTER_MOTION\w*|GESTURE_\w+|TOUCH_\w+)")
+    JUMP = re.compile(r"Touch jump detected")
 
     def __init__(self, devnode, path):
         self.out = open(path, "w")
         self.proc = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events", "--device", devnode],
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.bad = []
+        self.jumps = 0
         self.lock = threading.Lock()
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
@@ -402,6 +405,9 @@ class LibinputWatch:
             if self.BAD.search(line):
                 with self.lock:
                     self.bad.append(line.strip())
+            elif self.JUMP.search(line):
+                with self.lock:
+                    self.jumps += 1
 
     def bad_count(self):
         with self.lock:
@@ -489,6 +495,9 @@ class Flickd:
             if mono() - max(tap.last() for tap in self.taps) >= quiet:
                 return
             time.sleep(0.1)
+
+    def jump_count(self):
+        return sum(w.jumps for w in self.watches)
 
     def bad_lines(self):
         return [l for w in self.watches for l in w.bad]
@@ -688,6 +697,7 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks)
     per = []
     discarded = 0
     bad_before = daemon.bad_count() if daemon else 0
+    jumps_before = daemon.jump_count() if daemon else 0
     for i in range(args.flicks * 3):
         if len(per) >= args.flicks:
             break
@@ -730,6 +740,8 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks)
     row["own_after_flickd_max"] = max([p.get("own_after_flickd") or 0 for p in per] or [0])
     row["gtk_glides"] = sum(1 for p in per if p.get("decel"))
     row["flickd_bad_events"] = bad
+    # libinput discarding a "touch jump" of flickd's virtual touchpad (a visible step).
+    row["libinput_touch_jumps"] = (daemon.jump_count() - jumps_before) if daemon else 0
     row["edge_hits"] = sum(1 for p in per if p.get("distance_px") and vmax and p["distance_px"] >= vmax / 2 - 5)
     row["ratios"] = [fmt(p.get("ratio"), 2) for p in per]
     row["gtk_own_total"] = sum(p.get("own_total") or 0 for p in per)
