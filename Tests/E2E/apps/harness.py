@@ -281,13 +281,14 @@ class App:
         nudged = 0.0
         while mono() < deadline:
             lines = self.lines()
-            if server.name == "xorg" and any(l[1] == "ready" for l in lines) and mono() - nudged > 8:
-                # GTK4 4.8 under Xorg with no window manager painted its first frame only once
-                # another client mapped a window (seen in the guest): map one for a second.
+            if mono() - nudged > 2:
+                # A line on stdin woke GTK's idle main loop before its first frame under Xorg.
                 nudged = mono()
-                subprocess.Popen(["xmessage", "-geometry", "40x20+700+550", "-timeout", "1", "."],
-                                 env=dict(os.environ, DISPLAY=":1"), stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.DEVNULL)
+                try:
+                    self.proc.stdin.write("\n")
+                    self.proc.stdin.flush()
+                except OSError:
+                    pass
             if any(l[1] == "paint" for l in lines) and any(l[1] == "ready" for l in lines):
                 break
             if self.proc.poll() is not None:
