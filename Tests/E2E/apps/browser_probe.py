@@ -22,7 +22,7 @@ def main():
     if not browser:
         print(json.dumps({"browser": None, "result": "no firefox-esr, firefox or chromium installed"}))
         return 0
-    work = os.path.join(os.environ.get("E2E_TMP", "/tmp"), "browser")
+    work = "/tmp/flickd-browser"  # readable by the unprivileged sway user ($E2E_TMP is not)
     os.makedirs(work, exist_ok=True)
     os.chmod(work, 0o777)
     page = os.path.join(work, "page.html")

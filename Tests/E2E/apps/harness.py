@@ -792,7 +792,7 @@ def main():
     p.add_argument("--directions", default="vertical")
     p.add_argument("--flicks", type=int, default=5)
     p.add_argument("--check", action="store_true", help="assert issue 11's goals on the scenarios with flickd")
-    p.add_argument("--out", default=None, help="logs (default: $E2E_RESULTS/apps or $E2E_TMP/apps)")
+    p.add_argument("--out", default=None, help="logs (default: $E2E_RESULTS/apps or /tmp/apps)")
     p.add_argument("--table", default=None, help="write a Markdown table of the rows here")
     p.add_argument("--verbose", "-v", action="store_true")
     args = p.parse_args()
@@ -803,7 +803,8 @@ def main():
     args.speeds = [float(s) for s in args.speeds.split(",")]
     args.directions = args.directions.split(",")
     if args.out is None:
-        args.out = os.path.join(os.environ.get("E2E_RESULTS") or os.environ.get("E2E_TMP") or "/tmp", "apps")
+        # Not under $E2E_TMP: sway's unprivileged user must read its config there.
+        args.out = os.path.join(os.environ.get("E2E_RESULTS") or "/tmp", "apps")
     if not os.path.exists(os.path.join(DEVICES, PAD)):
         print("apps: SKIPPED: %s not found (the sample devices in ../shared/devices; set FLICKD_SHARED or E2E_DEVICES)"
               % os.path.join(DEVICES, PAD))
