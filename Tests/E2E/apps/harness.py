@@ -156,7 +156,7 @@ EndSection
         self.procs.append(subprocess.Popen(
             ["Xorg", ":1", "-config", conf, "-logfile", self.log_path, "-nolisten", "tcp", "-noreset",
              "-novtswitch", "-sharevts", "vt1"], stdout=out, stderr=subprocess.STDOUT))
-        deadline = mono() + 60
+        deadline = mono() + 180
         while not os.path.exists("/tmp/.X11-unix/X1"):
             if mono() > deadline or self.procs[0].poll() is not None:
                 raise RuntimeError("Xorg did not start:\n" + open(os.path.join(work, "xorg.out")).read()[-2000:])
@@ -211,7 +211,7 @@ class Sway(Server):
         self.procs.append(subprocess.Popen(
             self.setpriv() + ["sway", "-c", conf, "-d"], env=env,
             stdout=open(self.log_path, "w"), stderr=subprocess.STDOUT))
-        deadline = mono() + 60
+        deadline = mono() + 180
         self.sock = None
         while mono() < deadline and self.procs[-1].poll() is None:
             socks = glob.glob(self.runtime + "/sway-ipc.*.sock")
