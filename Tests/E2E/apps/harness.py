@@ -1,0 +1,823 @@
+#!/usr/bin/python3
+"""What real apps show: flicks on a virtual touchpad, read by real display servers and toolkits.
+
+Runs INSIDE the e2e guest (as root; see Tests/E2E/README.md), with --mem 2048:
+    Tests/E2E/guest run --mem 2048 --timeout 1800 --results DIR -- /usr/bin/python3 \
+        Tests/E2E/apps/harness.py --flickd .build/debug/flickd [--servers xorg,sway]
+        [--toolkits gtk4,gtk3,qt6] [--modes none,wheel,touchpad] [--speeds 60,150,400]
+        [--directions vertical,horizontal] [--flicks 5] [--check] [--out DIR] [--table FILE]
+
+Per server (Xorg with the dummy video driver and the libinput input driver; sway headless with
+its libinput backend, run by an unprivileged user through seatd) and per toolkit app
+(Tests/E2E/apps/app.py: GTK4, GTK3, Qt6 widgets), one app is started and reused: for each
+flickd output mode ("none" = flickd not running; "wheel", "touchpad" = flickd run with
+`[output] mode = ...`; "default" = flickd with no [output] table), speed (mm/s) and direction,
+--flicks two-finger flicks are played on a virtual Synaptics T440 touchpad (vdev.py), the
+content is scrolled back to the middle between flicks, and ONE JSON line is printed per
+scenario with the medians over the flicks:
+
+  speed_before_px_s   content speed over the last 50 ms before the release (the kernel's time
+                      of the lift frame), from the app's offset log (piecewise linear)
+  speed_after_px_s    content speed over the first 100 ms after the release
+  ratio               speed_after / speed_before, per flick
+  gap_ms              the largest gap between offset changes in the first 300 ms after the
+                      release (counted from the last change before it)
+  frame_ms            the app's frame period: median interval between its paints in the finger
+                      phase (fallback: between its offset changes there)
+  gap_frames          gap_ms / frame_ms, per flick
+  coast_step_px       the largest single offset step after the release
+  finger_step_px      the median offset step of the finger phase
+  step_ratio          coast_step_px / finger_step_px, per flick
+  own_after_flickd    offset changes made by the app's own kinetic glide (GTK's, detected in
+                      the app) after flickd's first output event (mode none: after the release)
+  distance_px         content travel after the release until it rests
+and, over all flicks of the scenario: flickd_bad_events (POINTER_BUTTON, tap, POINTER_MOTION or
+GESTURE_* events `libinput debug-events` reports for flickd's own virtual devices), edge_hits
+(flicks whose glide reached the end of the content: their distance is cut short).
+
+With --check, the goals of issue 11 are asserted on every scenario with flickd (a pass/fail line
+per check) and the last line is "apps: N passed, M failed".
+"""
+
+import argparse
+import fcntl
+import glob
+import json
+import os
+import pwd
+import re
+import select
+import signal
+import statistics
+import struct
+import subprocess
+import sys
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+E2E = os.path.dirname(HERE)
+REPO = os.path.dirname(os.path.dirname(E2E))
+sys.path.insert(0, E2E)
+import vdev  # noqa: E402
+import evdev  # noqa: E402
+from evdev import ecodes as E  # noqa: E402
+
+DEVICES = os.environ.get("E2E_DEVICES") or os.path.join(
+    os.environ.get("FLICKD_SHARED") or os.path.join(os.path.dirname(REPO), "shared"), "devices")
+PAD = "synaptics-t440.json"
+EVIOCSCLOCKID = 0x400445A0
+USER = "flickapp"
+PYTHON = "/usr/bin/python3"
+MAX_TRAVEL_MM = 40.0
+
+# Goals of issue 11, point 3.
+GOAL_RATIO = (0.85, 1.15)
+GOAL_GAP_FRAMES = 1.5
+GOAL_STEP_RATIO = 2.0
+
+
+def mono():
+    return time.clock_gettime(time.CLOCK_MONOTONIC)
+
+
+def median(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
+def log(msg):
+    print("# " + msg, file=sys.stderr, flush=True)
+
+
+# ------------------------------------------------------------------------ display servers ---
+
+class Server:
+    name = "?"
+
+    def app_env(self):
+        raise NotImplementedError
+
+    def app_user(self):
+        return None
+
+    def place_pointer(self):
+        pass
+
+    def stop(self):
+        for p in reversed(self.procs):
+            if p.poll() is None:
+                p.terminate()
+                try:
+                    p.wait(5)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+                    p.wait()
+
+
+class Xorg(Server):
+    """Xorg with the dummy video driver; the stock libinput config picks up devices via udev."""
+    name = "xorg"
+    CONF = """
+Section "Device"
+    Identifier "dummy"
+    Driver "dummy"
+    VideoRam 16384
+EndSection
+Section "Monitor"
+    Identifier "monitor"
+    HorizSync 5.0 - 1000.0
+    VertRefresh 5.0 - 200.0
+    Modeline "800x600" 40.0 800 840 968 1056 600 601 605 628
+EndSection
+Section "Screen"
+    Identifier "screen"
+    Device "dummy"
+    Monitor "monitor"
+    DefaultDepth 24
+    SubSection "Display"
+        Depth 24
+        Modes "800x600"
+        Virtual 800 600
+    EndSubSection
+EndSection
+Section "ServerFlags"
+    Option "AutoAddGPU" "false"
+EndSection
+"""
+
+    def __init__(self, work):
+        self.procs = []
+        conf = os.path.join(work, "xorg.conf")
+        with open(conf, "w") as f:
+            f.write(self.CONF)
+        self.log_path = os.path.join(work, "xorg.log")
+        out = open(os.path.join(work, "xorg.out"), "w")
+        self.procs.append(subprocess.Popen(
+            ["Xorg", ":1", "-config", conf, "-logfile", self.log_path, "-nolisten", "tcp", "-noreset",
+             "-novtswitch", "-sharevts", "vt1"], stdout=out, stderr=subprocess.STDOUT))
+        deadline = mono() + 180
+        while not os.path.exists("/tmp/.X11-unix/X1"):
+            if mono() > deadline or self.procs[0].poll() is not None:
+                raise RuntimeError("Xorg did not start:\n" + open(os.path.join(work, "xorg.out")).read()[-2000:])
+            time.sleep(0.1)
+
+    def app_env(self):
+        return {"DISPLAY": ":1", "GDK_BACKEND": "x11", "QT_QPA_PLATFORM": "xcb"}
+
+    def input_devices(self):
+        try:
+            text = open(self.log_path, errors="replace").read()
+        except OSError:
+            return ""
+        return "\n".join(l for l in text.splitlines() if "libinput" in l and "Adding" in l or "Using input driver" in l)
+
+
+class Sway(Server):
+    """sway headless with the libinput backend, run as an unprivileged user through seatd."""
+    name = "sway"
+
+    def __init__(self, work):
+        self.procs = []
+        if subprocess.run(["id", USER], capture_output=True).returncode != 0:
+            subprocess.run(["useradd", "-M", "-G", "video,input", USER], check=True)
+        pw = pwd.getpwnam(USER)
+        self.uid, self.gid = pw.pw_uid, pw.pw_gid
+        self.video_gid = int(subprocess.run(["getent", "group", "video"], capture_output=True, text=True,
+                                            check=True).stdout.split(":")[2])
+        self.runtime = "/run/user/%d" % self.uid
+        os.makedirs(self.runtime, exist_ok=True)
+        os.chown(self.runtime, self.uid, self.gid)
+        os.chmod(self.runtime, 0o700)
+        if not os.path.exists("/run/seatd.sock"):
+            self.procs.append(subprocess.Popen(["seatd", "-g", "video"], stdout=open(os.path.join(work, "seatd.log"), "w"),
+                                               stderr=subprocess.STDOUT))
+            deadline = mono() + 20
+            while not os.path.exists("/run/seatd.sock"):
+                if mono() > deadline:
+                    raise RuntimeError("seatd did not start")
+                time.sleep(0.05)
+        conf = os.path.join(work, "sway.conf")
+        with open(conf, "w") as f:
+            f.write("output HEADLESS-1 resolution 800x600 position 0 0\n"
+                    "xwayland disable\n"
+                    "default_border none\n"
+                    "focus_follows_mouse no\n")
+        os.chmod(conf, 0o644)
+        env = dict(os.environ, XDG_RUNTIME_DIR=self.runtime, WLR_BACKENDS="headless,libinput",
+                   WLR_RENDERER="pixman", LIBSEAT_BACKEND="seatd", HOME=work)
+        env.pop("WLR_LIBINPUT_NO_DEVICES", None)
+        self.log_path = os.path.join(work, "sway.log")
+        self.procs.append(subprocess.Popen(
+            self.setpriv() + ["sway", "-c", conf, "-d"], env=env,
+            stdout=open(self.log_path, "w"), stderr=subprocess.STDOUT))
+        deadline = mono() + 180
+        self.sock = None
+        while mono() < deadline and self.procs[-1].poll() is None:
+            socks = glob.glob(self.runtime + "/sway-ipc.*.sock")
+            waylands = [w for w in glob.glob(self.runtime + "/wayland-*") if not w.endswith(".lock")]
+            if socks and waylands:
+                self.sock, self.wayland = socks[0], os.path.basename(waylands[0])
+                break
+            time.sleep(0.1)
+        if not self.sock:
+            raise RuntimeError("sway did not start:\n" + open(self.log_path, errors="replace").read()[-3000:])
+
+    def setpriv(self):
+        return ["setpriv", "--reuid=%d" % self.uid, "--regid=%d" % self.gid,
+                "--groups=%d" % self.video_gid, "--"]
+
+    def app_user(self):
+        return self.setpriv()
+
+    def app_env(self):
+        return {"XDG_RUNTIME_DIR": self.runtime, "WAYLAND_DISPLAY": self.wayland, "GDK_BACKEND": "wayland",
+                "QT_QPA_PLATFORM": "wayland", "HOME": "/tmp"}
+
+    def swaymsg(self, *args):
+        return subprocess.run(["swaymsg", "-s", self.sock] + list(args), capture_output=True, text=True, timeout=20)
+
+    def place_pointer(self):
+        # Away and back: a surface that appeared under a resting cursor may not have had
+        # pointer focus (no wl_pointer.enter), and then gets no scroll events.
+        self.swaymsg("seat", "seat0", "cursor", "set", "700", "500")
+        r = self.swaymsg("seat", "seat0", "cursor", "set", "400", "300")
+        if r.returncode != 0:
+            log("swaymsg cursor set failed: %s %s" % (r.stdout, r.stderr))
+
+    def input_devices(self):
+        r = self.swaymsg("-t", "get_inputs", "-r")
+        try:
+            return ", ".join("%s (%s)" % (d["name"], d["type"]) for d in json.loads(r.stdout))
+        except ValueError:
+            return r.stdout + r.stderr
+
+
+SERVERS = {"xorg": Xorg, "sway": Sway}
+
+
+# ------------------------------------------------------------------------------------ app ---
+
+class App:
+    """app.py under a server; its log parsed into offset changes, paints and glide marks."""
+
+    def __init__(self, server, toolkit, work):
+        self.toolkit = toolkit
+        self.path = os.path.join(work, "app-%s-%s.log" % (server.name, toolkit))
+        open(self.path, "w").close()
+        os.chmod(self.path, 0o666)
+        env = dict(os.environ, **server.app_env())
+        env["NO_AT_BRIDGE"] = "1"
+        env["GTK_A11Y"] = "none"
+        # GTK4's GL renderer runs on llvmpipe here (no GPU), far too slow under emulation; the
+        # cairo renderer is what GTK3 uses anyway.
+        env["GSK_RENDERER"] = "cairo"
+        cmd = (server.app_user() or []) + [PYTHON, os.path.join(HERE, "app.py"), "--toolkit", toolkit,
+                                           "--log", self.path]
+        self.out_path = self.path + ".out"
+        self.proc = subprocess.Popen(cmd, env=env, stdin=subprocess.PIPE, text=True,
+                                     stdout=open(self.out_path, "w"), stderr=subprocess.STDOUT, cwd="/tmp")
+        deadline = mono() + 300
+        nudged = 0.0
+        while mono() < deadline:
+            lines = self.lines()
+            if mono() - nudged > 2:
+                # A line on stdin woke GTK's idle main loop before its first frame under Xorg.
+                nudged = mono()
+                try:
+                    self.proc.stdin.write("\n")
+                    self.proc.stdin.flush()
+                except OSError:
+                    pass
+            if any(l[1] == "paint" for l in lines) and any(l[1] == "ready" for l in lines):
+                break
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.2)
+        else:
+            pass
+        lines = self.lines()
+        if not (any(l[1] == "paint" for l in lines) and any(l[1] == "ready" for l in lines)):
+            raise RuntimeError("%s did not paint within 300 s:\n%s" % (toolkit, open(self.out_path).read()[-2000:]))
+        self.started_s = lines[-1][0] - lines[0][0]
+
+    def lines(self):
+        out = []
+        with open(self.path) as f:
+            for raw in f:
+                parts = raw.split()
+                if len(parts) >= 2:
+                    try:
+                        out.append((float(parts[0]), parts[1], parts[2:]))
+                    except ValueError:
+                        pass
+        return out
+
+    def center(self):
+        self.proc.stdin.write("center\n")
+        self.proc.stdin.flush()
+
+    def last_change(self):
+        for t, kind, _ in reversed(self.lines()):
+            if kind in ("v", "h"):
+                return t
+        return 0.0
+
+    def wait_still(self, quiet=0.7, timeout=10.0):
+        end = mono() + timeout
+        while mono() < end:
+            if mono() - self.last_change() >= quiet:
+                return True
+            time.sleep(0.1)
+        return False
+
+    def stop(self):
+        if self.proc.poll() is None:
+            try:
+                self.proc.stdin.write("quit\n")
+                self.proc.stdin.flush()
+                self.proc.wait(5)
+            except (OSError, subprocess.TimeoutExpired):
+                self.proc.kill()
+                self.proc.wait()
+
+
+# -------------------------------------------------------------------------------- flickd ---
+
+class DevTap:
+    """Reads one of flickd's virtual devices through evdev (never grabbed), kernel times."""
+
+    def __init__(self, devnode):
+        self.dev = evdev.InputDevice(devnode)
+        fcntl.ioctl(self.dev.fd, EVIOCSCLOCKID, struct.pack("i", time.CLOCK_MONOTONIC))
+        self.times = []
+        self.lock = threading.Lock()
+        self.running = True
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self):
+        while self.running:
+            r, _, _ = select.select([self.dev.fd], [], [], 0.1)
+            if not r:
+                continue
+            try:
+                for ev in self.dev.read():
+                    if ev.type != E.EV_SYN:
+                        with self.lock:
+                            self.times.append(ev.sec + ev.usec / 1e6)
+            except OSError:
+                return
+
+    def last(self):
+        with self.lock:
+            return self.times[-1] if self.times else 0.0
+
+    def first_after(self, t0):
+        with self.lock:
+            return next((t for t in self.times if t >= t0), None)
+
+    def close(self):
+        self.running = False
+        self.thread.join(1)
+        self.dev.close()
+
+
+class LibinputWatch:
+    """`libinput debug-events` on one of flickd's devices; counts what must never come from it."""
+    # The event-type column of debug-events (a tap shows as POINTER_BUTTON).
+    BAD = re.compile(r"^\s*-?event\d+\s+(POINTER_BUTTON|POINTER_MOTION\w*|GESTURE_\w+|TOUCH_\w+)")
+    JUMP = re.compile(r"Touch jump detected")
+
+    def __init__(self, devnode, path):
+        self.out = open(path, "w")
+        self.proc = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events", "--device", devnode],
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.bad = []
+        self.jumps = 0
+        self.lock = threading.Lock()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self):
+        for line in self.proc.stdout:
+            self.out.write(line)
+            self.out.flush()
+            if self.BAD.search(line):
+                with self.lock:
+                    self.bad.append(line.strip())
+            elif self.JUMP.search(line):
+                with self.lock:
+                    self.jumps += 1
+
+    def bad_count(self):
+        with self.lock:
+            return len(self.bad)
+
+    def close(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+def flickd_devnodes():
+    """(devnode, name) of every input device whose name starts with "flickd"."""
+    found = []
+    for d in glob.glob("/sys/class/input/event*"):
+        try:
+            name = open(d + "/device/name").read().strip()
+        except OSError:
+            continue
+        if name.lower().startswith("flickd"):
+            found.append(("/dev/input/" + os.path.basename(d), name))
+    return sorted(found)
+
+
+def supports_output_table(binary, work, mode="wheel"):
+    """Whether this flickd accepts `[output] mode = "<mode>"` (older builds know no [output])."""
+    path = os.path.join(work, "probe-output-%s.toml" % mode)
+    with open(path, "w") as f:
+        f.write('[output]\nmode = "%s"\n' % mode)
+    r = subprocess.run([binary, "check-config", path], capture_output=True, text=True)
+    return r.returncode == 0
+
+
+class Flickd:
+    def __init__(self, binary, mode, work, pad_devnode):
+        self.mode = mode
+        config = ""
+        if mode in ("wheel", "touchpad"):
+            config = '[output]\nmode = "%s"\n' % mode
+        if mode == "wheel" and not supports_output_table(binary, work):
+            config = ""  # a flickd from before the [output] table: the wheel is its only output
+        tag = "flickd-%s-%d" % (mode, int(mono() * 1000))
+        self.config_path = os.path.join(work, tag + ".toml")
+        with open(self.config_path, "w") as f:
+            f.write(config)
+        self.log_path = os.path.join(work, tag + ".log")
+        before = set(flickd_devnodes())
+        self.proc = subprocess.Popen([binary, "run", "--verbose", "--config", self.config_path],
+                                     stdout=open(self.log_path, "w"), stderr=subprocess.STDOUT)
+        deadline = mono() + 60
+        self.devices = []
+        while mono() < deadline and self.proc.poll() is None:
+            now_devs = [d for d in flickd_devnodes() if d not in before]
+            if now_devs and re.search(re.escape(pad_devnode) + r" \([^)]*\): touchpad", self.text()):
+                time.sleep(0.5)  # all of its devices
+                self.devices = [d for d in flickd_devnodes() if d not in before]
+                break
+            time.sleep(0.1)
+        if not self.devices:
+            raise RuntimeError("flickd (%s) did not start:\n%s" % (mode, self.text()[-2000:]))
+        subprocess.run(["udevadm", "settle", "--timeout=10"], check=False)
+        self.taps = [DevTap(d) for d, _ in self.devices]
+        self.watches = [LibinputWatch(d, self.log_path + ".libinput-%d" % i) for i, (d, _) in enumerate(self.devices)]
+        time.sleep(1.0)  # the display server adds the new devices (hot-plug)
+
+    def text(self):
+        try:
+            return open(self.log_path, errors="replace").read()
+        except OSError:
+            return ""
+
+    def first_event_after(self, t0):
+        ts = [t for t in (tap.first_after(t0) for tap in self.taps) if t is not None]
+        return min(ts) if ts else None
+
+    def bad_count(self):
+        return sum(w.bad_count() for w in self.watches)
+
+    def wait_quiet(self, quiet=0.5, timeout=10.0):
+        """Until none of flickd's devices wrote anything for `quiet` s (a coast has ended)."""
+        end = mono() + timeout
+        while mono() < end:
+            if mono() - max(tap.last() for tap in self.taps) >= quiet:
+                return
+            time.sleep(0.1)
+
+    def jump_count(self):
+        return sum(w.jumps for w in self.watches)
+
+    def bad_lines(self):
+        return [l for w in self.watches for l in w.bad]
+
+    def stop(self):
+        for w in self.watches:
+            w.close()
+        for t in self.taps:
+            t.close()
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        time.sleep(0.5)
+
+
+# ------------------------------------------------------------------------------- metrics ---
+
+def changes(lines, axis, t0):
+    """[(app time, offset, input time or None)] of the offset changes on `axis` after t0; the
+    input time (s) is the timestamp of the input event the change handled (ms in the log)."""
+    out = []
+    for t, kind, a in lines:
+        if kind == axis and t >= t0:
+            ms = float(a[1]) if len(a) > 1 else -1
+            out.append((t, float(a[0]), ms / 1000.0 if ms >= 0 else None))
+    return out
+
+
+def value_at(series, t):
+    """Piecewise-linear offset at t from (time, offset) points (flat outside them)."""
+    if not series:
+        return None
+    if t <= series[0][0]:
+        return series[0][1]
+    for (ta, xa), (tb, xb) in zip(series, series[1:]):
+        if ta <= t <= tb:
+            return xa if tb == ta else xa + (xb - xa) * (t - ta) / (tb - ta)
+    return series[-1][1]
+
+
+def measure(lines, flick, axis, first_flickd, center_t):
+    """Figures of one flick from the app's log; times are CLOCK_MONOTONIC seconds.
+
+    The guest is emulated and shared: the app sees input 20 ms to several 100 ms late, and the
+    lag varies. So speeds are measured on the INPUT's clock: each offset change is placed at
+    the timestamp of the input event it handled (kernel time of the finger's or flickd's
+    event, through libinput and the server); a change made by the app's own glide (no input
+    event) is placed at its app time minus the lag of the last input-driven change. Gaps and
+    steps are measured on the app's clock: that is what is painted."""
+    t_touch = flick.get("k_touch") or flick["t_touch"]
+    r = flick.get("k_release") or flick["t_release"]
+    ch = changes(lines, axis, center_t + 0.05)
+    base = [c for c in ch if c[0] < t_touch]
+    ch = [c for c in ch if c[0] >= t_touch]
+    res = {"changes": len(ch)}
+    finger = [c for c in ch if c[2] is not None and t_touch - 0.01 <= c[2] <= r + 0.001]
+    if len(finger) < 2:
+        return res
+    start = base[-1][1] if base else finger[0][1]
+    # Input-time series.
+    aligned = [(t_touch - 0.01, start)]
+    lag = 0.0
+    for t, x, ti in ch:
+        if ti is not None:
+            lag = t - ti
+            aligned.append((ti, x))
+        else:
+            aligned.append((t - lag, x))
+    aligned.sort()
+    sign = 1.0 if ch[-1][1] >= start else -1.0
+    before, at, after = value_at(aligned, r - 0.05), value_at(aligned, r), value_at(aligned, r + 0.1)
+    res["speed_before_px_s"] = sign * (at - before) / 0.05
+    res["speed_after_px_s"] = sign * (after - at) / 0.1
+    res["ratio"] = res["speed_after_px_s"] / res["speed_before_px_s"] if res["speed_before_px_s"] > 0 else None
+    res["lag_ms"] = 1000 * (finger[-1][0] - finger[-1][2])
+    # App clock: the finger phase ends (for the user) at the last finger-driven change.
+    t_end = finger[-1][0]
+    res["frame_ms"] = 1000 * (t_end - finger[0][0]) / (len(finger) - 1) if t_end > finger[0][0] else None
+    after_ch = [c for c in ch if c[0] > t_end]
+    window = [t_end] + [c[0] for c in after_ch if c[0] <= t_end + 0.3]
+    gaps = [b - a for a, b in zip(window, window[1:])]
+    nxt = next((c[0] for c in after_ch if c[0] > t_end + 0.3), None)
+    if nxt is not None:
+        gaps.append(nxt - window[-1])  # a gap that begins in the window counts whole
+    res["gap_ms"] = 1000 * max(gaps) if gaps else None
+    res["gap_frames"] = res["gap_ms"] / res["frame_ms"] if res["gap_ms"] and res["frame_ms"] else None
+    fsteps = [abs(b[1] - a[1]) for a, b in zip(finger, finger[1:]) if b[1] != a[1]]
+    seq = [finger[-1]] + after_ch
+    csteps = [abs(b[1] - a[1]) for a, b in zip(seq, seq[1:]) if b[1] != a[1]]
+    res["finger_step_px"] = statistics.median(fsteps) if fsteps else None
+    res["coast_step_px"] = max(csteps) if csteps else 0.0
+    res["step_ratio"] = res["coast_step_px"] / res["finger_step_px"] if res["finger_step_px"] else None
+    res["distance_px"] = abs(ch[-1][1] - at)
+    # The app's own glide after flickd's first event reached it (app clock).
+    if first_flickd is not None:
+        own_from = next((c[0] for c in ch if c[2] is not None and c[2] >= first_flickd - 0.002), t_end)
+    else:
+        own_from = t_end
+    res["own_after_flickd"] = sum(1 for t, kind, _ in lines if kind == "own" and t > own_from)
+    res["own_total"] = sum(1 for t, kind, _ in lines if kind == "own" and t >= t_touch)
+    res["decel"] = any(kind == "decel" and t >= t_touch for t, kind, _ in lines)
+    res["flickd_first_ms"] = 1000 * (first_flickd - r) if first_flickd is not None else None
+    return res
+
+
+# --------------------------------------------------------------------------------- runner ---
+
+class Checks:
+    def __init__(self):
+        self.passed = self.failed = 0
+        self.failures = []
+
+    def check(self, name, what, ok, expected, actual):
+        if ok:
+            self.passed += 1
+            print("  ok   %s: %s (%s)" % (name, what, actual), flush=True)
+        else:
+            self.failed += 1
+            self.failures.append("%s: %s" % (name, what))
+            print("  FAIL %s: %s\n         expected: %s\n         actual:   %s" % (name, what, expected, actual),
+                  flush=True)
+
+
+def fmt(v, nd=2):
+    return None if v is None else round(v, nd)
+
+
+def run(args):
+    work = args.out
+    os.makedirs(work, exist_ok=True)
+    os.chmod(work, 0o777)
+    checks = Checks()
+    rows = []
+    desc = vdev.load(os.path.join(DEVICES, PAD))
+    for server_name in args.servers:
+        pad = vdev.TouchDevice(desc, udev_timeout=90.0)
+        log("pad %s at %s" % (pad.name, pad.devnode))
+        server = None
+        try:
+            t = mono()
+            server = SERVERS[server_name](work)
+            log("%s started in %.1f s" % (server_name, mono() - t))
+            for toolkit in args.toolkits:
+                app = None
+                try:
+                    t = mono()
+                    app = App(server, toolkit, work)
+                    log("%s/%s painted after %.1f s" % (server_name, toolkit, mono() - t))
+                    server.place_pointer()
+                    for mode in args.modes:
+                        rows += run_mode(args, server, app, pad, mode, work, checks)
+                except Exception as e:  # one broken app must not hide the others' figures
+                    checks.check("%s/%s" % (server_name, toolkit), "app ran", False, "no exception",
+                                 "%s: %s" % (type(e).__name__, e))
+                finally:
+                    if app:
+                        app.stop()
+        except Exception as e:
+            checks.check(server_name, "server ran", False, "no exception", "%s: %s" % (type(e).__name__, e))
+        finally:
+            if server:
+                server.stop()
+            pad.close()
+            time.sleep(1)
+    if args.table:
+        write_table(rows, args.table)
+    if args.check:
+        if checks.failures:
+            print("failed checks:\n  " + "\n  ".join(checks.failures))
+        print("apps: %d passed, %d failed" % (checks.passed, checks.failed), flush=True)
+        return 1 if checks.failed else 0
+    return 0
+
+
+def run_mode(args, server, app, pad, mode, work, checks):
+    rows = []
+    daemon = Flickd(args.flickd, mode, work, pad.devnode) if mode != "none" else None
+    try:
+        server.place_pointer()
+        for direction in args.directions:
+            for speed in args.speeds:
+                rows.append(run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks))
+    finally:
+        if daemon:
+            daemon.stop()
+    return rows
+
+
+def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks):
+    axis = "v" if direction == "vertical" else "h"
+    finger_dir = "down" if direction == "vertical" else "right"
+    duration = min(0.25, MAX_TRAVEL_MM / speed)
+    per = []
+    discarded = 0
+    bad_before = daemon.bad_count() if daemon else 0
+    jumps_before = daemon.jump_count() if daemon else 0
+    for i in range(args.flicks * 3):
+        if len(per) >= args.flicks:
+            break
+        app.center()
+        time.sleep(0.3)
+        app.wait_still(quiet=0.5, timeout=5)
+        center_t = max([t for t, kind, _ in app.lines() if kind == "center"] or [0.0])
+        kw = dict(speed=speed, duration=duration, interval=0.010, spacing=18.0)
+        if direction == "vertical":
+            kw["y"] = 38.0
+        flick = pad.flick(finger_dir, **kw)
+        r = flick.get("k_release") or flick["t_release"]
+        time.sleep(0.5)
+        app.wait_still(quiet=0.8, timeout=12)
+        if daemon:
+            daemon.wait_quiet()
+        first = daemon.first_event_after(r - 0.005) if daemon else None
+        m = measure(app.lines(), flick, axis, first, center_t)
+        m["max_late_ms"] = flick.get("max_late_ms")
+        # A flick whose frames were written late (the emulator stalled) or that the app never
+        # saw as a finger scroll is not a measurement: played again, counted as discarded.
+        if (m["max_late_ms"] or 0) > 25 or m.get("ratio") is None:
+            discarded += 1
+            if m.get("changes", 0) == 0:
+                server.place_pointer()
+        else:
+            per.append(m)
+        if args.verbose:
+            log("%s/%s/%s %s %s #%d: %s" % (server.name, app.toolkit, mode, speed, direction, i,
+                                           json.dumps({k: fmt(v) if isinstance(v, float) else v for k, v in m.items()})))
+    bad = (daemon.bad_count() - bad_before) if daemon else 0
+    lines = app.lines()
+    vmax = max([float(a[1] if axis == "v" else a[0]) for t, kind, a in lines if kind == "ready"] or [0])
+    row = {"server": server.name, "toolkit": app.toolkit, "mode": mode, "speed_mm_s": speed,
+           "direction": direction, "flicks": len(per), "discarded": discarded}
+    for key in ("speed_before_px_s", "speed_after_px_s", "ratio", "gap_ms", "frame_ms", "gap_frames",
+                "coast_step_px", "finger_step_px", "step_ratio", "own_after_flickd", "distance_px",
+                "flickd_first_ms", "lag_ms"):
+        row[key] = fmt(median([p.get(key) for p in per]), 3 if key in ("ratio", "gap_frames", "step_ratio") else 1)
+    row["own_after_flickd_max"] = max([p.get("own_after_flickd") or 0 for p in per] or [0])
+    row["gtk_glides"] = sum(1 for p in per if p.get("decel"))
+    row["flickd_bad_events"] = bad
+    # libinput discarding a "touch jump" of flickd's virtual touchpad (a visible step).
+    row["libinput_touch_jumps"] = (daemon.jump_count() - jumps_before) if daemon else 0
+    row["edge_hits"] = sum(1 for p in per if p.get("distance_px") and vmax and p["distance_px"] >= vmax / 2 - 5)
+    row["ratios"] = [fmt(p.get("ratio"), 2) for p in per]
+    row["gtk_own_total"] = sum(p.get("own_total") or 0 for p in per)
+    print(json.dumps(row), flush=True)
+    if args.check and mode != "none":
+        name = "%s/%s/%s %d mm/s %s" % (server.name, app.toolkit, mode, speed, direction)
+        ratio = row["ratio"]
+        checks.check(name, "speed ratio after/before in %.2f..%.2f" % GOAL_RATIO,
+                     ratio is not None and GOAL_RATIO[0] <= ratio <= GOAL_RATIO[1], "%.2f..%.2f" % GOAL_RATIO,
+                     "%s (per flick %s)" % (ratio, row["ratios"]))
+        gf = row["gap_frames"]
+        checks.check(name, "largest gap in the first 300 ms <= %.1f frames" % GOAL_GAP_FRAMES,
+                     gf is not None and gf <= GOAL_GAP_FRAMES, "<= %.1f" % GOAL_GAP_FRAMES,
+                     "%s frames (%s ms, frame %s ms)" % (gf, row["gap_ms"], row["frame_ms"]))
+        sr = row["step_ratio"]
+        checks.check(name, "largest coast step <= %.0fx the finger's median step" % GOAL_STEP_RATIO,
+                     sr is not None and sr <= GOAL_STEP_RATIO, "<= %.1f" % GOAL_STEP_RATIO,
+                     "%s (coast %s px, finger %s px)" % (sr, row["coast_step_px"], row["finger_step_px"]))
+        checks.check(name, "no change from the app's own glide after flickd's first event",
+                     row["own_after_flickd"] == 0, 0,
+                     "median %s, max %s" % (row["own_after_flickd"], row["own_after_flickd_max"]))
+        checks.check(name, "no button/tap/motion/gesture from flickd's devices", bad == 0, 0,
+                     "%d %s" % (bad, daemon.bad_lines()[-3:] if daemon else ""))
+    return row
+
+
+def write_table(rows, path):
+    head = ("| server | toolkit | mode | mm/s | direction | ratio | gap/frame | gap ms | frame ms | "
+            "step ratio | own glide | distance px | flickd bad | edge |")
+    out = [head, "|" + "---|" * 14]
+    for r in rows:
+        out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            r["server"], r["toolkit"], r["mode"], r["speed_mm_s"], r["direction"], r["ratio"],
+            r["gap_frames"], r["gap_ms"], r["frame_ms"], r["step_ratio"], r["own_after_flickd"],
+            r["distance_px"], r["flickd_bad_events"], r["edge_hits"]))
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--flickd", required=True)
+    p.add_argument("--servers", default="xorg,sway")
+    p.add_argument("--toolkits", default="gtk4,gtk3,qt6")
+    p.add_argument("--modes", default="none,wheel")
+    p.add_argument("--speeds", default="150")
+    p.add_argument("--directions", default="vertical")
+    p.add_argument("--flicks", type=int, default=5)
+    p.add_argument("--check", action="store_true", help="assert issue 11's goals on the scenarios with flickd")
+    p.add_argument("--out", default=None, help="logs (default: $E2E_RESULTS/apps or /tmp/apps)")
+    p.add_argument("--table", default=None, help="write a Markdown table of the rows here")
+    p.add_argument("--verbose", "-v", action="store_true")
+    args = p.parse_args()
+    args.flickd = os.path.abspath(args.flickd)
+    args.servers = args.servers.split(",")
+    args.toolkits = args.toolkits.split(",")
+    args.modes = args.modes.split(",")
+    args.speeds = [float(s) for s in args.speeds.split(",")]
+    args.directions = args.directions.split(",")
+    if args.out is None:
+        # Not under $E2E_TMP: sway's unprivileged user must read its config there.
+        args.out = os.path.join(os.environ.get("E2E_RESULTS") or "/tmp", "apps")
+    if not os.path.exists(os.path.join(DEVICES, PAD)):
+        print("apps: SKIPPED: %s not found (the sample devices in ../shared/devices; set FLICKD_SHARED or E2E_DEVICES)"
+              % os.path.join(DEVICES, PAD))
+        print("apps: 0 passed, 0 failed (skipped)")
+        return 0
+    if not os.environ.get("E2E_GUEST"):
+        sys.exit("apps: run me in the e2e guest (Tests/E2E/guest run --mem 2048 -- ...)")
+    os.makedirs(args.out, exist_ok=True)
+    if "touchpad" in args.modes and not supports_output_table(args.flickd, args.out, "touchpad"):
+        print("apps: SKIPPED mode touchpad: %s does not accept [output] mode = \"touchpad\"" % args.flickd, flush=True)
+        args.modes = [m for m in args.modes if m != "touchpad"]
+    return run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
