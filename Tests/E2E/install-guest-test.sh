@@ -14,14 +14,15 @@
 #     scripts/install` takes;
 #   - checks the files and modes, the udev rule's uaccess tag on /dev/uinput, that tester was
 #     added to the input group, `systemd-analyze verify` of the installed unit, that the
-#     service is active (Type=notify: READY=1 arrived) with the virtual wheel present, its
+#     service is active (Type=notify: READY=1 arrived) with the virtual touchpad (the default
+#     output) present, its
 #     STATUS= line, its sandbox (NoNewPrivs, seccomp) and the binary's independence from
 #     the Swift toolchain, journal priorities of its log lines, a reload, and a hot-plugged
 #     keyboard showing in the status, live reload of a changed configuration file, that
 #     installing again restarts the service, and that a service that cannot start (a broken
 #     configuration file) makes scripts/install fail saying where to look;
 #   - runs `SUDO_USER=tester scripts/uninstall` and checks that the service is stopped and
-#     disabled, the files are gone and so is the virtual wheel.
+#     disabled, the files are gone and so is the virtual touchpad.
 # Without logind nothing applies uaccess ACLs in the guest, so the test grants tester
 # /dev/uinput itself (as logind would for the active session).
 set -euo pipefail
@@ -116,7 +117,8 @@ check "enabled for tester" test -L /home/tester/.config/systemd/user/graphical-s
 
 state=$(as_tester systemctl --user is-active flickd || true)
 check "flickd.service is active (READY=1 received), was: $state" test "$state" = active
-check "the virtual wheel exists" grep -q 'Name="flickd virtual wheel"' /proc/bus/input/devices
+check "the virtual touchpad exists (the default output)" grep -q 'Name="flickd virtual touchpad"' /proc/bus/input/devices
+check "no virtual wheel (output.mode defaults to touchpad)" bash -c '! grep -q "Name=\"flickd virtual wheel\"" /proc/bus/input/devices'
 status=$(as_tester systemctl --user show -P StatusText flickd)
 check "STATUS= is shown: '$status'" test -n "$status"
 pid=$(as_tester systemctl --user show -P MainPID flickd)
@@ -137,8 +139,8 @@ journal() {
 }
 sleep 0.5
 journal | cut -c1-100 | sed 's/^/  journal: /'
-check "journal: 'created flickd virtual wheel' at priority 6 (info), no timestamp of ours" \
-    bash -c "$(declare -f journal); journal | grep -q '^6 created flickd virtual wheel at /dev/input/event'"
+check "journal: 'created flickd virtual touchpad' at priority 6 (info), no timestamp of ours" \
+    bash -c "$(declare -f journal); journal | grep -q '^6 created flickd virtual touchpad at /dev/input/event[0-9]*: coasts move its two fingers'"
 check "journal: the permission warning at priority 4 (warning)" \
     bash -c "$(declare -f journal); journal | grep -q '^4 cannot read /dev/input/event'"
 
@@ -237,7 +239,7 @@ for f in /usr/local/bin/flickd /usr/local/lib/systemd/user/flickd.service /usr/l
         /etc/udev/rules.d/70-flickd-uinput.rules /etc/modules-load.d/flickd-uinput.conf; do
     check "removed $f" test ! -e "$f"
 done
-check "the virtual wheel is gone" bash -c '! grep -q "Name=\"flickd virtual wheel\"" /proc/bus/input/devices'
+check "the virtual touchpad is gone" bash -c '! grep -q "Name=\"flickd virtual touchpad\"" /proc/bus/input/devices'
 
 if [ "$failures" -ne 0 ]; then
     echo "--- user manager log"; tail -30 "$E2E_TMP/user-manager.log"
