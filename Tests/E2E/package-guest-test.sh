@@ -16,8 +16,10 @@
 #   - checks the files, that postinst loaded uinput and applied the udev rule (uaccess tag),
 #     that the unit passes `systemd-analyze verify`, that nothing was enabled or started;
 #   - as tester: `systemctl --user enable --now flickd` (what the README says), the service is
-#     active from /usr/bin/flickd, and a two-finger flick on a virtual touchpad coasts: the
-#     wheel events libinput reads from flickd's virtual wheel after the fingers lift;
+#     active from /usr/bin/flickd with its default output, the virtual touchpad, and a
+#     two-finger flick on a virtual T440 coasts: libinput reads finger scrolling from flickd's
+#     virtual touchpad after the real pad's release, the way the fingers went, ending in a
+#     scroll stop, and no button or pointer motion from it;
 #   - `man flickd`, `man flickd-run` and `man -l` render; the completions load in bash;
 #   - `apt-get remove` leaves tester's running service and ~/.config alone, and after the
 #     user stops it, `apt-get purge` leaves no file of the package behind: none of the files
@@ -164,7 +166,8 @@ check "postinst applied the udev rule: /dev/uinput tagged uaccess" \
 check "systemd-analyze --user verify of the installed unit" \
     as_tester systemd-analyze --user verify /usr/lib/systemd/user/flickd.service
 check "the package enabled nothing" test ! -e /home/tester/.config/systemd/user/graphical-session.target.wants/flickd.service
-check "the package started nothing (no virtual wheel yet)" bash -c '! grep -q "Name=\"flickd virtual wheel\"" /proc/bus/input/devices'
+check "the package started nothing (no virtual touchpad or wheel yet)" \
+    bash -c '! grep -q "Name=\"flickd virtual \(touchpad\|wheel\)\"" /proc/bus/input/devices'
 
 # What logind's uaccess would do for tester's active session.
 chgrp tester /dev/uinput && chmod 0660 /dev/uinput
@@ -175,16 +178,20 @@ state=$(as_tester systemctl --user is-active flickd || true)
 check "flickd.service is active (READY=1 received), was: $state" test "$state" = active
 pid=$(as_tester systemctl --user show -P MainPID flickd)
 check "runs /usr/bin/flickd" test "$(readlink /proc/"${pid:-0}"/exe 2>/dev/null)" = /usr/bin/flickd
-wheel=$(awk '/^N: Name="flickd virtual wheel"/ { found = 1 } found && /^H: Handlers=/ { match($0, /event[0-9]+/); print "/dev/input/" substr($0, RSTART, RLENGTH); exit }' /proc/bus/input/devices)
-check "the virtual wheel exists: ${wheel:-none}" test -n "$wheel"
+touchpad=$(awk '/^N: Name="flickd virtual touchpad"/ { found = 1 } found && /^H: Handlers=/ { match($0, /event[0-9]+/); print "/dev/input/" substr($0, RSTART, RLENGTH); exit }' /proc/bus/input/devices)
+check "the virtual touchpad exists (the default output): ${touchpad:-none}" test -n "$touchpad"
+check "no virtual wheel (output.mode defaults to touchpad)" bash -c '! grep -q "Name=\"flickd virtual wheel\"" /proc/bus/input/devices'
 
-# A flick on a virtual touchpad, and what libinput reads from flickd's wheel afterwards.
+# A flick on a virtual T440, and what libinput reads from it and from flickd's virtual
+# touchpad: one libinput context for both, so that their event times share one clock.
 if [ -z "$devices" ]; then
     fail "a flick coasts (no $pad_description in Tests/Fixtures/devices)"
-elif [ -n "$wheel" ]; then
+elif [ -n "$touchpad" ]; then
     coproc PAD { exec /usr/bin/python3 "$here/vdev.py" serve "$devices/$pad_description"; }
     ready=""
     read -r -t 30 ready <&"${PAD[0]}" || true
+    pad=$(sed -n 's/.*"devnode": *"\([^"]*\)".*/\1/p' <<<"$ready")
+    check "the virtual T440 is ready: ${pad:-none}" test -n "$pad"
     status=""
     for _ in $(seq 100); do
         status=$(as_tester systemctl --user show -P StatusText flickd)
@@ -192,27 +199,59 @@ elif [ -n "$wheel" ]; then
         sleep 0.1
     done
     check "flickd opened the touchpad: '$status'" grep -q "^reading 1 touch device" <<<"$status"
-    stdbuf -oL libinput debug-events --device "$wheel" >"$E2E_TMP/libinput.log" 2>&1 &
+    stdbuf -oL libinput debug-events --device "${pad:-/dev/null}" --device "$touchpad" >"$E2E_TMP/libinput.log" 2>&1 &
     libinput=$!
-    for _ in $(seq 100); do grep -q DEVICE_ADDED "$E2E_TMP/libinput.log" && break; sleep 0.1; done
+    for _ in $(seq 100); do [ "$(grep -c DEVICE_ADDED "$E2E_TMP/libinput.log")" -ge 2 ] && break; sleep 0.1; done
     sleep 0.5
     echo "flick:down,speed=200,duration=200ms,stagger=20ms" >&"${PAD[1]}"
     result=""
     read -r -t 30 result <&"${PAD[0]}" || true
+    # The coast, 200 ms still, then the lift.
     sleep 4
     kill "$libinput" 2>/dev/null || true
     wait "$libinput" 2>/dev/null || true
     echo quit >&"${PAD[1]}" 2>/dev/null || true
     wait "$PAD_PID" 2>/dev/null || true
-    # "POINTER_SCROLL_WHEEL ... vert -15.00/-120.0* horiz ...": the v120 value after the slash.
-    events=$(grep -c POINTER_SCROLL_WHEEL "$E2E_TMP/libinput.log" || true)
-    total=$(awk '/POINTER_SCROLL_WHEEL/ { for (i = 1; i <= NF; i++) if ($i == "vert") { split($(i + 1), v, "/"); s += v[2] < 0 ? -v[2] : v[2] } } END { print s + 0 }' "$E2E_TMP/libinput.log")
     echo "  flick: $result"
-    echo "  libinput read $events wheel events from flickd, |v120| $total in all"
-    check "the flick coasts: libinput reads >= 5 wheel events from flickd, was $events" test "${events:-0}" -ge 5
-    check "the coast scrolls at least one detent (120 v120), was $total" awk -v t="$total" 'BEGIN { exit !(t >= 120) }'
+    # "event5  POINTER_SCROLL_FINGER  +1.234s  vert 3.21* horiz 0.00": one "SOURCE KIND TIME
+    # VERT HORIZ" line per event, SOURCE "pad" or "virtual" (or "other").
+    awk -v pad="$(basename "${pad:-none}")" -v virtual="$(basename "$touchpad")" '
+        $2 ~ /^[A-Z_]+$/ && $3 ~ /^\+[0-9.]+s$/ {
+            node = $1; sub(/^-/, "", node)
+            source = node == pad ? "pad" : node == virtual ? "virtual" : "other"
+            v = 0; h = 0
+            for (i = 4; i < NF; i++) {
+                if ($i == "vert") { split($(i + 1), a, "/"); v = a[1] + 0 }
+                if ($i == "horiz") { split($(i + 1), a, "/"); h = a[1] + 0 }
+            }
+            print source, $2, substr($3, 2, length($3) - 2), v, h
+        }' "$E2E_TMP/libinput.log" >"$E2E_TMP/events"
+    # The real pad's release: its last finger scroll event (libinput's scroll stop).
+    release=$(awk '$1 == "pad" && $2 == "POINTER_SCROLL_FINGER" { t = $3 } END { print t }' "$E2E_TMP/events")
+    pad_moving=$(awk '$1 == "pad" && $2 == "POINTER_SCROLL_FINGER" && ($4 != 0 || $5 != 0)' "$E2E_TMP/events" | wc -l)
+    grep '^virtual POINTER_SCROLL_FINGER' "$E2E_TMP/events" >"$E2E_TMP/coast" || true
+    moving=$(awk '$4 != 0 || $5 != 0' "$E2E_TMP/coast" | wc -l)
+    total=$(awk '{ s += $4 < 0 ? -$4 : $4 } END { printf "%.1f", s + 0 }' "$E2E_TMP/coast")
+    first=$(awk '$4 != 0 || $5 != 0 { print $3; exit }' "$E2E_TMP/coast")
+    echo "  libinput read $pad_moving finger scroll events from the T440 (released at ${release:-?} s)," \
+        "then $moving from flickd's virtual touchpad (from ${first:-?} s), |vert| $total in all"
+    check "libinput reads the T440's two-finger scroll, was $pad_moving events" test "$pad_moving" -ge 5
+    check "the flick coasts: libinput reads >= 5 finger scroll events from flickd virtual touchpad, was $moving" \
+        test "$moving" -ge 5
+    check "the coast starts after the T440's release (${release:-?} s), first at ${first:-none} s" \
+        awk -v r="$release" -v f="$first" 'BEGIN { exit !(r != "" && f != "" && f + 0 >= r + 0) }'
+    check "the coast scrolls down, the way the fingers went, vertically only" \
+        awk '$4 < 0 || $5 != 0 { bad = 1 } END { exit bad + 0 }' "$E2E_TMP/coast"
+    # 15 units is one wheel detent's worth in libinput's scroll units.
+    check "the coast scrolls at least 15 units, was $total" awk -v t="$total" 'BEGIN { exit !(t >= 15) }'
+    check "the virtual fingers lift: the coast's last event is libinput's scroll stop (0/0)" \
+        bash -c 'tail -n 1 "$0" | awk "{ exit !(\$4 == 0 && \$5 == 0) }"' "$E2E_TMP/coast"
+    others=$(awk '$1 == "virtual" && $2 ~ /^(POINTER_BUTTON|POINTER_MOTION|TOUCH_|GESTURE_SWIPE|GESTURE_PINCH)/ { print $2 }' "$E2E_TMP/events" | sort | uniq -c | tr -s ' \n' ' ')
+    check "no button, pointer motion, touch, swipe or pinch from flickd virtual touchpad${others:+, was:$others}" test -z "$others"
+    check "libinput discarded no touch jump of flickd virtual touchpad" \
+        bash -c '! grep -qi "flickd virtual touchpad.*jump" "$0"' "$E2E_TMP/libinput.log"
 else
-    fail "a flick coasts (no virtual wheel)"
+    fail "a flick coasts (no virtual touchpad)"
 fi
 
 echo "== man pages and completions ($SECONDS s)"
@@ -241,7 +280,7 @@ check "tester's running service was left alone (the package did not start it), w
 check "tester's ~/.config/flickd/config.toml is left alone" grep -qx 'speed = 30' /home/tester/.config/flickd/config.toml
 echo "== as tester: systemctl --user disable --now flickd ($SECONDS s)"
 check "systemctl --user disable --now flickd" as_tester systemctl --user disable --now flickd
-check "the virtual wheel is gone" bash -c '! grep -q "Name=\"flickd virtual wheel\"" /proc/bus/input/devices'
+check "the virtual touchpad is gone" bash -c '! grep -q "Name=\"flickd virtual touchpad\"" /proc/bus/input/devices'
 
 echo "== apt-get purge flickd ($SECONDS s)"
 if apt_offline purge -y flickd >"$E2E_TMP/apt-purge.log" 2>&1; then
