@@ -225,6 +225,12 @@ check "it says the service did not start, and where to look" grep -q "flickd.ser
 check "journal: the start refused at priority 3, every line of the message" \
     bash -c "$(declare -f journal); journal | grep -q '^3 $config:2: scroll.speed'"
 
+# The service running again, so that the uninstall below has a virtual touchpad to take away.
+printf '[scroll]\nspeed = 30\n' | as_tester tee "$config" >/dev/null
+as_tester systemctl --user reset-failed flickd 2>/dev/null || true
+check "with the configuration fixed, systemctl --user start flickd" as_tester systemctl --user start flickd
+check "the virtual touchpad is back before the uninstall" grep -q 'Name="flickd virtual touchpad"' /proc/bus/input/devices
+
 echo "== SUDO_USER=tester scripts/uninstall"
 if SUDO_USER=tester scripts/uninstall >"$E2E_TMP/uninstall.log" 2>&1; then
     pass "scripts/uninstall exits 0"
