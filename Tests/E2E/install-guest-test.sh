@@ -20,7 +20,8 @@
 #     the Swift toolchain, journal priorities of its log lines, a reload, and a hot-plugged
 #     keyboard showing in the status, live reload of a changed configuration file, that
 #     installing again restarts the service, and that a service that cannot start (a broken
-#     configuration file) makes scripts/install fail saying where to look;
+#     configuration file) makes scripts/install fail saying where to look, and that with
+#     the file fixed the service starts again with its virtual touchpad;
 #   - runs `SUDO_USER=tester scripts/uninstall` and checks that the service is stopped and
 #     disabled, the files are gone and so is the virtual touchpad.
 # Without logind nothing applies uaccess ACLs in the guest, so the test grants tester
