@@ -27,7 +27,7 @@ public final class VirtualTouchpad: TouchSink {
     public static let name = "flickd virtual touchpad"
 
     /// Bus type `BUS_VIRTUAL`.
-    public static let busType: UInt16 = 0x06
+    public static let busType = UinputDevice.busType
 
     /// Keys declared: BTN_LEFT and BTN_RIGHT (a touchpad with two physical buttons, never
     /// pressed: without BUTTONPAD libinput sets up no click areas or thumb detection, and with
@@ -44,53 +44,24 @@ public final class VirtualTouchpad: TouchSink {
     /// BTN_TOUCH and two tools; SYN_REPORT.
     static let maximumFrameLength = 2 * 4 + 2 + 3 + 1
 
-    private var uinput: OpaquePointer?
-    private let fileDescriptor: Int32
-    private let frame: UnsafeMutablePointer<input_event>
+    private let device: UinputDevice
     /// What the device holds now, in device units, to write only what changed.
     private var state = Encoder()
 
-    public let syspath: String?
+    public var syspath: String? { device.syspath }
     /// The device node libinput reads, e.g. `/dev/input/event9`; nil if the kernel did not say.
-    public let devnode: String?
+    public var devnode: String? { device.devnode }
 
     /// Creates the device through `/dev/uinput`. Throws `VirtualWheelError` (the same causes
     /// and fixes as for the wheel) when uinput is missing or not writable.
     public init() throws(VirtualWheelError) {
-        let template = Self.makeTemplate()
-        defer { libevdev_free(template) }
-        var created: OpaquePointer?
-        let status = libevdev_uinput_create_from_device(template, LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue, &created)
-        guard status == 0, let created else {
-            throw VirtualWheelError(SystemError(
-                errno: status < 0 ? -status : ENOMEM, call: "libevdev_uinput_create_from_device",
-                path: "/dev/uinput"), device: Self.name)
-        }
-        uinput = created
-        fileDescriptor = libevdev_uinput_get_fd(created)
-        syspath = libevdev_uinput_get_syspath(created).map { String(cString: $0) }
-        devnode = libevdev_uinput_get_devnode(created).map { String(cString: $0) }
-        frame = .allocate(capacity: Self.maximumFrameLength)
+        device = try UinputDevice(template: Self.makeTemplate(), name: Self.name, frameCapacity: Self.maximumFrameLength)
     }
 
-    deinit {
-        close()
-        frame.deallocate()
-    }
-
-    public func close() {
-        guard let uinput else { return }
-        libevdev_uinput_destroy(uinput)
-        self.uinput = nil
-    }
+    public func close() { device.close() }
 
     public func write(_ touch: TouchFrame) throws(SystemError) {
-        guard uinput != nil else { throw SystemError(errno: EBADF, call: "write", path: "/dev/uinput") }
-        let count = state.encode(touch, into: frame)
-        guard count > 0 else { return }
-        let bytes = count * MemoryLayout<input_event>.stride
-        let written = try Syscall.write(fileDescriptor, UnsafeRawBufferPointer(start: frame, count: bytes))
-        if written != bytes { throw SystemError(errno: EIO, call: "write", path: "/dev/uinput") }
+        try device.writeFrame(count: state.encode(touch, into: device.frame))
     }
 
     /// Turns touch frames into evdev events, remembering what the device holds.
@@ -158,12 +129,7 @@ public final class VirtualTouchpad: TouchSink {
 
     /// A libevdev description of the device, for uinput to copy. The caller frees it.
     static func makeTemplate() -> OpaquePointer {
-        guard let template = libevdev_new() else { fatalError("libevdev_new: out of memory") }
-        libevdev_set_name(template, name)
-        libevdev_set_id_bustype(template, Int32(busType))
-        libevdev_set_id_vendor(template, 0)
-        libevdev_set_id_product(template, 0)
-        libevdev_set_id_version(template, 1)
+        let template = UinputDevice.template(name: name)
         libevdev_enable_property(template, UInt32(EventCode.propPointer))
         for key in keys {
             libevdev_enable_event_code(template, UInt32(EventCode.key), UInt32(key), nil)

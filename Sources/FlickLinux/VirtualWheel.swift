@@ -34,7 +34,7 @@ public final class VirtualWheel: WheelSink {
     public static let name = "flickd virtual wheel"
 
     /// Bus type `BUS_VIRTUAL`.
-    public static let busType: UInt16 = 0x06
+    public static let busType = UinputDevice.busType
 
     /// Everything the device declares.
     ///
@@ -58,56 +58,24 @@ public final class VirtualWheel: WheelSink {
     /// The most events one frame holds: four wheel codes and SYN_REPORT.
     static let maximumFrameLength = 5
 
-    private var uinput: OpaquePointer?
-    /// The uinput descriptor, cached so a write is one syscall.
-    private let fileDescriptor: Int32
-    /// One frame's events; allocated once so writing never allocates.
-    private let frame: UnsafeMutablePointer<input_event>
+    private let device: UinputDevice
 
-    public let syspath: String?
+    public var syspath: String? { device.syspath }
     /// The device node libinput reads, e.g. `/dev/input/event9`; nil if the kernel did not say.
-    public let devnode: String?
+    public var devnode: String? { device.devnode }
 
     /// Creates the device through `/dev/uinput`. Throws `VirtualWheelError` explaining the fix
     /// when uinput is missing or not writable.
     public init() throws(VirtualWheelError) {
-        let template = Self.makeTemplate()
-        defer { libevdev_free(template) }
-        var created: OpaquePointer?
-        let status = libevdev_uinput_create_from_device(
-            template, LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue, &created)
-        guard status == 0, let created else {
-            throw VirtualWheelError(SystemError(
-                errno: status < 0 ? -status : ENOMEM, call: "libevdev_uinput_create_from_device",
-                path: "/dev/uinput"))
-        }
-        uinput = created
-        fileDescriptor = libevdev_uinput_get_fd(created)
-        syspath = libevdev_uinput_get_syspath(created).map { String(cString: $0) }
-        devnode = libevdev_uinput_get_devnode(created).map { String(cString: $0) }
-        frame = .allocate(capacity: Self.maximumFrameLength)
+        device = try UinputDevice(template: Self.makeTemplate(), name: Self.name, frameCapacity: Self.maximumFrameLength)
     }
 
-    deinit {
-        close()
-        frame.deallocate()
-    }
-
-    public func close() {
-        guard let uinput else { return }
-        libevdev_uinput_destroy(uinput)  // also closes the managed descriptor
-        self.uinput = nil
-    }
+    public func close() { device.close() }
 
     /// Writes `output` as one frame in one syscall: the hi-res codes, the legacy detent codes,
     /// then SYN_REPORT. Writes nothing when `output` is empty.
     public func write(_ output: WheelOutput) throws(SystemError) {
-        guard uinput != nil else { throw SystemError(errno: EBADF, call: "write", path: "/dev/uinput") }
-        let count = Self.encode(output, into: frame)
-        guard count > 0 else { return }
-        let bytes = count * MemoryLayout<input_event>.stride
-        let written = try Syscall.write(fileDescriptor, UnsafeRawBufferPointer(start: frame, count: bytes))
-        if written != bytes { throw SystemError(errno: EIO, call: "write", path: "/dev/uinput") }
+        try device.writeFrame(count: Self.encode(output, into: device.frame))
     }
 
     /// Fills `frame` (room for `maximumFrameLength` events) with the events of `output` and
@@ -127,12 +95,7 @@ public final class VirtualWheel: WheelSink {
 
     /// A libevdev description of the device, for uinput to copy. The caller frees it.
     static func makeTemplate() -> OpaquePointer {
-        guard let template = libevdev_new() else { fatalError("libevdev_new: out of memory") }
-        libevdev_set_name(template, name)
-        libevdev_set_id_bustype(template, Int32(busType))
-        libevdev_set_id_vendor(template, 0)
-        libevdev_set_id_product(template, 0)
-        libevdev_set_id_version(template, 1)
+        let template = UinputDevice.template(name: name)
         for capability in capabilities {
             // Enabling a code enables its type; EV_SYN is always present.
             libevdev_enable_event_code(template, UInt32(capability.type), UInt32(capability.code), nil)
