@@ -57,31 +57,7 @@ binary=$2
 
 # A user manager for "tester", in its own delegated cgroup, as user@.service would start it,
 # and journald, so that the priorities flickd writes can be read back.
-mount -t cgroup2 none /sys/fs/cgroup
-mkdir -p /run/systemd/journal /run/log/journal /run/systemd/system
-/lib/systemd/systemd-journald &
-for _ in $(seq 50); do [ -S /run/systemd/journal/stdout ] && break; sleep 0.1; done
-useradd -m tester
-uid=$(id -u tester)
-runtime=/run/user/$uid
-cgroup=/sys/fs/cgroup/user.slice/user-$uid.slice/user@$uid.service
-mkdir -p "$cgroup" "$runtime"
-chown -R tester:tester "$cgroup" "$runtime"
-chmod 700 "$runtime"
-(
-    echo "$BASHPID" >"$cgroup/cgroup.procs"
-    exec setpriv --reuid=tester --regid=tester --init-groups env -i HOME=/home/tester USER=tester \
-        LOGNAME=tester XDG_RUNTIME_DIR="$runtime" PATH=/usr/local/bin:/usr/bin:/bin /lib/systemd/systemd --user
-) >"$E2E_TMP/user-manager.log" 2>&1 &
-for _ in $(seq 100); do [ -S "$runtime/systemd/private" ] && break; sleep 0.1; done
-as_tester() { runuser -u tester -- env XDG_RUNTIME_DIR="$runtime" "$@"; }
-manager_state=""
-for _ in $(seq 50); do
-    manager_state=$(as_tester systemctl --user is-system-running 2>/dev/null || true)
-    case "$manager_state" in running|degraded) break ;; esac
-    sleep 0.2
-done
-check "the user manager runs: $manager_state" test "$manager_state" = running
+start_user_manager
 
 # What logind's uaccess would do for tester's active session.
 chgrp tester /dev/uinput && chmod 0660 /dev/uinput
