@@ -1,3 +1,5 @@
+import FlickCore
+
 /// How coasts play out under a configuration, for `flickd plot`: one curve per release speed,
 /// sampled from the same model and the same end rule the engine uses, drawn as an SVG.
 ///
@@ -70,12 +72,9 @@ public struct CoastPlot: Sendable {
         let speed = min(releaseSpeed, settings.maxSpeed)
         let v0 = speed * configuration.scroll.speed
         let deceleration = Deceleration(ratePerMillisecond: settings.decelerationRate)
-        // The engine's own coast decides when it ends, so the plot cannot drift from it.
-        let coast = Coast(source: 0, origin: .zero, vertical: v0, horizontal: 0,
-                          millimetresPerSecond: Vector(x: 0, y: speed), deceleration: deceleration,
-                          maxDuration: settings.maxDuration,
-                          period: Duration.seconds(1 / max(1, settings.tickRate)))
-        let duration = (coast.end - coast.origin).seconds
+        // The engine's own end rule decides when it ends, so the plot cannot drift from it.
+        let extent = CoastExtent(hiResUnitsPerSecond: v0, deceleration: deceleration, maxDuration: settings.maxDuration)
+        let duration = extent.duration.seconds
         var samples: [Curve.Sample] = []
         samples.reserveCapacity(samplesPerCurve + 1)
         for i in 0..<samplesPerCurve {
@@ -84,10 +83,10 @@ public struct CoastPlot: Sendable {
                                  hiResUnitsPerSecond: deceleration.velocity(after: t, velocity: v0)))
         }
         // A coast that settles emits its whole destination; one that is cut stops where it is.
-        let end = coast.settles ? coast.destination.vertical : deceleration.position(after: duration, velocity: v0)
+        let end = extent.settles ? deceleration.destination(velocity: v0) : deceleration.position(after: duration, velocity: v0)
         samples.append(.init(seconds: duration, hiResUnits: end,
                              hiResUnitsPerSecond: deceleration.velocity(after: duration, velocity: v0)))
-        return Curve(releaseSpeed: releaseSpeed, coastSpeed: speed, settles: coast.settles, duration: duration,
+        return Curve(releaseSpeed: releaseSpeed, coastSpeed: speed, settles: extent.settles, duration: duration,
                      distanceHiRes: end, samples: samples)
     }
 
