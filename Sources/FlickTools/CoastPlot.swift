@@ -65,12 +65,17 @@ public struct CoastPlot: Sendable {
     /// The coast a release at `releaseSpeed` starts, decided and ended as the engine does.
     static func curve(releaseSpeed: Double, configuration: Configuration) -> Curve {
         let settings = configuration.coast
-        guard releaseSpeed >= settings.minSpeed, releaseSpeed > 0 else {
+        // The engine's own release decision: a release straight down the pad that travelled far
+        // enough, with no coast to boost.
+        let release = ReleaseDecision(velocity: Vector(x: 0, y: releaseSpeed), travel: .infinity, stoppedCoast: nil,
+                                      at: .zero, settings: settings)
+        guard releaseSpeed > 0, case .coast(let decided) = release else {
             return Curve(releaseSpeed: releaseSpeed, coastSpeed: nil, settles: true, duration: 0,
                          distanceHiRes: 0, samples: [])
         }
-        let speed = min(releaseSpeed, settings.maxSpeed)
-        let v0 = speed * configuration.scroll.speed
+        let speed = abs(decided.velocity.y)
+        // Drawn as distance scrolled, whichever way: the content-follows-fingers sign is positive.
+        let v0 = decided.wheelVelocity(natural: true, unitsPerMillimetre: configuration.scroll.speed).vertical
         let deceleration = Deceleration(ratePerMillisecond: settings.decelerationRate)
         // The engine's own end rule decides when it ends, so the plot cannot drift from it.
         let extent = CoastExtent(hiResUnitsPerSecond: v0, deceleration: deceleration, maxDuration: settings.maxDuration)
