@@ -156,22 +156,28 @@ public final class Engine {
     /// Feeds one raw event from `device`, stamped `time` by the kernel. Frames are processed at
     /// SYN_REPORT. Returns wheel output to write now: usually empty; the first step of a coast
     /// comes with the frame that releases it.
+    ///
+    /// SYN_DROPPED (the kernel lost events) is handled here and only here: the gesture on
+    /// `device` is abandoned and a coast it started stops at once, and the frame that completes
+    /// the resynchronisation (flagged by the tracker) abandons it again with what it then knows.
     public func handle(_ event: InputEvent, from device: DeviceID, at time: Instant) -> WheelOutput {
-        guard let state = devices[device], state.tracker != nil else { return WheelOutput() }
-        guard let frame = state.tracker!.handle(event, at: time) else { return WheelOutput() }
+        guard let state = devices[device] else { return WheelOutput() }
+        if event.type == EventCode.synchronization && event.code == EventCode.synDropped {
+            // Whatever the fingers did since the last frame is unknown: never coast on it.
+            abandon(state, device: device, fingersDown: true, at: time)
+        }
+        guard let frame = state.tracker?.handle(event, at: time) else { return WheelOutput() }
 
         if frame.resynchronized {
-            // Events were lost: whatever the fingers did is unknown. Never coast on it.
-            if coast?.source == device { stop(at: time, reason: .resynchronized) }
-            state.recognizer?.abandon(fingersDown: frame.fingerCount > 0)
+            // The frame after SYN_DROPPED, or one that contradicts itself: never coast on it.
+            abandon(state, device: device, fingersDown: frame.fingerCount > 0, at: time)
             return WheelOutput()
         }
         if frame.newTouch && coast != nil {
             // A finger on any touch device stops the coast at once, like a hand on a wheel.
             stop(at: time, reason: .touch)
         }
-        guard state.recognizer != nil else { return WheelOutput() }
-        let outcome = state.recognizer!.handle(frame, tracker: &state.tracker!)
+        guard let outcome = state.recognizer?.handle(frame) else { return WheelOutput() }
         switch outcome {
         case .none:
             return WheelOutput()
@@ -187,11 +193,11 @@ public final class Engine {
         }
     }
 
-    /// Drops the gesture in progress on `device` without coasting (after SYN_DROPPED) and stops
-    /// a coast it started.
-    public func abandonGesture(on device: DeviceID, at time: Instant) {
+    /// Drops the gesture in progress on `device` without coasting and stops a coast it started
+    /// (events were lost, or a frame contradicted itself).
+    private func abandon(_ state: Device, device: DeviceID, fingersDown: Bool, at time: Instant) {
         if coast?.source == device { stop(at: time, reason: .resynchronized) }
-        devices[device]?.recognizer?.abandon(fingersDown: true)
+        state.recognizer?.abandon(fingersDown: fingersDown)
     }
 
     // MARK: Coasting
