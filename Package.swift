@@ -8,6 +8,7 @@ let package = Package(
         // For the Fuzz/ and Benchmarks/ packages (`.package(path: "..")`), which build them
         // with their own flags; nothing else should link them.
         .library(name: "FlickCore", targets: ["FlickCore"]),
+        .library(name: "FlickTools", targets: ["FlickTools"]),
         .library(name: "FlickLinux", targets: ["FlickLinux"]),
         .library(name: "FlickTestSupport", targets: ["FlickTestSupport"]),
     ],
@@ -21,6 +22,9 @@ let package = Package(
             name: "FlickCore",
             dependencies: [.product(name: "RealModule", package: "swift-numerics")]
         ),
+        // Offline tooling on top of the engine, for `flickd replay` and `flickd plot` (and the tests):
+        // evemu / libinput-record readers, replaying a recording, event names, the SVG plot.
+        .target(name: "FlickTools", dependencies: ["FlickCore"]),
         // C headers Swift cannot import on its own (epoll, timerfd, signalfd, ioctl macros).
         .target(name: "CShim"),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
@@ -43,14 +47,14 @@ let package = Package(
         .executableTarget(
             name: "flickd",
             dependencies: [
-                "FlickCore", "FlickLinux",
+                "FlickCore", "FlickTools", "FlickLinux",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Test support shared by the tests, Fuzz/ and Benchmarks/: the fixture rule, the device
         // fixtures, the evemu writer, the seeded random generator.
-        .target(name: "FlickTestSupport", dependencies: ["FlickCore"], path: "Tests/FlickTestSupport"),
-        .testTarget(name: "FlickCoreTests", dependencies: ["FlickCore", "FlickTestSupport"]),
+        .target(name: "FlickTestSupport", dependencies: ["FlickCore", "FlickTools"], path: "Tests/FlickTestSupport"),
+        .testTarget(name: "FlickCoreTests", dependencies: ["FlickCore", "FlickTools", "FlickTestSupport"]),
         .testTarget(
             name: "FlickLinuxTests",
             dependencies: ["FlickLinux", "FlickCore", "FlickTestSupport", "CShim", "CEvdev", .product(name: "Logging", package: "swift-log")]

@@ -26,6 +26,7 @@ let package = Package(
             name: "FuzzSupport",
             dependencies: [
                 .product(name: "FlickCore", package: root),
+                .product(name: "FlickTools", package: root),
                 .product(name: "FlickTestSupport", package: root),
             ]
         ),
@@ -33,14 +34,20 @@ let package = Package(
         // libFuzzer targets (one LLVMFuzzerTestOneInput each; scripts/fuzz names them
         // engine, recording and config).
         .executableTarget(name: "FuzzEngine", dependencies: [.product(name: "FlickCore", package: root), "FuzzSupport"]),
-        .executableTarget(name: "FuzzRecording", dependencies: [.product(name: "FlickCore", package: root), "FuzzSupport"]),
+        .executableTarget(
+            name: "FuzzRecording",
+            dependencies: [.product(name: "FlickCore", package: root), .product(name: "FlickTools", package: root), "FuzzSupport"]
+        ),
         .executableTarget(
             name: "FuzzConfig",
             dependencies: [.product(name: "FlickCore", package: root), .product(name: "FlickLinux", package: root), "FuzzSupport"]
         ),
 
         // The property soak (scripts/soak) and the engine seed writer (scripts/fuzz --seeds).
-        .executableTarget(name: "Soak", dependencies: [.product(name: "FlickCore", package: root), "FuzzSupport"]),
+        .executableTarget(
+            name: "Soak",
+            dependencies: [.product(name: "FlickCore", package: root), .product(name: "FlickTools", package: root), "FuzzSupport"]
+        ),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

@@ -48,9 +48,10 @@ struct Coast {
         self.millimetresPerSecond = millimetresPerSecond
         self.deceleration = deceleration
         self.period = period
-        let settle = deceleration.settleTime(velocity: max(abs(vertical), abs(horizontal)), epsilon: Self.restDistance)
-        settles = Duration.seconds(settle) <= maxDuration
-        end = origin + (settles ? Duration.seconds(settle) : maxDuration)
+        let extent = CoastExtent(hiResUnitsPerSecond: max(abs(vertical), abs(horizontal)), deceleration: deceleration,
+                                 maxDuration: maxDuration)
+        settles = extent.settles
+        end = origin + extent.duration
         lastTick = origin
     }
 
@@ -157,5 +158,25 @@ struct Coast {
         let boundary = Double(emitted) + (velocity > 0 ? 0.5 : -0.5) - Self.lead(total: total)
         guard let t = deceleration.time(toReach: boundary, velocity: velocity) else { return nil }
         return origin + Duration.seconds(t)
+    }
+}
+
+/// How long a wheel coast runs and whether it comes to rest: the one end rule, used by the
+/// engine's coasts and by `flickd plot`.
+///
+/// A coast at `v0` hi-res units per second settles when it comes within half a unit of its
+/// destination `X = v0/k` (`Deceleration.settleTime`) no later than `maxDuration`; otherwise
+/// `maxDuration` cuts it.
+public struct CoastExtent: Hashable, Sendable {
+    /// From the model's time zero to the end.
+    public let duration: Duration
+    /// True when the coast ends at rest; false when `maxDuration` cuts it.
+    public let settles: Bool
+
+    /// The extent of a coast whose faster axis starts at `hiResUnitsPerSecond` (≥ 0).
+    public init(hiResUnitsPerSecond: Double, deceleration: Deceleration, maxDuration: Duration) {
+        let settle = Duration.seconds(deceleration.settleTime(velocity: hiResUnitsPerSecond, epsilon: Coast.restDistance))
+        settles = settle <= maxDuration
+        duration = settles ? settle : maxDuration
     }
 }

@@ -36,6 +36,13 @@ public struct FrameSummary: Hashable, Sendable {
     /// or it contradicts itself (every key up while slots still hold contacts: the input core
     /// releasing the keys of a device being removed). A gesture in progress is abandoned.
     public var resynchronized: Bool
+    /// Since the frame where the finger count last changed (the gesture's fingers all landed),
+    /// over the contacts present then and now: how far they moved together (length of the mean
+    /// displacement, mm).
+    public var togetherMillimetres: Double
+    /// Over the same contacts: how far they moved apart from that common motion (mean distance
+    /// of each displacement from the mean, mm; pinch, spread, rotation).
+    public var apartMillimetres: Double
 }
 
 /// Turns a device's raw events into frames of contacts (positions in millimetres).
@@ -266,10 +273,15 @@ public struct ContactTracker {
         if tools > previousToolCount && previousToolCount > 0 { newTouch = true }
         if fingers > 0 && previousFingerCount == 0 { newTouch = true }
 
+        let motion = motionSinceBaseline()
         let summary = FrameSummary(
             time: time, fingerCount: fingers,
             translation: matched > 0 ? sum / Double(matched) : .zero,
-            newTouch: newTouch, resynchronized: dropped || keysReleasedUnderContacts)
+            newTouch: newTouch, resynchronized: dropped || keysReleasedUnderContacts,
+            togetherMillimetres: motion.together, apartMillimetres: motion.apart)
+        // A gesture's fingers land in a frame where the count changes: the next frames' motion
+        // is measured from there.
+        if fingers != previousFingerCount { markBaseline() }
         dropped = false
         previousToolCount = tools
         previousFingerCount = fingers
@@ -285,14 +297,14 @@ public struct ContactTracker {
     }
 
     /// Remembers where each contact is now, to measure how they move relative to each other.
-    public mutating func markBaseline() {
+    private mutating func markBaseline() {
         for i in contacts.indices { baseline[i] = contacts[i] }
     }
 
     /// Since `markBaseline()`, over the contacts still present: how far they moved together
     /// (length of the mean displacement, mm) and how far they moved apart from that common
     /// motion (mean distance of each displacement from the mean, mm; pinch, spread, rotation).
-    public func motionSinceBaseline() -> (together: Double, apart: Double) {
+    private func motionSinceBaseline() -> (together: Double, apart: Double) {
         var sum = Vector.zero
         var n = 0
         for i in contacts.indices where isSameContact(i) {

@@ -35,16 +35,9 @@ public final class Engine {
     /// (the daemon reads it from GNOME or KDE). Default false: libinput's default.
     public var desktopNaturalScrolling: Bool = false
 
-    /// A coast stopped by a touch is remembered this long for a fling boost.
-    public static let boostWindow = Duration.milliseconds(750)
-    /// Two flicks are "the same direction" for a boost when the angle between them is smaller
-    /// than this (cosine of 45°).
-    public static let boostMinimumCosine = 0.7071
     /// A tick this much later than it was due means the machine stalled (suspend): the coast
     /// ends rather than jump.
     public static let stallLimit = Duration.milliseconds(500)
-    /// A scroll whose fingers travelled less than this (mm) is a tap: no coast.
-    public static let minimumTravel = 1.0
 
     private final class Device {
         let description: DeviceDescription
@@ -163,22 +156,28 @@ public final class Engine {
     /// Feeds one raw event from `device`, stamped `time` by the kernel. Frames are processed at
     /// SYN_REPORT. Returns wheel output to write now: usually empty; the first step of a coast
     /// comes with the frame that releases it.
+    ///
+    /// SYN_DROPPED (the kernel lost events) is handled here and only here: the gesture on
+    /// `device` is abandoned and a coast it started stops at once, and the frame that completes
+    /// the resynchronisation (flagged by the tracker) abandons it again with what it then knows.
     public func handle(_ event: InputEvent, from device: DeviceID, at time: Instant) -> WheelOutput {
-        guard let state = devices[device], state.tracker != nil else { return WheelOutput() }
-        guard let frame = state.tracker!.handle(event, at: time) else { return WheelOutput() }
+        guard let state = devices[device] else { return WheelOutput() }
+        if event.type == EventCode.synchronization && event.code == EventCode.synDropped {
+            // Whatever the fingers did since the last frame is unknown: never coast on it.
+            abandon(state, device: device, fingersDown: true, at: time)
+        }
+        guard let frame = state.tracker?.handle(event, at: time) else { return WheelOutput() }
 
         if frame.resynchronized {
-            // Events were lost: whatever the fingers did is unknown. Never coast on it.
-            if coast?.source == device { stop(at: time, reason: .resynchronized) }
-            state.recognizer?.abandon(fingersDown: frame.fingerCount > 0)
+            // The frame after SYN_DROPPED, or one that contradicts itself: never coast on it.
+            abandon(state, device: device, fingersDown: frame.fingerCount > 0, at: time)
             return WheelOutput()
         }
         if frame.newTouch && coast != nil {
             // A finger on any touch device stops the coast at once, like a hand on a wheel.
             stop(at: time, reason: .touch)
         }
-        guard state.recognizer != nil else { return WheelOutput() }
-        let outcome = state.recognizer!.handle(frame, tracker: &state.tracker!)
+        guard let outcome = state.recognizer?.handle(frame) else { return WheelOutput() }
         switch outcome {
         case .none:
             return WheelOutput()
@@ -194,65 +193,38 @@ public final class Engine {
         }
     }
 
-    /// Drops the gesture in progress on `device` without coasting (after SYN_DROPPED) and stops
-    /// a coast it started.
-    public func abandonGesture(on device: DeviceID, at time: Instant) {
+    /// Drops the gesture in progress on `device` without coasting and stops a coast it started
+    /// (events were lost, or a frame contradicted itself).
+    private func abandon(_ state: Device, device: DeviceID, fingersDown: Bool, at time: Instant) {
         if coast?.source == device { stop(at: time, reason: .resynchronized) }
-        devices[device]?.recognizer?.abandon(fingersDown: true)
+        state.recognizer?.abandon(fingersDown: fingersDown)
     }
 
     // MARK: Coasting
 
-    /// Decides whether a released scroll coasts, and starts the coast.
-    ///
-    /// Order: too little travel or speed → no coast; boost adds a just-stopped coast's velocity
-    /// when the directions agree; axis lock zeroes the minor axis near an axis; the speed is
-    /// clamped to `coast.max_speed` keeping its direction.
+    /// Decides whether a released scroll coasts (`ReleaseDecision`), and starts the coast.
     private func release(on device: DeviceID, kind: DeviceKind, settings configuration: Configuration, velocity: Vector?,
                          newestMotion: Instant, travel: Double, at time: Instant) -> WheelOutput {
         let settings = configuration.coast
-        guard travel >= Self.minimumTravel else {
-            onReport?(.noCoast(device: device, time: time, velocity: velocity, reason: .noMotion))
+        let decided: ReleaseCoast
+        switch ReleaseDecision(velocity: velocity, travel: travel, stoppedCoast: stoppedCoast, at: time, settings: settings) {
+        case .noCoast(let reason):
+            onReport?(.noCoast(device: device, time: time, velocity: velocity, reason: reason))
             return WheelOutput()
-        }
-        guard let released = velocity else {
-            // The fingers travelled, but a pause cut the history down to one sample: they had
-            // stopped before lifting.
-            onReport?(.noCoast(device: device, time: time, velocity: nil, reason: .fingersStopped))
-            return WheelOutput()
-        }
-        let speed = released.length
-        guard speed.isFinite else {
+        case .invalid:
             onReport?(.bug(device: device, message: "release velocity is not finite"))
             return WheelOutput()
+        case .coast(let coast):
+            decided = coast
         }
-        if speed == 0 {
-            onReport?(.noCoast(device: device, time: time, velocity: released, reason: .fingersStopped))
-            return WheelOutput()
-        }
-        if speed < settings.minSpeed {
-            onReport?(.noCoast(device: device, time: time, velocity: released, reason: .tooSlow(speed: speed)))
-            return WheelOutput()
-        }
-
-        var v = released
-        var boosted = false
-        if settings.boost, let previous = stoppedCoast, time - previous.time <= Self.boostWindow,
-           previous.velocity.length >= settings.minSpeed,
-           (previous.velocity • v) >= Self.boostMinimumCosine * previous.velocity.length * speed {
-            v = v + previous.velocity
-            boosted = true
-        }
+        // A boost is used once: the next release starts afresh.
         stoppedCoast = nil
-        v = Self.lockToAxis(v, degrees: settings.axisLockDegrees)
-        if v.length > settings.maxSpeed { v = v * (settings.maxSpeed / v.length) }
-
-        // Content follows the fingers on touchscreens and with natural scrolling; otherwise the
-        // fingers move the view (fingers down → scroll down → REL_WHEEL < 0).
+        let released = decided.releaseVelocity
+        let v = decided.velocity
+        let boosted = decided.boosted
+        // Content follows the fingers on touchscreens and with natural scrolling.
         let natural = kind == .touchscreen || configuration.scroll.natural.isNatural(desktop: desktopNaturalScrolling)
-        let unitsPerMillimetre = configuration.scroll.speed
-        let vertical = (natural ? v.y : -v.y) * unitsPerMillimetre
-        let horizontal = (natural ? -v.x : v.x) * unitsPerMillimetre
+        let (vertical, horizontal) = decided.wheelVelocity(natural: natural, unitsPerMillimetre: configuration.scroll.speed)
 
         stop(at: time, reason: .replaced)
         if output == .touchpad {
@@ -309,21 +281,6 @@ public final class Engine {
     private static func glideDuration(speed: Double, deceleration: Deceleration, maxDuration: Duration) -> Duration {
         let settle = Duration.seconds(deceleration.settleTime(velocity: speed, epsilon: VirtualFingers.restDistance))
         return min(settle, maxDuration)
-    }
-
-    /// Zeroes the minor component of `v` when it is within `degrees` of an axis.
-    static func lockToAxis(_ v: Vector, degrees: Double) -> Vector {
-        guard degrees > 0 else { return v }
-        let limit = degrees * Double.pi / 180
-        let fromVertical = atanRatio(abs(v.x), abs(v.y))
-        if fromVertical <= limit { return Vector(x: 0, y: v.y) }
-        if Double.pi / 2 - fromVertical <= limit { return Vector(x: v.x, y: 0) }
-        return v
-    }
-
-    /// atan(a/b) in radians for a, b ≥ 0 (π/2 when b is 0).
-    private static func atanRatio(_ a: Double, _ b: Double) -> Double {
-        Double.atan2(y: a, x: b)
     }
 
     /// The wheel output due at `time` (call at or after `nextDeadline`; earlier is harmless).

@@ -62,14 +62,14 @@ struct GestureRecognizer {
         history.removeAll()
     }
 
-    /// Reads one frame. `tracker` is the device's tracker, after it produced `frame`.
-    mutating func handle(_ frame: FrameSummary, tracker: inout ContactTracker) -> GestureOutcome {
+    /// Reads one frame.
+    mutating func handle(_ frame: FrameSummary) -> GestureOutcome {
         let fingers = frame.fingerCount
         switch state {
         case .idle:
             // A touch begins a gesture; what it is depends on how many fingers it has.
             guard fingers > 0 else { return .none }
-            enter(fingers: fingers, at: frame.time, tracker: &tracker)
+            enter(fingers: fingers, at: frame.time)
             return .began(fingers: fingers)
 
         case .waiting(let most):
@@ -79,7 +79,7 @@ struct GestureRecognizer {
                 return .ended(reason: .tooFewFingers(max(most, 1)), velocity: nil)
             }
             if fingers >= requiredFingers {
-                enter(fingers: fingers, at: frame.time, tracker: &tracker)
+                enter(fingers: fingers, at: frame.time)
             } else {
                 state = .waiting(mostFingers: max(most, fingers))
             }
@@ -93,12 +93,15 @@ struct GestureRecognizer {
             }
             if fingers == requiredFingers {
                 record(frame)
-                let motion = tracker.motionSinceBaseline()
+                // The tracker measures the contacts' motion from the frame they landed in, the
+                // frame that entered this state.
+                let together = frame.togetherMillimetres
+                let apart = frame.apartMillimetres
                 if !locked {
-                    if motion.apart > Self.pinchDistance && motion.apart > motion.together {
+                    if apart > Self.pinchDistance && apart > together {
                         // The fingers moved apart (or around) more than together: pinch or rotate.
                         state = .ignoring(reason: .pinch)
-                    } else if motion.together > Self.scrollLockDistance && motion.together > 2 * motion.apart {
+                    } else if together > Self.scrollLockDistance && together > 2 * apart {
                         state = .scrolling(locked: true)
                     }
                 }
@@ -140,7 +143,7 @@ struct GestureRecognizer {
     }
 
     /// Starts reading a gesture of `fingers` fingers.
-    private mutating func enter(fingers: Int, at time: Instant, tracker: inout ContactTracker) {
+    private mutating func enter(fingers: Int, at time: Instant) {
         if fingers > requiredFingers {
             state = .ignoring(reason: .tooManyFingers(fingers))
         } else if fingers < requiredFingers {
@@ -151,7 +154,6 @@ struct GestureRecognizer {
             history.removeAll()
             position = .zero
             startPosition = .zero
-            tracker.markBaseline()
             history.append(TouchSample(time: time, position: position))
         }
     }

@@ -600,8 +600,8 @@ public final class Daemon {
             case .event(let event, let time):
                 dispatch(event, from: id, role: open.role, at: time)
             case .resynchronized(let time):
-                logger.debug("\(open.node.devnode): the kernel dropped events; resynchronised")
-                if open.role == .touch { engine.abandonGesture(on: id, at: time) }
+                // The engine abandons the gesture on the SYN_DROPPED event that follows.
+                logger.debug("\(open.node.devnode): the kernel dropped events at \(time); resynchronised")
             }
         }
         switch end {

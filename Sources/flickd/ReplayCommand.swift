@@ -1,4 +1,5 @@
 import FlickCore
+import FlickTools
 import FlickLinux
 
 struct ReplayCommand: FlickdCommand {

@@ -4,6 +4,7 @@ import FoundationXML
 #endif
 import Testing
 @testable import FlickCore
+@testable import FlickTools
 
 /// One element of a parsed SVG: its name, attributes, text, and the `<g id>` it is inside.
 private struct Element {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import FlickCore
+import FlickTools
 import FlickTestSupport
 
 // MARK: - evemu recordings from ../shared

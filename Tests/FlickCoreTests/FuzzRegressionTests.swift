@@ -1,5 +1,6 @@
 import Testing
 @testable import FlickCore
+@testable import FlickTools
 import FlickTestSupport
 
 /// Findings of the fuzzers and the property soak (Fuzz/, scripts/fuzz, scripts/soak), each

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FlickCore
+@testable import FlickTools
 import FlickTestSupport
 
 /// Replays of the real recordings in ../shared/recordings.

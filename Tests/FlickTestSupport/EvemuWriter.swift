@@ -1,4 +1,5 @@
 import FlickCore
+import FlickTools
 
 /// Writes a device and its events as an evemu recording (the format `EvemuParser` reads and
 /// `flickd replay` takes), for the recordings the tests synthesize themselves.

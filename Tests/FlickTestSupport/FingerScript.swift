@@ -1,5 +1,6 @@
 import Foundation
 import FlickCore
+import FlickTools
 
 /// Drives an engine the way fingers drive a device, in virtual time, writing the evdev events
 /// that device would send (protocol B slots, semi-MT bounding boxes, protocol A reports or

@@ -1,4 +1,5 @@
 import FlickCore
+import FlickTools
 import Foundation
 
 /// Where the tests find their devices and recordings, and how they read them.

@@ -1,4 +1,5 @@
 import FlickCore
+import FlickTools
 import FuzzSupport
 
 /// libFuzzer target `recording`: the recording parsers (evemu, with and without a separate

@@ -149,8 +149,10 @@ public final class EngineHarness {
             plugged[index].toggle()
             try settle(WheelOutput(), outputBelongsToNewCoast: false, at: time, context: "unplug/plug device \(index) at \(time)")
         case .abandon(let index):
-            engine.abandonGesture(on: Self.id(index), at: time)
-            try settle(WheelOutput(), outputBelongsToNewCoast: false, at: time, context: "abandonGesture(device \(index)) at \(time)")
+            // What the daemon passes on when the kernel lost events: the SYN_DROPPED itself.
+            let dropped = InputEvent(type: EventCode.synchronization, code: EventCode.synDropped, value: 0)
+            let output = engine.handle(dropped, from: Self.id(index), at: time)
+            try settle(output, outputBelongsToNewCoast: false, at: time, context: "SYN_DROPPED (device \(index)) at \(time)")
         case .reconfigure(let configuration):
             engine.apply(configuration, at: time)
             self.configuration = configuration

@@ -1,4 +1,5 @@
 import FlickCore
+import FlickTools
 
 /// What one engine input stream does: which devices are plugged in, the configuration, and
 /// the steps in order. The engine fuzzer decodes it from bytes; the soak builds it directly.

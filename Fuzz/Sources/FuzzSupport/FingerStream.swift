@@ -1,4 +1,5 @@
 import FlickCore
+import FlickTools
 
 /// A scripted touch: fingers land side by side, move together at one velocity, and lift one
 /// after the other. Positions in millimetres from the device's top-left corner.

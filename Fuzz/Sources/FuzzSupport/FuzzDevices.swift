@@ -1,4 +1,5 @@
 import FlickCore
+import FlickTools
 
 /// The real devices fuzz inputs and soak streams are played on (`DeviceTable`, generated from
 /// ../shared): protocol B pads with 2 and 5 slots, a semi-multitouch pad, a single-touch pad, a

@@ -1,4 +1,5 @@
 import FlickCore
+import FlickTools
 import FlickTestSupport
 
 #if canImport(Glibc)

@@ -1,3 +1,5 @@
+import FlickCore
+
 /// Reads `libinput record` output: the YAML users attach to libinput and flickd bug reports.
 ///
 /// The parts flickd uses, for the first device of the file:

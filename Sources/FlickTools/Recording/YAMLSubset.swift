@@ -1,3 +1,5 @@
+import FlickCore
+
 /// A node of the small YAML subset `libinput record` writes, with the line it starts on.
 struct YAMLNode {
     enum Value {

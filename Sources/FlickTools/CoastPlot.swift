@@ -1,3 +1,5 @@
+import FlickCore
+
 /// How coasts play out under a configuration, for `flickd plot`: one curve per release speed,
 /// sampled from the same model and the same end rule the engine uses, drawn as an SVG.
 ///
@@ -63,19 +65,21 @@ public struct CoastPlot: Sendable {
     /// The coast a release at `releaseSpeed` starts, decided and ended as the engine does.
     static func curve(releaseSpeed: Double, configuration: Configuration) -> Curve {
         let settings = configuration.coast
-        guard releaseSpeed >= settings.minSpeed, releaseSpeed > 0 else {
+        // The engine's own release decision: a release straight down the pad that travelled far
+        // enough, with no coast to boost.
+        let release = ReleaseDecision(velocity: Vector(x: 0, y: releaseSpeed), travel: .infinity, stoppedCoast: nil,
+                                      at: .zero, settings: settings)
+        guard releaseSpeed > 0, case .coast(let decided) = release else {
             return Curve(releaseSpeed: releaseSpeed, coastSpeed: nil, settles: true, duration: 0,
                          distanceHiRes: 0, samples: [])
         }
-        let speed = min(releaseSpeed, settings.maxSpeed)
-        let v0 = speed * configuration.scroll.speed
+        let speed = abs(decided.velocity.y)
+        // Drawn as distance scrolled, whichever way: the content-follows-fingers sign is positive.
+        let v0 = decided.wheelVelocity(natural: true, unitsPerMillimetre: configuration.scroll.speed).vertical
         let deceleration = Deceleration(ratePerMillisecond: settings.decelerationRate)
-        // The engine's own coast decides when it ends, so the plot cannot drift from it.
-        let coast = Coast(source: 0, origin: .zero, vertical: v0, horizontal: 0,
-                          millimetresPerSecond: Vector(x: 0, y: speed), deceleration: deceleration,
-                          maxDuration: settings.maxDuration,
-                          period: Duration.seconds(1 / max(1, settings.tickRate)))
-        let duration = (coast.end - coast.origin).seconds
+        // The engine's own end rule decides when it ends, so the plot cannot drift from it.
+        let extent = CoastExtent(hiResUnitsPerSecond: v0, deceleration: deceleration, maxDuration: settings.maxDuration)
+        let duration = extent.duration.seconds
         var samples: [Curve.Sample] = []
         samples.reserveCapacity(samplesPerCurve + 1)
         for i in 0..<samplesPerCurve {
@@ -84,10 +88,10 @@ public struct CoastPlot: Sendable {
                                  hiResUnitsPerSecond: deceleration.velocity(after: t, velocity: v0)))
         }
         // A coast that settles emits its whole destination; one that is cut stops where it is.
-        let end = coast.settles ? coast.destination.vertical : deceleration.position(after: duration, velocity: v0)
+        let end = extent.settles ? deceleration.destination(velocity: v0) : deceleration.position(after: duration, velocity: v0)
         samples.append(.init(seconds: duration, hiResUnits: end,
                              hiResUnitsPerSecond: deceleration.velocity(after: duration, velocity: v0)))
-        return Curve(releaseSpeed: releaseSpeed, coastSpeed: speed, settles: coast.settles, duration: duration,
+        return Curve(releaseSpeed: releaseSpeed, coastSpeed: speed, settles: extent.settles, duration: duration,
                      distanceHiRes: end, samples: samples)
     }
 

@@ -1,3 +1,5 @@
+import FlickCore
+
 /// One evdev event with the time the kernel stamped on it.
 public struct TimedEvent: Hashable, Sendable {
     /// When the event happened (the recording's clock: evemu keeps the kernel's timestamps,

@@ -1,3 +1,5 @@
+import FlickCore
+
 /// One line of a text file, as UTF-8 bytes.
 struct TextLine {
     /// 1-based line number.

@@ -1,3 +1,5 @@
+import FlickCore
+
 /// Numbers as text without Foundation (FlickCore cannot use `String(format:)`).
 public enum DecimalText {
     /// `value` with exactly `decimals` digits after the point, rounded half away from zero:

@@ -1,3 +1,5 @@
+import FlickCore
+
 /// Reads evemu recordings (`evemu-record` and `evemu-describe` output).
 ///
 /// The format, one item per line:

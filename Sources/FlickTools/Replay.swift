@@ -1,3 +1,5 @@
+import FlickCore
+
 /// Runs a recording through the engine on the recording's own timestamps, as the daemon would
 /// have: every event fed with its time, and the engine ticked whenever it asks (no more often
 /// than `coast.tick_rate`) between events and after the last one until the coast ends.

@@ -1,3 +1,5 @@
+import FlickCore
+
 /// The kernel's names for event types, codes and input properties, both ways.
 ///
 /// FlickCore cannot import `linux/input-event-codes.h`, so the names flickd meets in recordings,

@@ -1,0 +1,49 @@
+import Testing
+import FlickCore
+import FlickTestSupport
+
+/// SYN_DROPPED is handled in one place, the engine's `handle`: the SYN_DROPPED event itself
+/// stops the device's coast and abandons its gesture at once, before the resynchronisation's
+/// SYN_REPORT arrives (libevdev sends none when nothing changed).
+@Suite struct ResynchronizationTests {
+    static let dropped = InputEvent(type: EventCode.synchronization, code: EventCode.synDropped, value: 0)
+
+    @Test func synDroppedStopsTheDevicesCoastAtOnce() throws {
+        // Flick down at 200 mm/s, lift, 50 ms into the coast the kernel drops events.
+        let pad = try FingerScript(device: "synaptics-t440")
+        pad.down(Vector(x: 20, y: 10), Vector(x: 40, y: 10))
+        pad.move(by: Vector(x: 0, y: 20), over: .milliseconds(100))
+        pad.lift()
+        pad.wait(.milliseconds(50))
+        #expect(pad.engine.isCoasting, "\(pad.transcript)")
+        let output = pad.engine.handle(Self.dropped, from: pad.device, at: pad.now)
+        #expect(output.isEmpty)
+        #expect(!pad.engine.isCoasting, "no SYN_REPORT needed: \(pad.transcript)")
+        #expect(pad.coastEndReasons == [.resynchronized])
+        #expect(pad.engine.nextDeadline == nil)
+    }
+
+    @Test func synDroppedFromAnotherDeviceLeavesTheCoast() throws {
+        let pad = try FingerScript(device: "synaptics-t440")
+        pad.down(Vector(x: 20, y: 10), Vector(x: 40, y: 10))
+        pad.move(by: Vector(x: 0, y: 20), over: .milliseconds(100))
+        pad.lift()
+        pad.wait(.milliseconds(50))
+        pad.engine.addDevice(pad.device + 1, description: pad.description)
+        _ = pad.engine.handle(Self.dropped, from: pad.device + 1, at: pad.now)
+        #expect(pad.engine.isCoasting, "\(pad.transcript)")
+        #expect(pad.coastEndReasons.isEmpty)
+    }
+
+    @Test func aScrollWhoseEventsWereLostDoesNotCoastEvenWhenItsFingersLiftRightAfter() throws {
+        // SYN_DROPPED mid-scroll; the fingers lift in the next frame (no resynchronising frame
+        // in between): the gesture was abandoned, so the lift is no release.
+        let pad = try FingerScript(device: "synaptics-t440")
+        pad.down(Vector(x: 20, y: 10), Vector(x: 40, y: 10))
+        pad.move(by: Vector(x: 0, y: 20), over: .milliseconds(100))
+        _ = pad.engine.handle(Self.dropped, from: pad.device, at: pad.now)
+        pad.lift()
+        pad.wait(.seconds(2))
+        #expect(pad.coasts.isEmpty, "\(pad.transcript)")
+    }
+}
