@@ -230,7 +230,7 @@ public struct Doctor {
             return Check(title: title, status: .ok, detail: "available (/dev/uinput exists; built into the kernel)")
         }
         return Check(title: title, status: .failure,
-                     detail: "not loaded: no /sys/module/uinput and no /dev/uinput, so flickd cannot create its virtual wheel (the fix's second command, run in the flickd source tree, loads it at every boot; scripts/install does both)",
+                     detail: "not loaded: no /sys/module/uinput and no /dev/uinput, so flickd cannot create its virtual touchpad or wheel (the fix's second command, run in the flickd source tree, loads it at every boot; scripts/install does both)",
                      fix: Fix.loadUinput)
     }
 
