@@ -23,7 +23,7 @@ scenario with the medians over the flicks:
   gap_ms              the largest gap between offset changes in the first 300 ms after the
                       release (counted from the last change before it)
   frame_ms            the app's frame period: median interval between its paints in the finger
-                      phase (fallback: between its offset changes there)
+                      phase (None with fewer than three paints there)
   gap_frames          gap_ms / frame_ms, per flick
   coast_step_px       the largest single offset step after the release
   finger_step_px      the median offset step of the finger phase
@@ -31,12 +31,18 @@ scenario with the medians over the flicks:
   own_after_flickd    offset changes made by the app's own kinetic glide (GTK's, detected in
                       the app) after flickd's first output event (mode none: after the release)
   distance_px         content travel after the release until it rests
+  distance_fraction   distance_px / (speed_before_px_s / k), k of flickd's default model
 and, over all flicks of the scenario: flickd_bad_events (POINTER_BUTTON, tap, POINTER_MOTION or
-GESTURE_* events `libinput debug-events` reports for flickd's own virtual devices), edge_hits
-(flicks whose glide reached the end of the content: their distance is cut short).
+GESTURE_* other than hold events `libinput debug-events` reports for flickd's own virtual
+devices), flickd_hold_gestures (GESTURE_HOLD_*, counted apart), edge_hits (flicks whose glide
+reached the end of the content: their distance is cut short).
 
-With --check, the goals of issue 11 are asserted on every scenario with flickd (a pass/fail line
-per check) and the last line is "apps: N passed, M failed".
+With --check (see Checks and check_scenario; docs/APPS.md): ASSERTED checks on every scenario
+with flickd ("ok"/"FAIL"; no bad event, no own glide after flickd's first event, distance after
+the release >= 0.2 of the model's) and issue 11's GOALS ("goal met:"/"goal NOT met:", never
+failing), "not measurable:" where no flick could be measured; the last lines are
+"apps goals: N met, M not met, K not measurable" and "apps: N passed, M failed". The exit status
+is non-zero only when an asserted check fails or the harness breaks.
 """
 
 import argparse
