@@ -1,0 +1,71 @@
+import CEvdev
+import Glibc
+
+/// A device flickd creates through `/dev/uinput` (the virtual wheel, the virtual touchpad):
+/// made from a libevdev template, destroyed on `close`, written one frame per syscall from a
+/// buffer allocated once, so writing never allocates.
+final class UinputDevice {
+    /// Bus type `BUS_VIRTUAL`, which flickd's devices declare.
+    static let busType: UInt16 = 0x06
+
+    private var uinput: OpaquePointer?
+    /// The uinput descriptor, cached so a write is one syscall.
+    private let fileDescriptor: Int32
+    /// One frame's events, `capacity` of them; fill it, then `writeFrame(count:)`.
+    let frame: UnsafeMutablePointer<input_event>
+    /// The sysfs path of the input device, to skip it when enumerating devices.
+    let syspath: String?
+    /// The device node libinput reads, e.g. `/dev/input/event9`; nil if the kernel did not say.
+    let devnode: String?
+
+    /// A libevdev description named `name` with flickd's identity (BUS_VIRTUAL, vendor and
+    /// product 0, version 1); the caller declares the codes and frees it.
+    static func template(name: String) -> OpaquePointer {
+        guard let template = libevdev_new() else { fatalError("libevdev_new: out of memory") }
+        libevdev_set_name(template, name)
+        libevdev_set_id_bustype(template, Int32(busType))
+        libevdev_set_id_vendor(template, 0)
+        libevdev_set_id_product(template, 0)
+        libevdev_set_id_version(template, 1)
+        return template
+    }
+
+    /// Creates the device `template` describes (and frees the template). Throws
+    /// `VirtualWheelError` naming `name` and the fix when uinput is missing or not writable.
+    init(template: OpaquePointer, name: String, frameCapacity: Int) throws(VirtualWheelError) {
+        defer { libevdev_free(template) }
+        var created: OpaquePointer?
+        let status = libevdev_uinput_create_from_device(template, LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue, &created)
+        guard status == 0, let created else {
+            throw VirtualWheelError(SystemError(
+                errno: status < 0 ? -status : ENOMEM, call: "libevdev_uinput_create_from_device",
+                path: "/dev/uinput"), device: name)
+        }
+        uinput = created
+        fileDescriptor = libevdev_uinput_get_fd(created)
+        syspath = libevdev_uinput_get_syspath(created).map { String(cString: $0) }
+        devnode = libevdev_uinput_get_devnode(created).map { String(cString: $0) }
+        frame = .allocate(capacity: frameCapacity)
+    }
+
+    deinit {
+        close()
+        frame.deallocate()
+    }
+
+    /// Destroys the device (libevdev also closes the managed descriptor). Further writes fail.
+    func close() {
+        guard let uinput else { return }
+        libevdev_uinput_destroy(uinput)
+        self.uinput = nil
+    }
+
+    /// Writes the first `count` events of `frame` in one syscall; nothing when `count` is 0.
+    func writeFrame(count: Int) throws(SystemError) {
+        guard uinput != nil else { throw SystemError(errno: EBADF, call: "write", path: "/dev/uinput") }
+        guard count > 0 else { return }
+        let bytes = count * MemoryLayout<input_event>.stride
+        let written = try Syscall.write(fileDescriptor, UnsafeRawBufferPointer(start: frame, count: bytes))
+        if written != bytes { throw SystemError(errno: EIO, call: "write", path: "/dev/uinput") }
+    }
+}
