@@ -1,19 +1,22 @@
 #!/usr/bin/env python3
-# Writes the seed corpora of the text fuzz targets from ../shared and config/:
-#   Corpus/recording/  evemu recordings (cut to their first lines), with their .desc after a NUL
-#                      byte where the description is separate, the .desc files alone, and
-#                      libinput record YAML made from them
-#   Corpus/config/flickd.toml  the documented configuration file
-# Hand-written seeds in those directories are left alone. The engine target's binary seeds
-# come from the soak tool: Fuzz/.build/soak/release/Soak --write-engine-seeds Corpus/engine
-# --recordings ../shared/recordings. Run from the repository: python3 Fuzz/make-seeds.py
-import os, re, shutil
+# Writes the recording fuzz target's seeds into a directory outside git (scripts/fuzz passes
+# Fuzz/.build/seeds/recording): the repository's own recordings (Tests/Golden/*.events, each
+# with its description embedded) and libinput record YAML made from them; and, when the shared
+# samples are present ($FLICKD_SHARED, else `shared` beside the clone), their evemu recordings
+# cut to their first lines, with their .desc after a NUL byte where it is separate, and the .desc
+# files alone. Nothing of the shared samples is kept in the repository.
+# Usage: python3 Fuzz/make-seeds.py [--out DIR]
+import os, re, sys
 
 root = os.path.dirname(os.path.abspath(__file__))
-# The shared samples (Tests/README.md): $FLICKD_SHARED, else `shared` beside the clone.
+golden = os.path.join(root, "..", "Tests", "Golden")
 shared = os.path.join(os.environ.get("FLICKD_SHARED") or os.path.normpath(os.path.join(root, "..", "..", "shared")),
                       "recordings")
-out = os.path.join(root, "Corpus", "recording")
+out = os.path.join(root, ".build", "seeds", "recording")
+if len(sys.argv) == 3 and sys.argv[1] == "--out":
+    out = sys.argv[2]
+elif len(sys.argv) != 1:
+    sys.exit("usage: make-seeds.py [--out DIR]")
 os.makedirs(out, exist_ok=True)
 MAX_EVENT_LINES = 120
 
@@ -31,18 +34,19 @@ def write(name, data):
     with open(os.path.join(out, name), "wb") as f:
         f.write(data.encode() if isinstance(data, str) else data)
 
-for name in sorted(os.listdir(shared)):
-    path = os.path.join(shared, name)
-    stem = name.split(".")[0]
-    if name.endswith(".desc"):
-        write("desc-" + stem + ".evemu", open(path).read())
-    elif name.endswith(".events"):
-        text = cut(open(path).read())
-        desc = os.path.join(shared, stem + ".desc")
-        if os.path.exists(desc) and not re.search(r"^N:", text, re.M):
-            write("events-" + name[:-7] + ".evemu-desc", text + "\0" + open(desc).read())
-        else:
-            write("events-" + name[:-7] + ".evemu", text)
+if os.path.isdir(shared):
+    for name in sorted(os.listdir(shared)):
+        path = os.path.join(shared, name)
+        stem = name.split(".")[0]
+        if name.endswith(".desc"):
+            write("desc-" + stem + ".evemu", open(path).read())
+        elif name.endswith(".events"):
+            text = cut(open(path).read())
+            desc = os.path.join(shared, stem + ".desc")
+            if os.path.exists(desc) and not re.search(r"^N:", text, re.M):
+                write("events-" + name[:-7] + ".evemu-desc", text + "\0" + open(desc).read())
+            else:
+                write("events-" + name[:-7] + ".evemu", text)
 
 def evemu_to_yaml(desc, events, names=False):
     """libinput record YAML (version 1) for an evemu description and its events."""
@@ -93,15 +97,13 @@ def evemu_to_yaml(desc, events, names=False):
             frame = []
     return "\n".join(y) + "\n"
 
-syn = open(os.path.join(shared, "SynPS2_Synaptics_TouchPad.desc")).read()
-syn_events = cut(open(os.path.join(shared, "SynPS2_Synaptics_TouchPad.two-finger-vert-scroll.events")).read(), 80)
-write("libinput-synaptics-scroll.yml", evemu_to_yaml(syn, syn_events))
-write("libinput-synaptics-names.yml", evemu_to_yaml(syn, cut(syn_events, 20), names=True))
-ep = open(os.path.join(shared, "EP0430M09.desc")).read()
-ep_events = cut(open(os.path.join(shared, "EP0430M09.2-finger-scroll-down.events")).read(), 60)
-write("libinput-touchscreen.yml", evemu_to_yaml(ep, ep_events))
+for name in sorted(os.listdir(golden)):
+    if not name.endswith(".events"):
+        continue
+    text = open(os.path.join(golden, name)).read()
+    stem = name[:-len(".events")]
+    write("golden-" + stem + ".evemu", text)
+    desc = "".join(l + "\n" for l in text.splitlines() if re.match(r"^[NIPBA]:", l))
+    write("golden-" + stem + ".yml", evemu_to_yaml(desc, cut(text, 80), names=stem.startswith("two-finger")))
 
-config_out = os.path.join(root, "Corpus", "config")
-os.makedirs(config_out, exist_ok=True)
-shutil.copy(os.path.join(root, "..", "config", "flickd.toml"), os.path.join(config_out, "flickd.toml"))
-print("wrote", len(os.listdir(out)), "recording seeds and Corpus/config/flickd.toml")
+print("wrote", len(os.listdir(out)), "recording seeds to", os.path.relpath(out))
