@@ -599,9 +599,9 @@ public final class Daemon {
             switch reading {
             case .event(let event, let time):
                 dispatch(event, from: id, role: open.role, at: time)
-            case .resynchronized(let time):
+            case .resynchronized:
                 // The engine abandons the gesture on the SYN_DROPPED event that follows.
-                logger.debug("\(open.node.devnode): the kernel dropped events at \(time); resynchronised")
+                logger.debug("\(open.node.devnode): the kernel dropped events; resynchronised")
             }
         }
         switch end {
