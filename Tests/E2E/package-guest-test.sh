@@ -182,8 +182,9 @@ elif [ -n "$touchpad" ]; then
     echo "flick:down,speed=200,duration=200ms,stagger=20ms" >&"${PAD[1]}"
     result=""
     read -r -t 30 result <&"${PAD[0]}" || true
-    # The coast, 200 ms still, then the lift.
-    sleep 4
+    # The coast (a 200 mm/s release comes within 0.05 mm of rest after ~3.8 s), 200 ms still,
+    # then the lift; the guest runs events late, so allow twice that.
+    sleep 8
     kill "$libinput" 2>/dev/null || true
     wait "$libinput" 2>/dev/null || true
     echo quit >&"${PAD[1]}" 2>/dev/null || true
