@@ -108,7 +108,7 @@ public struct LiveSystem: SystemProbe {
         do { return .success(try TextFile.read(path)) } catch { return .failure(error) }
     }
 
-    public var configurationSearchPath: [String] { ConfigurationLocation.searchPath }
+    public var configurationSearchPath: [String] { ConfigurationLocation(explicit: nil).searchPath }
 
     public func desktopNaturalScrolling() -> (value: Bool, source: String)? { DesktopSettings.naturalScrolling() }
 }
@@ -431,10 +431,10 @@ public struct Doctor {
     /// The configuration check, and the configuration when it is valid.
     private func configuration() -> (Check, Configuration?) {
         let title = "configuration"
-        let path = explicitConfiguration ?? probe.configurationSearchPath.first { probe.exists($0) }
-        guard let path else {
+        let location = ConfigurationLocation(explicit: explicitConfiguration, searchPath: probe.configurationSearchPath)
+        guard let path = location.resolve(exists: probe.exists) else {
             return (Check(title: title, status: .ok,
-                          detail: "no file (looked for \(probe.configurationSearchPath.joined(separator: ", "))): the built-in defaults apply"),
+                          detail: "no file (looked for \(location.searched)): the built-in defaults apply"),
                     .defaults)
         }
         let fix = "flickd check-config \(Self.shellQuoted(path))"

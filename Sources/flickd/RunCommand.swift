@@ -62,7 +62,7 @@ struct RunCommand: FlickdCommand {
         let style = LogStyle.detect()
         LoggingSystem.bootstrap { _ in JournalLogHandler(style: style, logLevel: level) }
         let logger = Logger(label: "flickd")
-        let source = ConfigurationSource(explicitPath: config)
+        let source = ConfigurationSource(location: ConfigurationLocation(explicit: config))
 
         let configuration: Configuration
         do {
