@@ -111,17 +111,13 @@ public final class Daemon {
     private let monitor: DeviceMonitor?
     private var stopSources: StopSources
     private let logger: Logger
-    private let reloadConfiguration: () throws -> Configuration
     private let notifier: ServiceNotifier?
-    private let configurationWatcher: ConfigWatcher?
-    /// Armed when the configuration file changed, for the reload once changes settle.
-    private let reloadTimer: DeadlineTimer?
-    /// The changes seen since the last reload, for its log line.
-    private var pendingChanges: [ConfigWatcher.Change] = []
+    /// The settings in force, and their file's changes.
+    private let configuration: LiveConfiguration
 
-    /// How long the configuration file must stay unchanged before it is read: an editor's save
-    /// (write a temporary file, rename it over, maybe chmod) comes as a burst of events.
-    public static let reloadDelay = Duration.milliseconds(150)
+    /// How long the configuration file must stay unchanged before it is read (see
+    /// `LiveConfiguration.settleDelay`).
+    public static let reloadDelay = LiveConfiguration.settleDelay
 
     private let poll: EventPoll
     private let timer: DeadlineTimer
@@ -161,10 +157,9 @@ public final class Daemon {
                       configurationWatcher: configurationWatcher, reloadConfiguration: reloadConfiguration)
     }
 
-    /// A daemon writing coasts to `output` (the engine's `output` is set to its mode);
-    /// `makeOutput` creates the device for another mode when a reload changes `output.mode`.
-    /// The rest as above.
-    public init(
+    /// A daemon writing coasts to `output`, whose settings are read again with
+    /// `reloadConfiguration` (see the first initializer).
+    public convenience init(
         engine: Engine,
         output: OutputDevice,
         makeOutput: ((OutputMode) throws -> OutputDevice)?,
@@ -175,6 +170,26 @@ public final class Daemon {
         configurationWatcher: ConfigWatcher? = nil,
         reloadConfiguration: @escaping () throws -> Configuration
     ) throws(SystemError) {
+        let configuration = try LiveConfiguration(current: engine.configuration, watcher: configurationWatcher,
+                                                  read: reloadConfiguration)
+        try self.init(engine: engine, output: output, makeOutput: makeOutput, monitor: monitor,
+                      stopSources: stopSources, logger: logger, notifier: notifier, configuration: configuration)
+    }
+
+    /// A daemon writing coasts to `output` (the engine's `output` is set to its mode);
+    /// `makeOutput` creates the device for another mode when a reload changes `output.mode`.
+    /// `configuration` is reloaded on SIGHUP and when its watcher reports a change; the engine
+    /// must have been made with its `current` settings. The rest as above.
+    public init(
+        engine: Engine,
+        output: OutputDevice,
+        makeOutput: ((OutputMode) throws -> OutputDevice)?,
+        monitor: DeviceMonitor?,
+        stopSources: StopSources = .all,
+        logger: Logger,
+        notifier: ServiceNotifier? = nil,
+        configuration: LiveConfiguration
+    ) throws(SystemError) {
         self.engine = engine
         self.output = output
         self.makeOutput = makeOutput
@@ -182,20 +197,15 @@ public final class Daemon {
         self.stopSources = stopSources
         self.logger = logger
         self.notifier = notifier
-        self.configurationWatcher = configurationWatcher
-        self.reloadConfiguration = reloadConfiguration
+        self.configuration = configuration
         signals = try SignalReceiver(signals: [SIGTERM, SIGINT, SIGHUP])
         poll = try EventPoll()
         timer = try DeadlineTimer()
         try poll.add(signals.fileDescriptor, token: Token.signals)
         try poll.add(timer.fileDescriptor, token: Token.timer)
-        if let configurationWatcher {
-            let reloadTimer = try DeadlineTimer()
-            try poll.add(configurationWatcher.fileDescriptor, token: Token.configurationFile)
-            try poll.add(reloadTimer.fileDescriptor, token: Token.reloadDelay)
-            self.reloadTimer = reloadTimer
-        } else {
-            reloadTimer = nil
+        if let watcher = configuration.watcher, let settleTimer = configuration.settleTimer {
+            try poll.add(watcher.fileDescriptor, token: Token.configurationFile)
+            try poll.add(settleTimer.fileDescriptor, token: Token.reloadDelay)
         }
         engine.onReport = { [logger] report in Self.log(report, to: logger) }
         engine.output = output.mode
@@ -287,15 +297,15 @@ public final class Daemon {
             notifier?.ready(status: serviceStatus())
         }
         let configuration: Configuration
-        do {
-            configuration = try reloadConfiguration()
-        } catch {
+        switch self.configuration.reload(unlessUnchanged: unlessUnchanged) {
+        case .kept(let error):
             logger.error("\(trigger): keeping the running configuration: \(error)")
             return
-        }
-        if unlessUnchanged && configuration == engine.configuration {
+        case .unchanged:
             logger.info("\(trigger): the settings are unchanged")
             return
+        case .changed(let new):
+            configuration = new
         }
         engine.apply(configuration, at: time)
         stopSources = StopSources(configuration.stop)
@@ -322,30 +332,25 @@ public final class Daemon {
 
     /// Notes the configuration file's changes and (re)starts the wait for them to settle.
     private func configurationFileChanged() {
-        guard let configurationWatcher, let reloadTimer else { return }
         do {
-            let changes = try configurationWatcher.receive()
-            guard !changes.isEmpty else { return }
-            for change in changes where !pendingChanges.contains(change) { pendingChanges.append(change) }
-            try reloadTimer.arm(at: now() + Self.reloadDelay)
+            try configuration.receiveChanges(at: now())
         } catch {
             // Out of the epoll set: a descriptor that stays readable would spin the loop.
-            _ = try? poll.remove(configurationWatcher.fileDescriptor)
+            if let watcher = configuration.watcher { _ = try? poll.remove(watcher.fileDescriptor) }
             logger.error("configuration changes are no longer followed: \(error); SIGHUP still reloads")
         }
     }
 
     private func reloadDelayPassed() {
-        guard let reloadTimer else { return }
+        let trigger: String?
         do {
-            guard try reloadTimer.acknowledge() else { return }
+            trigger = try configuration.settled()
         } catch {
             logger.error("cannot read the reload timer: \(error)")
             return
         }
-        let trigger = pendingChanges.map(\.description).joined(separator: ", ")
-        pendingChanges = []
-        reload(because: trigger.isEmpty ? "configuration file changed" : trigger, unlessUnchanged: true)
+        guard let trigger else { return }
+        reload(because: trigger, unlessUnchanged: true)
     }
 
     /// Creates the device for `mode` and destroys the old one; keeps the old one when the new

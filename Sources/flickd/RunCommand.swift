@@ -64,19 +64,23 @@ struct RunCommand: FlickdCommand {
         let logger = Logger(label: "flickd")
         let source = ConfigurationSource(location: ConfigurationLocation(explicit: config))
 
-        let configuration: Configuration
+        let live: LiveConfiguration
         do {
-            configuration = try source.load()
-            logger.info("configuration: \(source.path ?? "the built-in defaults (no file at \(source.searchPath.joined(separator: ", ")))")")
+            live = try LiveConfiguration(source: source, logger: logger)
+            logger.info("configuration: \(source.path ?? "the built-in defaults (no file at \(source.location.searched))")")
         } catch {
             logger.error("the configuration has errors; nothing was started:\n\(error)")
             throw ExitCode.failure
         }
 
         do {
+            let configuration = live.current
             let output = try Self.makeOutput(configuration.output.mode, logger: logger)
             let engine = Engine(configuration: configuration)
             DesktopSettings.followNaturalScrolling(configuration, engine: engine, logger: logger)
+            live.onReload = { configuration in
+                DesktopSettings.followNaturalScrolling(configuration, engine: engine, logger: logger)
+            }
             let daemon = try Daemon(
                 engine: engine,
                 output: output,
@@ -85,14 +89,7 @@ struct RunCommand: FlickdCommand {
                 stopSources: StopSources(configuration.stop),
                 logger: logger,
                 notifier: ServiceNotifier.fromEnvironment(logger: logger),
-                configurationWatcher: Self.watcher(for: source, logger: logger),
-                // Resolved again on each reload: a file created since start is picked up; a
-                // file gone or emptied keeps the running settings (see ConfigurationSource).
-                reloadConfiguration: {
-                    let configuration = try source.reload()
-                    DesktopSettings.followNaturalScrolling(configuration, engine: engine, logger: logger)
-                    return configuration
-                })
+                configuration: live)
             try daemon.run()
         } catch {
             logger.error("\(error)")
@@ -114,17 +111,6 @@ struct RunCommand: FlickdCommand {
         }
     }
 
-    /// Follows changes to the configuration file; without inotify only SIGHUP reloads.
-    private static func watcher(for source: ConfigurationSource, logger: Logger) -> ConfigWatcher? {
-        do {
-            let watcher = try ConfigWatcher(paths: source.watchedPaths, logger: logger)
-            logger.debug("following configuration changes in \(watcher.watchedDirectories.joined(separator: ", "))")
-            return watcher
-        } catch {
-            logger.warning("configuration changes are not followed (\(error)); SIGHUP reloads")
-            return nil
-        }
-    }
 }
 
 /// The configuration in the TOML file at `path`, or the built-in defaults without one.
