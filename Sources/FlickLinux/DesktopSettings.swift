@@ -47,10 +47,8 @@ public enum DesktopSettings {
     public static func naturalScrollingDecision(
         for configuration: Configuration, probe: () -> (value: Bool, source: String)?
     ) -> (desktop: Bool?, message: String) {
-        let usesAuto = configuration.scroll.natural == .auto
-            || configuration.devices.contains { $0.configuration.scroll.natural == .auto }
-        guard usesAuto else {
-            let value = configuration.scroll.natural == .on
+        guard configuration.followsDesktopNaturalScrolling else {
+            let value = configuration.naturalScrolling(for: nil, kind: .touchpad, desktop: nil).isNatural
             return (nil, "natural scrolling: \(value) (scroll.natural = \(value) in the configuration; the desktop's setting is not read)")
         }
         guard let found = probe() else {

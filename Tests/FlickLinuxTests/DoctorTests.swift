@@ -303,6 +303,39 @@ private extension Array where Element == Doctor.Check {
         #expect(agreeing.status == .ok && agreeing.detail.hasPrefix("natural: scroll.natural = true, as the desktop"))
     }
 
+    /// A `[[device]]` section's `scroll.natural` is resolved for the touchpad it matches (by
+    /// name, and by ids read from sysfs), as the daemon resolves it.
+    @Test func aDeviceSectionIsCheckedForItsTouchpad() throws {
+        var system = FakeSystem()
+        let syspath = "/sys/devices/platform/i8042/serio1/input/input5/event4"
+        system.fileContents[syspath + "/device/id/vendor"] = "0002\n"
+        system.fileContents["/home/ada/.config/flickd/config.toml"] = """
+            [[device]]
+            name = "logitech"
+            [device.scroll]
+            natural = false
+
+            [[device]]
+            name = "synaptics"
+            vendor = 0x0002
+            [device.scroll]
+            natural = true
+            """
+        let checks = system.checks()
+        #expect(try checks.one("configuration").status == .ok, "\(checks.report)")
+        let found = checks.titled("natural scrolling")
+        #expect(found.count == 2, "the top level's, then the touchpad's:\n\(checks.report)")
+        let pad = try #require(found.last)
+        #expect(pad.status == .warning, "the desktop (GNOME) scrolls traditionally")
+        #expect(pad.detail.hasPrefix("/dev/input/event4 \"SynPS/2 Synaptics TouchPad\": natural: scroll.natural = true in [[device]] 2, but the desktop scrolls traditional"), "\(pad.detail)")
+
+        system.fileContents[syspath + "/device/id/vendor"] = "0003\n"
+        #expect(system.checks().titled("natural scrolling").count == 1, "another vendor: the section does not match")
+        system.desktop = (true, "KDE test")
+        system.fileContents[syspath + "/device/id/vendor"] = "0002\n"
+        #expect(try #require(system.checks().titled("natural scrolling").last).status == .ok, "natural on a natural desktop")
+    }
+
     @Test func aBrokenConfigurationIsNotComparedWithTheDesktop() throws {
         var system = FakeSystem()
         system.fileContents["/etc/flickd/config.toml"] = "[scroll]\nnatural = \"sometimes\"\n"
