@@ -2,33 +2,6 @@ import FlickCore
 import Glibc
 import Logging
 
-/// Which inputs from outside a gesture stop a running coast.
-public struct StopSources: Hashable, Sendable {
-    /// A finger touching a touch device whose flicks are not read (a touchscreen while
-    /// `touchscreen.enabled` is false). A touch on a device whose flicks are read always stops
-    /// a coast: it may be the next flick.
-    public var touch: Bool
-    /// A button pressed on a mouse or pointing stick.
-    public var button: Bool
-    /// A key pressed on a keyboard (Ctrl during a coast would otherwise zoom).
-    public var key: Bool
-
-    /// Stop sources; all on by default.
-    public init(touch: Bool = true, button: Bool = true, key: Bool = true) {
-        self.touch = touch
-        self.button = button
-        self.key = key
-    }
-
-    /// Every source stops a coast.
-    public static let all = StopSources()
-
-    /// The stop sources `configuration` turns on (`[stop]`).
-    public init(_ configuration: Configuration.Stop) {
-        self.init(touch: configuration.touch, button: configuration.button, key: configuration.key)
-    }
-}
-
 /// The virtual device that carries coasts (`output.mode`).
 public enum OutputDevice {
     /// Hi-res wheel events (`output.mode = "wheel"`).
@@ -109,7 +82,9 @@ public final class Daemon {
     /// given at start stays (tests).
     private let makeOutput: ((OutputMode) throws -> OutputDevice)?
     private let monitor: DeviceMonitor?
-    private var stopSources: StopSources
+    /// What stops a coast besides a touch on its own device: the engine's `[stop]` settings,
+    /// read where they are needed so that a reload applies them with the rest.
+    private var stopSources: Configuration.Stop { engine.configuration.stop }
     private let logger: Logger
     private let notifier: ServiceNotifier?
     /// The settings in force, and their file's changes.
@@ -146,14 +121,13 @@ public final class Daemon {
         engine: Engine,
         wheel: any WheelSink,
         monitor: DeviceMonitor?,
-        stopSources: StopSources = .all,
         logger: Logger,
         notifier: ServiceNotifier? = nil,
         configurationWatcher: ConfigWatcher? = nil,
         reloadConfiguration: @escaping () throws -> Configuration
     ) throws(SystemError) {
         try self.init(engine: engine, output: .wheel(wheel), makeOutput: nil, monitor: monitor,
-                      stopSources: stopSources, logger: logger, notifier: notifier,
+                      logger: logger, notifier: notifier,
                       configurationWatcher: configurationWatcher, reloadConfiguration: reloadConfiguration)
     }
 
@@ -164,7 +138,6 @@ public final class Daemon {
         output: OutputDevice,
         makeOutput: ((OutputMode) throws -> OutputDevice)?,
         monitor: DeviceMonitor?,
-        stopSources: StopSources = .all,
         logger: Logger,
         notifier: ServiceNotifier? = nil,
         configurationWatcher: ConfigWatcher? = nil,
@@ -173,7 +146,7 @@ public final class Daemon {
         let configuration = try LiveConfiguration(current: engine.configuration, watcher: configurationWatcher,
                                                   read: reloadConfiguration)
         try self.init(engine: engine, output: output, makeOutput: makeOutput, monitor: monitor,
-                      stopSources: stopSources, logger: logger, notifier: notifier, configuration: configuration)
+                      logger: logger, notifier: notifier, configuration: configuration)
     }
 
     /// A daemon writing coasts to `output` (the engine's `output` is set to its mode);
@@ -185,7 +158,6 @@ public final class Daemon {
         output: OutputDevice,
         makeOutput: ((OutputMode) throws -> OutputDevice)?,
         monitor: DeviceMonitor?,
-        stopSources: StopSources = .all,
         logger: Logger,
         notifier: ServiceNotifier? = nil,
         configuration: LiveConfiguration
@@ -194,7 +166,6 @@ public final class Daemon {
         self.output = output
         self.makeOutput = makeOutput
         self.monitor = monitor
-        self.stopSources = stopSources
         self.logger = logger
         self.notifier = notifier
         self.configuration = configuration
@@ -308,7 +279,6 @@ public final class Daemon {
             configuration = new
         }
         engine.apply(configuration, at: time)
-        stopSources = StopSources(configuration.stop)
         logger.info("\(trigger): configuration reloaded")
         if configuration.output.mode != output.mode { replaceOutput(with: configuration.output.mode) }
         // Mice and keyboards are open only while their kind stops coasts.

@@ -86,7 +86,6 @@ struct RunCommand: FlickdCommand {
                 output: output,
                 makeOutput: { mode in try Self.makeOutput(mode, logger: logger) },
                 monitor: try DeviceMonitor(),
-                stopSources: StopSources(configuration.stop),
                 logger: logger,
                 notifier: ServiceNotifier.fromEnvironment(logger: logger),
                 configuration: live)
