@@ -67,6 +67,7 @@ public final class Daemon {
         static let hotplug: UInt64 = 3
         static let configurationFile: UInt64 = 4
         static let reloadDelay: UInt64 = 5
+        static let desktop: UInt64 = 6
         static let deviceFlag: UInt64 = 1 << 32
 
         static func device(_ id: DeviceID) -> UInt64 { deviceFlag | UInt64(UInt32(bitPattern: id)) }
@@ -89,6 +90,12 @@ public final class Daemon {
     private let notifier: ServiceNotifier?
     /// The settings in force, and their file's changes.
     private let configuration: LiveConfiguration
+    /// Asks the desktop whether its touchpads scroll naturally, off the loop; nil: never asked
+    /// (the engine's `desktopNaturalScrolling` stays as given).
+    private let desktop: DesktopQuery?
+    /// The desktop's last answer for `scroll.natural = "auto"`: nil before one came, or when
+    /// it found no setting.
+    private var desktopNaturalScrolling: Bool?
 
     /// How long the configuration file must stay unchanged before it is read (see
     /// `LiveConfiguration.settleDelay`).
@@ -124,11 +131,12 @@ public final class Daemon {
         logger: Logger,
         notifier: ServiceNotifier? = nil,
         configurationWatcher: ConfigWatcher? = nil,
+        desktop: DesktopQuery? = nil,
         reloadConfiguration: @escaping () throws -> Configuration
     ) throws(SystemError) {
         try self.init(engine: engine, output: .wheel(wheel), makeOutput: nil, monitor: monitor,
                       logger: logger, notifier: notifier,
-                      configurationWatcher: configurationWatcher, reloadConfiguration: reloadConfiguration)
+                      configurationWatcher: configurationWatcher, desktop: desktop, reloadConfiguration: reloadConfiguration)
     }
 
     /// A daemon writing coasts to `output`, whose settings are read again with
@@ -141,18 +149,22 @@ public final class Daemon {
         logger: Logger,
         notifier: ServiceNotifier? = nil,
         configurationWatcher: ConfigWatcher? = nil,
+        desktop: DesktopQuery? = nil,
         reloadConfiguration: @escaping () throws -> Configuration
     ) throws(SystemError) {
         let configuration = try LiveConfiguration(current: engine.configuration, watcher: configurationWatcher,
                                                   read: reloadConfiguration)
         try self.init(engine: engine, output: output, makeOutput: makeOutput, monitor: monitor,
-                      logger: logger, notifier: notifier, configuration: configuration)
+                      logger: logger, notifier: notifier, configuration: configuration, desktop: desktop)
     }
 
     /// A daemon writing coasts to `output` (the engine's `output` is set to its mode);
     /// `makeOutput` creates the device for another mode when a reload changes `output.mode`.
     /// `configuration` is reloaded on SIGHUP and when its watcher reports a change; the engine
-    /// must have been made with its `current` settings. The rest as above.
+    /// must have been made with its `current` settings. `desktop`, when given, is asked for the
+    /// desktop's natural-scrolling setting at start and after each reload that read the file,
+    /// when a `scroll.natural` is `"auto"`; its answer is applied when it arrives. The rest as
+    /// above.
     public init(
         engine: Engine,
         output: OutputDevice,
@@ -160,7 +172,8 @@ public final class Daemon {
         monitor: DeviceMonitor?,
         logger: Logger,
         notifier: ServiceNotifier? = nil,
-        configuration: LiveConfiguration
+        configuration: LiveConfiguration,
+        desktop: DesktopQuery? = nil
     ) throws(SystemError) {
         self.engine = engine
         self.output = output
@@ -169,6 +182,7 @@ public final class Daemon {
         self.logger = logger
         self.notifier = notifier
         self.configuration = configuration
+        self.desktop = desktop
         signals = try SignalReceiver(signals: [SIGTERM, SIGINT, SIGHUP])
         poll = try EventPoll()
         timer = try DeadlineTimer()
@@ -178,6 +192,7 @@ public final class Daemon {
             try poll.add(watcher.fileDescriptor, token: Token.configurationFile)
             try poll.add(settleTimer.fileDescriptor, token: Token.reloadDelay)
         }
+        if let desktop { try poll.add(desktop.fileDescriptor, token: Token.desktop) }
         engine.onReport = { [logger] report in Self.log(report, to: logger) }
         engine.output = output.mode
         engine.onTouchFrame = { [unowned self] frame, _ in self.emit(frame) }
@@ -186,6 +201,7 @@ public final class Daemon {
     /// Opens the devices and runs until SIGTERM or SIGINT, then stops any coast, destroys the
     /// virtual wheel and returns. Throws only when the loop itself breaks (epoll, timerfd).
     public func run() throws(SystemError) {
+        askDesktop(for: configuration.current)
         startHotplug()
         openDevices(at: now())
         if !devices.values.contains(where: { $0.role == .touch }) {
@@ -212,6 +228,8 @@ public final class Daemon {
                     configurationFileChanged()
                 case Token.reloadDelay:
                     reloadDelayPassed()
+                case Token.desktop:
+                    desktopAnswered()
                 default:
                     if let id = Token.deviceID(token) { read(id) }
                 }
@@ -272,10 +290,13 @@ public final class Daemon {
         case .kept(let error):
             logger.error("\(trigger): keeping the running configuration: \(error)")
             return
-        case .unchanged:
+        case .unchanged(let same):
+            // The desktop's setting may have changed since: each reload asks again.
+            askDesktop(for: same)
             logger.info("\(trigger): the settings are unchanged")
             return
         case .changed(let new):
+            askDesktop(for: new)
             configuration = new
         }
         engine.apply(configuration, at: time)
@@ -298,6 +319,31 @@ public final class Daemon {
         }
         // Devices closed before may be wanted now.
         openDevices(at: time)
+    }
+
+    // MARK: The desktop's natural scrolling
+
+    /// Asks the desktop for its touchpad setting when `configuration` follows it (a
+    /// `scroll.natural = "auto"` anywhere); else logs the explicit setting. The answer is
+    /// applied when it arrives (`desktopAnswered`); until then the last one stays.
+    private func askDesktop(for configuration: Configuration) {
+        guard let desktop else { return }
+        guard configuration.followsDesktopNaturalScrolling else {
+            DesktopSettings.followNaturalScrolling(configuration, engine: engine, logger: logger) { nil }
+            return
+        }
+        if !desktop.ask() {
+            logger.warning("cannot ask the desktop for its natural-scrolling setting (no thread); keeping \(engine.desktopNaturalScrolling)")
+        }
+    }
+
+    /// Applies the desktop's answer to the settings in force, and logs it.
+    private func desktopAnswered() {
+        guard let desktop, let answer = desktop.receive() else { return }
+        desktopNaturalScrolling = answer?.value
+        // A reload since the ask may have made every setting explicit: nothing to follow.
+        guard configuration.current.followsDesktopNaturalScrolling else { return }
+        DesktopSettings.followNaturalScrolling(configuration.current, engine: engine, logger: logger) { answer }
     }
 
     /// Notes the configuration file's changes and (re)starts the wait for them to settle.
@@ -510,9 +556,15 @@ public final class Daemon {
         nextID += 1
         switch role {
         case .touch:
-            guard keeps(engine.addDevice(id, description: device.describe()), node: node) else {
+            let description = device.describe()
+            guard keeps(engine.addDevice(id, description: description), node: node) else {
                 engine.removeDevice(id, at: time)
                 return
+            }
+            if node.kind == .touchpad {
+                let natural = engine.configuration.naturalScrolling(
+                    for: DeviceIdentity(description), kind: .touchpad, desktop: desktopNaturalScrolling)
+                logger.debug("\(node.devnode) (\(node.name)): natural scrolling \(natural.isNatural) (\(natural.explanation))")
             }
         case .pointer:
             logger.info("\(node.devnode) (\(node.name)): mouse, a button press stops a coast")

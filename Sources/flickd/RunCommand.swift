@@ -77,10 +77,6 @@ struct RunCommand: FlickdCommand {
             let configuration = live.current
             let output = try Self.makeOutput(configuration.output.mode, logger: logger)
             let engine = Engine(configuration: configuration)
-            DesktopSettings.followNaturalScrolling(configuration, engine: engine, logger: logger)
-            live.onReload = { configuration in
-                DesktopSettings.followNaturalScrolling(configuration, engine: engine, logger: logger)
-            }
             let daemon = try Daemon(
                 engine: engine,
                 output: output,
@@ -88,7 +84,9 @@ struct RunCommand: FlickdCommand {
                 monitor: try DeviceMonitor(),
                 logger: logger,
                 notifier: ServiceNotifier.fromEnvironment(logger: logger),
-                configuration: live)
+                configuration: live,
+                // Asked off the event loop (gsettings may be slow); the answer is applied when it comes.
+                desktop: try DesktopQuery())
             try daemon.run()
         } catch {
             logger.error("\(error)")

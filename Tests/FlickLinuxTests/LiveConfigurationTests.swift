@@ -41,15 +41,4 @@ import Logging
         let source = ConfigurationSource(location: ConfigurationLocation(explicit: directory.file("config.toml"), searchPath: []))
         #expect(throws: ConfigurationError.self) { try LiveConfiguration(source: source, watch: false, logger: Logger(label: "test")) }
     }
-
-    @Test func everySuccessfulReadIsReportedChangedOrNot() throws {
-        var reads: [Double] = []
-        var next = Configuration.defaults
-        let live = try LiveConfiguration(current: .defaults) { next }
-        live.onReload = { reads.append($0.scroll.speed) }
-        _ = live.reload(unlessUnchanged: true)
-        next.scroll.speed = 50
-        _ = live.reload(unlessUnchanged: false)
-        #expect(reads == [24, 50])
-    }
 }

@@ -36,10 +36,6 @@ public final class LiveConfiguration {
     /// Armed at the last change + `settleDelay`; nil without a watcher.
     let settleTimer: DeadlineTimer?
 
-    /// Called with the settings each successful read produced (changed or not), before the
-    /// daemon applies them.
-    public var onReload: ((Configuration) -> Void)?
-
     private let source: ConfigurationSource?
     private let read: () throws -> Configuration
     /// The changes seen since the last reload, for its log line.
@@ -108,7 +104,6 @@ public final class LiveConfiguration {
         } catch {
             return .kept(error)
         }
-        onReload?(configuration)
         if unlessUnchanged && configuration == current { return .unchanged(configuration) }
         current = configuration
         return .changed(configuration)
