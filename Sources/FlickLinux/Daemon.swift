@@ -57,6 +57,8 @@ public final class Daemon {
         let device: EvdevDevice
         let node: InputNode
         let role: Role
+        /// What `[[device]]` sections match it by (touch devices only).
+        var identity: DeviceIdentity?
     }
 
     /// epoll tokens: small constants for the loop's own descriptors; devices carry their id in
@@ -96,6 +98,8 @@ public final class Daemon {
     /// The desktop's last answer for `scroll.natural = "auto"`: nil before one came, or when
     /// it found no setting.
     private var desktopNaturalScrolling: Bool?
+    /// An ask is under way: the per-device directions are logged when its answer comes.
+    private var desktopAsked = false
 
     /// How long the configuration file must stay unchanged before it is read (see
     /// `LiveConfiguration.settleDelay`).
@@ -332,7 +336,8 @@ public final class Daemon {
             DesktopSettings.followNaturalScrolling(configuration, engine: engine, logger: logger) { nil }
             return
         }
-        if !desktop.ask() {
+        desktopAsked = desktop.ask()
+        if !desktopAsked {
             logger.warning("cannot ask the desktop for its natural-scrolling setting (no thread); keeping \(engine.desktopNaturalScrolling)")
         }
     }
@@ -341,9 +346,19 @@ public final class Daemon {
     private func desktopAnswered() {
         guard let desktop, let answer = desktop.receive() else { return }
         desktopNaturalScrolling = answer?.value
+        desktopAsked = false
         // A reload since the ask may have made every setting explicit: nothing to follow.
         guard configuration.current.followsDesktopNaturalScrolling else { return }
         DesktopSettings.followNaturalScrolling(configuration.current, engine: engine, logger: logger) { answer }
+        for open in devices.values.sorted(by: { $0.node.devnode < $1.node.devnode }) { logNaturalScrolling(open) }
+    }
+
+    /// Which way a touchpad's coasts go and which setting decided (debug), through the one
+    /// resolver `flickd doctor` uses too.
+    private func logNaturalScrolling(_ open: OpenDevice) {
+        guard open.node.kind == .touchpad, let identity = open.identity else { return }
+        let natural = engine.configuration.naturalScrolling(for: identity, kind: .touchpad, desktop: desktopNaturalScrolling)
+        logger.debug("\(open.node.devnode) (\(open.node.name)): natural scrolling \(natural.isNatural) (\(natural.explanation))")
     }
 
     /// Notes the configuration file's changes and (re)starts the wait for them to settle.
@@ -554,6 +569,7 @@ public final class Daemon {
         }
         let id = nextID
         nextID += 1
+        var identity: DeviceIdentity?
         switch role {
         case .touch:
             let description = device.describe()
@@ -561,11 +577,7 @@ public final class Daemon {
                 engine.removeDevice(id, at: time)
                 return
             }
-            if node.kind == .touchpad {
-                let natural = engine.configuration.naturalScrolling(
-                    for: DeviceIdentity(description), kind: .touchpad, desktop: desktopNaturalScrolling)
-                logger.debug("\(node.devnode) (\(node.name)): natural scrolling \(natural.isNatural) (\(natural.explanation))")
-            }
+            identity = DeviceIdentity(description)
         case .pointer:
             logger.info("\(node.devnode) (\(node.name)): mouse, a button press stops a coast")
         case .keyboard:
@@ -580,8 +592,11 @@ public final class Daemon {
                 return
             }
         }
-        devices[id] = OpenDevice(device: device, node: node, role: role)
+        let open = OpenDevice(device: device, node: node, role: role, identity: identity)
+        devices[id] = open
         idsByNode[node.devnode] = id
+        // While the desktop is being asked, its answer logs every touchpad's direction.
+        if !desktopAsked { logNaturalScrolling(open) }
     }
 
     /// Whether a touch device with `admission` is kept open (and in the engine); logs the
