@@ -58,11 +58,12 @@ public enum DesktopSettings {
     }
 
     /// Sets `engine.desktopNaturalScrolling` for `configuration` (see
-    /// `naturalScrollingDecision`) and logs what was found and where. Called at start and on
-    /// each reload; explicit `true`/`false` settings skip the desktop.
+    /// `naturalScrollingDecision`) and logs what was found and where. The daemon calls it with
+    /// `DesktopQuery`'s answer once it has come (`probe` must not block: it runs on the event
+    /// loop); explicit `true`/`false` settings skip the desktop.
     public static func followNaturalScrolling(
         _ configuration: Configuration, engine: Engine, logger: Logger,
-        probe: () -> (value: Bool, source: String)? = { naturalScrolling() }
+        probe: () -> (value: Bool, source: String)?
     ) {
         let decision = naturalScrollingDecision(for: configuration, probe: probe)
         if let desktop = decision.desktop { engine.desktopNaturalScrolling = desktop }
