@@ -20,15 +20,16 @@ private final class Gate: Sendable {
         close(writeEnd)
     }
 
-    /// Blocks until `open()`.
+    /// Blocks until `open()`; each waiter takes one byte.
     func wait() {
         var byte: UInt8 = 0
         while read(readEnd, &byte, 1) < 0 && errno == EINTR {}
     }
 
+    /// Lets every waiting thread through (a daemon may have asked more than once).
     func open() {
-        var byte: UInt8 = 1
-        _ = write(writeEnd, &byte, 1)
+        let bytes = [UInt8](repeating: 1, count: 64)
+        _ = write(writeEnd, bytes, bytes.count)
     }
 }
 
