@@ -43,35 +43,37 @@ public final class LiveConfiguration {
 
     /// Loads the file `source` picks and follows it: `watch` sets up inotify on its paths (a
     /// failing inotify is logged on `logger` and leaves SIGHUP to reload).
-    /// - Throws: `ConfigurationError`, the file's problems; nothing is followed then.
+    /// - Throws: `ConfigurationError`, the file's problems (nothing else: without inotify or a timer, SIGHUP alone reloads).
     public convenience init(source: ConfigurationSource, watch: Bool = true, logger: Logger) throws {
         let configuration = try source.load()
-        var watcher: ConfigWatcher?
+        var following: (watcher: ConfigWatcher, settleTimer: DeadlineTimer)?
         if watch {
             do {
-                watcher = try ConfigWatcher(paths: source.watchedPaths, logger: logger)
-                logger.debug("following configuration changes in \(watcher?.watchedDirectories.joined(separator: ", ") ?? "")")
+                following = (try ConfigWatcher(paths: source.watchedPaths, logger: logger), try DeadlineTimer())
+                logger.debug("following configuration changes in \(following?.watcher.watchedDirectories.joined(separator: ", ") ?? "")")
             } catch {
                 logger.warning("configuration changes are not followed (\(error)); SIGHUP reloads")
             }
         }
-        try self.init(current: configuration, source: source, watcher: watcher, read: source.reload)
+        self.init(current: configuration, source: source, watcher: following?.watcher,
+                  settleTimer: following?.settleTimer, read: source.reload)
     }
 
     /// Follows `current`, reading new settings with `read` on SIGHUP and, with `watcher`, when
     /// it reports a change (tests, and daemons whose settings come from elsewhere).
     public convenience init(current: Configuration, watcher: ConfigWatcher? = nil,
                             read: @escaping () throws -> Configuration) throws(SystemError) {
-        try self.init(current: current, source: nil, watcher: watcher, read: read)
+        self.init(current: current, source: nil, watcher: watcher,
+                  settleTimer: watcher == nil ? nil : try DeadlineTimer(), read: read)
     }
 
     private init(current: Configuration, source: ConfigurationSource?, watcher: ConfigWatcher?,
-                 read: @escaping () throws -> Configuration) throws(SystemError) {
+                 settleTimer: DeadlineTimer?, read: @escaping () throws -> Configuration) {
         self.current = current
         self.source = source
         self.watcher = watcher
+        self.settleTimer = settleTimer
         self.read = read
-        settleTimer = watcher == nil ? nil : try DeadlineTimer()
     }
 
     /// Reads the watcher's pending events; a change to the file (re)starts the wait for the
