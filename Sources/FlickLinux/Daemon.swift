@@ -197,7 +197,7 @@ public final class Daemon {
             try poll.add(settleTimer.fileDescriptor, token: Token.reloadDelay)
         }
         if let desktop { try poll.add(desktop.fileDescriptor, token: Token.desktop) }
-        engine.onReport = { [logger] report in Self.log(report, to: logger) }
+        engine.onReport = { [logger, unowned engine] report in Self.log(report, output: engine.output, to: logger) }
         engine.output = output.mode
         engine.onTouchFrame = { [unowned self] frame, _ in self.emit(frame) }
     }
@@ -699,21 +699,31 @@ public final class Daemon {
 
     // MARK: Reports
 
-    private static func log(_ report: EngineReport, to logger: Logger) {
+    /// One report as a log line. The wheel output counts hi-res units (v120); the virtual
+    /// touchpad's coast is told in millimetres, which is what its fingers move.
+    private static func log(_ report: EngineReport, output: OutputMode, to logger: Logger) {
         switch report {
         case .gestureBegan(let device, let time, let fingers):
             logger.debug("device \(device): \(fingers)-finger gesture began at \(time)")
         case .coastStarted(let device, let time, let plan):
+            let extent = switch output {
+            case .wheel: "to \(plan.totalHiRes.vertical) v120, \(plan.totalHiRes.horizontal) h120"
+            case .touchpad: "\(whole(plan.travelMillimetres)) mm on the virtual touchpad"
+            }
             logger.debug("""
                 device \(device): coast at \(time): \(millimetresPerSecond(plan.velocity)) mm/s\
-                \(plan.boosted ? " (boosted)" : "") for \(plan.duration), to \
-                \(plan.totalHiRes.vertical) v120, \(plan.totalHiRes.horizontal) h120
+                \(plan.boosted ? " (boosted)" : "") for \(plan.duration), \(extent)
                 """)
         case .noCoast(let device, let time, let velocity, let reason):
             let speed = velocity.map { " at \(millimetresPerSecond($0)) mm/s" } ?? ""
             logger.debug("device \(device): no coast at \(time)\(speed): \(reason)")
         case .coastEnded(let time, let reason, let emitted):
-            logger.debug("coast ended at \(time): \(reason.rawValue), \(emitted.vertical) v120, \(emitted.horizontal) h120")
+            switch output {
+            case .wheel:
+                logger.debug("coast ended at \(time): \(reason.rawValue), \(emitted.vertical) v120, \(emitted.horizontal) h120")
+            case .touchpad:
+                logger.debug("coast ended at \(time): \(reason.rawValue)")
+            }
         case .bug(let device, let message):
             logger.error("device \(device): bug in flickd, gesture reset: \(message)")
         }
