@@ -102,7 +102,7 @@ public struct VirtualFingers: Sendable {
 
     /// How much faster than the model the fingers may move while they catch up with it (after
     /// the make-up, with the lead, or after the ramp of a fast release).
-    public static let maximumCatchUp = 1.5
+    public static let maximumCatchUp = 1.3
 
     /// The least first motion frame of a new landing, mm along the motion: the motion libinput
     /// drops (about 1.2 mm was seen at 150 mm/s). The frame moves one period at the release
