@@ -41,6 +41,7 @@ seconds. The last line is "e2e: N passed, M failed".
 import argparse
 import fcntl
 import json
+import math
 import os
 import re
 import select
@@ -329,6 +330,41 @@ class TouchTap:
                 self.removed = True
                 return
 
+    def motion(self, t0=0.0, t1=float("inf"), units_per_mm=20.0):
+        """The frames between t0 and t1 that libinput's touch-jump rule would call a jump (per
+        slot: a step over 20 mm, or more than 7 mm longer than the step before, both scaled to a
+        12 ms interval; steps more than 30 ms apart are not judged), each as (ms after t0, slot,
+        ms since the slot's previous point, step mm, scaled mm, previous scaled mm); printed when
+        libinput reported a touch jump."""
+        out = []
+        with self.lock:
+            frames = [f for f in self.frames if t0 <= f[0] < t1]
+        slot, last = 0, {}
+        for t, events in frames:
+            moved = {}
+            for ty, c, v in events:
+                if ty != E.EV_ABS:
+                    continue
+                if c == E.ABS_MT_SLOT:
+                    slot = v
+                elif c == E.ABS_MT_TRACKING_ID and v < 0:
+                    last.pop(slot, None)
+                elif c in (E.ABS_MT_POSITION_X, E.ABS_MT_POSITION_Y):
+                    moved.setdefault(slot, {})[c] = v
+            for sl, axes in moved.items():
+                prev = last.get(sl)
+                x = axes.get(E.ABS_MT_POSITION_X, prev[1] if prev else 0)
+                y = axes.get(E.ABS_MT_POSITION_Y, prev[2] if prev else 0)
+                scaled = 0.0
+                if prev is not None and 0 < t - prev[0] <= 0.030:
+                    step = math.hypot(x - prev[1], y - prev[2]) / units_per_mm
+                    scaled = step * 0.012 / (t - prev[0])
+                    if scaled > 20 or scaled - prev[3] > 7:
+                        out.append((round(1000 * (t - t0), 1), sl, round(1000 * (t - prev[0]), 1), round(step, 2),
+                                    round(scaled, 2), round(prev[3], 2)))
+                last[sl] = (t, x, y, scaled)
+        return out
+
     def kinds(self, t0=0.0, t1=float("inf")):
         """[(kernel time, "land" | "move" | "lift")] between t0 and t1."""
         out = []
@@ -495,7 +531,7 @@ class Scenarios:
     # two-finger tap is a right click), touch events, and gestures but the hold gesture.
     FORBIDDEN = ("POINTER_MOTION", "POINTER_BUTTON", "TOUCH_", "GESTURE_SWIPE", "GESTURE_PINCH", "POINTER_SCROLL_WHEEL")
 
-    def check_clean(self, s, label, li, t0):
+    def check_clean(self, s, label, li, t0, tap=None, k0=None):
         seen = [e[5] for e in li.since(t0) if e[1].startswith(self.FORBIDDEN)]
         self.checks.check(s, label + ": libinput reports no pointer motion, button, touch, swipe or pinch from it",
                           not seen, [], seen[:5])
@@ -503,7 +539,8 @@ class Scenarios:
         if holds:
             print("     (hold gesture reported: %s)" % holds[:2], flush=True)
         jumps = [e[1] for e in li.errors if "jump" in e[1] and e[0] >= t0]
-        self.checks.check(s, label + ": libinput discarded no touch jump", not jumps, [], jumps[:2])
+        if not self.checks.check(s, label + ": libinput discarded no touch jump", not jumps, [], jumps[:2]) and tap:
+            print("     frames libinput's rule calls jumps: %s" % (tap.motion(k0)[:10] or "none"), flush=True)
 
     def check_rest_then_lift(self, s, label, tap, t0):
         kinds = tap.kinds(t0)
@@ -562,7 +599,7 @@ class Scenarios:
                                 [(e[3], e[4]) for e in moving if e[3] * sign < 0 or e[4]][:5])
                         c.check(s, label + ": the last scroll event is libinput's scroll stop (0/0)",
                                 scrolls and scrolls[-1][3] == 0 and scrolls[-1][4] == 0, "0/0", scrolls[-1:])
-                        self.check_clean(s, label, li, host_start)
+                        self.check_clean(s, label, li, host_start, tap, k_release - 0.05)
                         # Speed: the finger phase's units/s (last 100 ms of the real pad's scroll)
                         # against the glide's first 100 ms, both in libinput's finger-scroll units.
                         finger = [e for e in real.since(host_start, "POINTER_SCROLL_FINGER") if e[3] and e[2] is not None]
