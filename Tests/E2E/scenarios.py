@@ -541,6 +541,12 @@ class Scenarios:
         jumps = [e[1] for e in li.errors if "jump" in e[1] and e[0] >= t0]
         if not self.checks.check(s, label + ": libinput discarded no touch jump", not jumps, [], jumps[:2]) and tap:
             print("     frames libinput's rule calls jumps: %s" % (tap.motion(k0)[:10] or "none"), flush=True)
+            path = os.path.join(self.out, "%s-frames.txt" % re.sub(r"[^a-z0-9.-]+", "-", label.lower()))
+            with tap.lock, open(path, "w") as f:
+                for t, events in tap.frames:
+                    if t >= k0:
+                        f.write("%.6f %s\n" % (t, " ".join("%d:%d:%d" % e for e in events)))
+            print("     (the virtual pad's frames: %s)" % path, flush=True)
 
     def check_rest_then_lift(self, s, label, tap, t0):
         kinds = tap.kinds(t0)
