@@ -570,6 +570,7 @@ class Bench:
         self.out["fault_around"] = self.args.fault_around
         # flickd runs as under systemd (Type=notify): $NOTIFY_SOCKET set for the whole run.
         ready = ReadyListener().__enter__()
+        drop_caches()
         t_exec = mono()
         daemon = bench_flickd_class(S)(self.args.flickd, self.args.out, CONFIG, "bench-" + self.args.label)
         self.out["startup_ms"] = ready.wait_ms(t_exec, 30)
@@ -635,6 +636,7 @@ class Bench:
         S = self.S
         path = os.path.abspath(path)
         out = {"binary": path, "binary_bytes": os.path.getsize(path)}
+        drop_caches()   # every program starts from the same (empty) page cache
         t_exec = mono()
         proc = subprocess.Popen([path], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         lines = LineReader(proc.stdout)
