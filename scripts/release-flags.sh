@@ -22,10 +22,22 @@
 #   up to 64 KiB the kernel maps around each page fault (fault-around) are pages flickd uses
 #   rather than their neighbours. `scripts/bench-daemon --order-file` makes the file again;
 #   symbols it names that a build no longer has are ignored.
+# - the C++ library linked statically too (when gcc knows where libstdc++.a is): Swift's static
+#   link line asks for `-lstdc++`, which the linker finds first in a directory that holds only
+#   a link to libstdc++.a (.build/static-libstdc++). Loading libstdc++.so costs about 1 MiB
+#   resident (its symbol and relocation tables and relocated data), far more than the few
+#   functions the Swift runtime and toml++ take from it (docs/PERFORMANCE.md).
 release_flags() {
-    local swift=$1 glibc resources bin order
-    order="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/flickd.order"
+    local swift=$1 glibc resources bin order here archive cxxdir
+    here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+    order="$here/flickd.order"
     release_flags=(-c release -Xswiftc -static-stdlib -Xlinker --no-export-dynamic)
+    archive=$(gcc -print-file-name=libstdc++.a 2>/dev/null || true)
+    if [ "${archive#/}" != "$archive" ] && [ -f "$archive" ]; then
+        cxxdir="$here/../.build/static-libstdc++"
+        mkdir -p "$cxxdir" && ln -sfn "$archive" "$cxxdir/libstdc++.a" \
+            && release_flags+=(-Xlinker "-L$(cd "$cxxdir" && pwd)")
+    fi
     glibc=$(getconf GNU_LIBC_VERSION 2>/dev/null | sed -n 's/^glibc \([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
     [ -n "$glibc" ] || return 0
     set -- $glibc
