@@ -1421,6 +1421,39 @@ def order_file(args):
     print("%d symbols in %d touched pages of %s" % (len(out), len(touched), path), file=sys.stderr)
 
 
+def startup(args):
+    """Start-up time (exec -> READY=1) of each LABEL=PATH, --runs times each, in turn (A, B, A,
+    B, ...), with a warm page cache (the binary read once before) and, with --cold, also after
+    dropping it. Each flickd runs with the bench's configuration and is stopped by SIGTERM."""
+    progs = [spec.partition("=")[::2] for spec in args.binaries]
+    out = {"runs": args.runs, "results": {}}
+    config = os.path.join(args.out, "startup.toml")
+    with open(config, "w") as f:
+        f.write(CONFIG)
+    for cold in ([False, True] if args.cold else [False]):
+        for label, path in progs:   # one start each first: warm cache for every binary
+            subprocess.run(["cat", path], stdout=subprocess.DEVNULL)
+        for i in range(args.runs):
+            for label, path in progs:
+                if cold:
+                    drop_caches()
+                with ReadyListener() as ready:
+                    t0 = mono()
+                    proc = subprocess.Popen([path, "run", "--config", config],
+                                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                    ms = ready.wait_ms(t0, 30)
+                    proc.send_signal(signal.SIGTERM)
+                    proc.wait(15)
+                out["results"].setdefault("%s %s" % (label, "cold" if cold else "warm"), []).append(ms)
+                time.sleep(0.3)
+    for key, values in out["results"].items():
+        ok = sorted(v for v in values if v is not None)
+        print("%-24s exec -> READY=1: median %.1f ms, min %.1f, max %.1f (n=%d)" % (
+            key, percentile(ok, 50), ok[0], ok[-1], len(ok)), flush=True)
+    with open(os.path.join(args.out, "startup.json"), "w") as f:
+        json.dump(out, f, indent=1)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -1457,6 +1490,11 @@ def main():
     an.add_argument("--floor", action="store_true", help="the floor program's pages, not flickd's")
     of = sub.add_parser("order-file", help="lld symbol ordering from a `run --fault-around off` JSON (on the host)")
     of.add_argument("json")
+    su = sub.add_parser("startup", help="start-up time (exec -> READY=1) of each binary, in turn")
+    su.add_argument("binaries", nargs="+", metavar="LABEL=PATH")
+    su.add_argument("--runs", type=int, default=10)
+    su.add_argument("--cold", action="store_true", help="also with the page cache dropped before each start")
+    su.add_argument("--out", default=os.environ.get("E2E_RESULTS") or os.environ.get("E2E_TMP", "/tmp"))
     t = sub.add_parser("timer", help="timer jitter and CPU speed where this runs")
     t.add_argument("--seconds", type=float, default=5.0)
     t.add_argument("--rate", type=float, default=120.0)
@@ -1476,6 +1514,9 @@ def main():
         anatomy(args)
     elif args.cmd == "order-file":
         order_file(args)
+    elif args.cmd == "startup":
+        os.makedirs(args.out, exist_ok=True)
+        startup(args)
     else:
         print(json.dumps(timer_jitter(args.seconds, args.rate)))
 
