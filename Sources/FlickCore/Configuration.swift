@@ -190,9 +190,105 @@ public struct DeviceRule: Hashable, Sendable {
 
     /// Whether this rule is for `description`.
     public func matches(_ description: DeviceDescription) -> Bool {
-        if let vendor, vendor != description.vendor { return false }
-        if let product, product != description.product { return false }
-        if let name, !description.name.lowercased().contains(name.lowercased()) { return false }
+        matches(DeviceIdentity(description))
+    }
+}
+
+/// What `[[device]]` sections match a device by: its kernel name and, when known, its ids.
+public struct DeviceIdentity: Hashable, Sendable {
+    /// The kernel's name for the device.
+    public var name: String
+    /// The vendor id; nil when unknown (a section naming a vendor then does not match).
+    public var vendor: UInt16?
+    /// The product id; nil when unknown (a section naming a product then does not match).
+    public var product: UInt16?
+
+    /// The device called `name`, with `vendor` and `product` when known.
+    public init(name: String, vendor: UInt16? = nil, product: UInt16? = nil) {
+        self.name = name
+        self.vendor = vendor
+        self.product = product
+    }
+
+    /// The identity of a device the engine reads.
+    public init(_ description: DeviceDescription) {
+        self.init(name: description.name, vendor: description.vendor, product: description.product)
+    }
+}
+
+extension DeviceRule {
+    /// Whether this rule is for the device `identity`; an id the rule asks for and the identity
+    /// does not know does not match.
+    public func matches(_ identity: DeviceIdentity) -> Bool {
+        if let vendor, vendor != identity.vendor { return false }
+        if let product, product != identity.product { return false }
+        if let name, !identity.name.lowercased().contains(name.lowercased()) { return false }
         return true
+    }
+}
+
+/// Which way a device's content moves under the fingers, and which setting said so: the one
+/// `scroll.natural` resolver the daemon and `flickd doctor` share.
+public struct NaturalScrollingResolution: Hashable, Sendable {
+    /// Where the direction came from.
+    public enum Source: Hashable, Sendable {
+        /// A touchscreen's content always follows the fingers.
+        case touchscreen
+        /// `scroll.natural = true` or `false`, at the top level (`section` nil) or in the
+        /// `[[device]]` section numbered `section` (from 1, as in error messages).
+        case setting(section: Int?)
+        /// `scroll.natural = "auto"` and the desktop's touchpad setting.
+        case desktop(section: Int?)
+        /// `scroll.natural = "auto"` and no desktop setting known: traditional, libinput's default.
+        case noDesktopSetting(section: Int?)
+    }
+
+    /// True when the content follows the fingers (natural scrolling).
+    public var isNatural: Bool
+    /// Which setting decided.
+    public var source: Source
+
+    /// `scroll.natural = "auto" in [[device]] 2, the desktop's setting`, for logs and doctor.
+    public var explanation: String {
+        func place(_ section: Int?) -> String { section.map { " in [[device]] \($0)" } ?? "" }
+        switch source {
+        case .touchscreen: return "a touchscreen's content follows the fingers"
+        case .setting(let section): return "scroll.natural = \(isNatural)\(place(section))"
+        case .desktop(let section): return "scroll.natural = \"auto\"\(place(section)), the desktop's setting"
+        case .noDesktopSetting(let section): return "scroll.natural = \"auto\"\(place(section)), no desktop setting found"
+        }
+    }
+}
+
+extension Configuration {
+    /// The settings for the device `identity`: the first matching `[[device]]` section's (and
+    /// its number, from 1), else these.
+    public func resolved(for identity: DeviceIdentity) -> (configuration: Configuration, section: Int?) {
+        guard let index = devices.firstIndex(where: { $0.matches(identity) }) else { return (self, nil) }
+        var settings = devices[index].configuration
+        settings.devices = []
+        return (settings, index + 1)
+    }
+
+    /// Whether the content of device `identity` (a `kind`) follows the fingers, given the
+    /// desktop's touchpad setting (`desktop`, nil when none was found), and why. Matches the
+    /// engine: touchscreens always; touchpads by the matching section's `scroll.natural`, where
+    /// `"auto"` is the desktop's setting, false without one.
+    public func naturalScrolling(for identity: DeviceIdentity?, kind: DeviceKind, desktop: Bool?) -> NaturalScrollingResolution {
+        if kind == .touchscreen { return NaturalScrollingResolution(isNatural: true, source: .touchscreen) }
+        let (settings, section) = identity.map { resolved(for: $0) } ?? (self, nil)
+        switch settings.scroll.natural {
+        case .on, .off:
+            return NaturalScrollingResolution(isNatural: settings.scroll.natural == .on, source: .setting(section: section))
+        case .auto:
+            guard let desktop else { return NaturalScrollingResolution(isNatural: false, source: .noDesktopSetting(section: section)) }
+            return NaturalScrollingResolution(isNatural: desktop, source: .desktop(section: section))
+        }
+    }
+
+    /// Whether any setting, at the top level or in a `[[device]]` section, is `"auto"`: only
+    /// then is the desktop asked.
+    public var followsDesktopNaturalScrolling: Bool {
+        scroll.natural == .auto || devices.contains { $0.configuration.scroll.natural == .auto }
     }
 }

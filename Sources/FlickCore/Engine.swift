@@ -242,7 +242,9 @@ public final class Engine {
         // cut by a max_duration shorter than it): such a coast lasts no time, not less.
         let plan = CoastPlan(releaseVelocity: released, velocity: v, boosted: boosted,
                              destinationHiRes: started.destination, totalHiRes: started.total,
-                             duration: max(.zero, started.end - time))
+                             duration: max(.zero, started.end - time),
+                             travelMillimetres: Deceleration(ratePerMillisecond: settings.decelerationRate)
+                                 .position(after: settings.maxDuration.seconds, velocity: v.length))
         onReport?(.coastStarted(device: device, time: time, plan: plan))
         let (output, ended) = started.advance(to: time)
         coast = started
@@ -270,7 +272,8 @@ public final class Engine {
         let duration = fingers.nextDeadline.map { _ in Self.glideDuration(speed: onPad.length, deceleration: deceleration,
                                                                           maxDuration: settings.maxDuration) } ?? .zero
         let plan = CoastPlan(releaseVelocity: released, velocity: v, boosted: boosted,
-                             destinationHiRes: (0, 0), totalHiRes: (0, 0), duration: duration)
+                             destinationHiRes: (0, 0), totalHiRes: (0, 0), duration: duration,
+                             travelMillimetres: deceleration.position(after: settings.maxDuration.seconds, velocity: v.length))
         onReport?(.coastStarted(device: device, time: time, plan: plan))
         coast = bookkeeping
         if let landing { onTouchFrame?(landing, time) }

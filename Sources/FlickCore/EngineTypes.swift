@@ -157,10 +157,14 @@ public struct CoastPlan: Hashable, Sendable {
     public var totalHiRes: (vertical: Int64, horizontal: Int64)
     /// How long the coast will run after the release.
     public var duration: Duration
+    /// How far the coast will carry the content unless stopped, mm on the source device: the
+    /// model's `v0/k`, or where it is at `coast.max_duration`.
+    public var travelMillimetres: Double = 0
 
     public static func == (a: CoastPlan, b: CoastPlan) -> Bool {
         a.releaseVelocity == b.releaseVelocity && a.velocity == b.velocity && a.boosted == b.boosted
             && a.destinationHiRes == b.destinationHiRes && a.totalHiRes == b.totalHiRes && a.duration == b.duration
+            && a.travelMillimetres == b.travelMillimetres
     }
 
     public func hash(into h: inout Hasher) {

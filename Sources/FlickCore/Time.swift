@@ -62,6 +62,7 @@ public struct Duration: Hashable, Comparable, Sendable, CustomStringConvertible 
 
     public static func < (a: Duration, b: Duration) -> Bool { a.microseconds < b.microseconds }
     public static func + (a: Duration, b: Duration) -> Duration { Duration(microseconds: a.microseconds &+ b.microseconds) }
+    public static func - (a: Duration, b: Duration) -> Duration { Duration(microseconds: a.microseconds &- b.microseconds) }
     public static func * (a: Duration, n: Int64) -> Duration { Duration(microseconds: a.microseconds &* n) }
 
     public var description: String { "\(milliseconds)ms" }

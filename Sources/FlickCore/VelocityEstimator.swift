@@ -27,7 +27,14 @@ public struct VelocityEstimator: Sendable {
         guard let newest = history.newest, history.count >= 2 else { return nil }
         if release - newest.time > Self.stopWindow { return .zero }
         switch kind {
-        case .lsq2: return Self.leastSquaresQuadratic(history)
+        case .lsq2:
+            let fitted = Self.leastSquaresQuadratic(history)
+            // A parabola fitted to forward motion can turn back at its end when the stamps are
+            // uneven (frames stamped in a bunch, then one late: a stalled sender). A release
+            // velocity against the motion it was fitted to is that artefact, never the finger:
+            // the motion's own average over the look-back window answers instead.
+            let average = Self.lookback(history)
+            return fitted • average < 0 ? average : fitted
         case .lookback: return Self.lookback(history)
         }
     }

@@ -68,7 +68,9 @@ public struct TouchFrame: Hashable, Sendable, CustomStringConvertible {
 /// next frame on move with the coast's model `x(t) = (v0/k)(1 − e^(−kt))`, one frame every
 /// `framePeriod`, evenly. The first motion frame moves by `makeUp(speed:)` only: libinput drops the
 /// first motion of a new two-finger scroll, so that frame is the one it drops and the model
-/// starts after it; the content loses nothing. When the model comes to rest (or at
+/// starts after it; the content loses nothing. The model's clock starts `lead` early, and the
+/// fingers catch up with it at most `maximumCatchUp` times its speed: the handover (landing,
+/// dropped frame, reaction time) leaves no hole in the content's motion. When the model comes to rest (or at
 /// `coast.max_duration`) the fingers rest `restBeforeLift`, then lift.
 ///
 /// A stop (touch, key, button, device removed, reconfigure, shutdown) freezes the fingers at
@@ -93,6 +95,15 @@ public struct VirtualFingers: Sendable {
     /// growth libinput calls a jump, leaving room for the jitter of the kernel's stamps.
     public static let maximumSpeedIncrease = 300.0
 
+    /// A write that takes longer than this, from computing the frame to the kernel's stamp, was
+    /// held up (the process was preempted): the model's clock waits for the excess. Shorter
+    /// ones shift the stamps of consecutive frames alike and are not counted.
+    public static let heldWrite = Duration.milliseconds(2)
+
+    /// How much faster than the model the fingers may move while they catch up with it (after
+    /// the make-up, with the lead, or after the ramp of a fast release).
+    public static let maximumCatchUp = 1.5
+
     /// The least first motion frame of a new landing, mm along the motion: the motion libinput
     /// drops (about 1.2 mm was seen at 150 mm/s). The frame moves one period at the release
     /// speed when that is more (`makeUp(speed:)`).
@@ -106,6 +117,16 @@ public struct VirtualFingers: Sendable {
     public static func makeUp(speed: Double) -> Double {
         max(makeUp, speed * framePeriod.seconds)
     }
+    /// How far ahead of the release the model's clock starts after a landing. Between the real
+    /// fingers' last motion and the virtual fingers' first motion that an app shows lie the
+    /// landing, the make-up frame libinput drops, flickd's own reaction time and, under X11, the
+    /// first scroll event of a new device (the clients take its valuator as their starting
+    /// point, not as motion). Starting the model this much earlier, the fingers catch up with
+    /// where the content would be had the finger gone on, within the speed-increase cap, so the
+    /// glide continues the finger's speed instead of opening with a hole. The travel is the
+    /// model's all the same; the glide ends `lead` sooner.
+    public static let lead = Duration.milliseconds(24)
+
     /// The motion ends when the model is this close to where it comes to rest, mm (one device
     /// unit; less cannot be written).
     public static let restDistance = 1 / VirtualPad.unitsPerMillimetre
@@ -134,11 +155,13 @@ public struct VirtualFingers: Sendable {
         var nextFrame: Instant
         /// When the last frame was computed (its position is the model's at that time).
         var lastFrame: Instant
-        /// How far the model's clock is behind the real one: the sum of the delays between
-        /// computing a frame and writing it. The kernel stamps a frame when it is written, so a
-        /// held-up write followed by a prompt one would show a longer motion over a shorter
-        /// interval (a "touch jump" to libinput); running the model on the written intervals
-        /// keeps every frame's distance in step with its stamp.
+        /// How far the model's clock is behind the real one: the sum of the hold-ups between
+        /// computing a frame and writing it, beyond `heldWrite` each. The kernel stamps a frame
+        /// when it is written, so a held-up write followed by a prompt one would show a longer
+        /// motion over a shorter interval (a "touch jump" to libinput); running the model on
+        /// the written intervals keeps every frame's distance in step with its stamp. An
+        /// ordinary write's own duration is not lag: counting it would slow every frame by it
+        /// (by about a tenth under emulation, where a write takes about a millisecond).
         var lag: Duration = .zero
         /// Distance along the motion written so far, mm (make-up included).
         var distance = 0.0
@@ -161,9 +184,13 @@ public struct VirtualFingers: Sendable {
     /// Where the fingers are (last written frame), mm.
     public private(set) var first = VirtualPad.centre
     public private(set) var second = VirtualPad.centre
+    /// How far ahead of a landing the model starts (`VirtualFingers.lead`).
+    public let lead: Duration
 
-    /// Fingers up.
-    public init() {}
+    /// Fingers up; a landing's model starts `lead` early (tests pin 0 to read the model plainly).
+    public init(lead: Duration = VirtualFingers.lead) {
+        self.lead = max(.zero, lead)
+    }
 
     /// True while fingers are down (gliding or resting before the lift).
     public var isDown: Bool {
@@ -223,8 +250,9 @@ public struct VirtualFingers: Sendable {
             second = centre + across
             landing = TouchFrame(action: .land, first: first, second: second)
             makeUp = Self.makeUp(speed: speed)
-            // The frame after the landing moves by the make-up only; the model starts there.
-            origin = time + Self.framePeriod
+            // The frame after the landing moves by the make-up only; the model starts there,
+            // less the lead that covers the handover.
+            origin = time + Self.framePeriod - lead
         case .gliding, .resting:
             // libinput is still in the scroll these fingers started: continue without a lift.
             landing = nil
@@ -282,13 +310,29 @@ public struct VirtualFingers: Sendable {
             guard time >= glide.nextFrame else { return (nil, nil) }
             let modelTime = time - glide.lag
             let ended = modelTime >= glide.end
-            let wanted = ended ? glide.finalDistance : min(glide.finalDistance, Self.distance(glide, at: modelTime))
+            let wanted: Double
+            if ended {
+                wanted = glide.finalDistance
+            } else if glide.distance == 0 && glide.makeUp > 0 {
+                // The first motion frame after a landing is the make-up alone: libinput drops it.
+                wanted = min(glide.finalDistance, glide.makeUp)
+            } else {
+                wanted = min(glide.finalDistance, Self.distance(glide, at: modelTime))
+            }
             // Speed up by at most `maximumSpeedIncrease` per frame: libinput takes a frame much
             // longer than the one before for a touch jump and discards it (seen from 0 to
             // 1500 mm/s in one frame). Below ~300 mm/s this never binds; above, the fingers
             // catch up with the model within a few frames, as it slows.
             let interval = max(Self.framePeriod.seconds / 8, (modelTime - glide.lastModelTime).seconds)
-            let allowed = (glide.lastSpeed + Self.maximumSpeedIncrease) * interval
+            var allowed = (glide.lastSpeed + Self.maximumSpeedIncrease) * interval
+            if !ended && glide.distance > 0 {
+                // Catching up (the lead, a ramp from rest) never runs faster than
+                // `maximumCatchUp` times the model: the content speeds up a little for a few
+                // frames instead of jumping ahead.
+                let t = modelTime < glide.origin ? 0 : (modelTime - glide.origin).seconds
+                let modelSpeed = glide.deceleration.velocity(after: t, velocity: glide.speed)
+                allowed = min(allowed, Self.maximumCatchUp * modelSpeed * interval)
+            }
             let step = max(0, min(wanted - glide.distance, allowed))
             let distance = glide.distance + step
             let done = ended && distance >= glide.finalDistance - 1e-9
@@ -325,7 +369,11 @@ public struct VirtualFingers: Sendable {
             return
         }
         guard case .gliding(var glide) = state else { return }
-        if time > glide.lastFrame { glide.lag = glide.lag + (time - glide.lastFrame) }
+        // A landing written late delays the handover, which the lead's catch-up absorbs; it
+        // is not a motion frame whose interval the next one must match.
+        let landing = glide.distance == 0 && glide.makeUp > 0
+        let held = time - glide.lastFrame
+        if held > Self.heldWrite && !landing { glide.lag = glide.lag + (held - Self.heldWrite) }
         glide.lastFrame = time
         if glide.nextFrame < time + Self.framePeriod { glide.nextFrame = time + Self.framePeriod }
         state = .gliding(glide)

@@ -14,7 +14,7 @@ import Logging
 /// once it appears it is watched itself, and when it goes the parent is watched again.
 /// Deeper missing directories are not waited for.
 ///
-/// The watcher only tells; the daemon waits for the changes to settle and reloads.
+/// The watcher only tells; `LiveConfiguration` waits for the changes to settle and reloads.
 public final class ConfigWatcher {
     /// Something that happened to a watched file.
     public struct Change: Hashable, Sendable, CustomStringConvertible {

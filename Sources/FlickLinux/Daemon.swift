@@ -2,33 +2,6 @@ import FlickCore
 import Glibc
 import Logging
 
-/// Which inputs from outside a gesture stop a running coast.
-public struct StopSources: Hashable, Sendable {
-    /// A finger touching a touch device whose flicks are not read (a touchscreen while
-    /// `touchscreen.enabled` is false). A touch on a device whose flicks are read always stops
-    /// a coast: it may be the next flick.
-    public var touch: Bool
-    /// A button pressed on a mouse or pointing stick.
-    public var button: Bool
-    /// A key pressed on a keyboard (Ctrl during a coast would otherwise zoom).
-    public var key: Bool
-
-    /// Stop sources; all on by default.
-    public init(touch: Bool = true, button: Bool = true, key: Bool = true) {
-        self.touch = touch
-        self.button = button
-        self.key = key
-    }
-
-    /// Every source stops a coast.
-    public static let all = StopSources()
-
-    /// The stop sources `configuration` turns on (`[stop]`).
-    public init(_ configuration: Configuration.Stop) {
-        self.init(touch: configuration.touch, button: configuration.button, key: configuration.key)
-    }
-}
-
 /// The virtual device that carries coasts (`output.mode`).
 public enum OutputDevice {
     /// Hi-res wheel events (`output.mode = "wheel"`).
@@ -84,6 +57,8 @@ public final class Daemon {
         let device: EvdevDevice
         let node: InputNode
         let role: Role
+        /// What `[[device]]` sections match it by (touch devices only).
+        var identity: DeviceIdentity?
     }
 
     /// epoll tokens: small constants for the loop's own descriptors; devices carry their id in
@@ -94,6 +69,7 @@ public final class Daemon {
         static let hotplug: UInt64 = 3
         static let configurationFile: UInt64 = 4
         static let reloadDelay: UInt64 = 5
+        static let desktop: UInt64 = 6
         static let deviceFlag: UInt64 = 1 << 32
 
         static func device(_ id: DeviceID) -> UInt64 { deviceFlag | UInt64(UInt32(bitPattern: id)) }
@@ -109,19 +85,25 @@ public final class Daemon {
     /// given at start stays (tests).
     private let makeOutput: ((OutputMode) throws -> OutputDevice)?
     private let monitor: DeviceMonitor?
-    private var stopSources: StopSources
+    /// What stops a coast besides a touch on its own device: the engine's `[stop]` settings,
+    /// read where they are needed so that a reload applies them with the rest.
+    private var stopSources: Configuration.Stop { engine.configuration.stop }
     private let logger: Logger
-    private let reloadConfiguration: () throws -> Configuration
     private let notifier: ServiceNotifier?
-    private let configurationWatcher: ConfigWatcher?
-    /// Armed when the configuration file changed, for the reload once changes settle.
-    private let reloadTimer: DeadlineTimer?
-    /// The changes seen since the last reload, for its log line.
-    private var pendingChanges: [ConfigWatcher.Change] = []
+    /// The settings in force, and their file's changes.
+    private let configuration: LiveConfiguration
+    /// Asks the desktop whether its touchpads scroll naturally, off the loop; nil: never asked
+    /// (the engine's `desktopNaturalScrolling` stays as given).
+    private let desktop: DesktopQuery?
+    /// The desktop's last answer for `scroll.natural = "auto"`: nil before one came, or when
+    /// it found no setting.
+    private var desktopNaturalScrolling: Bool?
+    /// An ask is under way: the per-device directions are logged when its answer comes.
+    private var desktopAsked = false
 
-    /// How long the configuration file must stay unchanged before it is read: an editor's save
-    /// (write a temporary file, rename it over, maybe chmod) comes as a burst of events.
-    public static let reloadDelay = Duration.milliseconds(150)
+    /// How long the configuration file must stay unchanged before it is read (see
+    /// `LiveConfiguration.settleDelay`).
+    public static let reloadDelay = LiveConfiguration.settleDelay
 
     private let poll: EventPoll
     private let timer: DeadlineTimer
@@ -150,54 +132,72 @@ public final class Daemon {
         engine: Engine,
         wheel: any WheelSink,
         monitor: DeviceMonitor?,
-        stopSources: StopSources = .all,
         logger: Logger,
         notifier: ServiceNotifier? = nil,
         configurationWatcher: ConfigWatcher? = nil,
+        desktop: DesktopQuery? = nil,
         reloadConfiguration: @escaping () throws -> Configuration
     ) throws(SystemError) {
         try self.init(engine: engine, output: .wheel(wheel), makeOutput: nil, monitor: monitor,
-                      stopSources: stopSources, logger: logger, notifier: notifier,
-                      configurationWatcher: configurationWatcher, reloadConfiguration: reloadConfiguration)
+                      logger: logger, notifier: notifier,
+                      configurationWatcher: configurationWatcher, desktop: desktop, reloadConfiguration: reloadConfiguration)
+    }
+
+    /// A daemon writing coasts to `output`, whose settings are read again with
+    /// `reloadConfiguration` (see the first initializer).
+    public convenience init(
+        engine: Engine,
+        output: OutputDevice,
+        makeOutput: ((OutputMode) throws -> OutputDevice)?,
+        monitor: DeviceMonitor?,
+        logger: Logger,
+        notifier: ServiceNotifier? = nil,
+        configurationWatcher: ConfigWatcher? = nil,
+        desktop: DesktopQuery? = nil,
+        reloadConfiguration: @escaping () throws -> Configuration
+    ) throws(SystemError) {
+        let configuration = try LiveConfiguration(current: engine.configuration, watcher: configurationWatcher,
+                                                  read: reloadConfiguration)
+        try self.init(engine: engine, output: output, makeOutput: makeOutput, monitor: monitor,
+                      logger: logger, notifier: notifier, configuration: configuration, desktop: desktop)
     }
 
     /// A daemon writing coasts to `output` (the engine's `output` is set to its mode);
     /// `makeOutput` creates the device for another mode when a reload changes `output.mode`.
-    /// The rest as above.
+    /// `configuration` is reloaded on SIGHUP and when its watcher reports a change; the engine
+    /// must have been made with its `current` settings. `desktop`, when given, is asked for the
+    /// desktop's natural-scrolling setting at start and after each reload that read the file,
+    /// when a `scroll.natural` is `"auto"`; its answer is applied when it arrives. The rest as
+    /// above.
     public init(
         engine: Engine,
         output: OutputDevice,
         makeOutput: ((OutputMode) throws -> OutputDevice)?,
         monitor: DeviceMonitor?,
-        stopSources: StopSources = .all,
         logger: Logger,
         notifier: ServiceNotifier? = nil,
-        configurationWatcher: ConfigWatcher? = nil,
-        reloadConfiguration: @escaping () throws -> Configuration
+        configuration: LiveConfiguration,
+        desktop: DesktopQuery? = nil
     ) throws(SystemError) {
         self.engine = engine
         self.output = output
         self.makeOutput = makeOutput
         self.monitor = monitor
-        self.stopSources = stopSources
         self.logger = logger
         self.notifier = notifier
-        self.configurationWatcher = configurationWatcher
-        self.reloadConfiguration = reloadConfiguration
+        self.configuration = configuration
+        self.desktop = desktop
         signals = try SignalReceiver(signals: [SIGTERM, SIGINT, SIGHUP])
         poll = try EventPoll()
         timer = try DeadlineTimer()
         try poll.add(signals.fileDescriptor, token: Token.signals)
         try poll.add(timer.fileDescriptor, token: Token.timer)
-        if let configurationWatcher {
-            let reloadTimer = try DeadlineTimer()
-            try poll.add(configurationWatcher.fileDescriptor, token: Token.configurationFile)
-            try poll.add(reloadTimer.fileDescriptor, token: Token.reloadDelay)
-            self.reloadTimer = reloadTimer
-        } else {
-            reloadTimer = nil
+        if let watcher = configuration.watcher, let settleTimer = configuration.settleTimer {
+            try poll.add(watcher.fileDescriptor, token: Token.configurationFile)
+            try poll.add(settleTimer.fileDescriptor, token: Token.reloadDelay)
         }
-        engine.onReport = { [logger] report in Self.log(report, to: logger) }
+        if let desktop { try poll.add(desktop.fileDescriptor, token: Token.desktop) }
+        engine.onReport = { [logger, unowned engine] report in Self.log(report, output: engine.output, to: logger) }
         engine.output = output.mode
         engine.onTouchFrame = { [unowned self] frame, _ in self.emit(frame) }
     }
@@ -205,6 +205,7 @@ public final class Daemon {
     /// Opens the devices and runs until SIGTERM or SIGINT, then stops any coast, destroys the
     /// virtual wheel and returns. Throws only when the loop itself breaks (epoll, timerfd).
     public func run() throws(SystemError) {
+        askDesktop(for: configuration.current)
         startHotplug()
         openDevices(at: now())
         if !devices.values.contains(where: { $0.role == .touch }) {
@@ -233,6 +234,8 @@ public final class Daemon {
                     configurationFileChanged()
                 case Token.reloadDelay:
                     reloadDelayPassed()
+                case Token.desktop:
+                    desktopAnswered()
                 default:
                     if let id = Token.deviceID(token) { read(id) }
                 }
@@ -290,18 +293,20 @@ public final class Daemon {
             Syscall.releaseFreeHeap()
         }
         let configuration: Configuration
-        do {
-            configuration = try reloadConfiguration()
-        } catch {
+        switch self.configuration.reload(unlessUnchanged: unlessUnchanged) {
+        case .kept(let error):
             logger.error("\(trigger): keeping the running configuration: \(error)")
             return
-        }
-        if unlessUnchanged && configuration == engine.configuration {
+        case .unchanged(let same):
+            // The desktop's setting may have changed since: each reload asks again.
+            askDesktop(for: same)
             logger.info("\(trigger): the settings are unchanged")
             return
+        case .changed(let new):
+            askDesktop(for: new)
+            configuration = new
         }
         engine.apply(configuration, at: time)
-        stopSources = StopSources(configuration.stop)
         logger.info("\(trigger): configuration reloaded")
         if configuration.output.mode != output.mode { replaceOutput(with: configuration.output.mode) }
         // Mice and keyboards are open only while their kind stops coasts.
@@ -323,32 +328,63 @@ public final class Daemon {
         openDevices(at: time)
     }
 
+    // MARK: The desktop's natural scrolling
+
+    /// Asks the desktop for its touchpad setting when `configuration` follows it (a
+    /// `scroll.natural = "auto"` anywhere); else logs the explicit setting. The answer is
+    /// applied when it arrives (`desktopAnswered`); until then the last one stays.
+    private func askDesktop(for configuration: Configuration) {
+        guard let desktop else { return }
+        guard configuration.followsDesktopNaturalScrolling else {
+            DesktopSettings.followNaturalScrolling(configuration, engine: engine, logger: logger) { nil }
+            return
+        }
+        desktopAsked = desktop.ask()
+        if !desktopAsked {
+            logger.warning("cannot ask the desktop for its natural-scrolling setting (no thread); keeping \(engine.desktopNaturalScrolling)")
+        }
+    }
+
+    /// Applies the desktop's answer to the settings in force, and logs it.
+    private func desktopAnswered() {
+        guard let desktop, let answer = desktop.receive() else { return }
+        desktopNaturalScrolling = answer?.value
+        desktopAsked = false
+        // A reload since the ask may have made every setting explicit: nothing to follow.
+        guard configuration.current.followsDesktopNaturalScrolling else { return }
+        DesktopSettings.followNaturalScrolling(configuration.current, engine: engine, logger: logger) { answer }
+        for open in devices.values.sorted(by: { $0.node.devnode < $1.node.devnode }) { logNaturalScrolling(open) }
+    }
+
+    /// Which way a touchpad's coasts go and which setting decided (debug), through the one
+    /// resolver `flickd doctor` uses too.
+    private func logNaturalScrolling(_ open: OpenDevice) {
+        guard open.node.kind == .touchpad, let identity = open.identity else { return }
+        let natural = engine.configuration.naturalScrolling(for: identity, kind: .touchpad, desktop: desktopNaturalScrolling)
+        logger.debug("\(open.node.devnode) (\(open.node.name)): natural scrolling \(natural.isNatural) (\(natural.explanation))")
+    }
+
     /// Notes the configuration file's changes and (re)starts the wait for them to settle.
     private func configurationFileChanged() {
-        guard let configurationWatcher, let reloadTimer else { return }
         do {
-            let changes = try configurationWatcher.receive()
-            guard !changes.isEmpty else { return }
-            for change in changes where !pendingChanges.contains(change) { pendingChanges.append(change) }
-            try reloadTimer.arm(at: now() + Self.reloadDelay)
+            try configuration.receiveChanges(at: now())
         } catch {
             // Out of the epoll set: a descriptor that stays readable would spin the loop.
-            _ = try? poll.remove(configurationWatcher.fileDescriptor)
+            if let watcher = configuration.watcher { _ = try? poll.remove(watcher.fileDescriptor) }
             logger.error("configuration changes are no longer followed: \(error); SIGHUP still reloads")
         }
     }
 
     private func reloadDelayPassed() {
-        guard let reloadTimer else { return }
+        let trigger: String?
         do {
-            guard try reloadTimer.acknowledge() else { return }
+            trigger = try configuration.settled()
         } catch {
             logger.error("cannot read the reload timer: \(error)")
             return
         }
-        let trigger = pendingChanges.map(\.description).joined(separator: ", ")
-        pendingChanges = []
-        reload(because: trigger.isEmpty ? "configuration file changed" : trigger, unlessUnchanged: true)
+        guard let trigger else { return }
+        reload(because: trigger, unlessUnchanged: true)
     }
 
     /// Creates the device for `mode` and destroys the old one; keeps the old one when the new
@@ -536,12 +572,15 @@ public final class Daemon {
         }
         let id = nextID
         nextID += 1
+        var identity: DeviceIdentity?
         switch role {
         case .touch:
-            guard keeps(engine.addDevice(id, description: device.describe()), node: node) else {
+            let description = device.describe()
+            guard keeps(engine.addDevice(id, description: description), node: node) else {
                 engine.removeDevice(id, at: time)
                 return
             }
+            identity = DeviceIdentity(description)
         case .pointer:
             logger.info("\(node.devnode) (\(node.name)): mouse, a button press stops a coast")
         case .keyboard:
@@ -556,8 +595,11 @@ public final class Daemon {
                 return
             }
         }
-        devices[id] = OpenDevice(device: device, node: node, role: role)
+        let open = OpenDevice(device: device, node: node, role: role, identity: identity)
+        devices[id] = open
         idsByNode[node.devnode] = id
+        // While the desktop is being asked, its answer logs every touchpad's direction.
+        if !desktopAsked { logNaturalScrolling(open) }
     }
 
     /// Whether a touch device with `admission` is kept open (and in the engine); logs the
@@ -660,21 +702,31 @@ public final class Daemon {
 
     // MARK: Reports
 
-    private static func log(_ report: EngineReport, to logger: Logger) {
+    /// One report as a log line. The wheel output counts hi-res units (v120); the virtual
+    /// touchpad's coast is told in millimetres, which is what its fingers move.
+    private static func log(_ report: EngineReport, output: OutputMode, to logger: Logger) {
         switch report {
         case .gestureBegan(let device, let time, let fingers):
             logger.debug("device \(device): \(fingers)-finger gesture began at \(time)")
         case .coastStarted(let device, let time, let plan):
+            let extent = switch output {
+            case .wheel: "to \(plan.totalHiRes.vertical) v120, \(plan.totalHiRes.horizontal) h120"
+            case .touchpad: "\(whole(plan.travelMillimetres)) mm on the virtual touchpad"
+            }
             logger.debug("""
                 device \(device): coast at \(time): \(millimetresPerSecond(plan.velocity)) mm/s\
-                \(plan.boosted ? " (boosted)" : "") for \(plan.duration), to \
-                \(plan.totalHiRes.vertical) v120, \(plan.totalHiRes.horizontal) h120
+                \(plan.boosted ? " (boosted)" : "") for \(plan.duration), \(extent)
                 """)
         case .noCoast(let device, let time, let velocity, let reason):
             let speed = velocity.map { " at \(millimetresPerSecond($0)) mm/s" } ?? ""
             logger.debug("device \(device): no coast at \(time)\(speed): \(reason)")
         case .coastEnded(let time, let reason, let emitted):
-            logger.debug("coast ended at \(time): \(reason.rawValue), \(emitted.vertical) v120, \(emitted.horizontal) h120")
+            switch output {
+            case .wheel:
+                logger.debug("coast ended at \(time): \(reason.rawValue), \(emitted.vertical) v120, \(emitted.horizontal) h120")
+            case .touchpad:
+                logger.debug("coast ended at \(time): \(reason.rawValue)")
+            }
         case .bug(let device, let message):
             logger.error("device \(device): bug in flickd, gesture reset: \(message)")
         }

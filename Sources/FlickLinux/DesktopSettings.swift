@@ -47,10 +47,8 @@ public enum DesktopSettings {
     public static func naturalScrollingDecision(
         for configuration: Configuration, probe: () -> (value: Bool, source: String)?
     ) -> (desktop: Bool?, message: String) {
-        let usesAuto = configuration.scroll.natural == .auto
-            || configuration.devices.contains { $0.configuration.scroll.natural == .auto }
-        guard usesAuto else {
-            let value = configuration.scroll.natural == .on
+        guard configuration.followsDesktopNaturalScrolling else {
+            let value = configuration.naturalScrolling(for: nil, kind: .touchpad, desktop: nil).isNatural
             return (nil, "natural scrolling: \(value) (scroll.natural = \(value) in the configuration; the desktop's setting is not read)")
         }
         guard let found = probe() else {
@@ -60,11 +58,12 @@ public enum DesktopSettings {
     }
 
     /// Sets `engine.desktopNaturalScrolling` for `configuration` (see
-    /// `naturalScrollingDecision`) and logs what was found and where. Called at start and on
-    /// each reload; explicit `true`/`false` settings skip the desktop.
+    /// `naturalScrollingDecision`) and logs what was found and where. The daemon calls it with
+    /// `DesktopQuery`'s answer once it has come (`probe` must not block: it runs on the event
+    /// loop); explicit `true`/`false` settings skip the desktop.
     public static func followNaturalScrolling(
         _ configuration: Configuration, engine: Engine, logger: Logger,
-        probe: () -> (value: Bool, source: String)? = { naturalScrolling() }
+        probe: () -> (value: Bool, source: String)?
     ) {
         let decision = naturalScrollingDecision(for: configuration, probe: probe)
         if let desktop = decision.desktop { engine.desktopNaturalScrolling = desktop }

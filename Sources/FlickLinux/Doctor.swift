@@ -108,7 +108,7 @@ public struct LiveSystem: SystemProbe {
         do { return .success(try TextFile.read(path)) } catch { return .failure(error) }
     }
 
-    public var configurationSearchPath: [String] { ConfigurationLocation.searchPath }
+    public var configurationSearchPath: [String] { ConfigurationLocation(explicit: nil).searchPath }
 
     public func desktopNaturalScrolling() -> (value: Bool, source: String)? { DesktopSettings.naturalScrolling() }
 }
@@ -210,6 +210,7 @@ public struct Doctor {
         let (configurationCheck, configuration) = configuration()
         checks.append(configurationCheck)
         checks.append(naturalScrolling(configuration))
+        checks += deviceNaturalScrolling(configuration, touch: touch)
         checks.append(output(configuration))
         return checks
     }
@@ -431,10 +432,10 @@ public struct Doctor {
     /// The configuration check, and the configuration when it is valid.
     private func configuration() -> (Check, Configuration?) {
         let title = "configuration"
-        let path = explicitConfiguration ?? probe.configurationSearchPath.first { probe.exists($0) }
-        guard let path else {
+        let location = ConfigurationLocation(explicit: explicitConfiguration, searchPath: probe.configurationSearchPath)
+        guard let path = location.resolve(exists: probe.exists) else {
             return (Check(title: title, status: .ok,
-                          detail: "no file (looked for \(probe.configurationSearchPath.joined(separator: ", "))): the built-in defaults apply"),
+                          detail: "no file (looked for \(location.searched)): the built-in defaults apply"),
                     .defaults)
         }
         let fix = "flickd check-config \(Self.shellQuoted(path))"
@@ -483,6 +484,51 @@ public struct Doctor {
             return Check(title: title, status: .ok,
                          detail: "\(base) (desktops that keep settings per device, such as KDE Plasma or sway `input <identifier>` rules, need the same settings for \"\(VirtualTouchpad.name)\")")
         }
+    }
+
+    /// One check per touchpad a `[[device]]` section matches: its own `scroll.natural`,
+    /// resolved as the daemon resolves it, against the desktop's setting.
+    private func deviceNaturalScrolling(_ configuration: Configuration?, touch: TouchDevices) -> [Check] {
+        guard let configuration, !configuration.devices.isEmpty else { return [] }
+        let touchpads = touch.nodes.map(\.node).filter { $0.kind == .touchpad }
+        guard !touchpads.isEmpty else { return [] }
+        let desktop = probe.desktopNaturalScrolling()
+        func words(_ natural: Bool) -> String { natural ? "natural" : "traditional" }
+        return touchpads.compactMap { node in
+            let identity = self.identity(of: node)
+            let resolution = configuration.naturalScrolling(for: identity, kind: .touchpad, desktop: desktop?.value)
+            guard case .setting(let section?) = resolution.source else {
+                // "auto" follows the desktop, as the check above says; no section: the top level's.
+                if case .desktop(let section?) = resolution.source, let desktop {
+                    return Check(title: "natural scrolling", status: .ok,
+                                 detail: "\(node.devnode) \"\(node.name)\": \(words(resolution.isNatural)): scroll.natural = \"auto\" in [[device]] \(section) follows the desktop (\(desktop.source))")
+                }
+                if case .noDesktopSetting(let section?) = resolution.source {
+                    return Check(title: "natural scrolling", status: .ok,
+                                 detail: "\(node.devnode) \"\(node.name)\": traditional: scroll.natural = \"auto\" in [[device]] \(section) found no desktop setting")
+                }
+                return nil
+            }
+            let label = "\(node.devnode) \"\(node.name)\": \(words(resolution.isNatural)): scroll.natural = \(resolution.isNatural) in [[device]] \(section)"
+            guard let desktop else {
+                return Check(title: "natural scrolling", status: .ok, detail: "\(label) (no desktop setting found to compare)")
+            }
+            if desktop.value == resolution.isNatural {
+                return Check(title: "natural scrolling", status: .ok, detail: "\(label), as the desktop (\(desktop.source))")
+            }
+            return Check(title: "natural scrolling", status: .warning,
+                         detail: "\(label), but the desktop scrolls \(words(desktop.value)) (\(desktop.source)): coasts on this touchpad will run against your scrolls; set scroll.natural = \"auto\" in that section")
+        }
+    }
+
+    /// What `[[device]]` sections match `node` by: its name, and its ids from sysfs when
+    /// they can be read.
+    private func identity(of node: InputNode) -> DeviceIdentity {
+        func id(_ name: String) -> UInt16? {
+            guard !node.syspath.isEmpty, case .success(let text) = probe.readFile(node.syspath + "/device/id/" + name) else { return nil }
+            return UInt16(text.filter { !$0.isWhitespace }, radix: 16)
+        }
+        return DeviceIdentity(name: node.name, vendor: id("vendor"), product: id("product"))
     }
 
     private func naturalScrolling(_ configuration: Configuration?) -> Check {

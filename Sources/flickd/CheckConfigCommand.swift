@@ -25,8 +25,9 @@ struct CheckConfigCommand: FlickdCommand {
     }
 
     func run() throws {
-        guard let path = ConfigurationLocation.resolve(explicit: file) else {
-            print("no configuration file (looked for \(ConfigurationLocation.searchPath.joined(separator: ", "))); the built-in defaults apply")
+        let location = ConfigurationLocation(explicit: file)
+        guard let path = location.resolve() else {
+            print("no configuration file (looked for \(location.searched)); the built-in defaults apply")
             return
         }
         do {

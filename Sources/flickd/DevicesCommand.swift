@@ -29,7 +29,8 @@ struct DevicesCommand: FlickdCommand {
     func run() throws {
         let configuration: Configuration
         do {
-            configuration = try loadConfiguration(path: config)
+            // Only --config, as documented (the search path is not read here).
+            configuration = try loadConfiguration(path: ConfigurationLocation.explicitOnly(config).resolve())
         } catch {
             fail("the configuration has errors:\n\(error)")
         }

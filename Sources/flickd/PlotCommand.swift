@@ -71,7 +71,7 @@ struct PlotCommand: FlickdCommand {
 
     func run() throws {
         let speeds = parsedSpeeds()
-        let path = ConfigurationLocation.resolve(explicit: config)
+        let path = ConfigurationLocation(explicit: config).resolve()
         let configuration: Configuration
         do {
             configuration = try loadConfiguration(path: path)

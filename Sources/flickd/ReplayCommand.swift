@@ -52,15 +52,12 @@ struct ReplayCommand: FlickdCommand {
 
     func run() throws {
         let configuration: Configuration
-        if let configFile {
-            do {
-                configuration = try ConfigurationLoader.load(path: configFile)
-            } catch {
-                StandardError.write("flickd: \(error)\n")
-                throw ExitCode.failure
-            }
-        } else {
-            configuration = .defaults
+        do {
+            // Only --config: the same recording replays the same on any machine.
+            configuration = try loadConfiguration(path: ConfigurationLocation.explicitOnly(configFile).resolve())
+        } catch {
+            StandardError.write("flickd: \(error)\n")
+            throw ExitCode.failure
         }
 
         let text = try readOrExit(file)

@@ -62,37 +62,31 @@ struct RunCommand: FlickdCommand {
         let style = LogStyle.detect()
         LoggingSystem.bootstrap { _ in JournalLogHandler(style: style, logLevel: level) }
         let logger = Logger(label: "flickd")
-        let source = ConfigurationSource(explicitPath: config)
+        let source = ConfigurationSource(location: ConfigurationLocation(explicit: config))
 
-        let configuration: Configuration
+        let live: LiveConfiguration
         do {
-            configuration = try source.load()
-            logger.info("configuration: \(source.path ?? "the built-in defaults (no file at \(source.searchPath.joined(separator: ", ")))")")
+            live = try LiveConfiguration(source: source, logger: logger)
+            logger.info("configuration: \(source.path ?? "the built-in defaults (no file at \(source.location.searched))")")
         } catch {
             logger.error("the configuration has errors; nothing was started:\n\(error)")
             throw ExitCode.failure
         }
 
         do {
+            let configuration = live.current
             let output = try Self.makeOutput(configuration.output.mode, logger: logger)
             let engine = Engine(configuration: configuration)
-            DesktopSettings.followNaturalScrolling(configuration, engine: engine, logger: logger)
             let daemon = try Daemon(
                 engine: engine,
                 output: output,
                 makeOutput: { mode in try Self.makeOutput(mode, logger: logger) },
                 monitor: try DeviceMonitor(),
-                stopSources: StopSources(configuration.stop),
                 logger: logger,
                 notifier: ServiceNotifier.fromEnvironment(logger: logger),
-                configurationWatcher: Self.watcher(for: source, logger: logger),
-                // Resolved again on each reload: a file created since start is picked up; a
-                // file gone or emptied keeps the running settings (see ConfigurationSource).
-                reloadConfiguration: {
-                    let configuration = try source.reload()
-                    DesktopSettings.followNaturalScrolling(configuration, engine: engine, logger: logger)
-                    return configuration
-                })
+                configuration: live,
+                // Asked off the event loop (gsettings may be slow); the answer is applied when it comes.
+                desktop: try DesktopQuery())
             try daemon.run()
         } catch {
             logger.error("\(error)")
@@ -114,17 +108,6 @@ struct RunCommand: FlickdCommand {
         }
     }
 
-    /// Follows changes to the configuration file; without inotify only SIGHUP reloads.
-    private static func watcher(for source: ConfigurationSource, logger: Logger) -> ConfigWatcher? {
-        do {
-            let watcher = try ConfigWatcher(paths: source.watchedPaths, logger: logger)
-            logger.debug("following configuration changes in \(watcher.watchedDirectories.joined(separator: ", "))")
-            return watcher
-        } catch {
-            logger.warning("configuration changes are not followed (\(error)); SIGHUP reloads")
-            return nil
-        }
-    }
 }
 
 /// The configuration in the TOML file at `path`, or the built-in defaults without one.

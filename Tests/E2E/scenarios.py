@@ -419,14 +419,18 @@ def open_pad(name, daemon, timeout=20):
 
 
 def coast_plan(daemon, after, timeout=5):
-    """(v120, h120) flickd predicted for the next coast logged after `after`, or None."""
-    m = daemon.wait_log(r"coast at [^\n]*to (-?\d+) v120, (-?\d+) h120", timeout, after)
-    return (int(m.group(1)), int(m.group(2))) if m else None
+    """(v120, h120) flickd predicted for the next coast logged after `after`, or None. A coast
+    on the virtual touchpad (logged in mm) plans no wheel units: (0, 0)."""
+    m = daemon.wait_log(r"coast at [^\n]*(?:to (-?\d+) v120, (-?\d+) h120|\d+ mm on the virtual touchpad)",
+                        timeout, after)
+    return (int(m.group(1) or 0), int(m.group(2) or 0)) if m else None
 
 
 def coast_end(daemon, after, timeout=12):
-    m = daemon.wait_log(r"coast ended at [^\n]*: ([a-z-]+), (-?\d+) v120, (-?\d+) h120", timeout, after)
-    return (m.group(1), int(m.group(2)), int(m.group(3))) if m else None
+    """(reason, v120, h120) of the next coast end logged after `after`, or None (a coast on the
+    virtual touchpad wrote no wheel units: 0, 0)."""
+    m = daemon.wait_log(r"coast ended at [^\n]*: ([a-z-]+)(?:, (-?\d+) v120, (-?\d+) h120)?", timeout, after)
+    return (m.group(1), int(m.group(2) or 0), int(m.group(3) or 0)) if m else None
 
 
 class Scenarios:

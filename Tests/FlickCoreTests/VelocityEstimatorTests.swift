@@ -47,6 +47,22 @@ import FlickTestSupport
         #expect(abs(v.y - 1075) < 0.5, "expected 1075, got \(v.y)")
     }
 
+    @Test("LSQ2 never answers against the motion: stamps in a bunch then one late give the average")
+    func unevenStampsNeverReverse() throws {
+        // Forward motion, 1.2 units a frame, but a stalled sender: four frames stamped 1 ms
+        // apart, then one 34 ms later (within the 40 ms that still count as one movement).
+        var h = TouchHistory(capacity: 64)
+        let start = Self.release - .milliseconds(45)
+        for (ms, y) in [(0, 0.0), (8, 1.2), (9, 2.4), (10, 3.6), (11, 4.8), (45, 6.0)] {
+            h.append(TouchSample(time: start + .milliseconds(Int64(ms)), position: Vector(x: 0, y: y)))
+        }
+        let raw = VelocityEstimator.leastSquaresQuadratic(h)
+        #expect(raw.y < 0, "the parabola turns back at its end: \(raw.y)")
+        let v = try #require(VelocityEstimator(kind: .lsq2).estimate(&h, release: Self.release))
+        let average = VelocityEstimator.lookback(h)
+        #expect(v.y > 0 && v == average, "forward, the motion's average: \(v.y) vs \(average.y)")
+    }
+
     @Test func repeatedFinalFrameIsDropped() throws {
         var h = Self.history(count: 16, repeatLast: true, position: Self.decelerating)
         let v = try #require(VelocityEstimator(kind: .lsq2).estimate(&h, release: Self.release + Self.interval))

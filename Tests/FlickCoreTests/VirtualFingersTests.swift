@@ -5,7 +5,8 @@ import FlickTestSupport
 /// The virtual touchpad's fingers (`output.mode = "touchpad"`), on virtual time.
 ///
 /// Positions are millimetres on the virtual pad (y grows downwards). The model is
-/// `x(t) = (v0/k)(1 − e^(−kt))` with `k = −1000·ln 0.998` per second.
+/// `x(t) = (v0/k)(1 − e^(−kt))` with `k = −1000·ln 0.998` per second. Most tests read the model
+/// plainly (`lead: .zero`); the lead has tests of its own.
 @Suite struct VirtualFingersTests {
     static let deceleration = Deceleration(ratePerMillisecond: 0.998)
     static let release = Instant(microseconds: 10_000_000)
@@ -30,7 +31,7 @@ import FlickTestSupport
 
     @Test("a release lands two fingers 18 mm apart across the motion, away from the edges")
     func landing() throws {
-        var fingers = VirtualFingers()
+        var fingers = VirtualFingers(lead: .zero)
         let landingFrame = fingers.start(velocity: Vector(x: 0, y: 150), deceleration: Self.deceleration,
                                                  maxDuration: .milliseconds(5000), at: Self.release)
         let landing = try #require(landingFrame)
@@ -38,7 +39,7 @@ import FlickTestSupport
         #expect(abs((landing.second - landing.first).length - 18) < 1e-9)
         #expect(landing.first.y == landing.second.y, "side by side across a vertical motion")
         // Sideways flick: one finger above the other.
-        var sideways = VirtualFingers()
+        var sideways = VirtualFingers(lead: .zero)
         let otherFrame = sideways.start(velocity: Vector(x: -300, y: 0), deceleration: Self.deceleration,
                                                 maxDuration: .milliseconds(5000), at: Self.release)
         let other = try #require(otherFrame)
@@ -52,7 +53,7 @@ import FlickTestSupport
 
     @Test("150 mm/s down: frames every 8 ms, make-up first, model distance in all, rest 200 ms, lift")
     func wholeGlide() throws {
-        var fingers = VirtualFingers()
+        var fingers = VirtualFingers(lead: .zero)
         let landingFrame = fingers.start(velocity: Vector(x: 0, y: 150), deceleration: Self.deceleration,
                                                  maxDuration: .milliseconds(5000), at: Self.release)
         let landing = try #require(landingFrame)
@@ -90,7 +91,7 @@ import FlickTestSupport
 
     @Test("a stop mid-glide freezes the fingers: no motion after it, lift 200 ms after the last motion")
     func stopFreezes() throws {
-        var fingers = VirtualFingers()
+        var fingers = VirtualFingers(lead: .zero)
         _ = fingers.start(velocity: Vector(x: 0, y: -400), deceleration: Self.deceleration,
                           maxDuration: .milliseconds(5000), at: Self.release)
         let stop = Self.release + .milliseconds(203)
@@ -112,7 +113,7 @@ import FlickTestSupport
 
     @Test("the rest before the lift counts from when the last motion frame was written")
     func restFromTheWrite() throws {
-        var fingers = VirtualFingers()
+        var fingers = VirtualFingers(lead: .zero)
         _ = fingers.start(velocity: Vector(x: 0, y: 100), deceleration: Self.deceleration,
                           maxDuration: .milliseconds(100), at: Self.release)
         var last: Instant?
@@ -127,7 +128,7 @@ import FlickTestSupport
 
     @Test("a stop right after landing never lifts within the tap timeout")
     func tapSafety() throws {
-        var fingers = VirtualFingers()
+        var fingers = VirtualFingers(lead: .zero)
         let landingFrame = fingers.start(velocity: Vector(x: 0, y: 60), deceleration: Self.deceleration,
                                                  maxDuration: .milliseconds(5000), at: Self.release)
         let landing = try #require(landingFrame)
@@ -141,7 +142,7 @@ import FlickTestSupport
 
     @Test("max_duration cuts the motion at x(max_duration); then rest and lift")
     func maxDuration() throws {
-        var fingers = VirtualFingers()
+        var fingers = VirtualFingers(lead: .zero)
         let landingFrame = fingers.start(velocity: Vector(x: 200, y: 0), deceleration: Self.deceleration,
                                                  maxDuration: .milliseconds(300), at: Self.release)
         let landing = try #require(landingFrame)
@@ -160,7 +161,7 @@ import FlickTestSupport
 
     @Test("a late tick writes one frame at the model's position, never a bunch")
     func lateTick() throws {
-        var fingers = VirtualFingers()
+        var fingers = VirtualFingers(lead: .zero)
         let landingFrame = fingers.start(velocity: Vector(x: 0, y: 300), deceleration: Self.deceleration,
                                                  maxDuration: .milliseconds(5000), at: Self.release)
         let landing = try #require(landingFrame)
@@ -183,7 +184,7 @@ import FlickTestSupport
 
     @Test("from rest the fingers speed up by at most 300 mm/s a frame, then catch up with the model")
     func speedRamp() throws {
-        var fingers = VirtualFingers()
+        var fingers = VirtualFingers(lead: .zero)
         let landed = fingers.start(velocity: Vector(x: 0, y: 1500), deceleration: Self.deceleration,
                                    maxDuration: .milliseconds(5000), at: Self.release)
         let landing = try #require(landed)
@@ -208,7 +209,7 @@ import FlickTestSupport
 
     @Test("a frame written late pushes the next one a full period after the write")
     func writtenLate() throws {
-        var fingers = VirtualFingers()
+        var fingers = VirtualFingers(lead: .zero)
         let landed = fingers.start(velocity: Vector(x: 0, y: 300), deceleration: Self.deceleration,
                                    maxDuration: .milliseconds(5000), at: Self.release)
         let start = try #require(landed).first
@@ -220,12 +221,14 @@ import FlickTestSupport
         _ = fingers.advance(to: second)
         fingers.frameWritten(at: second + .milliseconds(15))  // the write itself was held up
         #expect(fingers.nextDeadline == second + .milliseconds(15) + Self.period)
-        // The model lost the 1 + 15 ms the writes were held up: the next frame moves only by
-        // the interval since the last write, as its kernel stamp will say.
+        // The model waits for the hold-up beyond `heldWrite` (15 - 2 ms; the prompt write's 1 ms
+        // is an ordinary write's duration, not lag): the next frame moves by about the interval
+        // since the last write, as its kernel stamp will say.
         let third = try #require(fingers.nextDeadline)
         let frame = try #require(fingers.advance(to: third).frame)
         let d = Self.deceleration
-        let modelTime = (third - Duration(microseconds: 16_000) - (Self.release + Self.period)).seconds
+        let held = Duration.milliseconds(15).microseconds - VirtualFingers.heldWrite.microseconds
+        let modelTime = (third - Duration(microseconds: held) - (Self.release + Self.period)).seconds
         #expect(abs(frame.first.y - (start.y + VirtualFingers.makeUp(speed: 300) + d.position(after: modelTime, velocity: 300))) < 1e-9)
         fingers.frameWritten(at: third)
         fingers.freeze(at: third + .milliseconds(1))
@@ -234,9 +237,29 @@ import FlickTestSupport
                 "still since the last write; a later report changes nothing while resting")
     }
 
+    @Test("writes that each take 1 ms do not slow the glide: the fingers keep the model's pace")
+    func ordinaryWritesAreNoLag() throws {
+        var fingers = VirtualFingers(lead: .zero)
+        let landed = fingers.start(velocity: Vector(x: 0, y: 150), deceleration: Self.deceleration,
+                                   maxDuration: .milliseconds(5000), at: Self.release)
+        let landing = try #require(landed)
+        fingers.frameWritten(at: Self.release)
+        var last: (time: Instant, y: Double)?
+        while let due = fingers.nextDeadline, due - Self.release < .milliseconds(500) {
+            let tick = due + Duration(microseconds: 300)  // the timer wakes a little late
+            guard let frame = fingers.advance(to: tick).frame else { break }
+            fingers.frameWritten(at: tick + .milliseconds(1))
+            last = (tick, frame.first.y - landing.first.y)
+        }
+        let end = try #require(last)
+        let model = VirtualFingers.makeUp(speed: 150)
+            + Self.deceleration.position(after: (end.time - (Self.release + Self.period)).seconds, velocity: 150)
+        #expect(abs(end.y - model) < 1e-9, "\(end.y) mm at \(end.time - Self.release) vs the model's \(model) mm")
+    }
+
     @Test("a release while the fingers rest continues them from where they are, without a landing")
     func continueWhileResting() throws {
-        var fingers = VirtualFingers()
+        var fingers = VirtualFingers(lead: .zero)
         _ = fingers.start(velocity: Vector(x: 0, y: 200), deceleration: Self.deceleration,
                           maxDuration: .milliseconds(5000), at: Self.release)
         let stop = Self.release + .milliseconds(100)
@@ -257,14 +280,14 @@ import FlickTestSupport
 
     @Test("the fastest coast fits on the surface; a faster one stops at the margin")
     func surfaceHoldsTheTravel() throws {
-        var fingers = VirtualFingers()
+        var fingers = VirtualFingers(lead: .zero)
         let landingFrame = fingers.start(velocity: Vector(x: 0, y: 1500), deceleration: Self.deceleration,
                                                  maxDuration: .milliseconds(5000), at: Self.release)
         let landing = try #require(landingFrame)
         let frames = Self.run(&fingers, from: Self.release)
         let last = try #require(frames.last(where: { $0.frame.action == .move }))
         #expect(abs(last.frame.first.y - landing.first.y - (1500 / Self.deceleration.decayPerSecond + VirtualFingers.makeUp(speed: 1500))) < 0.06)
-        var faster = VirtualFingers()
+        var faster = VirtualFingers(lead: .zero)
         _ = faster.start(velocity: Vector(x: 3000, y: -3000), deceleration: Self.deceleration,
                          maxDuration: .milliseconds(5000), at: Self.release)
         let all = Self.run(&faster, from: Self.release)
@@ -275,6 +298,92 @@ import FlickTestSupport
         }
         #expect(all.last(where: { $0.frame.action == .move })?.ended == .cut)
         #expect(all.last?.frame.action == .lift)
+    }
+
+    @Test("with the lead the model starts early: the fingers catch up at most 1.5 x the model's speed")
+    func leadStartsTheModelEarly() throws {
+        let lead = VirtualFingers.lead
+        #expect(lead > .zero, "the default output covers the handover")
+        var fingers = VirtualFingers()
+        let landed = fingers.start(velocity: Vector(x: 0, y: 60), deceleration: Self.deceleration,
+                                                 maxDuration: .milliseconds(5000), at: Self.release)
+        let landing = try #require(landed)
+        let moves = Self.run(&fingers, from: Self.release).filter { $0.frame.action == .move }
+        // The make-up frame is the make-up alone, whatever the lead: libinput drops it.
+        #expect(abs(moves[0].frame.first.y - landing.first.y - VirtualFingers.makeUp(speed: 60)) < 1e-9)
+        // Then faster than the model, never more than 1.5 times its speed, until caught up.
+        let origin = Self.release + Self.period - lead
+        func model(_ time: Instant) -> Double {
+            VirtualFingers.makeUp(speed: 60) + Self.deceleration.position(after: (time - origin).seconds, velocity: 60)
+        }
+        for (a, b) in zip(moves, moves.dropFirst()) where b.time - Self.release <= .milliseconds(200) {
+            let speed = (b.frame.first.y - a.frame.first.y) / (b.time - a.time).seconds
+            let modelSpeed = Self.deceleration.velocity(after: (b.time - origin).seconds, velocity: 60)
+            #expect(speed <= VirtualFingers.maximumCatchUp * modelSpeed + 1e-6, "at \(b.time): \(speed) mm/s")
+        }
+        #expect(moves[1].frame.first.y - moves[0].frame.first.y
+                > Self.deceleration.position(after: Self.period.seconds, velocity: 60) + 1e-3, "ahead of the plain model")
+        let caughtUp = try #require(moves.first { $0.time - Self.release >= .milliseconds(100) })
+        #expect(abs(caughtUp.frame.first.y - landing.first.y - model(caughtUp.time)) < 1e-9,
+                "at the model started `lead` early within 100 ms of the release")
+        // Against the same glide without the lead: same travel, ending about `lead` sooner.
+        var plain = VirtualFingers(lead: .zero)
+        _ = plain.start(velocity: Vector(x: 0, y: 60), deceleration: Self.deceleration,
+                        maxDuration: .milliseconds(5000), at: Self.release)
+        let plainMoves = Self.run(&plain, from: Self.release).filter { $0.frame.action == .move }
+        let last = try #require(moves.last)
+        let plainLast = try #require(plainMoves.last)
+        #expect(abs((last.frame.first.y - landing.first.y) - (plainLast.frame.first.y - landing.first.y)) < 1e-9)
+        let sooner = (plainLast.time - last.time).microseconds
+        let slack = Self.period.microseconds
+        #expect(abs(sooner - lead.microseconds) <= slack, "ends \(sooner) µs sooner")
+    }
+
+    @Test("with the lead a fast release catches up under the speed-increase cap")
+    func leadRespectsTheCap() throws {
+        var fingers = VirtualFingers()
+        let landed = fingers.start(velocity: Vector(x: 0, y: 400), deceleration: Self.deceleration,
+                                                 maxDuration: .milliseconds(5000), at: Self.release)
+        let landing = try #require(landed)
+        let frames = Self.run(&fingers, from: Self.release).filter { $0.frame.action == .move }
+        var previous = (time: Self.release, y: landing.first.y, speed: 0.0)
+        for entry in frames {
+            let speed = (entry.frame.first.y - previous.y) / (entry.time - previous.time).seconds
+            #expect(speed <= previous.speed + VirtualFingers.maximumSpeedIncrease + 1e-6,
+                    "at \(entry.time): \(speed) mm/s after \(previous.speed)")
+            previous = (entry.time, entry.frame.first.y, speed)
+        }
+        // Within 100 ms the fingers are where the model started `lead` early puts them.
+        let later = try #require(frames.first { $0.time - Self.release >= .milliseconds(100) })
+        let origin = Self.release + Self.period - VirtualFingers.lead
+        let model = VirtualFingers.makeUp(speed: 400)
+            + Self.deceleration.position(after: (later.time - origin).seconds, velocity: 400)
+        #expect(abs(later.frame.first.y - landing.first.y - model) < 1e-9)
+    }
+
+    @Test("a landing written late is no lag: the fingers catch up with the release's clock")
+    func lateLandingCatchesUp() throws {
+        var fingers = VirtualFingers(lead: .zero)
+        let landed = fingers.start(velocity: Vector(x: 0, y: 60), deceleration: Self.deceleration,
+                                   maxDuration: .milliseconds(5000), at: Self.release)
+        let landing = try #require(landed)
+        let written = Self.release + .milliseconds(10)
+        fingers.frameWritten(at: written)  // flickd handled the release 10 ms after its stamp
+        #expect(fingers.nextDeadline == written + Self.period)
+        var moves: [(time: Instant, y: Double)] = []
+        while moves.count < 20, let due = fingers.nextDeadline {
+            guard let frame = fingers.advance(to: due).frame else { break }
+            fingers.frameWritten(at: due)
+            moves.append((due, frame.first.y - landing.first.y))
+        }
+        #expect(abs(moves[0].y - VirtualFingers.makeUp(speed: 60)) < 1e-9, "the make-up first")
+        // The model runs from the release's stamp: the 10 ms are caught up, not lost.
+        func model(_ time: Instant) -> Double {
+            VirtualFingers.makeUp(speed: 60) + Self.deceleration.position(after: (time - (Self.release + Self.period)).seconds, velocity: 60)
+        }
+        #expect(moves[1].y < model(moves[1].time) - 1e-3, "behind at first: the catch-up is gradual")
+        let late = try #require(moves.last)
+        #expect(abs(late.y - model(late.time)) < 1e-9, "on the model by \(late.time - Self.release)")
     }
 }
 

@@ -29,15 +29,9 @@ import Testing
     @Test func theFlickdExecutableLinksNoFoundationLibrary() throws {
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("flickd")
         try #require(FileManager.default.isExecutableFile(atPath: binary.path), "no flickd beside the tests at \(binary.path)")
-        let output = Pipe()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
-        process.arguments = [binary.path]
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "ldd \(binary.path) failed:\n\(text)")
+        let ldd = try ChildProcess.run("/usr/bin/ldd", [binary.path])
+        let text = ldd.stdout
+        try #require(ldd.status == 0, "ldd \(binary.path) failed:\n\(ldd)")
         // The check itself must see the libraries: libc is in every build.
         #expect(text.contains("libc.so.6"), "ldd output without libc:\n\(text)")
         for library in Self.forbiddenLibraries {

@@ -23,29 +23,37 @@ import FlickCore
 /// Rationale: a half-saved file must never change the running settings; an explicit file is
 /// cheap to write.
 public final class ConfigurationSource {
+    /// Where the file is looked for.
+    public let location: ConfigurationLocation
     /// `--config FILE`, when given.
-    public let explicitPath: String?
+    public var explicitPath: String? { location.explicitPath }
     /// The files searched, in order, without `--config`.
-    public let searchPath: [String]
+    public var searchPath: [String] { location.searchPath }
     /// The file the running configuration came from; nil while the built-in defaults run
     /// because there was no file.
     public private(set) var path: String?
 
+    /// Follows the file `location` picks.
+    public init(location: ConfigurationLocation) {
+        self.location = location
+    }
+
     /// Follows `explicitPath`, or the first file of `searchPath` that exists.
-    public init(explicitPath: String?, searchPath: [String] = ConfigurationLocation.searchPath) {
-        self.explicitPath = explicitPath
-        self.searchPath = searchPath
+    public convenience init(explicitPath: String?, searchPath: [String]) {
+        self.init(location: ConfigurationLocation(explicit: explicitPath, searchPath: searchPath))
+    }
+
+    /// Follows `explicitPath`, or the first file of this process's search path that exists.
+    public convenience init(explicitPath: String?) {
+        self.init(location: ConfigurationLocation(explicit: explicitPath))
     }
 
     /// The files whose creation, change or removal may change the configuration: the
     /// `--config` file, or every file of the search path.
-    public var watchedPaths: [String] { explicitPath.map { [$0] } ?? searchPath }
+    public var watchedPaths: [String] { location.watchedPaths }
 
     /// The file to read now: `explicitPath`, else the first of `searchPath` that exists.
-    public func resolve() -> String? {
-        if let explicitPath { return explicitPath }
-        return searchPath.first { Syscall.exists($0) }
-    }
+    public func resolve() -> String? { location.resolve() }
 
     /// The configuration at start: the resolved file's, or the defaults without one.
     /// - Throws: `ConfigurationError`: the file cannot be read, or its problems.

@@ -6,6 +6,7 @@ Runs INSIDE the e2e guest (as root; see Tests/E2E/README.md), with --mem 2048:
         Tests/E2E/apps/harness.py --flickd .build/debug/flickd [--servers xorg,sway]
         [--toolkits gtk4,gtk3,qt6] [--modes none,wheel,touchpad] [--speeds 60,150,400]
         [--directions vertical,horizontal] [--flicks 5] [--check] [--out DIR] [--table FILE]
+        [--variant NAME=BINARY ...]
 
 Per server (Xorg with the dummy video driver and the libinput input driver; sway headless with
 its libinput backend, run by an unprivileged user through seatd) and per toolkit app
@@ -89,6 +90,15 @@ GOAL_STEP_RATIO = 2.0
 ASSERT_DISTANCE_FRACTION = 0.2
 # flickd's default deceleration: d = 0.998 per ms, k = -1000 ln d (1/s).
 MODEL_K_PER_S = -1000.0 * math.log(0.998)
+# Evdev codes of a finger's or the wheel's position (DevTap: a motion of flickd's devices).
+POSITION_CODES = (E.ABS_X, E.ABS_Y, E.ABS_MT_POSITION_X, E.ABS_MT_POSITION_Y)
+# The touch-stop check (--touch-stop): a finger lands on the real pad this long after the
+# release, while flickd's virtual fingers carry the coast, and rests this long (no tap).
+TOUCH_STOP_AFTER_S = 0.15
+TOUCH_STOP_HOLD_S = 0.3
+# flickd stops its virtual fingers within this long of the touch's kernel stamp (its reaction
+# time under emulation; the kernel clock on both sides).
+TOUCH_STOP_WITHIN_S = 0.05
 # A scenario is not measurable when this many flicks written on time gave no figures and none did
 # (the app saw fewer than two finger-driven changes, e.g. GTK4 under Xorg painting every ~170 ms).
 GIVE_UP_AFTER = 4
@@ -111,6 +121,12 @@ def log(msg):
 
 class Server:
     name = "?"
+    # How much later than the kernel's stamp an input event's time in the app can be: sway passes
+    # libinput's kernel timestamps on; Xorg stamps events with its own clock when it reads them,
+    # which under emulation was seen up to ~35 ms after the kernel's stamp. (Under Xorg the
+    # touch-stop check rests on flickd's devices, read with kernel stamps, and on the toolkit's
+    # own glide; the app's input times only catch changes far later than flickd's last motion.)
+    input_clock_slack_s = 0.002
 
     def app_env(self):
         raise NotImplementedError
@@ -135,6 +151,7 @@ class Server:
 class Xorg(Server):
     """Xorg with the dummy video driver; the stock libinput config picks up devices via udev."""
     name = "xorg"
+    input_clock_slack_s = 0.15
     CONF = """
 Section "Device"
     Identifier "dummy"
@@ -368,6 +385,7 @@ class DevTap:
         self.dev = evdev.InputDevice(devnode)
         fcntl.ioctl(self.dev.fd, EVIOCSCLOCKID, struct.pack("i", time.CLOCK_MONOTONIC))
         self.times = []
+        self.motion = []  # kernel times of position events (a virtual finger moved)
         self.lock = threading.Lock()
         self.running = True
         self.thread = threading.Thread(target=self._run, daemon=True)
@@ -381,8 +399,11 @@ class DevTap:
             try:
                 for ev in self.dev.read():
                     if ev.type != E.EV_SYN:
+                        t = ev.sec + ev.usec / 1e6
                         with self.lock:
-                            self.times.append(ev.sec + ev.usec / 1e6)
+                            self.times.append(t)
+                            if ev.type == E.EV_REL or (ev.type == E.EV_ABS and ev.code in POSITION_CODES):
+                                self.motion.append(t)
             except OSError:
                 return
 
@@ -393,6 +414,10 @@ class DevTap:
     def first_after(self, t0):
         with self.lock:
             return next((t for t in self.times if t >= t0), None)
+
+    def last_motion_after(self, t0):
+        with self.lock:
+            return self.motion[-1] if self.motion and self.motion[-1] >= t0 else None
 
     def close(self):
         self.running = False
@@ -515,6 +540,11 @@ class Flickd:
     def first_event_after(self, t0):
         ts = [t for t in (tap.first_after(t0) for tap in self.taps) if t is not None]
         return min(ts) if ts else None
+
+    def last_motion_after(self, t0):
+        """Kernel time of the last motion any of flickd's devices wrote after t0, or None."""
+        ts = [t for t in (tap.last_motion_after(t0) for tap in self.taps) if t is not None]
+        return max(ts) if ts else None
 
     def bad_count(self):
         return sum(w.bad_count() for w in self.watches)
@@ -660,6 +690,101 @@ def measure(lines, flick, axis, first_flickd, center_t):
     return res
 
 
+def measure_touch_stop(lines, flick, touch, last_motion, center_t, slack):
+    """Figures of one touch-stop try: what moved after flickd's last motion, and against the
+    flick's direction. `slack`: how much later than the kernel's stamp the app's input times can
+    be (the server's Server.input_clock_slack_s). None when the app did not see the flick (fewer
+    than two finger-driven changes)."""
+    t_touch = flick.get("k_touch") or flick["t_touch"]
+    r = flick.get("k_release") or flick["t_release"]
+    ch = [c for c in changes(lines, "v", center_t + 0.05) if c[0] >= t_touch]
+    finger = [c for c in ch if c[2] is not None and t_touch - 0.01 <= c[2] <= r + 0.001]
+    if len(finger) < 2 or not ch:
+        return None
+    sign = 1.0 if finger[-1][1] >= finger[0][1] else -1.0
+    # Against the flick: any step back, finger phase and coast alike.
+    reverse = sum(max(0.0, -sign * (b[1] - a[1])) for a, b in zip(ch, ch[1:]))
+    # After flickd stopped: the offset when the app handled the last change stamped no later than
+    # flickd's last motion, against where the content rests. Changes with no input event (a
+    # toolkit's own glide) and changes stamped later count as stray.
+    upto = [c for c in ch if c[2] is not None and c[2] <= last_motion + slack]
+    stopped_at = upto[-1] if upto else finger[-1]
+    later = [c for c in ch if c[0] > stopped_at[0]]
+    steps = [(b, abs(b[1] - a[1])) for a, b in zip([stopped_at] + later, later)]
+    k_touch = touch.get("k_touch") or touch["t_touch"]
+    return {"stop_ms": 1000 * (last_motion - k_touch),
+            "own_px": sum(px for c, px in steps if c[2] is None),
+            "stray_px": sum(px for c, px in steps if c[2] is not None),
+            "reverse_px": reverse, "coast_px": abs(stopped_at[1] - finger[-1][1]),
+            # For the log: each change after the stop, (app ms, px, input ms or None) after the touch.
+            "after_stop": [(round(1000 * (c[0] - k_touch)), round(px, 1),
+                            None if c[2] is None else round(1000 * (c[2] - k_touch))) for c, px in steps]}
+
+
+def run_touch_stop(args, server, app, pad, daemon, mode, checks):
+    """Issue 11: a touch on the real pad while flickd's virtual fingers carry a coast stops it,
+    with no stray scroll in either direction. A 150 mm/s flick down; TOUCH_STOP_AFTER_S after the
+    release one finger lands on the real pad and rests TOUCH_STOP_HOLD_S (no tap).
+
+    Asserted (robust under emulation): flickd's last motion within TOUCH_STOP_WITHIN_S of the
+    touch (its devices and the pad on the kernel clock) and no offset change from the toolkit's
+    own glide after it. Reported as goals (the app's input clock is noisy here, and a rare
+    backward step at the start of a coast was seen under Xorg + Qt6): no input-driven change
+    after flickd's last motion, none against the flick."""
+    name = "%s/%s/%s touch on the real pad mid-coast" % (server.name, app.toolkit, mode)
+    tries = []
+    for i in range(args.flicks * 2):
+        if len(tries) >= 3:
+            break
+        app.center()
+        time.sleep(0.3)
+        app.wait_still(quiet=0.5, timeout=5)
+        center_t = max([t for t, kind, _ in app.lines() if kind == "center"] or [0.0])
+        flick = pad.flick("down", speed=150.0, duration=min(0.25, MAX_TRAVEL_MM / 150.0), interval=0.010,
+                          spacing=18.0, y=38.0)
+        r = flick.get("k_release") or flick["t_release"]
+        time.sleep(TOUCH_STOP_AFTER_S)
+        touch = pad.touch(hold=TOUCH_STOP_HOLD_S, y=20.0)
+        time.sleep(0.5)
+        app.wait_still(quiet=0.8, timeout=12)
+        daemon.wait_quiet()
+        k_touch = touch.get("k_touch") or touch["t_touch"]
+        first = daemon.first_event_after(r - 0.005)
+        last_motion = daemon.last_motion_after(r - 0.005)
+        late = max(flick.get("max_late_ms") or 0, touch.get("max_late_ms") or 0) > 25
+        if late or first is None or last_motion is None or first >= k_touch:
+            continue  # the coast had not begun when the finger landed (emulator stall): not a try
+        m = measure_touch_stop(app.lines(), flick, touch, last_motion, center_t, server.input_clock_slack_s)
+        if m is None:
+            continue
+        tries.append(m)
+        if args.verbose:
+            log("%s #%d: %s" % (name, i, json.dumps({k: fmt(v) for k, v in m.items()})))
+    row = {"server": server.name, "toolkit": app.toolkit, "mode": mode, "scenario": "touch-stop",
+           "tries": len(tries)}
+    for key in ("stop_ms", "own_px", "stray_px", "reverse_px", "coast_px"):
+        row[key] = [fmt(m[key], 1) for m in tries]
+    print(json.dumps(row), flush=True)
+    if not tries:
+        checks.check(name, "the coast stops with no stray scroll", None, "",
+                     "no try measured: the coast had not begun at the touch, or the app saw no flick")
+        return row
+    within = TOUCH_STOP_WITHIN_S * 1000
+    checks.check(name, "flickd's last motion within %d ms of the touch, no toolkit glide after it" % within,
+                 max(m["stop_ms"] for m in tries) <= within and max(m["own_px"] for m in tries) == 0,
+                 "last motion <= %d ms after the touch, 0 px of own glide" % within,
+                 "%d tries: last motion %s ms after the touch, own glide %s px, coast %s px"
+                 % (len(tries), row["stop_ms"], row["own_px"], row["coast_px"]))
+    clean = [m for m in tries if m["stray_px"] == 0 and m["reverse_px"] == 0]
+    checks.goal(name, "no input-driven offset change after flickd's last motion, none against the flick",
+                len(clean) == len(tries),
+                "%d of %d tries clean; stray %s px, reverse %s px%s" % (
+                    len(clean), len(tries), row["stray_px"], row["reverse_px"],
+                    "".join("; after the stop (app ms, px, input ms): %s" % m["after_stop"]
+                            for m in tries if m["stray_px"] or m["reverse_px"])))
+    return row
+
+
 # --------------------------------------------------------------------------------- runner ---
 
 class Checks:
@@ -756,12 +881,17 @@ def run(args):
 
 def run_mode(args, server, app, pad, mode, work, checks):
     rows = []
-    daemon = Flickd(args.flickd, mode, work, pad.devnode) if mode != "none" else None
+    # A variant (--variant NAME=BINARY) is another build of flickd with its defaults: two builds
+    # compared in one boot, on the same apps.
+    binary = args.variants.get(mode, args.flickd)
+    daemon = Flickd(binary, mode, work, pad.devnode) if mode != "none" else None
     try:
         server.place_pointer()
         for direction in args.directions:
             for speed in args.speeds:
                 rows.append(run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks))
+        if args.touch_stop and daemon and mode != "wheel":
+            run_touch_stop(args, server, app, pad, daemon, mode, checks)
     finally:
         if daemon:
             daemon.stop()
@@ -908,12 +1038,24 @@ def main():
     p.add_argument("--check", action="store_true", help="assert issue 11's goals on the scenarios with flickd")
     p.add_argument("--out", default=None, help="logs (default: $E2E_RESULTS/apps or /tmp/apps)")
     p.add_argument("--table", default=None, help="write a Markdown table of the rows here")
+    p.add_argument("--touch-stop", action="store_true",
+                   help="also touch the real pad mid-coast (virtual touchpad output): the coast stops, no stray scroll")
+    p.add_argument("--variant", action="append", default=[], metavar="NAME=BINARY",
+                   help="also run the flickd build BINARY with its defaults as mode NAME (compare builds in one boot)")
     p.add_argument("--verbose", "-v", action="store_true")
     args = p.parse_args()
     args.flickd = os.path.abspath(args.flickd)
     args.servers = args.servers.split(",")
     args.toolkits = args.toolkits.split(",")
     args.modes = args.modes.split(",")
+    args.variants = {}
+    for v in args.variant:
+        name, sep, binary = v.partition("=")
+        if not sep or not name or not binary or name in ("none", "wheel", "touchpad", "default"):
+            sys.exit("apps: --variant takes NAME=BINARY with a NAME other than none/wheel/touchpad/default: %r" % v)
+        args.variants[name] = os.path.abspath(binary)
+        if name not in args.modes:
+            args.modes.append(name)
     args.speeds = [float(s) for s in args.speeds.split(",")]
     args.directions = args.directions.split(",")
     if args.out is None:

@@ -1,0 +1,40 @@
+import FlickLinux
+import Foundation
+
+/// The one way the tests start a program: run it to its end and collect its status and output.
+enum ChildProcess {
+    /// How a program ended and what it printed.
+    struct Result: CustomStringConvertible {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var description: String { "status \(status), stdout \(stdout.debugDescription), stderr \(stderr.debugDescription)" }
+    }
+
+    /// Runs `executable` with `arguments` to its end. Its output goes to files, not pipes:
+    /// reading one pipe to its end while the child fills the other (a sanitizer's report on
+    /// stderr) would block both processes.
+    static func run(_ executable: String, _ arguments: [String]) throws -> Result {
+        let base = NSTemporaryDirectory() + "flickd-test-\(getpid())-\(UUID().uuidString)"
+        let outPath = base + ".out", errPath = base + ".err"
+        FileManager.default.createFile(atPath: outPath, contents: nil)
+        FileManager.default.createFile(atPath: errPath, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(atPath: outPath)
+            try? FileManager.default.removeItem(atPath: errPath)
+        }
+        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        process.waitUntilExit()
+        try out.close()
+        try err.close()
+        // TextFile rather than Data(contentsOf:), whose buffer LeakSanitizer reports as leaked.
+        return Result(status: process.terminationStatus, stdout: try TextFile.read(outPath), stderr: try TextFile.read(errPath))
+    }
+}

@@ -1,0 +1,245 @@
+import Testing
+import FlickCore
+@testable import FlickLinux
+
+@Suite struct ConfigLoaderTests {
+    @Test func emptyAndCommentOnlyFilesAreTheDefaults() {
+        #expect(parsed("") == .defaults)
+        #expect(parsed("\n\n   \n") == .defaults)
+        #expect(parsed("# nothing to change\n[coast]\n# still nothing\n") == .defaults)
+    }
+
+    @Test func valuesLandInTheirFields() {
+        let configuration = parsed("""
+            [scroll]
+            speed = 30.5
+            natural = true
+            [coast]
+            deceleration_rate = 0.995
+            min_speed = 10
+            max_speed = 3000
+            max_duration = 1500.5
+            tick_rate = 240
+            boost = false
+            axis_lock = 0
+            [velocity]
+            estimator = "lookback"
+            [touchpad]
+            enabled = false
+            fingers = 3
+            lift_window = 0
+            lift_travel = 4.5
+            [touchscreen]
+            enabled = true
+            fingers = 2
+            """)
+        var expected = Configuration()
+        expected.scroll.speed = 30.5
+        expected.scroll.natural = true
+        expected.coast.decelerationRate = 0.995
+        expected.coast.minSpeed = 10
+        expected.coast.maxSpeed = 3000
+        expected.coast.maxDuration = Duration(microseconds: 1_500_500)
+        expected.coast.tickRate = 240
+        expected.coast.boost = false
+        expected.coast.axisLockDegrees = 0
+        expected.velocity.estimator = .lookback
+        expected.touchpad.enabled = false
+        expected.touchpad.fingers = 3
+        expected.touchpad.liftWindow = .zero
+        expected.touchpad.liftTravel = 4.5
+        expected.touchscreen.enabled = true
+        expected.touchscreen.fingers = 2
+        #expect(configuration == expected)
+    }
+
+    @Test func decelerationNamesNormalAndFast() {
+        #expect(parsed("[coast]\ndeceleration_rate = \"normal\"\n")?.coast.decelerationRate == 0.998)
+        #expect(parsed("[coast]\ndeceleration_rate = \"fast\"\n")?.coast.decelerationRate == 0.99)
+        #expect(problems("[coast]\ndeceleration_rate = \"fsat\"\n") == [
+            "flickd.toml:2: coast.deceleration_rate = \"fsat\" is not a number or a known name (0.9 <= rate <= 0.9999, or \"normal\" (0.998), \"fast\" (0.99)); did you mean \"fast\"?; 0.998 is the default",
+        ])
+        #expect(problems("[coast]\ndeceleration_rate = \"slow\"\n") == [
+            "flickd.toml:2: coast.deceleration_rate = \"slow\" is not a number or a known name (0.9 <= rate <= 0.9999, or \"normal\" (0.998), \"fast\" (0.99)); 0.998 is the default",
+        ])
+    }
+
+    @Test func dottedKeysAndLooseWhitespace() {
+        let configuration = parsed("coast.boost = false\n  scroll . speed   =   30   # thirty\n\t[touchpad]  # pad\n   fingers=3\n")
+        #expect(configuration?.coast.boost == false)
+        #expect(configuration?.scroll.speed == 30)
+        #expect(configuration?.touchpad.fingers == 3)
+        #expect(problems("# first line\ncoast.tick_rate = 5\n") == [
+            "flickd.toml:2: coast.tick_rate = 5 is out of range (10 <= rate <= 1000); 120 is the default",
+        ])
+        #expect(problems("[coast]\n   max_duration    =    10   # too short\n") == [
+            "flickd.toml:2: coast.max_duration = 10 is out of range (50 <= duration <= 60000); 5000 is the default",
+        ])
+    }
+
+    @Test func outOfRangeValuesSayFileLineKeyValueRangeAndDefault() {
+        #expect(problems("[coast]\ndeceleration_rate = 1.5\n") == [
+            "flickd.toml:2: coast.deceleration_rate = 1.5 is out of range (0.9 <= rate <= 0.9999); 0.998 is the default",
+        ])
+        #expect(problems("\n[scroll]\nspeed = 0\n") == [
+            "flickd.toml:3: scroll.speed = 0 is out of range (0.1 <= speed <= 1000); 24 is the default",
+        ])
+        #expect(problems("[touchpad]\nfingers = 5\n") == [
+            "flickd.toml:2: touchpad.fingers = 5 is out of range (2 <= fingers <= 4); 2 is the default",
+        ])
+        #expect(problems("[touchscreen]\nfingers = 0\n") == [
+            "flickd.toml:2: touchscreen.fingers = 0 is out of range (1 <= fingers <= 4); 1 is the default",
+        ])
+        #expect(problems("[coast]\naxis_lock = 45.5\n") == [
+            "flickd.toml:2: coast.axis_lock = 45.5 is out of range (0 <= angle <= 45); 20 is the default",
+        ])
+        #expect(problems("[scroll]\nspeed = nan\n") == [
+            "flickd.toml:2: scroll.speed = nan is out of range (0.1 <= speed <= 1000); 24 is the default",
+        ])
+        #expect(problems("[coast]\nmax_speed = inf\n") == [
+            "flickd.toml:2: coast.max_speed = inf is out of range (1 <= speed <= 100000); 1500 is the default",
+        ])
+    }
+
+    @Test(arguments: ConfigurationLoader.keys.filter { $0.range != nil })
+    func everyRangedKeyRejectsJustOutsideBothEnds(key: ConfigurationKey) {
+        let range = key.range!
+        let step = key.kind == .integer ? 1.0 : max(range.upperBound - range.lowerBound, 1) / 1000
+        for value in [range.lowerBound - step, range.upperBound + step] {
+            let written = ConfigurationKey.format(value)
+            let text = "# \(key.name)\n[\(key.section)]\n\(key.key) = \(key.kind == .integer ? String(Int(value)) : written)\n"
+            let found = problems(text)
+            #expect(found?.count == 1, "\(text): \(String(describing: found))")
+            let line = found?.first ?? ""
+            #expect(line.hasPrefix("flickd.toml:3: \(key.name) = "), "\(line)")
+            #expect(line.contains("is out of range (\(key.rangeText)); \(key.defaultValue) is the default"), "\(line)")
+        }
+        // And both ends themselves are accepted.
+        for value in [range.lowerBound, range.upperBound] {
+            let written = key.kind == .integer ? String(Int(value)) : ConfigurationKey.format(value)
+            var text = "[\(key.section)]\n\(key.key) = \(written)\n"
+            // Keep min_speed < max_speed whichever end is tried.
+            if key.name == "coast.min_speed" { text += "max_speed = 100000\n" }
+            if key.name == "coast.max_speed" { text += "min_speed = 0\n" }
+            #expect(problems(text) == nil, "\(text)")
+        }
+    }
+
+    @Test func unknownKeysAndSectionsSuggestTheNearestName() {
+        #expect(problems("[coast]\nmax_sped = 3000\n") == ["flickd.toml:2: unknown key coast.max_sped; did you mean coast.max_speed?"])
+        #expect(problems("speed = 30\n") == ["flickd.toml:1: unknown key speed; did you mean scroll.speed?"])
+        #expect(problems("[coast]\nnatural = true\n") == ["flickd.toml:2: unknown key coast.natural; did you mean scroll.natural?"])
+        #expect(problems("[touchpad]\nfinger = 3\n") == ["flickd.toml:2: unknown key touchpad.finger; did you mean touchpad.fingers?"])
+        #expect(problems("[caost]\nboost = true\n") == [
+            "flickd.toml:1: unknown section [caost]; did you mean [coast]?; the sections are [scroll], [coast], [velocity], [touchpad], [touchscreen], [stop], [output] and [[device]]",
+        ])
+        #expect(problems("[coast]\nwobble = 1\n") == [
+            "flickd.toml:2: unknown key coast.wobble; [coast] has deceleration_rate, min_speed, max_speed, max_duration, tick_rate, boost, axis_lock",
+        ])
+        #expect(problems("[keyboard]\nrepeat = 1\n")?.first?.hasPrefix("flickd.toml:1: unknown section [keyboard]; the sections are") == true)
+        #expect(problems("[coast.extra]\nx = 1\n") == [
+            "flickd.toml:1: unknown table [coast.extra]; [coast] has deceleration_rate, min_speed, max_speed, max_duration, tick_rate, boost, axis_lock",
+        ])
+    }
+
+    @Test func wrongTypesSayWhatWasExpected() {
+        #expect(problems("[scroll]\nspeed = \"fast\"\n") == [
+            "flickd.toml:2: scroll.speed = \"fast\" has the wrong type: expected a number (0.1 <= speed <= 1000); 24 is the default",
+        ])
+        #expect(problems("[scroll]\nnatural = 1\n") == [
+            "flickd.toml:2: scroll.natural = 1 has the wrong type: expected true, false or \"auto\"; \"auto\" is the default",
+        ])
+        #expect(problems("[touchpad]\nfingers = 2.5\n") == [
+            "flickd.toml:2: touchpad.fingers = 2.5 has the wrong type: expected a whole number (2 <= fingers <= 4); 2 is the default",
+        ])
+        #expect(problems("[velocity]\nestimator = 2\n") == [
+            "flickd.toml:2: velocity.estimator = 2 has the wrong type: expected one of \"lsq2\", \"lookback\"; \"lsq2\" is the default",
+        ])
+        #expect(problems("[velocity]\nestimator = \"lsq\"\n") == [
+            "flickd.toml:2: velocity.estimator = \"lsq\" is not one of \"lsq2\", \"lookback\"; did you mean \"lsq2\"?; \"lsq2\" is the default",
+        ])
+        #expect(problems("[output]\nmode = \"touchpda\"\n") == [
+            "flickd.toml:2: output.mode = \"touchpda\" is not one of \"touchpad\", \"wheel\"; did you mean \"touchpad\"?; \"touchpad\" is the default",
+        ])
+        #expect(problems("[output]\nmode = true\n") == [
+            "flickd.toml:2: output.mode = true has the wrong type: expected one of \"touchpad\", \"wheel\"; \"touchpad\" is the default",
+        ])
+        #expect(problems("[coast]\nboost = [true]\n") == [
+            "flickd.toml:2: coast.boost = [...] has the wrong type: expected true or false; true is the default",
+        ])
+        #expect(problems("coast = 5\n") == ["flickd.toml:1: coast = 5 should be a table: write [coast] and its keys below it"])
+    }
+
+    @Test func keysInsideInlineTablesGetTheTablesLine() {
+        #expect(problems("\ncoast = { boost = 3 }\n") == [
+            "flickd.toml:2: coast.boost = 3 has the wrong type: expected true or false; true is the default",
+        ])
+    }
+
+    @Test func syntaxErrorsCarryTheParsersLineAndColumn() throws {
+        let error = try #require(throws: ConfigurationError.self) {
+            try ConfigurationLoader.parse(text: "[scroll]\nspeed = 24\n[coast\nboost = true\n", path: "flickd.toml")
+        }
+        #expect(error.problems.count == 1)
+        #expect(error.problems[0].line == 3)
+        #expect(error.problems[0].column == 7, "the line break where ] should be")
+        #expect(error.problems[0].message.hasPrefix("TOML syntax error: "))
+        #expect(error.description.hasPrefix("flickd.toml:3:7: TOML syntax error: "))
+
+        let second = try #require(throws: ConfigurationError.self) {
+            try ConfigurationLoader.parse(text: "[scroll]\n\n\nspeed = = 3\n", path: "flickd.toml")
+        }
+        #expect(second.problems.map(\.line) == [4])
+    }
+
+    @Test func minimumSpeedMustStayBelowMaximumSpeed() {
+        #expect(problems("[coast]\nmin_speed = 2000\n") == [
+            "flickd.toml:2: coast.min_speed = 2000 must be less than coast.max_speed = 1500: no release could coast",
+        ])
+        #expect(problems("[coast]\n\nmax_speed = 40\n") == [
+            "flickd.toml:3: coast.min_speed = 50 must be less than coast.max_speed = 40: no release could coast",
+        ])
+        #expect(problems("[coast]\nmax_speed = 40\nmin_speed = 40\n")?.first?.hasPrefix("flickd.toml:3: coast.min_speed = 40 must be less") == true)
+        #expect(parsed("[coast]\nmin_speed = 2000\nmax_speed = 2500\n")?.coast.minSpeed == 2000)
+    }
+
+    @Test func allProblemsAreReportedTogetherInLineOrder() throws {
+        let text = """
+            [scroll]
+            speed = 5000
+            natral = true
+
+            [coast]
+            deceleration_rate = 2
+            tick_rate = "often"
+
+            [touchpad]
+            fingers = 9
+            """
+        let error = try #require(throws: ConfigurationError.self) {
+            try ConfigurationLoader.parse(text: text, path: "/etc/flickd.toml")
+        }
+        #expect(error.problems.map(\.line) == [2, 3, 6, 7, 10])
+        #expect(error.problems.map(\.key) == ["scroll.speed", "scroll.natral", "coast.deceleration_rate", "coast.tick_rate", "touchpad.fingers"])
+        #expect(error.problems.allSatisfy { $0.path == "/etc/flickd.toml" })
+        let lines = error.description.split(separator: "\n")
+        #expect(lines.count == 5)
+        #expect(lines[1] == "/etc/flickd.toml:3: unknown key scroll.natral; did you mean scroll.natural?")
+        #expect(lines[2] == "/etc/flickd.toml:6: coast.deceleration_rate = 2 is out of range (0.9 <= rate <= 0.9999); 0.998 is the default")
+    }
+
+    @Test func aMissingFileNamesThePathAndTheReason() throws {
+        let path = "/nonexistent-flickd-test/flickd.toml"
+        let error = try #require(throws: ConfigurationError.self) { try ConfigurationLoader.load(path: path) }
+        #expect(error.description == "\(path): cannot read the configuration file: No such file or directory (errno 2)")
+        #expect(error.problems.first?.line == nil)
+    }
+
+    @Test func editDistanceCountsASwapAsOneEdit() {
+        #expect(Suggestion.distance("caost", "coast") == 1)
+        #expect(Suggestion.distance("max_sped", "max_speed") == 1)
+        #expect(Suggestion.distance("", "abc") == 3)
+        #expect(Suggestion.distance("kitten", "sitting") == 3)
+        #expect(Suggestion.closest(to: "wobble", among: ["boost", "axis_lock"]) == nil)
+    }
+}

@@ -1,0 +1,134 @@
+import FlickCore
+import Glibc
+import Logging
+import Testing
+@testable import FlickLinux
+
+/// A door a helper thread waits at, opened by the test: a pipe read blocking until a byte comes.
+private final class Gate: Sendable {
+    private let readEnd: Int32
+    private let writeEnd: Int32
+
+    init() {
+        var ends: [Int32] = [-1, -1]
+        precondition(pipe(&ends) == 0)
+        (readEnd, writeEnd) = (ends[0], ends[1])
+    }
+
+    deinit {
+        close(readEnd)
+        close(writeEnd)
+    }
+
+    /// Blocks until `open()`; each waiter takes one byte.
+    func wait() {
+        var byte: UInt8 = 0
+        while read(readEnd, &byte, 1) < 0 && errno == EINTR {}
+    }
+
+    /// Lets every waiting thread through (a daemon may have asked more than once).
+    func open() {
+        let bytes = [UInt8](repeating: 1, count: 64)
+        _ = write(writeEnd, bytes, bytes.count)
+    }
+}
+
+/// Whether `fd` becomes readable within `milliseconds` (0: is it now).
+private func readable(_ fd: Int32, within milliseconds: Int32) -> Bool {
+    var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    return poll(&entry, 1, milliseconds) == 1
+}
+
+/// Logs nowhere, and sends SIGTERM to the logging thread (the daemon's) on a line starting with
+/// `prefix`: the loop ends once it has done what the line says.
+private struct TerminateOnLine: LogHandler {
+    let prefix: String
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .debug
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+    func log(event: LogEvent) {
+        if "\(event.message)".hasPrefix(prefix) { raise(SIGTERM) }
+    }
+}
+
+/// Asking the desktop for its natural-scrolling setting happens off the event loop: a query
+/// that hangs (gsettings waiting on a stuck session bus) delays nothing, and its answer is
+/// applied when it comes. The probes block on a pipe the test opens, never on a sleep.
+@Suite("Desktop query", .serialized)
+struct DesktopQueryTests {
+    @Test func theAnswerComesOnTheDescriptorAndAskingDoesNotWait() throws {
+        let gate = Gate()
+        let query = try DesktopQuery { gate.wait(); return (true, "test desktop") }
+        #expect(query.ask(), "returns while the probe still waits at the gate")
+        #expect(!readable(query.fileDescriptor, within: 0))
+        #expect(query.receive() == nil, "no answer yet")
+
+        gate.open()
+        #expect(readable(query.fileDescriptor, within: 5000))
+        let answer = try #require(query.receive())
+        #expect(answer?.value == true && answer?.source == "test desktop")
+        #expect(query.receive() == nil, "taken")
+        #expect(!readable(query.fileDescriptor, within: 0), "the pipe is emptied")
+    }
+
+    @Test func noDesktopSettingIsAnAnswerToo() throws {
+        let query = try DesktopQuery { nil }
+        query.ask()
+        #expect(readable(query.fileDescriptor, within: 5000))
+        let answer = try #require(query.receive())
+        #expect(answer == nil)
+    }
+
+    @Test func aHangingQueryDoesNotDelayTheLoop() throws {
+        let gate = Gate()
+        defer { gate.open() }
+        let query = try DesktopQuery { gate.wait(); return (true, "slow desktop") }
+        let engine = Engine()
+        var faster = Configuration()
+        faster.scroll.speed = 48
+        var reloads = 0
+        let quiet = Logger(label: "flickd-test") { _ in SwiftLogNoOpLogHandler() }
+        let daemon = try Daemon(engine: engine, wheel: RecordingWheel(), monitor: nil, logger: quiet, desktop: query) {
+            reloads += 1
+            return faster
+        }
+        raise(SIGHUP)
+        raise(SIGTERM)
+        let watchdog = DaemonWatchdog(seconds: 10)
+        try daemon.run()
+        watchdog.cancel()
+        #expect(reloads == 1, "SIGHUP was handled (and asked the desktop again) while the first question hung")
+        #expect(engine.configuration.scroll.speed == 48)
+        #expect(engine.desktopNaturalScrolling == false, "no answer yet: the value in use stays")
+    }
+
+    @Test func theAnswerIsAppliedWhenItComes() throws {
+        let query = try DesktopQuery { (true, "test desktop") }
+        let engine = Engine()
+        let logger = Logger(label: "flickd-test") { _ in TerminateOnLine(prefix: "natural scrolling: auto → true (test desktop)") }
+        let daemon = try Daemon(engine: engine, wheel: RecordingWheel(), monitor: nil, logger: logger, desktop: query) {
+            Issue.record("nothing reloads")
+            return .defaults
+        }
+        let watchdog = DaemonWatchdog(seconds: 10)
+        try daemon.run()
+        watchdog.cancel()
+        #expect(engine.desktopNaturalScrolling == true)
+    }
+
+    @Test func anExplicitSettingDoesNotAsk() throws {
+        var explicit = Configuration()
+        explicit.scroll.natural = .off
+        let query = try DesktopQuery { Issue.record("asked"); return nil }
+        let engine = Engine(configuration: explicit)
+        let logger = Logger(label: "flickd-test") { _ in TerminateOnLine(prefix: "natural scrolling: false (scroll.natural = false in the configuration") }
+        let daemon = try Daemon(engine: engine, wheel: RecordingWheel(), monitor: nil, logger: logger, desktop: query) { explicit }
+        let watchdog = DaemonWatchdog(seconds: 10)
+        try daemon.run()
+        watchdog.cancel()
+        #expect(!readable(query.fileDescriptor, within: 0))
+    }
+}

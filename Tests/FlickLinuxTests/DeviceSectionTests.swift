@@ -1,0 +1,221 @@
+import Testing
+import FlickCore
+@testable import FlickLinux
+
+@Suite struct DeviceSectionTests {
+    /// The example of the issue: every kind of key, two override tables.
+    @Test func aFullSectionBecomesOneRule() throws {
+        let configuration = try #require(parsed("""
+            [coast]
+            boost = false
+
+            [[device]]
+            name = "Synaptics"        # the kernel name contains this (ignoring case)
+            vendor = 0x06cb
+            product = 0x0007
+            enabled = true
+            resolution = 30
+            [device.coast]
+            deceleration_rate = "fast"
+            [device.touchpad]
+            fingers = 3
+            """))
+        #expect(configuration.devices.count == 1)
+        let rule = try #require(configuration.devices.first)
+        #expect(rule.name == "Synaptics")
+        #expect(rule.vendor == 0x06cb)
+        #expect(rule.product == 0x0007)
+        #expect(rule.enabled)
+        #expect(rule.resolution == 30)
+        var expected = Configuration.defaults
+        expected.coast.boost = false  // from the top level
+        expected.coast.decelerationRate = 0.99
+        expected.touchpad.fingers = 3
+        #expect(rule.configuration == expected)
+        #expect(rule.configuration.devices.isEmpty)
+        // The top level is untouched by the section's overrides.
+        #expect(configuration.coast.decelerationRate == 0.998)
+        #expect(configuration.touchpad.fingers == 2)
+        #expect(configuration.coast.boost == false)
+    }
+
+    @Test func idsAsHexStringsAndRulesInFileOrder() throws {
+        let configuration = try #require(parsed("""
+            [[device]]
+            vendor = "06cb"
+            product = "0x00A7"
+            enabled = false
+
+            [[device]]
+            name = "touchscreen"
+            [device.touchscreen]
+            enabled = true
+            fingers = 2
+            """))
+        #expect(configuration.devices.map(\.vendor) == [0x06cb, nil])
+        #expect(configuration.devices.map(\.product) == [0x00a7, nil])
+        #expect(configuration.devices.map(\.enabled) == [false, true])
+        #expect(configuration.devices.map(\.name) == [nil, "touchscreen"])
+        #expect(configuration.devices[0].configuration == .defaults)
+        #expect(configuration.devices[1].configuration.touchscreen.enabled)
+        #expect(configuration.devices[1].configuration.touchscreen.fingers == 2)
+    }
+
+    /// TOML lets top-level tables follow the device sections; those still come first.
+    @Test func topLevelSettingsWrittenAfterTheSectionsStillApplyToThem() throws {
+        let configuration = try #require(parsed("""
+            [[device]]
+            name = "ELAN"
+            [device.scroll]
+            natural = true
+
+            [scroll]
+            speed = 40
+            """))
+        #expect(configuration.scroll.speed == 40)
+        #expect(configuration.devices.first?.configuration.scroll.speed == 40)
+        #expect(configuration.devices.first?.configuration.scroll.natural == .on)
+        #expect(configuration.scroll.natural == .auto)
+    }
+
+    @Test func inlineTablesAndDottedKeysWork() throws {
+        let configuration = try #require(parsed("""
+            [[device]]
+            name = "ALPS"
+            coast = { boost = false, tick_rate = 60 }
+            touchpad.fingers = 4
+            """))
+        let rule = try #require(configuration.devices.first)
+        #expect(rule.configuration.coast.boost == false)
+        #expect(rule.configuration.coast.tickRate == 60)
+        #expect(rule.configuration.touchpad.fingers == 4)
+    }
+
+    @Test func keysInsideASectionAreCheckedLikeTopLevelOnesAndNamedByNumber() {
+        let text = """
+            [[device]]
+            name = "first"
+
+            [[device]]
+            name = "second"
+            [device.coast]
+            deceleration_rate = 1.5
+            tick_rate = "often"
+            [device.touchpad]
+            fingers = 9
+            """
+        #expect(problems(text) == [
+            "flickd.toml:7: device[2].coast.deceleration_rate = 1.5 is out of range (0.9 <= rate <= 0.9999); 0.998 is the default",
+            "flickd.toml:8: device[2].coast.tick_rate = \"often\" has the wrong type: expected a number (10 <= rate <= 1000); 120 is the default",
+            "flickd.toml:10: device[2].touchpad.fingers = 9 is out of range (2 <= fingers <= 4); 2 is the default",
+        ])
+    }
+
+    /// The same messages as at the top level, for every ranged key, with the section's number.
+    @Test(arguments: ConfigurationLoader.keys.filter { $0.range != nil })
+    func everyRangedKeyIsRangedInsideASectionToo(key: ConfigurationKey) {
+        let range = key.range!
+        let step = key.kind == .integer ? 1.0 : max(range.upperBound - range.lowerBound, 1) / 1000
+        let value = range.upperBound + step
+        let written = key.kind == .integer ? String(Int(value)) : ConfigurationKey.format(value)
+        let top = problems("[\(key.section)]\n\(key.key) = \(written)\n")
+        let inDevice = problems("[[device]]\nname = \"pad\"\n[device.\(key.section)]\n\(key.key) = \(written)\n")
+        #expect(top?.count == 1 && inDevice?.count == 1, "\(String(describing: top)) / \(String(describing: inDevice))")
+        let topPrefix = "flickd.toml:2: \(key.name)"
+        let expected = top?.first.map { "flickd.toml:4: device[1].\(key.name)" + $0.dropFirst(topPrefix.count) }
+        #expect(top?.first?.hasPrefix(topPrefix) == true)
+        #expect(inDevice?.first == expected)
+    }
+
+    @Test func unknownKeysInASectionSuggestTheNearestName() {
+        #expect(problems("[[device]]\nname = \"pad\"\nfingers = 3\n") == [
+            "flickd.toml:3: unknown key device[1].fingers; did you mean device[1].touchpad.fingers?",
+        ])
+        #expect(problems("[[device]]\nvendr = 0x06cb\n") == [
+            "flickd.toml:1: device[1] names no device, so it would apply to all of them: give it a name (part of the device's name), a vendor or a product",
+            "flickd.toml:2: unknown key device[1].vendr; did you mean device[1].vendor?",
+        ])
+        #expect(problems("[[device]]\nname = \"pad\"\n[device.coast]\nmax_sped = 3000\n") == [
+            "flickd.toml:4: unknown key device[1].coast.max_sped; did you mean device[1].coast.max_speed?",
+        ])
+        #expect(problems("[[device]]\nname = \"pad\"\n[device.caost]\nboost = true\n") == [
+            "flickd.toml:3: unknown section [device.caost] in device[1]; did you mean [device.coast]?; the sections are [device.scroll], [device.coast], [device.velocity], [device.touchpad], [device.touchscreen]",
+        ])
+        #expect(problems("[[device]]\nname = \"pad\"\nwobble = 1\n") == [
+            "flickd.toml:3: unknown key device[1].wobble; a [[device]] section has name, vendor, product, enabled, resolution and the sections scroll, coast, velocity, touchpad, touchscreen",
+        ])
+        #expect(problems("[devices]\nname = \"pad\"\n")?.first?.hasPrefix("flickd.toml:1: unknown section [devices]; did you mean [[device]]?") == true)
+    }
+
+    @Test func matchKeysAreChecked() {
+        #expect(problems("[[device]]\nenabled = false\n") == [
+            "flickd.toml:1: device[1] names no device, so it would apply to all of them: give it a name (part of the device's name), a vendor or a product",
+        ])
+        #expect(problems("[[device]]\nname = \"\"\n") == [
+            "flickd.toml:2: device[1].name is empty, which every device name contains: write part of the device's name (flickd devices lists the names)",
+        ])
+        #expect(problems("[[device]]\nname = 5\n") == [
+            "flickd.toml:2: device[1].name = 5 has the wrong type: expected a string, part of the device's name (flickd devices lists the names)",
+        ])
+        let expectedID = "a 16-bit id, written 0x06cb or \"06cb\" (hexadecimal, as lsusb and /proc/bus/input/devices show it)"
+        #expect(problems("[[device]]\nvendor = 0x10000\n") == [
+            "flickd.toml:2: device[1].vendor = 65536 is out of range (0 <= id <= 0xffff): expected \(expectedID)",
+        ])
+        #expect(problems("[[device]]\nvendor = \"06cg\"\n") == ["flickd.toml:2: device[1].vendor = \"06cg\" is not \(expectedID)"])
+        #expect(problems("[[device]]\nproduct = \"0x12345\"\n") == ["flickd.toml:2: device[1].product = \"0x12345\" is not \(expectedID)"])
+        #expect(problems("[[device]]\nproduct = true\n") == ["flickd.toml:2: device[1].product = true has the wrong type: expected \(expectedID)"])
+        #expect(problems("[[device]]\nname = \"pad\"\nenabled = \"no\"\n") == [
+            "flickd.toml:3: device[1].enabled = \"no\" has the wrong type: expected true or false; true is the default",
+        ])
+        #expect(problems("[[device]]\nname = \"pad\"\nresolution = 0\n") == [
+            "flickd.toml:3: device[1].resolution = 0 is out of range (1 <= resolution <= 1000); without it flickd uses the resolution the device reports (or an estimate)",
+        ])
+        #expect(problems("[[device]]\nname = \"pad\"\nresolution = \"30\"\n") == [
+            "flickd.toml:3: device[1].resolution = \"30\" has the wrong type: expected a number of units per mm (1 <= resolution <= 1000); without it flickd uses the resolution the device reports (or an estimate)",
+        ])
+        #expect(parsed("[[device]]\nname = \"pad\"\nresolution = 12.5\n")?.devices.first?.resolution == 12.5)
+    }
+
+    @Test func sectionsMustBeAnArrayOfTables() {
+        #expect(problems("[device]\nname = \"pad\"\n") == [
+            "flickd.toml:1: [device] needs two brackets: write [[device]], one such section per rule",
+        ])
+        #expect(problems("device = 3\n") == [
+            "flickd.toml:1: device = 3 should be a list of sections: write [[device]] and its keys below it",
+        ])
+        #expect(problems("device = [1]\n") == [
+            "flickd.toml:1: device[1] = 1 should be a table: write [[device]] and its keys below it",
+        ])
+        #expect(problems("[[device]]\nname = \"pad\"\ncoast = 5\n") == [
+            "flickd.toml:3: device[1].coast = 5 should be a table: write [device.coast] and its keys below it",
+        ])
+    }
+
+    @Test func speedsMustStayOrderedInsideASection() {
+        #expect(problems("[[device]]\nname = \"pad\"\n[device.coast]\nmin_speed = 2000\n") == [
+            "flickd.toml:4: device[1].coast.min_speed = 2000 must be less than device[1].coast.max_speed = 1500: no release could coast",
+        ])
+        // A top-level problem is reported once, at the top level, not again for each section.
+        #expect(problems("[coast]\nmin_speed = 2000\n[[device]]\nname = \"pad\"\n")?.count == 1)
+        // A section may fix what it needs: raising max_speed for one pad only.
+        #expect(parsed("[coast]\nmin_speed = 100\n[[device]]\nname = \"pad\"\n[device.coast]\nmax_speed = 3000\n")?
+            .devices.first?.configuration.coast.maxSpeed == 3000)
+    }
+
+    /// config/flickd.toml documents `[[device]]` with a commented-out example that parses.
+    @Test func theShippedExampleSectionParses() throws {
+        let text = try TextFile.read(shippedConfigPath)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let start = try #require(lines.firstIndex(of: "# [[device]]"), "no commented-out [[device]] example")
+        let example = lines[start...].map { $0.hasPrefix("# ") ? String($0.dropFirst(2)) : $0 }.joined(separator: "\n")
+        let configuration = try #require(parsed(example))
+        let rule = try #require(configuration.devices.first)
+        #expect(configuration.devices.count == 1)
+        #expect(rule.name == "Synaptics" && rule.vendor == 0x06cb && rule.resolution == 30)
+        #expect(rule.configuration.coast.decelerationRate == 0.99)
+        #expect(rule.configuration.touchpad.fingers == 3)
+        for key in ConfigurationLoader.deviceKeys {
+            #expect(lines[..<start].contains { $0.hasPrefix("#   \(key.name) ") }, "[[device]] key \(key.name) is not documented")
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Glibc
+import Testing
+@testable import FlickLinux
+
+/// `flickd doctor` and `flickd plot` as a user runs them.
+@Suite struct DoctorAndPlotCommandLineTests {
+    private func flickd(_ arguments: [String]) throws -> FlickdBinary.Result { try FlickdBinary.run(arguments) }
+
+    private func temporary(_ name: String) -> String { NSTemporaryDirectory() + "flickd-\(getpid())-\(name)" }
+
+    @Test func plotWritesAnSVGFileAndNothingOnStandardOutput() throws {
+        let path = temporary("plot.svg")
+        defer { unlink(path) }
+        let result = try flickd(["plot", "--out", path, "--speeds", "80, 300"])
+        #expect(result.status == 0 && result.stdout.isEmpty && result.stderr.isEmpty, "\(result)")
+        let svg = try TextFile.read(path)
+        #expect(svg.hasPrefix("<?xml") && svg.hasSuffix("</svg>\n"))
+        #expect(svg.components(separatedBy: "<polyline").count - 1 == 4, "two speeds × two panels")
+    }
+
+    @Test func plotWithoutOutWritesToStandardOutput() throws {
+        let result = try flickd(["plot", "--config", "/dev/null"])
+        #expect(result.status == 0 && result.stdout.hasPrefix("<?xml") && result.stdout.contains("settings: /dev/null"))
+    }
+
+    @Test func plotRefusesABadSpeedInOneLine() throws {
+        let result = try flickd(["plot", "--speeds", "50,fast"])
+        #expect(result.status == 1 && result.stdout.isEmpty)
+        #expect(result.stderr == "flickd: --speeds: \"fast\" is not a speed; give positive numbers in mm/s separated by commas, e.g. --speeds 50,100,200,400\n")
+    }
+
+    @Test func plotRefusesAConfigurationWithErrors() throws {
+        let config = temporary("bad.toml")
+        defer { unlink(config) }
+        try TextFile.write("[coast]\ndeceleration_rate = 2\n", to: config)
+        let result = try flickd(["plot", "--config", config])
+        #expect(result.status == 1 && result.stdout.isEmpty && result.stderr.contains("\(config):2:"), "\(result.stderr)")
+    }
+
+    @Test func doctorReportsABadConfigurationAndFails() throws {
+        let config = temporary("doctor.toml")
+        defer { unlink(config) }
+        try TextFile.write("[scroll]\nspeeed = 3\n", to: config)
+        let result = try flickd(["doctor", "--config", config])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("✗ configuration: \(config) has 1 problem"), "\(result.stdout)")
+        #expect(result.stdout.contains("    fix: flickd check-config \(config)"))
+        // Every line is a check (✓ ! ✗), a fix under one, or the summary.
+        for line in result.stdout.split(separator: "\n") {
+            #expect(["✓ ", "! ", "✗ ", "    fix: "].contains { line.hasPrefix($0) } || line.hasSuffix("."), "\(line)")
+        }
+    }
+
+    // MARK: output
+
+    @Test func theOutputInUseIsNamed() throws {
+        var system = FakeSystem()
+        let touchpad = try system.checks().one("output")
+        #expect(touchpad.status == .ok)
+        #expect(touchpad.detail.hasPrefix("touchpad:") && touchpad.detail.contains("flickd virtual touchpad"))
+        #expect(touchpad.detail.contains("does not invert"))
+        system.fileContents["/home/ada/.config/flickd/config.toml"] = "[output]\nmode = \"wheel\"\n"
+        let wheel = try system.checks().one("output")
+        #expect(wheel.status == .ok && wheel.detail.hasPrefix("wheel:"))
+    }
+
+    @Test func kdeKeepsTouchpadSettingsPerDeviceAndTheFixIsNamed() throws {
+        var system = FakeSystem()
+        system.desktop = (true, "KDE ~/.config/kcminputrc [Libinput][1267][12410][SYNA] NaturalScroll")
+        let check = try system.checks().one("output")
+        #expect(check.status == .warning)
+        #expect(check.fix?.contains("flickd virtual touchpad") == true)
+        #expect(check.fix?.contains("Natural scrolling") == true)
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import Glibc
+import Testing
+@testable import FlickLinux
+
+/// A machine described in a few fields, for `Doctor`. The default is a laptop where everything
+/// flickd needs is in place: uinput loaded and writable, one touchpad the user can read, the
+/// user in `input` in this session, the service enabled and running, no configuration file.
+struct FakeSystem: SystemProbe {
+    var files: Set<String> = ["/sys/module/uinput", "/dev/uinput", "/dev/input"]
+    var uinputError: SystemError?
+    var nodes: [InputNode] = [
+        InputNode(devnode: "/dev/input/event4", syspath: "/sys/devices/platform/i8042/serio1/input/input5/event4",
+                  name: "SynPS/2 Synaptics TouchPad", kind: .touchpad),
+        InputNode(devnode: "/dev/input/event3", syspath: "/sys/devices/platform/i8042/serio0/input/input3/event3",
+                  name: "AT Translated Set 2 keyboard", kind: .keyboard),
+    ]
+    var readErrors: [String: SystemError] = [:]
+    var user: UserAccount? = UserAccount(uid: 1000, name: "ada", primaryGroup: 1000)
+    var inputGID: UInt32? = 105
+    var database: [UInt32] = [1000, 105]
+    var process: [UInt32] = [1000, 105]
+    /// What `systemctl` answers, by its arguments joined with spaces; a missing entry means
+    /// systemctl is not installed.
+    var commands: [String: CommandResult] = [
+        "systemctl --user is-enabled flickd": CommandResult(status: 0, output: "enabled\n"),
+        "systemctl --user is-active flickd": CommandResult(status: 0, output: "active\n"),
+    ]
+    var fileContents: [String: String] = [:]
+    var searchPath = ["/home/ada/.config/flickd/config.toml", "/etc/flickd/config.toml"]
+    var desktop: (value: Bool, source: String)? = (false, "GNOME gsettings org.gnome.desktop.peripherals.touchpad natural-scroll")
+
+    func exists(_ path: String) -> Bool { files.contains(path) || fileContents[path] != nil }
+    func writeAccess(_ path: String) -> SystemError? { path == "/dev/uinput" ? uinputError : nil }
+    func readAccess(_ path: String) -> SystemError? { readErrors[path] }
+    func inputNodes() -> [InputNode] { nodes }
+    func currentUser() -> UserAccount? { user }
+    func groupID(named name: String) -> UInt32? { name == "input" ? inputGID : nil }
+    func databaseGroups(of user: UserAccount) -> [UInt32] { database }
+    func processGroups() -> [UInt32] { process }
+    func run(_ arguments: [String]) -> CommandResult? { commands[arguments.joined(separator: " ")] }
+    func readFile(_ path: String) -> Result<String, SystemError> {
+        fileContents[path].map { .success($0) } ?? .failure(SystemError(errno: ENOENT, call: "open", path: path))
+    }
+    var configurationSearchPath: [String] { searchPath }
+    func desktopNaturalScrolling() -> (value: Bool, source: String)? { desktop }
+
+    /// The checks a doctor makes of this machine.
+    func checks(config: String? = nil) -> [Doctor.Check] { Doctor(probe: self, configurationPath: config).run() }
+}
+
+let denied = SystemError(errno: EACCES, call: "open")
+
+extension Array where Element == Doctor.Check {
+    /// The checks titled `title`.
+    func titled(_ title: String) -> [Doctor.Check] { filter { $0.title == title } }
+    /// The one check titled `title`.
+    func one(_ title: String) throws -> Doctor.Check {
+        let found = titled(title)
+        #expect(found.count == 1, "one \"\(title)\" check, got:\n\(found.map(\.text).joined(separator: "\n"))")
+        return try #require(found.first)
+    }
+    var report: String { map(\.text).joined(separator: "\n") }
+}

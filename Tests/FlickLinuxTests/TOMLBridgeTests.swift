@@ -1,0 +1,56 @@
+import Testing
+import FlickCore
+@testable import FlickLinux
+
+/// What the bridge to toml++ does with input that is not a configuration at all.
+@Suite struct TOMLBridgeTests {
+    /// Bytes toml++ refuses are syntax errors with a place, never a crash.
+    @Test(arguments: [
+        ("a = 1\u{0}\n", 1), ("[coast]\nboost = \"\u{1}\"\n", 2), ("x = \"\\q\"\n", 1), ("a = 1\na = 2\n", 2),
+        (String(repeating: "[", count: 300) + "\n", 1), ("v = " + String(repeating: "[", count: 300) + "\n", 1),
+    ])
+    func badBytesAreSyntaxErrors(text: String, line: Int) {
+        do {
+            _ = try TOMLDocument(text: text)
+            Issue.record("\(text.debugDescription) parsed")
+        } catch {
+            #expect(error.line == line, "\(error)")
+            #expect(!error.message.isEmpty)
+        }
+    }
+
+    /// A dotted key nests a table per part; 2000 parts are walked without recursion.
+    @Test func aVeryLongDottedKeyIsWalkedWithoutRecursion() throws {
+        let parts = 2000
+        let document = try TOMLDocument(text: "\n" + Array(repeating: "a", count: parts).joined(separator: ".") + " = 1\n")
+        #expect(document.line(of: Array(repeating: "a", count: parts).joined(separator: ".")) == 2)
+        var value = document.root["a"]
+        for _ in 1..<parts { value = value?.table?["a"] }
+        #expect(value?.int == 1)
+    }
+
+    /// Every TOML type arrives with its value; dates are recognised but carry none.
+    @Test func everyTypeArrives() throws {
+        let document = try TOMLDocument(text: """
+            s = "text\\twith\\u00e9"
+            i = 0x10
+            f = 1.5e3
+            b = true
+            d = 2026-11-23
+            t = 20:15:00
+            dt = 2026-11-23T20:15:00Z
+            a = [1, "two", [3]]
+            """)
+        let root = document.root
+        #expect(root["s"]?.string == "text\twith\u{e9}")
+        #expect(root["i"]?.int == 16)
+        #expect(root["f"]?.double == 1500)
+        #expect(root["b"]?.bool == true)
+        #expect(ConfigurationLoader.describe(try #require(root["d"])) == "a date/time")
+        #expect(ConfigurationLoader.describe(try #require(root["t"])) == "a date/time")
+        #expect(ConfigurationLoader.describe(try #require(root["dt"])) == "a date/time")
+        let array = try #require(root["a"]?.array)
+        #expect(array.count == 3 && array[0].int == 1 && array[1].string == "two" && array[2].array?.first?.int == 3)
+        #expect(root.sortedEntries.map(\.key) == ["a", "b", "d", "dt", "f", "i", "s", "t"])
+    }
+}
