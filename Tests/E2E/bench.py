@@ -46,6 +46,21 @@ Subcommands
           flickd maps (process_madvise MADV_PAGEOUT from outside), play the flicks again, wait
           10 s and read RSS: the pages flickd touches in use, without startup's. Writes
           DIR/rss-study.json (--json NAME: DIR/NAME).
+          run also takes --floor PATH (the floor program, Benchmarks/Floor: measured first,
+          page cache dropped, same touchpad, memory after start and after --floor-flicks
+          flicks), --reloads N (configuration reloads after the flicks, SIGHUP and a rewritten
+          file in turn; memory after 10 and after N) and --fault-around off (the profile for
+          order-file). flickd runs with $NOTIFY_SOCKET set; start-up = exec -> READY=1.
+  startup LABEL=PATH...  [--runs N] [--cold]
+          Start-up time (exec -> READY=1) of each flickd, N starts each in turn, warm page
+          cache (and with --cold also dropped before each start). Writes DIR/startup.json.
+  anatomy BENCH.json [--floor]
+          On the host: resident pages after start by mapping, by ELF section kind, and the
+          binary's by section and symbol owner (Swift module, stdlib, its Unicode tables,
+          runtime, toml++, C++, C).
+  order-file BENCH.json
+          On the host, from a `run --fault-around off` result: the binary's symbols in the
+          pages flickd touched, in address order (lld --symbol-ordering-file).
   timer   The timer jitter of wherever it runs (guest or host): a loop that sleeps with
           clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME) to one period (1/--rate) after its
           previous wake-up, as flickd's timerfd does, timer slack 1 ns; lateness = wake-up
