@@ -214,6 +214,8 @@ public final class Daemon {
         // The wheel exists and the devices present are open: startup is complete.
         reportedDeviceCount = devices.count
         notifier?.ready(status: serviceStatus())
+        // Start-up's allocations (configuration, device scan) are done with.
+        Syscall.releaseFreeHeap()
         while true {
             let count = try poll.wait()
             for index in 0..<count {
@@ -288,6 +290,7 @@ public final class Daemon {
         defer {
             reportedDeviceCount = devices.count
             notifier?.ready(status: serviceStatus())
+            Syscall.releaseFreeHeap()
         }
         let configuration: Configuration
         switch self.configuration.reload(unlessUnchanged: unlessUnchanged) {

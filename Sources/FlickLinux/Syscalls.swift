@@ -122,6 +122,17 @@ enum Syscall {
         })
     }
 
+    // MARK: Memory
+
+    /// Gives the heap's free pages back to the kernel (`malloc_trim(0)`). glibc keeps freed
+    /// memory until more than 128 KiB lie free at the top of the heap, so the peak of a
+    /// configuration reload (the file's text, the parser's tree, the log lines) would otherwise
+    /// stay resident: 132 KiB (docs/PERFORMANCE.md). Call it after such one-off work, never per
+    /// event.
+    static func releaseFreeHeap() {
+        _ = malloc_trim(0)
+    }
+
     // MARK: Clock and timerfd
 
     /// The current time on CLOCK_MONOTONIC, the clock evdev timestamps and timerfd use.

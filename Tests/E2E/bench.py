@@ -46,6 +46,21 @@ Subcommands
           flickd maps (process_madvise MADV_PAGEOUT from outside), play the flicks again, wait
           10 s and read RSS: the pages flickd touches in use, without startup's. Writes
           DIR/rss-study.json (--json NAME: DIR/NAME).
+          run also takes --floor PATH (the floor program, Benchmarks/Floor: measured first,
+          page cache dropped, same touchpad, memory after start and after --floor-flicks
+          flicks), --reloads N (configuration reloads after the flicks, SIGHUP and a rewritten
+          file in turn; memory after 10 and after N) and --fault-around off (the profile for
+          order-file). flickd runs with $NOTIFY_SOCKET set; start-up = exec -> READY=1.
+  startup LABEL=PATH...  [--runs N] [--cold]
+          Start-up time (exec -> READY=1) of each flickd, N starts each in turn, warm page
+          cache (and with --cold also dropped before each start). Writes DIR/startup.json.
+  anatomy BENCH.json [--floor]
+          On the host: resident pages after start by mapping, by ELF section kind, and the
+          binary's by section and symbol owner (Swift module, stdlib, its Unicode tables,
+          runtime, toml++, C++, C).
+  order-file BENCH.json
+          On the host, from a `run --fault-around off` result: the binary's symbols in the
+          pages flickd touched, in address order (lld --symbol-ordering-file).
   timer   The timer jitter of wherever it runs (guest or host): a loop that sleeps with
           clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME) to one period (1/--rate) after its
           previous wake-up, as flickd's timerfd does, timer slack 1 ns; lateness = wake-up
@@ -70,9 +85,11 @@ import json
 import os
 import re
 import signal
+import socket
 import struct
 import subprocess
 import sys
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -189,6 +206,10 @@ def memory(pid, exe, detail=True, exe_name="flickd (binary)"):
     # cached counters); smaps_rollup's Rss walks the page tables and is exact.
     m["rss_kib"] = roll.get("Rss")
     m["pss_kib"] = roll.get("Pss")
+    # smaps_rollup has no Rss split on 6.1; "Anonymous" is the anonymous part of Rss (heap,
+    # stacks, pages copied on write), the rest is file pages.
+    m["rss_anon_kib"] = roll.get("Anonymous")
+    m["rss_file_kib"] = None if m["rss_kib"] is None or m["rss_anon_kib"] is None else m["rss_kib"] - m["rss_anon_kib"]
     m["pss_anon_kib"] = roll.get("Pss_Anon")
     m["pss_file_kib"] = roll.get("Pss_File")
     m["private_dirty_kib"] = roll.get("Private_Dirty")
@@ -409,6 +430,76 @@ def _section_of(page_off, sections, icu):
     return best
 
 
+class ReadyListener:
+    """A datagram socket named by $NOTIFY_SOCKET for the programs started inside the `with`
+    block: `wait_ms(t0)` is the time from t0 to the first READY=1 (flickd's start-up, exec to
+    ready: its virtual device exists and the devices present are open)."""
+
+    def __enter__(self):
+        self.path = "/tmp/bench-notify-%d" % os.getpid()
+        if os.path.exists(self.path):
+            os.unlink(self.path)
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.sock.bind(self.path)
+        self.t_ready = None
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+        self.old = os.environ.get("NOTIFY_SOCKET")
+        os.environ["NOTIFY_SOCKET"] = self.path
+        return self
+
+    def _run(self):
+        while True:     # every datagram is read (the later ones: reloads, stopping)
+            try:
+                data = self.sock.recv(4096)
+            except OSError:
+                return
+            if self.t_ready is None and b"READY=1" in data.split(b"\n"):
+                self.t_ready = mono()
+
+    def wait_ms(self, t0, timeout):
+        end = mono() + timeout
+        while self.t_ready is None and mono() < end:
+            time.sleep(0.01)
+        return None if self.t_ready is None else round((self.t_ready - t0) * 1000, 2)
+
+    def __exit__(self, *exc):
+        if self.old is None:
+            os.environ.pop("NOTIFY_SOCKET", None)
+        else:
+            os.environ["NOTIFY_SOCKET"] = self.old
+        self.sock.close()
+        os.unlink(self.path)
+
+
+class LineReader:
+    """The lines a child writes to a pipe, each with the time it arrived (a thread reads)."""
+
+    def __init__(self, pipe):
+        self.lines, self.times, self.cond = [], [], threading.Condition()
+        threading.Thread(target=self._run, args=(pipe,), daemon=True).start()
+
+    def _run(self, pipe):
+        for raw in pipe:
+            with self.cond:
+                self.lines.append(raw.decode(errors="replace").rstrip("\n"))
+                self.times.append(mono())
+                self.cond.notify_all()
+
+    def wait(self, match, timeout):
+        """The arrival time of the first line `match` accepts, or None after `timeout` s."""
+        end = mono() + timeout
+        with self.cond:
+            while True:
+                for line, t in zip(self.lines, self.times):
+                    if match(line):
+                        return t
+                left = end - mono()
+                if left <= 0:
+                    return None
+                self.cond.wait(left)
+
+
 # -- the daemon ------------------------------------------------------------------------------
 
 def load_scenarios():
@@ -422,6 +513,29 @@ def load_scenarios():
 CONFIG = """[coast]
 tick_rate = 120
 """
+
+
+def output_tap_class(S):
+    class OutputTap(S.WheelTap):
+        """scenarios.WheelTap that also records EV_ABS events (the virtual touchpad's output)
+        as (kernel time, code, value); ABS and REL codes of interest do not overlap."""
+
+        def _run(self):
+            import select
+            E = S.E
+            while self.running:
+                r, _, _ = select.select([self.dev.fd], [], [], 0.1)
+                if not r:
+                    continue
+                try:
+                    for ev in self.dev.read():
+                        if ev.type in (E.EV_REL, E.EV_ABS):
+                            with self.lock:
+                                self.events.append((ev.sec + ev.usec / 1e6, ev.code, ev.value))
+                except OSError:
+                    return
+
+    return OutputTap
 
 
 def bench_flickd_class(S):
@@ -463,13 +577,32 @@ class Bench:
     def run(self):
         S = self.S
         t_start = mono()
+        if self.args.floor:
+            self.out["floor"] = self.floor_run(self.args.floor)
+        # --fault-around off: every file page flickd maps is one it touched (the profile that
+        # `bench.py order-file` reads); the memory figures are then not the usual ones.
+        default_fa = set_fault_around(4096) if self.args.fault_around == "off" else None
+        self.out["fault_around"] = self.args.fault_around
+        # flickd runs as under systemd (Type=notify): $NOTIFY_SOCKET set for the whole run.
+        ready = ReadyListener().__enter__()
+        drop_caches()
+        t_exec = mono()
         daemon = bench_flickd_class(S)(self.args.flickd, self.args.out, CONFIG, "bench-" + self.args.label)
-        tap = S.WheelTap(daemon.wheel)
+        self.out["startup_ms"] = ready.wait_ms(t_exec, 30)
+        self.note("start-up (exec -> READY=1): %s ms" % self.out["startup_ms"])
+        tap = output_tap_class(S)(daemon.wheel)
+        # The output's motion events: hi-res wheel, or the virtual touchpad's fingers moving
+        # (the flicks are vertical: ABS_MT_POSITION_Y changes in every frame that moves).
+        self.motion_code = self.E.REL_WHEEL_HI_RES if daemon.output == "wheel" else self.E.ABS_MT_POSITION_Y
+        self.out["output"] = daemon.output
         pid = daemon.proc.pid
         try:
             with S.open_pad(S.MANY_SLOTS, daemon) as pad:
                 time.sleep(2.0)
                 self.out["memory_start"] = memory(pid, self.args.flickd)
+                self.out["resident_pages_start"] = {}
+                self.out["sections_start"] = resident_sections(pid, self.args.flickd,
+                                                               pages_out=self.out["resident_pages_start"])
                 self.note("memory after start: %s" % self._mem_line(self.out["memory_start"]))
                 self.out["idle_start"] = self.idle(pid)
                 self.timing(daemon, tap, pad)
@@ -479,6 +612,9 @@ class Bench:
                 self.out["memory_after_flicks"] = memory(pid, self.args.flickd)
                 self.note("memory after %d flicks: %s" % (self.args.flicks, self._mem_line(self.out["memory_after_flicks"])))
                 self.out["idle_after_flicks"] = self.idle(pid)
+                self.reloads(daemon, pid, self.args.reloads)
+                self.out["resident_pages_end"] = {}
+                resident_sections(pid, self.args.flickd, pages_out=self.out["resident_pages_end"])
             self.out["player_max_late_ms"] = summary_ms([x / 1000 for x in self.player_late])
             self.out["player_max_late_ms"]["over_5ms"] = sum(1 for x in self.player_late if x > 5)
             self.out["player_max_late_ms"]["over_20ms"] = sum(1 for x in self.player_late if x > 20)
@@ -486,6 +622,9 @@ class Bench:
             tap.close()
             status = daemon.stop()
             self.out["exit_status"] = status
+            ready.__exit__(None, None, None)
+            if default_fa is not None:
+                set_fault_around(default_fa)
         self.out["timer"] = json.loads(subprocess.run([sys.executable, os.path.abspath(__file__), "timer"],
                                                       check=True, capture_output=True, text=True).stdout)
         self.note("guest timer: lateness p50 %.3f p99 %.3f max %.3f ms" % (
@@ -501,8 +640,83 @@ class Bench:
     @staticmethod
     def _mem_line(m):
         s = m["status_kib"]
-        return "VmRSS %d kB (smaps Rss %d), PSS %d kB (anon %d, file %d), VmHWM %d kB, %d thread(s)" % (
-            s["VmRSS"], m["rss_kib"], m["pss_kib"], m["pss_anon_kib"], m["pss_file_kib"], s["VmHWM"], s["Threads"])
+        return "smaps Rss %d kB (anon %d, file %d), PSS %d kB (anon %d, file %d), VmRSS %d kB, VmHWM %d kB, %d thread(s)" % (
+            m["rss_kib"], m["rss_anon_kib"], m["rss_file_kib"], m["pss_kib"], m["pss_anon_kib"], m["pss_file_kib"],
+            s["VmRSS"], s["VmHWM"], s["Threads"])
+
+    def floor_run(self, path):
+        """The floor program (Benchmarks/Floor) with the same touchpad: start-up, memory 2 s after
+        the pad was opened, --floor-flicks flicks played (it only reads and drops them), memory
+        again. Then it is stopped and the pad removed, before flickd starts."""
+        S = self.S
+        path = os.path.abspath(path)
+        out = {"binary": path, "binary_bytes": os.path.getsize(path)}
+        drop_caches()   # every program starts from the same (empty) page cache
+        t_exec = mono()
+        proc = subprocess.Popen([path], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        lines = LineReader(proc.stdout)
+        try:
+            t_ready = lines.wait(lambda l: l == "ready", 30)
+            if t_ready is None:
+                raise RuntimeError("the floor program did not start: %r" % lines.lines)
+            out["startup_ms"] = round((t_ready - t_exec) * 1000, 2)
+            pad = S.vdev.TouchDevice(S.load(S.MANY_SLOTS))
+            try:
+                if lines.wait(lambda l: l == "opened " + pad.devnode, 20) is None:
+                    raise RuntimeError("the floor program did not open %s: %r" % (pad.devnode, lines.lines))
+                time.sleep(2.0)
+                out["memory_start"] = memory(proc.pid, path, exe_name="floor (binary)")
+                out["resident_pages_start"] = {}
+                out["sections_start"] = resident_sections(proc.pid, path, exe_name="floor (binary)",
+                                                          pages_out=out["resident_pages_start"])
+                self.note("floor: start-up %.1f ms; memory after start: %s" % (
+                    out["startup_ms"], self._mem_line(out["memory_start"])))
+                for i in range(self.args.floor_flicks):
+                    pad.flick("down" if i % 2 == 0 else "up", speed=250, duration=0.05)
+                    pad.tap(hold=0.02)
+                time.sleep(1.0)
+                out["memory_after_flicks"] = memory(proc.pid, path, exe_name="floor (binary)")
+                out["flicks"] = self.args.floor_flicks
+                self.note("floor: memory after %d flicks: %s" % (self.args.floor_flicks,
+                                                                 self._mem_line(out["memory_after_flicks"])))
+            finally:
+                pad.close()
+        finally:
+            proc.terminate()
+            proc.wait(10)
+        return out
+
+    def reloads(self, daemon, pid, n):
+        """n configuration reloads, in turn SIGHUP and a rewrite of the file (replaced by rename,
+        as editors save; a comment changes, so the settings do not: the file is read and parsed,
+        nothing is applied); each waits for flickd's log line. Memory after the first 10 and
+        after all of them."""
+        path = daemon.config_path
+        with open(path) as f:
+            original = f.read()
+        done, t0, samples = 0, mono(), {}
+        for i in range(n):
+            mark = daemon.mark()
+            if i % 2 == 0:
+                os.kill(pid, signal.SIGHUP)
+            else:
+                with open(path + ".tmp", "w") as f:
+                    f.write(original + "# reload %d\n" % i)
+                os.replace(path + ".tmp", path)
+            if daemon.wait_log(r"(configuration reloaded|the settings are unchanged)", 10, mark):
+                done += 1
+            if i + 1 in (10, n):
+                time.sleep(0.5)
+                samples[i + 1] = memory(pid, self.args.flickd, detail=(i + 1 == n))
+        with open(path, "w") as f:
+            f.write(original)
+        self.out["reloads"] = {"count": n, "done": done, "seconds": round(mono() - t0, 1),
+                               "how": "SIGHUP and a rewritten file (a changed comment) in turn"}
+        if 10 in samples:
+            self.out["memory_after_10_reloads"] = samples[10]
+        if n in samples:
+            self.out["memory_after_reloads"] = samples[n]
+            self.note("memory after %d reloads (%d logged): %s" % (n, done, self._mem_line(samples[n])))
 
     def idle(self, pid, seconds=10.0):
         time.sleep(1.0)
@@ -541,7 +755,7 @@ class Bench:
             pad.tap(hold=0.02)
             S.coast_end(daemon, mark, 3)
             k_release = r.get("k_release") or r["t_release"]
-            events = [e[0] for e in tap.between(k_release - 0.0005, k_release + 1.0, E.REL_WHEEL_HI_RES)]
+            events = [e[0] for e in tap.between(k_release - 0.0005, k_release + 1.0, self.motion_code)]
             if not events:
                 lost += 1
                 continue
@@ -567,10 +781,13 @@ class Bench:
         self.out["tick_jitter_ms"] = summary_ms(jitter)
         self.out["first_tick_lateness_ms"] = summary_ms(first_tick)
         li, ti, tj = self.out["latency_ms"], self.out["tick_interval_ms"], self.out["tick_jitter_ms"]
-        self.note("release -> first wheel event over %d flicks: p50 %.3f ms, p99 %.3f ms, max %.3f ms" % (
-            li["n"], li["p50"], li["p99"], li["max"]))
-        self.note("tick interval over %d intervals: p50 %.3f ms, p99 %.3f ms (nominal %.3f); |jitter| p50 %.3f p99 %.3f ms" % (
-            ti["n"], ti["p50"], ti["p99"], ti["nominal"], tj["p50"], tj["p99"]))
+        if li["n"] and ti["n"]:
+            self.note("release -> first output event over %d flicks: p50 %.3f ms, p99 %.3f ms, max %.3f ms" % (
+                li["n"], li["p50"], li["p99"], li["max"]))
+            self.note("tick interval over %d intervals: p50 %.3f ms, p99 %.3f ms (nominal %.3f); |jitter| p50 %.3f p99 %.3f ms" % (
+                ti["n"], ti["p50"], ti["p99"], ti["nominal"], tj["p50"], tj["p99"]))
+        else:
+            self.note("no output events seen: no latency or tick figures")
 
     def coast_cpu(self, daemon, tap, pad):
         S, E = self.S, self.E
@@ -593,7 +810,7 @@ class Bench:
             end = S.coast_end(daemon, mark, 10)
             c_end = cpu_times(daemon.proc.pid)
             m = COAST_DURATION.search(daemon.text(), mark)
-            events = tap.between(k_release - 0.0005, k_release + 10.0, E.REL_WHEEL_HI_RES)
+            events = tap.between(k_release - 0.0005, k_release + 10.0, self.motion_code)
             in3 = [e for e in events if e[0] < k_release + 3.0]
             best = {
                 "flick": "200 mm/s for 150 ms, 2 fingers",
@@ -873,7 +1090,8 @@ def table(args):
     if args.rss:
         rss_table(d)
         return
-    benches = [b for b in (_load(os.path.join(d, "bench-%s.json" % l)) for l in ("baseline", "release", "dynamic", "debug")) if b]
+    labels = args.labels.split(",") if args.labels else ("baseline", "release", "dynamic", "debug")
+    benches = [b for b in (_load(os.path.join(d, "bench-%s.json" % l)) for l in labels) if b]
     if not benches:
         sys.exit("no bench-*.json in " + d)
     g = benches[0]["guest"]
@@ -881,15 +1099,44 @@ def table(args):
     rows = []
 
     def mem(m):
-        s = m["status_kib"]
-        return "%s VmRSS (Rss %s), %s PSS" % (_mb(s["VmRSS"]), _mb(m.get("rss_kib")), _mb(m["pss_kib"]))
+        if not m:
+            return "-"
+        if m.get("rss_anon_kib") is None:   # results of an older bench.py
+            return "%s VmRSS (Rss %s), %s PSS" % (_mb(m["status_kib"]["VmRSS"]), _mb(m.get("rss_kib")), _mb(m["pss_kib"]))
+        return "Rss %s (anon %d kB, file %d kB), PSS %s (anon %d, file %d)" % (
+            _mb(m["rss_kib"]), m["rss_anon_kib"], m["rss_file_kib"], _mb(m["pss_kib"]), m["pss_anon_kib"],
+            m["pss_file_kib"])
 
+    def diff(a, b):
+        if not a or not b or a.get("rss_anon_kib") is None or b.get("rss_anon_kib") is None:
+            return "-"
+        return "Rss %+d kB (anon %+d, file %+d), PSS %+d kB (anon %+d, file %+d)" % (
+            a["rss_kib"] - b["rss_kib"], a["rss_anon_kib"] - b["rss_anon_kib"], a["rss_file_kib"] - b["rss_file_kib"],
+            a["pss_kib"] - b["pss_kib"], a["pss_anon_kib"] - b["pss_anon_kib"], a["pss_file_kib"] - b["pss_file_kib"])
+
+    rows.append(("Start-up (exec -> READY=1)", ["%s ms" % _fmt(b.get("startup_ms")) for b in benches]))
     rows.append(("RSS after start (1 touchpad open)", [mem(b["memory_start"]) for b in benches]))
+    if any(b.get("floor") for b in benches):
+        rows.append(("Floor program after start (same boot)", [mem(b.get("floor", {}).get("memory_start")) for b in benches]))
+        rows.append(("  flickd - floor, after start", [diff(b["memory_start"], b.get("floor", {}).get("memory_start"))
+                                                       for b in benches]))
+        rows.append(("Floor program after its flicks", ["%s after %s flicks" % (
+            mem(b.get("floor", {}).get("memory_after_flicks")), b.get("floor", {}).get("flicks")) for b in benches]))
+        rows.append(("Floor program start-up (exec -> ready)", ["%s ms" % _fmt(b.get("floor", {}).get("startup_ms"))
+                                                                for b in benches]))
     rows.append(("RSS after %d flicks" % benches[0]["flicks"]["count"],
                  ["%s (%+d kB; %d of %d coasted, %d stopped by the tap)" % (
                      mem(b["memory_after_flicks"]),
                      b["memory_after_flicks"]["status_kib"]["VmRSS"] - b["memory_start"]["status_kib"]["VmRSS"],
                      b["flicks"]["coasted"], b["flicks"]["count"], b["flicks"]["stopped_by_touch"]) for b in benches]))
+    rows.append(("  Rss after - after start", [diff(b["memory_after_flicks"], b["memory_start"]) for b in benches]))
+    if any(b.get("memory_after_reloads") for b in benches):
+        rows.append(("RSS after %s configuration reloads" % benches[-1].get("reloads", {}).get("count"), [
+            "%s (%s logged)" % (mem(b.get("memory_after_reloads")), b.get("reloads", {}).get("done")) for b in benches]))
+        rows.append(("  Rss after reloads - after 10 reloads", [diff(b.get("memory_after_reloads"), b.get("memory_after_10_reloads"))
+                                                               for b in benches]))
+        rows.append(("  Rss after reloads - after the flicks", [diff(b.get("memory_after_reloads"), b["memory_after_flicks"])
+                                                               for b in benches]))
     rows.append(("Idle wake-ups (10 s)", ["%s/s after start, %s/s after the flicks" % (
         b["idle_start"]["per_second"], b["idle_after_flicks"]["per_second"]) for b in benches]))
     rows.append(("CPU, first 3 s of a coast", ["%s ms utime+stime (%s ms run time, %d wheel frames)" % (
@@ -1043,6 +1290,185 @@ def code_pages(args):
                 "%s %d" % kv for kv in sorted(owners.items(), key=lambda kv: -kv[1]))))
 
 
+def _owner(name):
+    """Who a symbol belongs to, for the anatomy: a Swift module (Swift-mangled names carry it),
+    the standard library (its Unicode data tables apart), the Swift runtime, toml++ and its
+    bridge (the configuration parser), other C++, or C."""
+    if name.startswith("_swift_stdlib_") or name.startswith("__swift_stdlib_"):
+        return "stdlib Unicode data"
+    m = re.match(r"_?\$s(\d+)", name)
+    if m:
+        module = name[len(m.group(0)):len(m.group(0)) + int(m.group(1))]
+        return {"s": "Swift stdlib", "Logging": "swift-log (Logging)"}.get(module, "Swift " + module)
+    if name.startswith(("$s", "_$s")):
+        return "Swift stdlib"
+    if name.startswith(("_ZN4toml", "ctoml")) or "toml" in name[:16]:
+        return "toml++ and its bridge (configuration)"
+    if name.startswith(("swift_", "_swift", "_ZN5swift", "_ZNK5swift", "__swift")) or "swift" in name[:12]:
+        return "Swift runtime"
+    if name.startswith("_Z"):
+        return "C++ (other)"
+    return "C"
+
+
+def anatomy(args):
+    """flickd's (or the floor's) resident pages after start, from a bench-LABEL.json: by mapping,
+    each file mapping by ELF section kind, and the binary's own pages by section and by the
+    owner of the symbols in each page (`nm -n` on the host; a page goes to whoever has most
+    symbols starting in it, or the symbol it lies inside)."""
+    d = _load(args.json)
+    if not d:
+        sys.exit("cannot read " + args.json)
+    if args.floor:
+        d = d.get("floor") or sys.exit("no floor run in " + args.json)
+    m, sections, pages = d.get("memory_start"), d.get("sections_start"), d.get("resident_pages_start")
+    if not m or sections is None or pages is None:
+        sys.exit("%s has no memory_start/sections_start (run bench.py run from this commit on)" % args.json)
+    print("Rss %d kB (anon %s, file %s), PSS %d kB" % (m["rss_kib"], m.get("rss_anon_kib"), m.get("rss_file_kib"), m["pss_kib"]))
+    print("\nby mapping (kB)            Rss    PSS   anon  what")
+    for name, g in m["by_mapping"].items():
+        kinds = sections_by_kind({name: sections[name]})[0] if name in sections else {}
+        print("  %-24s %6d %6d %6d  %s" % (name[:24], g["rss_kib"], g["pss_kib"], g["anon_kib"],
+                                           ", ".join("%s %d" % kv for kv in kinds.items())))
+    exe = [o for o in pages if o.endswith("(binary)")]
+    if not exe:
+        return
+    obj = exe[0]
+    path = pages[obj]["path"]
+    layout, _ = elf_layout(path)
+    nm = subprocess.run(["nm", "-n", "-S", "--defined-only", path], capture_output=True, text=True, check=True).stdout
+    syms = []
+    for line in nm.splitlines():
+        parts = line.split()
+        if len(parts) == 4:
+            syms.append((int(parts[0], 16), int(parts[1], 16), parts[3]))
+        elif len(parts) == 3:
+            syms.append((int(parts[0], 16), 0, parts[2]))
+    syms.sort()
+    addrs = [a for a, _, _ in syms]
+    # File offset -> address, per section (elf_layout gives offsets; elf_section the address).
+    addr_of = {}
+    for name, off, size in layout:
+        sec = elf_section(path, name)
+        if sec:
+            addr_of[name] = sec[2] - sec[0]
+    table = {}
+    for off, n in pages[obj]["ranges"]:
+        for k in range(n):
+            page = off + k * PAGE
+            sect = _section_of(page, layout, [])
+            kind = section_kind(sect)
+            if sect.startswith("swift5_"):
+                who = "Swift metadata records (%s)" % sect
+            elif sect in addr_of and kind in ("code", "read-only data", "relocated data", "other"):
+                va = page + addr_of[sect]
+                lo = bisect.bisect_right(addrs, va) - 1
+                hi = bisect.bisect_left(addrs, va + PAGE)
+                counts = {}
+                for j in range(max(lo, 0), max(hi, lo + 1)):
+                    if 0 <= j < len(syms):
+                        a, size, nmx = syms[j]
+                        if a < va and a + size <= va and j == lo and hi > lo + 1:
+                            continue   # ends before this page, and others start in it
+                        w = _owner(nmx)
+                        counts[w] = counts.get(w, 0) + 1
+                who = max(counts, key=counts.get) if counts else "(no symbol)"
+            else:
+                who = "(%s)" % sect
+            key = (kind, who)
+            table[key] = table.get(key, 0) + PAGE // 1024
+    print("\n%s (%s): resident pages by section kind and owner (kB)" % (obj, os.path.basename(path)))
+    by_kind = {}
+    for (kind, who), kib in table.items():
+        by_kind.setdefault(kind, []).append((kib, who))
+    for kind, items in sorted(by_kind.items(), key=lambda kv: -sum(k for k, _ in kv[1])):
+        print("  %-18s %6d: %s" % (kind, sum(k for k, _ in items), ", ".join(
+            "%s %d" % (w, k) for k, w in sorted(items, reverse=True))))
+    owners = {}
+    for (kind, who), kib in table.items():
+        owners[who] = owners.get(who, 0) + kib
+    print("  by owner: " + ", ".join("%s %d" % (w, k) for w, k in sorted(owners.items(), key=lambda kv: -kv[1])))
+
+
+def order_file(args):
+    """The symbols of flickd's binary that lie in pages it touched (a `run --fault-around off`
+    JSON: the pages resident at start and after the flicks and reloads), in address order: an
+    lld --symbol-ordering-file that packs what flickd uses at start and in use together, so
+    that the pages around each fault (the kernel maps up to 64 KiB of them) are useful ones."""
+    d = _load(args.json)
+    if not d or d.get("fault_around") != "off":
+        sys.exit("%s is not a `bench.py run --fault-around off` result" % args.json)
+    ranges = []
+    path = None
+    for key in ("resident_pages_start", "resident_pages_end"):
+        for obj, info in (d.get(key) or {}).items():
+            if obj.endswith("(binary)"):
+                path = info["path"]
+                ranges += info["ranges"]
+    if not path:
+        sys.exit("no resident pages of the binary in " + args.json)
+    touched = set()
+    for off, n in ranges:
+        for k in range(n):
+            touched.add(off + k * PAGE)
+    layout, _ = elf_layout(path)
+    addr_of = {}
+    for name, off, size in layout:
+        sec = elf_section(path, name)
+        if sec:
+            addr_of[name] = (sec[0], sec[1], sec[2])
+    nm = subprocess.run(["nm", "-n", "-S", "--defined-only", path], capture_output=True, text=True, check=True).stdout
+    out, seen = [], set()
+    for line in nm.splitlines():
+        parts = line.split()
+        if len(parts) != 4 or parts[2] not in "tTrRdDbB":
+            continue
+        addr, size, name = int(parts[0], 16), int(parts[1], 16), parts[3]
+        for sname, (off, ssize, saddr) in addr_of.items():
+            if saddr <= addr < saddr + ssize:
+                first = (off + addr - saddr) // PAGE * PAGE
+                last = (off + addr - saddr + max(size, 1) - 1) // PAGE * PAGE
+                if any(p in touched for p in range(first, last + PAGE, PAGE)) and name not in seen:
+                    seen.add(name)
+                    out.append(name)
+                break
+    sys.stdout.write("".join(n + "\n" for n in out))
+    print("%d symbols in %d touched pages of %s" % (len(out), len(touched), path), file=sys.stderr)
+
+
+def startup(args):
+    """Start-up time (exec -> READY=1) of each LABEL=PATH, --runs times each, in turn (A, B, A,
+    B, ...), with a warm page cache (the binary read once before) and, with --cold, also after
+    dropping it. Each flickd runs with the bench's configuration and is stopped by SIGTERM."""
+    progs = [spec.partition("=")[::2] for spec in args.binaries]
+    out = {"runs": args.runs, "results": {}}
+    config = os.path.join(args.out, "startup.toml")
+    with open(config, "w") as f:
+        f.write(CONFIG)
+    for cold in ([False, True] if args.cold else [False]):
+        for label, path in progs:   # one start each first: warm cache for every binary
+            subprocess.run(["cat", path], stdout=subprocess.DEVNULL)
+        for i in range(args.runs):
+            for label, path in progs:
+                if cold:
+                    drop_caches()
+                with ReadyListener() as ready:
+                    t0 = mono()
+                    proc = subprocess.Popen([path, "run", "--config", config],
+                                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                    ms = ready.wait_ms(t0, 30)
+                    proc.send_signal(signal.SIGTERM)
+                    proc.wait(15)
+                out["results"].setdefault("%s %s" % (label, "cold" if cold else "warm"), []).append(ms)
+                time.sleep(0.3)
+    for key, values in out["results"].items():
+        ok = sorted(v for v in values if v is not None)
+        print("%-24s exec -> READY=1: median %.1f ms, min %.1f, max %.1f (n=%d)" % (
+            key, percentile(ok, 50), ok[0], ok[-1], len(ok)), flush=True)
+    with open(os.path.join(args.out, "startup.json"), "w") as f:
+        json.dump(out, f, indent=1)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -1052,6 +1478,11 @@ def main():
     r.add_argument("--out", default=os.environ.get("E2E_RESULTS") or os.environ.get("E2E_TMP", "/tmp"))
     r.add_argument("--flicks", type=int, default=1000)
     r.add_argument("--timing-flicks", type=int, default=40)
+    r.add_argument("--reloads", type=int, default=100, help="configuration reloads after the flicks")
+    r.add_argument("--floor", help="the floor program (Benchmarks/Floor), measured first in the same boot")
+    r.add_argument("--floor-flicks", type=int, default=100)
+    r.add_argument("--fault-around", choices=["default", "off"], default="default",
+                   help="off: the kernel maps only the file pages flickd touches (for order-file)")
     s = sub.add_parser("rss", help="the RSS study")
     s.add_argument("binaries", nargs="+", metavar="[floor:]LABEL=PATH")
     s.add_argument("--out", default=os.environ.get("E2E_RESULTS") or os.environ.get("E2E_TMP", "/tmp"))
@@ -1064,10 +1495,21 @@ def main():
     tb = sub.add_parser("table", help="print the results in DIR as a table (on the host)")
     tb.add_argument("dir")
     tb.add_argument("--rss", action="store_true", help="the RSS study's table")
+    tb.add_argument("--labels", help="the runs to show, comma-separated (default: baseline,release,dynamic,debug)")
     cp = sub.add_parser("code-pages", help="resident code pages by symbol owner, from an rss JSON (on the host)")
     cp.add_argument("json")
     cp.add_argument("label")
     cp.add_argument("--fault-around", type=int, default=None, help="fault_around_bytes of the run (4096 or 65536)")
+    an = sub.add_parser("anatomy", help="resident pages by mapping, section and owner, from a bench JSON (on the host)")
+    an.add_argument("json")
+    an.add_argument("--floor", action="store_true", help="the floor program's pages, not flickd's")
+    of = sub.add_parser("order-file", help="lld symbol ordering from a `run --fault-around off` JSON (on the host)")
+    of.add_argument("json")
+    su = sub.add_parser("startup", help="start-up time (exec -> READY=1) of each binary, in turn")
+    su.add_argument("binaries", nargs="+", metavar="LABEL=PATH")
+    su.add_argument("--runs", type=int, default=10)
+    su.add_argument("--cold", action="store_true", help="also with the page cache dropped before each start")
+    su.add_argument("--out", default=os.environ.get("E2E_RESULTS") or os.environ.get("E2E_TMP", "/tmp"))
     t = sub.add_parser("timer", help="timer jitter and CPU speed where this runs")
     t.add_argument("--seconds", type=float, default=5.0)
     t.add_argument("--rate", type=float, default=120.0)
@@ -1083,6 +1525,13 @@ def main():
         table(args)
     elif args.cmd == "code-pages":
         code_pages(args)
+    elif args.cmd == "anatomy":
+        anatomy(args)
+    elif args.cmd == "order-file":
+        order_file(args)
+    elif args.cmd == "startup":
+        os.makedirs(args.out, exist_ok=True)
+        startup(args)
     else:
         print(json.dumps(timer_jitter(args.seconds, args.rate)))
 

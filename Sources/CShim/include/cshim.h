@@ -13,6 +13,7 @@
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <linux/input.h>
+#include <malloc.h>
 
 // epoll
 static const int cshim_epoll_cloexec = EPOLL_CLOEXEC;
