@@ -628,8 +628,11 @@ class Scenarios:
                             self.figures.setdefault("touchpad_speed_ratio", []).append(round(ratio, 3))
                             self.figures.setdefault("touchpad_interval_p50_ms", []).append(round(p50, 1))
                             # Wide bounds: under emulation the first frames come late, in lumps.
-                            c.check(s, label + ": the glide starts near the finger's speed (0.6 .. 1.5 of it)",
-                                    0.6 <= ratio <= 1.5, "0.6 .. 1.5", "%.2f" % ratio)
+                            # The glide's first 100 ms from its first event include the lead's
+                            # catch-up (VirtualFingers.lead): about 1.15 of the finger's speed when
+                            # nothing is late; the finger's own figure varies by ±20 % here.
+                            c.check(s, label + ": the glide starts near the finger's speed (0.6 .. 1.6 of it)",
+                                    0.6 <= ratio <= 1.6, "0.6 .. 1.6", "%.2f" % ratio)
                             c.check(s, label + ": frames come steadily (median interval <= 40 ms under emulation; 8 ms nominal)",
                                     p50 <= 40, "<= 40 ms", "%.1f ms" % p50)
                         else:
