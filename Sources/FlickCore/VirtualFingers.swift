@@ -311,9 +311,10 @@ public struct VirtualFingers: Sendable {
             let modelTime = time - glide.lag
             let ended = modelTime >= glide.end
             let wanted: Double
+            let isMakeUp = !ended && glide.distance == 0 && glide.makeUp > 0
             if ended {
                 wanted = glide.finalDistance
-            } else if glide.distance == 0 && glide.makeUp > 0 {
+            } else if isMakeUp {
                 // The first motion frame after a landing is the make-up alone: libinput drops it.
                 wanted = min(glide.finalDistance, glide.makeUp)
             } else {
@@ -336,7 +337,10 @@ public struct VirtualFingers: Sendable {
             let step = max(0, min(wanted - glide.distance, allowed))
             let distance = glide.distance + step
             let done = ended && distance >= glide.finalDistance - 1e-9
-            glide.lastSpeed = step / interval
+            // libinput judges the frame after the make-up as if the fingers had been at rest (it
+            // resets their history when the landing's finger count settles, so a long frame
+            // there was seen discarded as a jump at 600 mm/s): the speed ramp starts again.
+            glide.lastSpeed = isMakeUp ? 0 : step / interval
             glide.lastModelTime = modelTime
             glide.distance = distance
             glide.lastFrame = time

@@ -339,6 +339,22 @@ import FlickTestSupport
         #expect(abs(sooner - lead.microseconds) <= slack, "ends \(sooner) µs sooner")
     }
 
+    @Test("the frame after the make-up starts the speed ramp from rest: at most 300 mm/s (2.4 mm in 8 ms)")
+    func rampRestartsAfterTheMakeUp() throws {
+        for speed in [150.0, 600.0, 1500.0] {
+            var fingers = VirtualFingers()
+            let landed = fingers.start(velocity: Vector(x: 0, y: speed), deceleration: Self.deceleration,
+                                       maxDuration: .milliseconds(5000), at: Self.release)
+            let landing = try #require(landed)
+            let moves = Self.run(&fingers, from: Self.release).filter { $0.frame.action == .move }
+            let step = moves[1].frame.first.y - moves[0].frame.first.y
+            let seconds = (moves[1].time - moves[0].time).seconds
+            #expect(step <= VirtualFingers.maximumSpeedIncrease * seconds + 1e-9,
+                    "\(speed) mm/s: \(step) mm in \(seconds * 1000) ms after the make-up")
+            #expect(moves[0].frame.first.y > landing.first.y, "the make-up moved")
+        }
+    }
+
     @Test("with the lead a fast release catches up under the speed-increase cap")
     func leadRespectsTheCap() throws {
         var fingers = VirtualFingers()
