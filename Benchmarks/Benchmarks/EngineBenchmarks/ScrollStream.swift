@@ -80,11 +80,10 @@ struct ScrollStream {
                 let time = base + offset
                 // Ticks that fall due before this event run first, as the daemon's timerfd
                 // fires before the next evdev read.
-                while let deadline = engine.nextDeadline, deadline.microseconds <= time {
-                    _ = engine.tick(at: deadline)
+                engine.advance(to: Instant(microseconds: time)) { _, tick in
                     if recording {
                         steps.append(Step(event: InputEvent(type: 0, code: 0, value: 0),
-                                          microseconds: deadline.microseconds - base, isTick: true))
+                                          microseconds: tick.microseconds - base, isTick: true))
                     }
                 }
                 _ = engine.handle(event, from: device, at: Instant(microseconds: time))
