@@ -70,8 +70,8 @@ public struct TouchFrame: Hashable, Sendable, CustomStringConvertible {
 /// first motion of a new two-finger scroll, so that frame is the one it drops and the model
 /// starts after it; the content loses nothing. The model's clock starts `lead` early, and the
 /// fingers catch up with it at most `maximumCatchUp` times its speed: the handover (landing,
-/// dropped frame, reaction time) leaves no hole in the content's motion. When the model comes to rest (or at
-/// `coast.max_duration`) the fingers rest `restBeforeLift`, then lift.
+/// dropped frame, reaction time) leaves no hole in the content's motion. When the model comes
+/// to rest (or at `coast.max_duration`) the fingers rest `restBeforeLift`, then lift.
 ///
 /// A stop (touch, key, button, device removed, reconfigure, shutdown) freezes the fingers at
 /// once: no more motion; they lift after `restBeforeLift` without motion. Lifting while moving
@@ -122,7 +122,8 @@ public struct VirtualFingers: Sendable {
     /// landing, the make-up frame libinput drops, flickd's own reaction time and, under X11, the
     /// first scroll event of a new device (the clients take its valuator as their starting
     /// point, not as motion). Starting the model this much earlier, the fingers catch up with
-    /// where the content would be had the finger gone on, within the speed-increase cap, so the
+    /// where the content would be had the finger gone on, within the speed-increase cap and
+    /// `maximumCatchUp`, so the
     /// glide continues the finger's speed instead of opening with a hole. The travel is the
     /// model's all the same; the glide ends `lead` sooner.
     public static let lead = Duration.milliseconds(24)
