@@ -32,7 +32,7 @@ import os
 import sys
 import time
 
-CONTENT = (6000, 20000)    # px (GTK)
+CONTENT = (20000, 20000)   # px (GTK): a horizontal flick travels ~2000 px with the finger and ~4000 px coasting
 QT_SIZE = (30000, 60000)   # px: Qt scales touchpad motion ~2.5x GTK's, so more room to glide
 
 
