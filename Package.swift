@@ -1,6 +1,15 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+// flickd's own modules are built without `_StringProcessing`, which Swift imports implicitly
+// (regexes, `String.contains(String)`): flickd needs none of it, and linked it costs about
+// 200 KiB resident (docs/PERFORMANCE.md, "Resident memory against the floor"). Its members
+// stay visible through dependencies that import it (swift-log, swift-numerics), so a call can
+// still pull it in: `scripts/bench-daemon` warns when the release binary has its symbols.
+let noStringProcessing: [SwiftSetting] = [
+    .unsafeFlags(["-Xfrontend", "-disable-implicit-string-processing-module-import"]),
+]
+
 let package = Package(
     name: "flickd",
     products: [
@@ -20,11 +29,12 @@ let package = Package(
         // Pure Swift engine: no Foundation, no Glibc, no C module. Time is injected.
         .target(
             name: "FlickCore",
-            dependencies: [.product(name: "RealModule", package: "swift-numerics")]
+            dependencies: [.product(name: "RealModule", package: "swift-numerics")],
+            swiftSettings: noStringProcessing
         ),
         // Offline tooling on top of the engine, for `flickd replay` and `flickd plot` (and the tests):
         // evemu / libinput-record readers, replaying a recording, event names, the SVG plot.
-        .target(name: "FlickTools", dependencies: ["FlickCore"]),
+        .target(name: "FlickTools", dependencies: ["FlickCore"], swiftSettings: noStringProcessing),
         // C headers Swift cannot import on its own (epoll, timerfd, signalfd, ioctl macros).
         .target(name: "CShim"),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
@@ -41,7 +51,8 @@ let package = Package(
             dependencies: [
                 "FlickCore", "CShim", "CEvdev", "CUdev", "CTOMLBridge",
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: noStringProcessing
         ),
         // The command line and nothing else.
         .executableTarget(
@@ -49,7 +60,8 @@ let package = Package(
             dependencies: [
                 "FlickCore", "FlickTools", "FlickLinux",
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: noStringProcessing
         ),
         // Test support shared by the tests, Fuzz/ and Benchmarks/: the fixture rule, the device
         // fixtures, the evemu writer, the seeded random generator.

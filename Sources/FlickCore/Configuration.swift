@@ -222,7 +222,7 @@ extension DeviceRule {
     public func matches(_ identity: DeviceIdentity) -> Bool {
         if let vendor, vendor != identity.vendor { return false }
         if let product, product != identity.product { return false }
-        if let name, !identity.name.lowercased().contains(name.lowercased()) { return false }
+        if let name, !identity.name.lowercased().containsText(name.lowercased()) { return false }
         return true
     }
 }

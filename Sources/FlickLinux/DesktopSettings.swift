@@ -111,7 +111,7 @@ public enum DesktopSettings {
     static func naturalScrolling(in environment: Environment) -> (value: Bool, source: String)? {
         let desktops = (environment.currentDesktop ?? "").lowercased().split(separator: ":").map(String.init)
         let isKDE = desktops.contains("kde")
-        let isGNOME = desktops.contains { $0.contains("gnome") || $0 == "pantheon" }
+        let isGNOME = desktops.contains { $0.containsText("gnome") || $0 == "pantheon" }
         if isKDE || !isGNOME, let found = kdeNaturalScrolling(in: environment) { return found }
         if isGNOME, let output = environment.gsettingsGet(gnomeSchema, gnomeKey),
            let value = parseGSettingsBoolean(output) {
@@ -155,7 +155,7 @@ public enum DesktopSettings {
     static func kcminputrcNaturalScrolling(_ text: String) -> (value: Bool, group: String, key: String)? {
         for group in KConfig(text: text).groups where group.path.first == "Libinput" && group.path.count >= 4 {
             let name = group.path[group.path.count - 1].lowercased()
-            let isTouchpad = touchpadWords.contains { name.contains($0) }
+            let isTouchpad = touchpadWords.contains { name.containsText($0) }
                 || group.entries.contains { touchpadOnlyKeys.contains($0.key.lowercased()) }
             guard isTouchpad, let entry = group.entries.last(where: { $0.key.lowercased() == "naturalscroll" }),
                   let value = KConfig.boolean(entry.value) else { continue }

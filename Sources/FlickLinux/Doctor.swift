@@ -370,7 +370,7 @@ public struct Doctor {
         let active = probe.run(["systemctl", "--user", "is-active", "flickd"])
         let enabledWord = Self.firstLine(enabled.output)
         let activeWord = active.map { Self.firstLine($0.output) } ?? ""
-        let notInstalled = enabledWord == "not-found" || enabled.output.contains("No such file or directory")
+        let notInstalled = enabledWord == "not-found" || enabled.output.containsText("No such file or directory")
         if let noManager = [enabled, active].compactMap({ $0 }).first(where: { Self.lacksUserManager($0.output) }) {
             let unit = notInstalled ? "; flickd.service is not installed either (scripts/install installs it)" : ""
             return Check(title: title, status: .warning,
@@ -416,8 +416,8 @@ public struct Doctor {
 
     /// systemctl could not reach a user manager (no session bus, no XDG_RUNTIME_DIR).
     private static func lacksUserManager(_ output: String) -> Bool {
-        output.contains("Failed to connect to bus") || output.contains("Failed to connect to user scope bus")
-            || output.contains("$DBUS_SESSION_BUS_ADDRESS") || output.contains("XDG_RUNTIME_DIR")
+        output.containsText("Failed to connect to bus") || output.containsText("Failed to connect to user scope bus")
+            || output.containsText("$DBUS_SESSION_BUS_ADDRESS") || output.containsText("XDG_RUNTIME_DIR")
     }
 
     // MARK: Configuration
@@ -476,7 +476,7 @@ public struct Doctor {
                          detail: "wheel: coasts are hi-res wheel events on \"\(VirtualWheel.name)\", scaled by scroll.speed")
         case .touchpad:
             let base = "touchpad: coasts move two fingers on \"\(VirtualTouchpad.name)\"; the desktop's touchpad settings (natural scrolling, speed) apply to it as to your pad, and flickd does not invert it again"
-            if let found = probe.desktopNaturalScrolling(), found.source.contains("kcminputrc") || found.source.contains("touchpadxlibinputrc") {
+            if let found = probe.desktopNaturalScrolling(), found.source.containsText("kcminputrc") || found.source.containsText("touchpadxlibinputrc") {
                 return Check(title: title, status: .warning,
                              detail: "\(base); but KDE Plasma keeps touchpad settings per device (\(found.source)), so the virtual touchpad has its own natural-scrolling setting and coasts may run against your scrolls",
                              fix: "while flickd runs, open System Settings › Touchpad, pick \"\(VirtualTouchpad.name)\" and set Natural scrolling as for your touchpad (or set output.mode = \"wheel\")")
