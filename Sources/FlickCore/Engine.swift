@@ -35,6 +35,13 @@ public final class Engine {
     /// (the daemon reads it from GNOME or KDE). Default false: libinput's default.
     public var desktopNaturalScrolling: Bool = false
 
+    /// The desktop's natural-scrolling setting for the virtual touchpad itself, where the
+    /// desktop keeps settings per device and the daemon can read them (KDE Plasma on Wayland);
+    /// nil: the desktop gives it the same setting as the touchpad a coast comes from. When the
+    /// two differ, the virtual fingers move against the real ones so that the content keeps
+    /// the real pad's direction.
+    public var virtualTouchpadNaturalScrolling: Bool?
+
     /// A tick this much later than it was due means the machine stalled (suspend): the coast
     /// ends rather than jump.
     public static let stallLimit = Duration.milliseconds(500)
@@ -47,6 +54,9 @@ public final class Engine {
         var settings: Configuration
         /// The matching `[[device]]` section, if any.
         var rule: DeviceRule?
+        /// The desktop's own natural-scrolling setting for this device, where it keeps one per
+        /// device; nil: `Engine.desktopNaturalScrolling`.
+        var desktopNaturalScrolling: Bool?
         var tracker: ContactTracker?
         /// nil when the device only stops coasts (its kind is disabled) or is ignored.
         var recognizer: GestureRecognizer?
@@ -84,6 +94,13 @@ public final class Engine {
         let state = Device(description: description, resolutionOverride: resolutionOverride, configuration: configuration)
         devices[device] = state
         return admit(state)
+    }
+
+    /// Sets the desktop's own natural-scrolling setting for `device`, where the desktop keeps
+    /// one per device and the daemon can read it; nil: the desktop-wide
+    /// `desktopNaturalScrolling`. Used where `scroll.natural` is `auto`.
+    public func setDesktopNaturalScrolling(_ natural: Bool?, for device: DeviceID) {
+        devices[device]?.desktopNaturalScrolling = natural
     }
 
     /// Forgets `device`; a coast it started ends.
@@ -222,14 +239,18 @@ public final class Engine {
         let released = decided.releaseVelocity
         let v = decided.velocity
         let boosted = decided.boosted
+        // How the desktop scrolls this device's kind: a touchpad by its own setting where the
+        // desktop keeps one, else by the desktop's.
+        let desktop = kind == .touchpad ? devices[device]?.desktopNaturalScrolling ?? desktopNaturalScrolling : desktopNaturalScrolling
+        let padNatural = configuration.scroll.natural.isNatural(desktop: desktop)
         // Content follows the fingers on touchscreens and with natural scrolling.
-        let natural = kind == .touchscreen || configuration.scroll.natural.isNatural(desktop: desktopNaturalScrolling)
+        let natural = kind == .touchscreen || padNatural
         let (vertical, horizontal) = decided.wheelVelocity(natural: natural, unitsPerMillimetre: configuration.scroll.speed)
 
         stop(at: time, reason: .replaced)
         if output == .touchpad {
-            return glide(from: device, kind: kind, settings: configuration, released: released, velocity: v,
-                         boosted: boosted, at: time)
+            return glide(from: device, kind: kind, settings: configuration, sourceNatural: padNatural,
+                         released: released, velocity: v, boosted: boosted, at: time)
         }
         let period = Duration.seconds(1 / max(1, settings.tickRate))
         // The model starts one period before the release (never before the newest motion), so
@@ -253,16 +274,19 @@ public final class Engine {
     }
 
     /// Starts the virtual fingers with velocity `v` (mm/s on the source, after boost, axis lock
-    /// and clamp). The wheel `Coast` is kept for its bookkeeping (boost, the plan), never ticked.
-    private func glide(from device: DeviceID, kind: DeviceKind, settings configuration: Configuration,
+    /// and clamp); `sourceNatural`: whether the desktop scrolls the source's kind of touchpad
+    /// naturally. The wheel `Coast` is kept for its bookkeeping (boost, the plan), never ticked.
+    private func glide(from device: DeviceID, kind: DeviceKind, settings configuration: Configuration, sourceNatural: Bool,
                        released: Vector, velocity v: Vector, boosted: Bool, at time: Instant) -> WheelOutput {
         let settings = configuration.coast
-        // A touchpad's fingers scroll the way the desktop's setting for touchpads says, and it
-        // applies to the virtual pad too: the virtual fingers move as the real ones did. A
-        // touchscreen's content follows the fingers; on a pad that is natural scrolling, so
-        // the fingers move the other way when the desktop scrolls touchpads traditionally.
-        let natural = configuration.scroll.natural.isNatural(desktop: desktopNaturalScrolling)
-        let onPad = kind == .touchpad || natural ? v : v * -1
+        // The desktop applies its touchpad setting to the virtual pad too: with the same
+        // setting as the source pad's, the virtual fingers move as the real ones did; with a
+        // setting of its own that differs (per-device desktops), against them. A touchscreen's
+        // content follows the fingers; on a pad that is natural scrolling, so the fingers move
+        // the other way when the virtual pad scrolls traditionally.
+        let virtualNatural = virtualTouchpadNaturalScrolling ?? sourceNatural
+        let followsFingers = kind == .touchpad ? virtualNatural == sourceNatural : virtualNatural
+        let onPad = followsFingers ? v : v * -1
         let deceleration = Deceleration(ratePerMillisecond: settings.decelerationRate)
         let period = Duration.seconds(1 / max(1, settings.tickRate))
         let bookkeeping = Coast(source: device, origin: time, vertical: 0, horizontal: 0, millimetresPerSecond: v,

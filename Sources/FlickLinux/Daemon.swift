@@ -95,9 +95,8 @@ public final class Daemon {
     /// Asks the desktop whether its touchpads scroll naturally, off the loop; nil: never asked
     /// (the engine's `desktopNaturalScrolling` stays as given).
     private let desktop: DesktopQuery?
-    /// The desktop's last answer for `scroll.natural = "auto"`: nil before one came, or when
-    /// it found no setting.
-    private var desktopNaturalScrolling: Bool?
+    /// The desktop's last answer: nil before one came, or when it found no setting.
+    private var desktopAnswer: DesktopSettings.Answer?
     /// An ask is under way: the per-device directions are logged when its answer comes.
     private var desktopAsked = false
 
@@ -335,9 +334,10 @@ public final class Daemon {
     /// applied when it arrives (`desktopAnswered`); until then the last one stays.
     private func askDesktop(for configuration: Configuration) {
         guard let desktop else { return }
-        guard configuration.followsDesktopNaturalScrolling else {
+        if !configuration.followsDesktopNaturalScrolling {
             DesktopSettings.followNaturalScrolling(configuration, engine: engine, logger: logger) { nil }
-            return
+            // The virtual touchpad may have a setting of its own on the desktop all the same.
+            guard configuration.output.mode == .touchpad else { return }
         }
         desktopAsked = desktop.ask()
         if !desktopAsked {
@@ -348,20 +348,35 @@ public final class Daemon {
     /// Applies the desktop's answer to the settings in force, and logs it.
     private func desktopAnswered() {
         guard let desktop, let answer = desktop.receive() else { return }
-        desktopNaturalScrolling = answer?.value
+        desktopAnswer = answer
         desktopAsked = false
+        let perDevice = answer?.perDevice
+        engine.virtualTouchpadNaturalScrolling = perDevice?.virtualTouchpad
+        for (id, open) in devices where open.role == .touch {
+            engine.setDesktopNaturalScrolling(open.identity.flatMap { perDevice?.natural(for: $0) }, for: id)
+        }
+        if let perDevice {
+            logger.info("natural scrolling: the desktop keeps it per device (\(perDevice.file)); \(VirtualTouchpad.name): \(perDevice.virtualTouchpad)")
+        }
         // A reload since the ask may have made every setting explicit: nothing to follow.
-        guard configuration.current.followsDesktopNaturalScrolling else { return }
-        DesktopSettings.followNaturalScrolling(configuration.current, engine: engine, logger: logger) { answer }
+        if configuration.current.followsDesktopNaturalScrolling {
+            DesktopSettings.followNaturalScrolling(configuration.current, engine: engine, logger: logger) { answer }
+        }
         for open in devices.values.sorted(by: { $0.node.devnode < $1.node.devnode }) { logNaturalScrolling(open) }
     }
 
     /// Which way a touchpad's coasts go and which setting decided (debug), through the one
-    /// resolver `flickd doctor` uses too.
+    /// resolver `flickd doctor` uses too; with the virtual touchpad, whether its fingers move
+    /// against the real ones because the desktop gives it a setting of its own.
     private func logNaturalScrolling(_ open: OpenDevice) {
         guard open.node.kind == .touchpad, let identity = open.identity else { return }
-        let natural = engine.configuration.naturalScrolling(for: identity, kind: .touchpad, desktop: desktopNaturalScrolling)
-        logger.debug("\(open.node.devnode) (\(open.node.name)): natural scrolling \(natural.isNatural) (\(natural.explanation))")
+        let desktop = desktopAnswer?.perDevice?.natural(for: identity) ?? desktopAnswer?.value
+        let natural = engine.configuration.naturalScrolling(for: identity, kind: .touchpad, desktop: desktop)
+        var line = "\(open.node.devnode) (\(open.node.name)): natural scrolling \(natural.isNatural) (\(natural.explanation))"
+        if output.mode == .touchpad, let virtual = engine.virtualTouchpadNaturalScrolling, virtual != natural.isNatural {
+            line += "; the virtual touchpad's is \(virtual), so its fingers move against yours"
+        }
+        logger.debug("\(line)")
     }
 
     /// Notes the configuration file's changes and (re)starts the wait for them to settle.
@@ -597,6 +612,9 @@ public final class Daemon {
         }
         let open = OpenDevice(device: device, node: node, role: role, identity: identity)
         devices[id] = open
+        if let identity, let perDevice = desktopAnswer?.perDevice {
+            engine.setDesktopNaturalScrolling(perDevice.natural(for: identity), for: id)
+        }
         idsByNode[node.devnode] = id
         // While the desktop is being asked, its answer logs every touchpad's direction.
         if !desktopAsked { logNaturalScrolling(open) }

@@ -14,7 +14,7 @@ import Glibc
 /// an idle daemon makes no wake-ups and nothing is allocated per event.
 public final class DesktopQuery: @unchecked Sendable {
     /// What the desktop said.
-    public typealias Answer = (value: Bool, source: String)?
+    public typealias Answer = DesktopSettings.Answer?
 
     /// Readable when an answer waits: give it to epoll, then call `receive()`.
     public let fileDescriptor: Int32

@@ -27,6 +27,24 @@ import Logging
 /// means false, libinput's default. A daemon started outside the desktop session (a system
 /// service) sees no desktop and reads nothing: the log says so, and `true`/`false` fix it.
 public enum DesktopSettings {
+    /// What the desktop said about its touchpads' natural scrolling.
+    public struct Answer: Sendable, Equatable {
+        /// The setting `scroll.natural = "auto"` follows: the desktop's (GNOME), or its first
+        /// real touchpad's (KDE Plasma).
+        public var value: Bool
+        /// Where it was read, for the log: `"GNOME gsettings org.gnome.desktop.peripherals.touchpad natural-scroll"`.
+        public var source: String
+        /// Each device's own setting, where the desktop keeps one per device and flickd can read
+        /// it (KDE Plasma on Wayland); nil elsewhere.
+        public var perDevice: PerDeviceNaturalScrolling?
+
+        public init(_ value: Bool, _ source: String, perDevice: PerDeviceNaturalScrolling? = nil) {
+            self.value = value
+            self.source = source
+            self.perDevice = perDevice
+        }
+    }
+
     /// The GSettings schema and key GNOME keeps the touchpad's natural scrolling in.
     public static let gnomeSchema = "org.gnome.desktop.peripherals.touchpad"
     /// The key in `gnomeSchema`.
@@ -37,7 +55,7 @@ public enum DesktopSettings {
     /// Whether the desktop's touchpads scroll naturally, and where that was read
     /// (`"GNOME gsettings org.gnome.desktop.peripherals.touchpad natural-scroll"`); nil when
     /// no setting was found.
-    public static func naturalScrolling() -> (value: Bool, source: String)? {
+    public static func naturalScrolling() -> Answer? {
         naturalScrolling(in: .current())
     }
 
@@ -45,7 +63,7 @@ public enum DesktopSettings {
     /// The desktop is asked (through `probe`) only when a setting is `auto`, at the top level or
     /// in a `[[device]]` section; `desktop` is nil when it was not asked.
     public static func naturalScrollingDecision(
-        for configuration: Configuration, probe: () -> (value: Bool, source: String)?
+        for configuration: Configuration, probe: () -> Answer?
     ) -> (desktop: Bool?, message: String) {
         guard configuration.followsDesktopNaturalScrolling else {
             let value = configuration.naturalScrolling(for: nil, kind: .touchpad, desktop: nil).isNatural
@@ -63,7 +81,7 @@ public enum DesktopSettings {
     /// loop); explicit `true`/`false` settings skip the desktop.
     public static func followNaturalScrolling(
         _ configuration: Configuration, engine: Engine, logger: Logger,
-        probe: () -> (value: Bool, source: String)?
+        probe: () -> Answer?
     ) {
         let decision = naturalScrollingDecision(for: configuration, probe: probe)
         if let desktop = decision.desktop { engine.desktopNaturalScrolling = desktop }
@@ -108,26 +126,30 @@ public enum DesktopSettings {
         }
     }
 
-    static func naturalScrolling(in environment: Environment) -> (value: Bool, source: String)? {
+    static func naturalScrolling(in environment: Environment) -> Answer? {
         let desktops = (environment.currentDesktop ?? "").lowercased().split(separator: ":").map(String.init)
         let isKDE = desktops.contains("kde")
         let isGNOME = desktops.contains { $0.containsText("gnome") || $0 == "pantheon" }
         if isKDE || !isGNOME, let found = kdeNaturalScrolling(in: environment) { return found }
         if isGNOME, let output = environment.gsettingsGet(gnomeSchema, gnomeKey),
            let value = parseGSettingsBoolean(output) {
-            return (value, "GNOME gsettings \(gnomeSchema) \(gnomeKey)")
+            return Answer(value, "GNOME gsettings \(gnomeSchema) \(gnomeKey)")
         }
         return nil
     }
 
-    private static func kdeNaturalScrolling(in environment: Environment) -> (value: Bool, source: String)? {
+    private static func kdeNaturalScrolling(in environment: Environment) -> Answer? {
         guard let configHome = environment.configHome else { return nil }
-        let wayland = (configHome + "/kcminputrc", kcminputrcNaturalScrolling)
-        let x11 = (configHome + "/touchpadxlibinputrc", touchpadxlibinputrcNaturalScrolling)
-        let order = environment.sessionType?.lowercased() == "x11" ? [x11, wayland] : [wayland, x11]
-        for (path, parse) in order {
-            guard let text = environment.readFile(path), let found = parse(text) else { continue }
-            return (found.value, "KDE \(path) \(found.group) \(found.key)")
+        let isX11 = environment.sessionType?.lowercased() == "x11"
+        let wayland = (configHome + "/kcminputrc", true)
+        let x11 = (configHome + "/touchpadxlibinputrc", false)
+        for (path, isKcminputrc) in isX11 ? [x11, wayland] : [wayland, x11] {
+            guard let text = environment.readFile(path) else { continue }
+            let parse = isKcminputrc ? kcminputrcNaturalScrolling : touchpadxlibinputrcNaturalScrolling
+            guard let found = parse(text) else { continue }
+            // KWin applies kcminputrc's groups per device on Wayland; on X11 it is a stale file.
+            let perDevice = isKcminputrc && !isX11 ? PerDeviceNaturalScrolling(kcminputrc: text, file: path) : nil
+            return Answer(found.value, "KDE \(path) \(found.group) \(found.key)", perDevice: perDevice)
         }
         return nil
     }
@@ -155,6 +177,8 @@ public enum DesktopSettings {
     static func kcminputrcNaturalScrolling(_ text: String) -> (value: Bool, group: String, key: String)? {
         for group in KConfig(text: text).groups where group.path.first == "Libinput" && group.path.count >= 4 {
             let name = group.path[group.path.count - 1].lowercased()
+            // flickd's own touchpad gets a group once its settings were changed: not the user's pad.
+            if PerDeviceNaturalScrolling.isVirtualTouchpad(group.path) { continue }
             let isTouchpad = touchpadWords.contains { name.containsText($0) }
                 || group.entries.contains { touchpadOnlyKeys.contains($0.key.lowercased()) }
             guard isTouchpad, let entry = group.entries.last(where: { $0.key.lowercased() == "naturalscroll" }),
@@ -173,6 +197,71 @@ public enum DesktopSettings {
             return (value, group.header, entry.key)
         }
         return nil
+    }
+}
+
+/// A desktop's natural-scrolling setting for each device, where it keeps one per device and
+/// flickd can read it: KDE Plasma on Wayland. KWin applies the `NaturalScroll` entry of the
+/// `[Libinput][vendor][product][name]` group of kcminputrc (ids in decimal) to that one device,
+/// and libinput's default (off) to a device without one, flickd's virtual touchpad included
+/// until its settings are changed in System Settings.
+public struct PerDeviceNaturalScrolling: Sendable, Equatable {
+    /// One device's entry.
+    public struct Entry: Sendable, Equatable {
+        public var vendor: UInt16
+        public var product: UInt16
+        /// The kernel's name for the device.
+        public var name: String
+        public var natural: Bool
+
+        public init(vendor: UInt16, product: UInt16, name: String, natural: Bool) {
+            self.vendor = vendor
+            self.product = product
+            self.name = name
+            self.natural = natural
+        }
+    }
+
+    /// The devices with a `NaturalScroll` entry, in file order.
+    public var entries: [Entry]
+    /// The file they were read from, for messages.
+    public var file: String
+
+    /// What a device without an entry gets: libinput's default, off.
+    public static let unsetDefault = false
+
+    public init(entries: [Entry], file: String) {
+        self.entries = entries
+        self.file = file
+    }
+
+    /// The entries of a kcminputrc's `[Libinput]` groups that hold a `NaturalScroll`.
+    init(kcminputrc text: String, file: String) {
+        var entries: [Entry] = []
+        for group in KConfig(text: text).groups where group.path.first == "Libinput" && group.path.count >= 4 {
+            guard let vendor = UInt16(group.path[1]), let product = UInt16(group.path[2]),
+                  let entry = group.entries.last(where: { $0.key.lowercased() == "naturalscroll" }),
+                  let natural = KConfig.boolean(entry.value) else { continue }
+            entries.append(Entry(vendor: vendor, product: product, name: group.path[group.path.count - 1], natural: natural))
+        }
+        self.init(entries: entries, file: file)
+    }
+
+    /// The setting the desktop gives the device `identity`; nil when its ids are unknown (then
+    /// its group cannot be named).
+    public func natural(for identity: DeviceIdentity) -> Bool? {
+        guard let vendor = identity.vendor, let product = identity.product else { return nil }
+        let entry = entries.last { $0.vendor == vendor && $0.product == product && $0.name == identity.name }
+        return entry?.natural ?? Self.unsetDefault
+    }
+
+    /// The setting the desktop gives flickd's virtual touchpad.
+    public var virtualTouchpad: Bool { natural(for: VirtualTouchpad.identity) ?? Self.unsetDefault }
+
+    /// Whether a kcminputrc group path names flickd's virtual touchpad.
+    static func isVirtualTouchpad(_ path: [String]) -> Bool {
+        path.count >= 4 && path[path.count - 1] == VirtualTouchpad.name
+            && UInt16(path[1]) == VirtualTouchpad.identity.vendor && UInt16(path[2]) == VirtualTouchpad.identity.product
     }
 }
 

@@ -28,7 +28,7 @@ public protocol SystemProbe {
     var configurationSearchPath: [String] { get }
     /// Whether the desktop's touchpads scroll naturally, and where that was read; nil when no
     /// desktop setting was found.
-    func desktopNaturalScrolling() -> (value: Bool, source: String)?
+    func desktopNaturalScrolling() -> DesktopSettings.Answer?
 }
 
 /// A user account: what `getpwuid` says about the user running flickd.
@@ -110,7 +110,7 @@ public struct LiveSystem: SystemProbe {
 
     public var configurationSearchPath: [String] { ConfigurationLocation(explicit: nil).searchPath }
 
-    public func desktopNaturalScrolling() -> (value: Bool, source: String)? { DesktopSettings.naturalScrolling() }
+    public func desktopNaturalScrolling() -> DesktopSettings.Answer? { DesktopSettings.naturalScrolling() }
 }
 
 /// `flickd doctor`: checks everything flickd needs, each with a verdict and, when something
@@ -211,7 +211,7 @@ public struct Doctor {
         checks.append(configurationCheck)
         checks.append(naturalScrolling(configuration))
         checks += deviceNaturalScrolling(configuration, touch: touch)
-        checks.append(output(configuration))
+        checks.append(output(configuration, touch: touch))
         return checks
     }
 
@@ -465,18 +465,23 @@ public struct Doctor {
     /// way, but a mismatch makes every coast run backwards.
     /// The output in use (`output.mode`), and in touchpad mode where the desktop's settings for
     /// the virtual touchpad may differ from the real pad's.
-    private func output(_ configuration: Configuration?) -> Check {
+    private func output(_ configuration: Configuration?, touch: TouchDevices) -> Check {
         let title = "output"
-        guard let mode = configuration?.output.mode else {
+        guard let configuration else {
             return Check(title: title, status: .warning, detail: "unknown until the configuration is fixed")
         }
-        switch mode {
+        switch configuration.output.mode {
         case .wheel:
             return Check(title: title, status: .ok,
                          detail: "wheel: coasts are hi-res wheel events on \"\(VirtualWheel.name)\", scaled by scroll.speed")
         case .touchpad:
             let base = "touchpad: coasts move two fingers on \"\(VirtualTouchpad.name)\"; the desktop's touchpad settings (natural scrolling, speed) apply to it as to your pad, and flickd does not invert it again"
-            if let found = probe.desktopNaturalScrolling(), found.source.containsText("kcminputrc") || found.source.containsText("touchpadxlibinputrc") {
+            let found = probe.desktopNaturalScrolling()
+            if let found, let perDevice = found.perDevice {
+                return Check(title: title, status: .ok,
+                             detail: perDeviceDirections(perDevice, desktop: found.value, configuration: configuration, touch: touch))
+            }
+            if let found, found.source.containsText("kcminputrc") || found.source.containsText("touchpadxlibinputrc") {
                 return Check(title: title, status: .warning,
                              detail: "\(base); but KDE Plasma keeps touchpad settings per device (\(found.source)), so the virtual touchpad has its own natural-scrolling setting and coasts may run against your scrolls",
                              fix: "while flickd runs, open System Settings › Touchpad, pick \"\(VirtualTouchpad.name)\" and set Natural scrolling as for your touchpad (or set output.mode = \"wheel\")")
@@ -484,6 +489,25 @@ public struct Doctor {
             return Check(title: title, status: .ok,
                          detail: "\(base) (desktops that keep settings per device, such as KDE Plasma or sway `input <identifier>` rules, need the same settings for \"\(VirtualTouchpad.name)\")")
         }
+    }
+
+    /// On a desktop that keeps natural scrolling per device and says what it gives each: the
+    /// virtual touchpad's setting against each real touchpad's, and which way the fingers move.
+    private func perDeviceDirections(_ perDevice: PerDeviceNaturalScrolling, desktop: Bool,
+                                     configuration: Configuration, touch: TouchDevices) -> String {
+        func words(_ natural: Bool) -> String { natural ? "natural" : "traditional" }
+        let virtual = perDevice.virtualTouchpad
+        var detail = "touchpad: coasts move two fingers on \"\(VirtualTouchpad.name)\"; the desktop keeps natural scrolling per device (\(perDevice.file)) and scrolls it \(words(virtual))"
+        let pads = touch.nodes.map(\.node).filter { $0.kind == .touchpad }
+        if pads.isEmpty { return detail + "; no touchpad to compare it with" }
+        for node in pads {
+            let identity = self.identity(of: node)
+            let own = perDevice.natural(for: identity) ?? desktop
+            let natural = configuration.naturalScrolling(for: identity, kind: .touchpad, desktop: own).isNatural
+            detail += "; \(node.devnode) \"\(node.name)\" scrolls \(words(natural)): "
+            detail += natural == virtual ? "the virtual fingers move as yours did" : "the virtual fingers move against yours, so the glide keeps your direction"
+        }
+        return detail
     }
 
     /// One check per touchpad a `[[device]]` section matches: its own `scroll.natural`,
@@ -496,7 +520,8 @@ public struct Doctor {
         func words(_ natural: Bool) -> String { natural ? "natural" : "traditional" }
         return touchpads.compactMap { node in
             let identity = self.identity(of: node)
-            let resolution = configuration.naturalScrolling(for: identity, kind: .touchpad, desktop: desktop?.value)
+            let resolution = configuration.naturalScrolling(for: identity, kind: .touchpad,
+                                                            desktop: desktop?.perDevice?.natural(for: identity) ?? desktop?.value)
             guard case .setting(let section?) = resolution.source else {
                 // "auto" follows the desktop, as the check above says; no section: the top level's.
                 if case .desktop(let section?) = resolution.source, let desktop {

@@ -7,6 +7,9 @@ import Glibc
 final class UinputDevice {
     /// Bus type `BUS_VIRTUAL`, which flickd's devices declare.
     static let busType: UInt16 = 0x06
+    /// The vendor and product ids flickd's devices declare: none.
+    static let vendor: UInt16 = 0
+    static let product: UInt16 = 0
 
     private var uinput: OpaquePointer?
     /// The uinput descriptor, cached so a write is one syscall.
@@ -24,8 +27,8 @@ final class UinputDevice {
         guard let template = libevdev_new() else { fatalError("libevdev_new: out of memory") }
         libevdev_set_name(template, name)
         libevdev_set_id_bustype(template, Int32(busType))
-        libevdev_set_id_vendor(template, 0)
-        libevdev_set_id_product(template, 0)
+        libevdev_set_id_vendor(template, Int32(vendor))
+        libevdev_set_id_product(template, Int32(product))
         libevdev_set_id_version(template, 1)
         return template
     }

@@ -26,6 +26,9 @@ public final class VirtualTouchpad: TouchSink {
     /// The device's name, as udev, libinput and `flickd devices` see it.
     public static let name = "flickd virtual touchpad"
 
+    /// What desktops and `[[device]]` sections know it by: its name, vendor and product 0.
+    public static let identity = DeviceIdentity(name: name, vendor: UinputDevice.vendor, product: UinputDevice.product)
+
     /// Bus type `BUS_VIRTUAL`.
     public static let busType = UinputDevice.busType
 

@@ -137,14 +137,15 @@ class Checks:
 class Flickd:
     """flickd run --verbose as a child process, its log in a file."""
 
-    def __init__(self, binary, workdir, config=CONFIG, name="flickd"):
+    def __init__(self, binary, workdir, config=CONFIG, name="flickd", env=None):
         self.config_path = os.path.join(workdir, name + ".toml")
         with open(self.config_path, "w") as f:
             f.write(config)
         self.log_path = os.path.join(workdir, name + ".log")
         self.log = open(self.log_path, "w")
         self.proc = subprocess.Popen([binary, "run", "--verbose", "--config", self.config_path],
-                                     stdout=self.log, stderr=subprocess.STDOUT)
+                                     stdout=self.log, stderr=subprocess.STDOUT,
+                                     env=dict(os.environ, **env) if env else None)
         m = self.wait_log(r"created flickd virtual (wheel|touchpad) at (/dev/input/event\d+)", 60)
         if not m:
             raise RuntimeError("flickd did not create its virtual device:\n" + self.text())
@@ -519,8 +520,8 @@ class Scenarios:
 
     # -- touchpad output (output.mode = "touchpad", the default) ------------------------------
 
-    def start_touchpad(self, name):
-        daemon = Flickd(self.args.flickd, self.out, TOUCHPAD_CONFIG, name)
+    def start_touchpad(self, name, env=None):
+        daemon = Flickd(self.args.flickd, self.out, TOUCHPAD_CONFIG, name, env)
         if daemon.output != "touchpad":
             raise RuntimeError("flickd created a %s, not its touchpad" % daemon.output)
         tap = TouchTap(daemon.wheel)
@@ -641,6 +642,52 @@ class Scenarios:
                     finally:
                         real.close()
                     time.sleep(0.3)
+        finally:
+            li.close(); tap.close()
+            c.check(s, "flickd exits 0 on SIGTERM", daemon.stop() == 0, 0, daemon.proc.returncode)
+
+    def tp_kde(self):
+        """KDE Plasma on Wayland keeps natural scrolling per device (kcminputrc): with the real
+        pad natural and the virtual pad at libinput's default, the virtual fingers move against
+        the real ones; once the virtual pad is natural too, with them."""
+        s = "tp-kde"
+        home = os.path.join(self.out, "tp-kde-config")
+        os.makedirs(home, exist_ok=True)
+        rc = os.path.join(home, "kcminputrc")
+        ident = load(TWO_SLOTS)["id"]
+        pad_group = "[Libinput][%d][%d][%s]\nNaturalScroll=true\nTapToClick=true\n" % (
+            ident["vendor"], ident["product"], load(TWO_SLOTS)["name"])
+        with open(rc, "w") as f:
+            f.write(pad_group)
+        env = {"XDG_CURRENT_DESKTOP": "KDE", "XDG_SESSION_TYPE": "wayland", "XDG_CONFIG_HOME": home}
+        daemon, tap, li = self.start_touchpad("tp-kde", env)
+        c = self.checks
+        try:
+            with open_pad(TWO_SLOTS, daemon) as pad:
+                for label, virtual_natural in [("virtual pad without a group", False), ("virtual pad natural too", True)]:
+                    if virtual_natural:
+                        with open(rc, "a") as f:
+                            f.write("[Libinput][0][0][flickd virtual touchpad]\nNaturalScroll=true\n")
+                        mark = daemon.mark()
+                        daemon.proc.send_signal(signal.SIGHUP)
+                    else:
+                        mark = 0
+                    said = daemon.wait_log(r"the desktop keeps it per device \([^)]*\); flickd virtual touchpad: (true|false)", 10, mark)
+                    c.check(s, label + ": flickd read the virtual pad's own setting", said is not None and said.group(1) == str(virtual_natural).lower(),
+                            str(virtual_natural).lower(), said and said.group(0))
+                    time.sleep(0.5)
+                    r, plan, mark, host_start = self.flick(daemon, pad, "down", speed=150, duration=0.25)
+                    daemon.wait_log(r"coast ended at [^\n]*", 8, mark)
+                    time.sleep(0.8)
+                    moving = [e for e in li.since(host_start, "POINTER_SCROLL_FINGER") if e[3] or e[4]]
+                    # libinput here applies no desktop settings: the virtual pad's events show
+                    # which way its fingers moved (down: positive).
+                    want = 1 if virtual_natural else -1
+                    c.check(s, label + ": the virtual fingers move %s the real ones" % ("with" if virtual_natural else "against"),
+                            len(moving) > 10 and all(e[3] * want >= 0 for e in moving),
+                            "> 10 events, vertical sign %d" % want, [(e[3], e[4]) for e in moving][:6])
+                    self.check_clean(s, label, li, host_start, tap, (r.get("k_release") or r["t_release"]) - 0.05)
+                    time.sleep(0.5)
         finally:
             li.close(); tap.close()
             c.check(s, "flickd exits 0 on SIGTERM", daemon.stop() == 0, 0, daemon.proc.returncode)
@@ -1007,7 +1054,8 @@ def main():
     runner = Scenarios(args)
     scenarios = [("flick-down", runner.flick_down), ("no-coast", runner.no_coast), ("touch-stops", runner.touch_stops),
                  ("horizontal", runner.horizontal), ("hotplug", runner.hotplug), ("keys", runner.keys),
-                 ("sigterm", runner.sigterm), ("tp-flick", runner.tp_flick), ("tp-stops", runner.tp_stops)]
+                 ("sigterm", runner.sigterm), ("tp-flick", runner.tp_flick), ("tp-stops", runner.tp_stops),
+                 ("tp-kde", runner.tp_kde)]
     if not args.no_figures:
         scenarios.append(("figures", runner.measure))
     runner.checks.run_each(scenarios, set(filter(None, args.only.split(","))), "scenario")

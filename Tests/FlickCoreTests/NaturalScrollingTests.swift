@@ -42,6 +42,27 @@ import FlickTestSupport
         #expect(try Self.flickDown(natural: true, desktop: false) > 0, "a Bool literal is .on")
     }
 
+    /// A desktop that keeps the setting per device (KDE Plasma on Wayland): the pad's own
+    /// setting wins over the desktop-wide one, for `auto` only.
+    @Test func aDeviceOwnDesktopSettingWinsForAuto() throws {
+        func flick(_ natural: NaturalScrolling, desktop: Bool, own: Bool?) throws -> Int64 {
+            var configuration = Configuration()
+            configuration.scroll.natural = natural
+            let pad = try FingerScript(device: "synaptics-t440", configuration: configuration)
+            pad.engine.desktopNaturalScrolling = desktop
+            pad.engine.setDesktopNaturalScrolling(own, for: pad.device)
+            pad.down(Vector(x: 20, y: 10), Vector(x: 40, y: 10))
+            pad.move(by: Vector(x: 0, y: 20), over: .milliseconds(100))
+            pad.lift()
+            pad.wait(.seconds(6))
+            return pad.verticalTotal
+        }
+        #expect(try flick(.auto, desktop: false, own: true) > 0, "its own setting: natural")
+        #expect(try flick(.auto, desktop: true, own: false) < 0, "its own setting: traditional")
+        #expect(try flick(.auto, desktop: true, own: nil) > 0, "none of its own: the desktop's")
+        #expect(try flick(.off, desktop: true, own: true) < 0, "an explicit setting wins")
+    }
+
     @Test func naturalTurnsHorizontalCoastsToo() throws {
         var configuration = Configuration()
         configuration.scroll.natural = .auto

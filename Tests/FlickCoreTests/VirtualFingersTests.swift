@@ -508,6 +508,34 @@ import FlickTestSupport
         #expect(desktopNatural ? screen.travel.y > 70 : screen.travel.y < -70, "travel \(screen.travel)")
     }
 
+    @Test("a desktop that gives the virtual pad a setting of its own: the fingers move against the real ones where it differs",
+          arguments: [false, true])
+    func perDeviceDirection(sourceNatural: Bool) throws {
+        for virtualNatural in [false, true] {
+            let pad = Pad()
+            pad.script.engine.desktopNaturalScrolling = !sourceNatural  // the desktop-wide value is not this pad's
+            pad.script.engine.setDesktopNaturalScrolling(sourceNatural, for: pad.script.device)
+            pad.script.engine.virtualTouchpadNaturalScrolling = virtualNatural
+            pad.flick(Vector(x: 0, y: 20))
+            pad.script.wait(.seconds(6))
+            let same = virtualNatural == sourceNatural
+            #expect(same ? pad.travel.y > 70 : pad.travel.y < -70,
+                    "real pad \(sourceNatural), virtual pad \(virtualNatural): travel \(pad.travel)")
+        }
+        // A touchscreen's content follows the finger: the virtual pad's own setting decides.
+        var configuration = Configuration()
+        configuration.touchscreen.enabled = true
+        let screen = Pad(Self.touchscreen, configuration: configuration)
+        screen.script.engine.desktopNaturalScrolling = !sourceNatural
+        screen.script.engine.virtualTouchpadNaturalScrolling = sourceNatural
+        screen.script.down(Vector(x: 100, y: 50))
+        screen.script.move(by: Vector(x: 0, y: 20), over: .milliseconds(100))
+        screen.script.advance(to: screen.script.now + screen.script.frameInterval)
+        screen.script.lift()
+        screen.script.wait(.seconds(6))
+        #expect(sourceNatural ? screen.travel.y > 70 : screen.travel.y < -70, "travel \(screen.travel)")
+    }
+
     @Test("a touch mid-glide freezes the fingers; they lift 200 ms after their last motion")
     func touchStops() throws {
         let pad = Pad()

@@ -61,7 +61,7 @@ private struct TerminateOnLine: LogHandler {
 struct DesktopQueryTests {
     @Test func theAnswerComesOnTheDescriptorAndAskingDoesNotWait() throws {
         let gate = Gate()
-        let query = try DesktopQuery { gate.wait(); return (true, "test desktop") }
+        let query = try DesktopQuery { gate.wait(); return DesktopSettings.Answer(true, "test desktop") }
         #expect(query.ask(), "returns while the probe still waits at the gate")
         #expect(!readable(query.fileDescriptor, within: 0))
         #expect(query.receive() == nil, "no answer yet")
@@ -85,7 +85,7 @@ struct DesktopQueryTests {
     @Test func aHangingQueryDoesNotDelayTheLoop() throws {
         let gate = Gate()
         defer { gate.open() }
-        let query = try DesktopQuery { gate.wait(); return (true, "slow desktop") }
+        let query = try DesktopQuery { gate.wait(); return DesktopSettings.Answer(true, "slow desktop") }
         let engine = Engine()
         var faster = Configuration()
         faster.scroll.speed = 48
@@ -106,7 +106,7 @@ struct DesktopQueryTests {
     }
 
     @Test func theAnswerIsAppliedWhenItComes() throws {
-        let query = try DesktopQuery { (true, "test desktop") }
+        let query = try DesktopQuery { DesktopSettings.Answer(true, "test desktop") }
         let engine = Engine()
         let logger = Logger(label: "flickd-test") { _ in TerminateOnLine(prefix: "natural scrolling: auto → true (test desktop)") }
         let daemon = try Daemon(engine: engine, wheel: RecordingWheel(), monitor: nil, logger: logger, desktop: query) {
@@ -119,9 +119,10 @@ struct DesktopQueryTests {
         #expect(engine.desktopNaturalScrolling == true)
     }
 
-    @Test func anExplicitSettingDoesNotAsk() throws {
+    @Test func anExplicitSettingWithTheWheelDoesNotAsk() throws {
         var explicit = Configuration()
         explicit.scroll.natural = .off
+        explicit.output.mode = .wheel
         let query = try DesktopQuery { Issue.record("asked"); return nil }
         let engine = Engine(configuration: explicit)
         let logger = Logger(label: "flickd-test") { _ in TerminateOnLine(prefix: "natural scrolling: false (scroll.natural = false in the configuration") }
@@ -130,5 +131,27 @@ struct DesktopQueryTests {
         try daemon.run()
         watchdog.cancel()
         #expect(!readable(query.fileDescriptor, within: 0))
+    }
+
+    /// With the touchpad output the desktop is asked all the same, for the virtual pad's own
+    /// setting; the explicit setting stays the real pads'.
+    @Test func anExplicitSettingWithTheTouchpadAsksForTheVirtualPadOnly() throws {
+        var explicit = Configuration()
+        explicit.scroll.natural = .off
+        explicit.output.mode = .touchpad
+        let virtual = PerDeviceNaturalScrolling.Entry(vendor: 0, product: 0, name: VirtualTouchpad.name, natural: true)
+        let query = try DesktopQuery {
+            DesktopSettings.Answer(true, "KDE test", perDevice: PerDeviceNaturalScrolling(entries: [virtual], file: "kcminputrc"))
+        }
+        let engine = Engine(configuration: explicit)
+        let logger = Logger(label: "flickd-test") { _ in
+            TerminateOnLine(prefix: "natural scrolling: the desktop keeps it per device (kcminputrc); flickd virtual touchpad: true")
+        }
+        let daemon = try Daemon(engine: engine, wheel: RecordingWheel(), monitor: nil, logger: logger, desktop: query) { explicit }
+        let watchdog = DaemonWatchdog(seconds: 10)
+        try daemon.run()
+        watchdog.cancel()
+        #expect(engine.virtualTouchpadNaturalScrolling == true)
+        #expect(engine.desktopNaturalScrolling == false, "the desktop-wide answer is not followed: scroll.natural is explicit")
     }
 }

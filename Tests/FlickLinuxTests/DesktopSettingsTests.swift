@@ -61,6 +61,30 @@ import Testing
         #expect(found.value == true, "the [$i] (immutable) suffix is not part of the key")
     }
 
+    @Test func kcminputrcPerDeviceEntries() throws {
+        let text = Self.kcminputrc + """
+
+            [Libinput][0][0][flickd virtual touchpad]
+            NaturalScroll=true
+            """
+        let perDevice = PerDeviceNaturalScrolling(kcminputrc: text, file: "kcminputrc")
+        #expect(perDevice.entries.map(\.name) == ["SYNA801A:00 06CB:CEC6 Mouse", "SYNA801A:00 06CB:CEC6 Touchpad", VirtualTouchpad.name])
+        let touchpad = DeviceIdentity(name: "SYNA801A:00 06CB:CEC6 Touchpad", vendor: 1739, product: 52934)
+        #expect(perDevice.natural(for: touchpad) == false)
+        #expect(perDevice.natural(for: DeviceIdentity(name: "SYNA801A:00 06CB:CEC6 Mouse", vendor: 1739, product: 52934)) == true)
+        #expect(perDevice.natural(for: DeviceIdentity(name: "Other Touchpad", vendor: 1, product: 2)) == false,
+                "no entry: libinput's default")
+        #expect(perDevice.natural(for: DeviceIdentity(name: "SYNA801A:00 06CB:CEC6 Touchpad")) == nil,
+                "without ids its group cannot be named")
+        #expect(perDevice.virtualTouchpad == true)
+        #expect(PerDeviceNaturalScrolling(kcminputrc: Self.kcminputrc, file: "kcminputrc").virtualTouchpad == false,
+                "the virtual pad has no group until its settings are changed")
+        // The desktop-wide value is the user's pad's, never flickd's own.
+        let first = "[Libinput][0][0][flickd virtual touchpad]\nNaturalScroll=true\nTapToClick=true\n"
+            + "[Libinput][1739][52934][SYNA801A:00 06CB:CEC6 Touchpad]\nNaturalScroll=false\n"
+        #expect(DesktopSettings.kcminputrcNaturalScrolling(first)?.value == false)
+    }
+
     @Test func kcminputrcWithoutATouchpadEntryFindsNothing() {
         #expect(DesktopSettings.kcminputrcNaturalScrolling("") == nil)
         #expect(DesktopSettings.kcminputrcNaturalScrolling("[Libinput][1133][49271][Logitech USB Optical Mouse]\nNaturalScroll=true\n") == nil,
@@ -141,6 +165,13 @@ import Testing
         let x11 = try #require(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE", session: "x11")))
         #expect(x11.value == true, "on X11 the touchpad module's file comes first")
         #expect(x11.source == "KDE /home/u/.config/touchpadxlibinputrc [SynPS/2 Synaptics TouchPad] naturalScroll")
+        // KWin applies kcminputrc per device on Wayland; the X11 module's file is one setting.
+        #expect(wayland.perDevice?.file == "/home/u/.config/kcminputrc")
+        #expect(wayland.perDevice?.entries.count == 2)
+        #expect(x11.perDevice == nil)
+        session.files["/home/u/.config/touchpadxlibinputrc"] = nil
+        #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE", session: "x11"))?.perDevice == nil,
+                "a kcminputrc read in an X11 session is not applied per device")
         session.files = [:]
         #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE")) == nil)
         #expect(session.asked.isEmpty, "GNOME's schema default says nothing about Plasma")
@@ -159,7 +190,7 @@ import Testing
     // MARK: What the daemon logs
 
     @Test func autoAsksTheDesktopAndSaysWhatItFound() {
-        let found = DesktopSettings.naturalScrollingDecision(for: .defaults) { (true, "GNOME gsettings org.gnome.desktop.peripherals.touchpad natural-scroll") }
+        let found = DesktopSettings.naturalScrollingDecision(for: .defaults) { DesktopSettings.Answer(true, "GNOME gsettings org.gnome.desktop.peripherals.touchpad natural-scroll") }
         #expect(found.desktop == true)
         #expect(found.message == "natural scrolling: auto → true (GNOME gsettings org.gnome.desktop.peripherals.touchpad natural-scroll)")
         let none = DesktopSettings.naturalScrollingDecision(for: .defaults) { nil }
@@ -171,7 +202,7 @@ import Testing
         var configuration = Configuration()
         configuration.scroll.natural = .on
         var probed = 0
-        let decision = DesktopSettings.naturalScrollingDecision(for: configuration) { probed += 1; return (false, "x") }
+        let decision = DesktopSettings.naturalScrollingDecision(for: configuration) { probed += 1; return DesktopSettings.Answer(false, "x") }
         #expect(probed == 0)
         #expect(decision.desktop == nil)
         #expect(decision.message == "natural scrolling: true (scroll.natural = true in the configuration; the desktop's setting is not read)")
@@ -180,14 +211,14 @@ import Testing
         var section = Configuration()
         section.scroll.natural = .auto
         configuration.devices = [DeviceRule(name: "Synaptics", configuration: section)]
-        #expect(DesktopSettings.naturalScrollingDecision(for: configuration) { probed += 1; return (true, "x") }.desktop == true)
+        #expect(DesktopSettings.naturalScrollingDecision(for: configuration) { probed += 1; return DesktopSettings.Answer(true, "x") }.desktop == true)
         #expect(probed == 1)
     }
 
     @Test func followingSetsTheEngineAndLogs() {
         let engine = Engine()
         let log = CollectedLog()
-        DesktopSettings.followNaturalScrolling(.defaults, engine: engine, logger: log.logger) { (true, "KDE test") }
+        DesktopSettings.followNaturalScrolling(.defaults, engine: engine, logger: log.logger) { DesktopSettings.Answer(true, "KDE test") }
         #expect(engine.desktopNaturalScrolling == true)
         #expect(log.lines == ["info: natural scrolling: auto → true (KDE test)"])
         var off = Configuration()

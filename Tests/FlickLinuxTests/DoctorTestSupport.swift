@@ -28,7 +28,7 @@ struct FakeSystem: SystemProbe {
     ]
     var fileContents: [String: String] = [:]
     var searchPath = ["/home/ada/.config/flickd/config.toml", "/etc/flickd/config.toml"]
-    var desktop: (value: Bool, source: String)? = (false, "GNOME gsettings org.gnome.desktop.peripherals.touchpad natural-scroll")
+    var desktop: DesktopSettings.Answer? = DesktopSettings.Answer(false, "GNOME gsettings org.gnome.desktop.peripherals.touchpad natural-scroll")
 
     func exists(_ path: String) -> Bool { files.contains(path) || fileContents[path] != nil }
     func writeAccess(_ path: String) -> SystemError? { path == "/dev/uinput" ? uinputError : nil }
@@ -43,7 +43,7 @@ struct FakeSystem: SystemProbe {
         fileContents[path].map { .success($0) } ?? .failure(SystemError(errno: ENOENT, call: "open", path: path))
     }
     var configurationSearchPath: [String] { searchPath }
-    func desktopNaturalScrolling() -> (value: Bool, source: String)? { desktop }
+    func desktopNaturalScrolling() -> DesktopSettings.Answer? { desktop }
 
     /// The checks a doctor makes of this machine.
     func checks(config: String? = nil) -> [Doctor.Check] { Doctor(probe: self, configurationPath: config).run() }

@@ -216,7 +216,7 @@ import Testing
 
     @Test func autoFollowsTheDesktopAndSaysWhereItLooked() throws {
         var system = FakeSystem()
-        system.desktop = (true, "KDE kcminputrc [Libinput][1739][52737][SYNA2B31:00 06CB:CD41 Touchpad] NaturalScroll")
+        system.desktop = DesktopSettings.Answer(true, "KDE kcminputrc [Libinput][1739][52737][SYNA2B31:00 06CB:CD41 Touchpad] NaturalScroll")
         let check = try system.checks().one("natural scrolling")
         #expect(check.status == .ok)
         #expect(check.detail == "natural: scroll.natural = \"auto\" follows the desktop (KDE kcminputrc [Libinput][1739][52737][SYNA2B31:00 06CB:CD41 Touchpad] NaturalScroll)")
@@ -238,7 +238,7 @@ import Testing
         #expect(against.status == .warning, "the desktop (GNOME) scrolls traditionally")
         #expect(against.detail.contains("coasts will run against your scrolls; set scroll.natural = \"auto\""))
 
-        system.desktop = (true, "GNOME gsettings org.gnome.desktop.peripherals.touchpad natural-scroll")
+        system.desktop = DesktopSettings.Answer(true, "GNOME gsettings org.gnome.desktop.peripherals.touchpad natural-scroll")
         let agreeing = try system.checks().one("natural scrolling")
         #expect(agreeing.status == .ok && agreeing.detail.hasPrefix("natural: scroll.natural = true, as the desktop"))
     }
@@ -271,7 +271,7 @@ import Testing
 
         system.fileContents[syspath + "/device/id/vendor"] = "0003\n"
         #expect(system.checks().titled("natural scrolling").count == 1, "another vendor: the section does not match")
-        system.desktop = (true, "KDE test")
+        system.desktop = DesktopSettings.Answer(true, "KDE test")
         system.fileContents[syspath + "/device/id/vendor"] = "0002\n"
         #expect(try #require(system.checks().titled("natural scrolling").last).status == .ok, "natural on a natural desktop")
     }
