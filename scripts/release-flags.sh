@@ -20,8 +20,9 @@
 # - with lld, `--symbol-ordering-file=scripts/flickd.order` (when the file exists): the
 #   functions and data flickd touches at start and in use first, packed together, so that the
 #   up to 64 KiB the kernel maps around each page fault (fault-around) are pages flickd uses
-#   rather than their neighbours. `scripts/bench-daemon --order-file` makes the file again;
-#   symbols it names that a build no longer has are ignored.
+#   rather than their neighbours. `scripts/bench-daemon --order-file --functions` makes the file
+#   again (the functions that ran, from callgrind profiles in the guest; without --functions,
+#   every symbol of the pages touched); symbols it names that a build no longer has are ignored.
 # - the C++ library linked statically too (when gcc knows where libstdc++.a is): Swift's static
 #   link line asks for `-lstdc++`, which the linker finds first in a directory that holds only
 #   a link to libstdc++.a (.build/static-libstdc++). Loading libstdc++.so costs about 1 MiB

@@ -363,6 +363,9 @@ public final class Daemon {
             DesktopSettings.followNaturalScrolling(configuration.current, engine: engine, logger: logger) { answer }
         }
         for open in devices.values.sorted(by: { $0.node.devnode < $1.node.devnode }) { logNaturalScrolling(open) }
+        // The helper thread's allocations (its own malloc arena) are done with; at start the
+        // trim after READY=1 may have come before them (docs/PERFORMANCE.md).
+        Syscall.releaseFreeHeap()
     }
 
     /// Which way a touchpad's coasts go and which setting decided (debug), through the one
