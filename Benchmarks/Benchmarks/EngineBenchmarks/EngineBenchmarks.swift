@@ -1,5 +1,6 @@
 import Benchmark
 import FlickCore
+import FlickTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -140,7 +141,12 @@ final class CoastDriver: @unchecked Sendable {
     let engine: Engine
     let device: DeviceID = 3
     /// 30 mm in 64 ms: about 470 mm/s, a brisk flick.
-    let flick = SlotWriter().flick(at: 0, from: (40, 10), (60, 10), by: (0, 30), frames: 8, interval: 8_000)
+    let flick: [(event: InputEvent, microseconds: Int64)] = {
+        var time = Instant.zero
+        var stream = FingerStream(description: Touchpad.description)
+        let stroke = ScrollStream.flick(from: Vector(x: 40, y: 10), by: Vector(x: 0, y: 30), frames: 8)
+        return stream.events(for: stroke, at: &time).map { ($0.event, $0.time.microseconds) }
+    }()
     /// Ticks one flick's coast lasts (measured once, in `init`).
     private(set) var ticksPerCoast = 0
     private var ticksLeft = 0
