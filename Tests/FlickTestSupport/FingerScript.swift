@@ -123,7 +123,7 @@ public final class FingerScript {
 
     /// Lets time run to `time`, running every tick the engine asks for on the way.
     public func advance(to time: Instant) {
-        now = max(engine.advance(to: time, notBefore: now) { record($0, at: $1) }, time)
+        now = max(engine.advance(to: time, notBefore: now) { record($0.output, at: $0.time) }, time)
     }
 
     // MARK: Results

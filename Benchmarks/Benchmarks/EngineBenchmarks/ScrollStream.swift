@@ -82,10 +82,10 @@ struct ScrollStream {
                 let time = base + offset
                 // Ticks that fall due before this event run first, as the daemon's timerfd
                 // fires before the next evdev read.
-                engine.advance(to: Instant(microseconds: time)) { _, tick in
+                engine.advance(to: Instant(microseconds: time)) { tick in
                     if recording {
                         steps.append(Step(event: InputEvent(type: 0, code: 0, value: 0),
-                                          microseconds: tick.microseconds - base, isTick: true))
+                                          microseconds: tick.time.microseconds - base, isTick: true))
                     }
                 }
                 _ = engine.handle(event, from: device, at: Instant(microseconds: time))
