@@ -217,7 +217,8 @@ public final class EngineHarness {
                 return
             }
             let settings = configuration.resolved(for: descriptions[index]).configuration
-            let natural = kind == .touchscreen || settings.scroll.natural.isNatural(desktop: engine.desktopNaturalScrolling)
+            let natural = configuration.naturalScrolling(for: DeviceIdentity(descriptions[index]), kind: kind,
+                                                         desktop: engine.desktopNaturalScrolling).isNatural
             notes.append(.started(Coast(device: device, start: time, plan: plan, settings: settings, natural: natural)))
         case .coastEnded(let time, let reason, let emitted):
             notes.append(.ended(time: time, reason: reason, emitted: emitted))
