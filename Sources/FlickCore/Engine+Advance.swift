@@ -1,19 +1,12 @@
 /// A tick that `Engine.advance(to:notBefore:_:)` ran.
 public struct EngineTick: Sendable {
     /// What the tick wrote.
-    public var output: WheelOutput
+    public let output: WheelOutput
     /// When it ran: at its deadline, or at `notBefore` (or the previous tick's time) when the
     /// deadline was earlier than that.
-    public var time: Instant
+    public let time: Instant
     /// The deadline it ran for (`nextDeadline` just before it ran).
-    public var deadline: Instant
-
-    /// A tick run at `time` for `deadline` that wrote `output`.
-    public init(output: WheelOutput, time: Instant, deadline: Instant) {
-        self.output = output
-        self.time = time
-        self.deadline = deadline
-    }
+    public let deadline: Instant
 }
 
 extension Engine {

@@ -124,7 +124,9 @@ public final class EngineHarness {
     public func perform(_ step: EngineScript.Step) throws(HarnessFailure) {
         statistics.steps += 1
         // The ticks that fell due before the step, each checked before the next runs.
-        let latest = try engine.advance(to: step.time, notBefore: clock) { (tick) throws(HarnessFailure) in try check(tick) }
+        let latest = try engine.advance(to: step.time, notBefore: clock) { (tick) throws(HarnessFailure) in
+            try check(tick.output, at: tick.time, deadline: tick.deadline)
+        }
         clock = max(clock, latest, step.time)
         let time = step.time
         switch step.action {
@@ -140,7 +142,7 @@ public final class EngineHarness {
         case .tick(let lateness):
             guard let deadline = engine.nextDeadline else { return }
             let at = max(clock, EngineScript.clamp(deadline, plus: lateness.microseconds))
-            try check(EngineTick(output: engine.tick(at: at), time: at, deadline: deadline))
+            try check(engine.tick(at: at), at: at, deadline: deadline)
         case .toggleDevice(let index):
             if plugged[index] {
                 engine.removeDevice(Self.id(index), at: time)
@@ -166,15 +168,16 @@ public final class EngineHarness {
 
     /// Lets the coast run out, ticking on time from now on.
     public func finish() throws(HarnessFailure) {
-        let latest = try engine.advance(to: .end, notBefore: clock) { (tick) throws(HarnessFailure) in try check(tick) }
+        let latest = try engine.advance(to: .end, notBefore: clock) { (tick) throws(HarnessFailure) in
+            try check(tick.output, at: tick.time, deadline: tick.deadline)
+        }
         clock = max(clock, latest)
         if coast != nil { throw fail("a coast never reported its end") }
     }
 
-    /// Checks a tick the engine just ran (the reports it made are still in `notes`, so `coast`
+    /// Checks the tick the engine just ran at `time` for `deadline` (the reports it made are still in `notes`, so `coast`
     /// is the coast that ran when it was called).
-    private func check(_ ran: EngineTick) throws(HarnessFailure) {
-        let time = ran.time, deadline = ran.deadline, output = ran.output
+    private func check(_ output: WheelOutput, at time: Instant, deadline: Instant) throws(HarnessFailure) {
         statistics.ticks += 1
         clock = max(clock, time)
         guard var running = coast else { throw fail("a deadline (\(deadline)) with no coast running") }
