@@ -30,6 +30,20 @@ func threadCPUNanoseconds() -> Int {
     return spec.tv_sec * 1_000_000_000 + spec.tv_nsec
 }
 
+/// Runs `operation` once per scaled iteration of `benchmark`, measured (only the loop), and
+/// records the thread CPU time it took. The closure is not escaping: nothing is allocated.
+@inline(__always)
+func measureScaledIterations(_ benchmark: Benchmark, _ operation: () -> Void) {
+    benchmark.startMeasurement()
+    let cpu = threadCPUNanoseconds()
+    for _ in benchmark.scaledIterations {
+        operation()
+    }
+    let used = threadCPUNanoseconds() - cpu
+    benchmark.stopMeasurement()
+    benchmark.measurement(threadCPU, used)
+}
+
 let benchmarks: @Sendable () -> Void = {
     let smoke = getenv("FLICKD_BENCH_SMOKE").map { String(cString: $0) != "0" } ?? false
     let zeroAllocations: [BenchmarkMetric: BenchmarkThresholds] = [
@@ -48,14 +62,7 @@ let benchmarks: @Sendable () -> Void = {
     // One scaled iteration = one input frame of the stream (its events up to SYN_REPORT, and
     // the ticks that fell due before it): throughput is frames per second.
     Benchmark("ScrollFrames") { benchmark, driver in
-        benchmark.startMeasurement()
-        let cpu = threadCPUNanoseconds()
-        for _ in benchmark.scaledIterations {
-            driver.nextFrame()
-        }
-        let used = threadCPUNanoseconds() - cpu
-        benchmark.stopMeasurement()
-        benchmark.measurement(threadCPU, used)
+        measureScaledIterations(benchmark) { driver.nextFrame() }
         blackHole(driver.checksum)
     } setup: {
         StreamDriver()
@@ -65,14 +72,7 @@ let benchmarks: @Sendable () -> Void = {
     // throughput is ticks per second. Starting a coast is not measured.
     Benchmark("CoastTicks") { benchmark, driver in
         driver.ensureCoast(ticks: benchmark.scaledIterations.count)
-        benchmark.startMeasurement()
-        let cpu = threadCPUNanoseconds()
-        for _ in benchmark.scaledIterations {
-            driver.tick()
-        }
-        let used = threadCPUNanoseconds() - cpu
-        benchmark.stopMeasurement()
-        benchmark.measurement(threadCPU, used)
+        measureScaledIterations(benchmark) { driver.tick() }
         blackHole(driver.checksum)
     } setup: {
         CoastDriver()
