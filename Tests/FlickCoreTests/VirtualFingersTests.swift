@@ -51,7 +51,7 @@ import FlickTestSupport
         }
     }
 
-    @Test("150 mm/s down: frames every 8 ms, make-up first, model distance in all, rest 200 ms, lift")
+    @Test("150 mm/s down: a quick opening (make-up, baseline), then frames every 8 ms, model distance in all, rest 200 ms, lift")
     func wholeGlide() throws {
         var fingers = VirtualFingers(lead: .zero)
         let landingFrame = fingers.start(velocity: Vector(x: 0, y: 150), deceleration: Self.deceleration,
@@ -61,18 +61,26 @@ import FlickTestSupport
         let moves = frames.filter { $0.frame.action == .move }
         let lifts = frames.filter { $0.frame.action == .lift }
         #expect(lifts.count == 1 && frames.last?.frame.action == .lift)
-        // Evenly spaced.
-        for (a, b) in zip([(time: Self.release, frame: landing, ended: nil)] + moves, moves) {
-            #expect(b.time - a.time == Self.period, "frame at \(b.time) after \(a.time)")
-        }
-        // The first motion frame is the make-up only (libinput drops it).
+        // The opening, then evenly spaced.
+        let intervals = zip([(time: Self.release, frame: landing, ended: nil)] + moves, moves).map { $1.time - $0.time }
+        #expect(Array(intervals.prefix(3)) == [VirtualFingers.makeUpInterval(distance: 1.2), VirtualFingers.baselineInterval,
+                                               VirtualFingers.openingInterval])
+        #expect(intervals.prefix(3).reduce(Duration.zero, +) < Self.period + .milliseconds(1),
+                "the first frame after the make-up and baseline comes about a period after the landing")
+        for interval in intervals.dropFirst(3) { #expect(interval == Self.period) }
+        // The first motion frame is the make-up only (libinput drops it), 4 mm at libinput's 12 ms.
         let first = try #require(moves.first)
         #expect(abs(first.frame.first.y - landing.first.y - VirtualFingers.makeUp(speed: 150)) < 1e-9)
         #expect(first.frame.first.x == landing.first.x, "straight down")
-        // Then the model: 8 ms after the make-up frame the fingers are at x(8 ms) beyond it.
-        let second = moves[1]
-        let expected = Self.deceleration.position(after: 0.008, velocity: 150)
-        #expect(abs(second.frame.first.y - first.frame.first.y - expected) < 1e-9)
+        #expect(abs(1.2 * 12 / (intervals[0].seconds * 1000) - 4) < 1e-9)
+        // The baseline: one device unit.
+        #expect(abs(moves[1].frame.first.y - first.frame.first.y - VirtualFingers.baselineDistance) < 1e-9)
+        // Then the model, from a period after the landing: x(t) beyond the make-up.
+        for move in moves[2...5] {
+            let expected = Self.deceleration.position(after: (move.time - (Self.release + Self.period)).seconds, velocity: 150)
+            #expect(abs(move.frame.first.y - first.frame.first.y - max(expected, VirtualFingers.baselineDistance)) < 1e-9,
+                    "at \(move.time)")
+        }
         // Total travel: the model's destination v0/k plus the make-up.
         let last = try #require(moves.last)
         let travel = last.frame.first.y - landing.first.y
@@ -165,7 +173,7 @@ import FlickTestSupport
         let landingFrame = fingers.start(velocity: Vector(x: 0, y: 300), deceleration: Self.deceleration,
                                                  maxDuration: .milliseconds(5000), at: Self.release)
         let landing = try #require(landingFrame)
-        _ = fingers.advance(to: Self.release + Self.period)  // the make-up
+        for _ in 0..<2 { _ = fingers.advance(to: fingers.nextDeadline!) }  // the make-up and the baseline
         let late = Self.release + .milliseconds(60)
         let frame = try #require(fingers.advance(to: late).frame)
         let expected = VirtualFingers.makeUp(speed: 300) + Self.deceleration.position(after: (late - (Self.release + Self.period)).seconds,
@@ -175,11 +183,16 @@ import FlickTestSupport
         #expect(fingers.nextDeadline == late + Self.period)
     }
 
-    @Test("the make-up frame is one period at the release speed, at least 1.2 mm")
+    @Test("the make-up frame is one period at the release speed, 1.2 to 2.4 mm, 3 ms per mm after the landing")
     func makeUpSize() {
         #expect(VirtualFingers.makeUp(speed: 60) == 1.2)
         #expect(abs(VirtualFingers.makeUp(speed: 150) - 1.2) < 1e-12)
-        #expect(abs(VirtualFingers.makeUp(speed: 1000) - 8) < 1e-12)
+        #expect(abs(VirtualFingers.makeUp(speed: 250) - 2) < 1e-12)
+        #expect(VirtualFingers.makeUp(speed: 1000) == VirtualFingers.maximumMakeUp)
+        #expect(VirtualFingers.makeUpInterval(distance: 1.2) == Duration(microseconds: 3600))
+        #expect(VirtualFingers.makeUpInterval(distance: 2.4) == Duration(microseconds: 7200))
+        #expect(VirtualFingers.makeUpInterval(distance: 0.1) == .milliseconds(2))
+        #expect(VirtualFingers.makeUpInterval(distance: 5) == Self.period)
     }
 
     @Test("from rest the fingers speed up by at most 300 mm/s a frame, then catch up with the model")
@@ -189,14 +202,17 @@ import FlickTestSupport
                                    maxDuration: .milliseconds(5000), at: Self.release)
         let landing = try #require(landed)
         let frames = Self.run(&fingers, from: Self.release).filter { $0.frame.action == .move }
-        var previous = (time: Self.release, y: landing.first.y, speed: 0.0)
-        for entry in frames {
+        // The make-up (libinput drops it): 2.4 mm, 4 mm at libinput's 12 ms; from it on, the ramp from rest.
+        let makeUp = frames[0].frame.first.y - landing.first.y
+        #expect(abs(makeUp - 2.4) < 1e-9)
+        #expect(makeUp * 12 / ((frames[0].time - Self.release).seconds * 1000) <= 4 + 1e-9)
+        var previous = (time: frames[0].time, y: frames[0].frame.first.y, speed: 0.0)
+        for entry in frames.dropFirst() {
             let dt = (entry.time - previous.time).seconds
             let speed = (entry.frame.first.y - previous.y) / dt
             #expect(speed <= previous.speed + 300 + 1e-6, "at \(entry.time): \(speed) mm/s after \(previous.speed)")
             previous = (entry.time, entry.frame.first.y, speed)
         }
-        #expect(abs(frames[0].frame.first.y - landing.first.y - 2.4) < 1e-9, "the first frame: 2.4 mm in 8 ms")
         let total = frames.last!.frame.first.y - landing.first.y
         let expected = 1500 / Self.deceleration.decayPerSecond + VirtualFingers.makeUp(speed: 1500)
         #expect(abs(total - expected) < 0.06, "the whole travel still: \(total) vs \(expected)")
@@ -210,10 +226,16 @@ import FlickTestSupport
     @Test("a frame written late pushes the next one a full period after the write")
     func writtenLate() throws {
         var fingers = VirtualFingers(lead: .zero)
-        let landed = fingers.start(velocity: Vector(x: 0, y: 300), deceleration: Self.deceleration,
+        let landed = fingers.start(velocity: Vector(x: 0, y: 150), deceleration: Self.deceleration,
                                    maxDuration: .milliseconds(5000), at: Self.release)
         let start = try #require(landed).first
-        let due = Self.release + Self.period
+        // The opening (make-up, baseline), written on time; then the model's frames.
+        for _ in 0..<2 {
+            let opening = try #require(fingers.nextDeadline)
+            #expect(fingers.advance(to: opening).frame != nil)
+            fingers.frameWritten(at: opening)
+        }
+        let due = try #require(fingers.nextDeadline)
         #expect(fingers.advance(to: due).frame != nil)
         fingers.frameWritten(at: due + .milliseconds(1))  // written promptly: the grid holds
         #expect(fingers.nextDeadline == due + Self.period + .milliseconds(1))
@@ -229,7 +251,7 @@ import FlickTestSupport
         let d = Self.deceleration
         let held = Duration.milliseconds(15).microseconds - VirtualFingers.heldWrite.microseconds
         let modelTime = (third - Duration(microseconds: held) - (Self.release + Self.period)).seconds
-        #expect(abs(frame.first.y - (start.y + VirtualFingers.makeUp(speed: 300) + d.position(after: modelTime, velocity: 300))) < 1e-9)
+        #expect(abs(frame.first.y - (start.y + VirtualFingers.makeUp(speed: 150) + d.position(after: modelTime, velocity: 150))) < 1e-9)
         fingers.frameWritten(at: third)
         fingers.freeze(at: third + .milliseconds(1))
         fingers.frameWritten(at: third + .milliseconds(40))
@@ -321,8 +343,11 @@ import FlickTestSupport
             let modelSpeed = Self.deceleration.velocity(after: (b.time - origin).seconds, velocity: 60)
             #expect(speed <= VirtualFingers.maximumCatchUp * modelSpeed + 1e-6, "at \(b.time): \(speed) mm/s")
         }
-        #expect(moves[1].frame.first.y - moves[0].frame.first.y
-                > Self.deceleration.position(after: Self.period.seconds, velocity: 60) + 1e-3, "ahead of the plain model")
+        // At the model's first frame (after the make-up and the baseline) the fingers are ahead of
+        // the plain model's position then.
+        let plainThen = Self.deceleration.position(after: (moves[2].time - (Self.release + Self.period)).seconds, velocity: 60)
+        #expect(moves[2].frame.first.y - moves[0].frame.first.y > max(plainThen, VirtualFingers.baselineDistance) + 1e-3,
+                "ahead of the plain model")
         let caughtUp = try #require(moves.first { $0.time - Self.release >= .milliseconds(100) })
         #expect(abs(caughtUp.frame.first.y - landing.first.y - model(caughtUp.time)) < 1e-9,
                 "at the model started `lead` early within 100 ms of the release")
@@ -362,8 +387,9 @@ import FlickTestSupport
                                                  maxDuration: .milliseconds(5000), at: Self.release)
         let landing = try #require(landed)
         let frames = Self.run(&fingers, from: Self.release).filter { $0.frame.action == .move }
-        var previous = (time: Self.release, y: landing.first.y, speed: 0.0)
-        for entry in frames {
+        // From the make-up on (libinput drops it; `makeUpInterval` bounds it), the ramp from rest.
+        var previous = (time: frames[0].time, y: frames[0].frame.first.y, speed: 0.0)
+        for entry in frames.dropFirst() {
             let speed = (entry.frame.first.y - previous.y) / (entry.time - previous.time).seconds
             #expect(speed <= previous.speed + VirtualFingers.maximumSpeedIncrease + 1e-6,
                     "at \(entry.time): \(speed) mm/s after \(previous.speed)")
@@ -385,7 +411,7 @@ import FlickTestSupport
         let landing = try #require(landed)
         let written = Self.release + .milliseconds(10)
         fingers.frameWritten(at: written)  // flickd handled the release 10 ms after its stamp
-        #expect(fingers.nextDeadline == written + Self.period)
+        #expect(fingers.nextDeadline == written + VirtualFingers.makeUpInterval(distance: VirtualFingers.makeUp(speed: 60)))
         var moves: [(time: Instant, y: Double)] = []
         while moves.count < 20, let due = fingers.nextDeadline {
             guard let frame = fingers.advance(to: due).frame else { break }
