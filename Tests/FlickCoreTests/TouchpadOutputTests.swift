@@ -55,6 +55,13 @@ import FlickTestSupport
             guard let first = frames.first, let last = frames.last else { return .zero }
             return last.frame.centroid - first.frame.centroid
         }
+        /// A one-finger swipe by `delta` over 100 ms from `start` (a touchscreen's), then a lift.
+        func swipe(_ delta: Vector, from start: Vector = Vector(x: 100, y: 50)) {
+            script.down(start)
+            script.move(by: delta, over: .milliseconds(100))
+            script.advance(to: script.now + script.frameInterval)
+            script.lift()
+        }
         /// A two-finger scroll by `delta` over 100 ms, then a lift.
         func flick(_ delta: Vector, at start: Vector = Vector(x: 40, y: 20)) {
             script.down(start, start + Vector(x: 20, y: 0))
@@ -97,10 +104,7 @@ import FlickTestSupport
         configuration.touchscreen.enabled = true
         let screen = Pad(Self.touchscreen, configuration: configuration)
         screen.script.engine.desktopNaturalScrolling = desktopNatural
-        screen.script.down(Vector(x: 100, y: 50))
-        screen.script.move(by: Vector(x: 0, y: 20), over: .milliseconds(100))
-        screen.script.advance(to: screen.script.now + screen.script.frameInterval)
-        screen.script.lift()
+        screen.swipe(Vector(x: 0, y: 20))
         screen.script.wait(.seconds(6))
         #expect(screen.script.coasts.count == 1)
         // Content follows a touchscreen finger: on a natural pad the fingers move the same way.
@@ -127,10 +131,7 @@ import FlickTestSupport
         let screen = Pad(Self.touchscreen, configuration: configuration)
         screen.script.engine.desktopNaturalScrolling = !sourceNatural
         screen.script.engine.virtualTouchpadNaturalScrolling = sourceNatural
-        screen.script.down(Vector(x: 100, y: 50))
-        screen.script.move(by: Vector(x: 0, y: 20), over: .milliseconds(100))
-        screen.script.advance(to: screen.script.now + screen.script.frameInterval)
-        screen.script.lift()
+        screen.swipe(Vector(x: 0, y: 20))
         screen.script.wait(.seconds(6))
         #expect(sourceNatural ? screen.travel.y > 70 : screen.travel.y < -70, "travel \(screen.travel)")
     }
