@@ -18,6 +18,8 @@ let package = Package(
             name: "EngineBenchmarks",
             dependencies: [
                 .product(name: "FlickCore", package: root),
+                // The finger→evdev writer that builds the scroll stream (before any measurement).
+                .product(name: "FlickTestSupport", package: root),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/EngineBenchmarks",

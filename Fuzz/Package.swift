@@ -21,7 +21,8 @@ let package = Package(
     ],
     targets: [
         // Shared by the fuzz targets and the soak: the device table, the byte encoding of an
-        // engine input stream, and the harness that checks the engine's invariants.
+        // engine input stream, and the harness that checks the engine's invariants. Finger
+        // streams (`Flick`, `FingerStream`) come from FlickTestSupport.
         .target(
             name: "FuzzSupport",
             dependencies: [
@@ -40,13 +41,19 @@ let package = Package(
         ),
         .executableTarget(
             name: "FuzzConfig",
-            dependencies: [.product(name: "FlickCore", package: root), .product(name: "FlickLinux", package: root), "FuzzSupport"]
+            dependencies: [
+                .product(name: "FlickCore", package: root), .product(name: "FlickLinux", package: root),
+                .product(name: "FlickTestSupport", package: root), "FuzzSupport",
+            ]
         ),
 
         // The property soak (scripts/soak) and the engine seed writer (scripts/fuzz --seeds).
         .executableTarget(
             name: "Soak",
-            dependencies: [.product(name: "FlickCore", package: root), .product(name: "FlickTools", package: root), "FuzzSupport"]
+            dependencies: [
+                .product(name: "FlickCore", package: root), .product(name: "FlickTools", package: root),
+                .product(name: "FlickTestSupport", package: root), "FuzzSupport",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6],

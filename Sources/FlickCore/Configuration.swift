@@ -31,14 +31,7 @@ public enum NaturalScrolling: String, Sendable, Hashable, CaseIterable, Expressi
     /// `true` is `.on`, `false` is `.off`.
     public init(booleanLiteral value: Bool) { self = value ? .on : .off }
 
-    /// Whether touchpads scroll naturally when the desktop's own setting is `desktop`.
-    public func isNatural(desktop: Bool) -> Bool {
-        switch self {
-        case .on: return true
-        case .off: return false
-        case .auto: return desktop
-        }
-    }
+    // Which way a device scrolls is decided in one place: `Configuration.naturalScrolling(for:kind:desktop:)`.
 }
 
 /// Every setting of the engine, with the built-in defaults.

@@ -32,8 +32,14 @@ public final class Engine {
     public var onTouchFrame: ((TouchFrame, Instant) -> Void)?
 
     /// The desktop's touchpad natural-scrolling setting, used where `scroll.natural` is `auto`
-    /// (the daemon reads it from GNOME or KDE). Default false: libinput's default.
-    public var desktopNaturalScrolling: Bool = false
+    /// (the daemon reads it from GNOME or KDE). Default false: libinput's default. Setting it
+    /// decides every device's direction again (a running coast keeps its own).
+    public var desktopNaturalScrolling: Bool = false {
+        didSet {
+            guard desktopNaturalScrolling != oldValue else { return }
+            for state in devices.values { decideDirection(state) }
+        }
+    }
 
     /// The desktop's natural-scrolling setting for the virtual touchpad itself, where the
     /// desktop keeps settings per device and the daemon can read them (KDE Plasma on Wayland);
@@ -60,6 +66,14 @@ public final class Engine {
         var tracker: ContactTracker?
         /// nil when the device only stops coasts (its kind is disabled) or is ignored.
         var recognizer: GestureRecognizer?
+        /// Whether the desktop scrolls this device naturally when it is a touchpad, and so the
+        /// source pad's direction for the virtual touchpad's fingers:
+        /// `Configuration.naturalScrolling(for:kind:desktop:)`, decided in `decideDirection`
+        /// when the device is added, the configuration or a desktop setting changes, never per event.
+        var touchpadScrollsNaturally = false
+        /// Whether the content follows the fingers on this device: always on a touchscreen,
+        /// else `touchpadScrollsNaturally`.
+        var contentFollowsFingers = false
 
         init(description: DeviceDescription, resolutionOverride: Double?, configuration: Configuration) {
             self.description = description
@@ -93,6 +107,7 @@ public final class Engine {
     public func addDevice(_ device: DeviceID, description: DeviceDescription, resolutionOverride: Double? = nil) -> DeviceAdmission {
         let state = Device(description: description, resolutionOverride: resolutionOverride, configuration: configuration)
         devices[device] = state
+        decideDirection(state)
         return admit(state)
     }
 
@@ -100,7 +115,20 @@ public final class Engine {
     /// one per device and the daemon can read it; nil: the desktop-wide
     /// `desktopNaturalScrolling`. Used where `scroll.natural` is `auto`.
     public func setDesktopNaturalScrolling(_ natural: Bool?, for device: DeviceID) {
-        devices[device]?.desktopNaturalScrolling = natural
+        guard let state = devices[device] else { return }
+        state.desktopNaturalScrolling = natural
+        decideDirection(state)
+    }
+
+    /// Decides which way `state`'s content moves, with the one resolver the daemon's log and
+    /// `flickd doctor` use too: a touchpad by the desktop's setting for it where the desktop
+    /// keeps one, else by the desktop-wide one.
+    private func decideDirection(_ state: Device) {
+        let kind = state.kind ?? .touchpad
+        let desktop = kind == .touchpad ? state.desktopNaturalScrolling ?? desktopNaturalScrolling : desktopNaturalScrolling
+        let identity = DeviceIdentity(state.description)
+        state.touchpadScrollsNaturally = configuration.naturalScrolling(for: identity, kind: .touchpad, desktop: desktop).isNatural
+        state.contentFollowsFingers = configuration.naturalScrolling(for: identity, kind: kind, desktop: desktop).isNatural
     }
 
     /// Forgets `device`; a coast it started ends.
@@ -164,6 +192,7 @@ public final class Engine {
         self.configuration = configuration
         for state in devices.values {
             (state.settings, state.rule) = configuration.resolved(for: state.description)
+            decideDirection(state)
             _ = admit(state)
         }
     }
@@ -205,8 +234,7 @@ public final class Engine {
             onReport?(.noCoast(device: device, time: time, velocity: velocity, reason: reason))
             return WheelOutput()
         case .released(let velocity, let newestMotion, let travel):
-            return release(on: device, kind: state.kind ?? .touchpad, settings: state.settings, velocity: velocity,
-                           newestMotion: newestMotion, travel: travel, at: time)
+            return release(on: device, state: state, velocity: velocity, newestMotion: newestMotion, travel: travel, at: time)
         }
     }
 
@@ -220,8 +248,10 @@ public final class Engine {
     // MARK: Coasting
 
     /// Decides whether a released scroll coasts (`ReleaseDecision`), and starts the coast.
-    private func release(on device: DeviceID, kind: DeviceKind, settings configuration: Configuration, velocity: Vector?,
+    private func release(on device: DeviceID, state: Device, velocity: Vector?,
                          newestMotion: Instant, travel: Double, at time: Instant) -> WheelOutput {
+        let configuration = state.settings
+        let kind = state.kind ?? .touchpad
         let settings = configuration.coast
         let decided: ReleaseCoast
         switch ReleaseDecision(velocity: velocity, travel: travel, stoppedCoast: stoppedCoast, at: time, settings: settings) {
@@ -239,17 +269,12 @@ public final class Engine {
         let released = decided.releaseVelocity
         let v = decided.velocity
         let boosted = decided.boosted
-        // How the desktop scrolls this device's kind: a touchpad by its own setting where the
-        // desktop keeps one, else by the desktop's.
-        let desktop = kind == .touchpad ? devices[device]?.desktopNaturalScrolling ?? desktopNaturalScrolling : desktopNaturalScrolling
-        let padNatural = configuration.scroll.natural.isNatural(desktop: desktop)
-        // Content follows the fingers on touchscreens and with natural scrolling.
-        let natural = kind == .touchscreen || padNatural
-        let (vertical, horizontal) = decided.wheelVelocity(natural: natural, unitsPerMillimetre: configuration.scroll.speed)
+        let (vertical, horizontal) = decided.wheelVelocity(natural: state.contentFollowsFingers,
+                                                           unitsPerMillimetre: configuration.scroll.speed)
 
         stop(at: time, reason: .replaced)
         if output == .touchpad {
-            return glide(from: device, kind: kind, settings: configuration, sourceNatural: padNatural,
+            return glide(from: device, kind: kind, settings: configuration, sourceNatural: state.touchpadScrollsNaturally,
                          released: released, velocity: v, boosted: boosted, at: time)
         }
         let period = Duration.seconds(1 / max(1, settings.tickRate))

@@ -64,11 +64,14 @@ public struct TouchFrame: Hashable, Sendable, CustomStringConvertible {
 
 /// The two fingers of the virtual touchpad that carry a coast (`output.mode = "touchpad"`).
 ///
-/// At a release the fingers land side by side, 18 mm apart across the motion, and from the
-/// next frame on move with the coast's model `x(t) = (v0/k)(1 − e^(−kt))`, one frame every
-/// `framePeriod`, evenly. The first motion frame moves by `makeUp(speed:)` only: libinput drops the
-/// first motion of a new two-finger scroll, so that frame is the one it drops and the model
-/// starts after it; the content loses nothing. The model's clock starts `lead` early, and the
+/// At a release the fingers land side by side, 18 mm apart across the motion, and move with
+/// the coast's model `x(t) = (v0/k)(1 − e^(−kt))`, one frame every `framePeriod`, evenly, after
+/// a quick opening (`makeUpInterval(distance:)`, `baselineInterval`, `openingInterval`). The
+/// first motion frame moves by `makeUp(speed:)` only: libinput drops the first motion of a new
+/// two-finger scroll, so that frame is the one it drops and the model starts after it; the
+/// content loses nothing. The second moves one device unit (`baselineDistance`): X11 clients
+/// take a new device's first scroll event as their starting point, so that event carries next
+/// to nothing. The model's clock starts `lead` early, and the
 /// fingers catch up with it at most `maximumCatchUp` times its speed: the handover (landing,
 /// dropped frame, reaction time) leaves no hole in the content's motion. When the model comes
 /// to rest (or at `coast.max_duration`) the fingers rest `restBeforeLift`, then lift.
@@ -106,27 +109,48 @@ public struct VirtualFingers: Sendable {
 
     /// The least first motion frame of a new landing, mm along the motion: the motion libinput
     /// drops (about 1.2 mm was seen at 150 mm/s). The frame moves one period at the release
-    /// speed when that is more (`makeUp(speed:)`).
+    /// speed when that is more, up to `maximumMakeUp` (`makeUp(speed:)`).
     public static let makeUp = 1.2
+    /// The longest make-up frame, mm: libinput drops the frame whatever its length, so a longer
+    /// one only risks its touch-jump filter.
+    public static let maximumMakeUp = 2.4
+
+    /// The opening of a landing is quicker than the frame period: the make-up frame comes
+    /// `makeUpInterval(distance:)` after the landing, the baseline frame (`baselineDistance`)
+    /// `baselineInterval` after it, and the model's first frame `openingInterval` after that;
+    /// then one frame per `framePeriod`. libinput drops the make-up frame and X11 clients take
+    /// the baseline frame's scroll as their starting point (the first scroll event of a new
+    /// source device moves nothing there), so the first motion an app shows comes about 8 ms
+    /// after the landing instead of three frame periods (24 ms).
+    public static let baselineInterval = Duration.milliseconds(2)
+    public static let openingInterval = Duration.milliseconds(3)
+    /// The baseline frame's motion, mm: one device unit, the least that makes libinput scroll.
+    public static let baselineDistance = 1 / VirtualPad.unitsPerMillimetre
+    /// libinput's touch-jump filter scales a frame's distance to its 12 ms reference interval
+    /// and calls a jump more than 7 mm of growth: the make-up frame keeps its scaled distance
+    /// under 4 mm, so it comes 3 ms per mm of make-up after the landing (3.6 ms at 1.2 mm),
+    /// never later than a frame period.
+    public static func makeUpInterval(distance: Double) -> Duration {
+        let milliseconds = min(framePeriod.seconds * 1000, max(2, 3 * distance))
+        return Duration(microseconds: Int64((milliseconds * 1000).rounded()))
+    }
 
     /// The first motion frame after a landing at `speed` (mm/s): one frame period of motion at
-    /// that speed, at least `makeUp`. libinput drops the first motion frame of a new scroll
-    /// whatever its size; a frame the size of the ones after it also keeps the speed steady
-    /// from that frame on, which libinput's touch-jump filter (a jump is a frame much longer
-    /// than the one before) expects.
+    /// that speed, from `makeUp` to `maximumMakeUp`. libinput drops the first motion frame of a
+    /// new scroll whatever its size (once it is long enough to show the direction); the model's
+    /// distance starts after it, so the content loses nothing.
     public static func makeUp(speed: Double) -> Double {
-        max(makeUp, speed * framePeriod.seconds)
+        min(maximumMakeUp, max(makeUp, speed * framePeriod.seconds))
     }
     /// How far ahead of the release the model's clock starts after a landing. Between the real
     /// fingers' last motion and the virtual fingers' first motion that an app shows lie the
-    /// landing, the make-up frame libinput drops, flickd's own reaction time and, under X11, the
-    /// first scroll event of a new device (the clients take its valuator as their starting
-    /// point, not as motion). Starting the model this much earlier, the fingers catch up with
+    /// landing, the opening frames (the make-up libinput drops, the baseline X11 clients take
+    /// as their starting point), flickd's own reaction time and the event's way to the app. Starting the model this much earlier, the fingers catch up with
     /// where the content would be had the finger gone on, within the speed-increase cap and
     /// `maximumCatchUp`, so the
     /// glide continues the finger's speed instead of opening with a hole. The travel is the
     /// model's all the same; the glide ends `lead` sooner.
-    public static let lead = Duration.milliseconds(24)
+    public static let lead = Duration.milliseconds(20)
 
     /// The motion ends when the model is this close to where it comes to rest, mm (one device
     /// unit; less cannot be written).
@@ -152,8 +176,11 @@ public struct VirtualFingers: Sendable {
         let finalDistance: Double
         /// True when the motion ends at rest rather than at `coast.max_duration` or the edge.
         let settles: Bool
-        /// When the next frame is due.
+        /// The frames of a landing's opening still to come (none when continuing).
+        var opening: Opening
+        /// When the next frame is due, and the least time between it and the frame before.
         var nextFrame: Instant
+        var interval: Duration
         /// When the last frame was computed (its position is the model's at that time).
         var lastFrame: Instant
         /// How far the model's clock is behind the real one: the sum of the hold-ups between
@@ -169,6 +196,16 @@ public struct VirtualFingers: Sendable {
         /// Speed of the last motion frame, mm/s, and the model time it was computed at.
         var lastSpeed = 0.0
         var lastModelTime: Instant
+    }
+
+    /// The frames that open a glide after a landing, in order.
+    enum Opening: Sendable {
+        /// Next: the make-up frame (`makeUp(speed:)`), which libinput drops.
+        case makeUp
+        /// Next: the baseline frame (`baselineDistance`), the first scroll event libinput makes.
+        case baseline
+        /// The model's frames.
+        case done
     }
 
     /// Where the fingers are.
@@ -238,6 +275,8 @@ public struct VirtualFingers: Sendable {
         let landing: TouchFrame?
         let makeUp: Double
         let origin: Instant
+        let opening: Opening
+        let firstInterval: Duration
         switch state {
         case .up:
             // Land so that the whole travel lies on the surface: centred on the path.
@@ -251,14 +290,18 @@ public struct VirtualFingers: Sendable {
             second = centre + across
             landing = TouchFrame(action: .land, first: first, second: second)
             makeUp = Self.makeUp(speed: speed)
-            // The frame after the landing moves by the make-up only; the model starts there,
-            // less the lead that covers the handover.
+            // The frame after the landing moves by the make-up only; the model starts a frame
+            // period after the landing, less the lead that covers the handover.
             origin = time + Self.framePeriod - lead
+            opening = .makeUp
+            firstInterval = Self.makeUpInterval(distance: makeUp)
         case .gliding, .resting:
             // libinput is still in the scroll these fingers started: continue without a lift.
             landing = nil
             makeUp = 0
             origin = time
+            opening = .done
+            firstInterval = Self.framePeriod
         }
         let room = Self.room(from: first, second, along: direction)
         let settle = deceleration.settleTime(velocity: speed, epsilon: Self.restDistance)
@@ -275,8 +318,9 @@ public struct VirtualFingers: Sendable {
         }
         state = .gliding(Glide(origin: origin, direction: direction, speed: speed, deceleration: deceleration,
                                makeUp: makeUp, firstStart: first, secondStart: second, end: end,
-                               finalDistance: finalDistance, settles: settles,
-                               nextFrame: time + Self.framePeriod, lastFrame: time, lastModelTime: time))
+                               finalDistance: finalDistance, settles: settles, opening: opening,
+                               nextFrame: time + firstInterval, interval: firstInterval,
+                               lastFrame: time, lastModelTime: time))
         return landing
     }
 
@@ -312,13 +356,16 @@ public struct VirtualFingers: Sendable {
             let modelTime = time - glide.lag
             let ended = modelTime >= glide.end
             let wanted: Double
-            let isMakeUp = !ended && glide.distance == 0 && glide.makeUp > 0
-            if ended {
+            let opening = ended ? .done : glide.opening
+            switch opening {
+            case _ where ended:
                 wanted = glide.finalDistance
-            } else if isMakeUp {
+            case .makeUp:
                 // The first motion frame after a landing is the make-up alone: libinput drops it.
                 wanted = min(glide.finalDistance, glide.makeUp)
-            } else {
+            case .baseline:
+                wanted = min(glide.finalDistance, glide.distance + Self.baselineDistance)
+            case .done:
                 wanted = min(glide.finalDistance, Self.distance(glide, at: modelTime))
             }
             // Speed up by at most `maximumSpeedIncrease` per frame: libinput takes a frame much
@@ -326,8 +373,9 @@ public struct VirtualFingers: Sendable {
             // 1500 mm/s in one frame). Below ~300 mm/s this never binds; above, the fingers
             // catch up with the model within a few frames, as it slows.
             let interval = max(Self.framePeriod.seconds / 8, (modelTime - glide.lastModelTime).seconds)
-            var allowed = (glide.lastSpeed + Self.maximumSpeedIncrease) * interval
-            if !ended && glide.distance > 0 {
+            // The make-up frame's interval is chosen for its length (`makeUpInterval`).
+            var allowed = opening == .makeUp ? Double.infinity : (glide.lastSpeed + Self.maximumSpeedIncrease) * interval
+            if opening == .done && !ended && glide.distance > 0 {
                 // Catching up (the lead, a ramp from rest) never runs faster than
                 // `maximumCatchUp` times the model: the content speeds up a little for a few
                 // frames instead of jumping ahead.
@@ -341,7 +389,7 @@ public struct VirtualFingers: Sendable {
             // libinput judges the frame after the make-up as if the fingers had been at rest (it
             // resets their history when the landing's finger count settles, so a long frame
             // there was seen discarded as a jump at 600 mm/s): the speed ramp starts again.
-            glide.lastSpeed = isMakeUp ? 0 : step / interval
+            glide.lastSpeed = opening == .makeUp ? 0 : step / interval
             glide.lastModelTime = modelTime
             glide.distance = distance
             glide.lastFrame = time
@@ -353,10 +401,20 @@ public struct VirtualFingers: Sendable {
                 state = .resting(still: time)
                 return (frame, glide.settles ? .settled : .cut)
             }
-            glide.nextFrame = glide.nextFrame + Self.framePeriod
+            switch opening {
+            case .makeUp:
+                glide.opening = .baseline
+                glide.interval = Self.baselineInterval
+            case .baseline:
+                glide.opening = .done
+                glide.interval = Self.openingInterval
+            case .done:
+                glide.interval = Self.framePeriod
+            }
+            glide.nextFrame = glide.nextFrame + glide.interval
             if glide.nextFrame <= time {
-                // The tick came more than a period late: the next frame is a period from now.
-                glide.nextFrame = time + Self.framePeriod
+                // The tick came more than an interval late: the next frame is one from now.
+                glide.nextFrame = time + glide.interval
             }
             state = .gliding(glide)
             return (frame, nil)
@@ -380,7 +438,7 @@ public struct VirtualFingers: Sendable {
         let held = time - glide.lastFrame
         if held > Self.heldWrite && !landing { glide.lag = glide.lag + (held - Self.heldWrite) }
         glide.lastFrame = time
-        if glide.nextFrame < time + Self.framePeriod { glide.nextFrame = time + Self.framePeriod }
+        if glide.nextFrame < time + glide.interval { glide.nextFrame = time + glide.interval }
         state = .gliding(glide)
     }
 
@@ -410,9 +468,8 @@ public struct VirtualFingers: Sendable {
             // Nothing moves: an up pad stays up; resting fingers keep their lift time.
             return
         case .gliding(let glide):
-            // Still since the last frame written (the landing, when no motion frame came yet):
-            // the first due frame is `framePeriod` after that.
-            state = .resting(still: glide.nextFrame - Self.framePeriod)
+            // Still since the last frame written (the landing, when no motion frame came yet).
+            state = .resting(still: glide.nextFrame - glide.interval)
         }
     }
 

@@ -73,12 +73,12 @@ public struct Replay {
         }
         for timed in recording.events {
             // Recordings can step backwards in time; the engine sees them as they are.
-            latest = engine.advance(to: timed.time, notBefore: latest) { write($0, at: $1) }
+            latest = engine.advance(to: timed.time, notBefore: latest) { write($0.output, at: $0.time) }
             latest = max(latest, timed.time)
             write(engine.handle(timed.event, from: device, at: timed.time), at: timed.time)
         }
         // The recording ends; the coast (if any) runs out on its own, ticked as the daemon would.
-        engine.advance(to: .end, notBefore: latest) { write($0, at: $1) }
+        engine.advance(to: .end, notBefore: latest) { write($0.output, at: $0.time) }
 
         self.emitted = emitted
         self.gestures = gestures

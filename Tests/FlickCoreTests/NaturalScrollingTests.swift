@@ -89,6 +89,30 @@ import FlickTestSupport
         #expect(try Self.flickDown(natural: .on, desktop: false, rules: rule(.auto)) < 0)
     }
 
+    /// The direction is decided when the device is added, and again when the desktop's setting
+    /// or the configuration changes later (not per event): each next flick follows the change.
+    @Test func laterChangesDecideTheNextFlick() throws {
+        let pad = try FingerScript(device: "synaptics-t440")
+        func flickDown() -> Int64 {
+            let before = pad.verticalTotal
+            pad.down(Vector(x: 20, y: 10), Vector(x: 40, y: 10))
+            pad.move(by: Vector(x: 0, y: 20), over: .milliseconds(100))
+            pad.lift()
+            pad.wait(.seconds(6))
+            return pad.verticalTotal - before
+        }
+        #expect(flickDown() < 0, "auto, no desktop answer yet: traditional")
+        pad.engine.desktopNaturalScrolling = true
+        #expect(flickDown() > 0, "the desktop turned natural scrolling on")
+        var off = Configuration()
+        off.scroll.natural = .off
+        pad.engine.apply(off, at: pad.now)
+        #expect(flickDown() < 0, "a reload with scroll.natural = false wins over the desktop")
+        pad.engine.apply(.defaults, at: pad.now)
+        #expect(flickDown() > 0, "back to auto: the desktop's setting, still natural")
+        #expect(pad.coasts.count == 4, "\(pad.transcript)")
+    }
+
     /// Dragging up on a touchscreen moves the content up whatever the settings say.
     @Test(arguments: [(NaturalScrolling.off, false), (.auto, false), (.auto, true), (.on, true)])
     func touchscreensAreAlwaysNatural(natural: NaturalScrolling, desktop: Bool) throws {

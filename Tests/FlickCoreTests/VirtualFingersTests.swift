@@ -51,7 +51,7 @@ import FlickTestSupport
         }
     }
 
-    @Test("150 mm/s down: frames every 8 ms, make-up first, model distance in all, rest 200 ms, lift")
+    @Test("150 mm/s down: a quick opening (make-up, baseline), then frames every 8 ms, model distance in all, rest 200 ms, lift")
     func wholeGlide() throws {
         var fingers = VirtualFingers(lead: .zero)
         let landingFrame = fingers.start(velocity: Vector(x: 0, y: 150), deceleration: Self.deceleration,
@@ -61,18 +61,26 @@ import FlickTestSupport
         let moves = frames.filter { $0.frame.action == .move }
         let lifts = frames.filter { $0.frame.action == .lift }
         #expect(lifts.count == 1 && frames.last?.frame.action == .lift)
-        // Evenly spaced.
-        for (a, b) in zip([(time: Self.release, frame: landing, ended: nil)] + moves, moves) {
-            #expect(b.time - a.time == Self.period, "frame at \(b.time) after \(a.time)")
-        }
-        // The first motion frame is the make-up only (libinput drops it).
+        // The opening, then evenly spaced.
+        let intervals = zip([(time: Self.release, frame: landing, ended: nil)] + moves, moves).map { $1.time - $0.time }
+        #expect(Array(intervals.prefix(3)) == [VirtualFingers.makeUpInterval(distance: 1.2), VirtualFingers.baselineInterval,
+                                               VirtualFingers.openingInterval])
+        #expect(intervals.prefix(3).reduce(Duration.zero, +) < Self.period + .milliseconds(1),
+                "the first frame after the make-up and baseline comes about a period after the landing")
+        for interval in intervals.dropFirst(3) { #expect(interval == Self.period) }
+        // The first motion frame is the make-up only (libinput drops it), 4 mm at libinput's 12 ms.
         let first = try #require(moves.first)
         #expect(abs(first.frame.first.y - landing.first.y - VirtualFingers.makeUp(speed: 150)) < 1e-9)
         #expect(first.frame.first.x == landing.first.x, "straight down")
-        // Then the model: 8 ms after the make-up frame the fingers are at x(8 ms) beyond it.
-        let second = moves[1]
-        let expected = Self.deceleration.position(after: 0.008, velocity: 150)
-        #expect(abs(second.frame.first.y - first.frame.first.y - expected) < 1e-9)
+        #expect(abs(1.2 * 12 / (intervals[0].seconds * 1000) - 4) < 1e-9)
+        // The baseline: one device unit.
+        #expect(abs(moves[1].frame.first.y - first.frame.first.y - VirtualFingers.baselineDistance) < 1e-9)
+        // Then the model, from a period after the landing: x(t) beyond the make-up.
+        for move in moves[2...5] {
+            let expected = Self.deceleration.position(after: (move.time - (Self.release + Self.period)).seconds, velocity: 150)
+            #expect(abs(move.frame.first.y - first.frame.first.y - max(expected, VirtualFingers.baselineDistance)) < 1e-9,
+                    "at \(move.time)")
+        }
         // Total travel: the model's destination v0/k plus the make-up.
         let last = try #require(moves.last)
         let travel = last.frame.first.y - landing.first.y
@@ -165,7 +173,7 @@ import FlickTestSupport
         let landingFrame = fingers.start(velocity: Vector(x: 0, y: 300), deceleration: Self.deceleration,
                                                  maxDuration: .milliseconds(5000), at: Self.release)
         let landing = try #require(landingFrame)
-        _ = fingers.advance(to: Self.release + Self.period)  // the make-up
+        for _ in 0..<2 { _ = fingers.advance(to: fingers.nextDeadline!) }  // the make-up and the baseline
         let late = Self.release + .milliseconds(60)
         let frame = try #require(fingers.advance(to: late).frame)
         let expected = VirtualFingers.makeUp(speed: 300) + Self.deceleration.position(after: (late - (Self.release + Self.period)).seconds,
@@ -175,11 +183,16 @@ import FlickTestSupport
         #expect(fingers.nextDeadline == late + Self.period)
     }
 
-    @Test("the make-up frame is one period at the release speed, at least 1.2 mm")
+    @Test("the make-up frame is one period at the release speed, 1.2 to 2.4 mm, 3 ms per mm after the landing")
     func makeUpSize() {
         #expect(VirtualFingers.makeUp(speed: 60) == 1.2)
         #expect(abs(VirtualFingers.makeUp(speed: 150) - 1.2) < 1e-12)
-        #expect(abs(VirtualFingers.makeUp(speed: 1000) - 8) < 1e-12)
+        #expect(abs(VirtualFingers.makeUp(speed: 250) - 2) < 1e-12)
+        #expect(VirtualFingers.makeUp(speed: 1000) == VirtualFingers.maximumMakeUp)
+        #expect(VirtualFingers.makeUpInterval(distance: 1.2) == Duration(microseconds: 3600))
+        #expect(VirtualFingers.makeUpInterval(distance: 2.4) == Duration(microseconds: 7200))
+        #expect(VirtualFingers.makeUpInterval(distance: 0.1) == .milliseconds(2))
+        #expect(VirtualFingers.makeUpInterval(distance: 5) == Self.period)
     }
 
     @Test("from rest the fingers speed up by at most 300 mm/s a frame, then catch up with the model")
@@ -189,14 +202,17 @@ import FlickTestSupport
                                    maxDuration: .milliseconds(5000), at: Self.release)
         let landing = try #require(landed)
         let frames = Self.run(&fingers, from: Self.release).filter { $0.frame.action == .move }
-        var previous = (time: Self.release, y: landing.first.y, speed: 0.0)
-        for entry in frames {
+        // The make-up (libinput drops it): 2.4 mm, 4 mm at libinput's 12 ms; from it on, the ramp from rest.
+        let makeUp = frames[0].frame.first.y - landing.first.y
+        #expect(abs(makeUp - 2.4) < 1e-9)
+        #expect(makeUp * 12 / ((frames[0].time - Self.release).seconds * 1000) <= 4 + 1e-9)
+        var previous = (time: frames[0].time, y: frames[0].frame.first.y, speed: 0.0)
+        for entry in frames.dropFirst() {
             let dt = (entry.time - previous.time).seconds
             let speed = (entry.frame.first.y - previous.y) / dt
             #expect(speed <= previous.speed + 300 + 1e-6, "at \(entry.time): \(speed) mm/s after \(previous.speed)")
             previous = (entry.time, entry.frame.first.y, speed)
         }
-        #expect(abs(frames[0].frame.first.y - landing.first.y - 2.4) < 1e-9, "the first frame: 2.4 mm in 8 ms")
         let total = frames.last!.frame.first.y - landing.first.y
         let expected = 1500 / Self.deceleration.decayPerSecond + VirtualFingers.makeUp(speed: 1500)
         #expect(abs(total - expected) < 0.06, "the whole travel still: \(total) vs \(expected)")
@@ -210,10 +226,16 @@ import FlickTestSupport
     @Test("a frame written late pushes the next one a full period after the write")
     func writtenLate() throws {
         var fingers = VirtualFingers(lead: .zero)
-        let landed = fingers.start(velocity: Vector(x: 0, y: 300), deceleration: Self.deceleration,
+        let landed = fingers.start(velocity: Vector(x: 0, y: 150), deceleration: Self.deceleration,
                                    maxDuration: .milliseconds(5000), at: Self.release)
         let start = try #require(landed).first
-        let due = Self.release + Self.period
+        // The opening (make-up, baseline), written on time; then the model's frames.
+        for _ in 0..<2 {
+            let opening = try #require(fingers.nextDeadline)
+            #expect(fingers.advance(to: opening).frame != nil)
+            fingers.frameWritten(at: opening)
+        }
+        let due = try #require(fingers.nextDeadline)
         #expect(fingers.advance(to: due).frame != nil)
         fingers.frameWritten(at: due + .milliseconds(1))  // written promptly: the grid holds
         #expect(fingers.nextDeadline == due + Self.period + .milliseconds(1))
@@ -229,7 +251,7 @@ import FlickTestSupport
         let d = Self.deceleration
         let held = Duration.milliseconds(15).microseconds - VirtualFingers.heldWrite.microseconds
         let modelTime = (third - Duration(microseconds: held) - (Self.release + Self.period)).seconds
-        #expect(abs(frame.first.y - (start.y + VirtualFingers.makeUp(speed: 300) + d.position(after: modelTime, velocity: 300))) < 1e-9)
+        #expect(abs(frame.first.y - (start.y + VirtualFingers.makeUp(speed: 150) + d.position(after: modelTime, velocity: 150))) < 1e-9)
         fingers.frameWritten(at: third)
         fingers.freeze(at: third + .milliseconds(1))
         fingers.frameWritten(at: third + .milliseconds(40))
@@ -321,8 +343,11 @@ import FlickTestSupport
             let modelSpeed = Self.deceleration.velocity(after: (b.time - origin).seconds, velocity: 60)
             #expect(speed <= VirtualFingers.maximumCatchUp * modelSpeed + 1e-6, "at \(b.time): \(speed) mm/s")
         }
-        #expect(moves[1].frame.first.y - moves[0].frame.first.y
-                > Self.deceleration.position(after: Self.period.seconds, velocity: 60) + 1e-3, "ahead of the plain model")
+        // At the model's first frame (after the make-up and the baseline) the fingers are ahead of
+        // the plain model's position then.
+        let plainThen = Self.deceleration.position(after: (moves[2].time - (Self.release + Self.period)).seconds, velocity: 60)
+        #expect(moves[2].frame.first.y - moves[0].frame.first.y > max(plainThen, VirtualFingers.baselineDistance) + 1e-3,
+                "ahead of the plain model")
         let caughtUp = try #require(moves.first { $0.time - Self.release >= .milliseconds(100) })
         #expect(abs(caughtUp.frame.first.y - landing.first.y - model(caughtUp.time)) < 1e-9,
                 "at the model started `lead` early within 100 ms of the release")
@@ -362,8 +387,9 @@ import FlickTestSupport
                                                  maxDuration: .milliseconds(5000), at: Self.release)
         let landing = try #require(landed)
         let frames = Self.run(&fingers, from: Self.release).filter { $0.frame.action == .move }
-        var previous = (time: Self.release, y: landing.first.y, speed: 0.0)
-        for entry in frames {
+        // From the make-up on (libinput drops it; `makeUpInterval` bounds it), the ramp from rest.
+        var previous = (time: frames[0].time, y: frames[0].frame.first.y, speed: 0.0)
+        for entry in frames.dropFirst() {
             let speed = (entry.frame.first.y - previous.y) / (entry.time - previous.time).seconds
             #expect(speed <= previous.speed + VirtualFingers.maximumSpeedIncrease + 1e-6,
                     "at \(entry.time): \(speed) mm/s after \(previous.speed)")
@@ -385,7 +411,7 @@ import FlickTestSupport
         let landing = try #require(landed)
         let written = Self.release + .milliseconds(10)
         fingers.frameWritten(at: written)  // flickd handled the release 10 ms after its stamp
-        #expect(fingers.nextDeadline == written + Self.period)
+        #expect(fingers.nextDeadline == written + VirtualFingers.makeUpInterval(distance: VirtualFingers.makeUp(speed: 60)))
         var moves: [(time: Instant, y: Double)] = []
         while moves.count < 20, let due = fingers.nextDeadline {
             guard let frame = fingers.advance(to: due).frame else { break }
@@ -400,209 +426,5 @@ import FlickTestSupport
         #expect(moves[1].y < model(moves[1].time) - 1e-3, "behind at first: the catch-up is gradual")
         let late = try #require(moves.last)
         #expect(abs(late.y - model(late.time)) < 1e-9, "on the model by \(late.time - Self.release)")
-    }
-}
-
-/// The engine with `output = .touchpad`: releases become virtual finger frames, no wheel output.
-@Suite struct TouchpadOutputTests {
-    /// A 100 × 70 mm two-slot clickpad at 40 units/mm.
-    static let touchpad = DeviceDescription(
-        name: "test touchpad", bustype: 0x18,
-        properties: [EventCode.propPointer, EventCode.propButtonPad],
-        keys: [EventCode.buttonLeft, EventCode.touch, EventCode.toolFinger, EventCode.toolDoubleTap, EventCode.toolTripleTap],
-        absoluteAxes: [
-            EventCode.absX: AxisInfo(minimum: 0, maximum: 4000, resolution: 40),
-            EventCode.absY: AxisInfo(minimum: 0, maximum: 2800, resolution: 40),
-            EventCode.absMTSlot: AxisInfo(minimum: 0, maximum: 1),
-            EventCode.absMTTrackingID: AxisInfo(minimum: 0, maximum: 65535),
-            EventCode.absMTPositionX: AxisInfo(minimum: 0, maximum: 4000, resolution: 40),
-            EventCode.absMTPositionY: AxisInfo(minimum: 0, maximum: 2800, resolution: 40),
-        ])
-
-    /// A 300 × 200 mm touchscreen at 10 units/mm.
-    static let touchscreen = DeviceDescription(
-        name: "test touchscreen", bustype: 0x03,
-        properties: [EventCode.propDirect],
-        keys: [EventCode.touch],
-        absoluteAxes: [
-            EventCode.absX: AxisInfo(minimum: 0, maximum: 3000, resolution: 10),
-            EventCode.absY: AxisInfo(minimum: 0, maximum: 2000, resolution: 10),
-            EventCode.absMTSlot: AxisInfo(minimum: 0, maximum: 9),
-            EventCode.absMTTrackingID: AxisInfo(minimum: 0, maximum: 65535),
-            EventCode.absMTPositionX: AxisInfo(minimum: 0, maximum: 3000, resolution: 10),
-            EventCode.absMTPositionY: AxisInfo(minimum: 0, maximum: 2000, resolution: 10),
-        ])
-
-    /// A script on `description` whose engine writes to the virtual touchpad; frames are
-    /// collected in `frames`.
-    final class Pad {
-        let script: FingerScript
-        var frames: [(time: Instant, frame: TouchFrame)] = []
-        init(_ description: DeviceDescription = TouchpadOutputTests.touchpad, configuration: Configuration = .defaults) {
-            script = FingerScript(description: description, configuration: configuration)
-            script.engine.output = .touchpad
-            script.engine.onTouchFrame = { [unowned self] frame, time in self.frames.append((time, frame)) }
-        }
-        var moves: [(time: Instant, frame: TouchFrame)] { frames.filter { $0.frame.action == .move } }
-        var actions: [TouchFrame.Action] {
-            var result: [TouchFrame.Action] = []
-            for entry in frames where result.last != entry.frame.action || entry.frame.action != .move {
-                result.append(entry.frame.action)
-            }
-            return result
-        }
-        /// Centroid travel from the landing to the last frame, mm.
-        var travel: Vector {
-            guard let first = frames.first, let last = frames.last else { return .zero }
-            return last.frame.centroid - first.frame.centroid
-        }
-        /// A two-finger scroll by `delta` over 100 ms, then a lift.
-        func flick(_ delta: Vector, at start: Vector = Vector(x: 40, y: 20)) {
-            script.down(start, start + Vector(x: 20, y: 0))
-            script.move(by: delta, over: .milliseconds(100))
-            script.advance(to: script.now + script.frameInterval)
-            script.lift()
-        }
-    }
-
-    @Test("a flick down on a touchpad: land at the release, fingers move down, no wheel output, lift")
-    func flickDown() throws {
-        let pad = Pad()
-        pad.flick(Vector(x: 0, y: 20))
-        let release = pad.script.now
-        pad.script.wait(.seconds(6))
-        #expect(pad.script.output.isEmpty, "no wheel output in touchpad mode")
-        #expect(pad.frames.first?.time == release && pad.frames.first?.frame.action == .land)
-        #expect(pad.actions == [.land, .move, .lift])
-        let plan = try #require(pad.script.coasts.first)
-        let destination = plan.velocity.y / Deceleration(ratePerMillisecond: 0.998).decayPerSecond
-        #expect(abs(pad.travel.y - (destination + VirtualFingers.makeUp(speed: plan.velocity.y))) < 0.06, "travel \(pad.travel) vs \(destination)")
-        #expect(pad.travel.x == 0)
-        #expect(pad.script.coastEndReasons == [.finished])
-        #expect(!pad.script.engine.isCoasting && !pad.script.engine.hasFingersDown)
-    }
-
-    @Test("natural scrolling does not invert a touchpad's fingers a second time; a touchscreen's follow the desktop",
-          arguments: [false, true])
-    func direction(desktopNatural: Bool) throws {
-        for natural in [NaturalScrolling.auto, .on, .off] {
-            var configuration = Configuration()
-            configuration.scroll.natural = natural
-            let pad = Pad(configuration: configuration)
-            pad.script.engine.desktopNaturalScrolling = desktopNatural
-            pad.flick(Vector(x: 0, y: 20))
-            pad.script.wait(.seconds(6))
-            #expect(pad.travel.y > 70, "touchpad fingers move down as the real ones did (\(natural), desktop \(desktopNatural))")
-        }
-        var configuration = Configuration()
-        configuration.touchscreen.enabled = true
-        let screen = Pad(Self.touchscreen, configuration: configuration)
-        screen.script.engine.desktopNaturalScrolling = desktopNatural
-        screen.script.down(Vector(x: 100, y: 50))
-        screen.script.move(by: Vector(x: 0, y: 20), over: .milliseconds(100))
-        screen.script.advance(to: screen.script.now + screen.script.frameInterval)
-        screen.script.lift()
-        screen.script.wait(.seconds(6))
-        #expect(screen.script.coasts.count == 1)
-        // Content follows a touchscreen finger: on a natural pad the fingers move the same way.
-        #expect(desktopNatural ? screen.travel.y > 70 : screen.travel.y < -70, "travel \(screen.travel)")
-    }
-
-    @Test("a desktop that gives the virtual pad a setting of its own: the fingers move against the real ones where it differs",
-          arguments: [false, true])
-    func perDeviceDirection(sourceNatural: Bool) throws {
-        for virtualNatural in [false, true] {
-            let pad = Pad()
-            pad.script.engine.desktopNaturalScrolling = !sourceNatural  // the desktop-wide value is not this pad's
-            pad.script.engine.setDesktopNaturalScrolling(sourceNatural, for: pad.script.device)
-            pad.script.engine.virtualTouchpadNaturalScrolling = virtualNatural
-            pad.flick(Vector(x: 0, y: 20))
-            pad.script.wait(.seconds(6))
-            let same = virtualNatural == sourceNatural
-            #expect(same ? pad.travel.y > 70 : pad.travel.y < -70,
-                    "real pad \(sourceNatural), virtual pad \(virtualNatural): travel \(pad.travel)")
-        }
-        // A touchscreen's content follows the finger: the virtual pad's own setting decides.
-        var configuration = Configuration()
-        configuration.touchscreen.enabled = true
-        let screen = Pad(Self.touchscreen, configuration: configuration)
-        screen.script.engine.desktopNaturalScrolling = !sourceNatural
-        screen.script.engine.virtualTouchpadNaturalScrolling = sourceNatural
-        screen.script.down(Vector(x: 100, y: 50))
-        screen.script.move(by: Vector(x: 0, y: 20), over: .milliseconds(100))
-        screen.script.advance(to: screen.script.now + screen.script.frameInterval)
-        screen.script.lift()
-        screen.script.wait(.seconds(6))
-        #expect(sourceNatural ? screen.travel.y > 70 : screen.travel.y < -70, "travel \(screen.travel)")
-    }
-
-    @Test("a touch mid-glide freezes the fingers; they lift 200 ms after their last motion")
-    func touchStops() throws {
-        let pad = Pad()
-        pad.flick(Vector(x: 0, y: 30))
-        pad.script.wait(.milliseconds(150))
-        let lastMotion = try #require(pad.moves.last)
-        pad.script.down(Vector(x: 50, y: 30))
-        let stop = pad.script.now
-        #expect(pad.script.coastEndReasons == [.touch])
-        pad.script.wait(.milliseconds(400))
-        let after = pad.frames.filter { $0.time >= stop }
-        #expect(after.map(\.frame.action) == [.lift], "\(after)")
-        #expect(after.first!.time - lastMotion.time >= VirtualFingers.restBeforeLift)
-        #expect(after.first!.time - lastMotion.time < VirtualFingers.restBeforeLift + VirtualFingers.framePeriod)
-    }
-
-    @Test("axis lock: a slanted flick moves the fingers along the axis only")
-    func axisLock() throws {
-        let pad = Pad()
-        pad.flick(Vector(x: 3, y: 20))  // 8.5° from vertical
-        pad.script.wait(.seconds(6))
-        #expect(pad.travel.x == 0 && pad.travel.y > 50)
-    }
-
-    @Test("boost: a second flick while the fingers rest continues them, faster, without a new landing")
-    func boost() throws {
-        let pad = Pad()
-        pad.flick(Vector(x: 0, y: 30))
-        pad.script.wait(.milliseconds(60))
-        pad.flick(Vector(x: 0, y: 30), at: Vector(x: 40, y: 20))
-        pad.script.wait(.seconds(6))
-        #expect(pad.script.coasts.count == 2)
-        #expect(pad.script.coasts.last?.boosted == true)
-        #expect(pad.actions == [.land, .move, .lift], "one landing, one lift: \(pad.actions)")
-        let second = pad.script.coasts[1]
-        let destination = second.velocity.y / Deceleration(ratePerMillisecond: 0.998).decayPerSecond
-        #expect(pad.travel.y > destination, "the second glide adds its whole travel")
-    }
-
-    @Test("a reload freezes the fingers; changing the output forgets them")
-    func reconfigure() throws {
-        let pad = Pad()
-        pad.flick(Vector(x: 0, y: 30))
-        pad.script.wait(.milliseconds(100))
-        let count = pad.frames.count
-        pad.script.engine.apply(Configuration(), at: pad.script.now)
-        #expect(pad.script.coastEndReasons == [.reconfigured])
-        pad.script.wait(.milliseconds(300))
-        #expect(pad.frames.dropFirst(count).map(\.frame.action) == [.lift])
-        // Start again, then switch to the wheel: no frame, no fingers.
-        pad.flick(Vector(x: 0, y: 30))
-        pad.script.wait(.milliseconds(50))
-        let before = pad.frames.count
-        pad.script.engine.output = .wheel
-        #expect(!pad.script.engine.hasFingersDown && !pad.script.engine.isCoasting)
-        pad.script.wait(.seconds(1))
-        #expect(pad.frames.count == before)
-    }
-
-    @Test("max_duration in touchpad mode ends the glide as in wheel mode")
-    func maxDurationReason() throws {
-        var configuration = Configuration()
-        configuration.coast.maxDuration = .milliseconds(200)
-        let pad = Pad(configuration: configuration)
-        pad.flick(Vector(x: 0, y: 30))
-        pad.script.wait(.seconds(2))
-        #expect(pad.script.coastEndReasons == [.maxDuration])
-        #expect(pad.actions == [.land, .move, .lift])
     }
 }

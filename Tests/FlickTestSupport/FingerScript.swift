@@ -3,8 +3,8 @@ import FlickCore
 import FlickTools
 
 /// Drives an engine the way fingers drive a device, in virtual time, writing the evdev events
-/// that device would send (protocol B slots, semi-MT bounding boxes, protocol A reports or
-/// single-touch positions, BTN_TOUCH and BTN_TOOL_*).
+/// that device would send (`FingerFrameWriter`: protocol B slots, semi-MT bounding boxes,
+/// protocol A reports or single-touch positions, BTN_TOUCH and BTN_TOOL_*).
 ///
 ///     let pad = try FingerScript(device: "synaptics-t440")
 ///     pad.down(Vector(x: 40, y: 30), Vector(x: 60, y: 30))
@@ -29,11 +29,8 @@ public final class FingerScript {
 
     /// Finger positions (mm) by finger number; nil once lifted.
     public private(set) var fingers: [Vector?] = []
-    private var slotOfFinger: [Int: Int] = [:]
-    private var trackingID: Int32 = 100
-    private var lastSlot = -1
-    private var sentSlots: [Int: (id: Int32, x: Int32, y: Int32)] = [:]
-    private var sentKeys: [UInt16: Int32] = [:]
+    /// Writes the device's events for the fingers.
+    private var writer: FingerFrameWriter
 
     /// Everything the engine wrote, with its time.
     public private(set) var output: [(time: Instant, wheel: WheelOutput)] = []
@@ -47,8 +44,10 @@ public final class FingerScript {
         self.description = description
         let engine = Engine(configuration: configuration)
         self.engine = engine
-        kind = description.kind ?? .touchpad
-        geometry = DeviceGeometry(description: description, kind: kind)
+        // Stories may move fingers past the pad's edge: the engine is not told where it is.
+        writer = FingerFrameWriter(description: description, clampsToAxes: false)
+        kind = writer.kind
+        geometry = writer.geometry
         engine.onReport = { [unowned self] in self.reports.append($0) }
         engine.addDevice(device, description: description)
     }
@@ -119,18 +118,12 @@ public final class FingerScript {
     /// moved), after `frameInterval`.
     public func stationaryFrame() {
         advance(to: now + frameInterval)
-        if description.usesProtocolA {
-            frame()  // protocol A frames always list every contact
-        } else {
-            // What a resting finger sends: a frame with nothing but a timestamp.
-            send(EventCode.miscellaneous, 0x07, Int32(truncatingIfNeeded: now.microseconds))
-            send(EventCode.synchronization, EventCode.synReport, 0)
-        }
+        writer.restingFrame(fingers, timestamp: now.microseconds) { send($0) }
     }
 
     /// Lets time run to `time`, running every tick the engine asks for on the way.
     public func advance(to time: Instant) {
-        now = max(engine.advance(to: time, notBefore: now) { record($0, at: $1) }, time)
+        now = max(engine.advance(to: time, notBefore: now) { record($0.output, at: $0.time) }, time)
     }
 
     // MARK: Results
@@ -173,102 +166,13 @@ public final class FingerScript {
         if !wheel.isEmpty { output.append((time, wheel)) }
     }
 
-    private func send(_ type: UInt16, _ code: UInt16, _ value: Int32) {
-        sent.append(TimedEvent(time: now, event: InputEvent(type: type, code: code, value: value)))
-        record(engine.handle(InputEvent(type: type, code: code, value: value), from: device, at: now), at: now)
-    }
-
-    private func units(_ p: Vector) -> (x: Int32, y: Int32) {
-        let xMin = (description.absoluteAxes[EventCode.absMTPositionX] ?? description.absoluteAxes[EventCode.absX])?.minimum ?? 0
-        let yMin = (description.absoluteAxes[EventCode.absMTPositionY] ?? description.absoluteAxes[EventCode.absY])?.minimum ?? 0
-        return (xMin + Int32((p.x * geometry.x.unitsPerMillimetre).rounded()),
-                yMin + Int32((p.y * geometry.y.unitsPerMillimetre).rounded()))
-    }
-
-    private func setKey(_ code: UInt16, _ value: Int32) {
-        guard description.keys.contains(code), sentKeys[code, default: 0] != value else { return }
-        sentKeys[code] = value
-        send(EventCode.key, code, value)
-    }
-
-    private func sendSlot(_ slot: Int, _ contact: (id: Int32, x: Int32, y: Int32)?) {
-        let before = sentSlots[slot]
-        guard before?.id != contact?.id || before?.x != contact?.x || before?.y != contact?.y else { return }
-        if lastSlot != slot {
-            send(EventCode.absolute, EventCode.absMTSlot, Int32(slot))
-            lastSlot = slot
-        }
-        if let contact {
-            if before?.id != contact.id { send(EventCode.absolute, EventCode.absMTTrackingID, contact.id) }
-            if before?.x != contact.x { send(EventCode.absolute, EventCode.absMTPositionX, contact.x) }
-            if before?.y != contact.y { send(EventCode.absolute, EventCode.absMTPositionY, contact.y) }
-            sentSlots[slot] = contact
-        } else {
-            send(EventCode.absolute, EventCode.absMTTrackingID, -1)
-            sentSlots[slot] = nil
-        }
+    private func send(_ event: InputEvent) {
+        sent.append(TimedEvent(time: now, event: event))
+        record(engine.handle(event, from: device, at: now), at: now)
     }
 
     /// Writes one frame describing the fingers now.
     private func frame() {
-        let down = fingers.indices.filter { fingers[$0] != nil }
-        switch (description.slotCount, description.usesProtocolA, description.isSemiMultitouch) {
-        case (let slots, _, true) where slots > 0:
-            // Semi-MT: the corners of the fingers' bounding box.
-            let points = down.map { fingers[$0]! }
-            if points.isEmpty {
-                sendSlot(0, nil)
-                sendSlot(1, nil)
-            } else {
-                let lo = units(Vector(x: points.map(\.x).min()!, y: points.map(\.y).min()!))
-                let hi = units(Vector(x: points.map(\.x).max()!, y: points.map(\.y).max()!))
-                if sentSlots[0] == nil { trackingID += 1 }
-                sendSlot(0, (sentSlots[0]?.id ?? trackingID, lo.x, lo.y))
-                if points.count >= 2 {
-                    if sentSlots[1] == nil { trackingID += 1 }
-                    sendSlot(1, (sentSlots[1]?.id ?? trackingID, hi.x, hi.y))
-                } else {
-                    sendSlot(1, nil)
-                }
-            }
-        case (let slots, _, false) where slots > 0:
-            for (finger, slot) in slotOfFinger where fingers[finger] == nil {
-                sendSlot(slot, nil)
-                slotOfFinger[finger] = nil
-            }
-            for finger in down {
-                if slotOfFinger[finger] == nil {
-                    let used = Set(slotOfFinger.values)
-                    guard let free = (0..<slots).first(where: { !used.contains($0) }) else { continue }
-                    slotOfFinger[finger] = free
-                    trackingID += 1
-                    sendSlot(free, (trackingID, 0, 0))
-                }
-                let u = units(fingers[finger]!)
-                let slot = slotOfFinger[finger]!
-                sendSlot(slot, (sentSlots[slot]!.id, u.x, u.y))
-            }
-        case (_, true, _):
-            for finger in down {
-                let u = units(fingers[finger]!)
-                send(EventCode.absolute, EventCode.absMTPositionX, u.x)
-                send(EventCode.absolute, EventCode.absMTPositionY, u.y)
-                send(EventCode.synchronization, EventCode.synMTReport, 0)
-            }
-            if down.isEmpty { send(EventCode.synchronization, EventCode.synMTReport, 0) }
-        default:
-            break
-        }
-        // Single-touch position: the first finger down (legacy ABS_X/ABS_Y on MT devices too).
-        if let first = down.first, description.absoluteAxes[EventCode.absX] != nil {
-            let u = units(fingers[first]!)
-            send(EventCode.absolute, EventCode.absX, u.x)
-            send(EventCode.absolute, EventCode.absY, u.y)
-        }
-        setKey(EventCode.touch, down.isEmpty ? 0 : 1)
-        let tools: [UInt16] = [EventCode.toolFinger, EventCode.toolDoubleTap, EventCode.toolTripleTap,
-                               EventCode.toolQuadTap, EventCode.toolQuintTap]
-        for (n, code) in tools.enumerated() { setKey(code, down.count == n + 1 ? 1 : 0) }
-        send(EventCode.synchronization, EventCode.synReport, 0)
+        writer.frame(fingers) { send($0) }
     }
 }

@@ -1,5 +1,6 @@
 import Benchmark
 import FlickCore
+import FlickTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,6 +30,20 @@ func threadCPUNanoseconds() -> Int {
     return spec.tv_sec * 1_000_000_000 + spec.tv_nsec
 }
 
+/// Runs `operation` once per scaled iteration of `benchmark`, measured (only the loop), and
+/// records the thread CPU time it took. The closure is not escaping: nothing is allocated.
+@inline(__always)
+func measureScaledIterations(_ benchmark: Benchmark, _ operation: () -> Void) {
+    benchmark.startMeasurement()
+    let cpu = threadCPUNanoseconds()
+    for _ in benchmark.scaledIterations {
+        operation()
+    }
+    let used = threadCPUNanoseconds() - cpu
+    benchmark.stopMeasurement()
+    benchmark.measurement(threadCPU, used)
+}
+
 let benchmarks: @Sendable () -> Void = {
     let smoke = getenv("FLICKD_BENCH_SMOKE").map { String(cString: $0) != "0" } ?? false
     let zeroAllocations: [BenchmarkMetric: BenchmarkThresholds] = [
@@ -47,14 +62,7 @@ let benchmarks: @Sendable () -> Void = {
     // One scaled iteration = one input frame of the stream (its events up to SYN_REPORT, and
     // the ticks that fell due before it): throughput is frames per second.
     Benchmark("ScrollFrames") { benchmark, driver in
-        benchmark.startMeasurement()
-        let cpu = threadCPUNanoseconds()
-        for _ in benchmark.scaledIterations {
-            driver.nextFrame()
-        }
-        let used = threadCPUNanoseconds() - cpu
-        benchmark.stopMeasurement()
-        benchmark.measurement(threadCPU, used)
+        measureScaledIterations(benchmark) { driver.nextFrame() }
         blackHole(driver.checksum)
     } setup: {
         StreamDriver()
@@ -64,14 +72,7 @@ let benchmarks: @Sendable () -> Void = {
     // throughput is ticks per second. Starting a coast is not measured.
     Benchmark("CoastTicks") { benchmark, driver in
         driver.ensureCoast(ticks: benchmark.scaledIterations.count)
-        benchmark.startMeasurement()
-        let cpu = threadCPUNanoseconds()
-        for _ in benchmark.scaledIterations {
-            driver.tick()
-        }
-        let used = threadCPUNanoseconds() - cpu
-        benchmark.stopMeasurement()
-        benchmark.measurement(threadCPU, used)
+        measureScaledIterations(benchmark) { driver.tick() }
         blackHole(driver.checksum)
     } setup: {
         CoastDriver()
@@ -140,7 +141,12 @@ final class CoastDriver: @unchecked Sendable {
     let engine: Engine
     let device: DeviceID = 3
     /// 30 mm in 64 ms: about 470 mm/s, a brisk flick.
-    let flick = SlotWriter().flick(at: 0, from: (40, 10), (60, 10), by: (0, 30), frames: 8, interval: 8_000)
+    let flick: [(event: InputEvent, microseconds: Int64)] = {
+        var time = Instant.zero
+        var stream = FingerStream(description: Touchpad.description)
+        let stroke = ScrollStream.flick(from: Vector(x: 40, y: 10), by: Vector(x: 0, y: 30), frames: 8)
+        return stream.events(for: stroke, at: &time).map { ($0.event, $0.time.microseconds) }
+    }()
     /// Ticks one flick's coast lasts (measured once, in `init`).
     private(set) var ticksPerCoast = 0
     private var ticksLeft = 0

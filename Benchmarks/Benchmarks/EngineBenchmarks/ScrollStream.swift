@@ -1,4 +1,5 @@
 import FlickCore
+import FlickTestSupport
 
 /// One thing the daemon does to the engine in one wake-up: feed an evdev event, or run a tick
 /// that fell due. `microseconds` is the time since the start of the stream's period.
@@ -9,7 +10,8 @@ struct Step {
 }
 
 /// A pre-generated stream of two-finger scrolls on `Touchpad`, as the kernel would send them
-/// (protocol B), with the coast ticks the engine asks for in between. Built once, outside the
+/// (protocol B, written by FlickTestSupport's `FingerStream`), with the coast ticks the engine
+/// asks for in between. Built once, outside the
 /// measurement, so that the measured loop does nothing but call the engine.
 ///
 /// One period is two flicks, down then back up (so that no flick boosts the next: a boost
@@ -50,16 +52,16 @@ struct ScrollStream {
     /// The stream under `configuration`, for device `device`.
     init(configuration: Configuration, device: DeviceID) {
         var events: [(event: InputEvent, microseconds: Int64)] = []
-        let slots = SlotWriter()
+        var writer = FingerStream(description: Touchpad.description)
         let flicksPerPeriod = 2
         for flick in 0..<flicksPerPeriod {
-            let start = Int64(flick) * Self.flickInterval
             let direction = flick % 2 == 0 ? 1.0 : -1.0
             let top = 15.0
             let y0 = direction > 0 ? top : top + Self.strokeMillimetres
-            events += slots.flick(at: start, from: (40, y0), (60, y0),
-                                  by: (0.5, direction * Self.strokeMillimetres),
-                                  frames: Self.moveFrames, interval: Self.frameInterval)
+            var time = Instant(microseconds: Int64(flick) * Self.flickInterval)
+            let stroke = Self.flick(from: Vector(x: 40, y: y0), by: Vector(x: 0.5, y: direction * Self.strokeMillimetres),
+                                    frames: Self.moveFrames)
+            events += writer.events(for: stroke, at: &time).map { ($0.event, $0.time.microseconds) }
         }
         let period = Int64(flicksPerPeriod) * Self.flickInterval
 
@@ -80,10 +82,10 @@ struct ScrollStream {
                 let time = base + offset
                 // Ticks that fall due before this event run first, as the daemon's timerfd
                 // fires before the next evdev read.
-                engine.advance(to: Instant(microseconds: time)) { _, tick in
+                engine.advance(to: Instant(microseconds: time)) { tick in
                     if recording {
                         steps.append(Step(event: InputEvent(type: 0, code: 0, value: 0),
-                                          microseconds: tick.microseconds - base, isTick: true))
+                                          microseconds: tick.time.microseconds - base, isTick: true))
                     }
                 }
                 _ = engine.handle(event, from: device, at: Instant(microseconds: time))
@@ -103,6 +105,15 @@ struct ScrollStream {
         self.ticksPerPeriod = steps.filter(\.isTick).count
         self.eventsPerPeriod = steps.count - ticksPerPeriod
     }
+
+    /// Two fingers 20 mm apart landing at `start` (the left one, mm) and moving by `delta` (mm)
+    /// over `frames` frames `frameInterval` apart, lifting together one interval after the last
+    /// move; pressure about 40, wobbling as a real finger's does.
+    static func flick(from start: Vector, by delta: Vector, frames: Int) -> Flick {
+        let motion = Duration(microseconds: Int64(frames) * frameInterval)
+        return Flick(fingers: 2, start: start, spacing: 20, velocity: delta / motion.seconds, motion: motion,
+                     frameInterval: Duration(microseconds: frameInterval), liftSpread: .zero, pressure: 40)
+    }
 }
 
 /// Counts the engine's reports, the way a listener (the daemon's logger) receives them.
@@ -115,78 +126,5 @@ final class ReportCounter {
             self.reports &+= 1
             if case .coastStarted = report { self.coastsStarted &+= 1 }
         }
-    }
-}
-
-/// Writes protocol-B events for two fingers, sending only what changed, as the kernel does.
-final class SlotWriter {
-    private var trackingID: Int32 = 100
-    private var currentSlot: Int32 = -1
-    private var sent: [Int32: (x: Int32, y: Int32, pressure: Int32)] = [:]
-
-    /// A two-finger flick starting at `start` (µs): both fingers land at `a` and `b` (mm), move
-    /// by `delta` (mm) over `frames` frames `interval` µs apart, and lift together one interval
-    /// after the last move.
-    func flick(at start: Int64, from a: (Double, Double), _ b: (Double, Double), by delta: (Double, Double),
-               frames: Int, interval: Int64) -> [(event: InputEvent, microseconds: Int64)] {
-        var out: [(InputEvent, Int64)] = []
-        var time = start
-        func emit(_ type: UInt16, _ code: UInt16, _ value: Int32) { out.append((InputEvent(type: type, code: code, value: value), time)) }
-        func contact(_ slot: Int32, _ x: Double, _ y: Double, pressure: Int32, new: Bool) {
-            let ux = Touchpad.units(x), uy = Touchpad.units(y)
-            let before = sent[slot]
-            if currentSlot != slot {
-                emit(EventCode.absolute, EventCode.absMTSlot, slot)
-                currentSlot = slot
-            }
-            if new {
-                trackingID += 1
-                emit(EventCode.absolute, EventCode.absMTTrackingID, trackingID)
-            }
-            if new || before?.x != ux { emit(EventCode.absolute, EventCode.absMTPositionX, ux) }
-            if new || before?.y != uy { emit(EventCode.absolute, EventCode.absMTPositionY, uy) }
-            if new || before?.pressure != pressure { emit(EventCode.absolute, EventCode.absMTPressure, pressure) }
-            sent[slot] = (ux, uy, pressure)
-        }
-        func legacy(_ x: Double, _ y: Double, pressure: Int32) {
-            // The single-touch axes follow the first finger, as the kernel's input_mt_report_pointer_emulation.
-            emit(EventCode.absolute, EventCode.absX, Touchpad.units(x))
-            emit(EventCode.absolute, EventCode.absY, Touchpad.units(y))
-            emit(EventCode.absolute, EventCode.absPressure, pressure)
-        }
-        func sync() { emit(EventCode.synchronization, EventCode.synReport, 0) }
-
-        // Down: both fingers in one frame.
-        contact(0, a.0, a.1, pressure: 40, new: true)
-        contact(1, b.0, b.1, pressure: 42, new: true)
-        emit(EventCode.key, EventCode.touch, 1)
-        emit(EventCode.key, EventCode.toolDoubleTap, 1)
-        legacy(a.0, a.1, pressure: 40)
-        sync()
-        // Move: a straight line at constant speed; pressure wobbles as real fingers' does.
-        for step in 1...frames {
-            time += interval
-            let f = Double(step) / Double(frames)
-            let pressure = Int32(44 + step % 3)
-            contact(0, a.0 + delta.0 * f, a.1 + delta.1 * f, pressure: pressure, new: false)
-            contact(1, b.0 + delta.0 * f, b.1 + delta.1 * f, pressure: pressure + 2, new: false)
-            legacy(a.0 + delta.0 * f, a.1 + delta.1 * f, pressure: pressure)
-            sync()
-        }
-        // Lift: both fingers in one frame.
-        time += interval
-        for slot: Int32 in [0, 1] {
-            if currentSlot != slot {
-                emit(EventCode.absolute, EventCode.absMTSlot, slot)
-                currentSlot = slot
-            }
-            emit(EventCode.absolute, EventCode.absMTTrackingID, -1)
-            sent[slot] = nil
-        }
-        emit(EventCode.key, EventCode.touch, 0)
-        emit(EventCode.key, EventCode.toolDoubleTap, 0)
-        emit(EventCode.absolute, EventCode.absPressure, 0)
-        sync()
-        return out
     }
 }

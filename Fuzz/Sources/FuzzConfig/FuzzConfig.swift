@@ -1,5 +1,6 @@
 import FlickCore
 import FlickLinux
+import FlickTestSupport
 import FuzzSupport
 
 /// libFuzzer target `config`: `ConfigurationLoader.parse` (toml++ through the CTOMLBridge

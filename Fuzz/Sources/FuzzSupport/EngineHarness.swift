@@ -42,7 +42,7 @@ public struct HarnessStatistics: Sendable {
 }
 
 /// Runs an `EngineScript` through an `Engine` as the daemon would (ticking at the engine's
-/// deadlines) and checks after every call:
+/// deadlines with `Engine.advance(to:notBefore:_:)`) and checks after every call:
 ///
 /// - output only ever belongs to a running coast: a handled event writes only the first step
 ///   of the coast it starts; a tick writes only for the coast running when it was called;
@@ -123,8 +123,11 @@ public final class EngineHarness {
     /// Performs one step: ticks the engine at its deadlines up to the step's time, then the step.
     public func perform(_ step: EngineScript.Step) throws(HarnessFailure) {
         statistics.steps += 1
-        try advance(to: step.time)
-        clock = max(clock, step.time)
+        // The ticks that fell due before the step, each checked before the next runs.
+        let latest = try engine.advance(to: step.time, notBefore: clock) { (tick) throws(HarnessFailure) in
+            try check(tick.output, at: tick.time, deadline: tick.deadline)
+        }
+        clock = max(clock, latest, step.time)
         let time = step.time
         switch step.action {
         case .event(let index, let event):
@@ -139,7 +142,7 @@ public final class EngineHarness {
         case .tick(let lateness):
             guard let deadline = engine.nextDeadline else { return }
             let at = max(clock, EngineScript.clamp(deadline, plus: lateness.microseconds))
-            try tick(at: at, deadline: deadline)
+            try check(engine.tick(at: at), at: at, deadline: deadline)
         case .toggleDevice(let index):
             if plugged[index] {
                 engine.removeDevice(Self.id(index), at: time)
@@ -163,22 +166,18 @@ public final class EngineHarness {
         }
     }
 
-    /// Ticks at every deadline up to `time` (late when the clock is already past it).
-    private func advance(to time: Instant) throws(HarnessFailure) {
-        while let deadline = engine.nextDeadline, deadline <= time {
-            try tick(at: max(deadline, clock), deadline: deadline)
-        }
-    }
-
     /// Lets the coast run out, ticking on time from now on.
     public func finish() throws(HarnessFailure) {
-        while let deadline = engine.nextDeadline {
-            try tick(at: max(deadline, clock), deadline: deadline)
+        let latest = try engine.advance(to: .end, notBefore: clock) { (tick) throws(HarnessFailure) in
+            try check(tick.output, at: tick.time, deadline: tick.deadline)
         }
+        clock = max(clock, latest)
         if coast != nil { throw fail("a coast never reported its end") }
     }
 
-    private func tick(at time: Instant, deadline: Instant) throws(HarnessFailure) {
+    /// Checks the tick the engine just ran at `time` for `deadline` (the reports it made are still in `notes`, so `coast`
+    /// is the coast that ran when it was called).
+    private func check(_ output: WheelOutput, at time: Instant, deadline: Instant) throws(HarnessFailure) {
         statistics.ticks += 1
         clock = max(clock, time)
         guard var running = coast else { throw fail("a deadline (\(deadline)) with no coast running") }
@@ -192,7 +191,6 @@ public final class EngineHarness {
         coast = running
         let stalled = time - deadline > Engine.stallLimit
         if stalled { statistics.stalls += 1 }
-        let output = engine.tick(at: time)
         let context = { "tick(at: \(time)) for deadline \(deadline)" }
         if !output.isEmpty {
             if stalled { throw fail("\(context()): \(output) from a tick \((time - deadline).milliseconds) ms late (stall limit \(Engine.stallLimit))") }
@@ -222,7 +220,8 @@ public final class EngineHarness {
                 return
             }
             let settings = configuration.resolved(for: descriptions[index]).configuration
-            let natural = kind == .touchscreen || settings.scroll.natural.isNatural(desktop: engine.desktopNaturalScrolling)
+            let natural = configuration.naturalScrolling(for: DeviceIdentity(descriptions[index]), kind: kind,
+                                                         desktop: engine.desktopNaturalScrolling).isNatural
             notes.append(.started(Coast(device: device, start: time, plan: plan, settings: settings, natural: natural)))
         case .coastEnded(let time, let reason, let emitted):
             notes.append(.ended(time: time, reason: reason, emitted: emitted))

@@ -1,5 +1,6 @@
 import FlickCore
 import FlickTools
+import FlickTestSupport
 import Foundation
 import FuzzSupport
 

@@ -140,6 +140,21 @@ def run_gtk(version, log):
         ctl.connect("scroll-begin", on_scroll)
         ctl.connect("scroll", on_scroll)
         ctl.connect("decelerate", on_decelerate)
+
+        # Every scroll event as GTK delivers it (after its per-frame compression), seen on the
+        # window before the ScrolledWindow: "ev dx dy time", and where GTK's scroll sequences
+        # begin and end. Diagnostics only: the harness reads the offsets.
+        probe = Gtk.EventControllerScroll.new(Gtk.EventControllerScrollFlags.BOTH_AXES)
+        probe.set_propagation_phase(Gtk.PropagationPhase.CAPTURE)
+        win.add_controller(probe)
+        probe.connect("scroll-begin", lambda c: log.write("begin", c.get_current_event_time()))
+        probe.connect("scroll-end", lambda c: log.write("end", c.get_current_event_time()))
+
+        def on_probe_scroll(c, dx, dy):
+            log.write("ev", "%.3f" % dx, "%.3f" % dy, c.get_current_event_time())
+            return False
+
+        probe.connect("scroll", on_probe_scroll)
     else:
         # GTK3: "scroll-event" handlers connected here run before the ScrolledWindow's own
         # (RUN_LAST); a scroll-stop event is where GTK3 starts its glide (if the fingers moved).

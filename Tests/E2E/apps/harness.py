@@ -33,6 +33,9 @@ scenario with the medians over the flicks:
                       the app) after flickd's first output event (mode none: after the release)
   distance_px         content travel after the release until it rests
   distance_fraction   distance_px / (speed_before_px_s / k), k of flickd's default model
+  gtk_dropped_px      GTK 4 only: the offset the first delivered scroll event of the glide's
+                      scroll sequence would have moved; GTK 4.8's ScrolledWindow ignores it
+                      (0: applied); ratio_with_dropped: the ratio had it been applied
 and, over all flicks of the scenario: flickd_bad_events (POINTER_BUTTON, tap, POINTER_MOTION or
 GESTURE_* other than hold events `libinput debug-events` reports for flickd's own virtual
 devices), flickd_hold_gestures (GESTURE_HOLD_*, counted apart), edge_hits (flicks whose glide
@@ -687,7 +690,50 @@ def measure(lines, flick, axis, first_flickd, center_t):
     res["own_total"] = sum(1 for t, kind, _ in lines if kind == "own" and t >= t_touch)
     res["decel"] = any(kind == "decel" and t >= t_touch for t, kind, _ in lines)
     res["flickd_first_ms"] = 1000 * (first_flickd - r) if first_flickd is not None else None
+    dropped = first_event_dropped(lines, axis, first_flickd if first_flickd is not None else r)
+    if dropped is not None:
+        res["gtk_dropped_px"] = dropped
+        # The ratio had the toolkit applied that event (it falls in the first 100 ms).
+        if res["speed_before_px_s"] > 0:
+            res["ratio_with_dropped"] = (res["speed_after_px_s"] + dropped / 0.1) / res["speed_before_px_s"]
     return res
+
+
+def first_event_dropped(lines, axis, t_from):
+    """GTK 4 (the app logs "begin" and each delivered scroll event as "ev dx dy time"): the
+    offset the first scroll event of a scroll sequence beginning within 300 ms of `t_from`
+    (input clock, s)
+    would have moved had the ScrolledWindow applied it; 0 when it was applied; None when the log
+    has no such sequence. GTK 4.8's ScrolledWindow ignores the first event of each sequence,
+    which GDK has made of every event of that frame (per-frame compression). Its size in px is
+    the event's delta times the px per delta unit of the next event, which it applies."""
+    index = {"v": 1, "h": 0}[axis]
+    events = [(t, kind, a) for t, kind, a in lines if kind in ("begin", "ev", axis)]
+    start = next((i for i, (t, kind, a) in enumerate(events)
+                  if kind == "begin" and a and 0.3 >= float(a[0]) / 1000.0 - t_from >= -0.002), None)
+    if start is None:
+        return None
+    evs = [i for i in range(start + 1, len(events)) if events[i][1] == "ev"][:3]
+    if len(evs) < 2:
+        return None
+
+    def change_after(i, j):
+        """The offset change made between event line i and line j (None: no change)."""
+        offsets = [float(events[k][2][0]) for k in range(i + 1, j) if events[k][1] == axis]
+        before = [float(events[k][2][0]) for k in range(0, i) if events[k][1] == axis]
+        if not offsets or not before:
+            return None
+        return abs(offsets[-1] - before[-1])
+
+    first, second = evs[0], evs[1]
+    if change_after(first, second) is not None:
+        return 0.0
+    third = evs[2] if len(evs) > 2 else len(events)
+    applied = change_after(second, third)
+    units = abs(float(events[second][2][index]))
+    if applied is None or units == 0:
+        return None
+    return abs(float(events[first][2][index])) * applied / units
 
 
 def measure_touch_stop(lines, flick, touch, last_motion, center_t, slack):
@@ -950,9 +996,9 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks)
            "discarded_late": late}
     for key in ("speed_before_px_s", "speed_after_px_s", "ratio", "gap_ms", "frame_ms", "gap_frames",
                 "coast_step_px", "finger_step_px", "step_ratio", "own_after_flickd", "distance_px",
-                "flickd_first_ms", "lag_ms", "distance_fraction"):
+                "flickd_first_ms", "lag_ms", "distance_fraction", "gtk_dropped_px", "ratio_with_dropped"):
         row[key] = fmt(median([p.get(key) for p in per]),
-                       3 if key in ("ratio", "gap_frames", "step_ratio", "distance_fraction") else 1)
+                       3 if key in ("ratio", "gap_frames", "step_ratio", "distance_fraction", "ratio_with_dropped") else 1)
     row["own_after_flickd_max"] = max([p.get("own_after_flickd") or 0 for p in per] or [0])
     row["gtk_glides"] = sum(1 for p in per if p.get("decel"))
     row["flickd_bad_events"] = bad
@@ -1000,7 +1046,7 @@ def check_scenario(checks, row, mode, daemon):
     ratio = row["ratio"]
     checks.goal(name, "speed ratio after/before in %.2f..%.2f" % GOAL_RATIO,
                 None if unmeasured or ratio is None else GOAL_RATIO[0] <= ratio <= GOAL_RATIO[1],
-                unmeasured or "%s, per flick %s" % (ratio, row["ratios"]))
+                unmeasured or "%s, per flick %s%s" % (ratio, row["ratios"], dropped_note(row)))
     gf = row["gap_frames"]
     checks.goal(name, "largest gap in the first 300 ms <= %.1f frame periods" % GOAL_GAP_FRAMES,
                 None if unmeasured or gf is None else gf <= GOAL_GAP_FRAMES,
@@ -1010,6 +1056,14 @@ def check_scenario(checks, row, mode, daemon):
     checks.goal(name, "largest coast step <= %.0fx the finger's median step" % GOAL_STEP_RATIO,
                 None if unmeasured or sr is None else sr <= GOAL_STEP_RATIO,
                 unmeasured or "%s: coast %s px, finger %s px" % (sr, row["coast_step_px"], row["finger_step_px"]))
+
+
+def dropped_note(row):
+    """For GTK 4: what its ScrolledWindow ignored at the glide's start, and the ratio had it not."""
+    if not row.get("gtk_dropped_px"):
+        return ""
+    return ("; the toolkit ignored the first event of the glide's scroll sequence (%s px, median): "
+            "%s had it applied it" % (row["gtk_dropped_px"], row["ratio_with_dropped"]))
 
 
 def write_table(rows, path):

@@ -1,0 +1,208 @@
+import Testing
+@testable import FlickCore
+import FlickTestSupport
+
+/// The engine with `output = .touchpad`: releases become virtual finger frames, no wheel output.
+@Suite struct TouchpadOutputTests {
+    /// A 100 × 70 mm two-slot clickpad at 40 units/mm.
+    static let touchpad = DeviceDescription(
+        name: "test touchpad", bustype: 0x18,
+        properties: [EventCode.propPointer, EventCode.propButtonPad],
+        keys: [EventCode.buttonLeft, EventCode.touch, EventCode.toolFinger, EventCode.toolDoubleTap, EventCode.toolTripleTap],
+        absoluteAxes: [
+            EventCode.absX: AxisInfo(minimum: 0, maximum: 4000, resolution: 40),
+            EventCode.absY: AxisInfo(minimum: 0, maximum: 2800, resolution: 40),
+            EventCode.absMTSlot: AxisInfo(minimum: 0, maximum: 1),
+            EventCode.absMTTrackingID: AxisInfo(minimum: 0, maximum: 65535),
+            EventCode.absMTPositionX: AxisInfo(minimum: 0, maximum: 4000, resolution: 40),
+            EventCode.absMTPositionY: AxisInfo(minimum: 0, maximum: 2800, resolution: 40),
+        ])
+
+    /// A 300 × 200 mm touchscreen at 10 units/mm.
+    static let touchscreen = DeviceDescription(
+        name: "test touchscreen", bustype: 0x03,
+        properties: [EventCode.propDirect],
+        keys: [EventCode.touch],
+        absoluteAxes: [
+            EventCode.absX: AxisInfo(minimum: 0, maximum: 3000, resolution: 10),
+            EventCode.absY: AxisInfo(minimum: 0, maximum: 2000, resolution: 10),
+            EventCode.absMTSlot: AxisInfo(minimum: 0, maximum: 9),
+            EventCode.absMTTrackingID: AxisInfo(minimum: 0, maximum: 65535),
+            EventCode.absMTPositionX: AxisInfo(minimum: 0, maximum: 3000, resolution: 10),
+            EventCode.absMTPositionY: AxisInfo(minimum: 0, maximum: 2000, resolution: 10),
+        ])
+
+    /// A script on `description` whose engine writes to the virtual touchpad; frames are
+    /// collected in `frames`.
+    final class Pad {
+        let script: FingerScript
+        var frames: [(time: Instant, frame: TouchFrame)] = []
+        init(_ description: DeviceDescription = TouchpadOutputTests.touchpad, configuration: Configuration = .defaults) {
+            script = FingerScript(description: description, configuration: configuration)
+            script.engine.output = .touchpad
+            script.engine.onTouchFrame = { [unowned self] frame, time in self.frames.append((time, frame)) }
+        }
+        var moves: [(time: Instant, frame: TouchFrame)] { frames.filter { $0.frame.action == .move } }
+        var actions: [TouchFrame.Action] {
+            var result: [TouchFrame.Action] = []
+            for entry in frames where result.last != entry.frame.action || entry.frame.action != .move {
+                result.append(entry.frame.action)
+            }
+            return result
+        }
+        /// Centroid travel from the landing to the last frame, mm.
+        var travel: Vector {
+            guard let first = frames.first, let last = frames.last else { return .zero }
+            return last.frame.centroid - first.frame.centroid
+        }
+        /// A one-finger swipe by `delta` over 100 ms from `start` (a touchscreen's), then a lift.
+        func swipe(_ delta: Vector, from start: Vector = Vector(x: 100, y: 50)) {
+            script.down(start)
+            script.move(by: delta, over: .milliseconds(100))
+            script.advance(to: script.now + script.frameInterval)
+            script.lift()
+        }
+        /// A two-finger scroll by `delta` over 100 ms, then a lift.
+        func flick(_ delta: Vector, at start: Vector = Vector(x: 40, y: 20)) {
+            script.down(start, start + Vector(x: 20, y: 0))
+            script.move(by: delta, over: .milliseconds(100))
+            script.advance(to: script.now + script.frameInterval)
+            script.lift()
+        }
+    }
+
+    @Test("a flick down on a touchpad: land at the release, fingers move down, no wheel output, lift")
+    func flickDown() throws {
+        let pad = Pad()
+        pad.flick(Vector(x: 0, y: 20))
+        let release = pad.script.now
+        pad.script.wait(.seconds(6))
+        #expect(pad.script.output.isEmpty, "no wheel output in touchpad mode")
+        #expect(pad.frames.first?.time == release && pad.frames.first?.frame.action == .land)
+        #expect(pad.actions == [.land, .move, .lift])
+        let plan = try #require(pad.script.coasts.first)
+        let destination = plan.velocity.y / Deceleration(ratePerMillisecond: 0.998).decayPerSecond
+        #expect(abs(pad.travel.y - (destination + VirtualFingers.makeUp(speed: plan.velocity.y))) < 0.06, "travel \(pad.travel) vs \(destination)")
+        #expect(pad.travel.x == 0)
+        #expect(pad.script.coastEndReasons == [.finished])
+        #expect(!pad.script.engine.isCoasting && !pad.script.engine.hasFingersDown)
+    }
+
+    @Test("natural scrolling does not invert a touchpad's fingers a second time; a touchscreen's follow the desktop",
+          arguments: [false, true])
+    func direction(desktopNatural: Bool) throws {
+        for natural in [NaturalScrolling.auto, .on, .off] {
+            var configuration = Configuration()
+            configuration.scroll.natural = natural
+            let pad = Pad(configuration: configuration)
+            pad.script.engine.desktopNaturalScrolling = desktopNatural
+            pad.flick(Vector(x: 0, y: 20))
+            pad.script.wait(.seconds(6))
+            #expect(pad.travel.y > 70, "touchpad fingers move down as the real ones did (\(natural), desktop \(desktopNatural))")
+        }
+        var configuration = Configuration()
+        configuration.touchscreen.enabled = true
+        let screen = Pad(Self.touchscreen, configuration: configuration)
+        screen.script.engine.desktopNaturalScrolling = desktopNatural
+        screen.swipe(Vector(x: 0, y: 20))
+        screen.script.wait(.seconds(6))
+        #expect(screen.script.coasts.count == 1)
+        // Content follows a touchscreen finger: on a natural pad the fingers move the same way.
+        #expect(desktopNatural ? screen.travel.y > 70 : screen.travel.y < -70, "travel \(screen.travel)")
+    }
+
+    @Test("a desktop that gives the virtual pad a setting of its own: the fingers move against the real ones where it differs",
+          arguments: [false, true])
+    func perDeviceDirection(sourceNatural: Bool) throws {
+        for virtualNatural in [false, true] {
+            let pad = Pad()
+            pad.script.engine.desktopNaturalScrolling = !sourceNatural  // the desktop-wide value is not this pad's
+            pad.script.engine.setDesktopNaturalScrolling(sourceNatural, for: pad.script.device)
+            pad.script.engine.virtualTouchpadNaturalScrolling = virtualNatural
+            pad.flick(Vector(x: 0, y: 20))
+            pad.script.wait(.seconds(6))
+            let same = virtualNatural == sourceNatural
+            #expect(same ? pad.travel.y > 70 : pad.travel.y < -70,
+                    "real pad \(sourceNatural), virtual pad \(virtualNatural): travel \(pad.travel)")
+        }
+        // A touchscreen's content follows the finger: the virtual pad's own setting decides.
+        var configuration = Configuration()
+        configuration.touchscreen.enabled = true
+        let screen = Pad(Self.touchscreen, configuration: configuration)
+        screen.script.engine.desktopNaturalScrolling = !sourceNatural
+        screen.script.engine.virtualTouchpadNaturalScrolling = sourceNatural
+        screen.swipe(Vector(x: 0, y: 20))
+        screen.script.wait(.seconds(6))
+        #expect(sourceNatural ? screen.travel.y > 70 : screen.travel.y < -70, "travel \(screen.travel)")
+    }
+
+    @Test("a touch mid-glide freezes the fingers; they lift 200 ms after their last motion")
+    func touchStops() throws {
+        let pad = Pad()
+        pad.flick(Vector(x: 0, y: 30))
+        pad.script.wait(.milliseconds(150))
+        let lastMotion = try #require(pad.moves.last)
+        pad.script.down(Vector(x: 50, y: 30))
+        let stop = pad.script.now
+        #expect(pad.script.coastEndReasons == [.touch])
+        pad.script.wait(.milliseconds(400))
+        let after = pad.frames.filter { $0.time >= stop }
+        #expect(after.map(\.frame.action) == [.lift], "\(after)")
+        #expect(after.first!.time - lastMotion.time >= VirtualFingers.restBeforeLift)
+        #expect(after.first!.time - lastMotion.time < VirtualFingers.restBeforeLift + VirtualFingers.framePeriod)
+    }
+
+    @Test("axis lock: a slanted flick moves the fingers along the axis only")
+    func axisLock() throws {
+        let pad = Pad()
+        pad.flick(Vector(x: 3, y: 20))  // 8.5° from vertical
+        pad.script.wait(.seconds(6))
+        #expect(pad.travel.x == 0 && pad.travel.y > 50)
+    }
+
+    @Test("boost: a second flick while the fingers rest continues them, faster, without a new landing")
+    func boost() throws {
+        let pad = Pad()
+        pad.flick(Vector(x: 0, y: 30))
+        pad.script.wait(.milliseconds(60))
+        pad.flick(Vector(x: 0, y: 30), at: Vector(x: 40, y: 20))
+        pad.script.wait(.seconds(6))
+        #expect(pad.script.coasts.count == 2)
+        #expect(pad.script.coasts.last?.boosted == true)
+        #expect(pad.actions == [.land, .move, .lift], "one landing, one lift: \(pad.actions)")
+        let second = pad.script.coasts[1]
+        let destination = second.velocity.y / Deceleration(ratePerMillisecond: 0.998).decayPerSecond
+        #expect(pad.travel.y > destination, "the second glide adds its whole travel")
+    }
+
+    @Test("a reload freezes the fingers; changing the output forgets them")
+    func reconfigure() throws {
+        let pad = Pad()
+        pad.flick(Vector(x: 0, y: 30))
+        pad.script.wait(.milliseconds(100))
+        let count = pad.frames.count
+        pad.script.engine.apply(Configuration(), at: pad.script.now)
+        #expect(pad.script.coastEndReasons == [.reconfigured])
+        pad.script.wait(.milliseconds(300))
+        #expect(pad.frames.dropFirst(count).map(\.frame.action) == [.lift])
+        // Start again, then switch to the wheel: no frame, no fingers.
+        pad.flick(Vector(x: 0, y: 30))
+        pad.script.wait(.milliseconds(50))
+        let before = pad.frames.count
+        pad.script.engine.output = .wheel
+        #expect(!pad.script.engine.hasFingersDown && !pad.script.engine.isCoasting)
+        pad.script.wait(.seconds(1))
+        #expect(pad.frames.count == before)
+    }
+
+    @Test("max_duration in touchpad mode ends the glide as in wheel mode")
+    func maxDurationReason() throws {
+        var configuration = Configuration()
+        configuration.coast.maxDuration = .milliseconds(200)
+        let pad = Pad(configuration: configuration)
+        pad.flick(Vector(x: 0, y: 30))
+        pad.script.wait(.seconds(2))
+        #expect(pad.script.coastEndReasons == [.maxDuration])
+        #expect(pad.actions == [.land, .move, .lift])
+    }
+}
