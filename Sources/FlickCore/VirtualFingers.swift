@@ -145,9 +145,9 @@ public struct VirtualFingers: Sendable {
     /// How far ahead of the release the model's clock starts after a landing. Between the real
     /// fingers' last motion and the virtual fingers' first motion that an app shows lie the
     /// landing, the opening frames (the make-up libinput drops, the baseline X11 clients take
-    /// as their starting point), flickd's own reaction time and the event's way to the app. Starting the model this much earlier, the fingers catch up with
-    /// where the content would be had the finger gone on, within the speed-increase cap and
-    /// `maximumCatchUp`, so the
+    /// as their starting point), flickd's own reaction time and the event's way to the app.
+    /// Starting the model this much earlier, the fingers catch up with where the content would
+    /// be had the finger gone on, within the speed-increase cap and `maximumCatchUp`, so the
     /// glide continues the finger's speed instead of opening with a hole. The travel is the
     /// model's all the same; the glide ends `lead` sooner.
     public static let lead = Duration.milliseconds(16)
@@ -178,8 +178,10 @@ public struct VirtualFingers: Sendable {
         let settles: Bool
         /// The frames of a landing's opening still to come (none when continuing).
         var opening: Opening
-        /// When the next frame is due, and the least time between it and the frame before.
+        /// When the next frame is due.
         var nextFrame: Instant
+        /// The least time between the next frame and the one before: the opening's intervals,
+        /// then `framePeriod`.
         var interval: Duration
         /// When the last frame was computed (its position is the model's at that time).
         var lastFrame: Instant
@@ -358,15 +360,13 @@ public struct VirtualFingers: Sendable {
             let wanted: Double
             let opening = ended ? .done : glide.opening
             switch opening {
-            case _ where ended:
-                wanted = glide.finalDistance
             case .makeUp:
                 // The first motion frame after a landing is the make-up alone: libinput drops it.
                 wanted = min(glide.finalDistance, glide.makeUp)
             case .baseline:
                 wanted = min(glide.finalDistance, glide.distance + Self.baselineDistance)
             case .done:
-                wanted = min(glide.finalDistance, Self.distance(glide, at: modelTime))
+                wanted = ended ? glide.finalDistance : min(glide.finalDistance, Self.distance(glide, at: modelTime))
             }
             // Speed up by at most `maximumSpeedIncrease` per frame: libinput takes a frame much
             // longer than the one before for a touch jump and discards it (seen from 0 to
