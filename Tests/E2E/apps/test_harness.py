@@ -1,0 +1,57 @@
+#!/usr/bin/python3
+"""Offline tests of the app harness's measurements (no guest, no display server): the figures
+docs/APPS.md reports come from these functions.
+
+    /usr/bin/python3 Tests/E2E/apps/test_harness.py
+"""
+
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import harness  # noqa: E402
+
+
+def log(*entries):
+    """App log lines as the harness reads them: (app time s, kind, [fields])."""
+    return [(t, kind, [str(f) for f in fields]) for t, kind, *fields in entries]
+
+
+class FirstEventDropped(unittest.TestCase):
+    # A GTK4 scroll sequence beginning at input time 1000 ms: the first delivered event (40
+    # units) changes nothing, the second (20 units) moves the offset by 50 px (2.5 px a unit).
+    DROPPED = log((1.00, "v", 100.0, 990), (1.01, "begin", 1000), (1.02, "ev", 0, 40, 1000),
+                  (1.05, "ev", 0, 20, 1030), (1.051, "v", 150.0, 1030), (1.08, "ev", 0, 10, 1060),
+                  (1.081, "v", 175.0, 1060))
+
+    def test_the_ignored_event_is_measured_at_the_next_events_scale(self):
+        self.assertAlmostEqual(harness.first_event_dropped(self.DROPPED, "v", 1.0), 100.0)
+
+    def test_an_applied_first_event_counts_zero(self):
+        applied = log((1.00, "v", 100.0, 990), (1.01, "begin", 1000), (1.02, "ev", 0, 40, 1000),
+                      (1.021, "v", 200.0, 1000), (1.05, "ev", 0, 20, 1030), (1.051, "v", 250.0, 1030))
+        self.assertEqual(harness.first_event_dropped(applied, "v", 1.0), 0.0)
+
+    def test_horizontal_reads_dx(self):
+        horizontal = [(t, "h" if kind == "v" else kind, list(reversed(f[:2])) + f[2:] if kind == "ev" else f)
+                      for t, kind, f in self.DROPPED]
+        self.assertAlmostEqual(harness.first_event_dropped(horizontal, "h", 1.0), 100.0)
+
+    def test_no_sequence_near_the_time_is_none(self):
+        self.assertIsNone(harness.first_event_dropped(self.DROPPED, "v", 2.0), "the sequence began 1 s before")
+        self.assertIsNone(harness.first_event_dropped(self.DROPPED, "v", 0.5), "it begins more than 300 ms after")
+        self.assertIsNone(harness.first_event_dropped(log((1.0, "v", 1.0, 990)), "v", 1.0), "GTK3 and Qt log no sequences")
+
+
+class ValueAt(unittest.TestCase):
+    def test_piecewise_linear_and_flat_outside(self):
+        series = [(0.0, 0.0), (1.0, 10.0), (2.0, 10.0)]
+        self.assertEqual(harness.value_at(series, -1.0), 0.0)
+        self.assertAlmostEqual(harness.value_at(series, 0.25), 2.5)
+        self.assertEqual(harness.value_at(series, 1.5), 10.0)
+        self.assertEqual(harness.value_at(series, 5.0), 10.0)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=1)
