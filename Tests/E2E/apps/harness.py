@@ -682,10 +682,7 @@ def measure(lines, flick, axis, first_flickd, center_t):
     if res["speed_before_px_s"] > 0:
         res["distance_fraction"] = res["distance_px"] / (res["speed_before_px_s"] / MODEL_K_PER_S)
     # The app's own glide after flickd's first event reached it (app clock).
-    if first_flickd is not None:
-        own_from = next((c[0] for c in ch if c[2] is not None and c[2] >= first_flickd - 0.002), t_end)
-    else:
-        own_from = t_end
+    own_from = own_glide_from(lines, ch, first_flickd, t_end)
     res["own_after_flickd"] = sum(1 for t, kind, _ in lines if kind == "own" and t > own_from)
     res["own_total"] = sum(1 for t, kind, _ in lines if kind == "own" and t >= t_touch)
     res["decel"] = any(kind == "decel" and t >= t_touch for t, kind, _ in lines)
@@ -697,6 +694,24 @@ def measure(lines, flick, axis, first_flickd, center_t):
         if res["speed_before_px_s"] > 0:
             res["ratio_with_dropped"] = (res["speed_after_px_s"] + dropped / 0.1) / res["speed_before_px_s"]
     return res
+
+
+def own_glide_from(lines, ch, first_flickd, t_end):
+    """The app time from which a change made by the app's own glide counts as coming after
+    flickd's first event reached the app. GTK 4 logs where its scroll sequences begin: there,
+    the beginning of the glide's sequence (the first "begin" stamped at or after flickd's first
+    event, after the finger phase). Elsewhere the first offset change whose input event is
+    stamped at or after flickd's first event. (Xorg stamps an event when it reads it, so the
+    real pad's scroll stop can carry a later stamp than flickd's first frame: under Xorg the
+    GTK 4 glide's own first ticks, which the stop starts, would otherwise count.) Without
+    flickd: the end of the finger phase, `t_end`."""
+    if first_flickd is None:
+        return t_end
+    begin = next((t for t, kind, a in lines
+                  if kind == "begin" and a and t >= t_end and float(a[0]) / 1000.0 >= first_flickd - 0.002), None)
+    if begin is not None:
+        return begin
+    return next((c[0] for c in ch if c[2] is not None and c[2] >= first_flickd - 0.002), t_end)
 
 
 def first_event_dropped(lines, axis, t_from):

@@ -44,6 +44,31 @@ class FirstEventDropped(unittest.TestCase):
         self.assertIsNone(harness.first_event_dropped(log((1.0, "v", 1.0, 990)), "v", 1.0), "GTK3 and Qt log no sequences")
 
 
+class OwnGlideFrom(unittest.TestCase):
+    # Xorg + GTK4 (seen): the real pad's stop, stamped 15762 ms by Xorg, ends the finger's
+    # sequence and starts GTK's own glide (two "own" changes); flickd's first frame was written
+    # at 15760 ms; the glide's sequence begins at 15809 ms.
+    LINES = log((15.7263, "v", 10269.2, 15713), (15.7670, "ev", 0, 0.835, 15762), (15.7677, "end", 15762),
+                (15.7688, "decel", 0, 45.8), (15.7696, "v", 10328.7, 15762), (15.7699, "own"),
+                (15.7742, "v", 10351.0, 15762), (15.7745, "own"), (15.8154, "begin", 15809),
+                (15.8159, "ev", 0, 2.314, 15809), (15.8218, "v", 10378.4, 15817))
+    CHANGES = harness.changes(LINES, "v", 0.0)
+
+    def test_gtk4_counts_from_the_glides_sequence(self):
+        own_from = harness.own_glide_from(self.LINES, self.CHANGES, 15.760, 15.7263)
+        self.assertEqual(own_from, 15.8154)
+        self.assertEqual(sum(1 for t, kind, _ in self.LINES if kind == "own" and t > own_from), 0)
+
+    def test_without_sequences_the_first_change_stamped_after_flickds_first_event(self):
+        lines = [line for line in self.LINES if line[1] not in ("begin", "end", "ev")]
+        own_from = harness.own_glide_from(lines, harness.changes(lines, "v", 0.0), 15.760, 15.7263)
+        self.assertEqual(own_from, 15.7696, "the stop's change: Xorg's stamp is later than flickd's frame")
+        self.assertEqual(sum(1 for t, kind, _ in lines if kind == "own" and t > own_from), 2)
+
+    def test_without_flickd_the_end_of_the_finger_phase(self):
+        self.assertEqual(harness.own_glide_from(self.LINES, self.CHANGES, None, 15.7263), 15.7263)
+
+
 class ValueAt(unittest.TestCase):
     def test_piecewise_linear_and_flat_outside(self):
         series = [(0.0, 0.0), (1.0, 10.0), (2.0, 10.0)]
