@@ -178,7 +178,7 @@ public enum DesktopSettings {
         for group in KConfig(text: text).groups where group.path.first == "Libinput" && group.path.count >= 4 {
             let name = group.path[group.path.count - 1].lowercased()
             // flickd's own touchpad gets a group once its settings were changed: not the user's pad.
-            if PerDeviceNaturalScrolling.isVirtualTouchpad(group.path) { continue }
+            if PerDeviceNaturalScrolling.device(ofGroup: group.path) == VirtualTouchpad.identity { continue }
             let isTouchpad = touchpadWords.contains { name.containsText($0) }
                 || group.entries.contains { touchpadOnlyKeys.contains($0.key.lowercased()) }
             guard isTouchpad, let entry = group.entries.last(where: { $0.key.lowercased() == "naturalscroll" }),
@@ -206,18 +206,13 @@ public enum DesktopSettings {
 /// and libinput's default (off) to a device without one, flickd's virtual touchpad included
 /// until its settings are changed in System Settings.
 public struct PerDeviceNaturalScrolling: Sendable, Equatable {
-    /// One device's entry.
+    /// One device's entry: the device its group names (with both ids) and its setting.
     public struct Entry: Sendable, Equatable {
-        public var vendor: UInt16
-        public var product: UInt16
-        /// The kernel's name for the device.
-        public var name: String
+        public var device: DeviceIdentity
         public var natural: Bool
 
-        public init(vendor: UInt16, product: UInt16, name: String, natural: Bool) {
-            self.vendor = vendor
-            self.product = product
-            self.name = name
+        public init(device: DeviceIdentity, natural: Bool) {
+            self.device = device
             self.natural = natural
         }
     }
@@ -238,31 +233,31 @@ public struct PerDeviceNaturalScrolling: Sendable, Equatable {
     /// The entries of a kcminputrc's `[Libinput]` groups that hold a `NaturalScroll`.
     init(kcminputrc text: String, file: String) {
         var entries: [Entry] = []
-        for group in KConfig(text: text).groups where group.path.first == "Libinput" && group.path.count >= 4 {
-            guard let vendor = UInt16(group.path[1]), let product = UInt16(group.path[2]),
+        for group in KConfig(text: text).groups {
+            guard let device = Self.device(ofGroup: group.path),
                   let entry = group.entries.last(where: { $0.key.lowercased() == "naturalscroll" }),
                   let natural = KConfig.boolean(entry.value) else { continue }
-            entries.append(Entry(vendor: vendor, product: product, name: group.path[group.path.count - 1], natural: natural))
+            entries.append(Entry(device: device, natural: natural))
         }
         self.init(entries: entries, file: file)
+    }
+
+    /// The device a kcminputrc group `[Libinput][vendor][product][name]` is for; nil for other groups.
+    static func device(ofGroup path: [String]) -> DeviceIdentity? {
+        guard path.count >= 4, path[0] == "Libinput", let vendor = UInt16(path[1]), let product = UInt16(path[2])
+        else { return nil }
+        return DeviceIdentity(name: path[path.count - 1], vendor: vendor, product: product)
     }
 
     /// The setting the desktop gives the device `identity`; nil when its ids are unknown (then
     /// its group cannot be named).
     public func natural(for identity: DeviceIdentity) -> Bool? {
-        guard let vendor = identity.vendor, let product = identity.product else { return nil }
-        let entry = entries.last { $0.vendor == vendor && $0.product == product && $0.name == identity.name }
-        return entry?.natural ?? Self.unsetDefault
+        guard identity.vendor != nil, identity.product != nil else { return nil }
+        return entries.last { $0.device == identity }?.natural ?? Self.unsetDefault
     }
 
     /// The setting the desktop gives flickd's virtual touchpad.
     public var virtualTouchpad: Bool { natural(for: VirtualTouchpad.identity) ?? Self.unsetDefault }
-
-    /// Whether a kcminputrc group path names flickd's virtual touchpad.
-    static func isVirtualTouchpad(_ path: [String]) -> Bool {
-        path.count >= 4 && path[path.count - 1] == VirtualTouchpad.name
-            && UInt16(path[1]) == VirtualTouchpad.identity.vendor && UInt16(path[2]) == VirtualTouchpad.identity.product
-    }
 }
 
 /// The part of KDE's INI dialect the touchpad files use: `[a][b]` group headers, `key=value`

@@ -139,7 +139,7 @@ struct DesktopQueryTests {
         var explicit = Configuration()
         explicit.scroll.natural = .off
         explicit.output.mode = .touchpad
-        let virtual = PerDeviceNaturalScrolling.Entry(vendor: 0, product: 0, name: VirtualTouchpad.name, natural: true)
+        let virtual = PerDeviceNaturalScrolling.Entry(device: VirtualTouchpad.identity, natural: true)
         let query = try DesktopQuery {
             DesktopSettings.Answer(true, "KDE test", perDevice: PerDeviceNaturalScrolling(entries: [virtual], file: "kcminputrc"))
         }

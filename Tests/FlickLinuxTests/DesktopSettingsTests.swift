@@ -68,7 +68,7 @@ import Testing
             NaturalScroll=true
             """
         let perDevice = PerDeviceNaturalScrolling(kcminputrc: text, file: "kcminputrc")
-        #expect(perDevice.entries.map(\.name) == ["SYNA801A:00 06CB:CEC6 Mouse", "SYNA801A:00 06CB:CEC6 Touchpad", VirtualTouchpad.name])
+        #expect(perDevice.entries.map(\.device.name) == ["SYNA801A:00 06CB:CEC6 Mouse", "SYNA801A:00 06CB:CEC6 Touchpad", VirtualTouchpad.name])
         let touchpad = DeviceIdentity(name: "SYNA801A:00 06CB:CEC6 Touchpad", vendor: 1739, product: 52934)
         #expect(perDevice.natural(for: touchpad) == false)
         #expect(perDevice.natural(for: DeviceIdentity(name: "SYNA801A:00 06CB:CEC6 Mouse", vendor: 1739, product: 52934)) == true)

@@ -1,3 +1,4 @@
+import FlickCore
 import Foundation
 import Glibc
 import Testing
@@ -80,13 +81,13 @@ import Testing
         let sysfs = "/sys/devices/platform/i8042/serio1/input/input5/event4/device/id/"
         system.fileContents[sysfs + "vendor"] = "0002\n"
         system.fileContents[sysfs + "product"] = "0007\n"
-        let pad = PerDeviceNaturalScrolling.Entry(vendor: 2, product: 7, name: "SynPS/2 Synaptics TouchPad", natural: true)
+        let pad = PerDeviceNaturalScrolling.Entry(device: DeviceIdentity(name: "SynPS/2 Synaptics TouchPad", vendor: 2, product: 7), natural: true)
         system.desktop = DesktopSettings.Answer(true, "KDE kcminputrc", perDevice: PerDeviceNaturalScrolling(entries: [pad], file: "kcminputrc"))
         let against = try system.checks().one("output")
         #expect(against.status == .ok, "flickd handles it: \(against.text)")
         #expect(against.detail.contains("scrolls it traditional"), "no group for the virtual pad: libinput's default")
         #expect(against.detail.contains("/dev/input/event4 \"SynPS/2 Synaptics TouchPad\" scrolls natural: the virtual fingers move against yours"))
-        let virtual = PerDeviceNaturalScrolling.Entry(vendor: 0, product: 0, name: VirtualTouchpad.name, natural: true)
+        let virtual = PerDeviceNaturalScrolling.Entry(device: VirtualTouchpad.identity, natural: true)
         system.desktop?.perDevice?.entries.append(virtual)
         let same = try system.checks().one("output")
         #expect(same.detail.contains("scrolls natural: the virtual fingers move as yours did"), "\(same.text)")
