@@ -107,10 +107,15 @@ public struct VirtualFingers: Sendable {
     /// the make-up, with the lead, or after the ramp of a fast release).
     public static let maximumCatchUp = 1.3
 
-    /// The least first motion frame of a new landing, mm along the motion: the motion libinput
-    /// drops (about 1.2 mm was seen at 150 mm/s). The frame moves one period at the release
-    /// speed when that is more, up to `maximumMakeUp` (`makeUp(speed:)`).
-    public static let makeUp = 1.2
+    /// The least first motion frame of a new landing, mm along the motion. libinput (1.22)
+    /// starts a two-finger scroll at the frame in which the fingers have moved about 1.5 mm
+    /// since they landed (1.4 mm did not start it, 1.5 mm did, on this pad in the guest) and
+    /// drops that frame's motion. A shorter make-up leaves the start, and the drop, to the
+    /// baseline frame or the model's first, and X11 clients then take the model's next frame as
+    /// their starting point: one frame period more of hole under Xorg. 1.8 mm keeps a margin
+    /// over that threshold. The frame moves one period at the release speed when that is more,
+    /// up to `maximumMakeUp` (`makeUp(speed:)`).
+    public static let makeUp = 1.8
     /// The longest make-up frame, mm: libinput drops the frame whatever its length, so a longer
     /// one only risks its touch-jump filter.
     public static let maximumMakeUp = 2.4
@@ -120,7 +125,7 @@ public struct VirtualFingers: Sendable {
     /// `baselineInterval` after it, and the model's first frame `openingInterval` after that;
     /// then one frame per `framePeriod`. libinput drops the make-up frame and X11 clients take
     /// the baseline frame's scroll as their starting point (the first scroll event of a new
-    /// source device moves nothing there), so the first motion an app shows comes about 8 ms
+    /// source device moves nothing there), so the first motion an app shows comes about 10 ms
     /// after the landing instead of three frame periods (24 ms).
     public static let baselineInterval = Duration.milliseconds(2)
     public static let openingInterval = Duration.milliseconds(3)
@@ -128,7 +133,7 @@ public struct VirtualFingers: Sendable {
     public static let baselineDistance = 1 / VirtualPad.unitsPerMillimetre
     /// libinput's touch-jump filter scales a frame's distance to its 12 ms reference interval
     /// and calls a jump more than 7 mm of growth: the make-up frame keeps its scaled distance
-    /// under 4 mm, so it comes 3 ms per mm of make-up after the landing (3.6 ms at 1.2 mm),
+    /// under 4 mm, so it comes 3 ms per mm of make-up after the landing (5.4 ms at 1.8 mm),
     /// never later than a frame period.
     public static func makeUpInterval(distance: Double) -> Duration {
         let milliseconds = min(framePeriod.seconds * 1000, max(2, 3 * distance))

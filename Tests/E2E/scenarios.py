@@ -601,6 +601,14 @@ class Scenarios:
                         sign = 1 if direction == "down" else -1
                         c.check(s, label + ": POINTER_SCROLL_FINGER from flickd virtual touchpad", len(moving) > 10,
                                 "> 10 events", len(moving))
+                        # The make-up frame is long enough for libinput to start the scroll on
+                        # it (and drop it): the first scroll event is then the baseline frame's
+                        # one device unit (0.53 of libinput's units here), the event X11 clients
+                        # take as their starting point. Had the make-up been under libinput's
+                        # ~1.5 mm start, the first event would be the model's first frame.
+                        c.check(s, label + ": libinput's first scroll event of the glide is the baseline frame (one device unit)",
+                                moving and abs(moving[0][3]) + abs(moving[0][4]) <= 1.1, "<= 1.1 units (2 device units)",
+                                moving[:1] and (moving[0][3], moving[0][4]))
                         c.check(s, label + ": the glide goes the way the fingers went, vertically only",
                                 all(e[3] * sign >= 0 and e[4] == 0 for e in moving), "vert sign %d, horiz 0" % sign,
                                 [(e[3], e[4]) for e in moving if e[3] * sign < 0 or e[4]][:5])
