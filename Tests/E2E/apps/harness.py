@@ -656,6 +656,11 @@ def measure(lines, flick, axis, first_flickd, center_t):
     res["speed_after_px_s"] = sign * (after - at) / 0.1
     res["ratio"] = res["speed_after_px_s"] / res["speed_before_px_s"] if res["speed_before_px_s"] > 0 else None
     res["lag_ms"] = 1000 * (finger[-1][0] - finger[-1][2])
+    # The handover on the input's clock (what the app's paint lag does not blur): from the
+    # finger's last event the app applied to the first event after the release that moved
+    # the content (flickd's, in a flick with flickd).
+    after_release = [ti for _, _, ti in ch if ti is not None and ti > r + 0.0005]
+    res["handover_ms"] = 1000 * (after_release[0] - finger[-1][2]) if after_release else None
     # App clock: the finger phase ends (for the user) at the last finger-driven change.
     t_end = finger[-1][0]
     # The app's frame period: the median interval between its own paints in the finger phase
@@ -1011,7 +1016,7 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks)
            "discarded_late": late}
     for key in ("speed_before_px_s", "speed_after_px_s", "ratio", "gap_ms", "frame_ms", "gap_frames",
                 "coast_step_px", "finger_step_px", "step_ratio", "own_after_flickd", "distance_px",
-                "flickd_first_ms", "lag_ms", "distance_fraction", "gtk_dropped_px", "ratio_with_dropped"):
+                "flickd_first_ms", "handover_ms", "lag_ms", "distance_fraction", "gtk_dropped_px", "ratio_with_dropped"):
         row[key] = fmt(median([p.get(key) for p in per]),
                        3 if key in ("ratio", "gap_frames", "step_ratio", "distance_fraction", "ratio_with_dropped") else 1)
     row["own_after_flickd_max"] = max([p.get("own_after_flickd") or 0 for p in per] or [0])

@@ -69,6 +69,24 @@ class OwnGlideFrom(unittest.TestCase):
         self.assertEqual(harness.own_glide_from(self.LINES, self.CHANGES, None, 15.7263), 15.7263)
 
 
+class Handover(unittest.TestCase):
+    # Qt under Xorg (input stamps in ms): finger events every 10 ms up to 2000 ms, the release
+    # at 2010 ms, paints 30 ms late; the app's first coast change handled an event stamped
+    # 2033 ms; a paint-only line and an own-glide change (no stamp) come before it.
+    LINES = log(*[(1.95 + 0.01 * i + 0.03, "v", 100.0 + 20 * i, 1950 + 10 * i) for i in range(6)],
+                (2.035, "v", 240.0), (2.063, "v", 260.0, 2033), (2.072, "v", 280.0, 2041))
+    FLICK = {"t_touch": 1.94, "t_release": 2.010, "k_release": 2.010}
+
+    def test_from_the_fingers_last_event_to_the_first_event_after_the_release(self):
+        res = harness.measure(self.LINES, self.FLICK, "v", 2.012, 1.80)
+        self.assertAlmostEqual(res["handover_ms"], 33.0, places=6)
+        self.assertAlmostEqual(res["lag_ms"], 30.0, places=6)
+
+    def test_none_without_an_event_after_the_release(self):
+        lines = [line for line in self.LINES if line[0] < 2.06]
+        self.assertIsNone(harness.measure(lines, self.FLICK, "v", None, 1.80)["handover_ms"])
+
+
 class ValueAt(unittest.TestCase):
     def test_piecewise_linear_and_flat_outside(self):
         series = [(0.0, 0.0), (1.0, 10.0), (2.0, 10.0)]
