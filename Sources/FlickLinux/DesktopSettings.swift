@@ -145,10 +145,20 @@ public enum DesktopSettings {
         let x11 = (configHome + "/touchpadxlibinputrc", false)
         for (path, isKcminputrc) in isX11 ? [x11, wayland] : [wayland, x11] {
             guard let text = environment.readFile(path) else { continue }
-            let parse = isKcminputrc ? kcminputrcNaturalScrolling : touchpadxlibinputrcNaturalScrolling
-            guard let found = parse(text) else { continue }
             // KWin applies kcminputrc's groups per device on Wayland; on X11 it is a stale file.
             let perDevice = isKcminputrc && !isX11 ? PerDeviceNaturalScrolling(kcminputrc: text, file: path) : nil
+            let parse = isKcminputrc ? kcminputrcNaturalScrolling : touchpadxlibinputrcNaturalScrolling
+            guard let found = parse(text) else {
+                // Only flickd's own pad has a group (its settings were changed, the real pad's
+                // never were): KWin gives the real pads libinput's default and the virtual pad
+                // its own setting, which the fingers must move against when they differ.
+                if let perDevice, let own = perDevice.entries.last(where: { $0.device == VirtualTouchpad.identity }) {
+                    return Answer(PerDeviceNaturalScrolling.unsetDefault,
+                                  "KDE \(path): no touchpad group (libinput's default, off); \(VirtualTouchpad.name): \(own.natural)",
+                                  perDevice: perDevice)
+                }
+                continue
+            }
             return Answer(found.value, "KDE \(path) \(found.group) \(found.key)", perDevice: perDevice)
         }
         return nil

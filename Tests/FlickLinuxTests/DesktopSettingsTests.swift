@@ -177,6 +177,25 @@ import Testing
         #expect(session.asked.isEmpty, "GNOME's schema default says nothing about Plasma")
     }
 
+    @Test func kdeWithOnlyTheVirtualPadsGroupGivesTheRealPadsLibinputsDefault() throws {
+        let session = FakeSession()
+        session.files["/home/u/.config/kcminputrc"] = """
+            [Mouse]
+            cursorSize=24
+
+            [Libinput][0][0][\(VirtualTouchpad.name)]
+            NaturalScroll=true
+            """
+        let found = try #require(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE")),
+                                 "the virtual pad's own setting is an answer: KWin applies it to that pad")
+        #expect(found.value == false, "a touchpad without a group gets libinput's default")
+        #expect(found.perDevice?.virtualTouchpad == true)
+        #expect(found.perDevice?.natural(for: DeviceIdentity(name: "SynPS/2 Synaptics TouchPad", vendor: 2, product: 7)) == false)
+        #expect(found.source.containsText("no touchpad group"))
+        // On X11 the file is stale and not applied per device: no answer from it.
+        #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE", session: "x11")) == nil)
+    }
+
     @Test func anUnknownDesktopReadsOnlyFilesADesktopWrote() {
         let session = FakeSession()
         session.gsettings = "true\n"
