@@ -155,7 +155,7 @@ public struct VirtualFingers: Sendable {
     /// be had the finger gone on, within the speed-increase cap and `maximumCatchUp`, so the
     /// glide continues the finger's speed instead of opening with a hole. The travel is the
     /// model's all the same; the glide ends `lead` sooner.
-    public static let lead = Duration.milliseconds(10)
+    public static let lead = Duration.milliseconds(16)
 
     /// The motion ends when the model is this close to where it comes to rest, mm (one device
     /// unit; less cannot be written).
