@@ -87,6 +87,38 @@ class Handover(unittest.TestCase):
         self.assertIsNone(harness.measure(lines, self.FLICK, "v", None, 1.80)["handover_ms"])
 
 
+class Speeds(unittest.TestCase):
+    # A finger phase of 60 px every 10 ms up to input time 2000 ms, the release at 2010 ms,
+    # then the glide's changes every 8 ms (40 px each) from `first_ms` on; the app paints 20 ms
+    # after each event.
+    FLICK = {"t_touch": 1.70, "t_release": 2.010, "k_release": 2.010}
+
+    @staticmethod
+    def flick_log(first_ms):
+        finger = [(1.72 + 0.01 * i, "v", 1000.0 + 60 * i, 1700 + 10 * i) for i in range(31)]
+        glide = [((first_ms + 8 * i) / 1000 + 0.02, "v", 2800.0 + 40 * (i + 1), first_ms + 8 * i) for i in range(40)]
+        return log(*(finger + glide))
+
+    def test_the_finger_speed_ends_at_its_last_event(self):
+        res = harness.measure(self.flick_log(2030), self.FLICK, "v", 2.015, 1.5)
+        self.assertAlmostEqual(res["speed_before_px_s"], 6000.0, places=6)
+        # From 2800, where the content stood at the release, to the glide's line 100 ms later.
+        x_2110 = 2800.0 + 40 * (1 + (2110 - 2030) / 8)
+        self.assertAlmostEqual(res["speed_after_px_s"], (x_2110 - 2800.0) / 0.1, places=6)
+
+    def test_a_longer_hole_gives_a_lower_ratio(self):
+        short = harness.measure(self.flick_log(2020), self.FLICK, "v", 2.015, 1.5)
+        long = harness.measure(self.flick_log(2060), self.FLICK, "v", 2.015, 1.5)
+        self.assertEqual(short["speed_before_px_s"], long["speed_before_px_s"], "the hole is not the finger's")
+        self.assertLess(long["ratio"], short["ratio"])
+
+    def test_content_at_is_a_step(self):
+        series = [(1.0, 10.0), (2.0, 20.0)]
+        self.assertEqual(harness.content_at(series, 0.5), 10.0)
+        self.assertEqual(harness.content_at(series, 1.99), 10.0)
+        self.assertEqual(harness.content_at(series, 2.0), 20.0)
+
+
 class ValueAt(unittest.TestCase):
     def test_piecewise_linear_and_flat_outside(self):
         series = [(0.0, 0.0), (1.0, 10.0), (2.0, 10.0)]
