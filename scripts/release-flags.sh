@@ -87,7 +87,7 @@ release_bolt() {  # release_bolt BINARY [CHECK-ARGS...]
     release_binary=$in
     if [ -z "${release_bolt_tool:-}" ]; then
         [ "${FLICKD_BOLT:-1}" = 0 ] \
-            || echo "note: no llvm-bolt or llvm-bolt-16 on PATH (Debian: apt-get install bolt-16): $(basename "$in") is shipped as linked, about 1 MiB more resident (docs/PERFORMANCE.md)" >&2
+            || echo "note: no llvm-bolt or llvm-bolt-16 on PATH (Debian: apt-get install bolt-16): $(basename "$in") is shipped as linked, about 0.5 MiB more resident (docs/PERFORMANCE.md)" >&2
         return 0
     fi
     here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
