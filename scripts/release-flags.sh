@@ -2,6 +2,8 @@
 # scripts/bench-daemon (what it measures), so that the two cannot drift apart.
 #
 #   release_flags SWIFT   sets the array release_flags to the `swift build` arguments
+#   release_bolt BINARY   after `swift build`: sets release_binary to the binary to ship (BINARY
+#                         rewritten by BOLT when release_flags prepared for it, else BINARY)
 #
 # - `-c release -Xswiftc -static-stdlib`: Swift's runtime, stdlib and Foundation linked into the
 #   binary. It runs without the toolchain's libraries, and the loader has no Swift symbol tables
@@ -28,8 +30,22 @@
 #   a link to libstdc++.a (.build/static-libstdc++). Loading libstdc++.so costs about 1 MiB
 #   resident (its symbol and relocation tables and relocated data), far more than the few
 #   functions the Swift runtime and toml++ take from it (docs/PERFORMANCE.md).
+# - BOLT after the link, when `llvm-bolt` or Debian's `llvm-bolt-16` (package bolt-16) is on PATH
+#   and lld links with the order file: the link keeps its relocations (`--emit-relocs`, which
+#   BOLT needs to move functions) and `release_bolt` rewrites the binary with the order file's
+#   functions first, in a new `.text`. lld orders input sections, not functions, and the
+#   toolchain's libswiftCore.a compiles 12,675 standard-library functions into one 1.6 MB
+#   section, so the few of them flickd runs stayed spread over that block; BOLT moves single
+#   functions. Swift async functions (they clear bit 60 of %rbp, the async frame mark) are
+#   left where they are: BOLT 16 crashes on them (segmentation fault), and flickd runs none.
+#   BOLT updates no PC-relative reference from data to code (Swift metadata is full of them)
+#   and no call from the functions it leaves in place: scripts/bolt-fixup does, from the
+#   linked binary's relocations; otherwise the old copies of the code kept running.
+#   Without BOLT (or when it fails) the binary is used as linked, with a one-line note.
+#   FLICKD_BOLT=0 turns the step off. docs/PERFORMANCE.md and docs/DESIGN.md say what it saves.
 release_flags() {
     local swift=$1 glibc resources bin order here archive cxxdir
+    release_bolt_tool=""
     here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
     order="$here/flickd.order"
     release_flags=(-c release -Xswiftc -static-stdlib -Xlinker --no-export-dynamic)
@@ -49,8 +65,56 @@ release_flags() {
     for bin in "$(dirname "$(readlink -f "$swift")")" "${resources:+$resources/../../bin}"; do
         if [ -n "$bin" ] && [ -x "$bin/ld.lld" ]; then
             release_flags+=(-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs)
-            [ ! -f "$order" ] || release_flags+=(-Xlinker "--symbol-ordering-file=$order" -Xlinker --no-warn-symbol-ordering)
+            [ -f "$order" ] || return 0
+            release_flags+=(-Xlinker "--symbol-ordering-file=$order" -Xlinker --no-warn-symbol-ordering)
+            if [ "${FLICKD_BOLT:-1}" != 0 ]; then
+                release_bolt_tool=$(command -v llvm-bolt || command -v llvm-bolt-16 || true)
+                [ -z "$release_bolt_tool" ] || release_flags+=(-Xlinker --emit-relocs)
+            fi
             return 0
         fi
     done
+}
+
+# The shipped binary from the linked one: BOLT places the order file's functions first (see
+# the list above). Writes DIR/bolt/NAME beside DIR/NAME (the linked binary stays as SwiftPM
+# made it, so that an incremental build does not hand BOLT its own output) and sets
+# release_binary to it; on any failure release_binary is the linked binary, with a note.
+# CHECK-ARGS, when given: the rewritten binary must run with them and exit 0 to be used.
+release_bolt() {  # release_bolt BINARY [CHECK-ARGS...]
+    local in=$1 here out skip log
+    shift
+    release_binary=$in
+    if [ -z "${release_bolt_tool:-}" ]; then
+        [ "${FLICKD_BOLT:-1}" = 0 ] \
+            || echo "note: no llvm-bolt or llvm-bolt-16 on PATH (Debian: apt-get install bolt-16): $(basename "$in") is shipped as linked, about 0.5 MiB more resident (docs/PERFORMANCE.md)" >&2
+        return 0
+    fi
+    here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+    out=$(dirname "$in")/bolt/$(basename "$in")
+    skip=$out.skip
+    log=$out.log
+    mkdir -p "$(dirname "$out")"
+    if ! command -v objdump >/dev/null || ! command -v python3 >/dev/null; then
+        echo "note: BOLT skipped: it needs objdump (binutils) and python3 (scripts/bolt-fixup); $(basename "$in") is shipped as linked" >&2
+        return 0
+    fi
+    # The async functions, as POSIX extended regular expressions of their whole names (BOLT
+    # names local symbols NAME/N; mangled names hold no regular-expression character but $ and .).
+    objdump -d --no-show-raw-insn "$in" \
+        | awk '/^[0-9a-f]+ <.*>:$/ { name = substr($2, 2, length($2) - 3) }
+               /btr +\$0x3c,%rbp/ { print name }' \
+        | sort -u | sed 's/[$.]/\\&/g; s/.*/^&(\/[0-9]+)?$/' >"$skip"
+    if "$release_bolt_tool" "$in" -o "$out.tmp" --reorder-functions=user \
+            --function-order="$here/flickd.order" --skip-funcs-file="$skip" >"$log" 2>&1 \
+        && python3 "$here/bolt-fixup" "$in" "$out.tmp" "$out.fixed" >>"$log" 2>&1 \
+        && chmod 0755 "$out.fixed" \
+        && { [ $# -eq 0 ] || "$out.fixed" "$@" >/dev/null 2>&1; }; then
+        mv -f "$out.fixed" "$out"
+        rm -f "$out.tmp"
+        release_binary=$out
+    else
+        rm -f "$out.tmp" "$out.fixed"
+        echo "note: BOLT failed on $(basename "$in") ($(grep -m1 -i 'error' "$log" || tail -n 1 "$log"); log: $log): shipped as linked" >&2
+    fi
 }

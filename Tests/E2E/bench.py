@@ -399,6 +399,12 @@ def section_kind(name):
         return "ICU data"
     if name.startswith("swift5_"):
         return "Swift metadata"
+    # BOLT's output (scripts/release-flags.sh): the linked sections it replaced keep their
+    # place as .bolt.org.NAME, and what it moved out of the ordered code is NAME.cold.
+    if name.startswith(".bolt.org."):
+        name = name[len(".bolt.org"):]
+    if name.endswith(".cold"):
+        name = name[:-len(".cold")]
     for kind, names in SECTION_KINDS:
         if name in names:
             return kind
@@ -1340,10 +1346,15 @@ def anatomy(args):
     syms = []
     for line in nm.splitlines():
         parts = line.split()
-        if len(parts) == 4:
-            syms.append((int(parts[0], 16), int(parts[1], 16), parts[3]))
-        elif len(parts) == 3:
-            syms.append((int(parts[0], 16), 0, parts[2]))
+        try:
+            if len(parts) == 4:
+                syms.append((int(parts[0], 16), int(parts[1], 16), parts[3]))
+            elif len(parts) == 3:
+                syms.append((int(parts[0], 16), 0, parts[2]))
+        except ValueError:
+            # A linked-with---emit-relocs binary keeps the assembler's local string labels,
+            # whose names hold the strings, newlines included: not a symbol line.
+            continue
     syms.sort()
     addrs = [a for a, _, _ in syms]
     # File offset -> address, per section (elf_layout gives offsets; elf_section the address).
