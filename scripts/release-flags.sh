@@ -30,8 +30,8 @@
 #   a link to libstdc++.a (.build/static-libstdc++). Loading libstdc++.so costs about 1 MiB
 #   resident (its symbol and relocation tables and relocated data), far more than the few
 #   functions the Swift runtime and toml++ take from it (docs/PERFORMANCE.md).
-# - BOLT after the link, when `llvm-bolt` or Debian's `llvm-bolt-16` (package bolt-16) is on PATH
-#   and lld links with the order file: the link keeps its relocations (`--emit-relocs`, which
+# - BOLT after the link, only when asked for (FLICKD_BOLT=1) and `llvm-bolt` or Debian's
+#   `llvm-bolt-16` (package bolt-16) is on PATH and lld links with the order file: the link keeps its relocations (`--emit-relocs`, which
 #   BOLT needs to move functions) and `release_bolt` rewrites the binary with the order file's
 #   functions first, in a new `.text`. lld orders input sections, not functions, and the
 #   toolchain's libswiftCore.a compiles 12,675 standard-library functions into one 1.6 MB
@@ -41,8 +41,9 @@
 #   BOLT updates no PC-relative reference from data to code (Swift metadata is full of them)
 #   and no call from the functions it leaves in place: scripts/bolt-fixup does, from the
 #   linked binary's relocations; otherwise the old copies of the code kept running.
-#   Without BOLT (or when it fails) the binary is used as linked, with a one-line note.
-#   FLICKD_BOLT=0 turns the step off. docs/PERFORMANCE.md and docs/DESIGN.md say what it saves.
+#   Asked for without BOLT (or when it fails) the binary is used as linked, with a one-line
+#   note. Off by default: a BOLTed binary is 2.2 times the size, and GNU strip (so dh_strip
+#   and most packaging tools) breaks it. docs/PERFORMANCE.md and docs/DESIGN.md say what it saves.
 release_flags() {
     local swift=$1 glibc resources bin order here archive cxxdir
     release_bolt_tool=""
@@ -67,7 +68,7 @@ release_flags() {
             release_flags+=(-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs)
             [ -f "$order" ] || return 0
             release_flags+=(-Xlinker "--symbol-ordering-file=$order" -Xlinker --no-warn-symbol-ordering)
-            if [ "${FLICKD_BOLT:-1}" != 0 ]; then
+            if [ "${FLICKD_BOLT:-0}" = 1 ]; then
                 release_bolt_tool=$(command -v llvm-bolt || command -v llvm-bolt-16 || true)
                 [ -z "$release_bolt_tool" ] || release_flags+=(-Xlinker --emit-relocs)
             fi
@@ -86,7 +87,7 @@ release_bolt() {  # release_bolt BINARY [CHECK-ARGS...]
     shift
     release_binary=$in
     if [ -z "${release_bolt_tool:-}" ]; then
-        [ "${FLICKD_BOLT:-1}" = 0 ] \
+        [ "${FLICKD_BOLT:-0}" != 1 ] \
             || echo "note: no llvm-bolt or llvm-bolt-16 on PATH (Debian: apt-get install bolt-16): $(basename "$in") is shipped as linked, about 0.5 MiB more resident (docs/PERFORMANCE.md)" >&2
         return 0
     fi
