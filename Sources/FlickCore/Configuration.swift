@@ -42,8 +42,9 @@ public struct Configuration: Hashable, Sendable {
     /// `[scroll]`: how finger travel becomes wheel units.
     public struct Scroll: Hashable, Sendable {
         /// `scroll.speed`: hi-res wheel units (120 = one detent) per millimetre of finger travel.
-        /// Range 0.1...1000; default 24 (5 mm of travel = one detent).
-        public var speed: Double = 24
+        /// Range 0.1...1000; default 90 (4/3 mm of travel = one detent: libinput's finger-scrolling
+        /// scale, so a wheel glide continues the finger at about its speed in most toolkits).
+        public var speed: Double = 90
         /// `scroll.natural`: whether touchpads scroll "naturally" (content follows the fingers):
         /// `.auto` (the default) follows the desktop's touchpad setting, `.on` and `.off` decide.
         /// Touchscreens always scroll naturally.

@@ -66,7 +66,7 @@ from evdev import UInput  # noqa: E402
 from evdev import ecodes as E  # noqa: E402
 
 TICK_RATE = 120.0           # CONFIG's coast.tick_rate
-UNITS_PER_MM = 24.0         # scroll.speed's default: hi-res wheel units per millimetre
+UNITS_PER_MM = 90.0         # scroll.speed's default: hi-res wheel units per millimetre
 NOBODY = 65534
 INPUT_EVENT = struct.Struct("qqHHi")   # struct input_event on x86_64: timeval, type, code, value
 

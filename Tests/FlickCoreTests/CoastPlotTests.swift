@@ -92,17 +92,26 @@ private final class SVGDocument: NSObject, XMLParserDelegate {
 
     // MARK: The curves
 
-    @Test func eachDefaultSpeedCoastsToItsDestinationAndSettles() throws {
+    @Test func eachDefaultSpeedCoastsToItsDestinationOrIsCutAtMaxDuration() throws {
         let plot = CoastPlot(configuration: defaults)
         #expect(plot.curves.map(\.releaseSpeed) == [50, 100, 200, 400])
+        let maxSeconds = 5.0  // coast.max_duration's default
         for curve in plot.curves {
-            // A release of s mm/s at 24 hi-res units/mm is v0 = 24·s units/s; X = v0/k.
-            let v0 = curve.releaseSpeed * 24
+            // A release of s mm/s at `speed` hi-res units/mm is v0 = speed·s units/s; X = v0/k.
+            let v0 = curve.releaseSpeed * defaults.scroll.speed
             let last = try #require(curve.samples.last)
-            #expect(curve.coasts && curve.settles && !curve.isClamped)
-            #expect(abs(last.hiResUnits - v0 / k) < 1e-9, "ends at X = v0/k: \(last.hiResUnits) vs \(v0 / k)")
             let settle = Deceleration(ratePerMillisecond: 0.998).settleTime(velocity: v0, epsilon: 0.5)
-            #expect(abs(curve.duration - settle) < 1e-6, "ends when within half a unit: \(curve.duration) vs \(settle)")
+            #expect(curve.coasts && !curve.isClamped)
+            if settle <= maxSeconds {
+                #expect(curve.settles)
+                #expect(abs(last.hiResUnits - v0 / k) < 1e-9, "ends at X = v0/k: \(last.hiResUnits) vs \(v0 / k)")
+                #expect(abs(curve.duration - settle) < 1e-6, "ends when within half a unit: \(curve.duration) vs \(settle)")
+            } else {
+                // At 90 units/mm, 400 mm/s (36000 units/s) would need 5.24 s: the engine cuts it.
+                let cut = Deceleration(ratePerMillisecond: 0.998).position(after: maxSeconds, velocity: v0)
+                #expect(!curve.settles && curve.duration == maxSeconds)
+                #expect(abs(last.hiResUnits - cut) < 1e-9, "ends where max_duration cuts it: \(last.hiResUnits) vs \(cut)")
+            }
             #expect(curve.samples.first?.hiResUnitsPerSecond == v0)
             // Position rises and velocity falls all the way.
             for (a, b) in zip(curve.samples, curve.samples.dropFirst()) {
@@ -129,9 +138,9 @@ private final class SVGDocument: NSObject, XMLParserDelegate {
         #expect(!plot.curves[0].coasts && plot.curves[0].samples.isEmpty)
         #expect(plot.curves[1].coasts, "exactly min_speed coasts, as in the engine")
         #expect(plot.curves[2].coastSpeed == 1500 && plot.curves[2].isClamped)
-        // 1500 mm/s × 24 = 36000 units/s needs 5.24 s to settle: cut at max_duration (5 s).
+        // 1500 mm/s × 90 = 135000 units/s needs 5.9 s to settle: cut at max_duration (5 s).
         #expect(!plot.curves[2].settles && plot.curves[2].duration == 5)
-        let cut = Deceleration(ratePerMillisecond: 0.998).position(after: 5, velocity: 36000)
+        let cut = Deceleration(ratePerMillisecond: 0.998).position(after: 5, velocity: 1500 * defaults.scroll.speed)
         #expect(abs(plot.curves[2].distanceHiRes - cut) < 1e-9)
     }
 
@@ -140,7 +149,7 @@ private final class SVGDocument: NSObject, XMLParserDelegate {
         configuration.coast.maxDuration = .milliseconds(1000)
         let curve = CoastPlot(configuration: configuration, speeds: [200]).curves[0]
         #expect(!curve.settles && curve.duration == 1)
-        #expect(abs(curve.distanceHiRes - Deceleration(ratePerMillisecond: 0.998).position(after: 1, velocity: 4800)) < 1e-9)
+        #expect(abs(curve.distanceHiRes - Deceleration(ratePerMillisecond: 0.998).position(after: 1, velocity: 200 * defaults.scroll.speed)) < 1e-9)
     }
 
     // MARK: The SVG, read back
@@ -187,7 +196,7 @@ private final class SVGDocument: NSObject, XMLParserDelegate {
         #expect(lines.count == 4)
         for (line, curve) in zip(lines, plot.curves) {
             let end = try #require(line.points.last)
-            let destination = curve.releaseSpeed * 24 / k / 120  // X = v0/k, in detents
+            let destination = curve.releaseSpeed * defaults.scroll.speed / k / 120  // X = v0/k, in detents
             #expect(abs(detents.value(end.y) - destination) <= detents.pixel,
                     "\(curve.releaseSpeed) mm/s: ends at \(detents.value(end.y)) detents, X = \(destination) (one pixel = \(detents.pixel))")
             #expect(abs(time.value(end.x) - curve.duration) <= time.pixel,
@@ -198,13 +207,14 @@ private final class SVGDocument: NSObject, XMLParserDelegate {
     }
 
     @Test func theRightAxesShowTheSameScaleInMillimetres() throws {
-        // 24 units/mm: one detent (120 units) is 5 mm of finger travel.
+        // One detent (120 units) is 120 / speed mm of finger travel (4/3 mm at the default 90).
+        let millimetresPerDetent = 120 / defaults.scroll.speed
         let document = SVGDocument(CoastPlot(configuration: defaults).svg(source: "built-in defaults"))
         for panel in ["position-panel", "velocity-panel"] {
             let detents = try document.scale("y-left", in: panel)
             let millimetres = try document.scale("y-right", in: panel)
             for pixel in [100.0, 200.0, 300.0] {
-                #expect(abs(millimetres.value(pixel) - 5 * detents.value(pixel)) < millimetres.pixel, "\(panel) at y = \(pixel)")
+                #expect(abs(millimetres.value(pixel) - millimetresPerDetent * detents.value(pixel)) < millimetres.pixel, "\(panel) at y = \(pixel)")
             }
         }
     }
@@ -215,7 +225,7 @@ private final class SVGDocument: NSObject, XMLParserDelegate {
         let rate = try document.scale("y-left", in: "velocity-panel")
         for (line, curve) in zip(document.all("polyline", class: "velocity"), plot.curves) {
             let start = try #require(line.points.first)
-            #expect(abs(rate.value(start.y) - curve.releaseSpeed * 24 / 120) <= rate.pixel)
+            #expect(abs(rate.value(start.y) - curve.releaseSpeed * defaults.scroll.speed / 120) <= rate.pixel)
             let end = try #require(line.points.last)
             #expect(rate.value(end.y) < 1, "a settled coast ends almost still")
         }
@@ -252,7 +262,8 @@ private final class SVGDocument: NSObject, XMLParserDelegate {
         configuration.coast.decelerationRate = 0.99  // "fast": coasts of about half a second
         let document = SVGDocument(CoastPlot(configuration: configuration).svg(source: "x"))
         let labels = document.all("text", class: "tick", in: "position-panel").filter { $0.classes.contains("x") }.map(\.text)
-        #expect(labels == ["0.0", "0.2", "0.4", "0.6", "0.8"], "the longest, 400 mm/s, rests after 0.75 s: \(labels)")
+        // The longest, 400 mm/s (36000 units/s at 90 units/mm), rests after 0.88 s.
+        #expect(labels == ["0.0", "0.2", "0.4", "0.6", "0.8", "1.0"], "\(labels)")
     }
 
     @Test func theOutputIsTheSameEveryTime() {

@@ -82,7 +82,7 @@ import FlickCore
             "flickd.toml:2: coast.deceleration_rate = 1.5 is out of range (0.9 <= rate <= 0.9999); 0.998 is the default",
         ])
         #expect(problems("\n[scroll]\nspeed = 0\n") == [
-            "flickd.toml:3: scroll.speed = 0 is out of range (0.1 <= speed <= 1000); 24 is the default",
+            "flickd.toml:3: scroll.speed = 0 is out of range (0.1 <= speed <= 1000); 90 is the default",
         ])
         #expect(problems("[touchpad]\nfingers = 5\n") == [
             "flickd.toml:2: touchpad.fingers = 5 is out of range (2 <= fingers <= 4); 2 is the default",
@@ -94,7 +94,7 @@ import FlickCore
             "flickd.toml:2: coast.axis_lock = 45.5 is out of range (0 <= angle <= 45); 20 is the default",
         ])
         #expect(problems("[scroll]\nspeed = nan\n") == [
-            "flickd.toml:2: scroll.speed = nan is out of range (0.1 <= speed <= 1000); 24 is the default",
+            "flickd.toml:2: scroll.speed = nan is out of range (0.1 <= speed <= 1000); 90 is the default",
         ])
         #expect(problems("[coast]\nmax_speed = inf\n") == [
             "flickd.toml:2: coast.max_speed = inf is out of range (1 <= speed <= 100000); 1500 is the default",
@@ -144,7 +144,7 @@ import FlickCore
 
     @Test func wrongTypesSayWhatWasExpected() {
         #expect(problems("[scroll]\nspeed = \"fast\"\n") == [
-            "flickd.toml:2: scroll.speed = \"fast\" has the wrong type: expected a number (0.1 <= speed <= 1000); 24 is the default",
+            "flickd.toml:2: scroll.speed = \"fast\" has the wrong type: expected a number (0.1 <= speed <= 1000); 90 is the default",
         ])
         #expect(problems("[scroll]\nnatural = 1\n") == [
             "flickd.toml:2: scroll.natural = 1 has the wrong type: expected true, false or \"auto\"; \"auto\" is the default",

@@ -55,7 +55,7 @@ struct DaemonLiveReloadTests {
         #expect(result.configuration.scroll.speed == 30)
         let line = result.log.first { $0.contains("keeping the running configuration") } ?? "none in \(result.log)"
         #expect(line.hasPrefix("error: "))
-        #expect(line.contains("config.toml:2: scroll.speed = 5000 is out of range (0.1 <= speed <= 1000); 24 is the default"), "\(line)")
+        #expect(line.contains("config.toml:2: scroll.speed = 5000 is out of range (0.1 <= speed <= 1000); 90 is the default"), "\(line)")
     }
 
     @Test func anEmptiedFileKeepsTheRunningSettings() throws {
