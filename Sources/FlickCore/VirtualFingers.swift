@@ -97,6 +97,11 @@ public struct VirtualFingers: Sendable {
     /// 2.4 mm frame at 8 ms, 3.6 mm over libinput's 12 ms reference interval: about half the
     /// growth libinput calls a jump, leaving room for the jitter of the kernel's stamps.
     public static let maximumSpeedIncrease = 300.0
+    /// The fastest the fingers move, mm/s. libinput also calls a frame a touch jump when it
+    /// moves more than 20 mm scaled to its 12 ms reference (1667 mm/s), whatever the frame
+    /// before; catching up at `maximumCatchUp` times a release near the default 1500 mm/s
+    /// `max_speed` would pass it. 1600 mm/s is 19.2 mm at 12 ms.
+    public static let maximumSpeed = 1600.0
 
     /// A write that takes longer than this, from computing the frame to the kernel's stamp, was
     /// held up (the process was preempted): the model's clock waits for the excess. Shorter
@@ -119,24 +124,30 @@ public struct VirtualFingers: Sendable {
     /// The longest make-up frame, mm: libinput drops the frame whatever its length, so a longer
     /// one only risks its touch-jump filter.
     public static let maximumMakeUp = 2.4
+    /// The make-up frame's distance scaled to libinput's 12 ms jump-filter reference, mm: 1.5 mm
+    /// under the 7 mm it calls a jump.
+    public static let makeUpScaledDistance = 5.5
 
     /// The opening of a landing is quicker than the frame period: the make-up frame comes
     /// `makeUpInterval(distance:)` after the landing, the baseline frame (`baselineDistance`)
     /// `baselineInterval` after it, and the model's first frame `openingInterval` after that;
     /// then one frame per `framePeriod`. libinput drops the make-up frame and X11 clients take
     /// the baseline frame's scroll as their starting point (the first scroll event of a new
-    /// source device moves nothing there), so the first motion an app shows comes about 10 ms
-    /// after the landing instead of three frame periods (24 ms).
-    public static let baselineInterval = Duration.milliseconds(2)
-    public static let openingInterval = Duration.milliseconds(3)
+    /// source device moves nothing there), so the first motion an app shows comes about 7 ms
+    /// after the landing instead of three frame periods (24 ms). The speed-increase cap keeps
+    /// the model's first frame short whatever its interval (0.65 mm in 2 ms from rest), so
+    /// libinput's jump filter, which scales a frame to 12 ms, sees it at 4 mm at most.
+    public static let baselineInterval = Duration.milliseconds(1)
+    public static let openingInterval = Duration.milliseconds(2)
     /// The baseline frame's motion, mm: one device unit, the least that makes libinput scroll.
     public static let baselineDistance = 1 / VirtualPad.unitsPerMillimetre
     /// libinput's touch-jump filter scales a frame's distance to its 12 ms reference interval
     /// and calls a jump more than 7 mm of growth: the make-up frame keeps its scaled distance
-    /// under 4 mm, so it comes 3 ms per mm of make-up after the landing (5.4 ms at 1.8 mm),
-    /// never later than a frame period.
+    /// at `makeUpScaledDistance`, so it comes 12/5.5 ms per mm of make-up after the landing
+    /// (3.9 ms at 1.8 mm), at least 2 ms and never later than a frame period. The interval is
+    /// counted from the landing's kernel stamp, so a late timer only lengthens it.
     public static func makeUpInterval(distance: Double) -> Duration {
-        let milliseconds = min(framePeriod.seconds * 1000, max(2, 3 * distance))
+        let milliseconds = min(framePeriod.seconds * 1000, max(2, distance * 12 / makeUpScaledDistance))
         return Duration(microseconds: Int64((milliseconds * 1000).rounded()))
     }
 
@@ -379,7 +390,8 @@ public struct VirtualFingers: Sendable {
             // catch up with the model within a few frames, as it slows.
             let interval = max(Self.framePeriod.seconds / 8, (modelTime - glide.lastModelTime).seconds)
             // The make-up frame's interval is chosen for its length (`makeUpInterval`).
-            var allowed = opening == .makeUp ? Double.infinity : (glide.lastSpeed + Self.maximumSpeedIncrease) * interval
+            var allowed = opening == .makeUp ? Double.infinity
+                : min(glide.lastSpeed + Self.maximumSpeedIncrease, Self.maximumSpeed) * interval
             if opening == .done && !ended && glide.distance > 0 {
                 // Catching up (the lead, a ramp from rest) never runs faster than
                 // `maximumCatchUp` times the model: the content speeds up a little for a few

@@ -65,14 +65,14 @@ import FlickTestSupport
         let intervals = zip([(time: Self.release, frame: landing, ended: nil)] + moves, moves).map { $1.time - $0.time }
         #expect(Array(intervals.prefix(3)) == [VirtualFingers.makeUpInterval(distance: VirtualFingers.makeUp(speed: 150)),
                                                VirtualFingers.baselineInterval, VirtualFingers.openingInterval])
-        #expect(intervals.prefix(3).reduce(Duration.zero, +) <= .milliseconds(11),
-                "the model's first frame comes within 11 ms of the landing, not three frame periods (24 ms) after it")
+        #expect(intervals.prefix(3).reduce(Duration.zero, +) <= .milliseconds(7),
+                "the model's first frame comes within 7 ms of the landing, not three frame periods (24 ms) after it")
         for interval in intervals.dropFirst(3) { #expect(interval == Self.period) }
-        // The first motion frame is the make-up only (libinput drops it), 4 mm at libinput's 12 ms.
+        // The first motion frame is the make-up only (libinput drops it), 5.5 mm at libinput's 12 ms.
         let first = try #require(moves.first)
         #expect(abs(first.frame.first.y - landing.first.y - VirtualFingers.makeUp(speed: 150)) < 1e-9)
         #expect(first.frame.first.x == landing.first.x, "straight down")
-        #expect(abs(VirtualFingers.makeUp(speed: 150) * 12 / (intervals[0].seconds * 1000) - 4) < 1e-9)
+        #expect(abs(VirtualFingers.makeUp(speed: 150) * 12 / (intervals[0].seconds * 1000) - 5.5) < 0.01)
         // The baseline: one device unit.
         #expect(abs(moves[1].frame.first.y - first.frame.first.y - VirtualFingers.baselineDistance) < 1e-9)
         // Then the model, from a period after the landing: x(t) beyond the make-up.
@@ -183,16 +183,38 @@ import FlickTestSupport
         #expect(fingers.nextDeadline == late + Self.period)
     }
 
-    @Test("the make-up frame is one period at the release speed, 1.8 to 2.4 mm (over libinput's ~1.5 mm scroll start), 3 ms per mm after the landing")
+    @Test("the make-up frame is one period at the release speed, 1.8 to 2.4 mm (over libinput's ~1.5 mm scroll start), 5.5 mm at 12 ms after the landing")
     func makeUpSize() {
         #expect(VirtualFingers.makeUp(speed: 60) == 1.8)
         #expect(VirtualFingers.makeUp(speed: 150) == 1.8)
         #expect(abs(VirtualFingers.makeUp(speed: 250) - 2) < 1e-12)
         #expect(VirtualFingers.makeUp(speed: 1000) == VirtualFingers.maximumMakeUp)
-        #expect(VirtualFingers.makeUpInterval(distance: 1.8) == Duration(microseconds: 5400))
-        #expect(VirtualFingers.makeUpInterval(distance: 2.4) == Duration(microseconds: 7200))
+        #expect(VirtualFingers.makeUpInterval(distance: 1.8) == Duration(microseconds: 3927))
+        #expect(VirtualFingers.makeUpInterval(distance: 2.4) == Duration(microseconds: 5236))
         #expect(VirtualFingers.makeUpInterval(distance: 0.1) == .milliseconds(2))
         #expect(VirtualFingers.makeUpInterval(distance: 5) == Self.period)
+    }
+
+    @Test("libinput's touch-jump filter passes every frame: scaled to 12 ms, under 20 mm and growing by under 7 mm",
+          arguments: [60.0, 150, 400, 1500])
+    func noFrameLooksLikeAJump(speed: Double) throws {
+        // libinput (evdev-mt-touchpad.c, tp_detect_jumps): a frame's distance times 12 ms over
+        // its stamped interval is a jump above 20 mm, or above 7 mm more than the frame before
+        // (0 before the first motion). Checked here against every frame before, which is stricter
+        // than libinput, which forgets the history once the landing's finger count settles.
+        var fingers = VirtualFingers()
+        let landed = fingers.start(velocity: Vector(x: 0, y: speed), deceleration: Self.deceleration,
+                                   maxDuration: .milliseconds(5000), at: Self.release)
+        let landing = try #require(landed)
+        let frames = [(time: Self.release, frame: landing, ended: nil)] + Self.run(&fingers, from: Self.release)
+        var lastScaled = 0.0
+        for (before, entry) in zip(frames, frames.dropFirst()) where entry.frame.action == .move {
+            let millimetres = abs(entry.frame.first.y - before.frame.first.y)
+            let scaled = millimetres * 12 / ((entry.time - before.time).seconds * 1000)
+            #expect(scaled < 20 && scaled - lastScaled < 7,
+                    "\(speed) mm/s at \(entry.time): \(millimetres) mm scaled to \(scaled) mm after \(lastScaled)")
+            lastScaled = scaled
+        }
     }
 
     @Test("from rest the fingers speed up by at most 300 mm/s a frame, then catch up with the model")
@@ -202,10 +224,10 @@ import FlickTestSupport
                                    maxDuration: .milliseconds(5000), at: Self.release)
         let landing = try #require(landed)
         let frames = Self.run(&fingers, from: Self.release).filter { $0.frame.action == .move }
-        // The make-up (libinput drops it): 2.4 mm, 4 mm at libinput's 12 ms; from it on, the ramp from rest.
+        // The make-up (libinput drops it): 2.4 mm, 5.5 mm at libinput's 12 ms; from it on, the ramp from rest.
         let makeUp = frames[0].frame.first.y - landing.first.y
         #expect(abs(makeUp - 2.4) < 1e-9)
-        #expect(makeUp * 12 / ((frames[0].time - Self.release).seconds * 1000) <= 4 + 1e-9)
+        #expect(makeUp * 12 / ((frames[0].time - Self.release).seconds * 1000) <= VirtualFingers.makeUpScaledDistance + 0.01)
         var previous = (time: frames[0].time, y: frames[0].frame.first.y, speed: 0.0)
         for entry in frames.dropFirst() {
             let dt = (entry.time - previous.time).seconds
