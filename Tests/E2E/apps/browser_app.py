@@ -189,6 +189,26 @@ class DevTools:
         return reply.get("result", {})
 
 
+def log_line(payload, offset_s):
+    """The log line (app.py's format, CLOCK_MONOTONIC) of one line the page sent: "PAGE_MS kind
+    fields...", PAGE_MS and the wheel times in ms since the Unix epoch on chromium's clock;
+    offset_s = CLOCK_REALTIME - CLOCK_MONOTONIC (s). None for a malformed line."""
+    parts = payload.split()
+    try:
+        t = float(parts[0]) / 1000.0 - offset_s
+        kind, rest = parts[1], parts[2:]
+        if kind in ("v", "h"):
+            value, ms = rest
+            ms = float(ms)
+            rest = [value, "%.3f" % (ms - 1000.0 * offset_s) if ms >= 0 else "-1"]
+        elif kind == "wheel":
+            dx, dy, mode, ms = rest
+            rest = [dx, dy, mode, "%.3f" % (float(ms) - 1000.0 * offset_s)]
+    except (IndexError, ValueError):
+        return None
+    return "%.6f %s" % (t, " ".join([kind] + rest))
+
+
 def chromium_command(binary, work, url, args):
     wayland = bool(os.environ.get("WAYLAND_DISPLAY"))
     cmd = [binary,
@@ -244,17 +264,10 @@ def main():
     def on_event(msg):
         if msg.get("method") != "Runtime.bindingCalled":
             return
-        parts = msg["params"].get("payload", "").split()
-        if len(parts) < 2:
-            return
-        t = to_mono_ms(float(parts[0])) / 1000.0
-        kind, rest = parts[1], parts[2:]
-        if kind in ("v", "h") and len(rest) == 2:
-            ms = float(rest[1])
-            rest = [rest[0], "%.3f" % to_mono_ms(ms) if ms >= 0 else "-1"]
-        elif kind == "wheel" and len(rest) == 4:
-            rest = rest[:3] + ["%.3f" % to_mono_ms(float(rest[3]))]
-        write(t, kind, *rest)
+        line = log_line(msg["params"].get("payload", ""), offset_s)
+        if line:
+            with lock:
+                log_file.write(line + "\n")
 
     to_r, to_w = os.pipe()      # launcher -> chromium (its fd 3)
     from_r, from_w = os.pipe()  # chromium -> launcher (its fd 4)

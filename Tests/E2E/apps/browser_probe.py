@@ -106,6 +106,7 @@ def probe_chromium(args):
             one["max_late_ms"] = f.get("max_late_ms")
             flicks.append(one)
         result["flicks"] = flicks
+        result["stamps"] = stamp_check(app, pad)
         return result
     finally:
         if app:
@@ -113,6 +114,32 @@ def probe_chromium(args):
         if server:
             server.stop()
         pad.close()
+
+
+def stamp_check(app, pad):
+    """What chromium's event.timeStamp is based on: a slow two-finger scroll that rests 400 ms
+    before the lift (no fling), and its DOM wheel events' stamps against the kernel's stamps of
+    the pad's first and last motion frames. Stamps of the input's time lie inside that window;
+    stamps taken when chromium read the event lie later by its input lag."""
+    app.center()
+    time.sleep(0.5)
+    app.wait_still(quiet=0.8, timeout=10)
+    mark = harness.mono()
+    f = pad.move_pause_lift("down", speed=40.0, duration=0.5, pause=0.4, interval=0.010, spacing=18.0, y=38.0)
+    time.sleep(1.0)
+    app.wait_still(quiet=1.0, timeout=15)
+    k_touch = f.get("k_touch") or f["t_touch"]
+    k_last = f.get("k_last_motion") or f["t_last_motion"]
+    wheels = [(tl, float(a[3])) for tl, kind, a in app.lines() if kind == "wheel" and len(a) == 4 and tl >= mark]
+    if not wheels:
+        return {"wheel_events": 0}
+    return {"wheel_events": len(wheels),
+            "first_stamp_minus_touch_ms": round(wheels[0][1] - 1000 * k_touch, 1),
+            "last_stamp_minus_last_motion_ms": round(wheels[-1][1] - 1000 * k_last, 1),
+            "stamps_after_last_motion": sum(1 for _, ms in wheels if ms > 1000 * k_last + 2),
+            "dispatch_minus_stamp_ms": round(statistics.median(1000 * tl - ms for tl, ms in wheels), 1),
+            "stamp_fractions_ms": sorted({round(ms % 1, 1) for _, ms in wheels}),
+            "max_late_ms": f.get("max_late_ms")}
 
 
 def probe_firefox():
