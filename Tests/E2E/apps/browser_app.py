@@ -5,7 +5,7 @@
 
 Starts Debian's chromium (the binary itself, /usr/lib/chromium/chromium, without the wrapper's
 extra flags) in app mode (no tab strip or toolbar: the page fills the 800 x 600 window) on a
-local page whose content is 20000 x 20000 px, with software rendering only, on Wayland when
+local page whose content is 100000 x 100000 px, with software rendering only, on Wayland when
 WAYLAND_DISPLAY is set (`--ozone-platform=wayland`), else on X11. The page reports to this
 launcher through the DevTools protocol over a pipe (`--remote-debugging-pipe`, fds 3 and 4;
 no network): a binding `flickLog(line)` the page calls, and `Runtime.evaluate` for the stdin
@@ -45,7 +45,9 @@ import threading
 import time
 
 CHROMIUM = "/usr/lib/chromium/chromium"
-CONTENT = (20000, 20000)  # px, as app.py's GTK content
+# px: chromium moves the content ~4x as far per mm of finger as GTK (a 150 mm/s flick: ~15000
+# px/s, ~7500 px of coast at flickd's default model); at 20000 px the glides reached the edge.
+CONTENT = (100000, 100000)
 
 PAGE = """<!doctype html>
 <html><head><meta charset="utf-8"><title>flickd app chromium</title>
