@@ -17,9 +17,8 @@ line "center". Every line of the log starts with CLOCK_MONOTONIC seconds, as app
                      without one, a "center"). Measured: under Xorg event.timeStamp is the X
                      server's event time; under sway it is chromium's own time of reading
                      (or resampling) the event, later than the kernel's stamp. Chromium's
-                     own fling on Wayland
-                     comes with wheel events of its own: its frames are not told apart ("own"
-                     is never written; docs/APPS.md, "Browser").
+                     own fling on Wayland comes with wheel events of its own: its frames are
+                     not told apart ("own" is never written; docs/APPS.md, "Browser").
     T h VALUE MS     window.scrollX changed (px)
     T paint          a requestAnimationFrame callback (one frame; requested while the content
                      moves and for 1.5 s after, so an idle page costs the guest nothing)
