@@ -15,6 +15,7 @@ Each prints one JSON line.
 """
 
 import argparse
+import glob
 import json
 import os
 import shutil
@@ -25,6 +26,29 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
+
+
+def cpu_ticks():
+    """{command name: CPU time (clock ticks, user + system)} summed over the guest's processes."""
+    out = {}
+    for stat in glob.glob("/proc/[0-9]*/stat"):
+        try:
+            text = open(stat).read()
+        except OSError:
+            continue
+        name = text[text.index("(") + 1:text.rindex(")")]
+        fields = text[text.rindex(")") + 2:].split()
+        out[name] = out.get(name, 0) + int(fields[11]) + int(fields[12])
+    return out
+
+
+def cpu_share(before, after, seconds):
+    """The busiest command names between two cpu_ticks() and the guest's idle share, as
+    fractions of one CPU over `seconds`."""
+    hz = os.sysconf("SC_CLK_TCK")
+    used = {k: (after.get(k, 0) - before.get(k, 0)) / hz / seconds for k in after}
+    top = sorted(((k, round(v, 2)) for k, v in used.items() if v >= 0.02), key=lambda kv: -kv[1])[:8]
+    return {"of_one_cpu": dict(top), "total": round(sum(used.values()), 2), "cpus": os.cpu_count()}
 
 
 def window_shown(server):
@@ -75,6 +99,7 @@ def probe_chromium(args):
         result["guest_load"] = open("/proc/loadavg").read().split()[:3]
         server.place_pointer()
         flicks = []
+        cpu_before, cpu_t0 = cpu_ticks(), harness.mono()
         for _ in range(args.flicks):
             app.center()
             time.sleep(0.5)
@@ -109,6 +134,9 @@ def probe_chromium(args):
             one["max_late_ms"] = f.get("max_late_ms")
             flicks.append(one)
         result["flicks"] = flicks
+        # Where the guest's CPU went while the flicks played (chromium's processes, the server,
+        # vdev in this python3): a busy guest writes the finger's frames late.
+        result["cpu_during_flicks"] = cpu_share(cpu_before, cpu_ticks(), harness.mono() - cpu_t0)
         result["stamps"] = stamp_check(app, pad)
         return result
     finally:
