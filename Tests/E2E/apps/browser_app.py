@@ -39,9 +39,11 @@ Lines on stdin: "center", "quit" (or end of input).
 """
 
 import argparse
+import ctypes
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -49,6 +51,7 @@ import threading
 import time
 
 CHROMIUM = "/usr/lib/chromium/chromium"
+PR_SET_PDEATHSIG = 1  # prctl(2)
 # px: chromium moves the content ~4x as far per mm of finger as GTK (a 150 mm/s flick: ~15000
 # px/s, ~7500 px of coast at flickd's default model); at 20000 px the glides reached the edge.
 CONTENT = (100000, 100000)
@@ -282,6 +285,9 @@ def main():
         a, b = os.dup(to_r), os.dup(from_w)  # out of the way of 3 and 4 first
         os.dup2(a, 3)
         os.dup2(b, 4)
+        # The harness kills this launcher when it does not quit within 5 s: chromium must not
+        # outlive it (and load the guest during the next server's scenarios).
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
     out = open(args.log + ".chromium", "w")
     cmd = chromium_command(args.browser, work, "file://" + page, args)
@@ -324,14 +330,18 @@ def main():
         status = 1
     finally:
         try:
-            cdp.call("Browser.close", timeout=10)
+            cdp.call("Browser.close", timeout=3)
         except (RuntimeError, OSError):
             pass
         try:
-            proc.wait(10)
+            proc.wait(3)
         except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+            proc.terminate()
+            try:
+                proc.wait(3)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
         shutil.rmtree(work, ignore_errors=True)
     return status
 
