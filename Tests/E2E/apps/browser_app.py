@@ -104,7 +104,8 @@ addEventListener("wheel", (e) => {
 addEventListener("scroll", () => {
   const t = now();
   // The wheel event that moved the content is dispatched before the frame's scroll event;
-  // a change with no wheel event since the last one is chromium's own (animation, fling).
+  // a change with no wheel event since the last one is chromium's own (a smooth-scrolling
+  // animation frame, a fling frame whose wheel event comes later) or a "center".
   const ms = wheelFresh ? wheelMs.toFixed(3) : "-1";
   wheelFresh = false;
   if (window.scrollY !== y) { y = window.scrollY; send(t + " v " + y + " " + ms); }
