@@ -312,7 +312,9 @@ class App:
         # GTK4's GL renderer runs on llvmpipe here (no GPU), far too slow under emulation; the
         # cairo renderer is what GTK3 uses anyway.
         env["GSK_RENDERER"] = "cairo"
-        cmd = (server.app_user() or []) + [PYTHON, os.path.join(HERE, "app.py"), "--toolkit", toolkit,
+        # chromium: a launcher with app.py's log format and stdin lines (browser_app.py).
+        script = "browser_app.py" if toolkit == "chromium" else "app.py"
+        cmd = (server.app_user() or []) + [PYTHON, os.path.join(HERE, script), "--toolkit", toolkit,
                                            "--log", self.path]
         self.out_path = self.path + ".out"
         self.proc = subprocess.Popen(cmd, env=env, stdin=subprocess.PIPE, text=True,
