@@ -4,9 +4,9 @@
 Runs INSIDE the e2e guest (as root; see Tests/E2E/README.md), with --mem 2048:
     Tests/E2E/guest run --mem 2048 --timeout 1800 --results DIR -- /usr/bin/python3 \
         Tests/E2E/apps/harness.py --flickd .build/debug/flickd [--servers xorg,sway]
-        [--toolkits gtk4,gtk3,qt6] [--modes none,wheel,touchpad] [--speeds 60,150,400]
-        [--directions vertical,horizontal] [--flicks 5] [--check] [--out DIR] [--table FILE]
-        [--variant NAME=BINARY ...]
+        [--toolkits gtk4,gtk3,qt6,chromium] [--also SERVER:TOOLKIT ...] [--modes none,wheel,touchpad]
+        [--speeds 60,150,400] [--directions vertical,horizontal] [--flicks 5] [--check] [--out DIR]
+        [--table FILE] [--variant NAME=BINARY ...]
 
 Per server (Xorg with the dummy video driver and the libinput input driver; sway headless with
 its libinput backend, run by an unprivileged user through seatd) and per toolkit app
@@ -939,7 +939,7 @@ def run(args):
             t = mono()
             server = SERVERS[server_name](work)
             log("%s started in %.1f s" % (server_name, mono() - t))
-            for toolkit in args.toolkits:
+            for toolkit in args.toolkits + [t for s, t in args.also if s == server_name and t not in args.toolkits]:
                 app = None
                 try:
                     t = mono()
@@ -1147,10 +1147,16 @@ def main():
                    help="also touch the real pad mid-coast (virtual touchpad output): the coast stops, no stray scroll")
     p.add_argument("--variant", action="append", default=[], metavar="NAME=BINARY",
                    help="also run the flickd build BINARY with its defaults as mode NAME (compare builds in one boot)")
+    p.add_argument("--also", action="append", default=[], metavar="SERVER:TOOLKIT",
+                   help="also run TOOLKIT under SERVER (one pair beyond --servers x --toolkits; e.g. sway:chromium)")
     p.add_argument("--verbose", "-v", action="store_true")
     args = p.parse_args()
     args.flickd = os.path.abspath(args.flickd)
     args.servers = args.servers.split(",")
+    args.also = [tuple(pair.split(":", 1)) for pair in args.also]
+    for pair in args.also:
+        if len(pair) != 2 or pair[0] not in args.servers:
+            sys.exit("apps: --also takes SERVER:TOOLKIT with a SERVER of --servers: %r" % ":".join(pair))
     args.toolkits = args.toolkits.split(",")
     args.modes = args.modes.split(",")
     args.variants = {}
