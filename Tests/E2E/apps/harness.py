@@ -3,13 +3,15 @@
 
 Runs INSIDE the e2e guest (as root; see Tests/E2E/README.md), with --mem 2048:
     Tests/E2E/guest run --mem 2048 --timeout 1800 --results DIR -- /usr/bin/python3 \
-        Tests/E2E/apps/harness.py --flickd .build/debug/flickd [--servers xorg,sway]
+        Tests/E2E/apps/harness.py --flickd .build/debug/flickd [--servers xorg,sway,kwin]
         [--toolkits gtk4,gtk3,qt6,chromium] [--also SERVER:TOOLKIT ...] [--modes none,wheel,touchpad]
         [--speeds 60,150,400] [--directions vertical,horizontal] [--flicks 5] [--check] [--out DIR]
         [--table FILE] [--variant NAME=BINARY ...]
 
 Per server (Xorg with the dummy video driver and the libinput input driver; sway headless with
-its libinput backend, run by an unprivileged user through seatd) and per toolkit app
+its libinput backend, run by an unprivileged user through seatd; KWin 5.27 with its DRM backend
+on the guest's --gpu display device, through fake_logind.py: the guest must be booted with
+--gpu for it) and per toolkit app
 (Tests/E2E/apps/app.py: GTK4, GTK3, Qt6 widgets), one app is started and reused: for each
 flickd output mode ("none" = flickd not running; "wheel", "touchpad" = flickd run with
 `[output] mode = ...`; "default" = flickd with no [output] table), speed (mm/s) and direction,
@@ -293,7 +295,116 @@ class Sway(Server):
             return r.stdout + r.stderr
 
 
-SERVERS = {"xorg": Xorg, "sway": Sway}
+class KWin(Server):
+    """KWin 5.27 (kwin_wayland) with its DRM backend and libinput, run as an unprivileged user.
+
+    KWin 5.27 creates its libinput backend only in its DRM backend (--drm); --virtual reads no
+    input device at all. The DRM backend needs a KMS device (the guest's --gpu: QEMU's
+    bochs-display, QPainter compositing on dumb buffers) and a session that opens devices for it:
+    logind or ConsoleKit, neither of which runs in the guest; fake_logind.py answers logind's
+    D-Bus calls on a private system bus (docs/APPS.md, "KWin and mutter").
+    """
+    name = "kwin"
+
+    def __init__(self, work):
+        self.procs = []
+        if not glob.glob("/dev/dri/card*"):
+            # The guest's udev does not load the bochs driver for the display device by itself.
+            subprocess.run(["modprobe", "bochs"], capture_output=True)
+            subprocess.run(["udevadm", "settle", "--timeout=30"], capture_output=True)
+        if not glob.glob("/dev/dri/card*"):
+            raise RuntimeError("no /dev/dri/card*: KWin's DRM backend needs the guest's --gpu option")
+        if subprocess.run(["id", USER], capture_output=True).returncode != 0:
+            subprocess.run(["useradd", "-M", "-G", "video,input", USER], check=True)
+        pw = pwd.getpwnam(USER)
+        self.uid, self.gid = pw.pw_uid, pw.pw_gid
+        self.video_gid = int(subprocess.run(["getent", "group", "video"], capture_output=True, text=True,
+                                            check=True).stdout.split(":")[2])
+        self.runtime = "/run/user/%d" % self.uid
+        os.makedirs(self.runtime, exist_ok=True)
+        os.chown(self.runtime, self.uid, self.gid)
+        os.chmod(self.runtime, 0o700)
+        # HOME and XDG_CONFIG_HOME of KWin's user: kcminputrc (touchpad settings) lives there.
+        self.home = os.path.join(work, "kwin-home")
+        self.config = os.path.join(self.home, ".config")
+        os.makedirs(self.config, exist_ok=True)
+        for d in (self.home, self.config):
+            os.chown(d, self.uid, self.gid)
+        bus_sock = "/run/flickd-fake-logind/system_bus_socket"
+        self.bus_address = "unix:path=" + bus_sock
+        logind = subprocess.Popen([PYTHON, os.path.join(HERE, "fake_logind.py"), bus_sock], stdout=subprocess.PIPE,
+                                  stderr=open(os.path.join(work, "fake_logind.log"), "w"), text=True)
+        self.procs.append(logind)
+        ready, _, _ = select.select([logind.stdout], [], [], 60)
+        if not ready or logind.stdout.readline().strip() != "ready":
+            raise RuntimeError("fake_logind did not start:\n" + open(os.path.join(work, "fake_logind.log")).read())
+        # KWin has no command to move its cursor (sway's "seat cursor set"): an absolute pointer
+        # (like QEMU's USB tablet: libinput maps its range onto the screen) does it.
+        span = evdev.AbsInfo(value=0, min=0, max=self.POINTER_MAX, fuzz=0, flat=0, resolution=0)
+        self.pointer = evdev.UInput({E.EV_ABS: [(E.ABS_X, span), (E.ABS_Y, span)],
+                                     E.EV_KEY: [E.BTN_LEFT, E.BTN_RIGHT, E.BTN_MIDDLE]},
+                                    name="flickd harness pointer")
+        subprocess.run(["udevadm", "settle", "--timeout=30"], capture_output=True)
+        self.wayland = "wayland-kwin"
+        env = dict(os.environ, XDG_RUNTIME_DIR=self.runtime, HOME=self.home, XDG_CONFIG_HOME=self.config,
+                   XDG_CURRENT_DESKTOP="KDE", DBUS_SYSTEM_BUS_ADDRESS=self.bus_address,
+                   # No GPU: QPainter compositing, no GL anywhere.
+                   KWIN_COMPOSE="Q", QT_QUICK_BACKEND="software", LIBGL_ALWAYS_SOFTWARE="1",
+                   QT_LOGGING_RULES="kwin_libinput.debug=true;kwin_core.debug=true;kwin_wayland_drm.debug=true")
+        for name in ("WAYLAND_DISPLAY", "DISPLAY"):
+            env.pop(name, None)
+        self.log_path = os.path.join(work, "kwin.log")
+        # dbus-run-session: KWin registers org.kde.KWin on a session bus and warns without one.
+        self.procs.append(subprocess.Popen(
+            self.setpriv() + ["dbus-run-session", "--", "kwin_wayland", "--drm", "--no-lockscreen",
+                              "--no-global-shortcuts", "--no-kactivities", "--socket", self.wayland],
+            env=env, cwd=self.home, stdout=open(self.log_path, "w"), stderr=subprocess.STDOUT))
+        deadline = mono() + 180
+        sock = os.path.join(self.runtime, self.wayland)
+        while not os.path.exists(sock):
+            if mono() > deadline or self.procs[-1].poll() is not None:
+                raise RuntimeError("kwin_wayland did not start:\n" + open(self.log_path, errors="replace").read()[-3000:])
+            time.sleep(0.1)
+
+    POINTER_MAX = 65535
+
+    def setpriv(self):
+        return ["setpriv", "--reuid=%d" % self.uid, "--regid=%d" % self.gid,
+                "--groups=%d" % self.video_gid, "--"]
+
+    def app_user(self):
+        return self.setpriv()
+
+    def app_env(self):
+        return {"XDG_RUNTIME_DIR": self.runtime, "WAYLAND_DISPLAY": self.wayland, "GDK_BACKEND": "wayland",
+                "QT_QPA_PLATFORM": "wayland", "HOME": "/tmp"}
+
+    def move_pointer(self, x_fraction, y_fraction):
+        self.pointer.write(E.EV_ABS, E.ABS_X, int(x_fraction * self.POINTER_MAX))
+        self.pointer.write(E.EV_ABS, E.ABS_Y, int(y_fraction * self.POINTER_MAX))
+        self.pointer.syn()
+
+    def place_pointer(self):
+        # Away and back to the screen's centre, which the 800 x 600 window covers wherever KWin
+        # places it on the 1280 x 800 output: a surface that appeared under a resting cursor may
+        # not have pointer focus (as in sway).
+        self.move_pointer(0.95, 0.95)
+        time.sleep(0.3)
+        self.move_pointer(0.5, 0.5)
+        time.sleep(0.3)
+
+    def stop(self):
+        Server.stop(self)
+        self.pointer.close()
+
+    def input_devices(self):
+        try:
+            text = open(self.log_path, errors="replace").read()
+        except OSError:
+            return ""
+        return "\n".join(l for l in text.splitlines() if "libinput" in l.lower())
+
+SERVERS = {"xorg": Xorg, "sway": Sway, "kwin": KWin}
 
 
 # ------------------------------------------------------------------------------------ app ---
