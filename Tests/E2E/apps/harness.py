@@ -404,7 +404,38 @@ class KWin(Server):
             return ""
         return "\n".join(l for l in text.splitlines() if "libinput" in l.lower())
 
-SERVERS = {"xorg": Xorg, "sway": Sway, "kwin": KWin}
+class KWinNatural(KWin):
+    """KWin as above with the real pad set to natural scrolling in KWin's own settings file
+    ($XDG_CONFIG_HOME/kcminputrc, group [Libinput][VENDOR][PRODUCT][NAME], decimal ids), and
+    flickd's virtual pad left at libinput's default: the case flickd's KDE reader exists for.
+    flickd (started after the server, with the harness's environment) gets
+    XDG_CURRENT_DESKTOP=KDE and KWin's XDG_CONFIG_HOME, so it moves its virtual fingers against
+    the real ones and the glide continues the content's motion (ratio > 0)."""
+    name = "kwin-natural"
+
+    def __init__(self, work):
+        desc = vdev.load(PAD)
+        work = os.path.join(work, "kwin-natural")
+        os.makedirs(work, exist_ok=True)
+        config = os.path.join(work, "kwin-home", ".config")
+        os.makedirs(config, exist_ok=True)
+        with open(os.path.join(config, "kcminputrc"), "w") as f:
+            f.write("[Libinput][%d][%d][%s]\nNaturalScroll=true\n" % (
+                desc["id"]["vendor"], desc["id"]["product"], desc["name"]))
+        KWin.__init__(self, work)
+        # flickd inherits the harness's environment (class Flickd); restored in stop().
+        self.saved_env = {k: os.environ.get(k) for k in ("XDG_CURRENT_DESKTOP", "XDG_SESSION_TYPE", "XDG_CONFIG_HOME")}
+        os.environ.update(XDG_CURRENT_DESKTOP="KDE", XDG_SESSION_TYPE="wayland", XDG_CONFIG_HOME=self.config)
+
+    def stop(self):
+        KWin.stop(self)
+        for k, v in self.saved_env.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+SERVERS = {"xorg": Xorg, "sway": Sway, "kwin": KWin, "kwin-natural": KWinNatural}
 
 
 # ------------------------------------------------------------------------------------ app ---
