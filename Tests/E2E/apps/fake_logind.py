@@ -20,6 +20,7 @@ It never pauses a device (no VT switching in the guest).
 """
 
 import os
+import signal
 import subprocess
 import sys
 
@@ -79,7 +80,7 @@ def device_path(major, minor):
     link = "/dev/char/%d:%d" % (major, minor)
     if os.path.exists(link):
         return link
-    for directory in ("/dev/dri", "/dev/input"):
+    for directory in ("/dev/dri", "/dev/input", "/dev"):
         for name in sorted(os.listdir(directory)) if os.path.isdir(directory) else []:
             path = os.path.join(directory, name)
             try:
@@ -134,6 +135,8 @@ def main():
         sys.exit("usage: fake_logind.py BUS-SOCKET-PATH")
     sock = sys.argv[1]
     os.makedirs(os.path.dirname(sock), exist_ok=True)
+    if os.path.exists(sock):
+        os.unlink(sock)  # left by an earlier run in the same boot
     conf = sock + ".conf"
     with open(conf, "w") as f:
         f.write(BUS_CONFIG % sock)
@@ -158,10 +161,16 @@ def main():
         bus.terminate()
         sys.exit("fake_logind: could not own org.freedesktop.login1")
     print("ready", flush=True)
+    loop = GLib.MainLoop()
+    # SIGTERM (the harness's stop) ends the loop, so that the bus goes with this process.
+    GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGTERM, loop.quit)
     try:
-        GLib.MainLoop().run()
+        loop.run()
     finally:
         bus.terminate()
+        bus.wait()
+        if os.path.exists(sock):
+            os.unlink(sock)
 
 
 if __name__ == "__main__":

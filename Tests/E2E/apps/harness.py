@@ -358,7 +358,10 @@ class KWin(Server):
         self.procs.append(subprocess.Popen(
             self.setpriv() + ["dbus-run-session", "--", "kwin_wayland", "--drm", "--no-lockscreen",
                               "--no-global-shortcuts", "--no-kactivities", "--socket", self.wayland],
-            env=env, cwd=self.home, stdout=open(self.log_path, "w"), stderr=subprocess.STDOUT))
+            env=env, cwd=self.home, stdout=open(self.log_path, "w"), stderr=subprocess.STDOUT,
+            # Its own process group: stop() ends dbus-run-session, its bus and KWin together (a
+            # KWin left behind would hold the socket name of the next server in the same boot).
+            start_new_session=True))
         deadline = mono() + 180
         sock = os.path.join(self.runtime, self.wayland)
         while not os.path.exists(sock):
@@ -394,6 +397,20 @@ class KWin(Server):
         time.sleep(0.3)
 
     def stop(self):
+        # The whole group, even when dbus-run-session itself has ended: KWin may outlive it.
+        session = self.procs[-1]
+        try:
+            os.killpg(session.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        deadline = mono() + 10
+        while mono() < deadline and subprocess.run(["pgrep", "-g", str(session.pid)],
+                                                   capture_output=True).returncode == 0:
+            time.sleep(0.2)
+        try:
+            os.killpg(session.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
         Server.stop(self)
         self.pointer.close()
 

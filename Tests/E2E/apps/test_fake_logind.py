@@ -1,0 +1,92 @@
+#!/usr/bin/python3
+"""Offline tests of fake_logind.py (the logind stand-in KWin's DRM backend uses in the guest):
+on the host, with its own private bus, no guest, no KWin. They make the calls KWin's logind
+session makes and check the answers, and that a device taken through it is really open.
+
+    /usr/bin/python3 Tests/E2E/apps/test_fake_logind.py
+Skipped (with the reason) where dbus-daemon or python3-gi is missing.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+try:
+    from gi.repository import Gio, GLib
+except ImportError:  # python3-gi missing: the class below reports itself skipped
+    Gio = GLib = None
+
+SESSION = "org.freedesktop.login1.Session"
+
+
+@unittest.skipIf(Gio is None or shutil.which("dbus-daemon") is None, "needs python3-gi and dbus-daemon")
+class FakeLogindTests(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="fake-logind-")
+        cls.sock = os.path.join(cls.tmp, "bus")
+        cls.proc = subprocess.Popen([sys.executable, os.path.join(HERE, "fake_logind.py"), cls.sock],
+                                    stdout=subprocess.PIPE, text=True)
+        line = cls.proc.stdout.readline().strip()
+        if line != "ready":
+            cls.proc.kill()
+            raise RuntimeError("fake_logind.py did not start: %r" % line)
+        cls.conn = Gio.DBusConnection.new_for_address_sync(
+            "unix:path=" + cls.sock,
+            Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION,
+            None, None)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.conn.close_sync(None)
+        cls.proc.terminate()
+        cls.proc.wait(10)
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def call(self, path, iface, method, args, reply_type):
+        return self.conn.call_sync("org.freedesktop.login1", path, iface, method, args,
+                                   GLib.VariantType(reply_type), Gio.DBusCallFlags.NONE, 5000, None)
+
+    def session_path(self):
+        return self.call("/org/freedesktop/login1", "org.freedesktop.login1.Manager", "GetSession",
+                         GLib.Variant("(s)", ("auto",)), "(o)").unpack()[0]
+
+    def prop(self, name):
+        return self.call(self.session_path(), "org.freedesktop.DBus.Properties", "Get",
+                         GLib.Variant("(ss)", (SESSION, name)), "(v)").unpack()[0]
+
+    def test_a_session_that_is_active_on_seat0(self):
+        self.assertTrue(self.session_path().startswith("/org/freedesktop/login1/session/"))
+        self.assertIs(self.prop("Active"), True)
+        self.assertEqual(self.prop("Seat"), ("seat0", "/org/freedesktop/login1/seat/seat0"))
+        self.assertEqual(self.prop("VTNr"), 0)
+        self.call(self.session_path(), SESSION, "Activate", None, "()")
+        self.call(self.session_path(), SESSION, "TakeControl", GLib.Variant("(b)", (False,)), "()")
+
+    def test_take_device_passes_an_open_descriptor_of_that_device(self):
+        st = os.stat("/dev/null")
+        reply, fds = self.conn.call_with_unix_fd_list_sync(
+            "org.freedesktop.login1", self.session_path(), SESSION, "TakeDevice",
+            GLib.Variant("(uu)", (os.major(st.st_rdev), os.minor(st.st_rdev))), GLib.VariantType("(hb)"),
+            Gio.DBusCallFlags.NONE, 5000, None, None)
+        index, inactive = reply.unpack()
+        self.assertIs(inactive, False)
+        fd = fds.get(index)
+        try:
+            self.assertEqual(os.fstat(fd).st_rdev, st.st_rdev)
+            self.assertEqual(os.write(fd, b"x"), 1)  # opened for writing, as KWin needs
+        finally:
+            os.close(fd)
+
+    def test_take_device_of_a_missing_device_is_an_error(self):
+        with self.assertRaises(GLib.Error):
+            self.call(self.session_path(), SESSION, "TakeDevice", GLib.Variant("(uu)", (4095, 1048575)), "(hb)")
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=1)
