@@ -11,7 +11,8 @@ Runs INSIDE the e2e guest (as root; see Tests/E2E/README.md), with --mem 2048:
 Per server (Xorg with the dummy video driver and the libinput input driver; sway headless with
 its libinput backend, run by an unprivileged user through seatd; KWin 5.27 with its DRM backend
 on the guest's --gpu display device, through fake_logind.py: the guest must be booted with
---gpu for it) and per toolkit app
+--gpu for it; "kwin-natural": the same with the real pad natural in KWin's kcminputrc and flickd
+told so) and per toolkit app
 (Tests/E2E/apps/app.py: GTK4, GTK3, Qt6 widgets), one app is started and reused: for each
 flickd output mode ("none" = flickd not running; "wheel", "touchpad" = flickd run with
 `[output] mode = ...`; "default" = flickd with no [output] table), speed (mm/s) and direction,
