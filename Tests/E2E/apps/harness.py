@@ -1099,7 +1099,8 @@ def run(args):
             t = mono()
             server = SERVERS[server_name](work)
             log("%s started in %.1f s" % (server_name, mono() - t))
-            for toolkit in args.toolkits + [t for s, t in args.also if s == server_name and t not in args.toolkits]:
+            toolkits = [] if server_name in args.also_only else list(args.toolkits)
+            for toolkit in toolkits + [t for s, t in args.also if s == server_name and t not in toolkits]:
                 app = None
                 try:
                     t = mono()
@@ -1308,15 +1309,20 @@ def main():
     p.add_argument("--variant", action="append", default=[], metavar="NAME=BINARY",
                    help="also run the flickd build BINARY with its defaults as mode NAME (compare builds in one boot)")
     p.add_argument("--also", action="append", default=[], metavar="SERVER:TOOLKIT",
-                   help="also run TOOLKIT under SERVER (one pair beyond --servers x --toolkits; e.g. sway:chromium)")
+                   help="also run TOOLKIT under SERVER (one pair beyond --servers x --toolkits; e.g. sway:chromium; "
+                        "a SERVER not in --servers runs only its --also toolkits, after the others)")
     p.add_argument("--verbose", "-v", action="store_true")
     args = p.parse_args()
     args.flickd = os.path.abspath(args.flickd)
     args.servers = args.servers.split(",")
     args.also = [tuple(pair.split(":", 1)) for pair in args.also]
+    args.also_only = set()
     for pair in args.also:
-        if len(pair) != 2 or pair[0] not in args.servers:
-            sys.exit("apps: --also takes SERVER:TOOLKIT with a SERVER of --servers: %r" % ":".join(pair))
+        if len(pair) != 2 or pair[0] not in SERVERS:
+            sys.exit("apps: --also takes SERVER:TOOLKIT with a SERVER of %s: %r" % (",".join(SERVERS), ":".join(pair)))
+        if pair[0] not in args.servers:
+            args.servers.append(pair[0])
+            args.also_only.add(pair[0])
     args.toolkits = args.toolkits.split(",")
     args.modes = args.modes.split(",")
     args.variants = {}
