@@ -1024,11 +1024,20 @@ def run_touch_stop(args, server, app, pad, daemon, mode, checks):
                      "no try measured: the coast had not begun at the touch, or the app saw no flick")
         return row
     within = TOUCH_STOP_WITHIN_S * 1000
-    checks.check(name, "flickd's last motion within %d ms of the touch, no toolkit glide after it" % within,
-                 max(m["stop_ms"] for m in tries) <= within and max(m["own_px"] for m in tries) == 0,
-                 "last motion <= %d ms after the touch, 0 px of own glide" % within,
-                 "%d tries: last motion %s ms after the touch, own glide %s px, coast %s px"
-                 % (len(tries), row["stop_ms"], row["own_px"], row["coast_px"]))
+    figures = ("%d tries: last motion %s ms after the touch, own glide %s px, coast %s px"
+               % (len(tries), row["stop_ms"], row["own_px"], row["coast_px"]))
+    if app.toolkit == "chromium":
+        # The page sees chromium's fling only in part (changes without a DOM wheel event; its
+        # momentum wheel events look like input), so for chromium flickd's stop is asserted and
+        # the browser's own glide after it is a goal, reported with its figures (docs/APPS.md).
+        checks.check(name, "flickd's last motion within %d ms of the touch" % within,
+                     max(m["stop_ms"] for m in tries) <= within,
+                     "last motion <= %d ms after the touch" % within, figures)
+        checks.goal(name, "no glide of chromium's own after the touch", max(m["own_px"] for m in tries) == 0, figures)
+    else:
+        checks.check(name, "flickd's last motion within %d ms of the touch, no toolkit glide after it" % within,
+                     max(m["stop_ms"] for m in tries) <= within and max(m["own_px"] for m in tries) == 0,
+                     "last motion <= %d ms after the touch, 0 px of own glide" % within, figures)
     clean = [m for m in tries if m["stray_px"] == 0 and m["reverse_px"] == 0]
     checks.goal(name, "no input-driven offset change after flickd's last motion, none against the flick",
                 len(clean) == len(tries),
