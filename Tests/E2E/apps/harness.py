@@ -137,6 +137,20 @@ class Server:
     # own glide; the app's input times only catch changes far later than flickd's last motion.)
     input_clock_slack_s = 0.002
 
+    def setup_user(self):
+        """The unprivileged user a Wayland compositor and its apps run as (sway and KWin refuse
+        root or need a session of their own), and its XDG_RUNTIME_DIR."""
+        if subprocess.run(["id", USER], capture_output=True).returncode != 0:
+            subprocess.run(["useradd", "-M", "-G", "video,input", USER], check=True)
+        pw = pwd.getpwnam(USER)
+        self.uid, self.gid = pw.pw_uid, pw.pw_gid
+        self.video_gid = int(subprocess.run(["getent", "group", "video"], capture_output=True, text=True,
+                                            check=True).stdout.split(":")[2])
+        self.runtime = "/run/user/%d" % self.uid
+        os.makedirs(self.runtime, exist_ok=True)
+        os.chown(self.runtime, self.uid, self.gid)
+        os.chmod(self.runtime, 0o700)
+
     def app_env(self):
         raise NotImplementedError
 
@@ -222,16 +236,7 @@ class Sway(Server):
 
     def __init__(self, work):
         self.procs = []
-        if subprocess.run(["id", USER], capture_output=True).returncode != 0:
-            subprocess.run(["useradd", "-M", "-G", "video,input", USER], check=True)
-        pw = pwd.getpwnam(USER)
-        self.uid, self.gid = pw.pw_uid, pw.pw_gid
-        self.video_gid = int(subprocess.run(["getent", "group", "video"], capture_output=True, text=True,
-                                            check=True).stdout.split(":")[2])
-        self.runtime = "/run/user/%d" % self.uid
-        os.makedirs(self.runtime, exist_ok=True)
-        os.chown(self.runtime, self.uid, self.gid)
-        os.chmod(self.runtime, 0o700)
+        self.setup_user()
         if not os.path.exists("/run/seatd.sock"):
             self.procs.append(subprocess.Popen(["seatd", "-g", "video"], stdout=open(os.path.join(work, "seatd.log"), "w"),
                                                stderr=subprocess.STDOUT))
@@ -315,16 +320,7 @@ class KWin(Server):
             subprocess.run(["udevadm", "settle", "--timeout=30"], capture_output=True)
         if not glob.glob("/dev/dri/card*"):
             raise RuntimeError("no /dev/dri/card*: KWin's DRM backend needs the guest's --gpu option")
-        if subprocess.run(["id", USER], capture_output=True).returncode != 0:
-            subprocess.run(["useradd", "-M", "-G", "video,input", USER], check=True)
-        pw = pwd.getpwnam(USER)
-        self.uid, self.gid = pw.pw_uid, pw.pw_gid
-        self.video_gid = int(subprocess.run(["getent", "group", "video"], capture_output=True, text=True,
-                                            check=True).stdout.split(":")[2])
-        self.runtime = "/run/user/%d" % self.uid
-        os.makedirs(self.runtime, exist_ok=True)
-        os.chown(self.runtime, self.uid, self.gid)
-        os.chmod(self.runtime, 0o700)
+        self.setup_user()
         # HOME and XDG_CONFIG_HOME of KWin's user: kcminputrc (touchpad settings) lives there.
         self.home = os.path.join(work, "kwin-home")
         self.config = os.path.join(self.home, ".config")
