@@ -137,20 +137,6 @@ class Server:
     # own glide; the app's input times only catch changes far later than flickd's last motion.)
     input_clock_slack_s = 0.002
 
-    def setup_user(self):
-        """The unprivileged user a Wayland compositor and its apps run as (sway and KWin refuse
-        root or need a session of their own), and its XDG_RUNTIME_DIR."""
-        if subprocess.run(["id", USER], capture_output=True).returncode != 0:
-            subprocess.run(["useradd", "-M", "-G", "video,input", USER], check=True)
-        pw = pwd.getpwnam(USER)
-        self.uid, self.gid = pw.pw_uid, pw.pw_gid
-        self.video_gid = int(subprocess.run(["getent", "group", "video"], capture_output=True, text=True,
-                                            check=True).stdout.split(":")[2])
-        self.runtime = "/run/user/%d" % self.uid
-        os.makedirs(self.runtime, exist_ok=True)
-        os.chown(self.runtime, self.uid, self.gid)
-        os.chmod(self.runtime, 0o700)
-
     def app_env(self):
         raise NotImplementedError
 
@@ -230,7 +216,36 @@ EndSection
         return "\n".join(l for l in text.splitlines() if "libinput" in l and "Adding" in l or "Using input driver" in l)
 
 
-class Sway(Server):
+class WaylandServer(Server):
+    """A Wayland compositor and its apps, run as an unprivileged user (sway, KWin)."""
+
+    def setup_user(self):
+        """The unprivileged user a Wayland compositor and its apps run as (sway and KWin refuse
+        root or need a session of their own), and its XDG_RUNTIME_DIR."""
+        if subprocess.run(["id", USER], capture_output=True).returncode != 0:
+            subprocess.run(["useradd", "-M", "-G", "video,input", USER], check=True)
+        pw = pwd.getpwnam(USER)
+        self.uid, self.gid = pw.pw_uid, pw.pw_gid
+        self.video_gid = int(subprocess.run(["getent", "group", "video"], capture_output=True, text=True,
+                                            check=True).stdout.split(":")[2])
+        self.runtime = "/run/user/%d" % self.uid
+        os.makedirs(self.runtime, exist_ok=True)
+        os.chown(self.runtime, self.uid, self.gid)
+        os.chmod(self.runtime, 0o700)
+
+    def setpriv(self):
+        return ["setpriv", "--reuid=%d" % self.uid, "--regid=%d" % self.gid,
+                "--groups=%d" % self.video_gid, "--"]
+
+    def app_user(self):
+        return self.setpriv()
+
+    def app_env(self):
+        return {"XDG_RUNTIME_DIR": self.runtime, "WAYLAND_DISPLAY": self.wayland, "GDK_BACKEND": "wayland",
+                "QT_QPA_PLATFORM": "wayland", "HOME": "/tmp"}
+
+
+class Sway(WaylandServer):
     """sway headless with the libinput backend, run as an unprivileged user through seatd."""
     name = "sway"
 
@@ -271,17 +286,6 @@ class Sway(Server):
         if not self.sock:
             raise RuntimeError("sway did not start:\n" + open(self.log_path, errors="replace").read()[-3000:])
 
-    def setpriv(self):
-        return ["setpriv", "--reuid=%d" % self.uid, "--regid=%d" % self.gid,
-                "--groups=%d" % self.video_gid, "--"]
-
-    def app_user(self):
-        return self.setpriv()
-
-    def app_env(self):
-        return {"XDG_RUNTIME_DIR": self.runtime, "WAYLAND_DISPLAY": self.wayland, "GDK_BACKEND": "wayland",
-                "QT_QPA_PLATFORM": "wayland", "HOME": "/tmp"}
-
     def swaymsg(self, *args):
         return subprocess.run(["swaymsg", "-s", self.sock] + list(args), capture_output=True, text=True, timeout=20)
 
@@ -301,7 +305,7 @@ class Sway(Server):
             return r.stdout + r.stderr
 
 
-class KWin(Server):
+class KWin(WaylandServer):
     """KWin 5.27 (kwin_wayland) with its DRM backend and libinput, run as an unprivileged user.
 
     KWin 5.27 creates its libinput backend only in its DRM backend (--drm); --virtual reads no
@@ -367,17 +371,6 @@ class KWin(Server):
             time.sleep(0.1)
 
     POINTER_MAX = 65535
-
-    def setpriv(self):
-        return ["setpriv", "--reuid=%d" % self.uid, "--regid=%d" % self.gid,
-                "--groups=%d" % self.video_gid, "--"]
-
-    def app_user(self):
-        return self.setpriv()
-
-    def app_env(self):
-        return {"XDG_RUNTIME_DIR": self.runtime, "WAYLAND_DISPLAY": self.wayland, "GDK_BACKEND": "wayland",
-                "QT_QPA_PLATFORM": "wayland", "HOME": "/tmp"}
 
     def move_pointer(self, x_fraction, y_fraction):
         self.pointer.write(E.EV_ABS, E.ABS_X, int(x_fraction * self.POINTER_MAX))
