@@ -79,7 +79,11 @@ public struct TouchFrame: Hashable, Sendable, CustomStringConvertible {
 /// A stop (touch, key, button, device removed, reconfigure, shutdown) freezes the fingers at
 /// once: no more motion; they lift after `restBeforeLift` without motion. Lifting while moving
 /// would let GTK start a glide of its own, and a land-and-lift within libinput's tap timeout
-/// would be a two-finger tap (a right click): resting 200 ms avoids both.
+/// would be a two-finger tap (a right click): resting 200 ms avoids both. Fingers that stopped
+/// while moving (a stop, or a glide cut at `coast.max_duration` or the edge) first rest
+/// `restBeforeSettle`, then move one device unit (the settle frame), and rest `restBeforeLift`
+/// from it: chromium and Electron apps estimate a fling of their own at the lift from the scroll
+/// events before it, blind to the rest (`restBeforeSettle`).
 ///
 /// A release while the fingers are still down (at rest, waiting to lift) continues with the
 /// same fingers from where they are: libinput is still in its scroll, so nothing is dropped
@@ -93,6 +97,19 @@ public struct VirtualFingers: Sendable {
     /// How long the fingers stay still before lifting. GTK then sees a scroll ending at rest
     /// (no glide of its own), and a touch this long is never a tap (libinput's tap timeout is 180 ms).
     public static let restBeforeLift = Duration.milliseconds(200)
+    /// How long fingers that stopped while moving stay still before the settle frame. chromium
+    /// (and Electron apps) on Wayland start a fling of their own at the lift's scroll stop, at
+    /// the mean speed of the scroll events of the last 200 ms, each counted with its interval
+    /// from the event before: a rest without events does not count, so fingers frozen mid-glide
+    /// and lifted after a rest fling the page on at the glide's speed (1.9–3.1 kpx seen on
+    /// sway). A scroll event after more than 200 ms of rest leaves that window empty, so the
+    /// browser's fling is cancelled, as after a real hand's rest, whose jitter keeps scrolling
+    /// by a hair. 250 ms leaves room for events delivered late. GTK, which keeps 150 ms of
+    /// scroll history, sees only the settle frame's event and then `restBeforeLift` of rest.
+    public static let restBeforeSettle = Duration.milliseconds(250)
+    /// The settle frame's motion, mm: one device unit along the main axis of the stopped motion
+    /// (less cannot be written; libinput makes a scroll of about half a pixel of it).
+    public static let settleDistance = 1 / VirtualPad.unitsPerMillimetre
     /// How much faster than the frame before a motion frame may move, mm/s. From rest that is a
     /// 2.4 mm frame at 8 ms, 3.6 mm over libinput's 12 ms reference interval: about half the
     /// growth libinput calls a jump, leaving room for the jitter of the kernel's stamps.
@@ -232,8 +249,10 @@ public struct VirtualFingers: Sendable {
         case up
         /// Fingers down and moving with a glide.
         case gliding(Glide)
-        /// Fingers down and still since `still`; they lift at `still + restBeforeLift`.
-        case resting(still: Instant)
+        /// Fingers down and still since `still`. With `settle` (a unit vector along the main
+        /// axis of a motion that stopped while moving) the settle frame comes at
+        /// `still + restBeforeSettle`; without, they lift at `still + restBeforeLift`.
+        case resting(still: Instant, settle: Vector?)
     }
 
     private(set) var state: State = .up
@@ -269,7 +288,8 @@ public struct VirtualFingers: Sendable {
         switch state {
         case .up: return nil
         case .gliding(let glide): return glide.nextFrame
-        case .resting(let still): return still + Self.restBeforeLift
+        case .resting(let still, let settle):
+            return still + (settle == nil ? Self.restBeforeLift : Self.restBeforeSettle)
         }
     }
 
@@ -321,7 +341,9 @@ public struct VirtualFingers: Sendable {
             opening = .done
             firstInterval = Self.framePeriod
         }
-        let room = Self.room(from: first, second, along: direction)
+        // The settle frame of a glide cut at the margin (a unit along the main axis) stays inside it too.
+        let settleReach = Self.settleDistance / max(abs(direction.x), abs(direction.y))
+        let room = max(0, Self.room(from: first, second, along: direction) - settleReach)
         let settle = deceleration.settleTime(velocity: speed, epsilon: Self.restDistance)
         var settles = Duration.seconds(settle) <= maxDuration
         var end = origin + (settles ? Duration.seconds(settle) : maxDuration)
@@ -359,12 +381,19 @@ public struct VirtualFingers: Sendable {
     ///
     /// While gliding: one motion frame per period at the model's position at `time` (a late
     /// tick writes where the model is, once; missed frames are not written in a bunch, which
-    /// libinput would take for a touch jump). Resting: the lift once `restBeforeLift` passed.
+    /// libinput would take for a touch jump). Resting: the settle frame once `restBeforeSettle`
+    /// passed, when due; the lift once `restBeforeLift` passed.
     public mutating func advance(to time: Instant) -> (frame: TouchFrame?, ended: Ending?) {
         switch state {
         case .up:
             return (nil, nil)
-        case .resting(let still):
+        case .resting(let still, let settle?):
+            guard time >= still + Self.restBeforeSettle else { return (nil, nil) }
+            first = first + settle * Self.settleDistance
+            second = second + settle * Self.settleDistance
+            state = .resting(still: time, settle: nil)
+            return (TouchFrame(action: .move, first: first, second: second), nil)
+        case .resting(let still, nil):
             guard time >= still + Self.restBeforeLift else { return (nil, nil) }
             // At rest long enough: lifting now starts no toolkit glide and is no tap.
             state = .up
@@ -414,8 +443,9 @@ public struct VirtualFingers: Sendable {
             second = glide.secondStart + glide.direction * distance
             let frame = TouchFrame(action: .move, first: first, second: second)
             if done {
-                // The last motion frame: from here the fingers rest, then lift.
-                state = .resting(still: time)
+                // The last motion frame: from here the fingers rest, then lift; a glide cut while
+                // moving settles first.
+                state = .resting(still: time, settle: glide.settles ? nil : Self.settleAxis(glide.direction))
                 return (frame, glide.settles ? .settled : .cut)
             }
             switch opening {
@@ -443,9 +473,9 @@ public struct VirtualFingers: Sendable {
     /// libinput's touch-jump filter divides a frame's distance by the stamped interval, so a
     /// frame written late and the next one on time would look like a jump and be discarded.
     public mutating func frameWritten(at time: Instant) {
-        if case .resting(let still) = state, time > still, time - still < Self.framePeriod {
+        if case .resting(let still, let settle) = state, time > still, time - still < Self.framePeriod {
             // The last motion frame reached the kernel only now: the rest counts from its stamp.
-            state = .resting(still: time)
+            state = .resting(still: time, settle: settle)
             return
         }
         guard case .gliding(var glide) = state else { return }
@@ -486,8 +516,17 @@ public struct VirtualFingers: Sendable {
             return
         case .gliding(let glide):
             // Still since the last frame written (the landing, when no motion frame came yet).
-            state = .resting(still: glide.nextFrame - glide.interval)
+            // Stopped while moving: the settle frame comes before the lift.
+            state = .resting(still: glide.nextFrame - glide.interval,
+                             settle: glide.distance > 0 ? Self.settleAxis(glide.direction) : nil)
         }
+    }
+
+    /// The settle frame's direction: the main axis of `direction`, its way. A unit along a
+    /// diagonal could round to no device unit on either axis.
+    static func settleAxis(_ direction: Vector) -> Vector {
+        abs(direction.y) >= abs(direction.x) ? Vector(x: 0, y: direction.y < 0 ? -1 : 1)
+            : Vector(x: direction.x < 0 ? -1 : 1, y: 0)
     }
 
     /// Forgets the fingers without a frame: the device they were on is gone (its removal ended

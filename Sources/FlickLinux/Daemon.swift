@@ -433,8 +433,9 @@ public final class Daemon {
         }
     }
 
-    /// The longest shutdown waits for resting virtual fingers to lift.
-    static let shutdownLiftLimit = Duration.milliseconds(400)
+    /// The longest shutdown waits for resting virtual fingers to lift: fingers frozen mid-glide
+    /// rest, settle, rest again and lift (`VirtualFingers.restBeforeSettle`, `restBeforeLift`).
+    static let shutdownLiftLimit = VirtualFingers.restBeforeSettle + VirtualFingers.restBeforeLift + .milliseconds(50)
 
     private func shutDown() {
         notifier?.stopping()

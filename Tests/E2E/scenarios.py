@@ -366,6 +366,30 @@ class TouchTap:
                 last[sl] = (t, x, y, scaled)
         return out
 
+    def positions(self, t0=0.0):
+        """[(kernel time, {slot: (x, y)} of the fingers down after the frame)] from t0 on."""
+        out, slot, down = [], 0, {}
+        with self.lock:
+            frames = list(self.frames)
+        for t, events in frames:
+            for ty, c, v in events:
+                if ty != E.EV_ABS:
+                    continue
+                if c == E.ABS_MT_SLOT:
+                    slot = v
+                elif c == E.ABS_MT_TRACKING_ID:
+                    if v < 0:
+                        down.pop(slot, None)
+                    else:
+                        down[slot] = (0, 0)
+                elif c == E.ABS_MT_POSITION_X and slot in down:
+                    down[slot] = (v, down[slot][1])
+                elif c == E.ABS_MT_POSITION_Y and slot in down:
+                    down[slot] = (down[slot][0], v)
+            if t >= t0:
+                out.append((t, dict(down)))
+        return out
+
     def kinds(self, t0=0.0, t1=float("inf")):
         """[(kernel time, "land" | "move" | "lift")] between t0 and t1."""
         out = []
@@ -701,8 +725,9 @@ class Scenarios:
             c.check(s, "flickd exits 0 on SIGTERM", daemon.stop() == 0, 0, daemon.proc.returncode)
 
     def tp_stops(self):
-        """A touch, a key, a button and a removed pad each freeze the glide: no motion after, a
-        lift only after 200 ms still, no scroll from libinput but its final stop."""
+        """A touch, a key, a button and a removed pad each freeze the glide: no motion after but
+        the settle frame (one device unit, >= 250 ms later, which libinput makes one small scroll
+        of), a lift only after 200 ms still, no other scroll from libinput but its final stop."""
         s = "tp-stops"
         daemon, tap, li = self.start_touchpad("tp-stops")
         c = self.checks
@@ -747,13 +772,33 @@ class Scenarios:
                             len([t for t in moving if t < t_stop]) > 5, "> 5 frames", len(moving))
                     # flickd learns of a removal from udev or ENODEV, some ms later under emulation.
                     allowed = 0.25 if how == "device-removed" else 0.012
-                    late = [round((t - t_stop) * 1000, 1) for t in moving if t > t_stop + allowed]
+                    # Fingers frozen while moving settle: after a rest, one frame of one device
+                    # unit (a browser then starts no fling of its own at the lift), then the lift.
+                    settle = moving[-1] if len(moving) >= 2 and moving[-1] - moving[-2] >= 0.2 else None
+                    coast = moving[:-1] if settle is not None else moving
+                    steps = []
+                    if settle is not None:
+                        frames = tap.positions(settle - 0.5)
+                        at = dict(frames)[settle]
+                        before = [p for t, p in frames if t < settle]
+                        steps = sorted((abs(at[sl][0] - xy[0]), abs(at[sl][1] - xy[1]))
+                                       for sl, xy in before[-1].items() if sl in at) if before else []
+                    c.check(s, label + ": then one settle frame, >= 250 ms after the last motion, one unit",
+                            settle is not None and bool(coast) and settle - coast[-1] >= 0.249
+                            and len(steps) == 2 and all(sorted(st) == [0, 1] for st in steps),
+                            "one frame, >= 250 ms later, each finger one unit on one axis",
+                            "%s ms after the last motion; %s" % (
+                                settle and coast and round((settle - coast[-1]) * 1000, 1), steps))
+                    late = [round((t - t_stop) * 1000, 1) for t in coast if t > t_stop + allowed]
                     c.check(s, label + ": no motion frame after the stop (%.0f ms allowed to notice it)" % (allowed * 1000),
                             not late, [], late[:5])
                     self.check_rest_then_lift(s, label, tap, k_release - 0.05)
-                    after = [e for e in li.since(t_stop + 0.15 + allowed, "POINTER_SCROLL_FINGER") if e[3] or e[4]]
-                    c.check(s, label + ": libinput: no scroll after the stop but the final 0/0", not after, [],
-                            [e[5] for e in after[:3]])
+                    # libinput's scrolls of the coast's frames are read within 150 ms of them.
+                    quiet_from = (coast[-1] if coast else t_stop) + 0.15
+                    after = [e for e in li.since(quiet_from, "POINTER_SCROLL_FINGER") if e[3] or e[4]]
+                    small = [e for e in after if abs(e[3]) < 1.5 and abs(e[4]) < 1.5]
+                    c.check(s, label + ": libinput: no scroll after the stop but the settle frame's (< 1.5 units) and the final 0/0",
+                            len(after) == 1 and len(small) == 1, "one small scroll", [e[5] for e in after[:3]])
                     self.check_clean(s, label, li, host_start)
                     if how == "device-removed":
                         c.check(s, "flickd is still running after the removal", daemon.alive(), "alive", daemon.proc.returncode)

@@ -136,7 +136,7 @@ import FlickTestSupport
         #expect(sourceNatural ? screen.travel.y > 70 : screen.travel.y < -70, "travel \(screen.travel)")
     }
 
-    @Test("a touch mid-glide freezes the fingers; they lift 200 ms after their last motion")
+    @Test("a touch mid-glide freezes the fingers; 250 ms later one settle unit, 200 ms after it the lift")
     func touchStops() throws {
         let pad = Pad()
         pad.flick(Vector(x: 0, y: 30))
@@ -145,11 +145,16 @@ import FlickTestSupport
         pad.script.down(Vector(x: 50, y: 30))
         let stop = pad.script.now
         #expect(pad.script.coastEndReasons == [.touch])
-        pad.script.wait(.milliseconds(400))
+        pad.script.wait(.milliseconds(600))
         let after = pad.frames.filter { $0.time >= stop }
-        #expect(after.map(\.frame.action) == [.lift], "\(after)")
-        #expect(after.first!.time - lastMotion.time >= VirtualFingers.restBeforeLift)
-        #expect(after.first!.time - lastMotion.time < VirtualFingers.restBeforeLift + VirtualFingers.framePeriod)
+        #expect(after.map(\.frame.action) == [.move, .lift], "\(after)")
+        let settle = try #require(after.first), lift = try #require(after.last)
+        #expect(settle.time - lastMotion.time >= VirtualFingers.restBeforeSettle)
+        #expect(settle.time - lastMotion.time < VirtualFingers.restBeforeSettle + VirtualFingers.framePeriod)
+        let step = settle.frame.centroid - lastMotion.frame.centroid
+        #expect(step.x == 0 && abs(abs(step.y) - 1 / VirtualPad.unitsPerMillimetre) < 1e-9, "one device unit: \(step)")
+        #expect(lift.time - settle.time >= VirtualFingers.restBeforeLift)
+        #expect(lift.time - settle.time < VirtualFingers.restBeforeLift + VirtualFingers.framePeriod)
     }
 
     @Test("axis lock: a slanted flick moves the fingers along the axis only")
@@ -183,8 +188,8 @@ import FlickTestSupport
         let count = pad.frames.count
         pad.script.engine.apply(Configuration(), at: pad.script.now)
         #expect(pad.script.coastEndReasons == [.reconfigured])
-        pad.script.wait(.milliseconds(300))
-        #expect(pad.frames.dropFirst(count).map(\.frame.action) == [.lift])
+        pad.script.wait(.milliseconds(500))
+        #expect(pad.frames.dropFirst(count).map(\.frame.action) == [.move, .lift], "the settle frame, then the lift")
         // Start again, then switch to the wheel: no frame, no fingers.
         pad.flick(Vector(x: 0, y: 30))
         pad.script.wait(.milliseconds(50))

@@ -12,6 +12,8 @@ import FlickTestSupport
     static let release = Instant(microseconds: 10_000_000)
     static let period = VirtualFingers.framePeriod
     static let rest = VirtualFingers.restBeforeLift
+    static let settleRest = VirtualFingers.restBeforeSettle
+    static let unit = 1 / VirtualPad.unitsPerMillimetre
 
     /// Every frame from `time` until the fingers are up (or `until`), ticking at each deadline.
     static func run(_ fingers: inout VirtualFingers, from time: Instant, until: Instant? = nil)
@@ -97,7 +99,7 @@ import FlickTestSupport
         for move in moves { #expect(abs((move.frame.second - move.frame.first).length - 18) < 1e-9) }
     }
 
-    @Test("a stop mid-glide freezes the fingers: no motion after it, lift 200 ms after the last motion")
+    @Test("a stop mid-glide freezes the fingers: still 250 ms, one settle unit along the motion, still 200 ms, lift")
     func stopFreezes() throws {
         var fingers = VirtualFingers(lead: .zero)
         _ = fingers.start(velocity: Vector(x: 0, y: -400), deceleration: Self.deceleration,
@@ -108,15 +110,56 @@ import FlickTestSupport
         fingers.freeze(at: stop)
         #expect(!fingers.isGliding && fingers.isDown)
         #expect(fingers.velocity(at: stop) == .zero)
-        // Ticks before the lift time write nothing.
+        // Ticks before the settle frame's time write nothing.
         #expect(fingers.advance(to: stop + .milliseconds(100)).frame == nil)
-        #expect(fingers.advance(to: lastMotion.time + Self.rest - Duration(microseconds: 1)).frame == nil)
+        #expect(fingers.advance(to: lastMotion.time + Self.settleRest - Duration(microseconds: 1)).frame == nil)
         let after = Self.run(&fingers, from: stop)
-        #expect(after.count == 1)
-        let lift = try #require(after.first)
-        #expect(lift.frame.action == .lift)
-        #expect(lift.time - lastMotion.time == Self.rest)
-        #expect(lift.frame.first == lastMotion.frame.first, "no motion between the stop and the lift")
+        #expect(after.map(\.frame.action) == [.move, .lift])
+        let settle = try #require(after.first)
+        let lift = try #require(after.last)
+        #expect(settle.time - lastMotion.time == Self.settleRest)
+        #expect(settle.frame.first.x == lastMotion.frame.first.x && settle.frame.second.x == lastMotion.frame.second.x)
+        #expect(abs(settle.frame.first.y - (lastMotion.frame.first.y - Self.unit)) < 1e-9,
+                "one device unit the way the fingers moved (up)")
+        #expect(abs(settle.frame.second.y - (lastMotion.frame.second.y - Self.unit)) < 1e-9)
+        #expect(lift.time - settle.time == Self.rest)
+        #expect(lift.frame.first == settle.frame.first, "no motion between the settle frame and the lift")
+    }
+
+    /// chromium's fling at the lift (its Wayland backend): the mean speed of the last scroll
+    /// frames whose intervals, each from the frame before, add up to at most 200 ms; a frame
+    /// that moved nothing ends the window. mm/s along y, from the motion frames before the lift.
+    static func browserFling(_ frames: [(time: Instant, frame: TouchFrame, ended: VirtualFingers.Ending?)]) -> Double {
+        let moves = frames.filter { $0.frame.action != .lift }
+        var distance = 0.0, span = Duration.zero
+        for i in stride(from: moves.count - 1, to: 0, by: -1) {
+            let dy = moves[i].frame.first.y - moves[i - 1].frame.first.y
+            let interval = moves[i].time - moves[i - 1].time
+            if dy == 0 || span + interval > .milliseconds(200) { break }
+            distance += dy
+            span = span + interval
+        }
+        return span == .zero ? 0 : distance / span.seconds
+    }
+
+    @Test("a browser that averages the last 200 ms of scroll frames at the lift sees no motion after a stop; it would without the settle frame")
+    func settleLeavesNoFling() throws {
+        var fingers = VirtualFingers(lead: .zero)
+        _ = fingers.start(velocity: Vector(x: 0, y: 400), deceleration: Self.deceleration,
+                          maxDuration: .milliseconds(5000), at: Self.release)
+        let stop = Self.release + .milliseconds(150)
+        let before = Self.run(&fingers, from: Self.release, until: stop)
+        fingers.freeze(at: stop)
+        let after = Self.run(&fingers, from: stop)
+        #expect(Self.browserFling(before) > 300, "the glide's own speed, as a lift at the stop would fling")
+        #expect(Self.browserFling(before + after) == 0)
+        // A glide that comes to rest by itself ends slow enough: no settle frame, no fling.
+        var settling = VirtualFingers(lead: .zero)
+        _ = settling.start(velocity: Vector(x: 0, y: 400), deceleration: Self.deceleration,
+                           maxDuration: .milliseconds(5000), at: Self.release)
+        let whole = Self.run(&settling, from: Self.release)
+        #expect(abs(Self.browserFling(whole)) < 1, "\(Self.browserFling(whole)) mm/s")
+        #expect(whole.last?.time == whole.dropLast().last.map { $0.time + Self.rest })
     }
 
     @Test("the rest before the lift counts from when the last motion frame was written")
@@ -131,7 +174,13 @@ import FlickTestSupport
             fingers.frameWritten(at: due + .milliseconds(3))
         }
         let written = try #require(last) + .milliseconds(3)
-        #expect(fingers.nextDeadline == written + Self.rest)
+        // Cut at max_duration while moving: the settle frame first, then the lift, each rest
+        // counted from the write before it.
+        #expect(fingers.nextDeadline == written + Self.settleRest)
+        let settle = written + Self.settleRest
+        #expect(fingers.advance(to: settle).frame?.action == .move)
+        fingers.frameWritten(at: settle + .milliseconds(3))
+        #expect(fingers.nextDeadline == settle + .milliseconds(3) + Self.rest)
     }
 
     @Test("a stop right after landing never lifts within the tap timeout")
@@ -148,7 +197,7 @@ import FlickTestSupport
         #expect(lift.frame.first == landing.first)
     }
 
-    @Test("max_duration cuts the motion at x(max_duration); then rest and lift")
+    @Test("max_duration cuts the motion at x(max_duration); then rest, settle, rest and lift")
     func maxDuration() throws {
         var fingers = VirtualFingers(lead: .zero)
         let landingFrame = fingers.start(velocity: Vector(x: 200, y: 0), deceleration: Self.deceleration,
@@ -156,15 +205,19 @@ import FlickTestSupport
         let landing = try #require(landingFrame)
         let frames = Self.run(&fingers, from: Self.release)
         let moves = frames.filter { $0.frame.action == .move }
-        let last = try #require(moves.last)
+        let last = try #require(moves.first(where: { $0.ended != nil }))
         #expect(last.ended == .cut)
         let travel = last.frame.first.x - landing.first.x
         let expected = VirtualFingers.makeUp(speed: 200) + Self.deceleration.position(after: 0.3, velocity: 200)
         #expect(abs(travel - expected) < 1e-9)
         // The model starts one period after the landing, so it ends 300 ms after that.
         #expect(last.time - Self.release <= .milliseconds(300) + Self.period * 2)
+        // Cut while moving: the settle frame, a unit further right, then the lift.
+        let settle = try #require(moves.last)
+        #expect(settle.time - last.time == Self.settleRest)
+        #expect(abs(settle.frame.first.x - last.frame.first.x - Self.unit) < 1e-9 && settle.frame.first.y == last.frame.first.y)
         #expect(frames.last?.frame.action == .lift)
-        #expect(frames.last!.time - last.time == Self.rest)
+        #expect(frames.last!.time - settle.time == Self.rest)
     }
 
     @Test("a late tick writes one frame at the model's position, never a bunch")
@@ -277,7 +330,7 @@ import FlickTestSupport
         fingers.frameWritten(at: third)
         fingers.freeze(at: third + .milliseconds(1))
         fingers.frameWritten(at: third + .milliseconds(40))
-        #expect(fingers.nextDeadline == third + Self.rest,
+        #expect(fingers.nextDeadline == third + Self.settleRest,
                 "still since the last write; a later report changes nothing while resting")
     }
 
@@ -340,7 +393,11 @@ import FlickTestSupport
                 #expect(c >= VirtualPad.marginMillimetres - 1e-9 && c <= VirtualPad.sideMillimetres - VirtualPad.marginMillimetres + 1e-9)
             }
         }
-        #expect(all.last(where: { $0.frame.action == .move })?.ended == .cut)
+        #expect(all.contains { $0.ended == .cut })
+        // Cut while moving: the last motion is the settle frame, one unit along the main axis (up).
+        let cut = try #require(all.first(where: { $0.ended == .cut }))
+        let settle = try #require(all.last(where: { $0.frame.action == .move }))
+        #expect(settle.frame.first.x == cut.frame.first.x && abs(cut.frame.first.y - settle.frame.first.y - Self.unit) < 1e-9)
         #expect(all.last?.frame.action == .lift)
     }
 

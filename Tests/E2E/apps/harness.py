@@ -108,6 +108,10 @@ TOUCH_STOP_HOLD_S = 0.3
 # flickd stops its virtual fingers within this long of the touch's kernel stamp (its reaction
 # time under emulation; the kernel clock on both sides).
 TOUCH_STOP_WITHIN_S = 0.05
+# Virtual fingers stopped while moving rest 250 ms, move one device unit (the settle frame: a
+# browser then starts no fling of its own at the lift; docs/DESIGN.md) and rest again before the
+# lift. A motion this long after the one before it is that frame, not the coast's.
+SETTLE_GAP_S = 0.2
 # A scenario is not measurable when this many flicks written on time gave no figures and none did
 # (the app saw fewer than two finger-driven changes, e.g. GTK4 under Xorg painting every ~170 ms).
 GIVE_UP_AFTER = 4
@@ -573,8 +577,13 @@ class DevTap:
             return next((t for t in self.times if t >= t0), None)
 
     def last_motion_after(self, t0):
+        """(kernel time of the last motion after t0 that is no settle frame, of the settle frame
+        after it or None); (None, None) when nothing moved after t0."""
         with self.lock:
-            return self.motion[-1] if self.motion and self.motion[-1] >= t0 else None
+            times = sorted(set(t for t in self.motion if t >= t0))
+        if len(times) >= 2 and times[-1] - times[-2] >= SETTLE_GAP_S:
+            return times[-2], times[-1]
+        return (times[-1], None) if times else (None, None)
 
     def close(self):
         self.running = False
@@ -699,9 +708,10 @@ class Flickd:
         return min(ts) if ts else None
 
     def last_motion_after(self, t0):
-        """Kernel time of the last motion any of flickd's devices wrote after t0, or None."""
-        ts = [t for t in (tap.last_motion_after(t0) for tap in self.taps) if t is not None]
-        return max(ts) if ts else None
+        """(kernel time of the last motion any of flickd's devices wrote after t0 that is no
+        settle frame, of the settle frame after it or None); (None, None) when none moved."""
+        found = [m for m in (tap.last_motion_after(t0) for tap in self.taps) if m[0] is not None]
+        return max(found) if found else (None, None)
 
     def bad_count(self):
         return sum(w.bad_count() for w in self.watches)
@@ -933,11 +943,13 @@ def first_event_dropped(lines, axis, t_from):
     return abs(float(events[first][2][index])) * applied / units
 
 
-def measure_touch_stop(lines, flick, touch, last_motion, center_t, slack):
+def measure_touch_stop(lines, flick, touch, last_motion, center_t, slack, settle=None):
     """Figures of one touch-stop try: what moved after flickd's last motion, and against the
     flick's direction. `slack`: how much later than the kernel's stamp the app's input times can
-    be (the server's Server.input_clock_slack_s). None when the app did not see the flick (fewer
-    than two finger-driven changes)."""
+    be (the server's Server.input_clock_slack_s). `settle`: kernel time of flickd's settle frame
+    (one device unit, SETTLE_GAP_S or more after its last motion), or None: input-driven changes
+    stamped from it on are its own (`settle_px`), not stray. None when the app did not see the
+    flick (fewer than two finger-driven changes)."""
     t_touch = flick.get("k_touch") or flick["t_touch"]
     r = flick.get("k_release") or flick["t_release"]
     ch = [c for c in changes(lines, "v", center_t + 0.05) if c[0] >= t_touch]
@@ -955,9 +967,14 @@ def measure_touch_stop(lines, flick, touch, last_motion, center_t, slack):
     later = [c for c in ch if c[0] > stopped_at[0]]
     steps = [(b, abs(b[1] - a[1])) for a, b in zip([stopped_at] + later, later)]
     k_touch = touch.get("k_touch") or touch["t_touch"]
+
+    def settled(c):
+        return settle is not None and c[2] >= settle - 0.001
     return {"stop_ms": 1000 * (last_motion - k_touch),
+            "settle_ms": None if settle is None else 1000 * (settle - last_motion),
             "own_px": sum(px for c, px in steps if c[2] is None),
-            "stray_px": sum(px for c, px in steps if c[2] is not None),
+            "stray_px": sum(px for c, px in steps if c[2] is not None and not settled(c)),
+            "settle_px": sum(px for c, px in steps if c[2] is not None and settled(c)),
             "reverse_px": reverse, "coast_px": abs(stopped_at[1] - finger[-1][1]),
             # For the log: each change after the stop, (app ms, px, input ms or None) after the touch.
             "after_stop": [(round(1000 * (c[0] - k_touch)), round(px, 1),
@@ -993,19 +1010,19 @@ def run_touch_stop(args, server, app, pad, daemon, mode, checks):
         daemon.wait_quiet()
         k_touch = touch.get("k_touch") or touch["t_touch"]
         first = daemon.first_event_after(r - 0.005)
-        last_motion = daemon.last_motion_after(r - 0.005)
+        last_motion, settle = daemon.last_motion_after(r - 0.005)
         late = max(flick.get("max_late_ms") or 0, touch.get("max_late_ms") or 0) > 25
         if late or first is None or last_motion is None or first >= k_touch:
             continue  # the coast had not begun when the finger landed (emulator stall): not a try
-        m = measure_touch_stop(app.lines(), flick, touch, last_motion, center_t, server.input_clock_slack_s)
+        m = measure_touch_stop(app.lines(), flick, touch, last_motion, center_t, server.input_clock_slack_s, settle)
         if m is None:
             continue
         tries.append(m)
         if args.verbose:
-            log("%s #%d: %s" % (name, i, json.dumps({k: fmt(v) for k, v in m.items()})))
+            log("%s #%d: %s" % (name, i, json.dumps({k: fmt(v) if isinstance(v, (int, float)) else v for k, v in m.items()})))
     row = {"server": server.name, "toolkit": app.toolkit, "mode": mode, "scenario": "touch-stop",
            "tries": len(tries)}
-    for key in ("stop_ms", "own_px", "stray_px", "reverse_px", "coast_px"):
+    for key in ("stop_ms", "settle_ms", "own_px", "stray_px", "settle_px", "reverse_px", "coast_px"):
         row[key] = [fmt(m[key], 1) for m in tries]
     print(json.dumps(row), flush=True)
     if not tries:
@@ -1013,8 +1030,9 @@ def run_touch_stop(args, server, app, pad, daemon, mode, checks):
                      "no try measured: the coast had not begun at the touch, or the app saw no flick")
         return row
     within = TOUCH_STOP_WITHIN_S * 1000
-    figures = ("%d tries: last motion %s ms after the touch, own glide %s px, coast %s px"
-               % (len(tries), row["stop_ms"], row["own_px"], row["coast_px"]))
+    figures = ("%d tries: last motion %s ms after the touch, own glide %s px, coast %s px; settle frame %s ms"
+               " after the last motion, %s px in the app"
+               % (len(tries), row["stop_ms"], row["own_px"], row["coast_px"], row["settle_ms"], row["settle_px"]))
     if app.toolkit == "chromium":
         # The page sees chromium's fling only in part (changes without a DOM wheel event; its
         # momentum wheel events look like input), so for chromium flickd's stop is asserted and

@@ -128,5 +128,36 @@ class ValueAt(unittest.TestCase):
         self.assertEqual(harness.value_at(series, 5.0), 10.0)
 
 
+
+class TouchStop(unittest.TestCase):
+    # A flick down, finger events stamped 1000-1090 ms; flickd's coast moves the content until
+    # its last motion at 1.200 s, the touch at 1.195 s; its settle frame at 1.450 s.
+    FLICK = {"k_touch": 0.99, "k_release": 1.10}
+    TOUCH = {"k_touch": 1.195}
+    LINES = log((1.00, "v", 0.0, 1000), (1.03, "v", 30.0, 1030), (1.06, "v", 60.0, 1060),
+                (1.09, "v", 90.0, 1090), (1.15, "v", 140.0, 1140), (1.20, "v", 180.0, 1200),
+                (1.46, "v", 180.5, 1450))
+
+    def measure(self, settle, lines=LINES):
+        return harness.measure_touch_stop(lines, self.FLICK, self.TOUCH, 1.200, 0.9, 0.002, settle)
+
+    def test_the_settle_frames_change_is_its_own_not_stray(self):
+        m = self.measure(1.450)
+        self.assertEqual((m["stray_px"], m["own_px"], m["reverse_px"]), (0.0, 0.0, 0.0))
+        self.assertAlmostEqual(m["settle_px"], 0.5)
+        self.assertAlmostEqual(m["settle_ms"], 250.0)
+        self.assertAlmostEqual(m["stop_ms"], 5.0)
+
+    def test_without_a_settle_frame_a_later_input_change_is_stray(self):
+        m = self.measure(None)
+        self.assertAlmostEqual(m["stray_px"], 0.5)
+        self.assertEqual((m["settle_px"], m["settle_ms"]), (0.0, None))
+
+    def test_a_change_between_the_stop_and_the_settle_frame_is_stray(self):
+        lines = self.LINES[:-1] + log((1.30, "v", 183.0, 1300)) + self.LINES[-1:]
+        m = self.measure(1.450, lines)
+        self.assertAlmostEqual(m["stray_px"], 3.0)
+        self.assertAlmostEqual(m["settle_px"], 2.5)
+
 if __name__ == "__main__":
     unittest.main(verbosity=1)
