@@ -112,6 +112,8 @@ TOUCH_STOP_WITHIN_S = 0.05
 # browser then starts no fling of its own at the lift; docs/DESIGN.md) and rest again before the
 # lift. A motion this long after the one before it is that frame, not the coast's.
 SETTLE_GAP_S = 0.2
+# Input-driven changes stamped this long from the settle frame on are its own.
+SETTLE_OWN_S = 0.15
 # A scenario is not measurable when this many flicks written on time gave no figures and none did
 # (the app saw fewer than two finger-driven changes, e.g. GTK4 under Xorg painting every ~170 ms).
 GIVE_UP_AFTER = 4
@@ -948,7 +950,7 @@ def measure_touch_stop(lines, flick, touch, last_motion, center_t, slack, settle
     flick's direction. `slack`: how much later than the kernel's stamp the app's input times can
     be (the server's Server.input_clock_slack_s). `settle`: kernel time of flickd's settle frame
     (one device unit, SETTLE_GAP_S or more after its last motion), or None: input-driven changes
-    stamped from it on are its own (`settle_px`), not stray. None when the app did not see the
+    stamped from it to SETTLE_OWN_S later are its own (`settle_px`), not stray. None when the app did not see the
     flick (fewer than two finger-driven changes)."""
     t_touch = flick.get("k_touch") or flick["t_touch"]
     r = flick.get("k_release") or flick["t_release"]
@@ -969,7 +971,9 @@ def measure_touch_stop(lines, flick, touch, last_motion, center_t, slack, settle
     k_touch = touch.get("k_touch") or touch["t_touch"]
 
     def settled(c):
-        return settle is not None and c[2] >= settle - 0.001
+        # The settle frame's own change: stamped from it to well before the lift 200 ms later
+        # (a browser's fling at the lift is stray).
+        return settle is not None and settle - 0.001 <= c[2] < settle + SETTLE_OWN_S
     return {"stop_ms": 1000 * (last_motion - k_touch),
             "settle_ms": None if settle is None else 1000 * (settle - last_motion),
             "own_px": sum(px for c, px in steps if c[2] is None),

@@ -153,6 +153,12 @@ class TouchStop(unittest.TestCase):
         self.assertAlmostEqual(m["stray_px"], 0.5)
         self.assertEqual((m["settle_px"], m["settle_ms"]), (0.0, None))
 
+    def test_a_fling_at_the_lift_after_the_settle_frame_is_stray(self):
+        lines = self.LINES + log((1.67, "v", 400.5, 1655))
+        m = self.measure(1.450, lines)
+        self.assertAlmostEqual(m["settle_px"], 0.5)
+        self.assertAlmostEqual(m["stray_px"], 220.0)
+
     def test_a_change_between_the_stop_and_the_settle_frame_is_stray(self):
         lines = self.LINES[:-1] + log((1.30, "v", 183.0, 1300)) + self.LINES[-1:]
         m = self.measure(1.450, lines)
