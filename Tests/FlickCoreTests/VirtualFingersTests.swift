@@ -31,6 +31,18 @@ import FlickTestSupport
         return frames
     }
 
+    /// Fingers gliding at `velocity` (mm/s) from the release and frozen `after` it: the
+    /// frames written until then, and the time of the stop.
+    static func stopped(_ fingers: inout VirtualFingers, velocity: Vector, after: Duration)
+        -> (frames: [(time: Instant, frame: TouchFrame, ended: VirtualFingers.Ending?)], stop: Instant)
+    {
+        _ = fingers.start(velocity: velocity, deceleration: deceleration, maxDuration: .milliseconds(5000), at: release)
+        let stop = release + after
+        let frames = run(&fingers, from: release, until: stop)
+        fingers.freeze(at: stop)
+        return (frames, stop)
+    }
+
     @Test("a release lands two fingers 18 mm apart across the motion, away from the edges")
     func landing() throws {
         var fingers = VirtualFingers(lead: .zero)
@@ -102,12 +114,8 @@ import FlickTestSupport
     @Test("a stop mid-glide freezes the fingers: still 250 ms, one settle unit along the motion, still 200 ms, lift")
     func stopFreezes() throws {
         var fingers = VirtualFingers(lead: .zero)
-        _ = fingers.start(velocity: Vector(x: 0, y: -400), deceleration: Self.deceleration,
-                          maxDuration: .milliseconds(5000), at: Self.release)
-        let stop = Self.release + .milliseconds(203)
-        let before = Self.run(&fingers, from: Self.release, until: stop)
+        let (before, stop) = Self.stopped(&fingers, velocity: Vector(x: 0, y: -400), after: .milliseconds(203))
         let lastMotion = try #require(before.last)
-        fingers.freeze(at: stop)
         #expect(!fingers.isGliding && fingers.isDown)
         #expect(fingers.velocity(at: stop) == .zero)
         // Ticks before the settle frame's time write nothing.
@@ -145,11 +153,7 @@ import FlickTestSupport
     @Test("a browser that averages the last 200 ms of scroll frames at the lift sees no motion after a stop; it would without the settle frame")
     func settleLeavesNoFling() throws {
         var fingers = VirtualFingers(lead: .zero)
-        _ = fingers.start(velocity: Vector(x: 0, y: 400), deceleration: Self.deceleration,
-                          maxDuration: .milliseconds(5000), at: Self.release)
-        let stop = Self.release + .milliseconds(150)
-        let before = Self.run(&fingers, from: Self.release, until: stop)
-        fingers.freeze(at: stop)
+        let (before, stop) = Self.stopped(&fingers, velocity: Vector(x: 0, y: 400), after: .milliseconds(150))
         let after = Self.run(&fingers, from: stop)
         #expect(Self.browserFling(before) > 300, "the glide's own speed, as a lift at the stop would fling")
         #expect(Self.browserFling(before + after) == 0)
@@ -357,11 +361,7 @@ import FlickTestSupport
     @Test("a release while the fingers rest continues them from where they are, without a landing")
     func continueWhileResting() throws {
         var fingers = VirtualFingers(lead: .zero)
-        _ = fingers.start(velocity: Vector(x: 0, y: 200), deceleration: Self.deceleration,
-                          maxDuration: .milliseconds(5000), at: Self.release)
-        let stop = Self.release + .milliseconds(100)
-        _ = Self.run(&fingers, from: Self.release, until: stop)
-        fingers.freeze(at: stop)
+        let stop = Self.stopped(&fingers, velocity: Vector(x: 0, y: 200), after: .milliseconds(100)).stop
         let held = fingers.first
         let again = stop + .milliseconds(120)
         #expect(fingers.start(velocity: Vector(x: 0, y: -200), deceleration: Self.deceleration,
