@@ -872,6 +872,7 @@ def measure(lines, flick, axis, first_flickd, center_t):
     res["coast_step_px"] = max(csteps) if csteps else 0.0
     res["step_ratio"] = res["coast_step_px"] / res["finger_step_px"] if res["finger_step_px"] else None
     res["distance_px"] = abs(ch[-1][1] - at)
+    res["end_px"] = ch[-1][1]  # where the content came to rest (an end of its range: an edge hit)
     # What flickd's model predicts for this release speed: v0/k (flickd's default rate).
     if res["speed_before_px_s"] > 0:
         res["distance_fraction"] = res["distance_px"] / (res["speed_before_px_s"] / MODEL_K_PER_S)
@@ -1234,7 +1235,8 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks)
     row["flickd_hold_gestures"] = holds
     # libinput discarding a "touch jump" of flickd's virtual touchpad (a visible step).
     row["libinput_touch_jumps"] = (daemon.jump_count() - jumps_before) if daemon else 0
-    row["edge_hits"] = sum(1 for p in per if p.get("distance_px") and vmax and p["distance_px"] >= vmax / 2 - 5)
+    row["edge_hits"] = sum(1 for p in per if vmax and p.get("end_px") is not None
+                           and (p["end_px"] <= 5 or p["end_px"] >= vmax - 5))
     row["ratios"] = [fmt(p.get("ratio"), 2) for p in per]
     row["gtk_own_total"] = sum(p.get("own_total") or 0 for p in per)
     # Why nothing could be measured: the app's paint period over the scenario.
