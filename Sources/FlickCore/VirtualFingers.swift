@@ -1,15 +1,18 @@
 /// The surface of flickd's virtual touchpad, shared by the engine (which plans where the
 /// fingers go) and the uinput device (which declares it).
 ///
-/// A square 1000 mm across at 20 units/mm. libinput turns finger scrolling into units
+/// A square 1000 mm across at 100 units/mm. libinput turns finger scrolling into units
 /// normalised by the declared resolution, so the content moves per millimetre as it does for
-/// a real pad whatever the size; the size only has to hold the coast's travel (`v0/k`: 75 mm at
-/// 150 mm/s, 750 mm at the default `coast.max_speed` of 1500 mm/s) plus the landing margins.
+/// a real pad whatever the size or resolution; the size only has to hold the coast's travel
+/// (`v0/k`: 75 mm at 150 mm/s, 750 mm at the default `coast.max_speed` of 1500 mm/s) plus the
+/// landing margins. The resolution sets the least step the fingers can make: at 100 units/mm a
+/// unit scrolls about a pixel (GTK3 and Qt6 showed 2–3.8 px for a unit at 20 units/mm), so a
+/// glide's slow end and the settle frame move the content by that much at a time.
 public enum VirtualPad {
     /// Width and height of the surface, mm.
     public static let sideMillimetres = 1000.0
     /// Device units per millimetre on both axes (`ABS_X`/`ABS_MT_POSITION_X` resolution).
-    public static let unitsPerMillimetre = 20.0
+    public static let unitsPerMillimetre = 100.0
     /// The largest coordinate on each axis, device units (the smallest is 0).
     public static let maximumUnits = Int32(sideMillimetres * unitsPerMillimetre)
     /// Fingers stay at least this far from every edge (mm): libinput treats touches that start
@@ -108,7 +111,7 @@ public struct VirtualFingers: Sendable {
     /// scroll history, sees only the settle frame's event and then `restBeforeLift` of rest.
     public static let restBeforeSettle = Duration.milliseconds(250)
     /// The settle frame's motion, mm: one device unit along the main axis of the stopped motion
-    /// (less cannot be written; libinput makes a scroll of about half a pixel of it).
+    /// (less cannot be written; libinput makes a scroll event of it, one pixel or less in the apps).
     public static let settleDistance = 1 / VirtualPad.unitsPerMillimetre
     /// How much faster than the frame before a motion frame may move, mm/s. From rest that is a
     /// 2.4 mm frame at 8 ms, 3.6 mm over libinput's 12 ms reference interval: about half the
@@ -185,9 +188,11 @@ public struct VirtualFingers: Sendable {
     /// model's all the same; the glide ends `lead` sooner.
     public static let lead = Duration.milliseconds(16)
 
-    /// The motion ends when the model is this close to where it comes to rest, mm (one device
-    /// unit; less cannot be written).
-    public static let restDistance = 1 / VirtualPad.unitsPerMillimetre
+    /// The motion ends when the model is this close to where it comes to rest, mm: the last
+    /// frame moves the rest of the way. Ending closer would draw the glide out (at the default
+    /// deceleration the model takes 0.8 s to close each four fifths of what is left) for motion
+    /// no one sees.
+    public static let restDistance = 0.05
 
     /// A glide in progress.
     struct Glide: Sendable {

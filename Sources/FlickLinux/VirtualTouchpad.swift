@@ -21,7 +21,7 @@ public protocol TouchSink: AnyObject {
 /// udev tags it `ID_INPUT_TOUCHPAD` (absolute X/Y, BTN_TOOL_FINGER, no INPUT_PROP_DIRECT) and
 /// libinput reads its two-finger motion as finger scrolling, normalised by the declared
 /// resolution, so the glide reaches the apps exactly as the finger phase did. Its surface is
-/// `VirtualPad` (1000 mm square at 20 units/mm).
+/// `VirtualPad` (1000 mm square at 100 units/mm).
 public final class VirtualTouchpad: TouchSink {
     /// The device's name, as udev, libinput and `flickd devices` see it.
     public static let name = "flickd virtual touchpad"

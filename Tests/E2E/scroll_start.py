@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Where libinput starts a two-finger scroll, on a pad with the axes of flickd's virtual
-touchpad (1000 x 1000 mm, 20 units/mm). Run in the e2e guest:
+touchpad when this was measured (1000 x 1000 mm, 20 units/mm; 100 units/mm now). Run in
+the e2e guest:
 
     Tests/E2E/guest run -- /usr/bin/python3 Tests/E2E/scroll_start.py [MAKEUP_MM ...]
 

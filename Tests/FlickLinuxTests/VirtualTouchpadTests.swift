@@ -23,7 +23,7 @@ struct VirtualTouchpadTests {
         }
         for code in [EventCode.absX, EventCode.absY, EventCode.absMTPositionX, EventCode.absMTPositionY] {
             let axis = description.absoluteAxes[code]
-            #expect(axis?.resolution == 20 && axis?.maximum == 20000, "ABS \(code): \(String(describing: axis))")
+            #expect(axis?.resolution == 100 && axis?.maximum == 100_000, "ABS \(code): \(String(describing: axis))")
         }
         #expect(description.absoluteAxes[EventCode.absMTTrackingID] != nil)
         #expect(Daemon.isVirtualDeviceName(description.name), "the daemon skips it as input")
@@ -48,25 +48,25 @@ struct VirtualTouchpadTests {
         let events = encode([
             TouchFrame(action: .land, first: a, second: b),
             TouchFrame(action: .move, first: a + down, second: b + down),
-            TouchFrame(action: .move, first: a + down + Vector(x: 0, y: 0.01), second: b + down),
+            TouchFrame(action: .move, first: a + down + Vector(x: 0, y: 0.004), second: b + down),
             TouchFrame(action: .lift, first: a + down, second: b + down),
         ])
         let abs = EventCode.absolute, key = EventCode.key, syn = InputEvent(type: 0, code: 0, value: 0)
         func e(_ type: UInt16, _ code: UInt16, _ value: Int32) -> InputEvent { InputEvent(type: type, code: code, value: value) }
         #expect(events[0] == [
             e(abs, EventCode.absMTSlot, 0), e(abs, EventCode.absMTTrackingID, 1),
-            e(abs, EventCode.absMTPositionX, 9820), e(abs, EventCode.absMTPositionY, 8000),
+            e(abs, EventCode.absMTPositionX, 49100), e(abs, EventCode.absMTPositionY, 40000),
             e(abs, EventCode.absMTSlot, 1), e(abs, EventCode.absMTTrackingID, 2),
-            e(abs, EventCode.absMTPositionX, 10180), e(abs, EventCode.absMTPositionY, 8000),
+            e(abs, EventCode.absMTPositionX, 50900), e(abs, EventCode.absMTPositionY, 40000),
             e(key, EventCode.touch, 1), e(key, EventCode.toolDoubleTap, 1),
-            e(abs, EventCode.absX, 9820), e(abs, EventCode.absY, 8000), syn,
+            e(abs, EventCode.absX, 49100), e(abs, EventCode.absY, 40000), syn,
         ])
         #expect(events[1] == [
-            e(abs, EventCode.absMTSlot, 0), e(abs, EventCode.absMTPositionX, 9820), e(abs, EventCode.absMTPositionY, 8024),
-            e(abs, EventCode.absMTSlot, 1), e(abs, EventCode.absMTPositionX, 10180), e(abs, EventCode.absMTPositionY, 8024),
-            e(abs, EventCode.absX, 9820), e(abs, EventCode.absY, 8024), syn,
+            e(abs, EventCode.absMTSlot, 0), e(abs, EventCode.absMTPositionX, 49100), e(abs, EventCode.absMTPositionY, 40120),
+            e(abs, EventCode.absMTSlot, 1), e(abs, EventCode.absMTPositionX, 50900), e(abs, EventCode.absMTPositionY, 40120),
+            e(abs, EventCode.absX, 49100), e(abs, EventCode.absY, 40120), syn,
         ])
-        #expect(events[2].isEmpty, "0.01 mm is less than a unit: nothing to write")
+        #expect(events[2].isEmpty, "0.004 mm is less than half a unit: nothing to write")
         #expect(events[3] == [
             e(abs, EventCode.absMTSlot, 0), e(abs, EventCode.absMTTrackingID, -1),
             e(abs, EventCode.absMTSlot, 1), e(abs, EventCode.absMTTrackingID, -1),
