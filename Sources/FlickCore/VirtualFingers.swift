@@ -104,8 +104,8 @@ public struct VirtualFingers: Sendable {
     /// (and Electron apps) on Wayland start a fling of their own at the lift's scroll stop, at
     /// the mean speed of the scroll events of the last 200 ms, each counted with its interval
     /// from the event before: a rest without events does not count, so fingers frozen mid-glide
-    /// and lifted after a rest fling the page on at the glide's speed (1.9–3.1 kpx seen on
-    /// sway). A scroll event after more than 200 ms of rest leaves that window empty, so the
+    /// and lifted after a rest fling the page on at the glide's speed (about 1.6 kpx from the
+    /// lift, seen on sway). A scroll event after more than 200 ms of rest leaves that window empty, so the
     /// browser's fling is cancelled, as after a real hand's rest, whose jitter keeps scrolling
     /// by a hair. 250 ms leaves room for events delivered late. GTK, which keeps 150 ms of
     /// scroll history, sees only the settle frame's event and then `restBeforeLift` of rest.
