@@ -133,6 +133,22 @@ enum Syscall {
         _ = malloc_trim(0)
     }
 
+    /// Gives `advice` (`MADV_RANDOM`, `MADV_DONTNEED`) for the pages from `start` to `end`.
+    static func adviseMemory(from start: UInt, to end: UInt, _ advice: Int32) throws(SystemError) {
+        let pointer = UnsafeMutableRawPointer(bitPattern: start)
+        try check(madvise(pointer, Int(end - start), advice), "madvise")
+    }
+
+    /// Drops the page-cache pages of the file at `path` that no process maps
+    /// (`posix_fadvise(POSIX_FADV_DONTNEED)` over the whole file).
+    static func dropCachedPages(of path: String) throws(SystemError) {
+        let fd = try open(path, flags: O_RDONLY | O_CLOEXEC)
+        defer { close(fd) }
+        // posix_fadvise returns the error number instead of setting errno.
+        let result = posix_fadvise(fd, 0, 0, cshim_posix_fadv_dontneed)
+        if result != 0 { throw SystemError(errno: result, call: "posix_fadvise", path: path) }
+    }
+
     // MARK: Clock and timerfd
 
     /// The current time on CLOCK_MONOTONIC, the clock evdev timestamps and timerfd use.

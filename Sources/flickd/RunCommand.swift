@@ -62,6 +62,12 @@ struct RunCommand: FlickdCommand {
         let style = LogStyle.detect()
         LoggingSystem.bootstrap { _ in JournalLogHandler(style: style, logLevel: level) }
         let logger = Logger(label: "flickd")
+        do {
+            let bytes = try ExecutablePages.shed()
+            logger.debug("resident code: \(bytes / 1024) KiB of the binary's read-only pages unmapped and dropped from the page cache; only pages that run are read back")
+        } catch {
+            logger.debug("resident code: could not shed the binary's pages (\(error)); it keeps them")
+        }
         let source = ConfigurationSource(location: ConfigurationLocation(explicit: config))
 
         let live: LiveConfiguration

@@ -592,6 +592,11 @@ class Scenarios:
         s = "tp-flick"
         daemon, tap, li = self.start_touchpad("tp-flick")
         c = self.checks
+        # The daemon shed its binary's read-only pages at start (ExecutablePages): every flick
+        # below then runs on code read back a page at a time.
+        shed = re.search(r"resident code: (\d+) KiB of the binary's read-only pages unmapped", daemon.text())
+        c.check(s, "flickd shed its binary's read-only pages at start", shed is not None and int(shed.group(1)) > 0,
+                "a 'resident code: N KiB ... unmapped' line", daemon.text()[:600])
         try:
             for name, direction, kw in [(TWO_SLOTS, "down", {"stagger": 0.02}), (MANY_SLOTS, "up", {}),
                                         (MANY_SLOTS, "down", {"speed": 600, "duration": 0.07})]:

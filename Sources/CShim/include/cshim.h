@@ -14,6 +14,8 @@
 #include <sys/ioctl.h>
 #include <linux/input.h>
 #include <malloc.h>
+#include <sys/mman.h>
+#include <fcntl.h>
 
 // epoll
 static const int cshim_epoll_cloexec = EPOLL_CLOEXEC;
@@ -34,5 +36,21 @@ static const int cshim_sfd_nonblock = SFD_NONBLOCK;
 
 // The clock every timestamp in flickd is on (evdev events, timerfd deadlines, ticks).
 static const clockid_t cshim_clock_monotonic = CLOCK_MONOTONIC;
+
+// madvise and posix_fadvise advice (macros in glibc's headers).
+static const int cshim_madv_random = MADV_RANDOM;
+static const int cshim_madv_dontneed = MADV_DONTNEED;
+static const int cshim_posix_fadv_dontneed = POSIX_FADV_DONTNEED;
+
+// The executable's own read-only load segments (code, constants, Swift metadata, unwind
+// tables), from its program headers, each shrunk to the whole pages inside it. Writable
+// segments are left out, RELRO among them: their pages hold relocated or written data that
+// exists nowhere but in memory. dl_iterate_phdr has no Swift import (a C callback with a
+// context pointer), hence this walk here.
+typedef struct { uintptr_t start; uintptr_t end; } cshim_address_range;
+
+/// Fills `ranges` with up to `capacity` read-only segments of the executable; returns how many.
+/// (cshim.c: dl_iterate_phdr needs _GNU_SOURCE, which must come before every header.)
+int cshim_executable_readonly_segments(cshim_address_range *ranges, int capacity);
 
 #endif

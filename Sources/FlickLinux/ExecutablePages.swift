@@ -1,0 +1,40 @@
+import CShim
+import Glibc
+
+/// flickd's own binary in memory: after start-up, only the pages that run stay resident.
+///
+/// The kernel maps a file's pages in 64 KiB windows around each page a process touches
+/// (fault-around), whenever those neighbours are in the page cache, and it reads a file ahead
+/// of the page a fault needs, which puts them there. The code flickd runs lies in a few hundred
+/// pages spread through a 16 MB binary (the standard library's functions cannot be reordered:
+/// docs/PERFORMANCE.md), so without this each of them holds its whole window resident, about
+/// 1 MiB more than the pages that run.
+///
+/// `shed()` asks for no read-ahead on the binary's read-only segments (`MADV_RANDOM`), unmaps
+/// what this process has of them (`MADV_DONTNEED`; they are the file's own bytes, so nothing is
+/// lost) and drops the file's pages that no process maps from the page cache. From then on a
+/// fault reads and maps the one page it needs.
+///
+/// Rationale (docs/DESIGN.md, "The binary's resident pages"): fault-around is a system-wide
+/// setting, and an order file cannot move the standard library's functions apart; this is
+/// flickd's own way to hold only what it runs. The price is one 4 KiB read for each page touched
+/// after the call (start-up, and the first coast's new code), from the disk when another
+/// process has not kept it cached. Writable segments (data, RELRO) are never touched.
+public enum ExecutablePages {
+    /// Sheds the executable's read-only pages (see the type's comment) and returns how many
+    /// bytes of address space that covered. Throws when a call fails; the pages then stay
+    /// as they were, which costs memory only.
+    @discardableResult
+    public static func shed() throws(SystemError) -> Int {
+        var ranges = [cshim_address_range](repeating: cshim_address_range(start: 0, end: 0), count: 8)
+        let count = Int(cshim_executable_readonly_segments(&ranges, Int32(ranges.count)))
+        var bytes = 0
+        for range in ranges.prefix(count) {
+            try Syscall.adviseMemory(from: range.start, to: range.end, cshim_madv_random)
+            try Syscall.adviseMemory(from: range.start, to: range.end, cshim_madv_dontneed)
+            bytes += Int(range.end - range.start)
+        }
+        if count > 0 { try Syscall.dropCachedPages(of: "/proc/self/exe") }
+        return bytes
+    }
+}
