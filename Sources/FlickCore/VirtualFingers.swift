@@ -188,8 +188,10 @@ public struct VirtualFingers: Sendable {
     /// model's all the same; the glide ends `lead` sooner.
     public static let lead = Duration.milliseconds(16)
 
-    /// The motion ends when the model is this close to where it comes to rest, mm: the last
-    /// frame moves the rest of the way. Ending closer would draw the glide out (at the default
+    /// The motion ends when the model is this close to where it comes to rest, mm, and the
+    /// fingers stop there. Moving the rest of the way in the last frame was a visible jump at
+    /// the end of a slow crawl (five device units where the frames before moved a unit now and
+    /// then: 2–4 px in GTK); ending closer would draw the glide out (at the default
     /// deceleration the model takes 0.8 s to close each four fifths of what is left) for motion
     /// no one sees.
     public static let restDistance = 0.05
@@ -352,8 +354,10 @@ public struct VirtualFingers: Sendable {
         let settle = deceleration.settleTime(velocity: speed, epsilon: Self.restDistance)
         var settles = Duration.seconds(settle) <= maxDuration
         var end = origin + (settles ? Duration.seconds(settle) : maxDuration)
-        var finalDistance = makeUp + (settles ? travel
-                                      : deceleration.position(after: maxDuration.seconds, velocity: speed))
+        // A glide that comes to rest stops where the model is at its end, `restDistance` short
+        // of the destination: the last frame then moves like the ones before it.
+        var finalDistance = makeUp + deceleration.position(after: settles ? settle : maxDuration.seconds,
+                                                           velocity: speed)
         if finalDistance > room {
             // The surface ends first: stop where the fingers reach the margin.
             finalDistance = room

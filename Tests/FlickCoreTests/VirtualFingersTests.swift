@@ -95,13 +95,21 @@ import FlickTestSupport
             #expect(abs(move.frame.first.y - first.frame.first.y - max(expected, VirtualFingers.baselineDistance)) < 1e-9,
                     "at \(move.time)")
         }
-        // Total travel: the model's destination v0/k plus the make-up.
+        // Total travel: the model's destination v0/k, less the rest distance, plus the make-up.
         let last = try #require(moves.last)
         let travel = last.frame.first.y - landing.first.y
         let destination = 150 / Self.deceleration.decayPerSecond
-        #expect(abs(travel - (destination + VirtualFingers.makeUp(speed: 150))) < 1e-6, "travel \(travel) vs \(destination) + make-up")
+        #expect(abs(travel - (destination - VirtualFingers.restDistance + VirtualFingers.makeUp(speed: 150))) < 1e-6,
+                "travel \(travel) vs \(destination) - \(VirtualFingers.restDistance) + make-up")
         #expect(abs(destination - 74.9) < 0.1)
         #expect(last.ended == .settled)
+        // No jump at the end: the last frame moves no more than the one before it (the model
+        // is at its slowest there), and far less than the rest distance it used to jump.
+        let beforeLast = moves[moves.count - 2], third = moves[moves.count - 3]
+        let lastStep = last.frame.first.y - beforeLast.frame.first.y
+        let previousStep = beforeLast.frame.first.y - third.frame.first.y
+        #expect(lastStep <= previousStep + 1e-9 && lastStep < VirtualFingers.restDistance / 10,
+                "last step \(lastStep) mm after \(previousStep) mm")
         // The lift: 200 ms after the last motion, not moving, at the last position.
         let lift = try #require(lifts.first)
         #expect(lift.time - last.time == Self.rest)
