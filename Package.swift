@@ -36,14 +36,17 @@ let package = Package(
         // evemu / libinput-record readers, replaying a recording, event names, the SVG plot.
         .target(name: "FlickTools", dependencies: ["FlickCore"], swiftSettings: noStringProcessing),
         // C headers Swift cannot import on its own (epoll, timerfd, signalfd, ioctl macros).
-        .target(name: "CShim"),
+        // DWARF 4: valgrind 3.19 (Debian 12), which profiles the daemon for the order file
+        // (`scripts/bench-daemon --order-file --functions`), gives up on a binary with more
+        // than one DWARF 5 unit from clang, and cannot read its debug information at all.
+        .target(name: "CShim", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         // toml++ (Debian's libtomlplusplus-dev, header-only) behind a plain C API: the
         // configuration parser, compiled without exceptions (docs/DESIGN.md, "The TOML parser").
         .target(
             name: "CTOMLBridge",
-            cxxSettings: [.unsafeFlags(["-fno-exceptions", "-fno-rtti"])]
+            cxxSettings: [.unsafeFlags(["-fno-exceptions", "-fno-rtti", "-gdwarf-4"])]
         ),
         // Everything that touches the system: devices, uinput, the event loop, files.
         .target(
