@@ -37,8 +37,9 @@ let package = Package(
         .target(name: "FlickTools", dependencies: ["FlickCore"], swiftSettings: noStringProcessing),
         // C headers Swift cannot import on its own (epoll, timerfd, signalfd, ioctl macros).
         // DWARF 4: valgrind 3.19 (Debian 12), which profiles the daemon for the order file
-        // (`scripts/bench-daemon --order-file --functions`), gives up on a binary with more
-        // than one DWARF 5 unit from clang, and cannot read its debug information at all.
+        // (`scripts/bench-daemon --order-file --functions`), gave up reading the release
+        // binary's debug information ("Possibly corrupted debuginfo file") once cshim.c added
+        // a second DWARF 5 unit beside toml++'s; with both at DWARF 4 it reads it.
         .target(name: "CShim", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
