@@ -15,15 +15,16 @@ import Glibc
 /// lost) and drops the file's pages that no process maps from the page cache. From then on a
 /// fault reads and maps the one page it needs.
 ///
-/// Rationale (docs/DESIGN.md, "The binary's resident pages"): fault-around is a system-wide
-/// setting, and an order file cannot move the standard library's functions apart; this is
-/// flickd's own way to hold only what it runs. The price is one 4 KiB read for each page touched
-/// after the call (start-up, and the first coast's new code), from the disk when another
-/// process has not kept it cached. Writable segments (data, RELRO) are never touched.
+/// Rationale (docs/DESIGN.md, "The daemon sheds its binary's pages at start"): fault-around
+/// is a system-wide setting, and an order file cannot move the standard library's functions
+/// apart; this is flickd's own way to hold only what it runs. The price is one 4 KiB read for
+/// each page touched after the call (start-up, and the first coast's new code), from the disk
+/// when another process has not kept it cached. Writable segments (data, RELRO) are never
+/// touched.
 public enum ExecutablePages {
     /// Sheds the executable's read-only pages (see the type's comment) and returns how many
-    /// bytes of address space that covered. Throws when a call fails; the pages then stay
-    /// as they were, which costs memory only.
+    /// bytes of address space that covered. Throws when a call fails: what was not shed yet
+    /// stays as it was, which costs memory only.
     @discardableResult
     public static func shed() throws(SystemError) -> Int {
         var ranges = [cshim_address_range](repeating: cshim_address_range(start: 0, end: 0), count: 8)

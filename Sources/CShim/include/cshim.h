@@ -45,12 +45,11 @@ static const int cshim_posix_fadv_dontneed = POSIX_FADV_DONTNEED;
 // The executable's own read-only load segments (code, constants, Swift metadata, unwind
 // tables), from its program headers, each shrunk to the whole pages inside it. Writable
 // segments are left out, RELRO among them: their pages hold relocated or written data that
-// exists nowhere but in memory. dl_iterate_phdr has no Swift import (a C callback with a
-// context pointer), hence this walk here.
+// exists nowhere but in memory. dl_iterate_phdr is not in Swift's Glibc module (it needs
+// _GNU_SOURCE before every header), hence this walk in cshim.c.
 typedef struct { uintptr_t start; uintptr_t end; } cshim_address_range;
 
 /// Fills `ranges` with up to `capacity` read-only segments of the executable; returns how many.
-/// (cshim.c: dl_iterate_phdr needs _GNU_SOURCE, which must come before every header.)
 int cshim_executable_readonly_segments(cshim_address_range *ranges, int capacity);
 
 #endif
