@@ -3,29 +3,30 @@ import Glibc
 /// Asks the desktop for its touchpad natural-scrolling setting off the event loop.
 ///
 /// `DesktopSettings.naturalScrolling()` may run `gsettings`, which can take up to
-/// `DesktopSettings.gsettingsTimeout` (a slow session bus, a cold dconf). Each `ask()` runs the
-/// probe on a short-lived helper thread; the answer is kept here and one byte written to a pipe
+/// `DesktopSettings.gsettingsTimeout` (a slow session bus, a cold dconf). The probe runs on one
+/// helper thread, started by the first `ask()` and kept for the query's life: it sleeps on a
+/// condition variable until asked, probes, keeps the answer here and writes one byte to a pipe
 /// whose read end (`fileDescriptor`) is in the daemon's epoll set, so the loop goes on handling
-/// events and applies the answer when it arrives. An answer to an older ask that finishes after
-/// a newer one started is dropped.
+/// events and applies the answer when it arrives. Asks that come while a probe runs are served
+/// by one more probe after it; an answer to an older ask is dropped.
 ///
 /// Rationale: a thread rather than a non-blocking child in epoll keeps the probe as it is
-/// (KDE files and gsettings, with its timeout) and is started only at start and on reloads, so
-/// an idle daemon makes no wake-ups and nothing is allocated per event.
+/// (KDE files and gsettings, with its timeout); it makes no wake-ups while idle and nothing is
+/// allocated per event. One thread kept rather than one per ask: a thread's exit runs glibc's
+/// per-thread clean-up (resolver and RPC state), code in pages of libc that nothing else in
+/// flickd touches, about 128 KiB resident (docs/PERFORMANCE.md); its stack and malloc arena
+/// stay allocated after an exit anyway.
 public final class DesktopQuery: @unchecked Sendable {
     /// What the desktop said.
     public typealias Answer = DesktopSettings.Answer?
 
     /// Readable when an answer waits: give it to epoll, then call `receive()`.
     public let fileDescriptor: Int32
-    private let writeEnd: Int32
-    private let probe: @Sendable () -> Answer
-    /// Guards `asked` and `answer`, which the loop and the helper threads share.
-    private let lock: UnsafeMutablePointer<pthread_mutex_t>
-    /// The newest ask's number.
-    private var asked: UInt64 = 0
-    /// The answer to the newest ask once it has come (the outer optional).
-    private var answer: Answer?
+    private let state: State
+    /// Whether the helper thread runs (only the loop's thread reads and writes this).
+    private var started = false
+    /// Helper threads started so far (tests: one serves every ask).
+    private(set) var threadsStarted = 0
 
     /// A query asking `probe` (by default this session's desktop).
     public init(probe: @escaping @Sendable () -> Answer = { DesktopSettings.naturalScrolling() }) throws(SystemError) {
@@ -33,41 +34,42 @@ public final class DesktopQuery: @unchecked Sendable {
         Syscall.setNonBlocking(ends.read)
         Syscall.setNonBlocking(ends.write)
         fileDescriptor = ends.read
-        writeEnd = ends.write
-        self.probe = probe
-        lock = .allocate(capacity: 1)
-        pthread_mutex_init(lock, nil)
+        state = State(readEnd: ends.read, writeEnd: ends.write, probe: probe)
     }
 
+    /// Tells the helper thread to end once its probe, if any, returns; the pipe is closed when
+    /// both are gone.
     deinit {
-        pthread_mutex_destroy(lock)
-        lock.deallocate()
-        Syscall.close(fileDescriptor)
-        Syscall.close(writeEnd)
+        state.locked {
+            state.stopping = true
+            pthread_cond_signal(state.wake)
+        }
     }
 
-    /// Starts asking; returns at once. False when no thread could be started (then nothing
-    /// will arrive, and the setting in use stays).
+    /// Starts asking; returns at once. False when the helper thread could not be started (then
+    /// nothing will arrive, and the setting in use stays).
     @discardableResult
     public func ask() -> Bool {
-        let number = locked {
-            asked += 1
-            answer = nil
-            return asked
+        state.locked {
+            state.asked += 1
+            state.answer = nil
+            pthread_cond_signal(state.wake)
         }
-        // The thread keeps the query (and so the pipe) alive until it has written.
-        let job = Unmanaged.passRetained(Job(query: self, number: number)).toOpaque()
+        guard !started else { return true }
+        // The thread keeps the state (and so the pipe) alive until it ends.
+        let context = Unmanaged.passRetained(state).toOpaque()
         var thread = pthread_t()
-        let started = pthread_create(&thread, nil, { context in
-            let job = Unmanaged<Job>.fromOpaque(context!).takeRetainedValue()
-            job.query.answer(job.number)
+        let result = pthread_create(&thread, nil, { context in
+            Unmanaged<State>.fromOpaque(context!).takeRetainedValue().serve()
             return nil
-        }, job)
-        guard started == 0 else {
-            Unmanaged<Job>.fromOpaque(job).release()
+        }, context)
+        guard result == 0 else {
+            Unmanaged<State>.fromOpaque(context).release()
             return false
         }
         pthread_detach(thread)
+        started = true
+        threadsStarted += 1
         return true
     }
 
@@ -76,38 +78,76 @@ public final class DesktopQuery: @unchecked Sendable {
     public func receive() -> Answer? {
         var byte: UInt8 = 0
         while Glibc.read(fileDescriptor, &byte, 1) > 0 {}
-        return locked {
-            defer { answer = nil }
-            return answer
+        return state.locked {
+            defer { state.answer = nil }
+            return state.answer
         }
     }
 
-    /// On the helper thread: asks, keeps the answer if no newer ask started, wakes the loop.
-    private func answer(_ number: UInt64) {
-        let found = probe()
-        let current = locked {
-            guard asked == number else { return false }
-            answer = .some(found)
-            return true
+    /// What the loop and the helper thread share, under `lock`.
+    private final class State: @unchecked Sendable {
+        let readEnd: Int32
+        let writeEnd: Int32
+        let probe: @Sendable () -> Answer
+        let lock: UnsafeMutablePointer<pthread_mutex_t>
+        let wake: UnsafeMutablePointer<pthread_cond_t>
+        /// The newest ask's number, and the newest the helper thread has probed for.
+        var asked: UInt64 = 0
+        var probed: UInt64 = 0
+        /// The answer to the newest ask once it has come (the outer optional).
+        var answer: Answer?
+        /// The query is gone: the helper thread ends.
+        var stopping = false
+
+        init(readEnd: Int32, writeEnd: Int32, probe: @escaping @Sendable () -> Answer) {
+            self.readEnd = readEnd
+            self.writeEnd = writeEnd
+            self.probe = probe
+            lock = .allocate(capacity: 1)
+            pthread_mutex_init(lock, nil)
+            wake = .allocate(capacity: 1)
+            pthread_cond_init(wake, nil)
         }
-        guard current else { return }
-        var byte: UInt8 = 1
-        // A full pipe already says an answer waits.
-        _ = Glibc.write(writeEnd, &byte, 1)
-    }
 
-    private func locked<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        return body()
-    }
+        deinit {
+            pthread_cond_destroy(wake)
+            wake.deallocate()
+            pthread_mutex_destroy(lock)
+            lock.deallocate()
+            Syscall.close(readEnd)
+            Syscall.close(writeEnd)
+        }
 
-    private final class Job {
-        let query: DesktopQuery
-        let number: UInt64
-        init(query: DesktopQuery, number: UInt64) {
-            self.query = query
-            self.number = number
+        /// The helper thread: waits for an ask, probes, keeps the answer if no newer ask came
+        /// meanwhile and wakes the loop; ends when the query is gone.
+        func serve() {
+            while true {
+                let number: UInt64? = locked {
+                    while !stopping && probed == asked {
+                        pthread_cond_wait(wake, lock)
+                    }
+                    if stopping { return nil }
+                    probed = asked
+                    return asked
+                }
+                guard let number else { return }
+                let found = probe()
+                let current = locked {
+                    guard asked == number, !stopping else { return false }
+                    answer = .some(found)
+                    return true
+                }
+                guard current else { continue }
+                var byte: UInt8 = 1
+                // A full pipe already says an answer waits.
+                _ = Glibc.write(writeEnd, &byte, 1)
+            }
+        }
+
+        func locked<T>(_ body: () -> T) -> T {
+            pthread_mutex_lock(lock)
+            defer { pthread_mutex_unlock(lock) }
+            return body()
         }
     }
 }

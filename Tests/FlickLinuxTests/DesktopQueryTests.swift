@@ -33,6 +33,28 @@ private final class Gate: Sendable {
     }
 }
 
+/// Counts probes across the helper thread and the test.
+private final class ProbeCounter: @unchecked Sendable {
+    private var value = 0
+    private var lock = pthread_mutex_t()
+
+    init() { pthread_mutex_init(&lock, nil) }
+
+    /// The number of this probe, from 1.
+    func next() -> Int {
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        value += 1
+        return value
+    }
+
+    var count: Int {
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        return value
+    }
+}
+
 /// Whether `fd` becomes readable within `milliseconds` (0: is it now).
 private func readable(_ fd: Int32, within milliseconds: Int32) -> Bool {
     var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
@@ -80,6 +102,38 @@ struct DesktopQueryTests {
         #expect(readable(query.fileDescriptor, within: 5000))
         let answer = try #require(query.receive())
         #expect(answer == nil)
+    }
+
+    /// One helper thread serves every ask (a thread's exit would run libc code nothing else
+    /// touches), and an ask made while a probe hangs is answered by the next probe, the older
+    /// answer dropped.
+    @Test func oneThreadServesEveryAskAndTheNewestAnswerWins() throws {
+        let gate = Gate(), entered = Gate()
+        defer { gate.open() }
+        let probes = ProbeCounter()
+        let query = try DesktopQuery {
+            let n = probes.next()
+            if n == 1 {
+                entered.open()
+                gate.wait()
+            }
+            return DesktopSettings.Answer(true, "probe \(n)")
+        }
+        #expect(query.ask())
+        entered.wait()
+        #expect(query.ask(), "asked again while the first probe hangs")
+        #expect(!readable(query.fileDescriptor, within: 0))
+        gate.open()
+        #expect(readable(query.fileDescriptor, within: 5000))
+        let second = try #require(query.receive())
+        #expect(second?.source == "probe 2", "the first probe's answer was for an older ask")
+        #expect(probes.count == 2)
+
+        #expect(query.ask())
+        #expect(readable(query.fileDescriptor, within: 5000))
+        let third = try #require(query.receive())
+        #expect(third?.source == "probe 3")
+        #expect(query.threadsStarted == 1)
     }
 
     @Test func aHangingQueryDoesNotDelayTheLoop() throws {
