@@ -9,7 +9,14 @@
 //   two of them are reachable from invalid input (a table header such as `[=`, and `[}` in an
 //   array); each is followed by the parser's own syntax error, so a failed check is noted here
 //   instead of aborting the process, and a parse that noted one is never accepted.
+// - TOML_FLOAT_CHARCONV=1: floats are read with std::from_chars (libstdc++ 11 and later; correctly
+//   rounded, as the stream was). toml++ 3.3.0 turns it off for every GCC and Clang, and reads
+//   them through a std::stringstream imbued with std::locale::classic() instead, which links
+//   and, at the first float of every start, builds all of libstdc++'s locale facets (narrow
+//   and wide, with the C library's wide-character functions they call): about 150 KiB of
+//   flickd's resident memory for parsing numbers (docs/PERFORMANCE.md, "Fifth pass").
 #define TOML_HEADER_ONLY 1
+#define TOML_FLOAT_CHARCONV 1
 #define TOML_EXCEPTIONS 0
 #define TOML_ENABLE_FORMATTERS 0
 #define TOML_ENABLE_WINDOWS_COMPAT 0

@@ -53,4 +53,27 @@ import FlickCore
         #expect(array.count == 3 && array[0].int == 1 && array[1].string == "two" && array[2].array?.first?.int == 3)
         #expect(root.sortedEntries.map(\.key) == ["a", "b", "d", "dt", "f", "i", "s", "t"])
     }
+
+    /// Floats are read exactly (std::from_chars): each equals Swift's own reading of the same
+    /// digits, underscores, exponents, signs and the specials included; one too large for a
+    /// double is an error with its line, not infinity.
+    @Test func floatsAreReadExactly() throws {
+        let cases: [(String, Double)] = [
+            ("0.1", 0.1), ("0.998", 0.998), ("-0.5", -0.5), ("+2.25", 2.25), ("1_000.125", 1000.125),
+            ("6.02e23", 6.02e23), ("1E-7", 1e-7), ("5e+22", 5e22), ("-0.0", -0.0),
+            ("0.30000000000000004", 0.30000000000000004), ("2.2250738585072014e-308", 2.2250738585072014e-308),
+            ("inf", .infinity), ("-inf", -.infinity),
+        ]
+        for (text, expected) in cases {
+            let value = try #require(try TOMLDocument(text: "x = \(text)\n").root["x"]?.double, "\(text)")
+            #expect(value == expected && value.sign == expected.sign, "\(text) read as \(value)")
+        }
+        #expect(try TOMLDocument(text: "x = nan\n").root["x"]?.double?.isNaN == true)
+        do {
+            _ = try TOMLDocument(text: "a = 1\nx = 1e400\n")
+            Issue.record("1e400 parsed")
+        } catch {
+            #expect(error.line == 2, "\(error)")
+        }
+    }
 }
