@@ -10,9 +10,9 @@ import Glibc
 /// docs/PERFORMANCE.md), so without this each of them holds its whole window resident, about
 /// 1 MiB more than the pages that run.
 ///
-/// `shed()` asks for no read-ahead on the binary's read-only segments (`MADV_RANDOM`), unmaps
-/// what this process has of them (`MADV_DONTNEED`; they are the file's own bytes, so nothing is
-/// lost) and drops the file's pages that no process maps from the page cache. From then on a
+/// `shed()` asks for no read-ahead on the binary's segments (`MADV_RANDOM`), unmaps what this
+/// process has of the read-only ones (`MADV_DONTNEED`; they are the file's own bytes, so
+/// nothing is lost) and drops the file's pages that no process maps from the page cache. From then on a
 /// fault reads and maps the one page it needs.
 ///
 /// Rationale (docs/DESIGN.md, "The daemon sheds its binary's pages at start"): fault-around
@@ -20,7 +20,7 @@ import Glibc
 /// apart; this is flickd's own way to hold only what it runs. The price is one 4 KiB read for
 /// each page touched after the call (start-up, and the first coast's new code), from the disk
 /// when another process has not kept it cached. Writable segments (data, RELRO) are never
-/// touched.
+/// unmapped; they get only the no-read-ahead advice.
 public enum ExecutablePages {
     /// Sheds the executable's read-only pages (see the type's comment) and returns how many
     /// bytes of address space that covered. Throws when a call fails: what was not shed yet
@@ -34,6 +34,14 @@ public enum ExecutablePages {
             try Syscall.adviseMemory(from: range.start, to: range.end, cshim_madv_random)
             try Syscall.adviseMemory(from: range.start, to: range.end, cshim_madv_dontneed)
             bytes += Int(range.end - range.start)
+        }
+        // The writable segments keep their pages (relocated and written data lives only there),
+        // but read faults in their file-backed part (`.data`, the few writable constants, the
+        // runtime's backtracer settings) would read ahead too once the file's pages are dropped.
+        var writable = [cshim_address_range](repeating: cshim_address_range(start: 0, end: 0), count: 8)
+        let writableCount = Int(cshim_executable_writable_segments(&writable, Int32(writable.count)))
+        for range in writable.prefix(writableCount) {
+            try Syscall.adviseMemory(from: range.start, to: range.end, cshim_madv_random)
         }
         if count > 0 { try Syscall.dropCachedPages(of: "/proc/self/exe") }
         return bytes

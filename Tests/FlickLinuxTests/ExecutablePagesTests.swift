@@ -78,4 +78,32 @@ struct ExecutablePagesTests {
         let dataAddress = withUnsafePointer(to: &writableGlobal) { UInt(bitPattern: $0) }
         #expect(!segments.contains { $0.start <= dataAddress && dataAddress < $0.end })
     }
+
+    @Test("the writable ones hold the writable data, no code, and none of the read-only pages")
+    func writableSegments() throws {
+        var ranges = [cshim_address_range](repeating: cshim_address_range(start: 0, end: 0), count: 8)
+        let count = Int(cshim_executable_writable_segments(&ranges, Int32(ranges.count)))
+        let writable = Array(ranges.prefix(count))
+        try #require(!writable.isEmpty, "no writable segment found")
+        let dataAddress = withUnsafePointer(to: &writableGlobal) { UInt(bitPattern: $0) }
+        #expect(writable.contains { $0.start <= dataAddress && dataAddress < $0.end })
+        let code: @convention(c) () -> Void = codeOfThisExecutable
+        let codeAddress = UInt(bitPattern: unsafeBitCast(code, to: Int.self))
+        #expect(!writable.contains { $0.start <= codeAddress && codeAddress < $0.end })
+        for segment in Self.segments() {
+            #expect(!writable.contains { $0.start < segment.end && $0.end > segment.start },
+                    "a read-only range \(segment.start)-\(segment.end) overlaps a writable one")
+        }
+        let mappings = try Self.mappings()
+        let executable = try Self.executablePath()
+        let page = UInt(getpagesize())
+        for segment in writable {
+            #expect(segment.start % page == 0 && segment.end % page == 0)
+            // Mapped from the file throughout (the advice would fail on a hole).
+            let overlapping = mappings.filter { $0.start < segment.end && $0.end > segment.start }
+            let covered = overlapping.reduce(UInt(0)) { $0 + min($1.end, segment.end) - max($1.start, segment.start) }
+            #expect(covered == segment.end - segment.start)
+            #expect(overlapping.contains { $0.path == executable })
+        }
+    }
 }

@@ -52,4 +52,8 @@ typedef struct { uintptr_t start; uintptr_t end; } cshim_address_range;
 /// Fills `ranges` with up to `capacity` read-only segments of the executable; returns how many.
 int cshim_executable_readonly_segments(cshim_address_range *ranges, int capacity);
 
+/// The same for the writable load segments (RELRO, data), each widened to every page that holds
+/// some of the file's bytes: for advice that loses nothing (MADV_RANDOM), never for unmapping.
+int cshim_executable_writable_segments(cshim_address_range *ranges, int capacity);
+
 #endif
