@@ -4,7 +4,7 @@ import PackageDescription
 // flickd's own modules are built without `_StringProcessing`, which Swift imports implicitly
 // (regexes, `String.contains(String)`): flickd needs none of it, and linked it costs about
 // 200 KiB resident (docs/PERFORMANCE.md, "Resident memory against the floor"). Its members
-// stay visible through dependencies that import it (swift-log, swift-numerics), so a call can
+// stay visible through a dependency that imports it (swift-numerics), so a call can
 // still pull it in: `scripts/bench-daemon` warns when the release binary has its symbols.
 let noStringProcessing: [SwiftSetting] = [
     .unsafeFlags(["-Xfrontend", "-disable-implicit-string-processing-module-import"]),
@@ -22,7 +22,6 @@ let package = Package(
         .library(name: "FlickTestSupport", targets: ["FlickTestSupport"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
     ],
     targets: [
@@ -54,7 +53,6 @@ let package = Package(
             name: "FlickLinux",
             dependencies: [
                 "FlickCore", "CShim", "CEvdev", "CUdev", "CTOMLBridge",
-                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: noStringProcessing
         ),
@@ -63,7 +61,6 @@ let package = Package(
             name: "flickd",
             dependencies: [
                 "FlickCore", "FlickTools", "FlickLinux",
-                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: noStringProcessing
         ),
@@ -73,7 +70,7 @@ let package = Package(
         .testTarget(name: "FlickCoreTests", dependencies: ["FlickCore", "FlickTools", "FlickTestSupport"]),
         .testTarget(
             name: "FlickLinuxTests",
-            dependencies: ["FlickLinux", "FlickCore", "FlickTestSupport", "CShim", "CEvdev", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["FlickLinux", "FlickCore", "FlickTestSupport", "CShim", "CEvdev"]
         ),
     ],
     swiftLanguageModes: [.v6],

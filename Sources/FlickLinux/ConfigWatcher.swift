@@ -1,5 +1,4 @@
 import Glibc
-import Logging
 
 /// Tells when a configuration file may have changed, through inotify.
 ///

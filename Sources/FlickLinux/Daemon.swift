@@ -1,6 +1,5 @@
 import FlickCore
 import Glibc
-import Logging
 
 /// The virtual device that carries coasts (`output.mode`).
 public enum OutputDevice {

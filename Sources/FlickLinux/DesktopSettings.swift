@@ -1,6 +1,5 @@
 import FlickCore
 import Glibc
-import Logging
 
 /// The desktop's own touchpad settings, read where that is cheap and reliable: whether its
 /// touchpads scroll naturally, which `scroll.natural = "auto"` follows (a coast must go the way

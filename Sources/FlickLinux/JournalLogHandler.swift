@@ -1,5 +1,4 @@
 import Glibc
-import Logging
 
 /// How log lines are written to stderr.
 public enum LogStyle: Hashable, Sendable {
@@ -42,7 +41,7 @@ public enum LogStyle: Hashable, Sendable {
     }
 }
 
-/// A swift-log handler writing one line per message to stderr, in the `LogStyle` that suits
+/// A log handler writing one line per message to stderr, in the `LogStyle` that suits
 /// where stderr goes: priority prefixes for the journal, timestamps for a terminal.
 ///
 /// Each message is written with one `write` so lines from different threads never interleave.
@@ -86,7 +85,6 @@ public struct JournalLogHandler: LogHandler {
 
     public var logLevel: Logger.Level
     public var metadata: Logger.Metadata = [:]
-    public var metadataProvider: Logger.MetadataProvider?
 
     /// Where lines go.
     public let style: LogStyle
@@ -118,7 +116,6 @@ public struct JournalLogHandler: LogHandler {
 
     public func log(event: LogEvent) {
         var merged = metadata
-        if let provided = metadataProvider?.get() { merged.merge(provided) { $1 } }
         if let own = event.metadata { merged.merge(own) { $1 } }
         let time = style == .terminal ? clock() : nil
         output(Self.format(level: event.level, message: "\(event.message)", metadata: merged, style: style, time: time))

@@ -1,6 +1,5 @@
 import FlickCore
 import Glibc
-import Logging
 
 /// The address of a Unix socket: a path in the file system, or a name in the abstract
 /// namespace (written with a leading `@`, as `$NOTIFY_SOCKET` and `ss` spell it).

@@ -1,7 +1,7 @@
 import Glibc
 
 /// The process's standard error, for the command line's explanations (logging goes through
-/// swift-log).
+/// `Logger` and `JournalLogHandler`).
 public enum StandardError {
     /// Writes `text` to stderr, ignoring failures (there is nowhere else to report them).
     public static func write(_ text: String) {

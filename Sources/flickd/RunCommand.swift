@@ -1,6 +1,5 @@
 import FlickCore
 import FlickLinux
-import Logging
 
 struct RunCommand: FlickdCommand {
     static let commandDescription = CommandDescription(

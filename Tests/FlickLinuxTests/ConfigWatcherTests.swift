@@ -1,7 +1,6 @@
 import FlickCore
 import Foundation
 import Glibc
-import Logging
 import Testing
 @testable import FlickLinux
 
@@ -66,7 +65,7 @@ final class DaemonWatchdog {
 /// inotify on a temporary directory, read through epoll with a zero timeout: the kernel queues
 /// an event before the call that caused it returns, so nothing needs to wait.
 @Suite struct ConfigWatcherTests {
-    let quiet = Logger(label: "flickd-test") { _ in SwiftLogNoOpLogHandler() }
+    let quiet = Logger(label: "flickd-test") { _ in NoOpLogHandler() }
 
     /// A watcher on `paths` in an epoll set, as the daemon has it.
     final class Harness {

@@ -1,7 +1,6 @@
 import FlickCore
 import Foundation
 import Glibc
-import Logging
 import Testing
 @testable import FlickLinux
 

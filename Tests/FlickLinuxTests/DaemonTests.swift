@@ -1,6 +1,5 @@
 import FlickCore
 import Glibc
-import Logging
 import Testing
 @testable import FlickLinux
 
@@ -39,7 +38,7 @@ final class RecordingTouchpad: TouchSink {
 /// them there, so they wait in its signalfd and `run()` finds them at once.
 @Suite("Daemon", .serialized)
 struct DaemonTests {
-    let quiet = Logger(label: "flickd-test") { _ in SwiftLogNoOpLogHandler() }
+    let quiet = Logger(label: "flickd-test") { _ in NoOpLogHandler() }
 
     @Test("SIGHUP reloads the configuration, SIGTERM stops the loop and destroys the wheel")
     func reloadThenTerminate() throws {

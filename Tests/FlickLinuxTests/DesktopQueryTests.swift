@@ -1,6 +1,5 @@
 import FlickCore
 import Glibc
-import Logging
 import Testing
 @testable import FlickLinux
 
@@ -144,7 +143,7 @@ struct DesktopQueryTests {
         var faster = Configuration()
         faster.scroll.speed = 48
         var reloads = 0
-        let quiet = Logger(label: "flickd-test") { _ in SwiftLogNoOpLogHandler() }
+        let quiet = Logger(label: "flickd-test") { _ in NoOpLogHandler() }
         let daemon = try Daemon(engine: engine, wheel: RecordingWheel(), monitor: nil, logger: quiet, desktop: query) {
             reloads += 1
             return faster

@@ -1,4 +1,3 @@
-import Logging
 import Synchronization
 import Testing
 @testable import FlickLinux

@@ -1,7 +1,6 @@
 import Testing
 import FlickCore
 @testable import FlickLinux
-import Logging
 
 /// The one type a running daemon asks for its settings: loaded at start, read again on a
 /// change, the last good settings kept when a read fails.

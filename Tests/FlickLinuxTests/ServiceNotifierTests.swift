@@ -1,6 +1,5 @@
 import FlickCore
 import Glibc
-import Logging
 import Testing
 @testable import FlickLinux
 
@@ -50,7 +49,7 @@ final class NotifySocketListener {
 
 @Suite("sd_notify without libsystemd", .serialized)
 struct ServiceNotifierTests {
-    let quiet = Logger(label: "flickd-test") { _ in SwiftLogNoOpLogHandler() }
+    let quiet = Logger(label: "flickd-test") { _ in NoOpLogHandler() }
 
     @Test("datagrams reach a socket given by path and by abstract name", arguments: [false, true])
     func sendsToPathAndAbstractSockets(abstract: Bool) throws {

@@ -1,5 +1,4 @@
 import FlickCore
-import Logging
 
 /// The configuration a running daemon follows: the settings in force, and reading them again
 /// when the file changes (inotify, once the changes settle) or on SIGHUP.
