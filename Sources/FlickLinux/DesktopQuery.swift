@@ -25,8 +25,6 @@ public final class DesktopQuery: @unchecked Sendable {
     private let state: State
     /// Whether the helper thread runs (only the loop's thread reads and writes this).
     private var started = false
-    /// Helper threads started so far (tests: one serves every ask).
-    private(set) var threadsStarted = 0
 
     /// A query asking `probe` (by default this session's desktop).
     public init(probe: @escaping @Sendable () -> Answer = { DesktopSettings.naturalScrolling() }) throws(SystemError) {
@@ -69,7 +67,6 @@ public final class DesktopQuery: @unchecked Sendable {
         }
         pthread_detach(thread)
         started = true
-        threadsStarted += 1
         return true
     }
 

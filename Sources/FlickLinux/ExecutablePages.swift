@@ -27,10 +27,9 @@ public enum ExecutablePages {
     /// stays as it was, which costs memory only.
     @discardableResult
     public static func shed() throws(SystemError) -> Int {
-        var ranges = [cshim_address_range](repeating: cshim_address_range(start: 0, end: 0), count: 8)
-        let count = Int(cshim_executable_readonly_segments(&ranges, Int32(ranges.count)))
+        let readOnly = segments(cshim_executable_readonly_segments)
         var bytes = 0
-        for range in ranges.prefix(count) {
+        for range in readOnly {
             try Syscall.adviseMemory(from: range.start, to: range.end, cshim_madv_random)
             try Syscall.adviseMemory(from: range.start, to: range.end, cshim_madv_dontneed)
             bytes += Int(range.end - range.start)
@@ -38,12 +37,19 @@ public enum ExecutablePages {
         // The writable segments keep their pages (relocated and written data lives only there),
         // but read faults in their file-backed part (`.data`, the few writable constants, the
         // runtime's backtracer settings) would read ahead too once the file's pages are dropped.
-        var writable = [cshim_address_range](repeating: cshim_address_range(start: 0, end: 0), count: 8)
-        let writableCount = Int(cshim_executable_writable_segments(&writable, Int32(writable.count)))
-        for range in writable.prefix(writableCount) {
+        for range in segments(cshim_executable_writable_segments) {
             try Syscall.adviseMemory(from: range.start, to: range.end, cshim_madv_random)
         }
-        if count > 0 { try Syscall.dropCachedPages(of: "/proc/self/exe") }
+        if !readOnly.isEmpty { try Syscall.dropCachedPages(of: "/proc/self/exe") }
         return bytes
+    }
+
+    /// The executable's segments that `collect` (one of cshim's walks) reports.
+    static func segments(
+        _ collect: (UnsafeMutablePointer<cshim_address_range>?, Int32) -> Int32
+    ) -> ArraySlice<cshim_address_range> {
+        var ranges = [cshim_address_range](repeating: cshim_address_range(start: 0, end: 0), count: 8)
+        let count = Int(collect(&ranges, Int32(ranges.count)))
+        return ranges.prefix(count)
     }
 }

@@ -84,7 +84,6 @@ public struct JournalLogHandler: LogHandler {
     }
 
     public var logLevel: Logger.Level
-    public var metadata: Logger.Metadata = [:]
 
     /// Where lines go.
     public let style: LogStyle
@@ -109,16 +108,9 @@ public struct JournalLogHandler: LogHandler {
         self.output = output
     }
 
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
     public func log(event: LogEvent) {
-        var merged = metadata
-        if let own = event.metadata { merged.merge(own) { $1 } }
         let time = style == .terminal ? clock() : nil
-        output(Self.format(level: event.level, message: "\(event.message)", metadata: merged, style: style, time: time))
+        output(Self.format(level: event.level, message: "\(event.message)", metadata: event.metadata ?? [:], style: style, time: time))
     }
 
     /// The syslog priority journald records for `level` (sd-daemon(3)'s `SD_*` prefixes):

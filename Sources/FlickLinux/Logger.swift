@@ -48,17 +48,13 @@ public struct Logger: Sendable {
         public var description: String
         public init(_ text: String) { description = text }
         public init(stringLiteral value: String) { description = value }
-        public init(stringInterpolation: DefaultStringInterpolation) { description = String(stringInterpolation: stringInterpolation) }
     }
 
-    /// What this logger was made for (kept for the handler's factory).
-    public let label: String
     /// Where messages go.
     public var handler: any LogHandler
 
     /// A logger sending to `factory(label)`.
     public init(label: String, factory: (String) -> any LogHandler) {
-        self.label = label
         handler = factory(label)
     }
 
@@ -76,46 +72,37 @@ public struct Logger: Sendable {
 
     /// Sends `message` at `level` when the handler's level lets it through.
     public func log(
-        level: Level, _ message: @autoclosure () -> Message, metadata: @autoclosure () -> Metadata? = nil,
-        file: String = #fileID, function: String = #function, line: UInt = #line
-    ) {
+        level: Level, _ message: @autoclosure () -> Message, metadata: @autoclosure () -> Metadata? = nil) {
         guard level >= handler.logLevel else { return }
-        handler.log(event: LogEvent(level: level, message: message(), metadata: metadata(), file: file, function: function, line: line))
+        handler.log(event: LogEvent(level: level, message: message(), metadata: metadata()))
     }
 
-    public func trace(_ message: @autoclosure () -> Message, metadata: @autoclosure () -> Metadata? = nil,
-                      file: String = #fileID, function: String = #function, line: UInt = #line) {
-        log(level: .trace, message(), metadata: metadata(), file: file, function: function, line: line)
+    public func trace(_ message: @autoclosure () -> Message, metadata: @autoclosure () -> Metadata? = nil) {
+        log(level: .trace, message(), metadata: metadata())
     }
 
-    public func debug(_ message: @autoclosure () -> Message, metadata: @autoclosure () -> Metadata? = nil,
-                      file: String = #fileID, function: String = #function, line: UInt = #line) {
-        log(level: .debug, message(), metadata: metadata(), file: file, function: function, line: line)
+    public func debug(_ message: @autoclosure () -> Message, metadata: @autoclosure () -> Metadata? = nil) {
+        log(level: .debug, message(), metadata: metadata())
     }
 
-    public func info(_ message: @autoclosure () -> Message, metadata: @autoclosure () -> Metadata? = nil,
-                     file: String = #fileID, function: String = #function, line: UInt = #line) {
-        log(level: .info, message(), metadata: metadata(), file: file, function: function, line: line)
+    public func info(_ message: @autoclosure () -> Message, metadata: @autoclosure () -> Metadata? = nil) {
+        log(level: .info, message(), metadata: metadata())
     }
 
-    public func notice(_ message: @autoclosure () -> Message, metadata: @autoclosure () -> Metadata? = nil,
-                       file: String = #fileID, function: String = #function, line: UInt = #line) {
-        log(level: .notice, message(), metadata: metadata(), file: file, function: function, line: line)
+    public func notice(_ message: @autoclosure () -> Message, metadata: @autoclosure () -> Metadata? = nil) {
+        log(level: .notice, message(), metadata: metadata())
     }
 
-    public func warning(_ message: @autoclosure () -> Message, metadata: @autoclosure () -> Metadata? = nil,
-                        file: String = #fileID, function: String = #function, line: UInt = #line) {
-        log(level: .warning, message(), metadata: metadata(), file: file, function: function, line: line)
+    public func warning(_ message: @autoclosure () -> Message, metadata: @autoclosure () -> Metadata? = nil) {
+        log(level: .warning, message(), metadata: metadata())
     }
 
-    public func error(_ message: @autoclosure () -> Message, metadata: @autoclosure () -> Metadata? = nil,
-                      file: String = #fileID, function: String = #function, line: UInt = #line) {
-        log(level: .error, message(), metadata: metadata(), file: file, function: function, line: line)
+    public func error(_ message: @autoclosure () -> Message, metadata: @autoclosure () -> Metadata? = nil) {
+        log(level: .error, message(), metadata: metadata())
     }
 
-    public func critical(_ message: @autoclosure () -> Message, metadata: @autoclosure () -> Metadata? = nil,
-                         file: String = #fileID, function: String = #function, line: UInt = #line) {
-        log(level: .critical, message(), metadata: metadata(), file: file, function: function, line: line)
+    public func critical(_ message: @autoclosure () -> Message, metadata: @autoclosure () -> Metadata? = nil) {
+        log(level: .critical, message(), metadata: metadata())
     }
 }
 
@@ -124,29 +111,18 @@ public struct LogEvent: Sendable {
     public var level: Logger.Level
     public var message: Logger.Message
     public var metadata: Logger.Metadata?
-    public var file: String
-    public var function: String
-    public var line: UInt
 }
 
 /// Writes messages somewhere; a logger passes it only those at `logLevel` or above.
 public protocol LogHandler: Sendable {
     var logLevel: Logger.Level { get set }
-    /// Metadata added to every message.
-    var metadata: Logger.Metadata { get set }
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? { get set }
     func log(event: LogEvent)
 }
 
 /// A handler that writes nothing (tests).
 public struct NoOpLogHandler: LogHandler {
     public var logLevel: Logger.Level = .critical
-    public var metadata: Logger.Metadata = [:]
     public init() {}
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { nil }
-        set {}
-    }
     public func log(event: LogEvent) {}
 }
 

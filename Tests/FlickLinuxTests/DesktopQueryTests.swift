@@ -32,9 +32,10 @@ private final class Gate: Sendable {
     }
 }
 
-/// Counts probes across the helper thread and the test.
+/// Counts probes across the helper thread and the test, and notes the thread each ran on.
 private final class ProbeCounter: @unchecked Sendable {
     private var value = 0
+    private var threads: [pthread_t] = []
     private var lock = pthread_mutex_t()
 
     init() { pthread_mutex_init(&lock, nil) }
@@ -44,6 +45,7 @@ private final class ProbeCounter: @unchecked Sendable {
         pthread_mutex_lock(&lock)
         defer { pthread_mutex_unlock(&lock) }
         value += 1
+        threads.append(pthread_self())
         return value
     }
 
@@ -51,6 +53,13 @@ private final class ProbeCounter: @unchecked Sendable {
         pthread_mutex_lock(&lock)
         defer { pthread_mutex_unlock(&lock) }
         return value
+    }
+
+    /// Whether every probe so far ran on one thread.
+    var ranOnOneThread: Bool {
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        return threads.allSatisfy { pthread_equal($0, threads[0]) != 0 }
     }
 }
 
@@ -64,12 +73,7 @@ private func readable(_ fd: Int32, within milliseconds: Int32) -> Bool {
 /// `prefix`: the loop ends once it has done what the line says.
 private struct TerminateOnLine: LogHandler {
     let prefix: String
-    var metadata: Logger.Metadata = [:]
     var logLevel: Logger.Level = .debug
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
     func log(event: LogEvent) {
         if "\(event.message)".hasPrefix(prefix) { raise(SIGTERM) }
     }
@@ -132,7 +136,7 @@ struct DesktopQueryTests {
         #expect(readable(query.fileDescriptor, within: 5000))
         let third = try #require(query.receive())
         #expect(third?.source == "probe 3")
-        #expect(query.threadsStarted == 1)
+        #expect(probes.ranOnOneThread, "every probe ran on the one helper thread")
     }
 
     @Test func aHangingQueryDoesNotDelayTheLoop() throws {

@@ -288,12 +288,7 @@ final class CollectedLog: @unchecked Sendable {
 
     private struct CollectingHandler: LogHandler {
         let log: CollectedLog
-        var metadata: Logger.Metadata = [:]
         var logLevel: Logger.Level = .debug
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
         func log(event: LogEvent) {
             log.append("\(event.level): \(event.message)")
         }

@@ -43,9 +43,7 @@ struct ExecutablePagesTests {
     }
 
     static func segments() -> [cshim_address_range] {
-        var ranges = [cshim_address_range](repeating: cshim_address_range(start: 0, end: 0), count: 8)
-        let count = Int(cshim_executable_readonly_segments(&ranges, Int32(ranges.count)))
-        return Array(ranges.prefix(count))
+        Array(ExecutablePages.segments(cshim_executable_readonly_segments))
     }
 
     @Test("they are whole pages of the executable's own file, mapped without write access")
@@ -81,9 +79,7 @@ struct ExecutablePagesTests {
 
     @Test("the writable ones hold the writable data, no code, and none of the read-only pages")
     func writableSegments() throws {
-        var ranges = [cshim_address_range](repeating: cshim_address_range(start: 0, end: 0), count: 8)
-        let count = Int(cshim_executable_writable_segments(&ranges, Int32(ranges.count)))
-        let writable = Array(ranges.prefix(count))
+        let writable = Array(ExecutablePages.segments(cshim_executable_writable_segments))
         try #require(!writable.isEmpty, "no writable segment found")
         let dataAddress = withUnsafePointer(to: &writableGlobal) { UInt(bitPattern: $0) }
         #expect(writable.contains { $0.start <= dataAddress && dataAddress < $0.end })

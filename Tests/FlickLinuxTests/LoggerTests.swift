@@ -22,11 +22,6 @@ private final class Collected: @unchecked Sendable {
 private struct CollectingHandler: LogHandler {
     let into: Collected
     var logLevel: Logger.Level
-    var metadata: Logger.Metadata = [:]
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
     func log(event: LogEvent) {
         let extra = (event.metadata ?? [:]).sorted { $0.key < $1.key }.map { " \($0.key)=\($0.value)" }.joined()
         into.add("\(event.level): \(event.message)\(extra)")
