@@ -42,6 +42,11 @@ let package = Package(
         .target(name: "CShim", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+        // json-c (Debian's libjson-c-dev): sway's answer to `swaymsg -t get_inputs` is JSON
+        // (SwayInputs, per-device natural scrolling). Its archive is linked in (FlickLinux's
+        // linker settings): a shared library would be mapped, relocated and resident all day for
+        // one answer at start, and the packages would depend on it.
+        .systemLibrary(name: "CJSON", providers: [.apt(["libjson-c-dev"])]),
         // toml++ (Debian's libtomlplusplus-dev, header-only) behind a plain C API: the
         // configuration parser, compiled without exceptions (docs/DESIGN.md, "The TOML parser").
         .target(
@@ -52,9 +57,10 @@ let package = Package(
         .target(
             name: "FlickLinux",
             dependencies: [
-                "FlickCore", "CShim", "CEvdev", "CUdev", "CTOMLBridge",
+                "FlickCore", "CShim", "CEvdev", "CUdev", "CJSON", "CTOMLBridge",
             ],
-            swiftSettings: noStringProcessing
+            swiftSettings: noStringProcessing,
+            linkerSettings: [.linkedLibrary(":libjson-c.a")]
         ),
         // The command line and nothing else.
         .executableTarget(

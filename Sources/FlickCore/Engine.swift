@@ -32,7 +32,7 @@ public final class Engine {
     public var onTouchFrame: ((TouchFrame, Instant) -> Void)?
 
     /// The desktop's touchpad natural-scrolling setting, used where `scroll.natural` is `auto`
-    /// (the daemon reads it from GNOME or KDE). Default false: libinput's default. Setting it
+    /// (the daemon reads it from GNOME, KDE or sway). Default false: libinput's default. Setting it
     /// decides every device's direction again (a running coast keeps its own).
     public var desktopNaturalScrolling: Bool = false {
         didSet {

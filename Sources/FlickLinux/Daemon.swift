@@ -355,7 +355,8 @@ public final class Daemon {
             engine.setDesktopNaturalScrolling(open.identity.flatMap { perDevice?.natural(for: $0) }, for: id)
         }
         if let perDevice {
-            logger.info("natural scrolling: the desktop keeps it per device (\(perDevice.file)); \(VirtualTouchpad.name): \(perDevice.virtualTouchpad)")
+            let virtual = perDevice.virtualTouchpad.map { "\($0)" } ?? "not listed yet, so its fingers move as yours"
+            logger.info("natural scrolling: the desktop keeps it per device (\(perDevice.source)); \(VirtualTouchpad.name): \(virtual)")
         }
         // A reload since the ask may have made every setting explicit: nothing to follow.
         if configuration.current.followsDesktopNaturalScrolling {

@@ -26,8 +26,9 @@ public final class DesktopQuery: @unchecked Sendable {
     /// Whether the helper thread runs (only the loop's thread reads and writes this).
     private var started = false
 
-    /// A query asking `probe` (by default this session's desktop).
-    public init(probe: @escaping @Sendable () -> Answer = { DesktopSettings.naturalScrolling() }) throws(SystemError) {
+    /// A query asking `probe` (by default this session's desktop, waiting on sway for flickd's
+    /// virtual touchpad to be listed).
+    public init(probe: @escaping @Sendable () -> Answer = { DesktopSettings.naturalScrolling(waitingForVirtualTouchpad: true) }) throws(SystemError) {
         let ends = try Syscall.makePipe()
         Syscall.setNonBlocking(ends.read)
         Syscall.setNonBlocking(ends.write)

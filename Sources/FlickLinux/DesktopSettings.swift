@@ -17,6 +17,10 @@ import Glibc
 ///   timeout when gsettings is on the PATH. gsettings rather than dconf's files: the user's
 ///   dconf database is a binary GVariant file, the keyfiles in /etc/dconf hold only system
 ///   defaults, and only gsettings also knows the schema's default (natural, on GNOME).
+/// - **sway**, found by its IPC socket (`$SWAYSOCK`, else a live `sway-ipc.UID.PID.sock` in
+///   `$XDG_RUNTIME_DIR`) when the desktop is neither GNOME nor KDE: `swaymsg -t get_inputs
+///   --raw`, run with the same timeout. sway applies `input` rules by identifier or by type, so
+///   it answers per device, with what each touchpad has now (`libinput.natural_scroll`).
 /// - **Unknown or unset desktop**: the KDE files if they exist (Plasma writes them only when
 ///   its touchpad settings were changed), never gsettings: GNOME's schemas are installed on
 ///   most systems, and their default would claim natural scrolling for a desktop that has none.
@@ -34,7 +38,7 @@ public enum DesktopSettings {
         /// Where it was read, for the log: `"GNOME gsettings org.gnome.desktop.peripherals.touchpad natural-scroll"`.
         public var source: String
         /// Each device's own setting, where the desktop keeps one per device and flickd can read
-        /// it (KDE Plasma on Wayland); nil elsewhere.
+        /// it (KDE Plasma on Wayland, sway); nil elsewhere.
         public var perDevice: PerDeviceNaturalScrolling?
 
         public init(_ value: Bool, _ source: String, perDevice: PerDeviceNaturalScrolling? = nil) {
@@ -54,8 +58,13 @@ public enum DesktopSettings {
     /// Whether the desktop's touchpads scroll naturally, and where that was read
     /// (`"GNOME gsettings org.gnome.desktop.peripherals.touchpad natural-scroll"`); nil when
     /// no setting was found.
-    public static func naturalScrolling() -> Answer? {
-        naturalScrolling(in: .current())
+    /// `waitingForVirtualTouchpad`: on sway, when flickd's virtual touchpad is not among the
+    /// inputs yet (sway adds it a moment after flickd creates it), ask again every 250 ms for up
+    /// to 2 s before answering without it. The daemon waits; `flickd doctor` does not.
+    public static func naturalScrolling(waitingForVirtualTouchpad: Bool = false) -> Answer? {
+        var environment = Environment.current()
+        environment.virtualTouchpadWaits = waitingForVirtualTouchpad ? 8 : 0
+        return naturalScrolling(in: environment)
     }
 
     /// What `scroll.natural = "auto"` means for `configuration` now, and the line to log.
@@ -102,6 +111,13 @@ public enum DesktopSettings {
         /// The standard output of `gsettings get <schema> <key>` when it exits with 0; nil when
         /// there is no gsettings or it fails or times out.
         var gsettingsGet: (_ schema: String, _ key: String) -> String?
+        /// sway's inputs as JSON (`swaymsg -t get_inputs --raw`); nil when no sway runs in this
+        /// session, or swaymsg is missing, fails or times out.
+        var swayInputs: () -> String? = { nil }
+        /// How many times to ask sway again for flickd's virtual touchpad (see
+        /// `naturalScrolling(waitingForVirtualTouchpad:)`), and the pause between two asks.
+        var virtualTouchpadWaits = 0
+        var pause: (Duration) -> Void = { _ in }
 
         /// This process's environment.
         static func current() -> Environment {
@@ -115,7 +131,14 @@ public enum DesktopSettings {
                 gsettingsGet: { schema, key in
                     guard let gsettings = ProgramOutput.find("gsettings") else { return nil }
                     return ProgramOutput.run(gsettings, ["get", schema, key], timeout: gsettingsTimeout)
-                })
+                },
+                swayInputs: {
+                    guard let socket = SwayInputs.socketPath(swaysock: variable("SWAYSOCK"),
+                                                             runtimeDirectory: variable("XDG_RUNTIME_DIR")),
+                          let swaymsg = ProgramOutput.find("swaymsg") else { return nil }
+                    return ProgramOutput.run(swaymsg, ["-s", socket, "-t", "get_inputs", "--raw"], timeout: gsettingsTimeout)
+                },
+                pause: { duration in Syscall.sleep(duration) })
         }
 
         private static func variable(_ name: String) -> String? {
@@ -129,12 +152,31 @@ public enum DesktopSettings {
         let desktops = (environment.currentDesktop ?? "").lowercased().split(separator: ":").map(String.init)
         let isKDE = desktops.contains("kde")
         let isGNOME = desktops.contains { $0.containsText("gnome") || $0 == "pantheon" }
+        if !isKDE && !isGNOME, let found = swayNaturalScrolling(in: environment) { return found }
         if isKDE || !isGNOME, let found = kdeNaturalScrolling(in: environment) { return found }
         if isGNOME, let output = environment.gsettingsGet(gnomeSchema, gnomeKey),
            let value = parseGSettingsBoolean(output) {
             return Answer(value, "GNOME gsettings \(gnomeSchema) \(gnomeKey)")
         }
         return nil
+    }
+
+    /// sway's answer: the first real touchpad's setting, and every touchpad's (see
+    /// `SwayInputs`). A session with sway and no touchpad answers libinput's default.
+    private static func swayNaturalScrolling(in environment: Environment) -> Answer? {
+        var waits = environment.virtualTouchpadWaits
+        while true {
+            guard let json = environment.swayInputs(), let perDevice = SwayInputs.touchpads(json) else { return nil }
+            if perDevice.virtualTouchpad == nil && waits > 0 {
+                waits -= 1
+                environment.pause(.milliseconds(250))
+                continue
+            }
+            guard let first = perDevice.entries.first(where: { $0.device != VirtualTouchpad.identity }) else {
+                return Answer(PerDeviceNaturalScrolling.unsetDefault, "\(perDevice.source): no touchpad but flickd's", perDevice: perDevice)
+            }
+            return Answer(first.natural, "\(perDevice.source), \(first.device.name)", perDevice: perDevice)
+        }
     }
 
     private static func kdeNaturalScrolling(in environment: Environment) -> Answer? {
@@ -210,10 +252,13 @@ public enum DesktopSettings {
 }
 
 /// A desktop's natural-scrolling setting for each device, where it keeps one per device and
-/// flickd can read it: KDE Plasma on Wayland. KWin applies the `NaturalScroll` entry of the
-/// `[Libinput][vendor][product][name]` group of kcminputrc (ids in decimal) to that one device,
-/// and libinput's default (off) to a device without one, flickd's virtual touchpad included
-/// until its settings are changed in System Settings.
+/// flickd can read it:
+/// - KDE Plasma on Wayland. KWin applies the `NaturalScroll` entry of the
+///   `[Libinput][vendor][product][name]` group of kcminputrc (ids in decimal) to that one device,
+///   and libinput's default (off) to a device without one, flickd's virtual touchpad included
+///   until its settings are changed in System Settings.
+/// - sway, which lists every input it has with the settings in force: a device it does not list
+///   is one it has not seen, whose setting is unknown.
 public struct PerDeviceNaturalScrolling: Sendable, Equatable {
     /// One device's entry: the device its group names (with both ids) and its setting.
     public struct Entry: Sendable, Equatable {
@@ -226,17 +271,20 @@ public struct PerDeviceNaturalScrolling: Sendable, Equatable {
         }
     }
 
-    /// The devices with a `NaturalScroll` entry, in file order.
+    /// The devices with a setting, in the desktop's order.
     public var entries: [Entry]
-    /// The file they were read from, for messages.
-    public var file: String
+    /// Where they were read (a file, or sway's inputs), for messages.
+    public var source: String
+    /// What a device without an entry gets: `unsetDefault` on KDE; nil (unknown) on sway.
+    public var unlisted: Bool?
 
-    /// What a device without an entry gets: libinput's default, off.
+    /// libinput's default, off.
     public static let unsetDefault = false
 
-    public init(entries: [Entry], file: String) {
+    public init(entries: [Entry], source: String, unlisted: Bool? = unsetDefault) {
         self.entries = entries
-        self.file = file
+        self.source = source
+        self.unlisted = unlisted
     }
 
     /// The entries of a kcminputrc's `[Libinput]` groups that hold a `NaturalScroll`.
@@ -248,7 +296,7 @@ public struct PerDeviceNaturalScrolling: Sendable, Equatable {
                   let natural = KConfig.boolean(entry.value) else { continue }
             entries.append(Entry(device: device, natural: natural))
         }
-        self.init(entries: entries, file: file)
+        self.init(entries: entries, source: file)
     }
 
     /// The device a kcminputrc group `[Libinput][vendor][product][name]` is for; nil for other groups.
@@ -259,14 +307,15 @@ public struct PerDeviceNaturalScrolling: Sendable, Equatable {
     }
 
     /// The setting the desktop gives the device `identity`; nil when its ids are unknown (then
-    /// its group cannot be named).
+    /// its entry cannot be named) or the desktop does not list it (`unlisted`).
     public func natural(for identity: DeviceIdentity) -> Bool? {
         guard identity.vendor != nil, identity.product != nil else { return nil }
-        return entries.last { $0.device == identity }?.natural ?? Self.unsetDefault
+        return entries.last { $0.device == identity }?.natural ?? unlisted
     }
 
-    /// The setting the desktop gives flickd's virtual touchpad.
-    public var virtualTouchpad: Bool { natural(for: VirtualTouchpad.identity) ?? Self.unsetDefault }
+    /// The setting the desktop gives flickd's virtual touchpad; nil when unknown (sway has not
+    /// added it yet).
+    public var virtualTouchpad: Bool? { natural(for: VirtualTouchpad.identity) }
 }
 
 /// The part of KDE's INI dialect the touchpad files use: `[a][b]` group headers, `key=value`

@@ -487,7 +487,7 @@ public struct Doctor {
                              fix: "while flickd runs, open System Settings › Touchpad, pick \"\(VirtualTouchpad.name)\" and set Natural scrolling as for your touchpad (or set output.mode = \"wheel\")")
             }
             return Check(title: title, status: .ok,
-                         detail: "\(base) (desktops that keep settings per device, such as KDE Plasma or sway `input <identifier>` rules, need the same settings for \"\(VirtualTouchpad.name)\")")
+                         detail: "\(base) (desktops that keep settings per device and that flickd cannot read, such as KDE Plasma on X11, need the same settings for \"\(VirtualTouchpad.name)\")")
         }
     }
 
@@ -496,8 +496,11 @@ public struct Doctor {
     private func perDeviceDirections(_ perDevice: PerDeviceNaturalScrolling, desktop: Bool,
                                      configuration: Configuration, touch: TouchDevices) -> String {
         func words(_ natural: Bool) -> String { natural ? "natural" : "traditional" }
-        let virtual = perDevice.virtualTouchpad
-        var detail = "touchpad: coasts move two fingers on \"\(VirtualTouchpad.name)\"; the desktop keeps natural scrolling per device (\(perDevice.file)) and scrolls it \(words(virtual))"
+        guard let virtual = perDevice.virtualTouchpad else {
+            // sway lists only the devices it has: the virtual touchpad is there while flickd runs.
+            return "touchpad: coasts move two fingers on \"\(VirtualTouchpad.name)\"; the desktop keeps natural scrolling per device (\(perDevice.source)) and does not list that device now (is flickd running?); flickd reads its setting when it starts and moves the fingers so that the glide keeps your direction"
+        }
+        var detail = "touchpad: coasts move two fingers on \"\(VirtualTouchpad.name)\"; the desktop keeps natural scrolling per device (\(perDevice.source)) and scrolls it \(words(virtual))"
         let pads = touch.nodes.map(\.node).filter { $0.kind == .touchpad }
         if pads.isEmpty { return detail + "; no touchpad to compare it with" }
         for node in pads {

@@ -159,6 +159,15 @@ enum Syscall {
         return Instant(microseconds: Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000)
     }
 
+    /// Sleeps for `duration`, through interruptions. Only for helper threads (the desktop
+    /// probe): the event loop never sleeps.
+    static func sleep(_ duration: Duration) {
+        let microseconds = max(0, duration.microseconds)
+        var request = timespec(tv_sec: Int(microseconds / 1_000_000), tv_nsec: Int(microseconds % 1_000_000) * 1000)
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) == -1 && errno == EINTR { request = remaining }
+    }
+
     /// A non-blocking CLOCK_MONOTONIC timerfd.
     static func timerCreate() throws(SystemError) -> Int32 {
         try retrying("timerfd_create") {

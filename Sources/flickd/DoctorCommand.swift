@@ -17,10 +17,10 @@ struct DoctorCommand: FlickdCommand {
             - configuration: the file `flickd run` would read (or --config FILE),
               checked as `flickd check-config` checks it.
             - natural scrolling: scroll.natural against the desktop's own touchpad
-              setting (GNOME, KDE), and where that was read; a mismatch is a warning.
+              setting (GNOME, KDE, sway), and where that was read; a mismatch is a warning.
             - output: output.mode in use (the virtual touchpad or the virtual wheel). In
-              touchpad mode on KDE Plasma under Wayland, the virtual touchpad's own natural
-              scrolling against each touchpad's, and which way the virtual fingers move; a
+              touchpad mode on KDE Plasma under Wayland and on sway, the virtual touchpad's own
+              natural scrolling against each touchpad's, and which way the virtual fingers move; a
               warning where the desktop keeps touchpad settings per device and flickd cannot
               read them (Plasma on X11), with the fix.
 

@@ -198,7 +198,7 @@ struct DesktopQueryTests {
         explicit.output.mode = .touchpad
         let virtual = PerDeviceNaturalScrolling.Entry(device: VirtualTouchpad.identity, natural: true)
         let query = try DesktopQuery {
-            DesktopSettings.Answer(true, "KDE test", perDevice: PerDeviceNaturalScrolling(entries: [virtual], file: "kcminputrc"))
+            DesktopSettings.Answer(true, "KDE test", perDevice: PerDeviceNaturalScrolling(entries: [virtual], source: "kcminputrc"))
         }
         let engine = Engine(configuration: explicit)
         let logger = Logger(label: "flickd-test") { _ in

@@ -127,15 +127,27 @@ import Testing
         var files: [String: String] = [:]
         var gsettings: String?
         var asked: [String] = []
+        /// sway's replies to `get_inputs`, one per ask (the last repeats); empty: no sway.
+        var sway: [String] = []
+        var swayAsks = 0
+        var pauses: [FlickCore.Duration] = []
 
-        func environment(desktop: String?, session: String? = "wayland") -> DesktopSettings.Environment {
-            DesktopSettings.Environment(
+        func environment(desktop: String?, session: String? = "wayland", waits: Int = 0) -> DesktopSettings.Environment {
+            var environment = DesktopSettings.Environment(
                 currentDesktop: desktop, sessionType: session, configHome: "/home/u/.config",
                 readFile: { [unowned self] in files[$0] },
                 gsettingsGet: { [unowned self] schema, key in
                     asked.append("\(schema) \(key)")
                     return gsettings
                 })
+            environment.swayInputs = { [unowned self] in
+                guard !sway.isEmpty else { return nil }
+                swayAsks += 1
+                return sway[min(swayAsks, sway.count) - 1]
+            }
+            environment.virtualTouchpadWaits = waits
+            environment.pause = { [unowned self] in pauses.append($0) }
+            return environment
         }
     }
 
@@ -165,7 +177,7 @@ import Testing
         #expect(x11.value == true, "on X11 the touchpad module's file comes first")
         #expect(x11.source == "KDE /home/u/.config/touchpadxlibinputrc [SynPS/2 Synaptics TouchPad] naturalScroll")
         // KWin applies kcminputrc per device on Wayland; the X11 module's file is one setting.
-        #expect(wayland.perDevice?.file == "/home/u/.config/kcminputrc")
+        #expect(wayland.perDevice?.source == "/home/u/.config/kcminputrc")
         #expect(wayland.perDevice?.entries.count == 2)
         #expect(x11.perDevice == nil)
         session.files["/home/u/.config/touchpadxlibinputrc"] = nil

@@ -82,7 +82,7 @@ import Testing
         system.fileContents[sysfs + "vendor"] = "0002\n"
         system.fileContents[sysfs + "product"] = "0007\n"
         let pad = PerDeviceNaturalScrolling.Entry(device: DeviceIdentity(name: "SynPS/2 Synaptics TouchPad", vendor: 2, product: 7), natural: true)
-        system.desktop = DesktopSettings.Answer(true, "KDE kcminputrc", perDevice: PerDeviceNaturalScrolling(entries: [pad], file: "kcminputrc"))
+        system.desktop = DesktopSettings.Answer(true, "KDE kcminputrc", perDevice: PerDeviceNaturalScrolling(entries: [pad], source: "kcminputrc"))
         let against = try system.checks().one("output")
         #expect(against.status == .ok, "flickd handles it: \(against.text)")
         #expect(against.detail.contains("scrolls it traditional"), "no group for the virtual pad: libinput's default")
@@ -91,5 +91,18 @@ import Testing
         system.desktop?.perDevice?.entries.append(virtual)
         let same = try system.checks().one("output")
         #expect(same.detail.contains("scrolls natural: the virtual fingers move as yours did"), "\(same.text)")
+    }
+
+    /// sway lists only the devices it has: with flickd stopped, its pad is not there to compare.
+    @Test func swayWithoutTheVirtualPadSaysSoAndRunsThePadsThroughTheDaemon() throws {
+        var system = FakeSystem()
+        let pad = PerDeviceNaturalScrolling.Entry(device: DeviceIdentity(name: "SynPS/2 Synaptics TouchPad", vendor: 2, product: 7), natural: true)
+        let perDevice = PerDeviceNaturalScrolling(entries: [pad], source: SwayInputs.source, unlisted: nil)
+        system.desktop = DesktopSettings.Answer(true, SwayInputs.source, perDevice: perDevice)
+        let check = try system.checks().one("output")
+        #expect(check.status == .ok, "\(check.text)")
+        #expect(check.detail.contains("does not list that device now (is flickd running?)"), "\(check.text)")
+        system.desktop?.perDevice?.entries.append(.init(device: VirtualTouchpad.identity, natural: false))
+        #expect(try system.checks().one("output").detail.contains("(\(SwayInputs.source)) and scrolls it traditional"))
     }
 }

@@ -12,7 +12,8 @@ Per server (Xorg with the dummy video driver and the libinput input driver; sway
 its libinput backend, run by an unprivileged user through seatd; KWin 5.27 with its DRM backend
 on the guest's --gpu display device, through fake_logind.py: the guest must be booted with
 --gpu for it; "kwin-natural": the same with the real pad natural in KWin's kcminputrc and flickd
-told so) and per toolkit app
+told so; "sway-natural": sway with an `input <identifier>` rule making the real pad natural, and
+flickd given SWAYSOCK) and per toolkit app
 (Tests/E2E/apps/app.py: GTK4, GTK3, Qt6 widgets), one app is started and reused: for each
 flickd output mode ("none" = flickd not running; "wheel", "touchpad" = flickd run with
 `[output] mode = ...`; "default" = flickd with no [output] table), speed (mm/s) and direction,
@@ -271,7 +272,7 @@ class Sway(WaylandServer):
             f.write("output HEADLESS-1 resolution 800x600 position 0 0\n"
                     "xwayland disable\n"
                     "default_border none\n"
-                    "focus_follows_mouse no\n")
+                    "focus_follows_mouse no\n" + self.extra_config())
         os.chmod(conf, 0o644)
         env = dict(os.environ, XDG_RUNTIME_DIR=self.runtime, WLR_BACKENDS="headless,libinput",
                    WLR_RENDERER="pixman", LIBSEAT_BACKEND="seatd", HOME=work)
@@ -291,6 +292,9 @@ class Sway(WaylandServer):
             time.sleep(0.1)
         if not self.sock:
             raise RuntimeError("sway did not start:\n" + open(self.log_path, errors="replace").read()[-3000:])
+
+    def extra_config(self):
+        return ""
 
     def swaymsg(self, *args):
         return subprocess.run(["swaymsg", "-s", self.sock] + list(args), capture_output=True, text=True, timeout=20)
@@ -448,7 +452,35 @@ class KWinNatural(KWin):
             else:
                 os.environ[k] = v
 
-SERVERS = {"xorg": Xorg, "sway": Sway, "kwin": KWin, "kwin-natural": KWinNatural}
+class SwayNatural(Sway):
+    """sway as above with an `input <identifier>` rule that makes the real pad natural and
+    leaves flickd's virtual pad at libinput's default: the case flickd's sway reader exists for.
+    flickd (started after the server, with the harness's environment) gets the server's SWAYSOCK,
+    as a user service does from sway's systemd import, and asks sway for each pad's setting."""
+    name = "sway-natural"
+
+    def __init__(self, work):
+        work = os.path.join(work, "sway-natural")
+        os.makedirs(work, exist_ok=True)
+        Sway.__init__(self, work)
+        # flickd inherits the harness's environment (class Flickd); restored in stop().
+        self.saved_env = {k: os.environ.get(k) for k in ("SWAYSOCK", "XDG_CURRENT_DESKTOP")}
+        os.environ.update(SWAYSOCK=self.sock, XDG_CURRENT_DESKTOP="sway")
+
+    def extra_config(self):
+        desc = vdev.load(PAD)
+        identifier = "%d:%d:%s" % (desc["id"]["vendor"], desc["id"]["product"], desc["name"].replace(" ", "_"))
+        return 'input "%s" natural_scroll enabled\n' % identifier
+
+    def stop(self):
+        Sway.stop(self)
+        for k, v in self.saved_env.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+SERVERS = {"xorg": Xorg, "sway": Sway, "sway-natural": SwayNatural, "kwin": KWin, "kwin-natural": KWinNatural}
 
 
 # ------------------------------------------------------------------------------------ app ---

@@ -1,0 +1,90 @@
+import CJSON
+import FlickCore
+import Glibc
+
+/// sway's touchpads and their natural scrolling, from its IPC: what `swaymsg -t get_inputs
+/// --raw` prints, a JSON array with one object per input, e.g.
+/// `{"identifier": "2:7:SynPS/2_Synaptics_TouchPad", "name": "SynPS/2 Synaptics TouchPad",
+/// "vendor": 2, "product": 7, "type": "touchpad", "libinput": {"natural_scroll": "enabled", ...}}`.
+///
+/// Rationale: sway applies `input` rules by identifier (`input "2:7:SynPS/2_Synaptics_TouchPad"
+/// natural_scroll enabled`) or by type, and flickd's virtual touchpad has an identifier of its
+/// own, so a rule for the real pad alone leaves the virtual one at libinput's default and every
+/// glide would run backwards. sway's answer is the settings in force per device, whatever the
+/// config files, includes and runtime `swaymsg input` commands did to get there; reading the
+/// config files would miss the last and repeat sway's rule matching. The reply is JSON, read
+/// with json-c (the parser sway itself uses).
+public enum SwayInputs {
+    /// Where the answer came from, for messages.
+    public static let source = "sway (swaymsg -t get_inputs)"
+
+    /// The touchpads in `json`, sway's `get_inputs` reply, with the natural scrolling each has
+    /// now (sway lists only the devices it has, so an unlisted one is unknown); nil when
+    /// `json` is not such a reply. Touchpads without the setting (libinput says they cannot
+    /// scroll naturally) are left out.
+    public static func touchpads(_ json: String) -> PerDeviceNaturalScrolling? {
+        guard let root = json_tokener_parse(json) else { return nil }
+        defer { json_object_put(root) }
+        guard json_object_is_type(root, json_type_array) != 0 else { return nil }
+        var entries: [PerDeviceNaturalScrolling.Entry] = []
+        for index in 0..<json_object_array_length(root) {
+            guard let input = json_object_array_get_idx(root, index),
+                  string(input, "type") == "touchpad",
+                  let name = string(input, "name"),
+                  let vendor = integer(input, "vendor").flatMap(UInt16.init(exactly:)),
+                  let product = integer(input, "product").flatMap(UInt16.init(exactly:)),
+                  let libinput = member(input, "libinput"),
+                  let natural = string(libinput, "natural_scroll") else { continue }
+            switch natural {
+            case "enabled": entries.append(.init(device: DeviceIdentity(name: name, vendor: vendor, product: product), natural: true))
+            case "disabled": entries.append(.init(device: DeviceIdentity(name: name, vendor: vendor, product: product), natural: false))
+            default: continue
+            }
+        }
+        return PerDeviceNaturalScrolling(entries: entries, source: source, unlisted: nil)
+    }
+
+    /// The IPC socket of the sway this session runs: `$SWAYSOCK` when it names an existing
+    /// file; else, in `runtimeDirectory` (`$XDG_RUNTIME_DIR`), a `sway-ipc.UID.PID.sock` of this
+    /// user whose sway still runs (a crashed sway leaves its socket behind). A user service
+    /// started before sway imported `SWAYSOCK` into the user manager finds it the second way.
+    public static func socketPath(swaysock: String?, runtimeDirectory: String?,
+                                  user: uid_t = getuid(), isRunning: (pid_t) -> Bool = processRuns) -> String? {
+        if let swaysock, !swaysock.isEmpty, Syscall.exists(swaysock) { return swaysock }
+        guard let runtimeDirectory, runtimeDirectory.hasPrefix("/") else { return nil }
+        var found = glob_t()
+        defer { globfree(&found) }
+        let prefix = "sway-ipc.\(user)."
+        guard glob(runtimeDirectory + "/" + prefix + "*.sock", 0, nil, &found) == 0 else { return nil }
+        for index in 0..<Int(found.gl_pathc) {
+            guard let entry = found.gl_pathv[index] else { continue }
+            let path = String(cString: entry)
+            let file = path.split(separator: "/").last.map(String.init) ?? ""
+            let pid = file.dropFirst(prefix.count).dropLast(".sock".count)
+            if let pid = pid_t(pid), pid > 0, isRunning(pid) { return path }
+        }
+        return nil
+    }
+
+    /// Whether a process `pid` exists (one of another user's answers EPERM).
+    public static func processRuns(_ pid: pid_t) -> Bool {
+        kill(pid, 0) == 0 || errno == EPERM
+    }
+
+    private static func member(_ object: OpaquePointer, _ key: String) -> OpaquePointer? {
+        var value: OpaquePointer?
+        guard json_object_object_get_ex(object, key, &value) != 0 else { return nil }
+        return value
+    }
+
+    private static func string(_ object: OpaquePointer, _ key: String) -> String? {
+        guard let value = member(object, key), json_object_is_type(value, json_type_string) != 0,
+              let text = json_object_get_string(value) else { return nil }
+        return String(cString: text)
+    }
+
+    private static func integer(_ object: OpaquePointer, _ key: String) -> Int64? {
+        guard let value = member(object, key), json_object_is_type(value, json_type_int) != 0 else { return nil }
+        return json_object_get_int64(value)
+    }
+}

@@ -1,0 +1,126 @@
+import FlickCore
+import Foundation
+import Glibc
+import Testing
+@testable import FlickLinux
+
+/// sway's per-device natural scrolling: its `get_inputs` reply read with json-c, its socket
+/// found, and the answer `scroll.natural = "auto"` and the virtual touchpad get.
+@Suite struct SwayInputsTests {
+    /// A reply shaped like sway 1.7's (`swaymsg -t get_inputs --raw`), trimmed: a keyboard, the
+    /// real pad made natural by an identifier rule, flickd's pad left at libinput's default, a
+    /// pointing stick, and a second touchpad whose libinput offers no natural scrolling.
+    static func reply(virtualPad: Bool = true, realNatural: Bool = true) -> String {
+        var inputs = [
+            #"{"identifier": "1:1:AT_Translated_Set_2_keyboard", "name": "AT Translated Set 2 keyboard", "vendor": 1, "product": 1, "type": "keyboard", "xkb_active_layout_name": "English (US)", "libinput": {"send_events": "enabled"}}"#,
+            #"{"identifier": "2:7:SynPS/2_Synaptics_TouchPad", "name": "SynPS/2 Synaptics TouchPad", "vendor": 2, "product": 7, "type": "touchpad", "libinput": {"send_events": "enabled", "tap": "enabled", "natural_scroll": "\#(realNatural ? "enabled" : "disabled")", "scroll_method": "two_finger", "dwt": "enabled"}}"#,
+            #"{"identifier": "2:10:TPPS/2_IBM_TrackPoint", "name": "TPPS/2 IBM TrackPoint", "vendor": 2, "product": 10, "type": "pointer", "libinput": {"natural_scroll": "enabled"}}"#,
+            #"{"identifier": "1267:12410:ELAN_Touchpad", "name": "ELAN Touchpad", "vendor": 1267, "product": 12410, "type": "touchpad", "libinput": {"send_events": "enabled"}}"#,
+        ]
+        if virtualPad {
+            inputs.append(#"{"identifier": "0:0:flickd_virtual_touchpad", "name": "\#(VirtualTouchpad.name)", "vendor": 0, "product": 0, "type": "touchpad", "libinput": {"send_events": "enabled", "tap": "disabled", "natural_scroll": "disabled"}}"#)
+        }
+        return "[" + inputs.joined(separator: ",\n") + "]"
+    }
+
+    static let realPad = DeviceIdentity(name: "SynPS/2 Synaptics TouchPad", vendor: 2, product: 7)
+
+    @Test func touchpadsAndTheirNaturalScrollingAreRead() throws {
+        let found = try #require(SwayInputs.touchpads(Self.reply()))
+        #expect(found.entries.map(\.device) == [Self.realPad, VirtualTouchpad.identity],
+                "only touchpads that have the setting; the pointing stick's is not a touchpad's")
+        #expect(found.natural(for: Self.realPad) == true)
+        #expect(found.virtualTouchpad == false)
+        #expect(found.natural(for: DeviceIdentity(name: "ELAN Touchpad", vendor: 1267, product: 12410)) == nil,
+                "a touchpad without the setting is unknown, not libinput's default")
+        #expect(found.natural(for: DeviceIdentity(name: "Other", vendor: 9, product: 9)) == nil,
+                "sway lists every device it has: one it does not list is unknown")
+        #expect(try #require(SwayInputs.touchpads(Self.reply(virtualPad: false))).virtualTouchpad == nil)
+    }
+
+    @Test func aReplyThatIsNotAnInputListIsNoAnswer() {
+        for text in ["", "[", "{}", #"{"success": false, "error": "Unknown command"}"#, "null", "42", "[1, 2"] {
+            #expect(SwayInputs.touchpads(text) == nil, "\(text)")
+        }
+        #expect(SwayInputs.touchpads("[]")?.entries == [], "a sway without inputs is an answer")
+        let odd = #"[{"type": "touchpad", "name": "X", "vendor": 70000, "product": 1, "libinput": {"natural_scroll": "enabled"}}, {"type": "touchpad", "name": 5, "vendor": 1, "product": 1, "libinput": {"natural_scroll": "enabled"}}, {"type": "touchpad", "name": "Y", "vendor": 1, "product": 1, "libinput": {"natural_scroll": "maybe"}}]"#
+        #expect(SwayInputs.touchpads(odd)?.entries == [], "ids out of range, a name that is no string, an unknown value")
+    }
+
+    @Test func theSessionsSwayIsAnsweredPerDevice() throws {
+        let session = DesktopSettingsTests.FakeSession()
+        session.gsettings = "true\n"
+        session.sway = [Self.reply()]
+        let found = try #require(DesktopSettings.naturalScrolling(in: session.environment(desktop: "sway")))
+        #expect(found.value == true, "auto follows the first real touchpad, not flickd's")
+        #expect(found.source == "\(SwayInputs.source), SynPS/2 Synaptics TouchPad")
+        #expect(found.perDevice?.virtualTouchpad == false)
+        #expect(session.asked.isEmpty, "GNOME's schema default says nothing about sway")
+        session.sway = [Self.reply(realNatural: false)]
+        #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: nil))?.value == false,
+                "no XDG_CURRENT_DESKTOP: a running sway still answers")
+    }
+
+    @Test func swayComesBeforeAStaleKdeFileButNotBeforeADesktopThatSaysWhatItIs() throws {
+        let session = DesktopSettingsTests.FakeSession()
+        session.gsettings = "false\n"
+        session.files["/home/u/.config/kcminputrc"] = DesktopSettingsTests.kcminputrc
+        session.sway = [Self.reply()]
+        #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "sway"))?.source.hasPrefix(SwayInputs.source) == true)
+        #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE"))?.source.hasPrefix("KDE") == true)
+        #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "GNOME"))?.source.hasPrefix("GNOME") == true)
+        session.sway = ["not json"]
+        #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "sway"))?.source.hasPrefix("KDE") == true,
+                "a reply that cannot be read is no answer: the next source is asked")
+    }
+
+    @Test func theDaemonWaitsForSwayToListTheVirtualTouchpad() throws {
+        let session = DesktopSettingsTests.FakeSession()
+        session.sway = [Self.reply(virtualPad: false), Self.reply(virtualPad: false), Self.reply()]
+        let found = try #require(DesktopSettings.naturalScrolling(in: session.environment(desktop: "sway", waits: 8)))
+        #expect(found.perDevice?.virtualTouchpad == false)
+        #expect(session.swayAsks == 3)
+        #expect(session.pauses == [.milliseconds(250), .milliseconds(250)])
+
+        let never = DesktopSettingsTests.FakeSession()
+        never.sway = [Self.reply(virtualPad: false)]
+        let without = try #require(DesktopSettings.naturalScrolling(in: never.environment(desktop: "sway", waits: 8)))
+        #expect(without.perDevice?.virtualTouchpad == nil, "after 2 s: answered without it")
+        #expect(without.value == true)
+        #expect(never.swayAsks == 9)
+
+        let doctor = DesktopSettingsTests.FakeSession()
+        doctor.sway = [Self.reply(virtualPad: false)]
+        _ = DesktopSettings.naturalScrolling(in: doctor.environment(desktop: "sway"))
+        #expect(doctor.swayAsks == 1 && doctor.pauses.isEmpty, "without waits one ask")
+    }
+
+    @Test func onlyFlickdsPadGivesLibinputsDefaultForAuto() throws {
+        let session = DesktopSettingsTests.FakeSession()
+        session.sway = ["[" + String(Self.reply().split(separator: "\n").last!)]
+        let found = try #require(DesktopSettings.naturalScrolling(in: session.environment(desktop: "sway")))
+        #expect(found.value == false)
+        #expect(found.source.containsText("no touchpad but flickd's"))
+    }
+
+    @Test func theSocketIsSwaysockOrALiveOneOfThisUser() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flickd-sway-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for name in ["sway-ipc.1000.400.sock", "sway-ipc.1000.500.sock", "sway-ipc.1001.600.sock", "sway-ipc.1000.x.sock"] {
+            FileManager.default.createFile(atPath: directory + "/" + name, contents: nil)
+        }
+        let running: Set<pid_t> = [500, 600]
+        func find(_ swaysock: String?, _ runtime: String?) -> String? {
+            SwayInputs.socketPath(swaysock: swaysock, runtimeDirectory: runtime, user: 1000, isRunning: { running.contains($0) })
+        }
+        #expect(find(nil, directory) == directory + "/sway-ipc.1000.500.sock", "400 crashed; 600 is another user's")
+        #expect(find(directory + "/sway-ipc.1000.400.sock", directory) == directory + "/sway-ipc.1000.400.sock",
+                "SWAYSOCK is taken as it is")
+        #expect(find(directory + "/gone.sock", directory) == directory + "/sway-ipc.1000.500.sock")
+        #expect(find("", nil) == nil)
+        #expect(find(nil, "relative/dir") == nil)
+        #expect(SwayInputs.socketPath(swaysock: nil, runtimeDirectory: directory, user: 1000, isRunning: { _ in false }) == nil)
+        #expect(SwayInputs.processRuns(getpid()))
+    }
+}
