@@ -115,6 +115,8 @@ TOUCH_STOP_WITHIN_S = 0.05
 SETTLE_GAP_S = 0.2
 # Input-driven changes stamped this long from the settle frame on are its own.
 SETTLE_OWN_S = 0.15
+# How late chromium's own input times may be (App.input_clock_slack_s).
+CHROMIUM_INPUT_SLACK_S = 0.05
 # A scenario is not measurable when this many flicks written on time gave no figures and none did
 # (the app saw fewer than two finger-driven changes, e.g. GTK4 under Xorg painting every ~170 ms).
 GIVE_UP_AFTER = 4
@@ -490,6 +492,12 @@ class App:
 
     def __init__(self, server, toolkit, work):
         self.toolkit = toolkit
+        # How much later than the server's time an input time in the app's log can be, on top of
+        # Server.input_clock_slack_s. chromium on Wayland stamps a wheel event with its own time
+        # of reading or resampling it (browser_app.py), seen 5-23 ms after flickd's motion that
+        # caused it (docs/APPS.md); 50 ms keeps its late-stamped coast frames flickd's, while a
+        # fling of chromium's own at the lift (300 ms after the touch) still counts as stray.
+        self.input_clock_slack_s = CHROMIUM_INPUT_SLACK_S if toolkit == "chromium" else 0.0
         self.path = os.path.join(work, "app-%s-%s.log" % (server.name, toolkit))
         open(self.path, "w").close()
         os.chmod(self.path, 0o666)
@@ -981,7 +989,7 @@ def first_event_dropped(lines, axis, t_from):
 def measure_touch_stop(lines, flick, touch, last_motion, center_t, slack, settle=None):
     """Figures of one touch-stop try: what moved after flickd's last motion, and against the
     flick's direction. `slack`: how much later than the kernel's stamp the app's input times can
-    be (the server's Server.input_clock_slack_s). `settle`: kernel time of flickd's settle frame
+    be (Server.input_clock_slack_s, or the app's App.input_clock_slack_s when larger). `settle`: kernel time of flickd's settle frame
     (one device unit, SETTLE_GAP_S or more after its last motion), or None: input-driven changes
     stamped from it to SETTLE_OWN_S later are its own (`settle_px`), not stray. None when the app did not see the
     flick (fewer than two finger-driven changes)."""
@@ -1051,7 +1059,8 @@ def run_touch_stop(args, server, app, pad, daemon, mode, checks):
         late = max(flick.get("max_late_ms") or 0, touch.get("max_late_ms") or 0) > 25
         if late or first is None or last_motion is None or first >= k_touch:
             continue  # the coast had not begun when the finger landed (emulator stall): not a try
-        m = measure_touch_stop(app.lines(), flick, touch, last_motion, center_t, server.input_clock_slack_s, settle)
+        slack = max(server.input_clock_slack_s, app.input_clock_slack_s)
+        m = measure_touch_stop(app.lines(), flick, touch, last_motion, center_t, slack, settle)
         if m is None:
             continue
         tries.append(m)

@@ -138,8 +138,8 @@ class TouchStop(unittest.TestCase):
                 (1.09, "v", 90.0, 1090), (1.15, "v", 140.0, 1140), (1.20, "v", 180.0, 1200),
                 (1.46, "v", 180.5, 1450))
 
-    def measure(self, settle, lines=LINES):
-        return harness.measure_touch_stop(lines, self.FLICK, self.TOUCH, 1.200, 0.9, 0.002, settle)
+    def measure(self, settle, lines=LINES, slack=0.002):
+        return harness.measure_touch_stop(lines, self.FLICK, self.TOUCH, 1.200, 0.9, slack, settle)
 
     def test_the_settle_frames_change_is_its_own_not_stray(self):
         m = self.measure(1.450)
@@ -164,6 +164,16 @@ class TouchStop(unittest.TestCase):
         m = self.measure(1.450, lines)
         self.assertAlmostEqual(m["stray_px"], 3.0)
         self.assertAlmostEqual(m["settle_px"], 2.5)
+
+    def test_a_late_stamped_coast_frame_is_flickds_within_the_apps_slack_and_a_fling_is_not(self):
+        # chromium stamps input when it reads it: the coast's last frame, 18 ms after flickd's
+        # last motion, painted at 1.26 s; then its fling at the lift.
+        lines = self.LINES[:-1] + log((1.26, "v", 1500.0, 1218), (1.46, "v", 1500.5, 1450), (1.67, "v", 2900.0, 1655))
+        sway = self.measure(1.450, lines)
+        self.assertAlmostEqual(sway["stray_px"], 1320.0 + 1399.5)
+        chromium = self.measure(1.450, lines, slack=harness.CHROMIUM_INPUT_SLACK_S)
+        self.assertAlmostEqual(chromium["stray_px"], 1399.5, msg="the fling at the lift stays stray")
+        self.assertAlmostEqual(chromium["coast_px"], 1410.0)
 
 if __name__ == "__main__":
     unittest.main(verbosity=1)
