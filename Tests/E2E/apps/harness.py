@@ -43,7 +43,9 @@ scenario with the medians over the flicks:
   gtk_dropped_px      GTK 4 only: the offset the first delivered scroll event of the glide's
                       scroll sequence would have moved; GTK 4.8's ScrolledWindow ignores it
                       (0: applied); ratio_with_dropped: the ratio had it been applied
-and, over all flicks of the scenario: flickd_bad_events (POINTER_BUTTON, tap, POINTER_MOTION or
+and, over all flicks of the scenario: turned (flicks played, measured or not, whose content went
+back after the finger's last change by more than TURN_FRACTION of the finger phase's travel: a
+glide against the finger), flickd_bad_events (POINTER_BUTTON, tap, POINTER_MOTION or
 GESTURE_* other than hold events `libinput debug-events` reports for flickd's own virtual
 devices), flickd_hold_gestures (GESTURE_HOLD_*, counted apart), edge_hits (flicks whose glide
 reached the end of the content: their distance is cut short).
@@ -98,6 +100,11 @@ GOAL_STEP_RATIO = 2.0
 # release). Without flickd Qt widgets stop dead (0); the fractions measured with flickd's default
 # output are in docs/APPS.md (Rationale there).
 ASSERT_DISTANCE_FRACTION = 0.2
+# Asserted: with flickd no glide runs against the finger. A flick "turned" when the content,
+# after the finger's last change, went back by more than this fraction of the finger phase's
+# travel (a glide the wrong way runs back by more than the whole finger phase; a stale
+# valuator step seen once under Xorg + Qt6 was 67 px of ~1500).
+TURN_FRACTION = 0.5
 # flickd's default deceleration: d = 0.998 per ms, k = -1000 ln d (1/s).
 MODEL_K_PER_S = -1000.0 * math.log(0.998)
 # Evdev codes of a finger's or the wheel's position (DevTap: a motion of flickd's devices).
@@ -859,6 +866,12 @@ def measure(lines, flick, axis, first_flickd, center_t):
     if len(finger) < 2:
         return res
     start = base[-1][1] if base else finger[0][1]
+    # A glide against the finger (the content going back by more than TURN_FRACTION of the
+    # finger phase's travel), measured before anything that assumes one direction.
+    travel = finger[-1][1] - start
+    back = max([0.0] + [-(1 if travel >= 0 else -1) * (c[1] - finger[-1][1]) for c in ch if c[0] > finger[-1][0]])
+    res["turned"] = abs(travel) > 0 and back > TURN_FRACTION * abs(travel)
+    res["back_px"] = back
     # Input-time series.
     aligned = [(t_touch - 0.01, start)]
     lag = 0.0
@@ -1220,7 +1233,7 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks)
     finger_dir = "down" if direction == "vertical" else "right"
     duration = min(0.25, MAX_TRAVEL_MM / speed)
     per = []
-    discarded = late = 0
+    discarded = late = turned = 0
     bad_before = daemon.bad_count() if daemon else 0
     holds_before = daemon.hold_count() if daemon else 0
     scenario_t0 = mono()
@@ -1244,6 +1257,7 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks)
         first = daemon.first_event_after(r - 0.005) if daemon else None
         m = measure(app.lines(), flick, axis, first, center_t)
         m["max_late_ms"] = flick.get("max_late_ms")
+        turned += bool(m.get("turned"))
         # A flick whose frames were written late (the emulator stalled) or that the app never
         # saw as a finger scroll is not a measurement: played again, counted as discarded.
         if (m["max_late_ms"] or 0) > 25 or m.get("ratio") is None:
@@ -1264,7 +1278,7 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks)
     vmax = max([float(a[1] if axis == "v" else a[0]) for t, kind, a in lines if kind == "ready"] or [0])
     row = {"server": server.name, "toolkit": app.toolkit, "mode": mode, "speed_mm_s": speed,
            "direction": direction, "flicks": len(per), "discarded": discarded,
-           "discarded_late": late}
+           "discarded_late": late, "turned": turned}
     for key in ("speed_before_px_s", "speed_after_px_s", "ratio", "gap_ms", "frame_ms", "gap_frames",
                 "coast_step_px", "finger_step_px", "step_ratio", "own_after_flickd", "distance_px",
                 "flickd_first_ms", "handover_ms", "lag_ms", "distance_fraction", "gtk_dropped_px", "ratio_with_dropped"):
@@ -1317,6 +1331,9 @@ def check_scenario(checks, row, mode, daemon):
                  own_unknown or "median %s, max %s" % (row["own_after_flickd"], row["own_after_flickd_max"]))
     checks.check(name, moving, None if unmeasured or frac is None else frac >= ASSERT_DISTANCE_FRACTION,
                  ">= %.2f" % ASSERT_DISTANCE_FRACTION, unmeasured or figures)
+    # Over every flick played, measured or not (a glide the wrong way leaves the flick unmeasured).
+    checks.check(name, "no glide against the finger (content back by > %.1f x the finger's travel)" % TURN_FRACTION,
+                 row["turned"] == 0, 0, "%d of %d flicks played" % (row["turned"], row["flicks"] + row["discarded"]))
     # Goals (issue 11 point 3), never failing the run.
     ratio = row["ratio"]
     checks.goal(name, "speed ratio after/before in %.2f..%.2f" % GOAL_RATIO,

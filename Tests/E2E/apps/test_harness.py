@@ -112,6 +112,22 @@ class Speeds(unittest.TestCase):
         self.assertEqual(short["speed_before_px_s"], long["speed_before_px_s"], "the hole is not the finger's")
         self.assertLess(long["ratio"], short["ratio"])
 
+    def test_a_glide_against_the_finger_turned_and_leaves_no_ratio(self):
+        finger = [(1.72 + 0.01 * i, "v", 1000.0 + 60 * i, 1700 + 10 * i) for i in range(31)]
+        back = [(2.05 + 0.008 * i, "v", 2800.0 - 60 * (i + 1), 2030 + 8 * i) for i in range(40)]
+        res = harness.measure(log(*(finger + back)), self.FLICK, "v", 2.015, 1.5)
+        self.assertTrue(res["turned"])
+        self.assertAlmostEqual(res["back_px"], 2400.0)
+        self.assertIsNone(res["ratio"], "the content's travel runs the other way: no speed to compare")
+
+    def test_a_glide_with_the_finger_did_not_turn(self):
+        res = harness.measure(self.flick_log(2030), self.FLICK, "v", 2.015, 1.5)
+        self.assertFalse(res["turned"])
+        self.assertEqual(res["back_px"], 0.0)
+        stale = self.flick_log(2030)
+        stale.insert(31, (2.025, "v", ["2733.0", "2025"]))  # one step back of 67 px, then on
+        self.assertFalse(harness.measure(stale, self.FLICK, "v", 2.015, 1.5)["turned"])
+
     def test_content_at_is_a_step(self):
         series = [(1.0, 10.0), (2.0, 20.0)]
         self.assertEqual(harness.content_at(series, 0.5), 10.0)
