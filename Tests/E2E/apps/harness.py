@@ -162,6 +162,20 @@ class Server:
     def place_pointer(self):
         pass
 
+    def set_flickd_env(self, **values):
+        """Environment for flickd, which inherits the harness's (class Flickd); restore_env()
+        puts the harness's back when the server stops."""
+        self.saved_env = {k: os.environ.get(k) for k in values}
+        os.environ.update(values)
+
+    def restore_env(self):
+        for k, v in getattr(self, "saved_env", {}).items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+        self.saved_env = {}
+
     def stop(self):
         for p in reversed(self.procs):
             if p.poll() is None:
@@ -449,17 +463,11 @@ class KWinNatural(KWin):
             f.write("[Libinput][%d][%d][%s]\nNaturalScroll=true\n" % (
                 desc["id"]["vendor"], desc["id"]["product"], desc["name"]))
         KWin.__init__(self, work)
-        # flickd inherits the harness's environment (class Flickd); restored in stop().
-        self.saved_env = {k: os.environ.get(k) for k in ("XDG_CURRENT_DESKTOP", "XDG_SESSION_TYPE", "XDG_CONFIG_HOME")}
-        os.environ.update(XDG_CURRENT_DESKTOP="KDE", XDG_SESSION_TYPE="wayland", XDG_CONFIG_HOME=self.config)
+        self.set_flickd_env(XDG_CURRENT_DESKTOP="KDE", XDG_SESSION_TYPE="wayland", XDG_CONFIG_HOME=self.config)
 
     def stop(self):
         KWin.stop(self)
-        for k, v in self.saved_env.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+        self.restore_env()
 
 class SwayNatural(Sway):
     """sway as above with an `input <identifier>` rule that makes the real pad natural and
@@ -472,9 +480,7 @@ class SwayNatural(Sway):
         work = os.path.join(work, "sway-natural")
         os.makedirs(work, exist_ok=True)
         Sway.__init__(self, work)
-        # flickd inherits the harness's environment (class Flickd); restored in stop().
-        self.saved_env = {k: os.environ.get(k) for k in ("SWAYSOCK", "XDG_CURRENT_DESKTOP")}
-        os.environ.update(SWAYSOCK=self.sock, XDG_CURRENT_DESKTOP="sway")
+        self.set_flickd_env(SWAYSOCK=self.sock, XDG_CURRENT_DESKTOP="sway")
 
     def extra_config(self):
         desc = vdev.load(PAD)
@@ -483,11 +489,8 @@ class SwayNatural(Sway):
 
     def stop(self):
         Sway.stop(self)
-        for k, v in self.saved_env.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+        self.restore_env()
+
 
 SERVERS = {"xorg": Xorg, "sway": Sway, "sway-natural": SwayNatural, "kwin": KWin, "kwin-natural": KWinNatural}
 
