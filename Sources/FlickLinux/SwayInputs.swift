@@ -16,7 +16,7 @@ import Glibc
 /// with json-c (the parser sway itself uses).
 public enum SwayInputs {
     /// Where the answer came from, for messages.
-    public static let source = "sway (swaymsg -t get_inputs)"
+    public static let source = "sway: swaymsg -t get_inputs"
 
     /// The touchpads in `json`, sway's `get_inputs` reply, with the natural scrolling each has
     /// now (sway lists only the devices it has, so an unlisted one is unknown); nil when

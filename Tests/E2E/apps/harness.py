@@ -504,7 +504,7 @@ class App:
         self.toolkit = toolkit
         # How much later than the server's time an input time in the app's log can be, on top of
         # Server.input_clock_slack_s. chromium on Wayland stamps a wheel event with its own time
-        # of reading or resampling it (browser_app.py), seen 5-23 ms after flickd's motion that
+        # of reading or resampling it (browser_app.py), seen 5-27 ms after flickd's motion that
         # caused it (docs/APPS.md); 50 ms keeps its late-stamped coast frames flickd's, while a
         # fling of chromium's own at the lift (300 ms after the touch) still counts as stray.
         self.input_clock_slack_s = CHROMIUM_INPUT_SLACK_S if toolkit == "chromium" else 0.0
@@ -1310,9 +1310,9 @@ def check_scenario(checks, row, mode, daemon):
     name = "%s/%s/%s %d mm/s %s" % (row["server"], row["toolkit"], mode, row["speed_mm_s"], row["direction"])
     unmeasured = None
     if not row["flicks"]:
-        unmeasured = ("no flick measured: of %d played, %d written > 25 ms late by the emulator, the others "
-                      "seen by the app as fewer than two finger-driven offset changes (paint period %s ms)"
-                      % (row["discarded"], row["discarded_late"], row.get("paint_ms")))
+        unmeasured = ("no flick measured: of %d played, %d written > 25 ms late by the emulator, %d glided against "
+                      "the finger, the others seen by the app as fewer than two finger-driven offset changes (paint "
+                      "period %s ms)" % (row["discarded"], row["discarded_late"], row["turned"], row.get("paint_ms")))
     frac = row["distance_fraction"]
     moving = "content keeps moving after the release: distance >= %.2f x the model's v0/k" % ASSERT_DISTANCE_FRACTION
     figures = "%s x (distance %s px, per-flick ratio after/before %s)" % (frac, row["distance_px"], row["ratios"])
