@@ -338,7 +338,7 @@ public final class Daemon {
             // The virtual touchpad may have a setting of its own on the desktop all the same.
             guard configuration.output.mode == .touchpad else { return }
         }
-        desktopAsked = desktop.ask()
+        desktopAsked = desktop.ask(virtualTouchpad: configuration.output.mode == .touchpad)
         if !desktopAsked {
             logger.warning("cannot ask the desktop for its natural-scrolling setting (no thread); keeping \(engine.desktopNaturalScrolling)")
         }

@@ -26,9 +26,11 @@ public final class DesktopQuery: @unchecked Sendable {
     /// Whether the helper thread runs (only the loop's thread reads and writes this).
     private var started = false
 
-    /// A query asking `probe` (by default this session's desktop, waiting on sway for flickd's
-    /// virtual touchpad to be listed).
-    public init(probe: @escaping @Sendable () -> Answer = { DesktopSettings.naturalScrolling(waitingForVirtualTouchpad: true) }) throws(SystemError) {
+    /// A query asking `probe` (by default this session's desktop); its argument is the ask's
+    /// `virtualTouchpad`.
+    public init(probe: @escaping @Sendable (_ virtualTouchpad: Bool) -> Answer = {
+        DesktopSettings.naturalScrolling(waitingForVirtualTouchpad: $0)
+    }) throws(SystemError) {
         let ends = try Syscall.makePipe()
         Syscall.setNonBlocking(ends.read)
         Syscall.setNonBlocking(ends.write)
@@ -46,11 +48,14 @@ public final class DesktopQuery: @unchecked Sendable {
     }
 
     /// Starts asking; returns at once. False when the helper thread could not be started (then
-    /// nothing will arrive, and the setting in use stays).
+    /// nothing will arrive, and the setting in use stays). `virtualTouchpad`: flickd has (or is
+    /// creating) its virtual touchpad, whose own setting the answer should hold (on sway the
+    /// probe then waits for sway to list it).
     @discardableResult
-    public func ask() -> Bool {
+    public func ask(virtualTouchpad: Bool = false) -> Bool {
         state.locked {
             state.asked += 1
+            state.virtualTouchpad = virtualTouchpad
             state.answer = nil
             pthread_cond_signal(state.wake)
         }
@@ -86,18 +91,20 @@ public final class DesktopQuery: @unchecked Sendable {
     private final class State: @unchecked Sendable {
         let readEnd: Int32
         let writeEnd: Int32
-        let probe: @Sendable () -> Answer
+        let probe: @Sendable (Bool) -> Answer
         let lock: UnsafeMutablePointer<pthread_mutex_t>
         let wake: UnsafeMutablePointer<pthread_cond_t>
         /// The newest ask's number, and the newest the helper thread has probed for.
         var asked: UInt64 = 0
         var probed: UInt64 = 0
+        /// The newest ask's `virtualTouchpad`.
+        var virtualTouchpad = false
         /// The answer to the newest ask once it has come (the outer optional).
         var answer: Answer?
         /// The query is gone: the helper thread ends.
         var stopping = false
 
-        init(readEnd: Int32, writeEnd: Int32, probe: @escaping @Sendable () -> Answer) {
+        init(readEnd: Int32, writeEnd: Int32, probe: @escaping @Sendable (Bool) -> Answer) {
             self.readEnd = readEnd
             self.writeEnd = writeEnd
             self.probe = probe
@@ -120,16 +127,16 @@ public final class DesktopQuery: @unchecked Sendable {
         /// meanwhile and wakes the loop; ends when the query is gone.
         func serve() {
             while true {
-                let number: UInt64? = locked {
+                let ask: (number: UInt64, virtualTouchpad: Bool)? = locked {
                     while !stopping && probed == asked {
                         pthread_cond_wait(wake, lock)
                     }
                     if stopping { return nil }
                     probed = asked
-                    return asked
+                    return (asked, virtualTouchpad)
                 }
-                guard let number else { return }
-                let found = probe()
+                guard let (number, virtualTouchpad) = ask else { return }
+                let found = probe(virtualTouchpad)
                 let current = locked {
                     guard asked == number, !stopping else { return false }
                     answer = .some(found)

@@ -60,7 +60,8 @@ public enum DesktopSettings {
     /// no setting was found.
     /// `waitingForVirtualTouchpad`: on sway, when flickd's virtual touchpad is not among the
     /// inputs yet (sway adds it a moment after flickd creates it), ask again every 250 ms for up
-    /// to 2 s before answering without it. The daemon waits; `flickd doctor` does not.
+    /// to 2 s before answering without it. The daemon waits when its output is the virtual
+    /// touchpad; `flickd doctor` does not.
     public static func naturalScrolling(waitingForVirtualTouchpad: Bool = false) -> Answer? {
         var environment = Environment.current()
         environment.virtualTouchpadWaits = waitingForVirtualTouchpad ? 8 : 0

@@ -86,7 +86,7 @@ private struct TerminateOnLine: LogHandler {
 struct DesktopQueryTests {
     @Test func theAnswerComesOnTheDescriptorAndAskingDoesNotWait() throws {
         let gate = Gate()
-        let query = try DesktopQuery { gate.wait(); return DesktopSettings.Answer(true, "test desktop") }
+        let query = try DesktopQuery { _ in gate.wait(); return DesktopSettings.Answer(true, "test desktop") }
         #expect(query.ask(), "returns while the probe still waits at the gate")
         #expect(!readable(query.fileDescriptor, within: 0))
         #expect(query.receive() == nil, "no answer yet")
@@ -100,7 +100,7 @@ struct DesktopQueryTests {
     }
 
     @Test func noDesktopSettingIsAnAnswerToo() throws {
-        let query = try DesktopQuery { nil }
+        let query = try DesktopQuery { _ in nil }
         query.ask()
         #expect(readable(query.fileDescriptor, within: 5000))
         let answer = try #require(query.receive())
@@ -114,7 +114,7 @@ struct DesktopQueryTests {
         let gate = Gate(), entered = Gate()
         defer { gate.open() }
         let probes = ProbeCounter()
-        let query = try DesktopQuery {
+        let query = try DesktopQuery { _ in
             let n = probes.next()
             if n == 1 {
                 entered.open()
@@ -142,7 +142,7 @@ struct DesktopQueryTests {
     @Test func aHangingQueryDoesNotDelayTheLoop() throws {
         let gate = Gate()
         defer { gate.open() }
-        let query = try DesktopQuery { gate.wait(); return DesktopSettings.Answer(true, "slow desktop") }
+        let query = try DesktopQuery { _ in gate.wait(); return DesktopSettings.Answer(true, "slow desktop") }
         let engine = Engine()
         var faster = Configuration()
         faster.scroll.speed = 48
@@ -163,7 +163,7 @@ struct DesktopQueryTests {
     }
 
     @Test func theAnswerIsAppliedWhenItComes() throws {
-        let query = try DesktopQuery { DesktopSettings.Answer(true, "test desktop") }
+        let query = try DesktopQuery { _ in DesktopSettings.Answer(true, "test desktop") }
         let engine = Engine()
         let logger = Logger(label: "flickd-test") { _ in TerminateOnLine(prefix: "natural scrolling: auto → true (test desktop)") }
         let daemon = try Daemon(engine: engine, wheel: RecordingWheel(), monitor: nil, logger: logger, desktop: query) {
@@ -180,7 +180,7 @@ struct DesktopQueryTests {
         var explicit = Configuration()
         explicit.scroll.natural = .off
         explicit.output.mode = .wheel
-        let query = try DesktopQuery { Issue.record("asked"); return nil }
+        let query = try DesktopQuery { _ in Issue.record("asked"); return nil }
         let engine = Engine(configuration: explicit)
         let logger = Logger(label: "flickd-test") { _ in TerminateOnLine(prefix: "natural scrolling: false (scroll.natural = false in the configuration") }
         let daemon = try Daemon(engine: engine, wheel: RecordingWheel(), monitor: nil, logger: logger, desktop: query) { explicit }
@@ -197,8 +197,9 @@ struct DesktopQueryTests {
         explicit.scroll.natural = .off
         explicit.output.mode = .touchpad
         let virtual = PerDeviceNaturalScrolling.Entry(device: VirtualTouchpad.identity, natural: true)
-        let query = try DesktopQuery {
-            DesktopSettings.Answer(true, "KDE test", perDevice: PerDeviceNaturalScrolling(entries: [virtual], source: "kcminputrc"))
+        let query = try DesktopQuery { virtualTouchpad in
+            #expect(virtualTouchpad, "in touchpad mode the answer must hold the virtual pad's own setting")
+            return DesktopSettings.Answer(true, "KDE test", perDevice: PerDeviceNaturalScrolling(entries: [virtual], source: "kcminputrc"))
         }
         let engine = Engine(configuration: explicit)
         let logger = Logger(label: "flickd-test") { _ in
