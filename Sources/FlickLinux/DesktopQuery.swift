@@ -2,8 +2,10 @@ import Glibc
 
 /// Asks the desktop for its touchpad natural-scrolling setting off the event loop.
 ///
-/// `DesktopSettings.naturalScrolling()` may run `gsettings`, which can take up to
-/// `DesktopSettings.gsettingsTimeout` (a slow session bus, a cold dconf). The probe runs on one
+/// `DesktopSettings.naturalScrolling(waitingForVirtualTouchpad:)` may run `gsettings` or
+/// `swaymsg`, each of which can take up to `DesktopSettings.gsettingsTimeout` (a slow session
+/// bus, a cold dconf, a busy sway), and on sway wait up to 2 s for the virtual touchpad to be
+/// listed. The probe runs on one
 /// helper thread, started by the first `ask()` and kept for the query's life: it sleeps on a
 /// condition variable until asked, probes, keeps the answer here and writes one byte to a pipe
 /// whose read end (`fileDescriptor`) is in the daemon's epoll set, so the loop goes on handling
