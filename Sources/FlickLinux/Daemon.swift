@@ -98,6 +98,8 @@ public final class Daemon {
     private var desktopAnswer: DesktopSettings.Answer?
     /// An ask is under way: the per-device directions are logged when its answer comes.
     private var desktopAsked = false
+    /// A touchpad came that the pending answer may not know: ask again when it arrives.
+    private var desktopAskAgain = false
 
     /// How long the configuration file must stay unchanged before it is read (see
     /// `LiveConfiguration.settleDelay`).
@@ -338,7 +340,11 @@ public final class Daemon {
             // The virtual touchpad may have a setting of its own on the desktop all the same.
             guard configuration.output.mode == .touchpad else { return }
         }
-        desktopAsked = desktop.ask(virtualTouchpad: configuration.output.mode == .touchpad)
+        // The touchpads whose own settings the answer should hold (sway lists a device a moment
+        // after the kernel has it, and the probe waits for them).
+        var touchpads = devices.values.compactMap { $0.node.kind == .touchpad ? $0.identity : nil }
+        if configuration.output.mode == .touchpad { touchpads.append(VirtualTouchpad.identity) }
+        desktopAsked = desktop.ask(devices: touchpads)
         if !desktopAsked {
             logger.warning("cannot ask the desktop for its natural-scrolling setting (no thread); keeping \(engine.desktopNaturalScrolling)")
         }
@@ -363,6 +369,10 @@ public final class Daemon {
             DesktopSettings.followNaturalScrolling(configuration.current, engine: engine, logger: logger) { answer }
         }
         for open in devices.values.sorted(by: { $0.node.devnode < $1.node.devnode }) { logNaturalScrolling(open) }
+        if desktopAskAgain {
+            desktopAskAgain = false
+            askDesktop(for: configuration.current)
+        }
         // The helper thread's allocations (its own malloc arena) are done with; at start the
         // trim after READY=1 may have come before them (docs/PERFORMANCE.md).
         Syscall.releaseFreeHeap()
@@ -618,6 +628,11 @@ public final class Daemon {
         devices[id] = open
         if let identity, let perDevice = desktopAnswer?.perDevice {
             engine.setDesktopNaturalScrolling(perDevice.natural(for: identity), for: id)
+            // A desktop that lists only the devices it has (sway) has not answered for a
+            // touchpad plugged in since: ask it again.
+            if node.kind == .touchpad, perDevice.unlisted == nil, perDevice.natural(for: identity) == nil {
+                if desktopAsked { desktopAskAgain = true } else { askDesktop(for: configuration.current) }
+            }
         }
         idsByNode[node.devnode] = id
         // While the desktop is being asked, its answer logs every touchpad's direction.

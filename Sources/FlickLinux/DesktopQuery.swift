@@ -1,11 +1,11 @@
+import FlickCore
 import Glibc
 
 /// Asks the desktop for its touchpad natural-scrolling setting off the event loop.
 ///
-/// `DesktopSettings.naturalScrolling(waitingForVirtualTouchpad:)` may run `gsettings` or
-/// `swaymsg`, each of which can take up to `DesktopSettings.gsettingsTimeout` (a slow session
-/// bus, a cold dconf, a busy sway), and on sway wait up to 2 s for the virtual touchpad to be
-/// listed. The probe runs on one
+/// `DesktopSettings.naturalScrolling(waitingFor:)` may run `gsettings` or `swaymsg`, each of
+/// which can take up to `DesktopSettings.gsettingsTimeout` (a slow session bus, a cold dconf, a
+/// busy sway), and on sway wait up to 2 s for new devices to be listed. The probe runs on one
 /// helper thread, started by the first `ask()` and kept for the query's life: it sleeps on a
 /// condition variable until asked, probes, keeps the answer here and writes one byte to a pipe
 /// whose read end (`fileDescriptor`) is in the daemon's epoll set, so the loop goes on handling
@@ -29,9 +29,9 @@ public final class DesktopQuery: @unchecked Sendable {
     private var started = false
 
     /// A query asking `probe` (by default this session's desktop); its argument is the ask's
-    /// `virtualTouchpad`.
-    public init(probe: @escaping @Sendable (_ virtualTouchpad: Bool) -> Answer = {
-        DesktopSettings.naturalScrolling(waitingForVirtualTouchpad: $0)
+    /// `devices`.
+    public init(probe: @escaping @Sendable (_ devices: [DeviceIdentity]) -> Answer = {
+        DesktopSettings.naturalScrolling(waitingFor: $0)
     }) throws(SystemError) {
         let ends = try Syscall.makePipe()
         Syscall.setNonBlocking(ends.read)
@@ -50,14 +50,14 @@ public final class DesktopQuery: @unchecked Sendable {
     }
 
     /// Starts asking; returns at once. False when the helper thread could not be started (then
-    /// nothing will arrive, and the setting in use stays). `virtualTouchpad`: flickd has (or is
-    /// creating) its virtual touchpad, whose own setting the answer should hold (on sway the
-    /// probe then waits for sway to list it).
+    /// nothing will arrive, and the setting in use stays). `devices`: the touchpads, real and
+    /// virtual, whose own settings the answer should hold (on sway the probe waits for sway to
+    /// list them).
     @discardableResult
-    public func ask(virtualTouchpad: Bool = false) -> Bool {
+    public func ask(devices: [DeviceIdentity] = []) -> Bool {
         state.locked {
             state.asked += 1
-            state.virtualTouchpad = virtualTouchpad
+            state.devices = devices
             state.answer = nil
             pthread_cond_signal(state.wake)
         }
@@ -93,20 +93,20 @@ public final class DesktopQuery: @unchecked Sendable {
     private final class State: @unchecked Sendable {
         let readEnd: Int32
         let writeEnd: Int32
-        let probe: @Sendable (Bool) -> Answer
+        let probe: @Sendable ([DeviceIdentity]) -> Answer
         let lock: UnsafeMutablePointer<pthread_mutex_t>
         let wake: UnsafeMutablePointer<pthread_cond_t>
         /// The newest ask's number, and the newest the helper thread has probed for.
         var asked: UInt64 = 0
         var probed: UInt64 = 0
-        /// The newest ask's `virtualTouchpad`.
-        var virtualTouchpad = false
+        /// The newest ask's `devices`.
+        var devices: [DeviceIdentity] = []
         /// The answer to the newest ask once it has come (the outer optional).
         var answer: Answer?
         /// The query is gone: the helper thread ends.
         var stopping = false
 
-        init(readEnd: Int32, writeEnd: Int32, probe: @escaping @Sendable (Bool) -> Answer) {
+        init(readEnd: Int32, writeEnd: Int32, probe: @escaping @Sendable ([DeviceIdentity]) -> Answer) {
             self.readEnd = readEnd
             self.writeEnd = writeEnd
             self.probe = probe
@@ -129,16 +129,16 @@ public final class DesktopQuery: @unchecked Sendable {
         /// meanwhile and wakes the loop; ends when the query is gone.
         func serve() {
             while true {
-                let ask: (number: UInt64, virtualTouchpad: Bool)? = locked {
+                let ask: (number: UInt64, devices: [DeviceIdentity])? = locked {
                     while !stopping && probed == asked {
                         pthread_cond_wait(wake, lock)
                     }
                     if stopping { return nil }
                     probed = asked
-                    return (asked, virtualTouchpad)
+                    return (asked, devices)
                 }
-                guard let (number, virtualTouchpad) = ask else { return }
-                let found = probe(virtualTouchpad)
+                guard let (number, devices) = ask else { return }
+                let found = probe(devices)
                 let current = locked {
                     guard asked == number, !stopping else { return false }
                     answer = .some(found)

@@ -58,13 +58,14 @@ public enum DesktopSettings {
     /// Whether the desktop's touchpads scroll naturally, and where that was read
     /// (`"GNOME gsettings org.gnome.desktop.peripherals.touchpad natural-scroll"`); nil when
     /// no setting was found.
-    /// `waitingForVirtualTouchpad`: on sway, when flickd's virtual touchpad is not among the
-    /// inputs yet (sway adds it a moment after flickd creates it), ask again every 250 ms for up
-    /// to 2 s before answering without it. The daemon waits when its output is the virtual
-    /// touchpad; `flickd doctor` does not.
-    public static func naturalScrolling(waitingForVirtualTouchpad: Bool = false) -> Answer? {
+    /// `waitingFor`: on sway, when one of these devices is not among the inputs yet (sway adds
+    /// a device a moment after the kernel does, flickd's virtual touchpad included), ask again
+    /// every 250 ms for up to 2 s before answering without it. The daemon names its touchpads
+    /// and, with the touchpad output, its virtual one; `flickd doctor` waits for none.
+    public static func naturalScrolling(waitingFor devices: [DeviceIdentity] = []) -> Answer? {
         var environment = Environment.current()
-        environment.virtualTouchpadWaits = waitingForVirtualTouchpad ? 8 : 0
+        environment.waitingFor = devices
+        environment.waits = devices.isEmpty ? 0 : 8
         return naturalScrolling(in: environment)
     }
 
@@ -115,9 +116,10 @@ public enum DesktopSettings {
         /// sway's inputs as JSON (`swaymsg -t get_inputs --raw`); nil when no sway runs in this
         /// session, or swaymsg is missing, fails or times out.
         var swayInputs: () -> String? = { nil }
-        /// How many times to ask sway again for flickd's virtual touchpad (see
-        /// `naturalScrolling(waitingForVirtualTouchpad:)`), and the pause between two asks.
-        var virtualTouchpadWaits = 0
+        /// The devices sway should list, how many times to ask it again while it does not (see
+        /// `naturalScrolling(waitingFor:)`), and the pause between two asks.
+        var waitingFor: [DeviceIdentity] = []
+        var waits = 0
         var pause: (Duration) -> Void = { _ in }
 
         /// This process's environment.
@@ -165,10 +167,10 @@ public enum DesktopSettings {
     /// sway's answer: the first real touchpad's setting, and every touchpad's (see
     /// `SwayInputs`). A session with sway and no touchpad answers libinput's default.
     private static func swayNaturalScrolling(in environment: Environment) -> Answer? {
-        var waits = environment.virtualTouchpadWaits
+        var waits = environment.waits
         while true {
             guard let json = environment.swayInputs(), let perDevice = SwayInputs.touchpads(json) else { return nil }
-            if perDevice.virtualTouchpad == nil && waits > 0 {
+            if waits > 0 && environment.waitingFor.contains(where: { perDevice.natural(for: $0) == nil }) {
                 waits -= 1
                 environment.pause(.milliseconds(250))
                 continue

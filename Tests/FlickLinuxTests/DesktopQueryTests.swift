@@ -197,8 +197,8 @@ struct DesktopQueryTests {
         explicit.scroll.natural = .off
         explicit.output.mode = .touchpad
         let virtual = PerDeviceNaturalScrolling.Entry(device: VirtualTouchpad.identity, natural: true)
-        let query = try DesktopQuery { virtualTouchpad in
-            #expect(virtualTouchpad, "in touchpad mode the answer must hold the virtual pad's own setting")
+        let query = try DesktopQuery { devices in
+            #expect(devices == [VirtualTouchpad.identity], "in touchpad mode the answer must hold the virtual pad's own setting")
             return DesktopSettings.Answer(true, "KDE test", perDevice: PerDeviceNaturalScrolling(entries: [virtual], source: "kcminputrc"))
         }
         let engine = Engine(configuration: explicit)

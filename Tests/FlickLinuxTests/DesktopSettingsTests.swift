@@ -132,7 +132,8 @@ import Testing
         var swayAsks = 0
         var pauses: [FlickCore.Duration] = []
 
-        func environment(desktop: String?, session: String? = "wayland", waits: Int = 0) -> DesktopSettings.Environment {
+        func environment(desktop: String?, session: String? = "wayland", waits: Int = 0,
+                         waitingFor: [DeviceIdentity] = [VirtualTouchpad.identity]) -> DesktopSettings.Environment {
             var environment = DesktopSettings.Environment(
                 currentDesktop: desktop, sessionType: session, configHome: "/home/u/.config",
                 readFile: { [unowned self] in files[$0] },
@@ -145,7 +146,8 @@ import Testing
                 swayAsks += 1
                 return sway[min(swayAsks, sway.count) - 1]
             }
-            environment.virtualTouchpadWaits = waits
+            environment.waits = waits
+            environment.waitingFor = waitingFor
             environment.pause = { [unowned self] in pauses.append($0) }
             return environment
         }

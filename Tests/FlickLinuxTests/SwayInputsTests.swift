@@ -95,6 +95,17 @@ import Testing
         #expect(doctor.swayAsks == 1 && doctor.pauses.isEmpty, "without waits one ask")
     }
 
+    @Test func aTouchpadPluggedInIsWaitedForToo() throws {
+        let session = DesktopSettingsTests.FakeSession()
+        let elan = DeviceIdentity(name: "ELAN Touchpad", vendor: 1267, product: 12410)
+        let listed = Self.reply().replacingOccurrences(of: #""ELAN Touchpad", "vendor": 1267, "product": 12410, "type": "touchpad", "libinput": {"send_events": "enabled"}"#,
+                                                       with: #""ELAN Touchpad", "vendor": 1267, "product": 12410, "type": "touchpad", "libinput": {"natural_scroll": "enabled"}"#)
+        session.sway = [Self.reply(), listed]
+        let found = try #require(DesktopSettings.naturalScrolling(in: session.environment(desktop: "sway", waits: 8, waitingFor: [Self.realPad, elan])))
+        #expect(found.perDevice?.natural(for: elan) == true)
+        #expect(session.swayAsks == 2 && session.pauses.count == 1)
+    }
+
     @Test func onlyFlickdsPadGivesLibinputsDefaultForAuto() throws {
         let session = DesktopSettingsTests.FakeSession()
         session.sway = ["[" + String(Self.reply().split(separator: "\n").last!)]

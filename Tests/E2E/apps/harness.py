@@ -482,10 +482,16 @@ class SwayNatural(Sway):
         Sway.__init__(self, work)
         self.set_flickd_env(SWAYSOCK=self.sock, XDG_CURRENT_DESKTOP="sway")
 
+    # A second touchpad, plugged in while flickd runs (run_sway_hotplug), left traditional.
+    HOTPLUG_PAD = "synaptics-rmi4"
+
+    @staticmethod
+    def identifier(desc):
+        return "%d:%d:%s" % (desc["id"]["vendor"], desc["id"]["product"], desc["name"].replace(" ", "_"))
+
     def extra_config(self):
-        desc = vdev.load(PAD)
-        identifier = "%d:%d:%s" % (desc["id"]["vendor"], desc["id"]["product"], desc["name"].replace(" ", "_"))
-        return 'input "%s" natural_scroll enabled\n' % identifier
+        return ('input "%s" natural_scroll enabled\n' % self.identifier(vdev.load(PAD))
+                + 'input "%s" natural_scroll disabled\n' % self.identifier(vdev.load(self.HOTPLUG_PAD)))
 
     def stop(self):
         Sway.stop(self)
@@ -1117,6 +1123,35 @@ def run_touch_stop(args, server, app, pad, daemon, mode, checks):
     return row
 
 
+def run_sway_hotplug(args, server, pad, work, checks):
+    """sway lists only the devices it has, so a touchpad plugged in after flickd asked it has no
+    setting in that answer: flickd must ask again and give the new pad its own direction. The
+    real pad is natural (SwayNatural's rule), the one plugged in traditional by a rule of its
+    own; flickd's log must end with the new pad traditional, not the first pad's natural."""
+    name = "%s hot-plugged touchpad" % server.name
+    daemon = Flickd(args.flickd, "default", work, pad.devnode)
+    second = None
+    try:
+        second = vdev.TouchDevice(vdev.load(SwayNatural.HOTPLUG_PAD), udev_timeout=90.0)
+        pattern = re.escape(second.devnode) + r" \([^)]*\): natural scrolling (true|false)"
+        found = []
+        deadline = mono() + 20
+        while mono() < deadline:
+            found = re.findall(pattern, daemon.text())
+            # The answer to the new ask comes after the line logged at the open, if one was.
+            if found and found[-1] == "false":
+                break
+            time.sleep(0.2)
+        lines = [l for l in daemon.text().splitlines() if "natural scrolling" in l]
+        checks.check(name, "flickd reads the new touchpad's own setting from sway (traditional, the first pad natural)",
+                     bool(found) and found[-1] == "false", "natural scrolling false",
+                     "; ".join(lines[-4:]) or "no natural-scrolling line for %s" % second.devnode)
+    finally:
+        if second:
+            second.close()
+        daemon.stop()
+
+
 # --------------------------------------------------------------------------------- runner ---
 
 class Checks:
@@ -1178,6 +1213,8 @@ def run(args):
             server = SERVERS[server_name](work)
             log("%s started in %.1f s" % (server_name, mono() - t))
             toolkits = [] if server_name in args.also_only else list(args.toolkits)
+            if isinstance(server, SwayNatural) and args.check:
+                run_sway_hotplug(args, server, pad, work, checks)
             for toolkit in toolkits + [t for s, t in args.also if s == server_name and t not in toolkits]:
                 app = None
                 try:
