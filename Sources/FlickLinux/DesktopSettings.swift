@@ -59,8 +59,9 @@ public enum DesktopSettings {
     /// (`"GNOME gsettings org.gnome.desktop.peripherals.touchpad natural-scroll"`); nil when
     /// no setting was found.
     /// `waitingFor`: on sway, when one of these devices is not among the inputs yet (sway adds
-    /// a device a moment after the kernel does, flickd's virtual touchpad included), ask again
-    /// every 250 ms for up to 2 s before answering without it. The daemon names its touchpads
+    /// a device a moment after the kernel does, flickd's virtual touchpad included), or sway did
+    /// not answer in time (busy starting), ask again every 250 ms, up to 8 more times, before
+    /// answering with what it said last. The daemon names its touchpads
     /// and, with the touchpad output, its virtual one; `flickd doctor` waits for none.
     public static func naturalScrolling(waitingFor devices: [DeviceIdentity] = []) -> Answer? {
         var environment = Environment.current()
@@ -113,9 +114,11 @@ public enum DesktopSettings {
         /// The standard output of `gsettings get <schema> <key>` when it exits with 0; nil when
         /// there is no gsettings or it fails or times out.
         var gsettingsGet: (_ schema: String, _ key: String) -> String?
-        /// sway's inputs as JSON (`swaymsg -t get_inputs --raw`); nil when no sway runs in this
-        /// session, or swaymsg is missing, fails or times out.
-        var swayInputs: () -> String? = { nil }
+        /// The IPC socket of the sway this session runs (`SwayInputs.socketPath`); nil: none.
+        var swaySocket: String?
+        /// sway's inputs as JSON (`swaymsg -s SOCKET -t get_inputs --raw`); nil when swaymsg is
+        /// missing, fails or times out.
+        var swayInputs: (_ socket: String) -> String? = { _ in nil }
         /// The devices sway should list, how many times to ask it again while it does not (see
         /// `naturalScrolling(waitingFor:)`), and the pause between two asks.
         var waitingFor: [DeviceIdentity] = []
@@ -135,10 +138,10 @@ public enum DesktopSettings {
                     guard let gsettings = ProgramOutput.find("gsettings") else { return nil }
                     return ProgramOutput.run(gsettings, ["get", schema, key], timeout: gsettingsTimeout)
                 },
-                swayInputs: {
-                    guard let socket = SwayInputs.socketPath(swaysock: variable("SWAYSOCK"),
-                                                             runtimeDirectory: variable("XDG_RUNTIME_DIR")),
-                          let swaymsg = ProgramOutput.find("swaymsg") else { return nil }
+                swaySocket: SwayInputs.socketPath(swaysock: variable("SWAYSOCK"),
+                                                  runtimeDirectory: variable("XDG_RUNTIME_DIR")),
+                swayInputs: { socket in
+                    guard let swaymsg = ProgramOutput.find("swaymsg") else { return nil }
                     return ProgramOutput.run(swaymsg, ["-s", socket, "-t", "get_inputs", "--raw"], timeout: gsettingsTimeout)
                 },
                 pause: { duration in Syscall.sleep(duration) })
@@ -165,21 +168,26 @@ public enum DesktopSettings {
     }
 
     /// sway's answer: the first real touchpad's setting, and every touchpad's (see
-    /// `SwayInputs`). A session with sway and no touchpad answers libinput's default.
+    /// `SwayInputs`). A session with sway and no touchpad answers libinput's default. nil
+    /// when no sway runs or it never gave a readable answer.
     private static func swayNaturalScrolling(in environment: Environment) -> Answer? {
+        guard let socket = environment.swaySocket else { return nil }
         var waits = environment.waits
+        var perDevice: PerDeviceNaturalScrolling?
         while true {
-            guard let json = environment.swayInputs(), let perDevice = SwayInputs.touchpads(json) else { return nil }
-            if waits > 0 && environment.waitingFor.contains(where: { perDevice.natural(for: $0) == nil }) {
-                waits -= 1
-                environment.pause(.milliseconds(250))
-                continue
+            if let json = environment.swayInputs(socket), let found = SwayInputs.touchpads(json) {
+                perDevice = found
+                if !environment.waitingFor.contains(where: { found.natural(for: $0) == nil }) { break }
             }
-            guard let first = perDevice.entries.first(where: { $0.device != VirtualTouchpad.identity }) else {
-                return Answer(PerDeviceNaturalScrolling.unsetDefault, "\(perDevice.source): no touchpad but flickd's", perDevice: perDevice)
-            }
-            return Answer(first.natural, "\(perDevice.source), \(first.device.name)", perDevice: perDevice)
+            guard waits > 0 else { break }
+            waits -= 1
+            environment.pause(.milliseconds(250))
         }
+        guard let perDevice else { return nil }
+        guard let first = perDevice.entries.first(where: { $0.device != VirtualTouchpad.identity }) else {
+            return Answer(PerDeviceNaturalScrolling.unsetDefault, "\(perDevice.source): no touchpad but flickd's", perDevice: perDevice)
+        }
+        return Answer(first.natural, "\(perDevice.source), \(first.device.name)", perDevice: perDevice)
     }
 
     private static func kdeNaturalScrolling(in environment: Environment) -> Answer? {

@@ -127,8 +127,10 @@ import Testing
         var files: [String: String] = [:]
         var gsettings: String?
         var asked: [String] = []
-        /// sway's replies to `get_inputs`, one per ask (the last repeats); empty: no sway.
+        /// sway's replies to `get_inputs`, one per ask (the last repeats); empty: no sway;
+        /// `noReply`: swaymsg failed or timed out.
         var sway: [String] = []
+        static let noReply = "(no reply)"
         var swayAsks = 0
         var pauses: [FlickCore.Duration] = []
 
@@ -141,10 +143,12 @@ import Testing
                     asked.append("\(schema) \(key)")
                     return gsettings
                 })
-            environment.swayInputs = { [unowned self] in
-                guard !sway.isEmpty else { return nil }
+            environment.swaySocket = sway.isEmpty ? nil : "/run/user/1000/sway-ipc.1000.500.sock"
+            environment.swayInputs = { [unowned self] socket in
+                #expect(socket == "/run/user/1000/sway-ipc.1000.500.sock")
                 swayAsks += 1
-                return sway[min(swayAsks, sway.count) - 1]
+                let reply = sway[min(swayAsks, sway.count) - 1]
+                return reply == Self.noReply ? nil : reply
             }
             environment.waits = waits
             environment.waitingFor = waitingFor

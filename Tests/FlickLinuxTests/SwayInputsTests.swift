@@ -72,6 +72,9 @@ import Testing
         session.sway = ["not json"]
         #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "sway"))?.source.hasPrefix("KDE") == true,
                 "a reply that cannot be read is no answer: the next source is asked")
+        session.sway = []
+        #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "sway", waits: 8))?.source.hasPrefix("KDE") == true)
+        #expect(session.pauses.isEmpty, "no sway socket: nothing to wait for")
     }
 
     @Test func theDaemonWaitsForSwayToListTheVirtualTouchpad() throws {
@@ -93,6 +96,25 @@ import Testing
         doctor.sway = [Self.reply(virtualPad: false)]
         _ = DesktopSettings.naturalScrolling(in: doctor.environment(desktop: "sway"))
         #expect(doctor.swayAsks == 1 && doctor.pauses.isEmpty, "without waits one ask")
+    }
+
+    @Test func aSwayBusyStartingIsAskedAgainAndASilentOneKeepsItsLastAnswer() throws {
+        let busy = DesktopSettingsTests.FakeSession()
+        busy.sway = [DesktopSettingsTests.FakeSession.noReply, DesktopSettingsTests.FakeSession.noReply, Self.reply()]
+        let found = try #require(DesktopSettings.naturalScrolling(in: busy.environment(desktop: "sway", waits: 8)))
+        #expect(found.perDevice?.virtualTouchpad == false)
+        #expect(busy.swayAsks == 3)
+
+        let silent = DesktopSettingsTests.FakeSession()
+        silent.sway = [Self.reply(virtualPad: false), DesktopSettingsTests.FakeSession.noReply]
+        let last = try #require(DesktopSettings.naturalScrolling(in: silent.environment(desktop: "sway", waits: 8)))
+        #expect(last.value == true && last.perDevice?.virtualTouchpad == nil, "the one answer it gave")
+        #expect(silent.swayAsks == 9)
+
+        let never = DesktopSettingsTests.FakeSession()
+        never.sway = [DesktopSettingsTests.FakeSession.noReply]
+        #expect(DesktopSettings.naturalScrolling(in: never.environment(desktop: "sway", waits: 8)) == nil)
+        #expect(never.swayAsks == 9)
     }
 
     @Test func aTouchpadPluggedInIsWaitedForToo() throws {

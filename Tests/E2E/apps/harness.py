@@ -1127,25 +1127,27 @@ def run_sway_hotplug(args, server, pad, work, checks):
     """sway lists only the devices it has, so a touchpad plugged in after flickd asked it has no
     setting in that answer: flickd must ask again and give the new pad its own direction. The
     real pad is natural (SwayNatural's rule), the one plugged in traditional by a rule of its
-    own; flickd's log must end with the new pad traditional, not the first pad's natural."""
+    own; flickd's log must end with the first pad natural (sway was read) and the new pad
+    traditional (its own setting, not the first pad's)."""
     name = "%s hot-plugged touchpad" % server.name
     daemon = Flickd(args.flickd, "default", work, pad.devnode)
     second = None
     try:
         second = vdev.TouchDevice(vdev.load(SwayNatural.HOTPLUG_PAD), udev_timeout=90.0)
-        pattern = re.escape(second.devnode) + r" \([^)]*\): natural scrolling (true|false)"
-        found = []
+        def settings(devnode):
+            return re.findall(re.escape(devnode) + r" \([^)]*\): natural scrolling (true|false)", daemon.text())
         deadline = mono() + 20
         while mono() < deadline:
-            found = re.findall(pattern, daemon.text())
+            first, new = settings(pad.devnode), settings(second.devnode)
             # The answer to the new ask comes after the line logged at the open, if one was.
-            if found and found[-1] == "false":
+            if first and first[-1] == "true" and new and new[-1] == "false":
                 break
             time.sleep(0.2)
         lines = [l for l in daemon.text().splitlines() if "natural scrolling" in l]
-        checks.check(name, "flickd reads the new touchpad's own setting from sway (traditional, the first pad natural)",
-                     bool(found) and found[-1] == "false", "natural scrolling false",
-                     "; ".join(lines[-4:]) or "no natural-scrolling line for %s" % second.devnode)
+        checks.check(name, "flickd reads each touchpad's own setting from sway, the one plugged in too",
+                     (first[-1:], new[-1:]) == (["true"], ["false"]),
+                     "%s natural scrolling true, %s false" % (pad.devnode, second.devnode),
+                     "; ".join(lines[-4:]) or "no natural-scrolling line")
     finally:
         if second:
             second.close()
