@@ -34,12 +34,9 @@ public enum SwayInputs {
                   let vendor = integer(input, "vendor").flatMap(UInt16.init(exactly:)),
                   let product = integer(input, "product").flatMap(UInt16.init(exactly:)),
                   let libinput = member(input, "libinput"),
-                  let natural = string(libinput, "natural_scroll") else { continue }
-            switch natural {
-            case "enabled": entries.append(.init(device: DeviceIdentity(name: name, vendor: vendor, product: product), natural: true))
-            case "disabled": entries.append(.init(device: DeviceIdentity(name: name, vendor: vendor, product: product), natural: false))
-            default: continue
-            }
+                  let natural = string(libinput, "natural_scroll"),
+                  natural == "enabled" || natural == "disabled" else { continue }
+            entries.append(.init(device: DeviceIdentity(name: name, vendor: vendor, product: product), natural: natural == "enabled"))
         }
         return PerDeviceNaturalScrolling(entries: entries, source: source, unlisted: nil)
     }
