@@ -42,8 +42,8 @@ let package = Package(
         .target(name: "CShim", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
-        // json-c (Debian's libjson-c-dev): sway's answer to `swaymsg -t get_inputs` is JSON
-        // (SwayInputs, per-device natural scrolling). Its archive is linked in (FlickLinux's
+        // json-c (Debian's libjson-c-dev): sway's IPC answers in JSON (SwayInputs, per-device
+        // natural scrolling, and its input events). Its archive is linked in (FlickLinux's
         // linker settings): a shared library would be mapped, relocated and resident all day for
         // one answer at start, and the packages would depend on it.
         .systemLibrary(name: "CJSON", providers: [.apt(["libjson-c-dev"])]),

@@ -69,6 +69,7 @@ public final class Daemon {
         static let configurationFile: UInt64 = 4
         static let reloadDelay: UInt64 = 5
         static let desktop: UInt64 = 6
+        static let desktopChanges: UInt64 = 7
         static let deviceFlag: UInt64 = 1 << 32
 
         static func device(_ id: DeviceID) -> UInt64 { deviceFlag | UInt64(UInt32(bitPattern: id)) }
@@ -98,8 +99,12 @@ public final class Daemon {
     private var desktopAnswer: DesktopSettings.Answer?
     /// An ask is under way: the per-device directions are logged when its answer comes.
     private var desktopAsked = false
-    /// A touchpad came that the pending answer may not know: ask again when it arrives.
+    /// A touchpad came that the pending answer may not know, or the desktop said its settings
+    /// changed: ask again when the answer arrives.
     private var desktopAskAgain = false
+    /// Tells when the desktop's touchpad settings change (sway's input events, KDE's files);
+    /// opened with an ask while none is, dropped when it ends.
+    private var desktopWatch: (any DesktopWatch)?
 
     /// How long the configuration file must stay unchanged before it is read (see
     /// `LiveConfiguration.settleDelay`).
@@ -236,6 +241,8 @@ public final class Daemon {
                     reloadDelayPassed()
                 case Token.desktop:
                     desktopAnswered()
+                case Token.desktopChanges:
+                    desktopChanged()
                 default:
                     if let id = Token.deviceID(token) { read(id) }
                 }
@@ -347,6 +354,36 @@ public final class Daemon {
         desktopAsked = desktop.ask(devices: touchpads)
         if !desktopAsked {
             logger.warning("cannot ask the desktop for its natural-scrolling setting (no thread); keeping \(engine.desktopNaturalScrolling)")
+        }
+        watchDesktop(desktop)
+    }
+
+    /// Opens a watch on the desktop's touchpad settings when there is none and the desktop
+    /// offers one (a sway started or restarted since the last ask is found here).
+    private func watchDesktop(_ desktop: DesktopQuery) {
+        guard desktopWatch == nil, let watch = desktop.watchChanges(logger) else { return }
+        do {
+            try poll.add(watch.fileDescriptor, token: Token.desktopChanges)
+            desktopWatch = watch
+        } catch {
+            logger.warning("cannot follow the desktop's touchpad settings: \(error); they are read again on reload")
+        }
+    }
+
+    /// The desktop's watch is readable: a touchpad's settings changed (ask again), or the watch
+    /// ended (drop it; the next ask opens a new one).
+    private func desktopChanged() {
+        guard let watch = desktopWatch else { return }
+        switch watch.receive() {
+        case .none:
+            return
+        case .touchpads:
+            logger.info("natural scrolling: the desktop's touchpad settings changed (\(watch.source)); asking again")
+            if desktopAsked { desktopAskAgain = true } else { askDesktop(for: configuration.current) }
+        case .closed:
+            try? poll.remove(watch.fileDescriptor)
+            desktopWatch = nil
+            logger.info("natural scrolling: \(watch.source) ended; the desktop is asked and watched again at the next reload")
         }
     }
 

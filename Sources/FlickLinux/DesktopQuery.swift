@@ -3,7 +3,7 @@ import Glibc
 
 /// Asks the desktop for its touchpad natural-scrolling setting off the event loop.
 ///
-/// `DesktopSettings.naturalScrolling(waitingFor:)` may run `gsettings` or `swaymsg`, each of
+/// `DesktopSettings.naturalScrolling(waitingFor:)` may run `gsettings` or ask sway, each of
 /// which can take up to `DesktopSettings.gsettingsTimeout` (a slow session bus, a cold dconf, a
 /// busy sway), and on sway wait up to 2 s for new devices to be listed. The probe runs on one
 /// helper thread, started by the first `ask()` and kept for the query's life: it sleeps on a
@@ -28,11 +28,18 @@ public final class DesktopQuery: @unchecked Sendable {
     /// Whether the helper thread runs (only the loop's thread reads and writes this).
     private var started = false
 
+    /// Makes a watch that tells when the desktop's touchpad settings change (sway's input
+    /// events, KDE's files); nil where there is none, or the desktop cannot be reached now.
+    /// Called on the loop's thread, with the daemon's logger, at each ask while no watch is
+    /// open.
+    public let watchChanges: (Logger) -> (any DesktopWatch)?
+
     /// A query asking `probe` (by default this session's desktop); its argument is the ask's
-    /// `devices`.
+    /// `devices`. `watchChanges` as above (by default this session's sway).
     public init(probe: @escaping @Sendable (_ devices: [DeviceIdentity]) -> Answer = {
         DesktopSettings.naturalScrolling(waitingFor: $0)
-    }) throws(SystemError) {
+    }, watchChanges: @escaping (Logger) -> (any DesktopWatch)? = DesktopSettings.watchChanges) throws(SystemError) {
+        self.watchChanges = watchChanges
         let ends = try Syscall.makePipe()
         Syscall.setNonBlocking(ends.read)
         Syscall.setNonBlocking(ends.write)

@@ -18,9 +18,11 @@ import Glibc
 ///   dconf database is a binary GVariant file, the keyfiles in /etc/dconf hold only system
 ///   defaults, and only gsettings also knows the schema's default (natural, on GNOME).
 /// - **sway**, found by its IPC socket (`$SWAYSOCK`, else a live `sway-ipc.UID.PID.sock` in
-///   `$XDG_RUNTIME_DIR`) when the desktop is neither GNOME nor KDE: `swaymsg -t get_inputs
-///   --raw`, run with the same timeout. sway applies `input` rules by identifier or by type, so
-///   it answers per device, with what each touchpad has now (`libinput.natural_scroll`).
+///   `$XDG_RUNTIME_DIR`) when the desktop is neither GNOME nor KDE: its `get_inputs` (what
+///   `swaymsg -t get_inputs` prints), asked over that socket with the same timeout. sway
+///   applies `input` rules by identifier or by type, so it answers per device, with what each
+///   touchpad has now (`libinput.natural_scroll`); and it tells when that changes
+///   (`watchChanges()`).
 /// - **Unknown or unset desktop**: the KDE files if they exist (Plasma writes them only when
 ///   its touchpad settings were changed), never gsettings: GNOME's schemas are installed on
 ///   most systems, and their default would claim natural scrolling for a desktop that has none.
@@ -116,8 +118,8 @@ public enum DesktopSettings {
         var gsettingsGet: (_ schema: String, _ key: String) -> String?
         /// The IPC socket of the sway this session runs (`SwayInputs.socketPath`); nil: none.
         var swaySocket: String?
-        /// sway's inputs as JSON (`swaymsg -s SOCKET -t get_inputs --raw`); nil when swaymsg is
-        /// missing, fails or times out.
+        /// sway's inputs as JSON (its `get_inputs` reply, asked over `swaySocket`); nil when
+        /// sway cannot be reached or does not answer in time.
         var swayInputs: (_ socket: String) -> String? = { _ in nil }
         /// The devices sway should list, how many times to ask it again while it does not (see
         /// `naturalScrolling(waitingFor:)`), and the pause between two asks.
@@ -140,10 +142,7 @@ public enum DesktopSettings {
                 },
                 swaySocket: SwayInputs.socketPath(swaysock: variable("SWAYSOCK"),
                                                   runtimeDirectory: variable("XDG_RUNTIME_DIR")),
-                swayInputs: { socket in
-                    guard let swaymsg = ProgramOutput.find("swaymsg") else { return nil }
-                    return ProgramOutput.run(swaymsg, ["-s", socket, "-t", "get_inputs", "--raw"], timeout: gsettingsTimeout)
-                },
+                swayInputs: { socket in SwayInputs.ask(socket: socket, timeout: gsettingsTimeout) },
                 pause: { duration in Syscall.sleep(duration) })
         }
 
@@ -154,11 +153,36 @@ public enum DesktopSettings {
         }
     }
 
-    static func naturalScrolling(in environment: Environment) -> Answer? {
+    /// A watch on the session's desktop for changes to its touchpads' settings, where
+    /// `naturalScrolling` reads per-device settings: sway's input events (`SwayInputWatch`), KDE
+    /// Plasma's files (`DesktopFilesWatch`). nil on other desktops (GNOME applies its one setting
+    /// to the virtual touchpad as to the real one), or when sway cannot be reached or inotify
+    /// fails. `logger` hears about directories that cannot be watched.
+    public static func watchChanges(logger: Logger) -> (any DesktopWatch)? {
+        watchChanges(in: .current(), logger: logger)
+    }
+
+    static func watchChanges(in environment: Environment, logger: Logger) -> (any DesktopWatch)? {
+        if asksSway(environment), let socket = environment.swaySocket,
+           let watch = try? SwayInputWatch(socket: socket) { return watch }
+        guard desktops(environment).isKDE, let files = kdeFiles(environment) else { return nil }
+        return try? DesktopFilesWatch(paths: files.map(\.path), logger: logger)
+    }
+
+    /// KDE and GNOME say what they are; sway is looked for on any other desktop.
+    private static func asksSway(_ environment: Environment) -> Bool {
+        let (isKDE, isGNOME) = desktops(environment)
+        return !isKDE && !isGNOME
+    }
+
+    private static func desktops(_ environment: Environment) -> (isKDE: Bool, isGNOME: Bool) {
         let desktops = (environment.currentDesktop ?? "").lowercased().split(separator: ":").map(String.init)
-        let isKDE = desktops.contains("kde")
-        let isGNOME = desktops.contains { $0.containsText("gnome") || $0 == "pantheon" }
-        if !isKDE && !isGNOME, let found = swayNaturalScrolling(in: environment) { return found }
+        return (desktops.contains("kde"), desktops.contains { $0.containsText("gnome") || $0 == "pantheon" })
+    }
+
+    static func naturalScrolling(in environment: Environment) -> Answer? {
+        let (isKDE, isGNOME) = desktops(environment)
+        if asksSway(environment), let found = swayNaturalScrolling(in: environment) { return found }
         if isKDE || !isGNOME, let found = kdeNaturalScrolling(in: environment) { return found }
         if isGNOME, let output = environment.gsettingsGet(gnomeSchema, gnomeKey),
            let value = parseGSettingsBoolean(output) {
@@ -190,12 +214,19 @@ public enum DesktopSettings {
         return Answer(first.natural, "\(perDevice.source), \(first.device.name)", perDevice: perDevice)
     }
 
-    private static func kdeNaturalScrolling(in environment: Environment) -> Answer? {
+    /// KDE Plasma's touchpad files, the session type's first: `kcminputrc` (Wayland) and
+    /// `touchpadxlibinputrc` (X11). nil without a config directory.
+    private static func kdeFiles(_ environment: Environment) -> [(path: String, isKcminputrc: Bool)]? {
         guard let configHome = environment.configHome else { return nil }
+        let wayland = (path: configHome + "/kcminputrc", isKcminputrc: true)
+        let x11 = (path: configHome + "/touchpadxlibinputrc", isKcminputrc: false)
+        return environment.sessionType?.lowercased() == "x11" ? [x11, wayland] : [wayland, x11]
+    }
+
+    private static func kdeNaturalScrolling(in environment: Environment) -> Answer? {
+        guard let files = kdeFiles(environment) else { return nil }
         let isX11 = environment.sessionType?.lowercased() == "x11"
-        let wayland = (configHome + "/kcminputrc", true)
-        let x11 = (configHome + "/touchpadxlibinputrc", false)
-        for (path, isKcminputrc) in isX11 ? [x11, wayland] : [wayland, x11] {
+        for (path, isKcminputrc) in files {
             guard let text = environment.readFile(path) else { continue }
             // KWin applies kcminputrc's groups per device on Wayland; on X11 it is a stale file.
             let perDevice = isKcminputrc && !isX11 ? PerDeviceNaturalScrolling(kcminputrc: text, file: path) : nil

@@ -16,7 +16,26 @@ import Glibc
 /// with json-c (the parser sway itself uses).
 public enum SwayInputs {
     /// Where the answer came from, for messages.
-    public static let source = "sway: swaymsg -t get_inputs"
+    public static let source = "sway: get_inputs"
+
+    /// sway's inputs as JSON, asked over the IPC socket `socket`: the `get_inputs` reply
+    /// (what `swaymsg -t get_inputs --raw` prints); nil when sway cannot be reached or has not
+    /// answered within `timeout`.
+    public static func ask(socket: String, timeout: Duration) -> String? {
+        SwayIPC.request(socket: socket, type: SwayIPC.MessageType.getInputs, timeout: timeout)
+    }
+
+    /// Whether `json`, the payload of sway's `input` event, says a touchpad was added or its
+    /// libinput settings changed (`"change": "added"` or `"libinput_config"`); the other
+    /// changes (an input removed, a keyboard's layout) leave the touchpads' settings as they
+    /// were.
+    public static func touchpadChanged(_ json: String) -> Bool {
+        guard let root = json_tokener_parse(json) else { return false }
+        defer { json_object_put(root) }
+        guard let change = string(root, "change"), change == "added" || change == "libinput_config",
+              let input = member(root, "input") else { return false }
+        return string(input, "type") == "touchpad"
+    }
 
     /// The touchpads in `json`, sway's `get_inputs` reply, with the natural scrolling each has
     /// now (sway lists only the devices it has, so an unlisted one is unknown); nil when

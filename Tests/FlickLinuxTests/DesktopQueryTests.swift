@@ -212,4 +212,37 @@ struct DesktopQueryTests {
         #expect(engine.virtualTouchpadNaturalScrolling == true)
         #expect(engine.desktopNaturalScrolling == false, "the desktop-wide answer is not followed: scroll.natural is explicit")
     }
+
+    /// sway says a touchpad's settings changed (`swaymsg input ... natural_scroll enabled`):
+    /// the daemon asks again at once and follows the new answer, without a reload.
+    @Test func swaySayingATouchpadChangedIsAskedAgain() throws {
+        let (ours, sway) = try socketPair()
+        defer { close(sway) }
+        let event = SwayIPC.encode(type: SwayIPC.MessageType.inputEvent, payload: SwayIPCTests.inputEvent("libinput_config"))
+        let probes = ProbeCounter()
+        let gate = Gate()
+        defer { gate.open() }
+        let watches = ProbeCounter()
+        let query = try DesktopQuery(probe: { _ in
+            // The second ask is answered after the change.
+            probes.next() == 1 ? DesktopSettings.Answer(false, "sway test") : DesktopSettings.Answer(true, "sway test")
+        }, watchChanges: { _ in
+            // One watch, opened with the first ask; sway sends the change once it is watched.
+            guard watches.next() == 1, let watch = try? SwayInputWatch(connected: ours) else { return nil }
+            send(sway, event)
+            return watch
+        })
+        let engine = Engine()
+        let logger = Logger(label: "flickd-test") { _ in TerminateOnLine(prefix: "natural scrolling: auto → true (sway test)") }
+        let daemon = try Daemon(engine: engine, wheel: RecordingWheel(), monitor: nil, logger: logger, desktop: query) {
+            Issue.record("nothing reloads")
+            return .defaults
+        }
+        let watchdog = DaemonWatchdog(seconds: 10)
+        try daemon.run()
+        watchdog.cancel()
+        #expect(engine.desktopNaturalScrolling == true)
+        #expect(probes.count == 2, "asked at start, and once more for the change")
+        #expect(watches.count == 1, "the open watch is kept: the second ask opens none")
+    }
 }

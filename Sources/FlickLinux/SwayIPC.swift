@@ -1,0 +1,239 @@
+import FlickCore
+import Glibc
+
+/// sway's IPC protocol (sway-ipc(7)), as much of it as flickd speaks: over the Unix stream
+/// socket sway names in `$SWAYSOCK`, every message, both ways, is the 6 bytes `i3-ipc`, the
+/// payload's length and the message's type (each a 32-bit integer in the host's byte order),
+/// then the payload (JSON, except in a request that needs none). A reply has its request's
+/// type; an event, on a connection subscribed to it, has its type with the high bit set.
+public enum SwayIPC {
+    /// The bytes every message starts with.
+    public static let magic = Array("i3-ipc".utf8)
+    /// The header's length: the magic, the payload's length, the type (bytes).
+    public static let headerLength = 14
+    /// A payload longer than this is taken as a broken stream rather than waited for (bytes).
+    /// sway's `get_inputs` reply is about 1.5 KiB per input.
+    public static let maximumPayload = 16 << 20
+
+    /// The message types flickd sends or reads.
+    public enum MessageType {
+        /// `SUBSCRIBE`: the payload is a JSON array of event names.
+        public static let subscribe: UInt32 = 2
+        /// `GET_INPUTS`: the reply is a JSON array with one object per input.
+        public static let getInputs: UInt32 = 100
+        /// The `input` event: an input was added or removed, or its settings changed.
+        public static let inputEvent: UInt32 = 0x8000_0015
+    }
+
+    /// One message: its type and payload.
+    public struct Message: Equatable, Sendable {
+        public var type: UInt32
+        public var payload: [UInt8]
+
+        public init(type: UInt32, payload: [UInt8]) {
+            self.type = type
+            self.payload = payload
+        }
+
+        /// The payload as text (sway's JSON is UTF-8).
+        public var text: String { String(decoding: payload, as: UTF8.self) }
+    }
+
+    /// The bytes of a message of `type` carrying `payload`.
+    public static func encode(type: UInt32, payload: String = "") -> [UInt8] {
+        let body = Array(payload.utf8)
+        var bytes = magic
+        withUnsafeBytes(of: UInt32(body.count)) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: type) { bytes.append(contentsOf: $0) }
+        return bytes + body
+    }
+
+    /// Cuts a stream's bytes, as they arrive in pieces, into messages.
+    public struct Decoder: Sendable {
+        private var buffer: [UInt8] = []
+
+        /// The stream is not sway's protocol: it does not start with the magic, or announces a
+        /// payload over `maximumPayload`.
+        public struct Malformed: Error, Equatable {}
+
+        public init() {}
+
+        /// Adds bytes read from the stream.
+        public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+            buffer.append(contentsOf: bytes)
+        }
+
+        /// The next whole message, taken out of the buffer; nil until one has arrived whole.
+        public mutating func next() throws(Malformed) -> Message? {
+            // A wrong start is known as soon as it arrives.
+            let start = min(buffer.count, magic.count)
+            guard buffer[..<start].elementsEqual(magic[..<start]) else { throw Malformed() }
+            guard buffer.count >= headerLength else { return nil }
+            let (length, type) = buffer.withUnsafeBytes { raw in
+                (raw.loadUnaligned(fromByteOffset: magic.count, as: UInt32.self),
+                 raw.loadUnaligned(fromByteOffset: magic.count + 4, as: UInt32.self))
+            }
+            guard length <= maximumPayload else { throw Malformed() }
+            let end = headerLength + Int(length)
+            guard buffer.count >= end else { return nil }
+            let message = Message(type: type, payload: Array(buffer[headerLength..<end]))
+            buffer.removeSubrange(0..<end)
+            return message
+        }
+    }
+
+    /// Sends one request of `type` to the sway listening on `socket` and returns its reply's
+    /// payload; nil when sway cannot be reached, answers something else, or has not answered
+    /// whole within `timeout`.
+    public static func request(socket: String, type: UInt32, payload: String = "", timeout: Duration) -> String? {
+        let deadline = Syscall.monotonicNow() + timeout
+        guard let fd = try? Syscall.connectUnixStream(to: socket) else { return nil }
+        defer { Syscall.close(fd) }
+        var decoder = Decoder()
+        guard (try? write(encode(type: type, payload: payload), to: fd, before: deadline)) != nil else { return nil }
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            do {
+                if let message = try decoder.next() { return message.type == type ? message.text : nil }
+            } catch { return nil }
+            guard Syscall.waitReadable(fd, until: deadline) else { return nil }
+            guard let count = try? Syscall.read(fd, into: &chunk), count > 0 else { return nil }
+            chunk.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+        }
+    }
+
+    /// Writes all of `bytes` to the non-blocking `fd`, waiting for room until `deadline`
+    /// (`ETIMEDOUT` after it).
+    static func write(_ bytes: [UInt8], to fd: Int32, before deadline: Instant) throws(SystemError) {
+        var written = 0
+        while written < bytes.count {
+            do {
+                written += try Syscall.send(fd, bytes, from: written)
+            } catch where error.wouldBlock {
+                guard Syscall.waitWritable(fd, until: deadline) else {
+                    throw SystemError(errno: ETIMEDOUT, call: "send")
+                }
+            }
+        }
+    }
+}
+
+/// Tells when sway's touchpad settings change: a connection to sway's IPC subscribed to its
+/// `input` events. sway sends one when an input is added or removed and when its libinput
+/// settings change (a `swaymsg input ...` command, or `swaymsg reload` applying edited rules,
+/// which sends one per input).
+///
+/// Rationale: sway keeps natural scrolling per device, and flickd mirrors the real pad's
+/// setting onto its virtual one (see `SwayInputs`); an answer kept from before a change would
+/// make every glide run against the finger until the next reload. The events are sway's own
+/// word that something changed, with nothing to poll.
+public final class SwayInputWatch: DesktopWatch {
+    /// The connection, non-blocking: give it to epoll, then call `receive()` when it is readable.
+    public let fileDescriptor: Int32
+    public var source: String { "sway's input events" }
+    private var decoder = SwayIPC.Decoder()
+
+    /// Connects to the sway listening on `socket` and subscribes to its input events.
+    public convenience init(socket: String) throws(SystemError) {
+        let fd = try Syscall.connectUnixStream(to: socket)
+        try self.init(connected: fd)
+    }
+
+    /// Watches the connected stream socket `fd` (taken over: closed with the watch), after
+    /// subscribing on it to sway's input events.
+    init(connected fd: Int32) throws(SystemError) {
+        Syscall.setNonBlocking(fd)
+        do {
+            // The subscription fits in an empty socket's buffer: it never waits.
+            try SwayIPC.write(SwayIPC.encode(type: SwayIPC.MessageType.subscribe, payload: #"["input"]"#),
+                              to: fd, before: Syscall.monotonicNow())
+        } catch {
+            Syscall.close(fd)
+            throw error
+        }
+        fileDescriptor = fd
+    }
+
+    deinit { Syscall.close(fileDescriptor) }
+
+    /// Reads everything sway sent: `.touchpads` when a touchpad was added or its libinput
+    /// settings changed; `.none` for anything else (another input, a keyboard's layout, the
+    /// answer to the subscription); `.closed` when sway closed the connection (it exited) or
+    /// sent what is not its protocol.
+    public func receive() -> DesktopChange {
+        var change = DesktopChange.none
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count: Int
+            do {
+                count = try Syscall.read(fileDescriptor, into: &chunk)
+            } catch {
+                return error.wouldBlock ? change : .closed
+            }
+            if count == 0 { return .closed }
+            chunk.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            do {
+                while let message = try decoder.next() {
+                    if message.type == SwayIPC.MessageType.inputEvent, SwayInputs.touchpadChanged(message.text) {
+                        change = .touchpads
+                    }
+                }
+            } catch {
+                return .closed
+            }
+        }
+    }
+}
+
+extension Syscall {
+    /// `socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK)` connected to `path`.
+    static func connectUnixStream(to path: String) throws(SystemError) -> Int32 {
+        guard let address = UnixSocketAddress(path) else { throw SystemError(errno: EINVAL, call: "connect", path: path) }
+        let fd = try retrying("socket") {
+            socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        }
+        // A Unix socket connects at once or not at all (EAGAIN: the listener's backlog is full).
+        let result = address.withSockaddr { Glibc.connect(fd, $0, $1) }
+        guard result == 0 else {
+            let error = SystemError(errno: Glibc.errno, call: "connect", path: path)
+            close(fd)
+            throw error
+        }
+        return fd
+    }
+
+    /// `send(fd, bytes[offset...], MSG_NOSIGNAL)`: a peer gone is an error (EPIPE), not
+    /// SIGPIPE. Returns the byte count sent.
+    static func send(_ fd: Int32, _ bytes: [UInt8], from offset: Int) throws(SystemError) -> Int {
+        try retrying("send") {
+            bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+        }
+    }
+
+    /// `read(fd, chunk)` into the whole of `chunk`; returns the byte count (0 at the end).
+    static func read(_ fd: Int32, into chunk: inout [UInt8]) throws(SystemError) -> Int {
+        try retrying("read") { chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }
+    }
+
+    /// Waits until `fd` is readable (or at its end) or `deadline` passes; true when readable.
+    static func waitReadable(_ fd: Int32, until deadline: Instant) -> Bool {
+        wait(fd, for: Int16(POLLIN), until: deadline)
+    }
+
+    /// Waits until `fd` has room to write or `deadline` passes; true when it has.
+    static func waitWritable(_ fd: Int32, until deadline: Instant) -> Bool {
+        wait(fd, for: Int16(POLLOUT), until: deadline)
+    }
+
+    private static func wait(_ fd: Int32, for events: Int16, until deadline: Instant) -> Bool {
+        while true {
+            let left = deadline - monotonicNow()
+            guard left > .zero else { return false }
+            var entry = pollfd(fd: fd, events: events, revents: 0)
+            let milliseconds = Int32(clamping: (left.microseconds + 999) / 1000)
+            let result = Glibc.poll(&entry, 1, milliseconds)
+            if result > 0 { return true }
+            if result < 0 && Glibc.errno != EINTR { return false }
+        }
+    }
+}

@@ -1,0 +1,240 @@
+import FlickCore
+import Foundation
+import Glibc
+import Testing
+@testable import FlickLinux
+
+/// flickd speaking sway's IPC itself: its messages cut out of a stream that arrives in pieces,
+/// `get_inputs` asked of a sway listening on a socket, and the input events that tell flickd
+/// to ask again. The sway here is the test, on a socket pair or a socket in a fresh directory.
+@Suite struct SwayIPCTests {
+    /// sway's `input` event for a touchpad whose settings `swaymsg input ... natural_scroll
+    /// enabled` (`libinput_config`) or a plug (`added`) changed, trimmed.
+    static func inputEvent(_ change: String, type: String = "touchpad") -> String {
+        """
+        {"change": "\(change)", "input": {"identifier": "2:7:SynPS/2_Synaptics_TouchPad", \
+        "name": "SynPS/2 Synaptics TouchPad", "vendor": 2, "product": 7, "type": "\(type)", \
+        "libinput": {"natural_scroll": "enabled"}}}
+        """
+    }
+
+    @Test func aMessageIsItsHeaderAndPayload() throws {
+        let bytes = SwayIPC.encode(type: SwayIPC.MessageType.subscribe, payload: #"["input"]"#)
+        #expect(Array(bytes.prefix(6)) == Array("i3-ipc".utf8))
+        #expect(bytes.count == 14 + 9)
+        var decoder = SwayIPC.Decoder()
+        bytes.withUnsafeBytes { decoder.append($0) }
+        let message = try #require(try decoder.next())
+        #expect(message.type == 2 && message.text == #"["input"]"#)
+        #expect(try decoder.next() == nil, "nothing more")
+    }
+
+    /// A stream delivers messages in any cut: byte by byte, or two in one read.
+    @Test func messagesAreCutOutOfAStreamArrivingInPieces() throws {
+        let first = SwayIPC.encode(type: SwayIPC.MessageType.inputEvent, payload: Self.inputEvent("libinput_config"))
+        let second = SwayIPC.encode(type: SwayIPC.MessageType.getInputs, payload: "[]")
+        var decoder = SwayIPC.Decoder()
+        var messages: [SwayIPC.Message] = []
+        for byte in first + second {
+            [byte].withUnsafeBytes { decoder.append($0) }
+            while let message = try decoder.next() { messages.append(message) }
+        }
+        #expect(messages.map(\.type) == [0x8000_0015, 100])
+        #expect(messages.map(\.text) == [Self.inputEvent("libinput_config"), "[]"])
+    }
+
+    @Test func aStreamThatIsNotSwaysIsMalformed() {
+        var decoder = SwayIPC.Decoder()
+        Array("HTTP/1.1 200 OK\r\n".utf8).withUnsafeBytes { decoder.append($0) }
+        #expect(throws: SwayIPC.Decoder.Malformed.self) { try decoder.next() }
+
+        var early = SwayIPC.Decoder()
+        Array("i3-x".utf8).withUnsafeBytes { early.append($0) }
+        #expect(throws: SwayIPC.Decoder.Malformed.self, "a wrong start is known before a whole header came") { try early.next() }
+
+        var huge = SwayIPC.Decoder()
+        var header = SwayIPC.encode(type: 100)
+        header.replaceSubrange(6..<10, with: withUnsafeBytes(of: UInt32(1 << 30)) { Array($0) })
+        header.withUnsafeBytes { huge.append($0) }
+        #expect(throws: SwayIPC.Decoder.Malformed.self, "a 1 GiB payload is not waited for") { try huge.next() }
+    }
+
+    @Test func onlyATouchpadAddedOrReconfiguredIsAChange() {
+        #expect(SwayInputs.touchpadChanged(Self.inputEvent("libinput_config")))
+        #expect(SwayInputs.touchpadChanged(Self.inputEvent("added")))
+        #expect(!SwayInputs.touchpadChanged(Self.inputEvent("removed")), "a removed pad's setting no longer matters")
+        #expect(!SwayInputs.touchpadChanged(Self.inputEvent("xkb_layout", type: "keyboard")), "a layout switch is no touchpad change")
+        #expect(!SwayInputs.touchpadChanged(Self.inputEvent("libinput_config", type: "pointer")))
+        #expect(!SwayInputs.touchpadChanged(#"{"change": "libinput_config"}"#), "no input")
+        #expect(!SwayInputs.touchpadChanged("not json"))
+    }
+
+    // MARK: The watch
+
+    @Test func theWatchSubscribesToInputEventsAndSaysWhenATouchpadChanged() throws {
+        let (ours, sway) = try socketPair()
+        defer { close(sway) }
+        let watch = try SwayInputWatch(connected: ours)
+        let subscription = try #require(try readMessage(sway))
+        #expect(subscription.type == SwayIPC.MessageType.subscribe && subscription.text == #"["input"]"#)
+        #expect(watch.receive() == .none, "nothing sent yet")
+
+        send(sway, SwayIPC.encode(type: SwayIPC.MessageType.subscribe, payload: #"{"success": true}"#))
+        send(sway, SwayIPC.encode(type: SwayIPC.MessageType.inputEvent, payload: Self.inputEvent("xkb_layout", type: "keyboard")))
+        #expect(watch.receive() == .none, "the subscription's answer and a keyboard's layout")
+
+        let event = SwayIPC.encode(type: SwayIPC.MessageType.inputEvent, payload: Self.inputEvent("libinput_config"))
+        send(sway, Array(event.prefix(20)))
+        #expect(watch.receive() == .none, "half an event")
+        send(sway, Array(event.dropFirst(20)))
+        #expect(watch.receive() == .touchpads)
+        #expect(watch.receive() == .none, "told once")
+
+        // `swaymsg reload` sends one event per input: one change.
+        send(sway, event + event + event)
+        #expect(watch.receive() == .touchpads)
+    }
+
+    @Test func swayGoneOrSpeakingAnotherProtocolClosesTheWatch() throws {
+        let (ours, sway) = try socketPair()
+        let watch = try SwayInputWatch(connected: ours)
+        close(sway)
+        #expect(watch.receive() == .closed)
+
+        let (other, stranger) = try socketPair()
+        defer { close(stranger) }
+        let confused = try SwayInputWatch(connected: other)
+        send(stranger, Array("HTTP/1.1 400 Bad Request\r\n\r\n".utf8))
+        #expect(confused.receive() == .closed)
+    }
+
+    // MARK: Which desktop is watched
+
+    /// sway is watched over its socket, KDE through its files; GNOME (one setting, applied by
+    /// the desktop to both pads) and a session with no sway to reach are not watched.
+    @Test func eachDesktopIsWatchedWhereItKeepsSettingsPerDevice() throws {
+        let quiet = Logger(label: "flickd-test") { _ in NoOpLogHandler() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flickd-kdewatch-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        func session(_ desktop: String?, sway: String? = nil) -> DesktopSettings.Environment {
+            DesktopSettings.Environment(currentDesktop: desktop, sessionType: "wayland", configHome: directory,
+                                        readFile: { _ in nil }, gsettingsGet: { _, _ in nil }, swaySocket: sway)
+        }
+        #expect(DesktopSettings.watchChanges(in: session("GNOME"), logger: quiet) == nil)
+        #expect(DesktopSettings.watchChanges(in: session("sway"), logger: quiet) == nil, "no sway to reach")
+        #expect(DesktopSettings.watchChanges(in: session("sway", sway: directory + "/gone.sock"), logger: quiet) == nil)
+
+        let server = try FakeSway(reply: { _ in nil }, answers: false)
+        defer { server.stop() }
+        let sway = try #require(DesktopSettings.watchChanges(in: session("sway", sway: server.path), logger: quiet))
+        #expect(sway is SwayInputWatch)
+        #expect(DesktopSettings.watchChanges(in: session("KDE", sway: server.path), logger: quiet) is DesktopFilesWatch,
+                "KDE says what it is: its files, never a sway socket left in the environment")
+
+        // System Settings saves kcminputrc by renaming a new file over it.
+        let kde = try #require(DesktopSettings.watchChanges(in: session("KDE"), logger: quiet))
+        #expect(kde.receive() == .none)
+        try "[Mouse]\nX11LibInputXAccelProfileFlat=true\n".write(toFile: directory + "/kglobalshortcutsrc", atomically: true, encoding: .utf8)
+        #expect(kde.receive() == .none, "another file of the directory")
+        try "[Libinput][2][7][SynPS/2 Synaptics TouchPad]\nNaturalScroll=true\n".write(toFile: directory + "/kcminputrc", atomically: true, encoding: .utf8)
+        #expect(kde.receive() == .touchpads)
+        #expect(kde.receive() == .none, "told once")
+    }
+
+    // MARK: Asking
+
+    @Test func getInputsIsAskedOverTheSocket() throws {
+        let server = try FakeSway(reply: { request in
+            request.type == SwayIPC.MessageType.getInputs ? SwayIPC.encode(type: 100, payload: SwayInputsTests.reply()) : nil
+        })
+        defer { server.stop() }
+        let json = try #require(SwayInputs.ask(socket: server.path, timeout: .milliseconds(5000)))
+        let found = try #require(SwayInputs.touchpads(json))
+        #expect(found.natural(for: DeviceIdentity(name: "SynPS/2 Synaptics TouchPad", vendor: 2, product: 7)) == true)
+        #expect(found.virtualTouchpad == false)
+    }
+
+    @Test func aSwayThatClosesAnswersAnotherTypeOrIsSilentGivesNoAnswer() throws {
+        let closing = try FakeSway(reply: { _ in nil })
+        defer { closing.stop() }
+        #expect(SwayInputs.ask(socket: closing.path, timeout: .milliseconds(5000)) == nil)
+
+        let wrong = try FakeSway(reply: { _ in SwayIPC.encode(type: 1, payload: "[]") })
+        defer { wrong.stop() }
+        #expect(SwayInputs.ask(socket: wrong.path, timeout: .milliseconds(5000)) == nil)
+
+        // Past its deadline the ask does not wait for a reply at all.
+        let silent = try FakeSway(reply: { _ in SwayIPC.encode(type: 100, payload: "[]") }, answers: false)
+        defer { silent.stop() }
+        #expect(SwayInputs.ask(socket: silent.path, timeout: .zero) == nil)
+
+        #expect(SwayInputs.ask(socket: closing.path + ".gone", timeout: .milliseconds(5000)) == nil, "no socket")
+    }
+}
+
+/// A connected pair of stream sockets: flickd's end and sway's.
+func socketPair() throws -> (Int32, Int32) {
+    var ends: [Int32] = [-1, -1]
+    guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
+        throw SystemError(errno: errno, call: "socketpair")
+    }
+    return (ends[0], ends[1])
+}
+
+/// Writes all of `bytes` to the blocking socket `fd`.
+func send(_ fd: Int32, _ bytes: [UInt8]) {
+    let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    precondition(sent == bytes.count)
+}
+
+/// One whole message read (blocking) from `fd`; nil at its end.
+private func readMessage(_ fd: Int32) throws -> SwayIPC.Message? {
+    var decoder = SwayIPC.Decoder()
+    var byte: UInt8 = 0
+    while true {
+        if let message = try decoder.next() { return message }
+        guard Glibc.read(fd, &byte, 1) == 1 else { return nil }
+        [byte].withUnsafeBytes { decoder.append($0) }
+    }
+}
+
+/// A sway listening on a socket in a fresh directory that serves one connection: it reads the
+/// request and writes what `reply` gives (nil: closes without a word); with `answers` false
+/// it holds the connection open without answering until stopped.
+private final class FakeSway: @unchecked Sendable {
+    let path: String
+    private let directory: String
+    private let listener: Int32
+    private let thread: Thread
+
+    init(reply: @escaping @Sendable (SwayIPC.Message) -> [UInt8]?, answers: Bool = true) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("flickd-swayipc-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        path = directory + "/sway-ipc.sock"
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        self.listener = listener
+        guard let address = UnixSocketAddress(path),
+              address.withSockaddr({ bind(listener, $0, $1) }) == 0, listen(listener, 4) == 0 else {
+            throw SystemError(errno: errno, call: "bind", path: path)
+        }
+        thread = Thread {
+            let connection = accept(listener, nil, nil)
+            guard connection >= 0 else { return }
+            defer { close(connection) }
+            guard let request = try? readMessage(connection), let bytes = reply(request) else { return }
+            if answers { send(connection, bytes) }
+            // Held until the client closes (or the listener is shut down).
+            var byte: UInt8 = 0
+            _ = Glibc.read(connection, &byte, 1)
+        }
+        thread.start()
+    }
+
+    /// Ends the server: wakes a pending accept and removes the socket.
+    func stop() {
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
