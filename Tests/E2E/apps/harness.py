@@ -1135,7 +1135,7 @@ def run_sway_hotplug(args, server, pad, work, checks):
     try:
         second = vdev.TouchDevice(vdev.load(SwayNatural.HOTPLUG_PAD), udev_timeout=90.0)
         def settings(devnode):
-            return re.findall(re.escape(devnode) + r" \([^)]*\): natural scrolling (true|false)", daemon.text())
+            return pad_directions(daemon, devnode)
         deadline = mono() + 20
         while mono() < deadline:
             first, new = settings(pad.devnode), settings(second.devnode)
@@ -1151,6 +1151,50 @@ def run_sway_hotplug(args, server, pad, work, checks):
     finally:
         if second:
             second.close()
+        daemon.stop()
+
+
+def pad_directions(daemon, devnode):
+    """The natural-scrolling values flickd logged for the touchpad at `devnode`, in order."""
+    return re.findall(re.escape(devnode) + r" \([^)]*\): natural scrolling (true|false)", daemon.text())
+
+
+def wait_direction(daemon, devnode, value, seconds=20):
+    """Whether flickd's last logged natural scrolling for `devnode` becomes `value` in time."""
+    deadline = mono() + seconds
+    while mono() < deadline:
+        found = pad_directions(daemon, devnode)
+        if found and found[-1] == value:
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def run_sway_runtime_change(args, server, pad, work, checks):
+    """A setting changed while flickd runs (`swaymsg input <identifier> natural_scroll ...`, as
+    a user does by hand or sway's reload does for edited rules): sway says so on its IPC and
+    flickd must ask again without a reload. The real pad (natural by SwayNatural's rule) is made
+    traditional, then natural again; flickd's log must follow both, and sway's answer to the
+    check is what get_inputs says."""
+    name = "%s runtime change" % server.name
+    daemon = Flickd(args.flickd, "default", work, pad.devnode)
+    identifier = SwayNatural.identifier(vdev.load(PAD))
+    try:
+        followed = wait_direction(daemon, pad.devnode, "true")
+        steps = []
+        for value, setting in (("false", "disabled"), ("true", "enabled")):
+            before = len(pad_directions(daemon, pad.devnode))
+            r = server.swaymsg("input", identifier, "natural_scroll", setting)
+            ok = (r.returncode == 0 and wait_direction(daemon, pad.devnode, value)
+                  and len(pad_directions(daemon, pad.devnode)) > before)
+            steps.append("%s -> %s" % (setting, "followed" if ok else "NOT followed (%s)" % (r.stderr.strip() or "no new line")))
+            followed = followed and ok
+        lines = [l for l in daemon.text().splitlines() if "natural scrolling" in l or "sway" in l]
+        checks.check(name, "flickd follows a `swaymsg input` change without a reload", followed,
+                     "%s natural scrolling true, then false, then true" % pad.devnode,
+                     "; ".join(steps) + " | " + "; ".join(lines[-4:]))
+    finally:
+        server.swaymsg("input", identifier, "natural_scroll", "enabled")
         daemon.stop()
 
 
@@ -1217,6 +1261,7 @@ def run(args):
             toolkits = [] if server_name in args.also_only else list(args.toolkits)
             if isinstance(server, SwayNatural) and args.check:
                 run_sway_hotplug(args, server, pad, work, checks)
+                run_sway_runtime_change(args, server, pad, work, checks)
             for toolkit in toolkits + [t for s, t in args.also if s == server_name and t not in toolkits]:
                 app = None
                 try:
@@ -1264,13 +1309,33 @@ def run_mode(args, server, app, pad, mode, work, checks):
                 rows.append(run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks))
         if args.touch_stop and daemon and mode != "wheel":
             run_touch_stop(args, server, app, pad, daemon, mode, checks)
+        if isinstance(server, SwayNatural) and args.check and daemon:
+            run_after_runtime_change(args, server, app, pad, daemon, mode, checks)
     finally:
         if daemon:
             daemon.stop()
     return rows
 
 
-def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks):
+def run_after_runtime_change(args, server, app, pad, daemon, mode, checks):
+    """What the app shows after a `swaymsg input` change made while this flickd runs: the real
+    pad is made traditional, which the virtual pad already is, so flickd must stop moving its
+    fingers against the real ones. A flickd that kept its first answer glides every flick back
+    (`turned`, asserted 0 by check_scenario). The pad is made natural again after."""
+    identifier = SwayNatural.identifier(vdev.load(PAD))
+    try:
+        r = server.swaymsg("input", identifier, "natural_scroll", "disabled")
+        followed = r.returncode == 0 and wait_direction(daemon, pad.devnode, "false")
+        log("swaymsg input %s natural_scroll disabled: %s" % (
+            identifier, "flickd followed" if followed else "flickd did not follow (%s)" % r.stderr.strip()))
+        run_scenario(args, server, app, pad, daemon, mode, 150, "vertical", checks,
+                     label="after swaymsg input natural_scroll disabled")
+    finally:
+        server.swaymsg("input", identifier, "natural_scroll", "enabled")
+        wait_direction(daemon, pad.devnode, "true", seconds=5)
+
+
+def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks, label=None):
     axis = "v" if direction == "vertical" else "h"
     finger_dir = "down" if direction == "vertical" else "right"
     duration = min(0.25, MAX_TRAVEL_MM / speed)
@@ -1321,6 +1386,8 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks)
     row = {"server": server.name, "toolkit": app.toolkit, "mode": mode, "speed_mm_s": speed,
            "direction": direction, "flicks": len(per), "discarded": discarded,
            "discarded_late": late, "turned": turned}
+    if label:
+        row["scenario"] = label
     for key in ("speed_before_px_s", "speed_after_px_s", "ratio", "gap_ms", "frame_ms", "gap_frames",
                 "coast_step_px", "finger_step_px", "step_ratio", "own_after_flickd", "distance_px",
                 "flickd_first_ms", "handover_ms", "lag_ms", "distance_fraction", "gtk_dropped_px", "ratio_with_dropped"):
@@ -1347,6 +1414,8 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks)
 
 def check_scenario(checks, row, mode, daemon):
     name = "%s/%s/%s %d mm/s %s" % (row["server"], row["toolkit"], mode, row["speed_mm_s"], row["direction"])
+    if row.get("scenario"):
+        name += " (%s)" % row["scenario"]
     unmeasured = None
     if not row["flicks"]:
         unmeasured = ("no flick measured: of %d played, %d written > 25 ms late by the emulator, %d glided against "
