@@ -1299,17 +1299,19 @@ def code_pages(args):
 def _owner(name):
     """Who a symbol belongs to, for the anatomy: a Swift module (Swift-mangled names carry it),
     the standard library (its Unicode data tables apart), the Swift runtime, toml++ and its
-    bridge (the configuration parser), other C++, or C."""
+    bridge (the configuration parser), json-c (sway's answers), other C++, or C."""
     if name.startswith("_swift_stdlib_") or name.startswith("__swift_stdlib_"):
         return "stdlib Unicode data"
     m = re.match(r"_?\$s(\d+)", name)
     if m:
         module = name[len(m.group(0)):len(m.group(0)) + int(m.group(1))]
-        return {"s": "Swift stdlib", "Logging": "swift-log (Logging)"}.get(module, "Swift " + module)
+        return "Swift stdlib" if module == "s" else "Swift " + module
     if name.startswith(("$s", "_$s")):
         return "Swift stdlib"
     if name.startswith(("_ZN4toml", "ctoml")) or "toml" in name[:16]:
         return "toml++ and its bridge (configuration)"
+    if name.startswith(("json_", "_json_", "lh_", "printbuf_", "array_list_")):
+        return "json-c (sway's answers)"
     if name.startswith(("swift_", "_swift", "_ZN5swift", "_ZNK5swift", "__swift")) or "swift" in name[:12]:
         return "Swift runtime"
     if name.startswith("_Z"):
