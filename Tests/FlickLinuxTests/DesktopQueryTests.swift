@@ -79,6 +79,18 @@ private struct TerminateOnLine: LogHandler {
     }
 }
 
+/// Runs a daemon with no devices, asking `desktop`, until `logger` ends it (a watchdog ends it
+/// after 10 s); nothing reloads.
+private func runUntilLogged(_ engine: Engine, logger: Logger, desktop: DesktopQuery) throws {
+    let daemon = try Daemon(engine: engine, wheel: RecordingWheel(), monitor: nil, logger: logger, desktop: desktop) {
+        Issue.record("nothing reloads")
+        return .defaults
+    }
+    let watchdog = DaemonWatchdog(seconds: 10)
+    try daemon.run()
+    watchdog.cancel()
+}
+
 /// Asking the desktop for its natural-scrolling setting happens off the event loop: a query
 /// that hangs (gsettings waiting on a stuck session bus) delays nothing, and its answer is
 /// applied when it comes. The probes block on a pipe the test opens, never on a sleep.
@@ -166,13 +178,7 @@ struct DesktopQueryTests {
         let query = try DesktopQuery { _ in DesktopSettings.Answer(true, "test desktop") }
         let engine = Engine()
         let logger = Logger(label: "flickd-test") { _ in TerminateOnLine(prefix: "natural scrolling: auto → true (test desktop)") }
-        let daemon = try Daemon(engine: engine, wheel: RecordingWheel(), monitor: nil, logger: logger, desktop: query) {
-            Issue.record("nothing reloads")
-            return .defaults
-        }
-        let watchdog = DaemonWatchdog(seconds: 10)
-        try daemon.run()
-        watchdog.cancel()
+        try runUntilLogged(engine, logger: logger, desktop: query)
         #expect(engine.desktopNaturalScrolling == true)
     }
 
@@ -234,13 +240,7 @@ struct DesktopQueryTests {
         })
         let engine = Engine()
         let logger = Logger(label: "flickd-test") { _ in TerminateOnLine(prefix: "natural scrolling: auto → true (sway test)") }
-        let daemon = try Daemon(engine: engine, wheel: RecordingWheel(), monitor: nil, logger: logger, desktop: query) {
-            Issue.record("nothing reloads")
-            return .defaults
-        }
-        let watchdog = DaemonWatchdog(seconds: 10)
-        try daemon.run()
-        watchdog.cancel()
+        try runUntilLogged(engine, logger: logger, desktop: query)
         #expect(engine.desktopNaturalScrolling == true)
         #expect(probes.count == 2, "asked at start, and once more for the change")
         #expect(watches.count == 1, "the open watch is kept: the second ask opens none")
