@@ -526,20 +526,10 @@ def output_tap_class(S):
         """scenarios.WheelTap that also records EV_ABS events (the virtual touchpad's output)
         as (kernel time, code, value); ABS and REL codes of interest do not overlap."""
 
-        def _run(self):
-            import select
-            E = S.E
-            while self.running:
-                r, _, _ = select.select([self.dev.fd], [], [], 0.1)
-                if not r:
-                    continue
-                try:
-                    for ev in self.dev.read():
-                        if ev.type in (E.EV_REL, E.EV_ABS):
-                            with self.lock:
-                                self.events.append((ev.sec + ev.usec / 1e6, ev.code, ev.value))
-                except OSError:
-                    return
+        def handle(self, ev):
+            if ev.type in (S.E.EV_REL, S.E.EV_ABS):
+                with self.lock:
+                    self.events.append((ev.sec + ev.usec / 1e6, ev.code, ev.value))
 
     return OutputTap
 

@@ -39,14 +39,11 @@ seconds. The last line is "e2e: N passed, M failed".
 """
 
 import argparse
-import fcntl
 import json
 import math
 import os
 import re
-import select
 import signal
-import struct
 import subprocess
 import sys
 import threading
@@ -64,8 +61,6 @@ MANY_SLOTS = "generic-usb-touchpad.json"   # MT-B, 15 slots
 TWO_SLOTS = "synaptics-t440.json"          # MT-B, 2 slots + BTN_TOOL_DOUBLETAP...QUINTTAP
 TOUCHSCREEN = "touch-screen.json"          # direct, 10 slots
 TICK_RATE = 120.0
-EVIOCSCLOCKID = 0x400445A0                 # _IOW('E', 0xa0, int)
-CLOCK_MONOTONIC = 1
 
 CONFIG = """
 [coast]
@@ -200,30 +195,17 @@ class Flickd:
         return self.proc.returncode
 
 
-class WheelTap:
+class WheelTap(vdev.EventTap):
     """Reads flickd's wheel through evdev with CLOCK_MONOTONIC timestamps."""
 
     def __init__(self, devnode):
-        self.dev = evdev.InputDevice(devnode)
-        fcntl.ioctl(self.dev.fd, EVIOCSCLOCKID, struct.pack("i", CLOCK_MONOTONIC))
         self.events = []          # (kernel time, code, value)
-        self.lock = threading.Lock()
-        self.running = True
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
+        vdev.EventTap.__init__(self, devnode)
 
-    def _run(self):
-        while self.running:
-            r, _, _ = select.select([self.dev.fd], [], [], 0.1)
-            if not r:
-                continue
-            try:
-                for ev in self.dev.read():
-                    if ev.type == E.EV_REL:
-                        with self.lock:
-                            self.events.append((ev.sec + ev.usec / 1e6, ev.code, ev.value))
-            except OSError:
-                return
+    def handle(self, ev):
+        if ev.type == E.EV_REL:
+            with self.lock:
+                self.events.append((ev.sec + ev.usec / 1e6, ev.code, ev.value))
 
     def between(self, t0, t1=float("inf"), code=None):
         with self.lock:
@@ -238,11 +220,6 @@ class WheelTap:
         end = mono() + timeout
         while mono() < end and not self.quiet_since(seconds):
             time.sleep(0.05)
-
-    def close(self):
-        self.running = False
-        self.thread.join(1)
-        self.dev.close()
 
 
 class Libinput:
@@ -299,37 +276,26 @@ class Libinput:
             self.proc.kill()
 
 
-class TouchTap:
+class TouchTap(vdev.EventTap):
     """Reads flickd's virtual touchpad through evdev with CLOCK_MONOTONIC timestamps: every
     frame as (kernel time, {(type, code): value, ...} in order)."""
 
     def __init__(self, devnode):
-        self.dev = evdev.InputDevice(devnode)
-        fcntl.ioctl(self.dev.fd, EVIOCSCLOCKID, struct.pack("i", CLOCK_MONOTONIC))
         self.frames = []
-        self.lock = threading.Lock()
-        self.running = True
         self.removed = False
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
+        self.pending = []         # the events of the frame being read
+        vdev.EventTap.__init__(self, devnode)
 
-    def _run(self):
-        pending = []
-        while self.running:
-            r, _, _ = select.select([self.dev.fd], [], [], 0.1)
-            if not r:
-                continue
-            try:
-                for ev in self.dev.read():
-                    if ev.type == E.EV_SYN and ev.code == E.SYN_REPORT:
-                        with self.lock:
-                            self.frames.append((ev.sec + ev.usec / 1e6, pending))
-                        pending = []
-                    elif ev.type in (E.EV_ABS, E.EV_KEY):
-                        pending.append((ev.type, ev.code, ev.value))
-            except OSError:
-                self.removed = True
-                return
+    def handle(self, ev):
+        if ev.type == E.EV_SYN and ev.code == E.SYN_REPORT:
+            with self.lock:
+                self.frames.append((ev.sec + ev.usec / 1e6, self.pending))
+            self.pending = []
+        elif ev.type in (E.EV_ABS, E.EV_KEY):
+            self.pending.append((ev.type, ev.code, ev.value))
+
+    def gone(self):
+        self.removed = True
 
     def motion(self, t0=0.0, t1=float("inf")):
         """The frames between t0 and t1 that libinput's touch-jump rule would call a jump (per
@@ -405,14 +371,6 @@ class TouchTap:
             elif any(ty == E.EV_ABS for (ty, c, v) in events):
                 out.append((t, "move"))
         return out
-
-    def close(self):
-        self.running = False
-        self.thread.join(1)
-        try:
-            self.dev.close()
-        except OSError:
-            pass
 
 
 class DebugEvents:

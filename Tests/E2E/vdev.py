@@ -276,6 +276,49 @@ def udev_properties(devnode, want=(), timeout=10.0):
         time.sleep(0.05)
 
 
+class EventTap:
+    """Reads an event node through python3-evdev (never grabbed) in a thread, with
+    CLOCK_MONOTONIC timestamps: the clock of the kernel's stamps that flickd and libinput see.
+    A subclass sets up what it keeps, then calls this __init__, and handles each event in
+    `handle(ev)` (under no lock: take `self.lock` for what other threads read); a read error
+    (the device went away) calls `gone()` and ends the thread."""
+
+    def __init__(self, devnode):
+        import evdev  # python3-evdev: only the guest's readers need it
+        self.dev = evdev.InputDevice(devnode)
+        fcntl.ioctl(self.dev.fd, EVIOCSCLOCKID, struct.pack("i", time.CLOCK_MONOTONIC))
+        self.lock = threading.Lock()
+        self.running = True
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self):
+        while self.running:
+            r, _, _ = select.select([self.dev.fd], [], [], 0.1)
+            if not r:
+                continue
+            try:
+                for ev in self.dev.read():
+                    self.handle(ev)
+            except OSError:
+                self.gone()
+                return
+
+    def handle(self, ev):
+        raise NotImplementedError
+
+    def gone(self):
+        """The device went away (a read failed)."""
+
+    def close(self):
+        self.running = False
+        self.thread.join(1)
+        try:
+            self.dev.close()
+        except OSError:
+            pass
+
+
 class KernelClock:
     """Reads the device's event node (never grabbed) in a thread, with CLOCK_MONOTONIC
     timestamps, and keeps the time of every SYN_REPORT: the times readers like flickd see."""

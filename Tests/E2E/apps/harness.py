@@ -59,7 +59,6 @@ is non-zero only when an asserted check fails or the harness breaks.
 """
 
 import argparse
-import fcntl
 import glob
 import json
 import math
@@ -69,7 +68,6 @@ import re
 import select
 import signal
 import statistics
-import struct
 import subprocess
 import sys
 import threading
@@ -86,7 +84,6 @@ from evdev import ecodes as E  # noqa: E402
 # The repository's own description of a Synaptics T440 (Tests/Fixtures/devices/synaptics-t440.device,
 # found by vdev's bare-name resolution): the harness needs nothing beside the repository.
 PAD = os.environ.get("E2E_APPS_PAD") or "synaptics-t440"
-EVIOCSCLOCKID = 0x400445A0
 USER = "flickapp"
 PYTHON = "/usr/bin/python3"
 MAX_TRAVEL_MM = 40.0
@@ -597,34 +594,21 @@ class App:
 
 # -------------------------------------------------------------------------------- flickd ---
 
-class DevTap:
+class DevTap(vdev.EventTap):
     """Reads one of flickd's virtual devices through evdev (never grabbed), kernel times."""
 
     def __init__(self, devnode):
-        self.dev = evdev.InputDevice(devnode)
-        fcntl.ioctl(self.dev.fd, EVIOCSCLOCKID, struct.pack("i", time.CLOCK_MONOTONIC))
         self.times = []
         self.motion = []  # kernel times of position events (a virtual finger moved)
-        self.lock = threading.Lock()
-        self.running = True
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
+        vdev.EventTap.__init__(self, devnode)
 
-    def _run(self):
-        while self.running:
-            r, _, _ = select.select([self.dev.fd], [], [], 0.1)
-            if not r:
-                continue
-            try:
-                for ev in self.dev.read():
-                    if ev.type != E.EV_SYN:
-                        t = ev.sec + ev.usec / 1e6
-                        with self.lock:
-                            self.times.append(t)
-                            if ev.type == E.EV_REL or (ev.type == E.EV_ABS and ev.code in POSITION_CODES):
-                                self.motion.append(t)
-            except OSError:
-                return
+    def handle(self, ev):
+        if ev.type != E.EV_SYN:
+            t = ev.sec + ev.usec / 1e6
+            with self.lock:
+                self.times.append(t)
+                if ev.type == E.EV_REL or (ev.type == E.EV_ABS and ev.code in POSITION_CODES):
+                    self.motion.append(t)
 
     def last(self):
         with self.lock:
@@ -642,11 +626,6 @@ class DevTap:
         if len(times) >= 2 and times[-1] - times[-2] >= SETTLE_GAP_S:
             return times[-2], times[-1]
         return (times[-1], None) if times else (None, None)
-
-    def close(self):
-        self.running = False
-        self.thread.join(1)
-        self.dev.close()
 
 
 class LibinputWatch:
