@@ -365,6 +365,7 @@ public final class Daemon {
         do {
             try poll.add(watch.fileDescriptor, token: Token.desktopChanges)
             desktopWatch = watch
+            logger.debug("natural scrolling: following changes to \(watch.source)")
         } catch {
             logger.warning("cannot follow the desktop's touchpad settings: \(error); they are read again on reload")
         }

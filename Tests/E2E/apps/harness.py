@@ -70,6 +70,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -346,7 +347,7 @@ class KWin(WaylandServer):
     """
     name = "kwin"
 
-    def __init__(self, work):
+    def __init__(self, work, home=None):
         self.procs = []
         if not glob.glob("/dev/dri/card*"):
             # The guest's udev does not load the bochs driver for the display device by itself.
@@ -356,7 +357,7 @@ class KWin(WaylandServer):
             raise RuntimeError("no /dev/dri/card*: KWin's DRM backend needs the guest's --gpu option")
         self.setup_user()
         # HOME and XDG_CONFIG_HOME of KWin's user: kcminputrc (touchpad settings) lives there.
-        self.home = os.path.join(work, "kwin-home")
+        self.home = home or os.path.join(work, "kwin-home")
         self.config = os.path.join(self.home, ".config")
         os.makedirs(self.config, exist_ok=True)
         for d in (self.home, self.config):
@@ -454,12 +455,16 @@ class KWinNatural(KWin):
         desc = vdev.load(PAD)
         work = os.path.join(work, "kwin-natural")
         os.makedirs(work, exist_ok=True)
-        config = os.path.join(work, "kwin-home", ".config")
+        # On the guest's own file system, not the results directory: inotify sees no change on
+        # that 9p mount (cache=none makes a new inode per lookup), and run_kde_file_change
+        # checks that flickd follows a change to kcminputrc as it happens.
+        home = tempfile.mkdtemp(prefix="kwin-natural-home-")
+        config = os.path.join(home, ".config")
         os.makedirs(config, exist_ok=True)
         with open(os.path.join(config, "kcminputrc"), "w") as f:
             f.write("[Libinput][%d][%d][%s]\nNaturalScroll=true\n" % (
                 desc["id"]["vendor"], desc["id"]["product"], desc["name"]))
-        KWin.__init__(self, work)
+        KWin.__init__(self, work, home)
         self.set_flickd_env(XDG_CURRENT_DESKTOP="KDE", XDG_SESSION_TYPE="wayland", XDG_CONFIG_HOME=self.config)
 
     def stop(self):
@@ -1241,6 +1246,8 @@ def run(args):
             if isinstance(server, SwayNatural) and args.check:
                 run_sway_hotplug(args, server, pad, work, checks)
                 run_sway_runtime_change(args, server, pad, work, checks)
+            if isinstance(server, KWinNatural) and args.check:
+                run_kde_file_change(args, server, pad, work, checks)
             for toolkit in toolkits + [t for s, t in args.also if s == server_name and t not in toolkits]:
                 app = None
                 try:
@@ -1294,6 +1301,41 @@ def run_mode(args, server, app, pad, mode, work, checks):
         if daemon:
             daemon.stop()
     return rows
+
+
+def run_kde_file_change(args, server, pad, work, checks):
+    """KDE's System Settings writes kcminputrc when a touchpad setting changes (a new file
+    renamed over the old). With flickd running, the real pad's group is rewritten that way with
+    NaturalScroll=false, then true again; flickd's log must follow both without a reload."""
+    name = "%s settings file change" % server.name
+    desc = vdev.load(PAD)
+    path = os.path.join(server.config, "kcminputrc")
+    group = "[Libinput][%d][%d][%s]\n" % (desc["id"]["vendor"], desc["id"]["product"], desc["name"])
+    daemon = Flickd(args.flickd, "default", work, pad.devnode)
+
+    def save(natural):
+        temporary = path + ".new"
+        with open(temporary, "w") as f:
+            f.write(group + "NaturalScroll=%s\n" % ("true" if natural else "false"))
+        os.rename(temporary, path)
+
+    try:
+        followed = wait_direction(daemon, pad.devnode, "true")
+        steps = []
+        for natural in (False, True):
+            before = len(pad_directions(daemon, pad.devnode))
+            save(natural)
+            value = "true" if natural else "false"
+            ok = wait_direction(daemon, pad.devnode, value) and len(pad_directions(daemon, pad.devnode)) > before
+            steps.append("NaturalScroll=%s -> %s" % (value, "followed" if ok else "NOT followed"))
+            followed = followed and ok
+        lines = [l for l in daemon.text().splitlines() if "natural scrolling" in l]
+        checks.check(name, "flickd follows a kcminputrc change without a reload", followed,
+                     "%s natural scrolling true, then false, then true" % pad.devnode,
+                     "; ".join(steps) + " | " + "; ".join(lines[-4:]))
+    finally:
+        save(True)
+        daemon.stop()
 
 
 def run_after_runtime_change(args, server, app, pad, daemon, mode, checks):
