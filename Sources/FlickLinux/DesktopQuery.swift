@@ -35,7 +35,8 @@ public final class DesktopQuery: @unchecked Sendable {
     public let watchChanges: (Logger) -> (any DesktopWatch)?
 
     /// A query asking `probe` (by default this session's desktop); its argument is the ask's
-    /// `devices`. `watchChanges` as above (by default this session's sway).
+    /// `devices`. `watchChanges` as above (by default this session's: sway's input events or
+    /// KDE's files, `DesktopSettings.watchChanges`).
     public init(probe: @escaping @Sendable (_ devices: [DeviceIdentity]) -> Answer = {
         DesktopSettings.naturalScrolling(waitingFor: $0)
     }, watchChanges: @escaping (Logger) -> (any DesktopWatch)? = DesktopSettings.watchChanges) throws(SystemError) {
