@@ -46,7 +46,6 @@ import re
 import signal
 import subprocess
 import sys
-import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -222,39 +221,27 @@ class WheelTap(vdev.EventTap):
             time.sleep(0.05)
 
 
-class Libinput:
+class Libinput(vdev.LibinputReader):
     """`libinput debug-events` on flickd's wheel: what the desktop and apps receive."""
 
     LINE = re.compile(r"POINTER_SCROLL_WHEEL\s+\+?([\d.]+)s\s+vert\s+(-?[\d.]+)/(-?[\d.]+)\*?\s+"
                       r"horiz\s+(-?[\d.]+)/(-?[\d.]+)")
 
     def __init__(self, devnode, log_path):
-        self.log_path = log_path
-        self.proc = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events", "--device", devnode],
-                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.lines = []
         self.scrolls = []         # (host receive time, vert v120, horiz v120)
-        self.added = threading.Event()
-        self.lock = threading.Lock()
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
+        vdev.LibinputReader.__init__(self, devnode, log_path)
         if not self.added.wait(30):
             raise RuntimeError("libinput did not add the wheel:\n" + "".join(self.lines))
 
-    def _run(self):
-        with open(self.log_path, "w") as log:
-            for line in self.proc.stdout:
-                log.write(line)
-                log.flush()
-                with self.lock:
-                    self.lines.append(line)
-                    if "DEVICE_ADDED" in line:
-                        self.added.set()
-                    m = self.LINE.search(line)
-                    if m:
-                        self.scrolls.append((mono(), float(m.group(3)), float(m.group(5))))
-                    elif "POINTER_SCROLL" in line or "POINTER_AXIS" in line:
-                        self.scrolls.append((mono(), float("nan"), float("nan")))
+    def line(self, text):
+        with self.lock:
+            self.lines.append(text)
+            m = self.LINE.search(text)
+            if m:
+                self.scrolls.append((mono(), float(m.group(3)), float(m.group(5))))
+            elif "POINTER_SCROLL" in text or "POINTER_AXIS" in text:
+                self.scrolls.append((mono(), float("nan"), float("nan")))
 
     def since(self, t0):
         with self.lock:
@@ -267,13 +254,6 @@ class Libinput:
     def mark(self):
         with self.lock:
             return len(self.lines)
-
-    def close(self):
-        self.proc.terminate()
-        try:
-            self.proc.wait(5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
 
 
 class TouchTap(vdev.EventTap):
@@ -373,7 +353,7 @@ class TouchTap(vdev.EventTap):
         return out
 
 
-class DebugEvents:
+class DebugEvents(vdev.LibinputReader):
     """`libinput debug-events --device NODE`: every event line with libinput's printed time
     (seconds, relative within one run) and the host time it was read."""
 
@@ -381,46 +361,26 @@ class DebugEvents:
     VALUES = re.compile(r"vert\s+(-?[\d.]+)[^\s]*\s+horiz\s+(-?[\d.]+)")
 
     def __init__(self, devnode, log_path):
-        self.proc = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events", "--device", devnode],
-                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.events = []          # (host time, type, printed time, vert, horiz, text)
         self.errors = []
-        self.added = threading.Event()
-        self.lock = threading.Lock()
-        self.log_path = log_path
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
+        vdev.LibinputReader.__init__(self, devnode, log_path)
         if not self.added.wait(30):
             raise RuntimeError("libinput did not add %s" % devnode)
 
-    def _run(self):
-        with open(self.log_path, "w") as log:
-            for line in self.proc.stdout:
-                log.write(line)
-                log.flush()
-                m = self.LINE.match(line.rstrip("\n"))
-                with self.lock:
-                    if "libinput error" in line:
-                        self.errors.append((mono(), line.strip()))
-                    if not m:
-                        continue
-                    kind = m.group(2)
-                    if kind == "DEVICE_ADDED":
-                        self.added.set()
-                    v = self.VALUES.search(m.group(4))
-                    self.events.append((mono(), kind, float(m.group(3)) if m.group(3) else None,
-                                        float(v.group(1)) if v else 0.0, float(v.group(2)) if v else 0.0, line.strip()))
+    def line(self, text):
+        m = self.LINE.match(text.rstrip("\n"))
+        with self.lock:
+            if "libinput error" in text:
+                self.errors.append((mono(), text.strip()))
+            if not m:
+                return
+            v = self.VALUES.search(m.group(4))
+            self.events.append((mono(), m.group(2), float(m.group(3)) if m.group(3) else None,
+                                float(v.group(1)) if v else 0.0, float(v.group(2)) if v else 0.0, text.strip()))
 
     def since(self, t0, kind=None):
         with self.lock:
             return [e for e in self.events if e[0] >= t0 and (kind is None or e[1] == kind)]
-
-    def close(self):
-        self.proc.terminate()
-        try:
-            self.proc.wait(5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
 
 
 def load(name):

@@ -319,6 +319,41 @@ class EventTap:
             pass
 
 
+class LibinputReader:
+    """`libinput debug-events --device NODE` (line-buffered through stdbuf) read in a thread:
+    each line goes to `log_path` and to `line(text)`, which a subclass overrides (under no lock:
+    take `self.lock` for what other threads read); `self.added` is set at libinput's
+    DEVICE_ADDED. A subclass sets up what it keeps, then calls this __init__."""
+
+    def __init__(self, devnode, log_path):
+        self.lock = threading.Lock()
+        self.added = threading.Event()
+        self.log_path = log_path
+        self.proc = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events", "--device", devnode],
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self):
+        with open(self.log_path, "w") as log:
+            for text in self.proc.stdout:
+                log.write(text)
+                log.flush()
+                if "DEVICE_ADDED" in text:
+                    self.added.set()
+                self.line(text)
+
+    def line(self, text):
+        raise NotImplementedError
+
+    def close(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
 class KernelClock:
     """Reads the device's event node (never grabbed) in a thread, with CLOCK_MONOTONIC
     timestamps, and keeps the time of every SYN_REPORT: the times readers like flickd see."""

@@ -71,7 +71,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -633,7 +632,7 @@ class DevTap(vdev.EventTap):
         return (times[-1], None) if times else (None, None)
 
 
-class LibinputWatch:
+class LibinputWatch(vdev.LibinputReader):
     """`libinput debug-events` on one of flickd's devices; counts what must never come from it."""
     # The event-type column of debug-events (a tap shows as POINTER_BUTTON). Hold gestures
     # (GESTURE_HOLD_BEGIN/END) are counted apart: libinput reports one for fingers resting on
@@ -645,29 +644,19 @@ class LibinputWatch:
     JUMP = re.compile(r"Touch jump detected")
 
     def __init__(self, devnode, path):
-        self.out = open(path, "w")
-        self.proc = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events", "--device", devnode],
-                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.bad = []
         self.holds = 0
         self.jumps = 0
-        self.lock = threading.Lock()
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
+        vdev.LibinputReader.__init__(self, devnode, path)
 
-    def _run(self):
-        for line in self.proc.stdout:
-            self.out.write(line)
-            self.out.flush()
-            if self.HOLD.search(line):
-                with self.lock:
-                    self.holds += 1
-            elif self.BAD.search(line):
-                with self.lock:
-                    self.bad.append(line.strip())
-            elif self.JUMP.search(line):
-                with self.lock:
-                    self.jumps += 1
+    def line(self, text):
+        with self.lock:
+            if self.HOLD.search(text):
+                self.holds += 1
+            elif self.BAD.search(text):
+                self.bad.append(text.strip())
+            elif self.JUMP.search(text):
+                self.jumps += 1
 
     def bad_count(self):
         with self.lock:
@@ -676,13 +665,6 @@ class LibinputWatch:
     def hold_count(self):
         with self.lock:
             return self.holds
-
-    def close(self):
-        self.proc.terminate()
-        try:
-            self.proc.wait(5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
 
 
 def flickd_devnodes():
