@@ -163,18 +163,15 @@ public enum DesktopSettings {
     }
 
     static func watchChanges(in environment: Environment, logger: Logger) -> (any DesktopWatch)? {
-        if asksSway(environment), let socket = environment.swaySocket,
+        let (isKDE, isGNOME) = desktops(environment)
+        if !isKDE && !isGNOME, let socket = environment.swaySocket,
            let watch = try? SwayInputWatch(socket: socket) { return watch }
-        guard desktops(environment).isKDE, let files = kdeFiles(environment) else { return nil }
+        guard isKDE, let files = kdeFiles(environment) else { return nil }
         return try? DesktopFilesWatch(paths: files.map(\.path), logger: logger)
     }
 
-    /// KDE and GNOME say what they are; sway is looked for on any other desktop.
-    private static func asksSway(_ environment: Environment) -> Bool {
-        let (isKDE, isGNOME) = desktops(environment)
-        return !isKDE && !isGNOME
-    }
-
+    /// Whether `XDG_CURRENT_DESKTOP` names KDE or a GNOME-family desktop; sway is looked for on
+    /// any other.
     private static func desktops(_ environment: Environment) -> (isKDE: Bool, isGNOME: Bool) {
         let desktops = (environment.currentDesktop ?? "").lowercased().split(separator: ":").map(String.init)
         return (desktops.contains("kde"), desktops.contains { $0.containsText("gnome") || $0 == "pantheon" })
@@ -182,7 +179,7 @@ public enum DesktopSettings {
 
     static func naturalScrolling(in environment: Environment) -> Answer? {
         let (isKDE, isGNOME) = desktops(environment)
-        if asksSway(environment), let found = swayNaturalScrolling(in: environment) { return found }
+        if !isKDE && !isGNOME, let found = swayNaturalScrolling(in: environment) { return found }
         if isKDE || !isGNOME, let found = kdeNaturalScrolling(in: environment) { return found }
         if isGNOME, let output = environment.gsettingsGet(gnomeSchema, gnomeKey),
            let value = parseGSettingsBoolean(output) {
