@@ -89,24 +89,8 @@ public final class ConfigWatcher {
     public func receive() throws(SystemError) -> [Change] {
         var changes: [Change] = []
         var directoriesMoved = false
-        while true {
-            let count: Int
-            do {
-                count = try Syscall.read(fileDescriptor, into: buffer)
-            } catch where error.wouldBlock {
-                break
-            }
-            var offset = 0
-            // struct inotify_event: wd, mask, cookie, len, then len bytes of NUL-padded name.
-            while offset + 16 <= count {
-                let watch = buffer.loadUnaligned(fromByteOffset: offset, as: Int32.self)
-                let mask = buffer.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
-                let length = Int(buffer.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
-                let nameBytes = buffer[(offset + 16)..<min(count, offset + 16 + length)]
-                let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
-                offset += 16 + length
-                if handle(watch: watch, mask: mask, name: name, into: &changes) { directoriesMoved = true }
-            }
+        try Syscall.readInotifyEvents(fileDescriptor, buffer: buffer) { watch, mask, name in
+            if handle(watch: watch, mask: mask, name: name, into: &changes) { directoriesMoved = true }
         }
         if directoriesMoved { rearm() }
         var seen: Set<Change> = []
@@ -219,6 +203,31 @@ extension Syscall {
     /// path already watched).
     static func inotifyAddWatch(_ fd: Int32, path: String, mask: UInt32) throws(SystemError) -> Int32 {
         try retrying("inotify_add_watch", path: path) { inotify_add_watch(fd, path, mask) }
+    }
+
+    /// Reads every event pending on the non-blocking inotify descriptor `fd`, through `buffer`
+    /// (at least one event with a 255-byte name), and gives each to `body`: its watch
+    /// descriptor, mask and name (empty for an event on the watched object itself).
+    static func readInotifyEvents(_ fd: Int32, buffer: UnsafeMutableRawBufferPointer,
+                                  _ body: (_ watch: Int32, _ mask: UInt32, _ name: String) -> Void) throws(SystemError) {
+        while true {
+            let count: Int
+            do {
+                count = try read(fd, into: buffer)
+            } catch where error.wouldBlock {
+                return
+            }
+            var offset = 0
+            // struct inotify_event: wd, mask, cookie, len, then len bytes of NUL-padded name.
+            while offset + 16 <= count {
+                let watch = buffer.loadUnaligned(fromByteOffset: offset, as: Int32.self)
+                let mask = buffer.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
+                let length = Int(buffer.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+                let nameBytes = buffer[(offset + 16)..<min(count, offset + 16 + length)]
+                offset += 16 + length
+                body(watch, mask, String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self))
+            }
+        }
     }
 
     /// `inotify_rm_watch(fd, watch)`. A watch the kernel dropped already (its directory was

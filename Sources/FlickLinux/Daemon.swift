@@ -359,7 +359,7 @@ public final class Daemon {
     }
 
     /// Opens a watch on the desktop's touchpad settings when there is none and the desktop
-    /// offers one (a sway started or restarted since the last ask is found here).
+    /// offers one (on sway the watch also waits for a sway that starts later).
     private func watchDesktop(_ desktop: DesktopQuery) {
         guard desktopWatch == nil, let watch = desktop.watchChanges(logger) else { return }
         do {
@@ -371,15 +371,17 @@ public final class Daemon {
         }
     }
 
-    /// The desktop's watch is readable: a touchpad's settings changed (ask again), or the watch
-    /// ended (drop it; the next ask opens a new one).
+    /// The desktop's watch is readable: a touchpad's settings changed or a desktop started (ask
+    /// again), or the watch ended (drop it; the next ask opens a new one).
     private func desktopChanged() {
         guard let watch = desktopWatch else { return }
-        switch watch.receive() {
+        let change = watch.receive()
+        switch change {
         case .none:
             return
-        case .touchpads:
-            logger.info("natural scrolling: the desktop's touchpad settings changed (\(watch.source)); asking again")
+        case .touchpads, .started:
+            let what = change == .started ? "a desktop started" : "the desktop's touchpad settings changed"
+            logger.info("natural scrolling: \(what) (\(watch.source)); asking again")
             if desktopAsked { desktopAskAgain = true } else { askDesktop(for: configuration.current) }
         case .closed:
             try? poll.remove(watch.fileDescriptor)

@@ -21,8 +21,8 @@ import Glibc
 ///   `$XDG_RUNTIME_DIR`) when the desktop is neither GNOME nor KDE: its `get_inputs` (what
 ///   `swaymsg -t get_inputs` prints), asked over that socket with the same timeout. sway
 ///   applies `input` rules by identifier or by type, so it answers per device, with what each
-///   touchpad has now (`libinput.natural_scroll`); and it tells when that changes
-///   (`watchChanges()`).
+///   touchpad has now (`libinput.natural_scroll`); and it tells when that changes, and a sway
+///   that starts later is waited for (`watchChanges()`).
 /// - **Unknown or unset desktop**: the KDE files if they exist (Plasma writes them only when
 ///   its touchpad settings were changed), never gsettings: GNOME's schemas are installed on
 ///   most systems, and their default would claim natural scrolling for a desktop that has none.
@@ -118,6 +118,8 @@ public enum DesktopSettings {
         var gsettingsGet: (_ schema: String, _ key: String) -> String?
         /// The IPC socket of the sway this session runs (`SwayInputs.socketPath`); nil: none.
         var swaySocket: String?
+        /// `$XDG_RUNTIME_DIR`, where a sway that starts later binds its socket; nil: unset.
+        var runtimeDirectory: String?
         /// sway's inputs as JSON (its `get_inputs` reply, asked over `swaySocket`); nil when
         /// sway cannot be reached or does not answer in time.
         var swayInputs: (_ socket: String) -> String? = { _ in nil }
@@ -131,6 +133,7 @@ public enum DesktopSettings {
         static func current() -> Environment {
             let home = variable("HOME")
             let xdgConfig = variable("XDG_CONFIG_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil }
+            let runtimeDirectory = variable("XDG_RUNTIME_DIR").flatMap { $0.hasPrefix("/") ? $0 : nil }
             return Environment(
                 currentDesktop: variable("XDG_CURRENT_DESKTOP"),
                 sessionType: variable("XDG_SESSION_TYPE"),
@@ -140,8 +143,8 @@ public enum DesktopSettings {
                     guard let gsettings = ProgramOutput.find("gsettings") else { return nil }
                     return ProgramOutput.run(gsettings, ["get", schema, key], timeout: gsettingsTimeout)
                 },
-                swaySocket: SwayInputs.socketPath(swaysock: variable("SWAYSOCK"),
-                                                  runtimeDirectory: variable("XDG_RUNTIME_DIR")),
+                swaySocket: SwayInputs.socketPath(swaysock: variable("SWAYSOCK"), runtimeDirectory: runtimeDirectory),
+                runtimeDirectory: runtimeDirectory,
                 swayInputs: { socket in SwayInputs.ask(socket: socket, timeout: gsettingsTimeout) },
                 pause: { duration in Syscall.sleep(duration) })
         }
@@ -154,18 +157,22 @@ public enum DesktopSettings {
     }
 
     /// A watch on the session's desktop for changes to its touchpads' settings, where
-    /// `naturalScrolling` reads per-device settings: sway's input events (`SwayInputWatch`), KDE
-    /// Plasma's files (`DesktopFilesWatch`). nil on other desktops (GNOME applies its one setting
-    /// to the virtual touchpad as to the real one), or when sway cannot be reached or inotify
-    /// fails. `logger` hears about directories that cannot be watched.
+    /// `naturalScrolling` reads per-device settings: on a desktop that is neither KDE nor GNOME,
+    /// sway's input events, and a sway starting in the runtime directory when none runs
+    /// (`SwaySessionWatch`); KDE Plasma's files (`DesktopFilesWatch`). nil on GNOME (it applies
+    /// its one setting to the virtual touchpad as to the real one), or when there is neither a
+    /// sway to reach nor a runtime directory, or inotify fails. `logger` hears about
+    /// directories that cannot be watched and sway's comings and goings.
     public static func watchChanges(logger: Logger) -> (any DesktopWatch)? {
         watchChanges(in: .current(), logger: logger)
     }
 
     static func watchChanges(in environment: Environment, logger: Logger) -> (any DesktopWatch)? {
         let (isKDE, isGNOME) = desktops(environment)
-        if !isKDE && !isGNOME, let socket = environment.swaySocket,
-           let watch = try? SwayInputWatch(socket: socket) { return watch }
+        if !isKDE && !isGNOME {
+            return try? SwaySessionWatch(socket: environment.swaySocket, runtimeDirectory: environment.runtimeDirectory,
+                                         logger: logger)
+        }
         guard isKDE, let files = kdeFiles(environment) else { return nil }
         return try? DesktopFilesWatch(paths: files.map(\.path), logger: logger)
     }

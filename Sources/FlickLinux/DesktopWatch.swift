@@ -16,7 +16,10 @@ public enum DesktopChange: Equatable, Sendable {
     case none
     /// A touchpad was added or its settings may have changed: ask the desktop again.
     case touchpads
-    /// The watch ended (sway exited, the watch broke): drop it; the next ask opens another.
+    /// The desktop started (a new sway): ask it.
+    case started
+    /// The watch ended (it broke, or has nothing left to watch): drop it; the next ask opens
+    /// another.
     case closed
 }
 

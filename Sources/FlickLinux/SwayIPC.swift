@@ -185,6 +185,148 @@ public final class SwayInputWatch: DesktopWatch {
     }
 }
 
+/// Follows the sway of this session through its life: connected to its IPC while it runs
+/// (`SwayInputWatch`: a touchpad added or reconfigured), and, while none runs, watching
+/// `$XDG_RUNTIME_DIR` with inotify for the `sway-ipc.UID.PID.sock` a starting sway binds.
+/// When one appears it connects and says `.started`, so the daemon asks the new sway for its
+/// touchpads; when sway exits it goes back to waiting. Both sources sit in an epoll set of
+/// its own, whose descriptor is the one the daemon watches.
+///
+/// Rationale: flickd runs as a user service, which may start with the user manager before
+/// sway does (`default.target`), and outlives a sway that is restarted or a session that is
+/// left and entered again. Without this it read sway's per-device settings only at the next
+/// reload, and a glide could run against the finger until then. sway binds its socket a
+/// moment before it listens on it; a refused connection is tried again every
+/// `retryInterval`, up to `retries` times.
+public final class SwaySessionWatch: DesktopWatch {
+    /// How often a sway socket that refused the connection is tried again.
+    public static let retries = 20
+
+    public var fileDescriptor: Int32 { poll.fileDescriptor }
+    public var source: String {
+        if let socket = connection?.socket { return "sway's input events (\(socket))" }
+        return "\(runtimeDirectory ?? "?") for a sway to start"
+    }
+
+    private let poll: EventPoll
+    /// The runtime directory's inotify descriptor and watch; nil without a runtime directory.
+    private let inotify: (fd: Int32, watch: Int32)?
+    private let retry: DeadlineTimer
+    private let runtimeDirectory: String?
+    private let user: uid_t
+    private let retryInterval: Duration
+    private let logger: Logger
+    private var connection: (watch: SwayInputWatch, socket: String)?
+    private var retriesLeft = 0
+    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 8)
+
+    private enum Token {
+        static let directory: UInt64 = 1
+        static let connection: UInt64 = 2
+        static let retry: UInt64 = 3
+    }
+
+    /// Connects to the sway listening on `socket`, if given and it answers, and watches
+    /// `runtimeDirectory` for the next sway. Throws when it can do neither, or epoll, inotify
+    /// or a timerfd cannot be had.
+    public init(socket: String?, runtimeDirectory: String?, user: uid_t = getuid(),
+                retryInterval: Duration = .milliseconds(100), logger: Logger) throws(SystemError) {
+        self.runtimeDirectory = runtimeDirectory
+        self.user = user
+        self.retryInterval = retryInterval
+        self.logger = logger
+        poll = try EventPoll()
+        retry = try DeadlineTimer()
+        try poll.add(retry.fileDescriptor, token: Token.retry)
+        if let runtimeDirectory {
+            let fd = try Syscall.inotifyCreate()
+            do {
+                let watch = try Syscall.inotifyAddWatch(fd, path: runtimeDirectory,
+                                                        mask: UInt32(IN_CREATE | IN_MOVED_TO | IN_ONLYDIR))
+                try poll.add(fd, token: Token.directory)
+                inotify = (fd, watch)
+            } catch {
+                Syscall.close(fd)
+                throw error
+            }
+        } else {
+            inotify = nil
+        }
+        if let socket { connect(socket) }
+        guard connection != nil || inotify != nil else {
+            throw SystemError(errno: ECONNREFUSED, call: "connect", path: socket)
+        }
+    }
+
+    deinit {
+        buffer.deallocate()
+        if let inotify { Syscall.close(inotify.fd) }
+    }
+
+    /// Reads what came: `.touchpads` when the running sway says a touchpad was added or
+    /// reconfigured; `.started` when a new sway was connected to; `.closed` when nothing is
+    /// left to watch (sway exited and there is no runtime directory to wait in, or the
+    /// directory itself went); `.none` otherwise (sway exiting included: the watch waits for
+    /// the next one).
+    public func receive() -> DesktopChange {
+        var change = DesktopChange.none
+        if let connection {
+            switch connection.watch.receive() {
+            case .touchpads, .started: change = .touchpads
+            case .none: break
+            case .closed:
+                try? poll.remove(connection.watch.fileDescriptor)
+                self.connection = nil
+                logger.debug("natural scrolling: sway's IPC (\(connection.socket)) ended; waiting for a sway to start")
+            }
+        }
+        var look = false
+        if let inotify {
+            let prefix = "sway-ipc.\(user)."
+            var directoryGone = false
+            do {
+                try Syscall.readInotifyEvents(inotify.fd, buffer: buffer) { _, mask, name in
+                    if mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 { directoryGone = true }
+                    if mask & UInt32(IN_Q_OVERFLOW) != 0 || (name.hasPrefix(prefix) && name.hasSuffix(".sock")) {
+                        look = true
+                    }
+                }
+            } catch {
+                directoryGone = true
+            }
+            if directoryGone && connection == nil { return .closed }
+        } else if connection == nil {
+            return .closed
+        }
+        if look { retriesLeft = Self.retries }
+        if (try? retry.acknowledge()) == true { look = true }
+        if look && connection == nil {
+            if let socket = SwayInputs.socketPath(swaysock: nil, runtimeDirectory: runtimeDirectory, user: user) {
+                connect(socket)
+            }
+            if connection != nil {
+                try? retry.arm(at: nil)
+                return .started
+            }
+            if retriesLeft > 0 {
+                retriesLeft -= 1
+                try? retry.arm(at: Syscall.monotonicNow() + retryInterval)
+            }
+        }
+        return change
+    }
+
+    private func connect(_ socket: String) {
+        do {
+            let watch = try SwayInputWatch(socket: socket)
+            try poll.add(watch.fileDescriptor, token: Token.connection)
+            connection = (watch, socket)
+        } catch {
+            logger.debug("natural scrolling: cannot follow sway's input events at \(socket) (\(error))")
+        }
+    }
+}
+
 extension Syscall {
     /// `socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK)` connected to `path`.
     static func connectUnixStream(to path: String) throws(SystemError) -> Int32 {

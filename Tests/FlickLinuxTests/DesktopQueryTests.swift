@@ -245,4 +245,29 @@ struct DesktopQueryTests {
         #expect(probes.count == 2, "asked at start, and once more for the change")
         #expect(watches.count == 1, "the open watch is kept: the second ask opens none")
     }
+
+    /// flickd started before sway (a user service started with the user manager): the first
+    /// ask finds no sway; when sway binds its socket in the runtime directory the daemon asks
+    /// again, without a reload, and follows the answer.
+    @Test func aSwayStartedAfterTheDaemonIsAsked() throws {
+        let runtime = try TemporaryDirectory("flickd-runtime")
+        var sway: ListeningSocket?
+        let probes = ProbeCounter()
+        let query = try DesktopQuery(probe: { _ in
+            probes.next() == 1 ? nil : DesktopSettings.Answer(true, "sway test")
+        }, watchChanges: { logger in
+            guard sway == nil, let watch = try? SwaySessionWatch(socket: nil, runtimeDirectory: runtime.path, logger: logger) else {
+                return nil
+            }
+            // sway starts once the daemon waits for it.
+            sway = try? ListeningSocket(runtime.path + "/sway-ipc.\(getuid()).\(getpid()).sock")
+            return watch
+        })
+        let engine = Engine()
+        let logger = Logger(label: "flickd-test") { _ in TerminateOnLine(prefix: "natural scrolling: auto → true (sway test)") }
+        try runUntilLogged(engine, logger: logger, desktop: query)
+        #expect(sway != nil)
+        #expect(engine.desktopNaturalScrolling == true)
+        #expect(probes.count == 2, "asked at start, and once more when sway came")
+    }
 }

@@ -108,6 +108,78 @@ import Testing
         #expect(confused.receive() == .closed)
     }
 
+    // MARK: sway's comings and goings
+
+    /// No sway runs when the watch starts (a user service started before sway): it waits in
+    /// the runtime directory, connects to the sway that binds its socket there (again when that
+    /// socket refused the first try: sway binds a moment before it listens), follows it, and
+    /// after it exits waits for the next one.
+    @Test func aSwayStartingLaterIsFollowedAndSoIsTheNextOne() throws {
+        let runtime = try TemporaryDirectory("flickd-runtime")
+        let watch = try SwaySessionWatch(socket: nil, runtimeDirectory: runtime.path, retryInterval: .milliseconds(1),
+                                         logger: Self.quiet)
+        #expect(watch.receive() == .none)
+        #expect(watch.source == runtime.path + " for a sway to start")
+
+        // Not sway's socket, or another user's sway.
+        try "x".write(toFile: runtime.path + "/sway-ipc.\(getuid()).txt", atomically: false, encoding: .utf8)
+        let stranger = try ListeningSocket(runtime.path + "/sway-ipc.\(getuid() + 1).\(getpid()).sock")
+        defer { stranger.close() }
+        #expect(Self.waitReadable(watch, for: .milliseconds(200)), "the directory's events")
+        #expect(watch.receive() == .none)
+
+        let path = runtime.path + "/sway-ipc.\(getuid()).\(getpid()).sock"
+        let sway = try ListeningSocket(path, listening: false)
+        #expect(Self.waitReadable(watch, for: .seconds(5)))
+        #expect(watch.receive() == .none, "bound, not listening yet: refused, tried again later")
+        try sway.listen()
+        #expect(Self.waitReadable(watch, for: .seconds(5)), "the retry")
+        #expect(watch.receive() == .started)
+        #expect(watch.source == "sway's input events (\(path))")
+
+        let connection = try sway.accept()
+        let subscription = try #require(try readMessage(connection))
+        #expect(subscription.text == #"["input"]"#)
+        send(connection, SwayIPC.encode(type: SwayIPC.MessageType.inputEvent, payload: Self.inputEvent("libinput_config")))
+        #expect(Self.waitReadable(watch, for: .seconds(5)))
+        #expect(watch.receive() == .touchpads)
+
+        // sway exits: its connection and socket go; the watch waits for the next sway.
+        close(connection)
+        sway.close()
+        #expect(Self.waitReadable(watch, for: .seconds(5)))
+        #expect(watch.receive() == .none)
+        #expect(watch.source == runtime.path + " for a sway to start")
+
+        let next = try ListeningSocket(runtime.path + "/sway-ipc.\(getuid()).\(getpid()).sock")
+        defer { next.close() }
+        #expect(Self.waitReadable(watch, for: .seconds(5)))
+        #expect(watch.receive() == .started)
+    }
+
+    /// A sway reached through `$SWAYSOCK` with no runtime directory to wait in: its exit ends
+    /// the watch. With neither a sway that answers nor a directory there is nothing to watch.
+    @Test func withoutARuntimeDirectorySwaysExitEndsTheWatch() throws {
+        let runtime = try TemporaryDirectory("flickd-swaysock")
+        let sway = try ListeningSocket(runtime.path + "/sway.sock")
+        defer { sway.close() }
+        let watch = try SwaySessionWatch(socket: sway.path, runtimeDirectory: nil, logger: Self.quiet)
+        close(try sway.accept())
+        #expect(Self.waitReadable(watch, for: .seconds(5)))
+        #expect(watch.receive() == .closed)
+
+        #expect(throws: SystemError.self) {
+            try SwaySessionWatch(socket: runtime.path + "/gone.sock", runtimeDirectory: nil, logger: Self.quiet)
+        }
+    }
+
+    static let quiet = Logger(label: "flickd-test") { _ in NoOpLogHandler() }
+
+    /// Waits up to `limit` for the watch to have something to read.
+    static func waitReadable(_ watch: SwaySessionWatch, for limit: Duration) -> Bool {
+        Syscall.waitReadable(watch.fileDescriptor, until: Syscall.monotonicNow() + limit)
+    }
+
     // MARK: Which desktop is watched
 
     /// sway is watched over its socket, KDE through its files; GNOME (one setting, applied by
@@ -122,13 +194,19 @@ import Testing
                                         readFile: { _ in nil }, gsettingsGet: { _, _ in nil }, swaySocket: sway)
         }
         #expect(DesktopSettings.watchChanges(in: session("GNOME"), logger: quiet) == nil)
-        #expect(DesktopSettings.watchChanges(in: session("sway"), logger: quiet) == nil, "no sway to reach")
+        #expect(DesktopSettings.watchChanges(in: session("sway"), logger: quiet) == nil, "no sway to reach, nowhere to wait")
         #expect(DesktopSettings.watchChanges(in: session("sway", sway: directory + "/gone.sock"), logger: quiet) == nil)
+        var later = session(nil)
+        later.runtimeDirectory = directory
+        let waiting = try #require(DesktopSettings.watchChanges(in: later, logger: quiet), "no sway yet: one may start")
+        #expect(waiting.source == directory + " for a sway to start")
+        later.currentDesktop = "GNOME"
+        #expect(DesktopSettings.watchChanges(in: later, logger: quiet) == nil, "GNOME waits for no sway")
 
         let server = try FakeSway(reply: { _ in nil }, answers: false)
         defer { server.stop() }
         let sway = try #require(DesktopSettings.watchChanges(in: session("sway", sway: server.path), logger: quiet))
-        #expect(sway is SwayInputWatch)
+        #expect(sway.source == "sway's input events (\(server.path))")
         #expect(DesktopSettings.watchChanges(in: session("KDE", sway: server.path), logger: quiet) is DesktopFilesWatch,
                 "KDE says what it is: its files, never a sway socket left in the environment")
 
@@ -236,5 +314,53 @@ private final class FakeSway: @unchecked Sendable {
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
         try? FileManager.default.removeItem(atPath: directory)
+    }
+}
+
+/// A directory made fresh for a test, removed with its contents when released.
+final class TemporaryDirectory {
+    let path: String
+
+    init(_ prefix: String) throws {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// A Unix stream socket bound at `path` (a sway's IPC socket), listening unless told not to.
+final class ListeningSocket {
+    let path: String
+    private var fd: Int32
+
+    init(_ path: String, listening: Bool = true) throws {
+        self.path = path
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard let address = UnixSocketAddress(path), address.withSockaddr({ bind(fd, $0, $1) }) == 0 else {
+            throw SystemError(errno: errno, call: "bind", path: path)
+        }
+        if listening { try listen() }
+    }
+
+    deinit { close() }
+
+    func listen() throws {
+        guard Glibc.listen(fd, 4) == 0 else { throw SystemError(errno: errno, call: "listen", path: path) }
+    }
+
+    /// The next connection (one already made returns at once).
+    func accept() throws -> Int32 {
+        let connection = Glibc.accept(fd, nil, nil)
+        guard connection >= 0 else { throw SystemError(errno: errno, call: "accept", path: path) }
+        return connection
+    }
+
+    /// Stops listening and removes the socket, as an exiting sway does.
+    func close() {
+        guard fd >= 0 else { return }
+        Glibc.close(fd)
+        fd = -1
+        unlink(path)
     }
 }

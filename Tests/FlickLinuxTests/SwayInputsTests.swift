@@ -141,7 +141,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         for name in ["sway-ipc.1000.400.sock", "sway-ipc.1000.500.sock", "sway-ipc.1001.600.sock", "sway-ipc.1000.x.sock"] {
-            FileManager.default.createFile(atPath: directory + "/" + name, contents: nil)
+            _ = FileManager.default.createFile(atPath: directory + "/" + name, contents: nil)
         }
         let running: Set<pid_t> = [500, 600]
         func find(_ swaysock: String?, _ runtime: String?) -> String? {
