@@ -60,31 +60,36 @@ public enum SwayInputs {
         return PerDeviceNaturalScrolling(entries: entries, source: source, unlisted: nil)
     }
 
-    /// The IPC socket of the sway this session runs: `$SWAYSOCK` when it names an existing
-    /// file; else, in `runtimeDirectory` (`$XDG_RUNTIME_DIR`), a `sway-ipc.UID.PID.sock` of this
-    /// user whose sway still runs (a crashed sway leaves its socket behind). A user service
-    /// started before sway imported `SWAYSOCK` into the user manager finds it the second way.
-    public static func socketPath(swaysock: String?, runtimeDirectory: String?,
-                                  user: uid_t = getuid(), isRunning: (pid_t) -> Bool = processRuns) -> String? {
-        if let swaysock, !swaysock.isEmpty, Syscall.exists(swaysock) { return swaysock }
+    /// The IPC socket of the sway this session runs: `$SWAYSOCK` when a sway listens on it;
+    /// else, in `runtimeDirectory` (`$XDG_RUNTIME_DIR`), a `sway-ipc.UID.*.sock` of this user
+    /// that a sway listens on. A user service started before sway, or whose `SWAYSOCK` (imported
+    /// into the user manager) names an earlier sway's socket, finds it the second way.
+    ///
+    /// Rationale: whether a sway listens is asked of the socket itself (`isListening`: a
+    /// connection is accepted), not of the PID in its name: a crashed sway leaves its socket
+    /// behind, a PID is reused, and a sway started with a `SWAYSOCK` that names a socket no
+    /// longer there binds at that name, its predecessor's PID and all.
+    public static func socketPath(swaysock: String?, runtimeDirectory: String?, user: uid_t = getuid(),
+                                  isListening: (String) -> Bool = listens) -> String? {
+        if let swaysock, !swaysock.isEmpty, isListening(swaysock) { return swaysock }
         guard let runtimeDirectory, runtimeDirectory.hasPrefix("/") else { return nil }
         var found = glob_t()
         defer { globfree(&found) }
-        let prefix = "sway-ipc.\(user)."
-        guard glob(runtimeDirectory + "/" + prefix + "*.sock", 0, nil, &found) == 0 else { return nil }
+        guard glob(runtimeDirectory + "/sway-ipc.\(user).*.sock", 0, nil, &found) == 0 else { return nil }
         for index in 0..<Int(found.gl_pathc) {
             guard let entry = found.gl_pathv[index] else { continue }
             let path = String(cString: entry)
-            let file = path.split(separator: "/").last.map(String.init) ?? ""
-            let pid = file.dropFirst(prefix.count).dropLast(".sock".count)
-            if let pid = pid_t(pid), pid > 0, isRunning(pid) { return path }
+            if isListening(path) { return path }
         }
         return nil
     }
 
-    /// Whether a process `pid` exists (one of another user's answers EPERM).
-    public static func processRuns(_ pid: pid_t) -> Bool {
-        kill(pid, 0) == 0 || errno == EPERM
+    /// Whether something listens on the Unix stream socket at `path`: a connection is made
+    /// (and closed at once).
+    public static func listens(_ path: String) -> Bool {
+        guard let fd = try? Syscall.connectUnixStream(to: path) else { return false }
+        Syscall.close(fd)
+        return true
     }
 
     private static func member(_ object: OpaquePointer, _ key: String) -> OpaquePointer? {

@@ -143,17 +143,27 @@ import Testing
         for name in ["sway-ipc.1000.400.sock", "sway-ipc.1000.500.sock", "sway-ipc.1001.600.sock", "sway-ipc.1000.x.sock"] {
             _ = FileManager.default.createFile(atPath: directory + "/" + name, contents: nil)
         }
-        let running: Set<pid_t> = [500, 600]
+        // A sway listens where 400 crashed is not; 600 is another user's.
+        let listening = Set(["1000.500", "1000.x", "1000.swaysock", "1001.600"].map { directory + "/sway-ipc.\($0).sock" })
         func find(_ swaysock: String?, _ runtime: String?) -> String? {
-            SwayInputs.socketPath(swaysock: swaysock, runtimeDirectory: runtime, user: 1000, isRunning: { running.contains($0) })
+            let found = SwayInputs.socketPath(swaysock: swaysock, runtimeDirectory: runtime, user: 1000,
+                                              isListening: { listening.contains($0) })
+            return found.map { String($0.dropFirst(directory.count + 1)) }
         }
-        #expect(find(nil, directory) == directory + "/sway-ipc.1000.500.sock", "400 crashed; 600 is another user's")
-        #expect(find(directory + "/sway-ipc.1000.400.sock", directory) == directory + "/sway-ipc.1000.400.sock",
-                "SWAYSOCK is taken as it is")
-        #expect(find(directory + "/gone.sock", directory) == directory + "/sway-ipc.1000.500.sock")
+        #expect(find(nil, directory) == "sway-ipc.1000.500.sock", "400 crashed; 600 is another user's")
+        #expect(find(directory + "/sway-ipc.1000.swaysock.sock", directory) == "sway-ipc.1000.swaysock.sock",
+                "SWAYSOCK, where a sway listens")
+        #expect(find(directory + "/sway-ipc.1000.400.sock", directory) == "sway-ipc.1000.500.sock",
+                "a SWAYSOCK left by an earlier sway")
+        #expect(find(directory + "/gone.sock", directory) == "sway-ipc.1000.500.sock")
         #expect(find("", nil) == nil)
         #expect(find(nil, "relative/dir") == nil)
-        #expect(SwayInputs.socketPath(swaysock: nil, runtimeDirectory: directory, user: 1000, isRunning: { _ in false }) == nil)
-        #expect(SwayInputs.processRuns(getpid()))
+        #expect(SwayInputs.socketPath(swaysock: nil, runtimeDirectory: directory, user: 1000, isListening: { _ in false }) == nil)
+
+        let sway = try ListeningSocket(directory + "/sway-ipc.1000.listening.sock")
+        #expect(SwayInputs.listens(sway.path))
+        #expect(!SwayInputs.listens(directory + "/sway-ipc.1000.400.sock"), "a file, not a socket")
+        sway.close()
+        #expect(!SwayInputs.listens(sway.path))
     }
 }

@@ -60,12 +60,14 @@ is non-zero only when an asserted check fails or the harness breaks.
 
 import argparse
 import glob
+import grp
 import json
 import math
 import os
 import pwd
 import re
 import select
+import shutil
 import signal
 import statistics
 import subprocess
@@ -260,9 +262,12 @@ class WaylandServer(Server):
         os.chown(self.runtime, self.uid, self.gid)
         os.chmod(self.runtime, 0o700)
 
-    def setpriv(self):
+    def setpriv(self, input_group=False):
+        """The command prefix that runs a program as the user; `input_group`: also in the
+        input group (flickd reads the touchpads through it)."""
+        groups = [self.video_gid] + ([grp.getgrnam("input").gr_gid] if input_group else [])
         return ["setpriv", "--reuid=%d" % self.uid, "--regid=%d" % self.gid,
-                "--groups=%d" % self.video_gid, "--"]
+                "--groups=%s" % ",".join(map(str, groups)), "--"]
 
     def app_user(self):
         return self.setpriv()
@@ -287,6 +292,12 @@ class Sway(WaylandServer):
                 if mono() > deadline:
                     raise RuntimeError("seatd did not start")
                 time.sleep(0.05)
+        self.work = work
+        self.launch()
+
+    def launch(self):
+        """Starts sway and waits for its IPC and Wayland sockets."""
+        work = self.work
         conf = os.path.join(work, "sway.conf")
         with open(conf, "w") as f:
             f.write("output HEADLESS-1 resolution 800x600 position 0 0\n"
@@ -312,6 +323,21 @@ class Sway(WaylandServer):
             time.sleep(0.1)
         if not self.sock:
             raise RuntimeError("sway did not start:\n" + open(self.log_path, errors="replace").read()[-3000:])
+
+    def restart(self, between):
+        """Stops sway (it removes its sockets), runs `between()` while none runs, and starts it
+        again: a new process, so a new IPC socket."""
+        sway = self.procs.pop()
+        sway.terminate()
+        try:
+            sway.wait(10)
+        except subprocess.TimeoutExpired:
+            sway.kill()
+            sway.wait()
+        for left in glob.glob(self.runtime + "/sway-ipc.*.sock"):
+            os.unlink(left)
+        between()
+        self.launch()
 
     def extra_config(self):
         return ""
@@ -482,6 +508,11 @@ class SwayNatural(Sway):
         os.makedirs(work, exist_ok=True)
         Sway.__init__(self, work)
         self.set_flickd_env(SWAYSOCK=self.sock, XDG_CURRENT_DESKTOP="sway")
+
+    def launch(self):
+        Sway.launch(self)
+        if getattr(self, "saved_env", None):
+            os.environ["SWAYSOCK"] = self.sock  # a restarted sway: the flickds after it use its socket
 
     # A second touchpad, plugged in while flickd runs (run_sway_hotplug), left traditional.
     HOTPLUG_PAD = "synaptics-rmi4"
@@ -690,7 +721,9 @@ def supports_output_table(binary, work, mode="wheel"):
 
 
 class Flickd:
-    def __init__(self, binary, mode, work, pad_devnode):
+    def __init__(self, binary, mode, work, pad_devnode, prefix=(), env=None):
+        """flickd `binary` with the output `mode` (a config file of its own), run with the
+        command prefix `prefix` (setpriv: as another user) in `env` (default: the harness's)."""
         self.mode = mode
         config = ""
         if mode in ("wheel", "touchpad"):
@@ -703,8 +736,8 @@ class Flickd:
             f.write(config)
         self.log_path = os.path.join(work, tag + ".log")
         before = set(flickd_devnodes())
-        self.proc = subprocess.Popen([binary, "run", "--verbose", "--config", self.config_path],
-                                     stdout=open(self.log_path, "w"), stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(list(prefix) + [binary, "run", "--verbose", "--config", self.config_path],
+                                     stdout=open(self.log_path, "w"), stderr=subprocess.STDOUT, env=env)
         deadline = mono() + 60
         self.devices = []
         while mono() < deadline and self.proc.poll() is None:
@@ -1136,6 +1169,44 @@ def wait_direction(daemon, devnode, value, seconds=20):
     return False
 
 
+def run_sway_started_later(args, server, pad, work, checks):
+    """flickd started before sway, as a user service started with the user manager is: run as
+    sway's user with only XDG_RUNTIME_DIR (no SWAYSOCK, no XDG_CURRENT_DESKTOP), it starts
+    while sway is stopped and finds no desktop setting; when sway starts it must ask sway
+    without a reload, and give the real pad SwayNatural's natural scrolling. The guest has no
+    logind to give the seat's user /dev/uinput (the udev rule's uaccess tag), so the node is
+    opened to all for the check."""
+    name = "%s started after flickd" % server.name
+    daemon = None
+    home = tempfile.mkdtemp(prefix="flickd-user-home-")
+    os.chmod(home, 0o777)
+    uinput_mode = os.stat("/dev/uinput").st_mode & 0o777
+    env = {k: v for k, v in os.environ.items() if k not in ("SWAYSOCK", "XDG_CURRENT_DESKTOP", "WAYLAND_DISPLAY")}
+    env.update(XDG_RUNTIME_DIR=server.runtime, HOME=home)
+    before = []
+
+    def start_flickd():
+        nonlocal daemon, before
+        daemon = Flickd(args.flickd, "default", work, pad.devnode, prefix=server.setpriv(input_group=True), env=env)
+        before = pad_directions(daemon, pad.devnode)
+
+    try:
+        os.chmod("/dev/uinput", 0o666)
+        server.restart(between=start_flickd)
+        followed = wait_direction(daemon, pad.devnode, "true", seconds=30)
+        lines = [l for l in daemon.text().splitlines() if "natural scrolling" in l]
+        checks.check(name, "flickd asks a sway that starts after it, without a reload",
+                     followed and before[-1:] == ["false"],
+                     "%s natural scrolling false (no sway), then true" % pad.devnode,
+                     "before sway: %s; after: %s | %s" % (before[-1:] or "no line", pad_directions(daemon, pad.devnode)[-1:],
+                                                           "; ".join(lines[-3:]) or "no natural-scrolling line"))
+    finally:
+        if daemon:
+            daemon.stop()
+        os.chmod("/dev/uinput", uinput_mode)
+        shutil.rmtree(home, ignore_errors=True)
+
+
 def run_sway_runtime_change(args, server, pad, work, checks):
     """A setting changed while flickd runs (`swaymsg input <identifier> natural_scroll ...`, as
     a user does by hand or sway's reload does for edited rules): sway says so on its IPC and
@@ -1226,6 +1297,7 @@ def run(args):
             log("%s started in %.1f s" % (server_name, mono() - t))
             toolkits = [] if server_name in args.also_only else list(args.toolkits)
             if isinstance(server, SwayNatural) and args.check:
+                run_sway_started_later(args, server, pad, work, checks)
                 run_sway_hotplug(args, server, pad, work, checks)
                 run_sway_runtime_change(args, server, pad, work, checks)
             if isinstance(server, KWinNatural) and args.check:
