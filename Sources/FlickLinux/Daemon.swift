@@ -102,9 +102,11 @@ public final class Daemon {
     /// A touchpad came that the pending answer may not know, or the desktop said its settings
     /// changed: ask again when the answer arrives.
     private var desktopAskAgain = false
-    /// Tells when the desktop's touchpad settings change (sway's input events, KDE's files);
-    /// opened with an ask while none is, dropped when it ends.
+    /// Tells when the desktop's touchpad settings change (sway's input events and starts, KDE's
+    /// files, GNOME's dconf database); opened with an ask while none is, dropped when it ends.
     private var desktopWatch: (any DesktopWatch)?
+    /// What the last answer logged, so that an answer changing nothing logs at debug only.
+    private var lastDesktopLines: [String] = []
 
     /// How long the configuration file must stay unchanged before it is read (see
     /// `LiveConfiguration.settleDelay`).
@@ -380,8 +382,9 @@ public final class Daemon {
         case .none:
             return
         case .touchpads, .started:
-            let what = change == .started ? "a desktop started" : "the desktop's touchpad settings changed"
-            logger.info("natural scrolling: \(what) (\(watch.source)); asking again")
+            // What the answer changes is logged at info (`desktopAnswered`).
+            let what = change == .started ? "a desktop started" : "the desktop's touchpad settings may have changed"
+            logger.debug("natural scrolling: \(what) (\(watch.source)); asking again")
             if desktopAsked { desktopAskAgain = true } else { askDesktop(for: configuration.current) }
         case .closed:
             try? poll.remove(watch.fileDescriptor)
@@ -400,15 +403,26 @@ public final class Daemon {
         for (id, open) in devices where open.role == .touch {
             engine.setDesktopNaturalScrolling(open.identity.flatMap { perDevice?.natural(for: $0) }, for: id)
         }
+        var lines: [String] = []
         if let perDevice {
             let virtual = perDevice.virtualTouchpad.map { "\($0)" } ?? "not listed yet, so its fingers move as yours"
-            logger.info("natural scrolling: the desktop keeps it per device (\(perDevice.source)); \(VirtualTouchpad.name): \(virtual)")
+            lines.append("natural scrolling: the desktop keeps it per device (\(perDevice.source)); \(VirtualTouchpad.name): \(virtual)")
         }
         // A reload since the ask may have made every setting explicit: nothing to follow.
         if configuration.current.followsDesktopNaturalScrolling {
-            DesktopSettings.followNaturalScrolling(configuration.current, engine: engine, logger: logger) { answer }
+            let decision = DesktopSettings.naturalScrollingDecision(for: configuration.current) { answer }
+            if let desktop = decision.desktop { engine.desktopNaturalScrolling = desktop }
+            lines.append(decision.message)
         }
-        for open in devices.values.sorted(by: { $0.node.devnode < $1.node.devnode }) { logNaturalScrolling(open) }
+        let deviceLines = devices.values.sorted(by: { $0.node.devnode < $1.node.devnode }).compactMap(naturalScrollingLine)
+        // An answer that changes nothing (GNOME's dconf database is rewritten for any of its
+        // settings) is not news: the same lines go to debug.
+        let changed = lines + deviceLines != lastDesktopLines
+        lastDesktopLines = lines + deviceLines
+        for line in lines {
+            if changed { logger.info("\(line)") } else { logger.debug("\(line)") }
+        }
+        for line in deviceLines { logger.debug("\(line)") }
         if desktopAskAgain {
             desktopAskAgain = false
             askDesktop(for: configuration.current)
@@ -422,14 +436,19 @@ public final class Daemon {
     /// resolver `flickd doctor` uses too; with the virtual touchpad, whether its fingers move
     /// against the real ones because the desktop gives it a setting of its own.
     private func logNaturalScrolling(_ open: OpenDevice) {
-        guard open.node.kind == .touchpad, let identity = open.identity else { return }
+        if let line = naturalScrollingLine(open) { logger.debug("\(line)") }
+    }
+
+    /// `logNaturalScrolling`'s line; nil for a device that is no touchpad.
+    private func naturalScrollingLine(_ open: OpenDevice) -> String? {
+        guard open.node.kind == .touchpad, let identity = open.identity else { return nil }
         let desktop = desktopAnswer?.perDevice?.natural(for: identity) ?? desktopAnswer?.value
         let natural = engine.configuration.naturalScrolling(for: identity, kind: .touchpad, desktop: desktop)
         var line = "\(open.node.devnode) (\(open.node.name)): natural scrolling \(natural.isNatural) (\(natural.explanation))"
         if output.mode == .touchpad, let virtual = engine.virtualTouchpadNaturalScrolling, virtual != natural.isNatural {
             line += "; the virtual touchpad's is \(virtual), so its fingers move against yours"
         }
-        logger.debug("\(line)")
+        return line
     }
 
     /// Notes the configuration file's changes and (re)starts the wait for them to settle.

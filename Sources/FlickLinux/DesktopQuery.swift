@@ -29,14 +29,14 @@ public final class DesktopQuery: @unchecked Sendable {
     private var started = false
 
     /// Makes a watch that tells when the desktop's touchpad settings change (sway's input
-    /// events, KDE's files); nil where there is none, or the desktop cannot be reached now.
+    /// events and starts, KDE's files, GNOME's dconf database); nil where there is none.
     /// Called on the loop's thread, with the daemon's logger, at each ask while no watch is
     /// open.
     public let watchChanges: (Logger) -> (any DesktopWatch)?
 
     /// A query asking `probe` (by default this session's desktop); its argument is the ask's
-    /// `devices`. `watchChanges` as above (by default this session's: sway's input events or
-    /// KDE's files, `DesktopSettings.watchChanges`).
+    /// `devices`. `watchChanges` as above (by default this session's,
+    /// `DesktopSettings.watchChanges`).
     public init(probe: @escaping @Sendable (_ devices: [DeviceIdentity]) -> Answer = {
         DesktopSettings.naturalScrolling(waitingFor: $0)
     }, watchChanges: @escaping (Logger) -> (any DesktopWatch)? = DesktopSettings.watchChanges) throws(SystemError) {

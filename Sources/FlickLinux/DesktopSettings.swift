@@ -156,13 +156,18 @@ public enum DesktopSettings {
         }
     }
 
-    /// A watch on the session's desktop for changes to its touchpads' settings, where
-    /// `naturalScrolling` reads per-device settings: on a desktop that is neither KDE nor GNOME,
-    /// sway's input events, and a sway starting in the runtime directory when none runs
-    /// (`SwaySessionWatch`); KDE Plasma's files (`DesktopFilesWatch`). nil on GNOME (it applies
-    /// its one setting to the virtual touchpad as to the real one), or when there is neither a
-    /// sway to reach nor a runtime directory, or inotify fails. `logger` hears about
-    /// directories that cannot be watched and sway's comings and goings.
+    /// A watch on the session's desktop for changes to its touchpads' settings: on a desktop
+    /// that is neither KDE nor GNOME, sway's input events, and a sway starting in the runtime
+    /// directory when none runs (`SwaySessionWatch`); KDE Plasma's files, and GNOME's dconf
+    /// database, `$XDG_CONFIG_HOME/dconf/user` (`DesktopFilesWatch`). nil when there is neither
+    /// a sway to reach nor a runtime directory, no configuration directory, or inotify fails.
+    /// `logger` hears about directories that cannot be watched and sway's comings and goings.
+    ///
+    /// Rationale for GNOME: it applies its one setting to the virtual touchpad as to the real
+    /// one, so a touchpad's glide does not depend on flickd's answer there; a touchscreen's
+    /// glide and the wheel output's do (see `Engine.desktopNaturalScrolling`). dconf's service
+    /// writes every change of any setting by renaming a new database over `user`; gsettings,
+    /// asked again on the query's thread, says whether the touchpad's key changed.
     public static func watchChanges(logger: Logger) -> (any DesktopWatch)? {
         watchChanges(in: .current(), logger: logger)
     }
@@ -172,6 +177,9 @@ public enum DesktopSettings {
         if !isKDE && !isGNOME {
             return try? SwaySessionWatch(socket: environment.swaySocket, runtimeDirectory: environment.runtimeDirectory,
                                          logger: logger)
+        }
+        if isGNOME, let configHome = environment.configHome {
+            return try? DesktopFilesWatch(paths: [configHome + "/dconf/user"], logger: logger)
         }
         guard isKDE, let files = kdeFiles(environment) else { return nil }
         return try? DesktopFilesWatch(paths: files.map(\.path), logger: logger)

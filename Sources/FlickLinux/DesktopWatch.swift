@@ -23,10 +23,11 @@ public enum DesktopChange: Equatable, Sendable {
     case closed
 }
 
-/// KDE Plasma's touchpad settings files (`kcminputrc`, `touchpadxlibinputrc`), watched through
-/// inotify (`ConfigWatcher`: the directory, so a file saved by renaming a new one over it is
-/// seen). System Settings writes them when a touchpad setting is changed, and KWin applies
-/// them per device at the same time.
+/// A desktop's settings files, watched through inotify (`ConfigWatcher`: the directory, so a
+/// file saved by renaming a new one over it is seen): KDE Plasma's touchpad files
+/// (`kcminputrc`, `touchpadxlibinputrc`), which System Settings writes when a touchpad setting
+/// is changed, as KWin applies them per device; GNOME's dconf database, rewritten for any of
+/// its settings.
 public final class DesktopFilesWatch: DesktopWatch {
     private let watcher: ConfigWatcher
     public var fileDescriptor: Int32 { watcher.fileDescriptor }

@@ -26,8 +26,8 @@ struct RunCommand: FlickdCommand {
             The configuration file is read again when it is saved, created or replaced, and \
             on SIGHUP: a file with errors, an empty file or a deleted one is reported and the \
             running configuration kept. With scroll.natural = "auto" the desktop's touchpad \
-            setting (GNOME, KDE, sway) is read at start, on each reload and, on KDE Plasma \
-            and sway, whenever the desktop's touchpad settings change; it is logged.
+            setting (GNOME, KDE, sway) is read at start, on each reload, whenever the \
+            desktop's settings change and when a sway starts; what it changes is logged.
 
             Signals: SIGHUP reloads the configuration file; SIGTERM and SIGINT stop any coast, remove the \
             virtual device and exit with status 0.

@@ -79,6 +79,37 @@ private struct TerminateOnLine: LogHandler {
     }
 }
 
+/// Keeps the level of every line logged, and sends SIGTERM to the logging thread once the line
+/// `message` has been logged `endAfter` times.
+private final class LevelledLines: LogHandler, @unchecked Sendable {
+    var logLevel: Logger.Level = .debug
+    private let message: String
+    private let endAfter: Int
+    private var logged: [(Logger.Level, String)] = []
+    private var lock = pthread_mutex_t()
+
+    init(endAfter: Int, of message: String) {
+        self.endAfter = endAfter
+        self.message = message
+        pthread_mutex_init(&lock, nil)
+    }
+
+    func log(event: LogEvent) {
+        pthread_mutex_lock(&lock)
+        logged.append((event.level, "\(event.message)"))
+        let seen = logged.filter { $0.1 == message }.count
+        pthread_mutex_unlock(&lock)
+        if "\(event.message)" == message && seen == endAfter { raise(SIGTERM) }
+    }
+
+    /// The levels `line` was logged at, in order.
+    func levels(of line: String) -> [Logger.Level] {
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        return logged.filter { $0.1 == line }.map(\.0)
+    }
+}
+
 /// Runs a daemon with no devices, asking `desktop`, until `logger` ends it (a watchdog ends it
 /// after 10 s); nothing reloads.
 private func runUntilLogged(_ engine: Engine, logger: Logger, desktop: DesktopQuery) throws {
@@ -244,6 +275,30 @@ struct DesktopQueryTests {
         #expect(engine.desktopNaturalScrolling == true)
         #expect(probes.count == 2, "asked at start, and once more for the change")
         #expect(watches.count == 1, "the open watch is kept: the second ask opens none")
+    }
+
+    /// The desktop says something changed, and the answer is the one already in force (GNOME's
+    /// dconf database is rewritten for any of its settings): the lines that said it go to debug,
+    /// not to the journal's info again.
+    @Test func anAnswerThatChangesNothingIsLoggedAtDebugOnly() throws {
+        let (ours, sway) = try socketPair()
+        defer { close(sway) }
+        let event = SwayIPC.encode(type: SwayIPC.MessageType.inputEvent, payload: SwayIPCTests.inputEvent("libinput_config"))
+        let probes = ProbeCounter()
+        let watches = ProbeCounter()
+        let query = try DesktopQuery(probe: { _ in
+            _ = probes.next()
+            return DesktopSettings.Answer(true, "test desktop")
+        }, watchChanges: { _ in
+            guard watches.next() == 1, let watch = try? SwayInputWatch(connected: ours) else { return nil }
+            send(sway, event)
+            return watch
+        })
+        let lines = LevelledLines(endAfter: 2, of: "natural scrolling: auto → true (test desktop)")
+        let engine = Engine()
+        try runUntilLogged(engine, logger: Logger(label: "flickd-test") { _ in lines }, desktop: query)
+        #expect(probes.count == 2)
+        #expect(lines.levels(of: "natural scrolling: auto → true (test desktop)") == [.info, .debug])
     }
 
     /// flickd started before sway (a user service started with the user manager): the first

@@ -188,8 +188,8 @@ import Testing
 
     // MARK: Which desktop is watched
 
-    /// sway is watched over its socket, KDE through its files; GNOME (one setting, applied by
-    /// the desktop to both pads) and a session with no sway to reach are not watched.
+    /// sway is watched over its socket, KDE through its files, GNOME through dconf's database;
+    /// a session with no sway to reach and no runtime directory to wait in is not watched.
     @Test func eachDesktopIsWatchedWhereItKeepsSettingsPerDevice() throws {
         let quiet = Logger(label: "flickd-test") { _ in NoOpLogHandler() }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flickd-kdewatch-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
@@ -199,7 +199,6 @@ import Testing
             DesktopSettings.Environment(currentDesktop: desktop, sessionType: "wayland", configHome: directory,
                                         readFile: { _ in nil }, gsettingsGet: { _, _ in nil }, swaySocket: sway)
         }
-        #expect(DesktopSettings.watchChanges(in: session("GNOME"), logger: quiet) == nil)
         #expect(DesktopSettings.watchChanges(in: session("sway"), logger: quiet) == nil, "no sway to reach, nowhere to wait")
         #expect(DesktopSettings.watchChanges(in: session("sway", sway: directory + "/gone.sock"), logger: quiet) == nil)
         var later = session(nil)
@@ -207,7 +206,7 @@ import Testing
         let waiting = try #require(DesktopSettings.watchChanges(in: later, logger: quiet), "no sway yet: one may start")
         #expect(waiting.source == directory + " for a sway to start")
         later.currentDesktop = "GNOME"
-        #expect(DesktopSettings.watchChanges(in: later, logger: quiet) == nil, "GNOME waits for no sway")
+        #expect(DesktopSettings.watchChanges(in: later, logger: quiet) is DesktopFilesWatch, "GNOME waits for no sway")
 
         let server = try FakeSway(reply: { _ in nil }, answers: false)
         defer { server.stop() }
@@ -224,6 +223,18 @@ import Testing
         try "[Libinput][2][7][SynPS/2 Synaptics TouchPad]\nNaturalScroll=true\n".write(toFile: directory + "/kcminputrc", atomically: true, encoding: .utf8)
         #expect(kde.receive() == .touchpads)
         #expect(kde.receive() == .none, "told once")
+
+        // dconf's service writes a new database and renames it over `user`, in a directory
+        // made at the first write.
+        let gnome = try #require(DesktopSettings.watchChanges(in: session("ubuntu:GNOME"), logger: quiet))
+        #expect(gnome.source == directory + "/dconf/user")
+        try FileManager.default.createDirectory(atPath: directory + "/dconf", withIntermediateDirectories: false)
+        _ = gnome.receive()
+        #expect(gnome.receive() == .none)
+        try "GVariant".write(toFile: directory + "/dconf/user.X1Y2Z3", atomically: false, encoding: .utf8)
+        #expect(gnome.receive() == .none, "dconf's temporary file")
+        #expect(rename(directory + "/dconf/user.X1Y2Z3", directory + "/dconf/user") == 0)
+        #expect(gnome.receive() == .touchpads)
     }
 
     // MARK: Asking
