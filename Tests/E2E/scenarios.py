@@ -33,6 +33,11 @@ Scenarios (each asserted; a failed check prints expected and actual):
   tp-stops        a touch, a key, a button and the pad's removal each freeze the fingers: no
                   motion frame after the stop, the lift after 200 ms still, no scroll but the
                   final stop; a pad plugged in later coasts
+  tp-kde          KDE's per-device natural scrolling (kcminputrc): the virtual fingers move
+                  against the real ones while only the real pad is natural
+  tp-gnome        GNOME's natural-scroll (real dconf and gsettings on a private session bus),
+                  changed with `gsettings set` while flickd runs: flickd follows, and a
+                  touchscreen drag's virtual fingers turn with it
 Figures (printed, not asserted): release -> first wheel event latency p50/p99 over --flicks
 flicks (kernel timestamps), tick interval against the nominal period, wake-ups over 10 idle
 seconds. The last line is "e2e: N passed, M failed".
@@ -43,9 +48,11 @@ import json
 import math
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -648,6 +655,69 @@ class Scenarios:
             li.close(); tap.close()
             c.check(s, "flickd exits 0 on SIGTERM", daemon.stop() == 0, 0, daemon.proc.returncode)
 
+    def tp_gnome(self):
+        """GNOME keeps one touchpad setting, applied by the desktop to the virtual pad too, so a
+        touchpad's glide does not depend on it; a touchscreen's does: with natural scrolling the
+        virtual fingers move the way the finger did, without it the other way. Here GNOME's
+        setting lives where a session keeps it (dconf's service on a private session bus, the
+        database in XDG_CONFIG_HOME/dconf on the guest's own disk: inotify sees nothing on the
+        9p results directory), and it is changed with `gsettings set` while flickd runs: flickd
+        must follow without a reload, and the next drag glide the other way."""
+        s = "tp-gnome"
+        c = self.checks
+        home = tempfile.mkdtemp(prefix="tp-gnome-config-")
+        # dconf's service, started by the bus, writes the database under its own XDG_CONFIG_HOME.
+        bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"],
+                               stdout=subprocess.PIPE, stderr=open(os.path.join(self.out, "tp-gnome-dbus.log"), "w"),
+                               text=True, env=dict(os.environ, XDG_CONFIG_HOME=home))
+        daemon = tap = li = None
+        try:
+            address = bus.stdout.readline().strip()
+            env = {"XDG_CURRENT_DESKTOP": "GNOME", "XDG_CONFIG_HOME": home, "DBUS_SESSION_BUS_ADDRESS": address,
+                   "GSETTINGS_BACKEND": "dconf"}
+
+            def gsettings_set(value):
+                r = subprocess.run(["gsettings", "set", "org.gnome.desktop.peripherals.touchpad", "natural-scroll", value],
+                                   env=dict(os.environ, **env), capture_output=True, text=True, timeout=30)
+                if r.returncode != 0:
+                    raise RuntimeError("gsettings set failed: %s" % r.stderr.strip())
+
+            # Off first: GNOME's default is on, so reading "false" shows the database was read.
+            gsettings_set("false")
+            daemon, tap, li = self.start_touchpad("tp-gnome", env)
+            mark = 0
+            with open_pad(TOUCHSCREEN, daemon) as screen:
+                for natural in (False, True):
+                    word = str(natural).lower()
+                    if natural:
+                        mark = daemon.mark()
+                        gsettings_set(word)
+                    said = daemon.wait_log(r"natural scrolling: auto → (true|false) \(GNOME gsettings[^)]*\)", 15, mark)
+                    c.check(s, "natural-scroll %s: flickd %s GNOME's setting" % (word, "followed the change to" if natural else "read"),
+                            said is not None and said.group(1) == word, word, said and said.group(0))
+                    time.sleep(0.5)
+                    label = "natural-scroll %s: touchscreen drag up" % word
+                    r, plan, fmark, host_start = self.flick(daemon, screen, "up", speed=200, duration=0.2, fingers=1, spacing=0)
+                    daemon.wait_log(r"coast ended at [^\n]*", 8, fmark)
+                    time.sleep(0.8)
+                    moving = [e for e in li.since(host_start, "POINTER_SCROLL_FINGER") if e[3] or e[4]]
+                    # libinput here applies no desktop setting: its sign is the fingers' (down:
+                    # positive). Natural: the fingers move up, as the finger did.
+                    want = -1 if natural else 1
+                    c.check(s, label + ": the virtual fingers move %s" % ("up, as the finger did" if natural else "down, against the finger"),
+                            len(moving) > 10 and all(e[3] * want >= 0 for e in moving),
+                            "> 10 events, vertical sign %d" % want, [(e[3], e[4]) for e in moving][:6])
+        finally:
+            if li:
+                li.close()
+            if tap:
+                tap.close()
+            if daemon:
+                c.check(s, "flickd exits 0 on SIGTERM", daemon.stop() == 0, 0, daemon.proc.returncode)
+            bus.terminate()
+            bus.wait()
+            shutil.rmtree(home, ignore_errors=True)
+
     def tp_stops(self):
         """A touch, a key, a button and a removed pad each freeze the glide: no motion after but
         the settle frame (one device unit, >= 250 ms later, which libinput makes one small scroll
@@ -1032,7 +1102,7 @@ def main():
     scenarios = [("flick-down", runner.flick_down), ("no-coast", runner.no_coast), ("touch-stops", runner.touch_stops),
                  ("horizontal", runner.horizontal), ("hotplug", runner.hotplug), ("keys", runner.keys),
                  ("sigterm", runner.sigterm), ("tp-flick", runner.tp_flick), ("tp-stops", runner.tp_stops),
-                 ("tp-kde", runner.tp_kde)]
+                 ("tp-kde", runner.tp_kde), ("tp-gnome", runner.tp_gnome)]
     if not args.no_figures:
         scenarios.append(("figures", runner.measure))
     runner.checks.run_each(scenarios, set(filter(None, args.only.split(","))), "scenario")
