@@ -209,8 +209,10 @@ public final class SwaySessionWatch: DesktopWatch {
     }
 
     private let poll: EventPoll
-    /// The runtime directory's inotify descriptor and watch; nil without a runtime directory.
-    private let inotify: (fd: Int32, watch: Int32)?
+    /// The inotify descriptor watching the runtime directory; nil without one.
+    private let inotify: Int32?
+    /// False once the runtime directory went (its watch with it).
+    private var directoryWatched: Bool
     private let retry: DeadlineTimer
     private let runtimeDirectory: String?
     private let user: uid_t
@@ -241,16 +243,17 @@ public final class SwaySessionWatch: DesktopWatch {
         if let runtimeDirectory {
             let fd = try Syscall.inotifyCreate()
             do {
-                let watch = try Syscall.inotifyAddWatch(fd, path: runtimeDirectory,
-                                                        mask: UInt32(IN_CREATE | IN_MOVED_TO | IN_ONLYDIR))
+                _ = try Syscall.inotifyAddWatch(fd, path: runtimeDirectory, mask: UInt32(IN_CREATE | IN_MOVED_TO | IN_ONLYDIR))
                 try poll.add(fd, token: Token.directory)
-                inotify = (fd, watch)
+                inotify = fd
+                directoryWatched = true
             } catch {
                 Syscall.close(fd)
                 throw error
             }
         } else {
             inotify = nil
+            directoryWatched = false
         }
         if let socket { connect(socket) }
         guard connection != nil || inotify != nil else {
@@ -260,7 +263,7 @@ public final class SwaySessionWatch: DesktopWatch {
 
     deinit {
         buffer.deallocate()
-        if let inotify { Syscall.close(inotify.fd) }
+        if let inotify { Syscall.close(inotify) }
     }
 
     /// Reads what came: `.touchpads` when the running sway says a touchpad was added or
@@ -281,23 +284,20 @@ public final class SwaySessionWatch: DesktopWatch {
             }
         }
         var look = false
-        if let inotify {
+        if let inotify, directoryWatched {
             let prefix = "sway-ipc.\(user)."
-            var directoryGone = false
             do {
-                try Syscall.readInotifyEvents(inotify.fd, buffer: buffer) { _, mask, name in
-                    if mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 { directoryGone = true }
+                try Syscall.readInotifyEvents(inotify, buffer: buffer) { _, mask, name in
+                    if mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 { directoryWatched = false }
                     if mask & UInt32(IN_Q_OVERFLOW) != 0 || (name.hasPrefix(prefix) && name.hasSuffix(".sock")) {
                         look = true
                     }
                 }
             } catch {
-                directoryGone = true
+                directoryWatched = false
             }
-            if directoryGone && connection == nil { return .closed }
-        } else if connection == nil {
-            return .closed
         }
+        if !directoryWatched && connection == nil { return .closed }
         if look { retriesLeft = Self.retries }
         if (try? retry.acknowledge()) == true { look = true }
         if look && connection == nil {

@@ -164,8 +164,9 @@ import Testing
     }
 
     /// A sway reached through `$SWAYSOCK` with no runtime directory to wait in: its exit ends
-    /// the watch. With neither a sway that answers nor a directory there is nothing to watch.
-    @Test func withoutARuntimeDirectorySwaysExitEndsTheWatch() throws {
+    /// the watch; so does the runtime directory's removal (the session's end) while no sway
+    /// runs. With neither a sway that answers nor a directory there is nothing to watch.
+    @Test func theWatchEndsWhenNothingIsLeftToWatch() throws {
         let runtime = try TemporaryDirectory("flickd-swaysock")
         let sway = try ListeningSocket(runtime.path + "/sway.sock")
         defer { sway.close() }
@@ -177,6 +178,12 @@ import Testing
         #expect(throws: SystemError.self) {
             try SwaySessionWatch(socket: runtime.path + "/gone.sock", runtimeDirectory: nil, logger: Self.quiet)
         }
+
+        let session = try TemporaryDirectory("flickd-runtime")
+        let waiting = try SwaySessionWatch(socket: nil, runtimeDirectory: session.path, logger: Self.quiet)
+        try FileManager.default.removeItem(atPath: session.path)
+        #expect(Self.waitReadable(waiting, for: .seconds(5)))
+        #expect(waiting.receive() == .closed)
     }
 
     static let quiet = Logger(label: "flickd-test") { _ in NoOpLogHandler() }
