@@ -110,6 +110,18 @@ private final class LevelledLines: LogHandler, @unchecked Sendable {
     }
 }
 
+/// A `watchChanges` that opens one watch, on the socket `ours`, with the first ask, and has sway
+/// (the socket's other end) say a touchpad's settings changed once it is watched; later asks
+/// open none. `watches` counts the calls.
+private func oneSwayChange(_ ours: Int32, _ sway: Int32, counting watches: ProbeCounter) -> (Logger) -> (any DesktopWatch)? {
+    let event = SwayIPC.encode(type: SwayIPC.MessageType.inputEvent, payload: SwayIPCTests.inputEvent("libinput_config"))
+    return { _ in
+        guard watches.next() == 1, let watch = try? SwayInputWatch(connected: ours) else { return nil }
+        send(sway, event)
+        return watch
+    }
+}
+
 /// Runs a daemon with no devices, asking `desktop`, until `logger` ends it (a watchdog ends it
 /// after 10 s); nothing reloads.
 private func runUntilLogged(_ engine: Engine, logger: Logger, desktop: DesktopQuery) throws {
@@ -255,20 +267,12 @@ struct DesktopQueryTests {
     @Test func swaySayingATouchpadChangedIsAskedAgain() throws {
         let (ours, sway) = try socketPair()
         defer { close(sway) }
-        let event = SwayIPC.encode(type: SwayIPC.MessageType.inputEvent, payload: SwayIPCTests.inputEvent("libinput_config"))
         let probes = ProbeCounter()
-        let gate = Gate()
-        defer { gate.open() }
         let watches = ProbeCounter()
         let query = try DesktopQuery(probe: { _ in
             // The second ask is answered after the change.
             probes.next() == 1 ? DesktopSettings.Answer(false, "sway test") : DesktopSettings.Answer(true, "sway test")
-        }, watchChanges: { _ in
-            // One watch, opened with the first ask; sway sends the change once it is watched.
-            guard watches.next() == 1, let watch = try? SwayInputWatch(connected: ours) else { return nil }
-            send(sway, event)
-            return watch
-        })
+        }, watchChanges: oneSwayChange(ours, sway, counting: watches))
         let engine = Engine()
         let logger = Logger(label: "flickd-test") { _ in TerminateOnLine(prefix: "natural scrolling: auto → true (sway test)") }
         try runUntilLogged(engine, logger: logger, desktop: query)
@@ -283,17 +287,11 @@ struct DesktopQueryTests {
     @Test func anAnswerThatChangesNothingIsLoggedAtDebugOnly() throws {
         let (ours, sway) = try socketPair()
         defer { close(sway) }
-        let event = SwayIPC.encode(type: SwayIPC.MessageType.inputEvent, payload: SwayIPCTests.inputEvent("libinput_config"))
         let probes = ProbeCounter()
-        let watches = ProbeCounter()
         let query = try DesktopQuery(probe: { _ in
             _ = probes.next()
             return DesktopSettings.Answer(true, "test desktop")
-        }, watchChanges: { _ in
-            guard watches.next() == 1, let watch = try? SwayInputWatch(connected: ours) else { return nil }
-            send(sway, event)
-            return watch
-        })
+        }, watchChanges: oneSwayChange(ours, sway, counting: ProbeCounter()))
         let lines = LevelledLines(endAfter: 2, of: "natural scrolling: auto → true (test desktop)")
         let engine = Engine()
         try runUntilLogged(engine, logger: Logger(label: "flickd-test") { _ in lines }, desktop: query)

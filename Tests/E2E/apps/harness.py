@@ -177,13 +177,19 @@ class Server:
 
     def stop(self):
         for p in reversed(self.procs):
-            if p.poll() is None:
-                p.terminate()
-                try:
-                    p.wait(5)
-                except subprocess.TimeoutExpired:
-                    p.kill()
-                    p.wait()
+            end_process(p, 5)
+
+
+def end_process(proc, timeout):
+    """SIGTERM to `proc` if it runs, SIGKILL after `timeout` s; waits for its end."""
+    if proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 class Xorg(Server):
@@ -326,14 +332,10 @@ class Sway(WaylandServer):
 
     def restart(self, between):
         """Stops sway (it removes its sockets), runs `between()` while none runs, and starts it
-        again: a new process, so a new IPC socket."""
-        sway = self.procs.pop()
-        sway.terminate()
-        try:
-            sway.wait(10)
-        except subprocess.TimeoutExpired:
-            sway.kill()
-            sway.wait()
+        again: a new process, whose IPC socket has the old name when it inherits the harness's
+        SWAYSOCK (sway binds at SWAYSOCK's path when nothing is there), as after a first start
+        by SwayNatural."""
+        end_process(self.procs.pop(), 10)
         for left in glob.glob(self.runtime + "/sway-ipc.*.sock"):
             os.unlink(left)
         between()
