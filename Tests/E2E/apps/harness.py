@@ -387,7 +387,9 @@ class KWin(WaylandServer):
         self.home = home or os.path.join(work, "kwin-home")
         self.config = os.path.join(self.home, ".config")
         os.makedirs(self.config, exist_ok=True)
-        for d in (self.home, self.config):
+        # KWin's user owns its settings, as on a desktop: KConfig writes no file it may not write
+        # (a root-owned kcminputrc would stay as it is when a setting changes).
+        for d in [self.home, self.config] + [os.path.join(self.config, n) for n in os.listdir(self.config)]:
             os.chown(d, self.uid, self.gid)
         bus_sock = "/run/flickd-fake-logind/system_bus_socket"
         self.bus_address = "unix:path=" + bus_sock
@@ -468,6 +470,28 @@ class KWin(WaylandServer):
         except OSError:
             return ""
         return "\n".join(l for l in text.splitlines() if "libinput" in l.lower())
+
+    def set_natural_scroll(self, devnode, natural):
+        """What KDE's System Settings does: sets `naturalScroll` on KWin's D-Bus object for the
+        device (org.kde.KWin.InputDevice at /org/kde/KWin/InputDevice/eventN), on KWin's session
+        bus (dbus-run-session's, read from KWin's environment), as KWin's user. KWin applies it
+        and writes kcminputrc itself. Returns what went wrong, or None."""
+        found = subprocess.run(["pgrep", "-g", str(self.procs[-1].pid), "-x", "kwin_wayland"],
+                               capture_output=True, text=True).stdout.split()
+        if not found:
+            return "no kwin_wayland process"
+        with open("/proc/%s/environ" % found[0], "rb") as f:
+            environ = dict(v.split(b"=", 1) for v in f.read().split(b"\0") if b"=" in v)
+        address = environ.get(b"DBUS_SESSION_BUS_ADDRESS", b"").decode()
+        if not address:
+            return "KWin has no DBUS_SESSION_BUS_ADDRESS"
+        r = subprocess.run(self.setpriv() + [
+            "gdbus", "call", "--session", "--dest", "org.kde.KWin",
+            "--object-path", "/org/kde/KWin/InputDevice/" + os.path.basename(devnode),
+            "--method", "org.freedesktop.DBus.Properties.Set", "org.kde.KWin.InputDevice", "naturalScroll",
+            "<%s>" % ("true" if natural else "false")],
+            env=dict(os.environ, DBUS_SESSION_BUS_ADDRESS=address), capture_output=True, text=True, timeout=30)
+        return None if r.returncode == 0 else (r.stderr.strip() or "gdbus exit %d" % r.returncode)
 
 class KWinNatural(KWin):
     """KWin as above with the real pad set to natural scrolling in KWin's own settings file
@@ -1353,6 +1377,8 @@ def run_mode(args, server, app, pad, mode, work, checks):
             run_touch_stop(args, server, app, pad, daemon, mode, checks)
         if isinstance(server, SwayNatural) and args.check and daemon:
             run_after_runtime_change(args, server, app, pad, daemon, mode, checks)
+        if isinstance(server, KWinNatural) and args.check and daemon:
+            run_after_kde_change(args, server, app, pad, daemon, mode, checks)
     finally:
         if daemon:
             daemon.stop()
@@ -1373,6 +1399,7 @@ def run_kde_file_change(args, server, pad, work, checks):
         temporary = path + ".new"
         with open(temporary, "w") as f:
             f.write(group + "NaturalScroll=%s\n" % ("true" if natural else "false"))
+        os.chown(temporary, server.uid, server.gid)
         os.rename(temporary, path)
 
     try:
@@ -1392,6 +1419,30 @@ def run_kde_file_change(args, server, pad, work, checks):
     finally:
         save(True)
         daemon.stop()
+
+
+def run_after_kde_change(args, server, app, pad, daemon, mode, checks):
+    """What the app shows after the real pad's natural scrolling is turned off as KDE's System
+    Settings does it, while this flickd runs: over KWin's D-Bus (`set_natural_scroll`), after
+    which KWin applies it and writes kcminputrc, which flickd watches. The real pad becomes
+    traditional, which the virtual pad already is, so flickd must stop moving its fingers
+    against the real ones: the asserted "no glide against the finger" of the flicks after it
+    fails for a flickd that kept its first answer. Turned on again after."""
+    try:
+        failed = server.set_natural_scroll(pad.devnode, False)
+        followed = failed is None and wait_direction(daemon, pad.devnode, "false")
+        rc = os.path.join(server.config, "kcminputrc")
+        written = open(rc, errors="replace").read().strip().replace("\n", " ") if os.path.exists(rc) else "none"
+        checks.check("%s/%s/%s" % (server.name, app.toolkit, mode),
+                     "KWin applies naturalScroll set over D-Bus (System Settings' way) and flickd follows",
+                     followed, "%s natural scrolling false" % pad.devnode,
+                     "%s; kcminputrc now: %s" % (failed or ("flickd followed" if followed else "flickd did not follow"),
+                                                 written))
+        run_scenario(args, server, app, pad, daemon, mode, 150, "vertical", checks,
+                     label="after KWin's naturalScroll set false over D-Bus")
+    finally:
+        server.set_natural_scroll(pad.devnode, True)
+        wait_direction(daemon, pad.devnode, "true", seconds=5)
 
 
 def run_after_runtime_change(args, server, app, pad, daemon, mode, checks):
