@@ -493,6 +493,7 @@ class KWin(WaylandServer):
             env=dict(os.environ, DBUS_SESSION_BUS_ADDRESS=address), capture_output=True, text=True, timeout=30)
         return None if r.returncode == 0 else (r.stderr.strip() or "gdbus exit %d" % r.returncode)
 
+
 class KWinNatural(KWin):
     """KWin as above with the real pad set to natural scrolling in KWin's own settings file
     ($XDG_CONFIG_HOME/kcminputrc, group [Libinput][VENDOR][PRODUCT][NAME], decimal ids), and
