@@ -120,6 +120,9 @@ public enum DesktopSettings {
         var swaySocket: String?
         /// `$XDG_RUNTIME_DIR`, where a sway that starts later binds its socket; nil: unset.
         var runtimeDirectory: String?
+        /// `$SWAYSOCK` as set, whether a sway listens there or not (a sway started with it set
+        /// binds there); nil: unset.
+        var swaysock: String?
         /// sway's inputs as JSON (its `get_inputs` reply, asked over `swaySocket`); nil when
         /// sway cannot be reached or does not answer in time.
         var swayInputs: (_ socket: String) -> String? = { _ in nil }
@@ -145,6 +148,7 @@ public enum DesktopSettings {
                 },
                 swaySocket: SwayInputs.socketPath(swaysock: variable("SWAYSOCK"), runtimeDirectory: runtimeDirectory),
                 runtimeDirectory: runtimeDirectory,
+                swaysock: variable("SWAYSOCK"),
                 swayInputs: { socket in SwayInputs.ask(socket: socket, timeout: gsettingsTimeout) },
                 pause: { duration in Syscall.sleep(duration) })
         }
@@ -176,7 +180,7 @@ public enum DesktopSettings {
         let (isKDE, isGNOME) = desktops(environment)
         if !isKDE && !isGNOME {
             return try? SwaySessionWatch(socket: environment.swaySocket, runtimeDirectory: environment.runtimeDirectory,
-                                         logger: logger)
+                                         swaysock: environment.swaysock, logger: logger)
         }
         if isGNOME, let configHome = environment.configHome {
             return try? DesktopFilesWatch(paths: [configHome + "/dconf/user"], logger: logger)

@@ -187,7 +187,8 @@ public final class SwayInputWatch: DesktopWatch {
 
 /// Follows the sway of this session through its life: connected to its IPC while it runs
 /// (`SwayInputWatch`: a touchpad added or reconfigured), and, while none runs, watching
-/// `$XDG_RUNTIME_DIR` with inotify for the `sway-ipc.UID.PID.sock` a starting sway binds.
+/// `$XDG_RUNTIME_DIR` with inotify for the `sway-ipc.UID.PID.sock` a starting sway binds (and
+/// `$SWAYSOCK`'s directory for its name: a sway started with `SWAYSOCK` set binds there).
 /// When one appears it connects and says `.started`, so the daemon asks the new sway for its
 /// touchpads; when sway exits it goes back to waiting. Both sources sit in an epoll set of
 /// its own, whose descriptor is the one the daemon watches.
@@ -205,16 +206,27 @@ public final class SwaySessionWatch: DesktopWatch {
     public var fileDescriptor: Int32 { poll.fileDescriptor }
     public var source: String {
         if let socket = connection?.socket { return "sway's input events (\(socket))" }
-        return "\(runtimeDirectory ?? "?") for a sway to start"
+        let waiting = directories.values.map(\.path).sorted().joined(separator: ", ")
+        return "\(waiting.isEmpty ? "?" : waiting) for a sway to start"
+    }
+
+    /// A directory a starting sway binds its socket in, and the names it binds there.
+    private struct Place {
+        var path: String
+        /// The runtime directory: `sway-ipc.UID.*.sock`.
+        var isRuntime: Bool
+        /// `$SWAYSOCK`'s file name, when it lies here.
+        var swaysockName: String?
     }
 
     private let poll: EventPoll
-    /// The inotify descriptor watching the runtime directory; nil without one.
+    /// The inotify descriptor watching the places; nil when there is none.
     private let inotify: Int32?
-    /// False once the runtime directory went (its watch with it).
-    private var directoryWatched: Bool
+    /// The places watched, by watch descriptor; one goes when its directory does.
+    private var directories: [Int32: Place] = [:]
     private let retry: DeadlineTimer
     private let runtimeDirectory: String?
+    private let swaysock: String?
     private let user: uid_t
     private let retryInterval: Duration
     private let logger: Logger
@@ -229,32 +241,45 @@ public final class SwaySessionWatch: DesktopWatch {
     }
 
     /// Connects to the sway listening on `socket`, if given and it answers, and watches
-    /// `runtimeDirectory` for the next sway. Throws when it can do neither, or epoll, inotify
-    /// or a timerfd cannot be had.
-    public init(socket: String?, runtimeDirectory: String?, user: uid_t = getuid(),
+    /// `runtimeDirectory`, and the directory of `swaysock` (`$SWAYSOCK` as set, live or not), for
+    /// the next sway. Throws when it can do neither, or epoll, inotify or a timerfd cannot be
+    /// had.
+    public init(socket: String?, runtimeDirectory: String?, swaysock: String? = nil, user: uid_t = getuid(),
                 retryInterval: Duration = .milliseconds(100), logger: Logger) throws(SystemError) {
         self.runtimeDirectory = runtimeDirectory
+        self.swaysock = swaysock.flatMap { $0.hasPrefix("/") ? $0 : nil }
         self.user = user
         self.retryInterval = retryInterval
         self.logger = logger
         poll = try EventPoll()
         retry = try DeadlineTimer()
         try poll.add(retry.fileDescriptor, token: Token.retry)
-        if let runtimeDirectory {
-            let fd = try Syscall.inotifyCreate()
-            do {
-                _ = try Syscall.inotifyAddWatch(fd, path: runtimeDirectory, mask: UInt32(IN_CREATE | IN_MOVED_TO | IN_ONLYDIR))
-                try poll.add(fd, token: Token.directory)
-                inotify = fd
-                directoryWatched = true
-            } catch {
-                Syscall.close(fd)
-                throw error
+        var places: [Place] = runtimeDirectory.map { [Place(path: $0, isRuntime: true)] } ?? []
+        if let swaysock = self.swaysock {
+            let (directory, name) = ConfigWatcher.split(swaysock)
+            if let index = places.firstIndex(where: { $0.path == directory }) {
+                places[index].swaysockName = name
+            } else {
+                places.append(Place(path: directory, isRuntime: false, swaysockName: name))
             }
-        } else {
-            inotify = nil
-            directoryWatched = false
         }
+        var inotify: Int32?
+        if !places.isEmpty {
+            let fd = try Syscall.inotifyCreate()
+            for place in places {
+                // A directory that cannot be watched (gone, no permission) is one place less.
+                guard let watch = try? Syscall.inotifyAddWatch(fd, path: place.path,
+                                                               mask: UInt32(IN_CREATE | IN_MOVED_TO | IN_ONLYDIR)) else { continue }
+                directories[watch] = place
+            }
+            if directories.isEmpty || (try? poll.add(fd, token: Token.directory)) == nil {
+                directories = [:]
+                Syscall.close(fd)
+            } else {
+                inotify = fd
+            }
+        }
+        self.inotify = inotify
         if let socket { connect(socket) }
         guard connection != nil || inotify != nil else {
             throw SystemError(errno: ECONNREFUSED, call: "connect", path: socket)
@@ -284,24 +309,26 @@ public final class SwaySessionWatch: DesktopWatch {
             }
         }
         var look = false
-        if let inotify, directoryWatched {
+        if let inotify, !directories.isEmpty {
             let prefix = "sway-ipc.\(user)."
             do {
-                try Syscall.readInotifyEvents(inotify, buffer: buffer) { _, mask, name in
-                    if mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 { directoryWatched = false }
-                    if mask & UInt32(IN_Q_OVERFLOW) != 0 || (name.hasPrefix(prefix) && name.hasSuffix(".sock")) {
+                try Syscall.readInotifyEvents(inotify, buffer: buffer) { watch, mask, name in
+                    if mask & UInt32(IN_Q_OVERFLOW) != 0 { look = true }
+                    guard let place = directories[watch] else { return }
+                    if mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 { directories[watch] = nil }
+                    if name == place.swaysockName || (place.isRuntime && name.hasPrefix(prefix) && name.hasSuffix(".sock")) {
                         look = true
                     }
                 }
             } catch {
-                directoryWatched = false
+                directories = [:]
             }
         }
-        if !directoryWatched && connection == nil { return .closed }
+        if directories.isEmpty && connection == nil { return .closed }
         if look { retriesLeft = Self.retries }
         if (try? retry.acknowledge()) == true { look = true }
         if look && connection == nil {
-            if let socket = SwayInputs.socketPath(swaysock: nil, runtimeDirectory: runtimeDirectory, user: user) {
+            if let socket = SwayInputs.socketPath(swaysock: swaysock, runtimeDirectory: runtimeDirectory, user: user) {
                 connect(socket)
             }
             if connection != nil {

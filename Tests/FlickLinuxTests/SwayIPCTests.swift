@@ -163,6 +163,25 @@ import Testing
         #expect(watch.receive() == .started)
     }
 
+    /// `$SWAYSOCK` names a path outside the runtime directory (a sway started with it set binds
+    /// there): that directory is watched too, for that name only.
+    @Test func aSwayBindingAtSwaysockIsFoundToo() throws {
+        let runtime = try TemporaryDirectory("flickd-runtime")
+        let elsewhere = try TemporaryDirectory("flickd-swaysock")
+        let watch = try SwaySessionWatch(socket: nil, runtimeDirectory: runtime.path, swaysock: elsewhere.path + "/mine.sock",
+                                         retryInterval: .milliseconds(1), logger: Self.quiet)
+        #expect(watch.source == [runtime.path, elsewhere.path].sorted().joined(separator: ", ") + " for a sway to start")
+        let other = try ListeningSocket(elsewhere.path + "/sway-ipc.\(getuid()).\(getpid()).sock")
+        defer { other.close() }
+        #expect(Self.waitReadable(watch, for: .seconds(5)))
+        #expect(watch.receive() == .none, "in SWAYSOCK's directory only SWAYSOCK's name counts")
+        let sway = try ListeningSocket(elsewhere.path + "/mine.sock")
+        defer { sway.close() }
+        #expect(Self.waitReadable(watch, for: .seconds(5)))
+        #expect(watch.receive() == .started)
+        #expect(watch.source == "sway's input events (\(sway.path))")
+    }
+
     /// A sway reached through `$SWAYSOCK` with no runtime directory to wait in: its exit ends
     /// the watch; so does the runtime directory's removal (the session's end) while no sway
     /// runs. With neither a sway that answers nor a directory there is nothing to watch.
