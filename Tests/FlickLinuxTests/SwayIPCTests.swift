@@ -217,10 +217,9 @@ import Testing
     /// sway is watched over its socket, KDE through its files, GNOME through dconf's database;
     /// a session with no sway to reach and no runtime directory to wait in is not watched.
     @Test func eachDesktopIsWatchedWhereItKeepsSettingsPerDevice() throws {
-        let quiet = Logger(label: "flickd-test") { _ in NoOpLogHandler() }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flickd-kdewatch-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let quiet = Self.quiet
+        let home = try TemporaryDirectory("flickd-kdewatch")
+        let directory = home.path
         func session(_ desktop: String?, sway: String? = nil) -> DesktopSettings.Environment {
             DesktopSettings.Environment(currentDesktop: desktop, sessionType: "wayland", configHome: directory,
                                         readFile: { _ in nil }, gsettingsGet: { _, _ in nil }, swaySocket: sway)
@@ -324,24 +323,17 @@ private func readMessage(_ fd: Int32) throws -> SwayIPC.Message? {
 /// request and writes what `reply` gives (nil: closes without a word); with `answers` false
 /// it holds the connection open without answering until stopped.
 private final class FakeSway: @unchecked Sendable {
-    let path: String
-    private let directory: String
-    private let listener: Int32
+    var path: String { listener.path }
+    private let directory: TemporaryDirectory
+    private let listener: ListeningSocket
     private let thread: Thread
 
     init(reply: @escaping @Sendable (SwayIPC.Message) -> [UInt8]?, answers: Bool = true) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("flickd-swayipc-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        path = directory + "/sway-ipc.sock"
-        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        directory = try TemporaryDirectory("flickd-swayipc")
+        let listener = try ListeningSocket(directory.path + "/sway-ipc.sock")
         self.listener = listener
-        guard let address = UnixSocketAddress(path),
-              address.withSockaddr({ bind(listener, $0, $1) }) == 0, listen(listener, 4) == 0 else {
-            throw SystemError(errno: errno, call: "bind", path: path)
-        }
         thread = Thread {
-            let connection = accept(listener, nil, nil)
-            guard connection >= 0 else { return }
+            guard let connection = try? listener.accept() else { return }
             defer { close(connection) }
             guard let request = try? readMessage(connection), let bytes = reply(request) else { return }
             if answers { send(connection, bytes) }
@@ -354,9 +346,7 @@ private final class FakeSway: @unchecked Sendable {
 
     /// Ends the server: wakes a pending accept and removes the socket.
     func stop() {
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
-        try? FileManager.default.removeItem(atPath: directory)
+        listener.close()
     }
 }
 
@@ -373,7 +363,8 @@ final class TemporaryDirectory {
 }
 
 /// A Unix stream socket bound at `path` (a sway's IPC socket), listening unless told not to.
-final class ListeningSocket {
+/// `close()` may come from another thread than a pending `accept()`, which it wakes.
+final class ListeningSocket: @unchecked Sendable {
     let path: String
     private var fd: Int32
 
@@ -399,11 +390,14 @@ final class ListeningSocket {
         return connection
     }
 
-    /// Stops listening and removes the socket, as an exiting sway does.
+    /// Stops listening (a pending accept returns) and removes the socket, as an exiting sway does.
     func close() {
         guard fd >= 0 else { return }
-        Glibc.close(fd)
+        // No longer handed out before it is closed: a late accept gets EBADF, never a reused number.
+        let closing = fd
         fd = -1
+        shutdown(closing, Int32(SHUT_RDWR))
+        Glibc.close(closing)
         unlink(path)
     }
 }

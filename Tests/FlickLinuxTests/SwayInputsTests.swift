@@ -137,9 +137,8 @@ import Testing
     }
 
     @Test func theSocketIsSwaysockOrALiveOneOfThisUser() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flickd-sway-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let runtime = try TemporaryDirectory("flickd-sway")
+        let directory = runtime.path
         for name in ["sway-ipc.1000.400.sock", "sway-ipc.1000.500.sock", "sway-ipc.1001.600.sock", "sway-ipc.1000.x.sock"] {
             _ = FileManager.default.createFile(atPath: directory + "/" + name, contents: nil)
         }
