@@ -10,6 +10,12 @@ let noStringProcessing: [SwiftSetting] = [
     .unsafeFlags(["-Xfrontend", "-disable-implicit-string-processing-module-import"]),
 ]
 
+// json-c is linked from its archive (see CJSON below). Where the distribution's json-c ships no
+// archive (Arch Linux, Fedora), FLICKD_JSONC=shared links its shared library instead; the release
+// build (scripts/release-flags.sh) sets it when the C compiler finds no libjson-c.a.
+let jsonCLink: LinkerSetting = Context.environment["FLICKD_JSONC"] == "shared"
+    ? .linkedLibrary("json-c") : .linkedLibrary(":libjson-c.a")
+
 let package = Package(
     name: "flickd",
     products: [
@@ -45,7 +51,7 @@ let package = Package(
         // json-c (Debian's libjson-c-dev): sway's IPC answers in JSON (SwayInputs, per-device
         // natural scrolling, and its input events). Its archive is linked in (FlickLinux's
         // linker settings): a shared library would be mapped, relocated and resident all day for
-        // one answer at start, and the packages would depend on it.
+        // one answer at start, and the packages would depend on it (FLICKD_JSONC, above).
         .systemLibrary(name: "CJSON", providers: [.apt(["libjson-c-dev"])]),
         // toml++ (Debian's libtomlplusplus-dev, header-only) behind a plain C API: the
         // configuration parser, compiled without exceptions (docs/DESIGN.md, "The TOML parser").
@@ -60,7 +66,7 @@ let package = Package(
                 "FlickCore", "CShim", "CEvdev", "CUdev", "CJSON", "CTOMLBridge",
             ],
             swiftSettings: noStringProcessing,
-            linkerSettings: [.linkedLibrary(":libjson-c.a")]
+            linkerSettings: [jsonCLink]
         ),
         // The command line and nothing else.
         .executableTarget(

@@ -36,6 +36,9 @@
 #   a link to libstdc++.a (.build/static-libstdc++). Loading libstdc++.so costs about 1 MiB
 #   resident (its symbol and relocation tables and relocated data), far more than the few
 #   functions the Swift runtime and toml++ take from it (docs/PERFORMANCE.md).
+# - json-c's archive linked in (Package.swift), or, where the C compiler finds no libjson-c.a
+#   (Arch Linux and Fedora ship none), its shared library: FLICKD_JSONC=shared is exported, with
+#   a note, unless FLICKD_JSONC is set already. The binary then needs json-c at run time.
 # - BOLT after the link, only when asked for (FLICKD_BOLT=1) and `llvm-bolt` or Debian's
 #   `llvm-bolt-16` (package bolt-16) is on PATH and lld links with the order file: the link keeps its relocations (`--emit-relocs`, which
 #   BOLT needs to move functions) and `release_bolt` rewrites the binary with the order file's
@@ -56,6 +59,11 @@ release_flags() {
     here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
     order="$here/flickd.order"
     release_flags=(-c release -Xswiftc -static-stdlib -Xlinker --no-export-dynamic)
+    archive=$(gcc -print-file-name=libjson-c.a 2>/dev/null || true)
+    if [ -z "${FLICKD_JSONC:-}" ] && { [ "${archive#/}" = "$archive" ] || [ ! -f "$archive" ]; }; then
+        export FLICKD_JSONC=shared
+        echo "note: no libjson-c.a (json-c's archive): flickd links libjson-c.so and needs json-c installed to run" >&2
+    fi
     archive=$(gcc -print-file-name=libstdc++.a 2>/dev/null || true)
     if [ "${archive#/}" != "$archive" ] && [ -f "$archive" ]; then
         cxxdir="$here/../.build/static-libstdc++"
