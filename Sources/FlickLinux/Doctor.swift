@@ -574,7 +574,7 @@ public struct Doctor {
                          detail: "\(words(found.value)): scroll.natural = \"auto\" follows the desktop (\(found.source))")
         case (.auto, nil):
             return Check(title: title, status: .warning,
-                         detail: "traditional: scroll.natural = \"auto\" found no desktop setting (GNOME's gsettings, KDE's kcminputrc); if your touchpad scrolls naturally, set scroll.natural = true or coasts run backwards")
+                         detail: "traditional: scroll.natural = \"auto\" found no desktop setting (sway's inputs, GNOME's gsettings, KDE's kcminputrc); if your touchpad scrolls naturally, set scroll.natural = true or coasts run backwards")
         case (.on, nil), (.off, nil):
             return Check(title: title, status: .ok,
                          detail: "\(words(setting == .on)): scroll.natural = \(setting == .on) (no desktop setting found to compare)")

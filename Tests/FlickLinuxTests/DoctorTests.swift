@@ -228,6 +228,8 @@ import Testing
         let checks = system.checks()
         let check = try checks.one("natural scrolling")
         #expect(check.status == .warning && check.detail.hasPrefix("traditional: scroll.natural = \"auto\" found no desktop setting"))
+        // It names every place `auto` asks, sway included.
+        #expect(check.detail.contains("(sway's inputs, GNOME's gsettings, KDE's kcminputrc)"))
         #expect(!Doctor.blocks(checks))
     }
 
