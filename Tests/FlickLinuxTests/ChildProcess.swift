@@ -17,11 +17,12 @@ enum ChildProcess {
     static func run(_ executable: String, _ arguments: [String]) throws -> Result {
         let base = NSTemporaryDirectory() + "flickd-test-\(getpid())-\(UUID().uuidString)"
         let outPath = base + ".out", errPath = base + ".err"
-        FileManager.default.createFile(atPath: outPath, contents: nil)
-        FileManager.default.createFile(atPath: errPath, contents: nil)
         defer {
             try? FileManager.default.removeItem(atPath: outPath)
             try? FileManager.default.removeItem(atPath: errPath)
+        }
+        for path in [outPath, errPath] where !FileManager.default.createFile(atPath: path, contents: nil) {
+            throw SystemError(errno: errno, call: "creat", path: path)
         }
         let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
         let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))

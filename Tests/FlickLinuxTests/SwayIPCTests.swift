@@ -367,6 +367,9 @@ final class TemporaryDirectory {
 final class ListeningSocket: @unchecked Sendable {
     let path: String
     private var fd: Int32
+    /// Whether the path is this socket's: only then does `close` remove it (a failed bind leaves
+    /// whatever was there).
+    private var bound = false
 
     init(_ path: String, listening: Bool = true) throws {
         self.path = path
@@ -374,6 +377,7 @@ final class ListeningSocket: @unchecked Sendable {
         guard let address = UnixSocketAddress(path), address.withSockaddr({ bind(fd, $0, $1) }) == 0 else {
             throw SystemError(errno: errno, call: "bind", path: path)
         }
+        bound = true
         if listening { try listen() }
     }
 
@@ -398,6 +402,6 @@ final class ListeningSocket: @unchecked Sendable {
         fd = -1
         shutdown(closing, Int32(SHUT_RDWR))
         Glibc.close(closing)
-        unlink(path)
+        if bound { unlink(path) }
     }
 }
