@@ -1094,7 +1094,7 @@ def run_touch_stop(args, server, app, pad, daemon, mode, checks):
         app.wait_still(quiet=0.5, timeout=5)
         center_t = max([t for t, kind, _ in app.lines() if kind == "center"] or [0.0])
         flick = pad.flick("down", speed=150.0, duration=min(0.25, MAX_TRAVEL_MM / 150.0), interval=0.010,
-                          spacing=18.0, y=38.0)
+                          spacing=18.0, y=38.0, at_write_time=True)
         r = flick.get("k_release") or flick["t_release"]
         time.sleep(TOUCH_STOP_AFTER_S)
         touch = pad.touch(hold=TOUCH_STOP_HOLD_S, y=20.0)
@@ -1481,7 +1481,10 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks,
         time.sleep(0.3)
         app.wait_still(quiet=0.5, timeout=5)
         center_t = max([t for t, kind, _ in app.lines() if kind == "center"] or [0.0])
-        kw = dict(speed=speed, duration=duration, interval=0.010, spacing=18.0)
+        # Frames hold the fingers' position at the write: a flick the emulator writes late keeps
+        # its speed (vdev.flick). At 60 mm/s, 20 % above flickd's min speed, scheduled positions
+        # written a little late at every frame made flicks flickd rightly did not coast.
+        kw = dict(speed=speed, duration=duration, interval=0.010, spacing=18.0, at_write_time=True)
         if direction == "vertical":
             kw["y"] = 38.0
         flick = pad.flick(finger_dir, **kw)
