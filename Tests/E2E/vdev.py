@@ -734,8 +734,9 @@ class TouchDevice:
             raise VdevError("direction must be one of %s" % ", ".join(DIRECTIONS))
         if interval <= 0 or duration < 0 or speed < 0 or fingers < 1:
             raise VdevError("bad flick parameters")
-        if at_write_time and stagger > 0:
-            raise VdevError("at_write_time does not combine with a staggered lift")
+        if at_write_time and (stagger > 0 or pause > 0 or lift_frames > 0):
+            # Those frames hold the scheduled end of the motion, which a late landing never reaches.
+            raise VdevError("at_write_time does not combine with a staggered lift, a pause or lift frames")
         ux, uy = DIRECTIONS[direction]
 
         def dist(t):  # distance travelled after t seconds of motion (t in [0, duration+decel])
