@@ -16,29 +16,6 @@ public enum OutputMode: String, Sendable, Hashable, CaseIterable {
     case wheel
 }
 
-/// `output.timestamps`: who stamps the virtual touchpad's frames.
-public enum FrameTimestamps: String, Sendable, Hashable, CaseIterable {
-    /// flickd's own stamps where the kernel takes them from uinput (Linux 6.5 and later),
-    /// else the kernel's. The default.
-    case auto
-    /// flickd's own stamps, whatever the kernel's version (for older kernels that carry the
-    /// change): each frame says when its position was computed, and a landing's opening frames
-    /// go out together, stamped at their intervals.
-    case flickd
-    /// The kernel's: each frame is stamped when it is written, so a landing's opening frames
-    /// wait out their intervals.
-    case kernel
-
-    /// Whether frames carry flickd's stamps, given whether the running kernel takes them.
-    public func stampsFrames(kernelTakesStamps: Bool) -> Bool {
-        switch self {
-        case .auto: return kernelTakesStamps
-        case .flickd: return true
-        case .kernel: return false
-        }
-    }
-}
-
 /// `scroll.natural`: whether touchpad content follows the fingers (as on a phone).
 ///
 /// Written in TOML as `"auto"`, `true` or `false`; a Bool literal converts (`true` is `.on`).
@@ -148,8 +125,6 @@ public struct Configuration: Hashable, Sendable {
     public struct Output: Hashable, Sendable {
         /// `output.mode`: `.touchpad` (default) or `.wheel`.
         public var mode: OutputMode = .touchpad
-        /// `output.timestamps`: `.auto` (default), `.flickd` or `.kernel`.
-        public var timestamps: FrameTimestamps = .auto
         public init() {}
     }
 

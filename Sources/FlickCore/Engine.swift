@@ -31,19 +31,6 @@ public final class Engine {
     /// back into the engine, except `touchFrameWritten(at:)`.
     public var onTouchFrame: ((TouchFrame, Instant) -> Void)?
 
-    /// Whether the running kernel takes a uinput event's timestamp (Linux 6.5 and later; the
-    /// daemon reads the kernel's release). With `output.timestamps` it decides whether the
-    /// virtual touchpad's frames carry their own stamps (`stampsTouchFrames`).
-    public var kernelTakesStamps = false {
-        didSet { fingers.stampsFrames = stampsTouchFrames }
-    }
-
-    /// Whether the virtual touchpad's frames carry the time they are for (`TouchFrame.stamp`):
-    /// `output.timestamps` given `kernelTakesStamps`. Applies from the next glide.
-    public var stampsTouchFrames: Bool {
-        configuration.output.timestamps.stampsFrames(kernelTakesStamps: kernelTakesStamps)
-    }
-
     /// The desktop's touchpad natural-scrolling setting, used where `scroll.natural` is `auto`
     /// (the daemon reads it from GNOME, KDE or sway). Default false: libinput's default. Setting it
     /// decides every device's direction again (a running coast keeps its own).
@@ -110,7 +97,6 @@ public final class Engine {
     /// An engine with `configuration`.
     public init(configuration: Configuration = .defaults) {
         self.configuration = configuration
-        fingers.stampsFrames = stampsTouchFrames
     }
 
     // MARK: Devices
@@ -204,7 +190,6 @@ public final class Engine {
         stop(at: time, reason: .reconfigured)
         stoppedCoast = nil
         self.configuration = configuration
-        fingers.stampsFrames = stampsTouchFrames
         for state in devices.values {
             (state.settings, state.rule) = configuration.resolved(for: state.description)
             decideDirection(state)
@@ -341,14 +326,6 @@ public final class Engine {
         onReport?(.coastStarted(device: device, time: time, plan: plan))
         coast = bookkeeping
         if let landing { onTouchFrame?(landing, time) }
-        if landing != nil && fingers.stampsFrames {
-            // Stamped frames need no waiting: the opening (make-up, baseline, the model's first
-            // frame, all due by the release) goes out with the landing, in this wake-up.
-            for _ in 0..<3 {
-                guard fingers.isGliding, let due = fingers.nextDeadline, due <= time else { break }
-                _ = tickFingers(at: time)
-            }
-        }
         return WheelOutput()
     }
 

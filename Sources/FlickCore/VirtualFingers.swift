@@ -51,25 +51,18 @@ public struct TouchFrame: Hashable, Sendable, CustomStringConvertible {
     public var first: Vector
     /// The second finger (slot 1), mm.
     public var second: Vector
-    /// The time the frame is for, to write as its events' timestamp (the kernel takes it from
-    /// uinput since Linux 6.5 when it is not in the future); nil: the kernel stamps the frame
-    /// when it is written (`VirtualFingers.stampsFrames`).
-    public var stamp: Instant?
 
     /// A frame.
-    public init(action: Action, first: Vector, second: Vector, stamp: Instant? = nil) {
+    public init(action: Action, first: Vector, second: Vector) {
         self.action = action
         self.first = first
         self.second = second
-        self.stamp = stamp
     }
 
     /// The point between the two fingers, mm.
     public var centroid: Vector { (first + second) / 2 }
 
-    public var description: String {
-        "\(action.rawValue) \(first) \(second)" + (stamp.map { " at \($0)" } ?? "")
-    }
+    public var description: String { "\(action.rawValue) \(first) \(second)" }
 }
 
 /// The two fingers of the virtual touchpad that carry a coast (`output.mode = "touchpad"`).
@@ -98,13 +91,6 @@ public struct TouchFrame: Hashable, Sendable, CustomStringConvertible {
 /// A release while the fingers are still down (at rest, waiting to lift) continues with the
 /// same fingers from where they are: libinput is still in its scroll, so nothing is dropped
 /// and there is no visible stop; a lift and a new landing would stop the content for the rest.
-///
-/// With `stampsFrames` (kernels that take a uinput event's timestamp, Linux 6.5 and later)
-/// every frame carries the time it is for. A landing's opening then costs no waiting: the
-/// landing, the make-up and the baseline frame are stamped back from the release at the
-/// opening's intervals and go out with the model's first frame, at once. libinput judges them
-/// by their stamps (its jump filter sees the same intervals), while the app gets its first
-/// motion about 7 ms (and three timer wake-ups) sooner.
 ///
 /// Pure state: every call takes the time. Nothing allocates.
 public struct VirtualFingers: Sendable {
@@ -230,8 +216,6 @@ public struct VirtualFingers: Sendable {
         let finalDistance: Double
         /// True when the motion ends at rest rather than at `coast.max_duration` or the edge.
         let settles: Bool
-        /// Whether the frames carry their own stamps (`stampsFrames` when the glide began).
-        let stamped: Bool
         /// The frames of a landing's opening still to come (none when continuing).
         var opening: Opening
         /// When the next frame is due.
@@ -284,24 +268,10 @@ public struct VirtualFingers: Sendable {
     public private(set) var second = VirtualPad.centre
     /// How far ahead of a landing the model starts (`VirtualFingers.lead`).
     public let lead: Duration
-    /// Whether frames carry the time they are for (`TouchFrame.stamp`), for a kernel that takes
-    /// uinput events' timestamps; false: the kernel stamps each frame when it is written, and
-    /// the opening's frames wait out their intervals. A change applies from the next glide.
-    public var stampsFrames: Bool
-    /// The stamp of the last frame that carried one: a landing is never stamped before it (a
-    /// release just after a lift would otherwise stamp the new touch before the old one ended).
-    private(set) var lastStamp: Instant?
 
     /// Fingers up; a landing's model starts `lead` early (tests pin 0 to read the model plainly).
-    public init(lead: Duration = VirtualFingers.lead, stampsFrames: Bool = false) {
+    public init(lead: Duration = VirtualFingers.lead) {
         self.lead = max(.zero, lead)
-        self.stampsFrames = stampsFrames
-    }
-
-    /// How long a landing's opening lasts from the landing to the model's first frame, mm of
-    /// make-up given: the make-up's interval, then `baselineInterval` and `openingInterval`.
-    public static func openingDuration(makeUp: Double) -> Duration {
-        makeUpInterval(distance: makeUp) + baselineInterval + openingInterval
     }
 
     /// True while fingers are down (gliding or resting before the lift).
@@ -352,9 +322,6 @@ public struct VirtualFingers: Sendable {
         let origin: Instant
         let opening: Opening
         let firstInterval: Duration
-        // With stamps, the opening lies before `time`: the landing is stamped back by the
-        // opening's duration, and its frames are due at once.
-        var openedAt = time
         switch state {
         case .up:
             // Land so that the whole travel lies on the surface: centred on the path.
@@ -366,17 +333,10 @@ public struct VirtualFingers: Sendable {
             centre = Vector(x: min(max(centre.x, low), high), y: min(max(centre.y, low), high))
             first = centre - across
             second = centre + across
+            landing = TouchFrame(action: .land, first: first, second: second)
             makeUp = Self.makeUp(speed: speed)
-            if stampsFrames {
-                openedAt = time - Self.openingDuration(makeUp: makeUp)
-                if let lastStamp, openedAt < lastStamp { openedAt = lastStamp }
-                lastStamp = openedAt
-            }
-            landing = TouchFrame(action: .land, first: first, second: second, stamp: stampsFrames ? openedAt : nil)
             // The frame after the landing moves by the make-up only; the model starts a frame
-            // period after the release, less the lead that covers the handover (the lift frame
-            // and the opening: with stamps, the opening takes no time and the fingers have less
-            // to catch up).
+            // period after the landing, less the lead that covers the handover.
             origin = time + Self.framePeriod - lead
             opening = .makeUp
             firstInterval = Self.makeUpInterval(distance: makeUp)
@@ -407,17 +367,10 @@ public struct VirtualFingers: Sendable {
         }
         state = .gliding(Glide(origin: origin, direction: direction, speed: speed, deceleration: deceleration,
                                makeUp: makeUp, firstStart: first, secondStart: second, end: end,
-                               finalDistance: finalDistance, settles: settles, stamped: stampsFrames,
-                               opening: opening, nextFrame: openedAt + firstInterval, interval: firstInterval,
-                               lastFrame: openedAt, lastModelTime: openedAt))
+                               finalDistance: finalDistance, settles: settles, opening: opening,
+                               nextFrame: time + firstInterval, interval: firstInterval,
+                               lastFrame: time, lastModelTime: time))
         return landing
-    }
-
-    /// `time` as the stamp of a frame when frames carry stamps (remembered as `lastStamp`), else nil.
-    private mutating func stamp(_ time: Instant) -> Instant? {
-        guard stampsFrames else { return nil }
-        lastStamp = time
-        return time
     }
 
     /// How far both fingers may move along `direction` before one leaves the margins, mm.
@@ -448,25 +401,15 @@ public struct VirtualFingers: Sendable {
             first = first + settle * Self.settleDistance
             second = second + settle * Self.settleDistance
             state = .resting(still: time, settle: nil)
-            return (TouchFrame(action: .move, first: first, second: second, stamp: stamp(time)), nil)
+            return (TouchFrame(action: .move, first: first, second: second), nil)
         case .resting(let still, nil):
             guard time >= still + Self.restBeforeLift else { return (nil, nil) }
             // At rest long enough: lifting now starts no toolkit glide and is no tap.
             state = .up
-            return (TouchFrame(action: .lift, first: first, second: second, stamp: stamp(time)), nil)
+            return (TouchFrame(action: .lift, first: first, second: second), nil)
         case .gliding(var glide):
             guard time >= glide.nextFrame else { return (nil, nil) }
-            if glide.stamped, glide.opening == .makeUp {
-                // The opening goes out now: stamped so that it ends now, never before it was
-                // due. Stamped back from a release handled late, the model's first frame would
-                // carry all the catch-up of the wait at once: one long step in the app.
-                let opensAt = time - Self.baselineInterval - Self.openingInterval
-                if opensAt > glide.nextFrame { glide.nextFrame = opensAt }
-            }
-            // A stamped opening frame is for the time it was due (all of them are due at the
-            // release, at their intervals before it); every other frame is for now.
-            let frameTime = glide.stamped && glide.opening != .done ? glide.nextFrame : time
-            let modelTime = frameTime - glide.lag
+            let modelTime = time - glide.lag
             let ended = modelTime >= glide.end
             let wanted: Double
             let opening = ended ? .done : glide.opening
@@ -504,15 +447,14 @@ public struct VirtualFingers: Sendable {
             glide.lastSpeed = opening == .makeUp ? 0 : step / interval
             glide.lastModelTime = modelTime
             glide.distance = distance
-            glide.lastFrame = frameTime
+            glide.lastFrame = time
             first = glide.firstStart + glide.direction * distance
             second = glide.secondStart + glide.direction * distance
-            if glide.stamped { lastStamp = frameTime }
-            let frame = TouchFrame(action: .move, first: first, second: second, stamp: glide.stamped ? frameTime : nil)
+            let frame = TouchFrame(action: .move, first: first, second: second)
             if done {
                 // The last motion frame: from here the fingers rest, then lift; a glide cut while
                 // moving settles first.
-                state = .resting(still: frameTime, settle: glide.settles ? nil : Self.settleAxis(glide.direction))
+                state = .resting(still: time, settle: glide.settles ? nil : Self.settleAxis(glide.direction))
                 return (frame, glide.settles ? .settled : .cut)
             }
             switch opening {
@@ -526,7 +468,7 @@ public struct VirtualFingers: Sendable {
                 glide.interval = Self.framePeriod
             }
             glide.nextFrame = glide.nextFrame + glide.interval
-            if glide.nextFrame <= time && !(glide.stamped && opening != .done) {
+            if glide.nextFrame <= time {
                 // The tick came more than an interval late: the next frame is one from now.
                 glide.nextFrame = time + glide.interval
             }
@@ -539,11 +481,7 @@ public struct VirtualFingers: Sendable {
     /// frame when it is written). The next motion frame comes at least `framePeriod` later:
     /// libinput's touch-jump filter divides a frame's distance by the stamped interval, so a
     /// frame written late and the next one on time would look like a jump and be discarded.
-    /// Frames that carry their own stamps (`stampsFrames`) are judged by them: the write's
-    /// time changes nothing.
     public mutating func frameWritten(at time: Instant) {
-        if case .gliding(let glide) = state, glide.stamped { return }
-        if stampsFrames, case .resting = state { return }
         if case .resting(let still, let settle) = state, time > still, time - still < Self.framePeriod {
             // The last motion frame reached the kernel only now: the rest counts from its stamp.
             state = .resting(still: time, settle: settle)

@@ -29,8 +29,6 @@ public protocol SystemProbe {
     /// Whether the desktop's touchpads scroll naturally, and where that was read; nil when no
     /// desktop setting was found.
     func desktopNaturalScrolling() -> DesktopSettings.Answer?
-    /// The running kernel's release (`uname -r`); nil when unknown.
-    var kernelRelease: String? { get }
 }
 
 /// A user account: what `getpwuid` says about the user running flickd.
@@ -113,8 +111,6 @@ public struct LiveSystem: SystemProbe {
     public var configurationSearchPath: [String] { ConfigurationLocation(explicit: nil).searchPath }
 
     public func desktopNaturalScrolling() -> DesktopSettings.Answer? { DesktopSettings.naturalScrolling() }
-
-    public var kernelRelease: String? { VirtualTouchpad.kernelRelease }
 }
 
 /// `flickd doctor`: checks everything flickd needs, each with a verdict and, when something
@@ -216,11 +212,6 @@ public struct Doctor {
         checks.append(naturalScrolling(configuration))
         checks += deviceNaturalScrolling(configuration, touch: touch)
         checks.append(output(configuration, touch: touch))
-        if let configuration, configuration.output.mode == .touchpad {
-            checks.append(Check(title: "timestamps", status: .ok,
-                                detail: "the virtual touchpad's frames carry "
-                                    + VirtualTouchpad.describeStamps(configuration.output.timestamps, release: probe.kernelRelease)))
-        }
         return checks
     }
 

@@ -149,15 +149,6 @@ enum Syscall {
         if result != 0 { throw SystemError(errno: result, call: "posix_fadvise", path: path) }
     }
 
-    /// The running kernel's release (`uname -r`, e.g. `6.12.95+deb12-amd64`); nil if uname fails.
-    static func kernelRelease() -> String? {
-        var names = utsname()
-        guard uname(&names) == 0 else { return nil }
-        return withUnsafeBytes(of: &names.release) { bytes in
-            String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
-        }
-    }
-
     // MARK: Clock and timerfd
 
     /// The current time on CLOCK_MONOTONIC, the clock evdev timestamps and timerfd use.

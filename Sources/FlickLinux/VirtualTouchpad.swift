@@ -63,43 +63,6 @@ public final class VirtualTouchpad: TouchSink {
 
     public func close() { device.close() }
 
-    /// The first kernel release whose uinput takes an event's own timestamp (when it is not in
-    /// the future, nor more than 10 s old) instead of stamping it when written: 6.5.
-    public static let firstReleaseTakingStamps = (major: 6, minor: 5)
-
-    /// Whether the kernel `release` (`uname -r`: "6.12.95+deb12-amd64") takes uinput events'
-    /// own timestamps; false when the release cannot be read.
-    public static func takesStamps(release: String) -> Bool {
-        let numbers = release.split(whereSeparator: { !$0.isNumber }).prefix(2).map { Int($0) }
-        guard release.first?.isNumber == true, numbers.count == 2, let major = numbers[0], let minor = numbers[1] else {
-            return false
-        }
-        return (major, minor) >= firstReleaseTakingStamps
-    }
-
-    /// The running kernel's release (`uname -r`), nil if unknown.
-    public static var kernelRelease: String? { Syscall.kernelRelease() }
-
-    /// Whether the running kernel takes uinput events' own timestamps.
-    public static var kernelTakesStamps: Bool { kernelRelease.map(takesStamps(release:)) ?? false }
-
-    /// Who stamps the frames under `setting` on the kernel `release`, for the log and doctor.
-    public static func describeStamps(_ setting: FrameTimestamps, release: String?) -> String {
-        let kernel = release.map { "Linux \($0)" } ?? "this kernel (its release is unknown)"
-        let takes = release.map(takesStamps(release:)) ?? false
-        let first = "\(firstReleaseTakingStamps.major).\(firstReleaseTakingStamps.minor)"
-        switch (setting, takes) {
-        case (.auto, true):
-            return "flickd's own (\(kernel) takes them): a glide's opening frames go out at once"
-        case (.auto, false):
-            return "the kernel's (\(kernel) stamps uinput events when written; from \(first) flickd stamps its own)"
-        case (.flickd, _):
-            return "flickd's own (output.timestamps = \"flickd\")" + (takes ? "" : "; \(kernel) is older than \(first): if it stamps uinput events when written, set \"auto\"")
-        case (.kernel, _):
-            return "the kernel's (output.timestamps = \"kernel\"): a glide's opening frames wait out their intervals"
-        }
-    }
-
     public func write(_ touch: TouchFrame) throws(SystemError) {
         try device.writeFrame(count: state.encode(touch, into: device.frame))
     }
@@ -112,17 +75,11 @@ public final class VirtualTouchpad: TouchSink {
         var positions: (Int32, Int32, Int32, Int32) = (-1, -1, -1, -1)
 
         /// Fills `frame` (room for `maximumFrameLength` events) with `touch`'s events and
-        /// returns how many; 0 when nothing changes. The events carry `touch.stamp` (on
-        /// CLOCK_MONOTONIC), which kernels from 6.5 take; without one they carry zero, and the
-        /// kernel stamps them when they are written.
+        /// returns how many; 0 when nothing changes. The kernel stamps the time.
         mutating func encode(_ touch: TouchFrame, into frame: UnsafeMutablePointer<input_event>) -> Int {
             var count = 0
-            var time = timeval()
-            if let stamp = touch.stamp, stamp.microseconds > 0 {
-                time = timeval(tv_sec: Int(stamp.microseconds / 1_000_000), tv_usec: Int(stamp.microseconds % 1_000_000))
-            }
             func append(_ type: UInt16, _ code: UInt16, _ value: Int32) {
-                frame[count] = input_event(time: time, type: type, code: code, value: value)
+                frame[count] = input_event(time: timeval(), type: type, code: code, value: value)
                 count += 1
             }
             let abs = EventCode.absolute

@@ -83,10 +83,6 @@ struct RunCommand: FlickdCommand {
             let configuration = live.current
             let output = try Self.makeOutput(configuration.output.mode, logger: logger)
             let engine = Engine(configuration: configuration)
-            engine.kernelTakesStamps = VirtualTouchpad.kernelTakesStamps
-            if configuration.output.mode == .touchpad {
-                logger.info("virtual touchpad timestamps: \(VirtualTouchpad.describeStamps(configuration.output.timestamps, release: VirtualTouchpad.kernelRelease))")
-            }
             let daemon = try Daemon(
                 engine: engine,
                 output: output,

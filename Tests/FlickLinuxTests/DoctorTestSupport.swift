@@ -44,7 +44,6 @@ struct FakeSystem: SystemProbe {
     }
     var configurationSearchPath: [String] { searchPath }
     func desktopNaturalScrolling() -> DesktopSettings.Answer? { desktop }
-    var kernelRelease: String? = "6.1.0-56-amd64"
 
     /// The checks a doctor makes of this machine.
     func checks(config: String? = nil) -> [Doctor.Check] { Doctor(probe: self, configurationPath: config).run() }

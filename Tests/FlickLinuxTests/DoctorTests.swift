@@ -10,7 +10,7 @@ import Testing
         #expect(!Doctor.blocks(checks))
         #expect(checks.allSatisfy { $0.fix == nil })
         #expect(checks.map(\.title) == ["uinput module", "/dev/uinput writable", "touch devices", "input group",
-                                        "flickd service", "configuration", "natural scrolling", "output", "timestamps"])
+                                        "flickd service", "configuration", "natural scrolling", "output"])
         #expect(checks.report.contains("✓ touch devices: /dev/input/event4 \"SynPS/2 Synaptics TouchPad\" (touchpad): readable"))
     }
 

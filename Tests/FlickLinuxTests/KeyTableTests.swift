@@ -6,7 +6,7 @@ import FlickCore
     @Test func namesAreUniqueAndSectionsAreTheSeven() {
         let names = ConfigurationLoader.keys.map(\.name)
         #expect(Set(names).count == names.count)
-        #expect(names.count == 21)
+        #expect(names.count == 20)
         #expect(ConfigurationLoader.sections == ["scroll", "coast", "velocity", "touchpad", "touchscreen", "stop", "output"])
         #expect(ConfigurationLoader.deviceSections == ["scroll", "coast", "velocity", "touchpad", "touchscreen"])
     }

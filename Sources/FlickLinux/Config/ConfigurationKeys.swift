@@ -89,12 +89,6 @@ extension ConfigurationLoader {
                 set: { configuration, name in
                     if let mode = OutputMode(rawValue: name) { configuration.output.mode = mode }
                 }),
-        .choice("output.timestamps", FrameTimestamps.allCases.map(\.rawValue),
-                "Who stamps the virtual touchpad's frames: auto (flickd where the kernel takes its stamps, Linux 6.5 and later), flickd, or kernel.",
-                get: { $0.output.timestamps.rawValue },
-                set: { configuration, name in
-                    if let stamps = FrameTimestamps(rawValue: name) { configuration.output.timestamps = stamps }
-                }),
     ]
 
     /// The name of the per-device sections: `[[device]]`.
