@@ -191,5 +191,26 @@ class TouchStop(unittest.TestCase):
         self.assertAlmostEqual(chromium["stray_px"], 1399.5, msg="the fling at the lift stays stray")
         self.assertAlmostEqual(chromium["coast_px"], 1410.0)
 
+class PaintPeriod(unittest.TestCase):
+    # GTK under Xorg in the guest: paints every 66 ms (two in one flick's 250 ms finger phase,
+    # three in the next's), and Qt's double paint (viewport and content) 1 ms apart.
+    LINES = log((1.000, "paint"), (1.066, "paint"), (1.300, "v", 5.0, 1290),
+                (2.000, "paint"), (2.001, "paint"), (2.066, "paint"), (2.132, "paint"))
+
+    def test_one_flick_needs_three_paints_close_ones_counting_once(self):
+        self.assertIsNone(harness.paint_period_ms(self.LINES, 0.95, 1.25), "two paints: one interval")
+        self.assertAlmostEqual(harness.paint_period_ms(self.LINES, 1.95, 2.25), 66.0)
+
+    def test_pooled_over_the_scenarios_finger_phases(self):
+        self.assertAlmostEqual(harness.pooled_paint_period_ms(self.LINES, [(0.95, 1.25), (1.95, 2.25)]), 66.0)
+        self.assertAlmostEqual(harness.pooled_paint_period_ms(self.LINES, [(0.95, 1.25), (1.95, 2.07)]), 66.0,
+                               msg="one interval from each flick is enough")
+
+    def test_pooled_needs_two_intervals_and_counts_only_the_finger_phases(self):
+        self.assertIsNone(harness.pooled_paint_period_ms(self.LINES, [(0.95, 1.25)]))
+        self.assertIsNone(harness.pooled_paint_period_ms(self.LINES, [(0.95, 1.01), (1.95, 2.01)]),
+                          "paints outside the finger phases do not count")
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=1)
