@@ -6,7 +6,7 @@ Runs INSIDE the e2e guest (as root; see Tests/E2E/README.md), with --mem 2048:
         Tests/E2E/apps/harness.py --flickd .build/debug/flickd [--servers xorg,sway,kwin]
         [--toolkits gtk4,gtk3,qt6,chromium] [--also SERVER:TOOLKIT ...] [--modes none,wheel,touchpad]
         [--speeds 60,150,400] [--directions vertical,horizontal] [--flicks 5] [--check] [--out DIR]
-        [--table FILE] [--variant NAME=BINARY ...]
+        [--table FILE] [--variant NAME=BINARY ...] [--x-trace]
 
 Per server (Xorg with the dummy video driver and the libinput input driver; sway headless with
 its libinput backend, run by an unprivileged user through seatd; KWin 5.27 with its DRM backend
@@ -44,6 +44,11 @@ scenario with the medians over the flicks:
   gtk_dropped_px      GTK 4 only: the offset the first delivered scroll event of the glide's
                       scroll sequence would have moved; GTK 4.8's ScrolledWindow ignores it
                       (0: applied); ratio_with_dropped: the ratio had it been applied
+  x_switch_lost       --x-trace, Xorg only: of flickd's scroll events after the first (the one
+  x_switch_ms         that makes the server switch the master pointer to flickd's device), how
+                      many the server handled before the first one the app applied, and the
+                      server time from the switch to that one (x_switches_lost, _ms: per flick;
+                      read_x_trace, x_switch)
 and, over all flicks of the scenario: turned (flicks played, measured or not, whose content went
 back after the finger's last change by more than TURN_FRACTION of the finger phase's travel: a
 glide against the finger), flickd_bad_events (POINTER_BUTTON, tap, POINTER_MOTION or
@@ -243,6 +248,19 @@ EndSection
 
     def app_env(self):
         return {"DISPLAY": ":1", "GDK_BACKEND": "x11", "QT_QPA_PLATFORM": "xcb"}
+
+    def start_x_trace(self, path):
+        """Records the server's scroll events, with its event times, to `path` (xi2_trace.py)."""
+        self.x_trace_path = path
+        self.procs.append(subprocess.Popen(
+            [sys.executable, os.path.join(HERE, "xi2_trace.py"), path], env=dict(os.environ, DISPLAY=":1"),
+            stdout=open(path + ".out", "w"), stderr=subprocess.STDOUT))
+        deadline = mono() + 10
+        while not read_x_trace(path)[0]:
+            if mono() > deadline or self.procs[-1].poll() is not None:
+                log("--x-trace: no trace (%s)" % open(path + ".out", errors="replace").read().strip()[-500:])
+                break
+            time.sleep(0.1)
 
     def input_devices(self):
         try:
@@ -846,6 +864,46 @@ def changes(lines, axis, t0):
     return out
 
 
+def read_x_trace(path):
+    """xi2_trace.py's file: ({slave id: name}, [(slave id, server ms, axis, value)])."""
+    names, events = {}, []
+    try:
+        lines = open(path, errors="replace").read().splitlines()
+    except OSError:
+        return names, events
+    for line in lines:
+        p = line.split(" ", 2)
+        if p[0] == "device" and len(p) == 3:
+            names[int(p[1])] = p[2]
+        elif p[0] == "scroll":
+            q = line.split()
+            if len(q) == 5:
+                events.append((int(q[1]), int(q[2]), q[3], float(q[4])))
+    return names, events
+
+
+def x_switch(events, sources, ms_from, ms_to, applied_ms, axis):
+    """How an X11 app took a glide's first scroll events, which come from a slave device other
+    than the finger's: the X server tells clients of the switch (a DeviceChanged event), and
+    a client that reads the new slave's valuator only when it handles that event (Qt asks the
+    server for it) counts as its starting point every event the server handled before.
+
+    `events` from read_x_trace, `sources` the slave ids of flickd's devices, `applied_ms` the
+    server times (ms) of the input events the app's offset changes carry. Of the sources'
+    scroll events on `axis` from ms_from to ms_to: the first is the switch (flickd's baseline
+    frame); x_switch_lost counts those after it with a server time before the first one the app
+    applied, x_switch_ms is the server time from the switch to that one. {} when none was
+    applied. An app that merges a frame's events into one change (GTK4) carries only the last
+    one's time, so for it the count includes events merged, not lost."""
+    own = [e for e in events if e[0] in sources and e[2] == axis and e[3] != 0 and ms_from <= e[1] <= ms_to]
+    if not own:
+        return {}
+    first = next((e for e in own[1:] if e[1] in applied_ms), None)
+    if first is None:
+        return {}
+    return {"x_switch_lost": sum(1 for e in own[1:] if e[1] < first[1]), "x_switch_ms": first[1] - own[0][1]}
+
+
 def value_at(series, t):
     """Piecewise-linear offset at t from (time, offset) points (flat outside them)."""
     if not series:
@@ -1339,6 +1397,8 @@ def run(args):
             t = mono()
             server = SERVERS[server_name](work)
             log("%s started in %.1f s" % (server_name, mono() - t))
+            if args.x_trace and isinstance(server, Xorg):
+                server.start_x_trace(os.path.join(work, "xi2-trace.log"))
             toolkits = [] if server_name in args.also_only else list(args.toolkits)
             if isinstance(server, SwayNatural) and args.check:
                 run_sway_started_later(args, server, pad, work, checks)
@@ -1513,6 +1573,11 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks,
         first = daemon.first_event_after(r - 0.005) if daemon else None
         m = measure(app.lines(), flick, axis, first, center_t)
         m["max_late_ms"] = flick.get("max_late_ms")
+        if daemon and getattr(server, "x_trace_path", None):
+            names, events = read_x_trace(server.x_trace_path)
+            sources = {i for i, n in names.items() if n.startswith("flickd")}
+            applied = {int(round(c[2] * 1000)) for c in changes(app.lines(), axis, r - 0.005) if c[2] is not None}
+            m.update(x_switch(events, sources, r * 1000 - 5, r * 1000 + 300, applied, axis))
         turned += bool(m.get("turned"))
         # A flick whose frames were written late (the emulator stalled) or that the app never
         # saw as a finger scroll is not a measurement: played again, counted as discarded.
@@ -1550,6 +1615,10 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks,
                 "flickd_first_ms", "handover_ms", "lag_ms", "distance_fraction", "gtk_dropped_px", "ratio_with_dropped"):
         row[key] = fmt(median([p.get(key) for p in per]),
                        3 if key in ("ratio", "gap_frames", "step_ratio", "distance_fraction", "ratio_with_dropped") else 1)
+    for key in ("x_switch_lost", "x_switch_ms"):  # --x-trace only
+        if any(key in p for p in per):
+            row[key] = fmt(median([p.get(key) for p in per]), 1)
+            row[key.replace("x_switch", "x_switches")] = [p.get(key) for p in per]
     row["own_after_flickd_max"] = max([p.get("own_after_flickd") or 0 for p in per] or [0])
     row["gtk_glides"] = sum(1 for p in per if p.get("decel"))
     row["flickd_bad_events"] = bad
@@ -1663,6 +1732,10 @@ def main():
     p.add_argument("--also", action="append", default=[], metavar="SERVER:TOOLKIT",
                    help="also run TOOLKIT under SERVER (one pair beyond --servers x --toolkits; e.g. sway:chromium; "
                         "a SERVER not in --servers runs only its --also toolkits, after the others)")
+    p.add_argument("--x-trace", action="store_true",
+                   help="under Xorg, record the server's scroll events (xi2_trace.py, python3-xlib) and report per "
+                        "scenario how many of flickd's first events after the device switch the app did not apply "
+                        "(x_switch_lost, x_switch_ms; docs/APPS.md)")
     p.add_argument("--verbose", "-v", action="store_true")
     args = p.parse_args()
     args.flickd = os.path.abspath(args.flickd)

@@ -212,5 +212,59 @@ class PaintPeriod(unittest.TestCase):
                           "paints outside the finger phases do not count")
 
 
+class XSwitch(unittest.TestCase):
+    # From a Qt6 flick under Xorg in the guest: the real pad (7) scrolls, its scroll stops (0),
+    # and flickd's pad (8) sends the baseline (0.841 units) and its glide; Qt applied the events
+    # stamped 22672 and later, GTK3 the one after the baseline.
+    TRACE = """device 4 Virtual core XTEST pointer
+device 7 SynPS/2 Synaptics TouchPad
+device 8 flickd virtual touchpad
+scroll 7 22600 v 136.316
+scroll 7 22606 v 0.000
+scroll 7 22606 h 0.000
+scroll 8 22638 v 0.841
+scroll 8 22638 v 55.527
+scroll 8 22638 v 158.169
+scroll 8 22644 v 124.516
+scroll 8 22653 v 125.357
+scroll 8 22663 v 119.468
+scroll 8 22672 v 118.627
+scroll 8 22681 v 117.000
+"""
+
+    def trace(self):
+        import tempfile
+        with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as f:
+            f.write(self.TRACE + "device 9 half a line\nscroll 8 226")  # cut off mid-write
+        self.addCleanup(os.unlink, f.name)
+        return harness.read_x_trace(f.name)
+
+    def test_reads_devices_and_scroll_events_and_skips_a_cut_line(self):
+        names, events = self.trace()
+        self.assertEqual(names[8], "flickd virtual touchpad")
+        self.assertEqual(names[9], "half a line")
+        self.assertEqual(len(events), 11)
+        self.assertEqual(events[3], (8, 22638, "v", 0.841))
+        self.assertEqual(harness.read_x_trace("/nonexistent/trace"), ({}, []))
+
+    def test_events_the_server_handled_before_the_first_applied_are_lost(self):
+        _, events = self.trace()
+        qt = harness.x_switch(events, {8}, 22601, 22906, {22600, 22606, 22672, 22681}, "v")
+        self.assertEqual(qt, {"x_switch_lost": 5, "x_switch_ms": 34},
+                         "the two events stamped with the baseline's time count too")
+
+    def test_an_app_that_applies_the_event_after_the_baseline_loses_none(self):
+        _, events = self.trace()
+        gtk = harness.x_switch(events, {8}, 22601, 22906, {22606, 22638, 22644}, "v")
+        self.assertEqual(gtk, {"x_switch_lost": 0, "x_switch_ms": 0})
+
+    def test_nothing_applied_or_other_axis_or_device_gives_nothing(self):
+        _, events = self.trace()
+        self.assertEqual(harness.x_switch(events, {8}, 22601, 22906, {22606}, "v"), {})
+        self.assertEqual(harness.x_switch(events, {8}, 22601, 22906, {22672}, "h"), {})
+        self.assertEqual(harness.x_switch(events, {7}, 22601, 22906, {22606}, "v"), {},
+                         "the real pad's scroll stop (0) is no event of a glide")
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=1)
