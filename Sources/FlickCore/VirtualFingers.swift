@@ -74,7 +74,8 @@ public struct TouchFrame: Hashable, Sendable, CustomStringConvertible {
 /// two-finger scroll, so that frame is the one it drops and the model starts after it; the
 /// content loses nothing. The second moves one device unit (`baselineDistance`): X11 clients
 /// take a new device's first scroll event as their starting point, so that event carries next
-/// to nothing. The model's clock starts `lead` early, and the
+/// to nothing (GTK does; Qt drops every event the X server handled before Qt handled the device
+/// switch, docs/APPS.md). The model's clock starts `lead` early, and the
 /// fingers catch up with it at most `maximumCatchUp` times its speed: the handover (landing,
 /// dropped frame, reaction time) leaves no hole in the content's motion. When the model comes
 /// to rest (or at `coast.max_duration`) the fingers rest `restBeforeLift`, then lift.
