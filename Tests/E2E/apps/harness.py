@@ -49,6 +49,8 @@ scenario with the medians over the flicks:
                       many the server handled before the first one the app applied, and the
                       server time from the switch to that one (x_switches_lost, _ms: per flick;
                       read_x_trace, x_switch)
+  x_backlog_ms        --x-trace, Xorg only: the finger's motion the app had not applied when the
+                      switch came (x_switch)
 and, over all flicks of the scenario: turned (flicks played, measured or not, whose content went
 back after the finger's last change by more than TURN_FRACTION of the finger phase's travel: a
 glide against the finger), flickd_bad_events (POINTER_BUTTON, tap, POINTER_MOTION or
@@ -868,7 +870,8 @@ def read_x_trace(path):
     """xi2_trace.py's file: ({slave id: name}, [(slave id, server ms, axis, value)])."""
     names, events = {}, []
     try:
-        lines = open(path, errors="replace").read().splitlines()
+        with open(path, errors="replace") as f:
+            lines = f.read().splitlines()
     except OSError:
         return names, events
     for line in lines:
@@ -894,14 +897,26 @@ def x_switch(events, sources, ms_from, ms_to, applied_ms, axis):
     frame); x_switch_lost counts those after it with a server time before the first one the app
     applied, x_switch_ms is the server time from the switch to that one. {} when none was
     applied. An app that merges a frame's events into one change (GTK4) carries only the last
-    one's time, so for it the count includes events merged, not lost."""
+    one's time, so for it the count includes events merged, not lost.
+
+    x_backlog_ms: how much of the finger's motion the app had not applied when the switch came:
+    from the event time of the last change before the switch to the finger's last scroll event
+    before it (0 for an app that applies each event as it comes). An app that applies that
+    backlog after the release moves its content faster there than the glide does."""
     own = [e for e in events if e[0] in sources and e[2] == axis and e[3] != 0 and ms_from <= e[1] <= ms_to]
     if not own:
         return {}
     first = next((e for e in own[1:] if e[1] in applied_ms), None)
     if first is None:
         return {}
-    return {"x_switch_lost": sum(1 for e in own[1:] if e[1] < first[1]), "x_switch_ms": first[1] - own[0][1]}
+    switch = own[0][1]
+    res = {"x_switch_lost": sum(1 for e in own[1:] if e[1] < first[1]), "x_switch_ms": first[1] - switch}
+    finger = [e[1] for e in events if e[0] not in sources and e[2] == axis and e[3] != 0
+              and switch - 1000 <= e[1] < switch]
+    applied_before = [t for t in applied_ms if switch - 1000 <= t < switch]
+    if finger and applied_before:
+        res["x_backlog_ms"] = max(0, max(finger) - max(applied_before))
+    return res
 
 
 def value_at(series, t):
@@ -1576,7 +1591,8 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks,
         if daemon and getattr(server, "x_trace_path", None):
             names, events = read_x_trace(server.x_trace_path)
             sources = {i for i, n in names.items() if n.startswith("flickd")}
-            applied = {int(round(c[2] * 1000)) for c in changes(app.lines(), axis, r - 0.005) if c[2] is not None}
+            t_touch = flick.get("k_touch") or flick["t_touch"]
+            applied = {int(round(c[2] * 1000)) for c in changes(app.lines(), axis, t_touch) if c[2] is not None}
             m.update(x_switch(events, sources, r * 1000 - 5, r * 1000 + 300, applied, axis))
         turned += bool(m.get("turned"))
         # A flick whose frames were written late (the emulator stalled) or that the app never
@@ -1615,10 +1631,10 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks,
                 "flickd_first_ms", "handover_ms", "lag_ms", "distance_fraction", "gtk_dropped_px", "ratio_with_dropped"):
         row[key] = fmt(median([p.get(key) for p in per]),
                        3 if key in ("ratio", "gap_frames", "step_ratio", "distance_fraction", "ratio_with_dropped") else 1)
-    for key in ("x_switch_lost", "x_switch_ms"):  # --x-trace only
+    for key in ("x_switch_lost", "x_switch_ms", "x_backlog_ms"):  # --x-trace only
         if any(key in p for p in per):
             row[key] = fmt(median([p.get(key) for p in per]), 1)
-            row[key.replace("x_switch", "x_switches")] = [p.get(key) for p in per]
+            row[key.replace("x_switch", "x_switches").replace("x_backlog", "x_backlogs")] = [p.get(key) for p in per]
     row["own_after_flickd_max"] = max([p.get("own_after_flickd") or 0 for p in per] or [0])
     row["gtk_glides"] = sum(1 for p in per if p.get("decel"))
     row["flickd_bad_events"] = bad
@@ -1676,7 +1692,7 @@ def check_scenario(checks, row, mode, daemon):
     ratio = row["ratio"]
     checks.goal(name, "speed ratio after/before in %.2f..%.2f" % GOAL_RATIO,
                 None if unmeasured or ratio is None else GOAL_RATIO[0] <= ratio <= GOAL_RATIO[1],
-                unmeasured or "%s, per flick %s%s" % (ratio, row["ratios"], dropped_note(row)))
+                unmeasured or "%s, per flick %s%s%s" % (ratio, row["ratios"], dropped_note(row), backlog_note(row)))
     gf = row["gap_frames"]
     checks.goal(name, "largest gap in the first 300 ms <= %.1f frame periods" % GOAL_GAP_FRAMES,
                 None if unmeasured or gf is None else gf <= GOAL_GAP_FRAMES,
@@ -1684,11 +1700,30 @@ def check_scenario(checks, row, mode, daemon):
                     gf, row["gap_ms"], row["frame_ms"],
                     ", pooled over the scenario's finger phases for the %d of %d flicks with fewer than 3 paints "
                     "of their own" % (row["frame_pooled_flicks"], row["flicks"]) if row.get("frame_pooled_flicks") else "")
+                               + switch_note(row)
                                if gf is not None else "no paint period: fewer than 3 paints in the finger phases"))
     sr = row["step_ratio"]
     checks.goal(name, "largest coast step <= %.0fx the finger's median step" % GOAL_STEP_RATIO,
                 None if unmeasured or sr is None else sr <= GOAL_STEP_RATIO,
                 unmeasured or "%s: coast %s px, finger %s px" % (sr, row["coast_step_px"], row["finger_step_px"]))
+
+
+def switch_note(row):
+    """Under Xorg with --x-trace: what the app made of flickd's first events after the switch to
+    flickd's device (x_switch)."""
+    if row.get("x_switch_lost") is None:
+        return ""
+    return ("; at the switch to flickd's device the app did not apply %s of the X server's next events "
+            "(median; per flick %s) and applied the first one %s ms after the switch (server time, median)"
+            % (row["x_switch_lost"], row["x_switches_lost"], row["x_switch_ms"]))
+
+
+def backlog_note(row):
+    """Under Xorg with --x-trace: the finger's motion the app applied only after the release."""
+    if not row.get("x_backlog_ms"):
+        return ""
+    return ("; when flickd's glide began, the app had not yet applied the finger's last %s ms of motion "
+            "(median; per flick %s), and applied it after the release" % (row["x_backlog_ms"], row["x_backlogs_ms"]))
 
 
 def dropped_note(row):

@@ -250,13 +250,24 @@ scroll 8 22681 v 117.000
     def test_events_the_server_handled_before_the_first_applied_are_lost(self):
         _, events = self.trace()
         qt = harness.x_switch(events, {8}, 22601, 22906, {22600, 22606, 22672, 22681}, "v")
-        self.assertEqual(qt, {"x_switch_lost": 5, "x_switch_ms": 34},
+        self.assertEqual(qt, {"x_switch_lost": 5, "x_switch_ms": 34, "x_backlog_ms": 0},
                          "the two events stamped with the baseline's time count too")
 
     def test_an_app_that_applies_the_event_after_the_baseline_loses_none(self):
         _, events = self.trace()
         gtk = harness.x_switch(events, {8}, 22601, 22906, {22606, 22638, 22644}, "v")
-        self.assertEqual(gtk, {"x_switch_lost": 0, "x_switch_ms": 0})
+        self.assertEqual(gtk, {"x_switch_lost": 0, "x_switch_ms": 0, "x_backlog_ms": 0})
+
+    def test_the_finger_motion_an_app_applies_only_after_the_switch_is_its_backlog(self):
+        # GTK4 under Xorg merges a frame's events: its last change before the switch carried
+        # the finger's event of 22540; those of 22580 and 22600 came with the glide's first change.
+        _, events = self.trace()
+        events = [(7, 22540, "v", 126.0), (7, 22580, "v", 126.0)] + events
+        gtk4 = harness.x_switch(events, {8}, 22601, 22906, {22540, 22653}, "v")
+        self.assertEqual(gtk4["x_backlog_ms"], 60, "22600, the finger's last motion, less 22540")
+        self.assertEqual(gtk4["x_switch_lost"], 3, "merged, not lost: the caveat in x_switch")
+        no_change_before = harness.x_switch(events, {8}, 22601, 22906, {22653}, "v")
+        self.assertNotIn("x_backlog_ms", no_change_before)
 
     def test_nothing_applied_or_other_axis_or_device_gives_nothing(self):
         _, events = self.trace()
