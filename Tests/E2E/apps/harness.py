@@ -251,9 +251,12 @@ EndSection
     def app_env(self):
         return {"DISPLAY": ":1", "GDK_BACKEND": "x11", "QT_QPA_PLATFORM": "xcb"}
 
-    def start_x_trace(self, path):
-        """Records the server's scroll events, with its event times, to `path` (xi2_trace.py)."""
-        self.x_trace_path = path
+    def start_x_trace(self, keep_as):
+        """Records the server's scroll events, with their event times (xi2_trace.py), in the
+        guest's own /tmp (the results directory is a 9p mount: a write per event there would load
+        the emulator); stop() keeps a copy at `keep_as`."""
+        path = os.path.join(tempfile.mkdtemp(prefix="flickd-x-trace-"), os.path.basename(keep_as))
+        self.x_trace_path, self.x_trace_keep = path, keep_as
         self.procs.append(subprocess.Popen(
             [sys.executable, os.path.join(HERE, "xi2_trace.py"), path], env=dict(os.environ, DISPLAY=":1"),
             stdout=open(path + ".out", "w"), stderr=subprocess.STDOUT))
@@ -263,6 +266,13 @@ EndSection
                 log("--x-trace: no trace (%s)" % open(path + ".out", errors="replace").read().strip()[-500:])
                 break
             time.sleep(0.1)
+
+    def stop(self):
+        Server.stop(self)
+        if getattr(self, "x_trace_path", None):
+            for suffix in ("", ".out"):
+                if os.path.exists(self.x_trace_path + suffix):
+                    shutil.copyfile(self.x_trace_path + suffix, self.x_trace_keep + suffix)
 
     def input_devices(self):
         try:
@@ -1770,7 +1780,8 @@ def main():
     p.add_argument("--x-trace", action="store_true",
                    help="under Xorg, record the server's scroll events (xi2_trace.py, python3-xlib) and report per "
                         "scenario how many of flickd's first events after the device switch the app did not apply "
-                        "(x_switch_lost, x_switch_ms; docs/APPS.md)")
+                        "(x_switch_lost, x_switch_ms) and how much of the finger's motion it had not applied then "
+                        "(x_backlog_ms; docs/APPS.md)")
     p.add_argument("--verbose", "-v", action="store_true")
     args = p.parse_args()
     args.flickd = os.path.abspath(args.flickd)

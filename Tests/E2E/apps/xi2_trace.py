@@ -2,7 +2,7 @@
 """The X server's scroll events as X clients get them: XI2 raw motion on the root window.
 
 Run in the guest beside Xorg by harness.py --x-trace (docs/APPS.md, "What Qt does at the
-device switch"); writes to OUT, one line each, flushed:
+device switch"); writes to OUT, one line each, flushed after each batch of events:
 
     device ID NAME              a slave pointer (at start, and again when the hierarchy changes)
     scroll ID MS AXIS VALUE     a scroll valuator of a raw motion event from slave ID: the
@@ -74,7 +74,8 @@ def main():
             for number, axis in scroll_axes.get(e.data.sourceid, {}).items():
                 if number in values:
                     out.write("scroll %d %d %s %.3f\n" % (e.data.sourceid, e.data.time, axis, values[number]))
-            out.flush()
+            if not d.pending_events():  # one write per batch the server sent
+                out.flush()
 
 
 if __name__ == "__main__":
