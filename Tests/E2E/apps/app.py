@@ -32,7 +32,11 @@ import os
 import sys
 import time
 
-CONTENT = (20000, 20000)   # px (GTK): a horizontal flick travels ~2000 px with the finger and ~4000 px coasting
+# px (GTK), by version. GTK4 moves ~3500 px/s for a 150 mm/s finger, GTK3 about twice that:
+# at 400 mm/s GTK3's finger phase travels ~2000 px and its glide ~10000 px, more than half of
+# 20000 px, and after a glide that reached the end GTK3 went back to the end after every
+# "center" (no later flick measurable). 30000 stays under X11's 32767 px window limit.
+CONTENT_BY_VERSION = {4: (20000, 20000), 3: (30000, 30000)}
 QT_SIZE = (30000, 60000)   # px: Qt scales touchpad motion ~2.5x GTK's, so more room to glide
 
 
@@ -60,27 +64,28 @@ def run_gtk(version, log):
     # A large DrawingArea (GTK wraps it in a Viewport): cheap to lay out and to paint under
     # emulation, unlike a TextView of long lines (GTK4 took ~90 s to paint one first).
     area = Gtk.DrawingArea()
+    content = CONTENT_BY_VERSION[version]
 
     def draw(_area, cr, *_size):
         # A few stripes (GTK4 records the whole area once; GTK3 clips to what is exposed).
         cr.set_source_rgb(0.85, 0.88, 1.0)
         cr.paint()
         cr.set_source_rgb(0.4, 0.5, 0.8)
-        for y in range(0, CONTENT[1], 200):
-            cr.rectangle(0, y, CONTENT[0], 3)
-        for x in range(0, CONTENT[0], 200):
-            cr.rectangle(x, 0, 3, CONTENT[1])
+        for y in range(0, content[1], 200):
+            cr.rectangle(0, y, content[0], 3)
+        for x in range(0, content[0], 200):
+            cr.rectangle(x, 0, 3, content[1])
         cr.fill()
         return False
 
     if version == 4:
-        area.set_content_width(CONTENT[0])
-        area.set_content_height(CONTENT[1])
+        area.set_content_width(content[0])
+        area.set_content_height(content[1])
         area.set_draw_func(draw)
         sw.set_child(area)
         win.set_child(sw)
     else:
-        area.set_size_request(*CONTENT)
+        area.set_size_request(*content)
         area.connect("draw", draw)
         sw.add(area)
         win.add(sw)
