@@ -1,0 +1,41 @@
+#!/usr/bin/python3
+"""Offline checks of faults.py's own judgement (no guest): /usr/bin/python3 Tests/E2E/test_faults.py"""
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import faults  # noqa: E402
+
+REL_WHEEL_HI_RES = 0x0b
+
+
+def wheel(*events):
+    return [(t, REL_WHEEL_HI_RES, v) for t, v in events]
+
+
+class StepUnderWayAtTheStop(unittest.TestCase):
+    T_CONT = 10.0
+
+    def split(self, after):
+        return faults.split_under_way(after, self.T_CONT, 0.05, bound=2400)
+
+    def test_one_normal_step_just_after_sigcont_was_under_way(self):
+        under_way, later = self.split(wheel((10.002, -95)))
+        self.assertEqual(under_way, wheel((10.002, -95)))
+        self.assertEqual(later, [])
+
+    def test_a_second_write_is_not(self):
+        under_way, later = self.split(wheel((10.002, -95), (10.010, -90)))
+        self.assertEqual(later, wheel((10.010, -90)))
+
+    def test_a_late_or_large_one_is_not(self):
+        self.assertEqual(self.split(wheel((10.2, -95)))[1], wheel((10.2, -95)), "200 ms after SIGCONT")
+        self.assertEqual(self.split(wheel((10.002, -5000)))[1], wheel((10.002, -5000)), "a catch-up jump")
+
+    def test_nothing_written(self):
+        self.assertEqual(self.split([]), ([], []))
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=1)
