@@ -39,7 +39,7 @@ import time
 # a window can have.
 CONTENT_BY_VERSION = {4: (20000, 20000), 3: (30000, 30000)}
 CONTENT_GTK3_WAYLAND = (60000, 60000)
-QT_SIZE = (30000, 60000)   # px: Qt scales touchpad motion ~2.5x GTK's, so more room to glide
+QT_SIZE = (60000, 60000)   # px: Qt scales touchpad motion ~2.5x GTK4's; at 30000 wide its 400 mm/s horizontal glides on sway reached the end
 
 
 class Log:
