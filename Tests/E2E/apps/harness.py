@@ -263,7 +263,8 @@ EndSection
         deadline = mono() + 10
         while not read_x_trace(path)[0]:
             if mono() > deadline or self.procs[-1].poll() is not None:
-                log("--x-trace: no trace (%s)" % open(path + ".out", errors="replace").read().strip()[-500:])
+                with open(path + ".out", errors="replace") as out:
+                    log("--x-trace: no trace (%s)" % out.read().strip()[-500:])
                 break
             time.sleep(0.1)
 
@@ -1641,10 +1642,12 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks,
                 "flickd_first_ms", "handover_ms", "lag_ms", "distance_fraction", "gtk_dropped_px", "ratio_with_dropped"):
         row[key] = fmt(median([p.get(key) for p in per]),
                        3 if key in ("ratio", "gap_frames", "step_ratio", "distance_fraction", "ratio_with_dropped") else 1)
-    for key in ("x_switch_lost", "x_switch_ms", "x_backlog_ms"):  # --x-trace only
+    # --x-trace only: the median, and the figure per flick.
+    for key, per_flick in (("x_switch_lost", "x_switches_lost"), ("x_switch_ms", "x_switches_ms"),
+                           ("x_backlog_ms", "x_backlogs_ms")):
         if any(key in p for p in per):
             row[key] = fmt(median([p.get(key) for p in per]), 1)
-            row[key.replace("x_switch", "x_switches").replace("x_backlog", "x_backlogs")] = [p.get(key) for p in per]
+            row[per_flick] = [p.get(key) for p in per]
     row["own_after_flickd_max"] = max([p.get("own_after_flickd") or 0 for p in per] or [0])
     row["gtk_glides"] = sum(1 for p in per if p.get("decel"))
     row["flickd_bad_events"] = bad
