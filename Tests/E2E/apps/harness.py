@@ -51,12 +51,21 @@ scenario with the medians over the flicks:
                       read_x_trace, x_switch)
   x_backlog_ms        --x-trace, Xorg only: the finger's motion the app had not applied when the
                       switch came (x_switch)
+  x_finger_lost       --x-trace, Xorg only, every mode: of the finger's scroll events, how many the
+                      server handled before the first one the app applied (after a glide from
+                      flickd's device, the first switches back to the real pad; x_fingers_lost:
+                      per flick; x_finger_lost)
 and, over all flicks of the scenario: turned (flicks played, measured or not, whose content went
 back after the finger's last change by more than TURN_FRACTION of the finger phase's travel: a
 glide against the finger), flickd_bad_events (POINTER_BUTTON, tap, POINTER_MOTION or
 GESTURE_* other than hold events `libinput debug-events` reports for flickd's own virtual
 devices), flickd_hold_gestures (GESTURE_HOLD_*, counted apart), edge_hits (flicks whose glide
 reached the end of the content: their distance is cut short).
+
+Files in --out, beside the apps' logs: per flickd run, its log (flickd-MODE-MS.log) and per
+device of its own, what `libinput debug-events` printed (.libinput-N) and every event the
+device wrote with the kernel's time (.frames-N: seconds of CLOCK_MONOTONIC, type, code, value;
+EV_SYN left out); with --x-trace, xi2-trace.log.
 
 With --check (see Checks and check_scenario; docs/APPS.md): ASSERTED checks on every scenario
 with flickd ("ok"/"FAIL"; no bad event, no own glide after flickd's first event, distance after
@@ -694,6 +703,7 @@ class DevTap(vdev.EventTap):
     def __init__(self, devnode):
         self.times = []
         self.motion = []  # kernel times of position events (a virtual finger moved)
+        self.events = []  # (kernel time, type, code, value) of every event but EV_SYN
         vdev.EventTap.__init__(self, devnode)
 
     def handle(self, ev):
@@ -701,6 +711,7 @@ class DevTap(vdev.EventTap):
             t = ev.sec + ev.usec / 1e6
             with self.lock:
                 self.times.append(t)
+                self.events.append((t, ev.type, ev.code, ev.value))
                 if ev.type == E.EV_REL or (ev.type == E.EV_ABS and ev.code in POSITION_CODES):
                     self.motion.append(t)
 
@@ -852,8 +863,10 @@ class Flickd:
     def stop(self):
         for w in self.watches:
             w.close()
-        for t in self.taps:
+        for i, t in enumerate(self.taps):
             t.close()
+            with open(self.log_path + ".frames-%d" % i, "w") as f:
+                f.writelines("%.6f %d %d %d\n" % e for e in t.events)
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
             try:
@@ -928,6 +941,22 @@ def x_switch(events, sources, ms_from, ms_to, applied_ms, axis):
     if finger and applied_before:
         res["x_backlog_ms"] = max(0, max(finger) - max(applied_before))
     return res
+
+
+def x_finger_lost(events, sources, ms_from, ms_to, applied_ms, axis):
+    """How an X11 app took the first scroll events of a finger's scroll: {"x_finger_lost": how
+    many of the finger's scroll events on `axis` from ms_from to ms_to (those of the slave
+    devices not in `sources`, flickd's) the server handled before the first one the app applied}.
+    After a glide from flickd's device the finger's first event switches the master pointer
+    back to the real pad, and the app takes a starting point there as at the switch to flickd's
+    device (x_switch): GTK the new slave's first event, Qt whatever the server had handled when
+    Qt got to the switch; without flickd there is no switch. {} when the app applied none. The caveat of x_switch applies: an app that merges a frame's events
+    into one change counts them here."""
+    finger = [e for e in events if e[0] not in sources and e[2] == axis and e[3] != 0 and ms_from <= e[1] <= ms_to]
+    first = next((e for e in finger if e[1] in applied_ms), None)
+    if first is None:
+        return {}
+    return {"x_finger_lost": sum(1 for e in finger if e[1] < first[1])}
 
 
 def value_at(series, t):
@@ -1599,12 +1628,14 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks,
         first = daemon.first_event_after(r - 0.005) if daemon else None
         m = measure(app.lines(), flick, axis, first, center_t)
         m["max_late_ms"] = flick.get("max_late_ms")
-        if daemon and getattr(server, "x_trace_path", None):
+        if getattr(server, "x_trace_path", None):
             names, events = read_x_trace(server.x_trace_path)
             sources = {i for i, n in names.items() if n.startswith("flickd")}
             t_touch = flick.get("k_touch") or flick["t_touch"]
             applied = {int(round(c[2] * 1000)) for c in changes(app.lines(), axis, t_touch) if c[2] is not None}
-            m.update(x_switch(events, sources, r * 1000 - 5, r * 1000 + 300, applied, axis))
+            m.update(x_finger_lost(events, sources, t_touch * 1000 - 5, r * 1000, applied, axis))
+            if daemon:
+                m.update(x_switch(events, sources, r * 1000 - 5, r * 1000 + 300, applied, axis))
         turned += bool(m.get("turned"))
         # A flick whose frames were written late (the emulator stalled) or that the app never
         # saw as a finger scroll is not a measurement: played again, counted as discarded.
@@ -1644,7 +1675,7 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks,
                        3 if key in ("ratio", "gap_frames", "step_ratio", "distance_fraction", "ratio_with_dropped") else 1)
     # --x-trace only: the median, and the figure per flick.
     for key, per_flick in (("x_switch_lost", "x_switches_lost"), ("x_switch_ms", "x_switches_ms"),
-                           ("x_backlog_ms", "x_backlogs_ms")):
+                           ("x_backlog_ms", "x_backlogs_ms"), ("x_finger_lost", "x_fingers_lost")):
         if any(key in p for p in per):
             row[key] = fmt(median([p.get(key) for p in per]), 1)
             row[per_flick] = [p.get(key) for p in per]
@@ -1719,6 +1750,9 @@ def check_scenario(checks, row, mode, daemon):
     checks.goal(name, "largest coast step <= %.0fx the finger's median step" % GOAL_STEP_RATIO,
                 None if unmeasured or sr is None else sr <= GOAL_STEP_RATIO,
                 unmeasured or "%s: coast %s px, finger %s px" % (sr, row["coast_step_px"], row["finger_step_px"]))
+    if row.get("x_finger_lost") is not None:
+        log("%s: of the finger's scroll events the app did not apply the first %s (median; per flick %s; "
+            "X server times)" % (name, row["x_finger_lost"], row["x_fingers_lost"]))
 
 
 def switch_note(row):

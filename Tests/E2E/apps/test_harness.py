@@ -277,5 +277,32 @@ scroll 8 22681 v 117.000
                          "the real pad's scroll stop (0) is no event of a glide")
 
 
+class XFingerLost(unittest.TestCase):
+    # A finger's scroll under Xorg after a glide from flickd's pad (8): the real pad's (7)
+    # first event switches the master pointer back to it.
+    EVENTS = [(8, 19700, "v", 3.0), (7, 19934, "v", 126.3), (7, 19944, "v", 126.3),
+              (7, 19959, "v", 170.4), (7, 19964, "h", 2.0), (7, 19974, "v", 0.0), (7, 19980, "v", 116.3)]
+
+    def test_the_finger_events_before_the_first_applied_are_lost(self):
+        self.assertEqual(harness.x_finger_lost(self.EVENTS, {8}, 19929, 19990, {19944, 19959, 19980}, "v"),
+                         {"x_finger_lost": 1})
+        self.assertEqual(harness.x_finger_lost(self.EVENTS, {8}, 19929, 19990, {19959}, "v"),
+                         {"x_finger_lost": 2})
+
+    def test_an_app_that_applies_the_first_loses_none(self):
+        self.assertEqual(harness.x_finger_lost(self.EVENTS, {8}, 19929, 19990, {19934, 19944}, "v"),
+                         {"x_finger_lost": 0})
+
+    def test_flickd_events_zero_values_other_axes_and_the_window_are_left_out(self):
+        self.assertEqual(harness.x_finger_lost(self.EVENTS, {8}, 19600, 19990, {19700, 19944}, "v"),
+                         {"x_finger_lost": 1}, "flickd's own event (8) is no finger event")
+        self.assertEqual(harness.x_finger_lost(self.EVENTS, {8}, 19929, 19990, {19964}, "h"),
+                         {"x_finger_lost": 0})
+        self.assertEqual(harness.x_finger_lost(self.EVENTS, {8}, 19929, 19970, {19980}, "v"), {},
+                         "the change after the window carries no finger event of it")
+        self.assertEqual(harness.x_finger_lost(self.EVENTS, {8}, 19929, 19990, {19974}, "v"), {},
+                         "a scroll stop (0) is no finger motion")
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=1)
