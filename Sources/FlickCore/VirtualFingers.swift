@@ -7,7 +7,7 @@
 /// (`v0/k`: 75 mm at 150 mm/s, 750 mm at the default `coast.max_speed` of 1500 mm/s) plus the
 /// landing margins. The resolution sets the least step the fingers can make: at 100 units/mm a
 /// unit scrolls about a pixel (GTK3 and Qt6 showed 2–3.8 px for a unit at 20 units/mm), so a
-/// glide's slow end and the settle frame move the content by that much at a time.
+/// glide's slow end and the settle frames move the content by that much at a time.
 public enum VirtualPad {
     /// Width and height of the surface, mm.
     public static let sideMillimetres = 1000.0
@@ -85,9 +85,10 @@ public struct TouchFrame: Hashable, Sendable, CustomStringConvertible {
 /// would let GTK start a glide of its own, and a land-and-lift within libinput's tap timeout
 /// would be a two-finger tap (a right click): resting 200 ms avoids both. Fingers that stopped
 /// while moving (a stop, or a glide cut at `coast.max_duration` or the edge) first rest
-/// `restBeforeSettle`, then move one device unit (the settle frame), and rest `restBeforeLift`
-/// from it: chromium and Electron apps estimate a fling of their own at the lift from the scroll
-/// events before it, blind to the rest (`restBeforeSettle`).
+/// `restBeforeSettle`, then move one device unit `settleFrames` times, `settleInterval` apart
+/// (the settle frames), and rest `restBeforeLift` from the last: chromium and Electron apps
+/// estimate a fling of their own at the lift from the last scroll events before it, blind to
+/// the rest (`restBeforeSettle`).
 ///
 /// A release while the fingers are still down (at rest, waiting to lift) continues with the
 /// same fingers from where they are: libinput is still in its scroll, so nothing is dropped
@@ -101,17 +102,32 @@ public struct VirtualFingers: Sendable {
     /// How long the fingers stay still before lifting. GTK then sees a scroll ending at rest
     /// (no glide of its own), and a touch this long is never a tap (libinput's tap timeout is 180 ms).
     public static let restBeforeLift = Duration.milliseconds(200)
-    /// How long fingers that stopped while moving stay still before the settle frame. chromium
-    /// (and Electron apps) on Wayland start a fling of their own at the lift's scroll stop, at
-    /// the mean speed of the scroll events of the last 200 ms, each counted with its interval
-    /// from the event before: a rest without events does not count, so fingers frozen mid-glide
-    /// and lifted after a rest fling the page on at the glide's speed (about 1.6 kpx from the
-    /// lift, seen on sway). A scroll event after more than 200 ms of rest leaves that window empty, so the
-    /// browser's fling is cancelled, as after a real hand's rest, whose jitter keeps scrolling
-    /// by a hair. 250 ms leaves room for events delivered late. GTK, which keeps 150 ms of
-    /// scroll history, sees only the settle frame's event and then `restBeforeLift` of rest.
+    /// How long fingers that stopped while moving stay still before the first settle frame.
+    /// chromium (and Electron apps) on Wayland start a fling of their own at the lift's scroll
+    /// stop, from the scroll events before it, each counted with its interval from the event
+    /// before as chromium read them: a rest without events does not count, so fingers frozen
+    /// mid-glide and lifted after a rest fling the page on at the glide's speed (about 1.6 kpx
+    /// from the lift, seen on sway). Older releases average the events of the last 200 ms: a
+    /// scroll event after more than 200 ms of rest leaves that window empty, as after a real
+    /// hand's rest, whose jitter keeps scrolling by a hair. 250 ms leaves room for events
+    /// delivered late. GTK, which keeps 150 ms of scroll history, sees only the settle frames'
+    /// events and then `restBeforeLift` of rest.
     public static let restBeforeSettle = Duration.milliseconds(250)
-    /// The settle frame's motion, mm: one device unit along the main axis of the stopped motion
+    /// How many settle frames, and the time between them. Recent chromium fits a line to the
+    /// last three scroll events before the stop (and flings at none when the stop comes more
+    /// than 200 ms after the last one, which `restBeforeLift` meets only by a hair: one settle
+    /// frame read late was enough, and chromium flung the page in 1 to 2 of 3 tries). Three
+    /// settle frames fill those three with a crawl of about a pixel each, so the fit gives next
+    /// to no speed however chromium's reading delays them; 50 ms apart keeps an older
+    /// chromium's 200 ms mean at 20–40 px/s.
+    public static let settleFrames = 3
+    public static let settleInterval = Duration.milliseconds(50)
+    /// The longest fingers stay down after their last motion frame: frozen while moving, they
+    /// rest, settle, rest again and lift.
+    public static let stillBeforeLift: Duration = restBeforeSettle + settleSpan + restBeforeLift
+    /// From the first settle frame to the last.
+    static let settleSpan: Duration = settleInterval * Int64(settleFrames - 1)
+    /// A settle frame's motion, mm: one device unit along the main axis of the stopped motion
     /// (less cannot be written; libinput makes a scroll event of it, one pixel or less in the apps).
     public static let settleDistance = 1 / VirtualPad.unitsPerMillimetre
     /// How much faster than the frame before a motion frame may move, mm/s. From rest that is a
@@ -251,16 +267,33 @@ public struct VirtualFingers: Sendable {
         case done
     }
 
+    /// The settle frames still to write, after a motion that stopped while moving.
+    struct Settle: Sendable {
+        /// A unit vector along the main axis of the stopped motion (`settleAxis`).
+        let axis: Vector
+        /// Settle frames left, the next one included.
+        var left: Int
+        /// The rest before the next one: `restBeforeSettle` before the first, then `settleInterval`.
+        var wait: Duration
+
+        /// The settle frames of a motion along `direction` that stopped while moving.
+        init(stopped direction: Vector) {
+            axis = VirtualFingers.settleAxis(direction)
+            left = VirtualFingers.settleFrames
+            wait = VirtualFingers.restBeforeSettle
+        }
+    }
+
     /// Where the fingers are.
     enum State: Sendable {
         /// No finger down.
         case up
         /// Fingers down and moving with a glide.
         case gliding(Glide)
-        /// Fingers down and still since `still`. With `settle` (a unit vector along the main
-        /// axis of a motion that stopped while moving) the settle frame comes at
-        /// `still + restBeforeSettle`; without, they lift at `still + restBeforeLift`.
-        case resting(still: Instant, settle: Vector?)
+        /// Fingers down and still since `still`. With `settle` (a motion that stopped while
+        /// moving) the next settle frame comes at `still + settle.wait`; without, they lift at
+        /// `still + restBeforeLift`.
+        case resting(still: Instant, settle: Settle?)
     }
 
     private(set) var state: State = .up
@@ -297,7 +330,7 @@ public struct VirtualFingers: Sendable {
         case .up: return nil
         case .gliding(let glide): return glide.nextFrame
         case .resting(let still, let settle):
-            return still + (settle == nil ? Self.restBeforeLift : Self.restBeforeSettle)
+            return still + (settle?.wait ?? Self.restBeforeLift)
         }
     }
 
@@ -349,8 +382,8 @@ public struct VirtualFingers: Sendable {
             opening = .done
             firstInterval = Self.framePeriod
         }
-        // The settle frame of a glide cut at the margin (a unit along the main axis) stays inside it too.
-        let settleReach = Self.settleDistance / max(abs(direction.x), abs(direction.y))
+        // The settle frames of a glide cut at the margin (a unit each along the main axis) stay inside it too.
+        let settleReach = Double(Self.settleFrames) * Self.settleDistance / max(abs(direction.x), abs(direction.y))
         let room = max(0, Self.room(from: first, second, along: direction) - settleReach)
         let settle = deceleration.settleTime(velocity: speed, epsilon: Self.restDistance)
         var settles = Duration.seconds(settle) <= maxDuration
@@ -391,17 +424,19 @@ public struct VirtualFingers: Sendable {
     ///
     /// While gliding: one motion frame per period at the model's position at `time` (a late
     /// tick writes where the model is, once; missed frames are not written in a bunch, which
-    /// libinput would take for a touch jump). Resting: the settle frame once `restBeforeSettle`
+    /// libinput would take for a touch jump). Resting: the next settle frame once its wait
     /// passed, when due; the lift once `restBeforeLift` passed.
     public mutating func advance(to time: Instant) -> (frame: TouchFrame?, ended: Ending?) {
         switch state {
         case .up:
             return (nil, nil)
-        case .resting(let still, let settle?):
-            guard time >= still + Self.restBeforeSettle else { return (nil, nil) }
-            first = first + settle * Self.settleDistance
-            second = second + settle * Self.settleDistance
-            state = .resting(still: time, settle: nil)
+        case .resting(let still, var settle?):
+            guard time >= still + settle.wait else { return (nil, nil) }
+            first = first + settle.axis * Self.settleDistance
+            second = second + settle.axis * Self.settleDistance
+            settle.left -= 1
+            settle.wait = Self.settleInterval
+            state = .resting(still: time, settle: settle.left > 0 ? settle : nil)
             return (TouchFrame(action: .move, first: first, second: second), nil)
         case .resting(let still, nil):
             guard time >= still + Self.restBeforeLift else { return (nil, nil) }
@@ -455,7 +490,7 @@ public struct VirtualFingers: Sendable {
             if done {
                 // The last motion frame: from here the fingers rest, then lift; a glide cut while
                 // moving settles first.
-                state = .resting(still: time, settle: glide.settles ? nil : Self.settleAxis(glide.direction))
+                state = .resting(still: time, settle: glide.settles ? nil : Settle(stopped: glide.direction))
                 return (frame, glide.settles ? .settled : .cut)
             }
             switch opening {
@@ -526,13 +561,13 @@ public struct VirtualFingers: Sendable {
             return
         case .gliding(let glide):
             // Still since the last frame written (the landing, when no motion frame came yet).
-            // Stopped while moving: the settle frame comes before the lift.
+            // Stopped while moving: the settle frames come before the lift.
             state = .resting(still: glide.nextFrame - glide.interval,
-                             settle: glide.distance > 0 ? Self.settleAxis(glide.direction) : nil)
+                             settle: glide.distance > 0 ? Settle(stopped: glide.direction) : nil)
         }
     }
 
-    /// The settle frame's direction: the main axis of `direction`, its way. A unit along a
+    /// The settle frames' direction: the main axis of `direction`, its way. A unit along a
     /// diagonal could round to no device unit on either axis.
     static func settleAxis(_ direction: Vector) -> Vector {
         abs(direction.y) >= abs(direction.x) ? Vector(x: 0, y: direction.y < 0 ? -1 : 1)

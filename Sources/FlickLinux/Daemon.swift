@@ -503,8 +503,8 @@ public final class Daemon {
     }
 
     /// The longest shutdown waits for resting virtual fingers to lift: fingers frozen mid-glide
-    /// rest, settle, rest again and lift (`VirtualFingers.restBeforeSettle`, `restBeforeLift`).
-    static let shutdownLiftLimit = VirtualFingers.restBeforeSettle + VirtualFingers.restBeforeLift + .milliseconds(50)
+    /// rest, settle, rest again and lift (`VirtualFingers.stillBeforeLift`).
+    static let shutdownLiftLimit = VirtualFingers.stillBeforeLift + .milliseconds(50)
 
     private func shutDown() {
         notifier?.stopping()

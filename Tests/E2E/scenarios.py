@@ -720,8 +720,9 @@ class Scenarios:
 
     def tp_stops(self):
         """A touch, a key, a button and a removed pad each freeze the glide: no motion after but
-        the settle frame (one device unit, >= 250 ms later, which libinput makes one small scroll
-        of), a lift only after 200 ms still, no other scroll from libinput but its final stop."""
+        the three settle frames (one device unit each, the first >= 250 ms later, then 50 ms
+        apart, which libinput makes one small scroll each of), a lift only after 200 ms still, no
+        other scroll from libinput but its final stop."""
         s = "tp-stops"
         daemon, tap, li = self.start_touchpad("tp-stops")
         c = self.checks
@@ -758,7 +759,7 @@ class Scenarios:
                     else:
                         pad.close()
                     end = daemon.wait_log(r"coast ended at [^\n]*: ([a-z-]+)", 3, mark)
-                    time.sleep(0.8)
+                    time.sleep(1.0)  # the rest, the settle frames and the rest before the lift: 550 ms
                     c.check(s, label + ": flickd says so", end is not None and end.group(1) == how, how, end and end.group(0))
                     k_release = r.get("k_release") or r["t_release"]
                     moving = [t for t, k in tap.kinds(k_release) if k == "move"]
@@ -766,23 +767,29 @@ class Scenarios:
                             len([t for t in moving if t < t_stop]) > 5, "> 5 frames", len(moving))
                     # flickd learns of a removal from udev or ENODEV, some ms later under emulation.
                     allowed = 0.25 if how == "device-removed" else 0.012
-                    # Fingers frozen while moving settle: after a rest, one frame of one device
-                    # unit (a browser then starts no fling of its own at the lift), then the lift.
-                    settle = moving[-1] if len(moving) >= 2 and moving[-1] - moving[-2] >= 0.2 else None
-                    coast = moving[:-1] if settle is not None else moving
+                    # Fingers frozen while moving settle: after a rest, three frames of one device
+                    # unit each (a browser then starts no fling of its own at the lift), then the lift.
+                    rests = [i for i in range(1, len(moving)) if moving[i] - moving[i - 1] >= 0.2]
+                    rest = rests[-1] if rests else None
+                    settles = moving[rest:] if rest is not None else []
+                    coast = moving[:rest] if rest is not None else moving
                     steps = []
-                    if settle is not None:
-                        frames = tap.positions(settle - 0.5)
-                        at = dict(frames)[settle]
-                        before = [p for t, p in frames if t < settle]
-                        steps = sorted((abs(at[sl][0] - xy[0]), abs(at[sl][1] - xy[1]))
-                                       for sl, xy in before[-1].items() if sl in at) if before else []
-                    c.check(s, label + ": then one settle frame, >= 250 ms after the last motion, one unit",
-                            settle is not None and bool(coast) and settle - coast[-1] >= 0.249
-                            and len(steps) == 2 and all(sorted(st) == [0, 1] for st in steps),
-                            "one frame, >= 250 ms later, each finger one unit on one axis",
-                            "%s ms after the last motion; %s" % (
-                                settle and coast and round((settle - coast[-1]) * 1000, 1), steps))
+                    frames = tap.positions(settles[0] - 0.5) if settles else []
+                    for t in settles:
+                        at = dict(frames)[t]
+                        before = [p for u, p in frames if u < t]
+                        steps.append(sorted((abs(at[sl][0] - xy[0]), abs(at[sl][1] - xy[1]))
+                                            for sl, xy in before[-1].items() if sl in at) if before else [])
+                    gaps = [round((b - a) * 1000, 1) for a, b in zip(settles, settles[1:])]
+                    c.check(s, label + ": then three settle frames, the first >= 250 ms after the last motion, "
+                            "then 50 ms apart, one unit each",
+                            len(settles) == 3 and bool(coast) and settles[0] - coast[-1] >= 0.249
+                            and all(49 <= g < 150 for g in gaps)
+                            and all(len(st) == 2 and all(sorted(f) == [0, 1] for f in st) for st in steps),
+                            "3 frames, >= 250 ms later, 50 ms apart, each finger one unit on one axis",
+                            "%d frames, %s ms after the last motion, then %s ms; %s" % (
+                                len(settles), settles and coast and round((settles[0] - coast[-1]) * 1000, 1),
+                                gaps, steps))
                     late = [round((t - t_stop) * 1000, 1) for t in coast if t > t_stop + allowed]
                     c.check(s, label + ": no motion frame after the stop (%.0f ms allowed to notice it)" % (allowed * 1000),
                             not late, [], late[:5])
@@ -791,8 +798,9 @@ class Scenarios:
                     quiet_from = (coast[-1] if coast else t_stop) + 0.15
                     after = [e for e in li.since(quiet_from, "POINTER_SCROLL_FINGER") if e[3] or e[4]]
                     small = [e for e in after if abs(e[3]) < 1.5 and abs(e[4]) < 1.5]
-                    c.check(s, label + ": libinput: no scroll after the stop but the settle frame's (< 1.5 units) and the final 0/0",
-                            len(after) == 1 and len(small) == 1, "one small scroll", [e[5] for e in after[:3]])
+                    c.check(s, label + ": libinput: no scroll after the stop but the settle frames' (< 1.5 units each) and the final 0/0",
+                            len(after) == len(settles) and len(small) == len(after), "%d small scrolls" % len(settles),
+                            [e[5] for e in after[:5]])
                     self.check_clean(s, label, li, host_start)
                     if how == "device-removed":
                         c.check(s, "flickd is still running after the removal", daemon.alive(), "alive", daemon.proc.returncode)

@@ -136,7 +136,7 @@ import FlickTestSupport
         #expect(sourceNatural ? screen.travel.y > 70 : screen.travel.y < -70, "travel \(screen.travel)")
     }
 
-    @Test("a touch mid-glide freezes the fingers; 250 ms later one settle unit, 200 ms after it the lift")
+    @Test("a touch mid-glide freezes the fingers; 250 ms later three settle units 50 ms apart, 200 ms after them the lift")
     func touchStops() throws {
         let pad = Pad()
         pad.flick(Vector(x: 0, y: 30))
@@ -145,16 +145,21 @@ import FlickTestSupport
         pad.script.down(Vector(x: 50, y: 30))
         let stop = pad.script.now
         #expect(pad.script.coastEndReasons == [.touch])
-        pad.script.wait(.milliseconds(600))
+        pad.script.wait(.milliseconds(800))
         let after = pad.frames.filter { $0.time >= stop }
-        #expect(after.map(\.frame.action) == [.move, .lift], "\(after)")
-        let settle = try #require(after.first), lift = try #require(after.last)
-        #expect(settle.time - lastMotion.time >= VirtualFingers.restBeforeSettle)
-        #expect(settle.time - lastMotion.time < VirtualFingers.restBeforeSettle + VirtualFingers.framePeriod)
-        let step = settle.frame.centroid - lastMotion.frame.centroid
-        #expect(step.x == 0 && abs(abs(step.y) - 1 / VirtualPad.unitsPerMillimetre) < 1e-9, "one device unit: \(step)")
-        #expect(lift.time - settle.time >= VirtualFingers.restBeforeLift)
-        #expect(lift.time - settle.time < VirtualFingers.restBeforeLift + VirtualFingers.framePeriod)
+        #expect(after.map(\.frame.action) == [.move, .move, .move, .lift], "\(after)")
+        let lift = try #require(after.last)
+        var previous = lastMotion
+        for (i, settle) in after.dropLast().enumerated() {
+            let wait = i == 0 ? VirtualFingers.restBeforeSettle : VirtualFingers.settleInterval
+            #expect(settle.time - previous.time >= wait)
+            #expect(settle.time - previous.time < wait + VirtualFingers.framePeriod)
+            let step = settle.frame.centroid - previous.frame.centroid
+            #expect(step.x == 0 && abs(abs(step.y) - 1 / VirtualPad.unitsPerMillimetre) < 1e-9, "one device unit: \(step)")
+            previous = settle
+        }
+        #expect(lift.time - previous.time >= VirtualFingers.restBeforeLift)
+        #expect(lift.time - previous.time < VirtualFingers.restBeforeLift + VirtualFingers.framePeriod)
     }
 
     @Test("axis lock: a slanted flick moves the fingers along the axis only")
@@ -188,8 +193,8 @@ import FlickTestSupport
         let count = pad.frames.count
         pad.script.engine.apply(Configuration(), at: pad.script.now)
         #expect(pad.script.coastEndReasons == [.reconfigured])
-        pad.script.wait(.milliseconds(500))
-        #expect(pad.frames.dropFirst(count).map(\.frame.action) == [.move, .lift], "the settle frame, then the lift")
+        pad.script.wait(.milliseconds(700))
+        #expect(pad.frames.dropFirst(count).map(\.frame.action) == [.move, .move, .move, .lift], "the settle frames, then the lift")
         // Start again, then switch to the wheel: no frame, no fingers.
         pad.flick(Vector(x: 0, y: 30))
         pad.script.wait(.milliseconds(50))

@@ -13,6 +13,7 @@ import FlickTestSupport
     static let period = VirtualFingers.framePeriod
     static let rest = VirtualFingers.restBeforeLift
     static let settleRest = VirtualFingers.restBeforeSettle
+    static let settleGap = VirtualFingers.settleInterval
     static let unit = 1 / VirtualPad.unitsPerMillimetre
 
     /// Every frame from `time` until the fingers are up (or `until`), ticking at each deadline.
@@ -119,27 +120,33 @@ import FlickTestSupport
         for move in moves { #expect(abs((move.frame.second - move.frame.first).length - 18) < 1e-9) }
     }
 
-    @Test("a stop mid-glide freezes the fingers: still 250 ms, one settle unit along the motion, still 200 ms, lift")
+    @Test("a stop mid-glide freezes the fingers: still 250 ms, three settle units along the motion 50 ms apart, still 200 ms, lift")
     func stopFreezes() throws {
+        #expect(VirtualFingers.settleFrames == 3 && Self.settleGap == .milliseconds(50))
         var fingers = VirtualFingers(lead: .zero)
         let (before, stop) = Self.stopped(&fingers, velocity: Vector(x: 0, y: -400), after: .milliseconds(203))
         let lastMotion = try #require(before.last)
         #expect(!fingers.isGliding && fingers.isDown)
         #expect(fingers.velocity(at: stop) == .zero)
-        // Ticks before the settle frame's time write nothing.
+        // Ticks before the first settle frame's time write nothing.
         #expect(fingers.advance(to: stop + .milliseconds(100)).frame == nil)
         #expect(fingers.advance(to: lastMotion.time + Self.settleRest - Duration(microseconds: 1)).frame == nil)
         let after = Self.run(&fingers, from: stop)
-        #expect(after.map(\.frame.action) == [.move, .lift])
-        let settle = try #require(after.first)
+        #expect(after.map(\.frame.action) == [.move, .move, .move, .lift])
+        let settles = after.dropLast()
         let lift = try #require(after.last)
-        #expect(settle.time - lastMotion.time == Self.settleRest)
-        #expect(settle.frame.first.x == lastMotion.frame.first.x && settle.frame.second.x == lastMotion.frame.second.x)
-        #expect(abs(settle.frame.first.y - (lastMotion.frame.first.y - Self.unit)) < 1e-9,
-                "one device unit the way the fingers moved (up)")
-        #expect(abs(settle.frame.second.y - (lastMotion.frame.second.y - Self.unit)) < 1e-9)
-        #expect(lift.time - settle.time == Self.rest)
-        #expect(lift.frame.first == settle.frame.first, "no motion between the settle frame and the lift")
+        var previous = lastMotion
+        for (i, settle) in settles.enumerated() {
+            #expect(settle.time - previous.time == (i == 0 ? Self.settleRest : Self.settleGap))
+            #expect(settle.frame.first.x == previous.frame.first.x && settle.frame.second.x == previous.frame.second.x)
+            #expect(abs(settle.frame.first.y - (previous.frame.first.y - Self.unit)) < 1e-9,
+                    "one device unit the way the fingers moved (up)")
+            #expect(abs(settle.frame.second.y - (previous.frame.second.y - Self.unit)) < 1e-9)
+            #expect(settle.ended == nil)
+            previous = settle
+        }
+        #expect(lift.time - previous.time == Self.rest)
+        #expect(lift.frame.first == previous.frame.first, "no motion between the last settle frame and the lift")
     }
 
     /// chromium's fling at the lift (its Wayland backend): the mean speed of the last scroll
@@ -158,13 +165,34 @@ import FlickTestSupport
         return span == .zero ? 0 : distance / span.seconds
     }
 
-    @Test("a browser that averages the last 200 ms of scroll frames at the lift sees no motion after a stop; it would without the settle frame")
+    /// chromium's fling at the lift in recent releases (its Wayland backend): a line fitted to
+    /// the last three scroll frames, each placed at the sum of the intervals (each from the
+    /// frame before, as chromium read them) back from the stop, which comes `stopAfter` after
+    /// the last; none when `stopAfter` is over 200 ms. mm/s along y, from the motion frames'
+    /// times and positions (`reads`: the times chromium read them, when not these).
+    static func browserFit(_ frames: [(time: Instant, frame: TouchFrame, ended: VirtualFingers.Ending?)],
+                           reads: [Instant]? = nil, stopAfter: Duration) -> Double {
+        let moves = frames.filter { $0.frame.action != .lift }
+        let times = reads ?? moves.map(\.time)
+        guard stopAfter <= .milliseconds(200), moves.count >= 4 else { return 0 }
+        var t = stopAfter.seconds, y = 0.0
+        var n = 0.0, st = 0.0, stt = 0.0, sy = 0.0, sty = 0.0
+        for i in stride(from: moves.count - 1, to: moves.count - 4, by: -1) {
+            t += (times[i] - times[i - 1]).seconds
+            y += moves[i].frame.first.y - moves[i - 1].frame.first.y
+            n += 1; st += t; stt += t * t; sy += y; sty += t * y
+        }
+        let det = n * stt - st * st
+        return det == 0 ? 0 : (n * sty - st * sy) / det
+    }
+
+    @Test("a browser that averages the last 200 ms of scroll frames at the lift sees no motion after a stop; it would without the settle frames")
     func settleLeavesNoFling() throws {
         var fingers = VirtualFingers(lead: .zero)
         let (before, stop) = Self.stopped(&fingers, velocity: Vector(x: 0, y: 400), after: .milliseconds(150))
         let after = Self.run(&fingers, from: stop)
         #expect(Self.browserFling(before) > 300, "the glide's own speed, as a lift at the stop would fling")
-        #expect(Self.browserFling(before + after) == 0)
+        #expect(abs(Self.browserFling(before + after)) < 0.5, "\(Self.browserFling(before + after)) mm/s: two units in 100 ms")
         // A glide that comes to rest by itself ends slow enough: no settle frame, no fling.
         var settling = VirtualFingers(lead: .zero)
         _ = settling.start(velocity: Vector(x: 0, y: 400), deceleration: Self.deceleration,
@@ -172,6 +200,33 @@ import FlickTestSupport
         let whole = Self.run(&settling, from: Self.release)
         #expect(abs(Self.browserFling(whole)) < 1, "\(Self.browserFling(whole)) mm/s")
         #expect(whole.last?.time == whole.dropLast().last.map { $0.time + Self.rest })
+    }
+
+    @Test("a browser that fits a line to the last three scroll frames sees no motion after a stop, even when it reads the stop early or the settle frames late; it did with one settle frame")
+    func settleLeavesNoFittedFling() throws {
+        var fingers = VirtualFingers(lead: .zero)
+        let (before, stop) = Self.stopped(&fingers, velocity: Vector(x: 0, y: 400), after: .milliseconds(150))
+        let after = Self.run(&fingers, from: stop)
+        let frames = before + after
+        #expect(Self.browserFit(before, stopAfter: .milliseconds(8)) > 300, "a lift at the stop flings at the glide's speed")
+        // The stop read 1 to 200 ms after the last settle frame (restBeforeLift: 200 ms as written).
+        for stopAfter: Int64 in [1, 100, 190, 200] {
+            let fit = Self.browserFit(frames, stopAfter: .milliseconds(stopAfter))
+            #expect(abs(fit) < 0.1, "\(fit) mm/s with the stop \(stopAfter) ms after the last settle frame")
+        }
+        // The settle frames read in one bunch, late: the first one's interval takes the delay.
+        var reads = frames.filter { $0.frame.action != .lift }.map(\.time)
+        let last = reads.count - 1
+        reads[last - 2] = reads[last] + .milliseconds(5)
+        reads[last - 1] = reads[last - 2]
+        reads[last] = reads[last - 2]
+        #expect(abs(Self.browserFit(frames, reads: reads, stopAfter: .milliseconds(150))) < 0.1)
+        // One settle frame alone, read 10 ms late (the stop 190 ms after it): the glide's frames
+        // before it make the fit, and the browser flings.
+        let one = before + [after[0]]
+        var oneReads = one.map(\.time)
+        oneReads[oneReads.count - 1] = oneReads[oneReads.count - 1] + .milliseconds(10)
+        #expect(Self.browserFit(one, reads: oneReads, stopAfter: .milliseconds(190)) > 100)
     }
 
     @Test("the rest before the lift counts from when the last motion frame was written")
@@ -185,14 +240,18 @@ import FlickTestSupport
             last = due
             fingers.frameWritten(at: due + .milliseconds(3))
         }
-        let written = try #require(last) + .milliseconds(3)
-        // Cut at max_duration while moving: the settle frame first, then the lift, each rest
+        var written = try #require(last) + .milliseconds(3)
+        // Cut at max_duration while moving: the settle frames first, then the lift, each rest
         // counted from the write before it.
         #expect(fingers.nextDeadline == written + Self.settleRest)
-        let settle = written + Self.settleRest
-        #expect(fingers.advance(to: settle).frame?.action == .move)
-        fingers.frameWritten(at: settle + .milliseconds(3))
-        #expect(fingers.nextDeadline == settle + .milliseconds(3) + Self.rest)
+        for wait in [Self.settleRest, Self.settleGap, Self.settleGap] {
+            #expect(fingers.nextDeadline == written + wait)
+            let settle = written + wait
+            #expect(fingers.advance(to: settle).frame?.action == .move)
+            written = settle + .milliseconds(3)
+            fingers.frameWritten(at: written)
+        }
+        #expect(fingers.nextDeadline == written + Self.rest)
     }
 
     @Test("a stop right after landing never lifts within the tap timeout")
@@ -224,10 +283,12 @@ import FlickTestSupport
         #expect(abs(travel - expected) < 1e-9)
         // The model starts one period after the landing, so it ends 300 ms after that.
         #expect(last.time - Self.release <= .milliseconds(300) + Self.period * 2)
-        // Cut while moving: the settle frame, a unit further right, then the lift.
-        let settle = try #require(moves.last)
-        #expect(settle.time - last.time == Self.settleRest)
-        #expect(abs(settle.frame.first.x - last.frame.first.x - Self.unit) < 1e-9 && settle.frame.first.y == last.frame.first.y)
+        // Cut while moving: the settle frames, each a unit further right, then the lift.
+        let settles = moves.suffix(VirtualFingers.settleFrames)
+        let settle = try #require(settles.last)
+        #expect(settles.first!.time - last.time == Self.settleRest)
+        #expect(settle.time - settles.first!.time == Self.settleGap * Int64(VirtualFingers.settleFrames - 1))
+        #expect(abs(settle.frame.first.x - last.frame.first.x - 3 * Self.unit) < 1e-9 && settle.frame.first.y == last.frame.first.y)
         #expect(frames.last?.frame.action == .lift)
         #expect(frames.last!.time - settle.time == Self.rest)
     }
@@ -402,10 +463,10 @@ import FlickTestSupport
             }
         }
         #expect(all.contains { $0.ended == .cut })
-        // Cut while moving: the last motion is the settle frame, one unit along the main axis (up).
+        // Cut while moving: the last motions are the settle frames, one unit each along the main axis (up).
         let cut = try #require(all.first(where: { $0.ended == .cut }))
         let settle = try #require(all.last(where: { $0.frame.action == .move }))
-        #expect(settle.frame.first.x == cut.frame.first.x && abs(cut.frame.first.y - settle.frame.first.y - Self.unit) < 1e-9)
+        #expect(settle.frame.first.x == cut.frame.first.x && abs(cut.frame.first.y - settle.frame.first.y - 3 * Self.unit) < 1e-9)
         #expect(all.last?.frame.action == .lift)
     }
 

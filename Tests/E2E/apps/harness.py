@@ -132,12 +132,15 @@ TOUCH_STOP_HOLD_S = 0.3
 # flickd stops its virtual fingers within this long of the touch's kernel stamp (its reaction
 # time under emulation; the kernel clock on both sides).
 TOUCH_STOP_WITHIN_S = 0.05
-# Virtual fingers stopped while moving rest 250 ms, move one device unit (the settle frame: a
-# browser then starts no fling of its own at the lift; docs/DESIGN.md) and rest again before the
-# lift. A motion this long after the one before it is that frame, not the coast's.
+# Virtual fingers stopped while moving rest 250 ms, move one device unit three times 50 ms apart
+# (the settle frames: a browser then starts no fling of its own at the lift; docs/DESIGN.md) and
+# rest 200 ms again before the lift. A motion this long after the one before it is the first of
+# them, not the coast's; at most SETTLE_FRAMES motions follow it.
 SETTLE_GAP_S = 0.2
-# Input-driven changes stamped this long from the settle frame on are its own.
-SETTLE_OWN_S = 0.15
+SETTLE_FRAMES = 3
+# Input-driven changes stamped this long from the first settle frame on are the settle frames'
+# own (the last comes 100 ms after the first, the lift 300 ms after it).
+SETTLE_OWN_S = 0.25
 # How late chromium's own input times may be (App.input_clock_slack_s).
 CHROMIUM_INPUT_SLACK_S = 0.05
 # A scenario is not measurable when this many flicks written on time gave no figures and none did
@@ -724,13 +727,21 @@ class DevTap(vdev.EventTap):
             return next((t for t in self.times if t >= t0), None)
 
     def last_motion_after(self, t0):
-        """(kernel time of the last motion after t0 that is no settle frame, of the settle frame
-        after it or None); (None, None) when nothing moved after t0."""
+        """split_settle of the kernel times of the motions after t0."""
         with self.lock:
-            times = sorted(set(t for t in self.motion if t >= t0))
-        if len(times) >= 2 and times[-1] - times[-2] >= SETTLE_GAP_S:
-            return times[-2], times[-1]
-        return (times[-1], None) if times else (None, None)
+            return split_settle(sorted(set(t for t in self.motion if t >= t0)))
+
+
+def split_settle(times):
+    """(the last of the sorted motion times `times` that is no settle frame, the first settle
+    frame or None); (None, None) when there is no motion. The settle frames are the motions
+    after the last rest of SETTLE_GAP_S or more, when at most SETTLE_FRAMES follow it."""
+    if not times:
+        return None, None
+    rests = [i for i in range(1, len(times)) if times[i] - times[i - 1] >= SETTLE_GAP_S]
+    if rests and len(times) - rests[-1] <= SETTLE_FRAMES:
+        return times[rests[-1] - 1], times[rests[-1]]
+    return times[-1], None
 
 
 class LibinputWatch(vdev.LibinputReader):
@@ -1167,9 +1178,9 @@ def first_event_dropped(lines, axis, t_from):
 def measure_touch_stop(lines, flick, touch, last_motion, center_t, slack, settle=None):
     """Figures of one touch-stop try: what moved after flickd's last motion, and against the
     flick's direction. `slack`: how much later than the kernel's stamp the app's input times can
-    be (Server.input_clock_slack_s, or the app's App.input_clock_slack_s when larger). `settle`: kernel time of flickd's settle frame
-    (one device unit, SETTLE_GAP_S or more after its last motion), or None: input-driven changes
-    stamped from it to SETTLE_OWN_S later are its own (`settle_px`), not stray. None when the app did not see the
+    be (Server.input_clock_slack_s, or the app's App.input_clock_slack_s when larger). `settle`: kernel time of flickd's first settle frame
+    (one device unit, SETTLE_GAP_S or more after its last motion; split_settle), or None: input-driven changes
+    stamped from it to SETTLE_OWN_S later are the settle frames' own (`settle_px`), not stray. None when the app did not see the
     flick (fewer than two finger-driven changes)."""
     t_touch = flick.get("k_touch") or flick["t_touch"]
     r = flick.get("k_release") or flick["t_release"]
@@ -1190,8 +1201,8 @@ def measure_touch_stop(lines, flick, touch, last_motion, center_t, slack, settle
     k_touch = touch.get("k_touch") or touch["t_touch"]
 
     def settled(c):
-        # The settle frame's own change: stamped from it to well before the lift 200 ms later
-        # (a browser's fling at the lift is stray).
+        # The settle frames' own changes: stamped from the first to well before the lift 300 ms
+        # later (a browser's fling at the lift is stray).
         return settle is not None and settle - 0.001 <= c[2] < settle + SETTLE_OWN_S
     return {"stop_ms": 1000 * (last_motion - k_touch),
             "settle_ms": None if settle is None else 1000 * (settle - last_motion),
