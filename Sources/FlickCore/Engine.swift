@@ -353,7 +353,7 @@ public final class Engine {
     /// Moves or lifts the virtual fingers (`output` `.touchpad`).
     private func tickFingers(at time: Instant) -> WheelOutput {
         if fingers.isGliding, let due = fingers.nextDeadline, time - due > Self.stallLimit {
-            // The machine was asleep: freeze rather than jump; the settle frame follows at once.
+            // The machine was asleep: freeze rather than jump; the settle frames follow (the first at once).
             stop(at: time, reason: .stall)
         }
         let (frame, ended) = fingers.advance(to: time)

@@ -847,7 +847,8 @@ class Flickd:
 
     def last_motion_after(self, t0):
         """(kernel time of the last motion any of flickd's devices wrote after t0 that is no
-        settle frame, of the settle frame after it or None); (None, None) when none moved."""
+        settle frame, of the first settle frame after it or None; split_settle); (None, None)
+        when none moved."""
         found = [m for m in (tap.last_motion_after(t0) for tap in self.taps) if m[0] is not None]
         return max(found) if found else (None, None)
 
