@@ -116,7 +116,7 @@ public struct VirtualFingers: Sendable {
     /// How many settle frames, and the time between them. Recent chromium fits a line to the
     /// last three scroll events before the stop (and flings at none when the stop comes more
     /// than 200 ms after the last one, which `restBeforeLift` meets only by a hair: one settle
-    /// frame read late was enough, and chromium flung the page in 1 to 2 of 3 tries). Three
+    /// frame read late was enough, and chromium flung the page in up to 2 of 3 tries a run). Three
     /// settle frames fill those three with a crawl of about a pixel each, so the fit gives next
     /// to no speed however chromium's reading delays them; 50 ms apart keeps an older
     /// chromium's 200 ms mean at 20–40 px/s.
