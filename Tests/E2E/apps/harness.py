@@ -962,8 +962,9 @@ def x_finger_lost(events, sources, ms_from, ms_to, applied_ms, axis):
     After a glide from flickd's device the finger's first event switches the master pointer
     back to the real pad, and the app takes a starting point there as at the switch to flickd's
     device (x_switch): GTK the new slave's first event, Qt whatever the server had handled when
-    Qt got to the switch; without flickd there is no switch. {} when the app applied none. The caveat of x_switch applies: an app that merges a frame's events
-    into one change counts them here."""
+    Qt got to the switch; without flickd there is no switch. {} when the app applied none. The
+    caveat of x_switch applies: an app that merges a frame's events into one change counts them
+    here."""
     finger = [e for e in events if e[0] not in sources and e[2] == axis and e[3] != 0 and ms_from <= e[1] <= ms_to]
     first = next((e for e in finger if e[1] in applied_ms), None)
     if first is None:
