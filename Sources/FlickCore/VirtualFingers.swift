@@ -113,14 +113,16 @@ public struct VirtualFingers: Sendable {
     /// delivered late. GTK, which keeps 150 ms of scroll history, sees only the settle frames'
     /// events and then `restBeforeLift` of rest.
     public static let restBeforeSettle = Duration.milliseconds(250)
-    /// How many settle frames, and the time between them. Recent chromium fits a line to the
-    /// last three scroll events before the stop (and flings at none when the stop comes more
-    /// than 200 ms after the last one, which `restBeforeLift` meets only by a hair: one settle
-    /// frame read late was enough, and chromium flung the page in up to 2 of 3 tries a run). Three
-    /// settle frames fill those three with a crawl of about a pixel each, so the fit gives next
-    /// to no speed however chromium's reading delays them; 50 ms apart keeps an older
-    /// chromium's 200 ms mean at 20–40 px/s.
+    /// How many settle frames fingers that stopped while moving write before the lift (a
+    /// count). Recent chromium fits a line to the last three scroll events before the stop
+    /// (and flings at none when the stop comes more than 200 ms after the last one, which
+    /// `restBeforeLift` meets only by a hair: one settle frame read late was enough, and
+    /// chromium flung the page in up to 2 of 3 tries a run). Three settle frames fill those
+    /// three with a crawl of about a pixel each, so the fit gives next to no speed however
+    /// chromium's reading delays them.
     public static let settleFrames = 3
+    /// The time between two settle frames. 50 ms keeps an older chromium's mean over the last
+    /// 200 ms (two settle frames' units in their 100 ms) at 20–40 px/s.
     public static let settleInterval = Duration.milliseconds(50)
     /// The longest fingers stay down after their last motion frame: frozen while moving, they
     /// rest, settle, rest again and lift.
