@@ -275,14 +275,16 @@ public struct VirtualFingers: Sendable {
         let axis: Vector
         /// Settle frames left, the next one included.
         var left: Int
-        /// The rest before the next one: `restBeforeSettle` before the first, then `settleInterval`.
-        var wait: Duration
 
         /// The settle frames of a motion along `direction` that stopped while moving.
         init(stopped direction: Vector) {
             axis = VirtualFingers.settleAxis(direction)
             left = VirtualFingers.settleFrames
-            wait = VirtualFingers.restBeforeSettle
+        }
+
+        /// The rest before the next one: `restBeforeSettle` before the first, then `settleInterval`.
+        var wait: Duration {
+            left == VirtualFingers.settleFrames ? VirtualFingers.restBeforeSettle : VirtualFingers.settleInterval
         }
     }
 
@@ -437,7 +439,6 @@ public struct VirtualFingers: Sendable {
             first = first + settle.axis * Self.settleDistance
             second = second + settle.axis * Self.settleDistance
             settle.left -= 1
-            settle.wait = Self.settleInterval
             state = .resting(still: time, settle: settle.left > 0 ? settle : nil)
             return (TouchFrame(action: .move, first: first, second: second), nil)
         case .resting(let still, nil):

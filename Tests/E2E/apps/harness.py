@@ -704,27 +704,25 @@ class DevTap(vdev.EventTap):
     """Reads one of flickd's virtual devices through evdev (never grabbed), kernel times."""
 
     def __init__(self, devnode):
-        self.times = []
-        self.motion = []  # kernel times of position events (a virtual finger moved)
         self.events = []  # (kernel time, type, code, value) of every event but EV_SYN
+        self.motion = []  # kernel times of position events (a virtual finger moved)
         vdev.EventTap.__init__(self, devnode)
 
     def handle(self, ev):
         if ev.type != E.EV_SYN:
             t = ev.sec + ev.usec / 1e6
             with self.lock:
-                self.times.append(t)
                 self.events.append((t, ev.type, ev.code, ev.value))
                 if ev.type == E.EV_REL or (ev.type == E.EV_ABS and ev.code in POSITION_CODES):
                     self.motion.append(t)
 
     def last(self):
         with self.lock:
-            return self.times[-1] if self.times else 0.0
+            return self.events[-1][0] if self.events else 0.0
 
     def first_after(self, t0):
         with self.lock:
-            return next((t for t in self.times if t >= t0), None)
+            return next((e[0] for e in self.events if e[0] >= t0), None)
 
     def last_motion_after(self, t0):
         """split_settle of the kernel times of the motions after t0."""
