@@ -1,19 +1,24 @@
 #!/usr/bin/python3
-"""A stand-in for systemd-logind's D-Bus API, enough for KWin's DRM backend in the e2e guest.
+"""A stand-in for systemd-logind, enough for the DRM backends of KWin and mutter in the e2e guest.
 
 KWin 5.27 reads input devices (libinput) only with its DRM backend (`kwin_wayland --drm`), and
-that backend opens the GPU and every input device through a session: logind or ConsoleKit; its
-"noop" session opens nothing (openRestricted returns -1). The guest has neither (its PID 1 is
+mutter only with its native backend (`mutter --wayland --display-server`); both open the GPU and
+every input device through a session: logind (or, for KWin, ConsoleKit); KWin's "noop" session
+opens nothing (openRestricted returns -1). The guest has neither (its PID 1 is
 Tests/E2E/stage2, not systemd). This process, run as root on a private system bus, answers the
-calls KWin's logind session makes, and opens the devices itself:
+calls their logind sessions make, and opens the devices itself:
 
   Manager  /org/freedesktop/login1               GetSession(s) -> o (any id: the one session)
-  Session  /org/freedesktop/login1/session/kwin  Activate, TakeControl(b), ReleaseControl,
+  Session  /org/freedesktop/login1/session/c1    Activate, TakeControl(b), ReleaseControl,
            TakeDevice(uu) -> (h fd, b inactive), ReleaseDevice(uu), PauseDeviceComplete(uu);
            properties Active (true), Seat ("seat0", its path), VTNr (0)
   Seat     /org/freedesktop/login1/seat/seat0    SwitchTo(u) (ignored: there is one session)
 
-Usage (in the guest, as root): fake_logind.py BUS-SOCKET-PATH. It starts its own dbus-daemon
+mutter finds its session through sd-login (libsystemd), which reads logind's state files rather
+than asking over D-Bus: with UID given, this writes the ones it reads, for session "c1" of that
+user, active on seat0 (/run/systemd/sessions/c1, /run/systemd/users/UID, /run/systemd/seats/seat0).
+
+Usage (in the guest, as root): fake_logind.py BUS-SOCKET-PATH [UID]. It starts its own dbus-daemon
 listening on BUS-SOCKET-PATH with an allow-all policy, owns org.freedesktop.login1 there and
 prints "ready" on stdout. Clients find the bus through DBUS_SYSTEM_BUS_ADDRESS=unix:path=...
 It never pauses a device (no VT switching in the guest).
@@ -67,7 +72,8 @@ INTROSPECTION = """<node>
 </node>"""
 
 MANAGER_PATH = "/org/freedesktop/login1"
-SESSION_PATH = "/org/freedesktop/login1/session/kwin"
+SESSION_ID = "c1"
+SESSION_PATH = "/org/freedesktop/login1/session/" + SESSION_ID
 SEAT_PATH = "/org/freedesktop/login1/seat/seat0"
 
 
@@ -90,6 +96,24 @@ def device_path(major, minor):
             if os.major(rdev) == major and os.minor(rdev) == minor:
                 return path
     return None
+
+
+def write_session_files(uid):
+    """logind's state files for one active graphical session of `uid` on seat0, in the format
+    sd-login parses (KEY=VALUE lines): what sd_uid_get_display, sd_session_is_active,
+    sd_session_get_type/state/seat and sd_seat_get_active read."""
+    files = {
+        "/run/systemd/sessions/" + SESSION_ID: {"UID": uid, "ACTIVE": 1, "IS_DISPLAY": 1, "STATE": "active",
+                                                "TYPE": "wayland", "CLASS": "user", "SEAT": "seat0", "VTNR": 1},
+        "/run/systemd/users/%d" % uid: {"STATE": "active", "DISPLAY": SESSION_ID, "SESSIONS": SESSION_ID,
+                                        "ACTIVE_SESSIONS": SESSION_ID, "ONLINE_SESSIONS": SESSION_ID},
+        "/run/systemd/seats/seat0": {"ACTIVE": SESSION_ID, "ACTIVE_UID": uid, "SESSIONS": SESSION_ID,
+                                     "CAN_GRAPHICAL": 1},
+    }
+    for path, values in files.items():
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write("".join("%s=%s\n" % kv for kv in values.items()))
 
 
 def on_call(conn, sender, path, iface, method, params, invocation):
@@ -131,9 +155,11 @@ def on_get_property(conn, sender, path, iface, prop):
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: fake_logind.py BUS-SOCKET-PATH")
+    if len(sys.argv) not in (2, 3):
+        sys.exit("usage: fake_logind.py BUS-SOCKET-PATH [UID]")
     sock = sys.argv[1]
+    if len(sys.argv) == 3:
+        write_session_files(int(sys.argv[2]))
     os.makedirs(os.path.dirname(sock), exist_ok=True)
     if os.path.exists(sock):
         os.unlink(sock)  # left by an earlier run in the same boot

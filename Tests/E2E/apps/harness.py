@@ -407,74 +407,60 @@ class Sway(WaylandServer):
             return r.stdout + r.stderr
 
 
-class KWin(WaylandServer):
-    """KWin 5.27 (kwin_wayland) with its DRM backend and libinput, run as an unprivileged user.
+class DrmServer(WaylandServer):
+    """A Wayland compositor with a DRM backend reading libinput: it needs a KMS device (the
+    guest's --gpu: QEMU's bochs-display, dumb buffers, no acceleration) and a session that opens
+    devices for it (logind), which the guest does not run: fake_logind.py answers logind's D-Bus
+    calls on a private system bus and writes the session files sd-login reads (docs/APPS.md,
+    "KWin and mutter"). An absolute pointer of the harness's moves the cursor: neither KWin nor
+    mutter has a command for it (sway's "seat cursor set")."""
 
-    KWin 5.27 creates its libinput backend only in its DRM backend (--drm); --virtual reads no
-    input device at all. The DRM backend needs a KMS device (the guest's --gpu: QEMU's
-    bochs-display, QPainter compositing on dumb buffers) and a session that opens devices for it:
-    logind or ConsoleKit, neither of which runs in the guest; fake_logind.py answers logind's
-    D-Bus calls on a private system bus (docs/APPS.md, "KWin and mutter").
-    """
-    name = "kwin"
+    POINTER_MAX = 65535
 
-    def __init__(self, work, home=None):
-        self.procs = []
+    def start_session(self, work):
+        """The KMS device, the user, fake_logind with a session of that user, and the pointer."""
         if not glob.glob("/dev/dri/card*"):
             # The guest's udev does not load the bochs driver for the display device by itself.
             subprocess.run(["modprobe", "bochs"], capture_output=True)
             subprocess.run(["udevadm", "settle", "--timeout=30"], capture_output=True)
         if not glob.glob("/dev/dri/card*"):
-            raise RuntimeError("no /dev/dri/card*: KWin's DRM backend needs the guest's --gpu option")
+            raise RuntimeError("no /dev/dri/card*: %s's DRM backend needs the guest's --gpu option" % self.name)
         self.setup_user()
-        # HOME and XDG_CONFIG_HOME of KWin's user: kcminputrc (touchpad settings) lives there.
-        self.home = home or os.path.join(work, "kwin-home")
-        self.config = os.path.join(self.home, ".config")
-        os.makedirs(self.config, exist_ok=True)
-        # KWin's user owns its settings, as on a desktop: KConfig writes no file it may not write
-        # (a root-owned kcminputrc would stay as it is when a setting changes).
-        for d in [self.home, self.config] + [os.path.join(self.config, n) for n in os.listdir(self.config)]:
-            os.chown(d, self.uid, self.gid)
         bus_sock = "/run/flickd-fake-logind/system_bus_socket"
         self.bus_address = "unix:path=" + bus_sock
-        logind = subprocess.Popen([PYTHON, os.path.join(HERE, "fake_logind.py"), bus_sock], stdout=subprocess.PIPE,
-                                  stderr=open(os.path.join(work, "fake_logind.log"), "w"), text=True)
+        logind = subprocess.Popen([PYTHON, os.path.join(HERE, "fake_logind.py"), bus_sock, str(self.uid)],
+                                  stdout=subprocess.PIPE, stderr=open(os.path.join(work, "fake_logind.log"), "w"),
+                                  text=True)
         self.procs.append(logind)
         ready, _, _ = select.select([logind.stdout], [], [], 60)
         if not ready or logind.stdout.readline().strip() != "ready":
             raise RuntimeError("fake_logind did not start:\n" + open(os.path.join(work, "fake_logind.log")).read())
-        # KWin has no command to move its cursor (sway's "seat cursor set"): an absolute pointer
-        # (like QEMU's USB tablet: libinput maps its range onto the screen) does it.
+        # Like QEMU's USB tablet: libinput maps its range onto the screen.
         span = evdev.AbsInfo(value=0, min=0, max=self.POINTER_MAX, fuzz=0, flat=0, resolution=0)
         self.pointer = evdev.UInput({E.EV_ABS: [(E.ABS_X, span), (E.ABS_Y, span)],
                                      E.EV_KEY: [E.BTN_LEFT, E.BTN_RIGHT, E.BTN_MIDDLE]},
                                     name="flickd harness pointer")
         subprocess.run(["udevadm", "settle", "--timeout=30"], capture_output=True)
-        self.wayland = "wayland-kwin"
-        env = dict(os.environ, XDG_RUNTIME_DIR=self.runtime, HOME=self.home, XDG_CONFIG_HOME=self.config,
-                   XDG_CURRENT_DESKTOP="KDE", DBUS_SYSTEM_BUS_ADDRESS=self.bus_address,
-                   # No GPU: QPainter compositing, no GL anywhere.
-                   KWIN_COMPOSE="Q", QT_QUICK_BACKEND="software", LIBGL_ALWAYS_SOFTWARE="1",
-                   QT_LOGGING_RULES="kwin_libinput.debug=true;kwin_core.debug=true;kwin_wayland_drm.debug=true")
+
+    def start_compositor(self, command, env, cwd):
+        """Runs `command` (the compositor under dbus-run-session) as the user, in a process group
+        of its own, and waits for its Wayland socket `self.wayland`."""
         for name in ("WAYLAND_DISPLAY", "DISPLAY"):
             env.pop(name, None)
-        self.log_path = os.path.join(work, "kwin.log")
-        # dbus-run-session: KWin registers org.kde.KWin on a session bus and warns without one.
+        # dbus-run-session: both register names on a session bus and warn without one.
         self.procs.append(subprocess.Popen(
-            self.setpriv() + ["dbus-run-session", "--", "kwin_wayland", "--drm", "--no-lockscreen",
-                              "--no-global-shortcuts", "--no-kactivities", "--socket", self.wayland],
-            env=env, cwd=self.home, stdout=open(self.log_path, "w"), stderr=subprocess.STDOUT,
-            # Its own process group: stop() ends dbus-run-session, its bus and KWin together (a
-            # KWin left behind would hold the socket name of the next server in the same boot).
+            self.setpriv() + ["dbus-run-session", "--"] + command,
+            env=env, cwd=cwd, stdout=open(self.log_path, "w"), stderr=subprocess.STDOUT,
+            # Its own process group: stop() ends dbus-run-session, its bus and the compositor
+            # together (one left behind would hold the socket name of the next server in the boot).
             start_new_session=True))
         deadline = mono() + 180
         sock = os.path.join(self.runtime, self.wayland)
         while not os.path.exists(sock):
             if mono() > deadline or self.procs[-1].poll() is not None:
-                raise RuntimeError("kwin_wayland did not start:\n" + open(self.log_path, errors="replace").read()[-3000:])
+                raise RuntimeError("%s did not start:\n%s" % (
+                    command[0], open(self.log_path, errors="replace").read()[-3000:]))
             time.sleep(0.1)
-
-    POINTER_MAX = 65535
 
     def move_pointer(self, x_fraction, y_fraction):
         self.pointer.write(E.EV_ABS, E.ABS_X, int(x_fraction * self.POINTER_MAX))
@@ -482,16 +468,16 @@ class KWin(WaylandServer):
         self.pointer.syn()
 
     def place_pointer(self):
-        # Away and back to the screen's centre, which the 800 x 600 window covers wherever KWin
-        # places it on the 1280 x 800 output: a surface that appeared under a resting cursor may
-        # not have pointer focus (as in sway).
+        # Away and back to the screen's centre, which the 800 x 600 window covers wherever the
+        # compositor places it on the 1280 x 800 output: a surface that appeared under a resting
+        # cursor may not have pointer focus (as in sway).
         self.move_pointer(0.95, 0.95)
         time.sleep(0.3)
         self.move_pointer(0.5, 0.5)
         time.sleep(0.3)
 
     def stop(self):
-        # The whole group, even when dbus-run-session itself has ended: KWin may outlive it.
+        # The whole group, even when dbus-run-session itself has ended: the compositor may outlive it.
         session = self.procs[-1]
         try:
             os.killpg(session.pid, signal.SIGTERM)
@@ -507,6 +493,36 @@ class KWin(WaylandServer):
             pass
         Server.stop(self)
         self.pointer.close()
+
+
+class KWin(DrmServer):
+    """KWin 5.27 (kwin_wayland) with its DRM backend and libinput, run as an unprivileged user.
+
+    KWin 5.27 creates its libinput backend only in its DRM backend (--drm); --virtual reads no
+    input device at all (see DrmServer for what the DRM backend needs in the guest).
+    """
+    name = "kwin"
+
+    def __init__(self, work, home=None):
+        self.procs = []
+        self.start_session(work)
+        # HOME and XDG_CONFIG_HOME of KWin's user: kcminputrc (touchpad settings) lives there.
+        self.home = home or os.path.join(work, "kwin-home")
+        self.config = os.path.join(self.home, ".config")
+        os.makedirs(self.config, exist_ok=True)
+        # KWin's user owns its settings, as on a desktop: KConfig writes no file it may not write
+        # (a root-owned kcminputrc would stay as it is when a setting changes).
+        for d in [self.home, self.config] + [os.path.join(self.config, n) for n in os.listdir(self.config)]:
+            os.chown(d, self.uid, self.gid)
+        self.wayland = "wayland-kwin"
+        env = dict(os.environ, XDG_RUNTIME_DIR=self.runtime, HOME=self.home, XDG_CONFIG_HOME=self.config,
+                   XDG_CURRENT_DESKTOP="KDE", DBUS_SYSTEM_BUS_ADDRESS=self.bus_address,
+                   # No GPU: QPainter compositing, no GL anywhere.
+                   KWIN_COMPOSE="Q", QT_QUICK_BACKEND="software", LIBGL_ALWAYS_SOFTWARE="1",
+                   QT_LOGGING_RULES="kwin_libinput.debug=true;kwin_core.debug=true;kwin_wayland_drm.debug=true")
+        self.log_path = os.path.join(work, "kwin.log")
+        self.start_compositor(["kwin_wayland", "--drm", "--no-lockscreen", "--no-global-shortcuts",
+                               "--no-kactivities", "--socket", self.wayland], env, self.home)
 
     def input_devices(self):
         try:
@@ -567,6 +583,43 @@ class KWinNatural(KWin):
         KWin.stop(self)
         self.restore_env()
 
+class Mutter(DrmServer):
+    """mutter 43 (GNOME's compositor, here without GNOME Shell) as a Wayland display server on
+    its native backend: KMS and libinput through the session (DrmServer), painting through
+    Mesa's software renderer on the dumb-buffer device. Its touchpad settings are GNOME's
+    (gsettings org.gnome.desktop.peripherals.touchpad: one setting for every touchpad), left at
+    the schema's defaults as on a fresh GNOME desktop: natural scrolling on, for the real pad and
+    flickd's alike. flickd gets XDG_CURRENT_DESKTOP=GNOME and reads the same setting, so it
+    must not turn its fingers' motion around."""
+    name = "mutter"
+
+    def __init__(self, work):
+        self.procs = []
+        self.start_session(work)
+        self.home = os.path.join(work, "mutter-home")
+        os.makedirs(self.home, exist_ok=True)
+        os.chown(self.home, self.uid, self.gid)
+        self.wayland = "wayland-mutter"
+        env = dict(os.environ, XDG_RUNTIME_DIR=self.runtime, HOME=self.home, XDG_CURRENT_DESKTOP="GNOME",
+                   XDG_SESSION_TYPE="wayland", DBUS_SYSTEM_BUS_ADDRESS=self.bus_address,
+                   MUTTER_DEBUG="backend")
+        self.log_path = os.path.join(work, "mutter.log")
+        self.start_compositor(["mutter", "--wayland", "--display-server", "--no-x11",
+                               "--wayland-display", self.wayland], env, self.home)
+        self.set_flickd_env(XDG_CURRENT_DESKTOP="GNOME", XDG_SESSION_TYPE="wayland")
+
+    def stop(self):
+        DrmServer.stop(self)
+        self.restore_env()
+
+    def input_devices(self):
+        try:
+            text = open(self.log_path, errors="replace").read()
+        except OSError:
+            return ""
+        return "\n".join(l for l in text.splitlines() if "/dev/input/" in l)
+
+
 class SwayNatural(Sway):
     """sway as above with an `input <identifier>` rule that makes the real pad natural and
     leaves flickd's virtual pad at libinput's default: the case flickd's sway reader exists for.
@@ -601,7 +654,8 @@ class SwayNatural(Sway):
         self.restore_env()
 
 
-SERVERS = {"xorg": Xorg, "sway": Sway, "sway-natural": SwayNatural, "kwin": KWin, "kwin-natural": KWinNatural}
+SERVERS = {"xorg": Xorg, "sway": Sway, "sway-natural": SwayNatural, "kwin": KWin, "kwin-natural": KWinNatural,
+           "mutter": Mutter}
 
 
 # ------------------------------------------------------------------------------------ app ---
