@@ -218,6 +218,7 @@ public final class Daemon {
         if !devices.values.contains(where: { $0.role == .touch }) {
             logger.notice("no touchpad or touchscreen to read yet; waiting for one to be plugged in")
         }
+        rehearse()
         // The wheel exists and the devices present are open: startup is complete.
         reportedDeviceCount = devices.count
         notifier?.ready(status: serviceStatus())
@@ -254,6 +255,26 @@ public final class Daemon {
             followCoast()
             try timer.arm(at: engine.nextDeadline)
             if devices.count != reportedDeviceCount { reportStatus() }
+        }
+    }
+
+    /// Plays a coast into nothing (`Rehearsal`), so that the first real one runs warm.
+    private func rehearse() {
+        let began = now()
+        do {
+            // Its reports are formatted as the daemon's are, at the same level, for a log
+            // that writes nothing: with --verbose the first coast's log line runs warm too.
+            var quiet = NoOpLogHandler()
+            quiet.logLevel = logger.logLevel
+            let log = Logger(label: "rehearsal") { _ in quiet }
+            let mode = output.mode
+            let outcome = try Rehearsal.run(configuration: configuration.current, output: mode) { report in
+                Self.log(report, output: mode, to: log)
+            }
+            let took = (now() - began).microseconds / 1000
+            logger.debug("rehearsed a coast for the first flick: \(outcome.coasted ? "coasted" : "no coast"), \(outcome.frames) frames to /dev/null in \(took) ms")
+        } catch {
+            logger.debug("could not rehearse a coast (\(error)); the first one may start late")
         }
     }
 
@@ -492,6 +513,7 @@ public final class Daemon {
         engine.output = mode
         outputFailing = false
         logger.info("output: \(Self.describe(mode))")
+        rehearse()  // the new output's code has not run yet
     }
 
     /// The output device of `mode`, for the log.

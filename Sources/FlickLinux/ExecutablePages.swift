@@ -18,8 +18,9 @@ import Glibc
 /// Rationale (docs/DESIGN.md, "The daemon sheds its binary's pages at start"): fault-around
 /// is a system-wide setting, and an order file cannot move the standard library's functions
 /// apart; this is flickd's own way to hold only what it runs. The price is one 4 KiB read for
-/// each page touched after the call (start-up, and the first coast's new code), from the disk
-/// when another process has not kept it cached. Writable segments (data, RELRO) are never
+/// each page touched after the call, from the disk when another process has not kept it
+/// cached: at start-up, which includes a rehearsed coast (`Rehearsal`) so that the first real
+/// one does not pay it. Writable segments (data, RELRO) are never
 /// unmapped; they get only the no-read-ahead advice.
 public enum ExecutablePages {
     /// Sheds the executable's read-only pages (see the type's comment) and returns how many

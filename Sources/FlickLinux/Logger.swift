@@ -119,7 +119,7 @@ public protocol LogHandler: Sendable {
     func log(event: LogEvent)
 }
 
-/// A handler that writes nothing (tests).
+/// A handler that writes nothing (tests; the start-up rehearsal's reports, formatted and dropped).
 public struct NoOpLogHandler: LogHandler {
     public var logLevel: Logger.Level = .critical
     public init() {}

@@ -12,6 +12,8 @@ final class UinputDevice {
     static let product: UInt16 = 0
 
     private var uinput: OpaquePointer?
+    /// A stand-in writing to /dev/null (`init(discardingFrameCapacity:)`), open until `close`.
+    private var discardsFrames = false
     /// The uinput descriptor, cached so a write is one syscall.
     private let fileDescriptor: Int32
     /// One frame's events, `capacity` of them; fill it, then `writeFrame(count:)`.
@@ -51,6 +53,17 @@ final class UinputDevice {
         frame = .allocate(capacity: frameCapacity)
     }
 
+    /// A stand-in that creates no device and writes its frames to `/dev/null`: the same
+    /// encoding and write as a real device's, for `Rehearsal`. `syspath` and `devnode` are nil.
+    init(discardingFrameCapacity frameCapacity: Int) throws(SystemError) {
+        uinput = nil
+        fileDescriptor = try Syscall.open("/dev/null", flags: O_WRONLY | O_CLOEXEC)
+        discardsFrames = true
+        syspath = nil
+        devnode = nil
+        frame = .allocate(capacity: frameCapacity)
+    }
+
     deinit {
         close()
         frame.deallocate()
@@ -58,6 +71,10 @@ final class UinputDevice {
 
     /// Destroys the device (libevdev also closes the managed descriptor). Further writes fail.
     func close() {
+        if discardsFrames {
+            discardsFrames = false
+            Syscall.close(fileDescriptor)
+        }
         guard let uinput else { return }
         libevdev_uinput_destroy(uinput)
         self.uinput = nil
@@ -65,7 +82,7 @@ final class UinputDevice {
 
     /// Writes the first `count` events of `frame` in one syscall; nothing when `count` is 0.
     func writeFrame(count: Int) throws(SystemError) {
-        guard uinput != nil else { throw SystemError(errno: EBADF, call: "write", path: "/dev/uinput") }
+        guard uinput != nil || discardsFrames else { throw SystemError(errno: EBADF, call: "write", path: "/dev/uinput") }
         guard count > 0 else { return }
         let bytes = count * MemoryLayout<input_event>.stride
         let written = try Syscall.write(fileDescriptor, UnsafeRawBufferPointer(start: frame, count: bytes))

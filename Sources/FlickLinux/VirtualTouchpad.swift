@@ -61,6 +61,12 @@ public final class VirtualTouchpad: TouchSink {
         device = try UinputDevice(template: Self.makeTemplate(), name: Self.name, frameCapacity: Self.maximumFrameLength)
     }
 
+    /// A touchpad that creates no device: its frames, encoded and written as this type's are, go
+    /// to `/dev/null` (`Rehearsal`).
+    init(discarding: ()) throws(SystemError) {
+        device = try UinputDevice(discardingFrameCapacity: Self.maximumFrameLength)
+    }
+
     public func close() { device.close() }
 
     public func write(_ touch: TouchFrame) throws(SystemError) {

@@ -70,6 +70,12 @@ public final class VirtualWheel: WheelSink {
         device = try UinputDevice(template: Self.makeTemplate(), name: Self.name, frameCapacity: Self.maximumFrameLength)
     }
 
+    /// A wheel that creates no device: its frames, encoded and written as this type's are, go
+    /// to `/dev/null` (`Rehearsal`).
+    init(discarding: ()) throws(SystemError) {
+        device = try UinputDevice(discardingFrameCapacity: Self.maximumFrameLength)
+    }
+
     public func close() { device.close() }
 
     /// Writes `output` as one frame in one syscall: the hi-res codes, the legacy detent codes,
