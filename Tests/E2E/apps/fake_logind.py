@@ -98,22 +98,23 @@ def device_path(major, minor):
     return None
 
 
-def write_session_files(uid):
-    """logind's state files for one active graphical session of `uid` on seat0, in the format
-    sd-login parses (KEY=VALUE lines): what sd_uid_get_display, sd_session_is_active,
-    sd_session_get_type/state/seat and sd_seat_get_active read."""
+def write_session_files(uid, root="/run/systemd"):
+    """logind's state files under `root` for one active graphical session of `uid` on seat0, in
+    the format sd-login parses (KEY=VALUE lines): what sd_uid_get_display, sd_session_is_active,
+    sd_session_get_type/state/seat and sd_seat_get_active read. Returns {path: {key: value}}."""
     files = {
-        "/run/systemd/sessions/" + SESSION_ID: {"UID": uid, "ACTIVE": 1, "IS_DISPLAY": 1, "STATE": "active",
+        root + "/sessions/" + SESSION_ID: {"UID": uid, "ACTIVE": 1, "IS_DISPLAY": 1, "STATE": "active",
                                                 "TYPE": "wayland", "CLASS": "user", "SEAT": "seat0", "VTNR": 1},
-        "/run/systemd/users/%d" % uid: {"STATE": "active", "DISPLAY": SESSION_ID, "SESSIONS": SESSION_ID,
+        root + "/users/%d" % uid: {"STATE": "active", "DISPLAY": SESSION_ID, "SESSIONS": SESSION_ID,
                                         "ACTIVE_SESSIONS": SESSION_ID, "ONLINE_SESSIONS": SESSION_ID},
-        "/run/systemd/seats/seat0": {"ACTIVE": SESSION_ID, "ACTIVE_UID": uid, "SESSIONS": SESSION_ID,
+        root + "/seats/seat0": {"ACTIVE": SESSION_ID, "ACTIVE_UID": uid, "SESSIONS": SESSION_ID,
                                      "CAN_GRAPHICAL": 1},
     }
     for path, values in files.items():
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w") as f:
             f.write("".join("%s=%s\n" % kv for kv in values.items()))
+    return files
 
 
 def on_call(conn, sender, path, iface, method, params, invocation):

@@ -1,7 +1,9 @@
 #!/usr/bin/python3
-"""Offline tests of fake_logind.py (the logind stand-in KWin's DRM backend uses in the guest):
-on the host, with its own private bus, no guest, no KWin. They make the calls KWin's logind
-session makes and check the answers, and that a device taken through it is really open.
+"""Offline tests of fake_logind.py (the logind stand-in the DRM backends of KWin and mutter use
+in the guest): on the host, with its own private bus, no guest, no compositor. They make the
+calls KWin's and mutter's logind sessions make and check the answers, that a device taken
+through it is really open, and the session files it writes for sd-login (mutter's way to find
+its session), written to a temporary directory here.
 
     /usr/bin/python3 Tests/E2E/apps/test_fake_logind.py
 Skipped (with the reason) where dbus-daemon or python3-gi is missing.
@@ -86,6 +88,34 @@ class FakeLogindTests(unittest.TestCase):
     def test_take_device_of_a_missing_device_is_an_error(self):
         with self.assertRaises(GLib.Error):
             self.call(self.session_path(), SESSION, "TakeDevice", GLib.Variant("(uu)", (4095, 1048575)), "(hb)")
+
+
+@unittest.skipIf(Gio is None, "needs python3-gi (fake_logind.py imports it)")
+class SessionFilesTests(unittest.TestCase):
+    """The state files sd-login reads, in a temporary directory instead of /run/systemd."""
+
+    def test_one_active_wayland_session_of_the_user_on_seat0(self):
+        sys.path.insert(0, HERE)
+        import fake_logind
+        root = tempfile.mkdtemp(prefix="fake-logind-run-")
+        try:
+            fake_logind.write_session_files(1234, root)
+
+            def parse(path):
+                with open(os.path.join(root, path)) as f:
+                    return dict(line.rstrip("\n").split("=", 1) for line in f)
+
+            session = parse("sessions/" + fake_logind.SESSION_ID)
+            self.assertEqual((session["UID"], session["ACTIVE"], session["STATE"], session["TYPE"], session["SEAT"]),
+                             ("1234", "1", "active", "wayland", "seat0"))
+            # sd_uid_get_display: the user's graphical session is that one.
+            user = parse("users/1234")
+            self.assertEqual((user["DISPLAY"], user["SESSIONS"]), (fake_logind.SESSION_ID, fake_logind.SESSION_ID))
+            self.assertEqual(parse("seats/seat0")["ACTIVE"], fake_logind.SESSION_ID)
+            # The object path mutter builds from the id is the one registered.
+            self.assertEqual(fake_logind.SESSION_PATH, "/org/freedesktop/login1/session/" + fake_logind.SESSION_ID)
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
 
 
 if __name__ == "__main__":
