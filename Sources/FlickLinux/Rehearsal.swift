@@ -7,8 +7,8 @@ import FlickCore
 /// the coast and the virtual fingers, the encoder and the write. Each page of it is a read from
 /// the disk (the daemon shed its binary's pages: `ExecutablePages`), and the Swift runtime sets
 /// up what that code uses on first use. Measured in the e2e guest, the first coast after a
-/// start landed its fingers 12–37 ms after the lift where later ones took 3–7 ms, and 20–67 ms
-/// with a display server running; its first 100 ms then carried a third to two thirds of the
+/// start landed its fingers 16–37 ms after the lift where later ones took 3–7 ms, and 20–67 ms
+/// with a display server running; its first 100 ms then carried a sixth to three quarters of the
 /// motion (docs/PERFORMANCE.md, "The first coast"). Played once before the daemon reports
 /// ready, the same code is resident and set up when the first flick comes.
 ///

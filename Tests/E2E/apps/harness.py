@@ -3,7 +3,7 @@
 
 Runs INSIDE the e2e guest (as root; see Tests/E2E/README.md), with --mem 2048:
     Tests/E2E/guest run --mem 2048 --timeout 1800 --results DIR -- /usr/bin/python3 \
-        Tests/E2E/apps/harness.py --flickd .build/debug/flickd [--servers xorg,sway,kwin]
+        Tests/E2E/apps/harness.py --flickd .build/debug/flickd [--servers xorg,sway,kwin,mutter]
         [--toolkits gtk4,gtk3,qt6,chromium] [--also SERVER:TOOLKIT ...] [--modes none,wheel,touchpad]
         [--speeds 60,150,400] [--directions vertical,horizontal] [--flicks 5] [--check] [--out DIR]
         [--table FILE] [--variant NAME=BINARY ...] [--x-trace]
@@ -12,7 +12,9 @@ Per server (Xorg with the dummy video driver and the libinput input driver; sway
 its libinput backend, run by an unprivileged user through seatd; KWin 5.27 with its DRM backend
 on the guest's --gpu display device, through fake_logind.py: the guest must be booted with
 --gpu for it; "kwin-natural": the same with the real pad natural in KWin's kcminputrc and flickd
-told so; "sway-natural": sway with an `input <identifier>` rule making the real pad natural, and
+told so; mutter 43 (GNOME's compositor, without GNOME Shell) with its native backend, the same
+way and with GNOME's default touchpad settings (natural scrolling on for every touchpad);
+"sway-natural": sway with an `input <identifier>` rule making the real pad natural, and
 flickd given SWAYSOCK) and per toolkit app
 (Tests/E2E/apps/app.py: GTK4, GTK3, Qt6 widgets), one app is started and reused: for each
 flickd output mode ("none" = flickd not running; "wheel", "touchpad" = flickd run with
@@ -296,7 +298,7 @@ EndSection
 
 
 class WaylandServer(Server):
-    """A Wayland compositor and its apps, run as an unprivileged user (sway, KWin)."""
+    """A Wayland compositor and its apps, run as an unprivileged user (sway, KWin, mutter)."""
 
     def setup_user(self):
         """The unprivileged user a Wayland compositor and its apps run as (sway and KWin refuse
