@@ -218,10 +218,13 @@ public final class Daemon {
         if !devices.values.contains(where: { $0.role == .touch }) {
             logger.notice("no touchpad or touchscreen to read yet; waiting for one to be plugged in")
         }
-        rehearse()
         // The wheel exists and the devices present are open: startup is complete.
         reportedDeviceCount = devices.count
         notifier?.ready(status: serviceStatus())
+        // Right after READY: a start that waited for it would take its page reads longer (each
+        // page is a read of its own after the shed); a gesture that begins meanwhile is read
+        // a little late, with its kernel times, and coasts as usual.
+        rehearse()
         // Start-up's allocations (configuration, device scan) are done with.
         Syscall.releaseFreeHeap()
         while true {

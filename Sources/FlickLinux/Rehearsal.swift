@@ -9,7 +9,7 @@ import FlickCore
 /// up what that code uses on first use. Measured in the e2e guest, the first coast after a
 /// start landed its fingers 16–37 ms after the lift where later ones took 3–7 ms, and 20–67 ms
 /// with a display server running; its first 100 ms then carried a sixth to three quarters of the
-/// motion (docs/PERFORMANCE.md, "The first coast"). Played once before the daemon reports
+/// motion (docs/PERFORMANCE.md, "The first coast"). Played once right after the daemon reports
 /// ready, the same code is resident and set up when the first flick comes.
 ///
 /// Rationale (docs/DESIGN.md, "A rehearsed coast at start-up"): the rehearsal is the daemon's
