@@ -20,7 +20,8 @@ public enum Rehearsal {
     /// What a rehearsal did.
     public struct Outcome: Equatable, Sendable {
         /// Whether the engine started a coast from the flick (not when the configuration
-        /// coasts no touchpad flick, e.g. `coast.touchpad = false`).
+        /// coasts no touchpad flick: `touchpad.enabled = false`, or a `coast.min_speed` above
+        /// `maximumSpeed / 1.5`).
         public var coasted: Bool
         /// Frames written to `/dev/null`: virtual-finger frames or wheel frames.
         public var frames: Int
@@ -40,7 +41,7 @@ public enum Rehearsal {
     static let maximumTicks = 2000
 
     /// The touchpad the flick is played on: the virtual touchpad's own geometry
-    /// (`VirtualPad`), a clickpad with two slots.
+    /// (`VirtualPad`: 1000 mm square, 100 units/mm) and two slots.
     static let touchpad: DeviceDescription = {
         let span = AxisInfo(minimum: 0, maximum: VirtualPad.maximumUnits, resolution: Int32(VirtualPad.unitsPerMillimetre))
         return DeviceDescription(
