@@ -1,3 +1,4 @@
+import CEvdev
 import FlickCore
 
 /// One flick and its coast, played at start-up through an engine of their own into an output
@@ -99,48 +100,35 @@ public enum Rehearsal {
     }
 
     /// The flick's events, then the engine's deadlines until it has none (or `maximumTicks`),
-    /// with a touch stop `coastBeforeStop` after the lift; wheel output goes to `write`.
+    /// with a touch stop `coastBeforeStop` after the lift; wheel output goes to `write`. The
+    /// flick's frames are the virtual touchpad's own (`VirtualTouchpad.Encoder`), read back.
     private static func play(on engine: Engine, device: DeviceID, from start: Instant,
                              write: (WheelOutput) -> Void) {
-        let unitsPerMillimetre = VirtualPad.unitsPerMillimetre
         // Fast enough to coast above `coast.min_speed`, slow enough that the flick stays on the
         // pad: a `min_speed` above `maximumSpeed / 1.5` rehearses no coast.
         let speed = min(max(150, 1.5 * engine.configuration.coast.minSpeed), maximumSpeed)
-        let step = speed * Double(frameInterval.microseconds) / 1_000_000
-        let x = VirtualPad.centre.x, y = VirtualPad.centre.y - step * Double(flickFrames) / 2
+        let step = Vector(x: 0, y: speed * Double(frameInterval.microseconds) / 1_000_000)
+        let spacing = Vector(x: VirtualPad.fingerSpacingMillimetres, y: 0)
+        var first = VirtualPad.centre - step * (Double(flickFrames) / 2)
+        var encoder = VirtualTouchpad.Encoder()
+        let events = UnsafeMutablePointer<input_event>.allocate(capacity: VirtualTouchpad.maximumFrameLength)
+        defer { events.deallocate() }
         var time = start
-        func send(_ type: UInt16, _ code: UInt16, _ value: Int32) {
-            write(engine.handle(InputEvent(type: type, code: code, value: value), from: device, at: time))
-        }
-        func units(_ millimetres: Double) -> Int32 { Int32((millimetres * unitsPerMillimetre).rounded()) }
-        func fingers(atY fingerY: Double, landing: Bool) {
-            for slot in Int32(0)...1 {
-                send(EventCode.absolute, EventCode.absMTSlot, slot)
-                if landing { send(EventCode.absolute, EventCode.absMTTrackingID, slot + 1) }
-                send(EventCode.absolute, EventCode.absMTPositionX, units(x + Double(slot) * VirtualPad.fingerSpacingMillimetres))
-                send(EventCode.absolute, EventCode.absMTPositionY, units(fingerY))
+        func send(_ action: TouchFrame.Action) {
+            let count = encoder.encode(TouchFrame(action: action, first: first, second: first + spacing), into: events)
+            for index in 0..<count {
+                let event = InputEvent(type: events[index].type, code: events[index].code, value: events[index].value)
+                write(engine.handle(event, from: device, at: time))
             }
-            if landing {
-                send(EventCode.key, EventCode.touch, 1)
-                send(EventCode.key, EventCode.toolDoubleTap, 1)
-            }
-            send(EventCode.absolute, EventCode.absX, units(x))
-            send(EventCode.absolute, EventCode.absY, units(fingerY))
-            send(EventCode.synchronization, EventCode.synReport, 0)
         }
-        fingers(atY: y, landing: true)
-        for frame in 1...flickFrames {
+        send(.land)
+        for _ in 1...flickFrames {
             time = time + frameInterval
-            fingers(atY: y + step * Double(frame), landing: false)
+            first = first + step
+            send(.move)
         }
         time = time + frameInterval
-        for slot in Int32(0)...1 {
-            send(EventCode.absolute, EventCode.absMTSlot, slot)
-            send(EventCode.absolute, EventCode.absMTTrackingID, -1)
-        }
-        send(EventCode.key, EventCode.touch, 0)
-        send(EventCode.key, EventCode.toolDoubleTap, 0)
-        send(EventCode.synchronization, EventCode.synReport, 0)
+        send(.lift)
 
         let stopAt = time + coastBeforeStop
         var stopped = false
