@@ -271,11 +271,12 @@ public final class Daemon {
             quiet.logLevel = logger.logLevel
             let log = Logger(label: "rehearsal") { _ in quiet }
             let mode = output.mode
-            let outcome = try Rehearsal.run(configuration: configuration.current, output: mode) { report in
+            let outcomes = try Rehearsal.run(configuration: configuration.current, output: mode) { report in
                 Self.log(report, output: mode, to: log)
             }
             let took = (now() - began).microseconds / 1000
-            logger.debug("rehearsed a coast for the first flick: \(outcome.coasted ? "coasted" : "no coast"), \(outcome.frames) frames to /dev/null in \(took) ms")
+            let played = outcomes.map { "a \($0.kind.rawValue) flick: \($0.coasted ? "coasted" : "no coast"), \($0.frames) frames" }
+            logger.debug("rehearsed the first coast (\(played.isEmpty ? "nothing: no touchpad or touchscreen flick coasts" : played.joined(separator: "; "))) to /dev/null in \(took) ms")
         } catch {
             logger.debug("could not rehearse a coast (\(error)); the first one may start late")
         }

@@ -1,4 +1,3 @@
-import CEvdev
 import FlickCore
 
 /// One flick and its coast, played at start-up through an engine of their own into an output
@@ -18,11 +17,12 @@ import FlickCore
 /// functions or pages to keep up to date; what it keeps resident is what the first coast would
 /// have read back anyway.
 public enum Rehearsal {
-    /// What a rehearsal did.
+    /// What a rehearsal did with one kind of device.
     public struct Outcome: Equatable, Sendable {
-        /// Whether the engine started a coast from the flick (not when the configuration
-        /// coasts no touchpad flick: `touchpad.enabled = false`, or a `coast.min_speed` above
-        /// `maximumSpeed / 1.5`).
+        /// The kind of device the flick was played on.
+        public var kind: DeviceKind
+        /// Whether the engine started a coast from the flick (not with a `coast.min_speed`
+        /// above `maximumSpeed / 1.5`).
         public var coasted: Bool
         /// Frames written to `/dev/null`: virtual-finger frames or wheel frames.
         public var frames: Int
@@ -30,51 +30,83 @@ public enum Rehearsal {
         public var finished: Bool
     }
 
-    /// The flick: two fingers 18 mm apart moving down for `flickFrames` frames, `frameInterval` apart.
+    /// The flick: `fingers` fingers 18 mm apart moving down for `flickFrames` frames, `frameInterval` apart.
     static let flickFrames = 25
     static let frameInterval = Duration.milliseconds(10)
     /// How long the coast runs before a touch stops it: long enough for the coast's frames,
     /// short enough that the stop's settle frames and lift are rehearsed too.
     static let coastBeforeStop = Duration.milliseconds(300)
-    /// The fastest flick played (mm/s): its 250 ms stay within 800 mm of the pad's 1000.
+    /// The fastest flick played (mm/s): its 250 ms stay within 800 mm of the surface's 1000.
     static let maximumSpeed = 3200.0
     /// A bound on the engine's deadlines played: the rehearsal ends even if a coast did not.
     static let maximumTicks = 2000
+    /// Slots of the rehearsal's devices: the most fingers a flick takes (`touchpad.fingers`
+    /// and `touchscreen.fingers` are at most 4).
+    static let slots = 4
 
-    /// The touchpad the flick is played on: the virtual touchpad's own geometry
-    /// (`VirtualPad`: 1000 mm square, 100 units/mm) and two slots.
-    static let touchpad: DeviceDescription = {
+    /// The kinds of device whose flicks coast under `configuration`, each with the number of
+    /// fingers its flick takes: the touchpad's, then the touchscreen's.
+    static func flicks(under configuration: Configuration) -> [(kind: DeviceKind, fingers: Int)] {
+        var flicks: [(kind: DeviceKind, fingers: Int)] = []
+        if configuration.touchpad.enabled { flicks.append((.touchpad, configuration.touchpad.fingers)) }
+        if configuration.touchscreen.enabled { flicks.append((.touchscreen, configuration.touchscreen.fingers)) }
+        return flicks
+    }
+
+    /// The device a flick is played on: the virtual touchpad's geometry (`VirtualPad`: 1000 mm
+    /// square, 100 units/mm) and `slots` slots, as a touchpad or as a direct-touch screen.
+    static func device(_ kind: DeviceKind) -> DeviceDescription {
         let span = AxisInfo(minimum: 0, maximum: VirtualPad.maximumUnits, resolution: Int32(VirtualPad.unitsPerMillimetre))
-        return DeviceDescription(
-            name: "flickd rehearsal touchpad", bustype: 0x06,
-            properties: [EventCode.propPointer],
-            keys: [EventCode.buttonLeft, EventCode.touch, EventCode.toolFinger, EventCode.toolDoubleTap],
-            absoluteAxes: [
-                EventCode.absX: span, EventCode.absY: span,
-                EventCode.absMTSlot: AxisInfo(minimum: 0, maximum: 1),
-                EventCode.absMTTrackingID: AxisInfo(minimum: 0, maximum: 65535),
-                EventCode.absMTPositionX: span, EventCode.absMTPositionY: span,
-            ])
-    }()
+        let axes = [
+            EventCode.absX: span, EventCode.absY: span,
+            EventCode.absMTSlot: AxisInfo(minimum: 0, maximum: Int32(slots - 1)),
+            EventCode.absMTTrackingID: AxisInfo(minimum: 0, maximum: 65535),
+            EventCode.absMTPositionX: span, EventCode.absMTPositionY: span,
+        ]
+        switch kind {
+        case .touchpad:
+            return DeviceDescription(
+                name: "flickd rehearsal touchpad", bustype: 0x06, properties: [EventCode.propPointer],
+                keys: [EventCode.buttonLeft, EventCode.touch, EventCode.toolFinger, EventCode.toolDoubleTap,
+                       EventCode.toolTripleTap, EventCode.toolQuadTap],
+                absoluteAxes: axes)
+        case .touchscreen:
+            return DeviceDescription(
+                name: "flickd rehearsal touchscreen", bustype: 0x06, properties: [EventCode.propDirect],
+                keys: [EventCode.touch], absoluteAxes: axes)
+        }
+    }
 
-    /// Plays the flick under `configuration` with `output`, starting at `start` on the
-    /// engine's clock (any instant: the rehearsal's engine is its own), and writes what the
+    /// Plays a flick on each kind of device whose flicks coast under `configuration` (none
+    /// when neither touchpads nor touchscreens are enabled), with `output`, starting at `start`
+    /// on the engine's clock (any instant: each flick's engine is its own), and writes what the
     /// engine produces through a stand-in of the real output device that discards it. The
-    /// engine's reports go to `onReport` (the daemon formats them for a log that writes
+    /// engines' reports go to `onReport` (the daemon formats them for a log that writes
     /// nothing). Throws only when `/dev/null` cannot be opened.
     public static func run(configuration: Configuration, output: OutputMode,
                            start: Instant = Instant(seconds: 1, microseconds: 0),
-                           onReport: @escaping (EngineReport) -> Void = { _ in }) throws(SystemError) -> Outcome {
+                           onReport: @escaping (EngineReport) -> Void = { _ in }) throws(SystemError) -> [Outcome] {
+        var outcomes: [Outcome] = []
+        for flick in flicks(under: configuration) {
+            outcomes.append(try run(flick.kind, fingers: flick.fingers, configuration: configuration,
+                                    output: output, start: start, onReport: onReport))
+        }
+        return outcomes
+    }
+
+    /// One flick of `fingers` fingers on a device of `kind`, and its coast.
+    private static func run(_ kind: DeviceKind, fingers: Int, configuration: Configuration, output: OutputMode,
+                            start: Instant, onReport: @escaping (EngineReport) -> Void) throws(SystemError) -> Outcome {
         let engine = Engine(configuration: configuration)
         engine.output = output
-        var outcome = Outcome(coasted: false, frames: 0, finished: false)
+        var outcome = Outcome(kind: kind, coasted: false, frames: 0, finished: false)
         engine.onReport = { report in
             if case .coastStarted = report { outcome.coasted = true }
             onReport(report)
         }
         defer { engine.onReport = nil }
         let device = DeviceID(0)
-        engine.addDevice(device, description: touchpad)
+        engine.addDevice(device, description: Self.device(kind))
 
         switch output {
         case .touchpad:
@@ -86,11 +118,11 @@ public enum Rehearsal {
                 engine.touchFrameWritten(at: time)
             }
             defer { engine.onTouchFrame = nil }
-            play(on: engine, device: device, from: start) { _ in }
+            play(kind, fingers: fingers, on: engine, device: device, from: start) { _ in }
         case .wheel:
             let sink = try VirtualWheel(discarding: ())
             defer { sink.close() }
-            play(on: engine, device: device, from: start) { wheel in
+            play(kind, fingers: fingers, on: engine, device: device, from: start) { wheel in
                 guard !wheel.isEmpty, (try? sink.write(wheel)) != nil else { return }
                 outcome.frames += 1
             }
@@ -99,36 +131,54 @@ public enum Rehearsal {
         return outcome
     }
 
-    /// The flick's events, then the engine's deadlines until it has none (or `maximumTicks`),
-    /// with a touch stop `coastBeforeStop` after the lift; wheel output goes to `write`. The
-    /// flick's frames are the virtual touchpad's own (`VirtualTouchpad.Encoder`), read back.
-    private static func play(on engine: Engine, device: DeviceID, from start: Instant,
-                             write: (WheelOutput) -> Void) {
+    /// The flick's events (protocol B, one slot per finger), then the engine's deadlines until
+    /// it has none (or `maximumTicks`), with a touch stop `coastBeforeStop` after the lift;
+    /// wheel output goes to `write`.
+    private static func play(_ kind: DeviceKind, fingers: Int, on engine: Engine, device: DeviceID,
+                             from start: Instant, write: (WheelOutput) -> Void) {
         // Fast enough to coast above `coast.min_speed`, slow enough that the flick stays on the
-        // pad: a `min_speed` above `maximumSpeed / 1.5` rehearses no coast.
+        // surface: a `min_speed` above `maximumSpeed / 1.5` rehearses no coast.
         let speed = min(max(150, 1.5 * engine.configuration.coast.minSpeed), maximumSpeed)
         let step = Vector(x: 0, y: speed * Double(frameInterval.microseconds) / 1_000_000)
-        let spacing = Vector(x: VirtualPad.fingerSpacingMillimetres, y: 0)
+        let spacing = VirtualPad.fingerSpacingMillimetres
         var first = VirtualPad.centre - step * (Double(flickFrames) / 2)
-        var encoder = VirtualTouchpad.Encoder()
-        let events = UnsafeMutablePointer<input_event>.allocate(capacity: VirtualTouchpad.maximumFrameLength)
-        defer { events.deallocate() }
+        let fingers = min(max(fingers, 1), slots)
+        // The tool key that says how many fingers are down, on a touchpad.
+        let tool = [EventCode.toolFinger, EventCode.toolDoubleTap, EventCode.toolTripleTap, EventCode.toolQuadTap][fingers - 1]
+        let touchpad = kind == .touchpad
         var time = start
-        func send(_ action: TouchFrame.Action) {
-            let count = encoder.encode(TouchFrame(action: action, first: first, second: first + spacing), into: events)
-            for index in 0..<count {
-                let event = InputEvent(type: events[index].type, code: events[index].code, value: events[index].value)
-                write(engine.handle(event, from: device, at: time))
-            }
+        func send(_ type: UInt16, _ code: UInt16, _ value: Int32) {
+            write(engine.handle(InputEvent(type: type, code: code, value: value), from: device, at: time))
         }
-        send(.land)
+        func frame(landing: Bool) {
+            for finger in 0..<fingers {
+                send(EventCode.absolute, EventCode.absMTSlot, Int32(finger))
+                if landing { send(EventCode.absolute, EventCode.absMTTrackingID, Int32(finger + 1)) }
+                send(EventCode.absolute, EventCode.absMTPositionX, VirtualPad.units(first.x + spacing * Double(finger)))
+                send(EventCode.absolute, EventCode.absMTPositionY, VirtualPad.units(first.y))
+            }
+            if landing {
+                send(EventCode.key, EventCode.touch, 1)
+                if touchpad { send(EventCode.key, tool, 1) }
+            }
+            send(EventCode.absolute, EventCode.absX, VirtualPad.units(first.x))
+            send(EventCode.absolute, EventCode.absY, VirtualPad.units(first.y))
+            send(EventCode.synchronization, EventCode.synReport, 0)
+        }
+        frame(landing: true)
         for _ in 1...flickFrames {
             time = time + frameInterval
             first = first + step
-            send(.move)
+            frame(landing: false)
         }
         time = time + frameInterval
-        send(.lift)
+        for finger in 0..<fingers {
+            send(EventCode.absolute, EventCode.absMTSlot, Int32(finger))
+            send(EventCode.absolute, EventCode.absMTTrackingID, -1)
+        }
+        send(EventCode.key, EventCode.touch, 0)
+        if touchpad { send(EventCode.key, tool, 0) }
+        send(EventCode.synchronization, EventCode.synReport, 0)
 
         let stopAt = time + coastBeforeStop
         var stopped = false

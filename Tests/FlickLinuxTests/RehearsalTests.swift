@@ -8,7 +8,9 @@ import Testing
 struct RehearsalTests {
     @Test("on the touchpad output it coasts, writes the fingers' frames and ends with them lifted")
     func touchpad() throws {
-        let outcome = try Rehearsal.run(configuration: .defaults, output: .touchpad)
+        let outcomes = try Rehearsal.run(configuration: .defaults, output: .touchpad)
+        #expect(outcomes.map(\.kind) == [.touchpad], "touchscreens do not coast by default")
+        let outcome = try #require(outcomes.first)
         #expect(outcome.coasted)
         // A landing, the coast's frames over 300 ms, the settle frames and the lift (44 today).
         #expect(outcome.frames > 20, "\(outcome)")
@@ -32,18 +34,42 @@ struct RehearsalTests {
 
     @Test("on the wheel output it coasts and writes wheel frames")
     func wheel() throws {
-        let outcome = try Rehearsal.run(configuration: .defaults, output: .wheel)
+        let outcome = try #require(Rehearsal.run(configuration: .defaults, output: .wheel).first)
         #expect(outcome.coasted)
         #expect(outcome.frames > 10, "\(outcome)")
         #expect(outcome.finished, "\(outcome)")
     }
 
-    @Test("a configuration that coasts no touchpad flick rehearses no coast, and writes nothing")
-    func touchpadDisabled() throws {
+    @Test("a configuration that coasts neither touchpad nor touchscreen flicks rehearses nothing")
+    func nothingCoasts() throws {
         var configuration = Configuration.defaults
         configuration.touchpad.enabled = false
-        let outcome = try Rehearsal.run(configuration: configuration, output: .touchpad)
-        #expect(outcome == Rehearsal.Outcome(coasted: false, frames: 0, finished: true))
+        #expect(try Rehearsal.run(configuration: configuration, output: .touchpad) == [])
+    }
+
+    @Test("with touchscreens on, a touchscreen drag of their fingers is rehearsed too",
+          arguments: [(true, 1), (false, 1), (false, 2), (true, 4)])
+    func touchscreen(touchpad: Bool, fingers: Int) throws {
+        var configuration = Configuration.defaults
+        configuration.touchpad.enabled = touchpad
+        configuration.touchscreen.enabled = true
+        configuration.touchscreen.fingers = fingers
+        for output in OutputMode.allCases {
+            let outcomes = try Rehearsal.run(configuration: configuration, output: output)
+            #expect(outcomes.map(\.kind) == (touchpad ? [.touchpad, .touchscreen] : [.touchscreen]))
+            for outcome in outcomes {
+                #expect(outcome.coasted && outcome.finished && outcome.frames > 10, "\(output), \(fingers) fingers: \(outcome)")
+            }
+        }
+    }
+
+    @Test("a touchpad scroll of more fingers is rehearsed with that many", arguments: [3, 4])
+    func touchpadFingers(fingers: Int) throws {
+        var configuration = Configuration.defaults
+        configuration.touchpad.fingers = fingers
+        let outcome = try #require(Rehearsal.run(configuration: configuration, output: .touchpad).first)
+        #expect(outcome.coasted, "\(fingers) fingers: \(outcome)")
+        #expect(outcome.finished)
     }
 
     @Test("the flick is faster than a raised coast.min_speed, up to what fits on the pad",
@@ -52,7 +78,7 @@ struct RehearsalTests {
         var configuration = Configuration.defaults
         configuration.coast.minSpeed = minSpeed
         configuration.coast.maxSpeed = 100_000
-        let outcome = try Rehearsal.run(configuration: configuration, output: .touchpad)
+        let outcome = try #require(Rehearsal.run(configuration: configuration, output: .touchpad).first)
         #expect(outcome.coasted, "min_speed \(minSpeed): \(outcome)")
         #expect(outcome.finished)
     }
