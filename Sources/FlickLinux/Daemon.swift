@@ -275,7 +275,9 @@ public final class Daemon {
                 Self.log(report, output: mode, to: log)
             }
             let took = (now() - began).microseconds / 1000
-            let played = outcomes.map { "a \($0.kind.rawValue) flick: \($0.coasted ? "coasted" : "no coast"), \($0.frames) frames" }
+            let played = outcomes.map {
+                "\($0.kind == .touchpad ? "a touchpad flick" : "a touchscreen drag"): \($0.coasted ? "coasted" : "no coast"), \($0.frames) frames"
+            }
             logger.debug("rehearsed the first coast (\(played.isEmpty ? "nothing: no touchpad or touchscreen flick coasts" : played.joined(separator: "; "))) to /dev/null in \(took) ms")
         } catch {
             logger.debug("could not rehearse a coast (\(error)); the first one may start late")

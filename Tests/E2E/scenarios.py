@@ -522,6 +522,14 @@ class Scenarios:
         shed = re.search(r"resident code: (\d+) KiB of the binary's read-only pages unmapped", daemon.text())
         c.check(s, "flickd shed its binary's read-only pages at start", shed is not None and int(shed.group(1)) > 0,
                 "a 'resident code: N KiB ... unmapped' line", daemon.text()[:600])
+        # After READY=1 it played a flick of each kind its configuration coasts into /dev/null
+        # (Rehearsal), so that the first coast below runs warm.
+        rehearsed = daemon.wait_log(r"rehearsed the first coast \(a touchpad flick: coasted, (\d+) frames; "
+                                    r"a touchscreen drag: coasted, (\d+) frames\)", 10)
+        c.check(s, "flickd rehearsed a touchpad flick and a touchscreen drag at start, each coasting into /dev/null",
+                rehearsed is not None and min(int(rehearsed.group(1)), int(rehearsed.group(2))) > 0,
+                "a 'rehearsed the first coast (a touchpad flick: coasted, N frames; a touchscreen drag: coasted, N frames)' line",
+                daemon.text()[:1200])
         try:
             for name, direction, kw in [(TWO_SLOTS, "down", {"stagger": 0.02}), (MANY_SLOTS, "up", {}),
                                         (MANY_SLOTS, "down", {"speed": 600, "duration": 0.07})]:
