@@ -329,6 +329,7 @@ public final class Daemon {
             Syscall.releaseFreeHeap()
         }
         let configuration: Configuration
+        let rehearsed = Rehearsal.flicks(under: self.configuration.current)
         switch self.configuration.reload(unlessUnchanged: unlessUnchanged) {
         case .kept(let error):
             logger.error("\(trigger): keeping the running configuration: \(error)")
@@ -344,7 +345,10 @@ public final class Daemon {
         }
         engine.apply(configuration, at: time)
         logger.info("\(trigger): configuration reloaded")
-        if configuration.output.mode != output.mode { replaceOutput(with: configuration.output.mode) }
+        let mode = output.mode
+        if configuration.output.mode != mode { replaceOutput(with: configuration.output.mode) }
+        // A new output, a kind of device or a finger count whose coast has not run yet.
+        if output.mode != mode || Rehearsal.flicks(under: configuration) != rehearsed { rehearse() }
         // Mice and keyboards are open only while their kind stops coasts.
         for (id, open) in devices.sorted(by: { $0.key < $1.key }) {
             switch open.role {
@@ -519,7 +523,6 @@ public final class Daemon {
         engine.output = mode
         outputFailing = false
         logger.info("output: \(Self.describe(mode))")
-        rehearse()  // the new output's code has not run yet
     }
 
     /// The output device of `mode`, for the log.

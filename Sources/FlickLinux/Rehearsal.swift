@@ -44,12 +44,18 @@ public enum Rehearsal {
     /// and `touchscreen.fingers` are at most 4).
     static let slots = 4
 
-    /// The kinds of device whose flicks coast under `configuration`, each with the number of
-    /// fingers its flick takes: the touchpad's, then the touchscreen's.
-    static func flicks(under configuration: Configuration) -> [(kind: DeviceKind, fingers: Int)] {
-        var flicks: [(kind: DeviceKind, fingers: Int)] = []
-        if configuration.touchpad.enabled { flicks.append((.touchpad, configuration.touchpad.fingers)) }
-        if configuration.touchscreen.enabled { flicks.append((.touchscreen, configuration.touchscreen.fingers)) }
+    /// A flick the rehearsal plays: on a device of `kind`, with `fingers` fingers.
+    struct Flick: Equatable {
+        var kind: DeviceKind
+        var fingers: Int
+    }
+
+    /// The flicks that coast under `configuration`, one per kind of device: the touchpad's,
+    /// then the touchscreen's. A reload that changes them is rehearsed again (`Daemon`).
+    static func flicks(under configuration: Configuration) -> [Flick] {
+        var flicks: [Flick] = []
+        if configuration.touchpad.enabled { flicks.append(Flick(kind: .touchpad, fingers: configuration.touchpad.fingers)) }
+        if configuration.touchscreen.enabled { flicks.append(Flick(kind: .touchscreen, fingers: configuration.touchscreen.fingers)) }
         return flicks
     }
 

@@ -74,6 +74,32 @@ struct DaemonLiveReloadTests {
                 "\(result.log)")
     }
 
+    /// The rehearsal lines of `log` (`Daemon.rehearse`): one after READY=1, one per reload
+    /// that changes what it plays.
+    static func rehearsals(_ log: [String]) -> [String] {
+        log.filter { $0.contains("rehearsed the first coast") }
+    }
+
+    @Test func aReloadThatTurnsTouchscreensOnRehearsesTheirDragToo() throws {
+        let result = try Self.reload(starting: "[scroll]\nspeed = 30\n") { directory in
+            directory.write("config.toml", "[scroll]\nspeed = 30\n[touchscreen]\nenabled = true\nfingers = 2\n")
+        }
+        #expect(result.configuration.touchscreen.enabled)
+        let rehearsals = Self.rehearsals(result.log)
+        #expect(rehearsals.count == 2, "\(result.log)")
+        #expect(rehearsals.first?.contains("(a touchpad flick: coasted, ") == true, "\(rehearsals)")
+        #expect(rehearsals.last?.contains("(a touchpad flick: coasted, ") == true, "\(rehearsals)")
+        #expect(rehearsals.last?.contains("; a touchscreen drag: coasted, ") == true, "\(rehearsals)")
+    }
+
+    @Test func aReloadThatChangesNoFlickRehearsesNothingMore() throws {
+        let result = try Self.reload(starting: "[scroll]\nspeed = 30\n") { directory in
+            directory.write("config.toml", "[scroll]\nspeed = 48\n")
+        }
+        #expect(result.configuration.scroll.speed == 48)
+        #expect(Self.rehearsals(result.log).count == 1, "only the one after READY=1: \(result.log)")
+    }
+
     @Test func anUnchangedFileAppliesNothing() throws {
         let result = try Self.reload(starting: "[scroll]\nspeed = 30\n") { directory in
             directory.write("config.toml", "[scroll]\nspeed = 30  # same\n")
