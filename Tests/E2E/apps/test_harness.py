@@ -112,6 +112,16 @@ class Speeds(unittest.TestCase):
         self.assertEqual(short["speed_before_px_s"], long["speed_before_px_s"], "the hole is not the finger's")
         self.assertLess(long["ratio"], short["ratio"])
 
+    def test_the_finger_phases_own_largest_gap(self):
+        res = harness.measure(self.flick_log(2030), self.FLICK, "v", 2.015, 1.5)
+        self.assertAlmostEqual(res["finger_gap_ms"], 10.0, places=6)
+        # The app stalls after its change at 1.84 s and applies the finger's next events in
+        # one burst at 1.97 s.
+        stalled = [(1.97 if 1.845 < t < 1.97 else t, kind, fields) for t, kind, fields in self.flick_log(2030)]
+        res = harness.measure(stalled, self.FLICK, "v", 2.015, 1.5)
+        self.assertAlmostEqual(res["finger_gap_ms"], 130.0, places=6)
+        self.assertAlmostEqual(res["speed_before_px_s"], 6000.0, places=6, msg="speeds are on the input's clock")
+
     def test_a_glide_against_the_finger_turned_and_leaves_no_ratio(self):
         finger = [(1.72 + 0.01 * i, "v", 1000.0 + 60 * i, 1700 + 10 * i) for i in range(31)]
         back = [(2.05 + 0.008 * i, "v", 2800.0 - 60 * (i + 1), 2030 + 8 * i) for i in range(40)]
