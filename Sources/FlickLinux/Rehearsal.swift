@@ -1,7 +1,9 @@
 import FlickCore
 
-/// One flick and its coast, played at start-up through an engine of their own into an output
-/// that writes to `/dev/null`, so that the first real coast runs warm.
+/// A flick and its coast for each kind of device that coasts (a touchpad's scroll of
+/// `touchpad.fingers` fingers, a touchscreen's drag of `touchscreen.fingers`), played at
+/// start-up through an engine of their own into an output that writes to `/dev/null`, so that
+/// the first real coast runs warm.
 ///
 /// The first coast after a start runs code that nothing ran before it: the release decision,
 /// the coast and the virtual fingers, the encoder and the write. Each page of it is a read from
