@@ -125,6 +125,8 @@ public final class Daemon {
     private var outputFailing = false
     /// Whether mice and keyboards are in the epoll set: only while a coast runs.
     private var watchingStopSources = false
+    /// How punctually the timer drives the coast that runs, logged when it ends.
+    private var punctuality = CoastPunctuality()
     /// How many devices were open when the service manager was last told the status.
     private var reportedDeviceCount: Int?
 
@@ -568,6 +570,8 @@ public final class Daemon {
         // wake-up); then the re-arm at the end of the wake-up takes care of it.
         guard let deadline = engine.nextDeadline, time >= deadline else { return }
         emit(engine.tick(at: time))
+        // A coast runs from the wake-up that read its release (`followCoast` saw it then).
+        if watchingStopSources { punctuality.record(deadline: deadline, woke: time, written: now()) }
     }
 
     private func emit(_ wheelOutput: WheelOutput) {
@@ -597,10 +601,16 @@ public final class Daemon {
     // MARK: Devices
 
     /// Watches mice and keyboards while a coast runs, and stops watching when it ends.
-    private func followCoast() {
-        let coasting = engine.isCoasting
+    private func followCoast() { follow(coasting: engine.isCoasting) }
+
+    private func follow(coasting: Bool) {
         guard coasting != watchingStopSources else { return }
         watchingStopSources = coasting
+        if !coasting {
+            // Built only when debug lines are written.
+            if punctuality.wakeUps > 0 { logger.debug("\(punctuality.summary ?? "")") }
+            punctuality.reset()
+        }
         for (id, open) in devices where open.role != .touch {
             if coasting {
                 watch(id, open)

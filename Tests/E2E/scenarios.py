@@ -553,6 +553,19 @@ class Scenarios:
                                 end is not None and end.group(1) in ("finished", "stall"), "finished", end and end.group(0))
                         if end is not None and end.group(1) == "stall":
                             print("     (the guest stalled flickd > 500 ms during this glide)", flush=True)
+                        # At the end, how punctually the timer drove the coast (CoastPunctuality):
+                        # the system's delay after each deadline against flickd's own work.
+                        timer = daemon.wait_log(r"the coast's timer woke (\d+) times: the first ([\d., and]+) ms after "
+                                                r"their deadlines, at most ([\d.]+) ms after; each frame written at most "
+                                                r"([\d.]+) ms after the wake-up", 3, mark)
+                        c.check(s, label + ": flickd logs how punctually its timer drove the coast (> 10 wake-ups)",
+                                timer is not None and int(timer.group(1)) > 10, "a 'the coast's timer woke N times' line",
+                                timer.group(0) if timer else daemon.text()[mark:][-400:])
+                        if timer:
+                            print("     %s" % timer.group(0), flush=True)
+                            opening = [float(v) for v in re.findall(r"[\d.]+", timer.group(2))]
+                            self.figures.setdefault("timer_opening_delay_ms", []).append(max(opening))
+                            self.figures.setdefault("timer_work_max_ms", []).append(float(timer.group(4)))
                         k_release = r.get("k_release") or r["t_release"]
                         kinds = tap.kinds(k_release - 0.05)
                         c.check(s, label + ": two fingers land at the release (< 50 ms)",

@@ -895,7 +895,8 @@ class Flickd:
 
     def text(self):
         try:
-            return open(self.log_path, errors="replace").read()
+            with open(self.log_path, errors="replace") as f:
+                return f.read()
         except OSError:
             return ""
 
@@ -909,6 +910,15 @@ class Flickd:
         when none moved."""
         found = [m for m in (tap.last_motion_after(t0) for tap in self.taps) if m[0] is not None]
         return max(found) if found else (None, None)
+
+    TIMER = re.compile(r"the coast's timer woke (?:\d+ times|once): (?:the first )?([\d., and]+) ms after")
+
+    def timer_opening_after(self, mark):
+        """The largest of the first three delays of flickd's timer after its deadlines in the
+        first coast logged past character `mark` of its log (CoastPunctuality), in ms; None
+        when it logged none (a flickd from before that line, or no timed frame)."""
+        m = self.TIMER.search(self.text(), mark)
+        return max(float(v) for v in re.findall(r"[\d.]+", m.group(1))) if m else None
 
     def bad_count(self):
         return sum(w.bad_count() for w in self.watches)
@@ -1692,6 +1702,7 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks,
         kw = dict(speed=speed, duration=duration, interval=0.010, spacing=18.0, at_write_time=True)
         if direction == "vertical":
             kw["y"] = 38.0
+        log_mark = len(daemon.text()) if daemon else 0
         flick = pad.flick(finger_dir, **kw)
         r = flick.get("k_release") or flick["t_release"]
         time.sleep(0.5)
@@ -1701,6 +1712,8 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks,
         first = daemon.first_event_after(r - 0.005) if daemon else None
         m = measure(app.lines(), flick, axis, first, center_t)
         m["max_late_ms"] = flick.get("max_late_ms")
+        if daemon:
+            m["timer_opening_ms"] = daemon.timer_opening_after(log_mark)
         if getattr(server, "x_trace_path", None):
             names, events = read_x_trace(server.x_trace_path)
             sources = {i for i, n in names.items() if n.startswith("flickd")}
@@ -1761,6 +1774,10 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks,
     row["edge_hits"] = sum(1 for p in per if vmax and p.get("end_px") is not None
                            and (p["end_px"] <= 5 or p["end_px"] >= vmax - 5))
     row["ratios"] = [fmt(p.get("ratio"), 2) for p in per]
+    if any(p.get("timer_opening_ms") is not None for p in per):
+        # How late flickd's own timer woke in each glide's opening (the first flick after its
+        # start is the one to watch: docs/PERFORMANCE.md, "The first coast's timer").
+        row["timer_openings_ms"] = [p.get("timer_opening_ms") for p in per]
     row["frame_pooled_flicks"] = pooled_flicks
     row["gtk_own_total"] = sum(p.get("own_total") or 0 for p in per)
     # Why nothing could be measured: the app's paint period over the scenario.

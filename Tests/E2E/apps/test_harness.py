@@ -334,5 +334,39 @@ class XFingerLost(unittest.TestCase):
                          "a scroll stop (0) is no finger motion")
 
 
+class TimerOpening(unittest.TestCase):
+    """flickd's log line on how punctually its timer drove a coast (CoastPunctuality), read
+    per flick from a mark in the log."""
+
+    LOG = ("debug: device 3: coast at t=1000.0ms: (0, 150) mm/s for 1.2s, 75 mm on the virtual touchpad\n"
+           "debug: coast ended at t=2200.0ms: finished\n"
+           "debug: the coast's timer woke 391 times: the first 3.44, 1.31 and 4.77 ms after their deadlines, "
+           "at most 9.02 ms after; each frame written at most 5.51 ms after the wake-up\n"
+           "debug: coast ended at t=5000.0ms: touch\n"
+           "debug: the coast's timer woke once: 0.29 ms after its deadline; each frame written at most 0.10 ms "
+           "after the wake-up\n")
+
+    def daemon(self, text):
+        import tempfile
+        f = tempfile.NamedTemporaryFile("w", suffix=".log", delete=False)
+        f.write(text)
+        f.close()
+        self.addCleanup(os.unlink, f.name)
+        d = harness.Flickd.__new__(harness.Flickd)
+        d.log_path = f.name
+        return d
+
+    def test_the_largest_of_the_first_three_delays_not_the_coasts_largest(self):
+        self.assertEqual(self.daemon(self.LOG).timer_opening_after(0), 4.77)
+
+    def test_from_the_mark_on_and_a_single_wake_up(self):
+        mark = self.LOG.index("debug: coast ended at t=5000")
+        self.assertEqual(self.daemon(self.LOG).timer_opening_after(mark), 0.29)
+
+    def test_none_without_the_line(self):
+        self.assertIsNone(self.daemon(self.LOG).timer_opening_after(len(self.LOG)))
+        self.assertIsNone(self.daemon("debug: coast ended at t=1.0ms: touch\n").timer_opening_after(0))
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=1)
