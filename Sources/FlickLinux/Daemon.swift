@@ -227,6 +227,7 @@ public final class Daemon {
         // page is a read of its own after the shed); a gesture that begins meanwhile is read
         // a little late, with its kernel times, and coasts as usual.
         rehearse()
+        warmLoop()
         // Start-up's allocations (configuration, device scan) are done with.
         Syscall.releaseFreeHeap()
         while true {
@@ -283,6 +284,20 @@ public final class Daemon {
             logger.debug("rehearsed the first coast (\(played.isEmpty ? "nothing: no touchpad or touchscreen flick coasts" : played.joined(separator: "; "))) to /dev/null in \(took) ms")
         } catch {
             logger.debug("could not rehearse a coast (\(error)); the first one may start late")
+        }
+    }
+
+    /// Runs once, right after the rehearsal, what only the daemon's loop does in a coast: the
+    /// mice and keyboards that stop it watched and unwatched, and a timer that fires and is read
+    /// (armed to fire at once: the loop's first wait returns it, and with no deadline pending
+    /// it writes nothing). The rehearsal plays its engine on virtual time and never comes here,
+    /// and the first real coast's opening frames waited for this path
+    /// (docs/PERFORMANCE.md, "The first coast's timer").
+    private func warmLoop() {
+        follow(coasting: true)
+        follow(coasting: false)
+        do { try timer.arm(at: now()) } catch {
+            logger.debug("could not run the timer once (\(error)); the first coast may open late")
         }
     }
 
