@@ -45,7 +45,7 @@ struct RunCommand: FlickdCommand {
             CommandOption(
                 name: "config", valueName: "FILE",
                 help: "Read settings from FILE (TOML; see config/flickd.toml). Default: $XDG_CONFIG_HOME/flickd/config.toml, else /etc/flickd/config.toml, else the built-in defaults."),
-            CommandOption(name: "verbose", help: "Log every device, gesture and coast decision (debug level)."),
+            CommandOption(name: "verbose", help: "Log every device, gesture and coast decision, and at each coast's end how punctually its timer woke (debug level)."),
         ]
     )
 
