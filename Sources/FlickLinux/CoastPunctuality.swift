@@ -10,13 +10,10 @@ import FlickCore
 ///
 /// Fixed size: recording a wake-up allocates nothing.
 struct CoastPunctuality {
-    /// How many of the first wake-ups the summary lists one by one: the coast's opening, which
-    /// decides how the glide continues the finger.
-    static let listed = 3
-
     /// Timer wake-ups recorded since the coast began.
     private(set) var wakeUps = 0
-    /// The first `listed` wake-ups' delays after their deadlines.
+    /// The first three wake-ups' delays after their deadlines, which the summary lists one by
+    /// one: the coast's opening, which decides how the glide continues the finger.
     private var firstDelays = InlineArray<3, Duration>(repeating: .zero)
     /// The largest delay after a deadline.
     private(set) var latestDelay = Duration.zero
@@ -27,7 +24,7 @@ struct CoastPunctuality {
     /// the instant its frame was `written` (or the wake-up's work ended, when it wrote nothing).
     mutating func record(deadline: Instant, woke: Instant, written: Instant) {
         let delay = max(woke - deadline, .zero)
-        if wakeUps < Self.listed { firstDelays[wakeUps] = delay }
+        if wakeUps < firstDelays.count { firstDelays[wakeUps] = delay }
         wakeUps += 1
         latestDelay = max(latestDelay, delay)
         longestWork = max(longestWork, max(written - woke, .zero))
@@ -42,7 +39,7 @@ struct CoastPunctuality {
     /// deadlines, at most 4.10 ms after; each frame written at most 0.35 ms after the wake-up".
     var summary: String? {
         guard wakeUps > 0 else { return nil }
-        let shown = min(wakeUps, Self.listed)
+        let shown = min(wakeUps, firstDelays.count)
         var first = ""
         for index in 0..<shown {
             if index > 0 { first += index == shown - 1 ? " and " : ", " }
