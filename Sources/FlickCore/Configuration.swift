@@ -43,7 +43,8 @@ public struct Configuration: Hashable, Sendable {
     public struct Scroll: Hashable, Sendable {
         /// `scroll.speed`: hi-res wheel units (120 = one detent) per millimetre of finger travel.
         /// Range 0.1...1000; default 90 (4/3 mm of travel = one detent: libinput's finger-scrolling
-        /// scale, so a wheel glide continues the finger at about its speed in most toolkits).
+        /// scale; a wheel glide then continues the finger at about its speed in GTK3, at about 0.7
+        /// of it in Qt6 and twice it in GTK4, which scale wheel motion their own way).
         public var speed: Double = 90
         /// `scroll.natural`: whether touchpads scroll "naturally" (content follows the fingers):
         /// `.auto` (the default) follows the desktop's touchpad setting, `.on` and `.off` decide.
