@@ -209,7 +209,7 @@ public struct Doctor {
         checks.append(service())
         let (configurationCheck, configuration) = configuration()
         checks.append(configurationCheck)
-        checks.append(naturalScrolling(configuration))
+        checks.append(naturalScrolling(configuration, touch: touch))
         checks += deviceNaturalScrolling(configuration, touch: touch)
         checks.append(output(configuration, touch: touch))
         return checks
@@ -559,7 +559,11 @@ public struct Doctor {
         return DeviceIdentity(name: node.name, vendor: id("vendor"), product: id("product"))
     }
 
-    private func naturalScrolling(_ configuration: Configuration?) -> Check {
+    /// With no desktop setting found and `"auto"`, a warning, unless nothing would use the
+    /// guess: with the touchpad output and no touchscreen, a touchpad's coast moves the virtual
+    /// fingers as the real ones moved, and a desktop with one setting for every touchpad (Weston,
+    /// and most compositors flickd cannot read) scrolls both alike.
+    private func naturalScrolling(_ configuration: Configuration?, touch: TouchDevices) -> Check {
         let title = "natural scrolling"
         let desktop = probe.desktopNaturalScrolling()
         func words(_ natural: Bool) -> String { natural ? "natural" : "traditional" }
@@ -573,8 +577,14 @@ public struct Doctor {
             return Check(title: title, status: .ok,
                          detail: "\(words(found.value)): scroll.natural = \"auto\" follows the desktop (\(found.source))")
         case (.auto, nil):
+            let searched = "scroll.natural = \"auto\" found no desktop setting (sway's inputs, GNOME's gsettings, KDE's kcminputrc)"
+            let touchscreens = touch.nodes.contains { $0.node.kind == .touchscreen }
+            if configuration?.output.mode == .touchpad && !touchscreens {
+                return Check(title: title, status: .ok,
+                             detail: "not needed: \(searched), and with the touchpad output a touchpad's coast moves the virtual fingers as yours moved, so a desktop that scrolls every touchpad the same way keeps your direction whichever it is (the wheel output and touchscreen coasts would take it as traditional: set scroll.natural = true for them if your touchpad scrolls naturally)")
+            }
             return Check(title: title, status: .warning,
-                         detail: "traditional: scroll.natural = \"auto\" found no desktop setting (sway's inputs, GNOME's gsettings, KDE's kcminputrc); if your touchpad scrolls naturally, set scroll.natural = true or coasts run backwards")
+                         detail: "traditional: \(searched); if your touchpad scrolls naturally, set scroll.natural = true or \(touchscreens && configuration?.output.mode == .touchpad ? "touchscreen coasts" : "coasts") run backwards")
         case (.on, nil), (.off, nil):
             return Check(title: title, status: .ok,
                          detail: "\(words(setting == .on)): scroll.natural = \(setting == .on) (no desktop setting found to compare)")

@@ -222,15 +222,33 @@ import Testing
         #expect(check.detail == "natural: scroll.natural = \"auto\" follows the desktop (KDE kcminputrc [Libinput][1739][52737][SYNA2B31:00 06CB:CD41 Touchpad] NaturalScroll)")
     }
 
-    @Test func autoWithoutADesktopSettingWarnsButDoesNotBlock() throws {
+    @Test func autoWithoutADesktopSettingWarnsWithTheWheelButDoesNotBlock() throws {
         var system = FakeSystem()
         system.desktop = nil
+        system.fileContents["/home/ada/.config/flickd/config.toml"] = "[output]\nmode = \"wheel\"\n"
         let checks = system.checks()
         let check = try checks.one("natural scrolling")
         #expect(check.status == .warning && check.detail.hasPrefix("traditional: scroll.natural = \"auto\" found no desktop setting"))
         // It names every place `auto` asks, sway included.
         #expect(check.detail.contains("(sway's inputs, GNOME's gsettings, KDE's kcminputrc)"))
+        #expect(check.detail.hasSuffix("set scroll.natural = true or coasts run backwards"))
         #expect(!Doctor.blocks(checks))
+    }
+
+    /// A desktop flickd cannot read (Weston, and most compositors) with the touchpad output:
+    /// a touchpad's coast does not use the guess, so there is nothing to warn of; a
+    /// touchscreen's does (its fingers' direction on the virtual touchpad depends on it).
+    @Test func autoWithoutADesktopSettingIsNotNeededByTheTouchpadOutputForTouchpads() throws {
+        var system = FakeSystem()
+        system.desktop = nil
+        let touchpadsOnly = try system.checks().one("natural scrolling")
+        #expect(touchpadsOnly.status == .ok, "\(touchpadsOnly.text)")
+        #expect(touchpadsOnly.detail.hasPrefix("not needed: scroll.natural = \"auto\" found no desktop setting (sway's inputs, GNOME's gsettings, KDE's kcminputrc), and with the touchpad output"))
+
+        system.nodes.append(InputNode(devnode: "/dev/input/event9", syspath: "", name: "ELAN Touchscreen", kind: .touchscreen))
+        let withTouchscreen = try system.checks().one("natural scrolling")
+        #expect(withTouchscreen.status == .warning)
+        #expect(withTouchscreen.detail.hasSuffix("set scroll.natural = true or touchscreen coasts run backwards"))
     }
 
     @Test func anExplicitSettingAgainstTheDesktopWarns() throws {
