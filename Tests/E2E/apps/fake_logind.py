@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""A stand-in for systemd-logind, enough for the DRM backends of KWin and mutter in the e2e guest.
+"""A stand-in for systemd-logind, enough for the DRM backends of KWin, mutter and Weston in the e2e guest.
 
 KWin 5.27 reads input devices (libinput) only with its DRM backend (`kwin_wayland --drm`), and
 mutter only with its native backend (`mutter --wayland --display-server`); both open the GPU and
@@ -101,14 +101,15 @@ def device_path(major, minor):
 def write_session_files(uid, root="/run/systemd"):
     """logind's state files under `root` for one active graphical session of `uid` on seat0, in
     the format sd-login parses (KEY=VALUE lines): what sd_uid_get_display, sd_session_is_active,
-    sd_session_get_type/state/seat and sd_seat_get_active read. Returns {path: {key: value}}."""
+    sd_session_get_type/state/seat, sd_seat_get_active and sd_seat_can_tty read (no VT in the
+    guest; Weston's launcher gives up without the answer). Returns {path: {key: value}}."""
     files = {
         root + "/sessions/" + SESSION_ID: {"UID": uid, "ACTIVE": 1, "IS_DISPLAY": 1, "STATE": "active",
                                                 "TYPE": "wayland", "CLASS": "user", "SEAT": "seat0", "VTNR": 1},
         root + "/users/%d" % uid: {"STATE": "active", "DISPLAY": SESSION_ID, "SESSIONS": SESSION_ID,
                                         "ACTIVE_SESSIONS": SESSION_ID, "ONLINE_SESSIONS": SESSION_ID},
         root + "/seats/seat0": {"ACTIVE": SESSION_ID, "ACTIVE_UID": uid, "SESSIONS": SESSION_ID,
-                                     "CAN_GRAPHICAL": 1},
+                                     "CAN_GRAPHICAL": 1, "CAN_TTY": 0},
     }
     for path, values in files.items():
         os.makedirs(os.path.dirname(path), exist_ok=True)

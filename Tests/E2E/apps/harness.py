@@ -14,7 +14,9 @@ on the guest's --gpu display device, through fake_logind.py: the guest must be b
 --gpu for it; "kwin-natural": the same with the real pad natural in KWin's kcminputrc and flickd
 told so; mutter 43 (GNOME's compositor, without GNOME Shell) with its native backend, the same
 way and with GNOME's default touchpad settings (natural scrolling on for every touchpad);
-"sway-natural": sway with an `input <identifier>` rule making the real pad natural, and
+Weston 10 (the reference compositor, libweston) with its DRM backend and kiosk-shell, the same
+way; "weston-natural": the same with natural scrolling on in weston.ini, which flickd does not
+read; "sway-natural": sway with an `input <identifier>` rule making the real pad natural, and
 flickd given SWAYSOCK) and per toolkit app
 (Tests/E2E/apps/app.py: GTK4, GTK3, Qt6 widgets), one app is started and reused: for each
 flickd output mode ("none" = flickd not running; "wheel", "touchpad" = flickd run with
@@ -626,6 +628,58 @@ class Mutter(DrmServer):
         return "\n".join(l for l in text.splitlines() if "/dev/input/" in l)
 
 
+class Weston(DrmServer):
+    """Weston 10 (libweston: the reference compositor, a third family beside wlroots and the
+    KDE and GNOME ones) with its DRM backend, pixman rendering and libinput, through the same
+    session (DrmServer), run as the unprivileged user. kiosk-shell shows each app fullscreen, so
+    the pointer at the screen's centre is on it. Touchpad settings are libinput's defaults
+    (weston.ini has no [libinput] section: natural scrolling off, for the real pad and flickd's
+    alike); flickd gets XDG_CURRENT_DESKTOP=weston, a desktop whose settings it does not read."""
+    name = "weston"
+    natural = False
+
+    def __init__(self, work):
+        self.procs = []
+        self.start_session(work)
+        self.home = os.path.join(work, self.name + "-home")
+        os.makedirs(self.home, exist_ok=True)
+        os.chown(self.home, self.uid, self.gid)
+        conf = os.path.join(self.home, "weston.ini")
+        with open(conf, "w") as f:
+            f.write("[core]\nshell=kiosk-shell.so\nidle-time=0\nrequire-input=false\n")
+            if self.natural:
+                f.write("[libinput]\nnatural-scroll=true\n")
+        os.chmod(conf, 0o644)
+        self.wayland = "wayland-weston"
+        env = dict(os.environ, XDG_RUNTIME_DIR=self.runtime, HOME=self.home, XDG_CURRENT_DESKTOP="weston",
+                   XDG_SESSION_TYPE="wayland", DBUS_SYSTEM_BUS_ADDRESS=self.bus_address, LIBSEAT_BACKEND="logind")
+        self.log_path = os.path.join(work, self.name + ".log")
+        self.start_compositor(["weston", "--backend=drm-backend.so", "--use-pixman", "--config=" + conf,
+                               "--socket=" + self.wayland, "--debug"], env, self.home)
+        self.set_flickd_env(XDG_CURRENT_DESKTOP="weston", XDG_SESSION_TYPE="wayland")
+
+    def stop(self):
+        DrmServer.stop(self)
+        self.restore_env()
+
+    def input_devices(self):
+        try:
+            text = open(self.log_path, errors="replace").read()
+        except OSError:
+            return ""
+        # libinput's own log lines, which Weston passes on: "event1  - NAME: device is a touchpad".
+        return "\n".join(l for l in text.splitlines() if re.search(r"event\d+ +- .*: device (is|removed)", l))
+
+
+class WestonNatural(Weston):
+    """Weston as above with `natural-scroll=true` in weston.ini's [libinput] section, which
+    Weston applies to every touchpad, flickd's included, and which flickd cannot read: it keeps
+    "auto" at libinput's default (off) and moves its virtual fingers as the real ones moved, so
+    the compositor turns both the same way and the glide keeps the finger's direction."""
+    name = "weston-natural"
+    natural = True
+
+
 class SwayNatural(Sway):
     """sway as above with an `input <identifier>` rule that makes the real pad natural and
     leaves flickd's virtual pad at libinput's default: the case flickd's sway reader exists for.
@@ -661,7 +715,7 @@ class SwayNatural(Sway):
 
 
 SERVERS = {"xorg": Xorg, "sway": Sway, "sway-natural": SwayNatural, "kwin": KWin, "kwin-natural": KWinNatural,
-           "mutter": Mutter}
+           "mutter": Mutter, "weston": Weston, "weston-natural": WestonNatural}
 
 
 # ------------------------------------------------------------------------------------ app ---

@@ -111,7 +111,10 @@ class SessionFilesTests(unittest.TestCase):
             # sd_uid_get_display: the user's graphical session is that one.
             user = parse("users/1234")
             self.assertEqual((user["DISPLAY"], user["SESSIONS"]), (fake_logind.SESSION_ID, fake_logind.SESSION_ID))
-            self.assertEqual(parse("seats/seat0")["ACTIVE"], fake_logind.SESSION_ID)
+            seat = parse("seats/seat0")
+            self.assertEqual(seat["ACTIVE"], fake_logind.SESSION_ID)
+            # sd_seat_can_tty: answered (no VTs), or Weston's logind launcher gives up.
+            self.assertEqual(seat["CAN_TTY"], "0")
             # The object path mutter builds from the id is the one registered.
             self.assertEqual(fake_logind.SESSION_PATH, "/org/freedesktop/login1/session/" + fake_logind.SESSION_ID)
         finally:
