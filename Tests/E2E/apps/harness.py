@@ -1951,7 +1951,7 @@ def write_table(rows, path):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--flickd", required=True)
-    p.add_argument("--servers", default="xorg,sway")
+    p.add_argument("--servers", default="xorg,sway", help="comma-separated, of: " + ",".join(SERVERS))
     p.add_argument("--toolkits", default="gtk4,gtk3,qt6")
     p.add_argument("--modes", default="none,wheel")
     p.add_argument("--speeds", default="150")
@@ -1976,6 +1976,9 @@ def main():
     args = p.parse_args()
     args.flickd = os.path.abspath(args.flickd)
     args.servers = args.servers.split(",")
+    unknown = [name for name in args.servers if name not in SERVERS]
+    if unknown:
+        sys.exit("apps: --servers takes names of %s, not %s" % (",".join(SERVERS), ",".join(unknown)))
     args.also = [tuple(pair.split(":", 1)) for pair in args.also]
     args.also_only = set()
     for pair in args.also:
