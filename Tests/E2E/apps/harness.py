@@ -501,6 +501,15 @@ class DrmServer(WaylandServer):
             pass
         Server.stop(self)
         self.pointer.close()
+        self.restore_env()
+
+    def log_lines(self, keep):
+        """The lines of the compositor's log for which `keep(line)` is true, joined."""
+        try:
+            text = open(self.log_path, errors="replace").read()
+        except OSError:
+            return ""
+        return "\n".join(l for l in text.splitlines() if keep(l))
 
 
 class KWin(DrmServer):
@@ -533,11 +542,7 @@ class KWin(DrmServer):
                                "--no-kactivities", "--socket", self.wayland], env, self.home)
 
     def input_devices(self):
-        try:
-            text = open(self.log_path, errors="replace").read()
-        except OSError:
-            return ""
-        return "\n".join(l for l in text.splitlines() if "libinput" in l.lower())
+        return self.log_lines(lambda l: "libinput" in l.lower())
 
     def set_natural_scroll(self, devnode, natural):
         """What KDE's System Settings does: sets `naturalScroll` on KWin's D-Bus object for the
@@ -587,10 +592,6 @@ class KWinNatural(KWin):
         KWin.__init__(self, work, home)
         self.set_flickd_env(XDG_CURRENT_DESKTOP="KDE", XDG_SESSION_TYPE="wayland", XDG_CONFIG_HOME=self.config)
 
-    def stop(self):
-        KWin.stop(self)
-        self.restore_env()
-
 class Mutter(DrmServer):
     """mutter 43 (GNOME's compositor, here without GNOME Shell) as a Wayland display server on
     its native backend: KMS and libinput through the session (DrmServer), painting through
@@ -616,16 +617,8 @@ class Mutter(DrmServer):
                                "--wayland-display", self.wayland], env, self.home)
         self.set_flickd_env(XDG_CURRENT_DESKTOP="GNOME", XDG_SESSION_TYPE="wayland")
 
-    def stop(self):
-        DrmServer.stop(self)
-        self.restore_env()
-
     def input_devices(self):
-        try:
-            text = open(self.log_path, errors="replace").read()
-        except OSError:
-            return ""
-        return "\n".join(l for l in text.splitlines() if "/dev/input/" in l)
+        return self.log_lines(lambda l: "/dev/input/" in l)
 
 
 class Weston(DrmServer):
@@ -652,23 +645,15 @@ class Weston(DrmServer):
         os.chmod(conf, 0o644)
         self.wayland = "wayland-weston"
         env = dict(os.environ, XDG_RUNTIME_DIR=self.runtime, HOME=self.home, XDG_CURRENT_DESKTOP="weston",
-                   XDG_SESSION_TYPE="wayland", DBUS_SYSTEM_BUS_ADDRESS=self.bus_address, LIBSEAT_BACKEND="logind")
+                   XDG_SESSION_TYPE="wayland", DBUS_SYSTEM_BUS_ADDRESS=self.bus_address)
         self.log_path = os.path.join(work, self.name + ".log")
         self.start_compositor(["weston", "--backend=drm-backend.so", "--use-pixman", "--config=" + conf,
-                               "--socket=" + self.wayland, "--debug"], env, self.home)
+                               "--socket=" + self.wayland], env, self.home)
         self.set_flickd_env(XDG_CURRENT_DESKTOP="weston", XDG_SESSION_TYPE="wayland")
 
-    def stop(self):
-        DrmServer.stop(self)
-        self.restore_env()
-
     def input_devices(self):
-        try:
-            text = open(self.log_path, errors="replace").read()
-        except OSError:
-            return ""
         # libinput's own log lines, which Weston passes on: "event1  - NAME: device is a touchpad".
-        return "\n".join(l for l in text.splitlines() if re.search(r"event\d+ +- .*: device (is|removed)", l))
+        return self.log_lines(lambda l: re.search(r"event\d+ +- .*: device (is|removed)", l))
 
 
 class WestonNatural(Weston):
