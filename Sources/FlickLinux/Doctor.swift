@@ -560,9 +560,9 @@ public struct Doctor {
     }
 
     /// With no desktop setting found and `"auto"`, a warning, unless nothing would use the
-    /// guess: with the touchpad output and no touchscreen, a touchpad's coast moves the virtual
-    /// fingers as the real ones moved, and a desktop with one setting for every touchpad (Weston,
-    /// and most compositors flickd cannot read) scrolls both alike.
+    /// guess: with the touchpad output and no touchscreen that coasts, a touchpad's coast moves
+    /// the virtual fingers as the real ones moved, and a desktop with one setting for every
+    /// touchpad (Weston, and most compositors flickd cannot read) scrolls both alike.
     private func naturalScrolling(_ configuration: Configuration?, touch: TouchDevices) -> Check {
         let title = "natural scrolling"
         let desktop = probe.desktopNaturalScrolling()
@@ -578,10 +578,10 @@ public struct Doctor {
                          detail: "\(words(found.value)): scroll.natural = \"auto\" follows the desktop (\(found.source))")
         case (.auto, nil):
             let searched = "scroll.natural = \"auto\" found no desktop setting (sway's inputs, GNOME's gsettings, KDE's kcminputrc)"
-            let touchscreens = touch.nodes.contains { $0.node.kind == .touchscreen }
+            let touchscreens = configuration?.touchscreen.enabled != false && touch.nodes.contains { $0.node.kind == .touchscreen }
             if configuration?.output.mode == .touchpad && !touchscreens {
                 return Check(title: title, status: .ok,
-                             detail: "not needed: \(searched), and with the touchpad output a touchpad's coast moves the virtual fingers as yours moved, so a desktop that scrolls every touchpad the same way keeps your direction whichever it is (the wheel output and touchscreen coasts would take it as traditional: set scroll.natural = true for them if your touchpad scrolls naturally)")
+                             detail: "not needed: \(searched); with the touchpad output a touchpad's virtual fingers move as yours did, so a desktop with one setting for every touchpad keeps your direction either way (the wheel output and touchscreen coasts would need scroll.natural = true if your touchpad scrolls naturally)")
             }
             return Check(title: title, status: .warning,
                          detail: "traditional: \(searched); if your touchpad scrolls naturally, set scroll.natural = true or \(touchscreens && configuration?.output.mode == .touchpad ? "touchscreen coasts" : "coasts") run backwards")

@@ -236,16 +236,20 @@ import Testing
     }
 
     /// A desktop flickd cannot read (Weston, and most compositors) with the touchpad output:
-    /// a touchpad's coast does not use the guess, so there is nothing to warn of; a
+    /// a touchpad's coast does not use the guess, so there is nothing to warn of; a coasting
     /// touchscreen's does (its fingers' direction on the virtual touchpad depends on it).
     @Test func autoWithoutADesktopSettingIsNotNeededByTheTouchpadOutputForTouchpads() throws {
         var system = FakeSystem()
         system.desktop = nil
         let touchpadsOnly = try system.checks().one("natural scrolling")
         #expect(touchpadsOnly.status == .ok, "\(touchpadsOnly.text)")
-        #expect(touchpadsOnly.detail.hasPrefix("not needed: scroll.natural = \"auto\" found no desktop setting (sway's inputs, GNOME's gsettings, KDE's kcminputrc), and with the touchpad output"))
+        #expect(touchpadsOnly.detail.hasPrefix("not needed: scroll.natural = \"auto\" found no desktop setting (sway's inputs, GNOME's gsettings, KDE's kcminputrc); with the touchpad output"))
 
+        // A touchscreen that does not coast (touchscreen.enabled is false by default) uses no guess either.
         system.nodes.append(InputNode(devnode: "/dev/input/event9", syspath: "", name: "ELAN Touchscreen", kind: .touchscreen))
+        #expect(try system.checks().one("natural scrolling").status == .ok)
+
+        system.fileContents["/home/ada/.config/flickd/config.toml"] = "[touchscreen]\nenabled = true\n"
         let withTouchscreen = try system.checks().one("natural scrolling")
         #expect(withTouchscreen.status == .warning)
         #expect(withTouchscreen.detail.hasSuffix("set scroll.natural = true or touchscreen coasts run backwards"))
