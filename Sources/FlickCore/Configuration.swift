@@ -44,7 +44,7 @@ public struct Configuration: Hashable, Sendable {
         /// `scroll.speed`: hi-res wheel units (120 = one detent) per millimetre of finger travel.
         /// Range 0.1...1000; default 90 (4/3 mm of travel = one detent: libinput's finger-scrolling
         /// scale; a wheel glide then continues the finger at about its speed in GTK3, at about 0.7
-        /// of it in Qt6 and up to 2.5 times it in GTK4, which scale wheel motion their own way).
+        /// of it in Qt6 and up to 3 times it in GTK4, which scale wheel motion their own way).
         public var speed: Double = 90
         /// `scroll.natural`: whether touchpads scroll "naturally" (content follows the fingers):
         /// `.auto` (the default) follows the desktop's touchpad setting, `.on` and `.off` decide.
