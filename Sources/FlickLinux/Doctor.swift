@@ -578,13 +578,14 @@ public struct Doctor {
                          detail: "\(words(found.value)): scroll.natural = \"auto\" follows the desktop (\(found.source))")
         case (.auto, nil):
             let searched = "scroll.natural = \"auto\" found no desktop setting (sway's inputs, GNOME's gsettings, KDE's kcminputrc)"
-            let touchscreens = configuration?.touchscreen.enabled != false && touch.nodes.contains { $0.node.kind == .touchscreen }
-            if configuration?.output.mode == .touchpad && !touchscreens {
+            let touchpadOutput = configuration?.output.mode == .touchpad
+            let touchscreenCoasts = configuration?.touchscreen.enabled == true && touch.nodes.contains { $0.node.kind == .touchscreen }
+            if touchpadOutput && !touchscreenCoasts {
                 return Check(title: title, status: .ok,
                              detail: "not needed: \(searched); with the touchpad output a touchpad's virtual fingers move as yours did, so a desktop with one setting for every touchpad keeps your direction either way (the wheel output and touchscreen coasts would need scroll.natural = true if your touchpad scrolls naturally)")
             }
             return Check(title: title, status: .warning,
-                         detail: "traditional: \(searched); if your touchpad scrolls naturally, set scroll.natural = true or \(touchscreens && configuration?.output.mode == .touchpad ? "touchscreen coasts" : "coasts") run backwards")
+                         detail: "traditional: \(searched); if your touchpad scrolls naturally, set scroll.natural = true or \(touchpadOutput ? "touchscreen coasts" : "coasts") run backwards")
         case (.on, nil), (.off, nil):
             return Check(title: title, status: .ok,
                          detail: "\(words(setting == .on)): scroll.natural = \(setting == .on) (no desktop setting found to compare)")
