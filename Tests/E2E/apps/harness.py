@@ -1929,8 +1929,41 @@ def write_table(rows, path):
             r["gap_frames"], r["gap_ms"], r["frame_ms"], r.get("finger_gap_ms"), r["step_ratio"], r["own_after_flickd"],
             r["distance_px"], r["distance_fraction"], r["flickd_bad_events"], r["flickd_hold_gestures"],
             r["edge_hits"]))
+    out += ["", "Per server, toolkit and mode, over its scenarios: the speed ratios' range, and in how many of the "
+            "measured scenarios each goal was met (mode none: for comparison, no goal applies).", ""]
+    out += ["| server | toolkit | mode | scenarios | ratio | ratio goal met | gap goal met | step goal met |",
+            "|" + "---|" * 8]
+    for s in summarize(rows):
+        out.append("| %s | %s | %s | %d | %s | %s | %s | %s |" % (
+            s["server"], s["toolkit"], s["mode"], s["scenarios"],
+            "%.2f–%.2f" % s["ratio_range"] if s["ratio_range"] else "—",
+            "%d of %d" % s["ratio_met"], "%d of %d" % s["gap_met"], "%d of %d" % s["step_met"]))
     with open(path, "w") as f:
         f.write("\n".join(out) + "\n")
+
+
+def summarize(rows):
+    """Rows grouped by server, toolkit and mode, in the order they came: the ratio's range and,
+    per goal, (met, measured) over the group's scenarios, as the goal lines judge them."""
+    groups = {}
+    for r in rows:
+        groups.setdefault((r["server"], r["toolkit"], r["mode"]), []).append(r)
+
+    def met(group, key, within):
+        values = [r[key] for r in group if r["flicks"] and r.get(key) is not None]
+        return sum(1 for v in values if within(v)), len(values)
+
+    summary = []
+    for (server, toolkit, mode), group in groups.items():
+        ratios = [r["ratio"] for r in group if r["flicks"] and r.get("ratio") is not None]
+        summary.append({
+            "server": server, "toolkit": toolkit, "mode": mode, "scenarios": len(group),
+            "ratio_range": (min(ratios), max(ratios)) if ratios else None,
+            "ratio_met": met(group, "ratio", lambda v: GOAL_RATIO[0] <= v <= GOAL_RATIO[1]),
+            "gap_met": met(group, "gap_frames", lambda v: v <= GOAL_GAP_FRAMES),
+            "step_met": met(group, "step_ratio", lambda v: v <= GOAL_STEP_RATIO),
+        })
+    return summary
 
 
 def main():

@@ -368,5 +368,40 @@ class TimerOpening(unittest.TestCase):
         self.assertIsNone(self.daemon("debug: coast ended at t=1.0ms: touch\n").timer_opening_after(0))
 
 
+
+class Summary(unittest.TestCase):
+    @staticmethod
+    def row(mode, ratio, gap, step, flicks=5, direction="vertical"):
+        return {"server": "sway", "toolkit": "qt6", "mode": mode, "speed_mm_s": 150, "direction": direction,
+                "flicks": flicks, "ratio": ratio, "gap_frames": gap, "step_ratio": step}
+
+    def test_goals_counted_over_the_measured_scenarios_per_mode(self):
+        rows = [self.row("touchpad", 0.95, 1.2, 1.3), self.row("touchpad", 1.20, 1.6, 2.5, direction="horizontal"),
+                self.row("wheel", 0.70, None, 1.0), self.row("wheel", None, None, None, flicks=0)]
+        touchpad, wheel = harness.summarize(rows)
+        self.assertEqual((touchpad["mode"], touchpad["scenarios"], touchpad["ratio_range"]), ("touchpad", 2, (0.95, 1.20)))
+        self.assertEqual((touchpad["ratio_met"], touchpad["gap_met"], touchpad["step_met"]), ((1, 2), (1, 2), (1, 2)))
+        self.assertEqual((wheel["scenarios"], wheel["ratio_range"]), (2, (0.70, 0.70)))
+        self.assertEqual((wheel["ratio_met"], wheel["gap_met"], wheel["step_met"]), ((0, 1), (0, 0), (1, 1)),
+                         "an unmeasured scenario or figure counts in neither")
+
+    def test_the_goals_edges_are_met(self):
+        (s,) = harness.summarize([self.row("default", 0.85, 1.5, 2.0), self.row("default", 1.15, 0.5, 0.5)])
+        self.assertEqual((s["ratio_met"], s["gap_met"], s["step_met"]), ((2, 2), (2, 2), (2, 2)))
+
+    def test_a_figure_of_a_flickless_scenario_is_not_counted(self):
+        (s,) = harness.summarize([self.row("none", 0.9, 1.0, 1.0, flicks=0)])
+        self.assertEqual((s["ratio_range"], s["ratio_met"]), (None, (0, 0)))
+
+    def test_the_table_holds_one_line_per_group(self):
+        import tempfile
+        with tempfile.NamedTemporaryFile("r", suffix=".md") as f:
+            rows = [dict(self.row("touchpad", 0.95, 1.2, 1.3), gap_ms=30, frame_ms=25, step_ratio=1.3,
+                         own_after_flickd=0, distance_px=100, distance_fraction=1.0, flickd_bad_events=0,
+                         flickd_hold_gestures=0, edge_hits=0)]
+            harness.write_table(rows, f.name)
+            text = f.read()
+        self.assertIn("| sway | qt6 | touchpad | 1 | 0.95–0.95 | 1 of 1 | 1 of 1 | 1 of 1 |", text)
+
 if __name__ == "__main__":
     unittest.main(verbosity=1)
