@@ -1942,6 +1942,23 @@ def write_table(rows, path):
         f.write("\n".join(out) + "\n")
 
 
+def rows_from(path):
+    """The scenario rows in a run's log: its lines that are JSON objects with a server."""
+    rows = []
+    with open(path, errors="replace") as f:
+        for line in f:
+            line = line.strip()
+            if not line.startswith("{"):
+                continue
+            try:
+                row = json.loads(line)
+            except ValueError:  # a line cut short, e.g. by the guest's timeout
+                continue
+            if isinstance(row, dict) and "server" in row:
+                rows.append(row)
+    return rows
+
+
 def summarize(rows):
     """Rows grouped by server, toolkit and mode, in the order they came: the ratio's range and,
     per goal, (met, measured) over the group's scenarios, as the goal lines judge them."""
@@ -1968,7 +1985,7 @@ def summarize(rows):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--flickd", required=True)
+    p.add_argument("--flickd", help="the flickd binary to run (required, but with --rows-from)")
     p.add_argument("--servers", default="xorg,sway", help="comma-separated, of: " + ",".join(SERVERS))
     p.add_argument("--toolkits", default="gtk4,gtk3,qt6")
     p.add_argument("--modes", default="none,wheel")
@@ -1990,8 +2007,18 @@ def main():
                         "scenario how many of flickd's first events after the device switch the app did not apply "
                         "(x_switch_lost, x_switch_ms) and how much of the finger's motion it had not applied then "
                         "(x_backlog_ms; docs/APPS.md)")
+    p.add_argument("--rows-from", metavar="LOG",
+                   help="run nothing: read the JSON lines a run printed (its log, other lines skipped) and write "
+                        "--table from them (no guest needed)")
     p.add_argument("--verbose", "-v", action="store_true")
     args = p.parse_args()
+    if args.rows_from:
+        if not args.table:
+            sys.exit("apps: --rows-from writes --table FILE; give one")
+        write_table(rows_from(args.rows_from), args.table)
+        return 0
+    if not args.flickd:
+        sys.exit("apps: --flickd BINARY is required (but with --rows-from)")
     args.flickd = os.path.abspath(args.flickd)
     args.servers = args.servers.split(",")
     unknown = [name for name in args.servers if name not in SERVERS]

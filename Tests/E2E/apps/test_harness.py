@@ -403,5 +403,15 @@ class Summary(unittest.TestCase):
             text = f.read()
         self.assertIn("| sway | qt6 | touchpad | 1 | 0.95–0.95 | 1 of 1 | 1 of 1 | 1 of 1 |", text)
 
+    def test_rows_are_read_back_from_a_runs_log(self):
+        import json
+        import tempfile
+        row = self.row("touchpad", 0.95, 1.2, 1.3)
+        with tempfile.NamedTemporaryFile("w", suffix=".log") as f:
+            f.write("guest: ready\n  goal met: sway/qt6/touchpad ...\n%s\n{\"server\": \"sway\", \"toolk\n"
+                    "{\"other\": 1}\n" % json.dumps(row))
+            f.flush()
+            self.assertEqual(harness.rows_from(f.name), [row], "a cut line and an object without a server are skipped")
+
 if __name__ == "__main__":
     unittest.main(verbosity=1)
