@@ -1936,14 +1936,23 @@ def write_table(rows, path):
     for s in summarize(rows):
         out.append("| %s | %s | %s | %d | %s | %s | %s | %s |" % (
             s["server"], s["toolkit"], s["mode"], s["scenarios"],
-            "%.2f–%.2f" % s["ratio_range"] if s["ratio_range"] else "—",
+            ratio_range_text(s["ratio_range"]),
             "%d of %d" % s["ratio_met"], "%d of %d" % s["gap_met"], "%d of %d" % s["step_met"]))
     with open(path, "w") as f:
         f.write("\n".join(out) + "\n")
 
 
+def ratio_range_text(span):
+    """"0.92–0.97", one figure when both ends round alike, "—" for none; never "-0.00"."""
+    if not span:
+        return "—"
+    low, high = ("%.2f" % (round(v, 2) + 0.0) for v in span)
+    return low if low == high else "%s–%s" % (low, high)
+
+
 def rows_from(path):
-    """The scenario rows in a run's log: its lines that are JSON objects with a server."""
+    """The scenario rows in a run's log: its lines that are JSON objects of a flick scenario
+    (a server and a speed; not the touch-stop's and other checks' lines, which name a "scenario")."""
     rows = []
     with open(path, errors="replace") as f:
         for line in f:
@@ -1954,7 +1963,7 @@ def rows_from(path):
                 row = json.loads(line)
             except ValueError:  # a line cut short, e.g. by the guest's timeout
                 continue
-            if isinstance(row, dict) and "server" in row:
+            if isinstance(row, dict) and "server" in row and "speed_mm_s" in row and "scenario" not in row:
                 rows.append(row)
     return rows
 

@@ -401,7 +401,12 @@ class Summary(unittest.TestCase):
                          flickd_hold_gestures=0, edge_hits=0)]
             harness.write_table(rows, f.name)
             text = f.read()
-        self.assertIn("| sway | qt6 | touchpad | 1 | 0.95–0.95 | 1 of 1 | 1 of 1 | 1 of 1 |", text)
+        self.assertIn("| sway | qt6 | touchpad | 1 | 0.95 | 1 of 1 | 1 of 1 | 1 of 1 |", text)
+
+    def test_the_ratios_range_as_text(self):
+        self.assertEqual(harness.ratio_range_text((0.921, 0.968)), "0.92–0.97")
+        self.assertEqual(harness.ratio_range_text((-0.0, -0.001)), "0.00", "no negative zero, one figure")
+        self.assertEqual(harness.ratio_range_text(None), "—")
 
     def test_rows_are_read_back_from_a_runs_log(self):
         import json
@@ -409,9 +414,10 @@ class Summary(unittest.TestCase):
         row = self.row("touchpad", 0.95, 1.2, 1.3)
         with tempfile.NamedTemporaryFile("w", suffix=".log") as f:
             f.write("guest: ready\n  goal met: sway/qt6/touchpad ...\n%s\n{\"server\": \"sway\", \"toolk\n"
-                    "{\"other\": 1}\n" % json.dumps(row))
+                    "{\"other\": 1}\n{\"server\": \"sway\", \"toolkit\": \"qt6\", \"mode\": \"default\", "
+                    "\"scenario\": \"touch-stop\", \"tries\": 3}\n" % json.dumps(row))
             f.flush()
-            self.assertEqual(harness.rows_from(f.name), [row], "a cut line and an object without a server are skipped")
+            self.assertEqual(harness.rows_from(f.name), [row], "a cut line, an object without a server and a touch-stop's line are skipped")
 
 if __name__ == "__main__":
     unittest.main(verbosity=1)
