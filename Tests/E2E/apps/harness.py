@@ -1994,7 +1994,7 @@ def summarize(rows):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--flickd", help="the flickd binary to run (required, but with --rows-from)")
+    p.add_argument("--flickd", help="the flickd binary to run (required unless --rows-from is given)")
     p.add_argument("--servers", default="xorg,sway", help="comma-separated, of: " + ",".join(SERVERS))
     p.add_argument("--toolkits", default="gtk4,gtk3,qt6")
     p.add_argument("--modes", default="none,wheel")
@@ -2024,10 +2024,16 @@ def main():
     if args.rows_from:
         if not args.table:
             sys.exit("apps: --rows-from writes --table FILE; give one")
-        write_table(rows_from(args.rows_from), args.table)
+        try:
+            rows = rows_from(args.rows_from)
+        except OSError as e:
+            sys.exit("apps: --rows-from: cannot read %s: %s" % (args.rows_from, e.strerror or e))
+        if not rows:
+            sys.exit("apps: --rows-from: %s holds no scenario line (the JSON lines a run prints)" % args.rows_from)
+        write_table(rows, args.table)
         return 0
     if not args.flickd:
-        sys.exit("apps: --flickd BINARY is required (but with --rows-from)")
+        sys.exit("apps: --flickd BINARY is required (unless --rows-from LOG is given)")
     args.flickd = os.path.abspath(args.flickd)
     args.servers = args.servers.split(",")
     unknown = [name for name in args.servers if name not in SERVERS]
