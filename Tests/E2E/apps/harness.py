@@ -119,6 +119,13 @@ MAX_TRAVEL_MM = 40.0
 GOAL_RATIO = (0.85, 1.15)
 GOAL_GAP_FRAMES = 1.5
 GOAL_STEP_RATIO = 2.0
+# Each goal's test of a row's figure, by the row's key: the goal lines and the table's summary
+# judge alike.
+GOAL_MET = {
+    "ratio": lambda v: GOAL_RATIO[0] <= v <= GOAL_RATIO[1],
+    "gap_frames": lambda v: v <= GOAL_GAP_FRAMES,
+    "step_ratio": lambda v: v <= GOAL_STEP_RATIO,
+}
 # Asserted: with flickd the content keeps moving after the release: its travel after the release
 # is at least this fraction of what flickd's model predicts (v0/k, v0 the content speed before the
 # release). Without flickd Qt widgets stop dead (0); the fractions measured with flickd's default
@@ -1864,11 +1871,11 @@ def check_scenario(checks, row, mode, daemon):
     # Goals (issue 11 point 3), never failing the run.
     ratio = row["ratio"]
     checks.goal(name, "speed ratio after/before in %.2f..%.2f" % GOAL_RATIO,
-                None if unmeasured or ratio is None else GOAL_RATIO[0] <= ratio <= GOAL_RATIO[1],
+                None if unmeasured or ratio is None else GOAL_MET["ratio"](ratio),
                 unmeasured or "%s, per flick %s%s%s" % (ratio, row["ratios"], dropped_note(row), backlog_note(row)))
     gf = row["gap_frames"]
     checks.goal(name, "largest gap in the first 300 ms <= %.1f frame periods" % GOAL_GAP_FRAMES,
-                None if unmeasured or gf is None else gf <= GOAL_GAP_FRAMES,
+                None if unmeasured or gf is None else GOAL_MET["gap_frames"](gf),
                 unmeasured or ("%s frames: gap %s ms, paint period %s ms%s" % (
                     gf, row["gap_ms"], row["frame_ms"],
                     ", pooled over the scenario's finger phases for the %d of %d flicks with fewer than 3 paints "
@@ -1877,7 +1884,7 @@ def check_scenario(checks, row, mode, daemon):
                                if gf is not None else "no paint period: fewer than 3 paints in the finger phases"))
     sr = row["step_ratio"]
     checks.goal(name, "largest coast step <= %.0fx the finger's median step" % GOAL_STEP_RATIO,
-                None if unmeasured or sr is None else sr <= GOAL_STEP_RATIO,
+                None if unmeasured or sr is None else GOAL_MET["step_ratio"](sr),
                 unmeasured or "%s: coast %s px, finger %s px" % (sr, row["coast_step_px"], row["finger_step_px"]))
     if row.get("x_finger_lost") is not None:
         log("%s: of the finger's scroll events the app did not apply the first %s (median; per flick %s; "
@@ -1888,7 +1895,7 @@ def finger_gap_note(row):
     """The app's own largest gap while the real pad drove it, beside a gap over the goal: an
     app that applies its input in bursts (Qt6 and GTK3 under mutter in the guest) shows such
     gaps with no glide at all."""
-    if row.get("finger_gap_ms") is None or row.get("gap_frames") is None or row["gap_frames"] <= GOAL_GAP_FRAMES:
+    if row.get("finger_gap_ms") is None or row.get("gap_frames") is None or GOAL_MET["gap_frames"](row["gap_frames"]):
         return ""
     return "; the finger phase's own largest gap %s ms (median)" % row["finger_gap_ms"]
 
@@ -1975,9 +1982,9 @@ def summarize(rows):
     for r in rows:
         groups.setdefault((r["server"], r["toolkit"], r["mode"]), []).append(r)
 
-    def met(group, key, within):
+    def met(group, key):
         values = [r[key] for r in group if r["flicks"] and r.get(key) is not None]
-        return sum(1 for v in values if within(v)), len(values)
+        return sum(1 for v in values if GOAL_MET[key](v)), len(values)
 
     summary = []
     for (server, toolkit, mode), group in groups.items():
@@ -1985,9 +1992,9 @@ def summarize(rows):
         summary.append({
             "server": server, "toolkit": toolkit, "mode": mode, "scenarios": len(group),
             "ratio_range": (min(ratios), max(ratios)) if ratios else None,
-            "ratio_met": met(group, "ratio", lambda v: GOAL_RATIO[0] <= v <= GOAL_RATIO[1]),
-            "gap_met": met(group, "gap_frames", lambda v: v <= GOAL_GAP_FRAMES),
-            "step_met": met(group, "step_ratio", lambda v: v <= GOAL_STEP_RATIO),
+            "ratio_met": met(group, "ratio"),
+            "gap_met": met(group, "gap_frames"),
+            "step_met": met(group, "step_ratio"),
         })
     return summary
 
