@@ -24,6 +24,21 @@ public enum OutputDevice {
         }
     }
 
+    /// The name of the device of `mode` ("flickd virtual touchpad").
+    public static func name(of mode: OutputMode) -> String {
+        switch mode {
+        case .touchpad: return VirtualTouchpad.name
+        case .wheel: return VirtualWheel.name
+        }
+    }
+
+    /// Whether the device of `mode` could be created now (`/dev/uinput` opens for writing);
+    /// throws the error creating it would. The daemon creates it only when a device whose
+    /// flicks coast is opened: this tells at start what would fail then.
+    public static func checkAccess(for mode: OutputMode) throws(VirtualWheelError) {
+        try UinputDevice.checkAccess(name: name(of: mode))
+    }
+
     /// Destroys the device.
     func close() {
         switch self {
@@ -79,11 +94,16 @@ public final class Daemon {
     }
 
     private let engine: Engine
-    /// The device coasts are written to; replaced when a reload changes `output.mode`.
-    private var output: OutputDevice
-    /// Creates the device for a mode, on a reload that changes `output.mode`; nil: the device
-    /// given at start stays (tests).
+    /// The device coasts are written to; replaced when a reload changes `output.mode`. Nil
+    /// until a touchpad or touchscreen whose flicks coast is open (`makeOutput` creates it
+    /// then), so that a machine with none shows no virtual device; once created it stays.
+    private var output: OutputDevice?
+    /// Creates the device for a mode: when the first device whose flicks coast is opened, and
+    /// on a reload that changes `output.mode`; nil: the device given at start stays (tests).
     private let makeOutput: ((OutputMode) throws -> OutputDevice)?
+    /// The mode whose device could not be created last time, so that its error is logged
+    /// once, not at every device plugged in after it.
+    private var failedOutput: OutputMode?
     private let monitor: DeviceMonitor?
     /// What stops a coast besides a touch on its own device: the engine's `[stop]` settings,
     /// read where they are needed so that a reload applies them with the rest.
@@ -156,7 +176,7 @@ public final class Daemon {
     /// `reloadConfiguration` (see the first initializer).
     public convenience init(
         engine: Engine,
-        output: OutputDevice,
+        output: OutputDevice?,
         makeOutput: ((OutputMode) throws -> OutputDevice)?,
         monitor: DeviceMonitor?,
         logger: Logger,
@@ -171,8 +191,10 @@ public final class Daemon {
                       logger: logger, notifier: notifier, configuration: configuration, desktop: desktop)
     }
 
-    /// A daemon writing coasts to `output` (the engine's `output` is set to its mode);
-    /// `makeOutput` creates the device for another mode when a reload changes `output.mode`.
+    /// A daemon writing coasts to `output` (the engine's `output` is set to its mode); with
+    /// no `output`, `makeOutput` creates the device of `configuration`'s mode when the first
+    /// touchpad or touchscreen whose flicks coast is opened. `makeOutput` also creates the
+    /// device for another mode when a reload changes `output.mode`.
     /// `configuration` is reloaded on SIGHUP and when its watcher reports a change; the engine
     /// must have been made with its `current` settings. `desktop`, when given, is asked for the
     /// desktop's natural-scrolling setting at start and after each reload that read the file,
@@ -180,7 +202,7 @@ public final class Daemon {
     /// above.
     public init(
         engine: Engine,
-        output: OutputDevice,
+        output: OutputDevice?,
         makeOutput: ((OutputMode) throws -> OutputDevice)?,
         monitor: DeviceMonitor?,
         logger: Logger,
@@ -207,7 +229,7 @@ public final class Daemon {
         }
         if let desktop { try poll.add(desktop.fileDescriptor, token: Token.desktop) }
         engine.onReport = { [logger, unowned engine] report in Self.log(report, output: engine.output, to: logger) }
-        engine.output = output.mode
+        engine.output = output?.mode ?? configuration.current.output.mode
         engine.onTouchFrame = { [unowned self] frame, _ in self.emit(frame) }
     }
 
@@ -218,9 +240,10 @@ public final class Daemon {
         startHotplug()
         openDevices(at: now())
         if !devices.values.contains(where: { $0.role == .touch }) {
-            logger.notice("no touchpad or touchscreen to read yet; waiting for one to be plugged in")
+            let later = output == nil ? " (\(OutputDevice.name(of: engine.output)) is created then)" : ""
+            logger.notice("no touchpad or touchscreen to read yet; waiting for one to be plugged in\(later)")
         }
-        // The wheel exists and the devices present are open: startup is complete.
+        // The devices present are open, and the output with them: startup is complete.
         reportedDeviceCount = devices.count
         notifier?.ready(status: serviceStatus())
         // Right after READY: a start that waited for it would take its page reads longer (each
@@ -273,7 +296,7 @@ public final class Daemon {
             var quiet = NoOpLogHandler()
             quiet.logLevel = logger.logLevel
             let log = Logger(label: "rehearsal") { _ in quiet }
-            let mode = output.mode
+            let mode = engine.output
             let outcomes = try Rehearsal.run(configuration: configuration.current, output: mode) { report in
                 Self.log(report, output: mode, to: log)
             }
@@ -362,10 +385,10 @@ public final class Daemon {
         }
         engine.apply(configuration, at: time)
         logger.info("\(trigger): configuration reloaded")
-        let mode = output.mode
+        let mode = engine.output
         if configuration.output.mode != mode { replaceOutput(with: configuration.output.mode) }
         // A new output, a kind of device or a finger count whose coast has not run yet.
-        if output.mode != mode || Rehearsal.flicks(under: configuration) != rehearsed { rehearse() }
+        if engine.output != mode || Rehearsal.flicks(under: configuration) != rehearsed { rehearse() }
         // Mice and keyboards are open only while their kind stops coasts.
         for (id, open) in devices.sorted(by: { $0.key < $1.key }) {
             switch open.role {
@@ -383,6 +406,8 @@ public final class Daemon {
         }
         // Devices closed before may be wanted now.
         openDevices(at: time)
+        // A kind of device that only stopped coasts may coast now.
+        createOutputIfNeeded()
     }
 
     // MARK: The desktop's natural scrolling
@@ -493,7 +518,7 @@ public final class Daemon {
         let desktop = desktopAnswer?.perDevice?.natural(for: identity) ?? desktopAnswer?.value
         let natural = engine.configuration.naturalScrolling(for: identity, kind: .touchpad, desktop: desktop)
         var line = "\(open.node.devnode) (\(open.node.name)): natural scrolling \(natural.isNatural) (\(natural.explanation))"
-        if output.mode == .touchpad, let virtual = engine.virtualTouchpadNaturalScrolling, virtual != natural.isNatural {
+        if engine.output == .touchpad, let virtual = engine.virtualTouchpadNaturalScrolling, virtual != natural.isNatural {
             line += "; the virtual touchpad's is \(virtual), so its fingers move against yours"
         }
         return line
@@ -525,21 +550,51 @@ public final class Daemon {
     /// Creates the device for `mode` and destroys the old one; keeps the old one when the new
     /// one cannot be created.
     private func replaceOutput(with mode: OutputMode) {
+        guard let current = output else {
+            // Not created yet: the new mode's device is, when it is needed.
+            engine.output = mode
+            failedOutput = nil
+            logger.info("output: \(Self.describe(mode)), created when a touchpad or touchscreen is used")
+            return
+        }
         guard let makeOutput else {
             logger.error("output.mode = \"\(mode.rawValue)\" takes effect when flickd restarts")
             return
         }
         let replacement: OutputDevice
         do { replacement = try makeOutput(mode) } catch {
-            logger.error("keeping the \(output.mode.rawValue) output: \(error)")
+            logger.error("keeping the \(current.mode.rawValue) output: \(error)")
             return
         }
         // Fingers still down on the old touchpad end with it: the kernel lifts them.
-        output.close()
+        current.close()
         output = replacement
         engine.output = mode
         outputFailing = false
         logger.info("output: \(Self.describe(mode))")
+    }
+
+    /// Creates the output device when there is none yet (a device whose flicks coast was just
+    /// opened). When it cannot be created, says why once; the next such device tries again.
+    private func createOutputIfNeeded() {
+        guard output == nil, let makeOutput, devices.keys.contains(where: coasts) else { return }
+        let mode = engine.output
+        do {
+            output = try makeOutput(mode)
+            failedOutput = nil
+            outputFailing = false
+        } catch {
+            if failedOutput != mode {
+                logger.error("\(error)\nflicks do not coast until it can be created (tried again when a touchpad or touchscreen is plugged in, or on reload)")
+            }
+            failedOutput = mode
+        }
+    }
+
+    /// Whether flicks on device `id` coast (not only stop a coast).
+    private func coasts(_ id: DeviceID) -> Bool {
+        if case .used? = engine.admission(of: id) { return true }
+        return false
     }
 
     /// The output device of `mode`, for the log.
@@ -565,7 +620,7 @@ public final class Daemon {
             if wait > .zero { usleep(UInt32(clamping: wait.microseconds)) }
             _ = engine.tick(at: now())
         }
-        output.close()
+        output?.close()
         for open in devices.values { _ = try? poll.remove(open.device.fileDescriptor) }
         devices.removeAll()
         idsByNode.removeAll()
@@ -590,7 +645,7 @@ public final class Daemon {
     }
 
     private func emit(_ wheelOutput: WheelOutput) {
-        guard !wheelOutput.isEmpty, case .wheel(let wheel) = output else { return }
+        guard !wheelOutput.isEmpty, case .wheel(let wheel)? = output else { return }
         do {
             try wheel.write(wheelOutput)
             outputFailing = false
@@ -601,7 +656,7 @@ public final class Daemon {
     }
 
     private func emit(_ frame: TouchFrame) {
-        guard case .touchpad(let touchpad) = output else { return }
+        guard case .touchpad(let touchpad)? = output else { return }
         do {
             try touchpad.write(frame)
             outputFailing = false
@@ -684,7 +739,7 @@ public final class Daemon {
     /// reading them would feed the coast back into the engine and stop it by its own touch.
     private func isOwnDevice(_ node: InputNode) -> Bool {
         if Self.isVirtualDeviceName(node.name) { return true }
-        guard let syspath = output.syspath else { return false }
+        guard let syspath = output?.syspath else { return false }
         return node.syspath.hasPrefix(syspath + "/")
     }
 
@@ -750,6 +805,7 @@ public final class Daemon {
             }
         }
         idsByNode[node.devnode] = id
+        if role == .touch { createOutputIfNeeded() }
         // While the desktop is being asked, its answer logs every touchpad's direction.
         if !desktopAsked { logNaturalScrolling(open) }
     }

@@ -497,8 +497,9 @@ public struct Doctor {
                                      configuration: Configuration, touch: TouchDevices) -> String {
         func words(_ natural: Bool) -> String { natural ? "natural" : "traditional" }
         guard let virtual = perDevice.virtualTouchpad else {
-            // sway lists only the devices it has: the virtual touchpad is there while flickd runs.
-            return "touchpad: coasts move two fingers on \"\(VirtualTouchpad.name)\"; the desktop keeps natural scrolling per device (\(perDevice.source)) and does not list that device now (is flickd running?); flickd reads its setting when it starts and moves the fingers so that the glide keeps your direction"
+            // sway lists only the devices it has: the virtual touchpad is there while flickd runs
+            // with a touchpad or touchscreen open.
+            return "touchpad: coasts move two fingers on \"\(VirtualTouchpad.name)\"; the desktop keeps natural scrolling per device (\(perDevice.source)) and does not list that device now (is flickd running? it creates the device when it opens a touchpad or touchscreen); flickd reads its setting then and moves the fingers so that the glide keeps your direction"
         }
         var detail = "touchpad: coasts move two fingers on \"\(VirtualTouchpad.name)\"; the desktop keeps natural scrolling per device (\(perDevice.source)) and scrolls it \(words(virtual))"
         let pads = touch.nodes.map(\.node).filter { $0.kind == .touchpad }

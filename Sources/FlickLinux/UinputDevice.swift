@@ -35,6 +35,16 @@ final class UinputDevice {
         return template
     }
 
+    /// Opens `/dev/uinput` as creating a device does, and closes it: whether `name` could be
+    /// created now. Throws the `VirtualWheelError` creating it would throw.
+    static func checkAccess(name: String) throws(VirtualWheelError) {
+        do {
+            Syscall.close(try Syscall.open("/dev/uinput", flags: O_RDWR | O_CLOEXEC))
+        } catch {
+            throw VirtualWheelError(error, device: name)
+        }
+    }
+
     /// Creates the device `template` describes (and frees the template). Throws
     /// `VirtualWheelError` naming `name` and the fix when uinput is missing or not writable.
     init(template: OpaquePointer, name: String, frameCapacity: Int) throws(VirtualWheelError) {

@@ -12,7 +12,10 @@ struct RunCommand: FlickdCommand {
             thrown sheet of paper, through one virtual device: by default "flickd virtual \
             touchpad", whose two fingers keep moving so that libinput and every app scroll on \
             exactly as they did under the real fingers; with output.mode = "wheel", "flickd \
-            virtual wheel", hi-res wheel events read like any mouse wheel.
+            virtual wheel", hi-res wheel events read like any mouse wheel. flickd creates it \
+            when it opens the first touchpad or touchscreen whose flicks coast (at start on \
+            most machines), and keeps it until it exits: a machine with none shows no virtual \
+            device.
 
             A coast stops when a finger touches a touch device, a mouse button is pressed or \
             a key goes down (so that Ctrl held after a flick does not zoom). Key presses are \
@@ -32,11 +35,12 @@ struct RunCommand: FlickdCommand {
             Signals: SIGHUP reloads the configuration file; SIGTERM and SIGINT stop any coast, remove the \
             virtual device and exit with status 0.
 
-            Exit status: 0 after SIGTERM or SIGINT; 1 when the virtual device cannot be \
-            created, the configuration cannot be read, or the event loop fails.
+            Exit status: 0 after SIGTERM or SIGINT; 1 when /dev/uinput cannot be opened at \
+            start (the virtual device could not be created), the configuration cannot be \
+            read, or the event loop fails.
 
             As a systemd service (systemd/flickd.service, Type=notify) flickd tells systemd \
-            when it is ready (the virtual device exists and the devices present are open), \
+            when it is ready (the devices present are open, and the virtual device with them), \
             reloading and stopping, through $NOTIFY_SOCKET. Logs go to stderr: with a \
             timestamp on a terminal; under systemd without one, and with the priority prefix \
             journald reads, so `journalctl --user -u flickd -p warning` shows the problems.
@@ -81,11 +85,13 @@ struct RunCommand: FlickdCommand {
 
         do {
             let configuration = live.current
-            let output = try Self.makeOutput(configuration.output.mode, logger: logger)
+            // The device itself is created when a touchpad or touchscreen whose flicks coast is
+            // open (at once on most machines); a uinput flickd cannot use fails the start now.
+            try OutputDevice.checkAccess(for: configuration.output.mode)
             let engine = Engine(configuration: configuration)
             let daemon = try Daemon(
                 engine: engine,
-                output: output,
+                output: nil,
                 makeOutput: { mode in try Self.makeOutput(mode, logger: logger) },
                 monitor: try DeviceMonitor(),
                 logger: logger,

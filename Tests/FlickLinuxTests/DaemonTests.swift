@@ -84,6 +84,26 @@ struct DaemonTests {
         #expect(wheel.closed, "and the wheel at shutdown")
     }
 
+    @Test("with no touchpad or touchscreen no output device is created; a reload that changes output.mode only changes the mode")
+    func noDeviceNoOutput() throws {
+        let engine = Engine()
+        var made: [OutputMode] = []
+        var wheelMode = Configuration()
+        wheelMode.output.mode = .wheel
+        let daemon = try Daemon(engine: engine, output: nil,
+                                makeOutput: { mode in
+                                    made.append(mode)
+                                    return .wheel(RecordingWheel())
+                                },
+                                monitor: nil, logger: quiet) { wheelMode }
+        #expect(engine.output == .touchpad, "the engine takes the configuration's mode (the default)")
+        raise(SIGHUP)
+        raise(SIGTERM)
+        try daemon.run()
+        #expect(made.isEmpty, "no device was created: nothing could coast")
+        #expect(engine.output == .wheel, "the reload's mode is the one a device will be created for")
+    }
+
     @Test("a configuration that fails to load keeps the running one")
     func failedReloadKeepsConfiguration() throws {
         struct BadFile: Error {}

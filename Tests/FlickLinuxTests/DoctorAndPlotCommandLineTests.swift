@@ -101,7 +101,7 @@ import Testing
         system.desktop = DesktopSettings.Answer(true, SwayInputs.source, perDevice: perDevice)
         let check = try system.checks().one("output")
         #expect(check.status == .ok, "\(check.text)")
-        #expect(check.detail.contains("does not list that device now (is flickd running?)"), "\(check.text)")
+        #expect(check.detail.contains("does not list that device now (is flickd running? it creates the device when it opens a touchpad or touchscreen)"), "\(check.text)")
         system.desktop?.perDevice?.entries.append(.init(device: VirtualTouchpad.identity, natural: false))
         #expect(try system.checks().one("output").detail.contains("(\(SwayInputs.source)) and scrolls it traditional"))
     }
