@@ -226,7 +226,7 @@ class Faults:
 
     def start(self, name, config=CONFIG, binary=None, workdir=None):
         daemon = Flickd(binary or self.args.flickd, workdir or self.out, config, name)
-        return daemon, WheelTap(daemon.wheel)
+        return daemon, daemon.later(WheelTap)
 
     def flick(self, daemon, pad, **kw):
         """A flick meant to coast: (vdev result, plan (v120, h120) or None, log mark)."""
@@ -604,11 +604,11 @@ class Faults:
         libinput removes it, and no finger is left down anywhere."""
         f = "tp-sigkill"
         daemon = Flickd(self.args.flickd, self.out, TOUCHPAD_CONFIG, "tp-sigkill")
-        tap = TouchTap(daemon.wheel)
-        li = DebugEvents(daemon.wheel, os.path.join(self.out, "tp-sigkill-libinput.log"))
+        tap = daemon.later(TouchTap)
+        li = daemon.later(lambda node: DebugEvents(node, os.path.join(self.out, "tp-sigkill-libinput.log")))
         try:
-            self.check(f, "flickd created its virtual touchpad", daemon.output == "touchpad", "touchpad", daemon.output)
             with open_pad(MANY_SLOTS, daemon) as pad:
+                self.check(f, "flickd created its virtual touchpad", daemon.output == "touchpad", "touchpad", daemon.output)
                 r, plan, _ = self.flick(daemon, pad)
                 time.sleep(0.25)
                 k_release = r.get("k_release") or r["t_release"]
@@ -748,6 +748,8 @@ class Faults:
                 os.kill(daemon.proc.pid, signal.SIGCONT)
             lost = daemon.wait_log(r"hot-plug events were lost", 20, mark)
             opened = daemon.wait_log(re.escape(last.devnode) + r" \([^)]*\): touchpad", 20, mark)
+            if opened:
+                daemon.wait_output()  # created with the first pad it opened: the tap reads it from now
             time.sleep(0.5)
             log = daemon.text()[mark:]
             nodes = {p.devnode for p in pads}
@@ -902,7 +904,7 @@ class Faults:
                        ids == ["65534"] * 4 + ["65534"] * 4 and int(status.get("CapEff", "1"), 16) == 0
                        and int(status.get("CapPrm", "1"), 16) == 0,
                        "uid/gid 65534, CapEff 0", {k: status.get(k) for k in ("Uid", "Gid", "Groups", "CapEff")})
-            li = Libinput(daemon.wheel, os.path.join(self.out, "nobody-libinput.log"))
+            li = daemon.later(lambda node: Libinput(node, os.path.join(self.out, "nobody-libinput.log")))
             with open_pad(MANY_SLOTS, daemon) as pad:
                 host_start = mono()
                 r, plan, mark = self.flick(daemon, pad)

@@ -135,8 +135,15 @@ class Checks:
         sys.exit(1 if self.failed else 0)
 
 
+CREATED = r"created flickd virtual (wheel|touchpad) at (/dev/input/event\d+)"
+
+
 class Flickd:
-    """flickd run --verbose as a child process, its log in a file."""
+    """flickd run --verbose as a child process, its log in a file. flickd creates its output
+    device (virtual touchpad or wheel) when it opens the first touchpad or touchscreen whose
+    flicks coast: at once when one is plugged in, else when `open_pad` plugs one in. `output`
+    and `wheel` (its kind and node) wait for it; `later` makes a reader of it as soon as it
+    exists."""
 
     def __init__(self, binary, workdir, config=CONFIG, name="flickd", env=None):
         self.config_path = os.path.join(workdir, name + ".toml")
@@ -147,11 +154,46 @@ class Flickd:
         self.proc = subprocess.Popen([binary, "run", "--verbose", "--config", self.config_path],
                                      stdout=self.log, stderr=subprocess.STDOUT,
                                      env=dict(os.environ, **env) if env else None)
-        m = self.wait_log(r"created flickd virtual (wheel|touchpad) at (/dev/input/event\d+)", 60)
+        self._output = None       # (kind, node) of the output device once flickd created it
+        self._waiting = []        # `later` readers to make when it does
+        m = self.wait_log(CREATED + "|no touchpad or touchscreen to read yet", 60)
         if not m:
-            raise RuntimeError("flickd did not create its virtual device:\n" + self.text())
-        self.output = m.group(1)
-        self.wheel = m.group(2)   # the output device's node (wheel or touchpad)
+            raise RuntimeError("flickd did not start:\n" + self.text())
+        if m.group(1):
+            self._output = (m.group(1), m.group(2))
+
+    def wait_output(self, timeout=20):
+        """(kind, node) of flickd's output device, waiting up to `timeout` s for flickd to
+        create it; makes the `later` readers waiting for it."""
+        if self._output is None:
+            m = self.wait_log(CREATED, timeout)
+            if not m:
+                raise RuntimeError("flickd did not create its virtual device:\n" + self.text()[-3000:])
+            self._output = (m.group(1), m.group(2))
+        waiting, self._waiting = self._waiting, []
+        for reader in waiting:
+            reader.make(self._output[1])
+        return self._output
+
+    @property
+    def output(self):
+        """"wheel" or "touchpad": the output device's kind."""
+        return self.wait_output()[0]
+
+    @property
+    def wheel(self):
+        """The output device's node (wheel or touchpad)."""
+        return self.wait_output()[1]
+
+    def later(self, make):
+        """`make(node)` on the output device's node as soon as flickd has created it (now if it
+        has): a stand-in that forwards to what `make` returned (and waits for it on first use)."""
+        reader = Later(self, make)
+        if self._output:
+            reader.make(self._output[1])
+        else:
+            self._waiting.append(reader)
+        return reader
 
     def text(self):
         with open(self.log_path) as f:
@@ -199,6 +241,29 @@ class Flickd:
                 self.proc.wait()
         self.log.close()
         return self.proc.returncode
+
+
+class Later:
+    """A reader of flickd's output device made when the device exists (`Flickd.later`)."""
+
+    def __init__(self, daemon, make):
+        self._daemon = daemon
+        self._make = make
+        self._made = None
+
+    def make(self, node):
+        if self._made is None:
+            self._made = self._make(node)
+
+    def close(self):
+        """Closes the reader; nothing to close when the device never came."""
+        if self._made is not None:
+            self._made.close()
+
+    def __getattr__(self, name):
+        if self._made is None:
+            self._daemon.wait_output()
+        return getattr(self._made, name)
 
 
 class WheelTap(vdev.EventTap):
@@ -394,14 +459,27 @@ def load(name):
     return vdev.load(os.path.join(DEVICES, name))
 
 
+def virtual_devices():
+    """The names of flickd's virtual devices in /proc/bus/input/devices."""
+    with open("/proc/bus/input/devices") as f:
+        return re.findall(r'^N: Name="(flickd virtual [a-z]+)"$', f.read(), re.M)
+
+
 def open_pad(name, daemon, timeout=20):
-    """A virtual device from the description `name`, once flickd has opened it."""
+    """A virtual device from the description `name`, once flickd has opened it and, when its
+    flicks coast, flickd's output device exists and its readers (`Flickd.later`) are made."""
     mark = daemon.mark()
     pad = vdev.TouchDevice(load(name))
-    m = daemon.wait_log(re.escape(pad.devnode) + r" \([^)]*\): (touchpad|touchscreen)", timeout, mark)
+    m = daemon.wait_log(re.escape(pad.devnode) + r" \([^)]*\): (touchpad|touchscreen)([^\n]*)", timeout, mark)
     if not m:
         pad.close()
         raise RuntimeError("flickd did not open %s (%s):\n%s" % (pad.devnode, name, daemon.text()[mark:]))
+    if "flicks coast" in m.group(2):
+        try:
+            daemon.wait_output(timeout)
+        except Exception:
+            pad.close()
+            raise
     return pad
 
 
@@ -432,8 +510,8 @@ class Scenarios:
 
     def start(self, name="flickd", config=CONFIG):
         daemon = Flickd(self.args.flickd, self.out, config, name)
-        tap = WheelTap(daemon.wheel)
-        li = Libinput(daemon.wheel, os.path.join(self.out, name + "-libinput.log"))
+        tap = daemon.later(WheelTap)
+        li = daemon.later(lambda node: Libinput(node, os.path.join(self.out, name + "-libinput.log")))
         return daemon, tap, li
 
     LATE_MS = 20.0
@@ -472,10 +550,13 @@ class Scenarios:
 
     def start_touchpad(self, name, env=None):
         daemon = Flickd(self.args.flickd, self.out, TOUCHPAD_CONFIG, name, env)
-        if daemon.output != "touchpad":
-            raise RuntimeError("flickd created a %s, not its touchpad" % daemon.output)
-        tap = TouchTap(daemon.wheel)
-        li = DebugEvents(daemon.wheel, os.path.join(self.out, name + "-libinput.log"))
+
+        def touch_tap(node):
+            if daemon.output != "touchpad":
+                raise RuntimeError("flickd created a %s, not its touchpad" % daemon.output)
+            return TouchTap(node)
+        tap = daemon.later(touch_tap)
+        li = daemon.later(lambda node: DebugEvents(node, os.path.join(self.out, name + "-libinput.log")))
         return daemon, tap, li
 
     # Events libinput must never report on the virtual touchpad: pointer motion, buttons (a
@@ -954,7 +1035,13 @@ class Scenarios:
         daemon, tap, li = self.start("hotplug")
         c = self.checks
         try:
+            time.sleep(0.5)
+            c.check(s, "started with no touchpad: no virtual device yet", not virtual_devices(),
+                    "none in /proc/bus/input/devices", virtual_devices())
             with open_pad(TWO_SLOTS, daemon) as first:
+                first_node = first.devnode
+                c.check(s, "the first pad opened: the virtual wheel is created with it",
+                        virtual_devices() == ["flickd virtual wheel"], ["flickd virtual wheel"], virtual_devices())
                 # Plugged in after flickd started: picked up and used.
                 second = open_pad(MANY_SLOTS, daemon)
                 c.check(s, "a pad plugged in later is opened", True)
@@ -979,6 +1066,9 @@ class Scenarios:
                 got = sum(e[2] for e in m["kernel"] if e[1] == E.REL_WHEEL_HI_RES)
                 c.check(s, "the other pad still coasts", m["plan"] is not None and got == m["plan"][0] and got != 0,
                         m["plan"], got)
+            closed = daemon.wait_log(re.escape(first_node) + r" \([^)]*\): removed", 10)
+            c.check(s, "every pad removed: the virtual wheel stays (until flickd exits)",
+                    closed is not None and virtual_devices() == ["flickd virtual wheel"], ["flickd virtual wheel"], virtual_devices())
         finally:
             li.close(); tap.close()
             c.check(s, "flickd exits 0 on SIGTERM", daemon.stop() == 0, 0, daemon.proc.returncode)
