@@ -14,8 +14,8 @@
 #     scripts/install` takes;
 #   - checks the files and modes, the udev rule's uaccess tag on /dev/uinput, that tester was
 #     added to the input group, `systemd-analyze verify` of the installed unit, that the
-#     service is active (Type=notify: READY=1 arrived) with the virtual touchpad (the default
-#     output) present, its
+#     service is active (Type=notify: READY=1 arrived) with no virtual touchpad while no
+#     touchpad is there, and with it (the default output) once one is plugged in, its
 #     STATUS= line, its sandbox (NoNewPrivs, seccomp) and the binary's independence from
 #     the Swift toolchain, journal priorities of its log lines, a reload, and a hot-plugged
 #     keyboard showing in the status, live reload of a changed configuration file, that
@@ -94,10 +94,28 @@ check "enabled for tester" test -L /home/tester/.config/systemd/user/graphical-s
 
 state=$(as_tester systemctl --user is-active flickd || true)
 check "flickd.service is active (READY=1 received), was: $state" test "$state" = active
-check "the virtual touchpad exists (the default output)" grep -q 'Name="flickd virtual touchpad"' /proc/bus/input/devices
-check "no virtual wheel (output.mode defaults to touchpad)" bash -c '! grep -q "Name=\"flickd virtual wheel\"" /proc/bus/input/devices'
+check "no virtual touchpad while tester has no touchpad (flickd creates it with the first)" \
+    bash -c '! grep -q "Name=\"flickd virtual touchpad\"" /proc/bus/input/devices'
 status=$(as_tester systemctl --user show -P StatusText flickd)
-check "STATUS= is shown: '$status'" test -n "$status"
+check "STATUS= says it waits: '$status'" grep -q "waiting for a touchpad or touchscreen" <<<"$status"
+
+# A touchpad plugged in. tester joined the input group after its session began, as a user does
+# before logging in again, so the pad is made readable to tester directly.
+echo 'SUBSYSTEM=="input", KERNEL=="event*", ATTRS{name}=="install-test touchpad", GROUP="tester"' \
+    >/etc/udev/rules.d/98-install-test-touchpad.rules
+udevadm control --reload
+python3 "$here/vdev.py" create --name "install-test touchpad" "$repo/Tests/Fixtures/devices/synaptics-t440.device" \
+    >"$E2E_TMP/touchpad.log" 2>&1 &
+touchpad=$!
+for _ in $(seq 100); do
+    status=$(as_tester systemctl --user show -P StatusText flickd)
+    case "$status" in *"reading 1 touch device"*) break ;; esac
+    sleep 0.1
+done
+check "a touchpad plugged in is read: STATUS= '$status'" grep -q "reading 1 touch device" <<<"$status"
+for _ in $(seq 50); do grep -q 'Name="flickd virtual touchpad"' /proc/bus/input/devices && break; sleep 0.1; done
+check "with it, the virtual touchpad exists (the default output)" grep -q 'Name="flickd virtual touchpad"' /proc/bus/input/devices
+check "no virtual wheel (output.mode defaults to touchpad)" bash -c '! grep -q "Name=\"flickd virtual wheel\"" /proc/bus/input/devices'
 pid=$(as_tester systemctl --user show -P MainPID flickd)
 if [ "${pid:-0}" -gt 0 ]; then
     check "runs /usr/local/bin/flickd" test "$(readlink /proc/"$pid"/exe)" = /usr/local/bin/flickd
@@ -223,6 +241,8 @@ for f in /usr/local/bin/flickd /usr/local/lib/systemd/user/flickd.service /usr/l
     check "removed $f" test ! -e "$f"
 done
 check "the virtual touchpad is gone" bash -c '! grep -q "Name=\"flickd virtual touchpad\"" /proc/bus/input/devices'
+kill "$touchpad" 2>/dev/null || true
+wait "$touchpad" 2>/dev/null || true
 
 if [ "$failures" -ne 0 ]; then
     echo "--- user manager log"; tail -30 "$E2E_TMP/user-manager.log"

@@ -154,15 +154,18 @@ state=$(as_tester systemctl --user is-active flickd || true)
 check "flickd.service is active (READY=1 received), was: $state" test "$state" = active
 pid=$(as_tester systemctl --user show -P MainPID flickd)
 check "runs /usr/bin/flickd" test "$(readlink /proc/"${pid:-0}"/exe 2>/dev/null)" = /usr/bin/flickd
-touchpad=$(awk '/^N: Name="flickd virtual touchpad"/ { found = 1 } found && /^H: Handlers=/ { match($0, /event[0-9]+/); print "/dev/input/" substr($0, RSTART, RLENGTH); exit }' /proc/bus/input/devices)
-check "the virtual touchpad exists (the default output): ${touchpad:-none}" test -n "$touchpad"
-check "no virtual wheel (output.mode defaults to touchpad)" bash -c '! grep -q "Name=\"flickd virtual wheel\"" /proc/bus/input/devices'
+check "no virtual touchpad or wheel while there is no touchpad (flickd creates its device with the first)" \
+    bash -c '! grep -q "Name=\"flickd virtual \(touchpad\|wheel\)\"" /proc/bus/input/devices'
+virtual_touchpad() {
+    awk '/^N: Name="flickd virtual touchpad"/ { found = 1 } found && /^H: Handlers=/ { match($0, /event[0-9]+/); print "/dev/input/" substr($0, RSTART, RLENGTH); exit }' /proc/bus/input/devices
+}
+touchpad=""
 
 # A flick on a virtual T440, and what libinput reads from it and from flickd's virtual
 # touchpad: one libinput context for both, so that their event times share one clock.
 if [ -z "$devices" ]; then
     fail "a flick coasts (no $pad_description in Tests/Fixtures/devices)"
-elif [ -n "$touchpad" ]; then
+else
     coproc PAD { exec /usr/bin/python3 "$here/vdev.py" serve "$devices/$pad_description"; }
     ready=""
     read -r -t 30 ready <&"${PAD[0]}" || true
@@ -175,6 +178,15 @@ elif [ -n "$touchpad" ]; then
         sleep 0.1
     done
     check "flickd opened the touchpad: '$status'" grep -q "^reading 1 touch device" <<<"$status"
+    for _ in $(seq 50); do touchpad=$(virtual_touchpad); [ -n "$touchpad" ] && break; sleep 0.1; done
+    check "with it, the virtual touchpad exists (the default output): ${touchpad:-none}" test -n "$touchpad"
+    check "no virtual wheel (output.mode defaults to touchpad)" bash -c '! grep -q "Name=\"flickd virtual wheel\"" /proc/bus/input/devices'
+fi
+if [ -n "$devices" ] && [ -z "$touchpad" ]; then
+    echo quit >&"${PAD[1]}" 2>/dev/null || true
+    wait "$PAD_PID" 2>/dev/null || true
+    fail "a flick coasts (no virtual touchpad)"
+elif [ -n "$devices" ]; then
     stdbuf -oL libinput debug-events --device "${pad:-/dev/null}" --device "$touchpad" >"$E2E_TMP/libinput.log" 2>&1 &
     libinput=$!
     for _ in $(seq 100); do [ "$(grep -c DEVICE_ADDED "$E2E_TMP/libinput.log")" -ge 2 ] && break; sleep 0.1; done
@@ -227,8 +239,6 @@ elif [ -n "$touchpad" ]; then
     check "no button, pointer motion, touch, swipe or pinch from flickd virtual touchpad${others:+, was:$others}" test -z "$others"
     check "libinput discarded no touch jump of flickd virtual touchpad" \
         bash -c '! grep -qi "flickd virtual touchpad.*jump" "$0"' "$E2E_TMP/libinput.log"
-else
-    fail "a flick coasts (no virtual touchpad)"
 fi
 
 echo "== man pages and completions ($SECONDS s)"
