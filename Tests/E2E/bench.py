@@ -586,14 +586,15 @@ class Bench:
         daemon = bench_flickd_class(S)(self.args.flickd, self.args.out, CONFIG, "bench-" + self.args.label)
         self.out["startup_ms"] = ready.wait_ms(t_exec, 30)
         self.note("start-up (exec -> READY=1): %s ms" % self.out["startup_ms"])
-        tap = output_tap_class(S)(daemon.wheel)
-        # The output's motion events: hi-res wheel, or the virtual touchpad's fingers moving
-        # (the flicks are vertical: ABS_MT_POSITION_Y changes in every frame that moves).
-        self.motion_code = self.E.REL_WHEEL_HI_RES if daemon.output == "wheel" else self.E.ABS_MT_POSITION_Y
-        self.out["output"] = daemon.output
+        # flickd creates its output device when it opens the pad (open_pad waits for it).
+        tap = daemon.later(output_tap_class(S))
         pid = daemon.proc.pid
         try:
             with S.open_pad(S.MANY_SLOTS, daemon) as pad:
+                # The output's motion events: hi-res wheel, or the virtual touchpad's fingers moving
+                # (the flicks are vertical: ABS_MT_POSITION_Y changes in every frame that moves).
+                self.motion_code = self.E.REL_WHEEL_HI_RES if daemon.output == "wheel" else self.E.ABS_MT_POSITION_Y
+                self.out["output"] = daemon.output
                 time.sleep(2.0)
                 self.out["memory_start"] = memory(pid, self.args.flickd)
                 self.out["resident_pages_start"] = {}

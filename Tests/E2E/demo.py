@@ -18,11 +18,12 @@ def main():
     flickd = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/flickd")
     out = os.environ.get("E2E_TMP", "/tmp")
     daemon = scenarios.Flickd(flickd, out, name="demo")
-    print("flickd is running; its virtual wheel is %s" % daemon.wheel)
-    li = scenarios.Libinput(daemon.wheel, os.path.join(out, "demo-libinput.log"))
+    # flickd creates its virtual wheel when it opens the touchpad below.
+    li = daemon.later(lambda node: scenarios.Libinput(node, os.path.join(out, "demo-libinput.log")))
     try:
         with scenarios.open_pad(scenarios.TWO_SLOTS, daemon) as pad:
             print("virtual touchpad: %s (%s, %.0f x %.0f mm)" % (pad.devnode, pad.name, pad.width_mm, pad.height_mm))
+            print("flickd is running; its virtual wheel is %s" % daemon.wheel)
             time.sleep(0.5)
             print("\nflick: two fingers move down 40 mm in 0.2 s (200 mm/s) and lift...")
             mark = daemon.mark()
