@@ -99,6 +99,17 @@ check "no virtual touchpad while tester has no touchpad (flickd creates it with 
 status=$(as_tester systemctl --user show -P StatusText flickd)
 check "STATUS= says it waits: '$status'" grep -q "waiting for a touchpad or touchscreen" <<<"$status"
 
+# flickd's STATUS= once it contains TEXT, waiting up to TENTHS tenths of a second; else the last.
+status_when() {  # TEXT TENTHS
+    local status=""
+    for _ in $(seq "$2"); do
+        status=$(as_tester systemctl --user show -P StatusText flickd)
+        case "$status" in *"$1"*) break ;; esac
+        sleep 0.1
+    done
+    printf '%s' "$status"
+}
+
 # A touchpad plugged in. tester joined the input group after its session began, as a user does
 # before logging in again, so the pad is made readable to tester directly.
 echo 'SUBSYSTEM=="input", KERNEL=="event*", ATTRS{name}=="install-test touchpad", GROUP="tester"' \
@@ -107,11 +118,7 @@ udevadm control --reload
 python3 "$here/vdev.py" create --name "install-test touchpad" "$repo/Tests/Fixtures/devices/synaptics-t440.device" \
     >"$E2E_TMP/touchpad.log" 2>&1 &
 touchpad=$!
-for _ in $(seq 100); do
-    status=$(as_tester systemctl --user show -P StatusText flickd)
-    case "$status" in *"reading 1 touch device"*) break ;; esac
-    sleep 0.1
-done
+status=$(status_when "reading 1 touch device" 100)
 check "a touchpad plugged in is read: STATUS= '$status'" grep -q "reading 1 touch device" <<<"$status"
 for _ in $(seq 50); do grep -q 'Name="flickd virtual touchpad"' /proc/bus/input/devices && break; sleep 0.1; done
 check "with it, the virtual touchpad exists (the default output)" grep -q 'Name="flickd virtual touchpad"' /proc/bus/input/devices
@@ -184,12 +191,7 @@ fcntl.ioctl(fd, 0x5501)                         # UI_DEV_CREATE
 time.sleep(8)
 PY
 keyboard=$!
-status=""
-for _ in $(seq 40); do
-    status=$(as_tester systemctl --user show -P StatusText flickd)
-    case "$status" in *"mouse or keyboard"*) break ;; esac
-    sleep 0.1
-done
+status=$(status_when "mouse or keyboard" 40)
 check "a hot-plugged keyboard shows in STATUS=: '$status'" grep -q "1 mouse or keyboard stops a coast" <<<"$status"
 kill "$keyboard" 2>/dev/null || true
 wait "$keyboard" 2>/dev/null || true
