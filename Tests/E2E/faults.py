@@ -9,7 +9,9 @@ flickd runs as a real process (`run --verbose`); its virtual wheel is read throu
 kernel timestamps (scenarios.WheelTap). Each fault is asserted; a failed check prints expected
 and actual. Faults:
   uinput     /dev/uinput missing (rmmod uinput; reloaded after) and not writable (flickd as
-             `nobody`): exit status 1, one error line naming the fix, no crash or stack trace
+             `nobody`): exit status 1, one error line naming the fix, no crash or stack trace;
+             usable at start but taken away before the first pad: one error, no device, and
+             the device created with the next pad once it is usable again
   hotplug    --cycles hot-plug cycles of a touchpad, alternately unplugged mid-coast (the coast
              ends "device-removed") and with two fingers scrolling on it (no coast: the input
              core releasing its keys is no lift); flickd alive, open descriptors and resident
@@ -294,6 +296,48 @@ class Faults:
                                            self.args.flickd, "run", "--verbose", "--config", config])
         self.check_one_clear_error(f, "uinput not writable (flickd as nobody)", status, output,
                                    ["no permission to write /dev/uinput", "70-flickd-uinput.rules", "input group"])
+        self.uinput_lost_after_start(f)
+
+    def uinput_lost_after_start(self, f):
+        """flickd creates its device with the first touchpad: /dev/uinput, usable at start (the
+        check passes), is taken away before a pad comes. The pad's flicks cannot coast; flickd
+        says why once (not again for a second pad), stays up, and creates the device with the
+        next pad once /dev/uinput is usable again; a flick on that pad coasts."""
+        label = "uinput taken away after start"
+        set_user_acl("/dev/uinput", NOBODY)
+        daemon = tap = None
+        pads = []
+        try:
+            daemon, tap = self.start("uinput-later", binary=self.nobody_wrapper(), workdir=self.public)
+            remove_acl("/dev/uinput")
+            mark = daemon.mark()
+            for name in (MANY_SLOTS, TWO_SLOTS):
+                pads.append(vdev.TouchDevice(load(name)))
+                daemon.wait_log(re.escape(pads[-1].devnode) + r" \([^)]*\): touchpad", 20, mark)
+            time.sleep(0.5)
+            log = daemon.text()[mark:]
+            errors = re.findall(r"cannot create the virtual wheel: no permission to write /dev/uinput", log)
+            self.check(f, label + ": two pads opened, flickd says once that it cannot create its device",
+                       len(re.findall(r"\): touchpad", log)) == 2 and len(errors) == 1 and "flicks do not coast" in log,
+                       "2 pads, 1 error naming the fix", log[-800:])
+            self.check(f, label + ": no virtual device, flickd alive", daemon.alive() and not devices_named("flickd virtual wheel"),
+                       "alive, none", (daemon.alive(), devices_named("flickd virtual wheel")))
+            set_user_acl("/dev/uinput", NOBODY)
+            pad = open_pad(MANY_SLOTS, daemon)   # waits for the device it creates now
+            pads.append(pad)
+            r, plan, fmark = self.flick(daemon, pad)
+            total = self.coasted_total(daemon, tap, r, fmark, plan)
+            self.check(f, label + ": usable again, the next pad creates the device and a flick coasts",
+                       len(devices_named("flickd virtual wheel")) == 1 and plan is not None and total == plan[0] != 0,
+                       "1 wheel, %s" % (plan and plan[0]), "%d wheels, %d" % (len(devices_named("flickd virtual wheel")), total))
+        finally:
+            remove_acl("/dev/uinput")
+            for pad in pads:
+                pad.close()
+            if tap:
+                tap.close()
+            if daemon:
+                self.check(f, label + ": flickd exits 0 on SIGTERM", daemon.stop() == 0, 0, daemon.proc.returncode)
 
     # -- 1: hot-plug cycles ---------------------------------------------------------------------
 
