@@ -128,6 +128,16 @@ def proc_status(pid):
 TOUCHPAD_NAME = "flickd virtual touchpad"
 
 
+def release_as_nobody(pads, tap):
+    """The end of a fault run as nobody: /dev/uinput's ACL removed, its pads and its tap (None:
+    never made) closed."""
+    remove_acl("/dev/uinput")
+    for pad in pads:
+        pad.close()
+    if tap:
+        tap.close()
+
+
 def devices_named(name):
     """sysfs names of input devices called `name`."""
     found = []
@@ -331,11 +341,7 @@ class Faults:
                        len(devices_named("flickd virtual wheel")) == 1 and plan is not None and total == plan[0] != 0,
                        "1 wheel, %s" % (plan and plan[0]), "%d wheels, %d" % (len(devices_named("flickd virtual wheel")), total))
         finally:
-            remove_acl("/dev/uinput")
-            for pad in pads:
-                pad.close()
-            if tap:
-                tap.close()
+            release_as_nobody(pads, tap)
             if daemon:
                 self.check(f, label + ": flickd exits 0 on SIGTERM", daemon.stop() == 0, 0, daemon.proc.returncode)
 
@@ -826,11 +832,7 @@ class Faults:
             print("     %(pads)d pads plugged in while stopped; %(opened_from_queued_events)d opened from the events that"
                   " fit before the overflow, %(opened_by_the_rescan)d after it" % self.figures["udev"], flush=True)
         finally:
-            remove_acl("/dev/uinput")
-            for p in pads:
-                p.close()
-            if tap:
-                tap.close()
+            release_as_nobody(pads, tap)
             if daemon:
                 daemon.stop()
                 shutil.copy(daemon.log_path, os.path.join(self.out, "udev-overflow.log"))
