@@ -156,10 +156,12 @@ class Flickd:
                                      env=dict(os.environ, **env) if env else None)
         self._output = None       # (kind, node) of the output device once flickd created it
         self._waiting = []        # `later` readers to make when it does
-        m = self.wait_log(CREATED + "|no touchpad or touchscreen to read yet", 60)
-        if not m:
+        # Logged (--verbose) right after READY=1, when the devices present are open and the
+        # output device, if one of them coasts, exists.
+        if not self.wait_log(r"rehearsed the first coast|could not rehearse a coast", 60):
             raise RuntimeError("flickd did not start:\n" + self.text())
-        if m.group(1):
+        m = re.search(CREATED, self.text())
+        if m:
             self._output = (m.group(1), m.group(2))
 
     def wait_output(self, timeout=20):
