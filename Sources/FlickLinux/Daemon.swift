@@ -600,8 +600,8 @@ public final class Daemon {
     /// The output device of `mode`, for the log.
     public static func describe(_ mode: OutputMode) -> String {
         switch mode {
-        case .touchpad: return "\(VirtualTouchpad.name) (two fingers carry each coast)"
-        case .wheel: return "\(VirtualWheel.name) (hi-res wheel events)"
+        case .touchpad: return "\(OutputDevice.name(of: mode)) (two fingers carry each coast)"
+        case .wheel: return "\(OutputDevice.name(of: mode)) (hi-res wheel events)"
         }
     }
 
