@@ -68,7 +68,7 @@ public final class Daemon {
     }
 
     private struct OpenDevice {
-        let device: EvdevDevice
+        let device: any InputDevice
         let node: InputNode
         let role: Role
         /// What `[[device]]` sections match it by (touch devices only).
@@ -104,7 +104,8 @@ public final class Daemon {
     /// The mode whose device could not be created last time, so that its error is logged
     /// once, not at every device plugged in after it.
     private var failedOutput: OutputMode?
-    private let monitor: DeviceMonitor?
+    /// Lists, reports and opens the devices (nil: none, for tests of the loop alone).
+    private let monitor: (any DeviceSource)?
     /// What stops a coast besides a touch on its own device: the engine's `[stop]` settings,
     /// read where they are needed so that a reload applies them with the rest.
     private var stopSources: Configuration.Stop { engine.configuration.stop }
@@ -160,7 +161,7 @@ public final class Daemon {
     public convenience init(
         engine: Engine,
         wheel: any WheelSink,
-        monitor: DeviceMonitor?,
+        monitor: (any DeviceSource)?,
         logger: Logger,
         notifier: ServiceNotifier? = nil,
         configurationWatcher: ConfigWatcher? = nil,
@@ -178,7 +179,7 @@ public final class Daemon {
         engine: Engine,
         output: OutputDevice?,
         makeOutput: ((OutputMode) throws -> OutputDevice)?,
-        monitor: DeviceMonitor?,
+        monitor: (any DeviceSource)?,
         logger: Logger,
         notifier: ServiceNotifier? = nil,
         configurationWatcher: ConfigWatcher? = nil,
@@ -204,7 +205,7 @@ public final class Daemon {
         engine: Engine,
         output: OutputDevice?,
         makeOutput: ((OutputMode) throws -> OutputDevice)?,
-        monitor: DeviceMonitor?,
+        monitor: (any DeviceSource)?,
         logger: Logger,
         notifier: ServiceNotifier? = nil,
         configuration: LiveConfiguration,
@@ -757,9 +758,10 @@ public final class Daemon {
         case .keyboard where stopSources.key: role = .keyboard
         case .mouse, .keyboard, .other: return
         }
-        let device: EvdevDevice
+        guard let monitor else { return }
+        let device: any InputDevice
         do {
-            device = try EvdevDevice(path: node.devnode)
+            device = try monitor.open(node)
         } catch {
             if error.isPermissionDenied && !explainedAccessDenied {
                 explainedAccessDenied = true

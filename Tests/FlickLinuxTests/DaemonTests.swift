@@ -22,7 +22,9 @@ final class RecordingWheel: WheelSink {
 final class RecordingTouchpad: TouchSink {
     var frames: [TouchFrame] = []
     var closed = false
-    let syspath: String? = nil
+    let syspath: String?
+
+    init(syspath: String? = nil) { self.syspath = syspath }
 
     func write(_ frame: TouchFrame) throws(SystemError) {
         if closed { throw SystemError(errno: EBADF, call: "write", path: "/dev/uinput") }

@@ -1,0 +1,39 @@
+import FlickCore
+
+/// Where the daemon's input devices come from: the nodes that exist now, the ones plugged in
+/// and removed later, and how one is opened.
+///
+/// `DeviceMonitor` is the real one (udev lists and reports the nodes, libevdev opens them);
+/// unit tests give the daemon a scripted one, since a test host has no `/dev/input`.
+public protocol DeviceSource: AnyObject {
+    /// Every evdev node that exists now, in the order to open them.
+    func inputNodes() -> [InputNode]
+    /// Starts reporting nodes added and removed; returns the descriptor that becomes readable
+    /// when `receiveChanges(_:)` has something to report. Calling it again returns the same one.
+    func startMonitoring() throws(SystemError) -> Int32
+    /// Reports every pending change, in order, without blocking.
+    func receiveChanges(_ report: (DeviceMonitor.Change) -> Void)
+    /// Opens `node` for reading, passively (never grabbed). Throws when it cannot be opened
+    /// (`isPermissionDenied`, `isMissing`) or is not an evdev device.
+    func open(_ node: InputNode) throws(SystemError) -> any InputDevice
+}
+
+/// An open input device the daemon reads: an `EvdevDevice`, or a test's stand-in.
+public protocol InputDevice: AnyObject {
+    /// The descriptor that becomes readable when events are waiting.
+    var fileDescriptor: Int32 { get }
+    /// The device's capabilities (allocates: read once, when the device is opened).
+    func describe() -> DeviceDescription
+    /// Reads every event available now, in order, handing each to `handle` (see
+    /// `EvdevDevice.readAvailable(_:)`).
+    func readAvailable(_ handle: (EvdevDevice.Reading) -> Void) -> EvdevDevice.DrainEnd
+}
+
+extension EvdevDevice: InputDevice {}
+
+extension DeviceMonitor: DeviceSource {
+    /// Opens `node` with libevdev.
+    public func open(_ node: InputNode) throws(SystemError) -> any InputDevice {
+        try EvdevDevice(path: node.devnode)
+    }
+}

@@ -1,0 +1,332 @@
+import FlickCore
+import FlickTestSupport
+import Glibc
+import Testing
+@testable import FlickLinux
+
+/// Devices for the daemon on a host without /dev/input: the nodes present at start, and
+/// hot-plug steps played one per wake-up of the loop (a step sees the daemon between two
+/// batches of changes). Each step's changes are reported in order; a step ends the run by
+/// raising SIGTERM. The devices opened are never readable unless a test makes them so.
+final class ScriptedDevices: DeviceSource {
+    /// A device the daemon opened: its description, and whether its next read finds it gone.
+    final class Device: InputDevice {
+        let node: InputNode
+        let description: DeviceDescription
+        /// Readable once `unplug()` is called.
+        private let readable = Doorbell()
+        var fileDescriptor: Int32 { readable.fileDescriptor }
+        private var gone = false
+
+        init(node: InputNode, description: DeviceDescription) {
+            self.node = node
+            self.description = description
+        }
+
+        func describe() -> DeviceDescription { description }
+
+        /// The next read reports the device gone (ENODEV), as the kernel does for a device
+        /// unplugged before udev's removal is read.
+        func unplug() {
+            gone = true
+            readable.ring()
+        }
+
+        func readAvailable(_ handle: (EvdevDevice.Reading) -> Void) -> EvdevDevice.DrainEnd {
+            gone ? .vanished : .drained
+        }
+    }
+
+    var present: [InputNode]
+    private var descriptions: [String: DeviceDescription] = [:]
+    private var steps: [() -> [DeviceMonitor.Change]]
+    private let hotplug = Doorbell()
+    /// Every node the daemon opened, in order, and the devices it holds.
+    private(set) var opened: [String] = []
+    private(set) var devices: [String: Device] = [:]
+
+    init(present: [InputNode] = [], steps: [() -> [DeviceMonitor.Change]] = []) {
+        self.present = present
+        self.steps = steps
+    }
+
+    /// A node of `kind` named `name` at `/dev/input/event<number>`, described by the repository's
+    /// device fixture `fixture` when it is a touch device.
+    func node(_ number: Int, _ kind: InputNode.Kind, name: String, fixture: String? = nil) throws -> InputNode {
+        let devnode = "/dev/input/event\(number)"
+        descriptions[devnode] = try fixture.map(Fixtures.device) ?? DeviceDescription(name: name)
+        return InputNode(devnode: devnode, syspath: "/sys/devices/virtual/input/input\(number)/event\(number)",
+                         name: name, kind: kind)
+    }
+
+    /// The steps to play, one per wake-up.
+    func play(_ steps: [() -> [DeviceMonitor.Change]]) { self.steps = steps }
+
+    func inputNodes() -> [InputNode] { present }
+
+    func startMonitoring() throws(SystemError) -> Int32 {
+        if !steps.isEmpty { hotplug.ring() }
+        return hotplug.fileDescriptor
+    }
+
+    func receiveChanges(_ report: (DeviceMonitor.Change) -> Void) {
+        hotplug.answer()
+        guard !steps.isEmpty else { return }
+        for change in steps.removeFirst()() { report(change) }
+        if !steps.isEmpty { hotplug.ring() }
+    }
+
+    func open(_ node: InputNode) throws(SystemError) -> any InputDevice {
+        opened.append(node.devnode)
+        let device = Device(node: node, description: descriptions[node.devnode] ?? DeviceDescription(name: node.name))
+        devices[node.devnode] = device
+        return device
+    }
+}
+
+/// A descriptor the loop sees readable between `ring()` and `answer()` (a non-blocking socket
+/// pair).
+final class Doorbell {
+    private let ends: (read: Int32, write: Int32)
+    var fileDescriptor: Int32 { ends.read }
+
+    init() {
+        var fds: [Int32] = [-1, -1]
+        let type = SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue
+        precondition(socketpair(AF_UNIX, Int32(type), 0, &fds) == 0)
+        ends = (fds[0], fds[1])
+    }
+
+    deinit {
+        close(ends.read)
+        close(ends.write)
+    }
+
+    func ring() { _ = write(ends.write, "x", 1) }
+
+    func answer() {
+        var byte: UInt8 = 0
+        while read(ends.read, &byte, 1) == 1 {}
+    }
+}
+
+/// The daemon's devices: which it opens, and when it creates its output device. Runs the real
+/// loop (epoll, signalfd) with scripted devices; no event is read, so no time passes in it.
+@Suite("Daemon devices", .serialized)
+struct DaemonDeviceTests {
+    /// A daemon with no output yet, whose `makeOutput` records each mode it was asked for and
+    /// hands out recording devices (or throws `failure` while it is set).
+    final class Outputs {
+        var made: [OutputMode] = []
+        var touchpads: [RecordingTouchpad] = []
+        var wheels: [RecordingWheel] = []
+        var failure: (any Error)?
+        /// The sysfs path the touchpads made say they have.
+        var syspath: String?
+
+        func make(_ mode: OutputMode) throws -> OutputDevice {
+            made.append(mode)
+            if let failure { throw failure }
+            switch mode {
+            case .touchpad:
+                touchpads.append(RecordingTouchpad(syspath: syspath))
+                return .touchpad(touchpads[touchpads.count - 1])
+            case .wheel:
+                wheels.append(RecordingWheel())
+                return .wheel(wheels[wheels.count - 1])
+            }
+        }
+    }
+
+    struct NoUinput: Error, CustomStringConvertible {
+        var description: String { "cannot create flickd virtual touchpad: /dev/uinput is gone" }
+    }
+
+    static func daemon(_ source: ScriptedDevices, _ outputs: Outputs, log: CollectedLog,
+                       configuration: Configuration = Configuration(),
+                       reload: @escaping () -> Configuration = { Configuration() }) throws -> Daemon {
+        try Daemon(engine: Engine(configuration: configuration), output: nil, makeOutput: outputs.make,
+                   monitor: source, logger: log.logger, reloadConfiguration: reload)
+    }
+
+    @Test("a touchpad present at start creates the output with it, once; the keyboard and mouse beside it are opened and create nothing")
+    func touchpadAtStart() throws {
+        let source = ScriptedDevices()
+        source.present = [
+            try source.node(2, .keyboard, name: "AT Translated Set 2 keyboard"),
+            try source.node(5, .touchpad, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440"),
+            try source.node(6, .mouse, name: "TPPS/2 IBM TrackPoint"),
+        ]
+        let outputs = Outputs()
+        let log = CollectedLog()
+        let daemon = try Self.daemon(source, outputs, log: log)
+        raise(SIGTERM)
+        try daemon.run()
+        #expect(source.opened == ["/dev/input/event2", "/dev/input/event5", "/dev/input/event6"])
+        #expect(outputs.made == [.touchpad], "one device, of the configured mode")
+        #expect(outputs.touchpads.first?.closed == true, "destroyed at shutdown")
+        #expect(log.lines.contains { $0.contains("/dev/input/event5 (SynPS/2 Synaptics TouchPad): touchpad") && $0.hasSuffix("flicks coast") },
+                "\(log.lines)")
+        #expect(!log.lines.contains { $0.contains("waiting for one to be plugged in") }, "\(log.lines)")
+    }
+
+    @Test("with only a touchscreen that stops coasts, nothing is created; the first touchpad plugged in creates the output, later pads and removals keep it")
+    func firstCoastingDevicePluggedIn() throws {
+        let source = ScriptedDevices()
+        let touchscreen = try source.node(3, .touchscreen, name: "ELAN Touchscreen", fixture: "touch-screen")
+        let first = try source.node(7, .touchpad, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440")
+        let second = try source.node(8, .touchpad, name: "Apple Magic Trackpad", fixture: "generic-usb-touchpad")
+        source.present = [touchscreen]
+        let outputs = Outputs()
+        var madeBeforePlugIn: [OutputMode]?
+        var madeAfterFirst: [OutputMode]?
+        source.play([
+            {
+                madeBeforePlugIn = outputs.made
+                return [.added(first)]
+            },
+            {
+                madeAfterFirst = outputs.made
+                return [.added(second), .removed(devnode: first.devnode)]
+            },
+            {
+                raise(SIGTERM)
+                return [.removed(devnode: second.devnode)]
+            },
+        ])
+        let log = CollectedLog()
+        let daemon = try Self.daemon(source, outputs, log: log)
+        try daemon.run()
+        #expect(madeBeforePlugIn == [], "a touchscreen whose flicks do not coast (touchscreen.enabled = false) creates nothing")
+        #expect(madeAfterFirst == [.touchpad])
+        #expect(outputs.made == [.touchpad], "the second pad and the removals created nothing more")
+        #expect(outputs.touchpads.count == 1 && outputs.touchpads[0].closed, "kept until shutdown, then destroyed")
+        #expect(source.opened == [touchscreen.devnode, first.devnode, second.devnode])
+        #expect(log.lines.contains { $0.contains("ELAN Touchscreen): touchscreen, a touch stops a coast") }, "\(log.lines)")
+        #expect(log.lines.contains("info: \(first.devnode) (SynPS/2 Synaptics TouchPad): removed"), "\(log.lines)")
+    }
+
+    @Test("with no touch device the notice says the output comes with the first one; a device that vanishes on read is closed")
+    func noTouchDeviceThenVanishing() throws {
+        let source = ScriptedDevices()
+        let keyboard = try source.node(1, .keyboard, name: "AT Translated Set 2 keyboard")
+        let pad = try source.node(4, .touchpad, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440")
+        source.present = [keyboard]
+        let outputs = Outputs()
+        source.play([
+            { [.added(pad)] },
+            {
+                // Unplugged with no udev removal read yet: the read reports ENODEV.
+                source.devices[pad.devnode]?.unplug()
+                return []
+            },
+            {
+                raise(SIGTERM)
+                return []
+            },
+        ])
+        let log = CollectedLog()
+        let daemon = try Self.daemon(source, outputs, log: log)
+        try daemon.run()
+        #expect(log.lines.contains("notice: no touchpad or touchscreen to read yet; waiting for one to be plugged in (flickd virtual touchpad is created then)"),
+                "\(log.lines)")
+        #expect(outputs.made == [.touchpad])
+        #expect(log.lines.contains("info: \(pad.devnode) (SynPS/2 Synaptics TouchPad): removed"), "\(log.lines)")
+    }
+
+    @Test("flickd's own virtual devices, by name, are never opened")
+    func ownDevicesAreNotRead() throws {
+        let source = ScriptedDevices()
+        source.present = [
+            try source.node(10, .touchpad, name: VirtualTouchpad.name, fixture: "synaptics-t440"),
+            try source.node(11, .mouse, name: VirtualWheel.name),
+        ]
+        let outputs = Outputs()
+        let log = CollectedLog()
+        let daemon = try Self.daemon(source, outputs, log: log)
+        raise(SIGTERM)
+        try daemon.run()
+        #expect(source.opened.isEmpty)
+        #expect(outputs.made.isEmpty, "another flickd's pad is no reason to create one")
+    }
+
+    @Test("the output's own event node is not read, whatever it is called")
+    func outputNodeIsNotRead() throws {
+        let source = ScriptedDevices()
+        let pad = try source.node(5, .touchpad, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440")
+        // As udev reports the device once it is created; renamed, so only its path tells.
+        let output = try source.node(30, .touchpad, name: "a renamed virtual touchpad", fixture: "synaptics-t440")
+        source.present = [pad]
+        let outputs = Outputs()
+        outputs.syspath = "/sys/devices/virtual/input/input30"
+        source.play([
+            {
+                raise(SIGTERM)
+                return [.added(output)]
+            },
+        ])
+        let log = CollectedLog()
+        let daemon = try Self.daemon(source, outputs, log: log)
+        try daemon.run()
+        #expect(source.opened == [pad.devnode])
+    }
+
+    @Test("an output that cannot be created is reported once for several pads, and created by the next pad once it can be")
+    func failedCreationIsRetried() throws {
+        let source = ScriptedDevices()
+        let pads = try (0..<3).map { try source.node(20 + $0, .touchpad, name: "pad \($0)", fixture: "synaptics-t440") }
+        source.present = [pads[0]]
+        let outputs = Outputs()
+        outputs.failure = NoUinput()
+        source.play([
+            { [.added(pads[1])] },
+            {
+                outputs.failure = nil
+                raise(SIGTERM)
+                return [.added(pads[2])]
+            },
+        ])
+        let log = CollectedLog()
+        let daemon = try Self.daemon(source, outputs, log: log)
+        try daemon.run()
+        #expect(outputs.made == [.touchpad, .touchpad, .touchpad], "tried at each pad")
+        let errors = log.lines.filter { $0.hasPrefix("error: ") }
+        #expect(errors.count == 1, "\(errors)")
+        #expect(errors.first?.contains("/dev/uinput is gone") == true)
+        #expect(errors.first?.contains("flicks do not coast until it can be created") == true)
+        #expect(outputs.touchpads.count == 1 && outputs.touchpads[0].closed, "the third pad's try made it")
+    }
+
+    @Test("a reload that lets a touchscreen coast creates the output; one that changes the mode after it replaces it")
+    func reloadCreatesThenReplaces() throws {
+        let source = ScriptedDevices()
+        source.present = [try source.node(3, .touchscreen, name: "ELAN Touchscreen", fixture: "touch-screen")]
+        let outputs = Outputs()
+        var coasting = Configuration()
+        coasting.touchscreen.enabled = true
+        var wheel = coasting
+        wheel.output.mode = .wheel
+        var madeAtSecondReload: [OutputMode]?
+        var reloads = 0
+        let log = CollectedLog()
+        // Each reload raises the next signal: the loop reads it in the same drain, after the
+        // reload is applied.
+        let daemon = try Self.daemon(source, outputs, log: log) {
+            reloads += 1
+            if reloads == 1 {
+                raise(SIGHUP)
+                return coasting
+            }
+            madeAtSecondReload = outputs.made
+            raise(SIGTERM)
+            return wheel
+        }
+        raise(SIGHUP)
+        try daemon.run()
+        #expect(reloads == 2)
+        #expect(madeAtSecondReload == [.touchpad], "the touchscreen coasts after the first reload: the output came with it")
+        #expect(outputs.made == [.touchpad, .wheel])
+        #expect(outputs.touchpads.count == 1 && outputs.touchpads[0].closed, "the touchpad was replaced")
+        #expect(outputs.wheels.count == 1 && outputs.wheels[0].closed, "and the wheel destroyed at shutdown")
+    }
+}
