@@ -366,7 +366,7 @@ class Sway(WaylandServer):
         conf = os.path.join(work, "sway.conf")
         with open(conf, "w") as f:
             f.write("output HEADLESS-1 resolution 800x600 position 0 0\n"
-                    "xwayland disable\n"
+                    "xwayland %s\n" % self.XWAYLAND +
                     "default_border none\n"
                     "focus_follows_mouse no\n" + self.extra_config())
         os.chmod(conf, 0o644)
@@ -399,6 +399,9 @@ class Sway(WaylandServer):
             os.unlink(left)
         between()
         self.launch()
+
+    # `xwayland` in the configuration: no X server for sway's apps (SwayXwayland starts one).
+    XWAYLAND = "disable"
 
     def extra_config(self):
         return ""
@@ -706,7 +709,47 @@ class SwayNatural(Sway):
         self.restore_env()
 
 
-SERVERS = {"xorg": Xorg, "sway": Sway, "sway-natural": SwayNatural, "kwin": KWin, "kwin-natural": KWinNatural,
+class SwayXwayland(Sway):
+    """sway as above with Xwayland, the apps X11 clients of it (GDK_BACKEND=x11,
+    QT_QPA_PLATFORM=xcb): what X11-only apps get on a Wayland desktop. sway reads the pads
+    through libinput and passes scrolling to Xwayland as Wayland axis events; Xwayland has one
+    X pointer device for all of it (xwayland-pointer), not one per pad as Xorg has. --x-trace
+    does not apply: Xwayland sends raw events only to the client with the pointer's focus."""
+    name = "sway-xwayland"
+    XWAYLAND = "force"   # started with sway, not at the first X client
+    # Xwayland stamps the X events with its own clock when it handles sway's (as Xorg does when
+    # it reads the device), and under emulation it handles them in bursts.
+    input_clock_slack_s = Xorg.input_clock_slack_s
+
+    def __init__(self, work):
+        work = os.path.join(work, "sway-xwayland")
+        os.makedirs(work, exist_ok=True)
+        # wlroots puts the X11 sockets there: the directory an X server running as root would
+        # have made.
+        os.makedirs("/tmp/.X11-unix", exist_ok=True)
+        os.chmod("/tmp/.X11-unix", 0o1777)
+        self.x_before = set(os.listdir("/tmp/.X11-unix"))
+        Sway.__init__(self, work)
+
+    def launch(self):
+        Sway.launch(self)
+        deadline = mono() + 120
+        self.display = None
+        while mono() < deadline and self.procs[-1].poll() is None:
+            new = sorted(n for n in set(os.listdir("/tmp/.X11-unix")) - self.x_before if n.startswith("X"))
+            if new:
+                self.display = ":" + new[0][1:]
+                break
+            time.sleep(0.1)
+        if not self.display:
+            raise RuntimeError("sway started no Xwayland:\n" + open(self.log_path, errors="replace").read()[-3000:])
+
+    def app_env(self):
+        return {"XDG_RUNTIME_DIR": self.runtime, "DISPLAY": self.display, "GDK_BACKEND": "x11",
+                "QT_QPA_PLATFORM": "xcb", "HOME": "/tmp"}
+
+
+SERVERS = {"xorg": Xorg, "sway": Sway, "sway-natural": SwayNatural, "sway-xwayland": SwayXwayland, "kwin": KWin, "kwin-natural": KWinNatural,
            "mutter": Mutter, "weston": Weston, "weston-natural": WestonNatural}
 
 
