@@ -41,6 +41,8 @@ final class ScriptedDevices: DeviceSource {
     private var descriptions: [String: DeviceDescription] = [:]
     private var steps: [() -> [DeviceMonitor.Change]]
     private let hotplug = Doorbell()
+    /// Nodes whose open fails as the kernel refuses a user outside the input group (EACCES).
+    var refused: Set<String> = []
     /// Every node the daemon opened, in order, and the devices it holds.
     private(set) var opened: [String] = []
     private(set) var devices: [String: Device] = [:]
@@ -77,6 +79,7 @@ final class ScriptedDevices: DeviceSource {
     }
 
     func open(_ node: InputNode) throws(SystemError) -> any InputDevice {
+        if refused.contains(node.devnode) { throw SystemError(errno: EACCES, call: "open", path: node.devnode) }
         opened.append(node.devnode)
         let device = Device(node: node, description: descriptions[node.devnode] ?? DeviceDescription(name: node.name))
         devices[node.devnode] = device
@@ -328,5 +331,58 @@ struct DaemonDeviceTests {
         #expect(outputs.made == [.touchpad, .wheel])
         #expect(outputs.touchpads.count == 1 && outputs.touchpads[0].closed, "the touchpad was replaced")
         #expect(outputs.wheels.count == 1 && outputs.wheels[0].closed, "and the wheel destroyed at shutdown")
+    }
+
+    @Test("devices the user may not read are explained once, with the way out; the others still open")
+    func accessDeniedIsExplainedOnce() throws {
+        let source = ScriptedDevices()
+        let keyboard = try source.node(2, .keyboard, name: "AT Translated Set 2 keyboard")
+        let pad = try source.node(5, .touchpad, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440")
+        let screen = try source.node(6, .touchscreen, name: "ELAN Touchscreen", fixture: "touch-screen")
+        source.present = [keyboard, pad, screen]
+        source.refused = [pad.devnode, screen.devnode]
+        let outputs = Outputs()
+        let log = CollectedLog()
+        let daemon = try Self.daemon(source, outputs, log: log)
+        raise(SIGTERM)
+        try daemon.run()
+        let warnings = log.lines.filter { $0.hasPrefix("warning: ") }
+        #expect(warnings.count == 2, "\(warnings)")
+        #expect(warnings.first?.contains("cannot read /dev/input/event5 (") == true, "\(warnings)")
+        #expect(warnings.first?.contains("sudo usermod -aG input $USER") == true, "\(warnings)")
+        #expect(warnings.last?.hasPrefix("warning: cannot open /dev/input/event6 (ELAN Touchscreen): ") == true, "\(warnings)")
+        #expect(source.opened == [keyboard.devnode])
+        #expect(outputs.made.isEmpty, "no touch device could be read")
+    }
+
+    @Test("a reload that turns stop.key off closes the keyboards; one that turns it on opens them again")
+    func keyboardsFollowStopKey() throws {
+        let source = ScriptedDevices()
+        let keyboard = try source.node(2, .keyboard, name: "AT Translated Set 2 keyboard")
+        let mouse = try source.node(3, .mouse, name: "Logitech USB Optical Mouse")
+        source.present = [keyboard, mouse]
+        let outputs = Outputs()
+        var noKeys = Configuration()
+        noKeys.stop.key = false
+        var openedAtSecondReload: [String]?
+        var reloads = 0
+        let log = CollectedLog()
+        let daemon = try Self.daemon(source, outputs, log: log) {
+            reloads += 1
+            if reloads == 1 {
+                raise(SIGHUP)
+                return noKeys
+            }
+            openedAtSecondReload = source.opened
+            raise(SIGTERM)
+            return Configuration()
+        }
+        raise(SIGHUP)
+        try daemon.run()
+        #expect(openedAtSecondReload == [keyboard.devnode, mouse.devnode])
+        #expect(log.lines.contains("info: \(keyboard.devnode) (AT Translated Set 2 keyboard): closed (it no longer stops coasts)"),
+                "\(log.lines)")
+        #expect(!log.lines.contains { $0.contains(mouse.devnode) && $0.contains("closed") }, "the mouse still stops coasts")
+        #expect(source.opened == [keyboard.devnode, mouse.devnode, keyboard.devnode], "opened again by the second reload")
     }
 }
