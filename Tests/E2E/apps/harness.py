@@ -749,8 +749,9 @@ class SwayXwayland(Sway):
                 "QT_QPA_PLATFORM": "xcb", "HOME": "/tmp"}
 
 
-SERVERS = {"xorg": Xorg, "sway": Sway, "sway-natural": SwayNatural, "sway-xwayland": SwayXwayland, "kwin": KWin, "kwin-natural": KWinNatural,
-           "mutter": Mutter, "weston": Weston, "weston-natural": WestonNatural}
+SERVERS = {"xorg": Xorg, "sway": Sway, "sway-natural": SwayNatural, "sway-xwayland": SwayXwayland,
+           "kwin": KWin, "kwin-natural": KWinNatural, "mutter": Mutter, "weston": Weston,
+           "weston-natural": WestonNatural}
 
 
 # ------------------------------------------------------------------------------------ app ---
