@@ -37,20 +37,16 @@ final class ScriptedDevices: DeviceSource {
         }
     }
 
-    var present: [InputNode]
+    /// The nodes that exist at start (`node(_:_:name:fixture:)` makes them).
+    var present: [InputNode] = []
     private var descriptions: [String: DeviceDescription] = [:]
-    private var steps: [() -> [DeviceMonitor.Change]]
+    private var steps: [() -> [DeviceMonitor.Change]] = []
     private let hotplug = Doorbell()
     /// Nodes whose open fails as the kernel refuses a user outside the input group (EACCES).
     var refused: Set<String> = []
     /// Every node the daemon opened, in order, and the devices it holds.
     private(set) var opened: [String] = []
     private(set) var devices: [String: Device] = [:]
-
-    init(present: [InputNode] = [], steps: [() -> [DeviceMonitor.Change]] = []) {
-        self.present = present
-        self.steps = steps
-    }
 
     /// A node of `kind` named `name` at `/dev/input/event<number>`, described by the repository's
     /// device fixture `fixture` when it is a touch device.
@@ -114,7 +110,7 @@ final class Doorbell {
 }
 
 /// The daemon's devices: which it opens, and when it creates its output device. Runs the real
-/// loop (epoll, signalfd) with scripted devices; no event is read, so no time passes in it.
+/// loop (epoll, signalfd) with scripted devices; no input event is read, so no coast runs.
 @Suite("Daemon devices", .serialized)
 struct DaemonDeviceTests {
     /// A daemon with no output yet, whose `makeOutput` records each mode it was asked for and
