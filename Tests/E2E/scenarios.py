@@ -427,6 +427,19 @@ class TouchTap(vdev.EventTap):
         return out
 
 
+# libinput debug-events prints an event's time as its 32-bit millisecond stamp less the run's
+# start time, unsigned: an event stamped a few ms before that start (the first of a run, now
+# and then) reads about 4294967 s.
+LIBINPUT_TIME_WRAP = 2 ** 32 / 1000
+
+
+def printed_seconds(text):
+    """The time libinput debug-events printed (`0.010` of `+0.010s`), a wrapped one made the
+    small negative time it is."""
+    seconds = float(text)
+    return seconds - LIBINPUT_TIME_WRAP if seconds >= LIBINPUT_TIME_WRAP / 2 else seconds
+
+
 class DebugEvents(vdev.LibinputReader):
     """`libinput debug-events --device NODE`: every event line with libinput's printed time
     (seconds, relative within one run) and the host time it was read."""
@@ -449,7 +462,7 @@ class DebugEvents(vdev.LibinputReader):
             if not m:
                 return
             v = self.VALUES.search(m.group(4))
-            self.events.append((mono(), m.group(2), float(m.group(3)) if m.group(3) else None,
+            self.events.append((mono(), m.group(2), printed_seconds(m.group(3)) if m.group(3) else None,
                                 float(v.group(1)) if v else 0.0, float(v.group(2)) if v else 0.0, text.strip()))
 
     def since(self, t0, kind=None):
