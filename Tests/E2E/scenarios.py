@@ -712,8 +712,16 @@ class Scenarios:
                             # The glide's first 100 ms from its first event include the lead's
                             # catch-up (VirtualFingers.lead): about 1.15 of the finger's speed when
                             # nothing is late; the finger's own figure varies by ±20 % here.
-                            c.check(s, label + ": the glide starts near the finger's speed (0.6 .. 1.6 of it)",
-                                    0.6 <= ratio <= 1.6, "0.6 .. 1.6", "%.2f" % ratio)
+                            # A flick the player wrote late (frames in lumps, then a pause before
+                            # the lift) is not the flick it was meant to be: the engine coasts on
+                            # what the kernel saw (once 69 mm/s for a 150 mm/s flick, with 22 ms
+                            # of rest before the lift), and the finger's figure is off too.
+                            if r.get("max_late_ms", 0) > self.LATE_MS:
+                                print("     (the player ran %.0f ms late: the glide's speed is not judged)"
+                                      % r["max_late_ms"], flush=True)
+                            else:
+                                c.check(s, label + ": the glide starts near the finger's speed (0.6 .. 1.6 of it)",
+                                        0.6 <= ratio <= 1.6, "0.6 .. 1.6", "%.2f" % ratio)
                             c.check(s, label + ": frames come steadily (median interval <= 40 ms under emulation; 8 ms nominal)",
                                     p50 <= 40, "<= 40 ms", "%.1f ms" % p50)
                         else:
