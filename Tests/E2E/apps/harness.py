@@ -310,6 +310,41 @@ EndSection
         return "\n".join(l for l in text.splitlines() if "libinput" in l and "Adding" in l or "Using input driver" in l)
 
 
+class XwaylandApps:
+    """The apps as X11 clients of the compositor's Xwayland (GDK_BACKEND=x11,
+    QT_QPA_PLATFORM=xcb): what X11-only apps get on a Wayland desktop. The compositor reads the
+    pads through libinput and passes scrolling to Xwayland as Wayland axis events; Xwayland has
+    one X pointer device for all of it (xwayland-pointer), not one per pad as Xorg has.
+    --x-trace does not apply: Xwayland sends raw events only to the client with the pointer's
+    focus. Call note_x_sockets() before the compositor starts and wait_for_xwayland() after."""
+    # Xwayland stamps the X events with its own clock when it handles the compositor's (as Xorg
+    # does when it reads the device), and under emulation it handles them in bursts.
+    input_clock_slack_s = Xorg.input_clock_slack_s
+
+    def note_x_sockets(self):
+        # The compositor puts the X11 sockets there: the directory an X server running as root
+        # would have made.
+        os.makedirs("/tmp/.X11-unix", exist_ok=True)
+        os.chmod("/tmp/.X11-unix", 0o1777)
+        self.x_before = set(os.listdir("/tmp/.X11-unix"))
+
+    def wait_for_xwayland(self):
+        """Sets self.display to the display the compositor took (its new socket)."""
+        deadline = mono() + 120
+        self.display = None
+        while mono() < deadline and self.procs[-1].poll() is None:
+            new = sorted(n for n in set(os.listdir("/tmp/.X11-unix")) - self.x_before if n.startswith("X"))
+            if new:
+                self.display = ":" + new[0][1:]
+                return
+            time.sleep(0.1)
+        raise RuntimeError("%s started no Xwayland:\n%s" % (self.name, open(self.log_path, errors="replace").read()[-3000:]))
+
+    def app_env(self):
+        return {"XDG_RUNTIME_DIR": self.runtime, "DISPLAY": self.display, "GDK_BACKEND": "x11",
+                "QT_QPA_PLATFORM": "xcb", "HOME": "/tmp"}
+
+
 class WaylandServer(Server):
     """A Wayland compositor and its apps, run as an unprivileged user (sway, KWin, mutter)."""
 
@@ -611,6 +646,8 @@ class Mutter(DrmServer):
     flickd's alike. flickd gets XDG_CURRENT_DESKTOP=GNOME and reads the same setting, so it
     must not turn its fingers' motion around."""
     name = "mutter"
+    # No Xwayland (MutterXwayland has one).
+    X11_OPTIONS = ["--no-x11"]
 
     def __init__(self, work):
         self.procs = []
@@ -623,12 +660,32 @@ class Mutter(DrmServer):
                    XDG_SESSION_TYPE="wayland", DBUS_SYSTEM_BUS_ADDRESS=self.bus_address,
                    MUTTER_DEBUG="backend")
         self.log_path = os.path.join(work, "mutter.log")
-        self.start_compositor(["mutter", "--wayland", "--display-server", "--no-x11",
-                               "--wayland-display", self.wayland], env, self.home)
+        self.start_compositor(["mutter", "--wayland", "--display-server"] + self.X11_OPTIONS
+                              + ["--wayland-display", self.wayland], env, self.home)
         self.set_flickd_env(XDG_CURRENT_DESKTOP="GNOME", XDG_SESSION_TYPE="wayland")
 
     def input_devices(self):
         return self.log_lines(lambda l: "/dev/input/" in l)
+
+
+class MutterXwayland(XwaylandApps, Mutter):
+    """mutter as above with Xwayland (as GNOME runs it), the apps its X11 clients
+    (XwaylandApps). mutter's Xwayland asks for the cookie mutter writes in the user's runtime
+    directory (XAUTHORITY in the session GNOME would start)."""
+    name = "mutter-xwayland"
+    X11_OPTIONS = []
+
+    def __init__(self, work):
+        self.note_x_sockets()
+        Mutter.__init__(self, work)
+        self.wait_for_xwayland()
+
+    def app_env(self):
+        env = XwaylandApps.app_env(self)
+        cookies = sorted(glob.glob(os.path.join(self.runtime, ".mutter-Xwaylandauth.*")), key=os.path.getmtime)
+        if cookies:
+            env["XAUTHORITY"] = cookies[-1]
+        return env
 
 
 class Weston(DrmServer):
@@ -709,49 +766,25 @@ class SwayNatural(Sway):
         self.restore_env()
 
 
-class SwayXwayland(Sway):
-    """sway as above with Xwayland, the apps X11 clients of it (GDK_BACKEND=x11,
-    QT_QPA_PLATFORM=xcb): what X11-only apps get on a Wayland desktop. sway reads the pads
-    through libinput and passes scrolling to Xwayland as Wayland axis events; Xwayland has one
-    X pointer device for all of it (xwayland-pointer), not one per pad as Xorg has. --x-trace
-    does not apply: Xwayland sends raw events only to the client with the pointer's focus."""
+class SwayXwayland(XwaylandApps, Sway):
+    """sway as above with Xwayland, the apps its X11 clients (XwaylandApps)."""
     name = "sway-xwayland"
     XWAYLAND = "force"   # started with sway, not at the first X client
-    # Xwayland stamps the X events with its own clock when it handles sway's (as Xorg does when
-    # it reads the device), and under emulation it handles them in bursts.
-    input_clock_slack_s = Xorg.input_clock_slack_s
 
     def __init__(self, work):
         work = os.path.join(work, "sway-xwayland")
         os.makedirs(work, exist_ok=True)
-        # wlroots puts the X11 sockets there: the directory an X server running as root would
-        # have made.
-        os.makedirs("/tmp/.X11-unix", exist_ok=True)
-        os.chmod("/tmp/.X11-unix", 0o1777)
-        self.x_before = set(os.listdir("/tmp/.X11-unix"))
+        self.note_x_sockets()
         Sway.__init__(self, work)
 
     def launch(self):
         Sway.launch(self)
-        deadline = mono() + 120
-        self.display = None
-        while mono() < deadline and self.procs[-1].poll() is None:
-            new = sorted(n for n in set(os.listdir("/tmp/.X11-unix")) - self.x_before if n.startswith("X"))
-            if new:
-                self.display = ":" + new[0][1:]
-                break
-            time.sleep(0.1)
-        if not self.display:
-            raise RuntimeError("sway started no Xwayland:\n" + open(self.log_path, errors="replace").read()[-3000:])
-
-    def app_env(self):
-        return {"XDG_RUNTIME_DIR": self.runtime, "DISPLAY": self.display, "GDK_BACKEND": "x11",
-                "QT_QPA_PLATFORM": "xcb", "HOME": "/tmp"}
+        self.wait_for_xwayland()
 
 
 SERVERS = {"xorg": Xorg, "sway": Sway, "sway-natural": SwayNatural, "sway-xwayland": SwayXwayland,
-           "kwin": KWin, "kwin-natural": KWinNatural, "mutter": Mutter, "weston": Weston,
-           "weston-natural": WestonNatural}
+           "kwin": KWin, "kwin-natural": KWinNatural, "mutter": Mutter, "mutter-xwayland": MutterXwayland,
+           "weston": Weston, "weston-natural": WestonNatural}
 
 
 # ------------------------------------------------------------------------------------ app ---
