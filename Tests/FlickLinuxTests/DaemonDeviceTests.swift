@@ -148,6 +148,28 @@ struct DaemonDeviceTests {
                    monitor: source, logger: log.logger, reloadConfiguration: reload)
     }
 
+    /// Runs a daemon through two reloads, to `first` and then to `second`, and returns how many
+    /// ran. Each reload raises the next signal, which the loop reads in the same drain once the
+    /// reload is applied; `beforeSecond` runs as the second begins.
+    static func runTwoReloads(_ source: ScriptedDevices, _ outputs: Outputs, log: CollectedLog,
+                              to first: Configuration, then second: Configuration,
+                              beforeSecond: @escaping () -> Void) throws -> Int {
+        var reloads = 0
+        let daemon = try daemon(source, outputs, log: log) {
+            reloads += 1
+            if reloads == 1 {
+                raise(SIGHUP)
+                return first
+            }
+            beforeSecond()
+            raise(SIGTERM)
+            return second
+        }
+        raise(SIGHUP)
+        try daemon.run()
+        return reloads
+    }
+
     @Test("a touchpad present at start creates the output with it, once; the keyboard and mouse beside it are opened and create nothing")
     func touchpadAtStart() throws {
         let source = ScriptedDevices()
@@ -306,22 +328,9 @@ struct DaemonDeviceTests {
         var wheel = coasting
         wheel.output.mode = .wheel
         var madeAtSecondReload: [OutputMode]?
-        var reloads = 0
-        let log = CollectedLog()
-        // Each reload raises the next signal: the loop reads it in the same drain, after the
-        // reload is applied.
-        let daemon = try Self.daemon(source, outputs, log: log) {
-            reloads += 1
-            if reloads == 1 {
-                raise(SIGHUP)
-                return coasting
-            }
+        let reloads = try Self.runTwoReloads(source, outputs, log: CollectedLog(), to: coasting, then: wheel) {
             madeAtSecondReload = outputs.made
-            raise(SIGTERM)
-            return wheel
         }
-        raise(SIGHUP)
-        try daemon.run()
         #expect(reloads == 2)
         #expect(madeAtSecondReload == [.touchpad], "the touchscreen coasts after the first reload: the output came with it")
         #expect(outputs.made == [.touchpad, .wheel])
@@ -361,20 +370,11 @@ struct DaemonDeviceTests {
         var noKeys = Configuration()
         noKeys.stop.key = false
         var openedAtSecondReload: [String]?
-        var reloads = 0
         let log = CollectedLog()
-        let daemon = try Self.daemon(source, outputs, log: log) {
-            reloads += 1
-            if reloads == 1 {
-                raise(SIGHUP)
-                return noKeys
-            }
+        let reloads = try Self.runTwoReloads(source, outputs, log: log, to: noKeys, then: Configuration()) {
             openedAtSecondReload = source.opened
-            raise(SIGTERM)
-            return Configuration()
         }
-        raise(SIGHUP)
-        try daemon.run()
+        #expect(reloads == 2)
         #expect(openedAtSecondReload == [keyboard.devnode, mouse.devnode])
         #expect(log.lines.contains("info: \(keyboard.devnode) (AT Translated Set 2 keyboard): closed (it no longer stops coasts)"),
                 "\(log.lines)")
