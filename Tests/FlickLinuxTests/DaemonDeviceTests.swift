@@ -11,15 +11,13 @@ import Testing
 final class ScriptedDevices: DeviceSource {
     /// A device the daemon opened: its description, and whether its next read finds it gone.
     final class Device: InputDevice {
-        let node: InputNode
         let description: DeviceDescription
         /// Readable once `unplug()` is called.
         private let readable = Doorbell()
         var fileDescriptor: Int32 { readable.fileDescriptor }
         private var gone = false
 
-        init(node: InputNode, description: DeviceDescription) {
-            self.node = node
+        init(description: DeviceDescription) {
             self.description = description
         }
 
@@ -77,7 +75,7 @@ final class ScriptedDevices: DeviceSource {
     func open(_ node: InputNode) throws(SystemError) -> any InputDevice {
         if refused.contains(node.devnode) { throw SystemError(errno: EACCES, call: "open", path: node.devnode) }
         opened.append(node.devnode)
-        let device = Device(node: node, description: descriptions[node.devnode] ?? DeviceDescription(name: node.name))
+        let device = Device(description: descriptions[node.devnode] ?? DeviceDescription(name: node.name))
         devices[node.devnode] = device
         return device
     }
