@@ -564,6 +564,8 @@ class KWin(DrmServer):
     input device at all (see DrmServer for what the DRM backend needs in the guest).
     """
     name = "kwin"
+    # No Xwayland (KWinXwayland has one).
+    X11_OPTIONS = []
 
     def __init__(self, work, home=None):
         self.procs = []
@@ -584,7 +586,7 @@ class KWin(DrmServer):
                    QT_LOGGING_RULES="kwin_libinput.debug=true;kwin_core.debug=true;kwin_wayland_drm.debug=true")
         self.log_path = os.path.join(work, "kwin.log")
         self.start_compositor(["kwin_wayland", "--drm", "--no-lockscreen", "--no-global-shortcuts",
-                               "--no-kactivities", "--socket", self.wayland], env, self.home)
+                               "--no-kactivities", "--socket", self.wayland] + self.X11_OPTIONS, env, self.home)
 
     def input_devices(self):
         return self.log_lines(lambda l: "libinput" in l.lower())
@@ -636,6 +638,28 @@ class KWinNatural(KWin):
                 desc["id"]["vendor"], desc["id"]["product"], desc["name"]))
         KWin.__init__(self, work, home)
         self.set_flickd_env(XDG_CURRENT_DESKTOP="KDE", XDG_SESSION_TYPE="wayland", XDG_CONFIG_HOME=self.config)
+
+class KWinXwayland(XwaylandApps, KWin):
+    """KWin as above with Xwayland (--xwayland: KWin makes the X11 sockets and an Xauthority
+    file in the user's runtime directory, as Plasma's session does through kwin_wayland_wrapper),
+    the apps its X11 clients (XwaylandApps)."""
+    name = "kwin-xwayland"
+    X11_OPTIONS = ["--xwayland"]
+
+    def __init__(self, work):
+        work = os.path.join(work, "kwin-xwayland")
+        os.makedirs(work, exist_ok=True)
+        self.note_x_sockets()
+        KWin.__init__(self, work)
+        self.wait_for_xwayland()
+
+    def app_env(self):
+        env = XwaylandApps.app_env(self)
+        cookies = sorted(glob.glob(os.path.join(self.runtime, "xauth_*")), key=os.path.getmtime)
+        if cookies:
+            env["XAUTHORITY"] = cookies[-1]
+        return env
+
 
 class Mutter(DrmServer):
     """mutter 43 (GNOME's compositor, here without GNOME Shell) as a Wayland display server on
@@ -783,7 +807,7 @@ class SwayXwayland(XwaylandApps, Sway):
 
 
 SERVERS = {"xorg": Xorg, "sway": Sway, "sway-natural": SwayNatural, "sway-xwayland": SwayXwayland,
-           "kwin": KWin, "kwin-natural": KWinNatural, "mutter": Mutter, "mutter-xwayland": MutterXwayland,
+           "kwin": KWin, "kwin-natural": KWinNatural, "kwin-xwayland": KWinXwayland, "mutter": Mutter, "mutter-xwayland": MutterXwayland,
            "weston": Weston, "weston-natural": WestonNatural}
 
 
