@@ -326,14 +326,28 @@ class XwaylandApps:
         # would have made.
         os.makedirs("/tmp/.X11-unix", exist_ok=True)
         os.chmod("/tmp/.X11-unix", 0o1777)
-        self.x_before = set(os.listdir("/tmp/.X11-unix"))
+        self.x_before = self.x_sockets()
+
+    @staticmethod
+    def x_sockets():
+        """Each X11 socket's name and identity: a server of the boot run before may have left a
+        socket of that name behind, which the compositor then makes anew."""
+        found = {}
+        for name in os.listdir("/tmp/.X11-unix"):
+            try:
+                st = os.stat(os.path.join("/tmp/.X11-unix", name))
+            except OSError:
+                continue
+            found[name] = (st.st_ino, st.st_mtime_ns)
+        return found
 
     def wait_for_xwayland(self):
         """Sets self.display to the display the compositor took (its new socket)."""
         deadline = mono() + 120
         self.display = None
         while mono() < deadline and self.procs[-1].poll() is None:
-            new = sorted(n for n in set(os.listdir("/tmp/.X11-unix")) - self.x_before if n.startswith("X"))
+            new = sorted(n for n, identity in self.x_sockets().items()
+                         if n.startswith("X") and self.x_before.get(n) != identity)
             if new:
                 self.display = ":" + new[0][1:]
                 return
