@@ -320,22 +320,23 @@ class XwaylandApps:
     # Xwayland stamps the X events with its own clock when it handles the compositor's (as Xorg
     # does when it reads the device), and under emulation it handles them in bursts.
     input_clock_slack_s = Xorg.input_clock_slack_s
+    # The compositor puts the X11 sockets there: the directory an X server running as root
+    # would have made.
+    X11_UNIX = "/tmp/.X11-unix"
+    XWAYLAND_WAIT_S = 120
 
     def note_x_sockets(self):
-        # The compositor puts the X11 sockets there: the directory an X server running as root
-        # would have made.
-        os.makedirs("/tmp/.X11-unix", exist_ok=True)
-        os.chmod("/tmp/.X11-unix", 0o1777)
+        os.makedirs(self.X11_UNIX, exist_ok=True)
+        os.chmod(self.X11_UNIX, 0o1777)
         self.x_before = self.x_sockets()
 
-    @staticmethod
-    def x_sockets():
+    def x_sockets(self):
         """Each X11 socket's name and identity: a server of the boot run before may have left a
         socket of that name behind, which the compositor then makes anew."""
         found = {}
-        for name in os.listdir("/tmp/.X11-unix"):
+        for name in os.listdir(self.X11_UNIX):
             try:
-                st = os.stat(os.path.join("/tmp/.X11-unix", name))
+                st = os.stat(os.path.join(self.X11_UNIX, name))
             except OSError:
                 continue
             found[name] = (st.st_ino, st.st_mtime_ns)
@@ -343,7 +344,7 @@ class XwaylandApps:
 
     def wait_for_xwayland(self):
         """Sets self.display to the display the compositor took (its new socket)."""
-        deadline = mono() + 120
+        deadline = mono() + self.XWAYLAND_WAIT_S
         self.display = None
         while mono() < deadline and self.procs[-1].poll() is None:
             new = sorted(n for n, identity in self.x_sockets().items()

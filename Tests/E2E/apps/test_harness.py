@@ -6,7 +6,9 @@ docs/APPS.md reports come from these functions.
 """
 
 import os
+import shutil
 import sys
+import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -367,6 +369,64 @@ class TimerOpening(unittest.TestCase):
         self.assertIsNone(self.daemon(self.LOG).timer_opening_after(len(self.LOG)))
         self.assertIsNone(self.daemon("debug: coast ended at t=1.0ms: touch\n").timer_opening_after(0))
 
+
+
+class XwaylandDisplay(unittest.TestCase):
+    """wait_for_xwayland: the display is the socket the compositor made after note_x_sockets."""
+
+    class Compositor(harness.XwaylandApps):
+        name = "test"
+        log_path = os.devnull
+        XWAYLAND_WAIT_S = 1
+
+        class Running:
+            def poll(self):
+                return None
+
+        def __init__(self, directory):
+            self.X11_UNIX = directory
+            self.procs = [self.Running()]
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.dir)
+        self.server = self.Compositor(self.dir)
+
+    def make(self, name, old=False):
+        path = os.path.join(self.dir, name)
+        with open(path, "w"):
+            pass
+        if old:
+            os.utime(path, ns=(0, 0))   # made long before, as by a server run earlier
+
+    def test_a_new_socket_beside_an_old_one(self):
+        self.make("X1", old=True)
+        self.server.note_x_sockets()
+        self.make("X2")
+        self.server.wait_for_xwayland()
+        self.assertEqual(self.server.display, ":2")
+
+    def test_a_socket_left_behind_and_made_anew(self):
+        self.make("X0", old=True)
+        self.make("X1", old=True)
+        self.server.note_x_sockets()
+        os.unlink(os.path.join(self.dir, "X0"))
+        self.make("X0")
+        self.server.wait_for_xwayland()
+        self.assertEqual(self.server.display, ":0")
+
+    def test_a_compositor_that_ended_started_none(self):
+        self.make("X0", old=True)
+        self.server.note_x_sockets()
+        self.server.procs = [type("Ended", (), {"poll": lambda self: 1})()]
+        with self.assertRaisesRegex(RuntimeError, "started no Xwayland"):
+            self.server.wait_for_xwayland()
+
+    def test_no_new_socket_in_time(self):
+        self.make("X0", old=True)
+        self.server.note_x_sockets()
+        with self.assertRaisesRegex(RuntimeError, "started no Xwayland"):
+            self.server.wait_for_xwayland()
 
 
 class Summary(unittest.TestCase):
