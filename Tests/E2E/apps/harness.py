@@ -324,6 +324,9 @@ class XwaylandApps:
     # would have made.
     X11_UNIX = "/tmp/.X11-unix"
     XWAYLAND_WAIT_S = 120
+    # The Xauthority file the compositor writes in the user's runtime directory for its Xwayland,
+    # a glob pattern (None: Xwayland asks for none).
+    XAUTHORITY = None
 
     def note_x_sockets(self):
         os.makedirs(self.X11_UNIX, exist_ok=True)
@@ -356,8 +359,13 @@ class XwaylandApps:
         raise RuntimeError("%s started no Xwayland:\n%s" % (self.name, open(self.log_path, errors="replace").read()[-3000:]))
 
     def app_env(self):
-        return {"XDG_RUNTIME_DIR": self.runtime, "DISPLAY": self.display, "GDK_BACKEND": "x11",
-                "QT_QPA_PLATFORM": "xcb", "HOME": "/tmp"}
+        env = {"XDG_RUNTIME_DIR": self.runtime, "DISPLAY": self.display, "GDK_BACKEND": "x11",
+               "QT_QPA_PLATFORM": "xcb", "HOME": "/tmp"}
+        if self.XAUTHORITY:
+            cookies = sorted(glob.glob(os.path.join(self.runtime, self.XAUTHORITY)), key=os.path.getmtime)
+            if cookies:
+                env["XAUTHORITY"] = cookies[-1]
+        return env
 
 
 class WaylandServer(Server):
@@ -654,12 +662,14 @@ class KWinNatural(KWin):
         KWin.__init__(self, work, home)
         self.set_flickd_env(XDG_CURRENT_DESKTOP="KDE", XDG_SESSION_TYPE="wayland", XDG_CONFIG_HOME=self.config)
 
+
 class KWinXwayland(XwaylandApps, KWin):
     """KWin as above with Xwayland (--xwayland: KWin makes the X11 sockets and an Xauthority
     file in the user's runtime directory, as Plasma's session does through kwin_wayland_wrapper),
     the apps its X11 clients (XwaylandApps)."""
     name = "kwin-xwayland"
     X11_OPTIONS = ["--xwayland"]
+    XAUTHORITY = "xauth_*"
 
     def __init__(self, work):
         work = os.path.join(work, "kwin-xwayland")
@@ -667,13 +677,6 @@ class KWinXwayland(XwaylandApps, KWin):
         self.note_x_sockets()
         KWin.__init__(self, work)
         self.wait_for_xwayland()
-
-    def app_env(self):
-        env = XwaylandApps.app_env(self)
-        cookies = sorted(glob.glob(os.path.join(self.runtime, "xauth_*")), key=os.path.getmtime)
-        if cookies:
-            env["XAUTHORITY"] = cookies[-1]
-        return env
 
 
 class Mutter(DrmServer):
@@ -713,18 +716,12 @@ class MutterXwayland(XwaylandApps, Mutter):
     directory (XAUTHORITY in the session GNOME would start)."""
     name = "mutter-xwayland"
     X11_OPTIONS = []
+    XAUTHORITY = ".mutter-Xwaylandauth.*"
 
     def __init__(self, work):
         self.note_x_sockets()
         Mutter.__init__(self, work)
         self.wait_for_xwayland()
-
-    def app_env(self):
-        env = XwaylandApps.app_env(self)
-        cookies = sorted(glob.glob(os.path.join(self.runtime, ".mutter-Xwaylandauth.*")), key=os.path.getmtime)
-        if cookies:
-            env["XAUTHORITY"] = cookies[-1]
-        return env
 
 
 class Weston(DrmServer):

@@ -422,6 +422,18 @@ class XwaylandDisplay(unittest.TestCase):
         with self.assertRaisesRegex(RuntimeError, "started no Xwayland"):
             self.server.wait_for_xwayland()
 
+    def test_the_apps_get_the_newest_xauthority_file_of_the_compositors_pattern(self):
+        self.server.runtime, self.server.display = self.dir, ":1"
+        self.assertNotIn("XAUTHORITY", self.server.app_env())
+        self.server.XAUTHORITY = "xauth_*"
+        self.assertNotIn("XAUTHORITY", self.server.app_env())
+        self.make("xauth_old", old=True)
+        self.make("xauth_new")
+        self.make("other")
+        env = self.server.app_env()
+        self.assertEqual(env["XAUTHORITY"], os.path.join(self.dir, "xauth_new"))
+        self.assertEqual((env["DISPLAY"], env["GDK_BACKEND"], env["QT_QPA_PLATFORM"]), (":1", "x11", "xcb"))
+
     def test_no_new_socket_in_time(self):
         self.make("X0", old=True)
         self.server.note_x_sockets()
