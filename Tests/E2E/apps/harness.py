@@ -819,7 +819,8 @@ class SwayXwayland(XwaylandApps, Sway):
 
 
 SERVERS = {"xorg": Xorg, "sway": Sway, "sway-natural": SwayNatural, "sway-xwayland": SwayXwayland,
-           "kwin": KWin, "kwin-natural": KWinNatural, "kwin-xwayland": KWinXwayland, "mutter": Mutter, "mutter-xwayland": MutterXwayland,
+           "kwin": KWin, "kwin-natural": KWinNatural, "kwin-xwayland": KWinXwayland,
+           "mutter": Mutter, "mutter-xwayland": MutterXwayland,
            "weston": Weston, "weston-natural": WestonNatural}
 
 
