@@ -17,7 +17,8 @@ way and with GNOME's default touchpad settings (natural scrolling on for every t
 Weston 10 (the reference compositor, libweston) with its DRM backend and kiosk-shell, the same
 way; "weston-natural": the same with natural scrolling on in weston.ini, which flickd does not
 read; "sway-natural": sway with an `input <identifier>` rule making the real pad natural, and
-flickd given SWAYSOCK) and per toolkit app
+flickd given SWAYSOCK; "sway-xwayland", "kwin-xwayland", "mutter-xwayland": the apps as X11
+clients of that compositor's Xwayland) and per toolkit app
 (Tests/E2E/apps/app.py: GTK4, GTK3, Qt6 widgets), one app is started and reused: for each
 flickd output mode ("none" = flickd not running; "wheel", "touchpad" = flickd run with
 `[output] mode = ...`; "default" = flickd with no [output] table), speed (mm/s) and direction,
