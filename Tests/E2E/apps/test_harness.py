@@ -370,7 +370,6 @@ class TimerOpening(unittest.TestCase):
         self.assertIsNone(self.daemon("debug: coast ended at t=1.0ms: touch\n").timer_opening_after(0))
 
 
-
 class XwaylandDisplay(unittest.TestCase):
     """wait_for_xwayland: the display is the socket the compositor made after note_x_sockets."""
 
