@@ -25,6 +25,12 @@ CLOCK_MONOTONIC seconds (time.monotonic(), the clock of the kernel's evdev times
 
 Lines on stdin: "center" (scroll to the middle; the changes it causes are logged as usual
 but after the "center" line), "quit".
+
+E2E_APPS_QT_COMPRESS=0 in the environment turns off the Qt app's compression of high-frequency
+events (Qt::AA_CompressHighFrequencyEvents, on in every Qt app): its xcb plugin then no longer
+merges the X11 scroll events queued while the app was busy, so each moves the content by its
+own step (docs/APPS.md, "Which part of Qt merges X11 scroll events"). For diagnosis only: the
+harness measures what a real Qt app does.
 """
 
 import argparse
@@ -238,11 +244,14 @@ def run_gtk(version, log):
 
 
 def run_qt(log):
-    from PyQt6.QtCore import QEvent, QObject, QSocketNotifier, QTimer
+    from PyQt6.QtCore import QEvent, QObject, QSocketNotifier, Qt, QTimer
     from PyQt6.QtGui import QColor, QPainter
     from PyQt6.QtWidgets import QApplication, QScrollArea, QWidget
 
     app = QApplication([sys.argv[0]])
+    if os.environ.get("E2E_APPS_QT_COMPRESS") == "0":
+        # After the QApplication: Qt's xcb platform turns the attribute on as it starts.
+        app.setAttribute(Qt.ApplicationAttribute.AA_CompressHighFrequencyEvents, False)
 
     class Content(QWidget):
         def paintEvent(self, ev):
