@@ -27,10 +27,10 @@ Lines on stdin: "center" (scroll to the middle; the changes it causes are logged
 but after the "center" line), "quit".
 
 E2E_APPS_QT_COMPRESS=0 in the environment turns off the Qt app's compression of high-frequency
-events (Qt::AA_CompressHighFrequencyEvents, on in every Qt app): its xcb plugin then no longer
-merges the X11 scroll events queued while the app was busy, so each moves the content by its
-own step (docs/APPS.md, "Which part of Qt merges X11 scroll events"). For diagnosis only: the
-harness measures what a real Qt app does.
+events (Qt::AA_CompressHighFrequencyEvents, which Qt turns on in every app on X11): its xcb
+plugin then no longer merges the X11 scroll events queued while the app was busy, so each moves
+the content by its own step (docs/APPS.md, "Which part of Qt merges X11 scroll events"). For
+diagnosis only: the harness measures what a real Qt app does.
 """
 
 import argparse
