@@ -3,9 +3,10 @@ import Glibc
 
 /// Asks the desktop for its touchpad natural-scrolling setting off the event loop.
 ///
-/// `DesktopSettings.naturalScrolling(waitingFor:)` may run `gsettings` or ask sway, each of
-/// which can take up to `DesktopSettings.gsettingsTimeout` (a slow session bus, a cold dconf, a
-/// busy sway), and on sway wait up to 2 s for new devices to be listed. The probe runs on one
+/// `DesktopSettings.naturalScrolling(waitingFor:)` may run `gsettings`, which can take up to
+/// `DesktopSettings.gsettingsTimeout` (a slow session bus, a cold dconf), or ask sway, up to
+/// `DesktopSettings.swayTimeout` an ask (a busy sway), and on sway wait up to 2 s for new
+/// devices to be listed. The probe runs on one
 /// helper thread, started by the first `ask()` and kept for the query's life: it sleeps on a
 /// condition variable until asked, probes, keeps the answer here and writes one byte to a pipe
 /// whose read end (`fileDescriptor`) is in the daemon's epoll set, so the loop goes on handling

@@ -13,13 +13,13 @@ import Glibc
 ///   touchpad-only key (`TapToClick`, `DisableWhileTyping`, ...) count. No entry: Plasma's
 ///   default, libinput's, which is off.
 /// - **GNOME** and desktops built on its settings (Budgie, Pantheon, anything listing GNOME):
-///   `gsettings get org.gnome.desktop.peripherals.touchpad natural-scroll`, run with a 1 s
+///   `gsettings get org.gnome.desktop.peripherals.touchpad natural-scroll`, run with a 5 s
 ///   timeout when gsettings is on the PATH. gsettings rather than dconf's files: the user's
 ///   dconf database is a binary GVariant file, the keyfiles in /etc/dconf hold only system
 ///   defaults, and only gsettings also knows the schema's default (natural, on GNOME).
 /// - **sway**, found by its IPC socket (`$SWAYSOCK`, else a live `sway-ipc.UID.PID.sock` in
 ///   `$XDG_RUNTIME_DIR`) when the desktop is neither GNOME nor KDE: its `get_inputs` (what
-///   `swaymsg -t get_inputs` prints), asked over that socket with the same timeout. sway
+///   `swaymsg -t get_inputs` prints), asked over that socket with a 1 s timeout. sway
 ///   applies `input` rules by identifier or by type, so it answers per device, with what each
 ///   touchpad has now (`libinput.natural_scroll`); and it tells when that changes, and a sway
 ///   that starts later is waited for (`watchChanges()`).
@@ -54,8 +54,15 @@ public enum DesktopSettings {
     public static let gnomeSchema = "org.gnome.desktop.peripherals.touchpad"
     /// The key in `gnomeSchema`.
     public static let gnomeKey = "natural-scroll"
-    /// The longest `gsettings` may take before it is killed and ignored.
-    public static let gsettingsTimeout = Duration.milliseconds(1000)
+    /// The longest `gsettings` may take before it is killed and ignored. It starts a process
+    /// that reaches dconf over the session bus, which on a busy machine (a login, a loaded
+    /// test guest) can take more than a second: at a 1 s limit, flickd in the guest once read
+    /// no setting at its start and ran on the fallback until GNOME's setting next changed. The
+    /// daemon waits for it on `DesktopQuery`'s thread, so the limit holds up no event.
+    public static let gsettingsTimeout = Duration.seconds(5)
+    /// The longest sway may take to answer `GET_INPUTS` on its socket, which it does at once
+    /// unless busy starting (then the probe asks again, see `naturalScrolling(waitingFor:)`).
+    public static let swayTimeout = Duration.milliseconds(1000)
 
     /// Whether the desktop's touchpads scroll naturally, and where that was read
     /// (`"GNOME gsettings org.gnome.desktop.peripherals.touchpad natural-scroll"`); nil when
@@ -149,7 +156,7 @@ public enum DesktopSettings {
                 swaySocket: SwayInputs.socketPath(swaysock: variable("SWAYSOCK"), runtimeDirectory: runtimeDirectory),
                 runtimeDirectory: runtimeDirectory,
                 swaysock: variable("SWAYSOCK"),
-                swayInputs: { socket in SwayInputs.ask(socket: socket, timeout: gsettingsTimeout) },
+                swayInputs: { socket in SwayInputs.ask(socket: socket, timeout: swayTimeout) },
                 pause: { duration in Syscall.sleep(duration) })
         }
 
