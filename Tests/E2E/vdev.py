@@ -54,7 +54,8 @@ GESTURES (a "step")
   of the same frame (t0_* <= k_* <= t_*), read back from the device's event node with
   EVIOCSCLOCKID(CLOCK_MONOTONIC): what flickd sees through libevdev. Use k_release for
   release-to-first-wheel-event latency. Also travel_mm, speed_mm_s, direction, max_late_ms
-  (how late the worst frame was against its schedule), syn_dropped.
+  (how late the worst frame reached the kernel against its schedule, a sleep that overshot
+  included), syn_dropped.
 
 CLI
   DEVICE is a path or a bare fixture name (see DEVICES).
@@ -670,11 +671,13 @@ class TouchDevice:
             d = target - now()
             if d > 0:
                 time.sleep(d)
-            else:
-                late = max(late, -d)
             if callable(points):
                 points = points(now() - (start if first_written is None else first_written))
             fr = self.frame(points)
+            # How late the frame reached the kernel (whose stamp falls before t1): a sleep that
+            # overshot counts as well as a wake-up that came late (an emulated guest does both;
+            # a lift held back that way reads as fingers that stopped before lifting).
+            late = max(late, (fr["t1"] if fr is not None else now()) - target)
             if first_written is None:
                 first_written = fr["t0"] if fr is not None else start
             if fr is not None:
