@@ -924,12 +924,17 @@ class Scenarios:
                         steps.append(sorted((abs(at[sl][0] - xy[0]), abs(at[sl][1] - xy[1]))
                                             for sl, xy in before[-1].items() if sl in at) if before else [])
                     gaps = [round((b - a) * 1000, 1) for a, b in zip(settles, settles[1:])]
+                    # flickd steps them 50 ms apart (exactly so in the unit tests, on virtual
+                    # time); the kernel stamps a frame when it is written, which in the guest can
+                    # be several ms after the wake-up (a CI run: 55.2 then 48.2 ms). So each gap
+                    # 35-150 ms, and the two together at least 90 ms: spread out, never bunched.
                     c.check(s, label + ": then three settle frames, the first >= 250 ms after the last motion, "
                             "then 50 ms apart, one unit each",
                             len(settles) == 3 and bool(coast) and settles[0] - coast[-1] >= 0.249
-                            and all(49 <= g < 150 for g in gaps)
+                            and all(35 <= g < 150 for g in gaps) and sum(gaps) >= 90
                             and all(len(st) == 2 and all(sorted(f) == [0, 1] for f in st) for st in steps),
-                            "3 frames, >= 250 ms later, 50 ms apart, each finger one unit on one axis",
+                            "3 frames, >= 250 ms later, 50 ms apart (each gap 35-150 ms, both >= 90 ms), "
+                            "each finger one unit on one axis",
                             "%d frames, %s ms after the last motion, then %s ms; %s" % (
                                 len(settles), settles and coast and round((settles[0] - coast[-1]) * 1000, 1),
                                 gaps, steps))
