@@ -6,11 +6,11 @@ import Glibc
 /// `DesktopSettings.naturalScrolling(waitingFor:)` may run `gsettings`, which can take up to
 /// `DesktopSettings.gsettingsTimeout` (a slow session bus, a cold dconf), or ask sway, up to
 /// `DesktopSettings.swayTimeout` an ask (a busy sway), and on sway wait up to 2 s for new
-/// devices to be listed. The probe runs on one
-/// helper thread, started by the first `ask()` and kept for the query's life: it sleeps on a
-/// condition variable until asked, probes, keeps the answer here and writes one byte to a pipe
-/// whose read end (`fileDescriptor`) is in the daemon's epoll set, so the loop goes on handling
-/// events and applies the answer when it arrives. Asks that come while a probe runs are served
+/// devices to be listed. The probe runs on one helper thread, started by the first `ask()` and
+/// kept for the query's life: it sleeps on a condition variable until asked, probes, keeps the
+/// answer here and writes one byte to a pipe whose read end (`fileDescriptor`) is in the
+/// daemon's epoll set, so the loop goes on handling events and applies the answer when it
+/// arrives. Asks that come while a probe runs are served
 /// by one more probe after it; an answer to an older ask is dropped.
 ///
 /// Rationale: a thread rather than a non-blocking child in epoll keeps the probe as it is

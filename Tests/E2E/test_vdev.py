@@ -24,7 +24,7 @@ class Clock:
         self.t += d + (self.overshoot.pop(0) if self.overshoot else 0.0)
 
 
-class Player:
+class FakePad:
     """What TouchDevice.play needs of a device: frame() writes at once (1 ms per frame)."""
     name = "test pad"
     devnode = "/dev/input/event99"
@@ -49,7 +49,7 @@ class MaxLate(unittest.TestCase):
     def play(self, overshoot):
         clock = Clock(overshoot)
         with mock.patch.object(vdev, "now", clock.now), mock.patch.object(vdev.time, "sleep", clock.sleep):
-            return vdev.TouchDevice.play(Player(clock), self.SCHEDULE)
+            return vdev.TouchDevice.play(FakePad(clock), self.SCHEDULE)
 
     def test_on_time_frames_are_late_by_their_write_only(self):
         self.assertLessEqual(self.play([0, 0, 0, 0])["max_late_ms"], 1.0)
