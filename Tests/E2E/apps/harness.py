@@ -615,27 +615,58 @@ class KWin(DrmServer):
     def input_devices(self):
         return self.log_lines(lambda l: "libinput" in l.lower())
 
-    def set_natural_scroll(self, devnode, natural):
-        """What KDE's System Settings does: sets `naturalScroll` on KWin's D-Bus object for the
-        device (org.kde.KWin.InputDevice at /org/kde/KWin/InputDevice/eventN), on KWin's session
-        bus (dbus-run-session's, read from KWin's environment), as KWin's user. KWin applies it
-        and writes kcminputrc itself. Returns what went wrong, or None."""
+    def gdbus(self, devnode, method, *arguments):
+        """Calls `method` of org.freedesktop.DBus.Properties on KWin's D-Bus object for the input
+        device at `devnode` (org.kde.KWin.InputDevice at /org/kde/KWin/InputDevice/eventN), on
+        KWin's session bus (dbus-run-session's, read from KWin's environment), as KWin's user.
+        Returns (gdbus's output, None) or (None, what went wrong)."""
         found = subprocess.run(["pgrep", "-g", str(self.procs[-1].pid), "-x", "kwin_wayland"],
                                capture_output=True, text=True).stdout.split()
         if not found:
-            return "no kwin_wayland process"
+            return None, "no kwin_wayland process"
         with open("/proc/%s/environ" % found[0], "rb") as f:
             environ = dict(v.split(b"=", 1) for v in f.read().split(b"\0") if b"=" in v)
         address = environ.get(b"DBUS_SESSION_BUS_ADDRESS", b"").decode()
         if not address:
-            return "KWin has no DBUS_SESSION_BUS_ADDRESS"
+            return None, "KWin has no DBUS_SESSION_BUS_ADDRESS"
         r = subprocess.run(self.setpriv() + [
             "gdbus", "call", "--session", "--dest", "org.kde.KWin",
             "--object-path", "/org/kde/KWin/InputDevice/" + os.path.basename(devnode),
-            "--method", "org.freedesktop.DBus.Properties.Set", "org.kde.KWin.InputDevice", "naturalScroll",
-            "<%s>" % ("true" if natural else "false")],
+            "--method", "org.freedesktop.DBus.Properties." + method, "org.kde.KWin.InputDevice"] + list(arguments),
             env=dict(os.environ, DBUS_SESSION_BUS_ADDRESS=address), capture_output=True, text=True, timeout=30)
-        return None if r.returncode == 0 else (r.stderr.strip() or "gdbus exit %d" % r.returncode)
+        if r.returncode != 0:
+            return None, r.stderr.strip() or "gdbus exit %d" % r.returncode
+        return r.stdout.strip(), None
+
+    def set_natural_scroll(self, devnode, natural):
+        """What KDE's System Settings does: sets `naturalScroll` on KWin's D-Bus object for the
+        device. KWin applies it and writes kcminputrc itself. Returns what went wrong, or None."""
+        return self.gdbus(devnode, "Set", "naturalScroll", "<%s>" % ("true" if natural else "false"))[1]
+
+    def natural_scroll(self, devnode):
+        """What KWin has applied to the device: (True or False, None), or (None, why not known)."""
+        out, failed = self.gdbus(devnode, "Get", "naturalScroll")
+        return (None, failed) if failed else gdbus_boolean(out)
+
+    def wait_for_device(self, devnode, seconds=120):
+        """Waits until KWin's D-Bus object for the device answers: KWin has then added the device
+        and applied the settings it read from kcminputrc. KWin makes its Wayland socket, which
+        start_compositor waits for, seconds before it takes its bus name (about 5 s in the guest),
+        and it reads kcminputrc once, when it starts: a file written before that is what it
+        applies, and KWin never looks at the file again. Returns natural_scroll's answer."""
+        deadline = mono() + seconds
+        while True:
+            value, failed = self.natural_scroll(devnode)
+            if value is not None or mono() > deadline:
+                return value, failed
+            time.sleep(0.5)
+
+
+def gdbus_boolean(text):
+    """gdbus's printing of a D-Bus reply holding one boolean variant, "(<true>,)":
+    (True or False, None), or (None, what it was instead)."""
+    found = re.fullmatch(r"\(<(true|false)>,\)", text.strip())
+    return (found.group(1) == "true", None) if found else (None, "not a boolean reply: %r" % text)
 
 
 class KWinNatural(KWin):
@@ -1703,8 +1734,10 @@ def run(args):
                 run_sway_started_later(args, server, pad, work, checks)
                 run_sway_hotplug(args, server, pad, work, checks)
                 run_sway_runtime_change(args, server, pad, work, checks)
-            if isinstance(server, KWinNatural) and args.check:
-                run_kde_file_change(args, server, pad, work, checks)
+            if isinstance(server, KWinNatural):
+                check_kde_applied(server, pad, checks)
+                if args.check:
+                    run_kde_file_change(args, server, pad, work, checks)
             for toolkit in toolkits + [t for s, t in args.also if s == server_name and t not in toolkits]:
                 app = None
                 try:
@@ -1760,6 +1793,16 @@ def run_mode(args, server, app, pad, mode, work, checks):
         if daemon:
             daemon.stop()
     return rows
+
+
+def check_kde_applied(server, pad, checks):
+    """Before any change to kcminputrc: KWin has applied the NaturalScroll=true written there
+    for the real pad (KWinNatural). The harness's own writes to the file (run_kde_file_change)
+    wait for this: a KWin still starting reads whatever the file says then, and keeps it."""
+    value, failed = server.wait_for_device(pad.devnode)
+    checks.check(server.name, "KWin applied the real pad's NaturalScroll=true from kcminputrc", value is True,
+                 "%s naturalScroll true on KWin's D-Bus" % pad.devnode,
+                 "naturalScroll %s" % ("unknown: " + failed if value is None else str(value).lower()))
 
 
 def run_kde_file_change(args, server, pad, work, checks):

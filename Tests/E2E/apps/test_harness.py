@@ -440,6 +440,51 @@ class XwaylandDisplay(unittest.TestCase):
             self.server.wait_for_xwayland()
 
 
+class KWinDevice(unittest.TestCase):
+    """gdbus_boolean and KWin.wait_for_device, on a virtual clock."""
+
+    def test_boolean_reply(self):
+        self.assertEqual(harness.gdbus_boolean("(<true>,)\n"), (True, None))
+        self.assertEqual(harness.gdbus_boolean("(<false>,)"), (False, None))
+        value, failed = harness.gdbus_boolean("(<1>,)")
+        self.assertIsNone(value)
+        self.assertIn("not a boolean", failed)
+
+    class Answers(harness.KWin):
+        def __init__(self, answers):
+            self.answers = list(answers)
+            self.asked = 0
+
+        def natural_scroll(self, devnode):
+            self.asked += 1
+            return self.answers.pop(0) if self.answers else (None, "ServiceUnknown")
+
+    def setUp(self):
+        self.now = 0.0
+        self.saved = harness.mono, harness.time.sleep
+        harness.mono = lambda: self.now
+        harness.time.sleep = self.advance
+
+    def tearDown(self):
+        harness.mono, harness.time.sleep = self.saved
+
+    def advance(self, seconds):
+        self.now += seconds
+
+    def test_waits_for_the_bus_name(self):
+        kwin = self.Answers([(None, "ServiceUnknown"), (None, "ServiceUnknown"), (False, None)])
+        self.assertEqual(kwin.wait_for_device("/dev/input/event1"), (False, None))
+        self.assertEqual(kwin.asked, 3)
+
+    def test_gives_up_with_the_reason(self):
+        kwin = self.Answers([])
+        value, failed = kwin.wait_for_device("/dev/input/event1", seconds=10)
+        self.assertIsNone(value)
+        self.assertEqual(failed, "ServiceUnknown")
+        self.assertGreater(self.now, 10)
+        self.assertLess(self.now, 11)
+
+
 class Summary(unittest.TestCase):
     @staticmethod
     def row(mode, ratio, gap, step, flicks=5, direction="vertical"):
