@@ -26,6 +26,7 @@ flickd output mode ("none" = flickd not running; "wheel", "touchpad" = flickd ru
 content is scrolled back to the middle between flicks, and ONE JSON line is printed per
 scenario with the medians over the flicks:
 
+  travel_mm           how far the fingers move (flick_plan: less on a pad too short for it)
   speed_before_px_s   the finger's content speed: over the last 50 ms of the finger phase, up
                       to the finger's last event the app applied (a pad frame before the
                       release, the kernel's time of the lift frame), from the app's offset
@@ -115,6 +116,10 @@ PAD = os.environ.get("E2E_APPS_PAD") or "synaptics-t440"
 USER = "flickapp"
 PYTHON = "/usr/bin/python3"
 MAX_TRAVEL_MM = 40.0
+# A pad with INPUT_PROP_TOPBUTTONPAD (the Lenovo *40 series) has software buttons along its top
+# edge: flicks keep this far below it. And this far from every edge (vdev refuses 2 mm).
+TOP_BUTTONS_MM = 10.0
+EDGE_MARGIN_MM = 3.0
 
 # Goals of issue 11, point 3.
 GOAL_RATIO = (0.85, 1.15)
@@ -1498,11 +1503,12 @@ def run_touch_stop(args, server, app, pad, daemon, mode, checks):
         time.sleep(0.3)
         app.wait_still(quiet=0.5, timeout=5)
         center_t = max([t for t, kind, _ in app.lines() if kind == "center"] or [0.0])
-        flick = pad.flick("down", speed=150.0, duration=min(0.25, MAX_TRAVEL_MM / 150.0), interval=0.010,
-                          spacing=18.0, y=38.0, at_write_time=True)
+        duration, y = flick_plan(pad, "down", 150.0)
+        flick = pad.flick("down", speed=150.0, duration=duration, interval=0.010, spacing=18.0, y=y,
+                          at_write_time=True)
         r = flick.get("k_release") or flick["t_release"]
         time.sleep(TOUCH_STOP_AFTER_S)
-        touch = pad.touch(hold=TOUCH_STOP_HOLD_S, y=20.0)
+        touch = pad.touch(hold=TOUCH_STOP_HOLD_S, y=y - pad.height_mm / 4)
         time.sleep(0.5)
         app.wait_still(quiet=0.8, timeout=12)
         daemon.wait_quiet()
@@ -1883,10 +1889,21 @@ def run_after_runtime_change(args, server, app, pad, daemon, mode, checks):
         wait_direction(daemon, pad.devnode, "true", seconds=5)
 
 
+def flick_plan(pad, direction, speed):
+    """How a flick at `speed` mm/s in `direction` ("down", "right", ...) is played on `pad`:
+    flick()'s duration and y. It travels 0.25 s, at most MAX_TRAVEL_MM, and less on a pad too
+    short for that (the x220's 23.6 mm height takes 17.6 mm), centred on the surface below any
+    top-button strip; two fingers 18 mm apart fit across any touchpad of ../shared/devices."""
+    top = TOP_BUTTONS_MM if "INPUT_PROP_TOPBUTTONPAD" in pad.desc.get("props", []) else 0.0
+    length = pad.height_mm - top if direction in ("down", "up") else pad.width_mm
+    travel = min(MAX_TRAVEL_MM, 0.25 * speed, length - 2 * EDGE_MARGIN_MM)
+    return travel / speed, (top + pad.height_mm) / 2
+
+
 def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks, label=None):
     axis = "v" if direction == "vertical" else "h"
     finger_dir = "down" if direction == "vertical" else "right"
-    duration = min(0.25, MAX_TRAVEL_MM / speed)
+    duration, y = flick_plan(pad, finger_dir, speed)
     per = []
     discarded = late = turned = 0
     bad_before = daemon.bad_count() if daemon else 0
@@ -1903,9 +1920,7 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks,
         # Frames hold the fingers' position at the write: a flick the emulator writes late keeps
         # its speed (vdev.flick). At 60 mm/s, 20 % above flickd's min speed, scheduled positions
         # written a little late at every frame made flicks flickd rightly did not coast.
-        kw = dict(speed=speed, duration=duration, interval=0.010, spacing=18.0, at_write_time=True)
-        if direction == "vertical":
-            kw["y"] = 38.0
+        kw = dict(speed=speed, duration=duration, interval=0.010, spacing=18.0, y=y, at_write_time=True)
         log_mark = len(daemon.text()) if daemon else 0
         flick = pad.flick(finger_dir, **kw)
         r = flick.get("k_release") or flick["t_release"]
@@ -1954,7 +1969,7 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks,
             pooled_flicks += 1
     vmax = max([float(a[1] if axis == "v" else a[0]) for t, kind, a in lines if kind == "ready"] or [0])
     row = {"server": server.name, "toolkit": app.toolkit, "mode": mode, "speed_mm_s": speed,
-           "direction": direction, "flicks": len(per), "discarded": discarded,
+           "direction": direction, "travel_mm": round(duration * speed, 1), "flicks": len(per), "discarded": discarded,
            "discarded_late": late, "turned": turned}
     if label:
         row["scenario"] = label

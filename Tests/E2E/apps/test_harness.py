@@ -440,6 +440,36 @@ class XwaylandDisplay(unittest.TestCase):
             self.server.wait_for_xwayland()
 
 
+class FlickPlan(unittest.TestCase):
+    """flick_plan: the flick fits the pad, below a top-button strip."""
+
+    class Pad:
+        def __init__(self, width, height, props=()):
+            self.width_mm, self.height_mm, self.desc = width, height, {"props": list(props)}
+
+    def test_a_large_pad_gets_the_full_flick(self):
+        duration, y = harness.flick_plan(self.Pad(110.7, 78.7), "down", 150.0)
+        self.assertAlmostEqual(duration, 0.25)
+        self.assertAlmostEqual(y, 78.7 / 2)
+        duration, _ = harness.flick_plan(self.Pad(110.7, 78.7), "down", 400.0)
+        self.assertAlmostEqual(duration * 400.0, harness.MAX_TRAVEL_MM)
+
+    def test_below_the_top_buttons(self):
+        pad = self.Pad(97.3, 66.9, ["INPUT_PROP_POINTER", "INPUT_PROP_BUTTONPAD", "INPUT_PROP_TOPBUTTONPAD"])
+        duration, y = harness.flick_plan(pad, "down", 150.0)
+        self.assertAlmostEqual(duration, 0.25)
+        self.assertGreaterEqual(y - 37.5 / 2, harness.TOP_BUTTONS_MM)
+        self.assertLessEqual(y + 37.5 / 2, 66.9 - harness.EDGE_MARGIN_MM)
+
+    def test_a_short_pad_gets_a_shorter_flick_along_it_only(self):
+        pad = self.Pad(53.3, 23.6)
+        duration, y = harness.flick_plan(pad, "down", 150.0)
+        self.assertAlmostEqual(duration * 150.0, 23.6 - 2 * harness.EDGE_MARGIN_MM)
+        self.assertAlmostEqual(y, 11.8)
+        duration, _ = harness.flick_plan(pad, "right", 150.0)
+        self.assertAlmostEqual(duration, 0.25)
+
+
 class KWinDevice(unittest.TestCase):
     """gdbus_boolean and KWin.wait_for_device, on a virtual clock."""
 
