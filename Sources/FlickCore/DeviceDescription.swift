@@ -45,6 +45,8 @@ public struct DeviceDescription: Hashable, Sendable {
     public var vendor: UInt16
     /// Product id.
     public var product: UInt16
+    /// Version id (libinput's quirks can match it).
+    public var version: UInt16
     /// `INPUT_PROP_*` bits the device sets.
     public var properties: Set<UInt16>
     /// `EV_KEY` codes the device can send.
@@ -54,13 +56,14 @@ public struct DeviceDescription: Hashable, Sendable {
 
     /// A description; only `absoluteAxes` matter for reading touches.
     public init(
-        name: String, bustype: UInt16 = 0, vendor: UInt16 = 0, product: UInt16 = 0,
+        name: String, bustype: UInt16 = 0, vendor: UInt16 = 0, product: UInt16 = 0, version: UInt16 = 0,
         properties: Set<UInt16> = [], keys: Set<UInt16> = [], absoluteAxes: [UInt16: AxisInfo] = [:]
     ) {
         self.name = name
         self.bustype = bustype
         self.vendor = vendor
         self.product = product
+        self.version = version
         self.properties = properties
         self.keys = keys
         self.absoluteAxes = absoluteAxes

@@ -402,7 +402,7 @@ public final class Daemon {
         // The engine has admitted its devices again under the new configuration: a disabled
         // kind is no longer read, an enabled one is.
         for (id, open) in devices.sorted(by: { $0.key < $1.key }) where open.role == .touch {
-            if let admission = engine.admission(of: id), keeps(admission, node: open.node) { continue }
+            if let admission = engine.admission(of: id), keeps(admission, node: open.node, sizeHint: open.device.sizeHint) { continue }
             close(id, at: time, why: "closed")
         }
         // Devices closed before may be wanted now.
@@ -777,7 +777,7 @@ public final class Daemon {
         switch role {
         case .touch:
             let description = device.describe()
-            guard keeps(engine.addDevice(id, description: description), node: node) else {
+            guard keeps(engine.addDevice(id, description: description), node: node, sizeHint: device.sizeHint) else {
                 engine.removeDevice(id, at: time)
                 return
             }
@@ -814,11 +814,12 @@ public final class Daemon {
 
     /// Whether a touch device with `admission` is kept open (and in the engine); logs the
     /// decision.
-    private func keeps(_ admission: DeviceAdmission, node: InputNode) -> Bool {
+    private func keeps(_ admission: DeviceAdmission, node: InputNode, sizeHint: LibinputQuirks.Hint? = nil) -> Bool {
         let label = "\(node.devnode) (\(node.name))"
         switch admission {
         case .used(let kind, let geometry):
-            let estimated = geometry.x.isEstimated || geometry.y.isEstimated ? ", size estimated" : ""
+            let estimated = geometry.x.isEstimated || geometry.y.isEstimated ? ", size estimated"
+                : sizeHint.map { ", no resolution from the kernel: libinput's \($0.source)" } ?? ""
             logger.info("""
                 \(label): \(kind.rawValue), \(Self.whole(geometry.x.lengthMillimetres)) × \
                 \(Self.whole(geometry.y.lengthMillimetres)) mm\(estimated); flicks coast

@@ -448,7 +448,7 @@ struct KConfig {
 
 extension StringProtocol {
     /// Without leading and trailing spaces, tabs, carriage returns and newlines.
-    fileprivate var trimmingWhitespace: String {
+    var trimmingWhitespace: String {
         let blanks: Set<Character> = [" ", "\t", "\r", "\n"]
         guard let first = firstIndex(where: { !blanks.contains($0) }),
               let last = lastIndex(where: { !blanks.contains($0) }) else { return "" }

@@ -61,6 +61,9 @@ public struct InputNode: Hashable, Sendable {
 /// Use `inputNodes()` for what exists now; `startMonitoring()` gives a descriptor for the
 /// event loop, and `receiveChanges(_:)` reads it when it is ready.
 public final class DeviceMonitor {
+    /// libinput's quirks, read when the first touch device is opened (`open(_:)`).
+    var quirks: LibinputQuirks?
+
     /// An evdev node that appeared or went away.
     public enum Change: Hashable, Sendable {
         /// A node was added (udev has finished its rules: permissions and properties are set).

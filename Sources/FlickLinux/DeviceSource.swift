@@ -27,13 +27,26 @@ public protocol InputDevice: AnyObject {
     /// Reads every event available now, in order, handing each to `handle` (see
     /// `EvdevDevice.readAvailable(_:)`).
     func readAvailable(_ handle: (EvdevDevice.Reading) -> Void) -> EvdevDevice.DrainEnd
+    /// The libinput quirk that gave the device the resolution `describe()` holds, where the
+    /// device reports none (`LibinputQuirks`); nil otherwise.
+    var sizeHint: LibinputQuirks.Hint? { get }
+}
+
+extension InputDevice {
+    public var sizeHint: LibinputQuirks.Hint? { nil }
 }
 
 extension EvdevDevice: InputDevice {}
 
 extension DeviceMonitor: DeviceSource {
-    /// Opens `node` with libevdev.
+    /// Opens `node` with libevdev; a touchpad or touchscreen gets libinput's quirks (read at
+    /// the first one), so that a missing resolution is filled in as libinput fills it.
     public func open(_ node: InputNode) throws(SystemError) -> any InputDevice {
-        try EvdevDevice(path: node.devnode)
+        let device = try EvdevDevice(path: node.devnode)
+        if let kind = node.kind.touchKind {
+            if quirks == nil { quirks = LibinputQuirks.system() }
+            device.quirks = quirks.map { ($0, kind) }
+        }
+        return device
     }
 }

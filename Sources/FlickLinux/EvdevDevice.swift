@@ -34,6 +34,9 @@ public final class EvdevDevice {
     /// The descriptor to watch for input.
     public let fileDescriptor: Int32
     private let evdev: OpaquePointer
+    /// libinput's quirks and what udev says the device is, when they should fill in a missing
+    /// resolution as libinput does (`DeviceMonitor.open` sets them for touch devices).
+    public var quirks: (quirks: LibinputQuirks, kind: DeviceKind)?
 
     /// Opens `path` read-only and non-blocking (never grabbed). Throws when the node cannot be
     /// opened (`isPermissionDenied`, `isMissing`) or is not an evdev device.
@@ -65,8 +68,17 @@ public final class EvdevDevice {
     /// The device's capabilities: name, ids, properties, keys and absolute axes.
     ///
     /// Built on demand (it allocates): only touch devices and `flickd devices` need it.
+    /// A touch device without a resolution gets libinput's (`quirks`).
     public func describe() -> DeviceDescription {
-        Self.describe(evdev)
+        let description = Self.describe(evdev)
+        guard let quirks else { return description }
+        return quirks.quirks.applied(to: description, kind: quirks.kind).0
+    }
+
+    /// The libinput quirk that gave the device its resolution; nil when none did.
+    public var sizeHint: LibinputQuirks.Hint? {
+        guard let quirks else { return nil }
+        return quirks.quirks.applied(to: Self.describe(evdev), kind: quirks.kind).1
     }
 
     /// Reads every event available now, in order, handing each to `handle`.
@@ -133,6 +145,7 @@ public final class EvdevDevice {
             bustype: UInt16(truncatingIfNeeded: libevdev_get_id_bustype(evdev)),
             vendor: UInt16(truncatingIfNeeded: libevdev_get_id_vendor(evdev)),
             product: UInt16(truncatingIfNeeded: libevdev_get_id_product(evdev)),
+            version: UInt16(truncatingIfNeeded: libevdev_get_id_version(evdev)),
             properties: properties, keys: keys, absoluteAxes: axes)
     }
 }

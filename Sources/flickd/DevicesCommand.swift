@@ -53,11 +53,13 @@ struct DevicesCommand: FlickdCommand {
 
         // A throwaway engine gives the same admission the daemon's would.
         let engine = Engine(configuration: configuration)
+        // The resolution libinput gives a device that reports none.
+        let quirks = LibinputQuirks.system()
         var denied: SystemError?
         for (index, node) in nodes.enumerated() {
             print("\(node.devnode)  \"\(node.name)\"")
             field("kind", node.kind.rawValue)
-            if let error = describe(node, id: DeviceID(index + 1), engine: engine) {
+            if let error = describe(node, id: DeviceID(index + 1), engine: engine, quirks: quirks) {
                 field("used", "unknown: cannot open it (\(error.reason))")
                 if error.isPermissionDenied { denied = denied ?? error }
             }
@@ -68,7 +70,7 @@ struct DevicesCommand: FlickdCommand {
     }
 
     /// Prints what flickd does with `node`; returns the error when it cannot be opened.
-    private func describe(_ node: InputNode, id: DeviceID, engine: Engine) -> SystemError? {
+    private func describe(_ node: InputNode, id: DeviceID, engine: Engine, quirks: LibinputQuirks) -> SystemError? {
         if Daemon.isVirtualDeviceName(node.name) {
             field("used", "no: flickd's own virtual device (its output)")
             return nil
@@ -84,13 +86,18 @@ struct DevicesCommand: FlickdCommand {
                                               : "to stop a coast: a key press stops it")
             return nil
         case .touchpad, .touchscreen:
-            let description: DeviceDescription
-            do { description = try EvdevDevice(path: node.devnode).describe() } catch { return error }
-            let geometry = DeviceGeometry(description: description, kind: node.kind.touchKind ?? .touchpad)
+            let kind = node.kind.touchKind ?? .touchpad
+            let device: EvdevDevice
+            do { device = try EvdevDevice(path: node.devnode) } catch { return error }
+            device.quirks = (quirks, kind)
+            let description = device.describe()
+            let geometry = DeviceGeometry(description: description, kind: kind)
             field("size", "\(oneDecimal(geometry.x.lengthMillimetres)) × \(oneDecimal(geometry.y.lengthMillimetres)) mm")
             let resolution = "\(oneDecimal(geometry.x.unitsPerMillimetre)) × \(oneDecimal(geometry.y.unitsPerMillimetre)) units/mm"
             if geometry.x.isEstimated || geometry.y.isEstimated {
                 field("resolution", "\(resolution), estimated (the device reports 0)")
+            } else if let hint = device.sizeHint {
+                field("resolution", "\(resolution), libinput's (the device reports 0): \(hint.source)")
             } else {
                 field("resolution", resolution)
             }

@@ -1,0 +1,207 @@
+import FlickCore
+import Glibc
+
+/// The size libinput gives a touch device that reports no resolution, from libinput's own
+/// device database: its quirks files (`/usr/share/libinput/*.quirks`, then
+/// `/etc/libinput/local-overrides.quirks`).
+///
+/// A touchpad without a resolution (older Elantech and ALPS PS/2 pads, Apple's USB pads) gets
+/// its units per millimetre from a section's `AttrResolutionHint=XxY`, else its size from
+/// `AttrSizeHint=WxH` (mm), and only without either libinput's guess of 69 × 50 mm
+/// (`DeviceGeometry.assumedTouchpadSize`). flickd must measure millimetres as libinput does:
+/// the virtual touchpad's fingers move at the real pad's speed in millimetres, which libinput
+/// turns back into scrolling by the scale it gave each pad. With the guess instead of the
+/// hint, an Elantech pad's glide ran 1.6 (horizontal) to 2.1 (vertical) times the finger's
+/// speed in the apps (docs/APPS.md, "Touchpads without a resolution").
+///
+/// A section applies when every `Match` line matches (libinput's rules): `MatchName` and
+/// `MatchDMIModalias` and `MatchDeviceTree` are shell globs (fnmatch) on the device's name,
+/// the machine's DMI modalias and its device tree's first `compatible` string; `MatchBus`
+/// names the bus (`usb`, `bluetooth`, `ps2`, `rmi`, `i2c`, `spi`); `MatchVendor`,
+/// `MatchProduct` (a `;` list) and `MatchVersion` are hexadecimal ids; `MatchUdevType` is
+/// `touchpad` or `touchscreen` for the devices flickd reads. A section with a `Match` key this
+/// reader does not know never applies. Where several sections set a hint, the last one read
+/// wins, as in libinput. Only the sections holding a hint are kept (a few of the files'
+/// hundreds), read once when the first touch device opens.
+public struct LibinputQuirks: Sendable {
+    /// A hint and where it was read (`"30-vendor-elantech.quirks [Elantech Touchpads]"`).
+    public struct Hint: Sendable, Equatable {
+        public enum Value: Sendable, Equatable {
+            /// `AttrResolutionHint`: units per millimetre on x and y.
+            case resolution(x: Int32, y: Int32)
+            /// `AttrSizeHint`: the surface's width and height in millimetres.
+            case size(width: Int32, height: Int32)
+        }
+
+        public var value: Value
+        public var source: String
+    }
+
+    /// What a device is, as the `Match` keys see it.
+    public struct Device: Sendable {
+        public var name: String
+        public var bustype: UInt16
+        public var vendor: UInt16
+        public var product: UInt16
+        public var version: UInt16
+        /// `touchpad` or `touchscreen` (`MatchUdevType`).
+        public var udevType: String
+
+        public init(name: String, bustype: UInt16, vendor: UInt16, product: UInt16, version: UInt16, udevType: String) {
+            self.name = name
+            self.bustype = bustype
+            self.vendor = vendor
+            self.product = product
+            self.version = version
+            self.udevType = udevType
+        }
+    }
+
+    struct Section: Sendable {
+        var matches: [(key: String, value: String)]
+        var hints: [Hint]
+    }
+
+    /// The directory of libinput's own files, and the file a system's administrator adds.
+    public static let dataDirectory = "/usr/share/libinput"
+    public static let overridesFile = "/etc/libinput/local-overrides.quirks"
+
+    let sections: [Section]
+    /// `/sys/class/dmi/id/modalias`, and the device tree's first `compatible` string; empty
+    /// where the machine has none.
+    let dmiModalias: String
+    let deviceTree: String
+
+    /// The quirks of this machine's libinput. Files that cannot be read count as empty.
+    public static func system() -> LibinputQuirks {
+        var paths: [String] = []
+        var found = glob_t()
+        if glob(dataDirectory + "/*.quirks", 0, nil, &found) == 0 {
+            for index in 0..<Int(found.gl_pathc) {
+                if let entry = found.gl_pathv[index] { paths.append(String(cString: entry)) }
+            }
+        }
+        globfree(&found)
+        paths.append(overridesFile)
+        let files = paths.compactMap { path in (try? TextFile.read(path)).map { (path, $0) } }
+        let compatible = (try? TextFile.read("/sys/firmware/devicetree/base/compatible")) ?? ""
+        return LibinputQuirks(
+            files: files,
+            dmiModalias: ((try? TextFile.read("/sys/class/dmi/id/modalias")) ?? "").trimmingWhitespace,
+            deviceTree: String(compatible.split(separator: "\0", omittingEmptySubsequences: true).first ?? ""))
+    }
+
+    /// Quirks read from `files` (path and text, in the order libinput reads them).
+    public init(files: [(path: String, text: String)], dmiModalias: String = "", deviceTree: String = "") {
+        var sections: [Section] = []
+        for (path, text) in files {
+            let file = path.split(separator: "/").last.map(String.init) ?? path
+            var current: (name: String, section: Section)?
+            func close() {
+                if let done = current, !done.section.hints.isEmpty, !done.section.matches.isEmpty {
+                    sections.append(done.section)
+                }
+                current = nil
+            }
+            for raw in text.split(separator: "\n", omittingEmptySubsequences: true) {
+                let line = String(raw).trimmingWhitespace
+                if line.isEmpty || line.hasPrefix("#") { continue }
+                if line.hasPrefix("[") && line.hasSuffix("]") {
+                    close()
+                    current = (String(line.dropFirst().dropLast()), Section(matches: [], hints: []))
+                    continue
+                }
+                guard current != nil, let equals = line.firstIndex(of: "=") else { continue }
+                let key = String(line[..<equals]).trimmingWhitespace
+                let value = String(line[line.index(after: equals)...]).trimmingWhitespace
+                if key.hasPrefix("Match") {
+                    current!.section.matches.append((key, value))
+                } else if key == "AttrResolutionHint" || key == "AttrSizeHint", let (a, b) = Self.dimensions(value) {
+                    let source = "\(file) [\(current!.name)] \(key)=\(value)"
+                    let hint = key == "AttrResolutionHint" ? Hint.Value.resolution(x: a, y: b) : .size(width: a, height: b)
+                    current!.section.hints.append(Hint(value: hint, source: source))
+                }
+            }
+            close()
+        }
+        self.sections = sections
+        self.dmiModalias = dmiModalias
+        self.deviceTree = deviceTree
+    }
+
+    /// The hint libinput uses for `device`: a resolution hint wins over a size hint (libinput
+    /// reads the size only without one); nil when neither applies.
+    public func hint(for device: Device) -> Hint? {
+        var resolution: Hint?
+        var size: Hint?
+        for section in sections where section.matches.allSatisfy({ matches($0.key, $0.value, device) }) {
+            for hint in section.hints {
+                if case .resolution = hint.value { resolution = hint } else { size = hint }
+            }
+        }
+        return resolution ?? size
+    }
+
+    /// `description` with the resolution libinput gives it, when the device reports none on
+    /// x and y (MT and single-touch axes alike) and a hint applies; the hint used, or nil when
+    /// the description is returned as it was.
+    public func applied(to description: DeviceDescription, kind: DeviceKind) -> (DeviceDescription, Hint?) {
+        let pairs: [(x: UInt16, y: UInt16)] = [(EventCode.absMTPositionX, EventCode.absMTPositionY),
+                                               (EventCode.absX, EventCode.absY)]
+        let unresolved = pairs.filter { pair in
+            guard let x = description.absoluteAxes[pair.x], let y = description.absoluteAxes[pair.y] else { return false }
+            return x.resolution == 0 && y.resolution == 0
+        }
+        guard !unresolved.isEmpty else { return (description, nil) }
+        let device = Device(name: description.name, bustype: description.bustype, vendor: description.vendor,
+                            product: description.product, version: description.version,
+                            udevType: kind == .touchpad ? "touchpad" : "touchscreen")
+        guard let hint = hint(for: device) else { return (description, nil) }
+        var result = description
+        for pair in unresolved {
+            guard var x = result.absoluteAxes[pair.x], var y = result.absoluteAxes[pair.y] else { continue }
+            switch hint.value {
+            case .resolution(let rx, let ry):
+                x.resolution = rx
+                y.resolution = ry
+            case .size(let width, let height):
+                // libinput divides in whole units.
+                x.resolution = Int32(clamping: x.span / Int64(width))
+                y.resolution = Int32(clamping: y.span / Int64(height))
+            }
+            guard x.resolution > 0, y.resolution > 0 else { return (description, nil) }
+            result.absoluteAxes[pair.x] = x
+            result.absoluteAxes[pair.y] = y
+        }
+        return (result, hint)
+    }
+
+    /// `AxB` with two positive whole numbers.
+    static func dimensions(_ value: String) -> (Int32, Int32)? {
+        let parts = value.split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let a = Int32(parts[0]), let b = Int32(parts[1]), a > 0, b > 0 else { return nil }
+        return (a, b)
+    }
+
+    /// Bus names of `MatchBus`, as the kernel numbers them (linux/input.h).
+    static let buses: [String: UInt16] = ["usb": 0x03, "bluetooth": 0x05, "ps2": 0x11, "i2c": 0x18, "spi": 0x1C, "rmi": 0x1D]
+
+    private func matches(_ key: String, _ value: String, _ device: Device) -> Bool {
+        func hex(_ text: Substring) -> UInt16? {
+            let digits = text.trimmingWhitespace
+            guard digits.lowercased().hasPrefix("0x") else { return nil }
+            return UInt16(digits.dropFirst(2), radix: 16)
+        }
+        switch key {
+        case "MatchName": return fnmatch(value, device.name, 0) == 0
+        case "MatchDMIModalias": return !dmiModalias.isEmpty && fnmatch(value, dmiModalias, 0) == 0
+        case "MatchDeviceTree": return !deviceTree.isEmpty && fnmatch(value, deviceTree, 0) == 0
+        case "MatchBus": return Self.buses[value.lowercased()] == device.bustype
+        case "MatchVendor": return hex(value[...]) == device.vendor
+        case "MatchProduct": return value.split(separator: ";").contains { hex($0) == device.product }
+        case "MatchVersion": return hex(value[...]) == device.version
+        case "MatchUdevType": return value == device.udevType
+        default: return false
+        }
+    }
+}
