@@ -39,6 +39,9 @@ Scenarios (each asserted; a failed check prints expected and actual):
                   changed with `gsettings set` while flickd runs: flickd follows, and a
                   touchscreen drag's virtual fingers turn with it; a gsettings that takes 2 s
                   is still read
+  sizes           every touchpad description of the repository (Tests/Fixtures/devices): the
+                  size flickd logs is `libinput list-devices`' (1 mm or 4 %), pads without a
+                  resolution included (libinput's quirks: Elantech 41 x 23 mm, not 69 x 50)
 Figures (printed, not asserted): release -> first wheel event latency p50/p99 over --flicks
 flicks (kernel timestamps), tick interval against the nominal period, wake-ups over 10 idle
 seconds. The last line is "e2e: N passed, M failed".
@@ -1175,6 +1178,48 @@ class Scenarios:
             leaked = [w for w in ("KEY_", "LEFTCTRL", "code 29", "code 16", "code 30", "key 29", "key 16", "key 30") if w in log]
             c.check(s, label + ": no key code or name in flickd's --verbose output", not leaked, [], leaked)
 
+    def sizes(self):
+        """Every touch device of the repository's descriptions (Tests/Fixtures/devices) is
+        measured as libinput measures it: the size flickd logs for a touchpad whose flicks coast
+        equals the one `libinput list-devices` prints, within 1 mm or 4 %, also for the pads that
+        report no resolution and get one from libinput's quirks (an Elantech PS/2 pad: 41 x 23
+        mm, not 69 x 50).
+        flickd moves its virtual fingers at the real pad's speed in millimetres; a size that
+        differs from libinput's makes the glide faster or slower than the finger."""
+        s = "sizes"
+        daemon, tap, li = self.start("sizes")
+        c = self.checks
+        try:
+            names = sorted(n[:-len(".device")] + ".json" for n in os.listdir(vdev.FIXTURES) if n.endswith(".device"))
+            for name in names:
+                desc = load(name)
+                mark = daemon.mark()
+                pad = vdev.TouchDevice(desc)
+                try:
+                    opened = daemon.wait_log(re.escape(pad.devnode) + r" \([^)]*\): (touchpad|touchscreen)[^\n]*", 20, mark)
+                    c.check(s, "%s: flickd opens it" % name, opened is not None, "a line for %s" % pad.devnode,
+                            daemon.text()[mark:][-300:])
+                    # A touchscreen's size does not scale its glide (the content follows the
+                    # finger on the screen), and only a device whose flicks coast is measured.
+                    m = opened and re.search(r"(touchpad), (\d+) × (\d+) mm([^;]*); flicks coast", opened.group(0))
+                    if not m:
+                        continue
+                    listed = subprocess.run(["libinput", "list-devices"], capture_output=True, text=True, timeout=60).stdout
+                    block = next((b for b in listed.split("\n\n") if re.search(r"^Kernel:\s+%s$" % re.escape(pad.devnode), b, re.M)), "")
+                    size = re.search(r"^Size:\s+([\d.]+)x([\d.]+)mm", block, re.M)
+                    ours = (int(m.group(2)), int(m.group(3)))
+                    theirs = (float(size.group(1)), float(size.group(2))) if size else None
+                    # libinput's own guess for a pad with no resolution and no quirk divides in
+                    # whole units (18 units/mm where flickd keeps 18.6): a few per cent.
+                    c.check(s, "%s: flickd's size is libinput's, within 1 mm or 4 %%" % name,
+                            theirs is not None and all(abs(a - b) <= max(1.0, 0.04 * b) for a, b in zip(ours, theirs)),
+                            "libinput: %s mm" % (theirs,), "flickd: %d x %d mm%s" % (ours + (m.group(4),)))
+                finally:
+                    pad.close()
+        finally:
+            li.close(); tap.close()
+            c.check(s, "flickd exits 0 on SIGTERM", daemon.stop() == 0, 0, daemon.proc.returncode)
+
     def sigterm(self):
         s = "sigterm"
         daemon, tap, li = self.start("sigterm")
@@ -1267,7 +1312,7 @@ def main():
     scenarios = [("flick-down", runner.flick_down), ("no-coast", runner.no_coast), ("touch-stops", runner.touch_stops),
                  ("horizontal", runner.horizontal), ("hotplug", runner.hotplug), ("keys", runner.keys),
                  ("sigterm", runner.sigterm), ("tp-flick", runner.tp_flick), ("tp-stops", runner.tp_stops),
-                 ("tp-kde", runner.tp_kde), ("tp-gnome", runner.tp_gnome)]
+                 ("tp-kde", runner.tp_kde), ("tp-gnome", runner.tp_gnome), ("sizes", runner.sizes)]
     if not args.no_figures:
         scenarios.append(("figures", runner.measure))
     runner.checks.run_each(scenarios, set(filter(None, args.only.split(","))), "scenario")
