@@ -818,8 +818,10 @@ public final class Daemon {
         let label = "\(node.devnode) (\(node.name))"
         switch admission {
         case .used(let kind, let geometry):
+            // The quirk is named only where it set the scale in use (a [[device]] resolution wins).
+            let quirk = sizeHint.flatMap { Double($0.unitsPerMillimetreX) == geometry.x.unitsPerMillimetre ? $0 : nil }
             let estimated = geometry.x.isEstimated || geometry.y.isEstimated ? ", size estimated"
-                : sizeHint.map { ", no resolution from the kernel: libinput's \($0.source)" } ?? ""
+                : quirk.map { ", no resolution from the kernel: libinput's \($0.source)" } ?? ""
             logger.info("""
                 \(label): \(kind.rawValue), \(Self.whole(geometry.x.lengthMillimetres)) × \
                 \(Self.whole(geometry.y.lengthMillimetres)) mm\(estimated); flicks coast

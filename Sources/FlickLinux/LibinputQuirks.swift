@@ -11,8 +11,9 @@ import Glibc
 /// (`DeviceGeometry.assumedTouchpadSize`). flickd must measure millimetres as libinput does:
 /// the virtual touchpad's fingers move at the real pad's speed in millimetres, which libinput
 /// turns back into scrolling by the scale it gave each pad. With the guess instead of the
-/// hint, an Elantech pad's glide ran 1.6 (horizontal) to 2.1 (vertical) times the finger's
-/// speed in the apps (docs/APPS.md, "Touchpads without a resolution").
+/// hint, an Elantech pad's glide ran 1.5–1.6 (horizontal) and 1.9–2.1 (vertical) times the
+/// finger's speed in the apps (docs/APPS.md, "Other touchpads, and touchpads without a
+/// resolution").
 ///
 /// A section applies when every `Match` line matches (libinput's rules): `MatchName` and
 /// `MatchDMIModalias` and `MatchDeviceTree` are shell globs (fnmatch) on the device's name,
@@ -24,7 +25,8 @@ import Glibc
 /// wins, as in libinput. Only the sections holding a hint are kept (a few of the files'
 /// hundreds), read once when the first touch device opens.
 public struct LibinputQuirks: Sendable {
-    /// A hint and where it was read (`"30-vendor-elantech.quirks [Elantech Touchpads]"`).
+    /// A hint and where it was read
+    /// (`"30-vendor-elantech.quirks [Elantech Touchpads] AttrResolutionHint=31x31"`).
     public struct Hint: Sendable, Equatable {
         public enum Value: Sendable, Equatable {
             /// `AttrResolutionHint`: units per millimetre on x and y.
@@ -35,6 +37,9 @@ public struct LibinputQuirks: Sendable {
 
         public var value: Value
         public var source: String
+        /// The units per millimetre `applied(to:kind:)` gave the device's x axis with it (0
+        /// before it is applied).
+        public var unitsPerMillimetreX: Int32 = 0
     }
 
     /// What a device is, as the `Match` keys see it.
@@ -173,7 +178,9 @@ public struct LibinputQuirks: Sendable {
             result.absoluteAxes[pair.x] = x
             result.absoluteAxes[pair.y] = y
         }
-        return (result, hint)
+        var used = hint
+        used.unitsPerMillimetreX = (result.absoluteAxes[EventCode.absMTPositionX] ?? result.absoluteAxes[EventCode.absX])?.resolution ?? 0
+        return (result, used)
     }
 
     /// `AxB` with two positive whole numbers.

@@ -12,6 +12,8 @@ final class ScriptedDevices: DeviceSource {
     /// A device the daemon opened: its description, and whether its next read finds it gone.
     final class Device: InputDevice {
         let description: DeviceDescription
+        /// What `ScriptedDevices.quirks` filled in, as `EvdevDevice` reports it.
+        var sizeHint: LibinputQuirks.Hint?
         /// Readable once `unplug()` is called.
         private let readable = Doorbell()
         var fileDescriptor: Int32 { readable.fileDescriptor }
@@ -42,6 +44,8 @@ final class ScriptedDevices: DeviceSource {
     private let hotplug = Doorbell()
     /// Nodes whose open fails as the kernel refuses a user outside the input group (EACCES).
     var refused: Set<String> = []
+    /// libinput's quirks, applied to touch devices as `DeviceMonitor.open` applies them.
+    var quirks: LibinputQuirks?
     /// Every node the daemon opened, in order, and the devices it holds.
     private(set) var opened: [String] = []
     private(set) var devices: [String: Device] = [:]
@@ -75,7 +79,11 @@ final class ScriptedDevices: DeviceSource {
     func open(_ node: InputNode) throws(SystemError) -> any InputDevice {
         if refused.contains(node.devnode) { throw SystemError(errno: EACCES, call: "open", path: node.devnode) }
         opened.append(node.devnode)
-        let device = Device(description: descriptions[node.devnode] ?? DeviceDescription(name: node.name))
+        var description = descriptions[node.devnode] ?? DeviceDescription(name: node.name)
+        var hint: LibinputQuirks.Hint?
+        if let quirks, let kind = node.kind.touchKind { (description, hint) = quirks.applied(to: description, kind: kind) }
+        let device = Device(description: description)
+        device.sizeHint = hint
         devices[node.devnode] = device
         return device
     }
@@ -187,6 +195,28 @@ struct DaemonDeviceTests {
         #expect(log.lines.contains { $0.contains("/dev/input/event5 (SynPS/2 Synaptics TouchPad): touchpad") && $0.hasSuffix("flicks coast") },
                 "\(log.lines)")
         #expect(!log.lines.contains { $0.contains("waiting for one to be plugged in") }, "\(log.lines)")
+    }
+
+    @Test("a pad without a resolution is measured with libinput's quirk, which the log names, unless a [[device]] resolution wins")
+    func libinputsQuirkInTheLog() throws {
+        let quirks = LibinputQuirks(files: [("/usr/share/libinput/30-vendor-elantech.quirks", """
+            [Elantech Touchpads]
+            MatchName=*Elantech Touchpad*
+            AttrResolutionHint=31x31
+            """)])
+        var ruled = Configuration()
+        ruled.devices = [DeviceRule(name: "Elantech", resolution: 10, configuration: Configuration())]
+        for (configuration, expected) in [(Configuration(), "touchpad, 41 × 23 mm, no resolution from the kernel: libinput's 30-vendor-elantech.quirks [Elantech Touchpads] AttrResolutionHint=31x31; flicks coast"),
+                                          (ruled, "touchpad, 128 × 70 mm; flicks coast")] {
+            let source = ScriptedDevices()
+            source.quirks = quirks
+            source.present = [try source.node(4, .touchpad, name: "ETPS/2 Elantech Touchpad", fixture: "elantech-touchpad")]
+            let log = CollectedLog()
+            let daemon = try Self.daemon(source, Outputs(), log: log, configuration: configuration)
+            raise(SIGTERM)
+            try daemon.run()
+            #expect(log.lines.contains { $0.hasSuffix("/dev/input/event4 (ETPS/2 Elantech Touchpad): " + expected) }, "\(log.lines)")
+        }
     }
 
     @Test("with only a touchscreen that stops coasts, nothing is created; the first touchpad plugged in creates the output, later pads and removals keep it")

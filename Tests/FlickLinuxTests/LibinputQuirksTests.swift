@@ -38,6 +38,7 @@ struct LibinputQuirksTests {
     @Test func aResolutionHintFillsInTheMissingResolution() throws {
         let (described, hint) = quirks.applied(to: Self.pad("ETPS/2 Elantech Touchpad"), kind: .touchpad)
         #expect(hint?.source == "30-vendor.quirks [Elantech Touchpads] AttrResolutionHint=31x31")
+        #expect(hint?.unitsPerMillimetreX == 31)
         for code in [EventCode.absX, EventCode.absY, EventCode.absMTPositionX, EventCode.absMTPositionY] {
             #expect(described.absoluteAxes[code]?.resolution == 31)
         }
@@ -58,6 +59,7 @@ struct LibinputQuirksTests {
         let alps = Self.pad("AlpsPS/2 ALPS GlidePoint", vendor: 2, product: 8, version: 0x800)
         let (described, hint) = quirks.applied(to: alps, kind: .touchpad)
         #expect(hint?.value == .size(width: 100, height: 55))
+        #expect(hint?.unitsPerMillimetreX == 12)
         #expect(described.absoluteAxes[EventCode.absMTPositionX]?.resolution == 12, "1280 / 100")
         #expect(described.absoluteAxes[EventCode.absMTPositionY]?.resolution == 12, "704 / 55")
         // Every Match line must hold: another version, another bus, or a touchscreen is not it.
