@@ -69,16 +69,15 @@ public final class EvdevDevice {
     ///
     /// Built on demand (it allocates): only touch devices and `flickd devices` need it.
     /// A touch device without a resolution gets libinput's (`quirks`).
-    public func describe() -> DeviceDescription {
-        let description = Self.describe(evdev)
-        guard let quirks else { return description }
-        return quirks.quirks.applied(to: description, kind: quirks.kind).0
-    }
+    public func describe() -> DeviceDescription { described().description }
 
     /// The libinput quirk that gave the device its resolution; nil when none did.
-    public var sizeHint: LibinputQuirks.Hint? {
-        guard let quirks else { return nil }
-        return quirks.quirks.applied(to: Self.describe(evdev), kind: quirks.kind).1
+    public var sizeHint: LibinputQuirks.Hint? { described().hint }
+
+    private func described() -> (description: DeviceDescription, hint: LibinputQuirks.Hint?) {
+        let description = Self.describe(evdev)
+        guard let quirks else { return (description, nil) }
+        return quirks.quirks.applied(to: description, kind: quirks.kind)
     }
 
     /// Reads every event available now, in order, handing each to `handle`.

@@ -34,9 +34,11 @@ struct DevicesCommand: FlickdCommand {
         } catch {
             fail("the configuration has errors:\n\(error)")
         }
+        let monitor: DeviceMonitor
         let nodes: [InputNode]
         do {
-            nodes = try DeviceMonitor().inputNodes()
+            monitor = try DeviceMonitor()
+            nodes = monitor.inputNodes()
         } catch {
             fail("cannot list the input devices: \(error)")
         }
@@ -53,13 +55,11 @@ struct DevicesCommand: FlickdCommand {
 
         // A throwaway engine gives the same admission the daemon's would.
         let engine = Engine(configuration: configuration)
-        // The resolution libinput gives a device that reports none.
-        let quirks = LibinputQuirks.system()
         var denied: SystemError?
         for (index, node) in nodes.enumerated() {
             print("\(node.devnode)  \"\(node.name)\"")
             field("kind", node.kind.rawValue)
-            if let error = describe(node, id: DeviceID(index + 1), engine: engine, quirks: quirks) {
+            if let error = describe(node, id: DeviceID(index + 1), engine: engine, monitor: monitor) {
                 field("used", "unknown: cannot open it (\(error.reason))")
                 if error.isPermissionDenied { denied = denied ?? error }
             }
@@ -70,7 +70,9 @@ struct DevicesCommand: FlickdCommand {
     }
 
     /// Prints what flickd does with `node`; returns the error when it cannot be opened.
-    private func describe(_ node: InputNode, id: DeviceID, engine: Engine, quirks: LibinputQuirks) -> SystemError? {
+    /// Devices are opened as the daemon opens them (`DeviceMonitor.open`: a touch device without a
+    /// resolution gets libinput's).
+    private func describe(_ node: InputNode, id: DeviceID, engine: Engine, monitor: DeviceMonitor) -> SystemError? {
         if Daemon.isVirtualDeviceName(node.name) {
             field("used", "no: flickd's own virtual device (its output)")
             return nil
@@ -81,15 +83,14 @@ struct DevicesCommand: FlickdCommand {
             return nil
         case .mouse, .keyboard:
             // Opened only to show whether the daemon could; nothing is read.
-            do { _ = try EvdevDevice(path: node.devnode) } catch { return error }
+            do { _ = try monitor.open(node) } catch { return error }
             field("used", node.kind == .mouse ? "to stop a coast: a button press stops it"
                                               : "to stop a coast: a key press stops it")
             return nil
         case .touchpad, .touchscreen:
             let kind = node.kind.touchKind ?? .touchpad
-            let device: EvdevDevice
-            do { device = try EvdevDevice(path: node.devnode) } catch { return error }
-            device.quirks = (quirks, kind)
+            let device: any InputDevice
+            do { device = try monitor.open(node) } catch { return error }
             let description = device.describe()
             let geometry = DeviceGeometry(description: description, kind: kind)
             field("size", "\(oneDecimal(geometry.x.lengthMillimetres)) × \(oneDecimal(geometry.y.lengthMillimetres)) mm")
