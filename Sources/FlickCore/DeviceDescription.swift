@@ -141,7 +141,9 @@ public struct DeviceGeometry: Hashable, Sendable {
     /// Assumed size of a touchpad that reports resolution 0, in millimetres (width, height).
     ///
     /// Rationale in docs/DESIGN.md: a common laptop touchpad size, the same assumption libinput
-    /// makes for such pads, so speeds feel alike on devices with and without resolution.
+    /// makes for such pads, so speeds feel alike on devices with and without resolution. As in
+    /// libinput, the units per millimetre are the axis range divided by it, truncated to a
+    /// whole number, so the size comes out slightly larger.
     public static let assumedTouchpadSize = (width: 69.0, height: 50.0)
 
     /// Assumed size of a touchscreen that reports resolution 0, in millimetres: a 13.3-inch
@@ -163,6 +165,12 @@ public struct DeviceGeometry: Hashable, Sendable {
             if axis.resolution > 0 {
                 let r = Double(axis.resolution)
                 return AxisScale(unitsPerMillimetre: r, isEstimated: false, lengthMillimetres: span / r)
+            }
+            if kind == .touchpad {
+                // libinput gives such a pad whole units per millimetre (the range divided by
+                // 69 or 50 and truncated): the virtual touchpad must use the same scale.
+                let r = max(1, (span / assumedLength).rounded(.down))
+                return AxisScale(unitsPerMillimetre: r, isEstimated: true, lengthMillimetres: span / r)
             }
             return AxisScale(unitsPerMillimetre: span / assumedLength, isEstimated: true,
                              lengthMillimetres: assumedLength)

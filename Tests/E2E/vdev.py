@@ -14,8 +14,9 @@ DEVICES
   fixtures first, then in the shared samples. The virtual device gets the same
   name, ids, codes, props and absinfo (with resolution), so udev and libinput treat it like
   the real device (quirks that match on name/ids apply too). Where an axis has resolution 0,
-  millimetres are mapped as if the surface were 69 x 50 mm (touchpad) or 294 x 165 mm
-  (touchscreen).
+  millimetres are mapped as flickd maps them without libinput's quirks: a touchpad's range
+  divided by 69 x 50 mm in whole units per mm (libinput's guess), a touchscreen as a
+  294 x 165 mm panel.
 
   The events follow the device's protocol the way its kernel driver would send them:
   multitouch protocol B (ABS_MT_SLOT + ABS_MT_TRACKING_ID, only changed values are written),
@@ -118,6 +119,16 @@ except ImportError:  # pragma: no cover
     sys.exit("vdev.py: python3-evdev is missing (apt-get install python3-evdev; run with /usr/bin/python3)")
 
 DEFAULT_SIZE_MM = {"touchpad": (69.0, 50.0), "touchscreen": (294.0, 165.0)}
+
+
+def assumed_resolution(span, kind, axis):
+    """Units per mm of an axis reporting resolution 0, as flickd assumes them: a touchpad gets
+    libinput's whole units for a 69 x 50 mm surface (the range divided and truncated, at least
+    1), a touchscreen the 294 x 165 mm panel's exact scale. axis: 0 for x, 1 for y."""
+    length = DEFAULT_SIZE_MM.get(kind, DEFAULT_SIZE_MM["touchpad"])[axis]
+    if kind == "touchscreen":
+        return span / length
+    return max(1, int(span / length))
 TOOL_KEYS = ["BTN_TOOL_FINGER", "BTN_TOOL_DOUBLETAP", "BTN_TOOL_TRIPLETAP",
              "BTN_TOOL_QUADTAP", "BTN_TOOL_QUINTTAP"]
 DIRECTIONS = {"down": (0.0, 1.0), "up": (0.0, -1.0), "left": (-1.0, 0.0), "right": (1.0, 0.0)}
@@ -476,9 +487,8 @@ class TouchDevice:
     def _geometry(self):
         xinfo = self.abs.get(E.ABS_MT_POSITION_X) or self.abs[E.ABS_X]
         yinfo = self.abs.get(E.ABS_MT_POSITION_Y) or self.abs[E.ABS_Y]
-        dw, dh = DEFAULT_SIZE_MM.get(self.kind, DEFAULT_SIZE_MM["touchpad"])
-        self.res_x = xinfo.resolution or (xinfo.max - xinfo.min) / dw
-        self.res_y = yinfo.resolution or (yinfo.max - yinfo.min) / dh
+        self.res_x = xinfo.resolution or assumed_resolution(xinfo.max - xinfo.min, self.kind, 0)
+        self.res_y = yinfo.resolution or assumed_resolution(yinfo.max - yinfo.min, self.kind, 1)
         self.width_mm = (xinfo.max - xinfo.min) / self.res_x
         self.height_mm = (yinfo.max - yinfo.min) / self.res_y
 
@@ -877,9 +887,8 @@ def geometry_of(desc):
     xa = absd.get("ABS_MT_POSITION_X") or absd.get("ABS_X")
     ya = absd.get("ABS_MT_POSITION_Y") or absd.get("ABS_Y")
     kind = desc.get("kind", "touchpad")
-    dw, dh = DEFAULT_SIZE_MM.get(kind, DEFAULT_SIZE_MM["touchpad"])
-    rx = xa["resolution"] or (xa["max"] - xa["min"]) / dw
-    ry = ya["resolution"] or (ya["max"] - ya["min"]) / dh
+    rx = xa["resolution"] or assumed_resolution(xa["max"] - xa["min"], kind, 0)
+    ry = ya["resolution"] or assumed_resolution(ya["max"] - ya["min"], kind, 1)
     props = desc.get("props", [])
     if "ABS_MT_SLOT" in absd:
         proto = "semi-mt" if "INPUT_PROP_SEMI_MT" in props else "mt-b"
