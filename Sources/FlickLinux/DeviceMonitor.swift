@@ -61,8 +61,8 @@ public struct InputNode: Hashable, Sendable {
 /// Use `inputNodes()` for what exists now; `startMonitoring()` gives a descriptor for the
 /// event loop, and `receiveChanges(_:)` reads it when it is ready.
 public final class DeviceMonitor {
-    /// libinput's quirks, read when the first touch device is opened (`open(_:)`).
-    var quirks: LibinputQuirks?
+    /// libinput's quirks, read when the first touch device without a resolution is described.
+    let quirks = QuirksOnDemand()
 
     /// An evdev node that appeared or went away.
     public enum Change: Hashable, Sendable {

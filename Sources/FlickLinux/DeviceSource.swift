@@ -39,14 +39,12 @@ extension InputDevice {
 extension EvdevDevice: InputDevice {}
 
 extension DeviceMonitor: DeviceSource {
-    /// Opens `node` with libevdev; a touchpad or touchscreen gets libinput's quirks (read at
-    /// the first one), so that a missing resolution is filled in as libinput fills it.
+    /// Opens `node` with libevdev; a touchpad or touchscreen gets libinput's quirks (read when
+    /// the first one without a resolution is described), so that a missing resolution is
+    /// filled in as libinput fills it.
     public func open(_ node: InputNode) throws(SystemError) -> any InputDevice {
         let device = try EvdevDevice(path: node.devnode)
-        if let kind = node.kind.touchKind {
-            if quirks == nil { quirks = LibinputQuirks.system() }
-            device.quirks = quirks.map { ($0, kind) }
-        }
+        if let kind = node.kind.touchKind { device.quirks = (quirks, kind) }
         return device
     }
 }

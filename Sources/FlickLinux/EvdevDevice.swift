@@ -36,7 +36,7 @@ public final class EvdevDevice {
     private let evdev: OpaquePointer
     /// libinput's quirks and what udev says the device is, when they should fill in a missing
     /// resolution as libinput does (`DeviceMonitor.open` sets them for touch devices).
-    public var quirks: (quirks: LibinputQuirks, kind: DeviceKind)?
+    public var quirks: (quirks: QuirksOnDemand, kind: DeviceKind)?
 
     /// Opens `path` read-only and non-blocking (never grabbed). Throws when the node cannot be
     /// opened (`isPermissionDenied`, `isMissing`) or is not an evdev device.

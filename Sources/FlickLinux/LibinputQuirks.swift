@@ -23,7 +23,8 @@ import Glibc
 /// `touchpad` or `touchscreen` for the devices flickd reads. A section with a `Match` key this
 /// reader does not know never applies. Where several sections set a hint, the last one read
 /// wins, as in libinput. Only the sections holding a hint are kept (a few of the files'
-/// hundreds), read once when the first touch device opens.
+/// hundreds), read once, when the first touch device without a resolution is described
+/// (`QuirksOnDemand`): a machine whose pads all report one never reads the files.
 public struct LibinputQuirks: Sendable {
     /// A hint and where it was read
     /// (`"30-vendor-elantech.quirks [Elantech Touchpads] AttrResolutionHint=31x31"`).
@@ -147,16 +148,27 @@ public struct LibinputQuirks: Sendable {
         return resolution ?? size
     }
 
+    /// The x and y axis pairs (MT and single-touch) of `description` that report resolution 0
+    /// on both axes: the ones libinput fills in from a hint.
+    static func unresolvedPairs(of description: DeviceDescription) -> [(x: UInt16, y: UInt16)] {
+        let pairs: [(x: UInt16, y: UInt16)] = [(EventCode.absMTPositionX, EventCode.absMTPositionY),
+                                               (EventCode.absX, EventCode.absY)]
+        return pairs.filter { pair in
+            guard let x = description.absoluteAxes[pair.x], let y = description.absoluteAxes[pair.y] else { return false }
+            return x.resolution == 0 && y.resolution == 0
+        }
+    }
+
+    /// Whether a hint could change `description`: it lacks a resolution on x and y.
+    public static func couldApply(to description: DeviceDescription) -> Bool {
+        !unresolvedPairs(of: description).isEmpty
+    }
+
     /// `description` with the resolution libinput gives it, when the device reports none on
     /// x and y (MT and single-touch axes alike) and a hint applies; the hint used, or nil when
     /// the description is returned as it was.
     public func applied(to description: DeviceDescription, kind: DeviceKind) -> (DeviceDescription, Hint?) {
-        let pairs: [(x: UInt16, y: UInt16)] = [(EventCode.absMTPositionX, EventCode.absMTPositionY),
-                                               (EventCode.absX, EventCode.absY)]
-        let unresolved = pairs.filter { pair in
-            guard let x = description.absoluteAxes[pair.x], let y = description.absoluteAxes[pair.y] else { return false }
-            return x.resolution == 0 && y.resolution == 0
-        }
+        let unresolved = Self.unresolvedPairs(of: description)
         guard !unresolved.isEmpty else { return (description, nil) }
         let device = Device(name: description.name, bustype: description.bustype, vendor: description.vendor,
                             product: description.product, version: description.version,
@@ -210,5 +222,36 @@ public struct LibinputQuirks: Sendable {
         case "MatchUdevType": return value == device.udevType
         default: return false
         }
+    }
+}
+
+/// libinput's quirks, read the first time a device without a resolution asks for them. Nearly
+/// every touch device reports its resolution, so a daemon that only sees such devices never
+/// reads the files (about 40 files and 40 kB of text on Debian 12).
+public final class QuirksOnDemand {
+    private let load: () -> LibinputQuirks
+    private var loaded: LibinputQuirks?
+    /// How many times the files were read: 0 until a device needed them, then 1.
+    public private(set) var loads = 0
+
+    /// `load` reads the quirks (`LibinputQuirks.system` on a real system).
+    public init(load: @escaping () -> LibinputQuirks = LibinputQuirks.system) {
+        self.load = load
+    }
+
+    /// The quirks, read now if they were not yet.
+    public var quirks: LibinputQuirks {
+        if let loaded { return loaded }
+        let read = load()
+        loaded = read
+        loads += 1
+        return read
+    }
+
+    /// `description` with the resolution libinput gives it (`LibinputQuirks.applied`); the
+    /// files are read only when the device lacks a resolution.
+    public func applied(to description: DeviceDescription, kind: DeviceKind) -> (DeviceDescription, LibinputQuirks.Hint?) {
+        guard LibinputQuirks.couldApply(to: description) else { return (description, nil) }
+        return quirks.applied(to: description, kind: kind)
     }
 }

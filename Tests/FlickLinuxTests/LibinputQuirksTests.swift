@@ -68,6 +68,21 @@ struct LibinputQuirksTests {
         #expect(quirks.applied(to: alps, kind: .touchscreen).1 == nil)
     }
 
+    /// Nearly every pad reports a resolution: its daemon never reads libinput's files.
+    @Test func theFilesAreReadOnlyForADeviceWithoutAResolution() {
+        let onDemand = QuirksOnDemand { quirks }
+        let synaptics = Self.pad("SynPS/2 Synaptics TouchPad", resolution: 42)
+        #expect(onDemand.applied(to: synaptics, kind: .touchpad).0 == synaptics)
+        #expect(onDemand.applied(to: synaptics, kind: .touchscreen).1 == nil)
+        #expect(onDemand.loads == 0, "a pad with a resolution reads nothing")
+        let elantech = onDemand.applied(to: Self.pad("ETPS/2 Elantech Touchpad"), kind: .touchpad)
+        #expect(elantech.1?.unitsPerMillimetreX == 31)
+        #expect(onDemand.loads == 1)
+        _ = onDemand.applied(to: Self.pad("ETPS/2 Elantech Touchpad"), kind: .touchpad)
+        _ = onDemand.applied(to: Self.pad("AlpsPS/2 ALPS GlidePoint", vendor: 2, product: 8, version: 0x800), kind: .touchpad)
+        #expect(onDemand.loads == 1, "read once, kept for the next devices")
+    }
+
     @Test func noHintLeavesTheDescriptionAsItWas() {
         let pad = Self.pad("SynPS/2 Synaptics TouchPad")
         let (described, hint) = quirks.applied(to: pad, kind: .touchpad)
