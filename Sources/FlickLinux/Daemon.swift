@@ -419,7 +419,7 @@ public final class Daemon {
     private func askDesktop(for configuration: Configuration) {
         guard let desktop else { return }
         if !configuration.followsDesktopNaturalScrolling {
-            DesktopSettings.followNaturalScrolling(configuration, engine: engine, logger: logger) { nil }
+            DesktopSettings.followNaturalScrolling(configuration, engine: engine, logger: logger) { .none(why: "not asked") }
             // The virtual touchpad may have a setting of its own on the desktop all the same.
             guard configuration.output.mode == .touchpad else { return }
         }
@@ -469,10 +469,10 @@ public final class Daemon {
 
     /// Applies the desktop's answer to the settings in force, and logs it.
     private func desktopAnswered() {
-        guard let desktop, let answer = desktop.receive() else { return }
-        desktopAnswer = answer
+        guard let desktop, let finding = desktop.receive() else { return }
+        desktopAnswer = finding.answer
         desktopAsked = false
-        let perDevice = answer?.perDevice
+        let perDevice = finding.answer?.perDevice
         engine.virtualTouchpadNaturalScrolling = perDevice?.virtualTouchpad
         for (id, open) in devices where open.role == .touch {
             engine.setDesktopNaturalScrolling(open.identity.flatMap { perDevice?.natural(for: $0) }, for: id)
@@ -484,7 +484,7 @@ public final class Daemon {
         }
         // A reload since the ask may have made every setting explicit: nothing to follow.
         if configuration.current.followsDesktopNaturalScrolling {
-            let decision = DesktopSettings.naturalScrollingDecision(for: configuration.current) { answer }
+            let decision = DesktopSettings.naturalScrollingDecision(for: configuration.current) { finding }
             if let desktop = decision.desktop { engine.desktopNaturalScrolling = desktop }
             lines.append(decision.message)
         }

@@ -20,8 +20,8 @@ import Glibc
 /// flickd touches, about 128 KiB resident (docs/PERFORMANCE.md); its stack and malloc arena
 /// stay allocated after an exit anyway.
 public final class DesktopQuery: @unchecked Sendable {
-    /// What the desktop said.
-    public typealias Answer = DesktopSettings.Answer?
+    /// What the desktop said, or why it said nothing.
+    public typealias Answer = DesktopSettings.Finding
 
     /// Readable when an answer waits: give it to epoll, then call `receive()`.
     public let fileDescriptor: Int32

@@ -50,6 +50,19 @@ public enum DesktopSettings {
         }
     }
 
+    /// What asking the desktop gave: its answer, or why there is none, for the log
+    /// (`"GNOME: gsettings did not answer within 5 s"`).
+    public enum Finding: Sendable, Equatable {
+        case found(Answer)
+        case none(why: String)
+
+        /// The answer; nil when none was found.
+        public var answer: Answer? {
+            if case .found(let answer) = self { return answer }
+            return nil
+        }
+    }
+
     /// The GSettings schema and key GNOME keeps the touchpad's natural scrolling in.
     public static let gnomeSchema = "org.gnome.desktop.peripherals.touchpad"
     /// The key in `gnomeSchema`.
@@ -65,34 +78,36 @@ public enum DesktopSettings {
     public static let swayTimeout = Duration.milliseconds(1000)
 
     /// Whether the desktop's touchpads scroll naturally, and where that was read
-    /// (`"GNOME gsettings org.gnome.desktop.peripherals.touchpad natural-scroll"`); nil when
-    /// no setting was found.
+    /// (`"GNOME gsettings org.gnome.desktop.peripherals.touchpad natural-scroll"`); when no
+    /// setting was found, where flickd looked and why it found none.
     /// `waitingFor`: on sway, when one of these devices is not among the inputs yet (sway adds
     /// a device a moment after the kernel does, flickd's virtual touchpad included), or sway did
     /// not answer in time (busy starting), ask again every 250 ms, up to 8 more times, before
     /// answering with what it said last. The daemon names its touchpads
     /// and, with the touchpad output, its virtual one; `flickd doctor` waits for none.
-    public static func naturalScrolling(waitingFor devices: [DeviceIdentity] = []) -> Answer? {
+    public static func naturalScrolling(waitingFor devices: [DeviceIdentity] = []) -> Finding {
         var environment = Environment.current()
         environment.waitingFor = devices
         environment.waits = devices.isEmpty ? 0 : 8
-        return naturalScrolling(in: environment)
+        return search(in: environment)
     }
 
     /// What `scroll.natural = "auto"` means for `configuration` now, and the line to log.
     /// The desktop is asked (through `probe`) only when a setting is `auto`, at the top level or
     /// in a `[[device]]` section; `desktop` is nil when it was not asked.
     public static func naturalScrollingDecision(
-        for configuration: Configuration, probe: () -> Answer?
+        for configuration: Configuration, probe: () -> Finding
     ) -> (desktop: Bool?, message: String) {
         guard configuration.followsDesktopNaturalScrolling else {
             let value = configuration.naturalScrolling(for: nil, kind: .touchpad, desktop: nil).isNatural
             return (nil, "natural scrolling: \(value) (scroll.natural = \(value) in the configuration; the desktop's setting is not read)")
         }
-        guard let found = probe() else {
-            return (false, "natural scrolling: auto → false (no desktop setting found); set scroll.natural = true if coasts run against your scrolling")
+        switch probe() {
+        case .none(let why):
+            return (false, "natural scrolling: auto → false (no desktop setting found: \(why)); set scroll.natural = true if coasts run against your scrolling")
+        case .found(let found):
+            return (found.value, "natural scrolling: auto → \(found.value) (\(found.source))")
         }
-        return (found.value, "natural scrolling: auto → \(found.value) (\(found.source))")
     }
 
     /// Sets `engine.desktopNaturalScrolling` for `configuration` (see
@@ -101,7 +116,7 @@ public enum DesktopSettings {
     /// loop); explicit `true`/`false` settings skip the desktop.
     public static func followNaturalScrolling(
         _ configuration: Configuration, engine: Engine, logger: Logger,
-        probe: () -> Answer?
+        probe: () -> Finding
     ) {
         let decision = naturalScrollingDecision(for: configuration, probe: probe)
         if let desktop = decision.desktop { engine.desktopNaturalScrolling = desktop }
@@ -120,9 +135,9 @@ public enum DesktopSettings {
         var configHome: String?
         /// A file's text; nil when it cannot be read.
         var readFile: (String) -> String?
-        /// The standard output of `gsettings get <schema> <key>` when it exits with 0; nil when
-        /// there is no gsettings or it fails or times out.
-        var gsettingsGet: (_ schema: String, _ key: String) -> String?
+        /// The standard output of `gsettings get <schema> <key>` when it exits with 0; else why
+        /// not (no gsettings on the PATH, its exit status, its timeout).
+        var gsettingsGet: (_ schema: String, _ key: String) -> ProgramOutput.Run
         /// The IPC socket of the sway this session runs (`SwayInputs.socketPath`); nil: none.
         var swaySocket: String?
         /// `$XDG_RUNTIME_DIR`, where a sway that starts later binds its socket; nil: unset.
@@ -150,7 +165,7 @@ public enum DesktopSettings {
                 configHome: xdgConfig ?? home.map { $0 + "/.config" },
                 readFile: { path in try? TextFile.read(path) },
                 gsettingsGet: { schema, key in
-                    guard let gsettings = ProgramOutput.find("gsettings") else { return nil }
+                    guard let gsettings = ProgramOutput.find("gsettings") else { return .failed("gsettings is not on the PATH") }
                     return ProgramOutput.run(gsettings, ["get", schema, key], timeout: gsettingsTimeout)
                 },
                 swaySocket: SwayInputs.socketPath(swaysock: variable("SWAYSOCK"), runtimeDirectory: runtimeDirectory),
@@ -204,37 +219,78 @@ public enum DesktopSettings {
     }
 
     static func naturalScrolling(in environment: Environment) -> Answer? {
+        search(in: environment).answer
+    }
+
+    /// The desktop's answer (see `naturalScrolling(waitingFor:)`), or where the search looked
+    /// and why each place gave nothing.
+    static func search(in environment: Environment) -> Finding {
         let (isKDE, isGNOME) = desktops(environment)
-        if !isKDE && !isGNOME, let found = swayNaturalScrolling(in: environment) { return found }
-        if isKDE || !isGNOME, let found = kdeNaturalScrolling(in: environment) { return found }
-        if isGNOME, let output = environment.gsettingsGet(gnomeSchema, gnomeKey),
-           let value = parseGSettingsBoolean(output) {
-            return Answer(value, "GNOME gsettings \(gnomeSchema) \(gnomeKey)")
+        var misses: [String] = []
+        func look(_ place: (Environment) -> Result<Answer, Miss>) -> Answer? {
+            switch place(environment) {
+            case .success(let answer): return answer
+            case .failure(let miss):
+                misses.append(miss.why)
+                return nil
+            }
         }
-        return nil
+        if !isKDE && !isGNOME, let found = look(swayNaturalScrolling) { return .found(found) }
+        if isKDE || !isGNOME, let found = look(kdeNaturalScrolling) { return .found(found) }
+        if isGNOME, let found = look(gnomeNaturalScrolling) { return .found(found) }
+        let desktop = environment.currentDesktop.map { "XDG_CURRENT_DESKTOP=\($0)" } ?? "XDG_CURRENT_DESKTOP unset"
+        return .none(why: ([desktop] + misses).joined(separator: "; "))
+    }
+
+    /// Why a place the search looked in gave no answer.
+    struct Miss: Error {
+        var why: String
+    }
+
+    /// GNOME's answer, from gsettings.
+    private static func gnomeNaturalScrolling(in environment: Environment) -> Result<Answer, Miss> {
+        switch environment.gsettingsGet(gnomeSchema, gnomeKey) {
+        case .failed(let why):
+            return .failure(Miss(why: why))
+        case .output(let output):
+            guard let value = parseGSettingsBoolean(output) else {
+                return .failure(Miss(why: "gsettings printed \"\(output.trimmingWhitespace.prefix(80))\", not true or false"))
+            }
+            return .success(Answer(value, "GNOME gsettings \(gnomeSchema) \(gnomeKey)"))
+        }
     }
 
     /// sway's answer: the first real touchpad's setting, and every touchpad's (see
-    /// `SwayInputs`). A session with sway and no touchpad answers libinput's default. nil
+    /// `SwayInputs`). A session with sway and no touchpad answers libinput's default. A miss
     /// when no sway runs or it never gave a readable answer.
-    private static func swayNaturalScrolling(in environment: Environment) -> Answer? {
-        guard let socket = environment.swaySocket else { return nil }
+    private static func swayNaturalScrolling(in environment: Environment) -> Result<Answer, Miss> {
+        guard let socket = environment.swaySocket else {
+            return .failure(Miss(why: "no sway running (no sway-ipc socket at $SWAYSOCK or in $XDG_RUNTIME_DIR)"))
+        }
         var waits = environment.waits
         var perDevice: PerDeviceNaturalScrolling?
+        var unreadable = false
         while true {
-            if let json = environment.swayInputs(socket), let found = SwayInputs.touchpads(json) {
-                perDevice = found
-                if !environment.waitingFor.contains(where: { found.natural(for: $0) == nil }) { break }
+            if let json = environment.swayInputs(socket) {
+                if let found = SwayInputs.touchpads(json) {
+                    perDevice = found
+                    if !environment.waitingFor.contains(where: { found.natural(for: $0) == nil }) { break }
+                } else {
+                    unreadable = true
+                }
             }
             guard waits > 0 else { break }
             waits -= 1
             environment.pause(.milliseconds(250))
         }
-        guard let perDevice else { return nil }
-        guard let first = perDevice.entries.first(where: { $0.device != VirtualTouchpad.identity }) else {
-            return Answer(PerDeviceNaturalScrolling.unsetDefault, "\(perDevice.source): no touchpad but flickd's", perDevice: perDevice)
+        guard let perDevice else {
+            return .failure(Miss(why: unreadable ? "sway's get_inputs reply at \(socket) could not be read"
+                                                 : "sway at \(socket) did not answer get_inputs within \(swayTimeout.spoken)"))
         }
-        return Answer(first.natural, "\(perDevice.source), \(first.device.name)", perDevice: perDevice)
+        guard let first = perDevice.entries.first(where: { $0.device != VirtualTouchpad.identity }) else {
+            return .success(Answer(PerDeviceNaturalScrolling.unsetDefault, "\(perDevice.source): no touchpad but flickd's", perDevice: perDevice))
+        }
+        return .success(Answer(first.natural, "\(perDevice.source), \(first.device.name)", perDevice: perDevice))
     }
 
     /// KDE Plasma's touchpad files, the session type's first: `kcminputrc` (Wayland) and
@@ -246,11 +302,15 @@ public enum DesktopSettings {
         return environment.sessionType?.lowercased() == "x11" ? [x11, wayland] : [wayland, x11]
     }
 
-    private static func kdeNaturalScrolling(in environment: Environment) -> Answer? {
-        guard let files = kdeFiles(environment) else { return nil }
+    private static func kdeNaturalScrolling(in environment: Environment) -> Result<Answer, Miss> {
+        guard let files = kdeFiles(environment) else {
+            return .failure(Miss(why: "no KDE files to read ($XDG_CONFIG_HOME and $HOME unset)"))
+        }
         let isX11 = environment.sessionType?.lowercased() == "x11"
+        var read: [String] = []
         for (path, isKcminputrc) in files {
             guard let text = environment.readFile(path) else { continue }
+            read.append(path)
             // KWin applies kcminputrc's groups per device on Wayland; on X11 it is a stale file.
             let perDevice = isKcminputrc && !isX11 ? PerDeviceNaturalScrolling(kcminputrc: text, file: path) : nil
             let parse = isKcminputrc ? kcminputrcNaturalScrolling : touchpadxlibinputrcNaturalScrolling
@@ -259,15 +319,18 @@ public enum DesktopSettings {
                 // never were): KWin gives the real pads libinput's default and the virtual pad
                 // its own setting, which the fingers must move against when they differ.
                 if let perDevice, let own = perDevice.entries.last(where: { $0.device == VirtualTouchpad.identity }) {
-                    return Answer(PerDeviceNaturalScrolling.unsetDefault,
-                                  "KDE \(path): no touchpad group (libinput's default, off); \(VirtualTouchpad.name): \(own.natural)",
-                                  perDevice: perDevice)
+                    return .success(Answer(PerDeviceNaturalScrolling.unsetDefault,
+                                           "KDE \(path): no touchpad group (libinput's default, off); \(VirtualTouchpad.name): \(own.natural)",
+                                           perDevice: perDevice))
                 }
                 continue
             }
-            return Answer(found.value, "KDE \(path) \(found.group) \(found.key)", perDevice: perDevice)
+            return .success(Answer(found.value, "KDE \(path) \(found.group) \(found.key)", perDevice: perDevice))
         }
-        return nil
+        if read.isEmpty {
+            return .failure(Miss(why: "no KDE touchpad file (\(files.map(\.path).joined(separator: ", ")))"))
+        }
+        return .failure(Miss(why: "no touchpad's natural scrolling in \(read.joined(separator: ", "))"))
     }
 
     // MARK: Parsers
@@ -458,6 +521,13 @@ extension StringProtocol {
 
 // MARK: Running a program for its output
 
+extension Duration {
+    /// For a log: whole seconds as `5 s`, anything else in milliseconds (`250 ms`).
+    var spoken: String {
+        microseconds % 1_000_000 == 0 ? "\(microseconds / 1_000_000) s" : "\(microseconds / 1000) ms"
+    }
+}
+
 /// Runs a short-lived program and collects its standard output, with a deadline.
 enum ProgramOutput {
     /// Output beyond this is dropped (a settings value is a few bytes).
@@ -473,24 +543,32 @@ enum ProgramOutput {
         return nil
     }
 
+    /// How a run went: the program's standard output, or why there is none, for a log
+    /// (`"gsettings did not answer within 5 s"`).
+    enum Run: Equatable, Sendable {
+        case output(String)
+        case failed(String)
+    }
+
     /// The standard output of `executable arguments...` if it exits with status 0 within
-    /// `timeout`; nil otherwise (it is killed at the deadline). Standard input and error are
+    /// `timeout`; else why not (it is killed at the deadline). Standard input and error are
     /// /dev/null; the child starts with no blocked signals, whatever the daemon blocks.
-    static func run(_ executable: String, _ arguments: [String], timeout: Duration) -> String? {
+    static func run(_ executable: String, _ arguments: [String], timeout: Duration) -> Run {
+        let name = executable.split(separator: "/").last.map(String.init) ?? executable
         let deadline = Syscall.monotonicNow() + timeout
         let pipe: (read: Int32, write: Int32)
         let child: pid_t
         do {
             pipe = try Syscall.makePipe()
         } catch {
-            return nil
+            return .failed("\(name) could not be started: \(error)")
         }
         do {
             child = try Syscall.spawn(executable, arguments: arguments, standardOutput: pipe.write)
         } catch {
             Syscall.close(pipe.read)
             Syscall.close(pipe.write)
-            return nil
+            return .failed("\(name) could not be started: \(error)")
         }
         Syscall.close(pipe.write)
         defer { Syscall.close(pipe.read) }
@@ -514,10 +592,14 @@ enum ProgramOutput {
         if status == nil {
             Syscall.sendSignal(SIGKILL, to: child)
             status = try? Syscall.exitStatus(of: child, wait: true)
-            return nil
+            return .failed("\(name) did not answer within \(timeout.spoken) (killed)")
         }
-        guard finished, status == 0 else { return nil }
-        return String(decoding: bytes, as: UTF8.self)
+        guard let status, status == 0 else {
+            let code = status ?? -1
+            return .failed(code >= 256 ? "\(name) was ended by signal \(code - 256)" : "\(name) exited with status \(code)")
+        }
+        guard finished else { return .failed("\(name) did not close its output within \(timeout.spoken)") }
+        return .output(String(decoding: bytes, as: UTF8.self))
     }
 }
 

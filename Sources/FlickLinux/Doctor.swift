@@ -26,9 +26,9 @@ public protocol SystemProbe {
     func readFile(_ path: String) -> Result<String, SystemError>
     /// Where the configuration is looked for without `--config`, in order.
     var configurationSearchPath: [String] { get }
-    /// Whether the desktop's touchpads scroll naturally, and where that was read; nil when no
-    /// desktop setting was found.
-    func desktopNaturalScrolling() -> DesktopSettings.Answer?
+    /// Whether the desktop's touchpads scroll naturally, and where that was read; or, when no
+    /// desktop setting was found, where flickd looked and why it found none.
+    func desktopNaturalScrolling() -> DesktopSettings.Finding
 }
 
 /// A user account: what `getpwuid` says about the user running flickd.
@@ -110,7 +110,7 @@ public struct LiveSystem: SystemProbe {
 
     public var configurationSearchPath: [String] { ConfigurationLocation(explicit: nil).searchPath }
 
-    public func desktopNaturalScrolling() -> DesktopSettings.Answer? { DesktopSettings.naturalScrolling() }
+    public func desktopNaturalScrolling() -> DesktopSettings.Finding { DesktopSettings.naturalScrolling() }
 }
 
 /// `flickd doctor`: checks everything flickd needs, each with a verdict and, when something
@@ -209,9 +209,11 @@ public struct Doctor {
         checks.append(service())
         let (configurationCheck, configuration) = configuration()
         checks.append(configurationCheck)
-        checks.append(naturalScrolling(configuration, touch: touch))
-        checks += deviceNaturalScrolling(configuration, touch: touch)
-        checks.append(output(configuration, touch: touch))
+        // Asked once for the three checks that use it: it may run gsettings, up to 5 s.
+        let desktop = probe.desktopNaturalScrolling()
+        checks.append(naturalScrolling(configuration, touch: touch, desktop: desktop))
+        checks += deviceNaturalScrolling(configuration, touch: touch, desktop: desktop.answer)
+        checks.append(output(configuration, touch: touch, desktop: desktop.answer))
         return checks
     }
 
@@ -460,12 +462,9 @@ public struct Doctor {
 
     // MARK: Natural scrolling
 
-    /// Whether coasts will go the way the desktop scrolls: `scroll.natural` against the
-    /// desktop's own touchpad setting (`DesktopSettings`). Never a failure: flickd works either
-    /// way, but a mismatch makes every coast run backwards.
     /// The output in use (`output.mode`), and in touchpad mode where the desktop's settings for
     /// the virtual touchpad may differ from the real pad's.
-    private func output(_ configuration: Configuration?, touch: TouchDevices) -> Check {
+    private func output(_ configuration: Configuration?, touch: TouchDevices, desktop: DesktopSettings.Answer?) -> Check {
         let title = "output"
         guard let configuration else {
             return Check(title: title, status: .warning, detail: "unknown until the configuration is fixed")
@@ -476,12 +475,11 @@ public struct Doctor {
                          detail: "wheel: coasts are hi-res wheel events on \"\(VirtualWheel.name)\", scaled by scroll.speed")
         case .touchpad:
             let base = "touchpad: coasts move two fingers on \"\(VirtualTouchpad.name)\"; the desktop's touchpad settings (natural scrolling, speed) apply to it as to your pad, and flickd does not invert it again"
-            let found = probe.desktopNaturalScrolling()
-            if let found, let perDevice = found.perDevice {
+            if let found = desktop, let perDevice = found.perDevice {
                 return Check(title: title, status: .ok,
                              detail: perDeviceDirections(perDevice, desktop: found.value, configuration: configuration, touch: touch))
             }
-            if let found, found.source.containsText("kcminputrc") || found.source.containsText("touchpadxlibinputrc") {
+            if let found = desktop, found.source.containsText("kcminputrc") || found.source.containsText("touchpadxlibinputrc") {
                 return Check(title: title, status: .warning,
                              detail: "\(base); but KDE Plasma keeps touchpad settings per device (\(found.source)), so the virtual touchpad has its own natural-scrolling setting and coasts may run against your scrolls",
                              fix: "while flickd runs, open System Settings › Touchpad, pick \"\(VirtualTouchpad.name)\" and set Natural scrolling as for your touchpad (or set output.mode = \"wheel\")")
@@ -516,11 +514,10 @@ public struct Doctor {
 
     /// One check per touchpad a `[[device]]` section matches: its own `scroll.natural`,
     /// resolved as the daemon resolves it, against the desktop's setting.
-    private func deviceNaturalScrolling(_ configuration: Configuration?, touch: TouchDevices) -> [Check] {
+    private func deviceNaturalScrolling(_ configuration: Configuration?, touch: TouchDevices, desktop: DesktopSettings.Answer?) -> [Check] {
         guard let configuration, !configuration.devices.isEmpty else { return [] }
         let touchpads = touch.nodes.map(\.node).filter { $0.kind == .touchpad }
         guard !touchpads.isEmpty else { return [] }
-        let desktop = probe.desktopNaturalScrolling()
         func words(_ natural: Bool) -> String { natural ? "natural" : "traditional" }
         return touchpads.compactMap { node in
             let identity = self.identity(of: node)
@@ -560,16 +557,23 @@ public struct Doctor {
         return DeviceIdentity(name: node.name, vendor: id("vendor"), product: id("product"))
     }
 
+    /// Whether coasts will go the way the desktop scrolls: `scroll.natural` against the
+    /// desktop's own touchpad setting (`DesktopSettings`). Never a failure: flickd works either
+    /// way, but a mismatch makes every coast run backwards.
+    ///
     /// With no desktop setting found and `"auto"`, a warning, unless nothing would use the
     /// guess: with the touchpad output and no touchscreen that coasts, a touchpad's coast moves
     /// the virtual fingers as the real ones moved, and a desktop with one setting for every
     /// touchpad (Weston, and most compositors flickd cannot read) scrolls both alike.
-    private func naturalScrolling(_ configuration: Configuration?, touch: TouchDevices) -> Check {
+    private func naturalScrolling(_ configuration: Configuration?, touch: TouchDevices, desktop finding: DesktopSettings.Finding) -> Check {
         let title = "natural scrolling"
-        let desktop = probe.desktopNaturalScrolling()
+        let desktop = finding.answer
+        // Where the search looked, and why it found nothing there.
+        var why = ""
+        if case .none(let reason) = finding { why = ": \(reason)" }
         func words(_ natural: Bool) -> String { natural ? "natural" : "traditional" }
         guard let setting = configuration?.scroll.natural else {
-            let found = desktop.map { "the desktop scrolls \(words($0.value)) (\($0.source))" } ?? "no desktop setting found"
+            let found = desktop.map { "the desktop scrolls \(words($0.value)) (\($0.source))" } ?? "no desktop setting found\(why)"
             return Check(title: title, status: .warning,
                          detail: "\(found); not compared with scroll.natural until the configuration is fixed")
         }
@@ -578,7 +582,7 @@ public struct Doctor {
             return Check(title: title, status: .ok,
                          detail: "\(words(found.value)): scroll.natural = \"auto\" follows the desktop (\(found.source))")
         case (.auto, nil):
-            let searched = "scroll.natural = \"auto\" found no desktop setting (sway's inputs, GNOME's gsettings, KDE's kcminputrc)"
+            let searched = "scroll.natural = \"auto\" found no desktop setting\(why)"
             let touchpadOutput = configuration?.output.mode == .touchpad
             let touchscreenCoasts = configuration?.touchscreen.enabled == true && touch.nodes.contains { $0.node.kind == .touchscreen }
             if touchpadOutput && !touchscreenCoasts {
@@ -589,7 +593,7 @@ public struct Doctor {
                          detail: "traditional: \(searched); if your touchpad scrolls naturally, set scroll.natural = true or \(touchpadOutput ? "touchscreen coasts" : "coasts") run backwards")
         case (.on, nil), (.off, nil):
             return Check(title: title, status: .ok,
-                         detail: "\(words(setting == .on)): scroll.natural = \(setting == .on) (no desktop setting found to compare)")
+                         detail: "\(words(setting == .on)): scroll.natural = \(setting == .on) (no desktop setting found to compare\(why))")
         case (.on, let found?), (.off, let found?):
             let natural = setting == .on
             if natural == found.value {

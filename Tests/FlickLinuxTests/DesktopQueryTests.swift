@@ -141,25 +141,25 @@ private func runUntilLogged(_ engine: Engine, logger: Logger, desktop: DesktopQu
 struct DesktopQueryTests {
     @Test func theAnswerComesOnTheDescriptorAndAskingDoesNotWait() throws {
         let gate = Gate()
-        let query = try DesktopQuery { _ in gate.wait(); return DesktopSettings.Answer(true, "test desktop") }
+        let query = try DesktopQuery { _ in gate.wait(); return .found(DesktopSettings.Answer(true, "test desktop")) }
         #expect(query.ask(), "returns while the probe still waits at the gate")
         #expect(!readable(query.fileDescriptor, within: 0))
         #expect(query.receive() == nil, "no answer yet")
 
         gate.open()
         #expect(readable(query.fileDescriptor, within: 5000))
-        let answer = try #require(query.receive())
-        #expect(answer?.value == true && answer?.source == "test desktop")
+        let answer = try #require(query.receive()?.answer)
+        #expect(answer.value == true && answer.source == "test desktop")
         #expect(query.receive() == nil, "taken")
         #expect(!readable(query.fileDescriptor, within: 0), "the pipe is emptied")
     }
 
     @Test func noDesktopSettingIsAnAnswerToo() throws {
-        let query = try DesktopQuery { _ in nil }
+        let query = try DesktopQuery { _ in .none(why: "no desktop here") }
         query.ask()
         #expect(readable(query.fileDescriptor, within: 5000))
         let answer = try #require(query.receive())
-        #expect(answer == nil)
+        #expect(answer == .none(why: "no desktop here"), "the reason comes with it")
     }
 
     /// One helper thread serves every ask (a thread's exit would run libc code nothing else
@@ -175,7 +175,7 @@ struct DesktopQueryTests {
                 entered.open()
                 gate.wait()
             }
-            return DesktopSettings.Answer(true, "probe \(n)")
+            return .found(DesktopSettings.Answer(true, "probe \(n)"))
         }
         #expect(query.ask())
         entered.wait()
@@ -183,21 +183,21 @@ struct DesktopQueryTests {
         #expect(!readable(query.fileDescriptor, within: 0))
         gate.open()
         #expect(readable(query.fileDescriptor, within: 5000))
-        let second = try #require(query.receive())
-        #expect(second?.source == "probe 2", "the first probe's answer was for an older ask")
+        let second = try #require(query.receive()?.answer)
+        #expect(second.source == "probe 2", "the first probe's answer was for an older ask")
         #expect(probes.count == 2)
 
         #expect(query.ask())
         #expect(readable(query.fileDescriptor, within: 5000))
-        let third = try #require(query.receive())
-        #expect(third?.source == "probe 3")
+        let third = try #require(query.receive()?.answer)
+        #expect(third.source == "probe 3")
         #expect(probes.ranOnOneThread, "every probe ran on the one helper thread")
     }
 
     @Test func aHangingQueryDoesNotDelayTheLoop() throws {
         let gate = Gate()
         defer { gate.open() }
-        let query = try DesktopQuery { _ in gate.wait(); return DesktopSettings.Answer(true, "slow desktop") }
+        let query = try DesktopQuery { _ in gate.wait(); return .found(DesktopSettings.Answer(true, "slow desktop")) }
         let engine = Engine()
         var faster = Configuration()
         faster.scroll.speed = 48
@@ -218,7 +218,7 @@ struct DesktopQueryTests {
     }
 
     @Test func theAnswerIsAppliedWhenItComes() throws {
-        let query = try DesktopQuery { _ in DesktopSettings.Answer(true, "test desktop") }
+        let query = try DesktopQuery { _ in .found(DesktopSettings.Answer(true, "test desktop")) }
         let engine = Engine()
         let logger = Logger(label: "flickd-test") { _ in TerminateOnLine(prefix: "natural scrolling: auto → true (test desktop)") }
         try runUntilLogged(engine, logger: logger, desktop: query)
@@ -229,7 +229,7 @@ struct DesktopQueryTests {
         var explicit = Configuration()
         explicit.scroll.natural = .off
         explicit.output.mode = .wheel
-        let query = try DesktopQuery { _ in Issue.record("asked"); return nil }
+        let query = try DesktopQuery { _ in Issue.record("asked"); return .none(why: "asked") }
         let engine = Engine(configuration: explicit)
         let logger = Logger(label: "flickd-test") { _ in TerminateOnLine(prefix: "natural scrolling: false (scroll.natural = false in the configuration") }
         let daemon = try Daemon(engine: engine, wheel: RecordingWheel(), monitor: nil, logger: logger, desktop: query) { explicit }
@@ -248,7 +248,7 @@ struct DesktopQueryTests {
         let virtual = PerDeviceNaturalScrolling.Entry(device: VirtualTouchpad.identity, natural: true)
         let query = try DesktopQuery { devices in
             #expect(devices == [VirtualTouchpad.identity], "in touchpad mode the answer must hold the virtual pad's own setting")
-            return DesktopSettings.Answer(true, "KDE test", perDevice: PerDeviceNaturalScrolling(entries: [virtual], source: "kcminputrc"))
+            return .found(DesktopSettings.Answer(true, "KDE test", perDevice: PerDeviceNaturalScrolling(entries: [virtual], source: "kcminputrc")))
         }
         let engine = Engine(configuration: explicit)
         let logger = Logger(label: "flickd-test") { _ in
@@ -271,7 +271,7 @@ struct DesktopQueryTests {
         let watches = ProbeCounter()
         let query = try DesktopQuery(probe: { _ in
             // The second ask is answered after the change.
-            probes.next() == 1 ? DesktopSettings.Answer(false, "sway test") : DesktopSettings.Answer(true, "sway test")
+            .found(DesktopSettings.Answer(probes.next() != 1, "sway test"))
         }, watchChanges: oneSwayChange(ours, sway, counting: watches))
         let engine = Engine()
         let logger = Logger(label: "flickd-test") { _ in TerminateOnLine(prefix: "natural scrolling: auto → true (sway test)") }
@@ -290,7 +290,7 @@ struct DesktopQueryTests {
         let probes = ProbeCounter()
         let query = try DesktopQuery(probe: { _ in
             _ = probes.next()
-            return DesktopSettings.Answer(true, "test desktop")
+            return .found(DesktopSettings.Answer(true, "test desktop"))
         }, watchChanges: oneSwayChange(ours, sway, counting: ProbeCounter()))
         let lines = LevelledLines(endAfter: 2, of: "natural scrolling: auto → true (test desktop)")
         let engine = Engine()
@@ -307,7 +307,7 @@ struct DesktopQueryTests {
         var sway: ListeningSocket?
         let probes = ProbeCounter()
         let query = try DesktopQuery(probe: { _ in
-            probes.next() == 1 ? nil : DesktopSettings.Answer(true, "sway test")
+            probes.next() == 1 ? .none(why: "no sway running") : .found(DesktopSettings.Answer(true, "sway test"))
         }, watchChanges: { logger in
             guard sway == nil, let watch = try? SwaySessionWatch(socket: nil, runtimeDirectory: runtime.path, logger: logger) else {
                 return nil

@@ -125,7 +125,9 @@ import Testing
     /// `asked` counts gsettings runs.
     final class FakeSession {
         var files: [String: String] = [:]
+        /// gsettings' output; nil: it failed, as `gsettingsFailure` says.
         var gsettings: String?
+        var gsettingsFailure = "gsettings is not on the PATH"
         var asked: [String] = []
         /// sway's replies to `get_inputs`, one per ask (the last repeats); empty: no sway;
         /// `noReply`: swaymsg failed or timed out.
@@ -141,7 +143,7 @@ import Testing
                 readFile: { [unowned self] in files[$0] },
                 gsettingsGet: { [unowned self] schema, key in
                     asked.append("\(schema) \(key)")
-                    return gsettings
+                    return gsettings.map { .output($0) } ?? .failed(gsettingsFailure)
                 })
             environment.swaySocket = sway.isEmpty ? nil : "/run/user/1000/sway-ipc.1000.500.sock"
             environment.swayInputs = { [unowned self] socket in
@@ -169,6 +171,34 @@ import Testing
         #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "Budgie:GNOME"))?.value == true)
         session.gsettings = nil  // no gsettings, or it failed
         #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "GNOME")) == nil)
+    }
+
+    /// With nothing found, the log says where flickd looked and why each place gave nothing.
+    @Test func noSettingSaysWhereItLookedAndWhy() {
+        let session = FakeSession()
+        session.gsettingsFailure = "gsettings did not answer within 5 s (killed)"
+        #expect(DesktopSettings.search(in: session.environment(desktop: "GNOME"))
+                == .none(why: "XDG_CURRENT_DESKTOP=GNOME; gsettings did not answer within 5 s (killed)"))
+        session.gsettings = "uint32 7\n"
+        #expect(DesktopSettings.search(in: session.environment(desktop: "GNOME"))
+                == .none(why: "XDG_CURRENT_DESKTOP=GNOME; gsettings printed \"uint32 7\", not true or false"))
+
+        #expect(DesktopSettings.search(in: session.environment(desktop: "KDE"))
+                == .none(why: "XDG_CURRENT_DESKTOP=KDE; no KDE touchpad file (/home/u/.config/kcminputrc, /home/u/.config/touchpadxlibinputrc)"))
+        session.files["/home/u/.config/kcminputrc"] = "[Mouse]\nNaturalScroll=true\n"
+        #expect(DesktopSettings.search(in: session.environment(desktop: "KDE"))
+                == .none(why: "XDG_CURRENT_DESKTOP=KDE; no touchpad's natural scrolling in /home/u/.config/kcminputrc"))
+        session.files = [:]
+
+        #expect(DesktopSettings.search(in: session.environment(desktop: nil))
+                == .none(why: "XDG_CURRENT_DESKTOP unset; no sway running (no sway-ipc socket at $SWAYSOCK or in $XDG_RUNTIME_DIR); no KDE touchpad file (/home/u/.config/kcminputrc, /home/u/.config/touchpadxlibinputrc)"))
+        session.sway = [FakeSession.noReply]
+        #expect(DesktopSettings.search(in: session.environment(desktop: "sway"))
+                == .none(why: "XDG_CURRENT_DESKTOP=sway; sway at /run/user/1000/sway-ipc.1000.500.sock did not answer get_inputs within 1 s; no KDE touchpad file (/home/u/.config/kcminputrc, /home/u/.config/touchpadxlibinputrc)"))
+        session.sway = ["{\"not\": \"a list\"}"]
+        #expect(DesktopSettings.search(in: session.environment(desktop: "sway"))
+                == .none(why: "XDG_CURRENT_DESKTOP=sway; sway's get_inputs reply at /run/user/1000/sway-ipc.1000.500.sock could not be read; no KDE touchpad file (/home/u/.config/kcminputrc, /home/u/.config/touchpadxlibinputrc)"))
+        #expect(session.asked.count == 2, "gsettings asked on GNOME only")
     }
 
     @Test func kdeReadsItsFilesAndNeverGsettings() throws {
@@ -226,19 +256,20 @@ import Testing
     // MARK: What the daemon logs
 
     @Test func autoAsksTheDesktopAndSaysWhatItFound() {
-        let found = DesktopSettings.naturalScrollingDecision(for: .defaults) { DesktopSettings.Answer(true, "GNOME gsettings org.gnome.desktop.peripherals.touchpad natural-scroll") }
+        let found = DesktopSettings.naturalScrollingDecision(for: .defaults) { .found(DesktopSettings.Answer(true, "GNOME gsettings org.gnome.desktop.peripherals.touchpad natural-scroll")) }
         #expect(found.desktop == true)
         #expect(found.message == "natural scrolling: auto → true (GNOME gsettings org.gnome.desktop.peripherals.touchpad natural-scroll)")
-        let none = DesktopSettings.naturalScrollingDecision(for: .defaults) { nil }
+        let none = DesktopSettings.naturalScrollingDecision(for: .defaults) { .none(why: "XDG_CURRENT_DESKTOP=GNOME; gsettings did not answer within 5 s (killed)") }
         #expect(none.desktop == false)
-        #expect(none.message.hasPrefix("natural scrolling: auto → false (no desktop setting found)"))
+        #expect(none.message == "natural scrolling: auto → false (no desktop setting found: XDG_CURRENT_DESKTOP=GNOME; gsettings did not answer within 5 s (killed)); set scroll.natural = true if coasts run against your scrolling",
+                "the log says why nothing was found")
     }
 
     @Test func explicitSettingsSkipTheProbe() {
         var configuration = Configuration()
         configuration.scroll.natural = .on
         var probed = 0
-        let decision = DesktopSettings.naturalScrollingDecision(for: configuration) { probed += 1; return DesktopSettings.Answer(false, "x") }
+        let decision = DesktopSettings.naturalScrollingDecision(for: configuration) { probed += 1; return .found(DesktopSettings.Answer(false, "x")) }
         #expect(probed == 0)
         #expect(decision.desktop == nil)
         #expect(decision.message == "natural scrolling: true (scroll.natural = true in the configuration; the desktop's setting is not read)")
@@ -247,19 +278,19 @@ import Testing
         var section = Configuration()
         section.scroll.natural = .auto
         configuration.devices = [DeviceRule(name: "Synaptics", configuration: section)]
-        #expect(DesktopSettings.naturalScrollingDecision(for: configuration) { probed += 1; return DesktopSettings.Answer(true, "x") }.desktop == true)
+        #expect(DesktopSettings.naturalScrollingDecision(for: configuration) { probed += 1; return .found(DesktopSettings.Answer(true, "x")) }.desktop == true)
         #expect(probed == 1)
     }
 
     @Test func followingSetsTheEngineAndLogs() {
         let engine = Engine()
         let log = CollectedLog()
-        DesktopSettings.followNaturalScrolling(.defaults, engine: engine, logger: log.logger) { DesktopSettings.Answer(true, "KDE test") }
+        DesktopSettings.followNaturalScrolling(.defaults, engine: engine, logger: log.logger) { .found(DesktopSettings.Answer(true, "KDE test")) }
         #expect(engine.desktopNaturalScrolling == true)
         #expect(log.lines == ["info: natural scrolling: auto → true (KDE test)"])
         var off = Configuration()
         off.scroll.natural = .off
-        DesktopSettings.followNaturalScrolling(off, engine: engine, logger: log.logger) { Issue.record("probed"); return nil }
+        DesktopSettings.followNaturalScrolling(off, engine: engine, logger: log.logger) { Issue.record("probed"); return .none(why: "probed") }
         #expect(engine.desktopNaturalScrolling == true, "not asked: left as it was, and unused")
     }
 
@@ -268,15 +299,19 @@ import Testing
     @Test func programOutputIsCollected() throws {
         let sh = try #require(ProgramOutput.find("sh"))
         #expect(ProgramOutput.find("flickd-no-such-program") == nil)
-        #expect(ProgramOutput.run(sh, ["-c", "echo true"], timeout: .seconds(5)) == "true\n")
-        #expect(ProgramOutput.run(sh, ["-c", "echo partial; exit 1"], timeout: .seconds(5)) == nil, "a failure is no answer")
-        #expect(ProgramOutput.run("/nonexistent/gsettings", [], timeout: .seconds(5)) == nil)
+        #expect(ProgramOutput.run(sh, ["-c", "echo true"], timeout: .seconds(5)) == .output("true\n"))
+        #expect(ProgramOutput.run(sh, ["-c", "echo partial; exit 1"], timeout: .seconds(5)) == .failed("sh exited with status 1"),
+                "a failure is no answer")
+        #expect(ProgramOutput.run(sh, ["-c", "kill -9 $$"], timeout: .seconds(5)) == .failed("sh was ended by signal 9"))
+        let missing = ProgramOutput.run("/nonexistent/gsettings", [], timeout: .seconds(5))
+        #expect(missing != .output(""))
+        if case .failed(let why) = missing { #expect(why.hasPrefix("gsettings could not be started: ")) } else { Issue.record("\(missing)") }
     }
 
     @Test func aHungProgramIsKilledAtTheDeadline() throws {
         let sh = try #require(ProgramOutput.find("sh"))
         let start = Syscall.monotonicNow()
-        #expect(ProgramOutput.run(sh, ["-c", "sleep 10"], timeout: .milliseconds(100)) == nil)
+        #expect(ProgramOutput.run(sh, ["-c", "sleep 10"], timeout: .milliseconds(100)) == .failed("sh did not answer within 100 ms (killed)"))
         #expect(Syscall.monotonicNow() - start < .seconds(3))
     }
 
@@ -287,7 +322,7 @@ import Testing
         let previous = try Syscall.blockSignals(Syscall.signalSet([SIGTERM, SIGHUP]))
         defer { Syscall.restoreSignalMask(previous) }
         let output = ProgramOutput.run(sh, ["-c", "grep SigBlk /proc/self/status"], timeout: .seconds(5))
-        #expect(output == "SigBlk:\t0000000000000000\n")
+        #expect(output == .output("SigBlk:\t0000000000000000\n"))
     }
 }
 

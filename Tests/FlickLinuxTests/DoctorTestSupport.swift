@@ -29,6 +29,8 @@ struct FakeSystem: SystemProbe {
     var fileContents: [String: String] = [:]
     var searchPath = ["/home/ada/.config/flickd/config.toml", "/etc/flickd/config.toml"]
     var desktop: DesktopSettings.Answer? = DesktopSettings.Answer(false, "GNOME gsettings org.gnome.desktop.peripherals.touchpad natural-scroll")
+    /// Why no desktop setting was found, when `desktop` is nil.
+    var desktopMiss = "XDG_CURRENT_DESKTOP=GNOME; gsettings did not answer within 5 s (killed)"
 
     func exists(_ path: String) -> Bool { files.contains(path) || fileContents[path] != nil }
     func writeAccess(_ path: String) -> SystemError? { path == "/dev/uinput" ? uinputError : nil }
@@ -43,7 +45,12 @@ struct FakeSystem: SystemProbe {
         fileContents[path].map { .success($0) } ?? .failure(SystemError(errno: ENOENT, call: "open", path: path))
     }
     var configurationSearchPath: [String] { searchPath }
-    func desktopNaturalScrolling() -> DesktopSettings.Answer? { desktop }
+    /// How many times the desktop was asked.
+    let desktopAsks = Counter()
+    func desktopNaturalScrolling() -> DesktopSettings.Finding {
+        desktopAsks.count += 1
+        return desktop.map { .found($0) } ?? .none(why: desktopMiss)
+    }
 
     /// The checks a doctor makes of this machine.
     func checks(config: String? = nil) -> [Doctor.Check] { Doctor(probe: self, configurationPath: config).run() }
@@ -61,4 +68,9 @@ extension Array where Element == Doctor.Check {
         return try #require(found.first)
     }
     var report: String { map(\.text).joined(separator: "\n") }
+}
+
+/// A count a value type's copies share.
+final class Counter {
+    var count = 0
 }

@@ -222,7 +222,7 @@ import Testing
         let directory = home.path
         func session(_ desktop: String?, sway: String? = nil) -> DesktopSettings.Environment {
             DesktopSettings.Environment(currentDesktop: desktop, sessionType: "wayland", configHome: directory,
-                                        readFile: { _ in nil }, gsettingsGet: { _, _ in nil }, swaySocket: sway)
+                                        readFile: { _ in nil }, gsettingsGet: { _, _ in .failed("gsettings is not on the PATH") }, swaySocket: sway)
         }
         #expect(DesktopSettings.watchChanges(in: session("sway"), logger: quiet) == nil, "no sway to reach, nowhere to wait")
         #expect(DesktopSettings.watchChanges(in: session("sway", sway: directory + "/gone.sock"), logger: quiet) == nil)
