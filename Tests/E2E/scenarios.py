@@ -38,7 +38,7 @@ Scenarios (each asserted; a failed check prints expected and actual):
   tp-gnome        GNOME's natural-scroll (real dconf and gsettings on a private session bus),
                   changed with `gsettings set` while flickd runs: flickd follows, and a
                   touchscreen drag's virtual fingers turn with it; a gsettings that takes 2 s
-                  is still read
+                  is still read; one that never answers is killed at 5 s, and the log says so
   sizes           every touchpad description of the repository (Tests/Fixtures/devices): the
                   size flickd logs is `libinput list-devices`' (1 mm or 4 %), pads without a
                   resolution included (libinput's quirks: Elantech 41 x 23 mm, not 69 x 50)
@@ -853,6 +853,23 @@ class Scenarios:
                         "false (GNOME gsettings ...)", said and said.group(0))
             finally:
                 c.check(s, "a gsettings that takes 2 s: flickd exits 0 on SIGTERM", slow.stop() == 0, 0, slow.proc.returncode)
+            # A gsettings that never answers: killed at its 5 s deadline, and the log says so
+            # rather than that GNOME has no setting.
+            hung_bin = os.path.join(home, "hung-bin")
+            os.mkdir(hung_bin)
+            with open(os.path.join(hung_bin, "gsettings"), "w") as f:
+                f.write('#!/bin/sh\nexec sleep 60\n')
+            os.chmod(os.path.join(hung_bin, "gsettings"), 0o755)
+            hung = Flickd(self.args.flickd, self.out, TOUCHPAD_CONFIG, "tp-gnome-hung",
+                          dict(env, PATH=hung_bin + os.pathsep + os.environ.get("PATH", "/usr/bin:/bin")))
+            try:
+                said = hung.wait_log(r"natural scrolling: auto → false \(no desktop setting found: ([^\n]*)\); set scroll", 20)
+                c.check(s, "a gsettings that never answers: the log says it was killed at its deadline",
+                        said is not None and said.group(1) == "XDG_CURRENT_DESKTOP=GNOME; gsettings did not answer within 5 s (killed)",
+                        "no desktop setting found: XDG_CURRENT_DESKTOP=GNOME; gsettings did not answer within 5 s (killed)",
+                        said and said.group(0))
+            finally:
+                c.check(s, "a gsettings that never answers: flickd exits 0 on SIGTERM", hung.stop() == 0, 0, hung.proc.returncode)
         finally:
             if li:
                 li.close()
