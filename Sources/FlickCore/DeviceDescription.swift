@@ -121,6 +121,68 @@ public struct DeviceDescription: Hashable, Sendable {
     }
 }
 
+/// libinput's hint for a touch device that reports no resolution, from a quirks file (a
+/// section's `AttrResolutionHint` or `AttrSizeHint`), as libinput applies it: only where x and
+/// y both report resolution 0.
+public enum ResolutionHint: Hashable, Sendable {
+    /// `AttrResolutionHint=XxY`: units per millimetre on x and y.
+    case resolution(x: Int32, y: Int32)
+    /// `AttrSizeHint=WxH`: the surface's width and height in millimetres.
+    case size(width: Int32, height: Int32)
+
+    /// The hint a quirks line gives (`AttrResolutionHint`, `31x31`); nil for another key or a
+    /// value that is not two positive whole numbers.
+    public init?(key: String, value: String) {
+        let parts = value.split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let a = Int32(parts[0]), let b = Int32(parts[1]), a > 0, b > 0 else { return nil }
+        switch key {
+        case "AttrResolutionHint": self = .resolution(x: a, y: b)
+        case "AttrSizeHint": self = .size(width: a, height: b)
+        default: return nil
+        }
+    }
+
+    /// The x and y axis pairs (MT and single-touch) of `description` that report resolution
+    /// 0 on both axes: the ones a hint fills in.
+    static func unresolvedPairs(of description: DeviceDescription) -> [(x: UInt16, y: UInt16)] {
+        let pairs: [(x: UInt16, y: UInt16)] = [(EventCode.absMTPositionX, EventCode.absMTPositionY),
+                                               (EventCode.absX, EventCode.absY)]
+        return pairs.filter { pair in
+            guard let x = description.absoluteAxes[pair.x], let y = description.absoluteAxes[pair.y] else { return false }
+            return x.resolution == 0 && y.resolution == 0
+        }
+    }
+
+    /// Whether a hint could change `description`: it lacks a resolution on x and y.
+    public static func couldApply(to description: DeviceDescription) -> Bool {
+        !unresolvedPairs(of: description).isEmpty
+    }
+
+    /// `description` with the resolution this hint gives it (a size is divided into each axis
+    /// range in whole units, as libinput does); nil when the device reports a resolution, or
+    /// the hint would give an axis less than one unit per millimetre.
+    public func applied(to description: DeviceDescription) -> DeviceDescription? {
+        let unresolved = Self.unresolvedPairs(of: description)
+        guard !unresolved.isEmpty else { return nil }
+        var result = description
+        for pair in unresolved {
+            guard var x = result.absoluteAxes[pair.x], var y = result.absoluteAxes[pair.y] else { continue }
+            switch self {
+            case .resolution(let rx, let ry):
+                x.resolution = rx
+                y.resolution = ry
+            case .size(let width, let height):
+                x.resolution = Int32(clamping: x.span / Int64(width))
+                y.resolution = Int32(clamping: y.span / Int64(height))
+            }
+            guard x.resolution > 0, y.resolution > 0 else { return nil }
+            result.absoluteAxes[pair.x] = x
+            result.absoluteAxes[pair.y] = y
+        }
+        return result
+    }
+}
+
 /// How device units on one axis become millimetres.
 public struct AxisScale: Hashable, Sendable {
     /// Device units per millimetre (always > 0).

@@ -29,12 +29,7 @@ public struct LibinputQuirks: Sendable {
     /// A hint and where it was read
     /// (`"30-vendor-elantech.quirks [Elantech Touchpads] AttrResolutionHint=31x31"`).
     public struct Hint: Sendable, Equatable {
-        public enum Value: Sendable, Equatable {
-            /// `AttrResolutionHint`: units per millimetre on x and y.
-            case resolution(x: Int32, y: Int32)
-            /// `AttrSizeHint`: the surface's width and height in millimetres.
-            case size(width: Int32, height: Int32)
-        }
+        public typealias Value = ResolutionHint
 
         public var value: Value
         public var source: String
@@ -122,9 +117,8 @@ public struct LibinputQuirks: Sendable {
                 let value = String(line[line.index(after: equals)...]).trimmingWhitespace
                 if key.hasPrefix("Match") {
                     current!.section.matches.append((key, value))
-                } else if key == "AttrResolutionHint" || key == "AttrSizeHint", let (a, b) = Self.dimensions(value) {
+                } else if let hint = ResolutionHint(key: key, value: value) {
                     let source = "\(file) [\(current!.name)] \(key)=\(value)"
-                    let hint = key == "AttrResolutionHint" ? Hint.Value.resolution(x: a, y: b) : .size(width: a, height: b)
                     current!.section.hints.append(Hint(value: hint, source: source))
                 }
             }
@@ -148,58 +142,17 @@ public struct LibinputQuirks: Sendable {
         return resolution ?? size
     }
 
-    /// The x and y axis pairs (MT and single-touch) of `description` that report resolution 0
-    /// on both axes: the ones libinput fills in from a hint.
-    static func unresolvedPairs(of description: DeviceDescription) -> [(x: UInt16, y: UInt16)] {
-        let pairs: [(x: UInt16, y: UInt16)] = [(EventCode.absMTPositionX, EventCode.absMTPositionY),
-                                               (EventCode.absX, EventCode.absY)]
-        return pairs.filter { pair in
-            guard let x = description.absoluteAxes[pair.x], let y = description.absoluteAxes[pair.y] else { return false }
-            return x.resolution == 0 && y.resolution == 0
-        }
-    }
-
-    /// Whether a hint could change `description`: it lacks a resolution on x and y.
-    public static func couldApply(to description: DeviceDescription) -> Bool {
-        !unresolvedPairs(of: description).isEmpty
-    }
-
     /// `description` with the resolution libinput gives it, when the device reports none on
     /// x and y (MT and single-touch axes alike) and a hint applies; the hint used, or nil when
     /// the description is returned as it was.
     public func applied(to description: DeviceDescription, kind: DeviceKind) -> (DeviceDescription, Hint?) {
-        let unresolved = Self.unresolvedPairs(of: description)
-        guard !unresolved.isEmpty else { return (description, nil) }
+        guard ResolutionHint.couldApply(to: description) else { return (description, nil) }
         let device = Device(name: description.name, bustype: description.bustype, vendor: description.vendor,
                             product: description.product, version: description.version,
                             udevType: kind == .touchpad ? "touchpad" : "touchscreen")
-        guard let hint = hint(for: device) else { return (description, nil) }
-        var result = description
-        for pair in unresolved {
-            guard var x = result.absoluteAxes[pair.x], var y = result.absoluteAxes[pair.y] else { continue }
-            switch hint.value {
-            case .resolution(let rx, let ry):
-                x.resolution = rx
-                y.resolution = ry
-            case .size(let width, let height):
-                // libinput divides in whole units.
-                x.resolution = Int32(clamping: x.span / Int64(width))
-                y.resolution = Int32(clamping: y.span / Int64(height))
-            }
-            guard x.resolution > 0, y.resolution > 0 else { return (description, nil) }
-            result.absoluteAxes[pair.x] = x
-            result.absoluteAxes[pair.y] = y
-        }
-        var used = hint
-        used.unitsPerMillimetreX = (result.absoluteAxes[EventCode.absMTPositionX] ?? result.absoluteAxes[EventCode.absX])?.resolution ?? 0
-        return (result, used)
-    }
-
-    /// `AxB` with two positive whole numbers.
-    static func dimensions(_ value: String) -> (Int32, Int32)? {
-        let parts = value.split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let a = Int32(parts[0]), let b = Int32(parts[1]), a > 0, b > 0 else { return nil }
-        return (a, b)
+        guard var hint = hint(for: device), let result = hint.value.applied(to: description) else { return (description, nil) }
+        hint.unitsPerMillimetreX = (result.absoluteAxes[EventCode.absMTPositionX] ?? result.absoluteAxes[EventCode.absX])?.resolution ?? 0
+        return (result, hint)
     }
 
     /// Bus names of `MatchBus`, as the kernel numbers them (linux/input.h).
@@ -251,7 +204,7 @@ public final class QuirksOnDemand {
     /// `description` with the resolution libinput gives it (`LibinputQuirks.applied`); the
     /// files are read only when the device lacks a resolution.
     public func applied(to description: DeviceDescription, kind: DeviceKind) -> (DeviceDescription, LibinputQuirks.Hint?) {
-        guard LibinputQuirks.couldApply(to: description) else { return (description, nil) }
+        guard ResolutionHint.couldApply(to: description) else { return (description, nil) }
         return quirks.applied(to: description, kind: kind)
     }
 }

@@ -13,6 +13,12 @@ struct ReplayCommand: FlickdCommand {
             the configuration from --config (else the built-in defaults). Nothing is written to \
             any device.
 
+            A device that reports no resolution is measured as libinput measured it: with the \
+            AttrResolutionHint or AttrSizeHint among the quirks a `libinput record` file lists \
+            (those of the machine it was recorded on), else as a 69 x 50 mm touchpad; this \
+            machine's quirks files are not read, so a replay gives the same on any machine. A \
+            [[device]] resolution in --config wins over both.
+
             Each output line is one wheel event: seconds since the recording's first event, the \
             code (REL_WHEEL_HI_RES, REL_HWHEEL_HI_RES, REL_WHEEL, REL_HWHEEL) and the value. \
             REL_WHEEL > 0 scrolls up; REL_HWHEEL > 0 scrolls right; 120 hi-res units are one \
@@ -88,10 +94,21 @@ struct ReplayCommand: FlickdCommand {
         }
     }
 
+    /// Where the size came from when the device reports no resolution.
+    private func sizeNote(_ geometry: DeviceGeometry, recording: Recording) -> String {
+        if geometry.x.isEstimated { return " (size estimated: no resolution)" }
+        let recorded = recording.description.absoluteAxes[EventCode.absMTPositionX] ?? recording.description.absoluteAxes[EventCode.absX]
+        // A [[device]] resolution in --config wins over the quirk, and needs no note.
+        if let quirk = recording.resolutionQuirk, let recorded, Double(recorded.resolution) == geometry.x.unitsPerMillimetre {
+            return " (no resolution from the kernel: the recording's libinput quirk \(quirk))"
+        }
+        return ""
+    }
+
     private func printText(_ replay: Replay, recording: Recording) {
         switch replay.admission {
         case .used(let kind, let geometry):
-            print("# \(recording.description.name): \(kind.rawValue), \(DecimalText.fixed(geometry.x.lengthMillimetres, 1)) x \(DecimalText.fixed(geometry.y.lengthMillimetres, 1)) mm\(geometry.x.isEstimated ? " (size estimated: no resolution)" : "")")
+            print("# \(recording.description.name): \(kind.rawValue), \(DecimalText.fixed(geometry.x.lengthMillimetres, 1)) x \(DecimalText.fixed(geometry.y.lengthMillimetres, 1)) mm\(sizeNote(geometry, recording: recording))")
         case .stopOnly(let kind, let why):
             print("# \(recording.description.name): \(kind.rawValue), not read for gestures: \(why)")
         case .ignored(let why):

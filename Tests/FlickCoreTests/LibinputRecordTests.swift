@@ -174,6 +174,40 @@ let libinputRecordTwoFingerScroll = """
         #expect(device.maximumToolFingerCount == 5)
     }
 
+    /// A pad without a resolution is read as libinput read it where it was recorded: with the
+    /// resolution hint among the device's `quirks:`, else its size hint; never over a
+    /// resolution the kernel reports.
+    @Test func aDeviceWithoutAResolutionGetsTheRecordedQuirk() throws {
+        let unresolved = libinputRecordTwoFingerScroll
+            .replacingOccurrences(of: ", 0, 0, 45]", with: ", 0, 0, 0]")
+            .replacingOccurrences(of: ", 0, 0, 68]", with: ", 0, 0, 0]")
+        func quirks(_ lines: [String], in text: String = unresolved) -> String {
+            text.replacingOccurrences(of: "- ModelLenovoT450Touchpad=1",
+                                      with: (["- ModelLenovoT450Touchpad=1"] + lines.map { "- " + $0 }).joined(separator: "\n  "))
+        }
+        let both = try Recording.load(text: quirks(["AttrSizeHint=100x70", "AttrResolutionHint=31x31", "AttrPressureRange=10:8"]))
+        #expect(both.resolutionQuirk == "AttrResolutionHint=31x31", "a resolution hint before a size hint, wherever it is listed")
+        for code in [EventCode.absX, EventCode.absY, EventCode.absMTPositionX, EventCode.absMTPositionY] {
+            #expect(both.description.absoluteAxes[code]?.resolution == 31)
+        }
+        #expect(both.events.count == 13 + 6 * 6 + 7 + 5, "the events are read as before")
+
+        let size = try Recording.load(text: quirks(["AttrSizeHint=100x70"]))
+        #expect(size.resolutionQuirk == "AttrSizeHint=100x70")
+        #expect(size.description.absoluteAxes[EventCode.absMTPositionX]?.resolution == 44, "4410 / 100, in whole units")
+        #expect(size.description.absoluteAxes[EventCode.absMTPositionY]?.resolution == 52, "3662 / 70")
+
+        let none = try Recording.load(text: unresolved)
+        #expect(none.resolutionQuirk == nil)
+        #expect(DeviceGeometry(description: none.description, kind: .touchpad).x.isEstimated, "69 x 50 mm, as before")
+        #expect(try Recording.load(text: quirks(["AttrResolutionHint=0x31", "AttrSizeHint=wide"])).resolutionQuirk == nil,
+                "a malformed hint is skipped")
+
+        let kernel = try Recording.load(text: quirks(["AttrResolutionHint=31x31"], in: libinputRecordTwoFingerScroll))
+        #expect(kernel.resolutionQuirk == nil)
+        #expect(kernel.description.absoluteAxes[EventCode.absMTPositionX]?.resolution == 45, "the kernel's resolution is kept")
+    }
+
     @Test func twoFingerScrollEventsInFileOrderWithoutLibinputEvents() throws {
         let recording = try Recording.load(text: libinputRecordTwoFingerScroll)
         #expect(recording.events.count == 13 + 6 * 6 + 7 + 5)

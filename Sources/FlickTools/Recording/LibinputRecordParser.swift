@@ -22,7 +22,10 @@ import FlickCore
 ///     - [  0,      0,   3,  57,   12] # sec, usec, type, code, value
 ///     - [  0,      0,   0,   0,    0] # ------------ SYN_REPORT (0) ----------
 /// ```
-/// Everything else (`system:`, `udev:`, `quirks:`, `hid:`, `libinput:` events) is skipped.
+/// A device's `quirks:` list (`- AttrResolutionHint=31x31`, the libinput quirks of the machine
+/// it was recorded on) gives a device that reports no resolution the one libinput gave it
+/// there, as the daemon's reading of the quirks files does; its other entries are skipped.
+/// Everything else (`system:`, `udev:`, `hid:`, `libinput:` events) is skipped.
 /// `codes:` entries may also be mappings (`1: {272: ..., 330: ...}`, keys are the codes).
 /// Times are as recorded: `libinput record` starts its clock at the first event.
 public enum LibinputRecordParser {
@@ -56,12 +59,32 @@ public enum LibinputRecordParser {
         guard let evdev = device["evdev"] else {
             throw RecordingError(line: device.line, message: "the device has no \"evdev:\" description")
         }
-        let description = try deviceDescription(evdev)
+        var description = try deviceDescription(evdev)
+        var quirk: String?
+        if let (hint, text) = resolutionHint(device["quirks"]), let filled = hint.applied(to: description) {
+            description = filled
+            quirk = text
+        }
         var events: [TimedEvent] = []
         if let eventList = device["events"] {
             events = try readEvents(eventList)
         }
-        return Recording(description: description, events: events)
+        return Recording(description: description, events: events, resolutionQuirk: quirk)
+    }
+
+    /// The resolution hint among a device's recorded quirks, and its line: a resolution hint
+    /// before a size hint, as libinput reads them; nil when there is neither (or no list).
+    private static func resolutionHint(_ quirks: YAMLNode?) -> (ResolutionHint, String)? {
+        guard let quirks, case .sequence(let entries) = quirks.value else { return nil }
+        var resolution: (ResolutionHint, String)?
+        var size: (ResolutionHint, String)?
+        for entry in entries {
+            guard case .scalar(let text) = entry.value, let equals = text.firstIndex(of: "="),
+                  let hint = ResolutionHint(key: String(text[..<equals]), value: String(text[text.index(after: equals)...]))
+            else { continue }
+            if case .resolution = hint { resolution = (hint, text) } else { size = (hint, text) }
+        }
+        return resolution ?? size
     }
 
     // MARK: Description

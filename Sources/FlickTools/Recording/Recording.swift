@@ -24,11 +24,16 @@ public struct Recording: Hashable, Sendable {
     public var description: DeviceDescription
     /// The events, in file order (not sorted: a recording whose clock jumped stays as it was).
     public var events: [TimedEvent]
+    /// The libinput quirk that gave `description` its resolution where the device reports none
+    /// (`AttrResolutionHint=31x31`): `libinput record` lists the quirks of the machine it ran
+    /// on, and the recording is read as libinput read it there. nil when none applied.
+    public var resolutionQuirk: String?
 
     /// A recording of `events` on the device described by `description`.
-    public init(description: DeviceDescription, events: [TimedEvent]) {
+    public init(description: DeviceDescription, events: [TimedEvent], resolutionQuirk: String? = nil) {
         self.description = description
         self.events = events
+        self.resolutionQuirk = resolutionQuirk
     }
 
     /// The file formats flickd reads.
