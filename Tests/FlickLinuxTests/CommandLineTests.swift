@@ -18,6 +18,7 @@ import Testing
     @Test(.needsSharedRecordings)
     func replayJSONIsOneObjectPerEventThenASummary() throws {
         let config = try Self.temporaryFile("ts.toml", "[touchscreen]\nenabled = true\nfingers = 2\n")
+        defer { try? FileManager.default.removeItem(atPath: config) }
         let recording = Self.sharedRecording("EP0430M09.2-finger-scroll-down.events")
         let result = try Self.run(["replay", recording, "--config", config, "--json"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -61,6 +62,7 @@ import Testing
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         let cut = lines.prefix(60).joined(separator: "\n") + "\nE: 0.10"
         let path = try Self.temporaryFile("cut.events", cut)
+        defer { try? FileManager.default.removeItem(atPath: path) }
         let result = try Self.run(["replay", path])
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("flickd: \(path):61: "), "\(result.stderr)")
@@ -75,6 +77,7 @@ import Testing
 
     @Test func checkConfigReportsEveryProblem() throws {
         let path = try Self.temporaryFile("bad.toml", "[coast]\nmin_speed = -3\ntick_rate = 5000\n[touchpad]\nfingres = 2\n")
+        defer { try? FileManager.default.removeItem(atPath: path) }
         let result = try Self.run(["check-config", path])
         #expect(result.status == 1)
         let lines = result.stderr.split(separator: "\n").map(String.init)
@@ -122,6 +125,7 @@ import Testing
         let out = NSTemporaryDirectory() + "flickd-test-\(getpid())-plot.svg"
         defer { try? FileManager.default.removeItem(atPath: out) }
         let config = try Self.temporaryFile("plot.toml", "[coast]\ndeceleration_rate = 0.99\n")
+        defer { try? FileManager.default.removeItem(atPath: config) }
         let result = try Self.run(["plot", "--speeds", "1", "--speeds=100,200", "--out=\(out)", "--config", config])
         #expect(result.status == 0, "\(result)")
         let svg = try String(contentsOfFile: out, encoding: .utf8)
