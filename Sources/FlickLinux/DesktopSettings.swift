@@ -50,8 +50,9 @@ public enum DesktopSettings {
         }
     }
 
-    /// What asking the desktop gave: its answer, or why there is none, for the log
-    /// (`"GNOME: gsettings did not answer within 5 s"`).
+    /// What asking the desktop gave: its answer, or where flickd looked and why each place
+    /// gave nothing, for the log (`"XDG_CURRENT_DESKTOP=GNOME; gsettings did not answer within
+    /// 5 s (killed)"`).
     public enum Finding: Sendable, Equatable {
         case found(Answer)
         case none(why: String)
