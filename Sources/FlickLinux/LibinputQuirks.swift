@@ -63,6 +63,9 @@ public struct LibinputQuirks: Sendable {
         var hints: [Hint]
     }
 
+    /// The bytes a quirks line is trimmed of: space, tab and carriage return.
+    static let blanks: [UInt8] = [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r")]
+
     /// The directory of libinput's own files, and the file a system's administrator adds.
     public static let dataDirectory = "/usr/share/libinput"
     public static let overridesFile = "/etc/libinput/local-overrides.quirks"
@@ -93,33 +96,60 @@ public struct LibinputQuirks: Sendable {
     }
 
     /// Quirks read from `files` (path and text, in the order libinput reads them).
+    ///
+    /// The text is scanned as bytes, and only the lines of sections that hold a hint become
+    /// strings: the files have hundreds of sections, of which a few matter, and character-level
+    /// string handling would make flickd touch code and tables it needs nowhere else.
     public init(files: [(path: String, text: String)], dmiModalias: String = "", deviceTree: String = "") {
         var sections: [Section] = []
         for (path, text) in files {
             let file = path.split(separator: "/").last.map(String.init) ?? path
-            var current: (name: String, section: Section)?
-            func close() {
-                if let done = current, !done.section.hints.isEmpty, !done.section.matches.isEmpty {
-                    sections.append(done.section)
-                }
-                current = nil
+            let bytes = Array(text.utf8)
+            func string(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+            func trimmed(_ range: Range<Int>) -> Range<Int> {
+                var (low, high) = (range.lowerBound, range.upperBound)
+                while low < high, Self.blanks.contains(bytes[low]) { low += 1 }
+                while high > low, Self.blanks.contains(bytes[high - 1]) { high -= 1 }
+                return low..<high
             }
-            for raw in text.split(separator: "\n", omittingEmptySubsequences: true) {
-                let line = String(raw).trimmingWhitespace
-                if line.isEmpty || line.hasPrefix("#") { continue }
-                if line.hasPrefix("[") && line.hasSuffix("]") {
+            func starts(_ range: Range<Int>, with prefix: StaticString) -> Bool {
+                range.count >= prefix.utf8CodeUnitCount
+                    && bytes[range.lowerBound..<range.lowerBound + prefix.utf8CodeUnitCount].elementsEqual(
+                        UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount))
+            }
+            // The open section: its name, Match lines and hints (key and value ranges).
+            var name: Range<Int>?
+            var matches: [(key: Range<Int>, value: Range<Int>)] = []
+            var hints: [(hint: ResolutionHint, key: Range<Int>, value: Range<Int>)] = []
+            func close() {
+                if let name, !hints.isEmpty, !matches.isEmpty {
+                    let label = string(name)
+                    sections.append(Section(
+                        matches: matches.map { (string($0.key), string($0.value)) },
+                        hints: hints.map { Hint(value: $0.hint, source: "\(file) [\(label)] \(string($0.key))=\(string($0.value))") }))
+                }
+                name = nil
+                matches = []
+                hints = []
+            }
+            var lineStart = 0
+            for end in 0...bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: "\n") {
+                let line = trimmed(lineStart..<end)
+                lineStart = end + 1
+                guard let first = line.first, bytes[first] != UInt8(ascii: "#") else { continue }
+                if bytes[first] == UInt8(ascii: "["), bytes[line.upperBound - 1] == UInt8(ascii: "]"), line.count >= 2 {
                     close()
-                    current = (String(line.dropFirst().dropLast()), Section(matches: [], hints: []))
+                    name = line.lowerBound + 1..<line.upperBound - 1
                     continue
                 }
-                guard current != nil, let equals = line.firstIndex(of: "=") else { continue }
-                let key = String(line[..<equals]).trimmingWhitespace
-                let value = String(line[line.index(after: equals)...]).trimmingWhitespace
-                if key.hasPrefix("Match") {
-                    current!.section.matches.append((key, value))
-                } else if let hint = ResolutionHint(key: key, value: value) {
-                    let source = "\(file) [\(current!.name)] \(key)=\(value)"
-                    current!.section.hints.append(Hint(value: hint, source: source))
+                guard name != nil, let equals = line.first(where: { bytes[$0] == UInt8(ascii: "=") }) else { continue }
+                let key = trimmed(line.lowerBound..<equals)
+                let value = trimmed(equals + 1..<line.upperBound)
+                if starts(key, with: "Match") {
+                    matches.append((key, value))
+                } else if starts(key, with: "AttrResolutionHint") || starts(key, with: "AttrSizeHint"),
+                          let hint = ResolutionHint(key: string(key), value: string(value)) {
+                    hints.append((hint, key, value))
                 }
             }
             close()

@@ -136,6 +136,20 @@ struct LibinputQuirksTests {
                 "no DMI modalias: a DMI match never holds")
     }
 
+    /// The files' text as editors leave it: CRLF line ends, blanks around names and `=`,
+    /// comments and empty lines; a section without a Match line, a key that only starts like
+    /// a hint's, a hint before any section, and a file without a final newline.
+    @Test func theTextIsReadAsLibinputWritesAndUsersEditIt() {
+        let text = "AttrResolutionHint=9x9\r\n# [Commented]\r\n\r\n[  Spaced  ]\r\n  MatchName = *Elantech* \r\n"
+            + "AttrSizeHintX=1x1\r\n\tAttrResolutionHint =  33x34\t\r\n[No match]\nAttrResolutionHint=7x7\n[Last]\nMatchName=*Last*\nAttrSizeHint=100x55"
+        let quirks = LibinputQuirks(files: [("/etc/libinput/local-overrides.quirks", text)])
+        let hint = quirks.applied(to: Self.pad("ETPS/2 Elantech Touchpad"), kind: .touchpad).1
+        #expect(hint?.value == .resolution(x: 33, y: 34))
+        #expect(hint?.source == "local-overrides.quirks [  Spaced  ] AttrResolutionHint=33x34")
+        #expect(quirks.applied(to: Self.pad("The Last Pad"), kind: .touchpad).1?.value == .size(width: 100, height: 55))
+        #expect(quirks.applied(to: Self.pad("Some Pad"), kind: .touchpad).1 == nil, "a section needs a Match line")
+    }
+
     /// This machine's libinput files, where libinput is installed: its Elantech section is read.
     @Test(.enabled(if: TextFileProbe.exists(LibinputQuirks.dataDirectory + "/30-vendor-elantech.quirks"),
                    "libinput's quirks files are not installed here (libinput-bin)"))
