@@ -820,7 +820,8 @@ public final class Daemon {
         case .used(let kind, let geometry):
             // The quirk is named only where it set the scale in use (a [[device]] resolution wins).
             let quirk = sizeHint.flatMap { Double($0.unitsPerMillimetreX) == geometry.x.unitsPerMillimetre ? $0 : nil }
-            let estimated = geometry.x.isEstimated || geometry.y.isEstimated ? ", size estimated"
+            let estimated = geometry.x.isEstimated || geometry.y.isEstimated
+                ? ", size estimated (no resolution from the kernel and no libinput quirk: \(kind == .touchpad ? "libinput's 69 × 50 mm guess" : "a 13.3-inch panel"); a [[device]] resolution sets it)"
                 : quirk.map { ", no resolution from the kernel: libinput's \($0.source)" } ?? ""
             logger.info("""
                 \(label): \(kind.rawValue), \(Self.whole(geometry.x.lengthMillimetres)) × \

@@ -96,7 +96,8 @@ struct DevicesCommand: FlickdCommand {
             field("size", "\(oneDecimal(geometry.x.lengthMillimetres)) × \(oneDecimal(geometry.y.lengthMillimetres)) mm")
             let resolution = "\(oneDecimal(geometry.x.unitsPerMillimetre)) × \(oneDecimal(geometry.y.unitsPerMillimetre)) units/mm"
             if geometry.x.isEstimated || geometry.y.isEstimated {
-                field("resolution", "\(resolution), estimated (the device reports 0)")
+                let guess = kind == .touchpad ? "libinput's guess for a 69 × 50 mm pad" : "flickd's guess of a 13.3-inch panel"
+                field("resolution", "\(resolution), estimated: \(guess) (the device reports 0, and no libinput quirk gives one)")
             } else if let hint = device.sizeHint {
                 field("resolution", "\(resolution), libinput's (the device reports 0): \(hint.source)")
             } else {

@@ -206,8 +206,12 @@ struct DaemonDeviceTests {
             """)])
         var ruled = Configuration()
         ruled.devices = [DeviceRule(name: "Elantech", resolution: 10, configuration: Configuration())]
-        for (configuration, expected) in [(Configuration(), "touchpad, 41 × 23 mm, no resolution from the kernel: libinput's 30-vendor-elantech.quirks [Elantech Touchpads] AttrResolutionHint=31x31; flicks coast"),
-                                          (ruled, "touchpad, 128 × 70 mm; flicks coast")] {
+        let none = LibinputQuirks(files: [])
+        for (configuration, quirks, expected) in [
+            (Configuration(), quirks, "touchpad, 41 × 23 mm, no resolution from the kernel: libinput's 30-vendor-elantech.quirks [Elantech Touchpads] AttrResolutionHint=31x31; flicks coast"),
+            (ruled, quirks, "touchpad, 128 × 70 mm; flicks coast"),
+            (Configuration(), none, "touchpad, 71 × 50 mm, size estimated (no resolution from the kernel and no libinput quirk: libinput's 69 × 50 mm guess; a [[device]] resolution sets it); flicks coast"),
+        ] {
             let source = ScriptedDevices()
             source.quirks = quirks
             source.present = [try source.node(4, .touchpad, name: "ETPS/2 Elantech Touchpad", fixture: "elantech-touchpad")]
