@@ -66,5 +66,34 @@ class MaxLate(unittest.TestCase):
         self.assertGreaterEqual(self.play([0.025, 0, 0, 0])["max_late_ms"], 15.0)
 
 
+class QuirkHint(unittest.TestCase):
+    """A pad without resolution is measured as libinput measures it: by its quirk's hint."""
+
+    LISTED = "ModelTouchpadVisibleMarker=1\nAttrSizeHint=104x75\nAttrPressureRange=10:8\n"
+
+    def test_a_resolution_hint_wins_over_a_size_hint(self):
+        self.assertEqual(vdev.parse_quirk_hint(self.LISTED), ("AttrSizeHint", (104, 75)))
+        self.assertEqual(vdev.parse_quirk_hint(self.LISTED + "AttrResolutionHint=31x31\n"),
+                         ("AttrResolutionHint", (31, 31)))
+        self.assertIsNone(vdev.parse_quirk_hint("AttrResolutionHint=0x31\nAttrSizeHint=wide\n"))
+        self.assertIsNone(vdev.parse_quirk_hint(""))
+
+    def test_the_geometry_follows_the_hint_only_without_a_resolution(self):
+        desc = {"kind": "touchpad", "absinfo": [
+            {"code": "ABS_MT_POSITION_X", "min": 0, "max": 1280, "resolution": 0},
+            {"code": "ABS_MT_POSITION_Y", "min": 0, "max": 704, "resolution": 0}]}
+        guess = vdev.geometry_of(desc)
+        self.assertEqual(guess["units_per_mm"], [18, 14])
+        self.assertTrue(guess["resolution_assumed"])
+        hinted = vdev.geometry_of(desc, ("AttrResolutionHint", (31, 31)))
+        self.assertEqual(hinted["units_per_mm"], [31, 31])
+        self.assertEqual(hinted["quirk"], "AttrResolutionHint=31x31")
+        self.assertFalse(hinted["resolution_assumed"])
+        self.assertEqual(vdev.geometry_of(desc, ("AttrSizeHint", (100, 55)))["units_per_mm"], [12, 12])
+        for a in desc["absinfo"]:
+            a["resolution"] = 20
+        self.assertEqual(vdev.geometry_of(desc, ("AttrResolutionHint", (31, 31)))["units_per_mm"], [20, 20])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -14,9 +14,10 @@ DEVICES
   fixtures first, then in the shared samples. The virtual device gets the same
   name, ids, codes, props and absinfo (with resolution), so udev and libinput treat it like
   the real device (quirks that match on name/ids apply too). Where an axis has resolution 0,
-  millimetres are mapped as flickd maps them without libinput's quirks: a touchpad's range
-  divided by 69 x 50 mm in whole units per mm (libinput's guess), a touchscreen as a
-  294 x 165 mm panel.
+  millimetres are mapped as libinput and flickd map them: by the AttrResolutionHint or
+  AttrSizeHint libinput's quirks give the device (`libinput quirks list`, once it exists),
+  else a touchpad's range divided by 69 x 50 mm in whole units per mm (libinput's guess), a
+  touchscreen as a 294 x 165 mm panel.
 
   The events follow the device's protocol the way its kernel driver would send them:
   multitouch protocol B (ABS_MT_SLOT + ABS_MT_TRACKING_ID, only changed values are written),
@@ -119,6 +120,41 @@ except ImportError:  # pragma: no cover
     sys.exit("vdev.py: python3-evdev is missing (apt-get install python3-evdev; run with /usr/bin/python3)")
 
 DEFAULT_SIZE_MM = {"touchpad": (69.0, 50.0), "touchscreen": (294.0, 165.0)}
+
+
+def parse_quirk_hint(text):
+    """The resolution hint in `libinput quirks list DEVNODE` output (one KEY=VALUE a line):
+    ("AttrResolutionHint", (x, y)) in units per mm, else ("AttrSizeHint", (w, h)) in mm, as
+    libinput prefers them; None without either."""
+    found = {}
+    for line in text.splitlines():
+        key, _, value = line.strip().partition("=")
+        parts = value.split("x")
+        if key in ("AttrResolutionHint", "AttrSizeHint") and len(parts) == 2 and all(p.isdigit() and int(p) > 0 for p in parts):
+            found[key] = (int(parts[0]), int(parts[1]))
+    for key in ("AttrResolutionHint", "AttrSizeHint"):
+        if key in found:
+            return key, found[key]
+    return None
+
+
+def hinted_resolution(span_x, span_y, hint):
+    """Units per mm on x and y that libinput gives an axis pair without resolution from `hint`
+    (parse_quirk_hint's): a resolution as it is, a size divided into the ranges in whole units."""
+    key, (a, b) = hint
+    if key == "AttrResolutionHint":
+        return a, b
+    return max(1, span_x // a), max(1, span_y // b)
+
+
+def libinput_quirk_hint(devnode, timeout=10):
+    """The hint libinput's quirks give the device at `devnode` (`libinput quirks list`, from
+    libinput-tools); None when there is none or the tool is missing or fails."""
+    try:
+        r = subprocess.run(["libinput", "quirks", "list", devnode], capture_output=True, text=True, timeout=timeout)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return parse_quirk_hint(r.stdout) if r.returncode == 0 else None
 
 
 def assumed_resolution(span, kind, axis):
@@ -469,6 +505,12 @@ class TouchDevice:
                 raise VdevError("udev did not tag %s (%s) %s=1; properties: %s"
                                 % (self.devnode, self.name, want[0], self.udev))
             self.kclock = KernelClock(self.devnode) if kernel_times else None
+            # A device without a resolution is measured as libinput measures it: by its
+            # quirk, where one matches (flickd reads the same files).
+            self.quirk_hint = None
+            if not (self.xinfo().resolution and self.yinfo().resolution):
+                self.quirk_hint = libinput_quirk_hint(self.devnode)
+                self._geometry()
         except BaseException:
             self.ui.close()
             raise
@@ -484,11 +526,17 @@ class TouchDevice:
         self.frames = 0
 
     # -- geometry
+    def xinfo(self):
+        return self.abs.get(E.ABS_MT_POSITION_X) or self.abs[E.ABS_X]
+
+    def yinfo(self):
+        return self.abs.get(E.ABS_MT_POSITION_Y) or self.abs[E.ABS_Y]
+
     def _geometry(self):
-        xinfo = self.abs.get(E.ABS_MT_POSITION_X) or self.abs[E.ABS_X]
-        yinfo = self.abs.get(E.ABS_MT_POSITION_Y) or self.abs[E.ABS_Y]
-        self.res_x = xinfo.resolution or assumed_resolution(xinfo.max - xinfo.min, self.kind, 0)
-        self.res_y = yinfo.resolution or assumed_resolution(yinfo.max - yinfo.min, self.kind, 1)
+        xinfo, yinfo = self.xinfo(), self.yinfo()
+        self.res_x, self.res_y = axis_resolutions(xinfo.max - xinfo.min, yinfo.max - yinfo.min,
+                                                  xinfo.resolution, yinfo.resolution, self.kind,
+                                                  getattr(self, "quirk_hint", None))
         self.width_mm = (xinfo.max - xinfo.min) / self.res_x
         self.height_mm = (yinfo.max - yinfo.min) / self.res_y
 
@@ -500,7 +548,7 @@ class TouchDevice:
         return min(max(x, xi.min), xi.max), min(max(y, yi.min), yi.max)
 
     def geometry(self):
-        return geometry_of(self.desc)
+        return geometry_of(self.desc, self.quirk_hint)
 
     # -- low level
     def _value(self, c, frac, floor=1):
@@ -876,19 +924,30 @@ class TouchDevice:
         self.close()
 
     def ready_info(self):
-        g = geometry_of(self.desc)
+        g = geometry_of(self.desc, self.quirk_hint)
         return {"event": "ready", "device": self.name, "devnode": self.devnode,
                 "sysname": self.sysname, "kind": self.kind, "geometry": g,
                 "udev": {k: v for k, v in self.udev.items() if k.startswith("ID_INPUT") or k in ("LIBINPUT_DEVICE_GROUP",)}}
 
 
-def geometry_of(desc):
+def axis_resolutions(span_x, span_y, res_x, res_y, kind, hint=None):
+    """Units per mm on x and y: the device's, else a quirk's hint (only when both axes report
+    0, as libinput applies it), else flickd's and libinput's guess (assumed_resolution)."""
+    if res_x and res_y:
+        return res_x, res_y
+    if not res_x and not res_y and hint:
+        return hinted_resolution(span_x, span_y, hint)
+    return (res_x or assumed_resolution(span_x, kind, 0), res_y or assumed_resolution(span_y, kind, 1))
+
+
+def geometry_of(desc, hint=None):
+    """The description's size and scale; `hint`: the libinput quirk's (parse_quirk_hint), known
+    once the device exists."""
     absd = {a["code"]: a for a in desc["absinfo"]}
     xa = absd.get("ABS_MT_POSITION_X") or absd.get("ABS_X")
     ya = absd.get("ABS_MT_POSITION_Y") or absd.get("ABS_Y")
     kind = desc.get("kind", "touchpad")
-    rx = xa["resolution"] or assumed_resolution(xa["max"] - xa["min"], kind, 0)
-    ry = ya["resolution"] or assumed_resolution(ya["max"] - ya["min"], kind, 1)
+    rx, ry = axis_resolutions(xa["max"] - xa["min"], ya["max"] - ya["min"], xa["resolution"], ya["resolution"], kind, hint)
     props = desc.get("props", [])
     if "ABS_MT_SLOT" in absd:
         proto = "semi-mt" if "INPUT_PROP_SEMI_MT" in props else "mt-b"
@@ -899,7 +958,8 @@ def geometry_of(desc):
     return {"width_mm": round((xa["max"] - xa["min"]) / rx, 2),
             "height_mm": round((ya["max"] - ya["min"]) / ry, 2),
             "units_per_mm": [round(rx, 3), round(ry, 3)],
-            "resolution_assumed": not (xa["resolution"] and ya["resolution"]),
+            "resolution_assumed": not (xa["resolution"] and ya["resolution"]) and not hint,
+            "quirk": "%s=%dx%d" % (hint[0], hint[1][0], hint[1][1]) if hint else None,
             "slots": absd["ABS_MT_SLOT"]["max"] + 1 if "ABS_MT_SLOT" in absd else 0,
             "protocol": proto, "kind": kind}
 
