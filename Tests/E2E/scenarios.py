@@ -40,7 +40,7 @@ Scenarios (each asserted; a failed check prints expected and actual):
                   touchscreen drag's virtual fingers turn with it; a gsettings that takes 2 s
                   is still read; one that never answers is killed at 5 s, and the log says so
   sizes           every touchpad description of the repository (Tests/Fixtures/devices): the
-                  size flickd logs is `libinput list-devices`' (1 mm or 4 %), pads without a
+                  size flickd logs is `libinput list-devices`' (both in whole mm), pads without a
                   resolution included (libinput's quirks: Elantech 41 x 23 mm, not 69 x 50)
 Figures (printed, not asserted): release -> first wheel event latency p50/p99 over --flicks
 flicks (kernel timestamps), tick interval against the nominal period, wake-ups over 10 idle
@@ -48,6 +48,7 @@ seconds. The last line is "e2e: N passed, M failed".
 """
 
 import argparse
+import copy
 import json
 import math
 import os
@@ -1198,9 +1199,9 @@ class Scenarios:
     def sizes(self):
         """Every touch device of the repository's descriptions (Tests/Fixtures/devices) is
         measured as libinput measures it: the size flickd logs for a touchpad whose flicks coast
-        equals the one `libinput list-devices` prints, within 1 mm or 4 %, also for the pads that
+        equals the one `libinput list-devices` prints (both in whole mm), also for the pads that
         report no resolution and get one from libinput's quirks (an Elantech PS/2 pad: 41 x 23
-        mm, not 69 x 50).
+        mm, not 69 x 50), and for one that no quirk matches (libinput's guess).
         flickd moves its virtual fingers at the real pad's speed in millimetres; a size that
         differs from libinput's makes the glide faster or slower than the finger."""
         s = "sizes"
@@ -1208,8 +1209,15 @@ class Scenarios:
         c = self.checks
         try:
             names = sorted(n[:-len(".device")] + ".json" for n in os.listdir(vdev.FIXTURES) if n.endswith(".device"))
-            for name in names:
-                desc = load(name)
+            pads = [(name, load(name)) for name in names]
+            # The Elantech pad's axes under a name and ids no libinput quirk matches: the guess
+            # for a pad without resolution or quirk (the range over 69 x 50 mm, in whole units
+            # per mm), which no fixture has.
+            unquirked = copy.deepcopy(load("elantech-touchpad"))
+            unquirked["name"] = "flickd e2e touchpad without resolution or quirk"
+            unquirked["id"] = {"bustype": 0x03, "vendor": 0xf1cd, "product": 0x0e2e, "version": 1}
+            pads.append(("elantech-touchpad axes, no quirk", unquirked))
+            for name, desc in pads:
                 mark = daemon.mark()
                 pad = vdev.TouchDevice(desc)
                 try:
@@ -1218,7 +1226,7 @@ class Scenarios:
                             daemon.text()[mark:][-300:])
                     # A touchscreen's size does not scale its glide (the content follows the
                     # finger on the screen), and only a device whose flicks coast is measured.
-                    m = opened and re.search(r"(touchpad), (\d+) × (\d+) mm([^;]*); flicks coast", opened.group(0))
+                    m = opened and re.search(r"(touchpad), (\d+) × (\d+) mm(.*); flicks coast$", opened.group(0))
                     if not m:
                         continue
                     listed = subprocess.run(["libinput", "list-devices"], capture_output=True, text=True, timeout=60).stdout
@@ -1226,10 +1234,10 @@ class Scenarios:
                     size = re.search(r"^Size:\s+([\d.]+)x([\d.]+)mm", block, re.M)
                     ours = (int(m.group(2)), int(m.group(3)))
                     theirs = (float(size.group(1)), float(size.group(2))) if size else None
-                    # libinput's own guess for a pad with no resolution and no quirk divides in
-                    # whole units (18 units/mm where flickd keeps 18.6): a few per cent.
-                    c.check(s, "%s: flickd's size is libinput's, within 1 mm or 4 %%" % name,
-                            theirs is not None and all(abs(a - b) <= max(1.0, 0.04 * b) for a, b in zip(ours, theirs)),
+                    # Both print whole millimetres, rounded from the same quotient (flickd
+                    # truncates the guessed units per millimetre as libinput does): equal.
+                    c.check(s, "%s: flickd's size is libinput's, in whole mm" % name,
+                            theirs is not None and all(abs(a - b) < 0.5 for a, b in zip(ours, theirs)),
                             "libinput: %s mm" % (theirs,), "flickd: %d x %d mm%s" % (ours + (m.group(4),)))
                 finally:
                     pad.close()
