@@ -17,7 +17,9 @@ struct ReplayCommand: FlickdCommand {
             AttrResolutionHint or AttrSizeHint among the quirks a `libinput record` file lists \
             (those of the machine it was recorded on), else as a 69 x 50 mm touchpad; this \
             machine's quirks files are not read, so a replay gives the same on any machine. A \
-            [[device]] resolution in --config wins over both.
+            [[device]] resolution in --config wins over both. An evemu recording lists no quirks: \
+            on the machine it was recorded on, `libinput quirks list /dev/input/eventN` shows \
+            the hint libinput applies, and a [[device]] resolution gives it to the replay.
 
             Each output line is one wheel event: seconds since the recording's first event, the \
             code (REL_WHEEL_HI_RES, REL_HWHEEL_HI_RES, REL_WHEEL, REL_HWHEEL) and the value. \
@@ -95,8 +97,11 @@ struct ReplayCommand: FlickdCommand {
     }
 
     /// Where the size came from when the device reports no resolution.
-    private func sizeNote(_ geometry: DeviceGeometry, recording: Recording) -> String {
-        if geometry.x.isEstimated { return " (size estimated: no resolution)" }
+    private func sizeNote(_ geometry: DeviceGeometry, kind: DeviceKind, recording: Recording) -> String {
+        if geometry.x.isEstimated {
+            let guess = kind == .touchpad ? "libinput's 69 x 50 mm guess" : "a 13.3-inch panel"
+            return " (size estimated: no resolution and no libinput quirk in the recording: \(guess); a [[device]] resolution in --config sets it)"
+        }
         let recorded = recording.description.absoluteAxes[EventCode.absMTPositionX] ?? recording.description.absoluteAxes[EventCode.absX]
         // A [[device]] resolution in --config wins over the quirk, and needs no note.
         if let quirk = recording.resolutionQuirk, let recorded, Double(recorded.resolution) == geometry.x.unitsPerMillimetre {
@@ -108,7 +113,7 @@ struct ReplayCommand: FlickdCommand {
     private func printText(_ replay: Replay, recording: Recording) {
         switch replay.admission {
         case .used(let kind, let geometry):
-            print("# \(recording.description.name): \(kind.rawValue), \(DecimalText.fixed(geometry.x.lengthMillimetres, 1)) x \(DecimalText.fixed(geometry.y.lengthMillimetres, 1)) mm\(sizeNote(geometry, recording: recording))")
+            print("# \(recording.description.name): \(kind.rawValue), \(DecimalText.fixed(geometry.x.lengthMillimetres, 1)) x \(DecimalText.fixed(geometry.y.lengthMillimetres, 1)) mm\(sizeNote(geometry, kind: kind, recording: recording))")
         case .stopOnly(let kind, let why):
             print("# \(recording.description.name): \(kind.rawValue), not read for gestures: \(why)")
         case .ignored(let why):

@@ -1,3 +1,4 @@
+import FlickCore
 import FlickTestSupport
 import Foundation
 import Testing
@@ -67,6 +68,31 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("flickd: \(path):61: "), "\(result.stderr)")
         #expect(result.stdout.isEmpty)
+    }
+
+    /// An evemu recording of a pad without resolution carries no libinput quirk: the replay
+    /// says its size is libinput's guess and how to set it, and a [[device]] resolution sets it.
+    @Test func replaySaysWhereAGuessedSizeComesFrom() throws {
+        let pad = try FingerScript(device: "elantech-touchpad")
+        pad.down(Vector(x: 20, y: 10), Vector(x: 38, y: 10))
+        pad.move(by: Vector(x: 0, y: 15), over: .milliseconds(100))
+        pad.lift()
+        let recording = try Self.temporaryFile("elantech.events", EvemuWriter.text(description: pad.description, events: pad.sent))
+        let config = try Self.temporaryFile("elantech.toml", "[[device]]\nname = \"Elantech\"\nresolution = 31\n")
+        defer {
+            try? FileManager.default.removeItem(atPath: recording)
+            try? FileManager.default.removeItem(atPath: config)
+        }
+        let guessed = try Self.run(["replay", recording])
+        #expect(guessed.status == 0, "\(guessed.stderr)")
+        #expect(guessed.stdout.hasPrefix("""
+            # ETPS/2 Elantech Touchpad: touchpad, 71.1 x 50.3 mm (size estimated: no resolution and no libinput quirk \
+            in the recording: libinput's 69 x 50 mm guess; a [[device]] resolution in --config sets it)
+
+            """), "\(guessed.stdout)")
+        let set = try Self.run(["replay", recording, "--config", config])
+        #expect(set.status == 0, "\(set.stderr)")
+        #expect(set.stdout.hasPrefix("# ETPS/2 Elantech Touchpad: touchpad, 41.3 x 22.7 mm\n"), "\(set.stdout)")
     }
 
     @Test func missingRecordingIsAClearError() throws {
