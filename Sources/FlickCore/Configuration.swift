@@ -20,7 +20,7 @@ public enum OutputMode: String, Sendable, Hashable, CaseIterable {
 ///
 /// Written in TOML as `"auto"`, `true` or `false`; a Bool literal converts (`true` is `.on`).
 public enum NaturalScrolling: String, Sendable, Hashable, CaseIterable, ExpressibleByBooleanLiteral {
-    /// Follow the desktop's touchpad setting (GNOME, KDE, sway), which the daemon reads; traditional
+    /// Follow the desktop's touchpad setting (GNOME, KDE, sway, an X server), which the daemon reads; traditional
     /// scrolling when it finds none.
     case auto
     /// Natural scrolling whatever the desktop says.

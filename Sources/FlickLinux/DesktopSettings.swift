@@ -6,6 +6,11 @@ import Glibc
 /// the scroll before it went).
 ///
 /// Where it looks, by `XDG_CURRENT_DESKTOP`:
+/// - **Any X11 session but GNOME's** (`isX11`): the X server itself, which holds what its
+///   libinput driver applies to each touchpad, real and virtual, whoever set it (Xfce, Plasma
+///   on X11, a start-up script's `xinput set-prop`): `xinput list` and `xinput list-props`
+///   (`XInputDevices`), each run with a 2 s timeout when xinput is on the PATH. Without an
+///   answer there, the places below. GNOME applies its one setting to every touchpad.
 /// - **KDE Plasma**: `NaturalScroll` in the touchpad's `[Libinput][vendor][product][name]` group
 ///   of `$XDG_CONFIG_HOME/kcminputrc` (Wayland, Plasma 5.x and 6), or `naturalScroll` in
 ///   `touchpadxlibinputrc` (the X11 touchpad module, one group per touchpad); the session type's
@@ -40,7 +45,7 @@ public enum DesktopSettings {
         /// Where it was read, for the log: `"GNOME gsettings org.gnome.desktop.peripherals.touchpad natural-scroll"`.
         public var source: String
         /// Each device's own setting, where the desktop keeps one per device and flickd can read
-        /// it (KDE Plasma on Wayland, sway); nil elsewhere.
+        /// it (KDE Plasma on Wayland, sway, an X server); nil elsewhere.
         public var perDevice: PerDeviceNaturalScrolling?
 
         public init(_ value: Bool, _ source: String, perDevice: PerDeviceNaturalScrolling? = nil) {
@@ -74,6 +79,8 @@ public enum DesktopSettings {
     /// no setting at its start and ran on the fallback until GNOME's setting next changed. The
     /// daemon waits for it on `DesktopQuery`'s thread, so the limit holds up no event.
     public static let gsettingsTimeout = Duration.seconds(5)
+    /// The longest one `xinput` run may take: it connects to the X server and asks it once.
+    public static let xinputTimeout = Duration.seconds(2)
     /// The longest sway may take to answer `GET_INPUTS` on its socket, which it does at once
     /// unless busy starting (then the probe asks again, see `naturalScrolling(waitingFor:)`).
     public static let swayTimeout = Duration.milliseconds(1000)
@@ -149,6 +156,12 @@ public enum DesktopSettings {
         /// sway's inputs as JSON (its `get_inputs` reply, asked over `swaySocket`); nil when
         /// sway cannot be reached or does not answer in time.
         var swayInputs: (_ socket: String) -> String? = { _ in nil }
+        /// `$DISPLAY` and `$WAYLAND_DISPLAY` (see `isX11`).
+        var display: String?
+        var waylandDisplay: String?
+        /// What `xinput ARGUMENTS...` prints on `display`; why not when it fails (not on the PATH,
+        /// no X server, its timeout).
+        var xinput: (_ arguments: [String]) -> ProgramOutput.Run = { _ in .failed("xinput is not on the PATH") }
         /// The devices sway should list, how many times to ask it again while it does not (see
         /// `naturalScrolling(waitingFor:)`), and the pause between two asks.
         var waitingFor: [DeviceIdentity] = []
@@ -173,6 +186,14 @@ public enum DesktopSettings {
                 runtimeDirectory: runtimeDirectory,
                 swaysock: variable("SWAYSOCK"),
                 swayInputs: { socket in SwayInputs.ask(socket: socket, timeout: swayTimeout) },
+                display: variable("DISPLAY"),
+                waylandDisplay: variable("WAYLAND_DISPLAY"),
+                xinput: { arguments in
+                    guard let xinput = ProgramOutput.find("xinput") else {
+                        return .failed("xinput is not on the PATH (Debian's xinput package)")
+                    }
+                    return ProgramOutput.run(xinput, arguments, timeout: xinputTimeout)
+                },
                 pause: { duration in Syscall.sleep(duration) })
         }
 
@@ -219,6 +240,17 @@ public enum DesktopSettings {
         return (desktops.contains("kde"), desktops.contains { $0.containsText("gnome") || $0 == "pantheon" })
     }
 
+    /// Whether the session is X11's: `XDG_SESSION_TYPE=x11`, or an X display without a Wayland
+    /// one where the session type is unset or `tty` (`startx` from a console login). A Wayland
+    /// session's `DISPLAY` is Xwayland's, whose devices are not the touchpads.
+    static func isX11(_ environment: Environment) -> Bool {
+        switch environment.sessionType?.lowercased() {
+        case "x11": return environment.display != nil
+        case nil, "tty": return environment.display != nil && environment.waylandDisplay == nil
+        default: return false
+        }
+    }
+
     static func naturalScrolling(in environment: Environment) -> Answer? {
         search(in: environment).answer
     }
@@ -236,6 +268,7 @@ public enum DesktopSettings {
                 return nil
             }
         }
+        if !isGNOME, isX11(environment), let found = look(x11NaturalScrolling) { return .found(found) }
         if !isKDE && !isGNOME, let found = look(swayNaturalScrolling) { return .found(found) }
         if isKDE || !isGNOME, let found = look(kdeNaturalScrolling) { return .found(found) }
         if isGNOME, let found = look(gnomeNaturalScrolling) { return .found(found) }
@@ -268,26 +301,63 @@ public enum DesktopSettings {
         guard let socket = environment.swaySocket else {
             return .failure(Miss(why: "no sway running (no sway-ipc socket at $SWAYSOCK or in $XDG_RUNTIME_DIR)"))
         }
+        return perDeviceAnswer(environment) {
+            guard let json = environment.swayInputs(socket) else {
+                return .failure(Miss(why: "sway at \(socket) did not answer get_inputs within \(swayTimeout.spoken)"))
+            }
+            return SwayInputs.touchpads(json).map { .success($0) }
+                ?? .failure(Miss(why: "sway's get_inputs reply at \(socket) could not be read"))
+        }
+    }
+
+    /// The X server's answer on an X11 session: what its libinput driver applies to each
+    /// touchpad, real and virtual (see `XInputDevices`). A miss without `xinput`, when the
+    /// server cannot be reached, or when it has no touchpad driven by libinput (Xwayland, or
+    /// the synaptics driver), so that the desktop's own files are read then.
+    private static func x11NaturalScrolling(in environment: Environment) -> Result<Answer, Miss> {
+        guard let display = environment.display else { return .failure(Miss(why: "no X display ($DISPLAY unset)")) }
+        let source = XInputDevices.source(display: display)
+        let answer = perDeviceAnswer(environment) {
+            let list: String
+            switch environment.xinput(["list"]) {
+            case .failed(let why): return .failure(Miss(why: why))
+            case .output(let output): list = output
+            }
+            let entries = XInputDevices.pointerIDs(list: list).compactMap { id -> PerDeviceNaturalScrolling.Entry? in
+                guard case .output(let properties) = environment.xinput(["list-props", String(id)]) else { return nil }
+                return XInputDevices.touchpad(listProps: properties)
+            }
+            return .success(PerDeviceNaturalScrolling(entries: entries, source: source, unlisted: nil))
+        }
+        if case .success(let found) = answer, found.perDevice?.entries.isEmpty == true {
+            return .failure(Miss(why: "the X server at \(display) has no touchpad with libinput's settings"))
+        }
+        return answer
+    }
+
+    /// The answer of a desktop that lists its touchpads with their settings (sway, an X
+    /// server): `ask`ed again every 250 ms while a device of `environment.waitingFor` is not
+    /// listed, up to `environment.waits` more times, then the last listing. Its first real
+    /// touchpad's setting is the desktop's; one with no touchpad but flickd's answers
+    /// libinput's default. A miss when no ask gave a listing (the last ask's reason).
+    private static func perDeviceAnswer(_ environment: Environment,
+                                        _ ask: () -> Result<PerDeviceNaturalScrolling, Miss>) -> Result<Answer, Miss> {
         var waits = environment.waits
-        var perDevice: PerDeviceNaturalScrolling?
-        var unreadable = false
+        var listing: PerDeviceNaturalScrolling?
+        var miss = Miss(why: "not asked")
         while true {
-            if let json = environment.swayInputs(socket) {
-                if let found = SwayInputs.touchpads(json) {
-                    perDevice = found
-                    if !environment.waitingFor.contains(where: { found.natural(for: $0) == nil }) { break }
-                } else {
-                    unreadable = true
-                }
+            switch ask() {
+            case .success(let found):
+                listing = found
+                if !environment.waitingFor.contains(where: { found.natural(for: $0) == nil }) { waits = 0 }
+            case .failure(let reason):
+                miss = reason
             }
             guard waits > 0 else { break }
             waits -= 1
             environment.pause(.milliseconds(250))
         }
-        guard let perDevice else {
-            return .failure(Miss(why: unreadable ? "sway's get_inputs reply at \(socket) could not be read"
-                                                 : "sway at \(socket) did not answer get_inputs within \(swayTimeout.spoken)"))
-        }
+        guard let perDevice = listing else { return .failure(miss) }
         guard let first = perDevice.entries.first(where: { $0.device != VirtualTouchpad.identity }) else {
             return .success(Answer(PerDeviceNaturalScrolling.unsetDefault, "\(perDevice.source): no touchpad but flickd's", perDevice: perDevice))
         }
@@ -388,6 +458,7 @@ public enum DesktopSettings {
 ///   until its settings are changed in System Settings.
 /// - sway, which lists every input it has with the settings in force: a device it does not list
 ///   is one it has not seen, whose setting is unknown.
+/// - An X server on an X11 session, likewise (`XInputDevices`).
 public struct PerDeviceNaturalScrolling: Sendable, Equatable {
     /// One device's entry: the device its group names (with both ids) and its setting.
     public struct Entry: Sendable, Equatable {

@@ -482,10 +482,12 @@ public struct Doctor {
             if let found = desktop, found.source.containsText("kcminputrc") || found.source.containsText("touchpadxlibinputrc") {
                 return Check(title: title, status: .warning,
                              detail: "\(base); but KDE Plasma keeps touchpad settings per device (\(found.source)), so the virtual touchpad has its own natural-scrolling setting and coasts may run against your scrolls",
-                             fix: "while flickd runs, open System Settings › Touchpad, pick \"\(VirtualTouchpad.name)\" and set Natural scrolling as for your touchpad (or set output.mode = \"wheel\")")
+                             fix: found.source.containsText("touchpadxlibinputrc")
+                                ? "install xinput (Debian's xinput package): flickd then reads each touchpad's setting from the X server; or, while flickd runs, open System Settings › Touchpad, pick \"\(VirtualTouchpad.name)\" and set Natural scrolling as for your touchpad"
+                                : "while flickd runs, open System Settings › Touchpad, pick \"\(VirtualTouchpad.name)\" and set Natural scrolling as for your touchpad (or set output.mode = \"wheel\")")
             }
             return Check(title: title, status: .ok,
-                         detail: "\(base) (desktops that keep settings per device and that flickd cannot read, such as KDE Plasma on X11, need the same settings for \"\(VirtualTouchpad.name)\")")
+                         detail: "\(base) (desktops that keep settings per device and that flickd cannot read need the same settings for \"\(VirtualTouchpad.name)\"; on X11 flickd reads them from the X server when xinput is installed)")
         }
     }
 

@@ -29,8 +29,9 @@ struct RunCommand: FlickdCommand {
             The configuration file is read again when it is saved, created or replaced, and \
             on SIGHUP: a file with errors, an empty file or a deleted one is reported and the \
             running configuration kept. With scroll.natural = "auto" the desktop's touchpad \
-            setting (GNOME, KDE, sway) is read at start, on each reload, whenever the \
-            desktop's settings change and when a sway starts; what it changes is logged.
+            setting (GNOME, KDE, sway; on another X11 desktop the X server's, with xinput) is \
+            read at start, on each reload, whenever the desktop's settings change (X11: on \
+            reload) and when a sway starts; what it changes is logged.
 
             Signals: SIGHUP reloads the configuration file; SIGTERM and SIGINT stop any coast, remove the \
             virtual device and exit with status 0.

@@ -135,6 +135,14 @@ import Testing
         static let noReply = "(no reply)"
         var swayAsks = 0
         var pauses: [FlickCore.Duration] = []
+        /// `$DISPLAY`, `$WAYLAND_DISPLAY`, and what `xinput` prints for each list of arguments
+        /// (joined by spaces), one map per ask of the X server (the last repeats); empty: xinput
+        /// fails as `xinputFailure` says.
+        var display: String?
+        var waylandDisplay: String?
+        var xinput: [[String: String]] = []
+        var xinputFailure = "xinput is not on the PATH"
+        var xinputRuns: [String] = []
 
         func environment(desktop: String?, session: String? = "wayland", waits: Int = 0,
                          waitingFor: [DeviceIdentity] = [VirtualTouchpad.identity]) -> DesktopSettings.Environment {
@@ -151,6 +159,15 @@ import Testing
                 swayAsks += 1
                 let reply = sway[min(swayAsks, sway.count) - 1]
                 return reply == Self.noReply ? nil : reply
+            }
+            environment.display = display
+            environment.waylandDisplay = waylandDisplay
+            environment.xinput = { [unowned self] arguments in
+                let line = arguments.joined(separator: " ")
+                xinputRuns.append(line)
+                let asks = xinputRuns.filter { $0 == "list" }.count
+                guard !xinput.isEmpty else { return .failed(xinputFailure) }
+                return xinput[min(max(asks, 1), xinput.count) - 1][line].map { .output($0) } ?? .failed("xinput exited with status 1")
             }
             environment.waits = waits
             environment.waitingFor = waitingFor

@@ -17,7 +17,8 @@ way and with GNOME's default touchpad settings (natural scrolling on for every t
 Weston 10 (the reference compositor, libweston) with its DRM backend and kiosk-shell, the same
 way; "weston-natural": the same with natural scrolling on in weston.ini, which flickd does not
 read; "sway-natural": sway with an `input <identifier>` rule making the real pad natural, and
-flickd given SWAYSOCK; "sway-xwayland", "kwin-xwayland", "mutter-xwayland": the apps as X11
+flickd given SWAYSOCK; "xorg-natural": Xorg with the real pad made natural by `xinput set-prop`
+on it alone, and flickd given DISPLAY and XDG_SESSION_TYPE=x11; "sway-xwayland", "kwin-xwayland", "mutter-xwayland": the apps as X11
 clients of that compositor's Xwayland) and per toolkit app
 (Tests/E2E/apps/app.py: GTK4, GTK3, Qt6 widgets), one app is started and reused: for each
 flickd output mode ("none" = flickd not running; "wheel", "touchpad" = flickd run with
@@ -839,6 +840,74 @@ class SwayNatural(Sway):
         self.restore_env()
 
 
+class XorgNatural(Xorg):
+    """Xorg as above with the real pad made natural on the X server alone (`xinput set-prop`, as
+    a window manager's start-up script or Xfce's per-device settings do), leaving flickd's
+    virtual pad at libinput's default: flickd, started with the session's DISPLAY and
+    XDG_SESSION_TYPE=x11, must read both pads' settings from the X server (xinput) and move its
+    virtual fingers against the real ones, or every glide runs backwards."""
+    name = "xorg-natural"
+    PROPERTY = "libinput Natural Scrolling Enabled"
+
+    def __init__(self, work):
+        work = os.path.join(work, "xorg-natural")
+        os.makedirs(work, exist_ok=True)
+        Xorg.__init__(self, work)
+        name = vdev.load(PAD)["name"]
+        deadline = mono() + 60
+        while True:
+            r = self.xinput("set-prop", name, self.PROPERTY, "1")
+            if r.returncode == 0 or mono() > deadline:
+                break
+            time.sleep(0.5)   # the server adds the pad a moment after it starts
+        if r.returncode != 0:
+            raise RuntimeError("xinput set-prop on %r: %s" % (name, (r.stderr or r.stdout).strip()))
+        self.set_flickd_env(DISPLAY=":1", XDG_SESSION_TYPE="x11", XDG_CURRENT_DESKTOP="i3")
+
+    def xinput(self, *arguments):
+        return subprocess.run(["xinput"] + list(arguments), env=dict(os.environ, DISPLAY=":1"),
+                              capture_output=True, text=True, timeout=30)
+
+    def natural(self, name):
+        """The X server's natural scrolling for the device `name`: "1", "0", or None."""
+        r = self.xinput("list-props", name)
+        m = re.search(r"^\s*%s \(\d+\):\s*(\d)" % re.escape(self.PROPERTY), r.stdout, re.M)
+        return m.group(1) if m else None
+
+    def stop(self):
+        Xorg.stop(self)
+        self.restore_env()
+
+
+def check_x_per_device(server, pad, daemon, checks):
+    """On xorg-natural: flickd read both pads' settings from the X server, the real pad's on
+    and its own virtual pad's off, as the server says, and turns its fingers against the real
+    ones (the glides themselves are checked by `turned`)."""
+    name = "%s per device" % server.name
+    deadline = mono() + 30
+    line = None
+    while mono() < deadline and not line:
+        m = re.search(r"natural scrolling: the desktop keeps it per device \(X server :1 \(xinput list-props\)\); "
+                      r"flickd virtual touchpad: (true|false)", daemon.text())
+        line = m and m.group(0)
+        if not line:
+            time.sleep(0.3)
+    real, virtual = server.natural(vdev.load(PAD)["name"]), server.natural("flickd virtual touchpad")
+    ok = (line is not None and line.endswith("false") and real == "1" and virtual == "0"
+          and wait_direction(daemon, pad.devnode, "true"))
+    checks.check(name, "flickd reads each pad's natural scrolling from the X server", ok,
+                 "real pad true, flickd virtual touchpad false (X server: 1 and 0)",
+                 "%s; %s natural scrolling %s; X server: real %s, virtual %s" % (
+                     line or "no per-device line", pad.devnode, (pad_directions(daemon, pad.devnode) or ["?"])[-1], real, virtual))
+    # flickd doctor, run in the same session, says so too.
+    doctor = subprocess.run([daemon.binary, "doctor", "--config", daemon.config_path], capture_output=True, text=True, timeout=120)
+    said = [l.strip() for l in doctor.stdout.splitlines() if "virtual fingers move" in l]
+    checks.check(name, "flickd doctor names the X server's settings and which way the fingers move",
+                 any("X server :1" in l and "move against yours" in l for l in said),
+                 "the desktop keeps natural scrolling per device (X server :1 ...) ... move against yours",
+                 "; ".join(said) or doctor.stdout[-400:])
+
+
 class SwayXwayland(XwaylandApps, Sway):
     """sway as above with Xwayland, the apps its X11 clients (XwaylandApps)."""
     name = "sway-xwayland"
@@ -855,7 +924,7 @@ class SwayXwayland(XwaylandApps, Sway):
         self.wait_for_xwayland()
 
 
-SERVERS = {"xorg": Xorg, "sway": Sway, "sway-natural": SwayNatural, "sway-xwayland": SwayXwayland,
+SERVERS = {"xorg": Xorg, "xorg-natural": XorgNatural, "sway": Sway, "sway-natural": SwayNatural, "sway-xwayland": SwayXwayland,
            "kwin": KWin, "kwin-natural": KWinNatural, "kwin-xwayland": KWinXwayland,
            "mutter": Mutter, "mutter-xwayland": MutterXwayland,
            "weston": Weston, "weston-natural": WestonNatural}
@@ -1061,6 +1130,7 @@ class Flickd:
         """flickd `binary` with the output `mode` (a config file of its own), run with the
         command prefix `prefix` (setpriv: as another user) in `env` (default: the harness's)."""
         self.mode = mode
+        self.binary = binary
         config = ""
         if mode in ("wheel", "touchpad"):
             config = '[output]\nmode = "%s"\n' % mode
@@ -1791,6 +1861,8 @@ def run_mode(args, server, app, pad, mode, work, checks):
                 rows.append(run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks))
         if args.touch_stop and daemon and mode != "wheel":
             run_touch_stop(args, server, app, pad, daemon, mode, checks)
+        if isinstance(server, XorgNatural) and args.check and daemon:
+            check_x_per_device(server, pad, daemon, checks)
         if isinstance(server, SwayNatural) and args.check and daemon:
             run_after_runtime_change(args, server, app, pad, daemon, mode, checks)
         if isinstance(server, KWinNatural) and args.check and daemon:
