@@ -204,7 +204,8 @@ public enum DesktopSettings {
         }
     }
 
-    /// A watch on the session's desktop for changes to its touchpads' settings: on a desktop
+    /// A watch on the session's desktop for changes to its touchpads' settings: on Xfce under
+    /// X11, its `pointers` channel's file (`xfcePointersFile`); on a desktop
     /// that is neither KDE nor GNOME, sway's input events, and a sway starting in the runtime
     /// directory when none runs (`SwaySessionWatch`); KDE Plasma's files, and GNOME's dconf
     /// database, `$XDG_CONFIG_HOME/dconf/user` (`DesktopFilesWatch`). nil when there is neither
@@ -222,6 +223,9 @@ public enum DesktopSettings {
 
     static func watchChanges(in environment: Environment, logger: Logger) -> (any DesktopWatch)? {
         let (isKDE, isGNOME) = desktops(environment)
+        if isX11(environment), let path = xfcePointersFile(environment) {
+            return try? DesktopFilesWatch(paths: [path], logger: logger)
+        }
         if !isKDE && !isGNOME {
             return try? SwaySessionWatch(socket: environment.swaySocket, runtimeDirectory: environment.runtimeDirectory,
                                          swaysock: environment.swaysock, logger: logger)
@@ -238,6 +242,17 @@ public enum DesktopSettings {
     private static func desktops(_ environment: Environment) -> (isKDE: Bool, isGNOME: Bool) {
         let desktops = (environment.currentDesktop ?? "").lowercased().split(separator: ":").map(String.init)
         return (desktops.contains("kde"), desktops.contains { $0.containsText("gnome") || $0 == "pantheon" })
+    }
+
+    /// Xfce's `pointers` channel as its settings store saves it, a few seconds after each change
+    /// (`$XDG_CONFIG_HOME/xfce4/xfconf/xfce-perchannel-xml/pointers.xml`), on an Xfce session;
+    /// nil elsewhere. Rationale: Xfce's settings daemon applies a change to the X server at once,
+    /// so when the file is written the X server has the new setting to read (seen in the test
+    /// guest: the property at once, the file 5 s later).
+    static func xfcePointersFile(_ environment: Environment) -> String? {
+        let desktops = (environment.currentDesktop ?? "").lowercased().split(separator: ":")
+        guard desktops.contains("xfce"), let configHome = environment.configHome else { return nil }
+        return configHome + "/xfce4/xfconf/xfce-perchannel-xml/pointers.xml"
     }
 
     /// Whether the session is X11's: `XDG_SESSION_TYPE=x11`, or an X display without a Wayland

@@ -1,4 +1,5 @@
 import FlickCore
+import Foundation
 import Testing
 @testable import FlickLinux
 
@@ -145,6 +146,29 @@ import Testing
         session.files["/home/u/.config/touchpadxlibinputrc"] = DesktopSettingsTests.touchpadxlibinputrc
         #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE", session: "x11"))?.source
                 == "KDE /home/u/.config/touchpadxlibinputrc [SynPS/2 Synaptics TouchPad] naturalScroll")
+    }
+
+    /// Xfce's settings daemon applies a change to the X server at once and its settings store
+    /// saves the `pointers` channel a few seconds later: on an Xfce X11 session that file is
+    /// watched, and its save makes the daemon ask the X server again.
+    @Test func xfcesPointersChannelIsWatched() throws {
+        let home = try TemporaryDirectory("flickd-xfcewatch")
+        let session = FakeSession()
+        session.display = ":0"
+        var environment = session.environment(desktop: "XFCE", session: "x11")
+        environment.configHome = home.path
+        // xfconf makes its directory at a session's first save, long before a change.
+        let directory = home.path + "/xfce4/xfconf/xfce-perchannel-xml"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let watch = try #require(DesktopSettings.watchChanges(in: environment, logger: SwayIPCTests.quiet))
+        #expect(watch.source == directory + "/pointers.xml")
+        try "<channel name=\"xfwm4\"/>".write(toFile: directory + "/xfwm4.xml", atomically: true, encoding: .utf8)
+        #expect(watch.receive() == .none, "another channel")
+        try "<channel name=\"pointers\"/>".write(toFile: directory + "/pointers.xml", atomically: true, encoding: .utf8)
+        #expect(watch.receive() == .touchpads)
+        environment.sessionType = "wayland"
+        #expect(!(DesktopSettings.watchChanges(in: environment, logger: SwayIPCTests.quiet) is DesktopFilesWatch),
+                "Xfce on Wayland: its X server is Xwayland's, not asked")
     }
 
     /// An X server with only flickd's touchpad (a touchscreen machine): libinput's default
