@@ -30,8 +30,8 @@ struct RunCommand: FlickdCommand {
             on SIGHUP: a file with errors, an empty file or a deleted one is reported and the \
             running configuration kept. With scroll.natural = "auto" the desktop's touchpad \
             setting (GNOME, KDE, sway; on another X11 desktop the X server's, with xinput) is \
-            read at start, on each reload, whenever the desktop's settings change (X11: on \
-            reload) and when a sway starts; what it changes is logged.
+            read at start, on each reload, whenever the desktop's settings change (on X11 \
+            when Xfce or Plasma saves them) and when a sway starts; what it changes is logged.
 
             Signals: SIGHUP reloads the configuration file; SIGTERM and SIGINT stop any coast, remove the \
             virtual device and exit with status 0.

@@ -17,8 +17,8 @@ way and with GNOME's default touchpad settings (natural scrolling on for every t
 Weston 10 (the reference compositor, libweston) with its DRM backend and kiosk-shell, the same
 way; "weston-natural": the same with natural scrolling on in weston.ini, which flickd does not
 read; "sway-natural": sway with an `input <identifier>` rule making the real pad natural, and
-flickd given SWAYSOCK; "xorg-natural": Xorg with the real pad made natural by `xinput set-prop`
-on it alone, and flickd given DISPLAY and XDG_SESSION_TYPE=x11; "sway-xwayland", "kwin-xwayland", "mutter-xwayland": the apps as X11
+flickd given SWAYSOCK; "xorg-natural": Xorg with Xfce's settings daemon and the real pad made
+natural by `xinput set-prop` on it alone, and flickd given the session's variables; "sway-xwayland", "kwin-xwayland", "mutter-xwayland": the apps as X11
 clients of that compositor's Xwayland) and per toolkit app
 (Tests/E2E/apps/app.py: GTK4, GTK3, Qt6 widgets), one app is started and reused: for each
 flickd output mode ("none" = flickd not running; "wheel", "touchpad" = flickd run with
@@ -841,11 +841,13 @@ class SwayNatural(Sway):
 
 
 class XorgNatural(Xorg):
-    """Xorg as above with the real pad made natural on the X server alone (`xinput set-prop`, as
-    a window manager's start-up script or Xfce's per-device settings do), leaving flickd's
-    virtual pad at libinput's default: flickd, started with the session's DISPLAY and
-    XDG_SESSION_TYPE=x11, must read both pads' settings from the X server (xinput) and move its
-    virtual fingers against the real ones, or every glide runs backwards."""
+    """Xorg as above, as an Xfce session keeps it: Xfce's settings daemon (xfsettingsd, on a
+    session bus of its own) and the real pad made natural on the X server alone (`xinput
+    set-prop`, as a window manager's start-up script does, and as Xfce's per-device settings
+    do), leaving flickd's virtual pad at libinput's default. flickd, started with the session's
+    DISPLAY, XDG_SESSION_TYPE=x11 and XDG_CURRENT_DESKTOP=XFCE, must read both pads' settings
+    from the X server (xinput) and move its virtual fingers against the real ones, or every
+    glide runs backwards; and follow a change made in Xfce's settings (run_xfce_change)."""
     name = "xorg-natural"
     PROPERTY = "libinput Natural Scrolling Enabled"
 
@@ -853,20 +855,32 @@ class XorgNatural(Xorg):
         work = os.path.join(work, "xorg-natural")
         os.makedirs(work, exist_ok=True)
         Xorg.__init__(self, work)
-        name = vdev.load(PAD)["name"]
+        self.config = tempfile.mkdtemp(prefix="flickd-xfce-config-")
+        # xfconf makes its directory at a session's first save, long before a change.
+        os.makedirs(os.path.join(self.config, "xfce4", "xfconf", "xfce-perchannel-xml"))
+        self.env = dict(os.environ, DISPLAY=":1", XDG_CONFIG_HOME=self.config)
+        # xfconf's store is started by the bus, with the bus's environment: it saves there.
+        bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"],
+                               stdout=subprocess.PIPE, text=True, env=self.env)
+        self.procs.append(bus)
+        self.env["DBUS_SESSION_BUS_ADDRESS"] = bus.stdout.readline().strip()
+        self.procs.append(subprocess.Popen(["xfsettingsd", "--no-daemon", "--replace"], env=self.env,
+                                           stdout=open(os.path.join(work, "xfsettingsd.log"), "w"),
+                                           stderr=subprocess.STDOUT))
+        self.pad_name = vdev.load(PAD)["name"]
         deadline = mono() + 60
         while True:
-            r = self.xinput("set-prop", name, self.PROPERTY, "1")
+            r = self.xinput("set-prop", self.pad_name, self.PROPERTY, "1")
             if r.returncode == 0 or mono() > deadline:
                 break
             time.sleep(0.5)   # the server adds the pad a moment after it starts
         if r.returncode != 0:
-            raise RuntimeError("xinput set-prop on %r: %s" % (name, (r.stderr or r.stdout).strip()))
-        self.set_flickd_env(DISPLAY=":1", XDG_SESSION_TYPE="x11", XDG_CURRENT_DESKTOP="i3")
+            raise RuntimeError("xinput set-prop on %r: %s" % (self.pad_name, (r.stderr or r.stdout).strip()))
+        self.set_flickd_env(DISPLAY=":1", XDG_SESSION_TYPE="x11", XDG_CURRENT_DESKTOP="XFCE",
+                            XDG_CONFIG_HOME=self.config, DBUS_SESSION_BUS_ADDRESS=self.env["DBUS_SESSION_BUS_ADDRESS"])
 
     def xinput(self, *arguments):
-        return subprocess.run(["xinput"] + list(arguments), env=dict(os.environ, DISPLAY=":1"),
-                              capture_output=True, text=True, timeout=30)
+        return subprocess.run(["xinput"] + list(arguments), env=self.env, capture_output=True, text=True, timeout=30)
 
     def natural(self, name):
         """The X server's natural scrolling for the device `name`: "1", "0", or None."""
@@ -874,9 +888,42 @@ class XorgNatural(Xorg):
         m = re.search(r"^\s*%s \(\d+\):\s*(\d)" % re.escape(self.PROPERTY), r.stdout, re.M)
         return m.group(1) if m else None
 
+    def xfconf_set(self, value):
+        """Sets the real pad's natural scrolling in Xfce's `pointers` channel, as Xfce's mouse
+        settings do (the device's name with spaces as underscores and other signs dropped)."""
+        device = re.sub(r"[^A-Za-z0-9_-]", "", self.pad_name.replace(" ", "_"))
+        return subprocess.run(["xfconf-query", "-c", "pointers", "-p", "/%s/Properties/%s" % (device, self.PROPERTY.replace(" ", "_")),
+                               "-n", "-t", "int", "-s", value], env=self.env, capture_output=True, text=True, timeout=30)
+
     def stop(self):
         Xorg.stop(self)
         self.restore_env()
+        shutil.rmtree(self.config, ignore_errors=True)
+
+
+def run_xfce_change(args, server, pad, work, checks):
+    """A change made in Xfce's mouse settings while flickd runs: xfsettingsd applies it to the
+    X server at once and xfconf saves the `pointers` channel seconds later, which flickd
+    watches. The real pad is made traditional, then natural again; flickd's log must follow
+    both without a reload."""
+    name = "%s Xfce settings change" % server.name
+    daemon = Flickd(args.flickd, "default", work, pad.devnode)
+    try:
+        followed = wait_direction(daemon, pad.devnode, "true")
+        steps = []
+        for value, setting in (("false", "0"), ("true", "1")):
+            before = len(pad_directions(daemon, pad.devnode))
+            r = server.xfconf_set(setting)
+            ok = (r.returncode == 0 and wait_direction(daemon, pad.devnode, value, seconds=40)
+                  and len(pad_directions(daemon, pad.devnode)) > before)
+            steps.append("%s -> %s (X server: %s)" % (setting, "followed" if ok else "NOT followed (%s)" % (r.stderr.strip() or "no new line"),
+                                                       server.natural(server.pad_name)))
+            followed = followed and ok
+        checks.check(name, "flickd follows a change made in Xfce's settings without a reload", followed,
+                     "%s natural scrolling true, then false, then true" % pad.devnode, "; ".join(steps))
+    finally:
+        server.xfconf_set("1")
+        daemon.stop()
 
 
 def check_x_per_device(server, pad, daemon, checks):
@@ -1810,6 +1857,8 @@ def run(args):
                 run_sway_started_later(args, server, pad, work, checks)
                 run_sway_hotplug(args, server, pad, work, checks)
                 run_sway_runtime_change(args, server, pad, work, checks)
+            if isinstance(server, XorgNatural) and args.check:
+                run_xfce_change(args, server, pad, work, checks)
             if isinstance(server, KWinNatural):
                 check_kde_applied(server, pad, checks)
                 if args.check:
