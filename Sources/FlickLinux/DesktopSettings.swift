@@ -190,7 +190,7 @@ public enum DesktopSettings {
                 waylandDisplay: variable("WAYLAND_DISPLAY"),
                 xinput: { arguments in
                     guard let xinput = ProgramOutput.find("xinput") else {
-                        return .failed("xinput is not on the PATH (Debian's xinput package)")
+                        return .failed(XInputDevices.missing + " (Debian's xinput package)")
                     }
                     return ProgramOutput.run(xinput, arguments, timeout: xinputTimeout)
                 },

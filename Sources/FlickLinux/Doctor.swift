@@ -213,7 +213,7 @@ public struct Doctor {
         let desktop = probe.desktopNaturalScrolling()
         checks.append(naturalScrolling(configuration, touch: touch, desktop: desktop))
         checks += deviceNaturalScrolling(configuration, touch: touch, desktop: desktop.answer)
-        checks.append(output(configuration, touch: touch, desktop: desktop.answer))
+        checks.append(output(configuration, touch: touch, desktop: desktop))
         return checks
     }
 
@@ -464,8 +464,9 @@ public struct Doctor {
 
     /// The output in use (`output.mode`), and in touchpad mode where the desktop's settings for
     /// the virtual touchpad may differ from the real pad's.
-    private func output(_ configuration: Configuration?, touch: TouchDevices, desktop: DesktopSettings.Answer?) -> Check {
+    private func output(_ configuration: Configuration?, touch: TouchDevices, desktop finding: DesktopSettings.Finding) -> Check {
         let title = "output"
+        let desktop = finding.answer
         guard let configuration else {
             return Check(title: title, status: .warning, detail: "unknown until the configuration is fixed")
         }
@@ -485,6 +486,12 @@ public struct Doctor {
                              fix: found.source.containsText("touchpadxlibinputrc")
                                 ? "install xinput (Debian's xinput package): flickd then reads each touchpad's setting from the X server; or, while flickd runs, open System Settings › Touchpad, pick \"\(VirtualTouchpad.name)\" and set Natural scrolling as for your touchpad"
                                 : "while flickd runs, open System Settings › Touchpad, pick \"\(VirtualTouchpad.name)\" and set Natural scrolling as for your touchpad (or set output.mode = \"wheel\")")
+            }
+            if case .none(let why) = finding, why.containsText(XInputDevices.missing) {
+                // An X11 session that is not GNOME's, where flickd would have asked the X server.
+                return Check(title: title, status: .warning,
+                             detail: "\(base); but on X11 a desktop may keep touchpad settings per device (Xfce, Plasma, an xinput start-up script), and flickd reads them from the X server only with xinput, which is not installed: coasts may run against your scrolls",
+                             fix: "install xinput (Debian's xinput package; Arch: xorg-xinput) and restart flickd: systemctl --user restart flickd")
             }
             return Check(title: title, status: .ok,
                          detail: "\(base) (desktops that keep settings per device and that flickd cannot read need the same settings for \"\(VirtualTouchpad.name)\"; on X11 flickd reads them from the X server when xinput is installed)")

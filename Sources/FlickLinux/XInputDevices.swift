@@ -62,6 +62,9 @@ public enum XInputDevices {
         return .init(device: DeviceIdentity(name: name, vendor: ids.vendor, product: ids.product), natural: natural)
     }
 
+    /// Why the X server was not asked when xinput is not installed, for the log and doctor.
+    public static let missing = "xinput is not on the PATH"
+
     /// Where the answer came from, for messages: `X server :0 (xinput list-props)`.
     public static func source(display: String) -> String { "X server \(display) (xinput list-props)" }
 }

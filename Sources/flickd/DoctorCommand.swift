@@ -26,7 +26,7 @@ struct DoctorCommand: FlickdCommand {
               from the X server with xinput), the virtual touchpad's own natural
               scrolling against each touchpad's, and which way the virtual fingers move;
               a warning where the desktop keeps touchpad settings per device and flickd
-              cannot read them (Plasma on X11 without xinput), with the fix.
+              cannot read them (on X11 without xinput), with the fix.
 
             Run it as the user whose desktop session flickd serves, not with sudo: the answers \
             are about the user who runs it. Fixes that copy a file (systemd/...) are run in the \
