@@ -161,7 +161,7 @@ public enum DesktopSettings {
         var waylandDisplay: String?
         /// What `xinput ARGUMENTS...` prints on `display`; why not when it fails (not on the PATH,
         /// no X server, its timeout).
-        var xinput: (_ arguments: [String]) -> ProgramOutput.Run = { _ in .failed("xinput is not on the PATH") }
+        var xinput: (_ arguments: [String]) -> ProgramOutput.Run = { _ in .failed(XInputDevices.missing) }
         /// The devices sway should list, how many times to ask it again while it does not (see
         /// `naturalScrolling(waitingFor:)`), and the pause between two asks.
         var waitingFor: [DeviceIdentity] = []
