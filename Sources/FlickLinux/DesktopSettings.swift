@@ -332,7 +332,7 @@ public enum DesktopSettings {
     private static func x11NaturalScrolling(in environment: Environment) -> Result<Answer, Miss> {
         guard let display = environment.display else { return .failure(Miss(why: "no X display ($DISPLAY unset)")) }
         let source = XInputDevices.source(display: display)
-        let answer = perDeviceAnswer(environment) {
+        return perDeviceAnswer(environment) {
             let list: String
             switch environment.xinput(["list"]) {
             case .failed(let why): return .failure(Miss(why: why))
@@ -342,12 +342,11 @@ public enum DesktopSettings {
                 guard case .output(let properties) = environment.xinput(["list-props", String(id)]) else { return nil }
                 return XInputDevices.touchpad(listProps: properties)
             }
+            guard !entries.isEmpty else {
+                return .failure(Miss(why: "the X server at \(display) has no touchpad with libinput's settings"))
+            }
             return .success(PerDeviceNaturalScrolling(entries: entries, source: source, unlisted: nil))
         }
-        if case .success(let found) = answer, found.perDevice?.entries.isEmpty == true {
-            return .failure(Miss(why: "the X server at \(display) has no touchpad with libinput's settings"))
-        }
-        return answer
     }
 
     /// The answer of a desktop that lists its touchpads with their settings (sway, an X
