@@ -131,6 +131,10 @@ public final class SwayInputWatch: DesktopWatch {
     /// The connection, non-blocking: give it to epoll, then call `receive()` when it is readable.
     public let fileDescriptor: Int32
     public var source: String { "sway's input events" }
+    /// Whether sway has said anything on the connection yet (its answer to the subscription
+    /// comes first): a sway that binds its socket listens at once, but reads it only once it has
+    /// started its outputs and inputs, seconds later under emulation.
+    public private(set) var answered = false
     private var decoder = SwayIPC.Decoder()
 
     /// Connects to the sway listening on `socket` and subscribes to its input events.
@@ -174,6 +178,7 @@ public final class SwayInputWatch: DesktopWatch {
             chunk.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
             do {
                 while let message = try decoder.next() {
+                    answered = true
                     if message.type == SwayIPC.MessageType.inputEvent, SwayInputs.touchpadChanged(message.text) {
                         change = .touchpads
                     }
@@ -189,8 +194,9 @@ public final class SwayInputWatch: DesktopWatch {
 /// (`SwayInputWatch`: a touchpad added or reconfigured), and, while none runs, watching
 /// `$XDG_RUNTIME_DIR` with inotify for the `sway-ipc.UID.PID.sock` a starting sway binds (and
 /// `$SWAYSOCK`'s directory for its name: a sway started with `SWAYSOCK` set binds there).
-/// When one appears it connects and says `.started`, so the daemon asks the new sway for its
-/// touchpads; when sway exits it goes back to waiting. Both sources sit in an epoll set of
+/// When one appears it connects, and says `.started` once that sway has answered the
+/// subscription, so the daemon asks the new sway for its touchpads when it reads its socket;
+/// when sway exits it goes back to waiting. Both sources sit in an epoll set of
 /// its own, whose descriptor is the one the daemon watches.
 ///
 /// Rationale: flickd runs as a user service, which may start with the user manager before
@@ -198,7 +204,12 @@ public final class SwayInputWatch: DesktopWatch {
 /// left and entered again. Without this it read sway's per-device settings only at the next
 /// reload, and a glide could run against the finger until then. sway binds its socket a
 /// moment before it listens on it; a refused connection is tried again every
-/// `retryInterval`, up to `retries` times.
+/// `retryInterval`, up to `retries` times. It also listens seconds before it reads (it sets
+/// up its outputs and inputs first; up to about 5 s in the emulated guest), and its listen
+/// backlog is 3, which unread connections fill: asked as soon as it connected, sway let
+/// every get_inputs of the ask go unanswered, and the daemon settled on "no desktop setting"
+/// while sway was still starting (seen in a CI run). Its answer to the subscription is the
+/// first sign that it reads.
 public final class SwaySessionWatch: DesktopWatch {
     /// How often a sway socket that refused the connection is tried again.
     public static let retries = 20
@@ -231,6 +242,9 @@ public final class SwaySessionWatch: DesktopWatch {
     private let retryInterval: Duration
     private let logger: Logger
     private var connection: (watch: SwayInputWatch, socket: String)?
+    /// The connection was made in `receive()` (a sway that started while watched) and sway has
+    /// not answered yet: `.started` waits for its first word.
+    private var announcing = false
     private var retriesLeft = 0
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 8)
 
@@ -292,7 +306,7 @@ public final class SwaySessionWatch: DesktopWatch {
     }
 
     /// Reads what came: `.touchpads` when the running sway says a touchpad was added or
-    /// reconfigured; `.started` when a new sway was connected to; `.closed` when nothing is
+    /// reconfigured; `.started` when a new sway, connected to, first answered; `.closed` when nothing is
     /// left to watch (sway exited and there is no runtime directory to wait in, or the
     /// directory itself went); `.none` otherwise (sway exiting included: the watch waits for
     /// the next one).
@@ -305,7 +319,12 @@ public final class SwaySessionWatch: DesktopWatch {
             case .closed:
                 try? poll.remove(connection.watch.fileDescriptor)
                 self.connection = nil
+                announcing = false
                 logger.debug("natural scrolling: sway's IPC (\(connection.socket)) ended; waiting for a sway to start")
+            }
+            if announcing && connection.watch.answered {
+                announcing = false
+                change = .started
             }
         }
         var look = false
@@ -333,7 +352,8 @@ public final class SwaySessionWatch: DesktopWatch {
             }
             if connection != nil {
                 try? retry.arm(at: nil)
-                return .started
+                announcing = true
+                return change
             }
             if retriesLeft > 0 {
                 retriesLeft -= 1

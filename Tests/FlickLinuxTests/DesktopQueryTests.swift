@@ -1,4 +1,5 @@
 import FlickCore
+import Foundation
 import Glibc
 import Testing
 @testable import FlickLinux
@@ -33,6 +34,35 @@ private final class Gate: Sendable {
 }
 
 /// Counts probes across the helper thread and the test, and notes the thread each ran on.
+/// sway's end of the connection a test's sway answered on, closed when the test ends.
+private final class Connection: @unchecked Sendable {
+    private var fd: Int32?
+    private var closed = false
+    private var lock = pthread_mutex_t()
+
+    init() { pthread_mutex_init(&lock, nil) }
+
+    /// Keeps `fd`; closes it at once when the test has ended already.
+    func set(_ fd: Int32?) {
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        self.fd = fd
+        if closed { closeLocked() }
+    }
+
+    func close() {
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        closed = true
+        closeLocked()
+    }
+
+    private func closeLocked() {
+        if let fd { Glibc.close(fd) }
+        fd = nil
+    }
+}
+
 private final class ProbeCounter: @unchecked Sendable {
     private var value = 0
     private var threads: [pthread_t] = []
@@ -300,11 +330,13 @@ struct DesktopQueryTests {
     }
 
     /// flickd started before sway (a user service started with the user manager): the first
-    /// ask finds no sway; when sway binds its socket in the runtime directory the daemon asks
-    /// again, without a reload, and follows the answer.
+    /// ask finds no sway; when sway binds its socket in the runtime directory and answers there,
+    /// the daemon asks again, without a reload, and follows the answer.
     @Test func aSwayStartedAfterTheDaemonIsAsked() throws {
         let runtime = try TemporaryDirectory("flickd-runtime")
         var sway: ListeningSocket?
+        let answered = Connection()
+        defer { answered.close() }
         let probes = ProbeCounter()
         let query = try DesktopQuery(probe: { _ in
             probes.next() == 1 ? .none(why: "no sway running") : .found(DesktopSettings.Answer(true, "sway test"))
@@ -312,8 +344,11 @@ struct DesktopQueryTests {
             guard sway == nil, let watch = try? SwaySessionWatch(socket: nil, runtimeDirectory: runtime.path, logger: logger) else {
                 return nil
             }
-            // sway starts once the daemon waits for it.
+            // sway starts once the daemon waits for it, and reads its socket.
             sway = try? ListeningSocket(runtime.path + "/sway-ipc.\(getuid()).\(getpid()).sock")
+            if let sway {
+                Thread { answered.set(try? SwayIPCTests.answerSubscription(sway)) }.start()
+            }
             return watch
         })
         let engine = Engine()

@@ -112,8 +112,9 @@ import Testing
 
     /// No sway runs when the watch starts (a user service started before sway): it waits in
     /// the runtime directory, connects to the sway that binds its socket there (again when that
-    /// socket refused the first try: sway binds a moment before it listens), follows it, and
-    /// after it exits waits for the next one.
+    /// socket refused the first try: sway binds a moment before it listens), says it started
+    /// only once it answers (it listens seconds before it reads), follows it, and after it
+    /// exits waits for the next one.
     @Test func aSwayStartingLaterIsFollowedAndSoIsTheNextOne() throws {
         let runtime = try TemporaryDirectory("flickd-runtime")
         let watch = try SwaySessionWatch(socket: nil, runtimeDirectory: runtime.path, retryInterval: .milliseconds(1),
@@ -134,8 +135,9 @@ import Testing
         #expect(watch.receive() == .none, "bound, not listening yet: refused, tried again later")
         try sway.listen()
         #expect(Self.waitReadable(watch, for: .seconds(5)), "the retry")
-        #expect(watch.receive() == .started)
+        #expect(watch.receive() == .none, "connected; sway has not read it yet")
         #expect(watch.source == "sway's input events (\(path))")
+        #expect(!Self.waitReadable(watch, for: .milliseconds(50)), "nothing until sway answers")
 
         // The first connection only asked whether a sway listens (closed without a word).
         let probe = try sway.accept()
@@ -144,6 +146,10 @@ import Testing
         let connection = try sway.accept()
         let subscription = try #require(try readMessage(connection))
         #expect(subscription.text == #"["input"]"#)
+        send(connection, Self.subscribed)
+        #expect(Self.waitReadable(watch, for: .seconds(5)))
+        #expect(watch.receive() == .started)
+        #expect(watch.receive() == .none, "said once")
         send(connection, SwayIPC.encode(type: SwayIPC.MessageType.inputEvent, payload: Self.inputEvent("libinput_config")))
         #expect(Self.waitReadable(watch, for: .seconds(5)))
         #expect(watch.receive() == .touchpads)
@@ -160,7 +166,41 @@ import Testing
         let next = try ListeningSocket(runtime.path + "/sway-ipc.\(getuid()).2147483646.sock")
         defer { next.close() }
         #expect(Self.waitReadable(watch, for: .seconds(5)))
+        #expect(watch.receive() == .none)
+        let nextConnection = try Self.answerSubscription(next)
+        defer { close(nextConnection) }
+        #expect(Self.waitReadable(watch, for: .seconds(5)))
         #expect(watch.receive() == .started)
+    }
+
+    /// A sway that exits before it ever answered is not said to have started.
+    @Test func aSwayGoneBeforeItAnsweredIsNotSaidToHaveStarted() throws {
+        let runtime = try TemporaryDirectory("flickd-runtime")
+        let watch = try SwaySessionWatch(socket: nil, runtimeDirectory: runtime.path, retryInterval: .milliseconds(1),
+                                         logger: Self.quiet)
+        let sway = try ListeningSocket(runtime.path + "/sway-ipc.\(getuid()).\(getpid()).sock")
+        #expect(Self.waitReadable(watch, for: .seconds(5)))
+        #expect(watch.receive() == .none)
+        sway.close()
+        #expect(Self.waitReadable(watch, for: .seconds(5)))
+        #expect(watch.receive() == .none)
+        #expect(watch.source == runtime.path + " for a sway to start")
+    }
+
+    /// sway's answer to a subscription.
+    static let subscribed = SwayIPC.encode(type: SwayIPC.MessageType.subscribe, payload: #"{"success": true}"#)
+
+    /// Plays a sway that has started reading: accepts `sway`'s connections until one
+    /// subscribes (the ones before only asked whether it listens), answers it, and returns it.
+    static func answerSubscription(_ sway: ListeningSocket) throws -> Int32 {
+        while true {
+            let connection = try sway.accept()
+            if let message = try readMessage(connection), message.type == SwayIPC.MessageType.subscribe {
+                send(connection, subscribed)
+                return connection
+            }
+            close(connection)
+        }
     }
 
     /// `$SWAYSOCK` names a path outside the runtime directory (a sway started with it set binds
@@ -177,6 +217,10 @@ import Testing
         #expect(watch.receive() == .none, "in SWAYSOCK's directory only SWAYSOCK's name counts")
         let sway = try ListeningSocket(elsewhere.path + "/mine.sock")
         defer { sway.close() }
+        #expect(Self.waitReadable(watch, for: .seconds(5)))
+        #expect(watch.receive() == .none)
+        let connection = try Self.answerSubscription(sway)
+        defer { close(connection) }
         #expect(Self.waitReadable(watch, for: .seconds(5)))
         #expect(watch.receive() == .started)
         #expect(watch.source == "sway's input events (\(sway.path))")
@@ -309,7 +353,7 @@ func send(_ fd: Int32, _ bytes: [UInt8]) {
 }
 
 /// One whole message read (blocking) from `fd`; nil at its end.
-private func readMessage(_ fd: Int32) throws -> SwayIPC.Message? {
+func readMessage(_ fd: Int32) throws -> SwayIPC.Message? {
     var decoder = SwayIPC.Decoder()
     var byte: UInt8 = 0
     while true {
