@@ -209,7 +209,9 @@ public final class SwayInputWatch: DesktopWatch {
 /// backlog is 3, which unread connections fill: asked as soon as it connected, sway let
 /// every get_inputs of the ask go unanswered, and the daemon settled on "no desktop setting"
 /// while sway was still starting (seen in a CI run). Its answer to the subscription is the
-/// first sign that it reads.
+/// first sign that it reads. A sway that was running when the watch was made but answered
+/// only after an ask's wait (`answerWait`, sway's timeout) was starting too, and is said to
+/// have started then.
 public final class SwaySessionWatch: DesktopWatch {
     /// How often a sway socket that refused the connection is tried again.
     public static let retries = 20
@@ -242,9 +244,15 @@ public final class SwaySessionWatch: DesktopWatch {
     private let retryInterval: Duration
     private let logger: Logger
     private var connection: (watch: SwayInputWatch, socket: String)?
-    /// The connection was made in `receive()` (a sway that started while watched) and sway has
-    /// not answered yet: `.started` waits for its first word.
+    /// sway has not answered on the connection yet: `.started` waits for its first word. Set
+    /// for a sway that started while watched; for the one running when the watch was made, only
+    /// its answer coming later than `answerWait` after the connection is news (the daemon's ask
+    /// at that time may have gone unanswered).
     private var announcing = false
+    private var connectedAt = Instant.zero
+    /// The connection is the one made with the watch.
+    private var initial = false
+    private let answerWait: Duration
     private var retriesLeft = 0
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 8)
 
@@ -259,11 +267,13 @@ public final class SwaySessionWatch: DesktopWatch {
     /// the next sway. Throws when it can do neither, or epoll, inotify or a timerfd cannot be
     /// had.
     public init(socket: String?, runtimeDirectory: String?, swaysock: String? = nil, user: uid_t = getuid(),
-                retryInterval: Duration = .milliseconds(100), logger: Logger) throws(SystemError) {
+                retryInterval: Duration = .milliseconds(100), answerWait: Duration = DesktopSettings.swayTimeout,
+                logger: Logger) throws(SystemError) {
         self.runtimeDirectory = runtimeDirectory
         self.swaysock = swaysock.flatMap { $0.hasPrefix("/") ? $0 : nil }
         self.user = user
         self.retryInterval = retryInterval
+        self.answerWait = answerWait
         self.logger = logger
         poll = try EventPoll()
         retry = try DeadlineTimer()
@@ -294,7 +304,11 @@ public final class SwaySessionWatch: DesktopWatch {
             }
         }
         self.inotify = inotify
-        if let socket { connect(socket) }
+        if let socket {
+            connect(socket)
+            announcing = connection != nil
+            initial = true
+        }
         guard connection != nil || inotify != nil else {
             throw SystemError(errno: ECONNREFUSED, call: "connect", path: socket)
         }
@@ -306,7 +320,8 @@ public final class SwaySessionWatch: DesktopWatch {
     }
 
     /// Reads what came: `.touchpads` when the running sway says a touchpad was added or
-    /// reconfigured; `.started` when a new sway, connected to, first answered; `.closed` when nothing is
+    /// reconfigured; `.started` when a new sway, connected to, first answered (the one
+    /// running at the start only when it answered late); `.closed` when nothing is
     /// left to watch (sway exited and there is no runtime directory to wait in, or the
     /// directory itself went); `.none` otherwise (sway exiting included: the watch waits for
     /// the next one).
@@ -324,7 +339,7 @@ public final class SwaySessionWatch: DesktopWatch {
             }
             if announcing && connection.watch.answered {
                 announcing = false
-                change = .started
+                if !initial || Syscall.monotonicNow() - connectedAt > answerWait { change = .started }
             }
         }
         var look = false
@@ -353,6 +368,7 @@ public final class SwaySessionWatch: DesktopWatch {
             if connection != nil {
                 try? retry.arm(at: nil)
                 announcing = true
+                initial = false
                 return change
             }
             if retriesLeft > 0 {
@@ -368,6 +384,7 @@ public final class SwaySessionWatch: DesktopWatch {
             let watch = try SwayInputWatch(socket: socket)
             try poll.add(watch.fileDescriptor, token: Token.connection)
             connection = (watch, socket)
+            connectedAt = Syscall.monotonicNow()
         } catch {
             logger.debug("natural scrolling: cannot follow sway's input events at \(socket) (\(error))")
         }

@@ -173,6 +173,24 @@ import Testing
         #expect(watch.receive() == .started)
     }
 
+    /// The sway running when the watch is made: its first answer is news only when it came
+    /// later than an ask waits (it was starting; the daemon's first ask may have missed it).
+    @Test func aRunningSwayIsSaidToHaveStartedOnlyWhenItAnsweredLate() throws {
+        for (wait, said) in [(Duration.seconds(60), DesktopChange.none), (.zero, .started)] {
+            let runtime = try TemporaryDirectory("flickd-runtime")
+            let sway = try ListeningSocket(runtime.path + "/sway-ipc.\(getuid()).\(getpid()).sock")
+            defer { sway.close() }
+            let watch = try SwaySessionWatch(socket: sway.path, runtimeDirectory: runtime.path, answerWait: wait,
+                                             logger: Self.quiet)
+            #expect(watch.receive() == .none, "not answered yet")
+            let connection = try Self.answerSubscription(sway)
+            defer { close(connection) }
+            #expect(Self.waitReadable(watch, for: .seconds(5)))
+            #expect(watch.receive() == said, "answer wait \(wait)")
+            #expect(watch.receive() == .none, "said once")
+        }
+    }
+
     /// A sway that exits before it ever answered is not said to have started.
     @Test func aSwayGoneBeforeItAnsweredIsNotSaidToHaveStarted() throws {
         let runtime = try TemporaryDirectory("flickd-runtime")
