@@ -244,17 +244,22 @@ public final class SwaySessionWatch: DesktopWatch {
     private let retryInterval: Duration
     private let logger: Logger
     private var connection: (watch: SwayInputWatch, socket: String)?
-    /// sway has not answered on the connection yet: `.started` waits for its first word. Set
-    /// for a sway that started while watched; for the one running when the watch was made, only
-    /// its answer coming later than `answerWait` after the connection is news (the daemon's ask
-    /// at that time may have gone unanswered).
-    private var announcing = false
-    private var connectedAt = Instant.zero
-    /// The connection is the one made with the watch.
-    private var initial = false
+    /// What sway's first answer on the connection will mean.
+    private var firstAnswer = FirstAnswer.heard
     private let answerWait: Duration
     private var retriesLeft = 0
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 8)
+
+    /// What sway's first answer on the connection means.
+    private enum FirstAnswer {
+        /// Nothing: it came already, or there is no connection.
+        case heard
+        /// A sway that started while watched: it reads now; ask it.
+        case started
+        /// The sway running when the watch was made: news only after `deadline` (it was
+        /// starting, and the daemon's ask at that time may have gone unanswered).
+        case startedIfAfter(Instant)
+    }
 
     private enum Token {
         static let directory: UInt64 = 1
@@ -306,8 +311,7 @@ public final class SwaySessionWatch: DesktopWatch {
         self.inotify = inotify
         if let socket {
             connect(socket)
-            announcing = connection != nil
-            initial = true
+            if connection != nil { firstAnswer = .startedIfAfter(Syscall.monotonicNow() + answerWait) }
         }
         guard connection != nil || inotify != nil else {
             throw SystemError(errno: ECONNREFUSED, call: "connect", path: socket)
@@ -334,12 +338,16 @@ public final class SwaySessionWatch: DesktopWatch {
             case .closed:
                 try? poll.remove(connection.watch.fileDescriptor)
                 self.connection = nil
-                announcing = false
+                firstAnswer = .heard
                 logger.debug("natural scrolling: sway's IPC (\(connection.socket)) ended; waiting for a sway to start")
             }
-            if announcing && connection.watch.answered {
-                announcing = false
-                if !initial || Syscall.monotonicNow() - connectedAt > answerWait { change = .started }
+            if connection.watch.answered {
+                switch firstAnswer {
+                case .heard: break
+                case .started: change = .started
+                case .startedIfAfter(let deadline): if Syscall.monotonicNow() > deadline { change = .started }
+                }
+                firstAnswer = .heard
             }
         }
         var look = false
@@ -367,8 +375,7 @@ public final class SwaySessionWatch: DesktopWatch {
             }
             if connection != nil {
                 try? retry.arm(at: nil)
-                announcing = true
-                initial = false
+                firstAnswer = .started
                 return change
             }
             if retriesLeft > 0 {
@@ -384,7 +391,6 @@ public final class SwaySessionWatch: DesktopWatch {
             let watch = try SwayInputWatch(socket: socket)
             try poll.add(watch.fileDescriptor, token: Token.connection)
             connection = (watch, socket)
-            connectedAt = Syscall.monotonicNow()
         } catch {
             logger.debug("natural scrolling: cannot follow sway's input events at \(socket) (\(error))")
         }
