@@ -244,7 +244,6 @@ public final class SwaySessionWatch: DesktopWatch {
     private let retryInterval: Duration
     private let logger: Logger
     private var connection: (watch: SwayInputWatch, socket: String)?
-    /// What sway's first answer on the connection will mean.
     private var firstAnswer = FirstAnswer.heard
     private let answerWait: Duration
     private var retriesLeft = 0
