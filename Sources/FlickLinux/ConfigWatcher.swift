@@ -9,9 +9,11 @@ import Glibc
 /// (IN_DELETE, IN_MOVED_FROM); events for other names are dropped. Writes in progress
 /// (IN_MODIFY) are not followed: the close that ends them is.
 ///
-/// A directory that does not exist yet (no ~/.config/flickd) is waited for from its parent;
-/// once it appears it is watched itself, and when it goes the parent is watched again.
-/// Deeper missing directories are not waited for.
+/// A directory that does not exist yet (no ~/.config/flickd; no xfce4/xfconf/xfce-perchannel-xml
+/// for a user who never changed an Xfce setting) is waited for from the nearest directory on
+/// the way that exists; as each level appears the watch moves down to it, and when the file's
+/// directory goes the watch moves back up. (A directory above the watched one being renamed is
+/// not followed.)
 ///
 /// The watcher only tells; `LiveConfiguration` waits for the changes to settle and reloads.
 public final class ConfigWatcher {
@@ -89,16 +91,23 @@ public final class ConfigWatcher {
     public func receive() throws(SystemError) -> [Change] {
         var changes: [Change] = []
         var directoriesMoved = false
+        var appearing: Set<String> = []
         try Syscall.readInotifyEvents(fileDescriptor, buffer: buffer) { watch, mask, name in
-            if handle(watch: watch, mask: mask, name: name, into: &changes) { directoriesMoved = true }
+            if handle(watch: watch, mask: mask, name: name, into: &changes, appearing: &appearing) { directoriesMoved = true }
         }
         if directoriesMoved { rearm() }
+        // A level on the way appeared: the file may be there once its own directory is.
+        for path in paths where appearing.contains(path) && watchByDirectory[Self.split(path).directory] != nil {
+            changes.append(Change(path: path, kind: .directoryAppeared))
+        }
         var seen: Set<Change> = []
         return changes.filter { seen.insert($0).inserted }
     }
 
-    /// One event; returns whether the watches must be set up again.
-    private func handle(watch: Int32, mask: UInt32, name: String, into changes: inout [Change]) -> Bool {
+    /// One event; returns whether the watches must be set up again. `appearing` gets the
+    /// paths a directory on whose way was made.
+    private func handle(watch: Int32, mask: UInt32, name: String, into changes: inout [Change],
+                        appearing: inout Set<String>) -> Bool {
         if mask & UInt32(IN_Q_OVERFLOW) != 0 {
             changes += paths.map { Change(path: $0, kind: .overflowed) }
             return true
@@ -107,7 +116,8 @@ public final class ConfigWatcher {
         if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
             // The directory itself went: its files with it.
             for directory in directories {
-                changes += paths.filter { Self.split($0).directory == directory }.map { Change(path: $0, kind: .removed) }
+                changes += paths.filter { Self.isOnTheWay(directory, to: Self.split($0).directory) }
+                    .map { Change(path: $0, kind: .removed) }
             }
             forget(watch, remove: mask & UInt32(IN_MOVE_SELF) != 0)
             return true
@@ -119,10 +129,10 @@ public final class ConfigWatcher {
                 let (fileDirectory, fileName) = Self.split(path)
                 if fileDirectory == directory && fileName == name {
                     if let kind = Self.fileKind(mask) { changes.append(Change(path: path, kind: kind)) }
-                } else if fileDirectory == full {
-                    // The file's directory, seen from its parent.
+                } else if Self.isOnTheWay(full, to: fileDirectory) {
+                    // The file's directory or one above it, seen from the directory it is made in.
                     if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
-                        changes.append(Change(path: path, kind: .directoryAppeared))
+                        appearing.insert(path)
                     } else if mask & UInt32(IN_DELETE | IN_MOVED_FROM) != 0 {
                         changes.append(Change(path: path, kind: .removed))
                     }
@@ -141,26 +151,34 @@ public final class ConfigWatcher {
         return nil
     }
 
-    /// Watches, for each file, its directory if it exists, else that directory's parent if it
-    /// exists; stops watching directories no longer needed.
+    /// Watches, for each file, the nearest directory on its way that exists (`nearestDirectory`);
+    /// stops watching directories no longer needed. A directory made after it was looked for
+    /// and before its parent's watch was in place sends no event, so it looks again after every
+    /// watch added, until nothing changes (a bounded number of times: the file's depth).
     private func rearm() {
+        var passes = 0
+        while passes < 64, arm() { passes += 1 }
+    }
+
+    /// One pass of `rearm`; whether it added a watch.
+    private func arm() -> Bool {
         var wanted: [String] = []
         for path in paths {
-            let directory = Self.split(path).directory
-            let candidate = Syscall.isDirectory(directory) ? directory : Self.split(directory).directory
-            if Syscall.isDirectory(candidate), !wanted.contains(candidate) { wanted.append(candidate) }
+            if let directory = Self.nearestDirectory(of: path), !wanted.contains(directory) { wanted.append(directory) }
         }
         for (directory, watch) in watchByDirectory where !wanted.contains(directory) {
             watchByDirectory[directory] = nil
             directoriesByWatch[watch]?.remove(directory)
             if directoriesByWatch[watch]?.isEmpty == true { forget(watch, remove: true) }
         }
+        var added = false
         for directory in wanted where watchByDirectory[directory] == nil {
             do {
                 let watch = try Syscall.inotifyAddWatch(fileDescriptor, path: directory, mask: Self.mask)
                 watchByDirectory[directory] = watch
                 directoriesByWatch[watch, default: []].insert(directory)
                 reportedFailures.remove(directory)
+                added = true
             } catch {
                 // Gone again since the check: the parent's events will say when it is back.
                 if error.isMissing { continue }
@@ -169,6 +187,24 @@ public final class ConfigWatcher {
                 }
             }
         }
+        return added
+    }
+
+    /// The deepest directory on the way to `path` that exists: the file's own directory, else
+    /// the nearest one above it; nil when none is (a relative path's first level missing too).
+    static func nearestDirectory(of path: String) -> String? {
+        var directory = split(path).directory
+        while !Syscall.isDirectory(directory) {
+            let parent = split(directory).directory
+            if parent == directory { return nil }
+            directory = parent
+        }
+        return directory
+    }
+
+    /// Whether `directory` is `fileDirectory` or one of the directories above it.
+    static func isOnTheWay(_ directory: String, to fileDirectory: String) -> Bool {
+        fileDirectory == directory || fileDirectory.hasPrefix(directory == "/" ? "/" : directory + "/")
     }
 
     /// Drops `watch` (and asks the kernel to, when `remove`: a moved directory keeps its watch).

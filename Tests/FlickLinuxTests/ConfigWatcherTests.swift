@@ -160,6 +160,74 @@ final class DaemonWatchdog {
         #expect(try harness.changes().last == .init(path: path, kind: .written))
     }
 
+    /// Xfce's channel file for a user who never changed a setting: three levels missing.
+    @Test func directoriesMissingSeveralLevelsDeepAreWaitedForOneByOne() throws {
+        let directory = ConfigScratchDirectory()
+        let path = directory.file("xfce4/xfconf/xfce-perchannel-xml/pointers.xml")
+        let harness = try Harness([path], logger: quiet)
+        #expect(harness.watcher.watchedDirectories == [directory.path], "the nearest directory that exists")
+
+        directory.makeDirectory("xfce4")
+        #expect(try harness.changes() == [], "the file cannot be there yet")
+        #expect(harness.watcher.watchedDirectories == [directory.file("xfce4")])
+        directory.makeDirectory("xfce4/xfconf")
+        #expect(try harness.changes() == [])
+        #expect(harness.watcher.watchedDirectories == [directory.file("xfce4/xfconf")])
+        directory.makeDirectory("xfce4/xfconf/xfce-perchannel-xml")
+        #expect(try harness.changes() == [.init(path: path, kind: .directoryAppeared)])
+        #expect(harness.watcher.watchedDirectories == [directory.file("xfce4/xfconf/xfce-perchannel-xml")])
+
+        directory.write("xfce4/xfconf/xfce-perchannel-xml/pointers.xml", "<channel/>")
+        #expect(try harness.changes() == [.init(path: path, kind: .created), .init(path: path, kind: .written)])
+
+        // Taken down again: the watch climbs back to the directory that is left.
+        directory.remove("xfce4/xfconf/xfce-perchannel-xml/pointers.xml")
+        directory.removeDirectory("xfce4/xfconf/xfce-perchannel-xml")
+        directory.removeDirectory("xfce4/xfconf")
+        let gone = try harness.changes()
+        #expect(!gone.isEmpty && gone.allSatisfy { $0 == .init(path: path, kind: .removed) }, "\(gone)")
+        #expect(harness.watcher.watchedDirectories == [directory.file("xfce4")])
+    }
+
+    /// `mkdir -p` makes the levels faster than the watcher reads its events: the levels made
+    /// before their parent's watch was in place send nothing, and are found by looking again.
+    @Test func levelsMadeAtOnceAreFoundWithoutTheirEvents() throws {
+        let directory = ConfigScratchDirectory()
+        let path = directory.file("a/b/c/config.toml")
+        let harness = try Harness([path], logger: quiet)
+        directory.makeDirectory("a")
+        directory.makeDirectory("a/b")
+        directory.makeDirectory("a/b/c")
+        directory.write("a/b/c/config.toml", "")
+        #expect(try harness.changes() == [.init(path: path, kind: .directoryAppeared)], "the file may be there: it is")
+        #expect(harness.watcher.watchedDirectories == [directory.file("a/b/c")])
+
+        directory.write("a/b/c/config.toml", "[coast]\n")
+        #expect(try harness.changes() == [.init(path: path, kind: .written)])
+    }
+
+    /// A file made with the name of a directory on the way is not a directory appearing.
+    @Test func aFileWithTheDirectorysNameIsNotItsAppearance() throws {
+        let directory = ConfigScratchDirectory()
+        let path = directory.file("flickd/config.toml")
+        let harness = try Harness([path], logger: quiet)
+        directory.write("flickd", "")
+        #expect(try harness.changes() == [])
+        #expect(harness.watcher.watchedDirectories == [directory.path])
+    }
+
+    @Test func theNearestDirectoryIsTheDeepestThatExists() {
+        let directory = ConfigScratchDirectory()
+        directory.makeDirectory("a")
+        #expect(ConfigWatcher.nearestDirectory(of: directory.file("a/config.toml")) == directory.file("a"))
+        #expect(ConfigWatcher.nearestDirectory(of: directory.file("a/b/c/config.toml")) == directory.file("a"))
+        #expect(ConfigWatcher.nearestDirectory(of: directory.file("x/y/config.toml")) == directory.path)
+        #expect(ConfigWatcher.nearestDirectory(of: "/config.toml") == "/")
+        #expect(ConfigWatcher.isOnTheWay("/a", to: "/a/b") && ConfigWatcher.isOnTheWay("/a/b", to: "/a/b"))
+        #expect(!ConfigWatcher.isOnTheWay("/a/b", to: "/a/bc") && !ConfigWatcher.isOnTheWay("/a/b/c", to: "/a/b"))
+        #expect(ConfigWatcher.isOnTheWay("/", to: "/etc"))
+    }
+
     @Test func everyCandidateOfTheSearchPathIsWatched() throws {
         let directory = ConfigScratchDirectory()
         directory.makeDirectory("user")
