@@ -857,8 +857,9 @@ class XorgNatural(Xorg):
         os.makedirs(work, exist_ok=True)
         Xorg.__init__(self, work)
         self.config = tempfile.mkdtemp(prefix="flickd-xfce-config-")
-        # xfconf makes its directory at a session's first save, long before a change.
-        os.makedirs(os.path.join(self.config, "xfce4", "xfconf", "xfce-perchannel-xml"))
+        # A user who never changed an Xfce setting: no xfce4/xfconf/xfce-perchannel-xml yet.
+        # xfconf makes it at its first save (run_xfce_change's), three levels below the
+        # directory flickd finds, which it must wait for level by level.
         self.env = dict(os.environ, DISPLAY=":1", XDG_CONFIG_HOME=self.config)
         # xfconf's store is started by the bus, with the bus's environment: it saves there.
         bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"],
