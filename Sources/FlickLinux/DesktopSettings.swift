@@ -255,6 +255,13 @@ public enum DesktopSettings {
         return configHome + "/xfce4/xfconf/xfce-perchannel-xml/pointers.xml"
     }
 
+    /// The X display flickd asks for each touchpad's settings in `environment`'s session: an
+    /// X11 session's (`isX11`) that is not GNOME's, whose one setting is read from gsettings;
+    /// nil elsewhere.
+    static func askedXDisplay(_ environment: Environment) -> String? {
+        !desktops(environment).isGNOME && isX11(environment) ? environment.display : nil
+    }
+
     /// Whether the session is X11's: `XDG_SESSION_TYPE=x11`, or an X display without a Wayland
     /// one where the session type is unset or `tty` (`startx` from a console login). A Wayland
     /// session's `DISPLAY` is Xwayland's, whose devices are not the touchpads.
@@ -283,7 +290,7 @@ public enum DesktopSettings {
                 return nil
             }
         }
-        if !isGNOME, isX11(environment), let found = look(x11NaturalScrolling) { return .found(found) }
+        if askedXDisplay(environment) != nil, let found = look(x11NaturalScrolling) { return .found(found) }
         if !isKDE && !isGNOME, let found = look(swayNaturalScrolling) { return .found(found) }
         if isKDE || !isGNOME, let found = look(kdeNaturalScrolling) { return .found(found) }
         if isGNOME, let found = look(gnomeNaturalScrolling) { return .found(found) }

@@ -29,6 +29,9 @@ public protocol SystemProbe {
     /// Whether the desktop's touchpads scroll naturally, and where that was read; or, when no
     /// desktop setting was found, where flickd looked and why it found none.
     func desktopNaturalScrolling() -> DesktopSettings.Finding
+    /// This session's X display and `XAUTHORITY` where flickd would ask the X server for each
+    /// touchpad's settings (an X11 session that is not GNOME's); nil elsewhere.
+    func sessionXServer() -> (display: String, authority: String?)?
 }
 
 /// A user account: what `getpwuid` says about the user running flickd.
@@ -111,6 +114,10 @@ public struct LiveSystem: SystemProbe {
     public var configurationSearchPath: [String] { ConfigurationLocation(explicit: nil).searchPath }
 
     public func desktopNaturalScrolling() -> DesktopSettings.Finding { DesktopSettings.naturalScrolling() }
+
+    public func sessionXServer() -> (display: String, authority: String?)? {
+        DesktopSettings.askedXDisplay(.current()).map { ($0, getenv("XAUTHORITY").map { String(cString: $0) }) }
+    }
 }
 
 /// `flickd doctor`: checks everything flickd needs, each with a verdict and, when something
@@ -207,6 +214,7 @@ public struct Doctor {
         checks += touchChecks(touch, group: group)
         checks.append(groupCheck(group, user: user, devicesDenied: touch.denied))
         checks.append(service())
+        if let display = serviceDisplay() { checks.append(display) }
         let (configurationCheck, configuration) = configuration()
         checks.append(configurationCheck)
         // Asked once for the three checks that use it: it may run gsettings, up to 5 s.
@@ -405,6 +413,47 @@ public struct Doctor {
                          detail: "\(isEnabled ? "enabled" : enabledWord.isEmpty ? "not enabled" : enabledWord), \(state)",
                          fix: Fix.enableService)
         }
+    }
+
+    /// On an X11 session where flickd asks the X server for each touchpad's natural scrolling:
+    /// whether the running service has this session's `DISPLAY` (and `XAUTHORITY`, when the
+    /// session sets one), read from its `/proc/PID/environ`. A user manager started before the
+    /// X session has neither unless the session imports them, and flickd without them finds no
+    /// X server: on a desktop that keeps settings per device its glide may run backwards. nil
+    /// where it does not apply (no X server asked, no service running, its environment
+    /// unreadable).
+    private func serviceDisplay() -> Check? {
+        guard let session = probe.sessionXServer(),
+              let shown = probe.run(["systemctl", "--user", "show", "--property=MainPID", "--value", "flickd"]),
+              let pid = Int(Self.firstLine(shown.output)), pid > 0,
+              case .success(let environ) = probe.readFile("/proc/\(pid)/environ") else { return nil }
+        var service: [Substring: Substring] = [:]
+        for entry in environ.split(separator: "\0") {
+            guard let equals = entry.firstIndex(of: "=") else { continue }
+            service[entry[..<equals]] = entry[entry.index(after: equals)...]
+        }
+        let title = "service display"
+        let fix = "systemctl --user import-environment DISPLAY XAUTHORITY && systemctl --user restart flickd"
+        let lasting = "; to make it last, have your session's start-up run `systemctl --user import-environment DISPLAY XAUTHORITY` (or `dbus-update-activation-environment --systemd DISPLAY XAUTHORITY`) before flickd starts"
+        let effect = "so it cannot ask the X server for each touchpad's natural scrolling, and where the desktop keeps it per device (Xfce, Plasma, an xinput start-up script) its glide may run against your scrolls"
+        guard let display = service["DISPLAY"].map(String.init), !display.isEmpty else {
+            return Check(title: title, status: .warning,
+                         detail: "flickd (pid \(pid)) runs without DISPLAY (this session's is \(session.display)), \(effect)\(lasting)",
+                         fix: fix)
+        }
+        guard display == session.display else {
+            return Check(title: title, status: .warning,
+                         detail: "flickd (pid \(pid)) runs with DISPLAY=\(display), this session's is \(session.display), \(effect)\(lasting)",
+                         fix: fix)
+        }
+        if let authority = session.authority, service["XAUTHORITY"].map(String.init) != authority {
+            let its = service["XAUTHORITY"].map { "XAUTHORITY=\($0)" } ?? "no XAUTHORITY"
+            return Check(title: title, status: .warning,
+                         detail: "flickd (pid \(pid)) runs with \(its), this session's is \(authority): the X server may refuse it, \(effect)\(lasting)",
+                         fix: fix)
+        }
+        return Check(title: title, status: .ok,
+                     detail: "flickd (pid \(pid)) runs with this session's DISPLAY=\(display): it asks the X server for each touchpad's natural scrolling")
     }
 
     /// The first line of `text`, trimmed.

@@ -176,6 +176,20 @@ import Testing
         }
     }
 
+    /// Where flickd asks the X server (and doctor checks that the service has its display).
+    @Test func theXServerIsAskedOnX11SessionsButGnomes() {
+        let session = FakeSession()
+        session.display = ":0"
+        #expect(DesktopSettings.askedXDisplay(session.environment(desktop: "XFCE", session: "x11")) == ":0")
+        #expect(DesktopSettings.askedXDisplay(session.environment(desktop: nil, session: nil)) == ":0", "startx: no session type")
+        #expect(DesktopSettings.askedXDisplay(session.environment(desktop: "GNOME", session: "x11")) == nil)
+        #expect(DesktopSettings.askedXDisplay(session.environment(desktop: "sway", session: "wayland")) == nil, "Xwayland's")
+        session.waylandDisplay = "wayland-1"
+        #expect(DesktopSettings.askedXDisplay(session.environment(desktop: nil, session: nil)) == nil)
+        session.display = nil
+        #expect(DesktopSettings.askedXDisplay(session.environment(desktop: "XFCE", session: "x11")) == nil)
+    }
+
     @Test func gnomeAsksGsettings() throws {
         let session = FakeSession()
         session.gsettings = "false\n"

@@ -52,6 +52,10 @@ struct FakeSystem: SystemProbe {
         return desktop.map { .found($0) } ?? .none(why: desktopMiss)
     }
 
+    /// The X session doctor runs in (`sessionXServer`): nil for none asked (Wayland, GNOME).
+    var xServer: (display: String, authority: String?)?
+    func sessionXServer() -> (display: String, authority: String?)? { xServer }
+
     /// The checks a doctor makes of this machine.
     func checks(config: String? = nil) -> [Doctor.Check] { Doctor(probe: self, configurationPath: config).run() }
 }

@@ -187,6 +187,54 @@ import Testing
 
     // MARK: The configuration
 
+    // MARK: The service's X display
+
+    /// Doctor run in an X11 session on `:0` (cookie in `/home/ada/.Xauthority`), the service
+    /// running as pid 4242 with `environ` (entries as `/proc/PID/environ` has them).
+    private func serviceDisplay(environ: [String], mainPID: String = "4242\n") -> [Doctor.Check] {
+        var system = FakeSystem()
+        system.xServer = (":0", "/home/ada/.Xauthority")
+        system.commands["systemctl --user show --property=MainPID --value flickd"] = CommandResult(status: 0, output: mainPID)
+        system.fileContents["/proc/4242/environ"] = environ.map { $0 + "\0" }.joined()
+        return system.checks().titled("service display")
+    }
+
+    @Test func aServiceStartedBeforeTheXSessionImportedItsDisplayIsToldToImportIt() throws {
+        let checks = serviceDisplay(environ: ["HOME=/home/ada", "XDG_RUNTIME_DIR=/run/user/1000"])
+        let check = try #require(checks.first)
+        #expect(checks.count == 1 && check.status == .warning)
+        #expect(check.detail.hasPrefix("flickd (pid 4242) runs without DISPLAY (this session's is :0), so it cannot ask the X server"), "\(check.text)")
+        #expect(check.fix == "systemctl --user import-environment DISPLAY XAUTHORITY && systemctl --user restart flickd")
+    }
+
+    @Test func aServiceOnAnotherDisplayOrWithAnotherCookieWarns() throws {
+        let other = try #require(serviceDisplay(environ: ["DISPLAY=:1", "XAUTHORITY=/home/ada/.Xauthority"]).first)
+        #expect(other.status == .warning && other.detail.contains("runs with DISPLAY=:1, this session's is :0"), "\(other.text)")
+        let cookie = try #require(serviceDisplay(environ: ["DISPLAY=:0"]).first)
+        #expect(cookie.status == .warning
+                && cookie.detail.contains("runs with no XAUTHORITY, this session's is /home/ada/.Xauthority: the X server may refuse it"),
+                "\(cookie.text)")
+    }
+
+    @Test func aServiceWithTheSessionsDisplayIsFine() throws {
+        let check = try #require(serviceDisplay(environ: ["DISPLAY=:0", "XAUTHORITY=/home/ada/.Xauthority", "A=b=c"]).first)
+        #expect(check.status == .ok && check.detail.contains("runs with this session's DISPLAY=:0"), "\(check.text)")
+    }
+
+    @Test func theServicesDisplayIsCheckedOnlyWhereTheXServerIsAskedAndTheServiceRuns() {
+        // Wayland, GNOME: no X server asked.
+        var wayland = FakeSystem()
+        wayland.commands["systemctl --user show --property=MainPID --value flickd"] = CommandResult(status: 0, output: "4242\n")
+        wayland.fileContents["/proc/4242/environ"] = "HOME=/home/ada\0"
+        #expect(wayland.checks().titled("service display").isEmpty)
+        // Not running (systemd says MainPID 0), or its environment unreadable.
+        #expect(serviceDisplay(environ: [], mainPID: "0\n").isEmpty)
+        var hidden = FakeSystem()
+        hidden.xServer = (":0", nil)
+        hidden.commands["systemctl --user show --property=MainPID --value flickd"] = CommandResult(status: 0, output: "4242\n")
+        #expect(hidden.checks().titled("service display").isEmpty)
+    }
+
     @Test func theFirstConfigurationFileOnTheSearchPathIsChecked() throws {
         var system = FakeSystem()
         system.fileContents["/etc/flickd/config.toml"] = "[coast]\ndeceleration_rate = 1.5\n"
