@@ -10,7 +10,7 @@ import Glibc
 /// (IN_MODIFY) are not followed: the close that ends them is.
 ///
 /// A directory that does not exist yet (no ~/.config/flickd; no xfce4/xfconf/xfce-perchannel-xml
-/// for a user who never changed an Xfce setting) is waited for from the nearest directory on
+/// in a user's first Xfce session until xfconf's store first starts) is waited for from the nearest directory on
 /// the way that exists; as each level appears the watch moves down to it, and when the file's
 /// directory goes the watch moves back up. (A directory above the watched one being renamed is
 /// not followed.)

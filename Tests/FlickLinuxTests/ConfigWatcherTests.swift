@@ -160,7 +160,8 @@ final class DaemonWatchdog {
         #expect(try harness.changes().last == .init(path: path, kind: .written))
     }
 
-    /// Xfce's channel file for a user who never changed a setting: three levels missing.
+    /// Xfce's channel file in a user's first Xfce session, before xfconf's store has started:
+    /// three levels missing.
     @Test func directoriesMissingSeveralLevelsDeepAreWaitedForOneByOne() throws {
         let directory = ConfigScratchDirectory()
         let path = directory.file("xfce4/xfconf/xfce-perchannel-xml/pointers.xml")

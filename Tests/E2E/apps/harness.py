@@ -857,9 +857,10 @@ class XorgNatural(Xorg):
         os.makedirs(work, exist_ok=True)
         Xorg.__init__(self, work)
         self.config = tempfile.mkdtemp(prefix="flickd-xfce-config-")
-        # A user who never changed an Xfce setting: no xfce4/xfconf/xfce-perchannel-xml yet.
-        # xfconf makes it at its first save (run_xfce_change's), three levels below the
-        # directory flickd finds, which it must wait for level by level.
+        # A user's first Xfce session: no xfce4/xfconf/xfce-perchannel-xml yet. xfconf's store
+        # makes it when it first starts (started by the bus for xfsettingsd), three levels below
+        # the directory flickd finds; in the guest that came seconds after flickd had started
+        # watching, so flickd must wait for it level by level.
         self.env = dict(os.environ, DISPLAY=":1", XDG_CONFIG_HOME=self.config)
         # xfconf's store is started by the bus, with the bus's environment: it saves there.
         bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"],
