@@ -32,6 +32,8 @@ public protocol SystemProbe {
     /// This session's X display and `XAUTHORITY` where flickd would ask the X server for each
     /// touchpad's settings (an X11 session that is not GNOME's); nil elsewhere.
     func sessionXServer() -> (display: String, authority: String?)?
+    /// This session's `XDG_CURRENT_DESKTOP`; nil when unset.
+    func sessionDesktop() -> String?
 }
 
 /// A user account: what `getpwuid` says about the user running flickd.
@@ -118,6 +120,8 @@ public struct LiveSystem: SystemProbe {
     public func sessionXServer() -> (display: String, authority: String?)? {
         DesktopSettings.askedXDisplay(.current()).map { ($0, getenv("XAUTHORITY").map { String(cString: $0) }) }
     }
+
+    public func sessionDesktop() -> String? { DesktopSettings.Environment.current().currentDesktop }
 }
 
 /// `flickd doctor`: checks everything flickd needs, each with a verdict and, when something
@@ -214,7 +218,10 @@ public struct Doctor {
         checks += touchChecks(touch, group: group)
         checks.append(groupCheck(group, user: user, devicesDenied: touch.denied))
         checks.append(service())
-        if let display = serviceDisplay() { checks.append(display) }
+        if let service = serviceEnvironment() {
+            checks.append(serviceDesktop(service))
+            if let display = serviceDisplay(service) { checks.append(display) }
+        }
         let (configurationCheck, configuration) = configuration()
         checks.append(configurationCheck)
         // Asked once for the three checks that use it: it may run gsettings, up to 5 s.
@@ -415,28 +422,53 @@ public struct Doctor {
         }
     }
 
-    /// On an X11 session where flickd asks the X server for each touchpad's natural scrolling:
-    /// whether the running service has this session's `DISPLAY` (and `XAUTHORITY`, when the
-    /// session sets one), read from its `/proc/PID/environ`. A user manager started before the
-    /// X session has neither unless the session imports them, and flickd without them finds no
-    /// X server: on a desktop that keeps settings per device its glide may run backwards. nil
-    /// where it does not apply (no X server asked, no service running, its environment
-    /// unreadable).
-    private func serviceDisplay() -> Check? {
-        guard let session = probe.sessionXServer(),
-              let shown = probe.run(["systemctl", "--user", "show", "--property=MainPID", "--value", "flickd"]),
+    /// The running service's process id and environment (its `/proc/PID/environ`, the PID from
+    /// systemd); nil when it does not run or its environment cannot be read. A user manager
+    /// started before the desktop session has the session's variables only once the session
+    /// imports them, and a service started before that keeps what it had.
+    private func serviceEnvironment() -> (pid: Int, variables: [Substring: Substring])? {
+        guard let shown = probe.run(["systemctl", "--user", "show", "--property=MainPID", "--value", "flickd"]),
               let pid = Int(Self.firstLine(shown.output)), pid > 0,
               case .success(let environ) = probe.readFile("/proc/\(pid)/environ") else { return nil }
-        var service: [Substring: Substring] = [:]
+        var variables: [Substring: Substring] = [:]
         for entry in environ.split(separator: "\0") {
             guard let equals = entry.firstIndex(of: "=") else { continue }
-            service[entry[..<equals]] = entry[entry.index(after: equals)...]
+            variables[entry[..<equals]] = entry[entry.index(after: equals)...]
         }
+        return (pid, variables)
+    }
+
+    /// Whether the running service has this session's `XDG_CURRENT_DESKTOP`, by which
+    /// `scroll.natural = "auto"` picks where to read the desktop's touchpad setting (GNOME's
+    /// gsettings, KDE's files, sway, the X server). The session's unset: nothing to compare.
+    private func serviceDesktop(_ service: (pid: Int, variables: [Substring: Substring])) -> Check {
+        let title = "service desktop"
+        let its = service.variables["XDG_CURRENT_DESKTOP"].map(String.init)
+        guard let session = probe.sessionDesktop() else {
+            return Check(title: title, status: .ok,
+                         detail: "this session sets no XDG_CURRENT_DESKTOP to compare flickd (pid \(service.pid))'s with")
+        }
+        guard its == session else {
+            let has = its.map { "XDG_CURRENT_DESKTOP=\($0)" } ?? "no XDG_CURRENT_DESKTOP"
+            return Check(title: title, status: .warning,
+                         detail: "flickd (pid \(service.pid)) runs with \(has), this session's is \(session), so natural scrolling \"auto\" may look for the setting in the wrong place; to make it last, have your session's start-up import XDG_CURRENT_DESKTOP into the user manager (`systemctl --user import-environment`) before flickd starts",
+                         fix: "systemctl --user import-environment XDG_CURRENT_DESKTOP && systemctl --user restart flickd")
+        }
+        return Check(title: title, status: .ok, detail: "flickd (pid \(service.pid)) runs with this session's XDG_CURRENT_DESKTOP=\(session)")
+    }
+
+    /// On an X11 session where flickd asks the X server for each touchpad's natural scrolling:
+    /// whether the running service has this session's `DISPLAY` (and `XAUTHORITY`, when the
+    /// session sets one). flickd without them finds no X server: on a desktop that keeps
+    /// settings per device its glide may run backwards. nil where no X server is asked.
+    private func serviceDisplay(_ service: (pid: Int, variables: [Substring: Substring])) -> Check? {
+        guard let session = probe.sessionXServer() else { return nil }
+        let pid = service.pid
         let title = "service display"
         let fix = "systemctl --user import-environment DISPLAY XAUTHORITY && systemctl --user restart flickd"
         let lasting = "; to make it last, have your session's start-up run `systemctl --user import-environment DISPLAY XAUTHORITY` (or `dbus-update-activation-environment --systemd DISPLAY XAUTHORITY`) before flickd starts"
         let effect = "so it cannot ask the X server for each touchpad's natural scrolling, and where the desktop keeps it per device (Xfce, Plasma, an xinput start-up script) its glide may run against your scrolls"
-        guard let display = service["DISPLAY"].map(String.init), !display.isEmpty else {
+        guard let display = service.variables["DISPLAY"].map(String.init), !display.isEmpty else {
             return Check(title: title, status: .warning,
                          detail: "flickd (pid \(pid)) runs without DISPLAY (this session's is \(session.display)), \(effect)\(lasting)",
                          fix: fix)
@@ -446,8 +478,8 @@ public struct Doctor {
                          detail: "flickd (pid \(pid)) runs with DISPLAY=\(display), this session's is \(session.display), \(effect)\(lasting)",
                          fix: fix)
         }
-        if let authority = session.authority, service["XAUTHORITY"].map(String.init) != authority {
-            let its = service["XAUTHORITY"].map { "XAUTHORITY=\($0)" } ?? "no XAUTHORITY"
+        if let authority = session.authority, service.variables["XAUTHORITY"].map(String.init) != authority {
+            let its = service.variables["XAUTHORITY"].map { "XAUTHORITY=\($0)" } ?? "no XAUTHORITY"
             return Check(title: title, status: .warning,
                          detail: "flickd (pid \(pid)) runs with \(its), this session's is \(authority): the X server may refuse it, \(effect)\(lasting)",
                          fix: fix)

@@ -14,11 +14,13 @@ struct DoctorCommand: FlickdCommand {
               added with usermod lacks the group until the next login).
             - flickd service: `systemctl --user is-enabled flickd` and `is-active`;
               a warning when there is no systemctl or no user manager.
+            - service desktop: whether the running service has this session's
+              XDG_CURRENT_DESKTOP, by which natural scrolling "auto" picks where to read
+              the desktop's setting (its /proc/PID/environ).
             - service display: on an X11 session (not GNOME's), whether the running
-              service has this session's DISPLAY and XAUTHORITY (its /proc/PID/environ),
-              which it needs to ask the X server for each touchpad's settings; a user
-              manager started before the X session lacks them unless the session
-              imports them.
+              service has this session's DISPLAY and XAUTHORITY, which it needs to ask
+              the X server for each touchpad's settings; a user manager started before
+              the X session lacks them unless the session imports them.
             - configuration: the file `flickd run` would read (or --config FILE),
               checked as `flickd check-config` checks it.
             - natural scrolling: scroll.natural against the desktop's own touchpad

@@ -228,7 +228,7 @@ as_tester systemctl --user reset-failed flickd 2>/dev/null || true
 check "with the configuration fixed, systemctl --user start flickd" as_tester systemctl --user start flickd
 check "the virtual touchpad is back before the uninstall" grep -q 'Name="flickd virtual touchpad"' /proc/bus/input/devices
 
-echo "== flickd doctor in an X11 session: the service's X display"
+echo "== flickd doctor in an X11 session: the service's X display and desktop name"
 # A user manager started before the X session has no DISPLAY, so neither has the service:
 # doctor, run in the session (no X server needed for this check), says so and gives the fix;
 # after the fix it is content. The variables are taken out of the manager again after.
@@ -243,10 +243,18 @@ in_x11 /usr/local/bin/flickd doctor >"$E2E_TMP/doctor-x11.log" 2>&1 || true
 sed -n '/service display/s/^/  | /p' "$E2E_TMP/doctor-x11.log"
 check "doctor after the fix: the service has the session's DISPLAY" \
     grep -q "^✓ service display: flickd (pid [0-9]*) runs with this session's DISPLAY=:7" "$E2E_TMP/doctor-x11.log"
+sed -n '/service desktop/,+1s/^/  | /p' "$E2E_TMP/doctor-x11.log"
+check "doctor: the service runs without the session's XDG_CURRENT_DESKTOP, a warning" \
+    grep -q "^! service desktop: flickd (pid [0-9]*) runs with no XDG_CURRENT_DESKTOP, this session's is XFCE" "$E2E_TMP/doctor-x11.log"
+fix=$(sed -n '/^! service desktop/{n;s/^    fix: //p;}' "$E2E_TMP/doctor-x11.log")
+check "doctor's fix imports the desktop's name and restarts flickd: '$fix'" in_x11 bash -c "$fix"
+check "doctor after that fix: the service has the session's XDG_CURRENT_DESKTOP" \
+    bash -c 'grep -q "^✓ service desktop: flickd (pid [0-9]*) runs with this session.s XDG_CURRENT_DESKTOP=XFCE" <<<"$1"' _ \
+    "$(in_x11 /usr/local/bin/flickd doctor 2>&1 || true)"
 wayland=$(as_tester env XDG_SESSION_TYPE=wayland WAYLAND_DISPLAY=wayland-1 DISPLAY=:7 /usr/local/bin/flickd doctor 2>&1 || true)
 check "doctor in a Wayland session (DISPLAY is Xwayland's) has no such check" \
     bash -c '! grep -q "service display" <<<"$1"' _ "$wayland"
-as_tester systemctl --user unset-environment DISPLAY XAUTHORITY
+as_tester systemctl --user unset-environment DISPLAY XAUTHORITY XDG_CURRENT_DESKTOP
 
 echo "== SUDO_USER=tester scripts/uninstall"
 if SUDO_USER=tester scripts/uninstall >"$E2E_TMP/uninstall.log" 2>&1; then

@@ -55,6 +55,9 @@ struct FakeSystem: SystemProbe {
     /// The X session doctor runs in (`sessionXServer`): nil for none asked (Wayland, GNOME).
     var xServer: (display: String, authority: String?)?
     func sessionXServer() -> (display: String, authority: String?)? { xServer }
+    /// This session's `XDG_CURRENT_DESKTOP`.
+    var desktopName: String? = "GNOME"
+    func sessionDesktop() -> String? { desktopName }
 
     /// The checks a doctor makes of this machine.
     func checks(config: String? = nil) -> [Doctor.Check] { Doctor(probe: self, configurationPath: config).run() }

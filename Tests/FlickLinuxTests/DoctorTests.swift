@@ -235,6 +235,31 @@ import Testing
         #expect(hidden.checks().titled("service display").isEmpty)
     }
 
+    /// The service's desktop name against this session's (GNOME by default in `FakeSystem`).
+    private func serviceDesktop(environ: [String], session: String? = "GNOME") throws -> Doctor.Check {
+        var system = FakeSystem()
+        system.desktopName = session
+        system.commands["systemctl --user show --property=MainPID --value flickd"] = CommandResult(status: 0, output: "4242\n")
+        system.fileContents["/proc/4242/environ"] = environ.map { $0 + "\0" }.joined()
+        return try system.checks().one("service desktop")
+    }
+
+    @Test func aServiceWithoutTheSessionsDesktopNameIsToldToImportIt() throws {
+        let missing = try serviceDesktop(environ: ["HOME=/home/ada"])
+        #expect(missing.status == .warning)
+        #expect(missing.detail.hasPrefix("flickd (pid 4242) runs with no XDG_CURRENT_DESKTOP, this session's is GNOME"), "\(missing.text)")
+        #expect(missing.fix == "systemctl --user import-environment XDG_CURRENT_DESKTOP && systemctl --user restart flickd")
+        let other = try serviceDesktop(environ: ["XDG_CURRENT_DESKTOP=sway"])
+        #expect(other.status == .warning && other.detail.contains("runs with XDG_CURRENT_DESKTOP=sway, this session's is GNOME"))
+    }
+
+    @Test func aServiceWithTheSessionsDesktopNameOrASessionWithoutOneIsFine() throws {
+        let same = try serviceDesktop(environ: ["XDG_CURRENT_DESKTOP=GNOME"])
+        #expect(same.status == .ok && same.detail == "flickd (pid 4242) runs with this session's XDG_CURRENT_DESKTOP=GNOME")
+        let none = try serviceDesktop(environ: ["XDG_CURRENT_DESKTOP=GNOME"], session: nil)
+        #expect(none.status == .ok && none.detail.contains("this session sets no XDG_CURRENT_DESKTOP"))
+    }
+
     @Test func theFirstConfigurationFileOnTheSearchPathIsChecked() throws {
         var system = FakeSystem()
         system.fileContents["/etc/flickd/config.toml"] = "[coast]\ndeceleration_rate = 1.5\n"
