@@ -422,11 +422,14 @@ public struct Doctor {
         }
     }
 
+    /// A process id and its environment's variables.
+    private typealias ServiceEnvironment = (pid: Int, variables: [Substring: Substring])
+
     /// The running service's process id and environment (its `/proc/PID/environ`, the PID from
     /// systemd); nil when it does not run or its environment cannot be read. A user manager
     /// started before the desktop session has the session's variables only once the session
     /// imports them, and a service started before that keeps what it had.
-    private func serviceEnvironment() -> (pid: Int, variables: [Substring: Substring])? {
+    private func serviceEnvironment() -> ServiceEnvironment? {
         guard let shown = probe.run(["systemctl", "--user", "show", "--property=MainPID", "--value", "flickd"]),
               let pid = Int(Self.firstLine(shown.output)), pid > 0,
               case .success(let environ) = probe.readFile("/proc/\(pid)/environ") else { return nil }
@@ -441,12 +444,12 @@ public struct Doctor {
     /// Whether the running service has this session's `XDG_CURRENT_DESKTOP`, by which
     /// `scroll.natural = "auto"` picks where to read the desktop's touchpad setting (GNOME's
     /// gsettings, KDE's files, sway, the X server). The session's unset: nothing to compare.
-    private func serviceDesktop(_ service: (pid: Int, variables: [Substring: Substring])) -> Check {
+    private func serviceDesktop(_ service: ServiceEnvironment) -> Check {
         let title = "service desktop"
         let its = service.variables["XDG_CURRENT_DESKTOP"].map(String.init)
         guard let session = probe.sessionDesktop() else {
             return Check(title: title, status: .ok,
-                         detail: "this session sets no XDG_CURRENT_DESKTOP to compare flickd (pid \(service.pid))'s with")
+                         detail: "this session sets no XDG_CURRENT_DESKTOP: nothing to compare flickd's (pid \(service.pid)) with")
         }
         guard its == session else {
             let has = its.map { "XDG_CURRENT_DESKTOP=\($0)" } ?? "no XDG_CURRENT_DESKTOP"
@@ -461,7 +464,7 @@ public struct Doctor {
     /// whether the running service has this session's `DISPLAY` (and `XAUTHORITY`, when the
     /// session sets one). flickd without them finds no X server: on a desktop that keeps
     /// settings per device its glide may run backwards. nil where no X server is asked.
-    private func serviceDisplay(_ service: (pid: Int, variables: [Substring: Substring])) -> Check? {
+    private func serviceDisplay(_ service: ServiceEnvironment) -> Check? {
         guard let session = probe.sessionXServer() else { return nil }
         let pid = service.pid
         let title = "service display"
