@@ -168,33 +168,39 @@ public enum DesktopSettings {
         var waits = 0
         var pause: (Duration) -> Void = { _ in }
 
+        /// The variables that say which session this is (`XDG_CURRENT_DESKTOP`,
+        /// `XDG_SESSION_TYPE`, `DISPLAY`, `WAYLAND_DISPLAY`), from this process's environment;
+        /// nothing is read or asked (no sway socket is tried), and nothing can be.
+        static func session() -> Environment {
+            Environment(currentDesktop: variable("XDG_CURRENT_DESKTOP"), sessionType: variable("XDG_SESSION_TYPE"),
+                        configHome: nil, readFile: { _ in nil }, gsettingsGet: { _, _ in .failed("not asked") },
+                        display: variable("DISPLAY"), waylandDisplay: variable("WAYLAND_DISPLAY"))
+        }
+
         /// This process's environment.
         static func current() -> Environment {
             let home = variable("HOME")
             let xdgConfig = variable("XDG_CONFIG_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil }
             let runtimeDirectory = variable("XDG_RUNTIME_DIR").flatMap { $0.hasPrefix("/") ? $0 : nil }
-            return Environment(
-                currentDesktop: variable("XDG_CURRENT_DESKTOP"),
-                sessionType: variable("XDG_SESSION_TYPE"),
-                configHome: xdgConfig ?? home.map { $0 + "/.config" },
-                readFile: { path in try? TextFile.read(path) },
-                gsettingsGet: { schema, key in
-                    guard let gsettings = ProgramOutput.find("gsettings") else { return .failed("gsettings is not on the PATH") }
-                    return ProgramOutput.run(gsettings, ["get", schema, key], timeout: gsettingsTimeout)
-                },
-                swaySocket: SwayInputs.socketPath(swaysock: variable("SWAYSOCK"), runtimeDirectory: runtimeDirectory),
-                runtimeDirectory: runtimeDirectory,
-                swaysock: variable("SWAYSOCK"),
-                swayInputs: { socket in SwayInputs.ask(socket: socket, timeout: swayTimeout) },
-                display: variable("DISPLAY"),
-                waylandDisplay: variable("WAYLAND_DISPLAY"),
-                xinput: { arguments in
-                    guard let xinput = ProgramOutput.find("xinput") else {
-                        return .failed(XInputDevices.missing + " (Debian's xinput package)")
-                    }
-                    return ProgramOutput.run(xinput, arguments, timeout: xinputTimeout)
-                },
-                pause: { duration in Syscall.sleep(duration) })
+            var environment = session()
+            environment.configHome = xdgConfig ?? home.map { $0 + "/.config" }
+            environment.readFile = { path in try? TextFile.read(path) }
+            environment.gsettingsGet = { schema, key in
+                guard let gsettings = ProgramOutput.find("gsettings") else { return .failed("gsettings is not on the PATH") }
+                return ProgramOutput.run(gsettings, ["get", schema, key], timeout: gsettingsTimeout)
+            }
+            environment.swaySocket = SwayInputs.socketPath(swaysock: variable("SWAYSOCK"), runtimeDirectory: runtimeDirectory)
+            environment.runtimeDirectory = runtimeDirectory
+            environment.swaysock = variable("SWAYSOCK")
+            environment.swayInputs = { socket in SwayInputs.ask(socket: socket, timeout: swayTimeout) }
+            environment.xinput = { arguments in
+                guard let xinput = ProgramOutput.find("xinput") else {
+                    return .failed(XInputDevices.missing + " (Debian's xinput package)")
+                }
+                return ProgramOutput.run(xinput, arguments, timeout: xinputTimeout)
+            }
+            environment.pause = { duration in Syscall.sleep(duration) }
+            return environment
         }
 
         private static func variable(_ name: String) -> String? {

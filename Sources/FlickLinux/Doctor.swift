@@ -29,8 +29,9 @@ public protocol SystemProbe {
     /// Whether the desktop's touchpads scroll naturally, and where that was read; or, when no
     /// desktop setting was found, where flickd looked and why it found none.
     func desktopNaturalScrolling() -> DesktopSettings.Finding
-    /// This session's X display and `XAUTHORITY` where flickd would ask the X server for each
-    /// touchpad's settings (an X11 session that is not GNOME's); nil elsewhere.
+    /// This session's X display and X cookie file (`XAUTHORITY`, else `~/.Xauthority`, as X
+    /// clients look) where flickd would ask the X server for each touchpad's settings (an X11
+    /// session that is not GNOME's); nil elsewhere.
     func sessionXServer() -> (display: String, authority: String?)?
     /// This session's `XDG_CURRENT_DESKTOP`; nil when unset.
     func sessionDesktop() -> String?
@@ -118,10 +119,13 @@ public struct LiveSystem: SystemProbe {
     public func desktopNaturalScrolling() -> DesktopSettings.Finding { DesktopSettings.naturalScrolling() }
 
     public func sessionXServer() -> (display: String, authority: String?)? {
-        DesktopSettings.askedXDisplay(.current()).map { ($0, getenv("XAUTHORITY").map { String(cString: $0) }) }
+        DesktopSettings.askedXDisplay(.session()).map { display in
+            let variable = { (name: String) in getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } }
+            return (display, Doctor.cookieFile(authority: variable("XAUTHORITY"), home: variable("HOME")))
+        }
     }
 
-    public func sessionDesktop() -> String? { DesktopSettings.Environment.current().currentDesktop }
+    public func sessionDesktop() -> String? { DesktopSettings.Environment.session().currentDesktop }
 }
 
 /// `flickd doctor`: checks everything flickd needs, each with a verdict and, when something
@@ -481,14 +485,22 @@ public struct Doctor {
                          detail: "flickd (pid \(pid)) runs with DISPLAY=\(display), this session's is \(session.display), \(effect)\(lasting)",
                          fix: fix)
         }
-        if let authority = session.authority, service.variables["XAUTHORITY"].map(String.init) != authority {
-            let its = service.variables["XAUTHORITY"].map { "XAUTHORITY=\($0)" } ?? "no XAUTHORITY"
+        let cookie = Self.cookieFile(authority: service.variables["XAUTHORITY"].map(String.init),
+                                     home: service.variables["HOME"].map(String.init))
+        if let authority = session.authority, cookie != authority {
+            let its = cookie.map { "reads its X cookie from \($0)" } ?? "has no X cookie file (neither XAUTHORITY nor HOME)"
             return Check(title: title, status: .warning,
-                         detail: "flickd (pid \(pid)) runs with \(its), this session's is \(authority): the X server may refuse it, \(effect)\(lasting)",
+                         detail: "flickd (pid \(pid)) \(its), this session's is \(authority): the X server may refuse it, \(effect)\(lasting)",
                          fix: fix)
         }
         return Check(title: title, status: .ok,
                      detail: "flickd (pid \(pid)) runs with this session's DISPLAY=\(display): it asks the X server for each touchpad's natural scrolling")
+    }
+
+    /// The file an X client reads its cookie from: `XAUTHORITY`, else `.Xauthority` in `HOME`.
+    static func cookieFile(authority: String?, home: String?) -> String? {
+        if let authority, !authority.isEmpty { return authority }
+        return home.flatMap { $0.isEmpty ? nil : $0 + "/.Xauthority" }
     }
 
     /// The first line of `text`, trimmed.

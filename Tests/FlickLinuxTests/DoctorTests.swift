@@ -212,13 +212,22 @@ import Testing
         #expect(other.status == .warning && other.detail.contains("runs with DISPLAY=:1, this session's is :0"), "\(other.text)")
         let cookie = try #require(serviceDisplay(environ: ["DISPLAY=:0"]).first)
         #expect(cookie.status == .warning
-                && cookie.detail.contains("runs with no XAUTHORITY, this session's is /home/ada/.Xauthority: the X server may refuse it"),
+                && cookie.detail.contains("has no X cookie file (neither XAUTHORITY nor HOME), this session's is /home/ada/.Xauthority: the X server may refuse it"),
                 "\(cookie.text)")
+        let gdm = try #require(serviceDisplay(environ: ["DISPLAY=:0", "HOME=/home/ada", "XAUTHORITY=/run/user/1000/gdm/Xauthority"]).first)
+        #expect(gdm.status == .warning
+                && gdm.detail.contains("reads its X cookie from /run/user/1000/gdm/Xauthority, this session's is /home/ada/.Xauthority"),
+                "\(gdm.text)")
     }
 
     @Test func aServiceWithTheSessionsDisplayIsFine() throws {
         let check = try #require(serviceDisplay(environ: ["DISPLAY=:0", "XAUTHORITY=/home/ada/.Xauthority", "A=b=c"]).first)
         #expect(check.status == .ok && check.detail.contains("runs with this session's DISPLAY=:0"), "\(check.text)")
+        // No XAUTHORITY: an X client reads ~/.Xauthority, the session's file here.
+        let home = try #require(serviceDisplay(environ: ["DISPLAY=:0", "HOME=/home/ada"]).first)
+        #expect(home.status == .ok, "\(home.text)")
+        #expect(Doctor.cookieFile(authority: nil, home: "/home/ada") == "/home/ada/.Xauthority")
+        #expect(Doctor.cookieFile(authority: "", home: nil) == nil)
     }
 
     @Test func theServicesDisplayIsCheckedOnlyWhereTheXServerIsAskedAndTheServiceRuns() {
