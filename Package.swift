@@ -59,11 +59,15 @@ let package = Package(
             name: "CTOMLBridge",
             cxxSettings: [.unsafeFlags(["-fno-exceptions", "-fno-rtti", "-gdwarf-4"])]
         ),
+        // XInput 2's property events from the X server (FlickLinux's XServerWatch), through
+        // libX11 and libXi loaded with dlopen on an X11 session only: compiled against Debian's
+        // libx11-dev and libxi-dev headers, linked against neither.
+        .target(name: "CXInput", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
         // Everything that touches the system: devices, uinput, the event loop, files.
         .target(
             name: "FlickLinux",
             dependencies: [
-                "FlickCore", "CShim", "CEvdev", "CUdev", "CJSON", "CTOMLBridge",
+                "FlickCore", "CShim", "CEvdev", "CUdev", "CJSON", "CTOMLBridge", "CXInput",
             ],
             swiftSettings: noStringProcessing,
             linkerSettings: [jsonCLink]

@@ -85,6 +85,7 @@ public final class Daemon {
         static let reloadDelay: UInt64 = 5
         static let desktop: UInt64 = 6
         static let desktopChanges: UInt64 = 7
+        static let serverChanges: UInt64 = 8
         static let deviceFlag: UInt64 = 1 << 32
 
         static func device(_ id: DeviceID) -> UInt64 { deviceFlag | UInt64(UInt32(bitPattern: id)) }
@@ -126,6 +127,13 @@ public final class Daemon {
     /// Tells when the desktop's touchpad settings change (sway's input events and starts, KDE's
     /// files, GNOME's dconf database); opened with an ask while none is, dropped when it ends.
     private var desktopWatch: (any DesktopWatch)?
+    /// Tells when the X server's touchpad settings change (`XServerWatch`), beside
+    /// `desktopWatch`; opened on the query's thread with an ask while none is, dropped when the
+    /// connection ends.
+    private var serverWatch: (any DesktopWatch)?
+    /// Why the last server watch could not be opened, so that the same reason is logged at info
+    /// once.
+    private var serverWatchFailure: String?
     /// What the last answer logged, so that an answer changing nothing logs at debug only.
     private var lastDesktopLines: [String] = []
 
@@ -275,7 +283,9 @@ public final class Daemon {
                 case Token.desktop:
                     desktopAnswered()
                 case Token.desktopChanges:
-                    desktopChanged()
+                    desktopChanged(server: false)
+                case Token.serverChanges:
+                    desktopChanged(server: true)
                 default:
                     if let id = Token.deviceID(token) { read(id) }
                 }
@@ -427,7 +437,7 @@ public final class Daemon {
         // after the kernel has it, and the probe waits for them).
         var touchpads = devices.values.compactMap { $0.node.kind == .touchpad ? $0.identity : nil }
         if configuration.output.mode == .touchpad { touchpads.append(VirtualTouchpad.identity) }
-        desktopAsked = desktop.ask(devices: touchpads)
+        desktopAsked = desktop.ask(devices: touchpads, openingServerWatch: serverWatch == nil)
         if !desktopAsked {
             logger.warning("cannot ask the desktop for its natural-scrolling setting (no thread); keeping \(engine.desktopNaturalScrolling)")
         }
@@ -447,10 +457,35 @@ public final class Daemon {
         }
     }
 
-    /// The desktop's watch is readable: a touchpad's settings changed or a desktop started (ask
-    /// again), or the watch ended (drop it; the next ask opens a new one).
-    private func desktopChanged() {
-        guard let watch = desktopWatch else { return }
+    /// Puts the server watch the query opened for an ask in the loop's epoll set, or logs why
+    /// there is none (a new reason at info, as changes made in the X server then wait for a
+    /// reload).
+    private func takeServerWatch(_ desktop: DesktopQuery) {
+        switch desktop.takeServerWatch() {
+        case nil:
+            return
+        case .failed(let why):
+            let line = "natural scrolling: cannot follow the X server's touchpad settings as they change (\(why)); they are read again at each reload and hot-plug"
+            if why != serverWatchFailure { logger.info("\(line)") } else { logger.debug("\(line)") }
+            serverWatchFailure = why
+        case .opened(let watch):
+            guard serverWatch == nil else { return }
+            do {
+                try poll.add(watch.fileDescriptor, token: Token.serverChanges)
+                serverWatch = watch
+                serverWatchFailure = nil
+                logger.debug("natural scrolling: following changes to \(watch.source)")
+            } catch {
+                logger.warning("cannot follow the X server's touchpad settings: \(error); they are read again on reload")
+            }
+        }
+    }
+
+    /// The desktop's watch (`server`: the X server's) is readable: a touchpad's settings changed
+    /// or a desktop started (ask again), or the watch ended (drop it; the next ask opens a new
+    /// one).
+    private func desktopChanged(server: Bool) {
+        guard let watch = server ? serverWatch : desktopWatch else { return }
         let change = watch.receive()
         switch change {
         case .none:
@@ -462,7 +497,7 @@ public final class Daemon {
             if desktopAsked { desktopAskAgain = true } else { askDesktop(for: configuration.current) }
         case .closed:
             try? poll.remove(watch.fileDescriptor)
-            desktopWatch = nil
+            if server { serverWatch = nil } else { desktopWatch = nil }
             logger.info("natural scrolling: \(watch.source) ended; the desktop is asked and watched again at the next reload")
         }
     }
@@ -470,6 +505,7 @@ public final class Daemon {
     /// Applies the desktop's answer to the settings in force, and logs it.
     private func desktopAnswered() {
         guard let desktop, let finding = desktop.receive() else { return }
+        takeServerWatch(desktop)
         desktopAnswer = finding.answer
         desktopAsked = false
         let perDevice = finding.answer?.perDevice

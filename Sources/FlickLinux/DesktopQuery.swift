@@ -13,6 +13,10 @@ import Glibc
 /// arrives. Asks that come while a probe runs are served
 /// by one more probe after it; an answer to an older ask is dropped.
 ///
+/// An ask may also want the watch that blocks while it opens (the X server's, `XServerWatch`):
+/// the helper thread opens it before the probe, so that whatever changes after the probe read
+/// the settings is seen, and hands it over with the answer (`takeServerWatch()`).
+///
 /// Rationale: a thread rather than a non-blocking child in epoll keeps the probe as it is
 /// (KDE files and gsettings, with its timeout); it makes no wake-ups while idle and nothing is
 /// allocated per event. One thread kept rather than one per ask: a thread's exit runs glibc's
@@ -37,16 +41,19 @@ public final class DesktopQuery: @unchecked Sendable {
 
     /// A query asking `probe` (by default this session's desktop); its argument is the ask's
     /// `devices`. `watchChanges` as above (by default this session's,
-    /// `DesktopSettings.watchChanges`).
+    /// `DesktopSettings.watchChanges`). `openServerWatch` opens the watch that may block, on the
+    /// helper thread, for an ask that wants it; nil where there is none (by default this
+    /// session's X server's, `DesktopSettings.openServerWatch`).
     public init(probe: @escaping @Sendable (_ devices: [DeviceIdentity]) -> Answer = {
         DesktopSettings.naturalScrolling(waitingFor: $0)
-    }, watchChanges: @escaping (Logger) -> (any DesktopWatch)? = DesktopSettings.watchChanges) throws(SystemError) {
+    }, watchChanges: @escaping (Logger) -> (any DesktopWatch)? = DesktopSettings.watchChanges,
+       openServerWatch: @escaping @Sendable () -> ServerWatchOpening? = DesktopSettings.openServerWatch) throws(SystemError) {
         self.watchChanges = watchChanges
         let ends = try Syscall.makePipe()
         Syscall.setNonBlocking(ends.read)
         Syscall.setNonBlocking(ends.write)
         fileDescriptor = ends.read
-        state = State(readEnd: ends.read, writeEnd: ends.write, probe: probe)
+        state = State(readEnd: ends.read, writeEnd: ends.write, probe: probe, openServerWatch: openServerWatch)
     }
 
     /// Tells the helper thread to end once its probe, if any, returns; the pipe is closed when
@@ -61,13 +68,15 @@ public final class DesktopQuery: @unchecked Sendable {
     /// Starts asking; returns at once. False when the helper thread could not be started (then
     /// nothing will arrive, and the setting in use stays). `devices`: the touchpads, real and
     /// virtual, whose own settings the answer should hold (on sway the probe waits for sway to
-    /// list them).
+    /// list them). `openingServerWatch`: the loop has no server watch and wants one; it comes
+    /// with the answer.
     @discardableResult
-    public func ask(devices: [DeviceIdentity] = []) -> Bool {
+    public func ask(devices: [DeviceIdentity] = [], openingServerWatch: Bool = false) -> Bool {
         state.locked {
             state.asked += 1
             state.devices = devices
             state.answer = nil
+            if openingServerWatch { state.serverWatchWanted = true }
             pthread_cond_signal(state.wake)
         }
         guard !started else { return true }
@@ -98,11 +107,22 @@ public final class DesktopQuery: @unchecked Sendable {
         }
     }
 
+    /// The server watch an ask wanted, once the helper thread has tried to open it: the watch
+    /// or why there is none; nil while it has not, or where there is none to open. Call it when
+    /// an answer came (the watch is opened before the probe).
+    public func takeServerWatch() -> ServerWatchOpening? {
+        state.locked {
+            defer { state.serverWatch = nil }
+            return state.serverWatch
+        }
+    }
+
     /// What the loop and the helper thread share, under `lock`.
     private final class State: @unchecked Sendable {
         let readEnd: Int32
         let writeEnd: Int32
         let probe: @Sendable ([DeviceIdentity]) -> Answer
+        let openServerWatch: @Sendable () -> ServerWatchOpening?
         let lock: UnsafeMutablePointer<pthread_mutex_t>
         let wake: UnsafeMutablePointer<pthread_cond_t>
         /// The newest ask's number, and the newest the helper thread has probed for.
@@ -112,13 +132,18 @@ public final class DesktopQuery: @unchecked Sendable {
         var devices: [DeviceIdentity] = []
         /// The answer to the newest ask once it has come (the outer optional).
         var answer: Answer?
+        /// An ask wants the server watch, and the watch opened for it (until the loop takes it).
+        var serverWatchWanted = false
+        var serverWatch: ServerWatchOpening?
         /// The query is gone: the helper thread ends.
         var stopping = false
 
-        init(readEnd: Int32, writeEnd: Int32, probe: @escaping @Sendable ([DeviceIdentity]) -> Answer) {
+        init(readEnd: Int32, writeEnd: Int32, probe: @escaping @Sendable ([DeviceIdentity]) -> Answer,
+             openServerWatch: @escaping @Sendable () -> ServerWatchOpening?) {
             self.readEnd = readEnd
             self.writeEnd = writeEnd
             self.probe = probe
+            self.openServerWatch = openServerWatch
             lock = .allocate(capacity: 1)
             pthread_mutex_init(lock, nil)
             wake = .allocate(capacity: 1)
@@ -138,15 +163,21 @@ public final class DesktopQuery: @unchecked Sendable {
         /// meanwhile and wakes the loop; ends when the query is gone.
         func serve() {
             while true {
-                let ask: (number: UInt64, devices: [DeviceIdentity])? = locked {
+                let ask: (number: UInt64, devices: [DeviceIdentity], opening: Bool)? = locked {
                     while !stopping && probed == asked {
                         pthread_cond_wait(wake, lock)
                     }
                     if stopping { return nil }
                     probed = asked
-                    return (asked, devices)
+                    // One the loop has not taken yet serves this ask too.
+                    let opening = serverWatchWanted && serverWatch == nil
+                    serverWatchWanted = false
+                    return (asked, devices, opening)
                 }
-                guard let (number, devices) = ask else { return }
+                guard let (number, devices, opening) = ask else { return }
+                if opening, let watch = openServerWatch() {
+                    locked { serverWatch = watch }
+                }
                 let found = probe(devices)
                 let current = locked {
                     guard asked == number, !stopping else { return false }

@@ -9,8 +9,9 @@ import Glibc
 /// - **Any X11 session but GNOME's** (`isX11`): the X server itself, which holds what its
 ///   libinput driver applies to each touchpad, real and virtual, whoever set it (Xfce, Plasma
 ///   on X11, a start-up script's `xinput set-prop`): `xinput list` and `xinput list-props`
-///   (`XInputDevices`), each run with a 2 s timeout when xinput is on the PATH. Without an
-///   answer there, the places below. GNOME applies its one setting to every touchpad.
+///   (`XInputDevices`), each run with a 2 s timeout when xinput is on the PATH; and a change
+///   there is heard as the X server makes it (`openServerWatch()`). Without an answer there,
+///   the places below. GNOME applies its one setting to every touchpad.
 /// - **KDE Plasma**: `NaturalScroll` in the touchpad's `[Libinput][vendor][product][name]` group
 ///   of `$XDG_CONFIG_HOME/kcminputrc` (Wayland, Plasma 5.x and 6), or `naturalScroll` in
 ///   `touchpadxlibinputrc` (the X11 touchpad module, one group per touchpad); the session type's
@@ -210,7 +211,8 @@ public enum DesktopSettings {
         }
     }
 
-    /// A watch on the session's desktop for changes to its touchpads' settings: on Xfce under
+    /// A watch on the session's desktop for changes to its touchpads' settings (the X
+    /// server's, which blocks while it opens, is `openServerWatch()`): on Xfce under
     /// X11, its `pointers` channel's file (`xfcePointersFile`); on a desktop
     /// that is neither KDE nor GNOME, sway's input events, and a sway starting in the runtime
     /// directory when none runs (`SwaySessionWatch`); KDE Plasma's files, and GNOME's dconf
@@ -241,6 +243,19 @@ public enum DesktopSettings {
         }
         guard isKDE, let files = kdeFiles(environment) else { return nil }
         return try? DesktopFilesWatch(paths: files.map(\.path), logger: logger)
+    }
+
+    /// The X server's watch on each touchpad's natural scrolling (`XServerWatch`) on a session
+    /// whose X server flickd asks (`askedXDisplay`), or why it could not be opened; nil on any
+    /// other session. Blocks while the X server answers: `DesktopQuery` calls it on its helper
+    /// thread. It comes beside `watchChanges`'s watch (Xfce's file, which it makes early news of).
+    public static func openServerWatch() -> ServerWatchOpening? {
+        guard let display = askedXDisplay(.session()) else { return nil }
+        do {
+            return .opened(try XServerWatch(display: display))
+        } catch {
+            return .failed(why: error.why)
+        }
     }
 
     /// Whether `XDG_CURRENT_DESKTOP` names KDE or a GNOME-family desktop; sway is looked for on
@@ -305,7 +320,7 @@ public enum DesktopSettings {
     }
 
     /// Why a place the search looked in gave no answer.
-    struct Miss: Error {
+    struct Miss: Error, Equatable {
         var why: String
     }
 

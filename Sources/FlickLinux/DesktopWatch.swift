@@ -23,6 +23,13 @@ public enum DesktopChange: Equatable, Sendable {
     case closed
 }
 
+/// What opening a watch that may block gave (`DesktopQuery`'s `openServerWatch`, run on its
+/// helper thread): the watch, or why there is none.
+public enum ServerWatchOpening {
+    case opened(any DesktopWatch)
+    case failed(why: String)
+}
+
 /// A desktop's settings files, watched through inotify (`ConfigWatcher`: the directory, so a
 /// file saved by renaming a new one over it is seen): KDE Plasma's touchpad files
 /// (`kcminputrc`, `touchpadxlibinputrc`), which System Settings writes when a touchpad setting

@@ -358,4 +358,83 @@ struct DesktopQueryTests {
         #expect(engine.desktopNaturalScrolling == true)
         #expect(probes.count == 2, "asked at start, and once more when sway came")
     }
+
+    /// On X11 the X server's watch opens on the query's thread (connecting blocks), comes with
+    /// the answer, and a change it reports (`xinput set-prop`) is asked about at once; the
+    /// second ask opens no second watch.
+    @Test func theServerWatchOpensOffTheLoopAndAChangeIsAskedAgain() throws {
+        let watch = try PipeWatch()
+        let threads = ProbeCounter()
+        let probes = ProbeCounter()
+        let openings = ProbeCounter()
+        let query = try DesktopQuery(probe: { _ in
+            _ = threads.next()
+            return .found(DesktopSettings.Answer(probes.next() != 1, "x test"))
+        }, watchChanges: { _ in nil }, openServerWatch: {
+            _ = threads.next()
+            _ = openings.next()
+            // The setting changes after the probe read it.
+            watch.signal()
+            return .opened(watch)
+        })
+        let engine = Engine()
+        let logger = Logger(label: "flickd-test") { _ in TerminateOnLine(prefix: "natural scrolling: auto → true (x test)") }
+        try runUntilLogged(engine, logger: logger, desktop: query)
+        #expect(engine.desktopNaturalScrolling == true)
+        #expect(probes.count == 2, "asked at start, and once more for the change")
+        #expect(openings.count == 1, "the open watch is kept: the second ask opens none")
+        #expect(threads.ranOnOneThread, "opened on the thread the probes run on")
+    }
+
+    /// A server watch that cannot be opened (no X server yet, no libXi) is tried again at the
+    /// next ask; its reason is logged at info once, then at debug.
+    @Test func aServerWatchThatCannotOpenIsTriedAgainAndLoggedOnce() throws {
+        let change = try PipeWatch()
+        let openings = ProbeCounter()
+        let query = try DesktopQuery(probe: { _ in .found(DesktopSettings.Answer(true, "x test")) },
+                                     watchChanges: { _ in
+                                         // One change, so that the desktop is asked twice.
+                                         change.signal()
+                                         return change
+                                     }, openServerWatch: {
+                                         _ = openings.next()
+                                         return .failed(why: "no X server")
+                                     })
+        let line = "natural scrolling: cannot follow the X server's touchpad settings as they change (no X server); they are read again at each reload and hot-plug"
+        let lines = LevelledLines(endAfter: 2, of: line)
+        try runUntilLogged(Engine(), logger: Logger(label: "flickd-test") { _ in lines }, desktop: query)
+        #expect(openings.count == 2)
+        #expect(lines.levels(of: line) == [.info, .debug])
+    }
+}
+
+/// A desktop watch the test makes readable: each `signal()` is one change of a touchpad's
+/// settings.
+private final class PipeWatch: DesktopWatch, @unchecked Sendable {
+    let fileDescriptor: Int32
+    private let writeEnd: Int32
+    let source = "a test's watch"
+
+    init() throws {
+        let ends = try Syscall.makePipe()
+        (fileDescriptor, writeEnd) = (ends.read, ends.write)
+        Syscall.setNonBlocking(fileDescriptor)
+    }
+
+    deinit {
+        close(fileDescriptor)
+        close(writeEnd)
+    }
+
+    func signal() {
+        var byte: UInt8 = 1
+        _ = write(writeEnd, &byte, 1)
+    }
+
+    func receive() -> DesktopChange {
+        var byte: UInt8 = 0
+        var changes = 0
+        while read(fileDescriptor, &byte, 1) == 1 { changes += 1 }
+        return changes > 0 ? .touchpads : .none
+    }
 }

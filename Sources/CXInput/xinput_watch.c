@@ -1,0 +1,184 @@
+// See include/xinput_watch.h. Only this file speaks Xlib; it is compiled against libX11's and
+// libXi's headers (Debian's libx11-dev and libxi-dev) and links neither.
+#include "xinput_watch.h"
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <X11/Xlib.h>
+#include <X11/extensions/XInput2.h>
+
+struct flickd_xwatch {
+    Display *display;
+    Atom property;
+    int opcode;
+    // Set by the I/O error exit handler: the X server went away.
+    int lost;
+};
+
+// The functions used, from libX11.so.6 and libXi.so.6.
+static struct {
+    Status (*XInitThreads)(void);
+    Display *(*XOpenDisplay)(const char *);
+    int (*XCloseDisplay)(Display *);
+    int (*XConnectionNumber)(Display *);
+    Atom (*XInternAtom)(Display *, const char *, Bool);
+    Bool (*XQueryExtension)(Display *, const char *, int *, int *, int *);
+    int (*XPending)(Display *);
+    int (*XNextEvent)(Display *, XEvent *);
+    int (*XSync)(Display *, Bool);
+    Bool (*XGetEventData)(Display *, XGenericEventCookie *);
+    void (*XFreeEventData)(Display *, XGenericEventCookie *);
+    XErrorHandler (*XSetErrorHandler)(XErrorHandler);
+    XIOErrorHandler (*XSetIOErrorHandler)(XIOErrorHandler);
+    void (*XSetIOErrorExitHandler)(Display *, XIOErrorExitHandler, void *);
+    Status (*XIQueryVersion)(Display *, int *, int *);
+    int (*XISelectEvents)(Display *, Window, XIEventMask *, int);
+    // Why loading failed; empty when it did not.
+    char failure[200];
+} x;
+
+static pthread_once_t loaded = PTHREAD_ONCE_INIT;
+
+static void say(char *why, size_t size, const char *format, ...) {
+    if (size == 0) return;
+    va_list arguments;
+    va_start(arguments, format);
+    vsnprintf(why, size, format, arguments);
+    va_end(arguments);
+}
+
+// Xlib's default handlers print and call exit(1). A protocol error here (a server refusing a
+// request) is answered by the request's status; a lost connection by `lost`.
+static int ignore_error(Display *display, XErrorEvent *event) {
+    (void)display;
+    (void)event;
+    return 0;
+}
+
+static int ignore_io_error(Display *display) {
+    (void)display;
+    return 0;
+}
+
+static void connection_lost(Display *display, void *context) {
+    (void)display;
+    ((struct flickd_xwatch *)context)->lost = 1;
+}
+
+#define LOOK_UP(library, name)                                                               \
+    if (!(x.name = dlsym(library, #name))) {                                                  \
+        say(x.failure, sizeof x.failure, "%s.so.6 has no %s", #library, #name);               \
+        return;                                                                               \
+    }
+
+static void load(void) {
+    // libXi brings libX11 in; RTLD_LOCAL keeps both out of the global namespace.
+    void *libX11 = dlopen("libX11.so.6", RTLD_NOW | RTLD_LOCAL);
+    if (!libX11) {
+        say(x.failure, sizeof x.failure, "cannot load libX11.so.6 (Debian's libx11-6)");
+        return;
+    }
+    void *libXi = dlopen("libXi.so.6", RTLD_NOW | RTLD_LOCAL);
+    if (!libXi) {
+        say(x.failure, sizeof x.failure, "cannot load libXi.so.6 (Debian's libxi6, which xinput needs too)");
+        return;
+    }
+    LOOK_UP(libX11, XInitThreads)
+    LOOK_UP(libX11, XOpenDisplay)
+    LOOK_UP(libX11, XCloseDisplay)
+    LOOK_UP(libX11, XConnectionNumber)
+    LOOK_UP(libX11, XInternAtom)
+    LOOK_UP(libX11, XQueryExtension)
+    LOOK_UP(libX11, XPending)
+    LOOK_UP(libX11, XNextEvent)
+    LOOK_UP(libX11, XSync)
+    LOOK_UP(libX11, XGetEventData)
+    LOOK_UP(libX11, XFreeEventData)
+    LOOK_UP(libX11, XSetErrorHandler)
+    LOOK_UP(libX11, XSetIOErrorHandler)
+    // Without it (libX11 before 1.7) a lost connection would end the process: no watch then.
+    LOOK_UP(libX11, XSetIOErrorExitHandler)
+    LOOK_UP(libXi, XIQueryVersion)
+    LOOK_UP(libXi, XISelectEvents)
+    // A watch is opened on one thread and read on another.
+    x.XInitThreads();
+    x.XSetErrorHandler(ignore_error);
+    x.XSetIOErrorHandler(ignore_io_error);
+}
+
+flickd_xwatch *flickd_xwatch_open(const char *display, const char *property, char *why, size_t why_size) {
+    pthread_once(&loaded, load);
+    if (x.failure[0]) {
+        say(why, why_size, "%s", x.failure);
+        return NULL;
+    }
+    const char *name = display ? display : getenv("DISPLAY");
+    struct flickd_xwatch *watch = calloc(1, sizeof *watch);
+    if (!watch) {
+        say(why, why_size, "out of memory");
+        return NULL;
+    }
+    watch->display = x.XOpenDisplay(display);
+    if (!watch->display) {
+        say(why, why_size, "cannot connect to the X server %s", name ? name : "(no DISPLAY)");
+        free(watch);
+        return NULL;
+    }
+    x.XSetIOErrorExitHandler(watch->display, connection_lost, watch);
+    int event, error;
+    int major = 2, minor = 0;
+    if (!x.XQueryExtension(watch->display, "XInputExtension", &watch->opcode, &event, &error) ||
+        x.XIQueryVersion(watch->display, &major, &minor) != Success) {
+        say(why, why_size, "the X server %s has no XInput 2", name ? name : "");
+        flickd_xwatch_close(watch);
+        return NULL;
+    }
+    watch->property = x.XInternAtom(watch->display, property, False);
+    unsigned char bits[XIMaskLen(XI_LASTEVENT)] = {0};
+    XISetMask(bits, XI_PropertyEvent);
+    XIEventMask mask = {.deviceid = XIAllDevices, .mask_len = sizeof bits, .mask = bits};
+    x.XISelectEvents(watch->display, DefaultRootWindow(watch->display), &mask, 1);
+    x.XSync(watch->display, False);
+    if (watch->lost) {
+        say(why, why_size, "the X server %s closed the connection", name ? name : "");
+        flickd_xwatch_close(watch);
+        return NULL;
+    }
+    // What came before the selection was in place is not news: whoever opens the watch reads
+    // the properties after it.
+    while (x.XPending(watch->display) > 0) {
+        XEvent discarded;
+        x.XNextEvent(watch->display, &discarded);
+    }
+    return watch;
+}
+
+int flickd_xwatch_fd(const flickd_xwatch *watch) {
+    return x.XConnectionNumber(watch->display);
+}
+
+int flickd_xwatch_receive(flickd_xwatch *watch) {
+    int changes = 0;
+    while (!watch->lost && x.XPending(watch->display) > 0) {
+        XEvent event;
+        x.XNextEvent(watch->display, &event);
+        XGenericEventCookie *cookie = &event.xcookie;
+        if (cookie->type != GenericEvent || cookie->extension != watch->opcode ||
+            !x.XGetEventData(watch->display, cookie))
+            continue;
+        if (cookie->evtype == XI_PropertyEvent && ((XIPropertyEvent *)cookie->data)->property == watch->property)
+            changes += 1;
+        x.XFreeEventData(watch->display, cookie);
+    }
+    return watch->lost ? -1 : changes;
+}
+
+void flickd_xwatch_close(flickd_xwatch *watch) {
+    if (!watch) return;
+    // Safe on a lost connection too: Xlib only frees it then.
+    x.XCloseDisplay(watch->display);
+    free(watch);
+}
