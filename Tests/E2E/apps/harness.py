@@ -848,7 +848,8 @@ class XorgNatural(Xorg):
     do), leaving flickd's virtual pad at libinput's default. flickd, started with the session's
     DISPLAY, XDG_SESSION_TYPE=x11 and XDG_CURRENT_DESKTOP=XFCE, must read both pads' settings
     from the X server (xinput) and move its virtual fingers against the real ones, or every
-    glide runs backwards; and follow a change made in Xfce's settings (run_xfce_change)."""
+    glide runs backwards; and follow a change made in Xfce's settings (run_xfce_change) or by
+    `xinput set-prop` alone (run_xinput_change)."""
     name = "xorg-natural"
     PROPERTY = "libinput Natural Scrolling Enabled"
 
@@ -916,16 +917,45 @@ def run_xfce_change(args, server, pad, work, checks):
         steps = []
         for value, setting in (("false", "0"), ("true", "1")):
             before = len(pad_directions(daemon, pad.devnode))
+            t = mono()
             r = server.xfconf_set(setting)
             ok = (r.returncode == 0 and wait_direction(daemon, pad.devnode, value, seconds=40)
                   and len(pad_directions(daemon, pad.devnode)) > before)
-            steps.append("%s -> %s (X server: %s)" % (setting, "followed" if ok else "NOT followed (%s)" % (r.stderr.strip() or "no new line"),
+            steps.append("%s -> %s (X server: %s)" % (setting, "followed in %.1f s" % (mono() - t) if ok
+                                                       else "NOT followed (%s)" % (r.stderr.strip() or "no new line"),
                                                        server.natural(server.pad_name)))
             followed = followed and ok
         checks.check(name, "flickd follows a change made in Xfce's settings without a reload", followed,
                      "%s natural scrolling true, then false, then true" % pad.devnode, "; ".join(steps))
     finally:
         server.xfconf_set("1")
+        daemon.stop()
+
+
+def run_xinput_change(args, server, pad, work, checks):
+    """A change made on the X server alone while flickd runs, as a window manager's start-up
+    script or a user at a terminal makes it: `xinput set-prop` on the real pad, no settings
+    file written anywhere. Only the X server's own property events tell of it (flickd's
+    XServerWatch); the real pad is made traditional, then natural again, and flickd's log must
+    follow both without a reload, each within a few seconds."""
+    name = "%s xinput set-prop" % server.name
+    daemon = Flickd(args.flickd, "default", work, pad.devnode)
+    try:
+        followed = wait_direction(daemon, pad.devnode, "true")
+        steps = []
+        for value, setting in (("false", "0"), ("true", "1")):
+            before = len(pad_directions(daemon, pad.devnode))
+            t = mono()
+            r = server.xinput("set-prop", server.pad_name, server.PROPERTY, setting)
+            ok = (r.returncode == 0 and wait_direction(daemon, pad.devnode, value, seconds=10)
+                  and len(pad_directions(daemon, pad.devnode)) > before)
+            steps.append("%s -> %s" % (setting, "followed in %.1f s" % (mono() - t) if ok
+                                       else "NOT followed (%s)" % ((r.stderr or "").strip() or "no new line")))
+            followed = followed and ok
+        checks.check(name, "flickd follows an xinput set-prop on the real pad without a reload", followed,
+                     "%s natural scrolling true, then false, then true, each within 10 s" % pad.devnode, "; ".join(steps))
+    finally:
+        server.xinput("set-prop", server.pad_name, server.PROPERTY, "1")
         daemon.stop()
 
 
@@ -1862,6 +1892,7 @@ def run(args):
                 run_sway_runtime_change(args, server, pad, work, checks)
             if isinstance(server, XorgNatural) and args.check:
                 run_xfce_change(args, server, pad, work, checks)
+                run_xinput_change(args, server, pad, work, checks)
             if isinstance(server, KWinNatural):
                 check_kde_applied(server, pad, checks)
                 if args.check:
