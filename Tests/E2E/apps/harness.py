@@ -905,26 +905,37 @@ class XorgNatural(Xorg):
         shutil.rmtree(self.config, ignore_errors=True)
 
 
+def follow_two_changes(daemon, pad, change, seconds, note=lambda: None):
+    """Makes the real pad traditional, then natural again, with `change(setting)` ("0", then
+    "1"; a CompletedProcess), and waits up to `seconds` each for flickd's log to follow: (all
+    followed, one step per change with how long it took). What `note()` says is added to each
+    step."""
+    followed = wait_direction(daemon, pad.devnode, "true")
+    steps = []
+    for value, setting in (("false", "0"), ("true", "1")):
+        before = len(pad_directions(daemon, pad.devnode))
+        t = mono()
+        r = change(setting)
+        ok = (r.returncode == 0 and wait_direction(daemon, pad.devnode, value, seconds=seconds)
+              and len(pad_directions(daemon, pad.devnode)) > before)
+        step = "%s -> %s" % (setting, "followed in %.1f s" % (mono() - t) if ok
+                             else "NOT followed (%s)" % ((r.stderr or "").strip() or "no new line"))
+        extra = note()
+        steps.append(step + (" (%s)" % extra if extra else ""))
+        followed = followed and ok
+    return followed, steps
+
+
 def run_xfce_change(args, server, pad, work, checks):
     """A change made in Xfce's mouse settings while flickd runs: xfsettingsd applies it to the
-    X server at once and xfconf saves the `pointers` channel seconds later, which flickd
-    watches. The real pad is made traditional, then natural again; flickd's log must follow
-    both without a reload."""
+    X server at once (flickd's XServerWatch hears it) and xfconf saves the `pointers` channel
+    seconds later, which flickd watches too. The real pad is made traditional, then natural
+    again; flickd's log must follow both without a reload."""
     name = "%s Xfce settings change" % server.name
     daemon = Flickd(args.flickd, "default", work, pad.devnode)
     try:
-        followed = wait_direction(daemon, pad.devnode, "true")
-        steps = []
-        for value, setting in (("false", "0"), ("true", "1")):
-            before = len(pad_directions(daemon, pad.devnode))
-            t = mono()
-            r = server.xfconf_set(setting)
-            ok = (r.returncode == 0 and wait_direction(daemon, pad.devnode, value, seconds=40)
-                  and len(pad_directions(daemon, pad.devnode)) > before)
-            steps.append("%s -> %s (X server: %s)" % (setting, "followed in %.1f s" % (mono() - t) if ok
-                                                       else "NOT followed (%s)" % (r.stderr.strip() or "no new line"),
-                                                       server.natural(server.pad_name)))
-            followed = followed and ok
+        followed, steps = follow_two_changes(daemon, pad, server.xfconf_set, 40,
+                                             lambda: "X server: %s" % server.natural(server.pad_name))
         checks.check(name, "flickd follows a change made in Xfce's settings without a reload", followed,
                      "%s natural scrolling true, then false, then true" % pad.devnode, "; ".join(steps))
     finally:
@@ -937,21 +948,12 @@ def run_xinput_change(args, server, pad, work, checks):
     script or a user at a terminal makes it: `xinput set-prop` on the real pad, no settings
     file written anywhere. Only the X server's own property events tell of it (flickd's
     XServerWatch); the real pad is made traditional, then natural again, and flickd's log must
-    follow both without a reload, each within a few seconds."""
+    follow both without a reload, each within 10 s."""
     name = "%s xinput set-prop" % server.name
     daemon = Flickd(args.flickd, "default", work, pad.devnode)
     try:
-        followed = wait_direction(daemon, pad.devnode, "true")
-        steps = []
-        for value, setting in (("false", "0"), ("true", "1")):
-            before = len(pad_directions(daemon, pad.devnode))
-            t = mono()
-            r = server.xinput("set-prop", server.pad_name, server.PROPERTY, setting)
-            ok = (r.returncode == 0 and wait_direction(daemon, pad.devnode, value, seconds=10)
-                  and len(pad_directions(daemon, pad.devnode)) > before)
-            steps.append("%s -> %s" % (setting, "followed in %.1f s" % (mono() - t) if ok
-                                       else "NOT followed (%s)" % ((r.stderr or "").strip() or "no new line")))
-            followed = followed and ok
+        followed, steps = follow_two_changes(
+            daemon, pad, lambda setting: server.xinput("set-prop", server.pad_name, server.PROPERTY, setting), 10)
         checks.check(name, "flickd follows an xinput set-prop on the real pad without a reload", followed,
                      "%s natural scrolling true, then false, then true, each within 10 s" % pad.devnode, "; ".join(steps))
     finally:
