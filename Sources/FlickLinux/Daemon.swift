@@ -497,8 +497,13 @@ public final class Daemon {
             if desktopAsked { desktopAskAgain = true } else { askDesktop(for: configuration.current) }
         case .closed:
             try? poll.remove(watch.fileDescriptor)
-            if server { serverWatch = nil } else { desktopWatch = nil }
-            logger.info("natural scrolling: \(watch.source) ended; the desktop is asked and watched again at the next reload")
+            if server {
+                serverWatch = nil
+                logger.info("natural scrolling: \(watch.source) ended (the X server went away); it is watched again when the desktop is next asked (a reload, a touchpad plugged in)")
+            } else {
+                desktopWatch = nil
+                logger.info("natural scrolling: \(watch.source) ended; the desktop is asked and watched again at the next reload")
+            }
         }
     }
 

@@ -406,16 +406,32 @@ struct DesktopQueryTests {
         #expect(openings.count == 2)
         #expect(lines.levels(of: line) == [.info, .debug])
     }
+
+    /// The X server goes away (a logout): the log says its watch ended, and when it comes back.
+    @Test func aServerWatchThatEndsIsLogged() throws {
+        let watch = try PipeWatch(ending: true)
+        let query = try DesktopQuery(probe: { _ in .found(DesktopSettings.Answer(true, "x test")) },
+                                     watchChanges: { _ in nil }, openServerWatch: {
+                                         watch.signal()
+                                         return .opened(watch)
+                                     })
+        let line = "natural scrolling: a test's watch ended (the X server went away); it is watched again when the desktop is next asked (a reload, a touchpad plugged in)"
+        let lines = LevelledLines(endAfter: 1, of: line)
+        try runUntilLogged(Engine(), logger: Logger(label: "flickd-test") { _ in lines }, desktop: query)
+        #expect(lines.levels(of: line) == [.info])
+    }
 }
 
 /// A desktop watch the test makes readable: each `signal()` is one change of a touchpad's
-/// settings.
+/// settings, or with `ending`, the watch's end (an X server gone).
 private final class PipeWatch: DesktopWatch, @unchecked Sendable {
     let fileDescriptor: Int32
     private let writeEnd: Int32
+    private let ending: Bool
     let source = "a test's watch"
 
-    init() throws {
+    init(ending: Bool = false) throws {
+        self.ending = ending
         let ends = try Syscall.makePipe()
         (fileDescriptor, writeEnd) = (ends.read, ends.write)
         Syscall.setNonBlocking(fileDescriptor)
@@ -435,6 +451,6 @@ private final class PipeWatch: DesktopWatch, @unchecked Sendable {
         var byte: UInt8 = 0
         var changes = 0
         while read(fileDescriptor, &byte, 1) == 1 { changes += 1 }
-        return changes > 0 ? .touchpads : .none
+        return changes == 0 ? .none : ending ? .closed : .touchpads
     }
 }
