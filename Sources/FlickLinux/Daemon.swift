@@ -459,24 +459,27 @@ public final class Daemon {
 
     /// Puts the server watch the query opened for an ask in the loop's epoll set, or logs why
     /// there is none (a new reason at info, as changes made in the X server then wait for a
-    /// reload).
-    private func takeServerWatch(_ desktop: DesktopQuery) {
+    /// reload). True when a watch was added.
+    private func takeServerWatch(_ desktop: DesktopQuery) -> Bool {
         switch desktop.takeServerWatch() {
         case nil:
-            return
+            return false
         case .failed(let why):
             let line = "natural scrolling: cannot follow the X server's touchpad settings as they change (\(why)); they are read again at each reload and hot-plug"
             if why != serverWatchFailure { logger.info("\(line)") } else { logger.debug("\(line)") }
             serverWatchFailure = why
+            return false
         case .opened(let watch):
-            guard serverWatch == nil else { return }
+            guard serverWatch == nil else { return false }
             do {
                 try poll.add(watch.fileDescriptor, token: Token.serverChanges)
                 serverWatch = watch
                 serverWatchFailure = nil
                 logger.debug("natural scrolling: following changes to \(watch.source)")
+                return true
             } catch {
                 logger.warning("cannot follow the X server's touchpad settings: \(error); they are read again on reload")
+                return false
             }
         }
     }
@@ -507,10 +510,18 @@ public final class Daemon {
         }
     }
 
-    /// Applies the desktop's answer to the settings in force, and logs it.
+    /// The query's descriptor is readable: an answer came, or the server watch an ask wanted.
     private func desktopAnswered() {
-        guard let desktop, let finding = desktop.receive() else { return }
-        takeServerWatch(desktop)
+        guard let desktop else { return }
+        if let finding = desktop.receive() { apply(finding) }
+        // The watch opens after the probe: a change between the two was heard by neither.
+        if takeServerWatch(desktop) {
+            if desktopAsked { desktopAskAgain = true } else { askDesktop(for: configuration.current) }
+        }
+    }
+
+    /// Applies the desktop's answer to the settings in force, and logs it.
+    private func apply(_ finding: DesktopSettings.Finding) {
         desktopAnswer = finding.answer
         desktopAsked = false
         let perDevice = finding.answer?.perDevice

@@ -14,8 +14,10 @@ import Glibc
 /// by one more probe after it; an answer to an older ask is dropped.
 ///
 /// An ask may also want the watch that blocks while it opens (the X server's, `XServerWatch`):
-/// the helper thread opens it before the probe, so that whatever changes after the probe read
-/// the settings is seen, and hands it over with the answer (`takeServerWatch()`).
+/// the helper thread opens it after the probe, so that the answer does not wait for it, and
+/// hands it over through the same pipe (`takeServerWatch()`); a change made between the
+/// probe's read and the watch's start is heard by neither, so the loop asks once more when it
+/// takes a new watch.
 ///
 /// Rationale: a thread rather than a non-blocking child in epoll keeps the probe as it is
 /// (KDE files and gsettings, with its timeout); it makes no wake-ups while idle and nothing is
@@ -108,8 +110,8 @@ public final class DesktopQuery: @unchecked Sendable {
     }
 
     /// The server watch an ask wanted, once the helper thread has tried to open it: the watch
-    /// or why there is none; nil while it has not, or where there is none to open. Call it when
-    /// an answer came (the watch is opened before the probe).
+    /// or why there is none; nil while it has not, or where there is none to open. Call it
+    /// whenever `fileDescriptor` is readable, with `receive()`.
     public func takeServerWatch() -> ServerWatchOpening? {
         state.locked {
             defer { state.serverWatch = nil }
@@ -169,26 +171,34 @@ public final class DesktopQuery: @unchecked Sendable {
                     }
                     if stopping { return nil }
                     probed = asked
-                    // One the loop has not taken yet serves this ask too.
-                    let opening = serverWatchWanted && serverWatch == nil
+                    // A watch the loop has not taken yet serves this ask too; a failure to
+                    // open one is tried again.
+                    var pending = false
+                    if case .opened = serverWatch { pending = true }
+                    let opening = serverWatchWanted && !pending
                     serverWatchWanted = false
                     return (asked, devices, opening)
                 }
                 guard let (number, devices, opening) = ask else { return }
-                if opening, let watch = openServerWatch() {
-                    locked { serverWatch = watch }
-                }
                 let found = probe(devices)
                 let current = locked {
                     guard asked == number, !stopping else { return false }
                     answer = .some(found)
                     return true
                 }
-                guard current else { continue }
-                var byte: UInt8 = 1
-                // A full pipe already says an answer waits.
-                _ = Glibc.write(writeEnd, &byte, 1)
+                if current { wakeLoop() }
+                // After the answer, which a flick at start should not wait for.
+                if opening, let watch = openServerWatch() {
+                    locked { serverWatch = watch }
+                    wakeLoop()
+                }
             }
+        }
+
+        /// Tells the loop something waits (an answer, a watch); a full pipe already says so.
+        private func wakeLoop() {
+            var byte: UInt8 = 1
+            _ = Glibc.write(writeEnd, &byte, 1)
         }
 
         func locked<T>(_ body: () -> T) -> T {

@@ -110,17 +110,20 @@ private struct TerminateOnLine: LogHandler {
 }
 
 /// Keeps the level of every line logged, and sends SIGTERM to the logging thread once the line
-/// `message` has been logged `endAfter` times.
+/// `message` has been logged `endAfter` times; `then` runs (on the logging thread) each time it
+/// is logged before that.
 private final class LevelledLines: LogHandler, @unchecked Sendable {
     var logLevel: Logger.Level = .debug
     private let message: String
     private let endAfter: Int
+    private let then: () -> Void
     private var logged: [(Logger.Level, String)] = []
     private var lock = pthread_mutex_t()
 
-    init(endAfter: Int, of message: String) {
+    init(endAfter: Int, of message: String, then: @escaping () -> Void = {}) {
         self.endAfter = endAfter
         self.message = message
+        self.then = then
         pthread_mutex_init(&lock, nil)
     }
 
@@ -129,7 +132,8 @@ private final class LevelledLines: LogHandler, @unchecked Sendable {
         logged.append((event.level, "\(event.message)"))
         let seen = logged.filter { $0.1 == message }.count
         pthread_mutex_unlock(&lock)
-        if "\(event.message)" == message && seen == endAfter { raise(SIGTERM) }
+        guard "\(event.message)" == message else { return }
+        if seen == endAfter { raise(SIGTERM) } else { then() }
     }
 
     /// The levels `line` was logged at, in order.
@@ -359,31 +363,49 @@ struct DesktopQueryTests {
         #expect(probes.count == 2, "asked at start, and once more when sway came")
     }
 
-    /// On X11 the X server's watch opens on the query's thread (connecting blocks), comes with
-    /// the answer, and a change it reports (`xinput set-prop`) is asked about at once; the
-    /// second ask opens no second watch.
-    @Test func theServerWatchOpensOffTheLoopAndAChangeIsAskedAgain() throws {
+    /// On X11 the X server's watch opens on the query's thread (connecting blocks) after the
+    /// first probe, whose answer does not wait for it; the loop asks once more when it takes
+    /// the watch (a change between the two was heard by neither), and opens no second one.
+    @Test func theServerWatchOpensOffTheLoopAfterTheAnswerAndIsFollowedByAnAsk() throws {
         let watch = try PipeWatch()
         let threads = ProbeCounter()
         let probes = ProbeCounter()
         let openings = ProbeCounter()
+        let probedBeforeOpening = ProbeCounter()
         let query = try DesktopQuery(probe: { _ in
             _ = threads.next()
             return .found(DesktopSettings.Answer(probes.next() != 1, "x test"))
         }, watchChanges: { _ in nil }, openServerWatch: {
             _ = threads.next()
+            for _ in 0..<probes.count { _ = probedBeforeOpening.next() }
             _ = openings.next()
-            // The setting changes after the probe read it.
-            watch.signal()
             return .opened(watch)
         })
         let engine = Engine()
         let logger = Logger(label: "flickd-test") { _ in TerminateOnLine(prefix: "natural scrolling: auto → true (x test)") }
         try runUntilLogged(engine, logger: logger, desktop: query)
         #expect(engine.desktopNaturalScrolling == true)
-        #expect(probes.count == 2, "asked at start, and once more for the change")
+        #expect(probes.count == 2, "asked at start, and once more when the watch came")
         #expect(openings.count == 1, "the open watch is kept: the second ask opens none")
+        #expect(probedBeforeOpening.count == 1, "opened after the first probe")
         #expect(threads.ranOnOneThread, "opened on the thread the probes run on")
+    }
+
+    /// A change the X server's watch reports (`xinput set-prop`) is asked about at once.
+    @Test func aChangeTheServerWatchReportsIsAskedAgain() throws {
+        let watch = try PipeWatch()
+        let probes = ProbeCounter()
+        let query = try DesktopQuery(probe: { _ in
+            let number = probes.next()
+            // The ask made when the watch came reads the old setting; it changes after.
+            if number == 2 { watch.signal() }
+            return .found(DesktopSettings.Answer(number == 3, "x test"))
+        }, watchChanges: { _ in nil }, openServerWatch: { .opened(watch) })
+        let engine = Engine()
+        let logger = Logger(label: "flickd-test") { _ in TerminateOnLine(prefix: "natural scrolling: auto → true (x test)") }
+        try runUntilLogged(engine, logger: logger, desktop: query)
+        #expect(engine.desktopNaturalScrolling == true)
+        #expect(probes.count == 3, "at start, when the watch came, and for the change")
     }
 
     /// A server watch that cannot be opened (no X server yet, no libXi) is tried again at the
@@ -392,16 +414,13 @@ struct DesktopQueryTests {
         let change = try PipeWatch()
         let openings = ProbeCounter()
         let query = try DesktopQuery(probe: { _ in .found(DesktopSettings.Answer(true, "x test")) },
-                                     watchChanges: { _ in
-                                         // One change, so that the desktop is asked twice.
-                                         change.signal()
-                                         return change
-                                     }, openServerWatch: {
+                                     watchChanges: { _ in change }, openServerWatch: {
                                          _ = openings.next()
                                          return .failed(why: "no X server")
                                      })
         let line = "natural scrolling: cannot follow the X server's touchpad settings as they change (no X server); they are read again at each reload and hot-plug"
-        let lines = LevelledLines(endAfter: 2, of: line)
+        // Once the first failure is logged, the desktop says something changed: a second ask.
+        let lines = LevelledLines(endAfter: 2, of: line) { change.signal() }
         try runUntilLogged(Engine(), logger: Logger(label: "flickd-test") { _ in lines }, desktop: query)
         #expect(openings.count == 2)
         #expect(lines.levels(of: line) == [.info, .debug])
