@@ -35,6 +35,9 @@ public protocol SystemProbe {
     func sessionXServer() -> (display: String, authority: String?)?
     /// This session's `XDG_CURRENT_DESKTOP`; nil when unset.
     func sessionDesktop() -> String?
+    /// Opens and closes a watch on the X server `display`'s device properties, as the daemon
+    /// keeps one (`XServerWatch`): nil when it opened, else why not.
+    func watchXServer(_ display: String) -> String?
 }
 
 /// A user account: what `getpwuid` says about the user running flickd.
@@ -126,6 +129,15 @@ public struct LiveSystem: SystemProbe {
     }
 
     public func sessionDesktop() -> String? { DesktopSettings.Environment.session().currentDesktop }
+
+    public func watchXServer(_ display: String) -> String? {
+        do {
+            _ = try XServerWatch(display: display)
+            return nil
+        } catch {
+            return error.why
+        }
+    }
 }
 
 /// `flickd doctor`: checks everything flickd needs, each with a verdict and, when something
@@ -232,8 +244,27 @@ public struct Doctor {
         let desktop = probe.desktopNaturalScrolling()
         checks.append(naturalScrolling(configuration, touch: touch, desktop: desktop))
         checks += deviceNaturalScrolling(configuration, touch: touch, desktop: desktop.answer)
+        if let changes = xServerChanges() { checks.append(changes) }
         checks.append(output(configuration, touch: touch, desktop: desktop))
         return checks
+    }
+
+    /// On an X11 session where flickd asks the X server for each touchpad's settings: whether a
+    /// watch on its device properties opens here, as the daemon keeps one to follow a change
+    /// (an `xinput set-prop`, the desktop's settings) at once. nil where no X server is asked.
+    private func xServerChanges() -> Check? {
+        guard let display = probe.sessionXServer()?.display else { return nil }
+        let title = "X server changes"
+        guard let why = probe.watchXServer(display) else {
+            return Check(title: title, status: .ok,
+                         detail: "flickd hears the X server \(display)'s device-property changes (XInput 2): a touchpad setting changed with `xinput set-prop` or in the desktop's settings is followed at once")
+        }
+        let detail = "flickd cannot watch the X server \(display) for changes (\(why)), so a touchpad setting changed with `xinput set-prop` or in the desktop's settings is read only when flickd next asks (`systemctl --user reload flickd`, a touchpad plugged in)"
+        if why.containsText("libXi") || why.containsText("libX11") {
+            return Check(title: title, status: .warning, detail: detail,
+                         fix: "install libX11 1.7 or later and libXi (Debian's libx11-6 and libxi6, which xinput needs too), then: systemctl --user restart flickd")
+        }
+        return Check(title: title, status: .warning, detail: detail)
     }
 
     /// True when one of `checks` stops flickd from working.

@@ -28,6 +28,10 @@ struct DoctorCommand: FlickdCommand {
               that was read; a mismatch is a
               warning, and so is "auto" with no setting found, unless only touchpads
               coast on the virtual touchpad (its fingers move as the real ones did).
+            - X server changes: on an X11 session (not GNOME's), whether a watch on the
+              X server's device properties opens (XInput 2, through libX11 and libXi),
+              as flickd keeps one to follow a setting changed with `xinput set-prop` or
+              in the desktop's settings at once; without it a change waits for a reload.
             - output: output.mode in use (the virtual touchpad or the virtual wheel).
               In touchpad mode on KDE Plasma under Wayland, on sway and on X11 (read
               from the X server with xinput), the virtual touchpad's own natural

@@ -247,6 +247,9 @@ in_x11 /usr/local/bin/flickd doctor >"$E2E_TMP/doctor-x11.log" 2>&1 || true
 sed -n '/service display/s/^/  | /p' "$E2E_TMP/doctor-x11.log"
 check "doctor after the fix: the service has the session's DISPLAY" \
     grep -q "^✓ service display: flickd (pid [0-9]*) runs with this session's DISPLAY=:7" "$E2E_TMP/doctor-x11.log"
+sed -n '/X server changes/s/^/  | /p' "$E2E_TMP/doctor-x11.log"
+check "doctor: a watch on the X server's device properties opens" \
+    grep -q "^✓ X server changes: flickd hears the X server :7's device-property changes" "$E2E_TMP/doctor-x11.log"
 sed -n '/service desktop/,+1s/^/  | /p' "$E2E_TMP/doctor-x11.log"
 check "doctor: the service runs without the session's XDG_CURRENT_DESKTOP, a warning" \
     grep -q "^! service desktop: flickd (pid [0-9]*) runs with no XDG_CURRENT_DESKTOP, this session's is XFCE" "$E2E_TMP/doctor-x11.log"
@@ -266,7 +269,10 @@ check "before the change, the X server has no touchpad for flickd" \
 as_tester env DISPLAY=:7 xinput set-prop --type=int --format=8 "Virtual core XTEST pointer" "libinput Tapping Enabled" 0
 as_tester env DISPLAY=:7 xinput set-prop --type=int --format=32 "Virtual core XTEST pointer" "Device Product ID" 2 7
 as_tester env DISPLAY=:7 xinput set-prop --type=int --format=8 "Virtual core XTEST pointer" "libinput Natural Scrolling Enabled" 1
-for _ in $(seq 100); do journal | grep -qF "$per_device" && break; sleep 0.1; done
+# Up to 40 s: each ask that finds a touchpad waits for the X server to list flickd's virtual
+# one too (about 2 s of asks again, each several xinput runs, slow in the guest), and Xvfb
+# never lists it.
+for _ in $(seq 400); do journal | grep -qF "$per_device" && break; sleep 0.1; done
 journal | grep -F "natural scrolling" | tail -3 | cut -c1-160 | sed 's/^/  journal: /'
 check "the service asked the X server again at its property event" \
     bash -c "$(declare -f journal); journal | grep -qF '$per_device'"

@@ -58,6 +58,9 @@ struct FakeSystem: SystemProbe {
     /// This session's `XDG_CURRENT_DESKTOP`.
     var desktopName: String? = "GNOME"
     func sessionDesktop() -> String? { desktopName }
+    /// Why a watch on the X server's device properties would not open; nil: it opens.
+    var xServerWatchFailure: String?
+    func watchXServer(_ display: String) -> String? { xServerWatchFailure }
 
     /// The checks a doctor makes of this machine.
     func checks(config: String? = nil) -> [Doctor.Check] { Doctor(probe: self, configurationPath: config).run() }

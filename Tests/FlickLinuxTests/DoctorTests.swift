@@ -244,6 +244,38 @@ import Testing
         #expect(hidden.checks().titled("service display").isEmpty)
     }
 
+    // MARK: The X server's changes
+
+    /// Doctor in an X11 session on `:0` whose watch on the X server's device properties opens,
+    /// or fails for `why`.
+    private func xServerChanges(failing why: String? = nil) throws -> Doctor.Check {
+        var system = FakeSystem()
+        system.xServer = (":0", nil)
+        system.xServerWatchFailure = why
+        let checks = system.checks().titled("X server changes")
+        #expect(checks.count == 1)
+        return try #require(checks.first)
+    }
+
+    @Test func anXSessionWhoseServerCanBeWatchedIsFine() throws {
+        let check = try xServerChanges()
+        #expect(check.status == .ok && check.fix == nil)
+        #expect(check.detail.hasPrefix("flickd hears the X server :0's device-property changes (XInput 2)"), "\(check.text)")
+    }
+
+    @Test func anXServerThatCannotBeWatchedSaysWhyAndWhenAChangeIsRead() throws {
+        let libXi = try xServerChanges(failing: "cannot load libXi.so.6 (Debian's libxi6, which xinput needs too)")
+        #expect(libXi.status == .warning)
+        #expect(libXi.detail.hasPrefix("flickd cannot watch the X server :0 for changes (cannot load libXi.so.6"), "\(libXi.text)")
+        #expect(libXi.detail.contains("read only when flickd next asks (`systemctl --user reload flickd`"), "\(libXi.text)")
+        #expect(libXi.fix?.hasPrefix("install libX11 1.7 or later and libXi") == true, "\(libXi.text)")
+        // An X server that refuses doctor too: nothing to install.
+        let refused = try xServerChanges(failing: "cannot connect to the X server :0")
+        #expect(refused.status == .warning && refused.fix == nil, "\(refused.text)")
+        // No X server asked (Wayland, GNOME): no such check.
+        #expect(FakeSystem().checks().titled("X server changes").isEmpty)
+    }
+
     /// The service's desktop name against this session's (GNOME by default in `FakeSystem`).
     private func serviceDesktop(environ: [String], session: String? = "GNOME") throws -> Doctor.Check {
         var system = FakeSystem()
