@@ -46,7 +46,7 @@ if [ "${1:-}" != --in-guest ]; then
     fi
     binary=$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")
     "$here/guest" setup
-    exec "$here/guest" run --timeout 400 -- "$here/install-guest-test.sh" --in-guest "$binary"
+    exec "$here/guest" run --timeout 600 -- "$here/install-guest-test.sh" --in-guest "$binary"
 fi
 
 # ------------------------------------------------------------------------------- in the guest ---
@@ -233,8 +233,9 @@ echo "== flickd doctor in an X11 session: the service's X display and desktop na
 # doctor, run in the session, says so and gives the fix; after the fix it is content. The
 # variables are taken out of the manager again after. An X server of tester's (Xvfb, no
 # cookie needed) is on :7, so that after the fixes the service, sandbox and all, can be seen
-# following a change made there.
-as_tester Xvfb :7 -nolisten tcp -screen 0 320x240x24 >"$E2E_TMP/xvfb.log" 2>&1 &
+# following a change made there. -noreset: without it Xvfb resets when its last client
+# leaves, which drops the device properties xinput set below.
+as_tester Xvfb :7 -noreset -nolisten tcp -screen 0 320x240x24 >"$E2E_TMP/xvfb.log" 2>&1 &
 for _ in $(seq 100); do as_tester env DISPLAY=:7 xinput list >/dev/null 2>&1 && break; sleep 0.1; done
 in_x11() { as_tester env XDG_SESSION_TYPE=x11 XDG_CURRENT_DESKTOP=XFCE DISPLAY=:7 XAUTHORITY=/home/tester/.Xauthority "$@"; }
 in_x11 /usr/local/bin/flickd doctor >"$E2E_TMP/doctor-x11.log" 2>&1 || true
@@ -269,10 +270,12 @@ check "before the change, the X server has no touchpad for flickd" \
 as_tester env DISPLAY=:7 xinput set-prop --type=int --format=8 "Virtual core XTEST pointer" "libinput Tapping Enabled" 0
 as_tester env DISPLAY=:7 xinput set-prop --type=int --format=32 "Virtual core XTEST pointer" "Device Product ID" 2 7
 as_tester env DISPLAY=:7 xinput set-prop --type=int --format=8 "Virtual core XTEST pointer" "libinput Natural Scrolling Enabled" 1
-# Up to 40 s: each ask that finds a touchpad waits for the X server to list flickd's virtual
-# one too (about 2 s of asks again, each several xinput runs, slow in the guest), and Xvfb
-# never lists it.
-for _ in $(seq 400); do journal | grep -qF "$per_device" && break; sleep 0.1; done
+# Up to 150 s, a generous bound: an ask waits for the X server to list the touchpads flickd
+# has open and its virtual one (nine rounds of xinput runs, slow in the guest), which Xvfb
+# never does, and the change may come while one runs (3 s in the run that added this).
+changed_at=$SECONDS
+while [ $((SECONDS - changed_at)) -lt 150 ]; do journal | grep -qF "$per_device" && break; sleep 1; done
+echo "  waited $((SECONDS - changed_at)) s for the service's answer"
 journal | grep -F "natural scrolling" | tail -3 | cut -c1-160 | sed 's/^/  journal: /'
 check "the service asked the X server again at its property event" \
     bash -c "$(declare -f journal); journal | grep -qF '$per_device'"

@@ -18,7 +18,8 @@ private final class VirtualXServer {
         process.executableURL = URL(fileURLWithPath: Self.path)
         // -displayfd: the server picks a free display and writes its number there once it
         // accepts connections, so nothing waits on a guess.
-        process.arguments = ["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "320x240x24"]
+        // -noreset: a server whose last client leaves resets, dropping the properties set.
+        process.arguments = ["-displayfd", "1", "-noreset", "-nolisten", "tcp", "-screen", "0", "320x240x24"]
         let number = Pipe()
         process.standardOutput = number
         process.standardError = FileHandle.nullDevice
