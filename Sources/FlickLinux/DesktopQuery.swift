@@ -70,8 +70,8 @@ public final class DesktopQuery: @unchecked Sendable {
     /// Starts asking; returns at once. False when the helper thread could not be started (then
     /// nothing will arrive, and the setting in use stays). `devices`: the touchpads, real and
     /// virtual, whose own settings the answer should hold (on sway the probe waits for sway to
-    /// list them). `openingServerWatch`: the loop has no server watch and wants one; it comes
-    /// with the answer.
+    /// list them). `openingServerWatch`: the loop has no server watch and wants one; it is
+    /// opened after the probe and comes after the answer (`takeServerWatch()`).
     @discardableResult
     public func ask(devices: [DeviceIdentity] = [], openingServerWatch: Bool = false) -> Bool {
         state.locked {

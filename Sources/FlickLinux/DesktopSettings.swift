@@ -248,7 +248,8 @@ public enum DesktopSettings {
     /// The X server's watch on each touchpad's natural scrolling (`XServerWatch`) on a session
     /// whose X server flickd asks (`askedXDisplay`), or why it could not be opened; nil on any
     /// other session. Blocks while the X server answers: `DesktopQuery` calls it on its helper
-    /// thread. It comes beside `watchChanges`'s watch (Xfce's file, which it makes early news of).
+    /// thread. It is kept beside `watchChanges`'s watch (on Xfce its `pointers` file, saved
+    /// seconds after the X server has the change).
     public static func openServerWatch() -> ServerWatchOpening? {
         guard let display = askedXDisplay(.session()) else { return nil }
         do {
