@@ -55,11 +55,9 @@ private final class VirtualXServer {
     deinit { if process.isRunning { end() } }
 }
 
-/// Whether `fd` becomes readable within `milliseconds`: a real X server's event is waited for,
-/// not slept on.
-private func readable(_ fd: Int32, within milliseconds: Int32) -> Bool {
-    var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-    return poll(&entry, 1, milliseconds) == 1
+/// Whether `fd` becomes readable within 5 s: a real X server's event is waited for, not slept on.
+private func readable(_ fd: Int32) -> Bool {
+    (try? Syscall.waitReadable(fd, timeout: .seconds(5))) == true
 }
 
 /// The X server's watch against a real X server: libX11 and libXi loaded with dlopen, XInput
@@ -74,19 +72,19 @@ struct XServerWatchTests {
         #expect(watch.receive() == .none, "nothing has changed yet")
 
         try server.setProperty(XServerWatch.property, 1)
-        #expect(readable(watch.fileDescriptor, within: 5000))
+        #expect(readable(watch.fileDescriptor))
         #expect(watch.receive() == .touchpads)
         try server.setProperty(XServerWatch.property, 0)
-        #expect(readable(watch.fileDescriptor, within: 5000))
+        #expect(readable(watch.fileDescriptor))
         #expect(watch.receive() == .touchpads)
 
         try server.setProperty("libinput Tapping Enabled", 1)
-        #expect(readable(watch.fileDescriptor, within: 5000))
+        #expect(readable(watch.fileDescriptor))
         #expect(watch.receive() == .none, "another property is not the touchpads' direction")
 
         // The X server ends (the session logs out): the watch closes, the process goes on.
         server.end()
-        #expect(readable(watch.fileDescriptor, within: 5000))
+        #expect(readable(watch.fileDescriptor))
         #expect(watch.receive() == .closed)
         #expect(watch.receive() == .closed)
     }
