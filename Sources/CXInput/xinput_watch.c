@@ -2,11 +2,15 @@
 // libXi's headers (Debian's libx11-dev and libxi-dev) and links neither.
 #include "xinput_watch.h"
 #include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <time.h>
 #include <X11/Xlib.h>
 #include <X11/extensions/XInput2.h>
 
@@ -42,6 +46,14 @@ static struct {
 
 static pthread_once_t loaded = PTHREAD_ONCE_INIT;
 
+// Openings (`flickd_xwatch_open`) run on a thread of their own, so that the caller waits no
+// longer than its deadline: Xlib's connection has no timeout of its own.
+static pthread_mutex_t openings = PTHREAD_MUTEX_INITIALIZER;
+// Signalled when an opening's thread is done; waited on with the monotonic clock.
+static pthread_cond_t opening_done;
+// An abandoned opening's thread still waits for its X server; the next opening waits for it.
+static int straying;
+
 static void say(char *why, size_t size, const char *format, ...) {
     if (size == 0) return;
     va_list arguments;
@@ -75,6 +87,11 @@ static void connection_lost(Display *display, void *context) {
     }
 
 static void load(void) {
+    pthread_condattr_t attributes;
+    pthread_condattr_init(&attributes);
+    pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC);
+    pthread_cond_init(&opening_done, &attributes);
+    pthread_condattr_destroy(&attributes);
     // libXi brings libX11 in; RTLD_LOCAL keeps both out of the global namespace.
     void *libX11 = dlopen("libX11.so.6", RTLD_NOW | RTLD_LOCAL);
     if (!libX11) {
@@ -109,12 +126,10 @@ static void load(void) {
     x.XSetIOErrorHandler(ignore_io_error);
 }
 
-flickd_xwatch *flickd_xwatch_open(const char *display, const char *property, char *why, size_t why_size) {
-    pthread_once(&loaded, load);
-    if (x.failure[0]) {
-        say(why, why_size, "%s", x.failure);
-        return NULL;
-    }
+
+
+// Connects and selects the events; blocks while the X server answers.
+static flickd_xwatch *open_now(const char *display, const char *property, char *why, size_t why_size) {
     const char *name = display ? display : getenv("DISPLAY");
     struct flickd_xwatch *watch = calloc(1, sizeof *watch);
     if (!watch) {
@@ -156,6 +171,128 @@ flickd_xwatch *flickd_xwatch_open(const char *display, const char *property, cha
     return watch;
 }
 
+// One opening, shared by the caller and the thread that connects, under `openings`.
+struct opening {
+    char display[256];
+    int has_display;
+    char property[128];
+    flickd_xwatch *watch;
+    char why[200];
+    int finished;
+    // The caller's deadline passed: the thread closes what it opened and frees this.
+    int abandoned;
+};
+
+static void *open_on_thread(void *argument) {
+    struct opening *opening = argument;
+    char why[sizeof opening->why] = "";
+    flickd_xwatch *watch = open_now(opening->has_display ? opening->display : NULL, opening->property, why, sizeof why);
+    pthread_mutex_lock(&openings);
+    int abandoned = opening->abandoned;
+    if (abandoned) {
+        straying = 0;
+    } else {
+        opening->watch = watch;
+        memcpy(opening->why, why, sizeof why);
+    }
+    opening->finished = 1;
+    pthread_cond_broadcast(&opening_done);
+    pthread_mutex_unlock(&openings);
+    if (abandoned) {
+        // Nobody wants it now; a server that stops answering again holds only this thread.
+        flickd_xwatch_close(watch);
+        free(opening);
+    }
+    return NULL;
+}
+
+// Waits on `opening_done` until `done` says so or `deadline` passes; true when done.
+static int wait_until(const struct timespec *deadline, int (*done)(const struct opening *), const struct opening *opening) {
+    while (!done(opening)) {
+        if (pthread_cond_timedwait(&opening_done, &openings, deadline) == ETIMEDOUT) return done(opening);
+    }
+    return 1;
+}
+
+static int no_stray(const struct opening *opening) {
+    (void)opening;
+    return !straying;
+}
+
+static int opened(const struct opening *opening) {
+    return opening->finished;
+}
+
+static void did_not_answer(char *why, size_t why_size, const char *name, int timeout_ms) {
+    if (timeout_ms % 1000 == 0)
+        say(why, why_size, "the X server %s did not answer within %d s", name ? name : "(no DISPLAY)", timeout_ms / 1000);
+    else
+        say(why, why_size, "the X server %s did not answer within %d ms", name ? name : "(no DISPLAY)", timeout_ms);
+}
+
+flickd_xwatch *flickd_xwatch_open(const char *display, const char *property, int timeout_ms, char *why, size_t why_size) {
+    pthread_once(&loaded, load);
+    if (x.failure[0]) {
+        say(why, why_size, "%s", x.failure);
+        return NULL;
+    }
+    const char *name = display ? display : getenv("DISPLAY");
+    struct opening *opening = calloc(1, sizeof *opening);
+    if (!opening) {
+        say(why, why_size, "out of memory");
+        return NULL;
+    }
+    if (display) {
+        opening->has_display = 1;
+        snprintf(opening->display, sizeof opening->display, "%s", display);
+    }
+    snprintf(opening->property, sizeof opening->property, "%s", property);
+
+    struct timespec deadline;
+    clock_gettime(CLOCK_MONOTONIC, &deadline);
+    deadline.tv_sec += timeout_ms / 1000;
+    deadline.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+    if (deadline.tv_nsec >= 1000000000L) {
+        deadline.tv_sec += 1;
+        deadline.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_lock(&openings);
+    // One connection waits for an X server at a time: a server that never answers holds one
+    // thread, not one per try.
+    if (!wait_until(&deadline, no_stray, opening)) {
+        pthread_mutex_unlock(&openings);
+        free(opening);
+        say(why, why_size, "the X server %s has still not answered an earlier connection", name ? name : "(no DISPLAY)");
+        return NULL;
+    }
+    // The thread takes no signal of the process's: they are the caller's to handle.
+    sigset_t all, previous;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &previous);
+    pthread_t thread;
+    int started = pthread_create(&thread, NULL, open_on_thread, opening);
+    pthread_sigmask(SIG_SETMASK, &previous, NULL);
+    if (started != 0) {
+        pthread_mutex_unlock(&openings);
+        free(opening);
+        say(why, why_size, "cannot start a thread to connect to the X server: %s", strerror(started));
+        return NULL;
+    }
+    pthread_detach(thread);
+    if (!wait_until(&deadline, opened, opening)) {
+        opening->abandoned = 1;
+        straying = 1;
+        pthread_mutex_unlock(&openings);
+        did_not_answer(why, why_size, name, timeout_ms);
+        return NULL;
+    }
+    pthread_mutex_unlock(&openings);
+    flickd_xwatch *watch = opening->watch;
+    if (!watch) say(why, why_size, "%s", opening->why);
+    free(opening);
+    return watch;
+}
+
 int flickd_xwatch_fd(const flickd_xwatch *watch) {
     return x.XConnectionNumber(watch->display);
 }
@@ -178,7 +315,10 @@ int flickd_xwatch_receive(flickd_xwatch *watch) {
 
 void flickd_xwatch_close(flickd_xwatch *watch) {
     if (!watch) return;
-    // Safe on a lost connection too: Xlib only frees it then.
+    // XCloseDisplay waits for the server's answer to a last request, which a server that has
+    // stopped answering never gives: with reading shut down that wait ends at once, as on a
+    // lost connection (the handlers above), and nothing is written to a closed socket.
+    shutdown(x.XConnectionNumber(watch->display), SHUT_RD);
     x.XCloseDisplay(watch->display);
     free(watch);
 }

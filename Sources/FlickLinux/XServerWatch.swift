@@ -1,4 +1,5 @@
 import CXInput
+import FlickCore
 
 /// The X server's touchpad settings as they change: XInput 2's property events for libinput's
 /// natural-scrolling property, on every device, present and future. An `xinput set-prop` in a
@@ -10,8 +11,8 @@ import CXInput
 /// library; a watch needs a connection that stays open, so here libX11 and libXi (the
 /// libraries xinput itself runs on) are loaded with dlopen, only on a session whose X server
 /// flickd asks, and never on Wayland (docs/DESIGN.md, "Following the X server's settings").
-/// Opening connects and waits for the X server's answers, so it happens on `DesktopQuery`'s
-/// helper thread; reading never blocks.
+/// Opening connects and waits for the X server's answers, up to `openTimeout`, so it happens
+/// on `DesktopQuery`'s helper thread; reading and closing never block.
 final class XServerWatch: DesktopWatch, @unchecked Sendable {
     /// The property watched: the one `XInputDevices` reads.
     static let property = "libinput Natural Scrolling Enabled"
@@ -20,11 +21,22 @@ final class XServerWatch: DesktopWatch, @unchecked Sendable {
     let fileDescriptor: Int32
     let source: String
 
+    /// The longest an opening waits for the X server, as for one `xinput` run
+    /// (`DesktopSettings.xinputTimeout`): a connection and a few questions.
+    static let openTimeout = Duration.seconds(2)
+
     /// Connects to `display` (as `DISPLAY` spells it) and selects the property events of every
-    /// device; blocks while the X server answers. Throws why it cannot.
-    init(display: String) throws(DesktopSettings.Miss) {
+    /// device; blocks while the X server answers, at most `timeout`. Throws why it cannot.
+    ///
+    /// Xlib's connection has no timeout, so a server that accepts and never answers (stopped,
+    /// hung) would hold the caller for as long: the connection is made on a thread of its own,
+    /// and one left behind at the deadline ends by itself when the server answers (closing
+    /// what it opened). While one waits, the next opening waits for it first, so such a server
+    /// holds one thread, not one per ask.
+    init(display: String, timeout: Duration = openTimeout) throws(DesktopSettings.Miss) {
         var why = [CChar](repeating: 0, count: 256)
-        guard let watch = flickd_xwatch_open(display, Self.property, &why, why.count) else {
+        let milliseconds = Int32(clamping: max(1, timeout.microseconds / 1000))
+        guard let watch = flickd_xwatch_open(display, Self.property, milliseconds, &why, why.count) else {
             throw DesktopSettings.Miss(why: String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         self.watch = watch

@@ -45,6 +45,13 @@ private final class VirtualXServer {
         #expect(result.status == 0, "\(result)")
     }
 
+    /// Stops the server (SIGSTOP): it still accepts connections, as the kernel does that for
+    /// it, and answers nothing, as a hung X server.
+    func pause() { kill(process.processIdentifier, SIGSTOP) }
+
+    /// Lets a stopped server go on (SIGCONT).
+    func resume() { kill(process.processIdentifier, SIGCONT) }
+
     /// Kills the server: SIGKILL, as the test runner's threads block SIGTERM (the daemon tests'
     /// signalfd) and the server inherits that mask.
     func end() {
@@ -58,6 +65,21 @@ private final class VirtualXServer {
 /// Whether `fd` becomes readable within 5 s: a real X server's event is waited for, not slept on.
 private func readable(_ fd: Int32) -> Bool {
     (try? Syscall.waitReadable(fd, timeout: .seconds(5))) == true
+}
+
+/// What a thread's body gave, read once it has signalled.
+private final class Outcome<T>: @unchecked Sendable { var value: T? }
+
+/// `body`'s result when it returns within 10 s on a thread of its own; nil when it does not (it
+/// is then left blocked, until its X server is resumed or killed at the test's end).
+private func returns<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T? {
+    let outcome = Outcome<T>()
+    let done = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+        outcome.value = body()
+        done.signal()
+    }
+    return done.wait(timeout: .now() + 10) == .success ? outcome.value : nil
 }
 
 /// The X server's watch against a real X server: libX11 and libXi loaded with dlopen, XInput
@@ -87,6 +109,41 @@ struct XServerWatchTests {
         #expect(readable(watch.fileDescriptor))
         #expect(watch.receive() == .closed)
         #expect(watch.receive() == .closed)
+    }
+
+    @Test(.enabled(if: VirtualXServer.available, "needs Xvfb and xinput (Debian's xvfb and xinput packages)"))
+    func aServerThatStopsAnsweringHoldsNobodyPastTheDeadline() throws {
+        let server = try VirtualXServer()
+        defer { server.end() }
+        final class Held: @unchecked Sendable { var watch: XServerWatch? }
+        let held = Held()
+        held.watch = try XServerWatch(display: server.display)
+        server.pause()
+
+        // Closing does not wait for a last answer that does not come.
+        #expect(returns { held.watch = nil; return true } == true, "closing waited for the stopped server")
+
+        // Opening gives up at its deadline; the next waits for the connection left behind
+        // (one thread held, not one per try) and gives up at its own.
+        let display = server.display
+        let opening = { @Sendable () -> String? in
+            do throws(DesktopSettings.Miss) {
+                _ = try XServerWatch(display: display, timeout: .milliseconds(300))
+                return "opened"
+            } catch {
+                return error.why
+            }
+        }
+        #expect(returns(opening) == "the X server \(display) did not answer within 300 ms")
+        #expect(returns(opening) == "the X server \(display) has still not answered an earlier connection")
+
+        // The server answers again: the connection left behind ends by itself, and a new watch
+        // opens and hears a change.
+        server.resume()
+        let watch = try #require(returns { try? XServerWatch(display: display, timeout: .seconds(5)) } ?? nil)
+        try server.setProperty(XServerWatch.property, 1)
+        #expect(readable(watch.fileDescriptor))
+        #expect(watch.receive() == .touchpads)
     }
 
     @Test func noXServerIsAMissWithTheDisplay() {

@@ -9,8 +9,11 @@ typedef struct flickd_xwatch flickd_xwatch;
 
 // Connects to `display` (NULL: $DISPLAY) and asks for the property events of every device,
 // present and future, on the root window. Returns NULL when it cannot, with why in `why` (a
-// sentence without a final period, cut to `why_size`). Blocks while the X server answers.
-flickd_xwatch *flickd_xwatch_open(const char *display, const char *property, char *why, size_t why_size);
+// sentence without a final period, cut to `why_size`). Blocks while the X server answers, at
+// most `timeout_ms`: the connection is made on a thread of its own, left to end by itself
+// when the server answers later (it then closes what it opened); while such a thread waits,
+// a new opening waits for it first, within its own deadline.
+flickd_xwatch *flickd_xwatch_open(const char *display, const char *property, int timeout_ms, char *why, size_t why_size);
 
 // The connection's descriptor: readable when events may have come.
 int flickd_xwatch_fd(const flickd_xwatch *watch);
@@ -19,7 +22,8 @@ int flickd_xwatch_fd(const flickd_xwatch *watch);
 // `property` on some device; -1 once the connection is lost (then only close it).
 int flickd_xwatch_receive(flickd_xwatch *watch);
 
-// Closes the connection (a lost one too) and frees the watch.
+// Closes the connection (a lost one too, and one whose server no longer answers: it does not
+// wait for it) and frees the watch.
 void flickd_xwatch_close(flickd_xwatch *watch);
 
 #endif
