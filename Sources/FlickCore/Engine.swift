@@ -63,6 +63,9 @@ public final class Engine {
         /// The desktop's own natural-scrolling setting for this device, where it keeps one per
         /// device; nil: `Engine.desktopNaturalScrolling`.
         var desktopNaturalScrolling: Bool?
+        /// Why the driver the desktop reads this device with glides by itself (the synaptics X
+        /// driver's coasting), so that its flicks start no coast here; nil: it does not.
+        var driverGlides: String?
         var tracker: ContactTracker?
         /// nil when the device only stops coasts (its kind is disabled) or is ignored.
         var recognizer: GestureRecognizer?
@@ -102,10 +105,13 @@ public final class Engine {
     // MARK: Devices
 
     /// Starts reading `device`. `resolutionOverride` (units/mm) replaces a missing or wrong
-    /// resolution. Returns whether its gestures will be read, and why not.
+    /// resolution; `driverGlides` as `setDriverGlides`. Returns whether its gestures will be
+    /// read, and why not.
     @discardableResult
-    public func addDevice(_ device: DeviceID, description: DeviceDescription, resolutionOverride: Double? = nil) -> DeviceAdmission {
+    public func addDevice(_ device: DeviceID, description: DeviceDescription, resolutionOverride: Double? = nil,
+                          driverGlides: String? = nil) -> DeviceAdmission {
         let state = Device(description: description, resolutionOverride: resolutionOverride, configuration: configuration)
+        state.driverGlides = driverGlides
         devices[device] = state
         decideDirection(state)
         return admit(state)
@@ -118,6 +124,19 @@ public final class Engine {
         guard let state = devices[device] else { return }
         state.desktopNaturalScrolling = natural
         decideDirection(state)
+    }
+
+    /// Says that the driver the desktop reads `device` with glides by itself, and why (nil: it
+    /// does not): its flicks then start no coast, as a second glide on top of the driver's
+    /// would, and its touches still stop one. Returns the device's new admission when this
+    /// changed it, else nil. A gesture in progress on it is dropped; a coast it started runs on.
+    public func setDriverGlides(_ why: String?, for device: DeviceID) -> DeviceAdmission? {
+        guard let state = devices[device], state.driverGlides != why else { return nil }
+        let before = admission(for: state)
+        state.driverGlides = why
+        let after = admission(for: state)
+        guard after != before else { return nil }
+        return admit(state)
     }
 
     /// Decides which way `state`'s content moves, with the one resolver the daemon's log and
@@ -158,6 +177,7 @@ public final class Engine {
         case .touchscreen where !configuration.touchscreen.enabled:
             return .stopOnly(kind: kind, why: "touchscreen.enabled is false")
         default:
+            if let why = state.driverGlides { return .stopOnly(kind: kind, why: why) }
             return .used(kind: kind, geometry: geometry)
         }
     }

@@ -1,0 +1,68 @@
+import Testing
+@testable import FlickCore
+import FlickTestSupport
+
+/// A touchpad whose driver glides by itself (the synaptics X driver's coasting): its flicks
+/// start no coast, its touches still stop one, and the driver's glide turned off gives it back.
+@Suite struct DriverGlides {
+    static let why = "the synaptics X driver glides by itself"
+
+    /// A flick fast enough to coast on any pad that coasts.
+    static func flick(_ pad: FingerScript) {
+        FingerStories.twoFingers(pad)
+        pad.move(by: Vector(x: 0, y: 20), over: .milliseconds(100))
+        pad.lift()
+        pad.wait(.milliseconds(100))
+    }
+
+    @Test func aPadWhoseDriverGlidesStartsNoCoastAndGetsItBack() throws {
+        let pad = try FingerScript(device: "synaptics-t440")
+        let admission = try #require(pad.engine.setDriverGlides(Self.why, for: pad.device))
+        guard case .stopOnly(.touchpad, Self.why) = admission else {
+            Issue.record("admission \(admission)")
+            return
+        }
+        #expect(pad.engine.setDriverGlides(Self.why, for: pad.device) == nil, "no change, nothing to say")
+        Self.flick(pad)
+        #expect(!pad.engine.isCoasting && pad.coasts.isEmpty, "\(pad.transcript)")
+
+        // The driver's glide turned off: flicks coast again.
+        guard case .used(.touchpad, _)? = pad.engine.setDriverGlides(nil, for: pad.device) else {
+            Issue.record("not used again")
+            return
+        }
+        Self.flick(pad)
+        #expect(pad.engine.isCoasting)
+        #expect(pad.coasts.count == 1)
+    }
+
+    @Test func itsTouchStillStopsACoastFromAnotherPad() throws {
+        let pad = try FingerScript(device: "synaptics-t440")
+        let other: DeviceID = 42
+        guard case .stopOnly? = pad.engine.addDevice(other, description: try Fixtures.device("synaptics-t440"), driverGlides: Self.why) as DeviceAdmission? else {
+            Issue.record("added as used")
+            return
+        }
+        Self.flick(pad)
+        #expect(pad.engine.isCoasting)
+        let t = pad.now
+        for (type, code, value) in [(EventCode.absolute, EventCode.absMTSlot, 0), (EventCode.absolute, EventCode.absMTTrackingID, 7),
+                                    (EventCode.absolute, EventCode.absMTPositionX, 3000), (EventCode.absolute, EventCode.absMTPositionY, 3000),
+                                    (EventCode.key, EventCode.touch, 1), (EventCode.synchronization, EventCode.synReport, 0)] {
+            _ = pad.engine.handle(InputEvent(type: type, code: code, value: Int32(value)), from: other, at: t)
+        }
+        #expect(!pad.engine.isCoasting)
+        #expect(pad.coastEndReasons == [.touch])
+    }
+
+    @Test func aDisabledKindSaysSoFirst() throws {
+        var configuration = Configuration.defaults
+        configuration.touchpad.enabled = false
+        let pad = try FingerScript(device: "synaptics-t440", configuration: configuration)
+        #expect(pad.engine.setDriverGlides(Self.why, for: pad.device) == nil, "already stop-only, for touchpad.enabled")
+        guard case .stopOnly(_, "touchpad.enabled is false")? = pad.engine.admission(of: pad.device) else {
+            Issue.record("\(String(describing: pad.engine.admission(of: pad.device)))")
+            return
+        }
+    }
+}
