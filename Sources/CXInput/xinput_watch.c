@@ -16,7 +16,9 @@
 
 struct flickd_xwatch {
     Display *display;
-    Atom property;
+    // The properties watched (`flickd_xwatch_open`'s lines), up to four.
+    Atom properties[4];
+    int property_count;
     int opcode;
     // Set by the I/O error exit handler: the X server went away.
     int lost;
@@ -129,7 +131,7 @@ static void load(void) {
 
 
 // Connects and selects the events; blocks while the X server answers.
-static flickd_xwatch *open_now(const char *display, const char *property, char *why, size_t why_size) {
+static flickd_xwatch *open_now(const char *display, const char *properties, char *why, size_t why_size) {
     const char *name = display ? display : getenv("DISPLAY");
     struct flickd_xwatch *watch = calloc(1, sizeof *watch);
     if (!watch) {
@@ -151,7 +153,15 @@ static flickd_xwatch *open_now(const char *display, const char *property, char *
         flickd_xwatch_close(watch);
         return NULL;
     }
-    watch->property = x.XInternAtom(watch->display, property, False);
+    const size_t most = sizeof watch->properties / sizeof watch->properties[0];
+    for (const char *name = properties; *name && (size_t)watch->property_count < most;) {
+        const char *end = strchr(name, '\n');
+        size_t length = end ? (size_t)(end - name) : strlen(name);
+        char line[128];
+        snprintf(line, sizeof line, "%.*s", (int)length, name);
+        if (line[0]) watch->properties[watch->property_count++] = x.XInternAtom(watch->display, line, False);
+        name += length + (end ? 1 : 0);
+    }
     unsigned char bits[XIMaskLen(XI_LASTEVENT)] = {0};
     XISetMask(bits, XI_PropertyEvent);
     XIEventMask mask = {.deviceid = XIAllDevices, .mask_len = sizeof bits, .mask = bits};
@@ -175,7 +185,7 @@ static flickd_xwatch *open_now(const char *display, const char *property, char *
 struct opening {
     char display[256];
     int has_display;
-    char property[128];
+    char properties[512];
     flickd_xwatch *watch;
     char why[200];
     int finished;
@@ -186,7 +196,7 @@ struct opening {
 static void *open_on_thread(void *argument) {
     struct opening *opening = argument;
     char why[sizeof opening->why] = "";
-    flickd_xwatch *watch = open_now(opening->has_display ? opening->display : NULL, opening->property, why, sizeof why);
+    flickd_xwatch *watch = open_now(opening->has_display ? opening->display : NULL, opening->properties, why, sizeof why);
     pthread_mutex_lock(&openings);
     int abandoned = opening->abandoned;
     if (abandoned) {
@@ -230,7 +240,7 @@ static void did_not_answer(char *why, size_t why_size, const char *name, int tim
         say(why, why_size, "the X server %s did not answer within %d ms", name ? name : "(no DISPLAY)", timeout_ms);
 }
 
-flickd_xwatch *flickd_xwatch_open(const char *display, const char *property, int timeout_ms, char *why, size_t why_size) {
+flickd_xwatch *flickd_xwatch_open(const char *display, const char *properties, int timeout_ms, char *why, size_t why_size) {
     pthread_once(&loaded, load);
     if (x.failure[0]) {
         say(why, why_size, "%s", x.failure);
@@ -246,7 +256,7 @@ flickd_xwatch *flickd_xwatch_open(const char *display, const char *property, int
         opening->has_display = 1;
         snprintf(opening->display, sizeof opening->display, "%s", display);
     }
-    snprintf(opening->property, sizeof opening->property, "%s", property);
+    snprintf(opening->properties, sizeof opening->properties, "%s", properties);
 
     struct timespec deadline;
     clock_gettime(CLOCK_MONOTONIC, &deadline);
@@ -306,8 +316,15 @@ int flickd_xwatch_receive(flickd_xwatch *watch) {
         if (cookie->type != GenericEvent || cookie->extension != watch->opcode ||
             !x.XGetEventData(watch->display, cookie))
             continue;
-        if (cookie->evtype == XI_PropertyEvent && ((XIPropertyEvent *)cookie->data)->property == watch->property)
-            changes += 1;
+        if (cookie->evtype == XI_PropertyEvent) {
+            Atom changed = ((XIPropertyEvent *)cookie->data)->property;
+            for (int i = 0; i < watch->property_count; i++) {
+                if (changed == watch->properties[i]) {
+                    changes += 1;
+                    break;
+                }
+            }
+        }
         x.XFreeEventData(watch->display, cookie);
     }
     return watch->lost ? -1 : changes;

@@ -136,6 +136,10 @@ public final class Daemon {
     private var serverWatchFailure: String?
     /// What the last answer logged, so that an answer changing nothing logs at debug only.
     private var lastDesktopLines: [String] = []
+    /// Touchpads closed because their driver glides by itself and no touch stops a coast
+    /// (`followDriverGlides`), by device node: opened again when an answer says it no longer
+    /// does.
+    private var closedForDriverGlides: [String: DeviceIdentity] = [:]
 
     /// How long the configuration file must stay unchanged before it is read (see
     /// `LiveConfiguration.settleDelay`).
@@ -529,6 +533,7 @@ public final class Daemon {
         for (id, open) in devices where open.role == .touch {
             engine.setDesktopNaturalScrolling(open.identity.flatMap { perDevice?.natural(for: $0) }, for: id)
         }
+        followDriverGlides(perDevice)
         var lines: [String] = []
         if let perDevice {
             let virtual = perDevice.virtualTouchpad.map { "\($0)" } ?? "not listed yet, so its fingers move as yours"
@@ -556,6 +561,26 @@ public final class Daemon {
         // The helper thread's allocations (its own malloc arena) are done with; at start the
         // trim after READY=1 may have come before them (docs/PERFORMANCE.md).
         Syscall.releaseFreeHeap()
+    }
+
+    /// Tells the engine which touchpads' drivers glide by themselves (the synaptics X driver's
+    /// coasting), so that their flicks start no second glide; logs each change of a device's
+    /// use (`keeps`). One no longer kept (no touch stops a coast) is closed; one whose driver
+    /// no longer glides but was closed for it is opened again.
+    private func followDriverGlides(_ perDevice: PerDeviceNaturalScrolling?) {
+        let time = now()
+        for (id, open) in devices.sorted(by: { $0.key < $1.key }) where open.role == .touch {
+            let why = open.identity.flatMap { perDevice?.driverGlides(for: $0) }
+            guard let admission = engine.setDriverGlides(why, for: id) else { continue }
+            if !keeps(admission, node: open.node, sizeHint: open.device.sizeHint) {
+                if let identity = open.identity { closedForDriverGlides[open.node.devnode] = identity }
+                close(id, at: time, why: "closed")
+            }
+        }
+        let reopened = closedForDriverGlides.filter { perDevice?.driverGlides(for: $0.value) == nil }
+        guard !reopened.isEmpty, let monitor else { return }
+        for devnode in reopened.keys { closedForDriverGlides[devnode] = nil }
+        for node in monitor.inputNodes() where reopened[node.devnode] != nil { open(node, at: time) }
     }
 
     /// Which way a touchpad's coasts go and which setting decided (debug), through the one
@@ -829,8 +854,10 @@ public final class Daemon {
         switch role {
         case .touch:
             let description = device.describe()
-            guard keeps(engine.addDevice(id, description: description), node: node, sizeHint: device.sizeHint) else {
+            let glides = desktopAnswer?.perDevice?.driverGlides(for: DeviceIdentity(description))
+            guard keeps(engine.addDevice(id, description: description, driverGlides: glides), node: node, sizeHint: device.sizeHint) else {
                 engine.removeDevice(id, at: time)
+                if glides != nil { closedForDriverGlides[node.devnode] = DeviceIdentity(description) }
                 return
             }
             identity = DeviceIdentity(description)

@@ -354,10 +354,11 @@ public enum DesktopSettings {
         }
     }
 
-    /// The X server's answer on an X11 session: what its libinput driver applies to each
-    /// touchpad, real and virtual (see `XInputDevices`). A miss without `xinput`, when the
-    /// server cannot be reached, or when it has no touchpad driven by libinput (Xwayland, or
-    /// the synaptics driver), so that the desktop's own files are read then.
+    /// The X server's answer on an X11 session: what its libinput or synaptics driver applies
+    /// to each touchpad, real and virtual, and whether the driver glides by itself (see
+    /// `XInputDevices`). A miss without `xinput`, when the server cannot be reached, or when it
+    /// has no touchpad driven by either (Xwayland), so that the desktop's own files are read
+    /// then.
     private static func x11NaturalScrolling(in environment: Environment) -> Result<Answer, Miss> {
         guard let display = environment.display else { return .failure(Miss(why: "no X display ($DISPLAY unset)")) }
         let source = XInputDevices.source(display: display)
@@ -372,7 +373,7 @@ public enum DesktopSettings {
                 return XInputDevices.touchpad(listProps: properties)
             }
             guard !entries.isEmpty else {
-                return .failure(Miss(why: "the X server at \(display) has no touchpad with libinput's settings"))
+                return .failure(Miss(why: "the X server at \(display) has no touchpad with libinput's or synaptics' settings"))
             }
             return .success(PerDeviceNaturalScrolling(entries: entries, source: source, unlisted: nil))
         }
@@ -507,10 +508,14 @@ public struct PerDeviceNaturalScrolling: Sendable, Equatable {
     public struct Entry: Sendable, Equatable {
         public var device: DeviceIdentity
         public var natural: Bool
+        /// Why the device's driver glides by itself (the synaptics X driver's coasting, see
+        /// `XInputDevices`), so that its flicks start no coast of flickd's; nil: it does not.
+        public var driverGlides: String?
 
-        public init(device: DeviceIdentity, natural: Bool) {
+        public init(device: DeviceIdentity, natural: Bool, driverGlides: String? = nil) {
             self.device = device
             self.natural = natural
+            self.driverGlides = driverGlides
         }
     }
 
@@ -554,6 +559,13 @@ public struct PerDeviceNaturalScrolling: Sendable, Equatable {
     public func natural(for identity: DeviceIdentity) -> Bool? {
         guard identity.vendor != nil, identity.product != nil else { return nil }
         return entries.last { $0.device == identity }?.natural ?? unlisted
+    }
+
+    /// Why the driver of the device `identity` glides by itself; nil when it does not, or the
+    /// device is not listed or cannot be named.
+    public func driverGlides(for identity: DeviceIdentity) -> String? {
+        guard identity.vendor != nil, identity.product != nil else { return nil }
+        return entries.last { $0.device == identity }?.driverGlides
     }
 
     /// The setting the desktop gives flickd's virtual touchpad; nil when unknown (sway has not

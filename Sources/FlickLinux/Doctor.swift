@@ -244,6 +244,7 @@ public struct Doctor {
         let desktop = probe.desktopNaturalScrolling()
         checks.append(naturalScrolling(configuration, touch: touch, desktop: desktop))
         checks += deviceNaturalScrolling(configuration, touch: touch, desktop: desktop.answer)
+        checks += driverGlides(touch: touch, desktop: desktop.answer)
         if let changes = xServerChanges() { checks.append(changes) }
         checks.append(output(configuration, touch: touch, desktop: desktop))
         return checks
@@ -680,6 +681,18 @@ public struct Doctor {
             }
             return Check(title: "natural scrolling", status: .warning,
                          detail: "\(label), but the desktop scrolls \(words(desktop.value)) (\(desktop.source)): coasts on this touchpad will run against your scrolls; set scroll.natural = \"auto\" in that section")
+        }
+    }
+
+    /// One check per touchpad whose driver glides by itself (the synaptics X driver's
+    /// coasting, read from the X server): flickd leaves its flicks to that glide.
+    private func driverGlides(touch: TouchDevices, desktop: DesktopSettings.Answer?) -> [Check] {
+        guard let perDevice = desktop?.perDevice else { return [] }
+        return touch.nodes.map(\.node).filter { $0.kind == .touchpad }.compactMap { node in
+            guard let why = perDevice.driverGlides(for: identity(of: node)) else { return nil }
+            return Check(title: "touchpad driver", status: .warning,
+                         detail: "\(node.devnode) \"\(node.name)\": \(why) (\(perDevice.source)), so flickd starts no coast of its own on it: a second glide on top of the driver's would stop it",
+                         fix: "to have flickd's glide on it instead, let libinput drive it: remove the synaptics driver (Debian: apt remove xserver-xorg-input-synaptics; Arch: pacman -R xf86-input-synaptics) and log in again")
         }
     }
 

@@ -1,11 +1,12 @@
 import CXInput
 import FlickCore
 
-/// The X server's touchpad settings as they change: XInput 2's property events for libinput's
-/// natural-scrolling property, on every device, present and future. An `xinput set-prop` in a
-/// window manager's start-up script, Xfce's settings daemon applying a change or giving a new
-/// device its settings, Plasma's on X11: each changes that property in the X server, which is
-/// what `DesktopSettings` reads (`XInputDevices`), so the watch says when to read it again.
+/// The X server's touchpad settings as they change: XInput 2's property events for the
+/// properties `XInputDevices` reads (libinput's natural scrolling; the synaptics driver's
+/// scrolling distance and coasting), on every device, present and future. An `xinput set-prop`
+/// in a window manager's start-up script, Xfce's settings daemon applying a change or giving a
+/// new device its settings, Plasma's on X11: each changes such a property in the X server,
+/// which is what `DesktopSettings` reads, so the watch says when to read it again.
 ///
 /// Rationale: flickd asks the X server with the `xinput` program so that the daemon links no X
 /// library; a watch needs a connection that stays open, so here libX11 and libXi (the
@@ -14,8 +15,10 @@ import FlickCore
 /// Opening connects and waits for the X server's answers, up to `openTimeout`, so it happens
 /// on `DesktopQuery`'s helper thread; reading and closing never block.
 final class XServerWatch: DesktopWatch, @unchecked Sendable {
-    /// The property watched: the one `XInputDevices` reads.
+    /// The property watched on a pad libinput drives: the one `XInputDevices` reads.
     static let property = "libinput Natural Scrolling Enabled"
+    /// Those watched on a pad the synaptics driver drives (`XInputDevices`).
+    static let synapticsProperties = ["Synaptics Scrolling Distance", "Synaptics Coasting Speed"]
 
     private let watch: OpaquePointer
     let fileDescriptor: Int32
@@ -36,7 +39,7 @@ final class XServerWatch: DesktopWatch, @unchecked Sendable {
     init(display: String, timeout: Duration = openTimeout) throws(DesktopSettings.Miss) {
         var why = [CChar](repeating: 0, count: 256)
         let milliseconds = Int32(clamping: max(1, timeout.microseconds / 1000))
-        guard let watch = flickd_xwatch_open(display, Self.property, milliseconds, &why, why.count) else {
+        guard let watch = flickd_xwatch_open(display, ([Self.property] + Self.synapticsProperties).joined(separator: "\n"), milliseconds, &why, why.count) else {
             throw DesktopSettings.Miss(why: String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         self.watch = watch

@@ -28,6 +28,9 @@ struct DoctorCommand: FlickdCommand {
               that was read; a mismatch is a
               warning, and so is "auto" with no setting found, unless only touchpads
               coast on the virtual touchpad (its fingers move as the real ones did).
+            - touchpad driver: on X11, each touchpad the synaptics X driver drives and
+              glides for by itself (its coasting speed above 0, the default); flickd
+              starts no coast of its own on it, and the fix names the way to its glide.
             - X server changes: on an X11 session (not GNOME's), whether a watch on the
               X server's device properties opens (XInput 2, through libX11 and libXi),
               as flickd keeps one to follow a setting changed with `xinput set-prop` or

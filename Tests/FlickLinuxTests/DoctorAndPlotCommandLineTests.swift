@@ -107,6 +107,27 @@ import Testing
         #expect(same.detail.contains("scrolls natural: the virtual fingers move as yours did"), "\(same.text)")
     }
 
+    /// An X server whose synaptics driver glides by itself for the pad: doctor names it, and the
+    /// way to flickd's glide instead; nothing is said where the driver does not glide.
+    @Test func aPadWhoseDriverGlidesIsNamed() throws {
+        var system = FakeSystem()
+        let sysfs = "/sys/devices/platform/i8042/serio1/input/input5/event4/device/id/"
+        system.fileContents[sysfs + "vendor"] = "0002\n"
+        system.fileContents[sysfs + "product"] = "0007\n"
+        let why = XInputDevices.synapticsGlides(coastingSpeed: 20)
+        let pad = PerDeviceNaturalScrolling.Entry(device: DeviceIdentity(name: "SynPS/2 Synaptics TouchPad", vendor: 2, product: 7),
+                                                  natural: false, driverGlides: why)
+        let source = XInputDevices.source(display: ":0")
+        system.desktop = DesktopSettings.Answer(false, source, perDevice: PerDeviceNaturalScrolling(entries: [pad], source: source, unlisted: nil))
+        let check = try system.checks().one("touchpad driver")
+        #expect(check.status == .warning)
+        #expect(check.detail.hasPrefix("/dev/input/event4 \"SynPS/2 Synaptics TouchPad\": \(why) (\(source)), so flickd starts no coast of its own on it"),
+                "\(check.text)")
+        #expect(check.fix?.contains("xserver-xorg-input-synaptics") == true)
+        system.desktop?.perDevice?.entries[0].driverGlides = nil
+        #expect(system.checks().titled("touchpad driver").isEmpty, "coasting off: nothing to say")
+    }
+
     /// sway lists only the devices it has: with flickd stopped, its pad is not there to compare.
     @Test func swayWithoutTheVirtualPadSaysSoAndRunsThePadsThroughTheDaemon() throws {
         var system = FakeSystem()

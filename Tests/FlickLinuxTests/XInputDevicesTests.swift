@@ -142,7 +142,7 @@ import Testing
                 == .none(why: "XDG_CURRENT_DESKTOP=XFCE; xinput is not on the PATH; no sway running (no sway-ipc socket at $SWAYSOCK or in $XDG_RUNTIME_DIR); no KDE touchpad file (/home/u/.config/touchpadxlibinputrc, /home/u/.config/kcminputrc)"))
         session.xinput = [["list": XInputDevicesTests.list, "list-props 4": XInputDevicesTests.xtestPointer]]
         #expect(DesktopSettings.search(in: session.environment(desktop: "KDE", session: "x11"))
-                == .none(why: "XDG_CURRENT_DESKTOP=KDE; the X server at :0 has no touchpad with libinput's settings; no KDE touchpad file (/home/u/.config/touchpadxlibinputrc, /home/u/.config/kcminputrc)"))
+                == .none(why: "XDG_CURRENT_DESKTOP=KDE; the X server at :0 has no touchpad with libinput's or synaptics' settings; no KDE touchpad file (/home/u/.config/touchpadxlibinputrc, /home/u/.config/kcminputrc)"))
         session.files["/home/u/.config/touchpadxlibinputrc"] = DesktopSettingsTests.touchpadxlibinputrc
         #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE", session: "x11"))?.source
                 == "KDE /home/u/.config/touchpadxlibinputrc [SynPS/2 Synaptics TouchPad] naturalScroll")
@@ -182,5 +182,71 @@ import Testing
         #expect(found.value == false)
         #expect(found.source == "X server :0 (xinput list-props): no touchpad but flickd's")
         #expect(found.perDevice?.virtualTouchpad == true)
+    }
+    /// `xinput list-props` of a pad the synaptics X driver drives, as Xorg 21 with Debian's
+    /// xserver-xorg-input-synaptics 1.9.2 printed it in the test guest for the virtual T440
+    /// (trimmed), with its scrolling distance and coasting speed `distance` and `coasting`.
+    static func synapticsProperties(distance: String = "99, 99", coasting: String = "20.000000, 50.000000") -> String {
+        """
+        Device 'SynPS/2 Synaptics TouchPad':
+        \tDevice Enabled (120):\t1
+        \tDevice Accel Profile (249):\t1
+        \tSynaptics Edges (253):\t1310, 4826, 2220, 4636
+        \tSynaptics Finger (254):\t25, 30, 0
+        \tSynaptics Scrolling Distance (262):\t\(distance)
+        \tSynaptics Edge Scrolling (263):\t0, 0, 0
+        \tSynaptics Two-Finger Scrolling (264):\t1, 0
+        \tSynaptics Move Speed (265):\t1.000000, 1.750000, 0.040331, 0.000000
+        \tSynaptics Coasting Speed (277):\t\(coasting)
+        \tSynaptics Capabilities (282):\t1, 0, 0, 1, 1, 1, 1
+        \tDevice Product ID (245):\t2, 7
+        \tDevice Node (244):\t"/dev/input/event1"
+
+        """
+    }
+
+    /// flickd's virtual touchpad under the synaptics driver, as printed in the same run: no
+    /// `Device Product ID` (the driver sets it only for ids it knows, not 0 and 0), and a
+    /// scrolling distance the driver computed from the device's size and overflowed.
+    static let synapticsVirtualPad = """
+        Device 'flickd virtual touchpad':
+        \tDevice Enabled (120):\t1
+        \tSynaptics Scrolling Distance (262):\t-42949672, -42949672
+        \tSynaptics Two-Finger Scrolling (264):\t1, 0
+        \tSynaptics Coasting Speed (277):\t20.000000, 50.000000
+        \tDevice Node (244):\t"/dev/input/event2"
+
+        """
+
+    @Test func aPadTheSynapticsDriverDrivesGlidesByItselfWhileItCoasts() throws {
+        let pad = try #require(XInputDevices.touchpad(listProps: Self.synapticsProperties()))
+        #expect(pad.device == Self.t440)
+        #expect(pad.natural == false)
+        #expect(pad.driverGlides == "the synaptics X driver glides by itself (Synaptics Coasting Speed 20)")
+        #expect(XInputDevices.touchpad(listProps: Self.synapticsProperties(distance: "-99, -99"))?.natural == true,
+                "a negative vertical distance: natural")
+        #expect(XInputDevices.touchpad(listProps: Self.synapticsProperties(coasting: "0.000000, 50.000000"))?.driverGlides == nil,
+                "coasting off")
+        #expect(XInputDevices.touchpad(listProps: Self.synapticsProperties(coasting: "7.500000, 50.000000"))?.driverGlides
+                == "the synaptics X driver glides by itself (Synaptics Coasting Speed 7.5)")
+        #expect(XInputDevices.touchpad(listProps: Self.synapticsProperties(distance: "x")) == nil, "an unreadable distance: no entry")
+        let virtual = try #require(XInputDevices.touchpad(listProps: Self.synapticsVirtualPad))
+        #expect(virtual.device == VirtualTouchpad.identity, "no ids printed: 0 and 0")
+    }
+
+    /// An Xorg session whose touchpads the synaptics driver drives: the real pad's glide is
+    /// the driver's, which the answer says for that pad.
+    @Test func anX11SessionWithTheSynapticsDriver() throws {
+        let session = FakeSession()
+        session.display = ":0"
+        session.xinput = [["list": Self.list, "list-props 4": Self.xtestPointer, "list-props 9": Self.mouse,
+                           "list-props 7": Self.synapticsProperties(), "list-props 8": Self.synapticsVirtualPad]]
+        let found = try #require(DesktopSettings.naturalScrolling(in: session.environment(desktop: "XFCE", session: "x11")))
+        #expect(found.value == false)
+        #expect(found.perDevice?.driverGlides(for: Self.t440) == "the synaptics X driver glides by itself (Synaptics Coasting Speed 20)")
+        #expect(found.perDevice?.driverGlides(for: DeviceIdentity(name: "other", vendor: 1, product: 1)) == nil)
+        #expect(found.perDevice?.driverGlides(for: DeviceIdentity(name: Self.t440.name, vendor: nil, product: nil)) == nil,
+                "a device without ids cannot be named")
+        #expect(found.perDevice?.virtualTouchpad != nil, "the virtual pad is listed: the ask does not wait for it")
     }
 }

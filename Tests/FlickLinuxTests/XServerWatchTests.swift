@@ -40,8 +40,13 @@ private final class VirtualXServer {
     /// Sets an 8-bit integer property on the XTEST pointer, making it when it is not there
     /// (as a touchpad driver's property changes).
     func setProperty(_ name: String, _ value: Int) throws {
-        let result = try ChildProcess.run("/usr/bin/env", ["DISPLAY=\(display)", Self.xinput, "set-prop", "--type=int", "--format=8",
-                                                           "Virtual core XTEST pointer", name, String(value)])
+        try setProperty(name, ["--type=int", "--format=8"], [String(value)])
+    }
+
+    /// Sets a property of `type` (xinput's options) to `values` on the XTEST pointer.
+    func setProperty(_ name: String, _ type: [String], _ values: [String]) throws {
+        let result = try ChildProcess.run("/usr/bin/env", ["DISPLAY=\(display)", Self.xinput, "set-prop"] + type
+                                          + ["Virtual core XTEST pointer", name] + values)
         #expect(result.status == 0, "\(result)")
     }
 
@@ -87,7 +92,7 @@ private func returns<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T? {
 @Suite("X server watch", .serialized)
 struct XServerWatchTests {
     @Test(.enabled(if: VirtualXServer.available, "needs Xvfb and xinput (Debian's xvfb and xinput packages)"))
-    func aChangeOfNaturalScrollingIsReportedOthersAreNotAndALostServerCloses() throws {
+    func aChangeOfTheWatchedPropertiesIsReportedOthersAreNotAndALostServerCloses() throws {
         let server = try VirtualXServer()
         let watch = try XServerWatch(display: server.display)
         #expect(watch.source == "the X server \(server.display)'s device properties")
@@ -103,6 +108,17 @@ struct XServerWatchTests {
         try server.setProperty("libinput Tapping Enabled", 1)
         #expect(readable(watch.fileDescriptor))
         #expect(watch.receive() == .none, "another property is not the touchpads' direction")
+
+        // The synaptics driver's: its direction, and whether it glides by itself.
+        try server.setProperty("Synaptics Coasting Speed", ["--type=float"], ["0", "50"])
+        #expect(readable(watch.fileDescriptor))
+        #expect(watch.receive() == .touchpads)
+        try server.setProperty("Synaptics Scrolling Distance", ["--type=int", "--format=32"], ["-99", "-99"])
+        #expect(readable(watch.fileDescriptor))
+        #expect(watch.receive() == .touchpads)
+        try server.setProperty("Synaptics Finger", ["--type=int", "--format=32"], ["25", "30", "0"])
+        #expect(readable(watch.fileDescriptor))
+        #expect(watch.receive() == .none)
 
         // The X server ends (the session logs out): the watch closes, the process goes on.
         server.end()

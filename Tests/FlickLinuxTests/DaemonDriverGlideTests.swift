@@ -1,0 +1,128 @@
+import FlickCore
+import FlickTestSupport
+import Glibc
+import Testing
+@testable import FlickLinux
+
+/// Keeps every line logged, and runs `then` (on the logging thread, the daemon's) with each.
+private final class WatchedLog: LogHandler, @unchecked Sendable {
+    var logLevel: Logger.Level = .debug
+    private var lock = pthread_mutex_t()
+    private var storage: [String] = []
+    private let then: (String) -> Void
+
+    init(then: @escaping (String) -> Void) {
+        self.then = then
+        pthread_mutex_init(&lock, nil)
+    }
+
+    var lines: [String] {
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        return storage
+    }
+
+    func log(event: LogEvent) {
+        let line = "\(event.message)"
+        pthread_mutex_lock(&lock)
+        storage.append(line)
+        pthread_mutex_unlock(&lock)
+        then(line)
+    }
+}
+
+/// The X server says a touchpad's driver glides by itself (the synaptics driver's coasting):
+/// the daemon stops coasting that pad's flicks and says so, and coasts them again once the
+/// driver no longer glides, each without a restart.
+@Suite("Daemon and a driver that glides", .serialized)
+struct DaemonDriverGlideTests {
+    static let why = XInputDevices.synapticsGlides(coastingSpeed: 20)
+    static let pad = "/dev/input/event5 (SynPS/2 Synaptics TouchPad): touchpad"
+
+    /// A daemon with the T440 present, whose desktop answers with the pad's driver gliding at
+    /// the first ask and not at the second (asked again at the reload `then` raises).
+    static func run(configuration: Configuration, then: @escaping (String, Engine) -> Void) throws -> (ScriptedDevices, [String]) {
+        let source = ScriptedDevices()
+        source.present = [try source.node(5, .touchpad, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440")]
+        let identity = DeviceIdentity(try Fixtures.device("synaptics-t440"))
+        let asks = AskCounter()
+        let query = try DesktopQuery(probe: { _ in
+            let glides = asks.next() == 1 ? Self.why : nil
+            let entry = PerDeviceNaturalScrolling.Entry(device: identity, natural: false, driverGlides: glides)
+            return .found(DesktopSettings.Answer(false, "X server test", perDevice: PerDeviceNaturalScrolling(entries: [entry], source: "X server test")))
+        }, watchChanges: { _ in nil }, openServerWatch: { nil })
+        let engine = Engine(configuration: configuration)
+        let log = WatchedLog { then($0, engine) }
+        let daemon = try Daemon(engine: engine, output: nil, makeOutput: DaemonDeviceTests.Outputs().make,
+                                monitor: source, logger: Logger(label: "flickd-test") { _ in log },
+                                desktop: query, reloadConfiguration: { configuration })
+        let watchdog = DaemonWatchdog(seconds: 10)
+        try daemon.run()
+        watchdog.cancel()
+        return (source, log.lines)
+    }
+
+    @Test func aPadWhoseDriverGlidesOnlyStopsCoastsUntilItNoLongerDoes() throws {
+        var admissions: [DeviceAdmission?] = []
+        var coasting = 0
+        var reloaded = false
+        let (source, lines) = try Self.run(configuration: Configuration()) { line, engine in
+            guard line.hasPrefix(Self.pad) else { return }
+            admissions.append(engine.admission(of: 1))
+            if line.hasSuffix("flicks coast") {
+                coasting += 1
+                if coasting == 2 { raise(SIGTERM) }
+            } else if !reloaded {
+                // A reload asks again (and logs each device's use again).
+                reloaded = true
+                raise(SIGHUP)
+            }
+        }
+        let said = lines.filter { $0.hasPrefix(Self.pad) }
+        #expect(said.first?.hasSuffix("flicks coast") == true, "opened before the first answer")
+        #expect(said.dropFirst().first == "\(Self.pad), a touch stops a coast (\(Self.why))")
+        #expect(said.last?.hasSuffix("flicks coast") == true, "the next answer: the driver no longer glides")
+        guard admissions.count >= 3, case .stopOnly? = admissions[1], case .used? = admissions.last else {
+            Issue.record("\(admissions)")
+            return
+        }
+        #expect(source.opened == ["/dev/input/event5"], "kept open throughout: its touches stop coasts")
+    }
+
+    @Test func withoutTouchStopsThePadIsClosedAndOpenedAgain() throws {
+        var configuration = Configuration()
+        configuration.stop.touch = false
+        var coasting = 0
+        var reloaded = false
+        let (source, lines) = try Self.run(configuration: configuration) { line, _ in
+            guard line.hasPrefix(Self.pad) else { return }
+            if line.hasSuffix("flicks coast") {
+                coasting += 1
+                if coasting == 2 { raise(SIGTERM) }
+            } else if !reloaded {
+                reloaded = true
+                raise(SIGHUP)
+            }
+        }
+        let said = lines.filter { $0.hasPrefix(Self.pad) }
+        #expect(said.dropFirst().first == "\(Self.pad), not used (\(Self.why))", "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("/dev/input/event5 (SynPS/2 Synaptics TouchPad): closed") }, "\(lines)")
+        // The reload opens it again and closes it again, as the answer in force still says the
+        // driver glides; the next answer says it no longer does: opened, and kept.
+        #expect(source.opened == ["/dev/input/event5", "/dev/input/event5", "/dev/input/event5"])
+        #expect(said.last?.hasSuffix("flicks coast") == true, "\(lines)")
+    }
+}
+
+/// Counts calls across threads.
+private final class AskCounter: @unchecked Sendable {
+    private var value = 0
+    private var lock = pthread_mutex_t()
+    init() { pthread_mutex_init(&lock, nil) }
+    func next() -> Int {
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        value += 1
+        return value
+    }
+}
