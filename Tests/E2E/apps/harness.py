@@ -19,6 +19,9 @@ way; "weston-natural": the same with natural scrolling on in weston.ini, which f
 read; "sway-natural": sway with an `input <identifier>` rule making the real pad natural, and
 flickd given SWAYSOCK; "xorg-natural": Xorg with Xfce's settings daemon and the real pad made
 natural by `xinput set-prop` on it alone, and flickd given the session's variables;
+"xorg-synaptics": Xorg with the synaptics X driver (Debian's, unpacked under .cache by
+scripts/install-deps --apps) taking the touchpads, which glides by itself and which flickd
+must leave to that glide;
 "sway-xwayland", "kwin-xwayland", "mutter-xwayland": the apps as X11 clients of that
 compositor's Xwayland) and per toolkit app
 (Tests/E2E/apps/app.py: GTK4, GTK3, Qt6 widgets), one app is started and reused: for each
@@ -267,16 +270,16 @@ Section "ServerFlags"
 EndSection
 """
 
-    def __init__(self, work):
+    def __init__(self, work, conf_extra="", arguments=()):
         self.procs = []
         conf = os.path.join(work, "xorg.conf")
         with open(conf, "w") as f:
-            f.write(self.CONF)
+            f.write(self.CONF + conf_extra)
         self.log_path = os.path.join(work, "xorg.log")
         out = open(os.path.join(work, "xorg.out"), "w")
         self.procs.append(subprocess.Popen(
             ["Xorg", ":1", "-config", conf, "-logfile", self.log_path, "-nolisten", "tcp", "-noreset",
-             "-novtswitch", "-sharevts", "vt1"], stdout=out, stderr=subprocess.STDOUT))
+             "-novtswitch", "-sharevts"] + list(arguments) + ["vt1"], stdout=out, stderr=subprocess.STDOUT))
         deadline = mono() + 180
         while not os.path.exists("/tmp/.X11-unix/X1"):
             if mono() > deadline or self.procs[0].poll() is not None:
@@ -990,6 +993,39 @@ def check_x_per_device(server, pad, daemon, checks):
                  "; ".join(said) or doctor.stdout[-400:])
 
 
+# Debian's xserver-xorg-input-synaptics, unpacked (not installed: its InputClass would take
+# every Xorg scenario's touchpads) by scripts/install-deps --apps.
+SYNAPTICS_ROOT = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(HERE))), ".cache", "synaptics", "root")
+
+
+class XorgSynaptics(Xorg):
+    """Xorg as above with the synaptics X input driver (xf86-input-synaptics) taking the
+    touchpads, as where Debian's xserver-xorg-input-synaptics is installed: the driver scrolls
+    with two fingers and glides by itself (its CoastingSpeed, 20 scrolls/s by default)."""
+    name = "xorg-synaptics"
+
+    def __init__(self, work):
+        work = os.path.join(work, "xorg-synaptics")
+        os.makedirs(work, exist_ok=True)
+        modules = os.path.join(SYNAPTICS_ROOT, "usr", "lib", "xorg", "modules")
+        if not os.path.exists(os.path.join(modules, "input", "synaptics_drv.so")):
+            raise RuntimeError("no synaptics driver under %s: run scripts/install-deps --apps" % SYNAPTICS_ROOT)
+        # After the stock 40-libinput.conf, as Debian's 70-synaptics.conf.
+        configdir = os.path.join(work, "xorg.conf.d")
+        os.makedirs(configdir, exist_ok=True)
+        with open(os.path.join(configdir, "70-synaptics.conf"), "w") as f:
+            f.write('Section "InputClass"\n    Identifier "touchpad catchall"\n    Driver "synaptics"\n'
+                    '    MatchIsTouchpad "on"\n    MatchDevicePath "/dev/input/event*"\nEndSection\n')
+        Xorg.__init__(self, work, conf_extra='Section "Files"\n    ModulePath "/usr/lib/xorg/modules"\n'
+                      '    ModulePath "%s"\nEndSection\n' % modules, arguments=["-configdir", configdir])
+        # flickd asks this X server for its touchpads' drivers, as on an X11 session.
+        self.set_flickd_env(DISPLAY=":1", XDG_SESSION_TYPE="x11")
+
+    def stop(self):
+        Xorg.stop(self)
+        self.restore_env()
+
+
 class SwayXwayland(XwaylandApps, Sway):
     """sway as above with Xwayland, the apps its X11 clients (XwaylandApps)."""
     name = "sway-xwayland"
@@ -1006,7 +1042,7 @@ class SwayXwayland(XwaylandApps, Sway):
         self.wait_for_xwayland()
 
 
-SERVERS = {"xorg": Xorg, "xorg-natural": XorgNatural, "sway": Sway, "sway-natural": SwayNatural, "sway-xwayland": SwayXwayland,
+SERVERS = {"xorg": Xorg, "xorg-natural": XorgNatural, "xorg-synaptics": XorgSynaptics, "sway": Sway, "sway-natural": SwayNatural, "sway-xwayland": SwayXwayland,
            "kwin": KWin, "kwin-natural": KWinNatural, "kwin-xwayland": KWinXwayland,
            "mutter": Mutter, "mutter-xwayland": MutterXwayland,
            "weston": Weston, "weston-natural": WestonNatural}
@@ -1940,15 +1976,26 @@ def run_mode(args, server, app, pad, mode, work, checks):
     binary = args.variants.get(mode, args.flickd)
     daemon = Flickd(binary, mode, work, pad.devnode) if mode != "none" else None
     try:
+        if isinstance(server, XorgSynaptics) and daemon:
+            # The X server's answer comes a moment after flickd opens the pad; flicks before it
+            # would still coast (the daemon's log says when it stands aside).
+            stood = wait_synaptics_aside(daemon, pad.devnode)
+            if args.check:
+                checks.check("%s/%s/%s" % (server.name, app.toolkit, mode), "flickd reads that the synaptics driver glides by itself",
+                             stood is not None, "%s: touchpad, a touch stops a coast (the synaptics X driver glides by itself ...)" % pad.devnode,
+                             stood or daemon.text()[-600:])
         server.place_pointer()
         for direction in args.directions:
             for speed in args.speeds:
                 rows.append(run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks))
-        if args.touch_stop and daemon and mode != "wheel":
+        # Under xorg-synaptics flickd coasts nothing for the pad: no coast for a touch to stop.
+        if args.touch_stop and daemon and mode != "wheel" and not isinstance(server, XorgSynaptics):
             run_touch_stop(args, server, app, pad, daemon, mode, checks)
         if isinstance(server, XorgNatural) and args.check and daemon and mode != "wheel":
             # The wheel output has no virtual touchpad to compare.
             check_x_per_device(server, pad, daemon, checks)
+        if isinstance(server, XorgSynaptics) and args.check and daemon:
+            check_synaptics_doctor(server, pad, daemon, checks)
         if isinstance(server, SwayNatural) and args.check and daemon:
             run_after_runtime_change(args, server, app, pad, daemon, mode, checks)
         if isinstance(server, KWinNatural) and args.check and daemon:
@@ -1957,6 +2004,29 @@ def run_mode(args, server, app, pad, mode, work, checks):
         if daemon:
             daemon.stop()
     return rows
+
+
+def wait_synaptics_aside(daemon, devnode, seconds=30):
+    """flickd's line saying the pad at `devnode` only stops coasts, as its synaptics driver
+    glides by itself; None when it did not come in time."""
+    pattern = re.escape(devnode) + r" \([^)]*\): touchpad, a touch stops a coast \(the synaptics X driver glides by itself[^\n]*"
+    deadline = mono() + seconds
+    while mono() < deadline:
+        m = re.search(pattern, daemon.text())
+        if m:
+            return m.group(0)
+        time.sleep(0.3)
+    return None
+
+
+def check_synaptics_doctor(server, pad, daemon, checks):
+    """flickd doctor, in the same session, names the pad the synaptics driver glides for."""
+    doctor = subprocess.run([daemon.binary, "doctor", "--config", daemon.config_path], capture_output=True, text=True, timeout=120)
+    said = [l.strip() for l in doctor.stdout.splitlines() if "touchpad driver" in l]
+    checks.check(server.name, "flickd doctor names the pad whose synaptics driver glides by itself",
+                 any(pad.devnode in l and "synaptics X driver glides by itself" in l for l in said),
+                 "touchpad driver: %s ... the synaptics X driver glides by itself" % pad.devnode,
+                 "; ".join(said) or doctor.stdout[-400:])
 
 
 def check_kde_applied(server, pad, checks):
@@ -2136,6 +2206,8 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks,
                 "flickd_first_ms", "handover_ms", "lag_ms", "distance_fraction", "gtk_dropped_px", "ratio_with_dropped"):
         row[key] = fmt(median([p.get(key) for p in per]),
                        3 if key in ("ratio", "gap_frames", "step_ratio", "distance_fraction", "ratio_with_dropped") else 1)
+    # How many measured flicks flickd's devices wrote to at all (xorg-synaptics: none).
+    row["flickd_output_flicks"] = sum(1 for p in per if p.get("flickd_first_ms") is not None)
     # --x-trace only: the median, and the figure per flick.
     for key, per_flick in (("x_switch_lost", "x_switches_lost"), ("x_switch_ms", "x_switches_ms"),
                            ("x_backlog_ms", "x_backlogs_ms"), ("x_finger_lost", "x_fingers_lost")):
@@ -2178,6 +2250,9 @@ def check_scenario(checks, row, mode, daemon):
     frac = row["distance_fraction"]
     moving = "content keeps moving after the release: distance >= %.2f x the model's v0/k" % ASSERT_DISTANCE_FRACTION
     figures = "%s x (distance %s px, per-flick ratio after/before %s)" % (frac, row["distance_px"], row["ratios"])
+    if row["server"] == XorgSynaptics.name and mode != "none":
+        check_synaptics_scenario(checks, name, row, moving, frac, figures, unmeasured)
+        return
     if mode == "none":
         # Reference only: shows the asserted check can fail (Qt widgets stop dead without flickd).
         if frac is not None:
@@ -2220,6 +2295,22 @@ def check_scenario(checks, row, mode, daemon):
     if row.get("x_finger_lost") is not None:
         log("%s: of the finger's scroll events the app did not apply the first %s (median; per flick %s; "
             "X server times)" % (name, row["x_finger_lost"], row["x_fingers_lost"]))
+
+
+def check_synaptics_scenario(checks, name, row, moving, frac, figures, unmeasured):
+    """xorg-synaptics with flickd: the synaptics driver glides by itself, and flickd leaves the
+    pad's flicks to it. Asserted: flickd wrote nothing to its devices, and the content still
+    glides after the release (the driver's glide, which a glide of flickd's on top stopped
+    dead before flickd stood aside). The issue's goals measure flickd's glide: not counted."""
+    checks.check(name, "flickd leaves the synaptics driver's pad to the driver's own glide (nothing written)",
+                 None if unmeasured else row["flickd_output_flicks"] == 0, 0,
+                 unmeasured or "%d of %d measured flicks had output from flickd" % (row["flickd_output_flicks"], row["flicks"]))
+    checks.check(name, moving + " (the driver's glide)", None if unmeasured or frac is None else frac >= ASSERT_DISTANCE_FRACTION,
+                 ">= %.2f" % ASSERT_DISTANCE_FRACTION, unmeasured or figures)
+    checks.check(name, "no glide against the finger (content back by > %.1f x the finger's travel)" % TURN_FRACTION,
+                 row["turned"] == 0, 0, "%d of %d flicks played" % (row["turned"], row["flicks"] + row["discarded"]))
+    print("  not counted as goals: %s: the glide is the synaptics driver's (ratio %s, gap %s frames)" % (
+        name, row["ratio"], row["gap_frames"]), flush=True)
 
 
 def finger_gap_note(row):
