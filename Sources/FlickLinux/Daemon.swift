@@ -136,6 +136,8 @@ public final class Daemon {
     private var serverWatchFailure: String?
     /// What the last answer logged, so that an answer changing nothing logs at debug only.
     private var lastDesktopLines: [String] = []
+    /// Whether the warning that the synaptics X driver drives the virtual touchpad was logged.
+    private var warnedOfSynapticsOutput = false
     /// Touchpads closed because their driver glides by itself and no touch stops a coast
     /// (`followDriverGlides`), by device node: opened again when an answer says it no longer
     /// does.
@@ -534,6 +536,7 @@ public final class Daemon {
             engine.setDesktopNaturalScrolling(open.identity.flatMap { perDevice?.natural(for: $0) }, for: id)
         }
         followDriverGlides(perDevice)
+        warnOfSynapticsOutput(perDevice)
         var lines: [String] = []
         if let perDevice {
             let virtual = perDevice.virtualTouchpad.map { "\($0)" } ?? "not listed yet, so its fingers move as yours"
@@ -581,6 +584,19 @@ public final class Daemon {
         guard !reopened.isEmpty, let monitor else { return }
         for devnode in reopened.keys { closedForDriverGlides[devnode] = nil }
         for node in monitor.inputNodes() where reopened[node.devnode] != nil { open(node, at: time) }
+    }
+
+    /// Warns, once, when the synaptics X driver drives the virtual touchpad the glides go
+    /// through: it scrolls that pad by next to nothing (`synapticsDrivesVirtualTouchpad`).
+    private func warnOfSynapticsOutput(_ perDevice: PerDeviceNaturalScrolling?) {
+        guard !warnedOfSynapticsOutput, engine.output == .touchpad, perDevice?.synapticsDrivesVirtualTouchpad == true,
+              devices.keys.contains(where: coasts) else { return }
+        warnedOfSynapticsOutput = true
+        logger.warning("""
+            the synaptics X driver drives \(VirtualTouchpad.name) and scrolls it by next to nothing (a distance it \
+            computes from the pad's size), so glides through it do not show; set output.mode = "wheel" in the \
+            configuration, or let libinput drive the touchpads (remove xserver-xorg-input-synaptics)
+            """)
     }
 
     /// Which way a touchpad's coasts go and which setting decided (debug), through the one

@@ -511,11 +511,15 @@ public struct PerDeviceNaturalScrolling: Sendable, Equatable {
         /// Why the device's driver glides by itself (the synaptics X driver's coasting, see
         /// `XInputDevices`), so that its flicks start no coast of flickd's; nil: it does not.
         public var driverGlides: String?
+        /// The X input driver that drives the device, where the X server was read
+        /// (`XInputDevices`: "libinput" or "synaptics"); nil elsewhere.
+        public var xDriver: String?
 
-        public init(device: DeviceIdentity, natural: Bool, driverGlides: String? = nil) {
+        public init(device: DeviceIdentity, natural: Bool, driverGlides: String? = nil, xDriver: String? = nil) {
             self.device = device
             self.natural = natural
             self.driverGlides = driverGlides
+            self.xDriver = xDriver
         }
     }
 
@@ -566,6 +570,13 @@ public struct PerDeviceNaturalScrolling: Sendable, Equatable {
     public func driverGlides(for identity: DeviceIdentity) -> String? {
         guard identity.vendor != nil, identity.product != nil else { return nil }
         return entries.last { $0.device == identity }?.driverGlides
+    }
+
+    /// Whether the synaptics X driver drives flickd's virtual touchpad. It scrolls that pad by a
+    /// distance it computes from the pad's size, and on the 1000 mm pad that overflowed: a glide
+    /// through it scrolls next to nothing (docs/APPS.md, "The synaptics X driver").
+    public var synapticsDrivesVirtualTouchpad: Bool {
+        entries.last { $0.device == VirtualTouchpad.identity }?.xDriver == XInputDevices.synaptics
     }
 
     /// The setting the desktop gives flickd's virtual touchpad; nil when unknown (sway has not

@@ -605,6 +605,13 @@ public struct Doctor {
         case .touchpad:
             let base = "touchpad: coasts move two fingers on \"\(VirtualTouchpad.name)\"; the desktop's touchpad settings (natural scrolling, speed) apply to it as to your pad, and flickd does not invert it again"
             if let found = desktop, let perDevice = found.perDevice {
+                // Only where some touchpad's flicks go through it: one whose driver glides is left to that glide.
+                if perDevice.synapticsDrivesVirtualTouchpad,
+                   perDevice.entries.contains(where: { $0.device != VirtualTouchpad.identity && $0.driverGlides == nil }) {
+                    return Check(title: title, status: .warning,
+                                 detail: "touchpad: coasts move two fingers on \"\(VirtualTouchpad.name)\"; but the synaptics X driver drives it (\(perDevice.source)) and scrolls it by next to nothing (a distance it computes from the pad's size), so glides through it do not show",
+                                 fix: "set output.mode = \"wheel\" ([output] in the configuration), then: systemctl --user reload flickd; or let libinput drive the touchpads (remove xserver-xorg-input-synaptics)")
+                }
                 return Check(title: title, status: .ok,
                              detail: perDeviceDirections(perDevice, desktop: found.value, configuration: configuration, touch: touch))
             }

@@ -85,11 +85,17 @@ public enum XInputDevices {
             guard let name, let natural else { return nil }
             let (vendor, product) = ids ?? (0, 0)
             let glides = coastingSpeed.flatMap { $0 > 0 ? Self.synapticsGlides(coastingSpeed: $0) : nil }
-            return .init(device: DeviceIdentity(name: name, vendor: vendor, product: product), natural: natural, driverGlides: glides)
+            return .init(device: DeviceIdentity(name: name, vendor: vendor, product: product), natural: natural,
+                         driverGlides: glides, xDriver: Self.synaptics)
         }
         guard let name, let natural, let ids, tapping else { return nil }
-        return .init(device: DeviceIdentity(name: name, vendor: ids.vendor, product: ids.product), natural: natural)
+        return .init(device: DeviceIdentity(name: name, vendor: ids.vendor, product: ids.product), natural: natural,
+                     xDriver: Self.libinput)
     }
+
+    /// The drivers' names, for `PerDeviceNaturalScrolling.Entry.xDriver`.
+    public static let libinput = "libinput"
+    public static let synaptics = "synaptics"
 
     /// Why a pad the synaptics driver drives starts no coast of flickd's, for the log and doctor.
     static func synapticsGlides(coastingSpeed: Double) -> String {

@@ -114,6 +114,39 @@ struct DaemonDriverGlideTests {
     }
 }
 
+/// The synaptics driver drives the virtual touchpad too, and the pad's own glide is off:
+/// flickd glides through a pad that driver scrolls by next to nothing, and says so once.
+@Suite("Daemon and the synaptics driver on its touchpad", .serialized)
+struct DaemonSynapticsOutputTests {
+    @Test func aVirtualTouchpadTheSynapticsDriverDrivesIsWarnedOfOnce() throws {
+        let source = ScriptedDevices()
+        source.present = [try source.node(5, .touchpad, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440")]
+        let identity = DeviceIdentity(try Fixtures.device("synaptics-t440"))
+        let query = try DesktopQuery(probe: { _ in
+            let pad = PerDeviceNaturalScrolling.Entry(device: identity, natural: false, xDriver: XInputDevices.synaptics)
+            let virtual = PerDeviceNaturalScrolling.Entry(device: VirtualTouchpad.identity, natural: true, xDriver: XInputDevices.synaptics)
+            return .found(DesktopSettings.Answer(false, "X server test",
+                                                 perDevice: PerDeviceNaturalScrolling(entries: [pad, virtual], source: "X server test")))
+        }, watchChanges: { _ in nil }, openServerWatch: { nil })
+        var answers = 0
+        let log = WatchedLog { line in
+            guard line.hasPrefix("natural scrolling: the desktop keeps it per device") else { return }
+            answers += 1
+            // A reload asks again: the warning is not repeated.
+            raise(answers == 1 ? SIGHUP : SIGTERM)
+        }
+        let daemon = try Daemon(engine: Engine(), output: nil, makeOutput: DaemonDeviceTests.Outputs().make,
+                                monitor: source, logger: Logger(label: "flickd-test") { _ in log },
+                                desktop: query, reloadConfiguration: { Configuration() })
+        let watchdog = DaemonWatchdog(seconds: 10)
+        try daemon.run()
+        watchdog.cancel()
+        let warnings = log.lines.filter { $0.hasPrefix("the synaptics X driver drives \(VirtualTouchpad.name)") }
+        #expect(warnings.count == 1, "\(log.lines)")
+        #expect(warnings.first?.contains("set output.mode = \"wheel\"") == true)
+    }
+}
+
 /// Counts calls across threads.
 private final class AskCounter: @unchecked Sendable {
     private var value = 0

@@ -124,8 +124,17 @@ import Testing
         #expect(check.detail.hasPrefix("/dev/input/event4 \"SynPS/2 Synaptics TouchPad\": \(why) (\(source)), so flickd starts no coast of its own on it"),
                 "\(check.text)")
         #expect(check.fix?.contains("xserver-xorg-input-synaptics") == true)
+        let virtual = PerDeviceNaturalScrolling.Entry(device: VirtualTouchpad.identity, natural: true, xDriver: XInputDevices.synaptics)
+        system.desktop?.perDevice?.entries.append(virtual)
+        #expect(try system.checks().one("output").status == .ok, "the pad is left to its driver: no glide goes through the virtual pad")
+
+        // The driver's glide turned off: flickd glides, through a virtual pad the same driver scrolls.
         system.desktop?.perDevice?.entries[0].driverGlides = nil
         #expect(system.checks().titled("touchpad driver").isEmpty, "coasting off: nothing to say")
+        let output = try system.checks().one("output")
+        #expect(output.status == .warning)
+        #expect(output.detail.contains("the synaptics X driver drives it"), "\(output.text)")
+        #expect(output.fix?.hasPrefix("set output.mode = \"wheel\"") == true)
     }
 
     /// sway lists only the devices it has: with flickd stopped, its pad is not there to compare.

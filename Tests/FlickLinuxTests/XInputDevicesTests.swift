@@ -73,7 +73,7 @@ import Testing
 
     @Test func aTouchpadIsADeviceWithLibinputsTapping() throws {
         let pad = try #require(XInputDevices.touchpad(listProps: Self.touchpadProperties("SynPS/2 Synaptics TouchPad", natural: 1, ids: "2, 7")))
-        #expect(pad == .init(device: Self.t440, natural: true), "the setting, not its default")
+        #expect(pad == .init(device: Self.t440, natural: true, xDriver: XInputDevices.libinput), "the setting, not its default")
         #expect(XInputDevices.touchpad(listProps: Self.touchpadProperties("x", natural: 0, ids: "1, 2"))?.natural == false)
         #expect(XInputDevices.touchpad(listProps: Self.mouse) == nil, "no tapping: a mouse")
         #expect(XInputDevices.touchpad(listProps: Self.xtestPointer) == nil)
@@ -223,6 +223,7 @@ import Testing
         #expect(pad.device == Self.t440)
         #expect(pad.natural == false)
         #expect(pad.driverGlides == "the synaptics X driver glides by itself (Synaptics Coasting Speed 20)")
+        #expect(pad.xDriver == XInputDevices.synaptics)
         #expect(XInputDevices.touchpad(listProps: Self.synapticsProperties(distance: "-99, -99"))?.natural == true,
                 "a negative vertical distance: natural")
         #expect(XInputDevices.touchpad(listProps: Self.synapticsProperties(coasting: "0.000000, 50.000000"))?.driverGlides == nil,
@@ -248,5 +249,9 @@ import Testing
         #expect(found.perDevice?.driverGlides(for: DeviceIdentity(name: Self.t440.name, vendor: nil, product: nil)) == nil,
                 "a device without ids cannot be named")
         #expect(found.perDevice?.virtualTouchpad != nil, "the virtual pad is listed: the ask does not wait for it")
+        #expect(found.perDevice?.synapticsDrivesVirtualTouchpad == true)
+        session.xinput = [Self.xServer(natural: 1, virtual: 0)]
+        #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "XFCE", session: "x11"))?.perDevice?
+                    .synapticsDrivesVirtualTouchpad == false, "libinput drives it")
     }
 }
