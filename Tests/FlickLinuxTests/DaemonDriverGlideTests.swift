@@ -52,7 +52,8 @@ struct DaemonDriverGlideTests {
             return .found(DesktopSettings.Answer(false, "X server test", perDevice: PerDeviceNaturalScrolling(entries: [entry], source: "X server test")))
         }, watchChanges: { _ in nil }, openServerWatch: { nil })
         let engine = Engine(configuration: configuration)
-        let log = WatchedLog { then($0, engine) }
+        // Weak: the engine's report handler holds the logger, which holds this log.
+        let log = WatchedLog { [weak engine] line in if let engine { then(line, engine) } }
         let daemon = try Daemon(engine: engine, output: nil, makeOutput: DaemonDeviceTests.Outputs().make,
                                 monitor: source, logger: Logger(label: "flickd-test") { _ in log },
                                 desktop: query, reloadConfiguration: { configuration })
