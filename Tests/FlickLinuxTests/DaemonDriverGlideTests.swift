@@ -40,20 +40,35 @@ struct DaemonDriverGlideTests {
     static let pad = "/dev/input/event5 (SynPS/2 Synaptics TouchPad): touchpad"
 
     /// A daemon with the T440 present, whose desktop answers with the pad's driver gliding at
-    /// the first ask and not at the second (asked again at the reload `then` raises).
-    static func run(configuration: Configuration, then: @escaping (String, Engine) -> Void) throws -> (ScriptedDevices, [String]) {
+    /// the first ask and not at the second: the first line about the pad's use after its
+    /// opening reloads (which asks again), the second "flicks coast" ends the run. `observe`
+    /// sees the engine at each line about the pad's use. Returns the nodes opened and the lines.
+    static func run(configuration: Configuration, observe: @escaping (Engine) -> Void = { _ in }) throws -> (ScriptedDevices, [String]) {
         let source = ScriptedDevices()
         source.present = [try source.node(5, .touchpad, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440")]
         let identity = DeviceIdentity(try Fixtures.device("synaptics-t440"))
-        let asks = AskCounter()
+        let asks = ProbeCounter()
         let query = try DesktopQuery(probe: { _ in
             let glides = asks.next() == 1 ? Self.why : nil
             let entry = PerDeviceNaturalScrolling.Entry(device: identity, natural: false, driverGlides: glides)
             return .found(DesktopSettings.Answer(false, "X server test", perDevice: PerDeviceNaturalScrolling(entries: [entry], source: "X server test")))
         }, watchChanges: { _ in nil }, openServerWatch: { nil })
         let engine = Engine(configuration: configuration)
+        var coasting = 0
+        var reloaded = false
         // Weak: the engine's report handler holds the logger, which holds this log.
-        let log = WatchedLog { [weak engine] line in if let engine { then(line, engine) } }
+        let log = WatchedLog { [weak engine] line in
+            guard let engine, line.hasPrefix(Self.pad) else { return }
+            observe(engine)
+            if line.hasSuffix("flicks coast") {
+                coasting += 1
+                if coasting == 2 { raise(SIGTERM) }
+            } else if !reloaded {
+                // A reload asks again (and logs each device's use again).
+                reloaded = true
+                raise(SIGHUP)
+            }
+        }
         let daemon = try Daemon(engine: engine, output: nil, makeOutput: DaemonDeviceTests.Outputs().make,
                                 monitor: source, logger: Logger(label: "flickd-test") { _ in log },
                                 desktop: query, reloadConfiguration: { configuration })
@@ -65,20 +80,7 @@ struct DaemonDriverGlideTests {
 
     @Test func aPadWhoseDriverGlidesOnlyStopsCoastsUntilItNoLongerDoes() throws {
         var admissions: [DeviceAdmission?] = []
-        var coasting = 0
-        var reloaded = false
-        let (source, lines) = try Self.run(configuration: Configuration()) { line, engine in
-            guard line.hasPrefix(Self.pad) else { return }
-            admissions.append(engine.admission(of: 1))
-            if line.hasSuffix("flicks coast") {
-                coasting += 1
-                if coasting == 2 { raise(SIGTERM) }
-            } else if !reloaded {
-                // A reload asks again (and logs each device's use again).
-                reloaded = true
-                raise(SIGHUP)
-            }
-        }
+        let (source, lines) = try Self.run(configuration: Configuration()) { admissions.append($0.admission(of: 1)) }
         let said = lines.filter { $0.hasPrefix(Self.pad) }
         #expect(said.first?.hasSuffix("flicks coast") == true, "opened before the first answer")
         #expect(said.dropFirst().first == "\(Self.pad), a touch stops a coast (\(Self.why))")
@@ -93,18 +95,7 @@ struct DaemonDriverGlideTests {
     @Test func withoutTouchStopsThePadIsClosedAndOpenedAgain() throws {
         var configuration = Configuration()
         configuration.stop.touch = false
-        var coasting = 0
-        var reloaded = false
-        let (source, lines) = try Self.run(configuration: configuration) { line, _ in
-            guard line.hasPrefix(Self.pad) else { return }
-            if line.hasSuffix("flicks coast") {
-                coasting += 1
-                if coasting == 2 { raise(SIGTERM) }
-            } else if !reloaded {
-                reloaded = true
-                raise(SIGHUP)
-            }
-        }
+        let (source, lines) = try Self.run(configuration: configuration)
         let said = lines.filter { $0.hasPrefix(Self.pad) }
         #expect(said.dropFirst().first == "\(Self.pad), not used (\(Self.why))", "\(lines)")
         #expect(lines.contains { $0.hasPrefix("/dev/input/event5 (SynPS/2 Synaptics TouchPad): closed") }, "\(lines)")
@@ -145,18 +136,5 @@ struct DaemonSynapticsOutputTests {
         let warnings = log.lines.filter { $0.hasPrefix("the synaptics X driver drives \(VirtualTouchpad.name)") }
         #expect(warnings.count == 1, "\(log.lines)")
         #expect(warnings.first?.contains("set output.mode = \"wheel\"") == true)
-    }
-}
-
-/// Counts calls across threads.
-private final class AskCounter: @unchecked Sendable {
-    private var value = 0
-    private var lock = pthread_mutex_t()
-    init() { pthread_mutex_init(&lock, nil) }
-    func next() -> Int {
-        pthread_mutex_lock(&lock)
-        defer { pthread_mutex_unlock(&lock) }
-        value += 1
-        return value
     }
 }

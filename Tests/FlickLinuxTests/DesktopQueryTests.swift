@@ -63,7 +63,7 @@ private final class Connection: @unchecked Sendable {
     }
 }
 
-private final class ProbeCounter: @unchecked Sendable {
+final class ProbeCounter: @unchecked Sendable {
     private var value = 0
     private var threads: [pthread_t] = []
     private var lock = pthread_mutex_t()
