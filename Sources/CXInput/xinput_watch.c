@@ -128,8 +128,6 @@ static void load(void) {
     x.XSetIOErrorHandler(ignore_io_error);
 }
 
-
-
 // Connects and selects the events; blocks while the X server answers.
 static flickd_xwatch *open_now(const char *display, const char *properties, char *why, size_t why_size) {
     const char *name = display ? display : getenv("DISPLAY");
@@ -154,13 +152,13 @@ static flickd_xwatch *open_now(const char *display, const char *properties, char
         return NULL;
     }
     const size_t most = sizeof watch->properties / sizeof watch->properties[0];
-    for (const char *name = properties; *name && (size_t)watch->property_count < most;) {
-        const char *end = strchr(name, '\n');
-        size_t length = end ? (size_t)(end - name) : strlen(name);
+    for (const char *next = properties; *next && (size_t)watch->property_count < most;) {
+        const char *end = strchr(next, '\n');
+        size_t length = end ? (size_t)(end - next) : strlen(next);
         char line[128];
-        snprintf(line, sizeof line, "%.*s", (int)length, name);
+        snprintf(line, sizeof line, "%.*s", (int)length, next);
         if (line[0]) watch->properties[watch->property_count++] = x.XInternAtom(watch->display, line, False);
-        name += length + (end ? 1 : 0);
+        next += length + (end ? 1 : 0);
     }
     unsigned char bits[XIMaskLen(XI_LASTEVENT)] = {0};
     XISetMask(bits, XI_PropertyEvent);

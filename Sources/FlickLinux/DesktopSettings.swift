@@ -373,7 +373,7 @@ public enum DesktopSettings {
                 return XInputDevices.touchpad(listProps: properties)
             }
             guard !entries.isEmpty else {
-                return .failure(Miss(why: "the X server at \(display) has no touchpad with libinput's or synaptics' settings"))
+                return .failure(Miss(why: "the X server at \(display) has no touchpad with libinput's or the synaptics driver's settings"))
             }
             return .success(PerDeviceNaturalScrolling(entries: entries, source: source, unlisted: nil))
         }

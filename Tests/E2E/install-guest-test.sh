@@ -267,7 +267,7 @@ echo "== the service follows a change made on the X server (xinput set-prop), wi
 # still running then, the one made when the watch opened, could read the change too: the
 # harness's `xorg-natural xinput set-prop` is the check only the event passes.)
 per_device="6 natural scrolling: the desktop keeps it per device (X server :7 (xinput list-props))"
-first="XDG_CURRENT_DESKTOP=XFCE; the X server at :7 has no touchpad with libinput's or synaptics' settings"
+first="XDG_CURRENT_DESKTOP=XFCE; the X server at :7 has no touchpad with libinput's or the synaptics driver's settings"
 for _ in $(seq 60); do journal | grep -qF "$first" && break; sleep 1; done
 check "before the change, the X server has no touchpad for flickd" \
     bash -c "$(declare -f journal); ! journal | grep -qF '$per_device'"

@@ -142,7 +142,7 @@ import Testing
                 == .none(why: "XDG_CURRENT_DESKTOP=XFCE; xinput is not on the PATH; no sway running (no sway-ipc socket at $SWAYSOCK or in $XDG_RUNTIME_DIR); no KDE touchpad file (/home/u/.config/touchpadxlibinputrc, /home/u/.config/kcminputrc)"))
         session.xinput = [["list": XInputDevicesTests.list, "list-props 4": XInputDevicesTests.xtestPointer]]
         #expect(DesktopSettings.search(in: session.environment(desktop: "KDE", session: "x11"))
-                == .none(why: "XDG_CURRENT_DESKTOP=KDE; the X server at :0 has no touchpad with libinput's or synaptics' settings; no KDE touchpad file (/home/u/.config/touchpadxlibinputrc, /home/u/.config/kcminputrc)"))
+                == .none(why: "XDG_CURRENT_DESKTOP=KDE; the X server at :0 has no touchpad with libinput's or the synaptics driver's settings; no KDE touchpad file (/home/u/.config/touchpadxlibinputrc, /home/u/.config/kcminputrc)"))
         session.files["/home/u/.config/touchpadxlibinputrc"] = DesktopSettingsTests.touchpadxlibinputrc
         #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE", session: "x11"))?.source
                 == "KDE /home/u/.config/touchpadxlibinputrc [SynPS/2 Synaptics TouchPad] naturalScroll")
