@@ -4,13 +4,17 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
+#include <X11/Xatom.h>
 #include <X11/Xlib.h>
 #include <X11/extensions/XInput2.h>
 
@@ -40,8 +44,13 @@ static struct {
     XErrorHandler (*XSetErrorHandler)(XErrorHandler);
     XIOErrorHandler (*XSetIOErrorHandler)(XIOErrorHandler);
     void (*XSetIOErrorExitHandler)(Display *, XIOErrorExitHandler, void *);
+    int (*XFree)(void *);
     Status (*XIQueryVersion)(Display *, int *, int *);
     int (*XISelectEvents)(Display *, Window, XIEventMask *, int);
+    XIDeviceInfo *(*XIQueryDevice)(Display *, int, int *);
+    void (*XIFreeDeviceInfo)(XIDeviceInfo *);
+    Status (*XIGetProperty)(Display *, int, Atom, long, long, Bool, Atom, Atom *, int *, unsigned long *,
+                            unsigned long *, unsigned char **);
     // Why loading failed; empty when it did not.
     char failure[200];
 } x;
@@ -72,8 +81,22 @@ static int ignore_error(Display *display, XErrorEvent *event) {
     return 0;
 }
 
+// Where an opening thread goes when its X server is lost while XOpenDisplay still runs (set
+// only around that call, on that thread).
+static __thread jmp_buf *opening_escape;
+
+// A lost connection: Xlib then calls the display's exit handler, which for a display being
+// opened is still the default one, exit(1) (`connection_lost` is set once XOpenDisplay
+// returns): so while opening, this leaves XOpenDisplay for `open_now`. The half-opened display
+// is never used again: its socket is closed and the rest left, a few kB, as Xlib's own
+// handlers leave it to exit.
 static int ignore_io_error(Display *display) {
-    (void)display;
+    jmp_buf *escape = opening_escape;
+    if (escape) {
+        opening_escape = NULL;
+        close(x.XConnectionNumber(display));
+        longjmp(*escape, 1);
+    }
     return 0;
 }
 
@@ -102,7 +125,7 @@ static void load(void) {
     }
     void *libXi = dlopen("libXi.so.6", RTLD_NOW | RTLD_LOCAL);
     if (!libXi) {
-        say(x.failure, sizeof x.failure, "cannot load libXi.so.6 (Debian's libxi6, which xinput needs too)");
+        say(x.failure, sizeof x.failure, "cannot load libXi.so.6 (Debian's libxi6)");
         return;
     }
     LOOK_UP(libX11, XInitThreads)
@@ -118,25 +141,54 @@ static void load(void) {
     LOOK_UP(libX11, XFreeEventData)
     LOOK_UP(libX11, XSetErrorHandler)
     LOOK_UP(libX11, XSetIOErrorHandler)
-    // Without it (libX11 before 1.7) a lost connection would end the process: no watch then.
+    // Without it (libX11 before 1.7) a lost connection would end the process: no watch or
+    // reading then.
     LOOK_UP(libX11, XSetIOErrorExitHandler)
+    LOOK_UP(libX11, XFree)
     LOOK_UP(libXi, XIQueryVersion)
     LOOK_UP(libXi, XISelectEvents)
+    LOOK_UP(libXi, XIQueryDevice)
+    LOOK_UP(libXi, XIFreeDeviceInfo)
+    LOOK_UP(libXi, XIGetProperty)
     // A watch is opened on one thread and read on another.
     x.XInitThreads();
     x.XSetErrorHandler(ignore_error);
     x.XSetIOErrorHandler(ignore_io_error);
 }
 
-// Connects and selects the events; blocks while the X server answers.
-static flickd_xwatch *open_now(const char *display, const char *properties, char *why, size_t why_size) {
+// Up to `most` atoms of `lines` (names, one per line), in order; with `only_if_existing`, None
+// for a name the server has never heard of (so no device has that property). How many lines.
+static int intern_lines(Display *display, const char *lines, Atom *atoms, int most, Bool only_if_existing) {
+    int count = 0;
+    for (const char *next = lines; *next && count < most;) {
+        const char *end = strchr(next, '\n');
+        size_t length = end ? (size_t)(end - next) : strlen(next);
+        char line[128];
+        snprintf(line, sizeof line, "%.*s", (int)length, next);
+        if (line[0]) atoms[count++] = x.XInternAtom(display, line, only_if_existing);
+        next += length + (end ? 1 : 0);
+    }
+    return count;
+}
+
+// Connects and, with `select`, selects the events; blocks while the X server answers.
+static flickd_xwatch *open_now(const char *display, const char *properties, int select, char *why, size_t why_size) {
     const char *name = display ? display : getenv("DISPLAY");
     struct flickd_xwatch *watch = calloc(1, sizeof *watch);
     if (!watch) {
         say(why, why_size, "out of memory");
         return NULL;
     }
-    watch->display = x.XOpenDisplay(display);
+    jmp_buf escape;
+    if (setjmp(escape)) {
+        say(why, why_size, "the X server %s closed the connection", name ? name : "(no DISPLAY)");
+        free(watch);
+        return NULL;
+    }
+    opening_escape = &escape;
+    Display *connected = x.XOpenDisplay(display);
+    opening_escape = NULL;
+    watch->display = connected;
     if (!watch->display) {
         say(why, why_size, "cannot connect to the X server %s", name ? name : "(no DISPLAY)");
         free(watch);
@@ -151,15 +203,9 @@ static flickd_xwatch *open_now(const char *display, const char *properties, char
         flickd_xwatch_close(watch);
         return NULL;
     }
-    const size_t most = sizeof watch->properties / sizeof watch->properties[0];
-    for (const char *next = properties; *next && (size_t)watch->property_count < most;) {
-        const char *end = strchr(next, '\n');
-        size_t length = end ? (size_t)(end - next) : strlen(next);
-        char line[128];
-        snprintf(line, sizeof line, "%.*s", (int)length, next);
-        if (line[0]) watch->properties[watch->property_count++] = x.XInternAtom(watch->display, line, False);
-        next += length + (end ? 1 : 0);
-    }
+    if (!select) return watch;
+    const int most = (int)(sizeof watch->properties / sizeof watch->properties[0]);
+    watch->property_count = intern_lines(watch->display, properties, watch->properties, most, False);
     unsigned char bits[XIMaskLen(XI_LASTEVENT)] = {0};
     XISetMask(bits, XI_PropertyEvent);
     XIEventMask mask = {.deviceid = XIAllDevices, .mask_len = sizeof bits, .mask = bits};
@@ -179,12 +225,76 @@ static flickd_xwatch *open_now(const char *display, const char *properties, char
     return watch;
 }
 
-// One opening, shared by the caller and the thread that connects, under `openings`.
+// The values of one property of `device`, as `flickd_xdevice` keeps them: integers (INTEGER,
+// signed; CARDINAL, unsigned) of any format, and 32-bit floats (the FLOAT type the drivers
+// use). XI 2's replies keep each item's own size (unlike XGetWindowProperty's longs).
+static int read_property(Display *display, int device, Atom property, Atom float_type, double *values) {
+    Atom type = None;
+    int format = 0;
+    unsigned long items = 0, after = 0;
+    unsigned char *data = NULL;
+    // Length in 4-byte units: enough for the values kept.
+    if (x.XIGetProperty(display, device, property, 0, FLICKD_XVALUES_MAX, False, AnyPropertyType, &type, &format,
+                        &items, &after, &data) != Success)
+        return 0;
+    int count = 0;
+    if (data && (type == XA_INTEGER || type == XA_CARDINAL || (type == float_type && float_type != None && format == 32))) {
+        for (unsigned long i = 0; i < items && count < FLICKD_XVALUES_MAX; i++) {
+            double value;
+            // (Each branch converts to double itself: a conditional of a signed and an unsigned
+            // integer would be unsigned.)
+            int is_signed = type == XA_INTEGER;
+            if (type == float_type) value = ((const float *)data)[i];
+            else if (format == 8) value = is_signed ? (double)((const int8_t *)data)[i] : (double)((const uint8_t *)data)[i];
+            else if (format == 16) value = is_signed ? (double)((const int16_t *)data)[i] : (double)((const uint16_t *)data)[i];
+            else if (format == 32) value = is_signed ? (double)((const int32_t *)data)[i] : (double)((const uint32_t *)data)[i];
+            else break;
+            values[count++] = value;
+        }
+    }
+    if (data) x.XFree(data);
+    return count;
+}
+
+// Reads `properties` of every slave pointer and floating slave into `devices`; -1 when the
+// server lists no device (a lost connection).
+static int read_devices(Display *display, const char *properties, flickd_xdevice *devices, int capacity) {
+    Atom atoms[FLICKD_XPROPERTIES_MAX];
+    int property_count = intern_lines(display, properties, atoms, FLICKD_XPROPERTIES_MAX, True);
+    Atom float_type = x.XInternAtom(display, "FLOAT", True);
+    int listed = 0;
+    XIDeviceInfo *info = x.XIQueryDevice(display, XIAllDevices, &listed);
+    if (!info) return -1;
+    int count = 0;
+    for (int i = 0; i < listed && count < capacity; i++) {
+        if (info[i].use != XISlavePointer && info[i].use != XIFloatingSlave) continue;
+        flickd_xdevice *device = &devices[count++];
+        memset(device, 0, sizeof *device);
+        device->id = info[i].deviceid;
+        snprintf(device->name, sizeof device->name, "%s", info[i].name ? info[i].name : "");
+        for (int p = 0; p < property_count; p++) {
+            // A device removed since the listing answers BadDevice: no values, as for a
+            // property it lacks.
+            if (atoms[p] != None) device->counts[p] = read_property(display, device->id, atoms[p], float_type, device->values[p]);
+        }
+    }
+    x.XIFreeDeviceInfo(info);
+    return count;
+}
+
+// One opening, shared by the caller and the thread that connects, under `openings`: a watch's
+// (`flickd_xwatch_open`) or a reading's (`flickd_xread`).
 struct opening {
     char display[256];
     int has_display;
     char properties[512];
     flickd_xwatch *watch;
+    // A reading: where the thread writes the devices (its own buffer, copied out by the
+    // caller), how many fit, and how many it wrote (-1: none could be read).
+    int reading;
+    flickd_xdevice *devices;
+    int capacity;
+    int count;
     char why[200];
     int finished;
     // The caller's deadline passed: the thread closes what it opened and frees this.
@@ -194,13 +304,25 @@ struct opening {
 static void *open_on_thread(void *argument) {
     struct opening *opening = argument;
     char why[sizeof opening->why] = "";
-    flickd_xwatch *watch = open_now(opening->has_display ? opening->display : NULL, opening->properties, why, sizeof why);
+    const char *display = opening->has_display ? opening->display : NULL;
+    flickd_xwatch *watch = open_now(display, opening->properties, !opening->reading, why, sizeof why);
+    int count = -1;
+    if (opening->reading && watch) {
+        count = read_devices(watch->display, opening->properties, opening->devices, opening->capacity);
+        if (count < 0 || watch->lost) {
+            count = -1;
+            say(why, sizeof why, "the X server %s closed the connection", display ? display : getenv("DISPLAY"));
+        }
+        flickd_xwatch_close(watch);
+        watch = NULL;
+    }
     pthread_mutex_lock(&openings);
     int abandoned = opening->abandoned;
     if (abandoned) {
         straying = 0;
     } else {
         opening->watch = watch;
+        opening->count = count;
         memcpy(opening->why, why, sizeof why);
     }
     opening->finished = 1;
@@ -209,6 +331,7 @@ static void *open_on_thread(void *argument) {
     if (abandoned) {
         // Nobody wants it now; a server that stops answering again holds only this thread.
         flickd_xwatch_close(watch);
+        free(opening->devices);
         free(opening);
     }
     return NULL;
@@ -238,13 +361,18 @@ static void did_not_answer(char *why, size_t why_size, const char *name, int tim
         say(why, why_size, "the X server %s did not answer within %d ms", name ? name : "(no DISPLAY)", timeout_ms);
 }
 
-flickd_xwatch *flickd_xwatch_open(const char *display, const char *properties, int timeout_ms, char *why, size_t why_size) {
+// Whether the X library could be loaded; why not in `why`.
+static int loaded_or_say(char *why, size_t why_size) {
     pthread_once(&loaded, load);
     if (x.failure[0]) {
         say(why, why_size, "%s", x.failure);
-        return NULL;
+        return 0;
     }
-    const char *name = display ? display : getenv("DISPLAY");
+    return 1;
+}
+
+// A new opening of `display` (NULL: $DISPLAY) for `properties`; NULL when out of memory.
+static struct opening *new_opening(const char *display, const char *properties, char *why, size_t why_size) {
     struct opening *opening = calloc(1, sizeof *opening);
     if (!opening) {
         say(why, why_size, "out of memory");
@@ -255,7 +383,23 @@ flickd_xwatch *flickd_xwatch_open(const char *display, const char *properties, i
         snprintf(opening->display, sizeof opening->display, "%s", display);
     }
     snprintf(opening->properties, sizeof opening->properties, "%s", properties);
+    return opening;
+}
 
+static void free_opening(struct opening *opening) {
+    free(opening->devices);
+    free(opening);
+}
+
+// Runs `opening` on a thread of its own and waits for it, at most `timeout_ms`. 1 when it
+// finished: the caller reads its result and frees it. 0 with why in `why` when it did not: it
+// was freed, or left to its thread, which frees it.
+static int run_opening(struct opening *opening, int timeout_ms, char *why, size_t why_size) {
+    // The display's name, kept: the opening may be freed before the messages are written.
+    char name_kept[sizeof opening->display];
+    const char *display = opening->has_display ? opening->display : getenv("DISPLAY");
+    snprintf(name_kept, sizeof name_kept, "%s", display ? display : "");
+    const char *name = display ? name_kept : NULL;
     struct timespec deadline;
     clock_gettime(CLOCK_MONOTONIC, &deadline);
     deadline.tv_sec += timeout_ms / 1000;
@@ -269,9 +413,9 @@ flickd_xwatch *flickd_xwatch_open(const char *display, const char *properties, i
     // thread, not one per try.
     if (!wait_until(&deadline, no_stray, opening)) {
         pthread_mutex_unlock(&openings);
-        free(opening);
+        free_opening(opening);
         say(why, why_size, "the X server %s has still not answered an earlier connection", name ? name : "(no DISPLAY)");
-        return NULL;
+        return 0;
     }
     // The thread takes no signal of the process's: they are the caller's to handle.
     sigset_t all, previous;
@@ -282,9 +426,9 @@ flickd_xwatch *flickd_xwatch_open(const char *display, const char *properties, i
     pthread_sigmask(SIG_SETMASK, &previous, NULL);
     if (started != 0) {
         pthread_mutex_unlock(&openings);
-        free(opening);
+        free_opening(opening);
         say(why, why_size, "cannot start a thread to connect to the X server: %s", strerror(started));
-        return NULL;
+        return 0;
     }
     pthread_detach(thread);
     if (!wait_until(&deadline, opened, opening)) {
@@ -292,13 +436,42 @@ flickd_xwatch *flickd_xwatch_open(const char *display, const char *properties, i
         straying = 1;
         pthread_mutex_unlock(&openings);
         did_not_answer(why, why_size, name, timeout_ms);
-        return NULL;
+        return 0;
     }
     pthread_mutex_unlock(&openings);
+    return 1;
+}
+
+flickd_xwatch *flickd_xwatch_open(const char *display, const char *properties, int timeout_ms, char *why, size_t why_size) {
+    if (!loaded_or_say(why, why_size)) return NULL;
+    struct opening *opening = new_opening(display, properties, why, why_size);
+    if (!opening || !run_opening(opening, timeout_ms, why, why_size)) return NULL;
     flickd_xwatch *watch = opening->watch;
     if (!watch) say(why, why_size, "%s", opening->why);
-    free(opening);
+    free_opening(opening);
     return watch;
+}
+
+int flickd_xread(const char *display, const char *properties, int timeout_ms, flickd_xdevice *devices, int capacity,
+                 char *why, size_t why_size) {
+    if (!loaded_or_say(why, why_size)) return -1;
+    struct opening *opening = new_opening(display, properties, why, why_size);
+    if (!opening) return -1;
+    opening->reading = 1;
+    opening->capacity = capacity > 0 ? capacity : 0;
+    // The thread's own buffer: one it outlives the caller with is freed by it.
+    opening->devices = calloc((size_t)opening->capacity + 1, sizeof *opening->devices);
+    if (!opening->devices) {
+        free(opening);
+        say(why, why_size, "out of memory");
+        return -1;
+    }
+    if (!run_opening(opening, timeout_ms, why, why_size)) return -1;
+    int count = opening->count;
+    if (count < 0) say(why, why_size, "%s", opening->why);
+    else memcpy(devices, opening->devices, (size_t)count * sizeof *devices);
+    free_opening(opening);
+    return count;
 }
 
 int flickd_xwatch_fd(const flickd_xwatch *watch) {

@@ -8,8 +8,8 @@ import Glibc
 /// Where it looks, by `XDG_CURRENT_DESKTOP`:
 /// - **Any X11 session but GNOME's** (`isX11`): the X server itself, which holds what its
 ///   libinput driver applies to each touchpad, real and virtual, whoever set it (Xfce, Plasma
-///   on X11, a start-up script's `xinput set-prop`): `xinput list` and `xinput list-props`
-///   (`XInputDevices`), each run with a 2 s timeout when xinput is on the PATH; and a change
+///   on X11, a start-up script's `xinput set-prop`): its devices' properties, read over a
+///   connection of flickd's own with a 2 s timeout (`XInputDevices`); and a change
 ///   there is heard as the X server makes it (`openServerWatch()`). Without an answer there,
 ///   the places below. GNOME applies its one setting to every touchpad.
 /// - **KDE Plasma**: `NaturalScroll` in the touchpad's `[Libinput][vendor][product][name]` group
@@ -80,8 +80,8 @@ public enum DesktopSettings {
     /// no setting at its start and ran on the fallback until GNOME's setting next changed. The
     /// daemon waits for it on `DesktopQuery`'s thread, so the limit holds up no event.
     public static let gsettingsTimeout = Duration.seconds(5)
-    /// The longest one `xinput` run may take: it connects to the X server and asks it once.
-    public static let xinputTimeout = Duration.seconds(2)
+    /// The longest one ask of the X server may take: a connection and a few questions.
+    public static let xServerTimeout = Duration.seconds(2)
     /// The longest sway may take to answer `GET_INPUTS` on its socket, which it does at once
     /// unless busy starting (then the probe asks again, see `naturalScrolling(waitingFor:)`).
     public static let swayTimeout = Duration.milliseconds(1000)
@@ -160,9 +160,10 @@ public enum DesktopSettings {
         /// `$DISPLAY` and `$WAYLAND_DISPLAY` (see `isX11`).
         var display: String?
         var waylandDisplay: String?
-        /// What `xinput ARGUMENTS...` prints on `display`; why not when it fails (not on the PATH,
-        /// no X server, its timeout).
-        var xinput: (_ arguments: [String]) -> ProgramOutput.Run = { _ in .failed(XInputDevices.missing) }
+        /// The X server's pointer devices on `display` and their properties
+        /// (`XInputDevices.read`); why not when it cannot be asked (no X server, its timeout,
+        /// no libXi).
+        var xServerDevices: (_ display: String) -> Result<[XInputDevices.Device], Miss> = { _ in .failure(Miss(why: "not asked")) }
         /// The devices sway should list, how many times to ask it again while it does not (see
         /// `naturalScrolling(waitingFor:)`), and the pause between two asks.
         var waitingFor: [DeviceIdentity] = []
@@ -194,12 +195,7 @@ public enum DesktopSettings {
             environment.runtimeDirectory = runtimeDirectory
             environment.swaysock = variable("SWAYSOCK")
             environment.swayInputs = { socket in SwayInputs.ask(socket: socket, timeout: swayTimeout) }
-            environment.xinput = { arguments in
-                guard let xinput = ProgramOutput.find("xinput") else {
-                    return .failed(XInputDevices.missing + " (Debian's xinput package)")
-                }
-                return ProgramOutput.run(xinput, arguments, timeout: xinputTimeout)
-            }
+            environment.xServerDevices = { display in XInputDevices.read(display: display, timeout: xServerTimeout) }
             environment.pause = { duration in Syscall.sleep(duration) }
             return environment
         }
@@ -356,21 +352,17 @@ public enum DesktopSettings {
 
     /// The X server's answer on an X11 session: what its libinput or synaptics driver applies
     /// to each touchpad, real and virtual, and whether the driver glides by itself (see
-    /// `XInputDevices`). A miss without `xinput`, when the server cannot be reached, or when it
-    /// has no touchpad driven by either (Xwayland), so that the desktop's own files are read
-    /// then.
+    /// `XInputDevices`). A miss when the server cannot be reached (or libXi cannot be loaded),
+    /// or when it has no touchpad driven by either (Xwayland), so that the desktop's own files
+    /// are read then.
     private static func x11NaturalScrolling(in environment: Environment) -> Result<Answer, Miss> {
         guard let display = environment.display else { return .failure(Miss(why: "no X display ($DISPLAY unset)")) }
         let source = XInputDevices.source(display: display)
         return perDeviceAnswer(environment) {
-            let list: String
-            switch environment.xinput(["list"]) {
-            case .failed(let why): return .failure(Miss(why: why))
-            case .output(let output): list = output
-            }
-            let entries = XInputDevices.pointerIDs(list: list).compactMap { id -> PerDeviceNaturalScrolling.Entry? in
-                guard case .output(let properties) = environment.xinput(["list-props", String(id)]) else { return nil }
-                return XInputDevices.touchpad(listProps: properties)
+            let entries: [PerDeviceNaturalScrolling.Entry]
+            switch environment.xServerDevices(display) {
+            case .failure(let miss): return .failure(miss)
+            case .success(let devices): entries = devices.compactMap(XInputDevices.touchpad)
             }
             guard !entries.isEmpty else {
                 return .failure(Miss(why: "the X server at \(display) has no touchpad with libinput's or the synaptics driver's settings"))

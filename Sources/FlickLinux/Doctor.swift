@@ -261,9 +261,9 @@ public struct Doctor {
                          detail: "flickd hears the X server \(display)'s device-property changes (XInput 2): a touchpad setting changed with `xinput set-prop` or in the desktop's settings is followed at once")
         }
         let detail = "flickd cannot watch the X server \(display) for changes (\(why)), so a touchpad setting changed with `xinput set-prop` or in the desktop's settings is read only when flickd next asks (`systemctl --user reload flickd`, a touchpad plugged in)"
-        if why.containsText("libXi") || why.containsText("libX11") {
+        if XInputDevices.librariesMissing(why) {
             return Check(title: title, status: .warning, detail: detail,
-                         fix: "install libX11 1.7 or later and libXi (Debian's libx11-6 and libxi6, which xinput needs too), then: systemctl --user restart flickd")
+                         fix: "install libX11 1.7 or later and libXi (Debian's libx11-6 and libxi6), then: systemctl --user restart flickd")
         }
         return Check(title: title, status: .warning, detail: detail)
     }
@@ -619,17 +619,17 @@ public struct Doctor {
                 return Check(title: title, status: .warning,
                              detail: "\(base); but KDE Plasma keeps touchpad settings per device (\(found.source)), so the virtual touchpad has its own natural-scrolling setting and coasts may run against your scrolls",
                              fix: found.source.containsText("touchpadxlibinputrc")
-                                ? "install xinput (Debian's xinput package): flickd then reads each touchpad's setting from the X server; or, while flickd runs, open System Settings › Touchpad, pick \"\(VirtualTouchpad.name)\" and set Natural scrolling as for your touchpad"
+                                ? "let flickd reach the X server (see the check \"service display\"): it then reads each touchpad's setting there; or, while flickd runs, open System Settings › Touchpad, pick \"\(VirtualTouchpad.name)\" and set Natural scrolling as for your touchpad"
                                 : "while flickd runs, open System Settings › Touchpad, pick \"\(VirtualTouchpad.name)\" and set Natural scrolling as for your touchpad (or set output.mode = \"wheel\")")
             }
-            if case .none(let why) = finding, why.containsText(XInputDevices.missing) {
+            if case .none(let why) = finding, XInputDevices.librariesMissing(why) {
                 // An X11 session that is not GNOME's, where flickd would have asked the X server.
                 return Check(title: title, status: .warning,
-                             detail: "\(base); but on X11 a desktop may keep touchpad settings per device (Xfce, Plasma, an xinput start-up script), and flickd reads them from the X server only with xinput, which is not installed: coasts may run against your scrolls",
-                             fix: "install xinput (Debian's xinput package; Arch: xorg-xinput) and restart flickd: systemctl --user restart flickd")
+                             detail: "\(base); but on X11 a desktop may keep touchpad settings per device (Xfce, Plasma, an xinput start-up script), and flickd reads them from the X server with libX11 and libXi, which cannot be loaded: coasts may run against your scrolls",
+                             fix: "install libX11 1.7 or later and libXi (Debian's libx11-6 and libxi6; Arch: libx11 and libxi) and restart flickd: systemctl --user restart flickd")
             }
             return Check(title: title, status: .ok,
-                         detail: "\(base) (desktops that keep settings per device and that flickd cannot read need the same settings for \"\(VirtualTouchpad.name)\"; on X11 flickd reads them from the X server when xinput is installed)")
+                         detail: "\(base) (desktops that keep settings per device and that flickd cannot read need the same settings for \"\(VirtualTouchpad.name)\"; on X11 flickd reads them from the X server)")
         }
     }
 

@@ -1,14 +1,14 @@
+import CXInput
 import FlickCore
 
 /// The touchpads of an X11 session and the natural scrolling the X server's libinput driver
-/// applies to each, from what `xinput list` and `xinput list-props ID` print:
+/// applies to each, from the X server's input devices and their properties (what `xinput list`
+/// and `xinput list-props ID` show):
 ///
-///     ⎜   ↳ SynPS/2 Synaptics TouchPad              	id=7	[slave  pointer  (2)]
-///
-///     Device 'SynPS/2 Synaptics TouchPad':
-///     	libinput Tapping Enabled (254):	0
-///     	libinput Natural Scrolling Enabled (262):	1
-///     	Device Product ID (243):	2, 7
+///     SynPS/2 Synaptics TouchPad (id 7, a slave pointer):
+///         libinput Tapping Enabled: 0
+///         libinput Natural Scrolling Enabled: 1
+///         Device Product ID: 2, 7
 ///
 /// Rationale: under X11 every desktop keeps its touchpad settings its own way, and many per
 /// device: Xfce's `pointers` channel and KDE Plasma's `touchpadxlibinputrc` by the device's
@@ -16,14 +16,17 @@ import FlickCore
 /// leaves "flickd virtual touchpad" at libinput's default (off) while the real pad scrolls
 /// naturally, and then every glide runs backwards. What the X server holds for each device is
 /// the setting in force, whoever set it, so flickd reads that, for the real pads and the virtual
-/// one alike, as it reads sway's inputs. `xinput` (Debian's package of that name) is a small
-/// X client run only when the desktop is asked, so the daemon links no X library.
+/// one alike, as it reads sway's inputs. It reads them over a connection of its own made for
+/// the ask (`read(display:timeout:)`), with libXi's requests (XIQueryDevice, XIGetProperty),
+/// libX11 and libXi loaded with dlopen only on a session whose X server flickd asks, as for the
+/// watch (`XServerWatch`): one connection and a few round trips, where running `xinput` took
+/// one process per device and needed Debian's xinput package.
 ///
 /// A touchpad the synaptics X driver (xf86-input-synaptics) drives instead has that driver's
 /// properties:
 ///
-///     	Synaptics Scrolling Distance (262):	99, 99
-///     	Synaptics Coasting Speed (277):	20.000000, 50.000000
+///         Synaptics Scrolling Distance: 99, 99
+///         Synaptics Coasting Speed: 20.0, 50.0
 ///
 /// Its scrolling is natural when the vertical distance is negative, and the driver glides by
 /// itself after a two-finger scroll while the coasting speed (scrolls per second a release
@@ -33,64 +36,76 @@ import FlickCore
 /// driver gives a device whose ids are both 0 (flickd's virtual touchpad) no `Device Product
 /// ID`.
 public enum XInputDevices {
-    /// The X server's slave pointers (and floating slaves): the devices whose properties are read.
-    public static func pointerIDs(list: String) -> [Int] {
-        // "⎜   ↳ NAME<spaces>\tid=7\t[slave  pointer  (2)]"
-        list.split(separator: "\n").compactMap { line in
-            let fields = line.split(separator: "\t")
-            guard fields.count >= 3, fields[2].hasPrefix("[slave  pointer") || fields[2].hasPrefix("[floating slave"),
-                  fields[1].hasPrefix("id=") else { return nil }
-            return Int(fields[1].dropFirst(3))
+    /// One of the X server's slave pointers (or floating slaves): its name, and the values of
+    /// those of `properties` it has (integers and floats, a few of each).
+    public struct Device: Sendable, Equatable {
+        public var name: String
+        public var properties: [String: [Double]]
+
+        public init(name: String, properties: [String: [Double]]) {
+            self.name = name
+            self.properties = properties
         }
     }
 
-    /// The touchpad `xinput list-props` describes, with its natural scrolling and whether its
-    /// driver glides by itself; nil for another device, or a touchpad whose driver is neither
-    /// libinput nor synaptics. A touchpad is a device with libinput's tapping property, which
-    /// libinput offers for touchpads only, or with the synaptics driver's scrolling distance.
-    public static func touchpad(listProps text: String) -> PerDeviceNaturalScrolling.Entry? {
-        var name: String?
-        var natural: Bool?
+    /// The properties read of each device: libinput's natural scrolling and tapping (which
+    /// libinput offers for touchpads only), the synaptics driver's scrolling distance and
+    /// coasting speed, and the device's ids.
+    public static let naturalScrolling = "libinput Natural Scrolling Enabled"
+    public static let tapping = "libinput Tapping Enabled"
+    public static let scrollingDistance = "Synaptics Scrolling Distance"
+    public static let coastingSpeed = "Synaptics Coasting Speed"
+    public static let productID = "Device Product ID"
+    public static let properties = [naturalScrolling, tapping, scrollingDistance, coastingSpeed, productID]
+
+    /// The touchpad `device` is, with its natural scrolling and whether its driver glides by
+    /// itself; nil for another device, or a touchpad whose driver is neither libinput nor
+    /// synaptics. A touchpad is a device with libinput's tapping property or with the synaptics
+    /// driver's scrolling distance.
+    public static func touchpad(_ device: Device) -> PerDeviceNaturalScrolling.Entry? {
+        let values = device.properties
         var ids: (vendor: UInt16, product: UInt16)?
-        var tapping = false
-        var synaptics = false
-        var coastingSpeed: Double?
-        for line in text.split(separator: "\n") {
-            if line.hasPrefix("Device '"), line.hasSuffix("':") {
-                name = String(line.dropFirst("Device '".count).dropLast(2))
-                continue
-            }
-            // "\tlibinput Natural Scrolling Enabled (262):\t1"
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-            guard fields.count >= 3, fields[0].isEmpty, fields[1].hasSuffix("):"),
-                  let open = fields[1].lastIndex(of: "(") else { continue }
-            let property = fields[1][..<open].trimmingWhitespace
-            let value = fields[2...].joined(separator: "\t").trimmingWhitespace
-            switch property {
-            case "libinput Natural Scrolling Enabled": natural = value == "1" ? true : value == "0" ? false : nil
-            case "libinput Tapping Enabled": tapping = true
-            case "Synaptics Scrolling Distance":
-                guard let vertical = value.split(separator: ",").first.flatMap({ Int($0.trimmingWhitespace) }) else { break }
-                synaptics = true
-                natural = vertical < 0
-            case "Synaptics Coasting Speed":
-                coastingSpeed = value.split(separator: ",").first.flatMap { Double($0.trimmingWhitespace) }
-            case "Device Product ID":
-                let parts = value.split(separator: ",").map { UInt16($0.trimmingWhitespace) }
-                if parts.count == 2, let vendor = parts[0], let product = parts[1] { ids = (vendor, product) }
-            default: break
-            }
+        if let id = values[productID], id.count == 2, let vendor = UInt16(exactly: id[0]), let product = UInt16(exactly: id[1]) {
+            ids = (vendor, product)
         }
-        if synaptics {
-            guard let name, let natural else { return nil }
+        if let vertical = values[scrollingDistance]?.first {
             let (vendor, product) = ids ?? (0, 0)
-            let glides = coastingSpeed.flatMap { $0 > 0 ? Self.synapticsGlides(coastingSpeed: $0) : nil }
-            return .init(device: DeviceIdentity(name: name, vendor: vendor, product: product), natural: natural,
+            let glides = values[coastingSpeed]?.first.flatMap { $0 > 0 ? Self.synapticsGlides(coastingSpeed: $0) : nil }
+            return .init(device: DeviceIdentity(name: device.name, vendor: vendor, product: product), natural: vertical < 0,
                          driverGlides: glides, xDriver: Self.synaptics)
         }
-        guard let name, let natural, let ids, tapping else { return nil }
-        return .init(device: DeviceIdentity(name: name, vendor: ids.vendor, product: ids.product), natural: natural,
+        guard let setting = values[naturalScrolling]?.first, setting == 0 || setting == 1,
+              values[tapping]?.isEmpty == false, let ids else { return nil }
+        return .init(device: DeviceIdentity(name: device.name, vendor: ids.vendor, product: ids.product), natural: setting == 1,
                      xDriver: Self.libinput)
+    }
+
+    /// The X server's slave pointers and floating slaves on `display` (as `DISPLAY` spells
+    /// it), with those of `properties` each has; why not when the server cannot be reached,
+    /// does not answer within `timeout`, or libX11 and libXi cannot be loaded. The ask is made
+    /// on a thread of its own, as the watch's opening is (`XServerWatch`): a server that
+    /// accepts and never answers holds the caller no longer than `timeout`.
+    static func read(display: String, timeout: Duration = DesktopSettings.xServerTimeout) -> Result<[Device], DesktopSettings.Miss> {
+        let capacity = 64
+        var found = [flickd_xdevice](repeating: flickd_xdevice(), count: capacity)
+        var why = [CChar](repeating: 0, count: 256)
+        let milliseconds = Int32(clamping: max(1, timeout.microseconds / 1000))
+        let count = flickd_xread(display, properties.joined(separator: "\n"), milliseconds, &found, Int32(capacity), &why, why.count)
+        guard count >= 0 else {
+            return .failure(DesktopSettings.Miss(why: String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)))
+        }
+        return .success(found.prefix(Int(count)).map { device in
+            var device = device
+            let name = withUnsafeBytes(of: &device.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let counts = withUnsafeBytes(of: &device.counts) { Array($0.bindMemory(to: Int32.self)) }
+            let values = withUnsafeBytes(of: &device.values) { Array($0.bindMemory(to: Double.self)) }
+            let width = values.count / counts.count
+            var read: [String: [Double]] = [:]
+            for (index, property) in properties.enumerated() where counts[index] > 0 {
+                read[property] = Array(values[(index * width)..<(index * width + Int(counts[index]))])
+            }
+            return Device(name: name, properties: read)
+        })
     }
 
     /// The drivers' names, for `PerDeviceNaturalScrolling.Entry.xDriver`.
@@ -103,9 +118,12 @@ public enum XInputDevices {
         return "the synaptics X driver glides by itself (Synaptics Coasting Speed \(speed))"
     }
 
-    /// Why the X server was not asked when xinput is not installed, for the log and doctor.
-    public static let missing = "xinput is not on the PATH"
+    /// Whether `why` (a miss of `read` or of the watch's opening) is that libX11 or libXi
+    /// could not be loaded, for doctor's fix.
+    public static func librariesMissing(_ why: String) -> Bool {
+        why.containsText("libXi.so") || why.containsText("libX11.so")
+    }
 
-    /// Where the answer came from, for messages: `X server :0 (xinput list-props)`.
-    public static func source(display: String) -> String { "X server \(display) (xinput list-props)" }
+    /// Where the answer came from, for messages: `X server :0 (XInput device properties)`.
+    public static func source(display: String) -> String { "X server \(display) (XInput device properties)" }
 }

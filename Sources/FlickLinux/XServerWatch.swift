@@ -8,10 +8,9 @@ import FlickCore
 /// new device its settings, Plasma's on X11: each changes such a property in the X server,
 /// which is what `DesktopSettings` reads, so the watch says when to read it again.
 ///
-/// Rationale: flickd asks the X server with the `xinput` program so that the daemon links no X
-/// library; a watch needs a connection that stays open, so here libX11 and libXi (the
-/// libraries xinput itself runs on) are loaded with dlopen, only on a session whose X server
-/// flickd asks, and never on Wayland (docs/DESIGN.md, "Following the X server's settings").
+/// Rationale: libX11 and libXi are loaded with dlopen, as for the reads (`XInputDevices.read`),
+/// only on a session whose X server flickd asks, and never on Wayland (docs/DESIGN.md,
+/// "Following the X server's settings").
 /// Opening connects and waits for the X server's answers, up to `openTimeout`, so it happens
 /// on `DesktopQuery`'s helper thread; reading and closing never block.
 final class XServerWatch: DesktopWatch, @unchecked Sendable {
@@ -24,9 +23,9 @@ final class XServerWatch: DesktopWatch, @unchecked Sendable {
     let fileDescriptor: Int32
     let source: String
 
-    /// The longest an opening waits for the X server, as for one `xinput` run
-    /// (`DesktopSettings.xinputTimeout`): a connection and a few questions.
-    static let openTimeout = Duration.seconds(2)
+    /// The longest an opening waits for the X server, as for one read
+    /// (`DesktopSettings.xServerTimeout`): a connection and a few questions.
+    static let openTimeout = DesktopSettings.xServerTimeout
 
     /// Connects to `display` (as `DISPLAY` spells it) and selects the property events of every
     /// device; blocks while the X server answers, at most `timeout`. Throws why it cannot.

@@ -24,7 +24,7 @@ struct DoctorCommand: FlickdCommand {
             - configuration: the file `flickd run` would read (or --config FILE),
               checked as `flickd check-config` checks it.
             - natural scrolling: scroll.natural against the desktop's own touchpad
-              setting (GNOME, KDE, sway; on X11 the X server's, with xinput), and where
+              setting (GNOME, KDE, sway; on X11 the X server's), and where
               that was read; a mismatch is a
               warning, and so is "auto" with no setting found, unless only touchpads
               coast on the virtual touchpad (its fingers move as the real ones did).
@@ -37,10 +37,10 @@ struct DoctorCommand: FlickdCommand {
               in the desktop's settings at once; without it a change waits for a reload.
             - output: output.mode in use (the virtual touchpad or the virtual wheel).
               In touchpad mode on KDE Plasma under Wayland, on sway and on X11 (read
-              from the X server with xinput), the virtual touchpad's own natural
+              from the X server, with libX11 and libXi), the virtual touchpad's own natural
               scrolling against each touchpad's, and which way the virtual fingers move;
               a warning where the desktop keeps touchpad settings per device and flickd
-              cannot read them (on X11 without xinput), with the fix.
+              cannot read them (on X11 without libX11 and libXi), with the fix.
 
             Run it as the user whose desktop session flickd serves, not with sudo: the answers \
             are about the user who runs it. Fixes that copy a file (systemd/...) are run in the \

@@ -29,7 +29,7 @@ struct RunCommand: FlickdCommand {
             The configuration file is read again when it is saved, created or replaced, and \
             on SIGHUP: a file with errors, an empty file or a deleted one is reported and the \
             running configuration kept. With scroll.natural = "auto" the desktop's touchpad \
-            setting (GNOME, KDE, sway; on another X11 desktop the X server's, with xinput) is \
+            setting (GNOME, KDE, sway; on another X11 desktop the X server's) is \
             read at start, on each reload, whenever the desktop's settings change (on X11 \
             when Xfce or Plasma saves them) and when a sway starts; what it changes is logged.
 

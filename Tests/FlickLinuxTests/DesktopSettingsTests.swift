@@ -135,14 +135,14 @@ import Testing
         static let noReply = "(no reply)"
         var swayAsks = 0
         var pauses: [FlickCore.Duration] = []
-        /// `$DISPLAY`, `$WAYLAND_DISPLAY`, and what `xinput` prints for each list of arguments
-        /// (joined by spaces), one map per ask of the X server (the last repeats); empty: xinput
-        /// fails as `xinputFailure` says.
+        /// `$DISPLAY`, `$WAYLAND_DISPLAY`, and the X server's devices, one list per ask (the
+        /// last repeats); empty: the ask fails as `xServerFailure` says. `xServerAsks`: the
+        /// displays asked.
         var display: String?
         var waylandDisplay: String?
-        var xinput: [[String: String]] = []
-        var xinputFailure = "xinput is not on the PATH"
-        var xinputRuns: [String] = []
+        var xServer: [[XInputDevices.Device]] = []
+        var xServerFailure = "cannot connect to the X server :0"
+        var xServerAsks: [String] = []
 
         func environment(desktop: String?, session: String? = "wayland", waits: Int = 0,
                          waitingFor: [DeviceIdentity] = [VirtualTouchpad.identity]) -> DesktopSettings.Environment {
@@ -162,12 +162,10 @@ import Testing
             }
             environment.display = display
             environment.waylandDisplay = waylandDisplay
-            environment.xinput = { [unowned self] arguments in
-                let line = arguments.joined(separator: " ")
-                xinputRuns.append(line)
-                let asks = xinputRuns.filter { $0 == "list" }.count
-                guard !xinput.isEmpty else { return .failed(xinputFailure) }
-                return xinput[min(max(asks, 1), xinput.count) - 1][line].map { .output($0) } ?? .failed("xinput exited with status 1")
+            environment.xServerDevices = { [unowned self] display in
+                xServerAsks.append(display)
+                guard !xServer.isEmpty else { return .failure(DesktopSettings.Miss(why: xServerFailure)) }
+                return .success(xServer[min(xServerAsks.count, xServer.count) - 1])
             }
             environment.waits = waits
             environment.waitingFor = waitingFor

@@ -264,7 +264,7 @@ import Testing
     }
 
     @Test func anXServerThatCannotBeWatchedSaysWhyAndWhenAChangeIsRead() throws {
-        let libXi = try xServerChanges(failing: "cannot load libXi.so.6 (Debian's libxi6, which xinput needs too)")
+        let libXi = try xServerChanges(failing: "cannot load libXi.so.6 (Debian's libxi6)")
         #expect(libXi.status == .warning)
         #expect(libXi.detail.hasPrefix("flickd cannot watch the X server :0 for changes (cannot load libXi.so.6"), "\(libXi.text)")
         #expect(libXi.detail.contains("read only when flickd next asks (`systemctl --user reload flickd`"), "\(libXi.text)")

@@ -3,83 +3,47 @@ import Foundation
 import Testing
 @testable import FlickLinux
 
-/// An X11 session's touchpads, read from the X server with xinput: the parsers on xinput's
-/// output (as Xorg 21 with the libinput driver prints it in the test guest), and the search on
-/// a session whose xinput is the test.
+/// An X11 session's touchpads, read from the X server's devices and their properties: the
+/// touchpads told from other devices (with the properties Xorg 21 with the libinput and
+/// synaptics drivers gave them in the test guest), and the search on a session whose X server
+/// is the test's. (The reads themselves, against a real X server: `XServerWatchTests`.)
 @Suite struct XInputDevicesTests {
     typealias FakeSession = DesktopSettingsTests.FakeSession
+    typealias Device = XInputDevices.Device
 
-    static let list = """
-        ⎡ Virtual core pointer                    \tid=2\t[master pointer  (3)]
-        ⎜   ↳ Virtual core XTEST pointer              \tid=4\t[slave  pointer  (2)]
-        ⎜   ↳ SynPS/2 Synaptics TouchPad              \tid=7\t[slave  pointer  (2)]
-        ⎜   ↳ flickd virtual touchpad                 \tid=8\t[slave  pointer  (2)]
-        ⎣ Virtual core keyboard                   \tid=3\t[master keyboard (2)]
-            ↳ Virtual core XTEST keyboard             \tid=5\t[slave  keyboard (3)]
-            ↳ AT Raw Set 2 keyboard                   \tid=6\t[slave  keyboard (3)]
-        ∼ Logitech USB Optical Mouse                  \tid=9\t[floating slave]
-
-        """
-
-    /// `xinput list-props` of a touchpad (trimmed).
-    static func touchpadProperties(_ name: String, natural: Int, ids: String) -> String {
-        """
-        Device '\(name)':
-        \tDevice Enabled (118):\t1
-        \tCoordinate Transformation Matrix (120):\t1.000000, 0.000000, 0.000000, 0.000000, 1.000000, 0.000000, 0.000000, 0.000000, 1.000000
-        \tlibinput Tapping Enabled (254):\t0
-        \tlibinput Tapping Enabled Default (255):\t0
-        \tlibinput Natural Scrolling Enabled (262):\t\(natural)
-        \tlibinput Natural Scrolling Enabled Default (263):\t\(1 - natural)
-        \tlibinput Scroll Method Enabled (267):\t1, 0, 0
-        \tDevice Node (242):\t"/dev/input/event1"
-        \tDevice Product ID (243):\t\(ids)
-        \tlibinput Drag Lock Buttons (281):\t<no items>
-
-        """
+    /// A touchpad the libinput driver drives.
+    static func touchpad(_ name: String, natural: Double, ids: [Double]) -> Device {
+        Device(name: name, properties: [XInputDevices.tapping: [0], XInputDevices.naturalScrolling: [natural],
+                                        XInputDevices.productID: ids])
     }
 
-    static let xtestPointer = """
-        Device 'Virtual core XTEST pointer':
-        \tDevice Enabled (118):\t1
-        \tXTEST Device (238):\t1
-
-        """
+    static let xtestPointer = Device(name: "Virtual core XTEST pointer", properties: [:])
 
     /// A mouse: natural scrolling, but no tapping.
-    static let mouse = """
-        Device 'Logitech USB Optical Mouse':
-        \tlibinput Natural Scrolling Enabled (262):\t1
-        \tDevice Product ID (243):\t1133, 49244
-
-        """
+    static let mouse = Device(name: "Logitech USB Optical Mouse",
+                              properties: [XInputDevices.naturalScrolling: [1], XInputDevices.productID: [1133, 49244]])
 
     /// The session of the test guest's Xorg, with the real pad's natural scrolling `natural`
     /// and the virtual one's `virtual` (nil: not added yet).
-    static func xServer(natural: Int, virtual: Int?) -> [String: String] {
-        var answers = ["list": list, "list-props 4": xtestPointer, "list-props 9": mouse,
-                       "list-props 7": touchpadProperties("SynPS/2 Synaptics TouchPad", natural: natural, ids: "2, 7")]
-        if let virtual { answers["list-props 8"] = touchpadProperties(VirtualTouchpad.name, natural: virtual, ids: "0, 0") }
-        return answers
+    static func xServer(natural: Double, virtual: Double?) -> [Device] {
+        [xtestPointer, touchpad("SynPS/2 Synaptics TouchPad", natural: natural, ids: [2, 7])]
+            + (virtual.map { [touchpad(VirtualTouchpad.name, natural: $0, ids: [0, 0])] } ?? []) + [mouse]
     }
 
     static let t440 = DeviceIdentity(name: "SynPS/2 Synaptics TouchPad", vendor: 2, product: 7)
 
-    @Test func theSlavePointersAreRead() {
-        #expect(XInputDevices.pointerIDs(list: Self.list) == [4, 7, 8, 9], "masters and keyboards are not")
-        #expect(XInputDevices.pointerIDs(list: "") == [])
-        #expect(XInputDevices.pointerIDs(list: "unable to connect to X server\n") == [])
-    }
-
     @Test func aTouchpadIsADeviceWithLibinputsTapping() throws {
-        let pad = try #require(XInputDevices.touchpad(listProps: Self.touchpadProperties("SynPS/2 Synaptics TouchPad", natural: 1, ids: "2, 7")))
-        #expect(pad == .init(device: Self.t440, natural: true, xDriver: XInputDevices.libinput), "the setting, not its default")
-        #expect(XInputDevices.touchpad(listProps: Self.touchpadProperties("x", natural: 0, ids: "1, 2"))?.natural == false)
-        #expect(XInputDevices.touchpad(listProps: Self.mouse) == nil, "no tapping: a mouse")
-        #expect(XInputDevices.touchpad(listProps: Self.xtestPointer) == nil)
-        #expect(XInputDevices.touchpad(listProps: Self.touchpadProperties("x", natural: 1, ids: "70000, 2")) == nil, "ids out of range")
-        let cut = String(Self.touchpadProperties("x", natural: 1, ids: "2, 7").prefix(150))
-        #expect(XInputDevices.touchpad(listProps: cut) == nil, "a cut listing has no setting to give")
+        let pad = try #require(XInputDevices.touchpad(Self.touchpad("SynPS/2 Synaptics TouchPad", natural: 1, ids: [2, 7])))
+        #expect(pad == .init(device: Self.t440, natural: true, xDriver: XInputDevices.libinput))
+        #expect(XInputDevices.touchpad(Self.touchpad("x", natural: 0, ids: [1, 2]))?.natural == false)
+        #expect(XInputDevices.touchpad(Self.mouse) == nil, "no tapping: a mouse")
+        #expect(XInputDevices.touchpad(Self.xtestPointer) == nil)
+        #expect(XInputDevices.touchpad(Self.touchpad("x", natural: 1, ids: [70000, 2])) == nil, "ids out of range")
+        #expect(XInputDevices.touchpad(Self.touchpad("x", natural: 1, ids: [2])) == nil, "one id")
+        #expect(XInputDevices.touchpad(Self.touchpad("x", natural: 2, ids: [2, 7])) == nil, "not a boolean")
+        var noSetting = Self.touchpad("x", natural: 1, ids: [2, 7])
+        noSetting.properties[XInputDevices.naturalScrolling] = nil
+        #expect(XInputDevices.touchpad(noSetting) == nil, "a pad without the setting has none to give")
     }
 
     /// The X server's per-device settings on an X11 session that is not GNOME's: the real pad
@@ -87,16 +51,16 @@ import Testing
     @Test func anX11SessionAsksTheXServerPerDevice() throws {
         let session = FakeSession()
         session.display = ":0"
-        session.xinput = [XInputDevicesTests.xServer(natural: 1, virtual: 0)]
+        session.xServer = [XInputDevicesTests.xServer(natural: 1, virtual: 0)]
         for desktop in ["XFCE", "KDE", nil, "i3"] {
-            session.xinputRuns = []
+            session.xServerAsks = []
             let found = try #require(DesktopSettings.naturalScrolling(in: session.environment(desktop: desktop, session: "x11")))
             #expect(found.value == true)
-            #expect(found.source == "X server :0 (xinput list-props), SynPS/2 Synaptics TouchPad")
+            #expect(found.source == "X server :0 (XInput device properties), SynPS/2 Synaptics TouchPad")
             #expect(found.perDevice?.natural(for: Self.t440) == true)
             #expect(found.perDevice?.virtualTouchpad == false)
             #expect(found.perDevice?.natural(for: DeviceIdentity(name: "other", vendor: 1, product: 1)) == nil, "unlisted: unknown")
-            #expect(session.xinputRuns == ["list", "list-props 4", "list-props 7", "list-props 8", "list-props 9"])
+            #expect(session.xServerAsks == [":0"], "one ask")
         }
         // startx from a console: XDG_SESSION_TYPE=tty, or unset.
         #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: nil, session: "tty"))?.perDevice != nil)
@@ -108,7 +72,7 @@ import Testing
     @Test func gnomeAndWaylandSessionsDoNotAskTheXServer() {
         let session = FakeSession()
         session.display = ":0"
-        session.xinput = [XInputDevicesTests.xServer(natural: 1, virtual: 0)]
+        session.xServer = [XInputDevicesTests.xServer(natural: 1, virtual: 0)]
         session.gsettings = "false\n"
         #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "GNOME", session: "x11"))?.source
                 == "GNOME gsettings org.gnome.desktop.peripherals.touchpad natural-scroll")
@@ -118,7 +82,7 @@ import Testing
         session.display = nil
         session.waylandDisplay = nil
         #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "XFCE", session: "x11")) == nil, "no DISPLAY")
-        #expect(session.xinputRuns.isEmpty)
+        #expect(session.xServerAsks.isEmpty)
     }
 
     /// The X server adds a device a moment after the kernel: the daemon's ask waits for the
@@ -126,8 +90,8 @@ import Testing
     @Test func theAskWaitsForTheVirtualTouchpad() throws {
         let session = FakeSession()
         session.display = ":0"
-        session.xinput = [XInputDevicesTests.xServer(natural: 1, virtual: nil), XInputDevicesTests.xServer(natural: 1, virtual: nil),
-                          XInputDevicesTests.xServer(natural: 1, virtual: 1)]
+        session.xServer = [XInputDevicesTests.xServer(natural: 1, virtual: nil), XInputDevicesTests.xServer(natural: 1, virtual: nil),
+                           XInputDevicesTests.xServer(natural: 1, virtual: 1)]
         let found = try #require(DesktopSettings.naturalScrolling(in: session.environment(desktop: "XFCE", session: "x11", waits: 8,
                                                                                           waitingFor: [Self.t440, VirtualTouchpad.identity])))
         #expect(found.perDevice?.virtualTouchpad == true)
@@ -139,8 +103,8 @@ import Testing
         let session = FakeSession()
         session.display = ":0"
         #expect(DesktopSettings.search(in: session.environment(desktop: "XFCE", session: "x11"))
-                == .none(why: "XDG_CURRENT_DESKTOP=XFCE; xinput is not on the PATH; no sway running (no sway-ipc socket at $SWAYSOCK or in $XDG_RUNTIME_DIR); no KDE touchpad file (/home/u/.config/touchpadxlibinputrc, /home/u/.config/kcminputrc)"))
-        session.xinput = [["list": XInputDevicesTests.list, "list-props 4": XInputDevicesTests.xtestPointer]]
+                == .none(why: "XDG_CURRENT_DESKTOP=XFCE; cannot connect to the X server :0; no sway running (no sway-ipc socket at $SWAYSOCK or in $XDG_RUNTIME_DIR); no KDE touchpad file (/home/u/.config/touchpadxlibinputrc, /home/u/.config/kcminputrc)"))
+        session.xServer = [[XInputDevicesTests.xtestPointer, XInputDevicesTests.mouse]]
         #expect(DesktopSettings.search(in: session.environment(desktop: "KDE", session: "x11"))
                 == .none(why: "XDG_CURRENT_DESKTOP=KDE; the X server at :0 has no touchpad with libinput's or the synaptics driver's settings; no KDE touchpad file (/home/u/.config/touchpadxlibinputrc, /home/u/.config/kcminputrc)"))
         session.files["/home/u/.config/touchpadxlibinputrc"] = DesktopSettingsTests.touchpadxlibinputrc
@@ -176,62 +140,42 @@ import Testing
     @Test func onlyTheVirtualTouchpad() throws {
         let session = FakeSession()
         session.display = ":0"
-        session.xinput = [["list": XInputDevicesTests.list,
-                           "list-props 8": XInputDevicesTests.touchpadProperties(VirtualTouchpad.name, natural: 1, ids: "0, 0")]]
+        session.xServer = [[XInputDevicesTests.xtestPointer, XInputDevicesTests.touchpad(VirtualTouchpad.name, natural: 1, ids: [0, 0])]]
         let found = try #require(DesktopSettings.naturalScrolling(in: session.environment(desktop: "XFCE", session: "x11")))
         #expect(found.value == false)
-        #expect(found.source == "X server :0 (xinput list-props): no touchpad but flickd's")
+        #expect(found.source == "X server :0 (XInput device properties): no touchpad but flickd's")
         #expect(found.perDevice?.virtualTouchpad == true)
     }
-    /// `xinput list-props` of a pad the synaptics X driver drives, as Xorg 21 with Debian's
-    /// xserver-xorg-input-synaptics 1.9.2 printed it in the test guest for the virtual T440
-    /// (trimmed), with its scrolling distance and coasting speed `distance` and `coasting`.
-    static func synapticsProperties(distance: String = "99, 99", coasting: String = "20.000000, 50.000000") -> String {
-        """
-        Device 'SynPS/2 Synaptics TouchPad':
-        \tDevice Enabled (120):\t1
-        \tDevice Accel Profile (249):\t1
-        \tSynaptics Edges (253):\t1310, 4826, 2220, 4636
-        \tSynaptics Finger (254):\t25, 30, 0
-        \tSynaptics Scrolling Distance (262):\t\(distance)
-        \tSynaptics Edge Scrolling (263):\t0, 0, 0
-        \tSynaptics Two-Finger Scrolling (264):\t1, 0
-        \tSynaptics Move Speed (265):\t1.000000, 1.750000, 0.040331, 0.000000
-        \tSynaptics Coasting Speed (277):\t\(coasting)
-        \tSynaptics Capabilities (282):\t1, 0, 0, 1, 1, 1, 1
-        \tDevice Product ID (245):\t2, 7
-        \tDevice Node (244):\t"/dev/input/event1"
-
-        """
+    /// A pad the synaptics X driver drives, with the properties Xorg 21 with Debian's
+    /// xserver-xorg-input-synaptics 1.9.2 gave the virtual T440 in the test guest (those read),
+    /// with its scrolling distance and coasting speed `distance` and `coasting`.
+    static func synapticsPad(distance: [Double] = [99, 99], coasting: [Double] = [20, 50]) -> Device {
+        Device(name: "SynPS/2 Synaptics TouchPad",
+               properties: [XInputDevices.scrollingDistance: distance, XInputDevices.coastingSpeed: coasting,
+                            XInputDevices.productID: [2, 7]])
     }
 
-    /// flickd's virtual touchpad under the synaptics driver, as printed in the same run: no
+    /// flickd's virtual touchpad under the synaptics driver, as it was in the same run: no
     /// `Device Product ID` (the driver sets it only for ids it knows, not 0 and 0), and a
     /// scrolling distance the driver computed from the device's size and overflowed.
-    static let synapticsVirtualPad = """
-        Device 'flickd virtual touchpad':
-        \tDevice Enabled (120):\t1
-        \tSynaptics Scrolling Distance (262):\t-42949672, -42949672
-        \tSynaptics Two-Finger Scrolling (264):\t1, 0
-        \tSynaptics Coasting Speed (277):\t20.000000, 50.000000
-        \tDevice Node (244):\t"/dev/input/event2"
-
-        """
+    static let synapticsVirtualPad = Device(
+        name: "flickd virtual touchpad",
+        properties: [XInputDevices.scrollingDistance: [-42949672, -42949672], XInputDevices.coastingSpeed: [20, 50]])
 
     @Test func aPadTheSynapticsDriverDrivesGlidesByItselfWhileItCoasts() throws {
-        let pad = try #require(XInputDevices.touchpad(listProps: Self.synapticsProperties()))
+        let pad = try #require(XInputDevices.touchpad(Self.synapticsPad()))
         #expect(pad.device == Self.t440)
         #expect(pad.natural == false)
         #expect(pad.driverGlides == "the synaptics X driver glides by itself (Synaptics Coasting Speed 20)")
         #expect(pad.xDriver == XInputDevices.synaptics)
-        #expect(XInputDevices.touchpad(listProps: Self.synapticsProperties(distance: "-99, -99"))?.natural == true,
+        #expect(XInputDevices.touchpad(Self.synapticsPad(distance: [-99, -99]))?.natural == true,
                 "a negative vertical distance: natural")
-        #expect(XInputDevices.touchpad(listProps: Self.synapticsProperties(coasting: "0.000000, 50.000000"))?.driverGlides == nil,
+        #expect(XInputDevices.touchpad(Self.synapticsPad(coasting: [0, 50]))?.driverGlides == nil,
                 "coasting off")
-        #expect(XInputDevices.touchpad(listProps: Self.synapticsProperties(coasting: "7.500000, 50.000000"))?.driverGlides
+        #expect(XInputDevices.touchpad(Self.synapticsPad(coasting: [7.5, 50]))?.driverGlides
                 == "the synaptics X driver glides by itself (Synaptics Coasting Speed 7.5)")
-        #expect(XInputDevices.touchpad(listProps: Self.synapticsProperties(distance: "x")) == nil, "an unreadable distance: no entry")
-        let virtual = try #require(XInputDevices.touchpad(listProps: Self.synapticsVirtualPad))
+        #expect(XInputDevices.touchpad(Self.synapticsPad(distance: [])) == nil, "no distance read: no entry")
+        let virtual = try #require(XInputDevices.touchpad(Self.synapticsVirtualPad))
         #expect(virtual.device == VirtualTouchpad.identity, "no ids printed: 0 and 0")
     }
 
@@ -240,8 +184,7 @@ import Testing
     @Test func anX11SessionWithTheSynapticsDriver() throws {
         let session = FakeSession()
         session.display = ":0"
-        session.xinput = [["list": Self.list, "list-props 4": Self.xtestPointer, "list-props 9": Self.mouse,
-                           "list-props 7": Self.synapticsProperties(), "list-props 8": Self.synapticsVirtualPad]]
+        session.xServer = [[Self.xtestPointer, Self.synapticsPad(), Self.synapticsVirtualPad, Self.mouse]]
         let found = try #require(DesktopSettings.naturalScrolling(in: session.environment(desktop: "XFCE", session: "x11")))
         #expect(found.value == false)
         #expect(found.perDevice?.driverGlides(for: Self.t440) == "the synaptics X driver glides by itself (Synaptics Coasting Speed 20)")
@@ -250,7 +193,7 @@ import Testing
                 "a device without ids cannot be named")
         #expect(found.perDevice?.virtualTouchpad != nil, "the virtual pad is listed: the ask does not wait for it")
         #expect(found.perDevice?.synapticsDrivesVirtualTouchpad == true)
-        session.xinput = [Self.xServer(natural: 1, virtual: 0)]
+        session.xServer = [Self.xServer(natural: 1, virtual: 0)]
         #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "XFCE", session: "x11"))?.perDevice?
                     .synapticsDrivesVirtualTouchpad == false, "libinput drives it")
     }

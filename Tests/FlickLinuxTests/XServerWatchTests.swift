@@ -1,3 +1,4 @@
+import FlickCore
 import Foundation
 import Glibc
 import Testing
@@ -67,6 +68,80 @@ private final class VirtualXServer {
     deinit { if process.isRunning { end() } }
 }
 
+/// An X display that is lost while a client opens it: it forwards one connection to
+/// `server` until the server has answered the connection's setup, then closes it, before the
+/// requests Xlib's XOpenDisplay makes next. Listens on the abstract socket libxcb tries first
+/// for `:N`, so nothing is written to /tmp/.X11-unix.
+private final class LostAfterSetup: @unchecked Sendable {
+    let display: String
+    private let listener: Int32
+    private let upstream: String
+
+    init(forwardingTo server: VirtualXServer) throws {
+        upstream = "/tmp/.X11-unix/X" + server.display.dropFirst()
+        var bound: (fd: Int32, number: Int)?
+        for number in (6000..<6100).shuffled() {
+            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            if Self.withAddress("/tmp/.X11-unix/X\(number)", { bind(fd, $0, $1) }) == 0, listen(fd, 1) == 0 {
+                bound = (fd, number)
+                break
+            }
+            close(fd)
+        }
+        let found = try #require(bound, "no free abstract X socket in :6000...:6099")
+        listener = found.fd
+        display = ":\(found.number)"
+        Thread.detachNewThread { [self] in forwardOne() }
+    }
+
+    deinit { close(listener) }
+
+    /// Calls `body` with the abstract socket address `name`.
+    private static func withAddress(_ name: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = [0] + Array(name.utf8)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        let length = socklen_t(MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + bytes.count)
+        return withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, length) } }
+    }
+
+    private func forwardOne() {
+        let client = accept(listener, nil, nil)
+        guard client >= 0 else { return }
+        let server = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        defer {
+            close(server)
+            close(client)
+        }
+        guard Self.withAddress(upstream, { connect(server, $0, $1) }) == 0 else { return }
+        var littleEndian = true
+        var answer: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            var fds = [pollfd(fd: client, events: Int16(POLLIN), revents: 0), pollfd(fd: server, events: Int16(POLLIN), revents: 0)]
+            guard poll(&fds, 2, 10_000) > 0 else { return }
+            if fds[0].revents != 0 {
+                let count = read(client, &buffer, buffer.count)
+                guard count > 0 else { return }
+                if answer.isEmpty, buffer[0] == UInt8(ascii: "B") { littleEndian = false }
+                guard write(server, buffer, count) == count else { return }
+            }
+            if fds[1].revents != 0 {
+                let count = read(server, &buffer, buffer.count)
+                guard count > 0 else { return }
+                answer += buffer[..<count]
+                guard write(client, buffer, count) == count else { return }
+                // The setup's answer: 8 bytes, then bytes 6 and 7's count of 4-byte units.
+                if answer.count >= 8 {
+                    let units = littleEndian ? Int(answer[6]) | Int(answer[7]) << 8 : Int(answer[6]) << 8 | Int(answer[7])
+                    if answer.count >= 8 + 4 * units { return }
+                }
+            }
+        }
+    }
+}
+
 /// Whether `fd` becomes readable within 5 s: a real X server's event is waited for, not slept on.
 private func readable(_ fd: Int32) -> Bool {
     (try? Syscall.waitReadable(fd, timeout: .seconds(5))) == true
@@ -87,8 +162,8 @@ private func returns<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T? {
     return done.wait(timeout: .now() + 10) == .success ? outcome.value : nil
 }
 
-/// The X server's watch against a real X server: libX11 and libXi loaded with dlopen, XInput
-/// 2's property events, and a server that goes away.
+/// The X server's watch and reads against a real X server: libX11 and libXi loaded with
+/// dlopen, XInput 2's devices, properties and property events, and a server that goes away.
 @Suite("X server watch", .serialized)
 struct XServerWatchTests {
     @Test(.enabled(if: VirtualXServer.available, "needs Xvfb and xinput (Debian's xvfb and xinput packages)"))
@@ -152,6 +227,14 @@ struct XServerWatchTests {
         }
         #expect(returns(opening) == "the X server \(display) did not answer within 300 ms")
         #expect(returns(opening) == "the X server \(display) has still not answered an earlier connection")
+        // A read shares that one thread, and gives up as the opening does.
+        let reading = { @Sendable () -> String? in
+            switch XInputDevices.read(display: display, timeout: .milliseconds(300)) {
+            case .success: return "read"
+            case .failure(let miss): return miss.why
+            }
+        }
+        #expect(returns(reading) == "the X server \(display) has still not answered an earlier connection")
 
         // The server answers again: the connection left behind ends by itself, and a new watch
         // opens and hears a change.
@@ -160,11 +243,68 @@ struct XServerWatchTests {
         try server.setProperty(XServerWatch.property, 1)
         #expect(readable(watch.fileDescriptor))
         #expect(watch.receive() == .touchpads)
+        #expect(returns(reading) == "read")
+        server.pause()
+        #expect(returns(reading) == "the X server \(display) did not answer within 300 ms", "a read's own deadline")
+        server.resume()
+    }
+
+    /// What the X server holds for each pointer device, read over a connection of flickd's
+    /// own: the XTEST pointer given a touchpad driver's properties (integers of 8 and 32 bits,
+    /// floats), as a driver would.
+    @Test(.enabled(if: VirtualXServer.available, "needs Xvfb and xinput (Debian's xvfb and xinput packages)"))
+    func theDevicesAndTheirPropertiesAreReadOverAConnectionOfItsOwn() throws {
+        let server = try VirtualXServer()
+        defer { server.end() }
+        let pointer = "Virtual core XTEST pointer"
+        func xtestPointer() throws -> XInputDevices.Device {
+            let devices = try XInputDevices.read(display: server.display).get()
+            #expect(!devices.contains { $0.name == "Virtual core pointer" || $0.name == "Virtual core XTEST keyboard" },
+                    "masters and keyboards are not read: \(devices.map(\.name))")
+            return try #require(devices.first { $0.name == pointer }, "\(devices)")
+        }
+        #expect(try xtestPointer() == .init(name: pointer, properties: [:]), "none of the properties yet")
+        #expect(XInputDevices.touchpad(try xtestPointer()) == nil)
+
+        try server.setProperty(XInputDevices.tapping, 0)
+        try server.setProperty(XInputDevices.productID, ["--type=int", "--format=32"], ["2", "7"])
+        try server.setProperty(XInputDevices.naturalScrolling, 1)
+        let libinput = try xtestPointer()
+        #expect(libinput.properties == [XInputDevices.tapping: [0], XInputDevices.productID: [2, 7], XInputDevices.naturalScrolling: [1]])
+        #expect(XInputDevices.touchpad(libinput) == .init(device: DeviceIdentity(name: pointer, vendor: 2, product: 7), natural: true,
+                                                          xDriver: XInputDevices.libinput))
+
+        try server.setProperty(XInputDevices.scrollingDistance, ["--type=int", "--format=32"], ["-99", "-98"])
+        try server.setProperty(XInputDevices.coastingSpeed, ["--type=float"], ["7.5", "50"])
+        let synaptics = try xtestPointer()
+        #expect(synaptics.properties[XInputDevices.scrollingDistance] == [-99, -98], "signed")
+        #expect(synaptics.properties[XInputDevices.coastingSpeed] == [7.5, 50])
+        let pad = try #require(XInputDevices.touchpad(synaptics))
+        #expect(pad.natural && pad.xDriver == XInputDevices.synaptics)
+        #expect(pad.driverGlides == "the synaptics X driver glides by itself (Synaptics Coasting Speed 7.5)")
+    }
+
+    /// An X server lost while XOpenDisplay still runs (after the connection's setup, before
+    /// the display is handed back): Xlib's default for a lost connection is then exit(1), which
+    /// a server ending at the wrong moment made of a test run in this suite. Both the watch's
+    /// opening and a read give a miss instead, and the process goes on.
+    @Test(.enabled(if: VirtualXServer.available, "needs Xvfb and xinput (Debian's xvfb and xinput packages)"))
+    func aServerLostWhileTheDisplayOpensIsAMiss() throws {
+        let server = try VirtualXServer()
+        defer { server.end() }
+        let lost = try LostAfterSetup(forwardingTo: server)
+        #expect(XInputDevices.read(display: lost.display) == .failure(DesktopSettings.Miss(why: "the X server \(lost.display) closed the connection")))
+        let again = try LostAfterSetup(forwardingTo: server)
+        #expect(throws: DesktopSettings.Miss(why: "the X server \(again.display) closed the connection")) {
+            try XServerWatch(display: again.display)
+        }
+        #expect(XInputDevices.read(display: server.display).map { !$0.isEmpty } == .success(true), "the next read is whole")
     }
 
     @Test func noXServerIsAMissWithTheDisplay() {
         #expect(throws: DesktopSettings.Miss(why: "cannot connect to the X server :65000")) {
             try XServerWatch(display: ":65000")
         }
+        #expect(XInputDevices.read(display: ":65000") == .failure(DesktopSettings.Miss(why: "cannot connect to the X server :65000")))
     }
 }
