@@ -266,7 +266,7 @@ echo "== the service follows a change made on the X server (xinput set-prop), wi
 # answered from the X server; its next answer, logged at info, names the X server. (An ask
 # still running then, the one made when the watch opened, could read the change too: the
 # harness's `xorg-natural xinput set-prop` is the check only the event passes.)
-per_device="6 natural scrolling: the desktop keeps it per device (X server :7 (xinput list-props))"
+per_device="6 natural scrolling: the desktop keeps it per device (X server :7 (XInput device properties))"
 first="XDG_CURRENT_DESKTOP=XFCE; the X server at :7 has no touchpad with libinput's or the synaptics driver's settings"
 for _ in $(seq 60); do journal | grep -qF "$first" && break; sleep 1; done
 check "before the change, the X server has no touchpad for flickd" \
@@ -275,7 +275,7 @@ as_tester env DISPLAY=:7 xinput set-prop --type=int --format=8 "Virtual core XTE
 as_tester env DISPLAY=:7 xinput set-prop --type=int --format=32 "Virtual core XTEST pointer" "Device Product ID" 2 7
 as_tester env DISPLAY=:7 xinput set-prop --type=int --format=8 "Virtual core XTEST pointer" "libinput Natural Scrolling Enabled" 1
 # Up to 150 s, a generous bound: an ask waits for the X server to list the touchpads flickd
-# has open and its virtual one (nine rounds of xinput runs, slow in the guest), which Xvfb
+# has open and its virtual one (nine rounds of reads, 2 s or more in the guest), which Xvfb
 # never does, and the change may come while one runs (3 s in the run that added this).
 changed_at=$SECONDS
 while [ $((SECONDS - changed_at)) -lt 150 ]; do journal | grep -qF "$per_device" && break; sleep 1; done

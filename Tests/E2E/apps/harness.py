@@ -969,7 +969,7 @@ def check_x_per_device(server, pad, daemon, checks):
     and its own virtual pad's off, as the server says, and turns its fingers against the real
     ones (the glides themselves are checked by `turned`)."""
     name = "%s per device" % server.name
-    line = wait_line(daemon, r"natural scrolling: the desktop keeps it per device \(X server :1 \(xinput list-props\)\); "
+    line = wait_line(daemon, r"natural scrolling: the desktop keeps it per device \(X server :1 \(XInput device properties\)\); "
                              r"flickd virtual touchpad: (true|false)", 30)
     real, virtual = server.natural(vdev.load(PAD)["name"]), server.natural("flickd virtual touchpad")
     ok = (line is not None and line.endswith("false") and real == "1" and virtual == "0"
