@@ -57,6 +57,9 @@ static struct {
 
 static pthread_once_t loaded = PTHREAD_ONCE_INIT;
 
+// The stack of an opening's or a reading's thread (see `run_opening`).
+#define FLICKD_XTHREAD_STACK (256 * 1024)
+
 // Openings (`flickd_xwatch_open`) run on a thread of their own, so that the caller waits no
 // longer than its deadline: Xlib's connection has no timeout of its own.
 static pthread_mutex_t openings = PTHREAD_MUTEX_INITIALIZER;
@@ -421,8 +424,16 @@ static int run_opening(struct opening *opening, int timeout_ms, char *why, size_
     sigset_t all, previous;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &previous);
+    // A small stack: Xlib's connection (and getaddrinfo for a TCP display) needs tens of kB,
+    // and glibc's default, 8 MB, is backed by a 2 MB transparent huge page once the thread
+    // touches it on a kernel with THP "always" (Debian's): 2 MB resident per thread, kept in
+    // glibc's stack cache after it ends. Smaller than 2 MB, a stack holds no huge page.
+    pthread_attr_t attributes;
+    pthread_attr_init(&attributes);
+    pthread_attr_setstacksize(&attributes, FLICKD_XTHREAD_STACK);
     pthread_t thread;
-    int started = pthread_create(&thread, NULL, open_on_thread, opening);
+    int started = pthread_create(&thread, &attributes, open_on_thread, opening);
+    pthread_attr_destroy(&attributes);
     pthread_sigmask(SIG_SETMASK, &previous, NULL);
     if (started != 0) {
         pthread_mutex_unlock(&openings);

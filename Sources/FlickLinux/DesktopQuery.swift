@@ -29,6 +29,12 @@ public final class DesktopQuery: @unchecked Sendable {
     /// What the desktop said, or why it said nothing.
     public typealias Answer = DesktopSettings.Finding
 
+    /// The helper thread's stack: its probes (files, a JSON reply, a child process's output)
+    /// need far less. Rationale: glibc's default, 8 MB, is backed by a 2 MB transparent huge
+    /// page once the thread reaches it on a kernel with THP "always" (Debian's): 2 MB of
+    /// resident memory for the daemon's life. A stack under 2 MB holds no huge page.
+    static let stackSize = 1024 * 1024
+
     /// Readable when an answer waits: give it to epoll, then call `receive()`.
     public let fileDescriptor: Int32
     private let state: State
@@ -85,7 +91,11 @@ public final class DesktopQuery: @unchecked Sendable {
         // The thread keeps the state (and so the pipe) alive until it ends.
         let context = Unmanaged.passRetained(state).toOpaque()
         var thread = pthread_t()
-        let result = pthread_create(&thread, nil, { context in
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setstacksize(&attributes, Self.stackSize)
+        let result = pthread_create(&thread, &attributes, { context in
             Unmanaged<State>.fromOpaque(context!).takeRetainedValue().serve()
             return nil
         }, context)
