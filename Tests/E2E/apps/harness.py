@@ -850,9 +850,9 @@ class XorgNatural(Xorg):
     set-prop`, as a window manager's start-up script does, and as Xfce's per-device settings
     do), leaving flickd's virtual pad at libinput's default. flickd, started with the session's
     DISPLAY, XDG_SESSION_TYPE=x11 and XDG_CURRENT_DESKTOP=XFCE, must read both pads' settings
-    from the X server (its device properties) and move its virtual fingers against the real ones, or every
-    glide runs backwards; and follow a change made in Xfce's settings (run_xfce_change) or by
-    `xinput set-prop` alone (run_xinput_change)."""
+    from the X server's device properties and move its virtual fingers against the real ones,
+    or every glide runs backwards; and follow a change made in Xfce's settings
+    (run_xfce_change) or by `xinput set-prop` alone (run_xinput_change)."""
     name = "xorg-natural"
     PROPERTY = "libinput Natural Scrolling Enabled"
 
