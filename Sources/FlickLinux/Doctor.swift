@@ -619,7 +619,7 @@ public struct Doctor {
                 return Check(title: title, status: .warning,
                              detail: "\(base); but KDE Plasma keeps touchpad settings per device (\(found.source)), so the virtual touchpad has its own natural-scrolling setting and coasts may run against your scrolls",
                              fix: found.source.containsText("touchpadxlibinputrc")
-                                ? "let flickd reach the X server (see the check \"service display\"): it then reads each touchpad's setting there; or, while flickd runs, open System Settings › Touchpad, pick \"\(VirtualTouchpad.name)\" and set Natural scrolling as for your touchpad"
+                                ? "while flickd runs, open System Settings › Touchpad, pick \"\(VirtualTouchpad.name)\" and set Natural scrolling as for your touchpad; flickd reads each touchpad's setting from the X server instead where it reaches it (the checks \"service display\" and \"X server changes\" say why not)"
                                 : "while flickd runs, open System Settings › Touchpad, pick \"\(VirtualTouchpad.name)\" and set Natural scrolling as for your touchpad (or set output.mode = \"wheel\")")
             }
             if case .none(let why) = finding, XInputDevices.librariesMissing(why) {

@@ -73,6 +73,13 @@ import Testing
         #expect(check.status == .warning)
         #expect(check.fix?.contains("flickd virtual touchpad") == true)
         #expect(check.fix?.contains("Natural scrolling") == true)
+        // Plasma on X11, answered from its file because the X server could not be read: the
+        // same fix, and where to look for why the X server was not read.
+        system.desktop = DesktopSettings.Answer(true, "KDE /home/ada/.config/touchpadxlibinputrc [SynPS/2 Synaptics TouchPad] naturalScroll")
+        let x11 = try system.checks().one("output")
+        #expect(x11.status == .warning)
+        #expect(x11.fix?.hasPrefix("while flickd runs, open System Settings › Touchpad, pick \"flickd virtual touchpad\"") == true, "\(x11.text)")
+        #expect(x11.fix?.contains("\"service display\" and \"X server changes\"") == true, "\(x11.text)")
     }
 
     /// On X11 (not GNOME) flickd asks the X server with libX11 and libXi; without them, the
