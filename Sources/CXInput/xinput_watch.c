@@ -337,11 +337,19 @@ static void *open_on_thread(void *argument) {
     int count = -1;
     if (opening->reading && watch) {
         count = read_devices(watch->display, opening->properties, opening->devices, opening->capacity);
-        if (count < 0 || *watch->lost) {
+        int lost = count < 0 || *watch->lost;
+        if (lost) {
             count = -1;
             say(why, sizeof why, "the X server %s closed the connection", display ? display : getenv("DISPLAY"));
+            flickd_xwatch_close(watch);
+        } else {
+            // A server that has just answered is closed the ordinary way, not through a lost
+            // connection's handlers: should it stop answering now, this thread (left behind at
+            // its deadline) is the only one that waits.
+            x.XCloseDisplay(watch->display);
+            free(watch->lost);
+            free(watch);
         }
-        flickd_xwatch_close(watch);
         watch = NULL;
     }
     pthread_mutex_lock(&openings);
@@ -445,9 +453,13 @@ static int run_opening(struct opening *opening, int timeout_ms, char *why, size_
         say(why, why_size, "the X server %s has still not answered an earlier connection", name ? name : "(no DISPLAY)");
         return 0;
     }
-    // The thread takes no signal of the process's: they are the caller's to handle.
+    // The thread takes no signal of the process's: they are the caller's to handle. A fault
+    // (a crash in the thread) still reaches its handlers (a sanitizer's, a backtracer's): the
+    // kernel would end the process without them if it were blocked.
     sigset_t all, previous;
     sigfillset(&all);
+    const int faults[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT, SIGSYS};
+    for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++) sigdelset(&all, faults[i]);
     pthread_sigmask(SIG_SETMASK, &all, &previous);
     // A small stack: Xlib's connection (and getaddrinfo for a TCP display) needs tens of kB,
     // and glibc's default, 8 MB, is backed by a 2 MB transparent huge page once the thread
