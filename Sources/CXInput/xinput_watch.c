@@ -126,6 +126,20 @@ static void connection_lost(Display *display, void *context) {
     *(int *)context = 1;
 }
 
+// Frees a watch whose display is closed or was never opened.
+static void free_watch(struct flickd_xwatch *watch) {
+    free(watch->lost);
+    free(watch);
+}
+
+// Closes the watch's display and frees it; with `shut_reading`, the socket's reading side is
+// shut first (see `flickd_xwatch_close`).
+static void close_watch(struct flickd_xwatch *watch, int shut_reading) {
+    if (shut_reading) shutdown(x.XConnectionNumber(watch->display), SHUT_RD);
+    x.XCloseDisplay(watch->display);
+    free_watch(watch);
+}
+
 #define LOOK_UP(library, name)                                                               \
     if (!(x.name = dlsym(library, #name))) {                                                  \
         say(x.failure, sizeof x.failure, "%s.so.6 has no %s", #library, #name);               \
@@ -198,7 +212,7 @@ static flickd_xwatch *open_now(const char *display, const char *properties, int 
     struct flickd_xwatch *watch = calloc(1, sizeof *watch);
     if (watch) watch->lost = calloc(1, sizeof *watch->lost);
     if (!watch || !watch->lost) {
-        if (watch) free(watch);
+        free(watch);
         say(why, why_size, "out of memory");
         return NULL;
     }
@@ -206,8 +220,7 @@ static flickd_xwatch *open_now(const char *display, const char *properties, int 
     if (setjmp(escape)) {
         LEAKS_CHECKED_AGAIN();
         say(why, why_size, "the X server %s closed the connection", name ? name : "(no DISPLAY)");
-        free(watch->lost);
-        free(watch);
+        free_watch(watch);
         return NULL;
     }
     opening_escape = &escape;
@@ -218,8 +231,7 @@ static flickd_xwatch *open_now(const char *display, const char *properties, int 
     watch->display = connected;
     if (!watch->display) {
         say(why, why_size, "cannot connect to the X server %s", name ? name : "(no DISPLAY)");
-        free(watch->lost);
-        free(watch);
+        free_watch(watch);
         return NULL;
     }
     x.XSetIOErrorExitHandler(watch->display, connection_lost, watch->lost);
@@ -298,12 +310,11 @@ static int read_devices(Display *display, const char *properties, flickd_xdevice
         if (info[i].use != XISlavePointer && info[i].use != XIFloatingSlave) continue;
         flickd_xdevice *device = &devices[count++];
         memset(device, 0, sizeof *device);
-        device->id = info[i].deviceid;
         snprintf(device->name, sizeof device->name, "%s", info[i].name ? info[i].name : "");
         for (int p = 0; p < property_count; p++) {
             // A device removed since the listing answers BadDevice: no values, as for a
             // property it lacks.
-            if (atoms[p] != None) device->counts[p] = read_property(display, device->id, atoms[p], float_type, device->values[p]);
+            if (atoms[p] != None) device->counts[p] = read_property(display, info[i].deviceid, atoms[p], float_type, device->values[p]);
         }
     }
     x.XIFreeDeviceInfo(info);
@@ -341,15 +352,11 @@ static void *open_on_thread(void *argument) {
         if (lost) {
             count = -1;
             say(why, sizeof why, "the X server %s closed the connection", display ? display : getenv("DISPLAY"));
-            flickd_xwatch_close(watch);
-        } else {
-            // A server that has just answered is closed the ordinary way, not through a lost
-            // connection's handlers: should it stop answering now, this thread (left behind at
-            // its deadline) is the only one that waits.
-            x.XCloseDisplay(watch->display);
-            free(watch->lost);
-            free(watch);
         }
+        // A server that has just answered is closed the ordinary way, not through a lost
+        // connection's handlers: should it stop answering now, this thread (left behind at its
+        // deadline) is the only one that waits.
+        close_watch(watch, lost);
         watch = NULL;
     }
     pthread_mutex_lock(&openings);
@@ -554,8 +561,5 @@ void flickd_xwatch_close(flickd_xwatch *watch) {
     // XCloseDisplay waits for the server's answer to a last request, which a server that has
     // stopped answering never gives: with reading shut down that wait ends at once, as on a
     // lost connection (the handlers above), and nothing is written to a closed socket.
-    shutdown(x.XConnectionNumber(watch->display), SHUT_RD);
-    x.XCloseDisplay(watch->display);
-    free(watch->lost);
-    free(watch);
+    close_watch(watch, 1);
 }

@@ -22,7 +22,6 @@ flickd_xwatch *flickd_xwatch_open(const char *display, const char *properties, i
 
 // One slave pointer or floating slave of the X server, as `flickd_xread` read it.
 typedef struct {
-    int id;
     char name[256];
     // Per property asked, in order: how many values it has (0: the device has no such
     // property, or not one of integers or floats), up to FLICKD_XVALUES_MAX, and them.
