@@ -15,12 +15,14 @@ private final class VirtualXServer {
     /// `:N`, as DISPLAY spells it.
     let display: String
 
-    init() throws {
+    /// With `tcp`, the server listens on TCP (port 6000 + N, local hosts only, as X servers
+    /// allow by default) too.
+    init(tcp: Bool = false) throws {
         process.executableURL = URL(fileURLWithPath: Self.path)
         // -displayfd: the server picks a free display and writes its number there once it
         // accepts connections, so nothing waits on a guess.
         // -noreset: a server whose last client leaves resets, dropping the properties set.
-        process.arguments = ["-displayfd", "1", "-noreset", "-nolisten", "tcp", "-screen", "0", "320x240x24"]
+        process.arguments = ["-displayfd", "1", "-noreset", tcp ? "-listen" : "-nolisten", "tcp", "-screen", "0", "320x240x24"]
         let number = Pipe()
         process.standardOutput = number
         process.standardError = FileHandle.nullDevice
@@ -299,6 +301,24 @@ struct XServerWatchTests {
             try XServerWatch(display: again.display)
         }
         #expect(XInputDevices.read(display: server.display).map { !$0.isEmpty } == .success(true), "the next read is whole")
+    }
+
+    /// A display on another host, `localhost:N`: libxcb resolves the name (getaddrinfo, with
+    /// the NSS modules it loads) and connects over TCP, all on the opening thread's small
+    /// stack.
+    @Test(.enabled(if: VirtualXServer.available, "needs Xvfb and xinput (Debian's xvfb and xinput packages)"))
+    func aDisplayOverTCPIsReadAndWatched() throws {
+        let server = try VirtualXServer(tcp: true)
+        defer { server.end() }
+        let display = "localhost" + server.display
+        try server.setProperty(XInputDevices.tapping, 1)
+        let devices = try XInputDevices.read(display: display).get()
+        #expect(devices.first { $0.name == "Virtual core XTEST pointer" }?.properties == [XInputDevices.tapping: [1]], "\(devices)")
+        let watch = try XServerWatch(display: display)
+        #expect(watch.source == "the X server \(display)'s device properties")
+        try server.setProperty(XServerWatch.property, 1)
+        #expect(readable(watch.fileDescriptor))
+        #expect(watch.receive() == .touchpads)
     }
 
     @Test func noXServerIsAMissWithTheDisplay() {
