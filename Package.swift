@@ -16,6 +16,11 @@ let noStringProcessing: [SwiftSetting] = [
 let jsonCLink: LinkerSetting = Context.environment["FLICKD_JSONC"] == "shared"
     ? .linkedLibrary("json-c") : .linkedLibrary(":libjson-c.a")
 
+// libyaml is linked from its archive too, for the same reasons; FLICKD_LIBYAML=shared links its
+// shared library where the distribution ships no archive (Arch Linux, Fedora).
+let libyamlLink: LinkerSetting = Context.environment["FLICKD_LIBYAML"] == "shared"
+    ? .linkedLibrary("yaml") : .linkedLibrary(":libyaml.a")
+
 let package = Package(
     name: "flickd",
     products: [
@@ -39,7 +44,15 @@ let package = Package(
         ),
         // Offline tooling on top of the engine, for `flickd replay` and `flickd plot` (and the tests):
         // evemu / libinput-record readers, replaying a recording, event names, the SVG plot.
-        .target(name: "FlickTools", dependencies: ["FlickCore"], swiftSettings: noStringProcessing),
+        // `libinput record` files are YAML, read with libyaml (Debian's libyaml-dev; docs/DESIGN.md,
+        // "Recordings are read with libyaml"), whose archive is linked in as json-c's is.
+        .target(
+            name: "FlickTools",
+            dependencies: ["FlickCore", "CYAML"],
+            swiftSettings: noStringProcessing,
+            linkerSettings: [libyamlLink]
+        ),
+        .systemLibrary(name: "CYAML", providers: [.apt(["libyaml-dev"])]),
         // C headers Swift cannot import on its own (epoll, timerfd, signalfd, ioctl macros).
         // DWARF 4: valgrind 3.19 (Debian 12), which profiles the daemon for the order file
         // (`scripts/bench-daemon --order-file --functions`), gave up reading the release

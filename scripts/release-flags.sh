@@ -39,6 +39,7 @@
 # - json-c's archive linked in (Package.swift), or, where the C compiler finds no libjson-c.a
 #   (Arch Linux and Fedora ship none), its shared library: FLICKD_JSONC=shared is exported, with
 #   a note, unless FLICKD_JSONC is set already. The binary then needs json-c at run time.
+#   libyaml's the same way (libyaml.a, FLICKD_LIBYAML).
 # - BOLT after the link, only when asked for (FLICKD_BOLT=1) and `llvm-bolt` or Debian's
 #   `llvm-bolt-16` (package bolt-16) is on PATH and lld links with the order file: the link keeps its relocations (`--emit-relocs`, which
 #   BOLT needs to move functions) and `release_bolt` rewrites the binary with the order file's
@@ -63,6 +64,11 @@ release_flags() {
     if [ -z "${FLICKD_JSONC:-}" ] && { [ "${archive#/}" = "$archive" ] || [ ! -f "$archive" ]; }; then
         export FLICKD_JSONC=shared
         echo "note: no libjson-c.a (json-c's archive): flickd links libjson-c.so and needs json-c installed to run" >&2
+    fi
+    archive=$(gcc -print-file-name=libyaml.a 2>/dev/null || true)
+    if [ -z "${FLICKD_LIBYAML:-}" ] && { [ "${archive#/}" = "$archive" ] || [ ! -f "$archive" ]; }; then
+        export FLICKD_LIBYAML=shared
+        echo "note: no libyaml.a (libyaml's archive): flickd links libyaml.so and needs libyaml installed to run" >&2
     fi
     archive=$(gcc -print-file-name=libstdc++.a 2>/dev/null || true)
     if [ "${archive#/}" != "$archive" ] && [ -f "$archive" ]; then

@@ -301,6 +301,37 @@ let libinputRecordTwoFingerScroll = """
         #expect(recording.description.name == #"Pad "X" C:\dev # not a comment"#)
     }
 
+    /// libinput record prints names between quotes as they are: a backslash that starts no
+    /// YAML escape is part of the name; one that does is read as the escape.
+    @Test(arguments: [
+        (#"Pad \\ two \"q\" \t"#, "Pad \\ two \"q\" \t"),
+        (#"C:\dev \x4g \x41 \u00e9 \u00zz \q"#, #"C:\dev \x4g A é \u00zz \q"#),
+    ])
+    func strayBackslashesInQuotedNamesAreKept(written: String, read: String) throws {
+        let yaml = Self.minimal(events: "    - [0, 5, 1, 330, 1]").replacingOccurrences(of: "name: \"Pad\"", with: "name: \"\(written)\"")
+        #expect(try LibinputRecordParser.parse(text: yaml).description.name == read)
+    }
+
+    /// `libinput record --autorestart` ends its file with a comment and no newline; any other
+    /// last line without one is a cut.
+    @Test func aLastCommentWithoutItsNewlineIsNoCut() throws {
+        let yaml = Self.minimal(events: "    - [0, 5, 1, 330, 1]\n    - [0, 5, 0, 0, 0]") + "# Closing after 5s inactivity"
+        #expect(try LibinputRecordParser.parse(text: yaml).events.count == 2)
+        #expect(errorOf(Self.minimal(events: "    - [0, 5, 1, 330, 1]\n    - [0, 5, 0, 0, 0]").dropLast(2) + "")?.message.contains("truncated") == true)
+    }
+
+    /// What libinput record never writes is an error at its line, never a wrong reading.
+    @Test func aliasesKeysThatAreNotTextAndSecondDocumentsAreErrors() {
+        let alias = Self.minimal(events: "    - &first [0, 5, 1, 330, 1]\n    - *first")
+        #expect(errorOf(alias).map { $0.line == 16 && $0.message.contains("alias") } == true, "\(String(describing: errorOf(alias)))")
+        let complexKey = Self.minimal(events: "    - [0, 5, 1, 330, 1]").replacingOccurrences(of: "properties: []", with: "? [1, 2]\n    : 3")
+        #expect(errorOf(complexKey).map { $0.line == 12 && $0.message.contains("key") } == true, "\(String(describing: errorOf(complexKey)))")
+        // libyaml starts the second document where the first one's content ends.
+        let twoDocuments = Self.minimal(events: "    - [0, 5, 1, 330, 1]") + "---\nversion: 1\n"
+        #expect(errorOf(twoDocuments).map { (16...17).contains($0.line) && $0.message.contains("second YAML document") } == true,
+                "\(String(describing: errorOf(twoDocuments)))")
+    }
+
     @Test func namesAndMappingsInCodesAreAccepted() throws {
         let yaml = Self.minimal(events: "    - [0, 5, 1, 330, 1]", codes: "EV_KEY: {BTN_TOUCH: 1, 325: 1}")
         let recording = try LibinputRecordParser.parse(text: yaml)
@@ -319,8 +350,8 @@ let libinputRecordTwoFingerScroll = """
         ("    - [0, 5, x, 0, 1]", "must be an integer"),
         ("    - 17", "must be [sec, usec, type, code, value]"),
         ("    - [0, 5, 1, 330, 1", "truncated"),
-        ("    - [0, 5, 1, 330, 1]]", "unmatched"),
-        ("    - [0, 5, 1, 330, \"1]", "unterminated quoted string"),
+        ("    - [0, 5, 1, 330, 1]]", "did not find expected key"),
+        ("    - [0, 5, 1, 330, \"1]", "while scanning a quoted scalar: found unexpected end of stream"),
     ])
     func malformedEventsNameLine15(event: String, expected: String) {
         let error = errorOf(Self.minimal(events: event))

@@ -35,7 +35,7 @@ public enum LibinputRecordParser {
     /// Parses `libinput record` YAML `text`, using the first device in it.
     /// - Throws: `RecordingError` naming the line of the first problem.
     public static func parse(text: String) throws(RecordingError) -> Recording {
-        guard let root = try YAMLSubset.parse(text) else {
+        guard let root = try YAMLDocument.parse(text) else {
             throw RecordingError(line: 1, message: "empty libinput record file")
         }
         guard case .mapping = root.value else {

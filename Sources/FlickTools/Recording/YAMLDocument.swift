@@ -1,0 +1,254 @@
+import CYAML
+import FlickCore
+
+/// A node of a YAML document, with the line it starts on.
+struct YAMLNode {
+    enum Value {
+        /// A plain or quoted scalar, unescaped.
+        case scalar(String)
+        case sequence([YAMLNode])
+        /// Entries in file order (keys may repeat; the first one wins on lookup).
+        case mapping([(key: String, value: YAMLNode)])
+        /// A key with nothing after it, or an empty `- `.
+        case null
+    }
+
+    var value: Value
+    /// 1-based line the node starts on.
+    var line: Int
+
+    /// The value of `key` when this is a mapping that has it.
+    subscript(key: String) -> YAMLNode? {
+        guard case .mapping(let entries) = value else { return nil }
+        return entries.first { $0.key == key }?.value
+    }
+
+    /// A short name of the node's kind, for messages.
+    var kindName: String {
+        switch value {
+        case .scalar(let text): return "the scalar \"\(text.count > 30 ? String(text.prefix(30)) + "..." : text)\""
+        case .sequence: return "a list"
+        case .mapping: return "a mapping"
+        case .null: return "nothing"
+        }
+    }
+}
+
+/// Reads a YAML document (`libinput record` output) into `YAMLNode`s with libyaml's event
+/// parser (Debian's libyaml-dev).
+///
+/// The tree keeps what the recording readers use: scalars as text, lists, mappings with scalar
+/// keys, and each node's line. Tags and anchors are ignored; an alias, a key that is not a
+/// scalar or a second document is an error (`libinput record` writes none of them), as is a
+/// last line without its newline: `libinput record` ends every line (but the comment it closes
+/// an `--autorestart` file with), so that is the sign of a cut file, which a parser could
+/// otherwise read as a shorter number.
+enum YAMLDocument {
+    /// Deepest nesting of lists and mappings read inside the document's top level: libinput
+    /// record nests a few levels, and the readers and the tree's release recurse, so a deeper
+    /// file would overflow the stack.
+    static let maximumDepth = 64
+
+    private static let closingComment = Array("# Closing after ".utf8)
+
+    /// Parses `text`: nil for a document with no content.
+    static func parse(_ text: String) throws(RecordingError) -> YAMLNode? {
+        let lines = TextLines.split(text)
+        // `libinput record --autorestart` ends its file with "# Closing after Ns inactivity" and
+        // no newline: that line is no cut.
+        if let last = lines.last, !last.isTerminated, !last.trimmed.isEmpty, !last.trimmed.starts(with: closingComment) {
+            throw RecordingError(line: last.number, message: TextLines.truncationError(line: last.number, detail: nil))
+        }
+        var bytes = keepingStrayBackslashes(text)
+        if bytes.isEmpty { return nil }
+        return try bytes.withUnsafeMutableBufferPointer { (buffer) throws(RecordingError) -> YAMLNode? in
+            var parser = yaml_parser_t()
+            guard yaml_parser_initialize(&parser) != 0 else {
+                throw RecordingError(line: 1, message: "libyaml could not start a parser (out of memory)")
+            }
+            defer { yaml_parser_delete(&parser) }
+            yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+            var tree = Tree()
+            while true {
+                var event = yaml_event_t()
+                guard yaml_parser_parse(&parser, &event) != 0 else {
+                    throw syntaxError(parser, lines: lines)
+                }
+                defer { yaml_event_delete(&event) }
+                if event.type == YAML_STREAM_END_EVENT { return tree.root }
+                try tree.add(event)
+            }
+        }
+    }
+
+    /// `text`'s bytes with each backslash in a double-quoted scalar that starts no YAML escape
+    /// doubled, so that it reads as itself. libinput record prints names (a device's, the
+    /// DMI's, the kernel's) between quotes as they are, unescaped: a `\` in one would be an
+    /// error to a YAML parser, where it is part of the name.
+    static func keepingStrayBackslashes(_ text: String) -> [UInt8] {
+        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\"), singleQuote = UInt8(ascii: "'")
+        let hash = UInt8(ascii: "#"), newline = UInt8(ascii: "\n")
+        let single = Set("0abtnvfre \"/\\N_LP\t".utf8)
+        let hexDigits: [UInt8: Int] = [UInt8(ascii: "x"): 2, UInt8(ascii: "u"): 4, UInt8(ascii: "U"): 8]
+        func isHex(_ byte: UInt8) -> Bool {
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+                || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
+        }
+        let bytes = Array(text.utf8)
+        guard bytes.contains(backslash) else { return bytes }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 16)
+        // Outside any quote, in a double-quoted scalar, in a single-quoted one, or in a comment.
+        // Each ends at the line's end: libinput record writes no scalar over two lines.
+        enum State { case plain, double, single, comment }
+        var state = State.plain
+        // The last byte before this one on its line that is not blank (nil at the line's start):
+        // a quote starts a scalar only after an indicator or at the start, not inside plain text.
+        var previous: UInt8?
+        let startsScalar = Set(":-[{,".utf8)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == newline {
+                state = .plain
+                previous = nil
+                out.append(byte)
+                index += 1
+                continue
+            }
+            switch state {
+            case .plain:
+                if byte == quote || byte == singleQuote, previous.map(startsScalar.contains) ?? true {
+                    state = byte == quote ? .double : .single
+                } else if byte == hash, index == 0 || TextLines.isBlank(bytes[index - 1]) {
+                    state = .comment
+                }
+                if !TextLines.isBlank(byte) { previous = byte }
+            case .comment:
+                break
+            case .single:
+                if byte == singleQuote { state = .plain; previous = byte }
+            case .double:
+                if byte == quote {
+                    state = .plain
+                    previous = byte
+                } else if byte == backslash {
+                    let next = index + 1 < bytes.count ? bytes[index + 1] : newline
+                    let escapes: Bool
+                    if let count = hexDigits[next] {
+                        let digits = bytes[min(index + 2, bytes.count)..<min(index + 2 + count, bytes.count)]
+                        escapes = digits.count == count && digits.allSatisfy(isHex)
+                    } else {
+                        escapes = single.contains(next) || next == newline
+                    }
+                    if escapes {
+                        // The escape and what it escapes, so that an escaped quote ends nothing.
+                        out.append(byte)
+                        out.append(next)
+                        index += 2
+                        continue
+                    }
+                    out.append(backslash)
+                }
+            }
+            out.append(byte)
+            index += 1
+        }
+        return out
+    }
+
+    /// libyaml's error, on the line of the problem; where the problem is the file's end, on
+    /// the line where what it was reading began.
+    private static func syntaxError(_ parser: yaml_parser_t, lines: [TextLine]) -> RecordingError {
+        let problem = parser.problem.map { String(cString: $0) } ?? "malformed YAML"
+        let problemLine = Int(parser.problem_mark.line) + 1
+        let context = parser.context.map { String(cString: $0) }
+        let contextLine = Int(parser.context_mark.line) + 1
+        let lastContent = lines.last { !$0.trimmed.isEmpty }?.number ?? 1
+        if let context, problemLine > lastContent, contextLine <= lastContent {
+            return RecordingError(line: contextLine, message: "what begins on this line does not end before the file does (truncated, or a quote or bracket missing?): \(context): \(problem)")
+        }
+        if parser.error == YAML_SCANNER_ERROR, lines.indices.contains(problemLine - 1),
+           lines[problemLine - 1].bytes.prefix(while: { TextLines.isBlank($0) }).contains(TextLines.tab) {
+            return RecordingError(line: problemLine, message: "tab in indentation (YAML indents with spaces)")
+        }
+        let detail = context.map { " (\($0) on line \(contextLine))" } ?? ""
+        return RecordingError(line: problemLine, message: "YAML: \(problem)\(detail)")
+    }
+
+    /// The tree built from libyaml's events: the collections still open, innermost last.
+    private struct Tree {
+        enum Open {
+            case sequence(line: Int, items: [YAMLNode])
+            case mapping(line: Int, entries: [(key: String, value: YAMLNode)], key: String?)
+        }
+
+        var open: [Open] = []
+        var root: YAMLNode?
+        var documents = 0
+
+        mutating func add(_ event: yaml_event_t) throws(RecordingError) {
+            let line = Int(event.start_mark.line) + 1
+            switch event.type {
+            case YAML_DOCUMENT_START_EVENT:
+                documents += 1
+                if documents > 1 {
+                    throw RecordingError(line: line, message: "a second YAML document: a libinput record file holds one")
+                }
+            case YAML_SCALAR_EVENT:
+                let scalar = event.data.scalar
+                let text = String(decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self)
+                let isNull = text.isEmpty && scalar.style == YAML_PLAIN_SCALAR_STYLE
+                try close(YAMLNode(value: isNull ? .null : .scalar(text), line: line))
+            case YAML_SEQUENCE_START_EVENT:
+                try push(.sequence(line: line, items: []), line: line)
+            case YAML_MAPPING_START_EVENT:
+                try push(.mapping(line: line, entries: [], key: nil), line: line)
+            case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+                switch open.removeLast() {
+                case .sequence(let start, let items): try close(YAMLNode(value: .sequence(items), line: start))
+                case .mapping(let start, let entries, _): try close(YAMLNode(value: .mapping(entries), line: start))
+                }
+            case YAML_ALIAS_EVENT:
+                throw RecordingError(line: line, message: "a YAML alias (*name): libinput record writes none")
+            default:
+                break
+            }
+        }
+
+        private mutating func push(_ collection: Open, line: Int) throws(RecordingError) {
+            guard open.count <= YAMLDocument.maximumDepth else {
+                throw RecordingError(line: line, message: "lists and mappings nested more than \(YAMLDocument.maximumDepth) levels deep")
+            }
+            if case .mapping(_, _, nil)? = open.last {
+                throw RecordingError(line: line, message: "a list or mapping as a mapping's key: libinput record writes none")
+            }
+            open.append(collection)
+        }
+
+        /// Puts a finished node where it belongs: the next item of the open list, the open
+        /// mapping's next key or that key's value, or the document.
+        private mutating func close(_ node: YAMLNode) throws(RecordingError) {
+            guard let last = open.popLast() else {
+                root = node
+                return
+            }
+            switch last {
+            case .sequence(let line, var items):
+                items.append(node)
+                open.append(.sequence(line: line, items: items))
+            case .mapping(let line, let entries, nil):
+                let key: String
+                switch node.value {
+                case .scalar(let text): key = text
+                case .null: key = ""
+                default: throw RecordingError(line: node.line, message: "a mapping's key must be text, found \(node.kindName)")
+                }
+                open.append(.mapping(line: line, entries: entries, key: key))
+            case .mapping(let line, var entries, let key?):
+                entries.append((key, node))
+                open.append(.mapping(line: line, entries: entries, key: nil))
+            }
+        }
+    }
+}
