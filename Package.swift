@@ -45,10 +45,11 @@ let package = Package(
         // Offline tooling on top of the engine, for `flickd replay` and `flickd plot` (and the tests):
         // evemu / libinput-record readers, replaying a recording, event names, the SVG plot.
         // `libinput record` files are YAML, read with libyaml (Debian's libyaml-dev; docs/DESIGN.md,
-        // "Recordings are read with libyaml"), whose archive is linked in as json-c's is.
+        // "Recordings are read with libyaml"), whose archive is linked in as json-c's is; evdev's
+        // names come from libevdev, which the daemon links anyway.
         .target(
             name: "FlickTools",
-            dependencies: ["FlickCore", "CYAML"],
+            dependencies: ["FlickCore", "CYAML", "CEvdev"],
             swiftSettings: noStringProcessing,
             linkerSettings: [libyamlLink]
         ),

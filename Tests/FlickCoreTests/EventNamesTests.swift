@@ -10,7 +10,9 @@ import FlickTestSupport
     @Test func everyNamedCodeRoundTrips() {
         let entries = EventNames.allEntries
         #expect(entries.count > 150)
-        for entry in entries {
+        // libevdev names EV_FF's codes 0 and 1 after EV_FF_STATUS's (FF_STATUS_STOPPED), and
+        // reads those names as EV_FF_STATUS's: force feedback is nothing flickd reads.
+        for entry in entries where entry.type != 0x15 {
             #expect(EventNames.codeName(type: entry.type, code: entry.code) == entry.name)
             let found = EventNames.lookup(entry.name)
             #expect(found?.type == entry.type && found?.code == entry.code, "\(entry.name)")
@@ -43,15 +45,17 @@ import FlickTestSupport
 
     @Test func unnamedCodesGetAHexNameThatReadsBack() {
         #expect(EventNames.codeName(type: 0x03, code: 0x2a) == "ABS_0x2a")
-        #expect(EventNames.codeName(type: 0x01, code: 0x1e) == "KEY_0x1e")
-        #expect(EventNames.codeName(type: 0x01, code: 0x160) == "BTN_0x160")
-        #expect(EventNames.codeName(type: 0x05, code: 0x01) == "SW_0x01")
+        #expect(EventNames.codeName(type: 0x01, code: 0x54) == "KEY_0x54")
+        #expect(EventNames.codeName(type: 0x01, code: 0x1e) == "KEY_A")
+        #expect(EventNames.codeName(type: 0x05, code: 0x01) == "SW_TABLET_MODE")
+        #expect(EventNames.codeName(type: 0x03, code: 0x3f) == "ABS_0x3f", "ABS_MAX is no name of its own")
         #expect(EventNames.codeName(type: 0x1f, code: 0x03) == "EV_0x1f_0x03")
         #expect(EventNames.typeName(0x1f) == "EV_0x1f")
         #expect(EventNames.propertyName(0x10) == "INPUT_PROP_0x10")
         #expect(EventNames.lookup("ABS_0x2a")! == (0x03, 0x2a))
-        #expect(EventNames.lookup("KEY_0x1e")! == (0x01, 0x1e))
-        #expect(EventNames.lookup("BTN_0x160")! == (0x01, 0x160))
+        #expect(EventNames.lookup("KEY_0x54")! == (0x01, 0x54))
+        #expect(EventNames.lookup("ABS_0x3f")! == (0x03, 0x3f))
+        #expect(EventNames.lookup("FF_0x7f")! == (0x15, 0x7f))
         #expect(EventNames.type(named: "EV_0x1f") == 0x1f)
     }
 
