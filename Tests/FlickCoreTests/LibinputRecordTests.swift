@@ -320,6 +320,18 @@ let libinputRecordTwoFingerScroll = """
         #expect(errorOf(Self.minimal(events: "    - [0, 5, 1, 330, 1]\n    - [0, 5, 0, 0, 0]").dropLast(2) + "")?.message.contains("truncated") == true)
     }
 
+    /// YAML breaks lines at a lone carriage return and at U+0085, U+2028 and U+2029 too; an
+    /// error still names the line an editor shows (found by the recording fuzz target: libyaml
+    /// counted one line more than the text had).
+    @Test(arguments: ["\r", "\u{85}", "\u{2028}", "\u{2029}"])
+    func otherLineBreaksDoNotShiftTheLines(lineBreak: String) {
+        let yaml = Self.minimal(events: "    - [0, 5, 1, 330, 1]]").replacingOccurrences(of: "name: \"Pad\"", with: "name: \"Pad\(lineBreak)X\"")
+        #expect(errorOf(yaml).map { $0.line == 15 && $0.message.hasPrefix("YAML: did not find expected key") } == true,
+                "\(String(describing: errorOf(yaml)))")
+        let cutInABracket = Self.minimal(events: "    - [0, 5, 1, 330,").replacingOccurrences(of: "ndevices: 1", with: "ndevices: 1 \(lineBreak)")
+        #expect(errorOf(cutInABracket).map { $0.line == 15 && $0.message.contains("truncated") } == true, "\(String(describing: errorOf(cutInABracket)))")
+    }
+
     /// What libinput record never writes is an error at its line, never a wrong reading.
     @Test func aliasesKeysThatAreNotTextAndSecondDocumentsAreErrors() {
         let alias = Self.minimal(events: "    - &first [0, 5, 1, 330, 1]\n    - *first")

@@ -59,7 +59,7 @@ enum YAMLDocument {
         if let last = lines.last, !last.isTerminated, !last.trimmed.isEmpty, !last.trimmed.starts(with: closingComment) {
             throw RecordingError(line: last.number, message: TextLines.truncationError(line: last.number, detail: nil))
         }
-        var bytes = keepingStrayBackslashes(text)
+        var bytes = preparedForLibyaml(text)
         if bytes.isEmpty { return nil }
         return try bytes.withUnsafeMutableBufferPointer { (buffer) throws(RecordingError) -> YAMLNode? in
             var parser = yaml_parser_t()
@@ -68,7 +68,7 @@ enum YAMLDocument {
             }
             defer { yaml_parser_delete(&parser) }
             yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
-            var tree = Tree()
+            var tree = Tree(lineCount: max(lines.count, 1))
             while true {
                 var event = yaml_event_t()
                 guard yaml_parser_parse(&parser, &event) != 0 else {
@@ -81,11 +81,16 @@ enum YAMLDocument {
         }
     }
 
-    /// `text`'s bytes with each backslash in a double-quoted scalar that starts no YAML escape
-    /// doubled, so that it reads as itself. libinput record prints names (a device's, the
-    /// DMI's, the kernel's) between quotes as they are, unescaped: a `\` in one would be an
-    /// error to a YAML parser, where it is part of the name.
-    static func keepingStrayBackslashes(_ text: String) -> [UInt8] {
+    /// `text`'s bytes as libyaml should read them, with two changes:
+    /// - each backslash in a double-quoted scalar that starts no YAML escape is doubled, so that
+    ///   it reads as itself. libinput record prints names (a device's, the DMI's, the kernel's)
+    ///   between quotes as they are, unescaped: a `\` in one would be an error to a YAML parser,
+    ///   where it is part of the name;
+    /// - the line breaks YAML knows besides `\n` and `\r\n` (a lone `\r`, U+0085, U+2028,
+    ///   U+2029) become blanks of the same length, so that libyaml's line numbers are the
+    ///   file's lines as an editor, and flickd's messages, count them. libinput record writes
+    ///   none of them.
+    static func preparedForLibyaml(_ text: String) -> [UInt8] {
         let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\"), singleQuote = UInt8(ascii: "'")
         let hash = UInt8(ascii: "#"), newline = UInt8(ascii: "\n")
         let single = Set("0abtnvfre \"/\\N_LP\t".utf8)
@@ -95,7 +100,6 @@ enum YAMLDocument {
                 || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
         }
         let bytes = Array(text.utf8)
-        guard bytes.contains(backslash) else { return bytes }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + 16)
         // Outside any quote, in a double-quoted scalar, in a single-quoted one, or in a comment.
@@ -109,6 +113,12 @@ enum YAMLDocument {
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
+            let breakLength = otherLineBreak(bytes, at: index)
+            if breakLength > 0 {
+                out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: breakLength))
+                index += breakLength
+                continue
+            }
             if byte == newline {
                 state = .plain
                 previous = nil
@@ -157,15 +167,30 @@ enum YAMLDocument {
         return out
     }
 
+    /// The length in bytes of the line break YAML reads at `index` that is neither `\n` nor
+    /// `\r\n`: a lone `\r` (1), U+0085 (2), U+2028 or U+2029 (3); 0 for anything else.
+    private static func otherLineBreak(_ bytes: [UInt8], at index: Int) -> Int {
+        func byte(_ offset: Int) -> UInt8? { index + offset < bytes.count ? bytes[index + offset] : nil }
+        switch bytes[index] {
+        case 0x0d: return byte(1) == UInt8(ascii: "\n") ? 0 : 1
+        case 0xc2: return byte(1) == 0x85 ? 2 : 0
+        case 0xe2: return byte(1) == 0x80 && (byte(2) == 0xa8 || byte(2) == 0xa9) ? 3 : 0
+        default: return 0
+        }
+    }
+
     /// libyaml's error, on the line of the problem; where the problem is the file's end, on
     /// the line where what it was reading began.
     private static func syntaxError(_ parser: yaml_parser_t, lines: [TextLine]) -> RecordingError {
         let problem = parser.problem.map { String(cString: $0) } ?? "malformed YAML"
-        let problemLine = Int(parser.problem_mark.line) + 1
+        // The end of the text is one line past the last; flickd names lines that exist.
+        let lineCount = max(lines.count, 1)
+        let problemEnd = Int(parser.problem_mark.line) + 1
+        let problemLine = min(problemEnd, lineCount)
         let context = parser.context.map { String(cString: $0) }
-        let contextLine = Int(parser.context_mark.line) + 1
+        let contextLine = min(Int(parser.context_mark.line) + 1, lineCount)
         let lastContent = lines.last { !$0.trimmed.isEmpty }?.number ?? 1
-        if let context, problemLine > lastContent, contextLine <= lastContent {
+        if let context, problemEnd > lastContent, contextLine <= lastContent {
             return RecordingError(line: contextLine, message: "what begins on this line does not end before the file does (truncated, or a quote or bracket missing?): \(context): \(problem)")
         }
         if parser.error == YAML_SCANNER_ERROR, lines.indices.contains(problemLine - 1),
@@ -183,12 +208,14 @@ enum YAMLDocument {
             case mapping(line: Int, entries: [(key: String, value: YAMLNode)], key: String?)
         }
 
+        /// The text's lines: libyaml places what starts at the text's end one line past it.
+        let lineCount: Int
         var open: [Open] = []
         var root: YAMLNode?
         var documents = 0
 
         mutating func add(_ event: yaml_event_t) throws(RecordingError) {
-            let line = Int(event.start_mark.line) + 1
+            let line = min(Int(event.start_mark.line) + 1, lineCount)
             switch event.type {
             case YAML_DOCUMENT_START_EVENT:
                 documents += 1
