@@ -1,5 +1,4 @@
 import CYAML
-import FlickCore
 
 /// A node of a YAML document, with the line it starts on.
 struct YAMLNode {
@@ -226,15 +225,15 @@ enum YAMLDocument {
                 let scalar = event.data.scalar
                 let text = String(decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self)
                 let isNull = text.isEmpty && scalar.style == YAML_PLAIN_SCALAR_STYLE
-                try close(YAMLNode(value: isNull ? .null : .scalar(text), line: line))
+                close(YAMLNode(value: isNull ? .null : .scalar(text), line: line))
             case YAML_SEQUENCE_START_EVENT:
                 try push(.sequence(line: line, items: []), line: line)
             case YAML_MAPPING_START_EVENT:
                 try push(.mapping(line: line, entries: [], key: nil), line: line)
             case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
                 switch open.removeLast() {
-                case .sequence(let start, let items): try close(YAMLNode(value: .sequence(items), line: start))
-                case .mapping(let start, let entries, _): try close(YAMLNode(value: .mapping(entries), line: start))
+                case .sequence(let start, let items): close(YAMLNode(value: .sequence(items), line: start))
+                case .mapping(let start, let entries, _): close(YAMLNode(value: .mapping(entries), line: start))
                 }
             case YAML_ALIAS_EVENT:
                 throw RecordingError(line: line, message: "a YAML alias (*name): libinput record writes none")
@@ -255,7 +254,7 @@ enum YAMLDocument {
 
         /// Puts a finished node where it belongs: the next item of the open list, the open
         /// mapping's next key or that key's value, or the document.
-        private mutating func close(_ node: YAMLNode) throws(RecordingError) {
+        private mutating func close(_ node: YAMLNode) {
             guard let last = open.popLast() else {
                 root = node
                 return
@@ -265,12 +264,9 @@ enum YAMLDocument {
                 items.append(node)
                 open.append(.sequence(line: line, items: items))
             case .mapping(let line, let entries, nil):
+                // A key is a scalar (`push` refuses a list or mapping there), or empty.
                 let key: String
-                switch node.value {
-                case .scalar(let text): key = text
-                case .null: key = ""
-                default: throw RecordingError(line: node.line, message: "a mapping's key must be text, found \(node.kindName)")
-                }
+                if case .scalar(let text) = node.value { key = text } else { key = "" }
                 open.append(.mapping(line: line, entries: entries, key: key))
             case .mapping(let line, var entries, let key?):
                 entries.append((key, node))
