@@ -18,10 +18,11 @@
 #include <X11/Xlib.h>
 #include <X11/extensions/XInput2.h>
 
-// Under AddressSanitizer (scripts/sanitize), what XOpenDisplay allocates is left out of the
-// leak check: a display whose X server was lost while it opened is left half made (see
-// `ignore_io_error`), with whatever Xlib was making then. A watch flickd fails to close is
-// still reported, by its own allocation (here, not Xlib's: the display refers to `lost` only).
+// Under AddressSanitizer (scripts/sanitize), what Xlib allocates inside an escape (XOpenDisplay;
+// every call where every call is escaped) is left out of the leak check: a display whose X
+// server was lost then is left half made (see `escapable`), with whatever Xlib was making. A
+// watch flickd fails to close is still reported, by its own allocation (here, not Xlib's: the
+// display refers to `lost` only).
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
 #include <sanitizer/lsan_interface.h>
@@ -36,14 +37,26 @@
 
 struct flickd_xwatch {
     Display *display;
+    // The connection's socket (XConnectionNumber), kept: a display left by an escape
+    // (`ABANDONED`) is not asked again.
+    int fd;
     // The properties watched (`flickd_xwatch_open`'s lines), up to four.
     Atom properties[4];
     int property_count;
     int opcode;
-    // Set by the I/O error exit handler: the X server went away. Its own allocation, so that
-    // the display refers to it and not to the watch (see LEAKS_UNCHECKED).
+    // `LOST` (set by the I/O error exit handler) or `ABANDONED` once the X server went away, 0
+    // before. Its own allocation, so that the display refers to it and not to the watch (see
+    // LEAKS_UNCHECKED).
     int *lost;
 };
+
+// The X server went away, and Xlib marked the display so (libX11 1.7 and later, through the
+// exit handler `connection_lost`): it is closed the ordinary way.
+#define LOST 1
+// The X server went away while an Xlib call ran inside an escape (`escapable`), which left it:
+// the display is never given to Xlib again, not even to close it (Xlib's state of it is that
+// of a call cut short); its socket is closed and the rest left.
+#define ABANDONED 2
 
 // The functions used, from libX11.so.6 and libXi.so.6.
 static struct {
@@ -71,6 +84,11 @@ static struct {
     // Why loading failed; empty when it did not.
     char failure[200];
 } x;
+
+// Whether every Xlib call runs inside an escape (`escapable`): on a libX11 without
+// XSetIOErrorExitHandler (before 1.7), whose I/O error handler must not return (Xlib calls
+// exit(1) when it does), or when a test asks for it (`flickd_xlib_escape_every_call`).
+static int escape_every_call;
 
 static pthread_once_t loaded = PTHREAD_ONCE_INIT;
 
@@ -101,29 +119,53 @@ static int ignore_error(Display *display, XErrorEvent *event) {
     return 0;
 }
 
-// Where an opening thread goes when its X server is lost while XOpenDisplay still runs (set
-// only around that call, on that thread).
-static __thread jmp_buf *opening_escape;
+// Where a lost connection leaves Xlib for (`escapable`), on this thread; NULL outside an
+// escape. And the display it was lost on, for the escape's landing.
+static __thread jmp_buf *escape_point;
+static __thread Display *escaped_from;
 
-// A lost connection: Xlib then calls the display's exit handler, which for a display being
-// opened is still the default one, exit(1) (`connection_lost` is set once XOpenDisplay
-// returns): so while opening, this leaves XOpenDisplay for `open_now`. The half-opened display
-// is never used again: its socket is closed and the rest left (Xlib's and xcb's buffers, about
-// 75 kB; Xlib has no call that frees a display half made), as Xlib's own handlers leave it to
-// exit.
+// A lost connection. Xlib then calls the display's exit handler (`connection_lost`, set once
+// XOpenDisplay returns, on libX11 1.7 and later), and without one, exit(1): inside an escape
+// (while XOpenDisplay runs, and around every call on a libX11 without that handler), this
+// leaves Xlib for the escape's landing instead, which is what Xlib's I/O error handlers are
+// documented to do instead of returning. The display is then never used again (`ABANDONED`).
 static int ignore_io_error(Display *display) {
-    jmp_buf *escape = opening_escape;
+    jmp_buf *escape = escape_point;
     if (escape) {
-        opening_escape = NULL;
-        close(x.XConnectionNumber(display));
+        escape_point = NULL;
+        escaped_from = display;
         longjmp(*escape, 1);
     }
     return 0;
 }
 
+// Runs `body(argument)` inside an escape when `always` or `escape_every_call`, else plainly.
+// Returns the display the X server was lost on (its socket still open; nothing else of it may
+// be used, and the rest of it, about 75 kB, is left: Xlib has no call that frees a display
+// whose call was cut short), or NULL when `body` returned.
+static Display *escapable(int always, void (*body)(void *), void *argument) {
+    if (!always && !escape_every_call) {
+        body(argument);
+        return NULL;
+    }
+    jmp_buf escape;
+    jmp_buf *outer = escape_point;
+    if (setjmp(escape)) {
+        LEAKS_CHECKED_AGAIN();
+        escape_point = outer;
+        return escaped_from;
+    }
+    escape_point = &escape;
+    LEAKS_UNCHECKED();
+    body(argument);
+    LEAKS_CHECKED_AGAIN();
+    escape_point = outer;
+    return NULL;
+}
+
 static void connection_lost(Display *display, void *context) {
     (void)display;
-    *(int *)context = 1;
+    *(int *)context = LOST;
 }
 
 // Frees a watch whose display is closed or was never opened.
@@ -132,11 +174,22 @@ static void free_watch(struct flickd_xwatch *watch) {
     free(watch);
 }
 
+static void close_display(void *display) {
+    x.XCloseDisplay(display);
+}
+
 // Closes the watch's display and frees it; with `shut_reading`, the socket's reading side is
-// shut first (see `flickd_xwatch_close`).
+// shut first (see `flickd_xwatch_close`). A display left by an escape only has its socket
+// closed. Where every call is escaped, XCloseDisplay's last request meets the shut reading
+// side as a lost connection, and the display is left too: so closing a watch whose server
+// still answers costs its 75 kB there.
 static void close_watch(struct flickd_xwatch *watch, int shut_reading) {
-    if (shut_reading) shutdown(x.XConnectionNumber(watch->display), SHUT_RD);
-    x.XCloseDisplay(watch->display);
+    if (*watch->lost != ABANDONED) {
+        if (shut_reading) shutdown(watch->fd, SHUT_RD);
+        if (escapable(0, close_display, watch->display)) close(watch->fd);
+    } else {
+        close(watch->fd);
+    }
     free_watch(watch);
 }
 
@@ -176,9 +229,9 @@ static void load(void) {
     LOOK_UP(libX11, XFreeEventData)
     LOOK_UP(libX11, XSetErrorHandler)
     LOOK_UP(libX11, XSetIOErrorHandler)
-    // Without it (libX11 before 1.7) a lost connection would end the process: no watch or
-    // reading then.
-    LOOK_UP(libX11, XSetIOErrorExitHandler)
+    // Without it (libX11 before 1.7) every call is escaped.
+    x.XSetIOErrorExitHandler = dlsym(libX11, "XSetIOErrorExitHandler");
+    if (!x.XSetIOErrorExitHandler) escape_every_call = 1;
     LOOK_UP(libX11, XFree)
     LOOK_UP(libXi, XIQueryVersion)
     LOOK_UP(libXi, XISelectEvents)
@@ -206,6 +259,54 @@ static int intern_lines(Display *display, const char *lines, Atom *atoms, int mo
     return count;
 }
 
+// A connection being made: the display's name (NULL: $DISPLAY), and what XOpenDisplay gave.
+struct connection {
+    const char *display;
+    Display *connected;
+};
+
+static void open_display(void *argument) {
+    struct connection *connection = argument;
+    connection->connected = x.XOpenDisplay(connection->display);
+}
+
+// What `prepare` does with a watch newly connected.
+struct preparation {
+    struct flickd_xwatch *watch;
+    const char *properties;
+    int select;
+    // 0: ready; -1: the X server has no XInput 2.
+    int outcome;
+};
+
+// Asks for XInput 2 and, with `select`, selects the property events.
+static void prepare(void *argument) {
+    struct preparation *preparation = argument;
+    struct flickd_xwatch *watch = preparation->watch;
+    int event, error;
+    int major = 2, minor = 0;
+    if (!x.XQueryExtension(watch->display, "XInputExtension", &watch->opcode, &event, &error) ||
+        x.XIQueryVersion(watch->display, &major, &minor) != Success) {
+        preparation->outcome = -1;
+        return;
+    }
+    if (!preparation->select) return;
+    const int most = (int)(sizeof watch->properties / sizeof watch->properties[0]);
+    watch->property_count = intern_lines(watch->display, preparation->properties, watch->properties, most, False);
+    unsigned char bits[XIMaskLen(XI_LASTEVENT)] = {0};
+    XISetMask(bits, XI_PropertyEvent);
+    XIEventMask mask = {.deviceid = XIAllDevices, .mask_len = sizeof bits, .mask = bits};
+    x.XISelectEvents(watch->display, DefaultRootWindow(watch->display), &mask, 1);
+    x.XSync(watch->display, False);
+    if (*watch->lost) return;
+    // What came before the selection was in place is not news: whoever opens the watch reads
+    // the properties after it.
+    while (x.XPending(watch->display) > 0) {
+        XEvent discarded;
+        x.XNextEvent(watch->display, &discarded);
+    }
+}
+
 // Connects and, with `select`, selects the events; blocks while the X server answers.
 static flickd_xwatch *open_now(const char *display, const char *properties, int select, char *why, size_t why_size) {
     const char *name = display ? display : getenv("DISPLAY");
@@ -216,51 +317,35 @@ static flickd_xwatch *open_now(const char *display, const char *properties, int 
         say(why, why_size, "out of memory");
         return NULL;
     }
-    jmp_buf escape;
-    if (setjmp(escape)) {
-        LEAKS_CHECKED_AGAIN();
+    // XOpenDisplay makes requests of its own after the connection's setup, before any exit
+    // handler can be set: it always runs inside an escape.
+    struct connection connection = {.display = display};
+    Display *lost = escapable(1, open_display, &connection);
+    if (lost) {
+        close(x.XConnectionNumber(lost));
         say(why, why_size, "the X server %s closed the connection", name ? name : "(no DISPLAY)");
         free_watch(watch);
         return NULL;
     }
-    opening_escape = &escape;
-    LEAKS_UNCHECKED();
-    Display *connected = x.XOpenDisplay(display);
-    LEAKS_CHECKED_AGAIN();
-    opening_escape = NULL;
-    watch->display = connected;
+    watch->display = connection.connected;
     if (!watch->display) {
         say(why, why_size, "cannot connect to the X server %s", name ? name : "(no DISPLAY)");
         free_watch(watch);
         return NULL;
     }
-    x.XSetIOErrorExitHandler(watch->display, connection_lost, watch->lost);
-    int event, error;
-    int major = 2, minor = 0;
-    if (!x.XQueryExtension(watch->display, "XInputExtension", &watch->opcode, &event, &error) ||
-        x.XIQueryVersion(watch->display, &major, &minor) != Success) {
-        say(why, why_size, "the X server %s has no XInput 2", name ? name : "");
-        flickd_xwatch_close(watch);
-        return NULL;
-    }
-    if (!select) return watch;
-    const int most = (int)(sizeof watch->properties / sizeof watch->properties[0]);
-    watch->property_count = intern_lines(watch->display, properties, watch->properties, most, False);
-    unsigned char bits[XIMaskLen(XI_LASTEVENT)] = {0};
-    XISetMask(bits, XI_PropertyEvent);
-    XIEventMask mask = {.deviceid = XIAllDevices, .mask_len = sizeof bits, .mask = bits};
-    x.XISelectEvents(watch->display, DefaultRootWindow(watch->display), &mask, 1);
-    x.XSync(watch->display, False);
+    watch->fd = x.XConnectionNumber(watch->display);
+    if (!escape_every_call) x.XSetIOErrorExitHandler(watch->display, connection_lost, watch->lost);
+    struct preparation preparation = {.watch = watch, .properties = properties, .select = select};
+    if (escapable(0, prepare, &preparation)) *watch->lost = ABANDONED;
     if (*watch->lost) {
         say(why, why_size, "the X server %s closed the connection", name ? name : "");
-        flickd_xwatch_close(watch);
+        close_watch(watch, 1);
         return NULL;
     }
-    // What came before the selection was in place is not news: whoever opens the watch reads
-    // the properties after it.
-    while (x.XPending(watch->display) > 0) {
-        XEvent discarded;
-        x.XNextEvent(watch->display, &discarded);
+    if (preparation.outcome < 0) {
+        say(why, why_size, "the X server %s has no XInput 2", name ? name : "");
+        close_watch(watch, 1);
+        return NULL;
     }
     return watch;
 }
@@ -321,6 +406,20 @@ static int read_devices(Display *display, const char *properties, flickd_xdevice
     return count;
 }
 
+// A reading of the devices (`read_devices`) on a display newly connected.
+struct reading {
+    Display *display;
+    const char *properties;
+    flickd_xdevice *devices;
+    int capacity;
+    int count;
+};
+
+static void read_all(void *argument) {
+    struct reading *reading = argument;
+    reading->count = read_devices(reading->display, reading->properties, reading->devices, reading->capacity);
+}
+
 // One opening, shared by the caller and the thread that connects, under `openings`: a watch's
 // (`flickd_xwatch_open`) or a reading's (`flickd_xread`).
 struct opening {
@@ -347,7 +446,10 @@ static void *open_on_thread(void *argument) {
     flickd_xwatch *watch = open_now(display, opening->properties, !opening->reading, why, sizeof why);
     int count = -1;
     if (opening->reading && watch) {
-        count = read_devices(watch->display, opening->properties, opening->devices, opening->capacity);
+        struct reading reading = {.display = watch->display, .properties = opening->properties,
+                                  .devices = opening->devices, .capacity = opening->capacity, .count = -1};
+        if (escapable(0, read_all, &reading)) *watch->lost = ABANDONED;
+        count = reading.count;
         int lost = count < 0 || *watch->lost;
         if (lost) {
             count = -1;
@@ -530,11 +632,18 @@ int flickd_xread(const char *display, const char *properties, int timeout_ms, fl
 }
 
 int flickd_xwatch_fd(const flickd_xwatch *watch) {
-    return x.XConnectionNumber(watch->display);
+    return watch->fd;
 }
 
-int flickd_xwatch_receive(flickd_xwatch *watch) {
-    int changes = 0;
+// What `receive_events` counted.
+struct receiving {
+    struct flickd_xwatch *watch;
+    int changes;
+};
+
+static void receive_events(void *argument) {
+    struct receiving *receiving = argument;
+    struct flickd_xwatch *watch = receiving->watch;
     while (!*watch->lost && x.XPending(watch->display) > 0) {
         XEvent event;
         x.XNextEvent(watch->display, &event);
@@ -546,14 +655,24 @@ int flickd_xwatch_receive(flickd_xwatch *watch) {
             Atom changed = ((XIPropertyEvent *)cookie->data)->property;
             for (int i = 0; i < watch->property_count; i++) {
                 if (changed == watch->properties[i]) {
-                    changes += 1;
+                    receiving->changes += 1;
                     break;
                 }
             }
         }
         x.XFreeEventData(watch->display, cookie);
     }
-    return *watch->lost ? -1 : changes;
+}
+
+int flickd_xwatch_receive(flickd_xwatch *watch) {
+    if (*watch->lost) return -1;
+    struct receiving receiving = {.watch = watch};
+    if (escapable(0, receive_events, &receiving)) *watch->lost = ABANDONED;
+    return *watch->lost ? -1 : receiving.changes;
+}
+
+void flickd_xlib_escape_every_call(void) {
+    escape_every_call = 1;
 }
 
 void flickd_xwatch_close(flickd_xwatch *watch) {

@@ -1,6 +1,7 @@
 import FlickCore
 import Foundation
 import Glibc
+import CXInput
 import Testing
 @testable import FlickLinux
 
@@ -70,17 +71,21 @@ private final class VirtualXServer {
     deinit { if process.isRunning { end() } }
 }
 
-/// An X display that is lost while a client opens it: it forwards one connection to
-/// `server` until the server has answered the connection's setup, then closes it, before the
-/// requests Xlib's XOpenDisplay makes next. Listens on the abstract socket libxcb tries first
-/// for `:N`, so nothing is written to /tmp/.X11-unix.
+/// An X display that is lost while a client uses it: it forwards one connection to `server`
+/// until the server has answered the connection's setup and `cut` bytes more, then closes it.
+/// With no `cut` the display is lost before the requests Xlib's XOpenDisplay makes next. Listens
+/// on the abstract socket libxcb tries first for `:N`, so nothing is written to /tmp/.X11-unix.
 private final class LostAfterSetup: @unchecked Sendable {
     let display: String
     private let listener: Int32
     private let upstream: String
+    private let cut: Int
+    private let done = DispatchSemaphore(value: 0)
+    private var answered = 0
 
-    init(forwardingTo server: VirtualXServer) throws {
+    init(forwardingTo server: VirtualXServer, cut: Int = 0) throws {
         upstream = "/tmp/.X11-unix/X" + server.display.dropFirst()
+        self.cut = cut
         var bound: (fd: Int32, number: Int)?
         for number in (6000..<6100).shuffled() {
             let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -93,7 +98,19 @@ private final class LostAfterSetup: @unchecked Sendable {
         let found = try #require(bound, "no free abstract X socket in :6000...:6099")
         listener = found.fd
         display = ":\(found.number)"
-        Thread.detachNewThread { [self] in forwardOne() }
+        Thread.detachNewThread { [self] in
+            forwardOne()
+            done.signal()
+        }
+    }
+
+    /// How many bytes of the server's answers after the setup's it forwarded, once the
+    /// connection has ended (the cut, or the client closing it first); nil when it has not
+    /// ended within 10 s.
+    func answeredAfterSetup() -> Int? {
+        guard done.wait(timeout: .now() + 10) == .success else { return nil }
+        done.signal()
+        return answered
     }
 
     deinit { close(listener) }
@@ -130,15 +147,20 @@ private final class LostAfterSetup: @unchecked Sendable {
                 guard write(server, buffer, count) == count else { return }
             }
             if fds[1].revents != 0 {
-                let count = read(server, &buffer, buffer.count)
+                var count = read(server, &buffer, buffer.count)
                 guard count > 0 else { return }
+                // The setup's answer: 8 bytes, then bytes 6 and 7's count of 4-byte units.
+                var limit = Int.max
+                if answer.count + count >= 8 {
+                    let head = answer + buffer[..<max(0, 8 - answer.count)]
+                    let units = littleEndian ? Int(head[6]) | Int(head[7]) << 8 : Int(head[6]) << 8 | Int(head[7])
+                    limit = 8 + 4 * units + cut
+                }
+                count = min(count, limit - answer.count)
                 answer += buffer[..<count]
                 guard write(client, buffer, count) == count else { return }
-                // The setup's answer: 8 bytes, then bytes 6 and 7's count of 4-byte units.
-                if answer.count >= 8 {
-                    let units = littleEndian ? Int(answer[6]) | Int(answer[7]) << 8 : Int(answer[6]) << 8 | Int(answer[7])
-                    if answer.count >= 8 + 4 * units { return }
-                }
+                answered = max(0, answer.count - (limit == Int.max ? answer.count : limit - cut))
+                if answer.count >= limit { return }
             }
         }
     }
@@ -319,6 +341,75 @@ struct XServerWatchTests {
         try server.setProperty(XServerWatch.property, 1)
         #expect(readable(watch.fileDescriptor))
         #expect(watch.receive() == .touchpads)
+    }
+
+    /// A libX11 without the I/O error exit handler (before 1.7: RHEL 8's, Ubuntu 20.04's) ends
+    /// the process on a lost connection unless its I/O error handler leaves Xlib, so there every
+    /// Xlib call runs inside an escape. In a process of its own (the mode is the process's) made
+    /// to escape every call as on such a libX11: reads and a watch work, and an X server lost at
+    /// any byte of an opening's, a read's or a watch's answers, or while a watch is closed, is a
+    /// miss or a closed watch, never the process's end.
+    @Test(.enabled(if: VirtualXServer.available, "needs Xvfb and xinput (Debian's xvfb and xinput packages)"))
+    func withoutTheExitHandlerALostServerIsAMissWherever() async {
+        await #expect(processExitsWith: .success) {
+            flickd_xlib_escape_every_call()
+            let server = try VirtualXServer()
+            defer { server.end() }
+            try server.setProperty(XInputDevices.tapping, 1)
+            let whole = try XInputDevices.read(display: server.display).get()
+            #expect(whole.first { $0.name == "Virtual core XTEST pointer" }?.properties == [XInputDevices.tapping: [1]], "\(whole)")
+            do {
+                let watch = try XServerWatch(display: server.display)
+                try server.setProperty(XServerWatch.property, 1)
+                #expect(readable(watch.fileDescriptor))
+                #expect(watch.receive() == .touchpads)
+                // Closed here while its server answers: the close is cut short (the reading side
+                // is shut first), and the process goes on.
+            }
+            let now = try XInputDevices.read(display: server.display).get()
+            #expect(now.first { $0.name == "Virtual core XTEST pointer" }?.properties
+                        == [XInputDevices.tapping: [1], XInputDevices.naturalScrolling: [1]], "a read after the close: \(now)")
+
+            // How much the server answers a whole read after the setup, then a read cut at
+            // every 4 bytes of it: each a miss, until the cut comes after the read's last answer
+            // (the last 32 bytes answer the close's XSync: the read is whole then).
+            let counted = try LostAfterSetup(forwardingTo: server, cut: 1 << 40)
+            #expect(try XInputDevices.read(display: counted.display).get() == now)
+            let answers = try #require(counted.answeredAfterSetup())
+            #expect(answers > 100, "XOpenDisplay's requests and the read's")
+            for cut in stride(from: 0, through: answers + 4, by: 4) {
+                let lost = try LostAfterSetup(forwardingTo: server, cut: cut)
+                let read = XInputDevices.read(display: lost.display)
+                let miss = DesktopSettings.Miss(why: "the X server \(lost.display) closed the connection")
+                if cut < answers - 32 {
+                    #expect(read == .failure(miss), "cut after \(cut) of \(answers) bytes: \(read)")
+                } else if cut > answers - 32 {
+                    #expect(read == .success(now), "cut after \(cut) of \(answers) bytes: \(read)")
+                } else {
+                    // Cut right after the read's last answer: Xlib may see the end with it.
+                    #expect(read == .success(now) || read == .failure(miss), "cut after \(cut) of \(answers) bytes: \(read)")
+                }
+            }
+            // The same for a watch's opening.
+            let countedWatch = try LostAfterSetup(forwardingTo: server, cut: 1 << 40)
+            _ = try XServerWatch(display: countedWatch.display)
+            let watchAnswers = try #require(countedWatch.answeredAfterSetup())
+            #expect(watchAnswers > 100)
+            for cut in stride(from: 0, to: watchAnswers - 32, by: 4) {
+                let lost = try LostAfterSetup(forwardingTo: server, cut: cut)
+                #expect(throws: DesktopSettings.Miss(why: "the X server \(lost.display) closed the connection"), "cut after \(cut) of \(watchAnswers) bytes") {
+                    try XServerWatch(display: lost.display)
+                }
+            }
+
+            // A watched server that ends: the watch closes, and so does the process, with 0.
+            let watched = try VirtualXServer()
+            let watch = try XServerWatch(display: watched.display)
+            watched.end()
+            #expect(readable(watch.fileDescriptor))
+            #expect(watch.receive() == .closed)
+            #expect(watch.receive() == .closed)
+        }
     }
 
     @Test func noXServerIsAMissWithTheDisplay() {

@@ -46,6 +46,12 @@ int flickd_xwatch_fd(const flickd_xwatch *watch);
 // the properties on some device; -1 once the connection is lost (then only close it).
 int flickd_xwatch_receive(flickd_xwatch *watch);
 
+// Makes every Xlib call run inside an escape, as it does on a libX11 without
+// XSetIOErrorExitHandler (before 1.7), where a lost connection would otherwise end the
+// process. For tests, which cannot load an older libX11: call it before the first opening or
+// reading.
+void flickd_xlib_escape_every_call(void);
+
 // Closes the connection (a lost one too, and one whose server no longer answers: it does not
 // wait for it) and frees the watch.
 void flickd_xwatch_close(flickd_xwatch *watch);
