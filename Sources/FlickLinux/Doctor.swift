@@ -263,7 +263,7 @@ public struct Doctor {
         let detail = "flickd cannot watch the X server \(display) for changes (\(why)), so a touchpad setting changed with `xinput set-prop` or in the desktop's settings is read only when flickd next asks (`systemctl --user reload flickd`, a touchpad plugged in)"
         if XInputDevices.librariesMissing(why) {
             return Check(title: title, status: .warning, detail: detail,
-                         fix: "install libX11 1.7 or later and libXi (Debian's libx11-6 and libxi6), then: systemctl --user restart flickd")
+                         fix: "install libX11 and libXi (Debian's libx11-6 and libxi6), then: systemctl --user restart flickd")
         }
         return Check(title: title, status: .warning, detail: detail)
     }
@@ -626,7 +626,7 @@ public struct Doctor {
                 // An X11 session that is not GNOME's, where flickd would have asked the X server.
                 return Check(title: title, status: .warning,
                              detail: "\(base); but on X11 a desktop may keep touchpad settings per device (Xfce, Plasma, an xinput start-up script), and flickd reads them from the X server with libX11 and libXi, which cannot be loaded: coasts may run against your scrolls",
-                             fix: "install libX11 1.7 or later and libXi (Debian's libx11-6 and libxi6; Arch: libx11 and libxi) and restart flickd: systemctl --user restart flickd")
+                             fix: "install libX11 and libXi (Debian's libx11-6 and libxi6; Arch: libx11 and libxi) and restart flickd: systemctl --user restart flickd")
             }
             return Check(title: title, status: .ok,
                          detail: "\(base) (desktops that keep settings per device and that flickd cannot read need the same settings for \"\(VirtualTouchpad.name)\"; on X11 flickd reads them from the X server)")
