@@ -131,6 +131,13 @@ class Speeds(unittest.TestCase):
         self.assertTrue(res["turned"])
         self.assertAlmostEqual(res["back_px"], 2400.0)
         self.assertIsNone(res["ratio"], "the content's travel runs the other way: no speed to compare")
+        detail = res["turned_detail"]
+        self.assertEqual((detail["travel_px"], detail["finger_end_px"], detail["back_px"]), (1800.0, 2800.0, 2400.0))
+        self.assertAlmostEqual(detail["back_after_ms"], 1000 * (2.05 + 0.008 * 39 - 2.02), places=1)
+        row = {"turned": 1, "flicks": 4, "discarded": 1, "turned_flicks": [dict(detail, flick=2)]}
+        self.assertIn('"back_px": 2400.0', harness.turned_detail(row))
+        self.assertTrue(harness.turned_detail(row).startswith("1 of 5 flicks played: "))
+        self.assertEqual(harness.turned_detail({"turned": 0, "flicks": 5, "discarded": 0}), "0 of 5 flicks played")
 
     def test_a_glide_with_the_finger_did_not_turn(self):
         res = harness.measure(self.flick_log(2030), self.FLICK, "v", 2.015, 1.5)
@@ -468,6 +475,74 @@ class FlickPlan(unittest.TestCase):
         self.assertAlmostEqual(y, 11.8)
         duration, _ = harness.flick_plan(pad, "right", 150.0)
         self.assertAlmostEqual(duration, 0.25)
+
+
+class Recenter(unittest.TestCase):
+    """App.recenter on a virtual clock: the flick waits for the app's answer, not for a time."""
+
+    class LateApp:
+        """An app whose main loop reads "center" `late_s` after the harness wrote it and then
+        logs the line and the jump to the middle, as app.py does, at its own time."""
+
+        def __init__(self, path, clock, late_s):
+            self.path, self.clock, self.late_s, self.asked = path, clock, late_s, None
+
+        def write(self, line):
+            if line == "center\n":
+                self.asked = self.clock.now
+
+        def flush(self):
+            pass
+
+        def answer_if_due(self):
+            if self.asked is not None and self.clock.now - self.asked >= self.late_s:
+                with open(self.path, "a") as f:
+                    f.write("%.6f center 14700.000 14600.000\n%.6f v 14700.000 -1\n" % (self.clock.now, self.clock.now))
+                self.asked = None
+
+    class Clock:
+        def __init__(self, app=None):
+            self.now, self.app = 100.0, app
+
+        def __call__(self):
+            return self.now
+
+        def sleep(self, s):
+            self.now += s
+            if self.app:
+                self.app.answer_if_due()
+
+    def app(self, late_s):
+        work = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, work)
+        path = os.path.join(work, "app.log")
+        with open(path, "w") as f:
+            # The previous flick: its centering, then its glide ending at 23000 px.
+            f.write("90.000000 center 14700.000 14600.000\n90.000000 v 14700.000 -1\n95.000000 v 23000.000 -1\n")
+        clock = self.Clock()
+        late = self.LateApp(path, clock, late_s)
+        clock.app = late
+        app = harness.App.__new__(harness.App)
+        app.toolkit, app.path = "gtk3", path
+        app.proc = type("Proc", (), {"stdin": late})()
+        return app, clock
+
+    def test_an_app_that_answers_late_is_waited_for(self):
+        app, clock = self.app(late_s=0.8)
+        center_t = app.recenter(clock=clock, sleep=clock.sleep)
+        self.assertGreaterEqual(center_t, 100.8 - 1e-9, "the new center line, not the previous flick's")
+        self.assertGreaterEqual(clock.now - center_t, 0.5 - 1e-9, "still for 0.5 s after the jump to the middle")
+
+    def test_an_app_that_answers_at_once(self):
+        app, clock = self.app(late_s=0.0)
+        center_t = app.recenter(clock=clock, sleep=clock.sleep)
+        self.assertLess(center_t - 100.0, 0.1)
+        self.assertGreaterEqual(clock.now - center_t, 0.5 - 1e-9)
+
+    def test_an_app_that_never_answers_is_an_error(self):
+        app, clock = self.app(late_s=float("inf"))
+        with self.assertRaisesRegex(RuntimeError, 'gtk3 did not answer "center" within 10 s'):
+            app.recenter(clock=clock, sleep=clock.sleep)
 
 
 class KWinDevice(unittest.TestCase):
