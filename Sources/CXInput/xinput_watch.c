@@ -307,9 +307,15 @@ static void prepare(void *argument) {
     }
 }
 
+// The X server's name in a message: the display given, else $DISPLAY, else "(no DISPLAY)".
+static const char *server_name(const char *display) {
+    const char *name = display ? display : getenv("DISPLAY");
+    return name;
+}
+
 // Connects and, with `select`, selects the events; blocks while the X server answers.
 static flickd_xwatch *open_now(const char *display, const char *properties, int select, char *why, size_t why_size) {
-    const char *name = display ? display : getenv("DISPLAY");
+    const char *name = server_name(display);
     struct flickd_xwatch *watch = calloc(1, sizeof *watch);
     if (watch) watch->lost = calloc(1, sizeof *watch->lost);
     if (!watch || !watch->lost) {
@@ -323,13 +329,13 @@ static flickd_xwatch *open_now(const char *display, const char *properties, int 
     Display *lost = escapable(1, open_display, &connection);
     if (lost) {
         close(x.XConnectionNumber(lost));
-        say(why, why_size, "the X server %s closed the connection", name ? name : "(no DISPLAY)");
+        say(why, why_size, "the X server %s closed the connection", name);
         free_watch(watch);
         return NULL;
     }
     watch->display = connection.connected;
     if (!watch->display) {
-        say(why, why_size, "cannot connect to the X server %s", name ? name : "(no DISPLAY)");
+        say(why, why_size, "cannot connect to the X server %s", name);
         free_watch(watch);
         return NULL;
     }
@@ -338,12 +344,12 @@ static flickd_xwatch *open_now(const char *display, const char *properties, int 
     struct preparation preparation = {.watch = watch, .properties = properties, .select = select};
     if (escapable(0, prepare, &preparation)) *watch->lost = ABANDONED;
     if (*watch->lost) {
-        say(why, why_size, "the X server %s closed the connection", name ? name : "");
+        say(why, why_size, "the X server %s closed the connection", name);
         close_watch(watch, 1);
         return NULL;
     }
     if (preparation.outcome < 0) {
-        say(why, why_size, "the X server %s has no XInput 2", name ? name : "");
+        say(why, why_size, "the X server %s has no XInput 2", name);
         close_watch(watch, 1);
         return NULL;
     }
@@ -453,7 +459,7 @@ static void *open_on_thread(void *argument) {
         int lost = count < 0 || *watch->lost;
         if (lost) {
             count = -1;
-            say(why, sizeof why, "the X server %s closed the connection", display ? display : getenv("DISPLAY"));
+            say(why, sizeof why, "the X server %s closed the connection", server_name(display));
         }
         // A server that has just answered is closed the ordinary way, not through a lost
         // connection's handlers: should it stop answering now, this thread (left behind at its
@@ -501,9 +507,9 @@ static int opened(const struct opening *opening) {
 
 static void did_not_answer(char *why, size_t why_size, const char *name, int timeout_ms) {
     if (timeout_ms % 1000 == 0)
-        say(why, why_size, "the X server %s did not answer within %d s", name ? name : "(no DISPLAY)", timeout_ms / 1000);
+        say(why, why_size, "the X server %s did not answer within %d s", name, timeout_ms / 1000);
     else
-        say(why, why_size, "the X server %s did not answer within %d ms", name ? name : "(no DISPLAY)", timeout_ms);
+        say(why, why_size, "the X server %s did not answer within %d ms", name, timeout_ms);
 }
 
 // Whether the X library could be loaded; why not in `why`.
@@ -541,10 +547,8 @@ static void free_opening(struct opening *opening) {
 // was freed, or left to its thread, which frees it.
 static int run_opening(struct opening *opening, int timeout_ms, char *why, size_t why_size) {
     // The display's name, kept: the opening may be freed before the messages are written.
-    char name_kept[sizeof opening->display];
-    const char *display = opening->has_display ? opening->display : getenv("DISPLAY");
-    snprintf(name_kept, sizeof name_kept, "%s", display ? display : "");
-    const char *name = display ? name_kept : NULL;
+    char name[sizeof opening->display];
+    snprintf(name, sizeof name, "%s", server_name(opening->has_display ? opening->display : NULL));
     struct timespec deadline;
     clock_gettime(CLOCK_MONOTONIC, &deadline);
     deadline.tv_sec += timeout_ms / 1000;
@@ -559,7 +563,7 @@ static int run_opening(struct opening *opening, int timeout_ms, char *why, size_
     if (!wait_until(&deadline, no_stray, opening)) {
         pthread_mutex_unlock(&openings);
         free_opening(opening);
-        say(why, why_size, "the X server %s has still not answered an earlier connection", name ? name : "(no DISPLAY)");
+        say(why, why_size, "the X server %s has still not answered an earlier connection", name);
         return 0;
     }
     // The thread takes no signal of the process's: they are the caller's to handle. A fault
