@@ -1068,6 +1068,7 @@ class App:
         # fling of chromium's own at the lift (300 ms after the touch) still counts as stray.
         self.input_clock_slack_s = CHROMIUM_INPUT_SLACK_S if toolkit == "chromium" else 0.0
         self.path = os.path.join(work, "app-%s-%s.log" % (server.name, toolkit))
+        self.center_late_s = None  # how late the app answered the last "center" (recenter)
         open(self.path, "w").close()
         os.chmod(self.path, 0o666)
         env = dict(os.environ, **server.app_env())
@@ -1138,11 +1139,14 @@ class App:
         reads as a glide against the finger. So the wait is for the answer itself, not for a
         time; an app that gives none within `answer_within` s is an error."""
         before = self.last_center()
+        asked = clock()
         self.center()
-        deadline = clock() + answer_within
+        deadline = asked + answer_within
         while True:
             answered = self.last_center()
             if answered is not None and answered != before:
+                # How late the app answered (its log's clock is the harness's: CLOCK_MONOTONIC).
+                self.center_late_s = answered - asked
                 break
             if clock() >= deadline:
                 raise RuntimeError("%s did not answer \"center\" within %g s" % (self.toolkit, answer_within))
@@ -2191,6 +2195,7 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks,
         if len(per) >= args.flicks:
             break
         center_t = app.recenter()
+        center_late_ms = fmt(1000 * app.center_late_s)
         # Frames hold the fingers' position at the write: a flick the emulator writes late keeps
         # its speed (vdev.flick). At 60 mm/s, 20 % above flickd's min speed, scheduled positions
         # written a little late at every frame made flicks flickd rightly did not coast.
@@ -2205,6 +2210,7 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks,
         first = daemon.first_event_after(r - 0.005) if daemon else None
         m = measure(app.lines(), flick, axis, first, center_t)
         m["max_late_ms"] = flick.get("max_late_ms")
+        m["center_late_ms"] = center_late_ms
         if daemon:
             m["timer_opening_ms"] = daemon.timer_opening_after(log_mark)
         if getattr(server, "x_trace_path", None):
@@ -2217,7 +2223,7 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks,
                 m.update(x_switch(events, sources, r * 1000 - 5, r * 1000 + 300, applied, axis))
         turned += bool(m.get("turned"))
         if m.get("turned"):
-            turned_flicks.append(dict(m["turned_detail"], flick=i,
+            turned_flicks.append(dict(m["turned_detail"], flick=i, center_late_ms=center_late_ms,
                                       center_before_touch_ms=fmt(1000 * ((flick.get("k_touch") or flick["t_touch"]) - center_t))))
         # A flick whose frames were written late (the emulator stalled) or that the app never
         # saw as a finger scroll is not a measurement: played again, counted as discarded.

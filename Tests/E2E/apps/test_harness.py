@@ -531,6 +531,8 @@ class Recenter(unittest.TestCase):
         app, clock = self.app(late_s=0.8)
         center_t = app.recenter(clock=clock, sleep=clock.sleep)
         self.assertGreaterEqual(center_t, 100.8 - 1e-9, "the new center line, not the previous flick's")
+        self.assertAlmostEqual(app.center_late_s, center_t - 100.0)
+        self.assertLess(app.center_late_s, 0.85 + 1e-9)
         self.assertGreaterEqual(clock.now - center_t, 0.5 - 1e-9, "still for 0.5 s after the jump to the middle")
 
     def test_an_app_that_answers_at_once(self):
