@@ -547,6 +547,26 @@ class Recenter(unittest.TestCase):
             app.recenter(clock=clock, sleep=clock.sleep)
 
 
+class StdinLines(unittest.TestCase):
+    """app.py reads its requests from the descriptor the main loop watches: none is left behind
+    in a buffer when several come at once."""
+
+    def test_lines_that_come_together_are_all_read(self):
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import app
+        r, w = os.pipe()
+        self.addCleanup(os.close, r)
+        lines = app.StdinLines(r)
+        os.write(w, b"\n\ncenter\n")
+        self.assertEqual(lines.read(), ["", "", "center"])
+        os.write(w, b"cen")
+        self.assertEqual(lines.read(), [])
+        os.write(w, b"ter\nqu")
+        self.assertEqual(lines.read(), ["center"])
+        os.close(w)
+        self.assertIsNone(lines.read())
+
+
 class KWinDevice(unittest.TestCase):
     """gdbus_boolean and KWin.wait_for_device, on a virtual clock."""
 
