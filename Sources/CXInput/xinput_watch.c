@@ -310,7 +310,7 @@ static void prepare(void *argument) {
 // The X server's name in a message: the display given, else $DISPLAY, else "(no DISPLAY)".
 static const char *server_name(const char *display) {
     const char *name = display ? display : getenv("DISPLAY");
-    return name;
+    return name ? name : "(no DISPLAY)";
 }
 
 // Connects and, with `select`, selects the events; blocks while the X server answers.

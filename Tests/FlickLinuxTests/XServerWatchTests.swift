@@ -426,4 +426,22 @@ struct XServerWatchTests {
         }
         #expect(XInputDevices.read(display: ":65000") == .failure(DesktopSettings.Miss(why: "cannot connect to the X server :65000")))
     }
+
+    /// The C layer's NULL display is $DISPLAY; with none set, its messages say so (in a process
+    /// of its own: the environment is the process's).
+    @Test func noDisplayAtAllIsNamedInTheMessage() async {
+        await #expect(processExitsWith: .success) {
+            unsetenv("DISPLAY")
+            func text(_ why: [CChar]) -> String {
+                String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            }
+            var why = [CChar](repeating: 0, count: 256)
+            var devices = [flickd_xdevice](repeating: flickd_xdevice(), count: 1)
+            #expect(flickd_xread(nil, "", 2000, &devices, 1, &why, why.count) == -1)
+            #expect(text(why) == "cannot connect to the X server (no DISPLAY)")
+            why = [CChar](repeating: 0, count: 256)
+            #expect(flickd_xwatch_open(nil, "", 2000, &why, why.count) == nil)
+            #expect(text(why) == "cannot connect to the X server (no DISPLAY)")
+        }
+    }
 }
