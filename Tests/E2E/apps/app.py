@@ -51,8 +51,9 @@ QT_SIZE = (60000, 60000)   # px: Qt scales touchpad motion ~2.5x GTK4's; at 3000
 class StdinLines:
     """The whole lines on stdin, read from its descriptor, not through Python's buffer. The main
     loop wakes when the descriptor is readable; a line read ahead into a buffer leaves the
-    descriptor empty and waits there for the next write. Two of the harness's wake-ups that came
-    together once left its "center" one request behind in the Qt app, and unanswered."""
+    descriptor empty and waits there for the next write. The harness's wake-ups that piled up
+    before the main loop ran once left every later request one write behind (a "center" the
+    harness waited for went unanswered)."""
 
     def __init__(self, fd=None):
         self.fd = sys.stdin.fileno() if fd is None else fd
