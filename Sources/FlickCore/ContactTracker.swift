@@ -149,8 +149,9 @@ public struct ContactTracker {
             if event.value < 0 {
                 contacts[slot].active = false
             } else {
+                // The tool type is the slot's, not the touch's: it stays (a palm landing again
+                // in its slot sends no MT_TOOL_PALM: the input core drops an unchanged value).
                 contacts[slot].active = true
-                contacts[slot].isPalm = false
                 contacts[slot].identity = newIdentity()
             }
         case (.slotted, EventCode.absMTPositionX):
