@@ -336,7 +336,7 @@ public final class Engine {
         let period = Duration.seconds(1 / max(1, settings.tickRate))
         let bookkeeping = Coast(source: device, origin: time, vertical: 0, horizontal: 0, millimetresPerSecond: v,
                                 deceleration: deceleration, maxDuration: settings.maxDuration, period: period)
-        let landing = fingers.start(velocity: onPad, deceleration: deceleration, maxDuration: settings.maxDuration,
+        let start = fingers.start(velocity: onPad, deceleration: deceleration, maxDuration: settings.maxDuration,
                                     at: time)
         let duration = fingers.nextDeadline.map { _ in Self.glideDuration(speed: onPad.length, deceleration: deceleration,
                                                                           maxDuration: settings.maxDuration) } ?? .zero
@@ -345,7 +345,8 @@ public final class Engine {
                              travelMillimetres: deceleration.position(after: settings.maxDuration.seconds, velocity: v.length))
         onReport?(.coastStarted(device: device, time: time, plan: plan))
         coast = bookkeeping
-        if let landing { onTouchFrame?(landing, time) }
+        if let lift = start.lift { onTouchFrame?(lift, time) }
+        if let landing = start.landing { onTouchFrame?(landing, time) }
         return WheelOutput()
     }
 

@@ -93,6 +93,10 @@ public struct TouchFrame: Hashable, Sendable, CustomStringConvertible {
 /// A release while the fingers are still down (at rest, waiting to lift) continues with the
 /// same fingers from where they are: libinput is still in its scroll, so nothing is dropped
 /// and there is no visible stop; a lift and a new landing would stop the content for the rest.
+/// But each such glide starts where the last one stopped, so quick flicks one after the other
+/// walk the fingers towards the margin: where the surface ahead is shorter than the new glide,
+/// they lift and land again as after a lift (`start`), unless they landed less than
+/// `restBeforeLift` ago (a land-and-lift that short could be a two-finger tap).
 ///
 /// Pure state: every call takes the time. Nothing allocates.
 public struct VirtualFingers: Sendable {
@@ -301,6 +305,8 @@ public struct VirtualFingers: Sendable {
     }
 
     private(set) var state: State = .up
+    /// When the fingers last landed.
+    private(set) var landed: Instant?
     /// Where the fingers are (last written frame), mm.
     public private(set) var first = VirtualPad.centre
     public private(set) var second = VirtualPad.centre
@@ -346,15 +352,41 @@ public struct VirtualFingers: Sendable {
         case cut
     }
 
+    /// The frames a glide's start writes at once, in order: a lift (fingers down with too
+    /// little room ahead land again) and a landing (the fingers were up, or lifted just now).
+    /// Neither when fingers already down continue from where they are.
+    public struct Start: Equatable, Sendable {
+        public var lift: TouchFrame?
+        public var landing: TouchFrame?
+    }
+
     /// Starts a glide at `time` with `velocity` (mm/s on the virtual pad; the direction the
-    /// fingers move). Returns the frame to write now: a landing when the fingers were up, nil
-    /// when fingers already down continue from where they are.
+    /// fingers move). Returns the frames to write now: a landing when the fingers were up; none
+    /// when fingers already down continue from where they are; a lift and a landing when they
+    /// are down but the surface ahead of them is shorter than the glide.
     public mutating func start(velocity: Vector, deceleration: Deceleration, maxDuration: Duration,
-                               at time: Instant) -> TouchFrame? {
+                               at time: Instant) -> Start {
         let speed = velocity.length
-        guard speed.isFinite, speed > 0 else { return nil }
+        guard speed.isFinite, speed > 0 else { return Start() }
         let direction = velocity / speed
         let travel = deceleration.destination(velocity: speed)
+        // The settle frames of a glide cut at the margin (a unit each along the main axis) stay inside it too.
+        let settleReach = Double(Self.settleFrames) * Self.settleDistance / max(abs(direction.x), abs(direction.y))
+        let settle = deceleration.settleTime(velocity: speed, epsilon: Self.restDistance)
+        var settles = Duration.seconds(settle) <= maxDuration
+        var lift: TouchFrame?
+        if isDown, let landed, time - landed >= Self.restBeforeLift {
+            // Continuing, the glide would be cut where the fingers reach the margin (and the
+            // next quick flick would find no room at all): lift and land again instead. The
+            // fingers rest (a stop froze them), so the lift starts no toolkit glide that the
+            // landing's scroll does not cancel at once, as after every release.
+            let room = Self.room(from: first, second, along: direction) - settleReach
+            let glide = deceleration.position(after: settles ? settle : maxDuration.seconds, velocity: speed)
+            if glide > room {
+                lift = TouchFrame(action: .lift, first: first, second: second)
+                state = .up
+            }
+        }
         let landing: TouchFrame?
         let makeUp: Double
         let origin: Instant
@@ -372,6 +404,7 @@ public struct VirtualFingers: Sendable {
             first = centre - across
             second = centre + across
             landing = TouchFrame(action: .land, first: first, second: second)
+            landed = time
             makeUp = Self.makeUp(speed: speed)
             // The frame after the landing moves by the make-up only; the model starts a frame
             // period after the landing, less the lead that covers the handover.
@@ -386,11 +419,7 @@ public struct VirtualFingers: Sendable {
             opening = .done
             firstInterval = Self.framePeriod
         }
-        // The settle frames of a glide cut at the margin (a unit each along the main axis) stay inside it too.
-        let settleReach = Double(Self.settleFrames) * Self.settleDistance / max(abs(direction.x), abs(direction.y))
         let room = max(0, Self.room(from: first, second, along: direction) - settleReach)
-        let settle = deceleration.settleTime(velocity: speed, epsilon: Self.restDistance)
-        var settles = Duration.seconds(settle) <= maxDuration
         var end = origin + (settles ? Duration.seconds(settle) : maxDuration)
         // A glide that comes to rest stops where the model is at its end, `restDistance` short
         // of the destination: the last frame then moves like the ones before it.
@@ -408,7 +437,7 @@ public struct VirtualFingers: Sendable {
                                finalDistance: finalDistance, settles: settles, opening: opening,
                                nextFrame: time + firstInterval, interval: firstInterval,
                                lastFrame: time, lastModelTime: time))
-        return landing
+        return Start(lift: lift, landing: landing)
     }
 
     /// How far both fingers may move along `direction` before one leaves the margins, mm.

@@ -48,7 +48,7 @@ import FlickTestSupport
     func landing() throws {
         var fingers = VirtualFingers(lead: .zero)
         let landingFrame = fingers.start(velocity: Vector(x: 0, y: 150), deceleration: Self.deceleration,
-                                                 maxDuration: .milliseconds(5000), at: Self.release)
+                                                 maxDuration: .milliseconds(5000), at: Self.release).landing
         let landing = try #require(landingFrame)
         #expect(landing.action == .land)
         #expect(abs((landing.second - landing.first).length - 18) < 1e-9)
@@ -56,7 +56,7 @@ import FlickTestSupport
         // Sideways flick: one finger above the other.
         var sideways = VirtualFingers(lead: .zero)
         let otherFrame = sideways.start(velocity: Vector(x: -300, y: 0), deceleration: Self.deceleration,
-                                                maxDuration: .milliseconds(5000), at: Self.release)
+                                                maxDuration: .milliseconds(5000), at: Self.release).landing
         let other = try #require(otherFrame)
         #expect(other.first.x == other.second.x)
         for point in [landing.first, landing.second, other.first, other.second] {
@@ -70,7 +70,7 @@ import FlickTestSupport
     func wholeGlide() throws {
         var fingers = VirtualFingers(lead: .zero)
         let landingFrame = fingers.start(velocity: Vector(x: 0, y: 150), deceleration: Self.deceleration,
-                                                 maxDuration: .milliseconds(5000), at: Self.release)
+                                                 maxDuration: .milliseconds(5000), at: Self.release).landing
         let landing = try #require(landingFrame)
         let frames = Self.run(&fingers, from: Self.release)
         let moves = frames.filter { $0.frame.action == .move }
@@ -258,7 +258,7 @@ import FlickTestSupport
     func tapSafety() throws {
         var fingers = VirtualFingers(lead: .zero)
         let landingFrame = fingers.start(velocity: Vector(x: 0, y: 60), deceleration: Self.deceleration,
-                                                 maxDuration: .milliseconds(5000), at: Self.release)
+                                                 maxDuration: .milliseconds(5000), at: Self.release).landing
         let landing = try #require(landingFrame)
         fingers.freeze(at: Self.release + .milliseconds(3))
         let frames = Self.run(&fingers, from: Self.release + .milliseconds(3))
@@ -272,7 +272,7 @@ import FlickTestSupport
     func maxDuration() throws {
         var fingers = VirtualFingers(lead: .zero)
         let landingFrame = fingers.start(velocity: Vector(x: 200, y: 0), deceleration: Self.deceleration,
-                                                 maxDuration: .milliseconds(300), at: Self.release)
+                                                 maxDuration: .milliseconds(300), at: Self.release).landing
         let landing = try #require(landingFrame)
         let frames = Self.run(&fingers, from: Self.release)
         let moves = frames.filter { $0.frame.action == .move }
@@ -297,7 +297,7 @@ import FlickTestSupport
     func lateTick() throws {
         var fingers = VirtualFingers(lead: .zero)
         let landingFrame = fingers.start(velocity: Vector(x: 0, y: 300), deceleration: Self.deceleration,
-                                                 maxDuration: .milliseconds(5000), at: Self.release)
+                                                 maxDuration: .milliseconds(5000), at: Self.release).landing
         let landing = try #require(landingFrame)
         for _ in 0..<2 { _ = fingers.advance(to: fingers.nextDeadline!) }  // the make-up and the baseline
         let late = Self.release + .milliseconds(60)
@@ -330,7 +330,7 @@ import FlickTestSupport
         // than libinput, which forgets the history once the landing's finger count settles.
         var fingers = VirtualFingers()
         let landed = fingers.start(velocity: Vector(x: 0, y: speed), deceleration: Self.deceleration,
-                                   maxDuration: .milliseconds(5000), at: Self.release)
+                                   maxDuration: .milliseconds(5000), at: Self.release).landing
         let landing = try #require(landed)
         let frames = [(time: Self.release, frame: landing, ended: nil)] + Self.run(&fingers, from: Self.release)
         var lastScaled = 0.0
@@ -347,7 +347,7 @@ import FlickTestSupport
     func speedRamp() throws {
         var fingers = VirtualFingers(lead: .zero)
         let landed = fingers.start(velocity: Vector(x: 0, y: 1500), deceleration: Self.deceleration,
-                                   maxDuration: .milliseconds(5000), at: Self.release)
+                                   maxDuration: .milliseconds(5000), at: Self.release).landing
         let landing = try #require(landed)
         let frames = Self.run(&fingers, from: Self.release).filter { $0.frame.action == .move }
         // The make-up (libinput drops it): 2.4 mm, 5.5 mm at libinput's 12 ms; from it on, the ramp from rest.
@@ -375,7 +375,7 @@ import FlickTestSupport
     func writtenLate() throws {
         var fingers = VirtualFingers(lead: .zero)
         let landed = fingers.start(velocity: Vector(x: 0, y: 150), deceleration: Self.deceleration,
-                                   maxDuration: .milliseconds(5000), at: Self.release)
+                                   maxDuration: .milliseconds(5000), at: Self.release).landing
         let start = try #require(landed).first
         // The opening (make-up, baseline), written on time; then the model's frames.
         for _ in 0..<2 {
@@ -411,7 +411,7 @@ import FlickTestSupport
     func ordinaryWritesAreNoLag() throws {
         var fingers = VirtualFingers(lead: .zero)
         let landed = fingers.start(velocity: Vector(x: 0, y: 150), deceleration: Self.deceleration,
-                                   maxDuration: .milliseconds(5000), at: Self.release)
+                                   maxDuration: .milliseconds(5000), at: Self.release).landing
         let landing = try #require(landed)
         fingers.frameWritten(at: Self.release)
         var last: (time: Instant, y: Double)?
@@ -434,7 +434,7 @@ import FlickTestSupport
         let held = fingers.first
         let again = stop + .milliseconds(120)
         #expect(fingers.start(velocity: Vector(x: 0, y: -200), deceleration: Self.deceleration,
-                              maxDuration: .milliseconds(5000), at: again) == nil, "no landing: the fingers are down")
+                              maxDuration: .milliseconds(5000), at: again).landing == nil, "no landing: the fingers are down")
         let frames = Self.run(&fingers, from: again)
         let moves = frames.filter { $0.frame.action == .move }
         let first = try #require(moves.first)
@@ -448,7 +448,7 @@ import FlickTestSupport
     func surfaceHoldsTheTravel() throws {
         var fingers = VirtualFingers(lead: .zero)
         let landingFrame = fingers.start(velocity: Vector(x: 0, y: 1500), deceleration: Self.deceleration,
-                                                 maxDuration: .milliseconds(5000), at: Self.release)
+                                                 maxDuration: .milliseconds(5000), at: Self.release).landing
         let landing = try #require(landingFrame)
         let frames = Self.run(&fingers, from: Self.release)
         let last = try #require(frames.last(where: { $0.frame.action == .move }))
@@ -476,7 +476,7 @@ import FlickTestSupport
         #expect(lead > .zero, "the default output covers the handover")
         var fingers = VirtualFingers()
         let landed = fingers.start(velocity: Vector(x: 0, y: 60), deceleration: Self.deceleration,
-                                                 maxDuration: .milliseconds(5000), at: Self.release)
+                                                 maxDuration: .milliseconds(5000), at: Self.release).landing
         let landing = try #require(landed)
         let moves = Self.run(&fingers, from: Self.release).filter { $0.frame.action == .move }
         // The make-up frame is the make-up alone, whatever the lead: libinput drops it.
@@ -517,7 +517,7 @@ import FlickTestSupport
         for speed in [150.0, 600.0, 1500.0] {
             var fingers = VirtualFingers()
             let landed = fingers.start(velocity: Vector(x: 0, y: speed), deceleration: Self.deceleration,
-                                       maxDuration: .milliseconds(5000), at: Self.release)
+                                       maxDuration: .milliseconds(5000), at: Self.release).landing
             let landing = try #require(landed)
             let moves = Self.run(&fingers, from: Self.release).filter { $0.frame.action == .move }
             let step = moves[1].frame.first.y - moves[0].frame.first.y
@@ -532,7 +532,7 @@ import FlickTestSupport
     func leadRespectsTheCap() throws {
         var fingers = VirtualFingers()
         let landed = fingers.start(velocity: Vector(x: 0, y: 400), deceleration: Self.deceleration,
-                                                 maxDuration: .milliseconds(5000), at: Self.release)
+                                                 maxDuration: .milliseconds(5000), at: Self.release).landing
         let landing = try #require(landed)
         let frames = Self.run(&fingers, from: Self.release).filter { $0.frame.action == .move }
         // From the make-up on (libinput drops it; `makeUpInterval` bounds it), the ramp from rest.
@@ -555,7 +555,7 @@ import FlickTestSupport
     func lateLandingCatchesUp() throws {
         var fingers = VirtualFingers(lead: .zero)
         let landed = fingers.start(velocity: Vector(x: 0, y: 60), deceleration: Self.deceleration,
-                                   maxDuration: .milliseconds(5000), at: Self.release)
+                                   maxDuration: .milliseconds(5000), at: Self.release).landing
         let landing = try #require(landed)
         let written = Self.release + .milliseconds(10)
         fingers.frameWritten(at: written)  // flickd handled the release 10 ms after its stamp
@@ -574,5 +574,59 @@ import FlickTestSupport
         #expect(moves[1].y < model(moves[1].time) - 1e-3, "behind at first: the catch-up is gradual")
         let late = try #require(moves.last)
         #expect(abs(late.y - model(late.time)) < 1e-9, "on the model by \(late.time - Self.release)")
+    }
+
+    @Test("a release while the fingers rest continues from where they are while the glide fits ahead")
+    func continuesWhenTheGlideFits() throws {
+        var fingers = VirtualFingers(lead: .zero)
+        // 150 mm/s down, stopped 100 ms in: about 15 mm moved, 75 mm of glide left on a
+        // surface with about 400 mm ahead.
+        let (_, stop) = Self.stopped(&fingers, velocity: Vector(x: 0, y: 150), after: .milliseconds(100))
+        let before = fingers.first
+        // 300 ms later (the fingers have been down 400 ms), another 150 mm/s release down.
+        let start = fingers.start(velocity: Vector(x: 0, y: 150), deceleration: Self.deceleration,
+                                  maxDuration: .milliseconds(5000), at: stop + .milliseconds(300))
+        #expect(start == VirtualFingers.Start(), "continuing writes nothing at the release: \(start)")
+        #expect(fingers.first == before && fingers.isGliding)
+    }
+
+    @Test("a release while the fingers rest with too little room ahead lifts them and lands them again, centred on the glide")
+    func landsAgainWhenTheGlideDoesNotFit() throws {
+        var fingers = VirtualFingers(lead: .zero)
+        // 1500 mm/s down, stopped 300 ms in: about 400 mm moved, near the bottom margin.
+        let (_, stop) = Self.stopped(&fingers, velocity: Vector(x: 0, y: 1500), after: .milliseconds(300))
+        let before = fingers.first
+        let release = stop + .milliseconds(100)
+        let start = fingers.start(velocity: Vector(x: 0, y: 1000), deceleration: Self.deceleration,
+                                  maxDuration: .milliseconds(5000), at: release)
+        let lift = try #require(start.lift, "fingers \(VirtualPad.sideMillimetres - before.y) mm from the bottom edge continued")
+        let landing = try #require(start.landing)
+        #expect(lift.action == .lift && lift.first == before)
+        #expect(landing.action == .land)
+        // The whole glide (500 mm at 1000 mm/s) lies on the surface below the landing.
+        let travel = Self.deceleration.destination(velocity: 1000)
+        #expect(landing.first.y + travel <= VirtualPad.sideMillimetres - VirtualPad.marginMillimetres)
+        // It glides like any landing: the glide comes to rest, not at the edge.
+        let frames = Self.run(&fingers, from: release)
+        #expect(frames.compactMap(\.ended) == [.settled])
+    }
+
+    @Test("fingers that landed within the tap timeout continue even with too little room ahead: no lift that could be a tap")
+    func noLiftWithinTheTapTimeout() throws {
+        var fingers = VirtualFingers(lead: .zero)
+        // 1500 mm/s down lands high on the pad (the glide, 750 mm, centred on the surface); a
+        // stop 20 ms in, and a release up 150 ms after the landing: the room above is short.
+        let (_, stop) = Self.stopped(&fingers, velocity: Vector(x: 0, y: 1500), after: .milliseconds(20))
+        let release = Self.release + .milliseconds(150)
+        #expect(release > stop)
+        let start = fingers.start(velocity: Vector(x: 0, y: -1500), deceleration: Self.deceleration,
+                                  maxDuration: .milliseconds(5000), at: release)
+        #expect(start == VirtualFingers.Start(), "\(start)")
+        let frames = Self.run(&fingers, from: release)
+        // Cut at the top margin, then settled and lifted, never sooner than the rest.
+        #expect(frames.compactMap(\.ended) == [.cut])
+        let lift = try #require(frames.last)
+        #expect(lift.frame.action == .lift && lift.time - Self.release >= Self.rest)
+        #expect(frames.allSatisfy { $0.frame.first.y >= VirtualPad.marginMillimetres })
     }
 }
