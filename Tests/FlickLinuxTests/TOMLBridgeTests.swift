@@ -19,14 +19,60 @@ import FlickCore
         }
     }
 
-    /// A dotted key nests a table per part; 2000 parts are walked without recursion.
-    @Test func aVeryLongDottedKeyIsWalkedWithoutRecursion() throws {
-        let parts = 2000
+    /// A dotted key nests a table per part; the most parts flickd reads are walked without
+    /// recursion.
+    @Test func aLongDottedKeyIsWalkedWithoutRecursion() throws {
+        let parts = TOMLDocument.maximumKeyParts
         let document = try TOMLDocument(text: "\n" + Array(repeating: "a", count: parts).joined(separator: ".") + " = 1\n")
         #expect(document.line(of: Array(repeating: "a", count: parts).joined(separator: ".")) == 2)
         var value = document.root["a"]
         for _ in 1..<parts { value = value?.table?["a"] }
         #expect(value?.int == 1)
+    }
+
+    /// toml++ recurses once per part of a dotted key (parsing it, and freeing its tables): a key
+    /// or header of 100000 parts overflowed the stack. Past `maximumKeyParts` it is an error at
+    /// the dot that goes past, never handed to toml++.
+    /// (before the key, a part, between parts, parts, after the key; line and column of the error).
+    static let deepKeys: [(String, String, String, Int, String, Int, Int)] = [
+        ("\n", "a", ".", 257, " = 1\n", 2, 512),
+        ("# x\n[", "a", ".", 100_000, "]\n", 2, 513),
+        ("[coast]\n", "\"b\"", " . ", 100_000, " = 1\n", 2, 1535),
+        ("v = { ", "c", ".", 100_000, " = 1 }\n", 1, 518),
+    ]
+
+    @Test(arguments: deepKeys)
+    func aKeyOfTooManyPartsIsAnError(key: (String, String, String, Int, String, Int, Int)) {
+        let (before, part, between, parts, after, line, column) = key
+        let text = before + Array(repeating: part, count: parts).joined(separator: between) + after
+        do {
+            _ = try TOMLDocument(text: text)
+            Issue.record("parsed")
+        } catch {
+            #expect(error.line == line && error.column == column, "\(error)")
+            #expect(error.message.contains("more than 256 parts"), "\(error.message)")
+        }
+    }
+
+    /// Dots in strings, comments and values are no key's parts.
+    @Test func dotsElsewhereAreNoKeysParts() throws {
+        let dots = String(repeating: "x.", count: 1000)
+        let floats = (1...1000).map { "\($0).5" }.joined(separator: ", ")
+        let quotes = "\"\"\""
+        let document = try TOMLDocument(text: """
+            # \(dots)
+            a = "\(dots)"
+            b = '\(dots)'
+            c = \(quotes)
+            \(dots)
+            \(dots)\(quotes)
+            d = '''\(dots)'''
+            e = [\(floats)]
+            f.g = 07:32:00.999
+            """)
+        #expect(document.root["a"]?.string == dots && document.root["b"]?.string == dots)
+        #expect(document.root["e"]?.array?.count == 1000)
+        #expect(document.root["f"]?.table?["g"] != nil)
     }
 
     /// Every TOML type arrives with its value; dates are recognised but carry none.

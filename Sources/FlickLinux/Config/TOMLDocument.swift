@@ -62,10 +62,87 @@ struct TOMLDocument {
     /// dotted key that made it), an array element's first line.
     let lines: [String: Int]
 
+    /// The most parts a dotted key or table header may have. toml++ recurses once per part, to
+    /// parse the key and to free its tables, with no limit of its own (it has one for nested
+    /// values, 256): a 40 kB line of `a.a.a...` overflowed the stack. The same bound as its own.
+    static let maximumKeyParts = 256
+
+    /// Where a key or table header of more than `maximumKeyParts` parts first goes past that
+    /// (1-based line and column), or nil when none does.
+    ///
+    /// Counts the runs of dots between bare or quoted keys outside strings and comments: in a
+    /// value a run is at most one dot (a float, a time's fraction), so only a key reaches the
+    /// bound. Any other character ends a run, a line too; strings and comments are skipped whole.
+    static func firstDeepKey(in text: String) -> (line: Int, column: Int)? {
+        let bytes = Array(text.utf8)
+        var line = 1, lineStart = 0
+        var dots = 0
+        var i = 0
+        func isKeyByte(_ b: UInt8) -> Bool {
+            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F || b == 0x2D
+        }
+        /// Skips the string that opens at `i` (quote `q`, three of them when `triple`); counts
+        /// the lines inside. Returns false when it does not end (toml++ reports that).
+        func skipString(_ q: UInt8, triple: Bool) -> Bool {
+            i += triple ? 3 : 1
+            while i < bytes.count {
+                let b = bytes[i]
+                if b == 0x5C && q == 0x22 { i += 2; continue }  // an escape in a basic string
+                if b == 0x0A {
+                    if !triple { return false }
+                    line += 1
+                    lineStart = i + 1
+                }
+                if b == q {
+                    if !triple { i += 1; return true }
+                    if i + 2 < bytes.count, bytes[i + 1] == q, bytes[i + 2] == q {
+                        // Up to two more quotes may close a multi-line string's content.
+                        i += 3
+                        while i < bytes.count, bytes[i] == q { i += 1 }
+                        return true
+                    }
+                }
+                i += 1
+            }
+            return false
+        }
+        while i < bytes.count {
+            let b = bytes[i]
+            switch b {
+            case 0x2E:  // .
+                dots += 1
+                if dots >= maximumKeyParts { return (line, i - lineStart + 1) }
+                i += 1
+            case 0x22, 0x27:  // a quoted key (or a string value)
+                let triple = i + 2 < bytes.count && bytes[i + 1] == b && bytes[i + 2] == b
+                if triple { dots = 0 }
+                guard skipString(b, triple: triple) else { return nil }
+            case 0x20, 0x09:
+                i += 1
+            case 0x23:  // a comment, to the end of the line
+                while i < bytes.count, bytes[i] != 0x0A { i += 1 }
+            case 0x0A:
+                dots = 0
+                line += 1
+                i += 1
+                lineStart = i
+            default:
+                if !isKeyByte(b) { dots = 0 }
+                i += 1
+            }
+        }
+        return nil
+    }
+
     /// Parses `text`.
     /// - Throws: `TOMLSyntaxError` for anything that is not valid TOML (toml++ never aborts on it).
     init(text: String) throws(TOMLSyntaxError) {
         var text = text
+        if let deep = Self.firstDeepKey(in: text) {
+            throw TOMLSyntaxError(
+                message: "a dotted key of more than \(Self.maximumKeyParts) parts (flickd's keys have at most 3)",
+                line: deep.line, column: deep.column)
+        }
         var document = text.withUTF8 { bytes in
             bytes.withMemoryRebound(to: CChar.self) { ctoml_parse($0.baseAddress, $0.count) }
         }
