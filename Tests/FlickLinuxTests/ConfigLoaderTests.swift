@@ -242,4 +242,17 @@ import FlickCore
         #expect(Suggestion.distance("kitten", "sitting") == 3)
         #expect(Suggestion.closest(to: "wobble", among: ["boost", "axis_lock"]) == nil)
     }
+
+    /// A word past `Suggestion.longestWord` bytes is not aligned edit by edit (a megabyte-long
+    /// key held the loader for 40 s): it scores its length, more than the typo limit of any of
+    /// flickd's names, and an unknown key that long still gets its problem, with no suggestion.
+    @Test func aVeryLongWordIsScoredByItsLength() throws {
+        let long = "boost" + String(repeating: "x", count: Suggestion.longestWord)
+        #expect(Suggestion.distance(long, "boost") == long.utf8.count)
+        #expect(Suggestion.distance("boost", long) == long.utf8.count)
+        let key = String(repeating: "a", count: 1 << 20)
+        let found = problems("[coast]\n\(key) = 1\n")
+        #expect(found == ["flickd.toml:2: unknown key coast.\(key); [coast] has deceleration_rate, min_speed, max_speed, "
+                          + "max_duration, tick_rate, boost, axis_lock"], "\(found?.map { $0.prefix(80) } ?? [])")
+    }
 }

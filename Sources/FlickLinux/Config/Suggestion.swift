@@ -1,8 +1,18 @@
 /// Did-you-mean suggestions by edit distance.
 enum Suggestion {
+    /// The longest word, in UTF-8 bytes, scored by its edits (`distance`).
+    static let longestWord = 100
+
     /// Optimal-string-alignment distance: insertions, deletions, substitutions and swaps of
     /// neighbours each cost 1 (`caost` is 1 from `coast`).
+    ///
+    /// A word longer than `longestWord` bytes is scored by the longer one's length in bytes, an
+    /// upper bound: the table costs the product of the lengths, and a megabyte-long key in a
+    /// configuration file held the loader (and a reload, the daemon's loop) for 40 s. No such
+    /// word is a typo of flickd's names, which are under 40 characters: against those its
+    /// distance is more than the typo limit, a third of its length, either way.
     static func distance(_ a: String, _ b: String) -> Int {
+        if a.utf8.count > longestWord || b.utf8.count > longestWord { return Swift.max(a.utf8.count, b.utf8.count) }
         let a = Array(a), b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
