@@ -204,7 +204,10 @@ public final class ConfigWatcher {
 
     /// Whether `directory` is `fileDirectory` or one of the directories above it.
     static func isOnTheWay(_ directory: String, to fileDirectory: String) -> Bool {
-        fileDirectory == directory || fileDirectory.hasPrefix(directory == "/" ? "/" : directory + "/")
+        // "." (the working directory of a relative path, `split`) is on the way to every
+        // relative directory.
+        if directory == "." { return !fileDirectory.hasPrefix("/") }
+        return fileDirectory == directory || fileDirectory.hasPrefix(directory == "/" ? "/" : directory + "/")
     }
 
     /// Drops `watch` (and asks the kernel to, when `remove`: a moved directory keeps its watch).
@@ -222,8 +225,10 @@ public final class ConfigWatcher {
         return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
     }
 
-    private static func join(_ directory: String, _ name: String) -> String {
-        directory == "/" ? "/" + name : directory + "/" + name
+    /// `name` in `directory`, written as `split` writes directories: `(".", "sub")` is `sub`,
+    /// the directory of `sub/config.toml`.
+    static func join(_ directory: String, _ name: String) -> String {
+        directory == "/" ? "/" + name : directory == "." ? name : directory + "/" + name
     }
 }
 

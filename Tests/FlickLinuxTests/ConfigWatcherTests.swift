@@ -261,4 +261,19 @@ final class DaemonWatchdog {
         #expect(ConfigWatcher.split("config.toml") == (".", "config.toml"))
         #expect(ConfigWatcher.split("conf/flickd.toml") == ("conf", "flickd.toml"))
     }
+
+    /// A relative path whose directory is not made yet (`--config sub/config.toml`) is waited
+    /// for in the working directory, ".": the directory made there must be named as `split`
+    /// names the file's, or its creation is not seen on the way (it was `./sub` against `sub`,
+    /// and the file was never followed). The tests do not change the process's working
+    /// directory (other suites run beside them), so the names are checked here.
+    @Test func aDirectoryMadeInTheWorkingDirectoryIsOnARelativePathsWay() {
+        let (fileDirectory, _) = ConfigWatcher.split("sub/deeper/config.toml")
+        #expect(ConfigWatcher.join(".", "sub") == "sub")
+        #expect(ConfigWatcher.isOnTheWay(ConfigWatcher.join(".", "sub"), to: fileDirectory))
+        #expect(ConfigWatcher.isOnTheWay(".", to: fileDirectory))
+        #expect(!ConfigWatcher.isOnTheWay(".", to: "/etc/flickd"))
+        #expect(!ConfigWatcher.isOnTheWay(ConfigWatcher.join(".", "other"), to: fileDirectory))
+        #expect(ConfigWatcher.join("/", "etc") == "/etc" && ConfigWatcher.join("/etc", "flickd") == "/etc/flickd")
+    }
 }
