@@ -243,6 +243,26 @@ import FlickCore
         #expect(Suggestion.closest(to: "wobble", among: ["boost", "axis_lock"]) == nil)
     }
 
+    /// A quoted key is one key, dots and all: `"coast.boost"` is no `boost` in [coast], and the
+    /// message says so instead of suggesting the name it has.
+    @Test func aQuotedDottedKeyIsNamedAsOneKey() {
+        #expect(problems("\"coast.boost\" = true\n") == [
+            "flickd.toml:1: unknown key \"coast.boost\": a quoted key is one key, dots and all; "
+                + "write coast.boost without the quotes, or boost under [coast]",
+        ])
+        #expect(problems("[[device]]\nname = \"pad\"\n\"coast.boost\" = true\n") == [
+            "flickd.toml:3: unknown key device[1].\"coast.boost\": a quoted key is one key, dots and all; "
+                + "write coast.boost without the quotes, or boost under [device.coast]",
+        ])
+    }
+
+    /// A float where a whole number goes is shown as written, a float: `3.0`, not `3`.
+    @Test func aFloatInAWholeNumberKeyIsShownAsAFloat() {
+        #expect(problems("[touchpad]\nfingers = 3.0\n") == [
+            "flickd.toml:2: touchpad.fingers = 3.0 has the wrong type: expected a whole number (2 <= fingers <= 4); 2 is the default",
+        ])
+    }
+
     /// A word past `Suggestion.longestWord` bytes is not aligned edit by edit (a megabyte-long
     /// key held the loader for 40 s): it scores its length, more than the typo limit of any of
     /// flickd's names, and an unknown key that long still gets its problem, with no suggestion.

@@ -233,7 +233,12 @@ public enum ConfigurationLoader {
             let suggestion = Suggestion.closest(to: name, among: scored, length: last.count)
             let section = parts.count > 1 ? parts[0] : nil
             var message = isTable ? "unknown table [\(prefix + name)]" : "unknown key \(prefix + name)"
-            if let suggestion {
+            if !isTable, suggestion == name, let section, let key = parts.last {
+                // Found by its whole name, yet unknown: one quoted key with the dots in it.
+                let table = inDevice ? "[\(deviceSection).\(section)]" : "[\(section)]"
+                message = "unknown key \(prefix)\"\(name)\": a quoted key is one key, dots and all; write \(name) "
+                    + "without the quotes, or \(key) under \(table)"
+            } else if let suggestion {
                 message += "; did you mean \(prefix + suggestion)?"
             } else if let section, sections.contains(section) {
                 let known = keys.filter { $0.section == section }.map(\.key)
@@ -339,7 +344,10 @@ public enum ConfigurationLoader {
     static func describe(_ value: TOMLValue) -> String {
         switch value {
         case .integer(let integer): return String(integer)
-        case .float(let double): return ConfigurationKey.format(double)
+        case .float(let double):
+            // As a float was written: `3.0` is no whole number, and a message must not show one.
+            let text = ConfigurationKey.format(double)
+            return double.isFinite && !text.contains(where: { $0 == "." || $0 == "e" }) ? text + ".0" : text
         case .boolean(let boolean): return boolean ? "true" : "false"
         case .string(let string): return "\"\(string)\""
         case .array: return "[...]"
