@@ -129,8 +129,11 @@ enum CommandLineParser {
         while let word = rest.first {
             rest = rest.dropFirst()
             if onlyArguments || !word.hasPrefix("-") || word == "-" {
-                guard description.argument != nil, parsed.argument == nil else {
+                guard let argument = description.argument, parsed.argument == nil else {
                     throw UsageError(message: "Unexpected argument '\(word)'", command: description)
+                }
+                guard !word.isEmpty else {
+                    throw UsageError(message: "The argument '<\(argument.valueName)>' is empty", command: description)
                 }
                 parsed.argument = word
                 continue
@@ -141,15 +144,18 @@ enum CommandLineParser {
             case "--version": return .print(main.version)
             default: break
             }
-            var name = Substring(word.drop { $0 == "-" })
+            // "--name" only: one dash or three are no option's.
+            var name = word.hasPrefix("--") && !word.hasPrefix("---") ? word.dropFirst(2) : ""
             var inlineValue: String?
             if let equals = name.firstIndex(of: "=") {
                 inlineValue = String(name[name.index(after: equals)...])
                 name = name[..<equals]
             }
-            guard word.hasPrefix("--"), let option = description.options.first(where: { $0.name == name }) else {
+            guard !name.isEmpty, let option = description.options.first(where: { $0.name == name }) else {
                 let known = description.options.map(\.name)
-                let suggestion = known.first { $0.hasPrefix(name) || name.hasPrefix($0) }
+                // Suggested from the word's letters, however many dashes it had.
+                let typed = word.drop { $0 == "-" }.prefix { $0 != "=" }
+                let suggestion = typed.isEmpty ? nil : known.first { $0.hasPrefix(typed) || typed.hasPrefix($0) }
                 throw UsageError(message: "Unknown option '\(word)'" + (suggestion.map { ". Did you mean '--\($0)'?" } ?? ""),
                                  command: description)
             }
@@ -160,14 +166,20 @@ enum CommandLineParser {
                 parsed.flags.insert(option.name)
                 continue
             }
+            let value: String
             if let inlineValue {
-                parsed.values[option.name] = inlineValue
-            } else if let value = rest.first {
-                parsed.values[option.name] = value
+                value = inlineValue
+            } else if let next = rest.first {
+                value = next
                 rest = rest.dropFirst()
             } else {
                 throw UsageError(message: "Missing value for '\(option.synopsis)'", command: description)
             }
+            // An empty file name would only come back as an error about a file named "".
+            guard !value.isEmpty else {
+                throw UsageError(message: "The value of '\(option.synopsis)' is empty", command: description)
+            }
+            parsed.values[option.name] = value
         }
         if let argument = description.argument, argument.isRequired, parsed.argument == nil {
             throw UsageError(message: "Missing expected argument '<\(argument.valueName)>'", command: description)

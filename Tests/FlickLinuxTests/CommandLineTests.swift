@@ -136,6 +136,13 @@ import Testing
         (["replay", "a.events", "--json=yes"], "Error: The flag '--json' does not take a value", "Usage: flickd replay "),
         (["check-config", "a.toml", "b.toml"], "Error: Unexpected argument 'b.toml'", "Usage: flickd check-config [<FILE>]"),
         (["help", "bogus"], "Error: Unknown subcommand 'bogus'", "  See 'flickd --help'"),
+        // An empty file name would only come back as an error about a file named "".
+        (["run", "--config="], "Error: The value of '--config <FILE>' is empty", "Usage: flickd run "),
+        (["plot", "--out", ""], "Error: The value of '--out <FILE.svg>' is empty", "Usage: flickd plot "),
+        (["check-config", ""], "Error: The argument '<FILE>' is empty", "Usage: flickd check-config [<FILE>]"),
+        // Options are "--name": one dash or three are none, and "--=x" names nothing.
+        (["run", "---verbose"], "Error: Unknown option '---verbose'. Did you mean '--verbose'?", "Usage: flickd run "),
+        (["run", "--=x"], "Error: Unknown option '--=x'", "Usage: flickd run "),
     ])
     func aBadCommandLineIsAUsageError(arguments: [String], error: String, usage: String) throws {
         let result = try Self.run(arguments)
