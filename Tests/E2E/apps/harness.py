@@ -158,6 +158,15 @@ TOUCH_STOP_HOLD_S = 0.3
 # flickd stops its virtual fingers within this long of the touch's kernel stamp (its reaction
 # time under emulation; the kernel clock on both sides).
 TOUCH_STOP_WITHIN_S = 0.05
+# The quick-flicks check (--quick-flicks): this many flicks down, each next one landing this long
+# after the last release (the 8th or 9th glide of such a series was cut at the virtual pad's
+# margin and the later ones moved the content 0-2 px, before flickd landed its fingers again);
+# each must glide on in the app by at least this fraction of its finger phase's motion. Measured
+# with the fix: 0.28-0.68 under Xorg + GTK3 (its changes stamped with the next flick's events
+# carry part of the glide), 0.44-1.16 under Xorg + Qt6, 1.0-2.3 on sway (boost).
+QUICK_FLICKS = 10
+QUICK_FLICK_GAP_S = 0.3
+QUICK_GLIDE_FRACTION = 0.1
 # Virtual fingers stopped while moving rest 250 ms, move one device unit three times 50 ms apart
 # (the settle frames: a browser then starts no fling of its own at the lift; docs/DESIGN.md) and
 # rest 200 ms again before the lift. A motion this long after the one before it is the first of
@@ -1790,6 +1799,87 @@ def run_touch_stop(args, server, app, pad, daemon, mode, checks):
     return row
 
 
+def measure_quick_flicks(lines, flicks, slack, sign=1.0, last_window=QUICK_FLICK_GAP_S):
+    """Per flick of a quick series (`flicks`: vdev's results, in order), the content's motion in
+    the flick's direction (`sign`: +1 down) during the finger phase (input stamped from the
+    landing to the release) and after the release (stamped from it to the next flick's landing;
+    `last_window` s for the last flick), in px, and their ratio. Only steps into an input-driven
+    change count: not a "center" jump (the change after a "center" line, whatever input time
+    the app gave it), nor a toolkit's own glide (no input event). `slack`:
+    how much later than the kernel's stamp the app's input times can be."""
+    steps = []
+    before = None
+    jump = False
+    for _t, kind, a in lines:
+        if kind == "center":
+            jump = True  # the app logs "center", then sets the offset: its next change is the jump
+        elif kind == "v":
+            offset, ms = float(a[0]), (float(a[1]) if len(a) > 1 else -1)
+            if before is not None and not jump and ms >= 0:
+                steps.append((ms / 1000.0, sign * (offset - before)))
+            jump = False
+            before = offset
+    out = []
+    for i, f in enumerate(flicks):
+        t_touch = f.get("k_touch") or f["t_touch"]
+        r = f.get("k_release") or f["t_release"]
+        if i + 1 < len(flicks):
+            end = flicks[i + 1].get("k_touch") or flicks[i + 1]["t_touch"]
+        else:
+            end = r + last_window
+        finger = sum(px for t, px in steps if t_touch - 0.001 <= t <= r + slack)
+        glide = sum(px for t, px in steps if r + slack < t < end)
+        out.append({"finger_px": finger, "glide_px": glide,
+                    "ratio": glide / finger if finger > 0 else None,
+                    "late": (f.get("max_late_ms") or 0) > 25})
+    return out
+
+
+def run_quick_flicks(args, server, app, pad, daemon, mode, checks):
+    """Quick flicks one way, as a user paging through a long document does: QUICK_FLICKS flicks
+    down at 150 mm/s, each next one landing QUICK_FLICK_GAP_S after the last release (its touch
+    stops that glide, and the virtual fingers, still resting, carry the next). Every flick must
+    glide on in the app after its release (docs/DESIGN.md, "A new release while the fingers are
+    down"): before, the virtual fingers walked to the surface's margin and from about the eighth
+    flick on the glides moved nothing. The app is asked for the middle before each flick, so its
+    content never reaches an end; the jumps are no input-driven change and do not count.
+
+    Asserted: every flick written on time and seen by the app glided at least
+    QUICK_GLIDE_FRACTION of its finger phase's motion, the right way; no button, tap, pointer
+    motion or gesture from flickd's devices."""
+    name = "%s/%s/%s quick flicks" % (server.name, app.toolkit, mode)
+    app.recenter()
+    bad_before = daemon.bad_count()
+    duration, y = flick_plan(pad, "down", 150.0)
+    flicks = []
+    for _ in range(QUICK_FLICKS):
+        app.center()
+        flicks.append(pad.flick("down", speed=150.0, duration=duration, interval=0.010, spacing=18.0, y=y,
+                                at_write_time=True))
+        time.sleep(QUICK_FLICK_GAP_S)
+    time.sleep(0.5)
+    app.wait_still(quiet=0.8, timeout=12)
+    daemon.wait_quiet()
+    bad = daemon.bad_count() - bad_before
+    slack = max(server.input_clock_slack_s, app.input_clock_slack_s)
+    per = measure_quick_flicks(app.lines(), flicks, slack)
+    judged = [m for m in per if not m["late"] and m["finger_px"] > 0]
+    row = {"server": server.name, "toolkit": app.toolkit, "mode": mode, "scenario": "quick-flicks",
+           "flicks": len(per), "judged": len(judged), "bad_events": bad,
+           "finger_px": [fmt(m["finger_px"], 0) for m in per], "glide_px": [fmt(m["glide_px"], 0) for m in per],
+           "ratio": [fmt(m["ratio"], 2) if m["ratio"] is not None else None for m in per]}
+    print(json.dumps(row), flush=True)
+    figures = "glide/finger per flick %s (%d of %d judged), %d bad events" % (row["ratio"], len(judged), len(per), bad)
+    if len(judged) < QUICK_FLICKS // 2:
+        checks.check(name, "every quick flick glides on", None, "", "too few flicks judged: " + figures)
+        return row
+    checks.check(name, "every quick flick glides on (after its release >= %g x its finger phase, the right way), "
+                       "no button, tap, motion or gesture from flickd" % QUICK_GLIDE_FRACTION,
+                 all(m["glide_px"] >= QUICK_GLIDE_FRACTION * m["finger_px"] for m in judged) and bad == 0,
+                 "each >= %g; 0 bad events" % QUICK_GLIDE_FRACTION, figures)
+    return row
+
+
 def run_sway_hotplug(args, server, pad, work, checks):
     """sway lists only the devices it has, so a touchpad plugged in after flickd asked it has no
     setting in that answer: flickd must ask again and give the new pad its own direction. The
@@ -2038,6 +2128,8 @@ def run_mode(args, server, app, pad, mode, work, checks):
         # Under xorg-synaptics flickd coasts nothing for the pad: no coast for a touch to stop.
         if args.touch_stop and daemon and mode != "wheel" and not (isinstance(server, XorgSynaptics) and server.DRIVER_GLIDES):
             run_touch_stop(args, server, app, pad, daemon, mode, checks)
+        if args.quick_flicks and daemon and mode != "wheel" and app.toolkit != "chromium" and not isinstance(server, XorgSynaptics):
+            run_quick_flicks(args, server, app, pad, daemon, mode, checks)
         if isinstance(server, XorgNatural) and args.check and daemon and mode != "wheel":
             # The wheel output has no virtual touchpad to compare.
             check_x_per_device(server, pad, daemon, checks)
@@ -2503,6 +2595,9 @@ def main():
     p.add_argument("--table", default=None, help="write a Markdown table of the rows here")
     p.add_argument("--touch-stop", action="store_true",
                    help="also touch the real pad mid-coast (virtual touchpad output): the coast stops, no stray scroll")
+    p.add_argument("--quick-flicks", action="store_true",
+                   help="also flick %d times down, each next flick %g s after the last release (virtual touchpad output): "
+                        "every one glides on" % (QUICK_FLICKS, QUICK_FLICK_GAP_S))
     p.add_argument("--variant", action="append", default=[], metavar="NAME=BINARY",
                    help="also run the flickd build BINARY with its defaults as mode NAME (compare builds in one boot)")
     p.add_argument("--also", action="append", default=[], metavar="SERVER:TOOLKIT",

@@ -230,6 +230,44 @@ class TouchStop(unittest.TestCase):
         self.assertAlmostEqual(chromium["stray_px"], 1399.0, msg="the fling at the lift stays stray")
         self.assertAlmostEqual(chromium["coast_px"], 1410.0)
 
+class QuickFlicks(unittest.TestCase):
+    # Two flicks: touch at 1.00 s, release at 1.25; the next touch at 1.55, release at 1.80.
+    FLICKS = [{"k_touch": 1.00, "k_release": 1.25}, {"k_touch": 1.55, "k_release": 1.80}]
+
+    def measure(self, lines, slack=0.002):
+        return harness.measure_quick_flicks(lines, self.FLICKS, slack, last_window=0.3)
+
+    def test_finger_and_glide_of_each_flick_by_input_time(self):
+        lines = log((1.00, "v", 0.0, 990), (1.10, "v", 100.0, 1100), (1.25, "v", 200.0, 1250),
+                    (1.30, "v", 260.0, 1300), (1.50, "v", 320.0, 1500),
+                    (1.60, "v", 400.0, 1600), (1.80, "v", 500.0, 1800), (1.95, "v", 540.0, 1950))
+        first, second = self.measure(lines)
+        self.assertEqual((first["finger_px"], first["glide_px"]), (200.0, 120.0))
+        self.assertEqual((second["finger_px"], second["glide_px"]), (180.0, 40.0))
+        self.assertAlmostEqual(first["ratio"], 0.6)
+
+    def test_a_center_jump_counts_nowhere_whatever_its_input_time(self):
+        # The app answers "center" mid-glide; its jump carries the wheel event's stale time (Qt
+        # clears it only on its next loop turn). The step after the jump counts from the middle.
+        lines = log((1.00, "v", 0.0, 990), (1.25, "v", 200.0, 1250), (1.30, "v", 260.0, 1300),
+                    (1.31, "center", 30000.0, 0.0), (1.311, "v", 30000.0, 1300),
+                    (1.40, "v", 30050.0, 1400))
+        first = self.measure(lines)[0]
+        self.assertEqual(first["glide_px"], 110.0)
+
+    def test_a_toolkits_own_change_and_a_step_back_count_as_they_are(self):
+        # A change with no input event (a toolkit's glide) is no step of the flick's; a step back
+        # counts against it.
+        lines = log((1.00, "v", 0.0, 990), (1.25, "v", 200.0, 1250), (1.30, "v", 900.0, -1),
+                    (1.35, "v", 880.0, 1350))
+        first = self.measure(lines)[0]
+        self.assertEqual(first["glide_px"], -20.0)
+
+    def test_a_flick_without_finger_motion_has_no_ratio(self):
+        lines = log((1.30, "v", 10.0, 1300), (1.40, "v", 20.0, 1400))
+        self.assertIsNone(self.measure(lines)[0]["ratio"])
+
+
 class PaintPeriod(unittest.TestCase):
     # GTK under Xorg in the guest: paints every 66 ms (two in one flick's 250 ms finger phase,
     # three in the next's), and Qt's double paint (viewport and content) 1 ms apart.
