@@ -163,6 +163,9 @@ import FlickCore
         ])
         #expect(problems("[[device]]\nvendor = \"06cg\"\n") == ["flickd.toml:2: device[1].vendor = \"06cg\" is not \(expectedID)"])
         #expect(problems("[[device]]\nproduct = \"0x12345\"\n") == ["flickd.toml:2: device[1].product = \"0x12345\" is not \(expectedID)"])
+        // A sign is no hex digit, though Swift's integer parser takes one.
+        #expect(problems("[[device]]\nproduct = \"+1\"\n") == ["flickd.toml:2: device[1].product = \"+1\" is not \(expectedID)"])
+        #expect(problems("[[device]]\nvendor = \"0x-1\"\n") == ["flickd.toml:2: device[1].vendor = \"0x-1\" is not \(expectedID)"])
         #expect(problems("[[device]]\nproduct = true\n") == ["flickd.toml:2: device[1].product = true has the wrong type: expected \(expectedID)"])
         #expect(problems("[[device]]\nname = \"pad\"\nenabled = \"no\"\n") == [
             "flickd.toml:3: device[1].enabled = \"no\" has the wrong type: expected true or false; true is the default",

@@ -189,7 +189,8 @@ public enum ConfigurationLoader {
             }
             var digits = Substring(text)
             if digits.hasPrefix("0x") || digits.hasPrefix("0X") { digits = digits.dropFirst(2) }
-            guard (1...4).contains(digits.count), let id = UInt16(digits, radix: 16) else {
+            // Hex digits only: UInt16(_:radix:) would also take a sign ("+1").
+            guard (1...4).contains(digits.count), digits.allSatisfy(\.isHexDigit), let id = UInt16(digits, radix: 16) else {
                 problem(name, "\(name) = \(describe(value)) is not \(expected)")
                 return nil
             }
