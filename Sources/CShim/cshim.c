@@ -43,3 +43,7 @@ int cshim_executable_writable_segments(cshim_address_range *ranges, int capacity
     dl_iterate_phdr(collect_segments, &list);
     return list.count;
 }
+
+int cshim_pipe_cloexec(int fds[2]) {
+    return pipe2(fds, O_CLOEXEC);
+}

@@ -1,3 +1,4 @@
+import CShim
 import FlickCore
 import Glibc
 
@@ -741,12 +742,12 @@ extension Syscall {
         return Glibc.access(path, X_OK) == 0
     }
 
-    /// A pipe whose two ends close on exec.
+    /// A pipe whose two ends close on exec, from their creation on (`pipe2(O_CLOEXEC)`): the
+    /// probes spawn on a thread of their own, and a child spawned between a `pipe` and its
+    /// `fcntl` would keep the other ends open.
     static func makePipe() throws(SystemError) -> (read: Int32, write: Int32) {
         var ends: [Int32] = [-1, -1]
-        guard Glibc.pipe(&ends) == 0 else { throw SystemError(errno: Glibc.errno, call: "pipe") }
-        _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
+        guard cshim_pipe_cloexec(&ends) == 0 else { throw SystemError(errno: Glibc.errno, call: "pipe2") }
         return (ends[0], ends[1])
     }
 

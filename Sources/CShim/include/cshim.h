@@ -56,4 +56,8 @@ int cshim_executable_readonly_segments(cshim_address_range *ranges, int capacity
 /// some of the file's bytes: for advice that loses nothing (MADV_RANDOM), never for unmapping.
 int cshim_executable_writable_segments(cshim_address_range *ranges, int capacity);
 
+/// pipe2(fds, O_CLOEXEC): both ends close on exec from their creation (pipe2 needs _GNU_SOURCE,
+/// which Swift's Glibc module is not built with). 0, or -1 with errno set.
+int cshim_pipe_cloexec(int fds[2]);
+
 #endif
