@@ -1799,11 +1799,12 @@ def run_touch_stop(args, server, app, pad, daemon, mode, checks):
     return row
 
 
-def measure_quick_flicks(lines, flicks, slack, sign=1.0, last_window=QUICK_FLICK_GAP_S):
-    """Per flick of a quick series (`flicks`: vdev's results, in order), the content's motion in
-    the flick's direction (`sign`: +1 down) during the finger phase (input stamped from the
-    landing to the release) and after the release (stamped from it to the next flick's landing;
-    `last_window` s for the last flick), in px, and their ratio. Only steps into an input-driven
+def measure_quick_flicks(lines, flicks, slack, last_window=QUICK_FLICK_GAP_S):
+    """Per flick of a quick series (`flicks`: vdev's results, in order, all one way), the
+    content's motion the way the finger phases moved it (down, or up where the desktop scrolls
+    naturally) during the finger phase (input stamped from the landing to the release) and after
+    the release (stamped from it to the next flick's landing; `last_window` s for the last
+    flick), in px, and their ratio. Only steps into an input-driven
     change count: not a "center" jump (the change after a "center" line, whatever input time
     the app gave it), nor a toolkit's own glide (no input event). `slack`:
     how much later than the kernel's stamp the app's input times can be."""
@@ -1816,10 +1817,10 @@ def measure_quick_flicks(lines, flicks, slack, sign=1.0, last_window=QUICK_FLICK
         elif kind == "v":
             offset, ms = float(a[0]), (float(a[1]) if len(a) > 1 else -1)
             if before is not None and not jump and ms >= 0:
-                steps.append((ms / 1000.0, sign * (offset - before)))
+                steps.append((ms / 1000.0, offset - before))
             jump = False
             before = offset
-    out = []
+    windows = []
     for i, f in enumerate(flicks):
         t_touch = f.get("k_touch") or f["t_touch"]
         r = f.get("k_release") or f["t_release"]
@@ -1827,11 +1828,16 @@ def measure_quick_flicks(lines, flicks, slack, sign=1.0, last_window=QUICK_FLICK
             end = flicks[i + 1].get("k_touch") or flicks[i + 1]["t_touch"]
         else:
             end = r + last_window
-        finger = sum(px for t, px in steps if t_touch - 0.001 <= t <= r + slack)
-        glide = sum(px for t, px in steps if r + slack < t < end)
+        windows.append((sum(px for t, px in steps if t_touch - 0.001 <= t <= r + slack),
+                        sum(px for t, px in steps if r + slack < t < end),
+                        (f.get("max_late_ms") or 0) > 25))
+    # The content's way: that of the finger phases together.
+    sign = -1.0 if sum(w[0] for w in windows) < 0 else 1.0
+    out = []
+    for finger, glide, late in windows:
+        finger, glide = sign * finger, sign * glide
         out.append({"finger_px": finger, "glide_px": glide,
-                    "ratio": glide / finger if finger > 0 else None,
-                    "late": (f.get("max_late_ms") or 0) > 25})
+                    "ratio": glide / finger if finger > 0 else None, "late": late})
     return out
 
 

@@ -263,6 +263,12 @@ class QuickFlicks(unittest.TestCase):
         first = self.measure(lines)[0]
         self.assertEqual(first["glide_px"], -20.0)
 
+    def test_natural_scrolling_moves_the_content_up_and_counts_that_way(self):
+        lines = log((1.00, "v", 0.0, 990), (1.25, "v", -200.0, 1250), (1.30, "v", -260.0, 1300),
+                    (1.40, "v", -250.0, 1400))
+        first = self.measure(lines)[0]
+        self.assertEqual((first["finger_px"], first["glide_px"]), (200.0, 50.0))
+
     def test_a_flick_without_finger_motion_has_no_ratio(self):
         lines = log((1.30, "v", 10.0, 1300), (1.40, "v", 20.0, 1400))
         self.assertIsNone(self.measure(lines)[0]["ratio"])
