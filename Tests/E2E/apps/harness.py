@@ -1804,20 +1804,25 @@ def measure_quick_flicks(lines, flicks, slack, last_window=QUICK_FLICK_GAP_S):
     content's motion the way the finger phases moved it (down, or up where the desktop scrolls
     naturally) during the finger phase (input stamped from the landing to the release) and after
     the release (stamped from it to the next flick's landing; `last_window` s for the last
-    flick), in px, and their ratio. Only steps into an input-driven
-    change count: not a "center" jump (the change after a "center" line, whatever input time
-    the app gave it), nor a toolkit's own glide (no input event). `slack`:
-    how much later than the kernel's stamp the app's input times can be."""
+    flick), in px, and their ratio. Only steps into an input-driven change count: not a
+    "center" jump (the change after a "center" line, whatever input time the app gave it), nor
+    a toolkit's own glide (no input event). `slack`: how much later than the kernel's stamp the
+    app's input times can be. Returns (the flicks' figures, the px the content moved by changes
+    with no input event from the first landing on: the toolkit's own glide, not the jumps)."""
     steps = []
+    own = 0.0
     before = None
     jump = False
-    for _t, kind, a in lines:
+    for t, kind, a in lines:
         if kind == "center":
             jump = True  # the app logs "center", then sets the offset: its next change is the jump
         elif kind == "v":
             offset, ms = float(a[0]), (float(a[1]) if len(a) > 1 else -1)
-            if before is not None and not jump and ms >= 0:
-                steps.append((ms / 1000.0, offset - before))
+            if before is not None and not jump:
+                if ms >= 0:
+                    steps.append((ms / 1000.0, offset - before))
+                elif flicks and t >= (flicks[0].get("k_touch") or flicks[0]["t_touch"]):
+                    own += abs(offset - before)  # no input event: the toolkit's own glide
             jump = False
             before = offset
     windows = []
@@ -1838,7 +1843,7 @@ def measure_quick_flicks(lines, flicks, slack, last_window=QUICK_FLICK_GAP_S):
         finger, glide = sign * finger, sign * glide
         out.append({"finger_px": finger, "glide_px": glide,
                     "ratio": glide / finger if finger > 0 else None, "late": late})
-    return out
+    return out, own
 
 
 def run_quick_flicks(args, server, app, pad, daemon, mode, checks):
@@ -1868,14 +1873,15 @@ def run_quick_flicks(args, server, app, pad, daemon, mode, checks):
     daemon.wait_quiet()
     bad = daemon.bad_count() - bad_before
     slack = max(server.input_clock_slack_s, app.input_clock_slack_s)
-    per = measure_quick_flicks(app.lines(), flicks, slack)
+    per, own = measure_quick_flicks(app.lines(), flicks, slack)
     judged = [m for m in per if not m["late"] and m["finger_px"] > 0]
     row = {"server": server.name, "toolkit": app.toolkit, "mode": mode, "scenario": "quick-flicks",
-           "flicks": len(per), "judged": len(judged), "bad_events": bad,
+           "flicks": len(per), "judged": len(judged), "bad_events": bad, "own_px": fmt(own, 1),
            "finger_px": [fmt(m["finger_px"], 0) for m in per], "glide_px": [fmt(m["glide_px"], 0) for m in per],
            "ratio": [fmt(m["ratio"], 2) if m["ratio"] is not None else None for m in per]}
     print(json.dumps(row), flush=True)
-    figures = "glide/finger per flick %s (%d of %d judged), %d bad events" % (row["ratio"], len(judged), len(per), bad)
+    figures = "glide/finger per flick %s (%d of %d judged), %d bad events; %s px of the toolkit's own glide (not asserted)" % (
+        row["ratio"], len(judged), len(per), bad, row["own_px"])
     if len(judged) < QUICK_FLICKS // 2:
         checks.check(name, "every quick flick glides on", None, "", "too few flicks judged: " + figures)
         return row

@@ -235,7 +235,7 @@ class QuickFlicks(unittest.TestCase):
     FLICKS = [{"k_touch": 1.00, "k_release": 1.25}, {"k_touch": 1.55, "k_release": 1.80}]
 
     def measure(self, lines, slack=0.002):
-        return harness.measure_quick_flicks(lines, self.FLICKS, slack, last_window=0.3)
+        return harness.measure_quick_flicks(lines, self.FLICKS, slack, last_window=0.3)[0]
 
     def test_finger_and_glide_of_each_flick_by_input_time(self):
         lines = log((1.00, "v", 0.0, 990), (1.10, "v", 100.0, 1100), (1.25, "v", 200.0, 1250),
@@ -256,12 +256,18 @@ class QuickFlicks(unittest.TestCase):
         self.assertEqual(first["glide_px"], 110.0)
 
     def test_a_toolkits_own_change_and_a_step_back_count_as_they_are(self):
-        # A change with no input event (a toolkit's glide) is no step of the flick's; a step back
-        # counts against it.
+        # A change with no input event (a toolkit's glide) is no step of the flick's but counts
+        # as the toolkit's own; a step back counts against the flick.
         lines = log((1.00, "v", 0.0, 990), (1.25, "v", 200.0, 1250), (1.30, "v", 900.0, -1),
                     (1.35, "v", 880.0, 1350))
         first = self.measure(lines)[0]
         self.assertEqual(first["glide_px"], -20.0)
+        self.assertEqual(harness.measure_quick_flicks(lines, self.FLICKS, 0.002)[1], 700.0)
+
+    def test_a_center_jump_is_no_toolkit_glide(self):
+        lines = log((1.00, "v", 0.0, 990), (1.25, "v", 200.0, 1250), (1.31, "center", 30000.0, 0.0),
+                    (1.311, "v", 30000.0, -1), (1.40, "v", 30050.0, 1400))
+        self.assertEqual(harness.measure_quick_flicks(lines, self.FLICKS, 0.002)[1], 0.0)
 
     def test_natural_scrolling_moves_the_content_up_and_counts_that_way(self):
         lines = log((1.00, "v", 0.0, 990), (1.25, "v", -200.0, 1250), (1.30, "v", -260.0, 1300),
