@@ -1813,6 +1813,9 @@ def measure_quick_flicks(lines, flicks, slack, last_window=QUICK_FLICK_GAP_S):
     own = 0.0
     before = None
     jump = False
+    # The largest offset ("ready W H"): a flick during which the content reached an end of its
+    # range is not judged (a lagging app applies a backlog on top of the "center" jump).
+    vmax = max([float(a[1]) for _t, kind, a in lines if kind == "ready" and len(a) > 1] or [0.0])
     for t, kind, a in lines:
         if kind == "center":
             jump = True  # the app logs "center", then sets the offset: its next change is the jump
@@ -1820,7 +1823,7 @@ def measure_quick_flicks(lines, flicks, slack, last_window=QUICK_FLICK_GAP_S):
             offset, ms = float(a[0]), (float(a[1]) if len(a) > 1 else -1)
             if before is not None and not jump:
                 if ms >= 0:
-                    steps.append((ms / 1000.0, offset - before))
+                    steps.append((ms / 1000.0, offset - before, offset))
                 elif flicks and t >= (flicks[0].get("k_touch") or flicks[0]["t_touch"]):
                     own += abs(offset - before)  # no input event: the toolkit's own glide
             jump = False
@@ -1833,16 +1836,17 @@ def measure_quick_flicks(lines, flicks, slack, last_window=QUICK_FLICK_GAP_S):
             end = flicks[i + 1].get("k_touch") or flicks[i + 1]["t_touch"]
         else:
             end = r + last_window
-        windows.append((sum(px for t, px in steps if t_touch - 0.001 <= t <= r + slack),
-                        sum(px for t, px in steps if r + slack < t < end),
-                        (f.get("max_late_ms") or 0) > 25))
+        windows.append((sum(px for t, px, _ in steps if t_touch - 0.001 <= t <= r + slack),
+                        sum(px for t, px, _ in steps if r + slack < t < end),
+                        (f.get("max_late_ms") or 0) > 25,
+                        vmax > 0 and any(v <= 5 or v >= vmax - 5 for t, _, v in steps if t_touch - 0.001 <= t < end)))
     # The content's way: that of the finger phases together.
     sign = -1.0 if sum(w[0] for w in windows) < 0 else 1.0
     out = []
-    for finger, glide, late in windows:
+    for finger, glide, late, edge in windows:
         finger, glide = sign * finger, sign * glide
         out.append({"finger_px": finger, "glide_px": glide,
-                    "ratio": glide / finger if finger > 0 else None, "late": late})
+                    "ratio": glide / finger if finger > 0 else None, "late": late, "edge": edge})
     return out, own
 
 
@@ -1855,7 +1859,8 @@ def run_quick_flicks(args, server, app, pad, daemon, mode, checks):
     flick on the glides moved nothing. The app is asked for the middle before each flick, so its
     content never reaches an end; the jumps are no input-driven change and do not count.
 
-    Asserted: every flick written on time and seen by the app glided at least
+    Asserted: every flick written on time, seen by the app and not ending at an end of the
+    content (a lagging app applies its backlog on top of the "center" jump) glided at least
     QUICK_GLIDE_FRACTION of its finger phase's motion, the right way; no button, tap, pointer
     motion or gesture from flickd's devices."""
     name = "%s/%s/%s quick flicks" % (server.name, app.toolkit, mode)
@@ -1874,14 +1879,16 @@ def run_quick_flicks(args, server, app, pad, daemon, mode, checks):
     bad = daemon.bad_count() - bad_before
     slack = max(server.input_clock_slack_s, app.input_clock_slack_s)
     per, own = measure_quick_flicks(app.lines(), flicks, slack)
-    judged = [m for m in per if not m["late"] and m["finger_px"] > 0]
+    judged = [m for m in per if not m["late"] and not m["edge"] and m["finger_px"] > 0]
     row = {"server": server.name, "toolkit": app.toolkit, "mode": mode, "scenario": "quick-flicks",
-           "flicks": len(per), "judged": len(judged), "bad_events": bad, "own_px": fmt(own, 1),
+           "flicks": len(per), "judged": len(judged), "late": sum(1 for m in per if m["late"]),
+           "edge_hits": sum(1 for m in per if m["edge"]), "bad_events": bad, "own_px": fmt(own, 1),
            "finger_px": [fmt(m["finger_px"], 0) for m in per], "glide_px": [fmt(m["glide_px"], 0) for m in per],
            "ratio": [fmt(m["ratio"], 2) if m["ratio"] is not None else None for m in per]}
     print(json.dumps(row), flush=True)
-    figures = "glide/finger per flick %s (%d of %d judged), %d bad events; %s px of the toolkit's own glide (not asserted)" % (
-        row["ratio"], len(judged), len(per), bad, row["own_px"])
+    figures = ("glide/finger per flick %s (%d of %d judged; %d written late, %d reached an end of the content), %d bad events;"
+               " %s px of the toolkit's own glide (not asserted)" % (
+                   row["ratio"], len(judged), len(per), row["late"], row["edge_hits"], bad, row["own_px"]))
     if len(judged) < QUICK_FLICKS // 2:
         checks.check(name, "every quick flick glides on", None, "", "too few flicks judged: " + figures)
         return row

@@ -275,6 +275,13 @@ class QuickFlicks(unittest.TestCase):
         first = self.measure(lines)[0]
         self.assertEqual((first["finger_px"], first["glide_px"]), (200.0, 50.0))
 
+    def test_a_flick_that_reaches_an_end_of_the_content_is_marked(self):
+        # GTK3 under Xorg: 29400 px is the largest offset; the second flick's glide runs into it.
+        lines = log((0.5, "ready", 30000, 29400), (1.00, "v", 29000.0, 990), (1.25, "v", 29200.0, 1250),
+                    (1.30, "v", 29260.0, 1300), (1.60, "v", 29350.0, 1600), (1.85, "v", 29400.0, 1850))
+        first, second = self.measure(lines)
+        self.assertEqual((first["edge"], second["edge"]), (False, True))
+
     def test_a_flick_without_finger_motion_has_no_ratio(self):
         lines = log((1.30, "v", 10.0, 1300), (1.40, "v", 20.0, 1400))
         self.assertIsNone(self.measure(lines)[0]["ratio"])
