@@ -287,6 +287,34 @@ class QuickFlicks(unittest.TestCase):
         self.assertIsNone(self.measure(lines)[0]["ratio"])
 
 
+class JudgeQuickFlicks(unittest.TestCase):
+    @staticmethod
+    def series(fingers, glides, late=(), edge=()):
+        return [{"finger_px": f, "glide_px": g, "late": i in late, "edge": i in edge}
+                for i, (f, g) in enumerate(zip(fingers, glides))]
+
+    def test_a_glide_that_moved_nothing_after_a_seen_finger_phase_fails(self):
+        # sway + Qt6 before the landing again: the ninth flick's glide moved nothing.
+        per = self.series([2197, 2062, 2215, 2256, 2264, 2269, 2288, 2276, 2269, 2265],
+                          [2389, 3092, 3449, 3928, 4280, 4395, 4518, 4249, 0, 2179])
+        judged, typical = harness.judge_quick_flicks(per)
+        self.assertEqual(len(judged), 10)
+        self.assertFalse(harness.quick_flicks_glide(judged))
+
+    def test_flicks_the_app_did_not_see_are_not_judged(self):
+        # Xorg + Qt6 lagging: the last three finger phases moved a quarter of the others or less.
+        per = self.series([2057, 2170, 2083, 1983, 2185, 1684, 2343, 584, 65, 586],
+                          [668, 1035, 1368, 1706, 1220, 1189, 1168, 0, 462, 0])
+        judged, typical = harness.judge_quick_flicks(per)
+        self.assertEqual(len(judged), 7)
+        self.assertTrue(harness.quick_flicks_glide(judged))
+
+    def test_late_and_edge_flicks_are_not_judged(self):
+        per = self.series([2000] * 4, [1000, 0, 0, 900], late={1}, edge={2})
+        judged, _ = harness.judge_quick_flicks(per)
+        self.assertEqual([m["glide_px"] for m in judged], [1000, 900])
+
+
 class PaintPeriod(unittest.TestCase):
     # GTK under Xorg in the guest: paints every 66 ms (two in one flick's 250 ms finger phase,
     # three in the next's), and Qt's double paint (viewport and content) 1 ms apart.
