@@ -95,8 +95,9 @@ public struct TouchFrame: Hashable, Sendable, CustomStringConvertible {
 /// and there is no visible stop; a lift and a new landing would stop the content for the rest.
 /// But each such glide starts where the last one stopped, so quick flicks one after the other
 /// walk the fingers towards the margin: where the surface ahead is shorter than the new glide,
-/// they lift and land again as after a lift (`start`), unless they landed less than
-/// `restBeforeLift` ago (a land-and-lift that short could be a two-finger tap).
+/// they lift and land again, centred on the glide as fingers that were up land (`start`),
+/// unless they landed less than `restBeforeLift` ago (a land-and-lift that short could be a
+/// two-finger tap).
 ///
 /// Pure state: every call takes the time. Nothing allocates.
 public struct VirtualFingers: Sendable {
@@ -378,8 +379,9 @@ public struct VirtualFingers: Sendable {
         if isDown, let landed, time - landed >= Self.restBeforeLift {
             // Continuing, the glide would be cut where the fingers reach the margin (and the
             // next quick flick would find no room at all): lift and land again instead. The
-            // fingers rest (a stop froze them), so the lift starts no toolkit glide that the
-            // landing's scroll does not cancel at once, as after every release.
+            // fingers rest (the release's stop froze them); a toolkit glide the lift may start
+            // from the real finger's motion is cancelled by the landing's scroll at once, as
+            // after every release.
             let room = Self.room(from: first, second, along: direction) - settleReach
             let glide = deceleration.position(after: settles ? settle : maxDuration.seconds, velocity: speed)
             if glide > room {
