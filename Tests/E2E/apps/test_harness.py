@@ -293,21 +293,20 @@ class JudgeQuickFlicks(unittest.TestCase):
         return [{"finger_px": f, "glide_px": g, "late": i in late, "edge": i in edge}
                 for i, (f, g) in enumerate(zip(fingers, glides))]
 
+    def judge(self, fingers, glides):
+        """(flicks judged, whether each of them glided)."""
+        judged, _ = harness.judge_quick_flicks(self.series(fingers, glides))
+        return len(judged), harness.quick_flicks_glide(judged)
+
     def test_a_glide_that_moved_nothing_after_a_seen_finger_phase_fails(self):
         # sway + Qt6 before the landing again: the ninth flick's glide moved nothing.
-        per = self.series([2197, 2062, 2215, 2256, 2264, 2269, 2288, 2276, 2269, 2265],
-                          [2389, 3092, 3449, 3928, 4280, 4395, 4518, 4249, 0, 2179])
-        judged, typical = harness.judge_quick_flicks(per)
-        self.assertEqual(len(judged), 10)
-        self.assertFalse(harness.quick_flicks_glide(judged))
+        self.assertEqual(self.judge([2197, 2062, 2215, 2256, 2264, 2269, 2288, 2276, 2269, 2265],
+                                    [2389, 3092, 3449, 3928, 4280, 4395, 4518, 4249, 0, 2179]), (10, False))
 
     def test_flicks_the_app_did_not_see_are_not_judged(self):
         # Xorg + Qt6 lagging: the last three finger phases moved a quarter of the others or less.
-        per = self.series([2057, 2170, 2083, 1983, 2185, 1684, 2343, 584, 65, 586],
-                          [668, 1035, 1368, 1706, 1220, 1189, 1168, 0, 462, 0])
-        judged, typical = harness.judge_quick_flicks(per)
-        self.assertEqual(len(judged), 7)
-        self.assertTrue(harness.quick_flicks_glide(judged))
+        self.assertEqual(self.judge([2057, 2170, 2083, 1983, 2185, 1684, 2343, 584, 65, 586],
+                                    [668, 1035, 1368, 1706, 1220, 1189, 1168, 0, 462, 0]), (7, True))
 
     def test_late_and_edge_flicks_are_not_judged(self):
         per = self.series([2000] * 4, [1000, 0, 0, 900], late={1}, edge={2})
