@@ -162,8 +162,9 @@ TOUCH_STOP_WITHIN_S = 0.05
 # after the last release (the 8th or 9th glide of such a series was cut at the virtual pad's
 # margin and the later ones moved the content 0-2 px, before flickd landed its fingers again);
 # each must glide on in the app by at least this fraction of its finger phase's motion. Measured
-# with the fix: 0.28-0.68 under Xorg + GTK3 (its changes stamped with the next flick's events
-# carry part of the glide), 0.44-1.16 under Xorg + Qt6, 1.0-2.3 on sway (boost).
+# with the fix: 0.25-0.68 under Xorg + GTK3 (its changes stamped with the next flick's events
+# carry part of the glide), 0.26-1.22 under Xorg + Qt6 (besides glides it lost whole at its
+# switches of device: run_quick_flicks), 1.0-2.3 on sway (boost).
 QUICK_FLICKS = 10
 QUICK_FLICK_GAP_S = 0.3
 QUICK_GLIDE_FRACTION = 0.1
@@ -1874,7 +1875,7 @@ def run_quick_flicks(args, server, app, pad, daemon, mode, checks):
     glide on in the app after its release (docs/DESIGN.md, "A new release while the fingers are
     down"): before, the virtual fingers walked to the surface's margin and from about the eighth
     flick on the glides moved nothing. The app is asked for the middle before each flick, so its
-    content never reaches an end; the jumps are no input-driven change and do not count.
+    content seldom reaches an end; the jumps are no input-driven change and do not count.
 
     Asserted: every flick written on time, seen by the app (its finger phase moved at least
     half the series' median) and not ending at an end of the content (a lagging app applies its
@@ -1908,22 +1909,22 @@ def run_quick_flicks(args, server, app, pad, daemon, mode, checks):
                " judged where the finger phase moved >= half the median, %s px), %d bad events;"
                " %s px of the toolkit's own glide (not asserted)" % (
                    row["ratio"], len(judged), len(per), row["late"], row["edge_hits"], fmt(typical, 0), bad, row["own_px"]))
-    if len(judged) < QUICK_FLICKS // 2:
-        checks.check(name, "every quick flick glides on", None, "", "too few flicks judged: " + figures)
-        return row
-    what = ("every quick flick glides on (after its release >= %g x its finger phase, the right way), "
-            "no button, tap, motion or gesture from flickd" % QUICK_GLIDE_FRACTION)
-    if isinstance(server, Xorg) and app.toolkit == "qt6":
-        # Qt under Xorg drops every event the X server handled before Qt handled a switch of
-        # device, and each flick here makes two: a Qt lagging by about a glide's 300 ms loses
-        # all of it. Seen in 2 of 4 runs (one flick each), and with the build before the
-        # landing again too, before its fingers reached the margin (docs/APPS.md, "Quick
-        # flicks one way"). Reported there, with the bad events still asserted.
-        checks.goal(name, what, quick_flicks_glide(judged), figures)
+    glided = quick_flicks_glide(judged) if len(judged) >= QUICK_FLICKS // 2 else None
+    what = "every quick flick glides on (after its release >= %g x its finger phase, the right way)" % QUICK_GLIDE_FRACTION
+    # Qt under Xorg drops every event the X server handled before Qt handled a switch of device,
+    # and each flick here makes two: a Qt lagging by about a glide's 300 ms loses all of it.
+    # Seen in 2 of 4 runs (one flick each), and with the build before the landing again too,
+    # before its fingers reached the margin (docs/APPS.md, "Quick flicks one way"): there the
+    # glides are a goal.
+    if glided is None or (isinstance(server, Xorg) and app.toolkit == "qt6"):
+        if glided is None:
+            checks.check(name, what, None, "", "too few flicks judged: " + figures)
+        else:
+            checks.goal(name, what, glided, figures)
         checks.check(name, "no button, tap, motion or gesture from flickd during the quick flicks", bad == 0,
                      "0 bad events", figures)
         return row
-    checks.check(name, what, quick_flicks_glide(judged) and bad == 0,
+    checks.check(name, what + ", no button, tap, motion or gesture from flickd", glided and bad == 0,
                  "each >= %g; 0 bad events" % QUICK_GLIDE_FRACTION, figures)
     return row
 
