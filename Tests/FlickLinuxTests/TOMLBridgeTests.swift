@@ -39,6 +39,8 @@ import FlickCore
         ("# x\n[", "a", ".", 100_000, "]\n", 2, 513),
         ("[coast]\n", "\"b\"", " . ", 100_000, " = 1\n", 2, 1535),
         ("v = { ", "c", ".", 100_000, " = 1 }\n", 1, 518),
+        // The line-ending backslash of a multi-line basic string still counts its newline.
+        ("s = \"\"\"a \\\n  b\"\"\"\n", "d", ".", 300, " = 1\n", 3, 512),
     ]
 
     @Test(arguments: deepKeys)

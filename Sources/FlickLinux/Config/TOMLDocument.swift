@@ -87,7 +87,12 @@ struct TOMLDocument {
             i += triple ? 3 : 1
             while i < bytes.count {
                 let b = bytes[i]
-                if b == 0x5C && q == 0x22 { i += 2; continue }  // an escape in a basic string
+                if b == 0x5C && q == 0x22 {
+                    // An escape in a basic string; a line-ending backslash escapes the newline.
+                    i += 1
+                    if i < bytes.count, bytes[i] != 0x0A { i += 1 }
+                    continue
+                }
                 if b == 0x0A {
                     if !triple { return false }
                     line += 1
