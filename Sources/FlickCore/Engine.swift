@@ -383,6 +383,7 @@ public final class Engine {
         case nil: break
         case .settled?: finish(at: time, reason: .finished)
         case .cut?: finish(at: time, reason: .maxDuration)
+        case .edge?: finish(at: time, reason: .edge)
         }
         return WheelOutput()
     }

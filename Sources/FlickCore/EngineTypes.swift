@@ -104,6 +104,8 @@ public enum StopReason: String, Sendable, Hashable {
     case replaced
     /// The coast reached `coast.max_duration`.
     case maxDuration = "max-duration"
+    /// The virtual fingers reached the margin of the virtual touchpad (`output.mode = "touchpad"`).
+    case edge
     /// The coast came to rest.
     case finished
 }

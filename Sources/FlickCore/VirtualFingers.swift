@@ -240,6 +240,8 @@ public struct VirtualFingers: Sendable {
         let finalDistance: Double
         /// True when the motion ends at rest rather than at `coast.max_duration` or the edge.
         let settles: Bool
+        /// True when the motion ends at the margin (before rest and before `coast.max_duration`).
+        let reachesEdge: Bool
         /// The frames of a landing's opening still to come (none when continuing).
         var opening: Opening
         /// When the next frame is due.
@@ -349,8 +351,10 @@ public struct VirtualFingers: Sendable {
     public enum Ending: Sendable, Hashable {
         /// The model came to rest.
         case settled
-        /// `coast.max_duration` passed, or the fingers reached the edge of the surface.
+        /// `coast.max_duration` passed.
         case cut
+        /// The fingers reached the margin of the surface.
+        case edge
     }
 
     /// The frames a glide's start writes at once, in order: a lift (fingers down with too
@@ -427,16 +431,18 @@ public struct VirtualFingers: Sendable {
         // of the destination: the last frame then moves like the ones before it.
         var finalDistance = makeUp + deceleration.position(after: settles ? settle : maxDuration.seconds,
                                                            velocity: speed)
+        var reachesEdge = false
         if finalDistance > room {
             // The surface ends first: stop where the fingers reach the margin.
             finalDistance = room
             settles = false
+            reachesEdge = true
             let reach = deceleration.time(toReach: max(0, room - makeUp), velocity: speed) ?? maxDuration.seconds
             end = origin + Duration.seconds(reach)
         }
         state = .gliding(Glide(origin: origin, direction: direction, speed: speed, deceleration: deceleration,
                                makeUp: makeUp, firstStart: first, secondStart: second, end: end,
-                               finalDistance: finalDistance, settles: settles, opening: opening,
+                               finalDistance: finalDistance, settles: settles, reachesEdge: reachesEdge, opening: opening,
                                nextFrame: time + firstInterval, interval: firstInterval,
                                lastFrame: time, lastModelTime: time))
         return Start(lift: lift, landing: landing)
@@ -525,7 +531,7 @@ public struct VirtualFingers: Sendable {
                 // The last motion frame: from here the fingers rest, then lift; a glide cut while
                 // moving settles first.
                 state = .resting(still: time, settle: glide.settles ? nil : Settle(stopped: glide.direction))
-                return (frame, glide.settles ? .settled : .cut)
+                return (frame, glide.settles ? .settled : glide.reachesEdge ? .edge : .cut)
             }
             switch opening {
             case .makeUp:

@@ -205,6 +205,26 @@ import FlickTestSupport
         #expect(pad.frames.count == before)
     }
 
+    @Test("a glide cut at the virtual pad's margin ends as `edge`, not as `max-duration`")
+    func edgeReason() throws {
+        let pad = Pad()
+        // A fast flick down lands the virtual fingers high on the surface (its travel centred).
+        pad.flick(Vector(x: 0, y: 40))
+        let landing = try #require(pad.frames.first)
+        // A quick flick up stops it; its release comes within the tap timeout of the landing, so
+        // the fingers continue from where they are (no lift that could be a tap): too little room above.
+        pad.script.wait(.milliseconds(10))
+        pad.script.down(Vector(x: 40, y: 50), Vector(x: 60, y: 50))
+        pad.script.move(by: Vector(x: 0, y: -45), over: .milliseconds(60))
+        pad.script.lift()
+        #expect(pad.script.now - landing.time < VirtualFingers.restBeforeLift)
+        pad.script.wait(.seconds(6))
+        #expect(pad.script.coastEndReasons == [.touch, .edge])
+        #expect(pad.actions == [.land, .move, .lift], "one landing: the second glide continued to the margin")
+        let top = pad.frames.map(\.frame.first.y).min() ?? 0
+        #expect(abs(top - VirtualPad.marginMillimetres) < 1, "stopped \(top) mm from the top, the margin is \(VirtualPad.marginMillimetres) mm")
+    }
+
     @Test("max_duration in touchpad mode ends the glide as in wheel mode")
     func maxDurationReason() throws {
         var configuration = Configuration()

@@ -462,9 +462,9 @@ import FlickTestSupport
                 #expect(c >= VirtualPad.marginMillimetres - 1e-9 && c <= VirtualPad.sideMillimetres - VirtualPad.marginMillimetres + 1e-9)
             }
         }
-        #expect(all.contains { $0.ended == .cut })
+        #expect(all.compactMap(\.ended) == [.edge], "cut at the margin, not at max_duration")
         // Cut while moving: the last motions are the settle frames, one unit each along the main axis (up).
-        let cut = try #require(all.first(where: { $0.ended == .cut }))
+        let cut = try #require(all.first(where: { $0.ended == .edge }))
         let settle = try #require(all.last(where: { $0.frame.action == .move }))
         #expect(settle.frame.first.x == cut.frame.first.x && abs(cut.frame.first.y - settle.frame.first.y - 3 * Self.unit) < 1e-9)
         #expect(all.last?.frame.action == .lift)
@@ -624,7 +624,7 @@ import FlickTestSupport
         #expect(start == VirtualFingers.Start(), "\(start)")
         let frames = Self.run(&fingers, from: release)
         // Cut at the top margin, then settled and lifted, never sooner than the rest.
-        #expect(frames.compactMap(\.ended) == [.cut])
+        #expect(frames.compactMap(\.ended) == [.edge])
         let lift = try #require(frames.last)
         #expect(lift.frame.action == .lift && lift.time - Self.release >= Self.rest)
         #expect(frames.allSatisfy { $0.frame.first.y >= VirtualPad.marginMillimetres })
