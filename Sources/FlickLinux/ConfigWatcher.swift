@@ -66,7 +66,7 @@ public final class ConfigWatcher {
     /// Directories a watch failed on, so each failure is logged once.
     private var reportedFailures: Set<String> = []
     /// Room for a batch of events; allocated once.
-    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 8192, alignment: 8)
+    private let buffer = ReadBuffer(byteCount: 8192)
 
     /// Watches for changes to `paths`. A directory that cannot be watched (no permission, the
     /// system's watch limit) is logged on `logger` and skipped; only a failing inotify itself
@@ -79,7 +79,6 @@ public final class ConfigWatcher {
     }
 
     deinit {
-        buffer.deallocate()
         Syscall.close(fileDescriptor)
     }
 
@@ -92,7 +91,7 @@ public final class ConfigWatcher {
         var changes: [Change] = []
         var directoriesMoved = false
         var appearing: Set<String> = []
-        try Syscall.readInotifyEvents(fileDescriptor, buffer: buffer) { watch, mask, name in
+        try Syscall.readInotifyEvents(fileDescriptor, buffer: buffer.bytes) { watch, mask, name in
             if handle(watch: watch, mask: mask, name: name, into: &changes, appearing: &appearing) { directoriesMoved = true }
         }
         if directoriesMoved { rearm() }

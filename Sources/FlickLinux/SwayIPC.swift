@@ -247,7 +247,7 @@ public final class SwaySessionWatch: DesktopWatch {
     private var firstAnswer = FirstAnswer.heard
     private let answerWait: Duration
     private var retriesLeft = 0
-    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 8)
+    private let buffer = ReadBuffer(byteCount: 4096)
 
     /// What sway's first answer on the connection means.
     private enum FirstAnswer {
@@ -318,7 +318,6 @@ public final class SwaySessionWatch: DesktopWatch {
     }
 
     deinit {
-        buffer.deallocate()
         if let inotify { Syscall.close(inotify) }
     }
 
@@ -353,7 +352,7 @@ public final class SwaySessionWatch: DesktopWatch {
         if let inotify, !directories.isEmpty {
             let prefix = "sway-ipc.\(user)."
             do {
-                try Syscall.readInotifyEvents(inotify, buffer: buffer) { watch, mask, name in
+                try Syscall.readInotifyEvents(inotify, buffer: buffer.bytes) { watch, mask, name in
                     if mask & UInt32(IN_Q_OVERFLOW) != 0 { look = true }
                     guard let place = directories[watch] else { return }
                     if mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 { directories[watch] = nil }

@@ -360,9 +360,7 @@ extension Syscall {
     /// Throws when it cannot be started (`ENOENT`: not installed).
     static func run(_ arguments: [String]) throws(SystemError) -> (status: Int32?, output: String) {
         guard let program = arguments.first else { throw SystemError(errno: EINVAL, call: "posix_spawnp") }
-        var ends: [Int32] = [-1, -1]
-        _ = try retrying("pipe") { ends.withUnsafeMutableBufferPointer { pipe($0.baseAddress) } }
-        let (readEnd, writeEnd) = (ends[0], ends[1])
+        let (readEnd, writeEnd) = try makePipe()
         defer { Syscall.close(readEnd) }
 
         var actions = posix_spawn_file_actions_t()
@@ -371,7 +369,8 @@ extension Syscall {
         posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, writeEnd, STDOUT_FILENO)
         posix_spawn_file_actions_adddup2(&actions, writeEnd, STDERR_FILENO)
-        // The child keeps only its copies on 1 and 2, so the read end sees EOF when it exits.
+        // The child keeps only its copies on 1 and 2 (dup2 clears close-on-exec), so the read
+        // end sees EOF when it exits.
         posix_spawn_file_actions_addclose(&actions, readEnd)
         posix_spawn_file_actions_addclose(&actions, writeEnd)
 
@@ -406,4 +405,16 @@ extension Syscall {
             rest = UnsafeRawBufferPointer(rebasing: rest[written...])
         }
     }
+}
+
+/// A buffer for reads into, allocated once and freed with its owner. As a stored property it is
+/// freed also when the owner's initializer throws before the owner is whole (no `deinit` runs then).
+final class ReadBuffer {
+    let bytes: UnsafeMutableRawBufferPointer
+
+    init(byteCount: Int) {
+        bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: byteCount, alignment: 8)
+    }
+
+    deinit { bytes.deallocate() }
 }
