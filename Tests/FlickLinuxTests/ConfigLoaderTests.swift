@@ -142,6 +142,22 @@ import FlickCore
         ])
     }
 
+    @Test("a key's part, a section or a string longer than 64 characters is shown by its first 48 and its length")
+    func longWordsAreShortened() {
+        let long = String(repeating: "a", count: 100_000)
+        let shown = String(repeating: "a", count: 48) + "… (100000 bytes)"
+        let has = "; [coast] has deceleration_rate, min_speed, max_speed, max_duration, tick_rate, boost, axis_lock"
+        #expect(problems("[coast]\n\(long) = 1\n") == ["flickd.toml:2: unknown key coast.\(shown)\(has)"])
+        #expect(problems("coast.\(long) = 1\n") == ["flickd.toml:1: unknown key coast.\(shown)\(has)"], "a dotted key")
+        #expect(problems("[\(long)]\nx = 1\n")?.first?.hasPrefix("flickd.toml:1: unknown section [\(shown)]; the sections are") == true)
+        #expect(problems("[scroll]\nspeed = \"\(long)\"\n") == [
+            "flickd.toml:2: scroll.speed = \"\(shown)\" has the wrong type: expected a number (0.1 <= speed <= 1000); 90 is the default",
+        ])
+        // Up to 64 characters a word is shown whole.
+        let fits = String(repeating: "b", count: 64)
+        #expect(problems("[coast]\n\(fits) = 1\n") == ["flickd.toml:2: unknown key coast.\(fits)\(has)"])
+    }
+
     @Test func wrongTypesSayWhatWasExpected() {
         #expect(problems("[scroll]\nspeed = \"fast\"\n") == [
             "flickd.toml:2: scroll.speed = \"fast\" has the wrong type: expected a number (0.1 <= speed <= 1000); 90 is the default",
@@ -272,7 +288,7 @@ import FlickCore
         #expect(Suggestion.distance("boost", long) == long.utf8.count)
         let key = String(repeating: "a", count: 1 << 20)
         let found = problems("[coast]\n\(key) = 1\n")
-        #expect(found == ["flickd.toml:2: unknown key coast.\(key); [coast] has deceleration_rate, min_speed, max_speed, "
+        #expect(found == ["flickd.toml:2: unknown key coast.\(ConfigurationLoader.shown(key)); [coast] has deceleration_rate, min_speed, max_speed, "
                           + "max_duration, tick_rate, boost, axis_lock"], "\(found?.map { $0.prefix(80) } ?? [])")
     }
 }

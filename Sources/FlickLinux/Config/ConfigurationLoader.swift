@@ -202,15 +202,16 @@ public enum ConfigurationLoader {
         mutating func unknown(_ name: String, isTable: Bool, prefix: String = "") {
             let parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
             let inDevice = !prefix.isEmpty
+            let shown = parts.map(ConfigurationLoader.shown).joined(separator: ".")
             if parts.count == 1 && isTable {
                 let suggestion = Suggestion.closest(to: name, among: inDevice ? deviceSections : sections + [deviceSection])
                 if inDevice {
                     let daemonWide = daemonSections.contains(name) ? "; [\(name)] applies to the whole daemon and goes at the top level" : ""
-                    problem(prefix + name, "unknown section [\(deviceSection).\(name)] in \(prefix.dropLast())"
+                    problem(prefix + name, "unknown section [\(deviceSection).\(shown)] in \(prefix.dropLast())"
                         + (daemonWide.isEmpty ? suggestion.map { "; did you mean [\(deviceSection).\($0)]?" } ?? "" : daemonWide)
                         + "; the sections are " + deviceSections.map { "[\(deviceSection).\($0)]" }.joined(separator: ", "))
                 } else {
-                    problem(name, "unknown section [\(name)]"
+                    problem(name, "unknown section [\(shown)]"
                         + (suggestion.map { $0 == deviceSection ? "; did you mean [[\($0)]]?" : "; did you mean [\($0)]?" } ?? "")
                         + "; the sections are " + sections.map { "[\($0)]" }.joined(separator: ", ") + " and [[\(deviceSection)]]")
                 }
@@ -233,7 +234,7 @@ public enum ConfigurationLoader {
             }
             let suggestion = Suggestion.closest(to: name, among: scored, length: last.count)
             let section = parts.count > 1 ? parts[0] : nil
-            var message = isTable ? "unknown table [\(prefix + name)]" : "unknown key \(prefix + name)"
+            var message = isTable ? "unknown table [\(prefix + shown)]" : "unknown key \(prefix + shown)"
             if !isTable, suggestion == name, let section, let key = parts.last {
                 // Found by its whole name, yet unknown: one quoted key with the dots in it.
                 let table = inDevice ? "[\(deviceSection).\(section)]" : "[\(section)]"
@@ -341,6 +342,13 @@ public enum ConfigurationLoader {
         }
     }
 
+    /// `text` as a message shows it: whole up to 64 characters; a longer one (a key or a string
+    /// a megabyte long, which would bury the line it is on) by its first 48 and its length.
+    static func shown(_ text: String) -> String {
+        guard text.count > 64 else { return text }
+        return "\(text.prefix(48))… (\(text.utf8.count) bytes)"
+    }
+
     /// A TOML value as it would be written: `1.5`, `"fast"`, `[1, 2]`, `{...}`.
     static func describe(_ value: TOMLValue) -> String {
         switch value {
@@ -350,7 +358,7 @@ public enum ConfigurationLoader {
             let text = ConfigurationKey.format(double)
             return double.isFinite && !text.contains(where: { $0 == "." || $0 == "e" }) ? text + ".0" : text
         case .boolean(let boolean): return boolean ? "true" : "false"
-        case .string(let string): return "\"\(string)\""
+        case .string(let string): return "\"\(shown(string))\""
         case .array: return "[...]"
         case .table: return "{...}"
         case .date, .time, .dateTime: return "a date/time"
