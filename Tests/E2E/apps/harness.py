@@ -168,6 +168,17 @@ TOUCH_STOP_WITHIN_S = 0.05
 QUICK_FLICKS = 10
 QUICK_FLICK_GAP_S = 0.3
 QUICK_GLIDE_FRACTION = 0.1
+# The stop-and-scroll check (--stop-scroll): STOP_SCROLL_AFTER_S after a flick's release two
+# fingers land on the real pad and scroll on by hand, down at STOP_SCROLL_SPEED mm/s for
+# STOP_SCROLL_S, as a user who stops a glide and scrolls on; the stopped virtual fingers' settle
+# frames and lift come during that scroll. The same scroll after the fingers rested
+# STOP_SCROLL_S first (the virtual fingers lifted meanwhile) is the yardstick, STOP_SCROLL_TRIES
+# of each; the scroll's motion in the app must reach STOP_SCROLL_FRACTION of the yardstick's.
+STOP_SCROLL_AFTER_S = 0.15
+STOP_SCROLL_SPEED = 30.0
+STOP_SCROLL_S = 0.8
+STOP_SCROLL_TRIES = 3
+STOP_SCROLL_FRACTION = 0.85
 # Virtual fingers stopped while moving rest 250 ms, move one device unit three times 50 ms apart
 # (the settle frames: a browser then starts no fling of its own at the lift; docs/DESIGN.md) and
 # rest 200 ms again before the lift. A motion this long after the one before it is the first of
@@ -1929,6 +1940,78 @@ def run_quick_flicks(args, server, app, pad, daemon, mode, checks):
     return row
 
 
+def measure_scroll(lines, scroll, hold, center_t, slack):
+    """The content's motion (px, along the scroll: forward, backward) from the input events of a
+    hand scroll whose fingers landed, rested `hold` s and moved until the release: the offset
+    changes stamped from the motion's start to the release (Server.input_clock_slack_s late at
+    most), and how many. None when the app saw fewer than two."""
+    t0 = (scroll.get("k_touch") or scroll["t_touch"]) + hold
+    r = scroll.get("k_release") or scroll["t_release"]
+    ch = changes(lines, "v", center_t + 0.05)
+    before = [c for c in ch if c[2] is not None and c[2] < t0 - 0.001]
+    during = [c for c in ch if c[2] is not None and t0 - 0.001 <= c[2] <= r + slack]
+    if len(during) < 2:
+        return None
+    start = before[-1][1] if before else during[0][1]
+    steps = [b[1] - a[1] for a, b in zip([(0, start, None)] + during, during)]
+    sign = 1.0 if during[-1][1] >= start else -1.0
+    return {"forward_px": sum(max(0.0, sign * d) for d in steps),
+            "backward_px": sum(max(0.0, -sign * d) for d in steps), "changes": len(during)}
+
+
+def run_stop_scroll(args, server, app, pad, daemon, mode, checks):
+    """A user who stops a glide with two fingers and scrolls on by hand: the hand scroll must reach
+    the app as a scroll the same fingers make after a rest. The virtual fingers, frozen at the
+    touch, settle and lift during it (docs/DESIGN.md); under X11 each of their scroll events is a
+    switch of device, at which toolkits drop the other device's next events.
+
+    Reported (a goal): per try the scroll's forward and backward motion in the app, and the
+    median of the tries against the yardstick's (the same scroll after a STOP_SCROLL_S rest)."""
+    name = "%s/%s/%s scroll on by hand after a stop" % (server.name, app.toolkit, mode)
+    duration, y = flick_plan(pad, "down", 150.0)
+    slack = max(server.input_clock_slack_s, app.input_clock_slack_s)
+    runs = {"at once": [], "after a rest": []}
+    for i in range(STOP_SCROLL_TRIES * 2):
+        for kind, hold in (("at once", 0.0), ("after a rest", STOP_SCROLL_S)):
+            center_t = app.recenter()
+            flick = pad.flick("down", speed=150.0, duration=duration, interval=0.010, spacing=18.0, y=y,
+                              at_write_time=True)
+            time.sleep(STOP_SCROLL_AFTER_S)
+            scroll = pad.scroll("down", speed=STOP_SCROLL_SPEED, duration=STOP_SCROLL_S, hold=hold, interval=0.010,
+                                spacing=18.0, at_write_time=True)
+            time.sleep(0.5)
+            app.wait_still(quiet=0.8, timeout=12)
+            daemon.wait_quiet()
+            late = max(flick.get("max_late_ms") or 0, scroll.get("max_late_ms") or 0) > 25
+            m = None if late else measure_scroll(app.lines(), scroll, hold, center_t, slack)
+            if m is not None and len(runs[kind]) < STOP_SCROLL_TRIES:
+                runs[kind].append(m)
+            if args.verbose:
+                log("%s #%d %s: %s" % (name, i, kind, "late" if late else json.dumps(m)))
+        if all(len(v) >= STOP_SCROLL_TRIES for v in runs.values()):
+            break
+    row = {"server": server.name, "toolkit": app.toolkit, "mode": mode, "scenario": "stop-scroll"}
+    for kind, key in (("at once", "at_once"), ("after a rest", "after_rest")):
+        row[key + "_px"] = [fmt(m["forward_px"], 0) for m in runs[kind]]
+        row[key + "_back_px"] = [fmt(m["backward_px"], 0) for m in runs[kind]]
+        row[key + "_changes"] = [m["changes"] for m in runs[kind]]
+    at_once = median([m["forward_px"] for m in runs["at once"]])
+    rested = median([m["forward_px"] for m in runs["after a rest"]])
+    row["ratio"] = fmt(at_once / rested, 2) if at_once is not None and rested else None
+    print(json.dumps(row), flush=True)
+    figures = ("scrolled at once %s px (back %s, %s changes) against after a rest %s px (back %s, %s changes): %s" % (
+        row["at_once_px"], row["at_once_back_px"], row["at_once_changes"], row["after_rest_px"],
+        row["after_rest_back_px"], row["after_rest_changes"], row["ratio"]))
+    what = ("a hand scroll right after a stop moves the content >= %g x the same scroll after a rest, none of it back"
+            % STOP_SCROLL_FRACTION)
+    if row["ratio"] is None:
+        checks.goal(name, what, None, "too few tries measured: " + figures)
+    else:
+        back = sum(m["backward_px"] for m in runs["at once"])
+        checks.goal(name, what, at_once >= STOP_SCROLL_FRACTION * rested and back == 0, figures)
+    return row
+
+
 def run_sway_hotplug(args, server, pad, work, checks):
     """sway lists only the devices it has, so a touchpad plugged in after flickd asked it has no
     setting in that answer: flickd must ask again and give the new pad its own direction. The
@@ -2179,6 +2262,8 @@ def run_mode(args, server, app, pad, mode, work, checks):
             run_touch_stop(args, server, app, pad, daemon, mode, checks)
         if args.quick_flicks and daemon and mode != "wheel" and app.toolkit != "chromium" and not isinstance(server, XorgSynaptics):
             run_quick_flicks(args, server, app, pad, daemon, mode, checks)
+        if args.stop_scroll and daemon and mode != "wheel" and app.toolkit != "chromium" and not isinstance(server, XorgSynaptics):
+            run_stop_scroll(args, server, app, pad, daemon, mode, checks)
         if isinstance(server, XorgNatural) and args.check and daemon and mode != "wheel":
             # The wheel output has no virtual touchpad to compare.
             check_x_per_device(server, pad, daemon, checks)
@@ -2647,6 +2732,9 @@ def main():
     p.add_argument("--quick-flicks", action="store_true",
                    help="also flick %d times down, each next flick %g s after the last release (virtual touchpad output): "
                         "every one glides on" % (QUICK_FLICKS, QUICK_FLICK_GAP_S))
+    p.add_argument("--stop-scroll", action="store_true",
+                   help="also stop a glide with two fingers and scroll on by hand at once, against the same scroll after "
+                        "a rest (virtual touchpad output): the hand scroll reaches the app whole (a goal)")
     p.add_argument("--variant", action="append", default=[], metavar="NAME=BINARY",
                    help="also run the flickd build BINARY with its defaults as mode NAME (compare builds in one boot)")
     p.add_argument("--also", action="append", default=[], metavar="SERVER:TOOLKIT",

@@ -287,6 +287,38 @@ class QuickFlicks(unittest.TestCase):
         self.assertIsNone(self.measure(lines)[0]["ratio"])
 
 
+class MeasureScroll(unittest.TestCase):
+    # A hand scroll: fingers land at 2.00 s, rest 0.5 s, move from 2.50 s, lift at 3.00 s.
+    SCROLL = {"k_touch": 2.00, "k_release": 3.00}
+
+    def measure(self, lines, slack=0.002):
+        return harness.measure_scroll(lines, self.SCROLL, 0.5, 1.0, slack)
+
+    def test_the_motion_from_the_last_change_before_it_forward_and_back(self):
+        # A coast's change before the motion (its settle frame at 2.30 s) is where it starts from.
+        lines = log((1.90, "v", 100.0, 1900), (2.31, "v", 101.0, 2300), (2.60, "v", 131.0, 2600),
+                    (2.70, "v", 121.0, 2700), (2.99, "v", 181.0, 2990))
+        m = self.measure(lines)
+        self.assertEqual((m["forward_px"], m["backward_px"], m["changes"]), (90.0, 10.0, 3))
+
+    def test_natural_scrolling_counts_up_as_forward(self):
+        lines = log((2.60, "v", -30.0, 2600), (2.80, "v", -90.0, 2800))
+        m = self.measure(lines)
+        self.assertEqual((m["forward_px"], m["backward_px"]), (60.0, 0.0))
+
+    def test_a_toolkits_own_change_and_a_change_stamped_after_the_lift_are_not_the_scrolls(self):
+        lines = log((2.60, "v", 30.0, 2600), (2.70, "v", 40.0, -1), (2.80, "v", 70.0, 2800),
+                    (3.02, "v", 75.0, 3001), (3.10, "v", 500.0, 3050))
+        m = self.measure(lines)
+        # From 30 px: +40 (the toolkit's own 10 px are no change of the scroll's, but the next
+        # one counts from where they left the content), +5; the change stamped 50 ms after the lift is not counted.
+        self.assertEqual((m["forward_px"], m["changes"]), (45.0, 3))
+        self.assertEqual(self.measure(lines, slack=0.0)["changes"], 2)
+
+    def test_fewer_than_two_changes_are_no_figure(self):
+        self.assertIsNone(self.measure(log((2.60, "v", 30.0, 2600))))
+
+
 class JudgeQuickFlicks(unittest.TestCase):
     @staticmethod
     def series(fingers, glides, late=(), edge=()):
