@@ -154,6 +154,8 @@ public final class Engine {
     public func removeDevice(_ device: DeviceID, at time: Instant) {
         guard devices.removeValue(forKey: device) != nil else { return }
         if coast?.source == device { stop(at: time, reason: .deviceRemoved) }
+        // A hand on it is gone with it (or was on another device: its settle frames come as ever).
+        fingers.handLifted()
     }
 
     /// Whether `device` is read for gestures, watched for touches only, or ignored.
@@ -244,6 +246,17 @@ public final class Engine {
             stop(at: time, reason: .touch)
         }
         guard let outcome = state.recognizer?.handle(frame) else { return WheelOutput() }
+        if state.kind == .touchpad, let recognizer = state.recognizer {
+            // A hand on a touchpad holds resting fingers' settle frames back; when it scrolls,
+            // its events, not settle frames, end what the apps saw of the glide.
+            if recognizer.scrolls(frame) {
+                fingers.handScrolls()
+            } else if recognizer.hasScrollFingersDown {
+                fingers.handDown(at: time)
+            } else {
+                fingers.handLifted()
+            }
+        }
         switch outcome {
         case .none:
             return WheelOutput()
@@ -410,6 +423,8 @@ public final class Engine {
 
     /// Stops a running coast at once: no further output.
     public func stop(at time: Instant, reason: StopReason) {
+        // Shutting down, resting fingers settle and lift without waiting for a hand.
+        if reason == .shutdown { fingers.handLifted() }
         guard let running = coast else { return }
         if reason == .touch {
             stoppedCoast = (running.velocity(at: time), time)

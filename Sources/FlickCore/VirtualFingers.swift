@@ -88,7 +88,10 @@ public struct TouchFrame: Hashable, Sendable, CustomStringConvertible {
 /// `restBeforeSettle`, then move one device unit `settleFrames` times, `settleInterval` apart
 /// (the settle frames), and rest `restBeforeLift` from the last: chromium and Electron apps
 /// estimate a fling of their own at the lift from the last scroll events before it, blind to
-/// the rest (`restBeforeSettle`).
+/// the rest (`restBeforeSettle`). A hand's two fingers on a touchpad hold the settle frames back
+/// (`handDown(at:)`, at most `longestHandHold`); once they scroll, the settle frames are dropped
+/// (`handScrolls()`): under X11 each would come between the hand's scroll events as two switches
+/// of device.
 ///
 /// A release while the fingers are still down (at rest, waiting to lift) continues with the
 /// same fingers from where they are: libinput is still in its scroll, so nothing is dropped
@@ -129,8 +132,12 @@ public struct VirtualFingers: Sendable {
     /// The time between two settle frames. 50 ms keeps an older chromium's mean over the last
     /// 200 ms (two settle frames' units in their 100 ms) at 20–40 px/s.
     public static let settleInterval = Duration.milliseconds(50)
-    /// The longest fingers stay down after their last motion frame: frozen while moving, they
-    /// rest, settle, rest again and lift.
+    /// The longest a hand's resting scroll fingers hold the settle frames back (`handDown(at:)`):
+    /// a hand that scrolls on after catching a glide starts within it; a longer rest writes no
+    /// events that a settle frame could come between.
+    public static let longestHandHold = Duration.seconds(1)
+    /// The longest fingers stay down after their last motion frame with no hand on a touchpad:
+    /// frozen while moving, they rest, settle, rest again and lift.
     public static let stillBeforeLift: Duration = restBeforeSettle + settleSpan + restBeforeLift
     /// From the first settle frame to the last.
     static let settleSpan: Duration = settleInterval * Int64(settleFrames - 1)
@@ -308,6 +315,9 @@ public struct VirtualFingers: Sendable {
     }
 
     private(set) var state: State = .up
+    /// Since when a hand's scroll fingers have been down on a touchpad (`handDown(at:)`); nil
+    /// when none are.
+    private var handSince: Instant?
     /// When the fingers last landed.
     private(set) var landed: Instant?
     /// Where the fingers are (last written frame), mm.
@@ -342,8 +352,10 @@ public struct VirtualFingers: Sendable {
         switch state {
         case .up: return nil
         case .gliding(let glide): return glide.nextFrame
-        case .resting(let still, let settle):
-            return still + (settle?.wait ?? Self.restBeforeLift)
+        case .resting(let still, let settle?):
+            return settleDue(still: still, settle: settle)
+        case .resting(let still, nil):
+            return still + Self.restBeforeLift
         }
     }
 
@@ -472,7 +484,7 @@ public struct VirtualFingers: Sendable {
         case .up:
             return (nil, nil)
         case .resting(let still, var settle?):
-            guard time >= still + settle.wait else { return (nil, nil) }
+            guard time >= settleDue(still: still, settle: settle) else { return (nil, nil) }
             first = first + settle.axis * Self.settleDistance
             second = second + settle.axis * Self.settleDistance
             settle.left -= 1
@@ -607,6 +619,40 @@ public struct VirtualFingers: Sendable {
         }
     }
 
+    /// A hand's two fingers (a scroll's) came down on a touchpad at `time` while these fingers
+    /// may rest: settle frames still to come wait for it (up to `longestHandHold`). A hand that
+    /// caught the glide often scrolls on, and under X11 a settle frame amid its scroll events
+    /// is two switches of device, at which the toolkits drop the next events of the other
+    /// device (docs/DESIGN.md). Resting fingers write no events, so a settle frame after the
+    /// hold costs nothing.
+    public mutating func handDown(at time: Instant) {
+        if handSince == nil { handSince = time }
+    }
+
+    /// The hand's fingers lifted (or are no scroll's any more): settle frames held back come
+    /// now, when their rest has passed.
+    public mutating func handLifted() {
+        handSince = nil
+    }
+
+    /// The hand scrolls: the settle frames still to come are not written, and the fingers lift
+    /// when they would have after the last. The hand's scroll events are the newest the apps
+    /// have, so a browser's fling at the lift comes from them, not from the glide.
+    public mutating func handScrolls() {
+        handSince = nil
+        guard case .resting(let still, let settle?) = state else { return }
+        let last = still + settle.wait + Self.settleInterval * Int64(settle.left - 1)
+        state = .resting(still: last, settle: nil)
+    }
+
+    /// When the next settle frame is due: its rest after `still`, and no sooner than
+    /// `longestHandHold` after a hand came down while one still holds it.
+    func settleDue(still: Instant, settle: Settle) -> Instant {
+        let due = still + settle.wait
+        guard let handSince else { return due }
+        return max(due, handSince + Self.longestHandHold)
+    }
+
     /// The settle frames' direction: the main axis of `direction`, its way. A unit along a
     /// diagonal could round to no device unit on either axis.
     static func settleAxis(_ direction: Vector) -> Vector {
@@ -618,5 +664,6 @@ public struct VirtualFingers: Sendable {
     /// the touches in the kernel and libinput).
     public mutating func abandon() {
         state = .up
+        handSince = nil
     }
 }

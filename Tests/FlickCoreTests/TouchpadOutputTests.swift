@@ -55,6 +55,22 @@ import FlickTestSupport
             guard let first = frames.first, let last = frames.last else { return .zero }
             return last.frame.centroid - first.frame.centroid
         }
+        /// A flick down whose glide runs 150 ms, then a frame of the fingers resting: the time
+        /// to stop it at.
+        func stopped() -> Instant {
+            flick(Vector(x: 0, y: 30))
+            script.wait(.milliseconds(150))
+            script.stationaryFrame()
+            return script.now
+        }
+        /// From the stop to the lift of such a glide, stopped with nothing on the pad after it.
+        static func liftAfterStop() -> Duration? {
+            let pad = Pad()
+            let stop = pad.stopped()
+            pad.script.engine.stop(at: stop, reason: .touch)
+            pad.script.wait(.seconds(2))
+            return pad.frames.last(where: { $0.frame.action == .lift }).map { $0.time - stop }
+        }
         /// A one-finger swipe by `delta` over 100 ms from `start` (a touchscreen's), then a lift.
         func swipe(_ delta: Vector, from start: Vector = Vector(x: 100, y: 50)) {
             script.down(start)
@@ -160,6 +176,90 @@ import FlickTestSupport
         }
         #expect(lift.time - previous.time >= VirtualFingers.restBeforeLift)
         #expect(lift.time - previous.time < VirtualFingers.restBeforeLift + VirtualFingers.framePeriod)
+    }
+
+    @Test("two fingers that catch the glide and scroll on: no settle frame amid their scroll; the lift when it would have come",
+          arguments: [0, 1, 2])
+    func handScrollsOn(settledBefore: Int) throws {
+        // The glide stops 150 ms in: at once by the hand's landing, or by a key and the hand
+        // lands 10 ms after the `settledBefore`th settle frame. It scrolls 30 mm/s down for 800 ms.
+        let pad = Pad()
+        let stop = pad.stopped()
+        let planned = try #require(Pad.liftAfterStop())
+        if settledBefore > 0 {
+            pad.script.engine.stop(at: stop, reason: .key)
+            pad.script.wait(VirtualFingers.restBeforeSettle + VirtualFingers.settleInterval * Int64(settledBefore - 1)
+                            + .milliseconds(10))
+        }
+        #expect(pad.moves.filter { $0.time > stop }.count == settledBefore)
+        pad.script.down(Vector(x: 40, y: 20), Vector(x: 60, y: 20))
+        let hand = pad.script.now
+        pad.script.move(by: Vector(x: 0, y: 24), over: .milliseconds(800))
+        pad.script.wait(.milliseconds(300))
+        pad.script.lift()
+        pad.script.wait(.seconds(1))
+        #expect(pad.script.coasts.count == 1, "the hand stopped before it lifted: no flick")
+        #expect(pad.moves.filter { $0.time > hand }.isEmpty, "a settle frame amid the hand's scroll")
+        let lifts = pad.frames.filter { $0.frame.action == .lift }
+        #expect(lifts.count == 1)
+        let lift = try #require(lifts.first)
+        #expect(lift.time - stop == planned, "lifted \((lift.time - stop).seconds * 1000) ms after the stop, planned \(planned.seconds * 1000) ms")
+    }
+
+    @Test("two fingers that catch the glide and rest: the settle frames wait for their lift, at most longestHandHold",
+          arguments: [400, 1500])
+    func handRests(milliseconds: Int) throws {
+        let pad = Pad()
+        let stop = pad.stopped()
+        pad.script.down(Vector(x: 40, y: 20), Vector(x: 60, y: 20))
+        pad.script.wait(.milliseconds(Int64(milliseconds)))
+        pad.script.lift()
+        let handLift = pad.script.now
+        pad.script.wait(.seconds(2))
+        let settles = pad.moves.filter { $0.time > stop }
+        #expect(settles.count == VirtualFingers.settleFrames)
+        let first = try #require(settles.first)
+        let expected = min(handLift, stop + VirtualFingers.longestHandHold)
+        #expect(first.time >= expected && first.time < expected + pad.script.frameInterval,
+                "first settle frame \((first.time - stop).seconds * 1000) ms after the stop")
+        for (a, b) in zip(settles, settles.dropFirst()) { #expect(b.time - a.time >= VirtualFingers.settleInterval) }
+        let lift = try #require(pad.frames.last)
+        #expect(lift.frame.action == .lift && lift.time - (settles.last?.time ?? stop) >= VirtualFingers.restBeforeLift)
+    }
+
+    @Test("a hand's touchpad removed, or flickd shutting down, while two fingers rest on it: the settle frames come as ever")
+    func handGone() throws {
+        for shutdown in [false, true] {
+            let pad = Pad()
+            let stop = pad.stopped()
+            pad.script.down(Vector(x: 40, y: 20), Vector(x: 60, y: 20))
+            pad.script.wait(.milliseconds(100))
+            if shutdown {
+                pad.script.engine.stop(at: pad.script.now, reason: .shutdown)
+            } else {
+                pad.script.engine.removeDevice(pad.script.device, at: pad.script.now)
+            }
+            pad.script.wait(.seconds(2))
+            let first = try #require(pad.moves.first { $0.time > stop }, "shutdown: \(shutdown)")
+            #expect(first.time - stop < VirtualFingers.restBeforeSettle + pad.script.frameInterval, "shutdown: \(shutdown)")
+            #expect(pad.frames.last?.frame.action == .lift)
+        }
+    }
+
+    @Test("a hand that rests, or moves one finger, after the stop: the settle frames come as ever")
+    func handRestsOrPoints() throws {
+        for move in [false, true] {
+            let pad = Pad()
+            pad.flick(Vector(x: 0, y: 30))
+            pad.script.wait(.milliseconds(150))
+            pad.script.stationaryFrame()
+            let stop = pad.script.now
+            pad.script.down(Vector(x: 50, y: 30))
+            if move { pad.script.move(by: Vector(x: 20, y: 20), over: .milliseconds(800)) } else { pad.script.wait(.milliseconds(800)) }
+            pad.script.lift()
+            pad.script.wait(.seconds(1))
+            #expect(pad.moves.filter { $0.time > stop }.count == VirtualFingers.settleFrames, "pointer motion: \(move)")
+        }
     }
 
     @Test("axis lock: a slanted flick moves the fingers along the axis only")
