@@ -54,7 +54,7 @@ public struct ContactTracker {
     /// How the device reports contacts.
     public let contactProtocol: ContactProtocol
     /// Millimetre scale of the device's axes.
-    public let geometry: DeviceGeometry
+    public private(set) var geometry: DeviceGeometry
     private let origin: (x: Int32, y: Int32)
     private let isSemiMultitouch: Bool
 
@@ -105,6 +105,17 @@ public struct ContactTracker {
         previous = contacts
         baseline = contacts
     }
+
+    /// Reads the same device with a new resolution override from now on, keeping what it
+    /// knows of the kernel's state: the current slot, the contacts and their tool types, the keys.
+    /// (A new tracker would take slot 0 as current, while the kernel sends no ABS_MT_SLOT until
+    /// the slot changes; and it would read a palm landing again, with no tool type event, as a finger.)
+    public mutating func rescale(description: DeviceDescription, kind: DeviceKind, resolutionOverride: Double?) {
+        geometry = DeviceGeometry(description: description, kind: kind, resolutionOverride: resolutionOverride)
+    }
+
+    /// How many fingers the last frame had down.
+    public var fingerCount: Int { previousFingerCount }
 
     /// Fingers BTN_TOOL_* announces (0 when none of them is down).
     private var toolCount: Int {

@@ -190,20 +190,33 @@ public final class Engine {
         let configuration = state.settings
         switch result {
         case .used(let kind, _):
-            state.tracker = ContactTracker(description: state.description, kind: kind, resolutionOverride: state.resolution)
+            let tracker = Self.tracker(for: state, kind: kind)
+            state.tracker = tracker
             let fingers = kind == .touchpad ? configuration.touchpad.fingers : configuration.touchscreen.fingers
             state.recognizer = GestureRecognizer(
                 requiredFingers: fingers, liftWindow: configuration.touchpad.liftWindow,
                 liftTravel: configuration.touchpad.liftTravel,
                 estimator: VelocityEstimator(kind: configuration.velocity.estimator))
+            // Fingers down now began under the old settings: no gesture until they are all up.
+            if tracker.fingerCount > 0 { state.recognizer?.abandon(fingersDown: true) }
         case .stopOnly(let kind, _):
-            state.tracker = ContactTracker(description: state.description, kind: kind, resolutionOverride: state.resolution)
+            state.tracker = Self.tracker(for: state, kind: kind)
             state.recognizer = nil
         case .ignored:
             state.tracker = nil
             state.recognizer = nil
         }
         return result
+    }
+
+    /// The tracker for `state` read as `kind`: the one it has, rescaled (a reload keeps what it
+    /// knows of the kernel's state), or a new one.
+    private static func tracker(for state: Device, kind: DeviceKind) -> ContactTracker {
+        guard var tracker = state.tracker else {
+            return ContactTracker(description: state.description, kind: kind, resolutionOverride: state.resolution)
+        }
+        tracker.rescale(description: state.description, kind: kind, resolutionOverride: state.resolution)
+        return tracker
     }
 
     /// Replaces the configuration. A running coast is stopped (its physics would change under

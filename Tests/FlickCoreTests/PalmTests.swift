@@ -73,4 +73,39 @@ import Testing
         #expect(finger.newTouch, "a finger landing is a new touch")
         #expect(finger.fingerCount == 2, "\(finger.fingerCount) fingers")
     }
+
+    @Test("a reload keeps the slots' state: a palm that lands again after it is still a palm, and fingers down then make no gesture")
+    func reloadKeepsTheSlots() throws {
+        let engine = Engine(configuration: .defaults)
+        var began: [Int] = []
+        engine.onReport = { if case .gestureBegan(_, _, let fingers) = $0 { began.append(fingers) } }
+        _ = engine.addDevice(1, description: Self.pad)
+        func frame(_ milliseconds: Int64, _ events: [InputEvent]) {
+            let time = Instant(microseconds: milliseconds * 1000)
+            for event in events + [InputEvent(type: EventCode.synchronization, code: EventCode.synReport, value: 0)] {
+                _ = engine.handle(event, from: 1, at: time)
+            }
+        }
+        // A palm lands in slot 0 and lifts; flickd reloads its configuration.
+        frame(0, [Self.abs(EventCode.absMTSlot, 0), Self.abs(EventCode.absMTTrackingID, 1),
+                  Self.abs(EventCode.absMTToolType, EventCode.mtToolPalm),
+                  Self.abs(EventCode.absMTPositionX, 100), Self.abs(EventCode.absMTPositionY, 900)])
+        frame(10, [Self.abs(EventCode.absMTTrackingID, -1)])
+        engine.apply(.defaults, at: Instant(microseconds: 20_000))
+        // It lands again in slot 0: a tracking id and positions, no tool type (unchanged).
+        frame(30, [Self.abs(EventCode.absMTTrackingID, 2), Self.abs(EventCode.absMTPositionX, 120),
+                   Self.abs(EventCode.absMTPositionY, 880)])
+        frame(40, [Self.abs(EventCode.absMTPositionY, 780)])
+        #expect(began.isEmpty, "the palm began a gesture of \(began) fingers after the reload")
+        // A finger lands in slot 1 and a reload comes while both rest: no gesture until they lift.
+        frame(50, [Self.abs(EventCode.absMTSlot, 1), Self.abs(EventCode.absMTTrackingID, 3),
+                   Self.abs(EventCode.absMTToolType, EventCode.mtToolFinger),
+                   Self.abs(EventCode.absMTPositionX, 500), Self.abs(EventCode.absMTPositionY, 500)])
+        #expect(began == [1])
+        engine.apply(.defaults, at: Instant(microseconds: 60_000))
+        // The finger moves: the kernel's current slot is still 1, so no ABS_MT_SLOT comes.
+        frame(70, [Self.abs(EventCode.absMTPositionY, 600)])
+        frame(80, [Self.abs(EventCode.absMTPositionY, 700)])
+        #expect(began == [1], "a gesture began mid-touch after the reload: \(began)")
+    }
 }
