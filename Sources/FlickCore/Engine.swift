@@ -94,8 +94,9 @@ public final class Engine {
     /// The virtual touchpad's fingers (`output` `.touchpad`): they may stay down resting after
     /// the coast ended, until their lift.
     private var fingers = VirtualFingers()
-    /// The last coast a touch stopped: its velocity then (mm/s) and when, for a boost.
-    private var stoppedCoast: (velocity: Vector, time: Instant)?
+    /// The last coast a touch stopped: the device it came from, its velocity then (mm/s, that
+    /// device's coordinates) and when, for a boost.
+    private var stoppedCoast: (source: DeviceID, velocity: Vector, time: Instant)?
 
     /// An engine with `configuration`.
     public init(configuration: Configuration = .defaults) {
@@ -300,7 +301,11 @@ public final class Engine {
         let kind = state.kind ?? .touchpad
         let settings = configuration.coast
         let decided: ReleaseCoast
-        switch ReleaseDecision(velocity: velocity, travel: travel, stoppedCoast: stoppedCoast, at: time, settings: settings) {
+        // Only a coast from the same device boosts: another device's velocity is in its own
+        // coordinates, and the content may follow its fingers the other way (a touchscreen's
+        // does, a touchpad's may not).
+        let boosting = stoppedCoast.flatMap { $0.source == device ? (velocity: $0.velocity, time: $0.time) : nil }
+        switch ReleaseDecision(velocity: velocity, travel: travel, stoppedCoast: boosting, at: time, settings: settings) {
         case .noCoast(let reason):
             onReport?(.noCoast(device: device, time: time, velocity: velocity, reason: reason))
             return WheelOutput()
@@ -440,7 +445,7 @@ public final class Engine {
         if reason == .shutdown { fingers.handLifted() }
         guard let running = coast else { return }
         if reason == .touch {
-            stoppedCoast = (running.velocity(at: time), time)
+            stoppedCoast = (running.source, running.velocity(at: time), time)
         }
         // The fingers stop moving now and lift once still long enough (never while moving).
         fingers.freeze(at: time)

@@ -25,6 +25,45 @@ import FlickTestSupport
         #expect(pad.coastEndReasons == [.touch])
     }
 
+    @Test("a flick on the touchpad is not boosted by the touchscreen's coast it stopped, and one on the touchscreen is")
+    func boostOnlyFromTheSameDevice() throws {
+        var configuration = Configuration()
+        configuration.touchscreen.enabled = true
+        for second in ["touchpad", "touchscreen"] {
+            let pad = try FingerScript(device: "synaptics-t440", configuration: configuration)
+            let screenID: DeviceID = 99
+            let screen = try Fixtures.device("touch-screen")
+            pad.engine.addDevice(screenID, description: screen)
+            var writer = FingerFrameWriter(description: screen, clampsToAxes: false)
+            func screenFlick() {
+                writer.frame([Vector(x: 100, y: 60)]) { _ = pad.engine.handle($0, from: screenID, at: pad.now) }
+                for step in 1...12 {
+                    pad.advance(to: pad.now + .milliseconds(8))
+                    writer.frame([Vector(x: 100, y: 60 + Double(step) * 2)]) { _ = pad.engine.handle($0, from: screenID, at: pad.now) }
+                }
+                writer.frame([nil]) { _ = pad.engine.handle($0, from: screenID, at: pad.now) }
+            }
+            // A flick down on the touchscreen coasts (the content follows the finger, down) ...
+            screenFlick()
+            #expect(pad.coasts.count == 1 && pad.engine.isCoasting)
+            pad.wait(.milliseconds(100))
+            // ... and the next flick, fingers down too, stops it and is released 100 ms later.
+            if second == "touchpad" {
+                FingerStories.twoFingers(pad)
+                pad.move(by: Vector(x: 0, y: 24), over: .milliseconds(96))
+                pad.lift()
+            } else {
+                screenFlick()
+            }
+            #expect(pad.coastEndReasons.first == .touch)
+            let coasts = pad.coasts
+            #expect(coasts.count == 2)
+            // A touchpad scrolling traditionally moves its content up for fingers moving down:
+            // the touchscreen's glide must not speed up the one that reverses it.
+            #expect(coasts.last?.boosted == (second == "touchscreen"), "\(second): \(coasts.map(\.boosted))")
+        }
+    }
+
     @Test func removingTheSourceDeviceEndsTheCoast() throws {
         let pad = try FingerScript(device: "synaptics-t440")
         FingerStories.twoFingers(pad)
