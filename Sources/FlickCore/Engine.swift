@@ -155,8 +155,8 @@ public final class Engine {
     public func removeDevice(_ device: DeviceID, at time: Instant) {
         guard devices.removeValue(forKey: device) != nil else { return }
         if coast?.source == device { stop(at: time, reason: .deviceRemoved) }
-        // A hand on it is gone with it (or was on another device: its settle frames come as ever).
-        fingers.handLifted()
+        // A hand on it is gone with it.
+        fingers.handLifted(from: device)
     }
 
     /// Whether `device` is read for gestures, watched for touches only, or ignored.
@@ -248,6 +248,7 @@ public final class Engine {
             // Whatever the fingers did since the last frame is unknown: never coast on it.
             abandon(state, device: device, fingersDown: true, at: time)
         }
+        let fingersBefore = state.tracker?.fingerCount ?? 0
         guard let frame = state.tracker?.handle(event, at: time) else { return WheelOutput() }
 
         if frame.resynchronized {
@@ -259,18 +260,20 @@ public final class Engine {
             // A finger on any touch device stops the coast at once, like a hand on a wheel.
             stop(at: time, reason: .touch)
         }
-        guard let outcome = state.recognizer?.handle(frame) else { return WheelOutput() }
-        if state.kind == .touchpad, let recognizer = state.recognizer {
-            // A hand on a touchpad holds resting fingers' settle frames back; when it scrolls,
-            // its events, not settle frames, end what the apps saw of the glide.
-            if recognizer.scrolls(frame) {
+        if state.kind == .touchpad {
+            // Two fingers on a touchpad (libinput's scroll) hold resting fingers' settle frames
+            // back; once they scroll, their events, not settle frames, end what the apps saw of
+            // the glide.
+            if frame.fingerCount != 2 {
+                fingers.handLifted(from: device)
+            } else if fingersBefore == 2, frame.togetherMillimetres >= VirtualFingers.handScrollDistance {
+                // Moved since both landed (a landing frame measures the fingers there before).
                 fingers.handScrolls()
-            } else if recognizer.hasScrollFingersDown {
-                fingers.handDown(at: time)
             } else {
-                fingers.handLifted()
+                fingers.handDown(on: device, at: time)
             }
         }
+        guard let outcome = state.recognizer?.handle(frame) else { return WheelOutput() }
         switch outcome {
         case .none:
             return WheelOutput()
@@ -442,7 +445,7 @@ public final class Engine {
     /// Stops a running coast at once: no further output.
     public func stop(at time: Instant, reason: StopReason) {
         // Shutting down, resting fingers settle and lift without waiting for a hand.
-        if reason == .shutdown { fingers.handLifted() }
+        if reason == .shutdown { fingers.handLifted(from: nil) }
         guard let running = coast else { return }
         if reason == .touch {
             stoppedCoast = (running.source, running.velocity(at: time), time)

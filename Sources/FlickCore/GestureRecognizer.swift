@@ -36,8 +36,6 @@ struct GestureRecognizer {
 
     /// Contacts spreading apart more than this (mm) and more than they move together is a pinch.
     static let pinchDistance = 3.0
-    /// Contacts moving together this far (mm) are scrolling, for what the apps see (`scrolls`).
-    static let scrollStartDistance = 1.0
     /// Contacts moving together this far (mm), twice as far as they spread, is surely a scroll.
     static let scrollLockDistance = 5.0
 
@@ -56,19 +54,6 @@ struct GestureRecognizer {
         self.liftWindow = liftWindow
         self.liftTravel = liftTravel
         self.estimator = estimator
-    }
-
-    /// Whether exactly the scroll's fingers are down (moving or not), not yet lifting.
-    var hasScrollFingersDown: Bool {
-        if case .scrolling = state { return true }
-        return false
-    }
-
-    /// Whether `frame`, just read, shows the scroll's fingers scrolling: moved together
-    /// `scrollStartDistance` from where they landed (a resting hand's jitter stays under it).
-    func scrolls(_ frame: FrameSummary) -> Bool {
-        guard case .scrolling(let locked) = state else { return false }
-        return locked || frame.togetherMillimetres >= Self.scrollStartDistance
     }
 
     /// Forgets the gesture in progress; if fingers are down, waits until they are all up.

@@ -89,7 +89,7 @@ public struct TouchFrame: Hashable, Sendable, CustomStringConvertible {
 /// (the settle frames), and rest `restBeforeLift` from the last: chromium and Electron apps
 /// estimate a fling of their own at the lift from the last scroll events before it, blind to
 /// the rest (`restBeforeSettle`). A hand's two fingers on a touchpad hold the settle frames back
-/// (`handDown(at:)`, at most `longestHandHold`); once they scroll, the settle frames are dropped
+/// (`handDown(on:at:)`, at most `longestHandHold`); once they scroll, the settle frames are dropped
 /// (`handScrolls()`): under X11 each would come between the hand's scroll events as two switches
 /// of device.
 ///
@@ -132,7 +132,10 @@ public struct VirtualFingers: Sendable {
     /// The time between two settle frames. 50 ms keeps an older chromium's mean over the last
     /// 200 ms (two settle frames' units in their 100 ms) at 20–40 px/s.
     public static let settleInterval = Duration.milliseconds(50)
-    /// The longest a hand's resting scroll fingers hold the settle frames back (`handDown(at:)`):
+    /// libinput starts a two-finger scroll when the fingers have moved about this far since
+    /// they landed, mm (`makeUp`): a hand that moved less made no scroll event.
+    public static let handScrollDistance = 1.5
+    /// The longest a hand's resting two fingers hold the settle frames back (`handDown(on:at:)`):
     /// a hand that scrolls on after catching a glide starts within it; a longer rest writes no
     /// events that a settle frame could come between.
     public static let longestHandHold = Duration.seconds(1)
@@ -315,9 +318,9 @@ public struct VirtualFingers: Sendable {
     }
 
     private(set) var state: State = .up
-    /// Since when a hand's scroll fingers have been down on a touchpad (`handDown(at:)`); nil
+    /// The touchpad a hand's two fingers are down on and since when (`handDown(on:at:)`); nil
     /// when none are.
-    private var handSince: Instant?
+    private var hand: (device: DeviceID, since: Instant)?
     /// When the fingers last landed.
     private(set) var landed: Instant?
     /// Where the fingers are (last written frame), mm.
@@ -619,27 +622,27 @@ public struct VirtualFingers: Sendable {
         }
     }
 
-    /// A hand's two fingers (a scroll's) came down on a touchpad at `time` while these fingers
-    /// may rest: settle frames still to come wait for it (up to `longestHandHold`). A hand that
-    /// caught the glide often scrolls on, and under X11 a settle frame amid its scroll events
-    /// is two switches of device, at which the toolkits drop the next events of the other
-    /// device (docs/DESIGN.md). Resting fingers write no events, so a settle frame after the
-    /// hold costs nothing.
-    public mutating func handDown(at time: Instant) {
-        if handSince == nil { handSince = time }
+    /// Two fingers came down on touchpad `device` at `time` (a hand, while these fingers may
+    /// rest): settle frames still to come wait for them to lift, up to `longestHandHold`. A
+    /// hand that caught the glide often scrolls on, and under X11 a settle frame amid its
+    /// scroll events is two switches of device, at which the toolkits drop the next events of
+    /// the other device (docs/DESIGN.md). Resting fingers write no events, so a settle frame
+    /// after the hold costs nothing. One hand holds at a time: the first, until it lifts.
+    public mutating func handDown(on device: DeviceID, at time: Instant) {
+        if hand == nil { hand = (device, time) }
     }
 
-    /// The hand's fingers lifted (or are no scroll's any more): settle frames held back come
-    /// now, when their rest has passed.
-    public mutating func handLifted() {
-        handSince = nil
+    /// The hand on `device` (nil: any) lifted, or is no two fingers any more, or its device is
+    /// gone: settle frames held back come now, when their rest has passed.
+    public mutating func handLifted(from device: DeviceID?) {
+        if device == nil || hand?.device == device { hand = nil }
     }
 
     /// The hand scrolls: the settle frames still to come are not written, and the fingers lift
     /// when they would have after the last. The hand's scroll events are the newest the apps
     /// have, so a browser's fling at the lift comes from them, not from the glide.
     public mutating func handScrolls() {
-        handSince = nil
+        hand = nil
         guard case .resting(let still, let settle?) = state else { return }
         let last = still + settle.wait + Self.settleInterval * Int64(settle.left - 1)
         state = .resting(still: last, settle: nil)
@@ -649,8 +652,8 @@ public struct VirtualFingers: Sendable {
     /// `longestHandHold` after a hand came down while one still holds it.
     func settleDue(still: Instant, settle: Settle) -> Instant {
         let due = still + settle.wait
-        guard let handSince else { return due }
-        return max(due, handSince + Self.longestHandHold)
+        guard let hand else { return due }
+        return max(due, hand.since + Self.longestHandHold)
     }
 
     /// The settle frames' direction: the main axis of `direction`, its way. A unit along a
@@ -664,6 +667,6 @@ public struct VirtualFingers: Sendable {
     /// the touches in the kernel and libinput).
     public mutating func abandon() {
         state = .up
-        handSince = nil
+        hand = nil
     }
 }

@@ -246,20 +246,56 @@ import FlickTestSupport
         }
     }
 
-    @Test("a hand that rests, or moves one finger, after the stop: the settle frames come as ever")
-    func handRestsOrPoints() throws {
-        for move in [false, true] {
+    @Test("one finger that rests or moves after the stop, or two that drift less than libinput's scroll start: the settle frames come")
+    func handMakesNoScroll() throws {
+        for how in ["one finger rests", "one finger moves", "two fingers drift 1.2 mm", "one finger moves, a second lands"] {
             let pad = Pad()
-            pad.flick(Vector(x: 0, y: 30))
-            pad.script.wait(.milliseconds(150))
-            pad.script.stationaryFrame()
-            let stop = pad.script.now
-            pad.script.down(Vector(x: 50, y: 30))
-            if move { pad.script.move(by: Vector(x: 20, y: 20), over: .milliseconds(800)) } else { pad.script.wait(.milliseconds(800)) }
+            let stop = pad.stopped()
+            switch how {
+            case "one finger rests":
+                pad.script.down(Vector(x: 50, y: 30))
+                pad.script.wait(.milliseconds(800))
+            case "one finger moves":
+                pad.script.down(Vector(x: 50, y: 30))
+                pad.script.move(by: Vector(x: 20, y: 20), over: .milliseconds(800))
+            case "two fingers drift 1.2 mm":
+                pad.script.down(Vector(x: 40, y: 20), Vector(x: 60, y: 20))
+                pad.script.move(by: Vector(x: 0, y: 1.2), over: .milliseconds(100))
+                pad.script.wait(.milliseconds(500))
+            default:
+                // The landing frame measures the first finger's motion before it: no scroll of two.
+                pad.script.down(Vector(x: 50, y: 30))
+                pad.script.move(by: Vector(x: 10, y: 0), over: .milliseconds(100))
+                pad.script.down(Vector(x: 50, y: 50))
+                pad.script.wait(.milliseconds(500))
+            }
             pad.script.lift()
-            pad.script.wait(.seconds(1))
-            #expect(pad.moves.filter { $0.time > stop }.count == VirtualFingers.settleFrames, "pointer motion: \(move)")
+            pad.script.wait(.seconds(2))
+            #expect(pad.moves.filter { $0.time > stop }.count == VirtualFingers.settleFrames, "\(how)")
+            #expect(pad.frames.last?.frame.action == .lift, "\(how)")
         }
+    }
+
+    @Test("a hand on one touchpad holds the settle frames back while a finger moves on another; the hold keeps its limit")
+    func handOnOneOfTwoTouchpads() throws {
+        let pad = Pad()
+        let other: DeviceID = 42
+        pad.script.engine.addDevice(other, description: Self.touchpad)
+        var writer = FingerFrameWriter(description: Self.touchpad, clampsToAxes: false)
+        let stop = pad.stopped()
+        pad.script.down(Vector(x: 40, y: 20), Vector(x: 60, y: 20))
+        let hand = pad.script.now
+        // 3 s of a finger moving on the other pad, the hand resting (a frame each 8 ms on both).
+        for step in 0..<375 {
+            pad.script.stationaryFrame()
+            writer.frame([Vector(x: 30 + Double(step % 40), y: 40)]) { _ = pad.script.engine.handle($0, from: other, at: pad.script.now) }
+        }
+        let settles = pad.moves.filter { $0.time > stop }
+        let first = try #require(settles.first)
+        #expect(first.time - hand >= VirtualFingers.longestHandHold, "held \((first.time - hand).seconds * 1000) ms")
+        #expect(first.time - hand < VirtualFingers.longestHandHold + pad.script.frameInterval * 2,
+                "held \((first.time - hand).seconds * 1000) ms, beyond the limit")
+        #expect(settles.count == VirtualFingers.settleFrames)
     }
 
     @Test("axis lock: a slanted flick moves the fingers along the axis only")

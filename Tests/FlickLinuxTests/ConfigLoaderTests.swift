@@ -142,7 +142,7 @@ import FlickCore
         ])
     }
 
-    @Test("a key's part, a section or a string longer than 64 characters is shown by its first 48 and its length")
+    @Test("a key's part, a section or a string longer than 64 bytes is shown by its first 48 and its length")
     func longWordsAreShortened() {
         let long = String(repeating: "a", count: 100_000)
         let shown = String(repeating: "a", count: 48) + "… (100000 bytes)"
@@ -153,7 +153,11 @@ import FlickCore
         #expect(problems("[scroll]\nspeed = \"\(long)\"\n") == [
             "flickd.toml:2: scroll.speed = \"\(shown)\" has the wrong type: expected a number (0.1 <= speed <= 1000); 90 is the default",
         ])
-        // Up to 64 characters a word is shown whole.
+        // Few characters, many bytes (each with 10000 combining accents): by bytes too.
+        let marks = String(repeating: "e" + String(repeating: "\u{301}", count: 10_000), count: 60)
+        let message = problems("[scroll]\nspeed = \"\(marks)\"\n")?.first ?? ""
+        #expect(message.utf8.count < 300 && message.contains("… (1200060 bytes)"), "\(message.utf8.count) bytes")
+        // Up to 64 bytes a word is shown whole.
         let fits = String(repeating: "b", count: 64)
         #expect(problems("[coast]\n\(fits) = 1\n") == ["flickd.toml:2: unknown key coast.\(fits)\(has)"])
     }

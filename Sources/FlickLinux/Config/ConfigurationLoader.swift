@@ -342,11 +342,17 @@ public enum ConfigurationLoader {
         }
     }
 
-    /// `text` as a message shows it: whole up to 64 characters; a longer one (a key or a string
-    /// a megabyte long, which would bury the line it is on) by its first 48 and its length.
+    /// `text` as a message shows it: whole up to 64 bytes; a longer one (a key or a string a
+    /// megabyte long, which would bury the line it is on) by its first 48 characters, at most
+    /// 48 bytes of them (a character may carry any number of combining marks), and its length.
     static func shown(_ text: String) -> String {
-        guard text.count > 64 else { return text }
-        return "\(text.prefix(48))… (\(text.utf8.count) bytes)"
+        guard text.utf8.count > 64 else { return text }
+        var head = Substring()
+        for character in text {
+            guard head.utf8.count + character.utf8.count <= 48 else { break }
+            head.append(character)
+        }
+        return "\(head)… (\(text.utf8.count) bytes)"
     }
 
     /// A TOML value as it would be written: `1.5`, `"fast"`, `[1, 2]`, `{...}`.

@@ -171,12 +171,15 @@ QUICK_GLIDE_FRACTION = 0.1
 # The stop-and-scroll check (--stop-scroll): STOP_SCROLL_AFTER_S after a flick's release two
 # fingers land on the real pad and scroll on by hand, down at STOP_SCROLL_SPEED mm/s for
 # STOP_SCROLL_S, as a user who stops a glide and scrolls on; the stopped virtual fingers' settle
-# frames and lift come during that scroll. The same scroll after the fingers rested
-# STOP_SCROLL_S first (the virtual fingers lifted meanwhile) is the yardstick, STOP_SCROLL_TRIES
-# of each; the scroll's motion in the app must reach STOP_SCROLL_FRACTION of the yardstick's.
+# frames and lift would come during that scroll. The same scroll after the fingers rested
+# STOP_SCROLL_REST_S first is the yardstick (the virtual fingers lifted meanwhile: a hand's two
+# fingers hold their settle frames back up to 1 s, then they settle for 100 ms and rest 200 ms),
+# STOP_SCROLL_TRIES of each; the scroll's motion in the app must reach STOP_SCROLL_FRACTION of
+# the yardstick's.
 STOP_SCROLL_AFTER_S = 0.15
 STOP_SCROLL_SPEED = 30.0
 STOP_SCROLL_S = 0.8
+STOP_SCROLL_REST_S = 1.5
 STOP_SCROLL_TRIES = 3
 STOP_SCROLL_FRACTION = 0.85
 # Virtual fingers stopped while moving rest 250 ms, move one device unit three times 50 ms apart
@@ -1942,19 +1945,18 @@ def run_quick_flicks(args, server, app, pad, daemon, mode, checks):
 
 def measure_scroll(lines, scroll, hold, center_t, slack):
     """The content's motion (px, along the scroll: forward, backward) from the input events of a
-    hand scroll whose fingers landed, rested `hold` s and moved until the release: the offset
-    changes stamped from the motion's start to the release (Server.input_clock_slack_s late at
-    most), and how many. None when the app saw fewer than two."""
+    hand scroll whose fingers landed, rested `hold` s and moved until the release: each offset
+    change stamped from the motion's start to the release (Server.input_clock_slack_s late at
+    most) counts from the change before it, whatever moved that one (a toolkit's own glide
+    counts nowhere); and how many there were. None when the app saw fewer than two."""
     t0 = (scroll.get("k_touch") or scroll["t_touch"]) + hold
     r = scroll.get("k_release") or scroll["t_release"]
     ch = changes(lines, "v", center_t + 0.05)
-    before = [c for c in ch if c[2] is not None and c[2] < t0 - 0.001]
-    during = [c for c in ch if c[2] is not None and t0 - 0.001 <= c[2] <= r + slack]
+    during = [i for i, c in enumerate(ch) if c[2] is not None and t0 - 0.001 <= c[2] <= r + slack]
     if len(during) < 2:
         return None
-    start = before[-1][1] if before else during[0][1]
-    steps = [b[1] - a[1] for a, b in zip([(0, start, None)] + during, during)]
-    sign = 1.0 if during[-1][1] >= start else -1.0
+    steps = [ch[i][1] - ch[i - 1][1] for i in during if i > 0]
+    sign = 1.0 if sum(steps) >= 0 else -1.0
     return {"forward_px": sum(max(0.0, sign * d) for d in steps),
             "backward_px": sum(max(0.0, -sign * d) for d in steps), "changes": len(during)}
 
@@ -1966,13 +1968,13 @@ def run_stop_scroll(args, server, app, pad, daemon, mode, checks):
     switch of device, at which toolkits drop the other device's next events.
 
     Reported (a goal): per try the scroll's forward and backward motion in the app, and the
-    median of the tries against the yardstick's (the same scroll after a STOP_SCROLL_S rest)."""
+    median of the tries against the yardstick's (the same scroll after a STOP_SCROLL_REST_S rest)."""
     name = "%s/%s/%s scroll on by hand after a stop" % (server.name, app.toolkit, mode)
     duration, y = flick_plan(pad, "down", 150.0)
     slack = max(server.input_clock_slack_s, app.input_clock_slack_s)
     runs = {"at once": [], "after a rest": []}
     for i in range(STOP_SCROLL_TRIES * 2):
-        for kind, hold in (("at once", 0.0), ("after a rest", STOP_SCROLL_S)):
+        for kind, hold in (("at once", 0.0), ("after a rest", STOP_SCROLL_REST_S)):
             center_t = app.recenter()
             flick = pad.flick("down", speed=150.0, duration=duration, interval=0.010, spacing=18.0, y=y,
                               at_write_time=True)

@@ -295,7 +295,7 @@ class MeasureScroll(unittest.TestCase):
         return harness.measure_scroll(lines, self.SCROLL, 0.5, 1.0, slack)
 
     def test_the_motion_from_the_last_change_before_it_forward_and_back(self):
-        # A coast's change before the motion (its settle frame at 2.30 s) is where it starts from.
+        # A change before the motion (a settle frame's at 2.30 s) is where its first step starts.
         lines = log((1.90, "v", 100.0, 1900), (2.31, "v", 101.0, 2300), (2.60, "v", 131.0, 2600),
                     (2.70, "v", 121.0, 2700), (2.99, "v", 181.0, 2990))
         m = self.measure(lines)
@@ -307,13 +307,13 @@ class MeasureScroll(unittest.TestCase):
         self.assertEqual((m["forward_px"], m["backward_px"]), (60.0, 0.0))
 
     def test_a_toolkits_own_change_and_a_change_stamped_after_the_lift_are_not_the_scrolls(self):
-        lines = log((2.60, "v", 30.0, 2600), (2.70, "v", 40.0, -1), (2.80, "v", 70.0, 2800),
-                    (3.02, "v", 75.0, 3001), (3.10, "v", 500.0, 3050))
+        lines = log((2.60, "v", 30.0, 2600), (2.70, "v", 230.0, -1), (2.80, "v", 240.0, 2800),
+                    (2.90, "v", 250.0, 2900), (3.02, "v", 255.0, 3001), (3.10, "v", 500.0, 3050))
         m = self.measure(lines)
-        # From 30 px: +40 (the toolkit's own 10 px are no change of the scroll's, but the next
-        # one counts from where they left the content), +5; the change stamped 50 ms after the lift is not counted.
-        self.assertEqual((m["forward_px"], m["changes"]), (45.0, 3))
-        self.assertEqual(self.measure(lines, slack=0.0)["changes"], 2)
+        # The first change has none before it: its step is unknown. Then +10 from where the
+        # toolkit's 200 px left the content, +10, +5; the change stamped 50 ms after the lift is not counted.
+        self.assertEqual((m["forward_px"], m["backward_px"], m["changes"]), (25.0, 0.0, 4))
+        self.assertEqual(self.measure(lines, slack=0.0)["changes"], 3)
 
     def test_fewer_than_two_changes_are_no_figure(self):
         self.assertIsNone(self.measure(log((2.60, "v", 30.0, 2600))))
