@@ -110,12 +110,12 @@ public struct ContactTracker {
     /// knows of the kernel's state: the current slot, the contacts and their tool types, the keys.
     /// (A new tracker would take slot 0 as current, while the kernel sends no ABS_MT_SLOT until
     /// the slot changes; and it would read a palm landing again, with no tool type event, as a finger.)
-    public mutating func rescale(description: DeviceDescription, kind: DeviceKind, resolutionOverride: Double?) {
+    mutating func rescale(description: DeviceDescription, kind: DeviceKind, resolutionOverride: Double?) {
         geometry = DeviceGeometry(description: description, kind: kind, resolutionOverride: resolutionOverride)
     }
 
     /// How many fingers the last frame had down.
-    public var fingerCount: Int { previousFingerCount }
+    var fingerCount: Int { previousFingerCount }
 
     /// Fingers BTN_TOOL_* announces (0 when none of them is down).
     private var toolCount: Int {
