@@ -168,6 +168,12 @@ TOUCH_STOP_WITHIN_S = 0.05
 QUICK_FLICKS = 10
 QUICK_FLICK_GAP_S = 0.3
 QUICK_GLIDE_FRACTION = 0.1
+# The longest an app's input-driven changes may come apart (median over a quick series, by their
+# input times) for its glides to be told from the next flick's finger phase: half the time from
+# a release to the next landing. GTK4 under Xorg in the guest applied its input every ~210 ms,
+# one merged event carrying a glide's start and the next flick's finger motion; GTK4 on sway
+# every ~90 ms, GTK3 every ~10 ms.
+QUICK_COARSEST_INPUT_S = QUICK_FLICK_GAP_S / 2
 # The stop-and-scroll check (--stop-scroll): STOP_SCROLL_AFTER_S after a flick's release two
 # fingers land on the real pad and scroll on by hand, down at STOP_SCROLL_SPEED mm/s for
 # STOP_SCROLL_S, as a user who stops a glide and scrolls on; the stopped virtual fingers' settle
@@ -1819,11 +1825,13 @@ def measure_quick_flicks(lines, flicks, slack, last_window=QUICK_FLICK_GAP_S):
     content's motion the way the finger phases moved it (down, or up where the desktop scrolls
     naturally) during the finger phase (input stamped from the landing to the release) and after
     the release (stamped from it to the next flick's landing; `last_window` s for the last
-    flick), in px, and their ratio. Only steps into an input-driven change count: not a
-    "center" jump (the change after a "center" line, whatever input time the app gave it), nor
-    a toolkit's own glide (no input event). `slack`: how much later than the kernel's stamp the
-    app's input times can be. Returns (the flicks' figures, the px the content moved by changes
-    with no input event from the first landing on: the toolkit's own glide, not the jumps)."""
+    flick), in px, and their ratio; and "intervals", the times (s) between the input times of
+    consecutive input-driven changes from its landing to the next. Only steps into an
+    input-driven change count: not a "center" jump (the change after a "center" line, whatever
+    input time the app gave it), nor a toolkit's own glide (no input event). `slack`: how much
+    later than the kernel's stamp the app's input times can be. Returns (the flicks' figures,
+    the px the content moved by changes with no input event from the first landing on: the
+    toolkit's own glide, not the jumps)."""
     steps = []
     own = 0.0
     before = None
@@ -1851,18 +1859,38 @@ def measure_quick_flicks(lines, flicks, slack, last_window=QUICK_FLICK_GAP_S):
             end = flicks[i + 1].get("k_touch") or flicks[i + 1]["t_touch"]
         else:
             end = r + last_window
+        times = [t for t, _, _ in steps if t_touch - 0.001 <= t < end]
         windows.append((sum(px for t, px, _ in steps if t_touch - 0.001 <= t <= r + slack),
                         sum(px for t, px, _ in steps if r + slack < t < end),
                         (f.get("max_late_ms") or 0) > 25,
-                        vmax > 0 and any(v <= 5 or v >= vmax - 5 for t, _, v in steps if t_touch - 0.001 <= t < end)))
+                        vmax > 0 and any(v <= 5 or v >= vmax - 5 for t, _, v in steps if t_touch - 0.001 <= t < end),
+                        [b - a for a, b in zip(times, times[1:])]))
     # The content's way: that of the finger phases together.
     sign = -1.0 if sum(w[0] for w in windows) < 0 else 1.0
     out = []
-    for finger, glide, late, edge in windows:
+    for finger, glide, late, edge, intervals in windows:
         finger, glide = sign * finger, sign * glide
         out.append({"finger_px": finger, "glide_px": glide,
-                    "ratio": glide / finger if finger > 0 else None, "late": late, "edge": edge})
+                    "ratio": glide / finger if finger > 0 else None, "late": late, "edge": edge,
+                    "intervals": intervals})
     return out, own
+
+
+def quick_input_interval(per):
+    """The median time (s) between an app's consecutive input-driven changes over a quick series
+    (measure_quick_flicks's figures); None without two changes in one flick."""
+    return median([i for m in per for i in m.get("intervals", ())])
+
+
+def quick_input_too_coarse(interval):
+    """Why a quick series whose app applied its input every `interval` s (quick_input_interval)
+    cannot be judged, or None when it can."""
+    if interval is None:
+        return "the app applied no two input-driven changes within one flick"
+    if interval > QUICK_COARSEST_INPUT_S:
+        return ("the app applied its input every %.0f ms (median), more than %g ms: a glide's events and"
+                " the next flick's can come as one change" % (interval * 1000, QUICK_COARSEST_INPUT_S * 1000))
+    return None
 
 
 def judge_quick_flicks(per):
@@ -1895,7 +1923,8 @@ def run_quick_flicks(args, server, app, pad, daemon, mode, checks):
     half the series' median) and not ending at an end of the content (a lagging app applies its
     backlog on top of the "center" jump) glided at least
     QUICK_GLIDE_FRACTION of its finger phase's motion, the right way; no button, tap, pointer
-    motion or gesture from flickd's devices."""
+    motion or gesture from flickd's devices. Not measurable: an app that applies its input
+    too seldom to tell a glide from the next flick (quick_input_too_coarse)."""
     name = "%s/%s/%s quick flicks" % (server.name, app.toolkit, mode)
     app.recenter()
     bad_before = daemon.bad_count()
@@ -1918,12 +1947,17 @@ def run_quick_flicks(args, server, app, pad, daemon, mode, checks):
            "edge_hits": sum(1 for m in per if m["edge"]), "bad_events": bad, "own_px": fmt(own, 1),
            "finger_px": [fmt(m["finger_px"], 0) for m in per], "glide_px": [fmt(m["glide_px"], 0) for m in per],
            "ratio": [fmt(m["ratio"], 2) if m["ratio"] is not None else None for m in per]}
+    interval = quick_input_interval(per)
+    row["input_interval_ms"] = fmt(interval * 1000, 1) if interval is not None else None
     print(json.dumps(row), flush=True)
     figures = ("glide/finger per flick %s (%d of %d judged; %d written late, %d reached an end of the content, the rest"
                " judged where the finger phase moved >= half the median, %s px), %d bad events;"
                " %s px of the toolkit's own glide (not asserted)" % (
                    row["ratio"], len(judged), len(per), row["late"], row["edge_hits"], fmt(typical, 0), bad, row["own_px"]))
-    glided = quick_flicks_glide(judged) if len(judged) >= QUICK_FLICKS // 2 else None
+    coarse = quick_input_too_coarse(interval)
+    if coarse:
+        figures = coarse + "; " + figures
+    glided = quick_flicks_glide(judged) if len(judged) >= QUICK_FLICKS // 2 and not coarse else None
     what = "every quick flick glides on (after its release >= %g x its finger phase, the right way)" % QUICK_GLIDE_FRACTION
     # Qt under Xorg drops every event the X server handled before Qt handled a switch of device,
     # and each flick here makes two: a Qt lagging by about a glide's 300 ms loses all of it.
@@ -1932,7 +1966,7 @@ def run_quick_flicks(args, server, app, pad, daemon, mode, checks):
     # glides are a goal.
     if glided is None or (isinstance(server, Xorg) and app.toolkit == "qt6"):
         if glided is None:
-            checks.check(name, what, None, "", "too few flicks judged: " + figures)
+            checks.check(name, what, None, "", ("" if coarse else "too few flicks judged: ") + figures)
         else:
             checks.goal(name, what, glided, figures)
         checks.check(name, "no button, tap, motion or gesture from flickd during the quick flicks", bad == 0,

@@ -286,6 +286,25 @@ class QuickFlicks(unittest.TestCase):
         lines = log((1.30, "v", 10.0, 1300), (1.40, "v", 20.0, 1400))
         self.assertIsNone(self.measure(lines)[0]["ratio"])
 
+    def test_the_intervals_between_input_driven_changes_of_each_flick(self):
+        # A "center" jump and a toolkit's own change are no input-driven changes; the interval
+        # from the first flick's last change to the second's first counts nowhere.
+        lines = log((0.50, "v", -10.0, 500), (1.00, "v", 0.0, 1000), (1.10, "v", 100.0, 1100), (1.12, "v", 120.0, -1),
+                    (1.30, "v", 260.0, 1300), (1.56, "center", 5000.0, 0.0), (1.561, "v", 5000.0, 1300),
+                    (1.60, "v", 5040.0, 1600), (1.65, "v", 5090.0, 1650))
+        first, second = self.measure(lines)
+        self.assertEqual([round(i, 3) for i in first["intervals"]], [0.1, 0.2])
+        self.assertEqual([round(i, 3) for i in second["intervals"]], [0.05])
+        self.assertAlmostEqual(harness.quick_input_interval([first, second]), 0.1)
+
+    def test_an_app_that_applies_its_input_too_seldom_is_not_judged(self):
+        # GTK4 under Xorg in the guest: one merged change every ~210 ms, a glide's start and the
+        # next flick's finger motion in one; GTK4 on sway every ~90 ms, GTK3 every ~10 ms.
+        self.assertIsNotNone(harness.quick_input_too_coarse(0.212))
+        self.assertIsNotNone(harness.quick_input_too_coarse(None))
+        self.assertIsNone(harness.quick_input_too_coarse(0.088))
+        self.assertIsNone(harness.quick_input_too_coarse(0.010))
+
 
 class MeasureScroll(unittest.TestCase):
     # A hand scroll: fingers land at 2.00 s, rest 0.5 s, move from 2.50 s, lift at 3.00 s.
