@@ -174,6 +174,11 @@ QUICK_GLIDE_FRACTION = 0.1
 # one merged event carrying a glide's start and the next flick's finger motion; GTK4 on sway
 # every ~90 ms, GTK3 every ~10 ms.
 QUICK_COARSEST_INPUT_S = QUICK_FLICK_GAP_S / 2
+# How long after the last flick's release its glide is counted (no landing ends it; the next
+# check starts seconds later). A sway + Qt6 lagging 1.7 s behind its input in a CI run applied
+# the first 480 ms of that glide as one change of a page (Qt's limit per wheel event), stamped
+# 500 ms after the release: a window of QUICK_FLICK_GAP_S saw no glide at all.
+QUICK_LAST_GLIDE_S = 1.0
 # The stop-and-scroll check (--stop-scroll): STOP_SCROLL_AFTER_S after a flick's release two
 # fingers land on the real pad and scroll on by hand, down at STOP_SCROLL_SPEED mm/s for
 # STOP_SCROLL_S, as a user who stops a glide and scrolls on; the stopped virtual fingers' settle
@@ -1820,7 +1825,7 @@ def run_touch_stop(args, server, app, pad, daemon, mode, checks):
     return row
 
 
-def measure_quick_flicks(lines, flicks, slack, last_window=QUICK_FLICK_GAP_S):
+def measure_quick_flicks(lines, flicks, slack, last_window=QUICK_LAST_GLIDE_S):
     """Per flick of a quick series (`flicks`: vdev's results, in order, all one way), the
     content's motion the way the finger phases moved it (down, or up where the desktop scrolls
     naturally) during the finger phase (input stamped from the landing to the release) and after

@@ -286,6 +286,15 @@ class QuickFlicks(unittest.TestCase):
         lines = log((1.30, "v", 10.0, 1300), (1.40, "v", 20.0, 1400))
         self.assertIsNone(self.measure(lines)[0]["ratio"])
 
+    def test_the_last_flicks_glide_counts_up_to_a_second_after_its_release(self):
+        # sway + Qt6 lagging in a CI run: the first 480 ms of the last glide came as one change
+        # of a page (584 px), stamped 500 ms after the release; then the glide's later events.
+        lines = log((1.55, "v", 0.0, 1550), (1.80, "v", 2281.0, 1800), (2.30, "v", 2865.0, 2300),
+                    (2.55, "v", 2915.0, 2550), (2.85, "v", 2940.0, 2850))
+        last = harness.measure_quick_flicks(lines, self.FLICKS, 0.002)[0][1]
+        self.assertEqual(last["glide_px"], 634.0, "584 + 50; the change 1.05 s after the release is not the glide's")
+        self.assertEqual(self.measure(lines)[1]["glide_px"], 0.0, "within 0.3 s: none")
+
     def test_the_intervals_between_input_driven_changes_of_each_flick(self):
         # A "center" jump and a toolkit's own change are no input-driven changes; the interval
         # from the first flick's last change to the second's first counts nowhere.
