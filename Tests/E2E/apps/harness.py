@@ -5,6 +5,7 @@ Runs INSIDE the e2e guest (as root; see Tests/E2E/README.md), with --mem 2048:
     Tests/E2E/guest run --mem 2048 --timeout 1800 --results DIR -- /usr/bin/python3 \
         Tests/E2E/apps/harness.py --flickd .build/debug/flickd [--servers xorg,sway,kwin,mutter]
         [--toolkits gtk4,gtk3,qt6,chromium] [--also SERVER:TOOLKIT ...] [--modes none,wheel,touchpad]
+        [--also-modes MODES]
         [--speeds 60,150,400] [--directions vertical,horizontal] [--flicks 5] [--check] [--out DIR]
         [--table FILE] [--variant NAME=BINARY ...] [--x-trace]
 
@@ -2241,13 +2242,14 @@ def run(args):
                 if args.check:
                     run_kde_file_change(args, server, pad, work, checks)
             for toolkit in toolkits + [t for s, t in args.also if s == server_name and t not in toolkits]:
+                modes = args.modes if toolkit in toolkits else args.also_modes
                 app = None
                 try:
                     t = mono()
                     app = App(server, toolkit, work)
                     log("%s/%s painted after %.1f s" % (server_name, toolkit, mono() - t))
                     server.place_pointer()
-                    for mode in args.modes:
+                    for mode in modes:
                         rows += run_mode(args, server, app, pad, mode, work, checks)
                 except Exception as e:  # one broken app must not hide the others' figures
                     checks.check("%s/%s" % (server_name, toolkit), "app ran", False, "no exception",
@@ -2756,7 +2758,8 @@ def summarize(rows):
     return summary
 
 
-def main():
+def parse_args(argv):
+    """The command line, its lists split and checked; exits with a message on a bad one."""
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--flickd", help="the flickd binary to run (required unless --rows-from is given)")
     p.add_argument("--servers", default="xorg,sway", help="comma-separated, of: " + ",".join(SERVERS))
@@ -2781,6 +2784,9 @@ def main():
     p.add_argument("--also", action="append", default=[], metavar="SERVER:TOOLKIT",
                    help="also run TOOLKIT under SERVER (one pair beyond --servers x --toolkits; e.g. sway:chromium; "
                         "a SERVER not in --servers runs only its --also toolkits, after the others)")
+    p.add_argument("--also-modes", default=None, metavar="MODES",
+                   help="the modes the --also pairs run (default: --modes); e.g. default, to leave out their "
+                        "reference without flickd")
     p.add_argument("--x-trace", action="store_true",
                    help="under Xorg, record the server's scroll events (xi2_trace.py, python3-xlib) and report per "
                         "scenario how many of flickd's first events after the device switch the app did not apply "
@@ -2790,18 +2796,9 @@ def main():
                    help="run nothing: read the JSON lines a run printed (its log, other lines skipped) and write "
                         "--table from them (no guest needed)")
     p.add_argument("--verbose", "-v", action="store_true")
-    args = p.parse_args()
+    args = p.parse_args(argv)
     if args.rows_from:
-        if not args.table:
-            sys.exit("apps: --rows-from writes --table FILE; give one")
-        try:
-            rows = rows_from(args.rows_from)
-        except OSError as e:
-            sys.exit("apps: --rows-from: cannot read %s: %s" % (args.rows_from, e.strerror or e))
-        if not rows:
-            sys.exit("apps: --rows-from: %s holds no scenario line (the JSON lines a run prints)" % args.rows_from)
-        write_table(rows, args.table)
-        return 0
+        return args
     if not args.flickd:
         sys.exit("apps: --flickd BINARY is required (unless --rows-from LOG is given)")
     args.flickd = os.path.abspath(args.flickd)
@@ -2819,16 +2816,38 @@ def main():
             args.also_only.add(pair[0])
     args.toolkits = args.toolkits.split(",")
     args.modes = args.modes.split(",")
+    args.also_modes = args.modes[:] if args.also_modes is None else args.also_modes.split(",")
     args.variants = {}
     for v in args.variant:
         name, sep, binary = v.partition("=")
         if not sep or not name or not binary or name in ("none", "wheel", "touchpad", "default"):
             sys.exit("apps: --variant takes NAME=BINARY with a NAME other than none/wheel/touchpad/default: %r" % v)
         args.variants[name] = os.path.abspath(binary)
-        if name not in args.modes:
-            args.modes.append(name)
+        for modes in (args.modes, args.also_modes):
+            if name not in modes:
+                modes.append(name)
+    known = ("none", "wheel", "touchpad", "default") + tuple(args.variants)
+    unknown = [m for m in args.modes + args.also_modes if m not in known]
+    if unknown:
+        sys.exit("apps: --modes and --also-modes take names of %s, not %s" % (",".join(known), ",".join(unknown)))
     args.speeds = [float(s) for s in args.speeds.split(",")]
     args.directions = args.directions.split(",")
+    return args
+
+
+def main():
+    args = parse_args(sys.argv[1:])
+    if args.rows_from:
+        if not args.table:
+            sys.exit("apps: --rows-from writes --table FILE; give one")
+        try:
+            rows = rows_from(args.rows_from)
+        except OSError as e:
+            sys.exit("apps: --rows-from: cannot read %s: %s" % (args.rows_from, e.strerror or e))
+        if not rows:
+            sys.exit("apps: --rows-from: %s holds no scenario line (the JSON lines a run prints)" % args.rows_from)
+        write_table(rows, args.table)
+        return 0
     if args.out is None:
         # Not under $E2E_TMP: sway's unprivileged user must read its config there.
         args.out = os.path.join(os.environ.get("E2E_RESULTS") or "/tmp", "apps")
@@ -2839,9 +2858,10 @@ def main():
     if not os.environ.get("E2E_GUEST"):
         sys.exit("apps: run me in the e2e guest (Tests/E2E/guest run --mem 2048 -- ...)")
     os.makedirs(args.out, exist_ok=True)
-    if "touchpad" in args.modes and not supports_output_table(args.flickd, args.out, "touchpad"):
+    if "touchpad" in args.modes + args.also_modes and not supports_output_table(args.flickd, args.out, "touchpad"):
         print("apps: SKIPPED mode touchpad: %s does not accept [output] mode = \"touchpad\"" % args.flickd, flush=True)
         args.modes = [m for m in args.modes if m != "touchpad"]
+        args.also_modes = [m for m in args.also_modes if m != "touchpad"]
     return run(args)
 
 

@@ -806,5 +806,26 @@ class Summary(unittest.TestCase):
             f.flush()
             self.assertEqual(harness.rows_from(f.name), [row], "a cut line, an object without a server and a touch-stop's line are skipped")
 
+
+class CommandLine(unittest.TestCase):
+    def test_also_pairs_run_their_own_modes(self):
+        args = harness.parse_args(["--flickd", "f", "--servers", "xorg", "--toolkits", "qt6", "--also", "kwin:gtk3",
+                                   "--modes", "none,default", "--also-modes", "default"])
+        self.assertEqual((args.modes, args.also_modes), (["none", "default"], ["default"]))
+        self.assertEqual((args.servers, args.also_only), (["xorg", "kwin"], {"kwin"}))
+
+    def test_also_modes_default_to_the_modes_and_take_variants(self):
+        args = harness.parse_args(["--flickd", "f", "--modes", "none,default", "--variant", "old=/x/flickd"])
+        self.assertEqual((args.modes, args.also_modes), (["none", "default", "old"], ["none", "default", "old"]))
+        args = harness.parse_args(["--flickd", "f", "--modes", "default", "--also-modes", "none", "--variant", "old=/x/f"])
+        self.assertEqual((args.modes, args.also_modes), (["default", "old"], ["none", "old"]))
+
+    def test_an_unknown_mode_is_an_error(self):
+        for argv in (["--modes", "none,defualt"], ["--also-modes", "wheels"]):
+            with self.assertRaises(SystemExit) as e:
+                harness.parse_args(["--flickd", "f"] + argv)
+            self.assertIn("--modes and --also-modes take names of none,wheel,touchpad,default", str(e.exception.code))
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=1)
