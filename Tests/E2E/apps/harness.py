@@ -2758,6 +2758,10 @@ def summarize(rows):
     return summary
 
 
+# The --modes a flickd build runs with ("none": flickd not running); --variant adds names.
+OUTPUT_MODES = ("none", "wheel", "touchpad", "default")
+
+
 def parse_args(argv):
     """The command line, its lists split and checked; exits with a message on a bad one."""
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -2820,13 +2824,13 @@ def parse_args(argv):
     args.variants = {}
     for v in args.variant:
         name, sep, binary = v.partition("=")
-        if not sep or not name or not binary or name in ("none", "wheel", "touchpad", "default"):
+        if not sep or not name or not binary or name in OUTPUT_MODES:
             sys.exit("apps: --variant takes NAME=BINARY with a NAME other than none/wheel/touchpad/default: %r" % v)
         args.variants[name] = os.path.abspath(binary)
         for modes in (args.modes, args.also_modes):
             if name not in modes:
                 modes.append(name)
-    known = ("none", "wheel", "touchpad", "default") + tuple(args.variants)
+    known = OUTPUT_MODES + tuple(args.variants)
     unknown = [m for m in args.modes + args.also_modes if m not in known]
     if unknown:
         sys.exit("apps: --modes and --also-modes take names of %s, not %s" % (",".join(known), ",".join(unknown)))
