@@ -1,4 +1,5 @@
-# Check helpers for the shell tests (install-test.sh, install-guest-test.sh, package-guest-test.sh): source it, then
+# Check helpers for the shell tests (install-test.sh, install-guest-test.sh, package-guest-test.sh,
+# test_guest.sh): source it, then
 # `check DESCRIPTION COMMAND...`, or `pass`/`fail DESCRIPTION`; $failures counts the failures.
 # scripts/test counts the lines that start "ok ".
 failures=0
