@@ -54,7 +54,8 @@ scenario with the medians over the flicks:
   finger_step_px      the median offset step of the finger phase
   step_ratio          coast_step_px / finger_step_px, per flick
   own_after_flickd    offset changes made by the app's own kinetic glide (GTK's, detected in
-                      the app) after flickd's first output event (mode none: after the release)
+                      the app) after flickd's first output event (mode none: after the release);
+                      a flick flickd did not coast (it wrote nothing) has no figure
   distance_px         content travel after the release until it rests
   distance_fraction   distance_px / (speed_before_px_s / k), k of flickd's default model
   gtk_dropped_px      GTK 4 only: the offset the first delivered scroll event of the glide's
@@ -1551,8 +1552,10 @@ def pooled_paint_period_ms(lines, spans):
     return 1000 * statistics.median(intervals) if len(intervals) >= 2 else None
 
 
-def measure(lines, flick, axis, first_flickd, center_t):
+def measure(lines, flick, axis, first_flickd, center_t, flickd_ran=False):
     """Figures of one flick from the app's log; times are CLOCK_MONOTONIC seconds.
+    `first_flickd`: the kernel time of the first event flickd's devices wrote after the release,
+    None when they wrote none; `flickd_ran`: whether flickd ran (False: mode none).
 
     The guest is emulated and shared: the app sees input 20 ms to several 100 ms late, and the
     lag varies. So speeds are measured on the INPUT's clock: each offset change is placed at
@@ -1644,8 +1647,15 @@ def measure(lines, flick, axis, first_flickd, center_t):
     if res["speed_before_px_s"] > 0:
         res["distance_fraction"] = res["distance_px"] / (res["speed_before_px_s"] / MODEL_K_PER_S)
     # The app's own glide after flickd's first event reached it (app clock).
-    own_from = own_glide_from(lines, ch, first_flickd, t_end)
-    res["own_after_flickd"] = sum(1 for t, kind, _ in lines if kind == "own" and t > own_from)
+    # A flickd that wrote nothing after this release did not coast it (a 60 mm/s flick it read
+    # under coast.min_speed, seen): the app's own glide then came after no event of flickd's,
+    # and is left to it, so the flick has no figure here (None), rather than a count from the
+    # finger's end, which is the figure without flickd.
+    if flickd_ran and first_flickd is None:
+        res["own_after_flickd"] = None
+    else:
+        own_from = own_glide_from(lines, ch, first_flickd, t_end)
+        res["own_after_flickd"] = sum(1 for t, kind, _ in lines if kind == "own" and t > own_from)
     res["own_total"] = sum(1 for t, kind, _ in lines if kind == "own" and t >= t_touch)
     res["decel"] = any(kind == "decel" and t >= t_touch for t, kind, _ in lines)
     res["flickd_first_ms"] = 1000 * (first_flickd - r) if first_flickd is not None else None
@@ -2477,7 +2487,7 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks,
         if daemon:
             daemon.wait_quiet()
         first = daemon.first_event_after(r - 0.005) if daemon else None
-        m = measure(app.lines(), flick, axis, first, center_t)
+        m = measure(app.lines(), flick, axis, first, center_t, flickd_ran=daemon is not None)
         m["max_late_ms"] = flick.get("max_late_ms")
         m["center_late_ms"] = center_late_ms
         if daemon:
@@ -2597,6 +2607,8 @@ def check_scenario(checks, row, mode, daemon):
     # chromium's page cannot tell its own fling's wheel events from the input's (browser_app.py
     # writes no "own" lines), so a zero there would say nothing.
     own_unknown = unmeasured or ("chromium's own glide is not visible to the page" if row["toolkit"] == "chromium" else None)
+    if not own_unknown and row["own_after_flickd"] is None:
+        own_unknown = "flickd wrote nothing after the release of any of the %d flicks measured: it coasted none" % row["flicks"]
     checks.check(name, "no change from the app's own glide after flickd's first event (median over flicks)",
                  None if own_unknown else row["own_after_flickd"] == 0, 0,
                  own_unknown or "median %s, max %s" % (row["own_after_flickd"], row["own_after_flickd_max"]))

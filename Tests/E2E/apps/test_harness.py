@@ -70,6 +70,49 @@ class OwnGlideFrom(unittest.TestCase):
     def test_without_flickd_the_end_of_the_finger_phase(self):
         self.assertEqual(harness.own_glide_from(self.LINES, self.CHANGES, None, 15.7263), 15.7263)
 
+    def test_a_flick_flickd_did_not_coast_has_no_figure(self):
+        # The finger phase from 15.60 s to the release at 15.765 s; GTK's own glide follows.
+        flick = {"t_touch": 15.60, "t_release": 15.765, "k_release": 15.765}
+        counts = [harness.measure(self.LINES, flick, "v", first, 15.5, flickd_ran=ran)["own_after_flickd"]
+                  for ran, first in ((False, None), (True, None), (True, 15.760))]
+        self.assertEqual(counts, [1, None, 0], "without flickd: from the finger's end; flickd wrote nothing: no "
+                                               "figure; flickd's first frame at 15760 ms: from its glide's sequence")
+
+
+class CheckScenario(unittest.TestCase):
+    # Xorg + GTK4 at 60 mm/s (seen in a full matrix): flickd read a flick at 48 mm/s, under
+    # coast.min_speed, and wrote nothing after its release; GTK's own glide ran (46 changes).
+    ROW = {"server": "xorg", "toolkit": "gtk4", "speed_mm_s": 60.0, "direction": "horizontal", "flicks": 1,
+           "discarded": 0, "discarded_late": 0, "turned": 0, "ratio": 2.47, "ratios": [2.47], "gap_frames": None,
+           "gap_ms": 176.0, "frame_ms": None, "step_ratio": 0.96, "coast_step_px": 464.9, "finger_step_px": 508.9,
+           "distance_px": 1743.9, "distance_fraction": 1.04, "flickd_bad_events": 0, "flickd_hold_gestures": 0,
+           "own_after_flickd_max": 0}
+
+    class Daemon:
+        @staticmethod
+        def bad_lines():
+            return []
+
+    def judge(self, own):
+        checks = harness.Checks()
+        with open(os.devnull, "w") as quiet:
+            stdout, sys.stdout = sys.stdout, quiet
+            try:
+                harness.check_scenario(checks, dict(self.ROW, own_after_flickd=own), "default", self.Daemon())
+            finally:
+                sys.stdout = stdout
+        return checks
+
+    def test_the_own_glide_check_needs_a_flick_flickd_coasted(self):
+        checks = self.judge(None)
+        self.assertEqual((checks.failed, checks.passed), (0, 3), "bad events, keeps moving, not turned")
+        self.assertEqual(checks.unmeasurable, 2, "the own glide's check and the gap goal")
+
+    def test_the_own_glide_check_fails_on_the_apps_glide_after_flickds(self):
+        checks = self.judge(23)
+        self.assertEqual(checks.failures, ["xorg/gtk4/default 60 mm/s horizontal: no change from the app's own glide "
+                                           "after flickd's first event (median over flicks)"])
+
 
 class Handover(unittest.TestCase):
     # Qt under Xorg (input stamps in ms): finger events every 10 ms up to 2000 ms, the release
