@@ -85,7 +85,7 @@ class CheckScenario(unittest.TestCase):
     ROW = {"server": "xorg", "toolkit": "gtk4", "speed_mm_s": 60.0, "direction": "horizontal", "flicks": 1,
            "discarded": 0, "discarded_late": 0, "turned": 0, "ratio": 2.47, "ratios": [2.47], "gap_frames": None,
            "gap_ms": 176.0, "frame_ms": None, "step_ratio": 0.96, "coast_step_px": 464.9, "finger_step_px": 508.9,
-           "distance_px": 1743.9, "distance_fraction": 1.04, "flickd_bad_events": 0, "flickd_hold_gestures": 0,
+           "distance_px": 1743.9, "distance_fraction": 1.04, "flickd_hold_gestures": 0,
            "own_after_flickd_max": 0}
 
     class Daemon:
@@ -93,15 +93,25 @@ class CheckScenario(unittest.TestCase):
         def bad_lines():
             return []
 
-    def judge(self, own):
+    def judge(self, own, bad=0):
         checks = harness.Checks()
         with open(os.devnull, "w") as quiet:
             stdout, sys.stdout = sys.stdout, quiet
             try:
-                harness.check_scenario(checks, dict(self.ROW, own_after_flickd=own), "default", self.Daemon())
+                harness.check_scenario(checks, dict(self.ROW, own_after_flickd=own, flickd_bad_events=bad),
+                                       "default", self.Daemon())
             finally:
                 sys.stdout = stdout
         return checks
+
+    def test_bad_events_from_flickds_devices_fail(self):
+        self.assertEqual(self.judge(0, bad=1).failures,
+                         ["xorg/gtk4/default 60 mm/s horizontal: no button/tap/motion/swipe/pinch gesture from flickd's devices"])
+
+    def test_devices_not_read_with_libinput_are_not_measured(self):
+        # E2E_APPS_LIBINPUT_WATCH=0: no count, and no pass either.
+        checks = self.judge(0, bad=None)
+        self.assertEqual((checks.failed, checks.passed, checks.unmeasurable), (0, 3, 2))
 
     def test_the_own_glide_check_needs_a_flick_flickd_coasted(self):
         checks = self.judge(None)
