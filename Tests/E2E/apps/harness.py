@@ -151,6 +151,10 @@ ASSERT_DISTANCE_FRACTION = 0.2
 TURN_FRACTION = 0.5
 # flickd's default deceleration: d = 0.998 per ms, k = -1000 ln d (1/s).
 MODEL_K_PER_S = -1000.0 * math.log(0.998)
+# flickd's default coast.min_speed (mm/s): slower releases do not coast. A scenario at twice that
+# or more in which flickd coasted none of the flicks measured fails (asserted); at 60 mm/s the
+# emulator's late last frames can make every release read under it (docs/APPS.md).
+FLICKD_MIN_SPEED_MM_S = 50.0
 # Evdev codes of a finger's or the wheel's position (DevTap: a motion of flickd's devices).
 POSITION_CODES = (E.ABS_X, E.ABS_Y, E.ABS_MT_POSITION_X, E.ABS_MT_POSITION_Y)
 # The touch-stop check (--touch-stop): a finger lands on the real pad this long after the
@@ -2616,10 +2620,13 @@ def check_scenario(checks, row, mode, daemon):
     # chromium's page cannot tell its own fling's wheel events from the input's (browser_app.py
     # writes no "own" lines), so a zero there would say nothing.
     own_unknown = unmeasured or ("chromium's own glide is not visible to the page" if row["toolkit"] == "chromium" else None)
+    own_ok = None if own_unknown else row["own_after_flickd"] == 0
     if not own_unknown and row["own_after_flickd"] is None:
+        # No flick had an event of flickd's after its release: fast flicks that flickd did not
+        # coast are a fault; slow ones may have been read under coast.min_speed.
         own_unknown = "flickd wrote nothing after the release of any of the %d flicks measured: it coasted none" % row["flicks"]
-    checks.check(name, "no change from the app's own glide after flickd's first event (median over flicks)",
-                 None if own_unknown else row["own_after_flickd"] == 0, 0,
+        own_ok = False if row["speed_mm_s"] >= 2 * FLICKD_MIN_SPEED_MM_S else None
+    checks.check(name, "no change from the app's own glide after flickd's first event (median over flicks)", own_ok, 0,
                  own_unknown or "median %s, max %s" % (row["own_after_flickd"], row["own_after_flickd_max"]))
     checks.check(name, moving, None if unmeasured or frac is None else frac >= ASSERT_DISTANCE_FRACTION,
                  ">= %.2f" % ASSERT_DISTANCE_FRACTION, unmeasured or figures)

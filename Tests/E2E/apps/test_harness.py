@@ -118,6 +118,18 @@ class CheckScenario(unittest.TestCase):
         self.assertEqual((checks.failed, checks.passed), (0, 3), "bad events, keeps moving, not turned")
         self.assertEqual(checks.unmeasurable, 2, "the own glide's check and the gap goal")
 
+    def test_fast_flicks_flickd_coasted_none_of_fail(self):
+        checks = harness.Checks()
+        with open(os.devnull, "w") as quiet:
+            stdout, sys.stdout = sys.stdout, quiet
+            try:
+                harness.check_scenario(checks, dict(self.ROW, speed_mm_s=150.0, own_after_flickd=None,
+                                                    flickd_bad_events=0), "default", self.Daemon())
+            finally:
+                sys.stdout = stdout
+        self.assertEqual(checks.failures, ["xorg/gtk4/default 150 mm/s horizontal: no change from the app's own glide "
+                                           "after flickd's first event (median over flicks)"])
+
     def test_the_own_glide_check_fails_on_the_apps_glide_after_flickds(self):
         checks = self.judge(23)
         self.assertEqual(checks.failures, ["xorg/gtk4/default 60 mm/s horizontal: no change from the app's own glide "
