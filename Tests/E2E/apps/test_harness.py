@@ -93,13 +93,13 @@ class CheckScenario(unittest.TestCase):
         def bad_lines():
             return []
 
-    def judge(self, own, bad=0):
+    def judge(self, own, bad=0, speed=60.0):
         checks = harness.Checks()
         with open(os.devnull, "w") as quiet:
             stdout, sys.stdout = sys.stdout, quiet
             try:
-                harness.check_scenario(checks, dict(self.ROW, own_after_flickd=own, flickd_bad_events=bad),
-                                       "default", self.Daemon())
+                harness.check_scenario(checks, dict(self.ROW, own_after_flickd=own, flickd_bad_events=bad,
+                                                    speed_mm_s=speed), "default", self.Daemon())
             finally:
                 sys.stdout = stdout
         return checks
@@ -119,15 +119,7 @@ class CheckScenario(unittest.TestCase):
         self.assertEqual(checks.unmeasurable, 2, "the own glide's check and the gap goal")
 
     def test_fast_flicks_flickd_coasted_none_of_fail(self):
-        checks = harness.Checks()
-        with open(os.devnull, "w") as quiet:
-            stdout, sys.stdout = sys.stdout, quiet
-            try:
-                harness.check_scenario(checks, dict(self.ROW, speed_mm_s=150.0, own_after_flickd=None,
-                                                    flickd_bad_events=0), "default", self.Daemon())
-            finally:
-                sys.stdout = stdout
-        self.assertEqual(checks.failures, ["xorg/gtk4/default 150 mm/s horizontal: no change from the app's own glide "
+        self.assertEqual(self.judge(None, speed=150.0).failures, ["xorg/gtk4/default 150 mm/s horizontal: no change from the app's own glide "
                                            "after flickd's first event (median over flicks)"])
 
     def test_the_own_glide_check_fails_on_the_apps_glide_after_flickds(self):
