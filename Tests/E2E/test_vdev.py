@@ -66,6 +66,69 @@ class MaxLate(unittest.TestCase):
         self.assertGreaterEqual(self.play([0.025, 0, 0, 0])["max_late_ms"], 15.0)
 
 
+class GeometryPad(FakePad):
+    """A 100 x 60 mm pad that keeps what each frame wrote (the first finger's y, write time),
+    with TouchDevice's own gesture code."""
+    width_mm, height_mm = 100.0, 60.0
+    abs = {}
+    LATE_CARRY_S = vdev.TouchDevice.LATE_CARRY_S
+    flick = vdev.TouchDevice.flick
+    play = vdev.TouchDevice.play
+    _finger_offsets = vdev.TouchDevice._finger_offsets
+    _check_fits = vdev.TouchDevice._check_fits
+    _room_ahead = vdev.TouchDevice._room_ahead
+
+    def __init__(self, clock):
+        FakePad.__init__(self, clock)
+        self.written = []
+
+    def frame(self, points):
+        if points:
+            self.written.append((self.clock.t, points[0][1]))
+        return FakePad.frame(self, points)
+
+
+class LateFrameCarriesOn(unittest.TestCase):
+    """flick(at_write_time=True): a motion frame written after the motion's scheduled end
+    carries the fingers on at the flick's speed (within LATE_CARRY_S and the pad), so a
+    player that fell behind does not show fingers that stopped before the lift."""
+
+    def flick(self, overshoot, **kw):
+        clock = Clock(overshoot)
+        pad = GeometryPad(clock)
+        args = dict(direction="down", speed=60.0, duration=0.2, interval=0.010, at_write_time=True)
+        args.update(kw)
+        with mock.patch.object(vdev, "now", clock.now), mock.patch.object(vdev.time, "sleep", clock.sleep):
+            result = pad.flick(**args)
+        start = pad.written[0][1]
+        return result, [(t, y - start) for t, y in pad.written]
+
+    def test_on_time_the_motion_ends_where_it_was_scheduled(self):
+        result, ys = self.flick([])
+        self.assertAlmostEqual(ys[-1][1], result["travel_mm"], delta=0.1)
+
+    def test_a_late_last_frame_keeps_the_speed(self):
+        # The sleep before the last motion frame overshoots by 25 ms (21 sleeps: landing, 20 motion).
+        result, ys = self.flick([0.0] * 20 + [0.025])
+        (t1, y1), (t2, y2) = ys[-2], ys[-1]
+        self.assertGreater(y2, result["travel_mm"] + 1.0)
+        self.assertAlmostEqual((y2 - y1) / (t2 - t1), 60.0, delta=6.0)
+
+    def test_the_carry_stops_after_its_limit(self):
+        result, ys = self.flick([0.0] * 20 + [0.300])
+        self.assertAlmostEqual(ys[-1][1] - result["travel_mm"], 60.0 * vdev.TouchDevice.LATE_CARRY_S, delta=0.01)
+
+    def test_the_carry_stays_on_the_pad(self):
+        # Fingers end 3 mm from the bottom edge (2 mm margin): 1 mm of room.
+        travel = 60.0 * 0.2
+        result, ys = self.flick([0.0] * 20 + [0.300], y=60.0 - 3.0 - travel / 2)
+        self.assertAlmostEqual(ys[-1][1] - result["travel_mm"], 1.0, delta=0.01)
+
+    def test_a_flick_that_slows_down_is_not_carried_on(self):
+        result, ys = self.flick([0.0] * 30 + [0.040], decel=0.1)
+        self.assertAlmostEqual(ys[-1][1], result["travel_mm"], delta=0.01)
+
+
 class QuirkHint(unittest.TestCase):
     """A pad without resolution is measured as libinput measures it: by its quirk's hint."""
 

@@ -463,6 +463,9 @@ class KernelClock:
 
 class TouchDevice:
     """A uinput touchpad/touchscreen made from a description (see load())."""
+    # At most how long a frame written after a motion's end carries it on (flick(at_write_time)):
+    # longer than the guest's usual lateness (20-40 ms), short of a visible overshoot.
+    LATE_CARRY_S = 0.05
 
     def __init__(self, desc, name=None, check=True, kernel_times=True, udev_timeout=30.0):
         self.desc = desc
@@ -776,6 +779,19 @@ class TouchDevice:
                 "reaches x %.1f..%.1f, y %.1f..%.1f; lower speed/duration or move x=/y="
                 % (self.name, self.width_mm, self.height_mm, travel, cx, cy, min(xs), max(xs), min(ys), max(ys)))
 
+    def _room_ahead(self, cx, cy, offsets, ux, uy, travel, margin=2.0):
+        """How far (mm) every finger can go on past the end of a motion of `travel` mm
+        centred on (cx, cy) in direction (ux, uy) before reaching the pad's margin."""
+        room = float("inf")
+        for ox, oy in offsets:
+            ex, ey = cx + ox + ux * travel / 2.0, cy + oy + uy * travel / 2.0
+            for pos, u, size in ((ex, ux, self.width_mm), (ey, uy, self.height_mm)):
+                if u > 0:
+                    room = min(room, (size - margin - pos) / u)
+                elif u < 0:
+                    room = min(room, (pos - margin) / -u)
+        return max(0.0, room)
+
     # -- gestures
     def flick(self, direction="down", speed=150.0, duration=0.2, interval=0.010, fingers=2,
               spacing=18.0, x=None, y=None, hold=0.0, ramp=0.0, stagger=0.0, lift_frames=0,
@@ -790,7 +806,11 @@ class TouchDevice:
         (a 60 mm/s flick was read at 43-48 mm/s on the kernel clock in a slow guest). With
         `at_write_time` each motion frame holds where the fingers are at the moment it is
         written, as a real pad's late frame does: the motion keeps its speed on the kernel
-        clock, and a late frame is a longer one, not a bunch of short ones."""
+        clock, and a late frame is a longer one, not a bunch of short ones. A frame written
+        after the motion's scheduled end (the player fell behind) carries the motion on at its
+        last speed, up to LATE_CARRY_S and as far as the pad's margin lets it, as a finger
+        that lifts while moving does: held at the end, the last frames would show fingers that
+        stopped before the lift, and a slow flick would be read under its speed."""
         if direction not in DIRECTIONS:
             raise VdevError("direction must be one of %s" % ", ".join(DIRECTIONS))
         if interval <= 0 or duration < 0 or speed < 0 or fingers < 1:
@@ -816,6 +836,16 @@ class TouchDevice:
         offsets = self._finger_offsets(fingers, spacing, direction)
         self._check_fits(cx, cy, offsets, ux, uy, travel)
         sx, sy = cx - ux * travel / 2, cy - uy * travel / 2
+        end = duration + decel
+        # How far a late frame may carry the motion past its end (at_write_time): the speed
+        # the motion ends at (none after a slow-down), for at most LATE_CARRY_S, on the pad.
+        end_speed = 0.0 if decel > 0 or duration <= 0 else speed
+        carry = min(end_speed * self.LATE_CARRY_S,
+                    self._room_ahead(cx, cy, offsets, ux, uy, travel)) if at_write_time else 0.0
+
+        def dist_written(since):  # distance at a motion frame written `since` s after landing
+            t = max(0.0, since - hold)
+            return dist(t) if t <= end else travel + min(carry, end_speed * (t - end))
 
         def pts_at(s, p=0.3):
             return {i: (sx + offsets[i][0] + ux * s, sy + offsets[i][1] + uy * s, p)
@@ -824,11 +854,10 @@ class TouchDevice:
         sched = [(0.0, pts_at(0), "touch")]
         t = hold
         n_motion = int(round((duration + decel) / interval))
-        end = duration + decel
         for k in range(1, n_motion + 1):
             t += interval
             if at_write_time:  # play() passes the time since the landing was written
-                sched.append((t, lambda since: pts_at(dist(min(end, max(0.0, since - hold)))), None))
+                sched.append((t, lambda since: pts_at(dist_written(since)), None))
             else:
                 sched.append((t, pts_at(dist(k * interval)), None))
         last_motion = len(sched) - 1
