@@ -76,8 +76,10 @@ and, over all flicks of the scenario: turned (flicks played, measured or not, wh
 back after the finger's last change by more than TURN_FRACTION of the finger phase's travel: a
 glide against the finger), flickd_bad_events (POINTER_BUTTON, tap, POINTER_MOTION or
 GESTURE_* other than hold events `libinput debug-events` reports for flickd's own virtual
-devices), flickd_hold_gestures (GESTURE_HOLD_*, counted apart), edge_hits (flicks whose glide
-reached the end of the content: their distance is cut short).
+devices), flickd_hold_gestures (GESTURE_HOLD_*, counted apart), libinput_touch_jumps,
+libinput_dropped (times libinput logged that it lost events of flickd's devices: SYN_DROPPED)
+and libinput_behind (its reader had not caught up when counted; LibinputWatch), edge_hits
+(flicks whose glide reached the end of the content: their distance is cut short).
 
 Files in --out, beside the apps' logs: per flickd run, its log (flickd-MODE-MS.log) and per
 device of its own, what `libinput debug-events` printed (.libinput-N) and every event the
@@ -1265,8 +1267,45 @@ def split_settle(times):
     return times[-1], None
 
 
-class LibinputWatch(vdev.LibinputReader):
-    """`libinput debug-events` on one of flickd's devices; counts what must never come from it."""
+def scan_debug_events(text):
+    """What `libinput debug-events` printed (`text`) that counts here: "bad" (lines of events
+    that must never come from flickd's devices), "holds", "jumps" (libinput discarded a touch
+    jump: a visible step), "dropped" (libinput lost events: SYN_DROPPED; it logs that at most
+    once in a while, so a count is a lower bound)."""
+    found = {"bad": [], "holds": 0, "jumps": 0, "dropped": 0}
+    for line in text.splitlines():
+        if LibinputWatch.HOLD.search(line):
+            found["holds"] += 1
+        elif LibinputWatch.BAD.search(line):
+            found["bad"].append(line.strip())
+        elif LibinputWatch.JUMP.search(line):
+            found["jumps"] += 1
+        elif LibinputWatch.DROPPED.search(line):
+            found["dropped"] += 1
+    return found
+
+
+def process_state(pid):
+    """The state letter of /proc/PID/stat ("S": asleep, "R": running or runnable); None when
+    the process is gone."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return None
+
+
+class LibinputWatch:
+    """`libinput debug-events` on one of flickd's devices; counts what must never come from it.
+
+    It runs in the idle scheduling class (SCHED_IDLE), its output going straight to a file of
+    the guest's own (read when counted, copied beside flickd's log at the end): at the normal
+    class, and read by a thread of the harness, it was one more process handling each of the
+    glide's frames on the guest's two emulated CPUs and lowered the apps' figures (docs/APPS.md,
+    "What the harness's own libinput reader costs"). Lagging does not change what libinput
+    makes of the events: its timers run on the events' own times (it flushes expired timers
+    before each event it handles). Events lost to a full kernel buffer are logged (SYN_DROPPED)
+    and make the check not measurable (bad_event_verdict)."""
     # The event-type column of debug-events (a tap shows as POINTER_BUTTON). Hold gestures
     # (GESTURE_HOLD_BEGIN/END) are counted apart: libinput reports one for fingers resting on
     # a pad, and flickd's virtual fingers rest >= 150 ms before they lift (so that GTK starts
@@ -1275,29 +1314,60 @@ class LibinputWatch(vdev.LibinputReader):
     HOLD = re.compile(r"^\s*-?event\d+\s+GESTURE_HOLD_\w+")
     BAD = re.compile(r"^\s*-?event\d+\s+(POINTER_BUTTON|POINTER_MOTION\w*|GESTURE_\w+|TOUCH_\w+)")
     JUMP = re.compile(r"Touch jump detected")
+    DROPPED = re.compile(r"SYN_DROPPED")
+    # How long a count waits for the reader to catch up (it runs only when the CPUs are idle).
+    CATCH_UP_S = 10.0
 
     def __init__(self, devnode, path):
-        self.bad = []
-        self.holds = 0
-        self.jumps = 0
-        vdev.LibinputReader.__init__(self, devnode, path)
+        self.path = path
+        fd, self.local = tempfile.mkstemp(prefix="flickd-libinput-", suffix=".log")
+        with os.fdopen(fd, "w") as out:
+            self.proc = subprocess.Popen(["chrt", "--idle", "0", "stdbuf", "-oL", "libinput", "debug-events",
+                                          "--device", devnode], stdout=out, stderr=subprocess.STDOUT)
 
-    def line(self, text):
-        with self.lock:
-            if self.HOLD.search(text):
-                self.holds += 1
-            elif self.BAD.search(text):
-                self.bad.append(text.strip())
-            elif self.JUMP.search(text):
-                self.jumps += 1
+    def caught_up(self, timeout=None, state=None, clock=None, sleep=None):
+        """Whether the reader has handled every event written so far: it is found asleep (waiting
+        for input) twice in a row, 20 ms apart, within `timeout`. A reader that exited has
+        nothing more to handle."""
+        state = state or (lambda: process_state(self.proc.pid))
+        clock, sleep = clock or mono, sleep or time.sleep
+        end = clock() + (self.CATCH_UP_S if timeout is None else timeout)
+        asleep = 0
+        while True:
+            st = state()
+            if st is None or st == "Z":
+                return True
+            asleep = asleep + 1 if st == "S" else 0
+            if asleep >= 2:
+                return True
+            if clock() >= end:
+                return False
+            sleep(0.02)
 
-    def bad_count(self):
-        with self.lock:
-            return len(self.bad)
+    def counts(self):
+        """scan_debug_events of what the reader printed so far, once it caught up, with "behind":
+        True when it had not within CATCH_UP_S."""
+        behind = not self.caught_up()
+        try:
+            with open(self.local, errors="replace") as f:
+                found = scan_debug_events(f.read())
+        except OSError:
+            found = scan_debug_events("")
+        found["behind"] = behind
+        return found
 
-    def hold_count(self):
-        with self.lock:
-            return self.holds
+    def close(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        try:
+            shutil.copyfile(self.local, self.path)
+            os.unlink(self.local)
+        except OSError:
+            pass
 
 
 def flickd_devnodes():
@@ -1361,6 +1431,7 @@ class Flickd:
         self.watched = os.environ.get("E2E_APPS_LIBINPUT_WATCH", "1") != "0"
         self.watches = [LibinputWatch(d, self.log_path + ".libinput-%d" % i)
                         for i, (d, _) in enumerate(self.devices)] if self.watched else []
+        self.last_bad = []
         time.sleep(1.0)  # the display server adds the new devices (hot-plug)
 
     def text(self):
@@ -1390,12 +1461,21 @@ class Flickd:
         m = self.TIMER.search(self.text(), mark)
         return max(float(v) for v in re.findall(r"[\d.]+", m.group(1))) if m else None
 
-    def bad_count(self):
-        """Bad events libinput reported for flickd's devices; None when they are not read."""
-        return sum(w.bad_count() for w in self.watches) if self.watched else None
-
-    def hold_count(self):
-        return sum(w.hold_count() for w in self.watches) if self.watched else None
+    def libinput_counts(self):
+        """LibinputWatch.counts summed over flickd's devices ("bad" as a number, "behind" if
+        any reader was); None when they are not read (E2E_APPS_LIBINPUT_WATCH=0)."""
+        if not self.watched:
+            return None
+        total = {"bad": 0, "holds": 0, "jumps": 0, "dropped": 0, "behind": False}
+        self.last_bad = []
+        for w in self.watches:
+            c = w.counts()
+            self.last_bad += c["bad"]
+            total["bad"] += len(c["bad"])
+            total["behind"] = total["behind"] or c["behind"]
+            for key in ("holds", "jumps", "dropped"):
+                total[key] += c[key]
+        return total
 
     def wait_quiet(self, quiet=0.5, timeout=10.0):
         """Until none of flickd's devices wrote anything for `quiet` s (a coast has ended)."""
@@ -1405,11 +1485,9 @@ class Flickd:
                 return
             time.sleep(0.1)
 
-    def jump_count(self):
-        return sum(w.jumps for w in self.watches) if self.watched else None
-
     def bad_lines(self):
-        return [l for w in self.watches for l in w.bad]
+        """The bad events' lines of the last libinput_counts()."""
+        return list(self.last_bad)
 
     def stop(self):
         for w in self.watches:
@@ -1954,7 +2032,7 @@ def run_quick_flicks(args, server, app, pad, daemon, mode, checks):
     too seldom to tell a glide from the next flick (quick_input_too_coarse)."""
     name = "%s/%s/%s quick flicks" % (server.name, app.toolkit, mode)
     app.recenter()
-    bad_before = daemon.bad_count()
+    before = daemon.libinput_counts()
     duration, y = flick_plan(pad, "down", 150.0)
     flicks = []
     for _ in range(QUICK_FLICKS):
@@ -1965,7 +2043,9 @@ def run_quick_flicks(args, server, app, pad, daemon, mode, checks):
     time.sleep(0.5)
     app.wait_still(quiet=0.8, timeout=12)
     daemon.wait_quiet()
-    bad = count_since(daemon.bad_count(), bad_before)
+    seen = libinput_since(daemon, before)
+    bad = seen and seen["bad"]
+    bad_ok, bad_note = bad_event_verdict(seen)
     slack = max(server.input_clock_slack_s, app.input_clock_slack_s)
     per, own = measure_quick_flicks(app.lines(), flicks, slack)
     judged, typical = judge_quick_flicks(per)
@@ -1997,11 +2077,11 @@ def run_quick_flicks(args, server, app, pad, daemon, mode, checks):
         else:
             checks.goal(name, what, glided, figures)
         checks.check(name, "no button, tap, motion or gesture from flickd during the quick flicks",
-                     None if bad is None else bad == 0, "0 bad events", figures + unread_note(bad))
+                     bad_ok, "0 bad events", figures + bad_note)
         return row
     checks.check(name, what + ", no button, tap, motion or gesture from flickd",
-                 None if bad is None else glided and bad == 0,
-                 "each >= %g; 0 bad events" % QUICK_GLIDE_FRACTION, figures + unread_note(bad))
+                 bad_ok if not bad_ok else glided,
+                 "each >= %g; 0 bad events" % QUICK_GLIDE_FRACTION, figures + bad_note)
     return row
 
 
@@ -2478,10 +2558,8 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks,
     per = []
     discarded = late = turned = 0
     turned_flicks = []
-    bad_before = daemon.bad_count() if daemon else 0
-    holds_before = daemon.hold_count() if daemon else 0
+    before = daemon.libinput_counts() if daemon else None
     scenario_t0 = mono()
-    jumps_before = daemon.jump_count() if daemon else 0
     for i in range(args.flicks * 3):
         if len(per) >= args.flicks:
             break
@@ -2530,8 +2608,8 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks,
         if args.verbose:
             log("%s/%s/%s %s %s #%d: %s" % (server.name, app.toolkit, mode, speed, direction, i,
                                            json.dumps({k: fmt(v) if isinstance(v, float) else v for k, v in m.items()})))
-    bad = count_since(daemon.bad_count(), bad_before) if daemon else 0
-    holds = count_since(daemon.hold_count(), holds_before) if daemon else 0
+    # Without flickd nothing of its is read: zeros (reference rows).
+    seen = libinput_since(daemon, before) if daemon else dict(NOTHING_SEEN)
     lines = app.lines()
     # A flick whose finger phase had too few paints for a period of its own is measured against
     # the period pooled over the scenario's finger phases.
@@ -2564,10 +2642,14 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks,
             row[per_flick] = [p.get(key) for p in per]
     row["own_after_flickd_max"] = max([p.get("own_after_flickd") or 0 for p in per] or [0])
     row["gtk_glides"] = sum(1 for p in per if p.get("decel"))
-    row["flickd_bad_events"] = bad
-    row["flickd_hold_gestures"] = holds
+    row["flickd_bad_events"] = seen and seen["bad"]
+    row["flickd_hold_gestures"] = seen and seen["holds"]
     # libinput discarding a "touch jump" of flickd's virtual touchpad (a visible step).
-    row["libinput_touch_jumps"] = count_since(daemon.jump_count(), jumps_before) if daemon else 0
+    row["libinput_touch_jumps"] = seen and seen["jumps"]
+    # libinput losing events of flickd's devices (its reader fell a kernel buffer behind), or its
+    # reader not caught up when counted: the bad-event check is then not measurable.
+    row["libinput_dropped"] = seen and seen["dropped"]
+    row["libinput_behind"] = seen and seen["behind"]
     row["edge_hits"] = sum(1 for p in per if vmax and p.get("end_px") is not None
                            and (p["end_px"] <= 5 or p["end_px"] >= vmax - 5))
     row["ratios"] = [fmt(p.get("ratio"), 2) for p in per]
@@ -2614,9 +2696,11 @@ def check_scenario(checks, row, mode, daemon):
         return
     # Asserted.
     bad = row["flickd_bad_events"]
-    checks.check(name, "no button/tap/motion/swipe/pinch gesture from flickd's devices", None if bad is None else bad == 0,
-                 0, unread_note(bad).lstrip("; ") or "%d %s; hold gestures (not counted): %d" % (
-                     bad, daemon.bad_lines()[-3:], row["flickd_hold_gestures"]))
+    bad_ok, bad_note = bad_event_verdict(None if bad is None else {
+        "bad": bad, "dropped": row.get("libinput_dropped") or 0, "behind": bool(row.get("libinput_behind"))})
+    checks.check(name, "no button/tap/motion/swipe/pinch gesture from flickd's devices", bad_ok,
+                 0, bad_note.lstrip("; ") if bad is None else "%d %s; hold gestures (not counted): %d%s" % (
+                     bad, daemon.bad_lines()[-3:], row["flickd_hold_gestures"], bad_note))
     # chromium's page cannot tell its own fling's wheel events from the input's (browser_app.py
     # writes no "own" lines), so a zero there would say nothing.
     own_unknown = unmeasured or ("chromium's own glide is not visible to the page" if row["toolkit"] == "chromium" else None)
@@ -2656,15 +2740,37 @@ def check_scenario(checks, row, mode, daemon):
             "X server times)" % (name, row["x_finger_lost"], row["x_fingers_lost"]))
 
 
-def count_since(count, before):
-    """What a counter of flickd's libinput readers added since `before`; None when they are not
-    read (E2E_APPS_LIBINPUT_WATCH=0)."""
-    return None if count is None else count - before
+# What libinput_since reports for a run without flickd.
+NOTHING_SEEN = {"bad": 0, "holds": 0, "jumps": 0, "dropped": 0, "behind": False}
 
 
-def unread_note(bad):
-    """Said in a check's figures when flickd's devices were not read with libinput."""
-    return "" if bad is not None else "; flickd's devices not read with libinput (E2E_APPS_LIBINPUT_WATCH=0)"
+def libinput_since(daemon, before):
+    """What flickd's libinput readers reported since `before` (a Flickd.libinput_counts()):
+    the counts' differences, "behind" as it is now; None when they are not read
+    (E2E_APPS_LIBINPUT_WATCH=0)."""
+    now = daemon.libinput_counts()
+    if now is None or before is None:
+        return None
+    seen = {key: now[key] - before[key] for key in ("bad", "holds", "jumps", "dropped")}
+    seen["behind"] = now["behind"]
+    return seen
+
+
+def bad_event_verdict(seen):
+    """(outcome, note) of "no bad event from flickd's devices" for a libinput_since(): False
+    when libinput reported one; None (not measurable) when the devices were not read, when
+    libinput lost events of them (SYN_DROPPED) or its reader had not caught up, and reported
+    none: what it did not see cannot be called clean; else True. The note goes after a
+    check's figures."""
+    if seen is None:
+        return None, "; flickd's devices not read with libinput (E2E_APPS_LIBINPUT_WATCH=0)"
+    if seen["bad"]:
+        return False, ""
+    if seen["dropped"]:
+        return None, "; libinput lost events of flickd's devices (SYN_DROPPED, logged %d times)" % seen["dropped"]
+    if seen["behind"]:
+        return None, "; libinput's reader of flickd's devices had not caught up in %g s" % LibinputWatch.CATCH_UP_S
+    return True, ""
 
 
 def turned_detail(row):

@@ -93,13 +93,14 @@ class CheckScenario(unittest.TestCase):
         def bad_lines():
             return []
 
-    def judge(self, own, bad=0, speed=60.0):
+    def judge(self, own, bad=0, speed=60.0, dropped=0, behind=False):
         checks = harness.Checks()
         with open(os.devnull, "w") as quiet:
             stdout, sys.stdout = sys.stdout, quiet
             try:
                 harness.check_scenario(checks, dict(self.ROW, own_after_flickd=own, flickd_bad_events=bad,
-                                                    speed_mm_s=speed), "default", self.Daemon())
+                                                    speed_mm_s=speed, libinput_dropped=dropped,
+                                                    libinput_behind=behind), "default", self.Daemon())
             finally:
                 sys.stdout = stdout
         return checks
@@ -112,6 +113,13 @@ class CheckScenario(unittest.TestCase):
         # E2E_APPS_LIBINPUT_WATCH=0: no count, and no pass either.
         checks = self.judge(0, bad=None)
         self.assertEqual((checks.failed, checks.passed, checks.unmeasurable), (0, 3, 2))
+
+    def test_events_libinput_lost_or_not_yet_read_leave_the_check_unmeasured(self):
+        for kw in ({"dropped": 1}, {"behind": True}):
+            checks = self.judge(0, **kw)
+            self.assertEqual((checks.failed, checks.passed, checks.unmeasurable), (0, 3, 2), kw)
+        # A bad event libinput did report still fails.
+        self.assertEqual(self.judge(0, bad=2, dropped=1).failed, 1)
 
     def test_the_own_glide_check_needs_a_flick_flickd_coasted(self):
         checks = self.judge(None)
@@ -126,6 +134,81 @@ class CheckScenario(unittest.TestCase):
         checks = self.judge(23)
         self.assertEqual(checks.failures, ["xorg/gtk4/default 60 mm/s horizontal: no change from the app's own glide "
                                            "after flickd's first event (median over flicks)"])
+
+
+class LibinputReading(unittest.TestCase):
+    """What the harness makes of `libinput debug-events` on flickd's devices."""
+
+    TEXT = """-event9   DEVICE_ADDED     flickd virtual touchpad           seat0 default group1  cap:pg
+ event9   POINTER_SCROLL_FINGER  +1.234s	vert 3.20/0.0* horiz 0.00/0.0 (finger)
+ event9   GESTURE_HOLD_BEGIN     +2.000s	2
+ event9   GESTURE_HOLD_END       +2.210s	2
+event9  - flickd virtual touchpad: kernel bug: Touch jump detected and discarded.
+ event9   POINTER_BUTTON         +3.000s	BTN_RIGHT (273) pressed, seat count: 1
+event9  - flickd virtual touchpad: SYN_DROPPED event - some input events have been lost.
+ event9   GESTURE_SWIPE_BEGIN    +4.000s	3
+"""
+
+    def test_scan_counts_each_kind(self):
+        found = harness.scan_debug_events(self.TEXT)
+        self.assertEqual(len(found["bad"]), 2)
+        self.assertTrue(found["bad"][0].startswith("event9   POINTER_BUTTON"))
+        self.assertEqual((found["holds"], found["jumps"], found["dropped"]), (2, 1, 1))
+        self.assertEqual(harness.scan_debug_events(""), {"bad": [], "holds": 0, "jumps": 0, "dropped": 0})
+
+    def caught_up(self, states, timeout=1.0):
+        """caught_up against a reader whose /proc state runs through `states` (one per look),
+        on a virtual clock that only its sleeps move; (result, looks taken)."""
+        watch = harness.LibinputWatch.__new__(harness.LibinputWatch)
+        clock = [0.0]
+        seq = iter(states)
+        looks = []
+
+        def state():
+            looks.append(clock[0])
+            return next(seq)
+        result = watch.caught_up(timeout, state=state, clock=lambda: clock[0],
+                                 sleep=lambda d: clock.__setitem__(0, clock[0] + d))
+        return result, len(looks)
+
+    def test_a_reader_found_asleep_twice_running_has_caught_up(self):
+        self.assertEqual(self.caught_up(["R", "R", "S", "R", "S", "S"]), (True, 6))
+
+    def test_a_reader_that_exited_has_nothing_left(self):
+        self.assertEqual(self.caught_up(["R", None]), (True, 2))
+        self.assertEqual(self.caught_up(["Z"]), (True, 1))
+
+    def test_a_reader_kept_from_the_cpus_is_behind_after_the_timeout(self):
+        result, looks = self.caught_up(["R"] * 1000, timeout=0.5)
+        self.assertFalse(result)
+        self.assertLess(looks, 100)
+
+    def test_verdict(self):
+        seen = dict(harness.NOTHING_SEEN)
+        self.assertEqual(harness.bad_event_verdict(seen), (True, ""))
+        self.assertEqual(harness.bad_event_verdict(dict(seen, bad=1, dropped=3))[0], False)
+        ok, note = harness.bad_event_verdict(dict(seen, dropped=1))
+        self.assertIsNone(ok)
+        self.assertIn("SYN_DROPPED", note)
+        ok, note = harness.bad_event_verdict(dict(seen, behind=True))
+        self.assertIsNone(ok)
+        self.assertIn("caught up", note)
+        ok, note = harness.bad_event_verdict(None)
+        self.assertIsNone(ok)
+        self.assertIn("E2E_APPS_LIBINPUT_WATCH=0", note)
+
+    def test_since_takes_differences(self):
+        class Daemon:
+            now = {"bad": 3, "holds": 4, "jumps": 1, "dropped": 2, "behind": True}
+
+            def libinput_counts(self):
+                return self.now
+        before = {"bad": 1, "holds": 2, "jumps": 1, "dropped": 0, "behind": False}
+        self.assertEqual(harness.libinput_since(Daemon(), before),
+                         {"bad": 2, "holds": 2, "jumps": 0, "dropped": 2, "behind": True})
+        self.assertIsNone(harness.libinput_since(Daemon(), None))
+        Daemon.now = None
+        self.assertIsNone(harness.libinput_since(Daemon(), before))
 
 
 class Handover(unittest.TestCase):
