@@ -1357,12 +1357,7 @@ class LibinputWatch:
         return found
 
     def close(self):
-        self.proc.terminate()
-        try:
-            self.proc.wait(5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        end_process(self.proc, 5)
         try:
             shutil.copyfile(self.local, self.path)
             os.unlink(self.local)
