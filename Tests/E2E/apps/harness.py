@@ -2603,7 +2603,7 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks,
         if args.verbose:
             log("%s/%s/%s %s %s #%d: %s" % (server.name, app.toolkit, mode, speed, direction, i,
                                            json.dumps({k: fmt(v) if isinstance(v, float) else v for k, v in m.items()})))
-    # Without flickd nothing of its is read: zeros (reference rows).
+    # Without flickd there is no device of its to read: zeros (reference rows).
     seen = libinput_since(daemon, before) if daemon else dict(NOTHING_SEEN)
     lines = app.lines()
     # A flick whose finger phase had too few paints for a period of its own is measured against
