@@ -77,8 +77,9 @@ back after the finger's last change by more than TURN_FRACTION of the finger pha
 glide against the finger), flickd_bad_events (POINTER_BUTTON, tap, POINTER_MOTION or
 GESTURE_* other than hold events `libinput debug-events` reports for flickd's own virtual
 devices), flickd_hold_gestures (GESTURE_HOLD_*, counted apart), libinput_touch_jumps,
-libinput_dropped (times libinput logged that it lost events of flickd's devices: SYN_DROPPED)
-and libinput_behind (its reader had not caught up when counted; LibinputWatch), edge_hits
+libinput_dropped (times libinput logged that it lost events of flickd's devices: SYN_DROPPED),
+libinput_limited (libinput had stopped logging such losses: its rate limit) and libinput_behind
+(its reader had not caught up when counted; LibinputWatch), edge_hits
 (flicks whose glide reached the end of the content: their distance is cut short).
 
 Files in --out, beside the apps' logs: per flickd run, its log (flickd-MODE-MS.log) and per
@@ -1270,9 +1271,10 @@ def split_settle(times):
 def scan_debug_events(text):
     """What `libinput debug-events` printed (`text`) that counts here: "bad" (lines of events
     that must never come from flickd's devices), "holds", "jumps" (libinput discarded a touch
-    jump: a visible step), "dropped" (libinput lost events: SYN_DROPPED; it logs that at most
-    once in a while, so a count is a lower bound)."""
-    found = {"bad": [], "holds": 0, "jumps": 0, "dropped": 0}
+    jump: a visible step), "dropped" (libinput lost events: SYN_DROPPED), "limited" (libinput
+    hit its rate limit on that message, 5 per 30 s per device, and logs no loss for the rest of
+    the 30 s: from there on a loss can go unlogged)."""
+    found = {"bad": [], "holds": 0, "jumps": 0, "dropped": 0, "limited": 0}
     for line in text.splitlines():
         if LibinputWatch.HOLD.search(line):
             found["holds"] += 1
@@ -1282,6 +1284,8 @@ def scan_debug_events(text):
             found["jumps"] += 1
         elif LibinputWatch.DROPPED.search(line):
             found["dropped"] += 1
+        elif LibinputWatch.LIMITED.search(line):
+            found["limited"] += 1
     return found
 
 
@@ -1305,7 +1309,8 @@ class LibinputWatch:
     "What the harness's own libinput reader costs"). Lagging does not change what libinput
     makes of the events: its timers run on the events' own times (it flushes expired timers
     before each event it handles). Events lost to a full kernel buffer are logged (SYN_DROPPED)
-    and make the check not measurable (bad_event_verdict)."""
+    and make the check not measurable (bad_event_verdict); so does every count after libinput
+    stopped logging them (its rate limit), since a loss could then go unlogged."""
     # The event-type column of debug-events (a tap shows as POINTER_BUTTON). Hold gestures
     # (GESTURE_HOLD_BEGIN/END) are counted apart: libinput reports one for fingers resting on
     # a pad, and flickd's virtual fingers rest >= 150 ms before they lift (so that GTK starts
@@ -1315,6 +1320,8 @@ class LibinputWatch:
     BAD = re.compile(r"^\s*-?event\d+\s+(POINTER_BUTTON|POINTER_MOTION\w*|GESTURE_\w+|TOUCH_\w+)")
     JUMP = re.compile(r"Touch jump detected")
     DROPPED = re.compile(r"SYN_DROPPED")
+    # What libinput logs once it stops logging a kind of message for a while (its rate limit).
+    LIMITED = re.compile(r"log rate limit exceeded")
     # How long a count waits for the reader to catch up (it runs only when the CPUs are idle).
     CATCH_UP_S = 10.0
 
@@ -1461,14 +1468,14 @@ class Flickd:
         any reader was); None when they are not read (E2E_APPS_LIBINPUT_WATCH=0)."""
         if not self.watched:
             return None
-        total = {"bad": 0, "holds": 0, "jumps": 0, "dropped": 0, "behind": False}
+        total = {"bad": 0, "holds": 0, "jumps": 0, "dropped": 0, "limited": 0, "behind": False}
         self.last_bad = []
         for w in self.watches:
             c = w.counts()
             self.last_bad += c["bad"]
             total["bad"] += len(c["bad"])
             total["behind"] = total["behind"] or c["behind"]
-            for key in ("holds", "jumps", "dropped"):
+            for key in ("holds", "jumps", "dropped", "limited"):
                 total[key] += c[key]
         return total
 
@@ -2645,6 +2652,9 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks,
     # reader not caught up when counted: the bad-event check is then not measurable.
     row["libinput_dropped"] = seen and seen["dropped"]
     row["libinput_behind"] = seen and seen["behind"]
+    # libinput had stopped logging losses (its rate limit) at some point up to now: one in this
+    # scenario could have gone unlogged, so the check is not measurable either.
+    row["libinput_limited"] = seen and seen["limited"]
     row["edge_hits"] = sum(1 for p in per if vmax and p.get("end_px") is not None
                            and (p["end_px"] <= 5 or p["end_px"] >= vmax - 5))
     row["ratios"] = [fmt(p.get("ratio"), 2) for p in per]
@@ -2692,7 +2702,8 @@ def check_scenario(checks, row, mode, daemon):
     # Asserted.
     bad = row["flickd_bad_events"]
     bad_ok, bad_note = bad_event_verdict(None if bad is None else {
-        "bad": bad, "dropped": row.get("libinput_dropped") or 0, "behind": bool(row.get("libinput_behind"))})
+        "bad": bad, "dropped": row.get("libinput_dropped") or 0, "behind": bool(row.get("libinput_behind")),
+        "limited": bool(row.get("libinput_limited"))})
     checks.check(name, "no button/tap/motion/swipe/pinch gesture from flickd's devices", bad_ok,
                  0, bad_note.lstrip("; ") if bad is None else "%d %s; hold gestures (not counted): %d%s" % (
                      bad, daemon.bad_lines()[-3:], row["flickd_hold_gestures"], bad_note))
@@ -2736,33 +2747,39 @@ def check_scenario(checks, row, mode, daemon):
 
 
 # What libinput_since reports for a run without flickd.
-NOTHING_SEEN = {"bad": 0, "holds": 0, "jumps": 0, "dropped": 0, "behind": False}
+NOTHING_SEEN = {"bad": 0, "holds": 0, "jumps": 0, "dropped": 0, "limited": False, "behind": False}
 
 
 def libinput_since(daemon, before):
     """What flickd's libinput readers reported since `before` (a Flickd.libinput_counts()):
-    the counts' differences, "behind" as it is now; None when they are not read
-    (E2E_APPS_LIBINPUT_WATCH=0)."""
+    the counts' differences; "behind" as it is now, and "limited" whether libinput has hit its
+    rate limit on lost-event messages since its reader started (a loss since then could be
+    unlogged: the limit's 30 s window has no time in the log to check against); None when they
+    are not read (E2E_APPS_LIBINPUT_WATCH=0)."""
     now = daemon.libinput_counts()
     if now is None or before is None:
         return None
     seen = {key: now[key] - before[key] for key in ("bad", "holds", "jumps", "dropped")}
     seen["behind"] = now["behind"]
+    seen["limited"] = now["limited"] > 0
     return seen
 
 
 def bad_event_verdict(seen):
     """(outcome, note) of "no bad event from flickd's devices" for a libinput_since(): False
     when libinput reported one; None (not measurable) when the devices were not read, when
-    libinput lost events of them (SYN_DROPPED) or its reader had not caught up, and reported
-    none: what it did not see cannot be called clean; else True. The note goes after a
-    check's figures."""
+    libinput lost events of them (SYN_DROPPED), had stopped logging such losses (its rate
+    limit) or its reader had not caught up, and reported none: what it did not see cannot be
+    called clean; else True. The note goes after a check's figures."""
     if seen is None:
         return None, "; flickd's devices not read with libinput (E2E_APPS_LIBINPUT_WATCH=0)"
     if seen["bad"]:
         return False, ""
     if seen["dropped"]:
         return None, "; libinput lost events of flickd's devices (SYN_DROPPED, logged %d times)" % seen["dropped"]
+    if seen["limited"]:
+        return None, ("; libinput had stopped logging lost events of flickd's devices (its rate limit), "
+                      "so a loss could have gone unlogged")
     if seen["behind"]:
         return None, "; libinput's reader of flickd's devices had not caught up in %g s" % LibinputWatch.CATCH_UP_S
     return True, ""

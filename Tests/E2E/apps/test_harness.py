@@ -93,14 +93,15 @@ class CheckScenario(unittest.TestCase):
         def bad_lines():
             return []
 
-    def judge(self, own, bad=0, speed=60.0, dropped=0, behind=False):
+    def judge(self, own, bad=0, speed=60.0, dropped=0, behind=False, limited=False):
         checks = harness.Checks()
         with open(os.devnull, "w") as quiet:
             stdout, sys.stdout = sys.stdout, quiet
             try:
                 harness.check_scenario(checks, dict(self.ROW, own_after_flickd=own, flickd_bad_events=bad,
                                                     speed_mm_s=speed, libinput_dropped=dropped,
-                                                    libinput_behind=behind), "default", self.Daemon())
+                                                    libinput_behind=behind, libinput_limited=limited),
+                                      "default", self.Daemon())
             finally:
                 sys.stdout = stdout
         return checks
@@ -115,7 +116,7 @@ class CheckScenario(unittest.TestCase):
         self.assertEqual((checks.failed, checks.passed, checks.unmeasurable), (0, 3, 2))
 
     def test_events_libinput_lost_or_not_yet_read_leave_the_check_unmeasured(self):
-        for kw in ({"dropped": 1}, {"behind": True}):
+        for kw in ({"dropped": 1}, {"behind": True}, {"limited": True}):
             checks = self.judge(0, **kw)
             self.assertEqual((checks.failed, checks.passed, checks.unmeasurable), (0, 3, 2), kw)
         # A bad event libinput did report still fails.
@@ -146,6 +147,7 @@ class LibinputReading(unittest.TestCase):
 event9  - flickd virtual touchpad: kernel bug: Touch jump detected and discarded.
  event9   POINTER_BUTTON         +3.000s	BTN_RIGHT (273) pressed, seat count: 1
 event9  - flickd virtual touchpad: SYN_DROPPED event - some input events have been lost.
+event9  - flickd virtual touchpad: WARNING: log rate limit exceeded (5 msgs per 30000ms). Discarding future messages.
  event9   GESTURE_SWIPE_BEGIN    +4.000s	3
 """
 
@@ -153,8 +155,8 @@ event9  - flickd virtual touchpad: SYN_DROPPED event - some input events have be
         found = harness.scan_debug_events(self.TEXT)
         self.assertEqual(len(found["bad"]), 2)
         self.assertTrue(found["bad"][0].startswith("event9   POINTER_BUTTON"))
-        self.assertEqual((found["holds"], found["jumps"], found["dropped"]), (2, 1, 1))
-        self.assertEqual(harness.scan_debug_events(""), {"bad": [], "holds": 0, "jumps": 0, "dropped": 0})
+        self.assertEqual((found["holds"], found["jumps"], found["dropped"], found["limited"]), (2, 1, 1, 1))
+        self.assertEqual(harness.scan_debug_events(""), {"bad": [], "holds": 0, "jumps": 0, "dropped": 0, "limited": 0})
 
     def caught_up(self, states, timeout=1.0):
         """caught_up against a reader whose /proc state runs through `states` (one per look),
@@ -190,6 +192,10 @@ event9  - flickd virtual touchpad: SYN_DROPPED event - some input events have be
         ok, note = harness.bad_event_verdict(dict(seen, dropped=1))
         self.assertIsNone(ok)
         self.assertIn("SYN_DROPPED", note)
+        ok, note = harness.bad_event_verdict(dict(seen, limited=True))
+        self.assertIsNone(ok)
+        self.assertIn("rate limit", note)
+        self.assertEqual(harness.bad_event_verdict(dict(seen, bad=1, limited=True))[0], False)
         ok, note = harness.bad_event_verdict(dict(seen, behind=True))
         self.assertIsNone(ok)
         self.assertIn("caught up", note)
@@ -199,13 +205,14 @@ event9  - flickd virtual touchpad: SYN_DROPPED event - some input events have be
 
     def test_since_takes_differences(self):
         class Daemon:
-            now = {"bad": 3, "holds": 4, "jumps": 1, "dropped": 2, "behind": True}
+            now = {"bad": 3, "holds": 4, "jumps": 1, "dropped": 2, "limited": 1, "behind": True}
 
             def libinput_counts(self):
                 return self.now
-        before = {"bad": 1, "holds": 2, "jumps": 1, "dropped": 0, "behind": False}
+        before = {"bad": 1, "holds": 2, "jumps": 1, "dropped": 0, "limited": 1, "behind": False}
+        # The rate limit hit before this scenario still counts: libinput may log no loss in it.
         self.assertEqual(harness.libinput_since(Daemon(), before),
-                         {"bad": 2, "holds": 2, "jumps": 0, "dropped": 2, "behind": True})
+                         {"bad": 2, "holds": 2, "jumps": 0, "dropped": 2, "limited": True, "behind": True})
         self.assertIsNone(harness.libinput_since(Daemon(), None))
         Daemon.now = None
         self.assertIsNone(harness.libinput_since(Daemon(), before))
