@@ -1275,7 +1275,9 @@ def scan_debug_events(text):
     hit its rate limit on that message, 5 per 30 s per device, and logs no loss for the rest of
     the 30 s: from there on a loss can go unlogged)."""
     found = {"bad": [], "holds": 0, "jumps": 0, "dropped": 0, "limited": 0}
+    after_dropped = False  # libinput prints its rate-limit line right after the message it limits
     for line in text.splitlines():
+        limits_dropped, after_dropped = after_dropped, False
         if LibinputWatch.HOLD.search(line):
             found["holds"] += 1
         elif LibinputWatch.BAD.search(line):
@@ -1284,7 +1286,9 @@ def scan_debug_events(text):
             found["jumps"] += 1
         elif LibinputWatch.DROPPED.search(line):
             found["dropped"] += 1
-        elif LibinputWatch.LIMITED.search(line):
+            after_dropped = True
+        elif limits_dropped and LibinputWatch.LIMITED.search(line):
+            # Not the limit of another message (its "lagging behind" warnings, 5 an hour).
             found["limited"] += 1
     return found
 
@@ -1320,7 +1324,8 @@ class LibinputWatch:
     BAD = re.compile(r"^\s*-?event\d+\s+(POINTER_BUTTON|POINTER_MOTION\w*|GESTURE_\w+|TOUCH_\w+)")
     JUMP = re.compile(r"Touch jump detected")
     DROPPED = re.compile(r"SYN_DROPPED")
-    # What libinput logs once it stops logging a kind of message for a while (its rate limit).
+    # What libinput logs once it stops logging a kind of message for a while (its rate limit),
+    # right after the last one it logs.
     LIMITED = re.compile(r"log rate limit exceeded")
     # How long a count waits for the reader to catch up (it runs only when the CPUs are idle).
     CATCH_UP_S = 10.0
