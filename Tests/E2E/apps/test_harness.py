@@ -149,7 +149,7 @@ libinput error: event9  - flickd virtual touchpad: WARNING: log rate limit excee
 event9  - flickd virtual touchpad: kernel bug: Touch jump detected and discarded.
  event9   POINTER_BUTTON         +3.000s	BTN_RIGHT (273) pressed, seat count: 1
 event9  - flickd virtual touchpad: SYN_DROPPED event - some input events have been lost.
-event9  - flickd virtual touchpad: WARNING: log rate limit exceeded (5 msgs per 30000ms). Discarding future messages.
+event9  - flickd virtual touchpad: WARNING: log rate limit exceeded (5 msgs per 30s). Discarding future messages.
  event9   GESTURE_SWIPE_BEGIN    +4.000s	3
 """
 
