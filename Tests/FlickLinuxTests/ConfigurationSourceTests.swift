@@ -47,9 +47,14 @@ import FlickCore
 
         directory.write("config.toml", "[scroll]\nspeed = 40\n")
         #expect(try source.reload().scroll.speed == 40)
-        directory.write("config.toml", " \n\t\n")
-        let error = try #require(throws: ConfigurationError.self) { try source.reload() }
-        #expect(error.problems.first?.message.hasPrefix("the file is empty (perhaps half-written); the running settings stay") == true)
+        // Blank as a shell, a Windows editor, or one that writes a byte order mark first leaves it.
+        for blank in [" \n\t\n", "\r\n\r\n", "\u{FEFF}", "\u{FEFF}\r\n"] {
+            directory.write("config.toml", blank)
+            let error = try #require(throws: ConfigurationError.self, "\(blank.unicodeScalars.map { String($0.value, radix: 16) })") {
+                try source.reload()
+            }
+            #expect(error.problems.first?.message.hasPrefix("the file is empty (perhaps half-written); the running settings stay") == true)
+        }
         directory.write("config.toml", "# the defaults\n")
         #expect(try source.reload() == .defaults, "a comment says the defaults are meant")
     }

@@ -81,7 +81,9 @@ public final class ConfigurationSource {
         } catch {
             throw Self.keep(file, "cannot read the configuration file: \(error.reason) (errno \(error.errno))")
         }
-        if text.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }) {
+        // Scalars, not Characters: "\r\n" is one Character, equal to none of these. A byte order
+        // mark alone is as blank as nothing.
+        if text.unicodeScalars.allSatisfy({ " \t\n\r\u{FEFF}".unicodeScalars.contains($0) }) {
             throw Self.keep(file, "the file is empty (perhaps half-written); the running settings stay. For the built-in defaults, leave a comment line in it")
         }
         let configuration = try ConfigurationLoader.parse(text: text, path: file)
