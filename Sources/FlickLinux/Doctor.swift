@@ -24,6 +24,8 @@ public protocol SystemProbe {
     func run(_ arguments: [String]) -> CommandResult?
     /// The text of the file at `path`.
     func readFile(_ path: String) -> Result<String, SystemError>
+    /// The bytes of the file at `path` (the configuration, whose text must be UTF-8).
+    func readBytes(_ path: String) -> Result<[UInt8], SystemError>
     /// Where the configuration is looked for without `--config`, in order.
     var configurationSearchPath: [String] { get }
     /// Whether the desktop's touchpads scroll naturally, and where that was read; or, when no
@@ -115,6 +117,10 @@ public struct LiveSystem: SystemProbe {
 
     public func readFile(_ path: String) -> Result<String, SystemError> {
         do { return .success(try TextFile.read(path)) } catch { return .failure(error) }
+    }
+
+    public func readBytes(_ path: String) -> Result<[UInt8], SystemError> {
+        do { return .success(try TextFile.readBytes(path)) } catch { return .failure(error) }
     }
 
     public var configurationSearchPath: [String] { ConfigurationLocation(explicit: nil).searchPath }
@@ -569,13 +575,14 @@ public struct Doctor {
                     .defaults)
         }
         let fix = "flickd check-config \(Self.shellQuoted(path))"
-        let text: String
-        switch probe.readFile(path) {
-        case .success(let contents): text = contents
+        let bytes: [UInt8]
+        switch probe.readBytes(path) {
+        case .success(let contents): bytes = contents
         case .failure(let error):
             return (Check(title: title, status: .failure, detail: "cannot read \(path): \(error.reason)", fix: fix), nil)
         }
         do {
+            let text = try ConfigurationLoader.text(of: bytes, path: path)
             let configuration = try ConfigurationLoader.parse(text: text, path: path)
             return (Check(title: title, status: .ok, detail: "\(path) is valid"), configuration)
         } catch let error as ConfigurationError {

@@ -8,6 +8,11 @@ public enum TextFile {
 
     /// The contents of `path` as UTF-8 (invalid bytes become U+FFFD).
     public static func read(_ path: String) throws(SystemError) -> String {
+        String(decoding: try readBytes(path), as: UTF8.self)
+    }
+
+    /// The bytes of `path`, at most `maximumBytes`.
+    public static func readBytes(_ path: String) throws(SystemError) -> [UInt8] {
         let fd = try Syscall.open(path, flags: O_RDONLY | O_CLOEXEC)
         defer { Syscall.close(fd) }
         var bytes: [UInt8] = []
@@ -21,7 +26,23 @@ public enum TextFile {
             bytes.append(contentsOf: chunk[0..<n])
             if bytes.count > maximumBytes { throw SystemError(errno: EFBIG, call: "read", path: path) }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
+    }
+
+    /// Where `bytes` stop being UTF-8: the offset of the first byte of the first sequence that
+    /// is not a well-formed scalar (a stray byte, a truncated or overlong sequence, a
+    /// surrogate), or nil when all of it is UTF-8.
+    public static func firstInvalidUTF8(in bytes: [UInt8]) -> Int? {
+        var parser = Unicode.UTF8.ForwardParser()
+        var input = bytes.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &input) {
+            case .valid(let scalar): offset += scalar.count
+            case .emptyInput: return nil
+            case .error: return offset
+            }
+        }
     }
 }
 

@@ -255,6 +255,33 @@ import FlickCore
         #expect(error.problems.first?.line == nil)
     }
 
+    /// TOML files are UTF-8: one saved in Latin-1 is refused where it stops being UTF-8, not
+    /// read with a replacement character that no device's name holds.
+    @Test func aFileThatIsNotUTF8IsRefusedWhereItStopsBeing() throws {
+        let directory = ConfigScratchDirectory()
+        let path = directory.file("latin1.toml")
+        directory.write("latin1.toml", bytes: Array("# café\n[[device]]\nname = \"Caf".utf8) + [0xE9] + Array(" pad\"\n".utf8))
+        let error = try #require(throws: ConfigurationError.self) { try ConfigurationLoader.load(path: path) }
+        #expect(error.description == "\(path):3:12: the file is not UTF-8 (byte 0xE9 here), and TOML files must be: save it as UTF-8")
+
+        let source = ConfigurationSource(explicitPath: path)
+        directory.write("latin1.toml", "[scroll]\nspeed = 40\n")
+        #expect(try source.load().scroll.speed == 40)
+        directory.write("latin1.toml", bytes: Array("[scroll]\nspeed = 50\n".utf8) + [0xFF, 0x0A])
+        let kept = try #require(throws: ConfigurationError.self, "a reload keeps the running settings") { try source.reload() }
+        #expect(kept.description == "\(path):3:1: the file is not UTF-8 (byte 0xFF here), and TOML files must be: save it as UTF-8")
+    }
+
+    @Test func theFirstByteThatIsNotUTF8() {
+        #expect(TextFile.firstInvalidUTF8(in: Array("plain, é, €, 𝄞".utf8)) == nil)
+        #expect(TextFile.firstInvalidUTF8(in: []) == nil)
+        #expect(TextFile.firstInvalidUTF8(in: [0x61, 0xE9, 0x62]) == 1, "a Latin-1 é")
+        #expect(TextFile.firstInvalidUTF8(in: [0x61, 0x62, 0xE2, 0x82]) == 2, "a sequence cut short at the end")
+        #expect(TextFile.firstInvalidUTF8(in: [0xC3, 0xA9, 0xED, 0xA0, 0x80]) == 2, "a surrogate")
+        #expect(TextFile.firstInvalidUTF8(in: [0xC0, 0x80]) == 0, "an overlong NUL")
+        #expect(TextFile.firstInvalidUTF8(in: [0x61, 0x80]) == 1, "a stray continuation byte")
+    }
+
     @Test func editDistanceCountsASwapAsOneEdit() {
         #expect(Suggestion.distance("caost", "coast") == 1)
         #expect(Suggestion.distance("max_sped", "max_speed") == 1)

@@ -27,6 +27,14 @@ final class ConfigScratchDirectory {
         close(fd)
     }
 
+    /// Writes `bytes` to `name`: a file that need not be UTF-8.
+    func write(_ name: String, bytes: [UInt8]) {
+        let fd = open(file(name), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        precondition(fd >= 0, "cannot create \(file(name))")
+        bytes.withUnsafeBytes { _ = Glibc.write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+    }
+
     /// Saves `text` to `name` as many editors do: a new file renamed over the old one.
     func replace(_ name: String, _ text: String) {
         write(".\(name).tmp", text)

@@ -32,7 +32,7 @@ struct FakeSystem: SystemProbe {
     /// Why no desktop setting was found, when `desktop` is nil.
     var desktopMiss = "XDG_CURRENT_DESKTOP=GNOME; gsettings did not answer within 5 s (killed)"
 
-    func exists(_ path: String) -> Bool { files.contains(path) || fileContents[path] != nil }
+    func exists(_ path: String) -> Bool { files.contains(path) || fileContents[path] != nil || fileBytes[path] != nil }
     func writeAccess(_ path: String) -> SystemError? { path == "/dev/uinput" ? uinputError : nil }
     func readAccess(_ path: String) -> SystemError? { readErrors[path] }
     func inputNodes() -> [InputNode] { nodes }
@@ -43,6 +43,11 @@ struct FakeSystem: SystemProbe {
     func run(_ arguments: [String]) -> CommandResult? { commands[arguments.joined(separator: " ")] }
     func readFile(_ path: String) -> Result<String, SystemError> {
         fileContents[path].map { .success($0) } ?? .failure(SystemError(errno: ENOENT, call: "open", path: path))
+    }
+    /// Files that are not UTF-8 text, read by `readBytes` before `fileContents`.
+    var fileBytes: [String: [UInt8]] = [:]
+    func readBytes(_ path: String) -> Result<[UInt8], SystemError> {
+        fileBytes[path].map { .success($0) } ?? readFile(path).map { Array($0.utf8) }
     }
     var configurationSearchPath: [String] { searchPath }
     /// How many times the desktop was asked.

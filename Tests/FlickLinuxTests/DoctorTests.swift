@@ -315,6 +315,14 @@ import Testing
         #expect(try system.checks().one("configuration").detail == "/home/ada/.config/flickd/config.toml is valid")
     }
 
+    @Test func aConfigurationThatIsNotUTF8IsAProblem() throws {
+        var system = FakeSystem()
+        system.fileBytes["/etc/flickd/config.toml"] = Array("[[device]]\nname = \"".utf8) + [0xE9] + Array("\"\n".utf8)
+        let check = try system.checks().one("configuration")
+        #expect(check.status == .failure)
+        #expect(check.detail == "/etc/flickd/config.toml has 1 problem, the first: /etc/flickd/config.toml:2:9: the file is not UTF-8 (byte 0xE9 here), and TOML files must be: save it as UTF-8")
+    }
+
     @Test func anExplicitConfigurationIsCheckedEvenWhenItIsMissing() throws {
         let check = try FakeSystem().checks(config: "/tmp/my flickd.toml").one("configuration")
         #expect(check.status == .failure && check.detail == "cannot read /tmp/my flickd.toml: No such file or directory")

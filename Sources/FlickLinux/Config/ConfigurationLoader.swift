@@ -11,16 +11,42 @@ public enum ConfigurationLoader {
     /// - Throws: `ConfigurationError`: the file cannot be read (with the system's reason), or
     ///   the problems in it.
     public static func load(path: String) throws -> Configuration {
-        let text: String
+        try parse(text: readText(path: path), path: path)
+    }
+
+    /// The text of the file at `path`.
+    /// - Throws: `ConfigurationError`: the file cannot be read (with the system's reason), or
+    ///   it is not UTF-8, as TOML must be (`text(of:path:)`).
+    static func readText(path: String) throws(ConfigurationError) -> String {
+        let bytes: [UInt8]
         do {
-            text = try TextFile.read(path)
+            bytes = try TextFile.readBytes(path)
         } catch {
             throw ConfigurationError(problems: [
                 .init(path: path, line: nil, key: nil,
                       message: "cannot read the configuration file: \(error.reason) (errno \(error.errno))"),
             ])
         }
-        return try parse(text: text, path: path)
+        return try text(of: bytes, path: path)
+    }
+
+    /// `bytes` as text; `path` is only used in messages.
+    /// - Throws: `ConfigurationError` where `bytes` stop being UTF-8: a file saved in Latin-1
+    ///   would otherwise read as text whose names match no device.
+    static func text(of bytes: [UInt8], path: String) throws(ConfigurationError) -> String {
+        if let offset = TextFile.firstInvalidUTF8(in: bytes) {
+            let lineStart = bytes[..<offset].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+            let line = 1 + bytes[..<offset].count(where: { $0 == UInt8(ascii: "\n") })
+            // Columns count characters, as the syntax errors' do.
+            let column = 1 + String(decoding: bytes[lineStart..<offset], as: UTF8.self).count
+            let hex = String(bytes[offset], radix: 16, uppercase: true)
+            let byte = hex.count == 1 ? "0" + hex : hex
+            throw ConfigurationError(problems: [
+                .init(path: path, line: line, column: column, key: nil,
+                      message: "the file is not UTF-8 (byte 0x\(byte) here), and TOML files must be: save it as UTF-8"),
+            ])
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Parses the TOML `text`; `path` is only used in messages.

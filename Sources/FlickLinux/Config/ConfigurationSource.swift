@@ -75,12 +75,7 @@ public final class ConfigurationSource {
             throw Self.keep(path, "the file is gone (deleted, or renamed away by an editor); the running settings stay until it is back (restart flickd to run without it)")
         }
         guard let file = resolve() else { return .defaults }  // there was none and still is none
-        let text: String
-        do {
-            text = try TextFile.read(file)
-        } catch {
-            throw Self.keep(file, "cannot read the configuration file: \(error.reason) (errno \(error.errno))")
-        }
+        let text = try ConfigurationLoader.readText(path: file)
         // Scalars, not Characters: "\r\n" is one Character, equal to none of these. A byte order
         // mark alone is as blank as nothing.
         if text.unicodeScalars.allSatisfy({ " \t\n\r\u{FEFF}".unicodeScalars.contains($0) }) {
