@@ -272,6 +272,25 @@ import FlickCore
         #expect(kept.description == "\(path):3:1: the file is not UTF-8 (byte 0xFF here), and TOML files must be: save it as UTF-8")
     }
 
+    /// One problem a line, and nothing a terminal would act on: a string or a key with a line
+    /// break or an escape sequence is shown as TOML writes it.
+    @Test func controlCharactersInStringsAndKeysAreShownEscaped() {
+        #expect(problems("[output]\nmode = \"\"\"\nwheel\n\"\"\"\n") == [
+            "flickd.toml:2: output.mode = \"wheel\\n\" is not one of \"touchpad\", \"wheel\"; did you mean \"wheel\"?; \"touchpad\" is the default",
+        ])
+        #expect(problems("[output]\nmode = \"wh\\u001b[31meel \\\\ \\\"q\\\" \\u0085\\t\"\n") == [
+            "flickd.toml:2: output.mode = \"wh\\u001B[31meel \\\\ \\\"q\\\" \\u0085\\t\" is not one of \"touchpad\", \"wheel\"; \"touchpad\" is the default",
+        ])
+        let has = "; [coast] has deceleration_rate, min_speed, max_speed, max_duration, tick_rate, boost, axis_lock"
+        #expect(problems("[coast]\n\"\" = 1\n\"a\\nb\" = 2\n") == [
+            "flickd.toml:2: unknown key coast.\"\"\(has)",
+            "flickd.toml:3: unknown key coast.\"a\\nb\"\(has)",
+        ])
+        for message in problems("[output]\nmode = \"\\r\\u001b]0;title\\u0007\"\n") ?? ["none"] {
+            #expect(!message.unicodeScalars.contains { $0.value < 0x20 }, "\(message.debugDescription)")
+        }
+    }
+
     @Test func theFirstByteThatIsNotUTF8() {
         #expect(TextFile.firstInvalidUTF8(in: Array("plain, é, €, 𝄞".utf8)) == nil)
         #expect(TextFile.firstInvalidUTF8(in: []) == nil)
