@@ -5,6 +5,9 @@ import Glibc
 public protocol SystemProbe {
     /// Whether `path` exists.
     func exists(_ path: String) -> Bool
+    /// Whether there is a directory entry at `path`, a symbolic link wherever it leads (the
+    /// configuration file's search, as `ConfigurationLocation.resolve()`).
+    func hasEntry(_ path: String) -> Bool
     /// Nil when this user may write `path` (`access(W_OK)`); else why not.
     func writeAccess(_ path: String) -> SystemError?
     /// Nil when `path` opens read-only; else why not.
@@ -79,6 +82,8 @@ public struct LiveSystem: SystemProbe {
     public init() {}
 
     public func exists(_ path: String) -> Bool { Syscall.exists(path) }
+
+    public func hasEntry(_ path: String) -> Bool { Syscall.hasEntry(path) }
 
     public func writeAccess(_ path: String) -> SystemError? {
         do { try Syscall.checkAccess(path, mode: W_OK) } catch { return error }
@@ -569,7 +574,7 @@ public struct Doctor {
     private func configuration() -> (Check, Configuration?) {
         let title = "configuration"
         let location = ConfigurationLocation(explicit: explicitConfiguration, searchPath: probe.configurationSearchPath)
-        guard let path = location.resolve(exists: probe.exists) else {
+        guard let path = location.resolve(exists: probe.hasEntry) else {
             return (Check(title: title, status: .ok,
                           detail: "no file (looked for \(location.searched)): the built-in defaults apply"),
                     .defaults)

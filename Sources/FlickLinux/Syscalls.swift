@@ -70,9 +70,23 @@ enum Syscall {
         try retrying("open", path: path) { Glibc.open(path, flags) }
     }
 
-    /// Whether `path` exists (`access(path, F_OK)`).
+    /// Whether `path` exists (`access(path, F_OK)`): a symbolic link only when what it leads to does.
     static func exists(_ path: String) -> Bool {
         access(path, F_OK) == 0
+    }
+
+    /// Whether there is a directory entry at `path` (`lstat`): a symbolic link counts,
+    /// wherever it leads.
+    static func hasEntry(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0
+    }
+
+    /// What the symbolic link at `path` holds (`readlink`); nil when `path` is none.
+    static func symbolicLinkTarget(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
+        let count = buffer.withUnsafeMutableBufferPointer { readlink(path, $0.baseAddress!, $0.count) }
+        return count >= 0 ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
     }
 
     /// `close(fd)`. Never retried and never fails: on Linux the descriptor is released even

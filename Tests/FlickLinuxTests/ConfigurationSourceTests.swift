@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 import FlickCore
 @testable import FlickLinux
@@ -57,6 +58,27 @@ import FlickCore
         }
         directory.write("config.toml", "# the defaults\n")
         #expect(try source.reload() == .defaults, "a comment says the defaults are meant")
+    }
+
+    /// A link left pointing nowhere (a dotfiles folder moved) is the user's file, unreadable:
+    /// not a reason to run /etc's settings, or the defaults, as if there were none.
+    @Test func aSymbolicLinkToNothingIsReportedNotPassedOver() throws {
+        let directory = ConfigScratchDirectory()
+        let (user, system) = (directory.file("user.toml"), directory.file("system.toml"))
+        directory.write("system.toml", "[scroll]\nspeed = 30\n")
+        #expect(symlink(directory.file("moved/flickd.toml"), user) == 0)
+        let source = ConfigurationSource(explicitPath: nil, searchPath: [user, system])
+        let error = try #require(throws: ConfigurationError.self) { try source.load() }
+        #expect(error.description == "\(user): cannot read the configuration file: it is a symbolic link to \(directory.file("moved/flickd.toml")), which does not exist")
+
+        directory.remove("user.toml")
+        directory.write("user.toml", "[scroll]\nspeed = 40\n")
+        #expect(try source.load().scroll.speed == 40)
+        directory.remove("user.toml")
+        #expect(symlink(directory.file("moved/flickd.toml"), user) == 0)
+        let kept = try #require(throws: ConfigurationError.self, "a reload keeps the running settings") { try source.reload() }
+        #expect(kept.description.hasSuffix("which does not exist"), "\(kept)")
+        #expect(source.path == user)
     }
 
     @Test func problemsAndAnExplicitFileThatIsMissing() throws {

@@ -33,6 +33,9 @@ struct FakeSystem: SystemProbe {
     var desktopMiss = "XDG_CURRENT_DESKTOP=GNOME; gsettings did not answer within 5 s (killed)"
 
     func exists(_ path: String) -> Bool { files.contains(path) || fileContents[path] != nil || fileBytes[path] != nil }
+    /// Symbolic links whose target is missing: entries that do not exist.
+    var danglingLinks: Set<String> = []
+    func hasEntry(_ path: String) -> Bool { exists(path) || danglingLinks.contains(path) }
     func writeAccess(_ path: String) -> SystemError? { path == "/dev/uinput" ? uinputError : nil }
     func readAccess(_ path: String) -> SystemError? { readErrors[path] }
     func inputNodes() -> [InputNode] { nodes }

@@ -315,6 +315,15 @@ import Testing
         #expect(try system.checks().one("configuration").detail == "/home/ada/.config/flickd/config.toml is valid")
     }
 
+    @Test func aConfigurationLinkToNothingIsAProblemNotTheDefaults() throws {
+        var system = FakeSystem()
+        system.danglingLinks = ["/home/ada/.config/flickd/config.toml"]
+        system.fileContents["/etc/flickd/config.toml"] = "[scroll]\nspeed = 30\n"
+        let check = try system.checks().one("configuration")
+        #expect(check.status == .failure && check.detail == "cannot read /home/ada/.config/flickd/config.toml: No such file or directory")
+        #expect(check.fix == "flickd check-config /home/ada/.config/flickd/config.toml")
+    }
+
     @Test func aConfigurationThatIsNotUTF8IsAProblem() throws {
         var system = FakeSystem()
         system.fileBytes["/etc/flickd/config.toml"] = Array("[[device]]\nname = \"".utf8) + [0xE9] + Array("\"\n".utf8)

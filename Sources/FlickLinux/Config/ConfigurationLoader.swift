@@ -1,4 +1,5 @@
 import FlickCore
+import Glibc
 
 /// Reads `flickd.toml` into a `Configuration`, checking every key against `keys`.
 ///
@@ -22,9 +23,12 @@ public enum ConfigurationLoader {
         do {
             bytes = try TextFile.readBytes(path)
         } catch {
+            var reason = "\(error.reason) (errno \(error.errno))"
+            if error.errno == ENOENT, let target = Syscall.symbolicLinkTarget(path) {
+                reason = "it is a symbolic link to \(target), which does not exist"
+            }
             throw ConfigurationError(problems: [
-                .init(path: path, line: nil, key: nil,
-                      message: "cannot read the configuration file: \(error.reason) (errno \(error.errno))"),
+                .init(path: path, line: nil, key: nil, message: "cannot read the configuration file: \(reason)"),
             ])
         }
         return try text(of: bytes, path: path)

@@ -57,8 +57,10 @@ public struct ConfigurationLocation: Hashable, Sendable {
         return searchPath.first(where: exists)
     }
 
-    /// The file to read now on this machine (see `resolve(exists:)`).
-    public func resolve() -> String? { resolve { Syscall.exists($0) } }
+    /// The file to read now on this machine (see `resolve(exists:)`). A symbolic link whose
+    /// target is missing counts as there: reading it says so, where passing it over would run
+    /// the next file's settings or the defaults as if the user had written none.
+    public func resolve() -> String? { resolve { Syscall.hasEntry($0) } }
 
     /// The files whose creation, change or removal may change which settings apply: the
     /// `--config` file, or every file of the search path.

@@ -71,7 +71,7 @@ public final class ConfigurationSource {
     /// - Throws: `ConfigurationError`, saying why the running configuration should stay: the
     ///   file's problems, the file in use being gone, or an empty file.
     public func reload() throws -> Configuration {
-        if let path, !Syscall.exists(path) {
+        if let path, !Syscall.hasEntry(path) {
             throw Self.keep(path, "the file is gone (deleted, or renamed away by an editor); the running settings stay until it is back (restart flickd to run without it)")
         }
         guard let file = resolve() else { return .defaults }  // there was none and still is none
