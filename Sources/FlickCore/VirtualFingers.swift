@@ -282,6 +282,11 @@ public struct VirtualFingers: Sendable {
         case makeUp
         /// Next: the baseline frame (`baselineDistance`), the first scroll event libinput makes.
         case baseline
+        /// Next: the first frame of a glide that continues fingers already down. They rested
+        /// (a stop froze them) for longer than libinput's 30 ms: it does not judge that frame
+        /// for a touch jump, and judges the next against the last frame before the rest
+        /// (perhaps a crawl's), so the speed ramp starts again after it.
+        case resumed
         /// The model's frames.
         case done
     }
@@ -437,7 +442,7 @@ public struct VirtualFingers: Sendable {
             landing = nil
             makeUp = 0
             origin = time
-            opening = .done
+            opening = .resumed
             firstInterval = Self.framePeriod
         }
         let room = max(0, Self.room(from: first, second, along: direction) - settleReach)
@@ -510,7 +515,7 @@ public struct VirtualFingers: Sendable {
                 wanted = min(glide.finalDistance, glide.makeUp)
             case .baseline:
                 wanted = min(glide.finalDistance, glide.distance + Self.baselineDistance)
-            case .done:
+            case .resumed, .done:
                 wanted = ended ? glide.finalDistance : min(glide.finalDistance, Self.distance(glide, at: modelTime))
             }
             // Speed up by at most `maximumSpeedIncrease` per frame: libinput takes a frame much
@@ -534,8 +539,9 @@ public struct VirtualFingers: Sendable {
             let done = ended && distance >= glide.finalDistance - 1e-9
             // libinput judges the frame after the make-up as if the fingers had been at rest (it
             // resets their history when the landing's finger count settles, so a long frame
-            // there was seen discarded as a jump at 600 mm/s): the speed ramp starts again.
-            glide.lastSpeed = opening == .makeUp ? 0 : step / interval
+            // there was seen discarded as a jump at 600 mm/s), and the frame after a resumed
+            // glide's first against the frame before the rest: the speed ramp starts again.
+            glide.lastSpeed = opening == .makeUp || opening == .resumed ? 0 : step / interval
             glide.lastModelTime = modelTime
             glide.distance = distance
             glide.lastFrame = time
@@ -555,6 +561,9 @@ public struct VirtualFingers: Sendable {
             case .baseline:
                 glide.opening = .done
                 glide.interval = Self.openingInterval
+            case .resumed:
+                glide.opening = .done
+                glide.interval = Self.framePeriod
             case .done:
                 glide.interval = Self.framePeriod
             }

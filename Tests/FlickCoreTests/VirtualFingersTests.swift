@@ -444,6 +444,62 @@ import FlickTestSupport
         #expect(frames.map(\.frame.action).filter { $0 != .move } == [.lift])
     }
 
+    /// libinput's touch-jump rule for one finger, as evdev-mt-touchpad.c's tp_detect_jumps
+    /// runs it: a frame's distance scaled to a 12 ms interval is a jump above 20 mm, or above
+    /// 7 mm more than the last frame it judged. A frame more than 30 ms after the one before
+    /// is not judged at all, and does not become the one the next is judged against.
+    struct LibinputJumpRule {
+        var last: (time: Instant, position: Vector)?
+        var lastScaled = 0.0
+
+        /// A landing: the touch's history starts at it.
+        mutating func land(_ position: Vector, at time: Instant) {
+            last = (time, position)
+            lastScaled = 0
+        }
+
+        /// Whether libinput would discard the motion to `position` at `time` as a jump.
+        mutating func isJump(_ position: Vector, at time: Instant) -> Bool {
+            guard let before = last else { return false }
+            last = (time, position)
+            let interval = time - before.time
+            guard interval > .zero, interval <= .milliseconds(30) else { return false }
+            let scaled = (position - before.position).length * 12 / (interval.seconds * 1000)
+            defer { lastScaled = scaled }
+            return scaled > 20 || scaled - lastScaled > 7
+        }
+    }
+
+    @Test("a glide that continues resting fingers speeds up from rest after its first frame, which libinput does not judge", arguments: [500.0, 700.0])
+    func continuedGlideRampsAfterItsFirstFrame(speed: Double) throws {
+        // A flick up at 300 mm/s, caught when it crawls (2 s in: 5 mm/s); the hand scrolls on
+        // and releases 150 ms later, down, fast. The fingers rest long enough that libinput
+        // does not judge the new glide's first frame: it judges the second against the crawl.
+        var fingers = VirtualFingers()
+        var rule = LibinputJumpRule()
+        let first = try #require(fingers.start(velocity: Vector(x: 0, y: -300), deceleration: Self.deceleration,
+                                               maxDuration: .milliseconds(5000), at: Self.release).landing)
+        rule.land(first.first, at: Self.release)
+        let stop = Self.release + .milliseconds(2000)
+        for entry in Self.run(&fingers, from: Self.release, until: stop) where entry.frame.action == .move {
+            let jump = rule.isJump(entry.frame.first, at: entry.time)
+            #expect(!jump, "the first glide at \(entry.time)")
+        }
+        fingers.freeze(at: stop)
+        fingers.handDown(on: 1, at: stop)
+        fingers.handScrolls()
+        let again = stop + .milliseconds(150)
+        let start = fingers.start(velocity: Vector(x: 0, y: speed), deceleration: Self.deceleration,
+                                  maxDuration: .milliseconds(5000), at: again)
+        #expect(start == VirtualFingers.Start(), "continued, not landed again")
+        let frames = Self.run(&fingers, from: again).filter { $0.frame.action == .move }
+        for entry in frames.prefix(40) {
+            let before = rule.lastScaled
+            let jump = rule.isJump(entry.frame.first, at: entry.time)
+            #expect(!jump, "\(speed) mm/s, \(entry.time - again) after the release: \(rule.lastScaled) mm at 12 ms after \(before)")
+        }
+    }
+
     @Test("the fastest coast fits on the surface; a faster one stops at the margin")
     func surfaceHoldsTheTravel() throws {
         var fingers = VirtualFingers(lead: .zero)
