@@ -224,12 +224,16 @@ public struct ContactTracker {
     }
 
     private mutating func finishFrame(at time: Instant) -> FrameSummary {
+        // Protocol A contacts renamed because one lifted: no finger landed.
+        var renamedByLift = false
         switch contactProtocol {
         case .unslotted:
             // A protocol A frame lists every contact; a frame without any lists none.
             for i in stagedCount..<contacts.count { contacts[i].active = false }
             // Order only names a contact while the count stays the same; when it changes,
-            // every unnamed contact is a new one.
+            // every unnamed contact is a new one (with no motion across the change), but when
+            // it falls that is a lift, not a touch: a staggered lift still ends a scroll.
+            renamedByLift = stagedCount < previousStagedCount
             let sameCount = stagedCount == previousStagedCount
             for i in 0..<stagedCount where contacts[i].identity == 0 {
                 contacts[i].identity = sameCount && previous[i].active ? previous[i].identity : newIdentity()
@@ -266,7 +270,7 @@ public struct ContactTracker {
             if before.active && !before.isPalm && before.identity == now.identity {
                 sum = sum + millimetres(now) - millimetres(before)
                 matched += 1
-            } else if !rebased {
+            } else if !rebased && !renamedByLift {
                 newTouch = true
             }
         }

@@ -52,6 +52,26 @@ import FlickTestSupport
         #expect(pad.horizontalTotal == 0)
     }
 
+    /// Protocol A names no contact: the tracker matches them by their order in the frame while
+    /// the count stays the same. A finger lifting is no new touch, so three fingers lifting one
+    /// a frame still coast, as on a slotted device.
+    @Test(arguments: ["protocol-a-touch-screen", "touch-screen"])
+    func threeFingersLiftingOneAFrameCoastOnATouchscreen(device: String) throws {
+        var configuration = Configuration.defaults
+        configuration.touchscreen.enabled = true
+        configuration.touchscreen.fingers = 3
+        let screen = try FingerScript(device: device, configuration: configuration)
+        screen.down(Vector(x: 40, y: 60), Vector(x: 60, y: 60), Vector(x: 80, y: 60))
+        screen.move(by: Vector(x: 0, y: -25), over: .milliseconds(120))
+        screen.lift(2)
+        screen.wait(screen.frameInterval)
+        screen.lift(1)
+        screen.wait(screen.frameInterval)
+        screen.lift(0)
+        screen.wait(.seconds(6))
+        #expect(screen.coasts.count == 1, "\(device): \(screen.noCoastReasons)\n\(screen.transcript)")
+    }
+
     @Test(arguments: touchpads)
     func pauseThenLiftDoesNotCoast(device: String) throws {
         let pad = try FingerScript(device: device)
