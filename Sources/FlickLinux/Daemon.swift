@@ -816,7 +816,8 @@ public final class Daemon {
             case .removed(let devnode):
                 if let id = idsByNode[devnode] { close(id, at: now(), why: "removed") }
             case .missedEvents:
-                // A device removed unreported ends on its own: its descriptor reports ENODEV.
+                // A device removed unreported ends when its descriptor reports ENODEV, or when
+                // the rescan finds another device at its node.
                 logger.warning("hot-plug events were lost (flickd's queue of udev events overflowed): looking at every device again")
                 openDevices(at: now())
             }
@@ -843,7 +844,15 @@ public final class Daemon {
     }
 
     private func open(_ node: InputNode, at time: Instant) {
-        guard idsByNode[node.devnode] == nil, !isOwnDevice(node) else { return }
+        if let id = idsByNode[node.devnode] {
+            // Another device at a node still open: the kernel gave the node to a new device
+            // and udev's removal of the old one was lost (an overflow), and an idle mouse or
+            // keyboard, unwatched between coasts, would not report ENODEV until the next coast.
+            guard let open = devices[id], !node.syspath.isEmpty, !open.node.syspath.isEmpty,
+                  open.node.syspath != node.syspath else { return }
+            close(id, at: time, why: "removed (its node now belongs to \(node.name))")
+        }
+        guard !isOwnDevice(node) else { return }
         let role: Role
         switch node.kind {
         case .touchpad, .touchscreen: role = .touch

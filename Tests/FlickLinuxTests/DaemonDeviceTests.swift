@@ -287,6 +287,42 @@ struct DaemonDeviceTests {
         #expect(log.lines.contains("info: \(pad.devnode) (SynPS/2 Synaptics TouchPad): removed"), "\(log.lines)")
     }
 
+    @Test("after lost hot-plug events, a device at the node of one still open replaces it: an idle mouse's, or a pad's whose ENODEV is not read yet")
+    func anotherDeviceAtAnOpenNode() throws {
+        let source = ScriptedDevices()
+        let mouse = try source.node(7, .mouse, name: "USB Mouse")
+        let oldPad = try source.node(5, .touchpad, name: "Old Pad", fixture: "synaptics-t440")
+        // The kernel numbers input devices on: a new one at a reused node has another syspath.
+        // (The fixtures describe what opens at each node from here on; a mouse's is not read.)
+        var pad = try source.node(7, .touchpad, name: "New Pad", fixture: "generic-usb-touchpad")
+        pad.syspath = "/sys/devices/virtual/input/input21/event7"
+        var newPad = try source.node(5, .touchpad, name: "Newer Pad", fixture: "synaptics-rmi4")
+        newPad.syspath = "/sys/devices/virtual/input/input22/event5"
+        source.present = [mouse, oldPad]
+        let outputs = Outputs()
+        source.play([
+            {
+                // Both removals and both additions lost: only the overflow is told.
+                source.present = [pad, newPad]
+                return [.missedEvents]
+            },
+            {
+                // The same devices told again, and the same node with its own syspath: nothing.
+                [.added(pad), .added(newPad)]
+            },
+            {
+                raise(SIGTERM)
+                return []
+            },
+        ])
+        let log = CollectedLog()
+        let daemon = try Self.daemon(source, outputs, log: log)
+        try daemon.run()
+        #expect(source.opened == [mouse.devnode, oldPad.devnode, pad.devnode, newPad.devnode], "\(log.lines)")
+        #expect(log.lines.contains("info: \(mouse.devnode) (USB Mouse): removed (its node now belongs to New Pad)"), "\(log.lines)")
+        #expect(log.lines.contains("info: \(oldPad.devnode) (Old Pad): removed (its node now belongs to Newer Pad)"), "\(log.lines)")
+    }
+
     @Test("flickd's own virtual devices, by name, are never opened")
     func ownDevicesAreNotRead() throws {
         let source = ScriptedDevices()
