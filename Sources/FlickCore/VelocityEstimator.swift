@@ -28,13 +28,14 @@ public struct VelocityEstimator: Sendable {
         if release - newest.time > Self.stopWindow { return .zero }
         switch kind {
         case .lsq2:
-            let fitted = Self.leastSquaresQuadratic(history)
             // A parabola fitted to forward motion can turn back at its end when the stamps are
             // uneven (frames stamped in a bunch, then one late: a stalled sender). A release
             // velocity against the motion it was fitted to is that artefact, never the finger:
-            // the motion's own average over the look-back window answers instead.
+            // the motion's own average over the look-back window answers instead, as it does
+            // when no parabola fits (samples at only two distinct times).
             let average = Self.lookback(history)
-            return fitted • average < 0 ? average : fitted
+            guard let fitted = Self.leastSquaresQuadratic(history), fitted • average >= 0 else { return average }
+            return fitted
         case .lookback: return Self.lookback(history)
         }
     }
@@ -51,20 +52,24 @@ public struct VelocityEstimator: Sendable {
     /// LSQ2: fit `x(τ) = b0 + b1·τ + b2·τ²` by unweighted least squares over the newest
     /// ≤ 20 samples within 100 ms of the newest (τ = sample time − newest time, in seconds);
     /// the velocity at the newest sample is `b1`. With only two samples it falls back to the
-    /// straight line through them (as Android lowers the degree when samples are few).
+    /// straight line through them (as Android lowers the degree when samples are few). Nil when
+    /// three or more samples fit no parabola: they hold fewer than three distinct times (a
+    /// recording with coarse stamps).
     ///
     /// Source idea: Android's `VelocityTracker` default strategy (also Flutter's).
-    static func leastSquaresQuadratic(_ history: TouchHistory) -> Vector {
+    static func leastSquaresQuadratic(_ history: TouchHistory) -> Vector? {
         let newest = history[newest: 0]
         // Sums for the normal equations of the quadratic fit; τ^k sums and τ^k·x, τ^k·y sums.
         var s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0
         var sx0 = 0.0, sx1 = 0.0, sx2 = 0.0
         var sy0 = 0.0, sy1 = 0.0, sy2 = 0.0
         var used = 0
+        var times = 0  // distinct sample times (the history is in time order)
         while used < min(history.count, maximumFitSamples) {
             let sample = history[newest: used]
             let age = newest.time - sample.time
             if age > fitWindow || age < .zero { break }
+            if used == 0 || sample.time != history[newest: used - 1].time { times += 1 }
             let tau = -age.seconds
             // Positions relative to the newest keep the sums well conditioned.
             let x = sample.position.x - newest.position.x
@@ -81,15 +86,18 @@ public struct VelocityEstimator: Sendable {
             let dt = (newest.time - older.time).seconds
             return dt > 0 ? (newest.position - older.position) / dt : .zero
         }
+        // Fewer than three times fix no parabola (the determinant below is then zero but for
+        // rounding, and the slope it gives is noise).
+        if times < 3 { return nil }
         // Solve [s0 s1 s2; s1 s2 s3; s2 s3 s4]·[b0 b1 b2] = [r0 r1 r2] for b1 by Cramer's rule.
         let det = s0 * (s2 * s4 - s3 * s3) - s1 * (s1 * s4 - s3 * s2) + s2 * (s1 * s3 - s2 * s2)
-        guard abs(det) > 1e-30 else { return .zero }
+        guard abs(det) > 1e-30 else { return nil }
         func slope(_ r0: Double, _ r1: Double, _ r2: Double) -> Double {
             let detB1 = s0 * (r1 * s4 - s3 * r2) - r0 * (s1 * s4 - s3 * s2) + s2 * (s1 * r2 - r1 * s2)
             return detB1 / det
         }
         let v = Vector(x: slope(sx0, sx1, sx2), y: slope(sy0, sy1, sy2))
-        return v.x.isFinite && v.y.isFinite ? v : .zero
+        return v.x.isFinite && v.y.isFinite ? v : nil
     }
 
     /// Look-back: interpolate linearly where the gesture was 70 ms before the newest sample,

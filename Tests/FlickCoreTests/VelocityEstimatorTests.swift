@@ -56,11 +56,24 @@ import FlickTestSupport
         for (ms, y) in [(0, 0.0), (8, 1.2), (9, 2.4), (10, 3.6), (11, 4.8), (45, 6.0)] {
             h.append(TouchSample(time: start + .milliseconds(Int64(ms)), position: Vector(x: 0, y: y)))
         }
-        let raw = VelocityEstimator.leastSquaresQuadratic(h)
+        let raw = try #require(VelocityEstimator.leastSquaresQuadratic(h))
         #expect(raw.y < 0, "the parabola turns back at its end: \(raw.y)")
         let v = try #require(VelocityEstimator(kind: .lsq2).estimate(&h, release: Self.release))
         let average = VelocityEstimator.lookback(h)
         #expect(v.y > 0 && v == average, "forward, the motion's average: \(v.y) vs \(average.y)")
+    }
+
+    @Test("samples at only two distinct times fit no parabola: LSQ2 gives the look-back average, not a stop")
+    func twoDistinctStampsGiveTheAverage() throws {
+        // Coarse stamps: three frames of one read stamped alike, 8 ms after the first.
+        var h = TouchHistory(capacity: 64)
+        let start = Self.release - .milliseconds(8)
+        for (ms, y) in [(0, 0.0), (8, 2.0), (8, 2.5), (8, 2.6)] {
+            h.append(TouchSample(time: start + .milliseconds(Int64(ms)), position: Vector(x: 0, y: y)))
+        }
+        #expect(VelocityEstimator.leastSquaresQuadratic(h) == nil)
+        let v = try #require(VelocityEstimator(kind: .lsq2).estimate(&h, release: Self.release))
+        #expect(abs(v.y - 325) < 1e-9, "2.6 units in 8 ms: \(v.y)")
     }
 
     @Test func repeatedFinalFrameIsDropped() throws {
@@ -69,10 +82,10 @@ import FlickTestSupport
         #expect(abs(v.y - 900) < 0.05, "zero-length final frame dropped: expected 900.0, got \(v.y)")
     }
 
-    @Test func repeatedFinalFrameKeptGives714_9() {
+    @Test func repeatedFinalFrameKeptGives714_9() throws {
         // Without dropping it, LSQ2 sees the finger stop: the table's 714.9.
         let h = Self.history(count: 16, repeatLast: true, position: Self.decelerating)
-        let v = VelocityEstimator.leastSquaresQuadratic(h)
+        let v = try #require(VelocityEstimator.leastSquaresQuadratic(h))
         #expect(abs(v.y - 714.9) < 0.1, "expected 714.9, got \(v.y)")
     }
 
@@ -105,7 +118,7 @@ import FlickTestSupport
         #expect(moving.y > 900, "39 ms is still a moving release")
     }
 
-    @Test func lsq2UsesAtMostTwentySamplesWithin100ms() {
+    @Test func lsq2UsesAtMostTwentySamplesWithin100ms() throws {
         // An old, very different movement beyond 100 ms must not bend the fit.
         var h = TouchHistory(capacity: 64)
         for i in 0..<10 {  // 10 samples moving fast the other way, ending 140 ms before release
@@ -116,7 +129,7 @@ import FlickTestSupport
             let tau = -Double(12 - i) * 0.008
             h.append(TouchSample(time: Self.release + .seconds(tau), position: Vector(x: 0, y: base + 1000 * (tau + 0.096))))
         }
-        let v = VelocityEstimator.leastSquaresQuadratic(h)
+        let v = try #require(VelocityEstimator.leastSquaresQuadratic(h))
         #expect(abs(v.y - 1000) < 0.001, "got \(v.y)")
     }
 
