@@ -5,7 +5,7 @@ import FlickLinux
 struct ReplayCommand: FlickdCommand {
     static let commandDescription = CommandDescription(
         name: "replay",
-        abstract: "Run a recorded touch session through the engine and print the wheel events flickd would emit.",
+        abstract: "Run a recorded touch session through the engine and print its coasts as wheel events.",
         discussion: """
             FILE is an evemu recording (evemu-record; the device description embedded, or given \
             with --desc) or a `libinput record` YAML file. The events run through the engine on \
@@ -21,11 +21,16 @@ struct ReplayCommand: FlickdCommand {
             on the machine it was recorded on, `libinput quirks list /dev/input/eventN` shows \
             the hint libinput applies, and a [[device]] resolution gives it to the replay.
 
-            Each output line is one wheel event: seconds since the recording's first event, the \
-            code (REL_WHEEL_HI_RES, REL_HWHEEL_HI_RES, REL_WHEEL, REL_HWHEEL) and the value. \
-            REL_WHEEL > 0 scrolls up; REL_HWHEEL > 0 scrolls right; 120 hi-res units are one \
-            wheel detent. A summary follows: gestures seen, coasts started with their release \
-            velocity, the reason each other gesture did not coast, and the totals per code.
+            The coasts are printed as the wheel output writes them (output.mode = "wheel", \
+            scaled by scroll.speed), whatever output.mode says: the gestures, which of them coast \
+            and their release velocities are the same with either output, and the default virtual \
+            touchpad carries the same coasts as finger motion, which libinput and the apps \
+            scale themselves. Each output line is one wheel event: seconds since the \
+            recording's first event, the code (REL_WHEEL_HI_RES, REL_HWHEEL_HI_RES, REL_WHEEL, \
+            REL_HWHEEL) and the value. REL_WHEEL > 0 scrolls up; REL_HWHEEL > 0 scrolls right; \
+            120 hi-res units are one wheel detent. A summary follows: gestures seen, coasts \
+            started with their release velocity, the reason each other gesture did not coast, \
+            and the totals per code.
 
             With --json, each event is one JSON object per line, \
             {"time": 0.512, "code": "REL_WHEEL_HI_RES", "value": -37}, and the last line is \
