@@ -291,6 +291,27 @@ import FlickCore
         }
     }
 
+    /// The shipped file lists every section: one added again at its end is a syntax error, and
+    /// the message says where the first one is.
+    @Test func aRedefinedTableOrKeySaysWhereItIsFirst() {
+        #expect(problems("[coast]\nboost = true\n\n[ coast ]\nmax_speed = 3000\n") == [
+            "flickd.toml:4:1: TOML syntax error: Error while parsing table header: cannot redefine existing table 'coast'; "
+                + "[coast] is first on line 1: write all its keys under that one",
+        ])
+        #expect(problems("[scroll]\nspeed = 1\n[coast]\nboosted = 1\nboost = true\nboost = false\n") == [
+            "flickd.toml:6:9: TOML syntax error: Error while parsing key-value pair: cannot redefine existing boolean 'boost'; "
+                + "boost is first set on line 5: keep one of the two",
+        ])
+        #expect(problems("[[device]]\nname = \"a\"\n[[device]]\nname = \"b\"\nname = \"c\"\n")?.first?
+            .hasSuffix("name is first set on line 4: keep one of the two") == true, "in the second [[device]], not the first")
+        #expect(ConfigurationLoader.firstDefinition(in: "[a]\n", redefined: "cannot redefine existing table '", before: 2) == nil)
+        #expect(ConfigurationLoader.firstDefinition(in: "", redefined: "cannot redefine existing table ''", before: 0) == nil)
+        // Made by a dotted key, the table has no header to point at: toml++'s message alone.
+        #expect(problems("coast.boost = true\n[coast]\nmax_speed = 1\n") == [
+            "flickd.toml:2:1: TOML syntax error: Error while parsing table header: cannot redefine existing table 'coast'",
+        ])
+    }
+
     @Test func theFirstByteThatIsNotUTF8() {
         #expect(TextFile.firstInvalidUTF8(in: Array("plain, é, €, 𝄞".utf8)) == nil)
         #expect(TextFile.firstInvalidUTF8(in: []) == nil)

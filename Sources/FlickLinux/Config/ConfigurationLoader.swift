@@ -60,9 +60,10 @@ public enum ConfigurationLoader {
         do {
             document = try TOMLDocument(text: text)
         } catch {
+            let first = error.line.flatMap { firstDefinition(in: text, redefined: error.message, before: $0) }
             throw ConfigurationError(problems: [
                 .init(path: path, line: error.line, column: error.column, key: nil,
-                      message: "TOML syntax error: \(error.message)"),
+                      message: "TOML syntax error: \(error.message)" + (first ?? "")),
             ])
         }
         let table = document.root
@@ -370,6 +371,38 @@ public enum ConfigurationLoader {
                 problem(prefix + at, "\(prefix)coast.min_speed = \(ConfigurationKey.format(minSpeed)) must be less than \(prefix)coast.max_speed = \(ConfigurationKey.format(maxSpeed)): no release could coast")
             }
         }
+    }
+
+    /// Where a table or key that toml++ calls redefined at line `line` was first written, as
+    /// the end of its message (`; [coast] is first on line 12: ...`): the shipped file lists
+    /// every section, so a section added at the end of it is the likely case. Nil when the
+    /// message is no redefinition or the first line is not found (a table made by a dotted
+    /// key, an inline table).
+    static func firstDefinition(in text: String, redefined message: String, before line: Int) -> String? {
+        // toml++: "... cannot redefine existing table 'coast'", "... existing boolean 'boost'".
+        guard let marker = message.firstRange(of: "cannot redefine existing "), message.last == "'",
+              let open = message[marker.upperBound...].firstIndex(of: "'"),
+              open < message.index(before: message.endIndex) else { return nil }
+        let kind = message[marker.upperBound..<open].trimmingWhitespace
+        let name = String(message[message.index(after: open)..<message.index(before: message.endIndex)])
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).prefix(max(0, line - 1))
+            .map { $0.trimmingWhitespace }
+        /// The name of a table whose header is `line`, `[name]` with spaces allowed inside.
+        func header(_ line: String) -> String? {
+            guard line.hasPrefix("["), !line.hasPrefix("[["), let close = line.firstIndex(of: "]") else { return nil }
+            return line[line.index(after: line.startIndex)..<close].trimmingWhitespace
+        }
+        if kind == "table" {
+            guard let index = lines.firstIndex(where: { header($0) == name }) else { return nil }
+            return "; [\(name)] is first on line \(index + 1): write all its keys under that one"
+        }
+        // A key: first set in the same table, below the nearest header above the error.
+        let tableStart = (lines.lastIndex { $0.hasPrefix("[") } ?? -1) + 1
+        let key = name.split(separator: ".").last.map(String.init) ?? name
+        guard let index = lines[tableStart...].firstIndex(where: {
+            $0.hasPrefix(key) && $0.dropFirst(key.count).trimmingWhitespace.hasPrefix("=")
+        }) else { return nil }
+        return "; \(key) is first set on line \(index + 1): keep one of the two"
     }
 
     /// `text` as a message shows it: whole up to 64 bytes; a longer one (a key or a string a
