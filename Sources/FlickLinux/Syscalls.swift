@@ -173,6 +173,19 @@ enum Syscall {
         return Instant(microseconds: Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000)
     }
 
+    /// How long the machine has been suspended since it booted: CLOCK_BOOTTIME, which counts a
+    /// suspend, less CLOCK_MONOTONIC, which does not. Both are slewed alike, so nothing else
+    /// moves the difference.
+    static func suspendedSinceBoot() -> Duration {
+        var boot = timespec()
+        var monotonic = timespec()
+        // Cannot fail for these clocks with valid pointers.
+        _ = clock_gettime(cshim_clock_boottime, &boot)
+        _ = clock_gettime(cshim_clock_monotonic, &monotonic)
+        let nanoseconds = (Int64(boot.tv_sec) - Int64(monotonic.tv_sec)) * 1_000_000_000 + Int64(boot.tv_nsec) - Int64(monotonic.tv_nsec)
+        return Duration(microseconds: max(0, nanoseconds / 1000))
+    }
+
     /// Sleeps for `duration`, through interruptions. Only for helper threads (the desktop
     /// probe): the event loop never sleeps.
     static func sleep(_ duration: Duration) {

@@ -36,6 +36,8 @@ static const int cshim_sfd_nonblock = SFD_NONBLOCK;
 
 // The clock every timestamp in flickd is on (evdev events, timerfd deadlines, ticks).
 static const clockid_t cshim_clock_monotonic = CLOCK_MONOTONIC;
+// CLOCK_MONOTONIC and the time the machine was suspended: only to tell a suspend.
+static const clockid_t cshim_clock_boottime = CLOCK_BOOTTIME;
 
 // madvise and posix_fadvise advice (macros in glibc's headers).
 static const int cshim_madv_random = MADV_RANDOM;
