@@ -92,8 +92,8 @@ public enum StopReason: String, Sendable, Hashable {
     case deviceRemoved = "device-removed"
     /// The device's event stream was resynchronised after SYN_DROPPED.
     case resynchronized
-    /// The next tick came far too late (the machine was suspended): the coast is dropped
-    /// rather than emitted as one jump.
+    /// The next tick came far too late, or the daemon saw the machine suspended during the
+    /// coast: the coast is dropped rather than emitted as one jump or played after the resume.
     case stall
     /// The configuration changed.
     case reconfigured
