@@ -153,7 +153,7 @@ struct ReplayCommand: FlickdCommand {
                 + "\"duration_s\": \(DecimalText.fixed(c.plan.duration.seconds, 3))}"
         }
         let none = replay.noCoasts.map { n in
-            var fields = "{\"time\": \(DecimalText.fixed(n.time, 6)), \"reason\": \(Format.jsonString(n.reason.description))"
+            var fields = "{\"time\": \(DecimalText.fixed(n.time, 6)), \"reason\": \(QuotedText.quoted(n.reason.description))"
             if let v = n.velocity {
                 fields += ", \"release_velocity_mm_s\": \(vector(v)), \"release_speed_mm_s\": \(DecimalText.fixed(v.length, 1))"
             }
@@ -162,30 +162,5 @@ struct ReplayCommand: FlickdCommand {
         let totals = replay.totals.map { "\"\(EventNames.codeName(type: EventCode.relative, code: $0.code))\": \($0.total)" }
         print("{\"summary\": {\"gestures\": \(replay.gestures), \"coasts\": [\(coasts.joined(separator: ", "))], "
               + "\"no_coast\": [\(none.joined(separator: ", "))], \"totals\": {\(totals.joined(separator: ", "))}}}")
-    }
-}
-
-/// JSON text without Foundation.
-enum Format {
-    /// A JSON string literal.
-    static func jsonString(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
     }
 }

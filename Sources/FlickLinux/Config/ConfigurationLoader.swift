@@ -418,40 +418,12 @@ public enum ConfigurationLoader {
         return "\(head)… (\(text.utf8.count) bytes)"
     }
 
-    /// `text` with what a terminal would act on, or a message line break at, written as a TOML
-    /// basic string writes it (`\n`, `\"`, `\u001B`): what goes between the quotes of a string
-    /// shown in a message.
-    static func escaped(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": result += "\\\\"
-            case "\"": result += "\\\""
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            case "\r": result += "\\r"
-            case "\u{08}": result += "\\b"
-            case "\u{0C}": result += "\\f"
-            case _ where isControl(scalar):
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
-
-    /// A C0 or C1 control character, or DEL.
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-    }
-
     /// One part of a key as a message shows it (`shown`): as written, but quoted and escaped
     /// when it is empty or holds a control character (a quoted `""` or `"\n"` key, which would
     /// show as nothing or break the line).
     static func shownKey(_ part: String) -> String {
         let text = shown(part)
-        return part.isEmpty || part.unicodeScalars.contains(where: isControl) ? "\"\(escaped(text))\"" : text
+        return part.isEmpty || part.unicodeScalars.contains(where: QuotedText.isControl) ? QuotedText.quoted(text) : text
     }
 
     /// A TOML value as it would be written: `1.5`, `"fast"`, `[1, 2]`, `{...}`.
@@ -463,7 +435,7 @@ public enum ConfigurationLoader {
             let text = ConfigurationKey.format(double)
             return double.isFinite && !text.contains(where: { $0 == "." || $0 == "e" }) ? text + ".0" : text
         case .boolean(let boolean): return boolean ? "true" : "false"
-        case .string(let string): return "\"\(escaped(shown(string)))\""
+        case .string(let string): return QuotedText.quoted(shown(string))
         case .array: return "[...]"
         case .table: return "{...}"
         case .date, .time, .dateTime: return "a date/time"
