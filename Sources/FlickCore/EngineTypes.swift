@@ -99,6 +99,8 @@ public enum StopReason: String, Sendable, Hashable {
     case reconfigured
     /// The daemon is shutting down.
     case shutdown
+    /// Another user's session became the active one on the seat: the daemon pauses.
+    case sessionInactive = "session-inactive"
     /// A release on another device started a coast of its own (the fingers on it had touched
     /// down before this coast began, so no new touch stopped it).
     case replaced

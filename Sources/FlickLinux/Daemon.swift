@@ -86,6 +86,7 @@ public final class Daemon {
         static let desktop: UInt64 = 6
         static let desktopChanges: UInt64 = 7
         static let serverChanges: UInt64 = 8
+        static let seat: UInt64 = 9
         static let deviceFlag: UInt64 = 1 << 32
 
         static func device(_ id: DeviceID) -> UInt64 { deviceFlag | UInt64(UInt32(bitPattern: id)) }
@@ -117,6 +118,10 @@ public final class Daemon {
     /// Asks the desktop whether its touchpads scroll naturally, off the loop; nil: never asked
     /// (the engine's `desktopNaturalScrolling` stays as given).
     private let desktop: DesktopQuery?
+    /// Whether this user's session is the seat's active one (`SeatWatch`); nil: not followed.
+    private let seat: SeatWatch?
+    /// True while another user's session is active: no device is open (`pause`).
+    private var paused = false
     /// The desktop's last answer: nil before one came, or when it found no setting.
     private var desktopAnswer: DesktopSettings.Answer?
     /// An ask is under way: the per-device directions are logged when its answer comes.
@@ -202,12 +207,13 @@ public final class Daemon {
         notifier: ServiceNotifier? = nil,
         configurationWatcher: ConfigWatcher? = nil,
         desktop: DesktopQuery? = nil,
+        seat: SeatWatch? = nil,
         reloadConfiguration: @escaping () throws -> Configuration
     ) throws(SystemError) {
         let configuration = try LiveConfiguration(current: engine.configuration, watcher: configurationWatcher,
                                                   read: reloadConfiguration)
         try self.init(engine: engine, output: output, makeOutput: makeOutput, monitor: monitor,
-                      logger: logger, notifier: notifier, configuration: configuration, desktop: desktop)
+                      logger: logger, notifier: notifier, configuration: configuration, desktop: desktop, seat: seat)
     }
 
     /// A daemon writing coasts to `output` (the engine's `output` is set to its mode); with
@@ -227,7 +233,8 @@ public final class Daemon {
         logger: Logger,
         notifier: ServiceNotifier? = nil,
         configuration: LiveConfiguration,
-        desktop: DesktopQuery? = nil
+        desktop: DesktopQuery? = nil,
+        seat: SeatWatch? = nil
     ) throws(SystemError) {
         self.engine = engine
         self.output = output
@@ -237,6 +244,7 @@ public final class Daemon {
         self.notifier = notifier
         self.configuration = configuration
         self.desktop = desktop
+        self.seat = seat
         signals = try SignalReceiver(signals: [SIGTERM, SIGINT, SIGHUP])
         poll = try EventPoll()
         timer = try DeadlineTimer()
@@ -247,6 +255,7 @@ public final class Daemon {
             try poll.add(settleTimer.fileDescriptor, token: Token.reloadDelay)
         }
         if let desktop { try poll.add(desktop.fileDescriptor, token: Token.desktop) }
+        if let seat { try poll.add(seat.fileDescriptor, token: Token.seat) }
         engine.onReport = { [logger, unowned engine] report in Self.log(report, output: engine.output, to: logger) }
         engine.output = output?.mode ?? configuration.current.output.mode
         engine.onTouchFrame = { [unowned self] frame, _ in self.emit(frame) }
@@ -257,8 +266,12 @@ public final class Daemon {
     public func run() throws(SystemError) {
         askDesktop(for: configuration.current)
         startHotplug()
+        if case .inactive(let uid)? = seat?.current() {
+            paused = true
+            logger.notice("another user's session is active on the seat (uid \(uid)): flickd waits for this user's, with no device open")
+        }
         openDevices(at: now())
-        if !devices.values.contains(where: { $0.role == .touch }) {
+        if !paused && !devices.values.contains(where: { $0.role == .touch }) {
             let later = output == nil ? " (\(OutputDevice.name(of: engine.output)) is created then)" : ""
             logger.notice("no touchpad or touchscreen to read yet; waiting for one to be plugged in\(later)")
         }
@@ -296,6 +309,8 @@ public final class Daemon {
                     desktopChanged(server: false)
                 case Token.serverChanges:
                     desktopChanged(server: true)
+                case Token.seat:
+                    seatChanged()
                 default:
                     if let id = Token.deviceID(token) { read(id) }
                 }
@@ -809,6 +824,26 @@ public final class Daemon {
         }
     }
 
+    /// The seat's active session changed: pause while it is another user's, go on when it is
+    /// this user's again (or when nothing is known any more).
+    private func seatChanged() {
+        guard let activity = seat?.receive() else { return }
+        let time = now()
+        switch (activity, paused) {
+        case (.inactive(let uid), false):
+            paused = true
+            engine.stop(at: time, reason: .sessionInactive)
+            for id in devices.keys.sorted() { close(id, at: time, why: "closed: another user's session is active") }
+            logger.notice("another user's session is active on the seat (uid \(uid)): flickd pauses, with no device open, until this user's is again")
+        case (.active, true), (.unknown, true):
+            paused = false
+            logger.notice("this user's session is active on the seat again: flickd goes on")
+            openDevices(at: time)
+        default:
+            break
+        }
+    }
+
     private func startHotplug() {
         guard let monitor else { return }
         do {
@@ -854,6 +889,7 @@ public final class Daemon {
     }
 
     private func open(_ node: InputNode, at time: Instant) {
+        guard !paused else { return }
         if let id = idsByNode[node.devnode] {
             // Another device at a node still open: the kernel gave the node to a new device
             // and udev's removal of the old one was lost (an overflow), and an idle mouse or

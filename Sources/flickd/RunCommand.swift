@@ -19,7 +19,10 @@ struct RunCommand: FlickdCommand {
 
             A coast stops when a finger touches a touch device, a mouse button is pressed or \
             a key goes down (so that Ctrl held after a flick does not zoom). Key presses are \
-            only used to stop a coast; they are never recorded.
+            only used to stop a coast; they are never recorded. While another user's session \
+            is the active one on the seat (fast user switching, as systemd-logind records it \
+            in /run/systemd/seats/seat0), flickd closes every input device and opens them \
+            again when this user's session is back; run as root, it does not follow sessions.
 
             flickd needs write access to /dev/uinput (load the module with `sudo modprobe \
             uinput`; install systemd/70-flickd-uinput.rules or join the input group) and read \
@@ -99,7 +102,8 @@ struct RunCommand: FlickdCommand {
                 notifier: ServiceNotifier.fromEnvironment(logger: logger),
                 configuration: live,
                 // Asked off the event loop (gsettings may be slow); the answer is applied when it comes.
-                desktop: try DesktopQuery())
+                desktop: try DesktopQuery(),
+                seat: try SeatWatch.forThisUser(logger: logger))
             try daemon.run()
         } catch {
             logger.error("\(error)")

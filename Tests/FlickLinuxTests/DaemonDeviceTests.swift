@@ -148,10 +148,10 @@ struct DaemonDeviceTests {
     }
 
     static func daemon(_ source: ScriptedDevices, _ outputs: Outputs, log: CollectedLog,
-                       configuration: Configuration = Configuration(),
+                       configuration: Configuration = Configuration(), seat: SeatWatch? = nil,
                        reload: @escaping () -> Configuration = { Configuration() }) throws -> Daemon {
         try Daemon(engine: Engine(configuration: configuration), output: nil, makeOutput: outputs.make,
-                   monitor: source, logger: log.logger, reloadConfiguration: reload)
+                   monitor: source, logger: log.logger, seat: seat, reloadConfiguration: reload)
     }
 
     /// Runs a daemon through two reloads, to `first` and then to `second`, and returns how many
@@ -321,6 +321,86 @@ struct DaemonDeviceTests {
         #expect(source.opened == [mouse.devnode, oldPad.devnode, pad.devnode, newPad.devnode], "\(log.lines)")
         #expect(log.lines.contains("info: \(mouse.devnode) (USB Mouse): removed (its node now belongs to New Pad)"), "\(log.lines)")
         #expect(log.lines.contains("info: \(oldPad.devnode) (Old Pad): removed (its node now belongs to Newer Pad)"), "\(log.lines)")
+    }
+
+    @Test("while another user's session is active on the seat no device is open, nor opened when plugged in; this user's again opens them all")
+    func anotherUsersSessionPauses() throws {
+        let directory = ConfigScratchDirectory()
+        let me: UInt32 = 1000
+        directory.write("seat0", "ACTIVE=2\nACTIVE_UID=\(me)\nSESSIONS=2 5\n")
+        let seat = try SeatWatch(path: directory.file("seat0"), uid: me, logger: CollectedLog().logger)
+        let source = ScriptedDevices()
+        let keyboard = try source.node(1, .keyboard, name: "AT Translated Set 2 keyboard")
+        let pad = try source.node(4, .touchpad, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440")
+        let screen = try source.node(6, .touchscreen, name: "ELAN Touchscreen", fixture: "touch-screen")
+        source.present = [keyboard, pad]
+        var openedWhilePaused: [String]?
+        // One step a wake-up; logind's rename is read in the wake-up after the step that made it.
+        source.play([
+            { directory.replace("seat0", "ACTIVE=5\nACTIVE_UID=1001\nSESSIONS=2 5\n"); return [] },
+            { [] },
+            {
+                source.present = [keyboard, pad, screen]
+                return [.added(screen)]
+            },
+            {
+                openedWhilePaused = source.opened
+                directory.replace("seat0", "ACTIVE=2\nACTIVE_UID=\(me)\nSESSIONS=2 5\n")
+                return []
+            },
+            { [] },
+            {
+                raise(SIGTERM)
+                return []
+            },
+        ])
+        let log = CollectedLog()
+        let outputs = Outputs()
+        let daemon = try Self.daemon(source, outputs, log: log, seat: seat)
+        try daemon.run()
+        #expect(openedWhilePaused == [keyboard.devnode, pad.devnode], "nothing opened while paused: \(log.lines)")
+        #expect(log.lines.contains("info: \(pad.devnode) (SynPS/2 Synaptics TouchPad): closed: another user's session is active"), "\(log.lines)")
+        #expect(log.lines.contains("info: \(keyboard.devnode) (AT Translated Set 2 keyboard): closed: another user's session is active"), "\(log.lines)")
+        #expect(log.lines.contains { $0.hasPrefix("notice: another user's session is active on the seat (uid 1001): flickd pauses") }, "\(log.lines)")
+        #expect(Set(source.opened.dropFirst(2)) == [keyboard.devnode, pad.devnode, screen.devnode], "all opened again, the screen plugged in meanwhile too")
+        #expect(outputs.made == [.touchpad], "the virtual device kept through the pause")
+    }
+
+    @Test("a flickd started while another user's session is active opens nothing until this user's is")
+    func startedWhileAnotherUsersSessionIsActive() throws {
+        let directory = ConfigScratchDirectory()
+        directory.write("seat0", "ACTIVE_UID=1001\n")
+        let seat = try SeatWatch(path: directory.file("seat0"), uid: 1000, logger: CollectedLog().logger)
+        let source = ScriptedDevices()
+        let pad = try source.node(4, .touchpad, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440")
+        source.present = [pad]
+        var openedBefore: [String]?
+        source.play([
+            {
+                openedBefore = source.opened
+                directory.remove("seat0")  // logind gone: nothing is known, flickd runs
+                return []
+            },
+            { [] },
+            {
+                raise(SIGTERM)
+                return []
+            },
+        ])
+        let log = CollectedLog()
+        try Self.daemon(source, Outputs(), log: log, seat: seat).run()
+        #expect(openedBefore == [])
+        #expect(source.opened == [pad.devnode], "\(log.lines)")
+        #expect(log.lines.contains { $0.hasPrefix("notice: another user's session is active on the seat (uid 1001): flickd waits") }, "\(log.lines)")
+    }
+
+    @Test("logind's seat file: this user's session active, another's, or nothing known")
+    func seatFile() {
+        #expect(SeatWatch.activity(of: "ACTIVE=2\nACTIVE_UID=1000\nSESSIONS=2\n", uid: 1000) == .active)
+        #expect(SeatWatch.activity(of: "ACTIVE=5\nACTIVE_UID=1001\n", uid: 1000) == .inactive(uid: 1001))
+        #expect(SeatWatch.activity(of: "SESSIONS=\n", uid: 1000) == .unknown, "no active session")
+        #expect(SeatWatch.activity(of: "ACTIVE_UID=gdm\n", uid: 1000) == .unknown)
+        #expect(SeatWatch.activity(of: nil, uid: 1000) == .unknown, "no logind")
     }
 
     @Test("flickd's own virtual devices, by name, are never opened")

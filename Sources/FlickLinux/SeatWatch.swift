@@ -1,0 +1,74 @@
+import Glibc
+
+/// Whether this user's session is the one in front of the screen: the active session of
+/// seat0, as systemd-logind writes it in `/run/systemd/seats/seat0` (`ACTIVE_UID=`).
+///
+/// After a switch to another user, a flickd left running would go on reading the touchpads
+/// (the input group stays) and writing through its virtual device, already open: the other
+/// user's flicks would coast through it, twice when that user runs flickd too. The daemon
+/// pauses while another user is active (its devices closed, a coast stopped) and opens them
+/// again when this user is back. Without logind (no file, or no ACTIVE_UID in it: elogind
+/// writes elsewhere, a seat with no active session) nothing is known and flickd runs as
+/// before. Not created for root (`flickd run` as root follows no one's session).
+public final class SeatWatch {
+    /// What the seat file says about this user.
+    public enum Activity: Equatable, Sendable, CustomStringConvertible {
+        /// This user's session is the seat's active one.
+        case active
+        /// Another user's is (`uid`).
+        case inactive(uid: UInt32)
+        /// No file, or no active user in it.
+        case unknown
+
+        public var description: String {
+            switch self {
+            case .active: "active"
+            case .inactive(let uid): "inactive (uid \(uid) is active)"
+            case .unknown: "unknown"
+            }
+        }
+    }
+
+    /// The file logind keeps for seat0.
+    public static let seat0 = "/run/systemd/seats/seat0"
+
+    /// The watch on the file's directory, for the daemon's epoll set.
+    public var fileDescriptor: Int32 { watcher.fileDescriptor }
+    private let watcher: ConfigWatcher
+    private let path: String
+    private let uid: UInt32
+
+    /// Follows `path` (logind's seat0 file) for user `uid`.
+    public init(path: String = seat0, uid: UInt32 = getuid(), logger: Logger) throws(SystemError) {
+        self.path = path
+        self.uid = uid
+        watcher = try ConfigWatcher(paths: [path], logger: logger)
+    }
+
+    /// The watch of seat0 for this process's user; nil for root, which follows no one's session.
+    public static func forThisUser(logger: Logger) throws(SystemError) -> SeatWatch? {
+        getuid() == 0 ? nil : try SeatWatch(logger: logger)
+    }
+
+    /// What the file says now.
+    public func current() -> Activity {
+        Self.activity(of: try? TextFile.read(path), uid: uid)
+    }
+
+    /// Reads the watch's pending events; what the file says now when it was touched, else nil.
+    public func receive() -> Activity? {
+        // A failed read leaves the events unread; asking the file then costs nothing wrong.
+        guard let changes = try? watcher.receive() else { return current() }
+        return changes.isEmpty ? nil : current()
+    }
+
+    /// What seat file `text` (`KEY=value` lines; nil: no file) says about user `uid`.
+    static func activity(of text: String?, uid: UInt32) -> Activity {
+        guard let text else { return .unknown }
+        for line in text.split(separator: "\n") where line.hasPrefix("ACTIVE_UID=") {
+            guard let active = UInt32(line.dropFirst("ACTIVE_UID=".count).trimmingWhitespace) else { return .unknown }
+            return active == uid ? .active : .inactive(uid: active)
+        }
+        return .unknown
+    }
+}
