@@ -832,9 +832,9 @@ public final class Daemon {
         switch (activity, paused) {
         case (.inactive(let uid), false):
             paused = true
+            logger.notice("another user's session is active on the seat (uid \(uid)): flickd pauses, with no device open, until this user's is again")
             engine.stop(at: time, reason: .sessionInactive)
             for id in devices.keys.sorted() { close(id, at: time, why: "closed: another user's session is active") }
-            logger.notice("another user's session is active on the seat (uid \(uid)): flickd pauses, with no device open, until this user's is again")
         case (.active, true), (.unknown, true):
             paused = false
             logger.notice("this user's session is active on the seat again: flickd goes on")

@@ -35,6 +35,10 @@ and actual. Faults:
   config     the configuration file emptied, written half-way, deleted while flickd runs: each
              time flickd says why and keeps the running settings (the deceleration rate read
              back from the planned coasts); a good file written after them is applied
+  seat       fast user switching: flickd as `nobody` with logind's seat0 file saying nobody's
+             session is active coasts; the file rewritten (renamed over, as logind does) to say
+             another user's is active: flickd closes the pad and a flick on it coasts nothing;
+             nobody's again: the pad is opened again and a flick coasts
   security   typing on a keyboard while flickd runs --verbose: idle typing neither wakes flickd
              nor adds a byte to its log, typing during a coast only ends it (reason "key"), no
              key code, name or typed word in the log (scenarios.py `keys` checks the stop
@@ -837,7 +841,74 @@ class Faults:
                 daemon.stop()
                 shutil.copy(daemon.log_path, os.path.join(self.out, "udev-overflow.log"))
 
-    # -- 7: security ----------------------------------------------------------------------------
+    # -- 7: another user's session (fast user switching) ------------------------------------------
+
+    SEATS = "/run/systemd/seats"
+
+    def write_seat(self, uid):
+        """logind's record of seat0, written as logind writes it: a new file renamed over the old."""
+        os.makedirs(self.SEATS, exist_ok=True)
+        tmp = os.path.join(self.SEATS, ".#seat0-flickd")
+        with open(tmp, "w") as fh:
+            fh.write("# This is private data. Do not parse.\nIS_SEAT0=1\nCAN_MULTI_SESSION=1\n"
+                     "ACTIVE=c%d\nACTIVE_UID=%d\nSESSIONS=c%d\nUIDS=%d\n" % (uid, uid, uid, uid))
+        os.chmod(tmp, 0o644)
+        os.rename(tmp, os.path.join(self.SEATS, "seat0"))
+
+    def seat(self):
+        f = "seat"
+        if os.path.exists(os.path.join(self.SEATS, "seat0")):
+            raise RuntimeError("a seat0 file exists already: this guest runs a logind")
+        set_user_acl("/dev/uinput", NOBODY)
+        daemon = tap = None
+        pads = []
+        try:
+            self.write_seat(NOBODY)
+            daemon, tap = self.start("seat", binary=self.nobody_wrapper(), workdir=self.public)
+            pad = vdev.TouchDevice(load(MANY_SLOTS))
+            pads.append(pad)
+            c = self.check
+            opened = daemon.wait_log(re.escape(pad.devnode) + r" \([^)]*\): touchpad", 20)
+            c(f, "with nobody's session active, the pad is opened", opened is not None, pad.devnode, daemon.text()[-600:])
+            daemon.wait_output()
+            r, plan, mark = self.flick(daemon, pad)
+            total = self.coasted_total(daemon, tap, r, mark, plan)
+            c(f, "and a flick coasts (kernel total = plan)", plan is not None and total == plan[0] != 0, plan and plan[0], total)
+
+            mark = daemon.mark()
+            self.write_seat(4321)
+            paused = daemon.wait_log(r"another user's session is active on the seat \(uid 4321\): flickd pauses", 10, mark)
+            closed = daemon.wait_log(re.escape(pad.devnode) + r" \([^)]*\): closed: another user's session is active", 10, mark)
+            c(f, "another user's session active: flickd says it pauses and closes the pad",
+              paused is not None and closed is not None, "both lines", daemon.text()[mark:][-600:])
+            fds = open_descriptors(daemon.proc.pid)
+            c(f, "no descriptor on the pad", not any(t == pad.devnode for t in fds.values()), "none", sorted(set(fds.values())))
+            host_start = mono()
+            r2, plan2, mark2 = self.flick(daemon, pad)
+            time.sleep(1.0)
+            written = [e for e in tap.between(host_start - 0.1) if e[1] in (E.REL_WHEEL_HI_RES, E.REL_WHEEL)]
+            c(f, "a flick while paused plans no coast and writes nothing", plan2 is None and not written,
+              "no plan, no event", "%s, %d events" % (plan2, len(written)))
+
+            mark = daemon.mark()
+            self.write_seat(NOBODY)
+            back = daemon.wait_log(r"this user's session is active on the seat again", 10, mark)
+            reopened = daemon.wait_log(re.escape(pad.devnode) + r" \([^)]*\): touchpad", 10, mark)
+            c(f, "nobody's session active again: flickd says so and opens the pad",
+              back is not None and reopened is not None, "both lines", daemon.text()[mark:][-600:])
+            r3, plan3, mark3 = self.flick(daemon, pad)
+            total3 = self.coasted_total(daemon, tap, r3, mark3, plan3)
+            c(f, "and a flick coasts again (kernel total = plan)", plan3 is not None and total3 == plan3[0] != 0,
+              plan3 and plan3[0], total3)
+            c(f, "flickd is alive", daemon.alive(), "alive", "exited")
+        finally:
+            release_as_nobody(pads, tap)
+            shutil.rmtree(self.SEATS, ignore_errors=True)
+            if daemon:
+                daemon.stop()
+                shutil.copy(daemon.log_path, os.path.join(self.out, "seat.log"))
+
+    # -- 8: security ----------------------------------------------------------------------------
 
     PHRASE = "correct horse battery staple 1984"
 
@@ -985,7 +1056,7 @@ def main():
     faults = [("uinput", runner.uinput), ("hotplug", runner.hotplug), ("overrun", runner.overrun),
               ("stall", runner.stall), ("sigkill", runner.sigkill), ("tp-sigkill", runner.tp_sigkill),
               ("config", runner.config),
-              ("udev", runner.udev), ("security", runner.security)]
+              ("udev", runner.udev), ("seat", runner.seat), ("security", runner.security)]
     began = mono()
     runner.checks.run_each(faults, set(filter(None, args.only.split(","))), "fault")
     runner.figures["seconds"] = round(mono() - began, 1)
