@@ -245,6 +245,7 @@ public struct Doctor {
         checks += touchChecks(touch, group: group)
         checks.append(groupCheck(group, user: user, devicesDenied: touch.denied))
         checks.append(service())
+        if let seat = seatCheck(user: user) { checks.append(seat) }
         if let service = serviceEnvironment() {
             checks.append(serviceDesktop(service))
             if let display = serviceDisplay(service) { checks.append(display) }
@@ -259,6 +260,22 @@ public struct Doctor {
         if let changes = xServerChanges() { checks.append(changes) }
         checks.append(output(configuration, touch: touch, desktop: desktop))
         return checks
+    }
+
+    /// Whether this user's session is the active one on seat0, where logind records it: a
+    /// user's flickd pauses while another user's is (`SeatWatch`). Nil for root, and where
+    /// logind's record says nothing.
+    private func seatCheck(user: UserAccount?) -> Check? {
+        guard let user, user.uid != 0, case .success(let text) = probe.readFile(SeatWatch.seat0) else { return nil }
+        switch SeatWatch.activity(of: text, uid: user.uid) {
+        case .active:
+            return Check(title: "session", status: .ok, detail: "this user's session is the active one on seat0")
+        case .inactive(let uid):
+            return Check(title: "session", status: .warning,
+                         detail: "another user's session (uid \(uid)) is the active one on seat0: flickd pauses, with no device open, until this user's is again")
+        case .unknown:
+            return nil
+        }
     }
 
     /// On an X11 session where flickd asks the X server for each touchpad's settings: whether a

@@ -14,6 +14,9 @@ struct DoctorCommand: FlickdCommand {
               added with usermod lacks the group until the next login).
             - flickd service: `systemctl --user is-enabled flickd` and `is-active`;
               a warning when there is no systemctl or no user manager.
+            - session: where systemd-logind records seat0's active session, whether it
+              is this user's; a warning when another user's is (flickd pauses then,
+              with no device open).
             - service desktop: whether the running service has this session's
               XDG_CURRENT_DESKTOP, by which natural scrolling "auto" picks where to read
               the desktop's setting (its /proc/PID/environ).

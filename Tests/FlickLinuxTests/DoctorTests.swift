@@ -315,6 +315,19 @@ import Testing
         #expect(try system.checks().one("configuration").detail == "/home/ada/.config/flickd/config.toml is valid")
     }
 
+    @Test func theSeatsActiveSessionIsNamedWhenLogindRecordsIt() throws {
+        var system = FakeSystem()
+        #expect(system.checks().first { $0.title == "session" } == nil, "no record: nothing said")
+        system.fileContents[SeatWatch.seat0] = "ACTIVE=2\nACTIVE_UID=1000\n"
+        let mine = try system.checks().one("session")
+        #expect(mine.status == .ok && mine.detail == "this user's session is the active one on seat0")
+        system.fileContents[SeatWatch.seat0] = "ACTIVE=7\nACTIVE_UID=1001\n"
+        let other = try system.checks().one("session")
+        #expect(other.status == .warning && other.detail.hasPrefix("another user's session (uid 1001) is the active one on seat0: flickd pauses"))
+        system.user = UserAccount(uid: 0, name: "root", primaryGroup: 0)
+        #expect(system.checks().first { $0.title == "session" } == nil, "root's flickd follows no session")
+    }
+
     @Test func aConfigurationLinkToNothingIsAProblemNotTheDefaults() throws {
         var system = FakeSystem()
         system.danglingLinks = ["/home/ada/.config/flickd/config.toml"]
