@@ -120,7 +120,7 @@ public final class Daemon {
     private let desktop: DesktopQuery?
     /// Whether this user's session is the seat's active one (`SeatWatch`); nil: not followed.
     private let seat: SeatWatch?
-    /// True while another user's session is active: no device is open (`pause`).
+    /// True while another user's session is active: no device is open (`seatChanged`).
     private var paused = false
     /// The desktop's last answer: nil before one came, or when it found no setting.
     private var desktopAnswer: DesktopSettings.Answer?
