@@ -45,9 +45,11 @@ public final class SeatWatch {
         watcher = try ConfigWatcher(paths: [path], logger: logger)
     }
 
-    /// The watch of seat0 for this process's user; nil for root, which follows no one's session.
+    /// The watch of seat0 for this process's user; nil for root, which follows no one's session,
+    /// and where logind keeps no seats (it makes the folder at its start, before any session):
+    /// a watch there would wait on /run, woken by every file made in it.
     public static func forThisUser(logger: Logger) throws(SystemError) -> SeatWatch? {
-        getuid() == 0 ? nil : try SeatWatch(logger: logger)
+        getuid() == 0 || !Syscall.exists(ConfigWatcher.split(seat0).directory) ? nil : try SeatWatch(logger: logger)
     }
 
     /// What the file says now.
