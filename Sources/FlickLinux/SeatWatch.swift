@@ -7,9 +7,9 @@ import Glibc
 /// (the input group stays) and writing through its virtual device, already open: the other
 /// user's flicks would coast through it, twice when that user runs flickd too. The daemon
 /// pauses while another user is active (its devices closed, a coast stopped) and opens them
-/// again when this user is back. Without logind (no file, or no ACTIVE_UID in it: elogind
-/// writes elsewhere, a seat with no active session) nothing is known and flickd runs as
-/// before. Not created for root (`flickd run` as root follows no one's session).
+/// again when this user is back. Without that record (no file, or no ACTIVE_UID in it: no
+/// logind, a seat with no active session) nothing is known and flickd runs as before. Not
+/// created for root (`flickd run` as root follows no one's session).
 public final class SeatWatch {
     /// What the seat file says about this user.
     public enum Activity: Equatable, Sendable, CustomStringConvertible {
