@@ -167,8 +167,6 @@ public final class Daemon {
     private var watchingStopSources = false
     /// Tells a suspend during a coast (`SuspendWatch`).
     private var suspendWatch = SuspendWatch()
-    /// The time the machine has been suspended since boot; tests give their own.
-    var suspendedSinceBoot: () -> Duration = { Syscall.suspendedSinceBoot() }
     /// How punctually the timer drives the coast that runs, logged when it ends.
     private var punctuality = CoastPunctuality()
     /// How many devices were open when the service manager was last told the status.
@@ -752,7 +750,7 @@ public final class Daemon {
         // The deadline may have moved later since the timer was armed (events in the same
         // wake-up); then the re-arm at the end of the wake-up takes care of it.
         guard let deadline = engine.nextDeadline, time >= deadline else { return }
-        if watchingStopSources && suspendWatch.slept(suspendedSinceBoot()) {
+        if watchingStopSources && suspendWatch.slept(Syscall.suspendedSinceBoot()) {
             // The rest of the coast would play on after the resume, long after the flick.
             logger.info("the machine was suspended during a coast: stopped")
             engine.stop(at: time, reason: .stall)
@@ -794,7 +792,7 @@ public final class Daemon {
     private func follow(coasting: Bool) {
         guard coasting != watchingStopSources else { return }
         watchingStopSources = coasting
-        if coasting { suspendWatch.start(suspendedSinceBoot()) }
+        if coasting { suspendWatch.start(Syscall.suspendedSinceBoot()) }
         if !coasting {
             // Built only when debug lines are written.
             if punctuality.wakeUps > 0 { logger.debug("\(punctuality.summary ?? "")") }

@@ -12,21 +12,13 @@ import Glibc
 /// created for root (`flickd run` as root follows no one's session).
 public final class SeatWatch {
     /// What the seat file says about this user.
-    public enum Activity: Equatable, Sendable, CustomStringConvertible {
+    public enum Activity: Equatable, Sendable {
         /// This user's session is the seat's active one.
         case active
         /// Another user's is (`uid`).
         case inactive(uid: UInt32)
         /// No file, or no active user in it.
         case unknown
-
-        public var description: String {
-            switch self {
-            case .active: "active"
-            case .inactive(let uid): "inactive (uid \(uid) is active)"
-            case .unknown: "unknown"
-            }
-        }
     }
 
     /// The file logind keeps for seat0.
