@@ -156,6 +156,13 @@ public struct VirtualFingers: Sendable {
     /// before; catching up at `maximumCatchUp` times a release near the default 1500 mm/s
     /// `max_speed` would pass it. 1600 mm/s is 19.2 mm at 12 ms.
     public static let maximumSpeed = 1600.0
+    /// libinput does not judge a frame that comes more than 30 ms after the one before for a
+    /// touch jump, and judges the next one against the last frame it did judge. A frame this
+    /// long after the one before (a timer that woke late) may be such a frame, the kernel's
+    /// stamps jittering by some milliseconds: the speed ramp then goes on from the slower of
+    /// the two. Counting the late frame's speed had the next frame, at 1200 mm/s in the ramp,
+    /// discarded as a jump (seen in the guest).
+    public static let unjudgedInterval = Duration.milliseconds(25)
 
     /// A write that takes longer than this, from computing the frame to the kernel's stamp, was
     /// held up (the process was preempted): the model's clock waits for the excess. Shorter
@@ -541,7 +548,14 @@ public struct VirtualFingers: Sendable {
             // resets their history when the landing's finger count settles, so a long frame
             // there was seen discarded as a jump at 600 mm/s), and the frame after a resumed
             // glide's first against the frame before the rest: the speed ramp starts again.
-            glide.lastSpeed = opening == .makeUp || opening == .resumed ? 0 : step / interval
+            // After a frame libinput may not have judged, it judges against the one before.
+            if opening == .makeUp || opening == .resumed {
+                glide.lastSpeed = 0
+            } else if interval > Self.unjudgedInterval.seconds {
+                glide.lastSpeed = min(glide.lastSpeed, step / interval)
+            } else {
+                glide.lastSpeed = step / interval
+            }
             glide.lastModelTime = modelTime
             glide.distance = distance
             glide.lastFrame = time

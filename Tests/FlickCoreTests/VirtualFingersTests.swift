@@ -500,6 +500,40 @@ import FlickTestSupport
         }
     }
 
+    @Test("a tick more than 30 ms late in the speed ramp does not make libinput see a jump after it",
+          arguments: [(1200.0, 3, 36), (1200.0, 5, 31), (1500.0, 4, 45), (800.0, 6, 40), (1500.0, 8, 60)])
+    func lateTickInTheRamp(speed: Double, movesBefore: Int, lateMilliseconds: Int) throws {
+        // Seen in the guest at 1200 mm/s (a boosted quick flick): the timer woke 36 ms after the
+        // ramp's second frame. libinput does not judge a frame that long after the one before,
+        // and judges the next against the last one it did judge, the slow frame before the hole.
+        var fingers = VirtualFingers()
+        var rule = LibinputJumpRule()
+        let landing = try #require(fingers.start(velocity: Vector(x: 0, y: speed), deceleration: Self.deceleration,
+                                                 maxDuration: .milliseconds(5000), at: Self.release).landing)
+        rule.land(landing.first, at: Self.release)
+        var moves = 0
+        var last = Self.release
+        var late = false
+        var guardCount = 0
+        while let deadline = fingers.nextDeadline, guardCount < 400 {
+            guardCount += 1
+            var now = max(deadline, last)
+            if moves == movesBefore && !late {
+                now = last + .milliseconds(Int64(lateMilliseconds))
+                late = true
+            }
+            let (frame, _) = fingers.advance(to: now)
+            guard let frame, frame.action == .move else { continue }
+            moves += 1
+            let before = rule.lastScaled
+            let jump = rule.isJump(frame.first, at: now)
+            #expect(!jump, "\(speed) mm/s, frame \(moves), \(now - Self.release) after the release: \(rule.lastScaled) mm at 12 ms after \(before)")
+            last = now
+            if moves > 60 { break }
+        }
+        #expect(late && moves > 20, "the hole came in the ramp and the glide went on")
+    }
+
     @Test("the fastest coast fits on the surface; a faster one stops at the margin")
     func surfaceHoldsTheTravel() throws {
         var fingers = VirtualFingers(lead: .zero)
