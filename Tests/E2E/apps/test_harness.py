@@ -7,6 +7,7 @@ docs/APPS.md reports come from these functions.
 
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -113,19 +114,21 @@ class CheckScenario(unittest.TestCase):
     def test_devices_not_read_with_libinput_are_not_measured(self):
         # E2E_APPS_LIBINPUT_WATCH=0: no count, and no pass either.
         checks = self.judge(0, bad=None)
-        self.assertEqual((checks.failed, checks.passed, checks.unmeasurable), (0, 3, 2))
+        self.assertEqual((checks.failed, checks.passed, checks.unmeasurable, checks.goals_unmeasurable), (0, 3, 1, 1),
+                         "the bad-event check; the gap goal (no paint period)")
 
     def test_events_libinput_lost_or_not_yet_read_leave_the_check_unmeasured(self):
         for kw in ({"dropped": 1}, {"behind": True}, {"limited": True}):
             checks = self.judge(0, **kw)
-            self.assertEqual((checks.failed, checks.passed, checks.unmeasurable), (0, 3, 2), kw)
+            self.assertEqual((checks.failed, checks.passed, checks.unmeasurable, checks.goals_unmeasurable),
+                             (0, 3, 1, 1), kw)
         # A bad event libinput did report still fails.
         self.assertEqual(self.judge(0, bad=2, dropped=1).failed, 1)
 
     def test_the_own_glide_check_needs_a_flick_flickd_coasted(self):
         checks = self.judge(None)
         self.assertEqual((checks.failed, checks.passed), (0, 3), "bad events, keeps moving, not turned")
-        self.assertEqual(checks.unmeasurable, 2, "the own glide's check and the gap goal")
+        self.assertEqual((checks.unmeasurable, checks.goals_unmeasurable), (1, 1), "the own glide's check; the gap goal")
 
     def test_fast_flicks_flickd_coasted_none_of_fail(self):
         self.assertEqual(self.judge(None, speed=150.0).failures, ["xorg/gtk4/default 150 mm/s horizontal: no change from the app's own glide "
@@ -288,6 +291,21 @@ class Speeds(unittest.TestCase):
         self.assertIn('"back_px": 2400.0', harness.turned_detail(row))
         self.assertTrue(harness.turned_detail(row).startswith("1 of 5 flicks played: "))
         self.assertEqual(harness.turned_detail({"turned": 0, "flicks": 5, "discarded": 0}), "0 of 5 flicks played")
+
+    def test_a_glide_back_short_of_a_turn_is_no_distance(self):
+        # The content goes back 720 px after the release: less than half the finger's 1800.
+        finger = [(1.72 + 0.01 * i, "v", 1000.0 + 60 * i, 1700 + 10 * i) for i in range(31)]
+        back = [(2.05 + 0.008 * i, "v", 2800.0 - 40 * (i + 1), 2030 + 8 * i) for i in range(18)]
+        res = harness.measure(log(*(finger + back)), self.FLICK, "v", 2.015, 1.5)
+        self.assertFalse(res["turned"])
+        self.assertEqual(res["distance_px"], 0.0, "backwards is no distance the way the user flicked")
+
+    def test_content_that_stops_dead_has_a_whole_window_gap_and_no_coast_step(self):
+        finger = [(1.72 + 0.01 * i, "v", 1000.0 + 60 * i, 1700 + 10 * i) for i in range(31)]
+        res = harness.measure(log(*finger), self.FLICK, "v", 2.015, 1.5)
+        self.assertEqual(res["gap_ms"], 300.0)
+        self.assertIsNone(res["step_ratio"], "no coast step to judge")
+        self.assertEqual(res["distance_px"], 0.0)
 
     def test_a_glide_with_the_finger_did_not_turn(self):
         res = harness.measure(self.flick_log(2030), self.FLICK, "v", 2.015, 1.5)
@@ -495,6 +513,17 @@ class MeasureScroll(unittest.TestCase):
 
     def test_fewer_than_two_changes_are_no_figure(self):
         self.assertIsNone(self.measure(log((2.60, "v", 30.0, 2600))))
+
+    def test_a_scroll_the_wrong_way_counts_back_against_the_flicks_way(self):
+        # The flick (1.20-1.40 s) moved the content down; the hand scroll moved it up.
+        lines = log((1.25, "v", 100.0, 1250), (1.35, "v", 160.0, 1350),
+                    (2.60, "v", 100.0, 2600), (2.70, "v", 40.0, 2700), (2.80, "v", -20.0, 2800))
+        sign = harness.input_sign(lines, 1.20, 1.40, 1.0)
+        self.assertEqual(sign, 1.0)
+        m = harness.measure_scroll(lines, self.SCROLL, 0.5, 1.0, 0.002, sign)
+        self.assertEqual((m["forward_px"], m["backward_px"]), (0.0, 180.0))
+        self.assertEqual(self.measure(lines)["forward_px"], 180.0, "without a sign: the content's own way")
+        self.assertIsNone(harness.input_sign(lines, 1.50, 2.00, 1.0), "nothing moved then")
 
 
 class JudgeQuickFlicks(unittest.TestCase):
@@ -975,6 +1004,72 @@ class CommandLine(unittest.TestCase):
             with self.assertRaises(SystemExit) as e:
                 harness.parse_args(["--flickd", "f"] + argv)
             self.assertIn("--modes and --also-modes take names of none,wheel,touchpad,default", str(e.exception.code))
+
+    def test_an_unknown_direction_is_an_error(self):
+        self.assertEqual(harness.parse_args(["--flickd", "f", "--directions", "horizontal,vertical"]).directions,
+                         ["horizontal", "vertical"])
+        with self.assertRaises(SystemExit) as e:
+            harness.parse_args(["--flickd", "f", "--directions", "up"])
+        self.assertIn("--directions takes names of vertical,horizontal, not up", str(e.exception.code))
+
+
+class Verdicts(unittest.TestCase):
+    def test_all_of_fails_on_any_failure_and_is_unmeasured_on_any_unknown(self):
+        self.assertIs(harness.all_of(False, None), False, "a failed glide is not hidden by an unread libinput")
+        self.assertIs(harness.all_of(None, False), False)
+        self.assertIsNone(harness.all_of(True, None))
+        self.assertIs(harness.all_of(True, True), True)
+
+    def test_no_flick_judged_for_a_turn_is_not_measured(self):
+        self.assertIsNone(harness.turned_verdict({"turned": 0, "turn_judged": 0, "flicks": 0, "discarded": 4}))
+        self.assertIs(harness.turned_verdict({"turned": 0, "turn_judged": 3, "flicks": 2}), True)
+        self.assertIs(harness.turned_verdict({"turned": 1, "turn_judged": 3, "flicks": 2}), False)
+        self.assertIs(harness.turned_verdict({"turned": 0, "flicks": 5}), True, "an older log's row")
+
+
+class HarnessBreakage(unittest.TestCase):
+    def quietly(self, run):
+        with open(os.devnull, "w") as quiet:
+            stdout, sys.stdout = sys.stdout, quiet
+            try:
+                return run()
+            finally:
+                sys.stdout = stdout
+
+    def test_a_scenario_that_raises_is_a_failure_and_the_next_runs(self):
+        checks = harness.Checks()
+        def broken():
+            raise RuntimeError("no answer to recenter")
+        self.assertIsNone(self.quietly(lambda: checks.guarded("sway/qt6/default", "scenario ran", broken)))
+        self.assertEqual(self.quietly(lambda: checks.guarded("sway/qt6/default", "scenario ran", lambda a: a + 1, 1)), 2)
+        self.assertEqual((checks.errors, checks.failed), (1, 1))
+        self.assertEqual(checks.failures, ["sway/qt6/default: scenario ran"])
+
+    def test_a_server_that_fails_to_start_is_stopped(self):
+        stopped = []
+        class Broken(harness.Server):
+            def __init__(self, work):
+                self.procs = [subprocess.Popen(["sleep", "30"])]
+                raise RuntimeError("no socket")
+            def stop(self):
+                stopped.append(True)
+                harness.Server.stop(self)
+        with self.assertRaises(RuntimeError):
+            harness.start_server(Broken, "/nonexistent")
+        self.assertEqual(stopped, [True])
+
+    def test_a_half_started_server_whose_stop_fails_has_its_processes_ended(self):
+        procs = []
+        class Broken(harness.Server):
+            def __init__(self, work):
+                self.procs = [subprocess.Popen(["sleep", "30"])]
+                procs.extend(self.procs)
+                raise RuntimeError("no socket")
+            def stop(self):
+                raise AttributeError("no pointer yet")
+        with self.assertRaises(RuntimeError):
+            harness.start_server(Broken, "/nonexistent")
+        self.assertIsNotNone(procs[0].poll(), "the process was ended")
 
 
 if __name__ == "__main__":
