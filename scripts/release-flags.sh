@@ -72,8 +72,11 @@ release_flags() {
     fi
     archive=$(gcc -print-file-name=libstdc++.a 2>/dev/null || true)
     if [ "${archive#/}" != "$archive" ] && [ -f "$archive" ]; then
+        # Made by release_as (a command prefix: scripts/install run as root makes it as the
+        # checkout's owner), so that no root-owned directory is left in .build.
         cxxdir="$here/../.build/static-libstdc++"
-        mkdir -p "$cxxdir" && ln -sfn "$archive" "$cxxdir/libstdc++.a" \
+        ${release_as[@]+"${release_as[@]}"} mkdir -p "$cxxdir" \
+            && ${release_as[@]+"${release_as[@]}"} ln -sfn "$archive" "$cxxdir/libstdc++.a" \
             && release_flags+=(-Xlinker "-L$(cd "$cxxdir" && pwd)")
     fi
     glibc=$(getconf GNU_LIBC_VERSION 2>/dev/null | sed -n 's/^glibc \([0-9]*\)\.\([0-9]*\).*/\1 \2/p')

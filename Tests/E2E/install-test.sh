@@ -128,6 +128,15 @@ check "--prefix /usr: the udev rule and modules file stay in /etc" \
 run_uninstall "$root" --prefix /usr
 check "--prefix /usr: uninstall leaves DESTDIR empty" test -z "$(cd "$root" && find . -mindepth 1)"
 
+# A prefix systemd does not search for user units: the unit goes to /etc/systemd/user.
+root=$work/root-opt
+check "install --prefix /opt/flickd --destdir exits 0" run_install "$root" --prefix /opt/flickd
+check "--prefix /opt/flickd: the unit in etc/systemd/user (on systemd's search path), ExecStart=/opt/flickd/bin/flickd run" \
+    grep -qx 'ExecStart=/opt/flickd/bin/flickd run' "$root/etc/systemd/user/flickd.service"
+check "--prefix /opt/flickd: no unit under the prefix" test ! -e "$root/opt/flickd/lib/systemd"
+run_uninstall "$root" --prefix /opt/flickd
+check "--prefix /opt/flickd: uninstall leaves DESTDIR empty" test -z "$(cd "$root" && find . -mindepth 1)"
+
 # ------------------------------------------------------------------------- mistakes caught ---
 if PATH=$fake_path "$repo/scripts/install" --destdir "$work/x" --prefix relative --binary "$binary" >"$work/err.log" 2>&1; then
     fail "a relative --prefix is refused"
