@@ -302,7 +302,8 @@ import FlickTestSupport
         #expect(plan.velocity.x == 0)
     }
 
-    @Test func touchpadDisabledNeverCoastsButStillStops() throws {
+    /// (That its touch still stops a coast: MultipleDevices.aDisabledTouchpadsTouchStopsACoast.)
+    @Test func touchpadDisabledNeverCoasts() throws {
         var config = Configuration()
         config.touchpad.enabled = false
         let pad = try FingerScript(device: "synaptics-t440", configuration: config)

@@ -25,6 +25,33 @@ import FlickTestSupport
         #expect(pad.coastEndReasons == [.touch])
     }
 
+    @Test func aDisabledTouchpadsTouchStopsACoast() throws {
+        // touchpad.enabled = false: the pad never coasts, but a hand on it still means "stop".
+        var configuration = Configuration()
+        configuration.touchscreen.enabled = true
+        configuration.touchpad.enabled = false
+        let pad = try FingerScript(device: "synaptics-t440", configuration: configuration)
+        let screenID: DeviceID = 99
+        let screen = try Fixtures.device("touch-screen")
+        pad.engine.addDevice(screenID, description: screen)
+        var writer = FingerFrameWriter(description: screen, clampsToAxes: false)
+        writer.frame([Vector(x: 100, y: 60)]) { _ = pad.engine.handle($0, from: screenID, at: pad.now) }
+        for step in 1...12 {
+            pad.advance(to: pad.now + .milliseconds(8))
+            writer.frame([Vector(x: 100, y: 60 + Double(step) * 2)]) { _ = pad.engine.handle($0, from: screenID, at: pad.now) }
+        }
+        writer.frame([nil]) { _ = pad.engine.handle($0, from: screenID, at: pad.now) }
+        #expect(pad.coasts.count == 1 && pad.engine.isCoasting, "the touchscreen's flick coasts")
+        pad.wait(.milliseconds(100))
+        FingerStories.twoFingers(pad)
+        #expect(!pad.engine.isCoasting)
+        #expect(pad.coastEndReasons == [.touch])
+        pad.move(by: Vector(x: 0, y: 20), over: .milliseconds(100))
+        pad.lift()
+        pad.wait(.seconds(2))
+        #expect(pad.coasts.count == 1, "the disabled pad's own flick does not coast")
+    }
+
     @Test("a flick on the touchpad is not boosted by the touchscreen's coast it stopped, and one on the touchscreen is")
     func boostOnlyFromTheSameDevice() throws {
         var configuration = Configuration()

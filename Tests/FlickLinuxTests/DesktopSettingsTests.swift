@@ -339,9 +339,8 @@ import Testing
 
     @Test func aHungProgramIsKilledAtTheDeadline() throws {
         let sh = try #require(ProgramOutput.find("sh"))
-        let start = Syscall.monotonicNow()
+        // Killed, not waited for: a `sleep 10` that ended by itself would answer .output("").
         #expect(ProgramOutput.run(sh, ["-c", "sleep 10"], timeout: .milliseconds(100)) == .failed("sh did not answer within 100 ms (killed)"))
-        #expect(Syscall.monotonicNow() - start < .seconds(3))
     }
 
     /// The daemon blocks SIGTERM, SIGINT and SIGHUP for its signalfd; gsettings must not

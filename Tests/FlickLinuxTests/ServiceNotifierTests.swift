@@ -83,10 +83,13 @@ struct ServiceNotifierTests {
 
     @Test("a socket nobody listens on is a logged warning, not a failure")
     func missingSocketIsNotFatal() throws {
-        let notifier = try ServiceNotifier(address: "/tmp/flickd-test-nobody-\(getpid())", logger: quiet)
+        let log = CollectedLog()
+        let notifier = try ServiceNotifier(address: "/tmp/flickd-test-nobody-\(getpid())", logger: log.logger)
         #expect(throws: SystemError.self) { try notifier.send("READY=1") }
         notifier.ready()  // logs once, does not throw or trap
         notifier.stopping()
+        let warnings = log.lines.filter { $0.hasPrefix("warning: cannot notify the service manager") }
+        #expect(warnings.count == 1, "one warning for both failures: \(log.lines)")
     }
 
     @Test("the daemon: READY after startup, RELOADING then READY around SIGHUP, STOPPING on SIGTERM")
