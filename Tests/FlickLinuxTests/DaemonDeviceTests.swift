@@ -14,10 +14,15 @@ final class ScriptedDevices: DeviceSource {
         let description: DeviceDescription
         /// What `ScriptedDevices.quirks` filled in, as `EvdevDevice` reports it.
         var sizeHint: LibinputQuirks.Hint?
-        /// Readable once `unplug()` is called.
+        /// Readable once `unplug()` or `feed(_:then:)` is called.
         private let readable = Doorbell()
         var fileDescriptor: Int32 { readable.fileDescriptor }
         private var gone = false
+        /// Readings the next read hands over, and what runs after it.
+        private var queued: [EvdevDevice.Reading] = []
+        private var afterRead: (() -> Void)?
+        /// How many reads handed readings over.
+        private(set) var reads = 0
 
         init(description: DeviceDescription) {
             self.description = description
@@ -32,8 +37,27 @@ final class ScriptedDevices: DeviceSource {
             readable.ring()
         }
 
+        /// The next read hands `readings` over, then runs `then` (which may raise a signal to
+        /// end the run once the daemon has handled them).
+        func feed(_ readings: [EvdevDevice.Reading], then: (() -> Void)? = nil) {
+            queued += readings
+            afterRead = then
+            readable.ring()
+        }
+
         func readAvailable(_ handle: (EvdevDevice.Reading) -> Void) -> EvdevDevice.DrainEnd {
-            gone ? .vanished : .drained
+            if gone { return .vanished }
+            readable.answer()
+            if !queued.isEmpty {
+                let readings = queued
+                queued = []
+                reads += 1
+                for reading in readings { handle(reading) }
+                let then = afterRead
+                afterRead = nil
+                then?()
+            }
+            return .drained
         }
     }
 

@@ -8,11 +8,14 @@ final class RecordingWheel: WheelSink {
     var frames: [WheelOutput] = []
     var closed = false
     let syspath: String? = nil
+    /// Runs after each frame recorded, with the count so far.
+    var afterWrite: ((Int) -> Void)?
 
     func write(_ output: WheelOutput) throws(SystemError) {
         guard !output.isEmpty else { return }
         if closed { throw SystemError(errno: EBADF, call: "write", path: "/dev/uinput") }
         frames.append(output)
+        afterWrite?(frames.count)
     }
 
     func close() { closed = true }

@@ -360,12 +360,17 @@ final class CollectedLog: @unchecked Sendable {
     private var storage: [String] = []
 
     var lines: [String] { lock.withLock { storage } }
+    /// Runs with each line as it is logged.
+    var onLine: ((String) -> Void)?
 
     var logger: Logger {
         Logger(label: "flickd-test") { _ in CollectingHandler(log: self) }
     }
 
-    fileprivate func append(_ line: String) { lock.withLock { storage.append(line) } }
+    fileprivate func append(_ line: String) {
+        lock.withLock { storage.append(line) }
+        onLine?(line)
+    }
 
     private struct CollectingHandler: LogHandler {
         let log: CollectedLog

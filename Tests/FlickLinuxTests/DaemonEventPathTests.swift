@@ -1,0 +1,157 @@
+import FlickCore
+import FlickTestSupport
+import Glibc
+import Testing
+@testable import FlickLinux
+
+/// The daemon's event path, through its real loop (epoll, timerfd, signalfd) with scripted
+/// devices: a flick read from a touchpad coasts out of the wheel output, the coast's timer
+/// writes its ticks, and a key or button press stops it, from devices read only while a coast
+/// runs. The readings are stamped with the monotonic clock as the loop reads them, so that the
+/// coast's timer, which runs on that clock, finds them current.
+@Suite("Daemon event path", .serialized)
+struct DaemonEventPathTests {
+    static let pad = "/dev/input/event5"
+    static let keyboard = "/dev/input/event2"
+    static let mouse = "/dev/input/event6"
+
+    /// The wheel output, made at start (a touchpad is present), is `outputs.wheels[0]`.
+    /// Two fingers move 20 mm down over 96 ms on `description` and lift, the lift stamped `release`.
+    static func flick(on description: DeviceDescription, releasedAt release: Instant) -> [EvdevDevice.Reading] {
+        var writer = FingerFrameWriter(description: description)
+        var readings: [EvdevDevice.Reading] = []
+        let frames = 12
+        for step in 0...frames {
+            let time = release - .milliseconds(Int64(8 * (frames + 1 - step)))
+            let y = 10 + 20 * Double(step) / Double(frames)
+            writer.frame([Vector(x: 20, y: y), Vector(x: 40, y: y)]) { readings.append(.event($0, at: time)) }
+        }
+        writer.frame([nil, nil]) { readings.append(.event($0, at: release)) }
+        return readings
+    }
+
+    /// A key (or button) `code` pressed at `time`: the press and its frame's end.
+    static func press(_ code: UInt16, at time: Instant) -> [EvdevDevice.Reading] {
+        [.event(InputEvent(type: EventCode.key, code: code, value: 1), at: time),
+         .event(InputEvent(type: EventCode.synchronization, code: EventCode.synReport, value: 0), at: time)]
+    }
+
+    /// A source with the T440 pad, a keyboard and a mouse present.
+    static func source() throws -> ScriptedDevices {
+        let source = ScriptedDevices()
+        source.present = [
+            try source.node(2, .keyboard, name: "AT Translated Set 2 keyboard"),
+            try source.node(5, .touchpad, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440"),
+            try source.node(6, .mouse, name: "Logitech USB Optical Mouse"),
+        ]
+        return source
+    }
+
+    static func wheelConfiguration(stopKey: Bool = true) -> Configuration {
+        var configuration = Configuration()
+        configuration.output.mode = .wheel
+        configuration.stop.key = stopKey
+        return configuration
+    }
+
+    /// Ends a run by raising SIGTERM once, whichever asks first: the test's own moment, or the
+    /// end of the coast (a coast that ended some other way, a stall under load, must not leave
+    /// the loop waiting for that moment).
+    final class RunEnd {
+        private var raised = false
+        init(log: CollectedLog) {
+            log.onLine = { [unowned self] line in if line.hasPrefix("debug: coast ended at ") { self.now() } }
+        }
+        func now() {
+            guard !raised else { return }
+            raised = true
+            raise(SIGTERM)
+        }
+    }
+
+    /// The reasons coasts ended, from the daemon's debug log.
+    static func coastEnds(_ log: CollectedLog) -> [String] {
+        log.lines.compactMap { line in
+            guard line.hasPrefix("debug: coast ended at "), let colon = line.range(of: ": ", options: .backwards) else { return nil }
+            return String(line[colon.upperBound...].prefix { $0 != "," })
+        }
+    }
+
+    @Test("a flick coasts out of the wheel output, its timer ticks, and a key pressed during the coast stops it")
+    func aKeyStopsTheCoast() throws {
+        let source = try Self.source()
+        let outputs = DaemonDeviceTests.Outputs()
+        let log = CollectedLog()
+        let end = RunEnd(log: log)
+        var framesAtTheKey: Int?
+        source.play([{
+            let pad = source.devices[Self.pad]!
+            let keyboard = source.devices[Self.keyboard]!
+            pad.feed(Self.flick(on: pad.description, releasedAt: Syscall.monotonicNow()))
+            // Once the coast has ticked a few times, a key: the keyboard, watched since the
+            // coast began, is read, and the run ends after it.
+            outputs.wheels[0].afterWrite = { count in
+                guard count == 5 else { return }
+                keyboard.feed(Self.press(30, at: Syscall.monotonicNow())) {  // KEY_A
+                    framesAtTheKey = outputs.wheels[0].frames.count
+                    end.now()
+                }
+            }
+            return []
+        }])
+        let daemon = try DaemonDeviceTests.daemon(source, outputs, log: log, configuration: Self.wheelConfiguration())
+        try daemon.run()
+        #expect(outputs.made == [.wheel])
+        let frames = outputs.wheels.first?.frames ?? []
+        #expect(frames.count >= 5, "the release's output and the timer's ticks")
+        #expect(frames.allSatisfy { $0.verticalHiRes <= 0 } && frames.contains { $0.verticalHiRes < 0 },
+                "fingers moving down scroll down: \(frames.map(\.verticalHiRes))")
+        #expect(Self.coastEnds(log) == ["key"], "\(log.lines)")
+        #expect(framesAtTheKey == frames.count, "nothing written after the key")
+        #expect(source.devices[Self.keyboard]?.reads == 1)
+    }
+
+    @Test("a mouse button pressed during a coast stops it")
+    func aButtonStopsTheCoast() throws {
+        let source = try Self.source()
+        let outputs = DaemonDeviceTests.Outputs()
+        let log = CollectedLog()
+        let end = RunEnd(log: log)
+        source.play([{
+            let pad = source.devices[Self.pad]!
+            let mouse = source.devices[Self.mouse]!
+            pad.feed(Self.flick(on: pad.description, releasedAt: Syscall.monotonicNow()))
+            outputs.wheels[0].afterWrite = { count in
+                guard count == 3 else { return }
+                mouse.feed(Self.press(0x110, at: Syscall.monotonicNow())) { end.now() }  // BTN_LEFT
+            }
+            return []
+        }])
+        let daemon = try DaemonDeviceTests.daemon(source, outputs, log: log, configuration: Self.wheelConfiguration())
+        try daemon.run()
+        #expect(Self.coastEnds(log) == ["button"], "\(log.lines)")
+    }
+
+    @Test("with stop.key = false a keyboard is neither opened nor read, and the coast goes on past a key")
+    func keysIgnoredWhenTheyDoNotStop() throws {
+        let source = try Self.source()
+        let outputs = DaemonDeviceTests.Outputs()
+        let log = CollectedLog()
+        let end = RunEnd(log: log)
+        source.play([{
+            let pad = source.devices[Self.pad]!
+            let release = Syscall.monotonicNow()
+            pad.feed(Self.flick(on: pad.description, releasedAt: release))
+            // Pressed at the release, readable from then on, if the keyboard was opened at all.
+            source.devices[Self.keyboard]?.feed(Self.press(30, at: release))
+            outputs.wheels[0].afterWrite = { count in if count == 12 { end.now() } }
+            return []
+        }])
+        let daemon = try DaemonDeviceTests.daemon(source, outputs, log: log, configuration: Self.wheelConfiguration(stopKey: false))
+        try daemon.run()
+        #expect((outputs.wheels.first?.frames.count ?? 0) >= 12, "the coast ticked on")
+        #expect(!Self.coastEnds(log).contains("key"), "\(log.lines)")
+        #expect(!source.opened.contains(Self.keyboard), "a keyboard that stops nothing is not opened")
+        #expect(source.opened.contains(Self.mouse), "a mouse still stops coasts")
+    }
+}
