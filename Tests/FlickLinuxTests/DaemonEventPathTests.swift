@@ -77,30 +77,39 @@ struct DaemonEventPathTests {
         }
     }
 
-    @Test("a flick coasts out of the wheel output, its timer ticks, and a key pressed during the coast stops it")
-    func aKeyStopsTheCoast() throws {
-        let source = try Self.source()
+    /// Runs a daemon with the wheel output and `configuration` on `source`: the pad's flick is
+    /// read at the loop's first wake-up; once the wheel has been written `frames` times,
+    /// `action` runs (with what ends the run). The run ends at the coast's end at the latest.
+    static func runFlick(_ source: ScriptedDevices, configuration: Configuration = wheelConfiguration(),
+                         atFrame frames: Int, _ action: @escaping (RunEnd, DaemonDeviceTests.Outputs) -> Void)
+        throws -> (outputs: DaemonDeviceTests.Outputs, log: CollectedLog)
+    {
         let outputs = DaemonDeviceTests.Outputs()
         let log = CollectedLog()
         let end = RunEnd(log: log)
-        var framesAtTheKey: Int?
         source.play([{
             let pad = source.devices[Self.pad]!
-            let keyboard = source.devices[Self.keyboard]!
             pad.feed(Self.flick(on: pad.description, releasedAt: Syscall.monotonicNow()))
-            // Once the coast has ticked a few times, a key: the keyboard, watched since the
-            // coast began, is read, and the run ends after it.
-            outputs.wheels[0].afterWrite = { count in
-                guard count == 5 else { return }
-                keyboard.feed(Self.press(30, at: Syscall.monotonicNow())) {  // KEY_A
-                    framesAtTheKey = outputs.wheels[0].frames.count
-                    end.now()
-                }
-            }
+            outputs.wheels[0].afterWrite = { count in if count == frames { action(end, outputs) } }
             return []
         }])
-        let daemon = try DaemonDeviceTests.daemon(source, outputs, log: log, configuration: Self.wheelConfiguration())
+        let daemon = try DaemonDeviceTests.daemon(source, outputs, log: log, configuration: configuration)
         try daemon.run()
+        return (outputs, log)
+    }
+
+    @Test("a flick coasts out of the wheel output, its timer ticks, and a key pressed during the coast stops it")
+    func aKeyStopsTheCoast() throws {
+        let source = try Self.source()
+        var framesAtTheKey: Int?
+        // Once the coast has ticked a few times, a key: the keyboard, watched since the coast
+        // began, is read, and the run ends after it.
+        let (outputs, log) = try Self.runFlick(source, atFrame: 5) { end, outputs in
+            source.devices[Self.keyboard]!.feed(Self.press(30, at: Syscall.monotonicNow())) {  // KEY_A
+                framesAtTheKey = outputs.wheels[0].frames.count
+                end.now()
+            }
+        }
         #expect(outputs.made == [.wheel])
         let frames = outputs.wheels.first?.frames ?? []
         #expect(frames.count >= 5, "the release's output and the timer's ticks")
@@ -114,41 +123,21 @@ struct DaemonEventPathTests {
     @Test("a mouse button pressed during a coast stops it")
     func aButtonStopsTheCoast() throws {
         let source = try Self.source()
-        let outputs = DaemonDeviceTests.Outputs()
-        let log = CollectedLog()
-        let end = RunEnd(log: log)
-        source.play([{
-            let pad = source.devices[Self.pad]!
-            let mouse = source.devices[Self.mouse]!
-            pad.feed(Self.flick(on: pad.description, releasedAt: Syscall.monotonicNow()))
-            outputs.wheels[0].afterWrite = { count in
-                guard count == 3 else { return }
-                mouse.feed(Self.press(0x110, at: Syscall.monotonicNow())) { end.now() }  // BTN_LEFT
-            }
-            return []
-        }])
-        let daemon = try DaemonDeviceTests.daemon(source, outputs, log: log, configuration: Self.wheelConfiguration())
-        try daemon.run()
+        let (_, log) = try Self.runFlick(source, atFrame: 3) { end, _ in
+            source.devices[Self.mouse]!.feed(Self.press(0x110, at: Syscall.monotonicNow())) { end.now() }  // BTN_LEFT
+        }
         #expect(Self.coastEnds(log) == ["button"], "\(log.lines)")
     }
 
     @Test("with stop.key = false a keyboard is neither opened nor read, and the coast goes on past a key")
     func keysIgnoredWhenTheyDoNotStop() throws {
         let source = try Self.source()
-        let outputs = DaemonDeviceTests.Outputs()
-        let log = CollectedLog()
-        let end = RunEnd(log: log)
-        source.play([{
-            let pad = source.devices[Self.pad]!
-            let release = Syscall.monotonicNow()
-            pad.feed(Self.flick(on: pad.description, releasedAt: release))
-            // Pressed at the release, readable from then on, if the keyboard was opened at all.
-            source.devices[Self.keyboard]?.feed(Self.press(30, at: release))
+        let (outputs, log) = try Self.runFlick(source, configuration: Self.wheelConfiguration(stopKey: false), atFrame: 2) { end, outputs in
+            // A key, readable from the coast's second frame on, if the keyboard was opened at all;
+            // the run ends ten frames later.
+            source.devices[Self.keyboard]?.feed(Self.press(30, at: Syscall.monotonicNow()))
             outputs.wheels[0].afterWrite = { count in if count == 12 { end.now() } }
-            return []
-        }])
-        let daemon = try DaemonDeviceTests.daemon(source, outputs, log: log, configuration: Self.wheelConfiguration(stopKey: false))
-        try daemon.run()
+        }
         #expect((outputs.wheels.first?.frames.count ?? 0) >= 12, "the coast ticked on")
         #expect(!Self.coastEnds(log).contains("key"), "\(log.lines)")
         #expect(!source.opened.contains(Self.keyboard), "a keyboard that stops nothing is not opened")
