@@ -281,6 +281,11 @@ public struct VirtualFingers: Sendable {
         /// Speed of the last motion frame, mm/s, and the model time it was computed at.
         var lastSpeed = 0.0
         var lastModelTime: Instant
+        /// `lastSpeed` before the last motion frame, and the kernel's stamp of the frame before
+        /// it (`frameWritten(at:)`): a frame whose write was held up past `unjudgedInterval` is
+        /// not judged by libinput either, and the ramp goes on from the speed before it.
+        var speedBefore = 0.0
+        var lastWritten: Instant?
     }
 
     /// The frames that open a glide after a landing, in order.
@@ -529,7 +534,12 @@ public struct VirtualFingers: Sendable {
             // longer than the one before for a touch jump and discards it (seen from 0 to
             // 1500 mm/s in one frame). Below ~300 mm/s this never binds; above, the fingers
             // catch up with the model within a few frames, as it slows.
-            let interval = max(Self.framePeriod.seconds / 8, (modelTime - glide.lastModelTime).seconds)
+            // The interval libinput will divide by is the kernel's, from the last frame's stamp:
+            // after a held-up write the model's (which takes the hold-up, less `heldWrite`, as
+            // lag) can be longer, and a frame at the top speed then came out at 2000 mm/s in
+            // 8 ms, over libinput's 20 mm at 12 ms. The shorter of the two bounds the frame.
+            let interval = max(Self.framePeriod.seconds / 8,
+                               min((modelTime - glide.lastModelTime).seconds, (time - glide.lastFrame).seconds))
             // The make-up frame's interval is chosen for its length (`makeUpInterval`).
             var allowed = opening == .makeUp ? Double.infinity
                 : min(glide.lastSpeed + Self.maximumSpeedIncrease, Self.maximumSpeed) * interval
@@ -549,6 +559,7 @@ public struct VirtualFingers: Sendable {
             // there was seen discarded as a jump at 600 mm/s), and the frame after a resumed
             // glide's first against the frame before the rest: the speed ramp starts again.
             // After a frame libinput may not have judged, it judges against the one before.
+            glide.speedBefore = glide.lastSpeed
             if opening == .makeUp || opening == .resumed {
                 glide.lastSpeed = 0
             } else if interval > Self.unjudgedInterval.seconds {
@@ -607,6 +618,12 @@ public struct VirtualFingers: Sendable {
         let landing = glide.distance == 0 && glide.makeUp > 0
         let held = time - glide.lastFrame
         if held > Self.heldWrite && !landing { glide.lag = glide.lag + (held - Self.heldWrite) }
+        if let before = glide.lastWritten, time - before > Self.unjudgedInterval, !landing {
+            // Written so late after the frame before that libinput may not judge it (the
+            // model's interval, taken when the frame was computed, did not show it).
+            glide.lastSpeed = min(glide.lastSpeed, glide.speedBefore)
+        }
+        glide.lastWritten = time
         glide.lastFrame = time
         if glide.nextFrame < time + glide.interval { glide.nextFrame = time + glide.interval }
         state = .gliding(glide)

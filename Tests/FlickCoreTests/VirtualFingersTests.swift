@@ -534,6 +534,44 @@ import FlickTestSupport
         #expect(late && moves > 20, "the hole came in the ramp and the glide went on")
     }
 
+    @Test("a write held up more than 30 ms in the speed ramp does not make libinput see a jump after it",
+          arguments: [(1200.0, 3, 36), (1500.0, 4, 45), (800.0, 6, 40), (1500.0, 8, 60)])
+    func heldWriteInTheRamp(speed: Double, movesBefore: Int, heldMilliseconds: Int) throws {
+        // The timer wakes on time, but the write reaches the kernel late (the process was
+        // preempted between computing the frame and writing it): the stamp is what libinput
+        // judges, and the model's interval, taken when the frame was computed, did not show it.
+        var fingers = VirtualFingers()
+        var rule = LibinputJumpRule()
+        let landing = try #require(fingers.start(velocity: Vector(x: 0, y: speed), deceleration: Self.deceleration,
+                                                 maxDuration: .milliseconds(5000), at: Self.release).landing)
+        rule.land(landing.first, at: Self.release)
+        fingers.frameWritten(at: Self.release)
+        var moves = 0
+        var last = Self.release
+        var held = false
+        var guardCount = 0
+        while let deadline = fingers.nextDeadline, guardCount < 400 {
+            guardCount += 1
+            let now = max(deadline, last)
+            let (frame, _) = fingers.advance(to: now)
+            guard let frame else { continue }
+            var written = now
+            if frame.action == .move && moves == movesBefore && !held {
+                written = now + .milliseconds(Int64(heldMilliseconds))
+                held = true
+            }
+            fingers.frameWritten(at: written)
+            last = written
+            guard frame.action == .move else { continue }
+            moves += 1
+            let before = rule.lastScaled
+            let jump = rule.isJump(frame.first, at: written)
+            #expect(!jump, "\(speed) mm/s, frame \(moves), \(written - Self.release) after the release: \(rule.lastScaled) mm at 12 ms after \(before)")
+            if moves > 60 { break }
+        }
+        #expect(held && moves > 20, "the held write came in the ramp and the glide went on")
+    }
+
     @Test("the fastest coast fits on the surface; a faster one stops at the margin")
     func surfaceHoldsTheTravel() throws {
         var fingers = VirtualFingers(lead: .zero)
