@@ -74,9 +74,13 @@ release_flags() {
     if [ "${archive#/}" != "$archive" ] && [ -f "$archive" ]; then
         # Made by release_as (a command prefix: scripts/install run as root makes it as the
         # checkout's owner), so that no root-owned directory is left in .build.
+        # (A directory left root-owned by an earlier install is used as it is, by whoever can.)
         cxxdir="$here/../.build/static-libstdc++"
-        ${release_as[@]+"${release_as[@]}"} mkdir -p "$cxxdir" \
-            && ${release_as[@]+"${release_as[@]}"} ln -sfn "$archive" "$cxxdir/libstdc++.a" \
+        { ${release_as[@]+"${release_as[@]}"} mkdir -p "$cxxdir" \
+                && ${release_as[@]+"${release_as[@]}"} ln -sfn "$archive" "$cxxdir/libstdc++.a"; } 2>/dev/null \
+            || { mkdir -p "$cxxdir" && ln -sfn "$archive" "$cxxdir/libstdc++.a"; } \
+            || echo "warning: could not link $archive into $cxxdir: flickd links libstdc++.so (about 1 MiB more resident)" >&2
+        [ -L "$cxxdir/libstdc++.a" ] \
             && release_flags+=(-Xlinker "-L$(cd "$cxxdir" && pwd)")
     fi
     glibc=$(getconf GNU_LIBC_VERSION 2>/dev/null | sed -n 's/^glibc \([0-9]*\)\.\([0-9]*\).*/\1 \2/p')

@@ -136,6 +136,13 @@ check "--prefix /opt/flickd: the unit in etc/systemd/user (on systemd's search p
 check "--prefix /opt/flickd: no unit under the prefix" test ! -e "$root/opt/flickd/lib/systemd"
 run_uninstall "$root" --prefix /opt/flickd
 check "--prefix /opt/flickd: uninstall leaves DESTDIR empty" test -z "$(cd "$root" && find . -mindepth 1)"
+# An administrator's override in /etc/systemd/user (another ExecStart) is not uninstall's.
+mkdir -p "$root/etc/systemd/user"
+printf '[Service]\nExecStart=/usr/bin/flickd run\n' >"$root/etc/systemd/user/flickd.service"
+run_uninstall "$root" --prefix /opt/flickd
+check "--prefix /opt/flickd: uninstall keeps a unit in etc/systemd/user that runs another binary" \
+    test -f "$root/etc/systemd/user/flickd.service"
+rm -rf "$root"
 
 # ------------------------------------------------------------------------- mistakes caught ---
 if PATH=$fake_path "$repo/scripts/install" --destdir "$work/x" --prefix relative --binary "$binary" >"$work/err.log" 2>&1; then
