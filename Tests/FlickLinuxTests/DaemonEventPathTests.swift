@@ -7,8 +7,8 @@ import Testing
 /// The daemon's event path, through its real loop (epoll, timerfd, signalfd) with scripted
 /// devices: a flick read from a touchpad coasts out of the wheel output, the coast's timer
 /// writes its ticks, and a key or button press stops it, from devices read only while a coast
-/// runs. The readings are stamped with the monotonic clock as the loop reads them, so that the
-/// coast's timer, which runs on that clock, finds them current.
+/// runs. The readings are stamped with the monotonic clock when they are fed, just before the
+/// loop reads them, so that the coast's timer, which runs on that clock, finds them current.
 @Suite("Daemon event path", .serialized)
 struct DaemonEventPathTests {
     static let pad = "/dev/input/event5"
@@ -94,7 +94,11 @@ struct DaemonEventPathTests {
             return []
         }])
         let daemon = try DaemonDeviceTests.daemon(source, outputs, log: log, configuration: configuration)
+        // A flick that never coasted (a regression) writes and logs nothing: the watchdog ends
+        // the run, and the test's expectations fail, instead of the loop waiting for ever.
+        let watchdog = DaemonWatchdog(seconds: 10)
         try daemon.run()
+        watchdog.cancel()
         return (outputs, log)
     }
 

@@ -374,12 +374,13 @@ EndSection
 
 def x_display_holder(number):
     """The process that holds X display `number` (its lock file names a running one), or None."""
+    pid = None
     try:
         with open("/tmp/.X%d-lock" % number) as lock:
             pid = int(lock.read().strip())
         os.kill(pid, 0)
         return pid
-    except PermissionError:  # running, as another user
+    except PermissionError:  # running, as another user (or a lock file not readable: None)
         return pid
     except (OSError, ValueError):
         return None
@@ -3115,6 +3116,8 @@ def parse_args(argv):
     if unknown:
         sys.exit("apps: --modes and --also-modes take names of %s, not %s" % (",".join(known), ",".join(unknown)))
     args.speeds = [float(s) for s in args.speeds.split(",")]
+    if args.quick_speed <= 0:
+        sys.exit("apps: --quick-speed takes a speed in mm/s above 0, not %g" % args.quick_speed)
     args.directions = args.directions.split(",")
     unknown = [d for d in args.directions if d not in DIRECTIONS]
     if unknown:
