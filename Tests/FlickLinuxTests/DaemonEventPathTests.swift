@@ -97,6 +97,11 @@ struct DaemonEventPathTests {
         // A flick that never coasted (a regression) writes and logs nothing: the watchdog ends
         // the run, and the test's expectations fail, instead of the loop waiting for ever.
         let watchdog = DaemonWatchdog(seconds: 10)
+        defer {
+            // The hooks hold the outputs, the source and the log: no cycle outlives the run.
+            for wheel in outputs.wheels { wheel.afterWrite = nil }
+            log.onLine = nil
+        }
         try daemon.run()
         watchdog.cancel()
         return (outputs, log)
