@@ -77,6 +77,9 @@ public final class Engine {
         /// Whether the content follows the fingers on this device: always on a touchscreen,
         /// else `touchpadScrollsNaturally`.
         var contentFollowsFingers = false
+        /// A button of the device's own (a pad's physical left/right/middle button) went down
+        /// in the frame being read: it stops a coast when the frame ends without a new touch.
+        var buttonPressed = false
 
         init(description: DeviceDescription, resolutionOverride: Double?, configuration: Configuration) {
             self.description = description
@@ -248,8 +251,13 @@ public final class Engine {
             // Whatever the fingers did since the last frame is unknown: never coast on it.
             abandon(state, device: device, fingersDown: true, at: time)
         }
+        if event.type == EventCode.key, event.value == 1, EventCode.isPointerButton(event.code) {
+            state.buttonPressed = true
+        }
         let fingersBefore = state.tracker?.fingerCount ?? 0
         guard let frame = state.tracker?.handle(event, at: time) else { return WheelOutput() }
+        let buttonPressed = state.buttonPressed
+        state.buttonPressed = false
 
         if frame.resynchronized {
             // The frame after SYN_DROPPED, or one that contradicts itself: never coast on it.
@@ -259,6 +267,11 @@ public final class Engine {
         if frame.newTouch && coast != nil {
             // A finger on any touch device stops the coast at once, like a hand on a wheel.
             stop(at: time, reason: .touch)
+        } else if buttonPressed && coast != nil && configuration.stop.button {
+            // A pad's own button pressed with no finger landing (a pad with physical buttons
+            // below it): a click, as on a mouse. A clickpad's press comes under a finger,
+            // whose landing is the touch that stops the coast.
+            stop(at: time, reason: .button)
         }
         if state.kind == .touchpad {
             // Two fingers on a touchpad (libinput's scroll) hold resting fingers' settle frames

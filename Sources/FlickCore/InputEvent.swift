@@ -37,6 +37,12 @@ public enum EventCode {
     public static let buttonLeft: UInt16 = 0x110      // BTN_LEFT
     public static let buttonRight: UInt16 = 0x111     // BTN_RIGHT
     public static let buttonMiddle: UInt16 = 0x112    // BTN_MIDDLE
+    /// Whether an EV_KEY code is a pointer button, BTN_LEFT ... BTN_TASK (a touchpad's
+    /// physical buttons, a mouse's): not a tool or BTN_TOUCH, which a touch device sends with
+    /// every touch.
+    public static func isPointerButton(_ code: UInt16) -> Bool {
+        (buttonLeft...0x117).contains(code)  // BTN_LEFT ... BTN_TASK
+    }
     public static let toolPen: UInt16 = 0x140         // BTN_TOOL_PEN
     public static let toolFinger: UInt16 = 0x145      // BTN_TOOL_FINGER
     public static let toolQuintTap: UInt16 = 0x148    // BTN_TOOL_QUINTTAP

@@ -198,6 +198,44 @@ import FlickTestSupport
         #expect(!pad.engine.isCoasting && pad.engine.nextDeadline == nil)
     }
 
+    /// A pad with physical buttons below its surface: pressing one with no finger on the pad
+    /// is a click, which stops the coast like a mouse's; releasing it, or a button while
+    /// `stop.button` is off, does not.
+    @Test(arguments: ["elantech-touchpad", "alps-3fg"])
+    func aPadsOwnButtonStopsTheCoast(device: String) throws {
+        func flick(_ configuration: Configuration = .defaults, then act: (FingerScript) -> Void) throws -> FingerScript {
+            let pad = try FingerScript(device: device, configuration: configuration)
+            Self.twoFingers(pad)
+            pad.move(by: Vector(x: 0, y: 20), over: .milliseconds(100))
+            pad.lift()
+            pad.wait(.milliseconds(100))
+            act(pad)
+            pad.wait(.seconds(5))
+            return pad
+        }
+        var pressedAt = Instant.zero
+        var total: Int64 = 0
+        let pressed = try flick { pad in
+            pressedAt = pad.now
+            total = pad.verticalTotal
+            pad.button(EventCode.buttonLeft, down: true)
+        }
+        #expect(total != 0, "the coast was running")
+        #expect(pressed.coastEndReasons == [.button])
+        #expect(pressed.verticalTotal == total, "nothing after the press")
+        #expect((pressed.lastOutputTime ?? .zero) < pressedAt)
+
+        let released = try flick { $0.button(EventCode.buttonRight, down: false) }
+        #expect(released.coastEndReasons == [.finished], "a release is no click")
+        let tool = try flick { $0.button(EventCode.toolPen, down: true) }
+        #expect(tool.coastEndReasons == [.finished], "a tool is no button")
+
+        var off = Configuration()
+        off.stop.button = false
+        let ignored = try flick(off) { $0.button(EventCode.buttonLeft, down: true) }
+        #expect(ignored.coastEndReasons == [.finished], "stop.button = false")
+    }
+
     @Test func stopCallEndsTheCoast() throws {
         let pad = try FingerScript(device: "synaptics-t440")
         Self.twoFingers(pad)

@@ -110,6 +110,13 @@ public final class FingerScript {
     }
 
     /// Lets `duration` pass, ticking the engine whenever it asks.
+    /// Presses (`down`) or releases the device's own button `code` (BTN_LEFT: 0x110) in a
+    /// frame of its own, the fingers where they are.
+    public func button(_ code: UInt16, down: Bool) {
+        send(InputEvent(type: EventCode.key, code: code, value: down ? 1 : 0))
+        send(InputEvent(type: EventCode.synchronization, code: EventCode.synReport, value: 0))
+    }
+
     public func wait(_ duration: Duration) {
         advance(to: now + duration)
     }
