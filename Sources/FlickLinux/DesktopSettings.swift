@@ -17,7 +17,9 @@ import Glibc
 ///   of `$XDG_CONFIG_HOME/kcminputrc` (Wayland, Plasma 5.x and 6), or `naturalScroll` in
 ///   `touchpadxlibinputrc` (the X11 touchpad module, one group per touchpad); the session type's
 ///   file first. kcminputrc also holds mice, so only groups named like a touchpad or holding a
-///   touchpad-only key (`TapToClick`, `DisableWhileTyping`, ...) count. No entry: Plasma's
+///   touchpad-only key (`TapToClick`, `DisableWhileTyping`, ...) give the desktop-wide value.
+///   On Wayland with the desktop saying it is KDE, KWin applies every group to its own device
+///   (`PerDeviceNaturalScrolling`), whatever the name, and that is read too. No entry: Plasma's
 ///   default, libinput's, which is off.
 /// - **GNOME** and desktops built on its settings (Budgie, Pantheon, anything listing GNOME):
 ///   `gsettings get org.gnome.desktop.peripherals.touchpad natural-scroll`, run with a 5 s
@@ -311,7 +313,7 @@ public enum DesktopSettings {
         }
         if askedXDisplay(environment) != nil, let found = look(x11NaturalScrolling) { return .found(found) }
         if !isKDE && !isGNOME, let found = look(swayNaturalScrolling) { return .found(found) }
-        if isKDE || !isGNOME, let found = look(kdeNaturalScrolling) { return .found(found) }
+        if isKDE || !isGNOME, let found = look({ kdeNaturalScrolling(in: $0, kwin: isKDE) }) { return .found(found) }
         if isGNOME, let found = look(gnomeNaturalScrolling) { return .found(found) }
         let desktop = environment.currentDesktop.map { "XDG_CURRENT_DESKTOP=\($0)" } ?? "XDG_CURRENT_DESKTOP unset"
         return .none(why: ([desktop] + misses).joined(separator: "; "))
@@ -407,28 +409,42 @@ public enum DesktopSettings {
         guard let configHome = environment.configHome else { return nil }
         let wayland = (path: configHome + "/kcminputrc", isKcminputrc: true)
         let x11 = (path: configHome + "/touchpadxlibinputrc", isKcminputrc: false)
-        return environment.sessionType?.lowercased() == "x11" ? [x11, wayland] : [wayland, x11]
+        return isX11Session(environment) ? [x11, wayland] : [wayland, x11]
     }
 
-    private static func kdeNaturalScrolling(in environment: Environment) -> Result<Answer, Miss> {
+    /// Whether KDE's X11 files apply: the session says x11, or it is X's without saying so
+    /// (`isX11`: `startx` from a console).
+    private static func isX11Session(_ environment: Environment) -> Bool {
+        environment.sessionType?.lowercased() == "x11" || isX11(environment)
+    }
+
+    /// KDE Plasma's answer from its files. `kwin`: the desktop says it is KDE, so that on
+    /// Wayland its compositor, KWin, applies kcminputrc's groups per device. Another Wayland
+    /// compositor (Hyprland, niri, a sway that did not answer) applies its own setting to every
+    /// pad alike, and a kcminputrc left from an earlier Plasma login would make the virtual
+    /// fingers move against the real ones there: only its touchpad's value counts.
+    private static func kdeNaturalScrolling(in environment: Environment, kwin: Bool) -> Result<Answer, Miss> {
         guard let files = kdeFiles(environment) else {
             return .failure(Miss(why: "no KDE files to read ($XDG_CONFIG_HOME and $HOME unset)"))
         }
-        let isX11 = environment.sessionType?.lowercased() == "x11"
+        let isX11 = isX11Session(environment)
         var read: [String] = []
         for (path, isKcminputrc) in files {
             guard let text = environment.readFile(path) else { continue }
             read.append(path)
             // KWin applies kcminputrc's groups per device on Wayland; on X11 it is a stale file.
-            let perDevice = isKcminputrc && !isX11 ? PerDeviceNaturalScrolling(kcminputrc: text, file: path) : nil
+            let perDevice = isKcminputrc && kwin && !isX11 ? PerDeviceNaturalScrolling(kcminputrc: text, file: path) : nil
             let parse = isKcminputrc ? kcminputrcNaturalScrolling : touchpadxlibinputrcNaturalScrolling
             guard let found = parse(text) else {
-                // Only flickd's own pad has a group (its settings were changed, the real pad's
-                // never were): KWin gives the real pads libinput's default and the virtual pad
-                // its own setting, which the fingers must move against when they differ.
-                if let perDevice, let own = perDevice.entries.last(where: { $0.device == VirtualTouchpad.identity }) {
+                // No group is named like a touchpad or holds a touchpad-only key (a pad named
+                // "Synaptics TM3276-022" or "bcm5974" whose natural scrolling alone was changed;
+                // or only flickd's own pad has a group). KWin still applies each group to its
+                // device and libinput's default to the rest: the per-device settings are the
+                // answer, and the desktop-wide value is that default.
+                if let perDevice, !perDevice.entries.isEmpty {
+                    let listed = perDevice.entries.map { "\($0.device.name): \($0.natural)" }.joined(separator: ", ")
                     return .success(Answer(PerDeviceNaturalScrolling.unsetDefault,
-                                           "KDE \(path): no touchpad group (libinput's default, off); \(VirtualTouchpad.name): \(own.natural)",
+                                           "KDE \(path): no group named like a touchpad (libinput's default, off, where a device has no group); \(listed)",
                                            perDevice: perDevice))
                 }
                 continue

@@ -267,9 +267,47 @@ import Testing
         #expect(found.value == false, "a touchpad without a group gets libinput's default")
         #expect(found.perDevice?.virtualTouchpad == true)
         #expect(found.perDevice?.natural(for: DeviceIdentity(name: "SynPS/2 Synaptics TouchPad", vendor: 2, product: 7)) == false)
-        #expect(found.source.containsText("no touchpad group"))
+        #expect(found.source.containsText("no group named like a touchpad"))
         // On X11 the file is stale and not applied per device: no answer from it.
         #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE", session: "x11")) == nil)
+    }
+
+    /// A pad named without a touchpad word ("Synaptics TM3276-022", "bcm5974") whose natural
+    /// scrolling alone was changed in System Settings: KWin writes only that key to its group,
+    /// and applies it to that pad; the virtual pad, without a group, gets libinput's default.
+    @Test func kdeAppliesAGroupNamedUnlikeATouchpadToItsDevice() throws {
+        let session = FakeSession()
+        session.files["/home/u/.config/kcminputrc"] = "[Libinput][1739][52934][Synaptics TM3276-022]\nNaturalScroll=true\n"
+        let found = try #require(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE")),
+                                 "KWin applies the group to its device whatever its name")
+        #expect(found.perDevice?.natural(for: DeviceIdentity(name: "Synaptics TM3276-022", vendor: 1739, product: 52934)) == true)
+        #expect(found.perDevice?.virtualTouchpad == false)
+        #expect(found.value == false, "the desktop-wide value is libinput's default")
+        #expect(found.source.containsText("Synaptics TM3276-022: true"))
+        // A mouse's group alone is per-device too: the touchpads get libinput's default.
+        session.files["/home/u/.config/kcminputrc"] = "[Mouse]\ncursorSize=24\n"
+        #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE")) == nil, "no Libinput group: no answer")
+    }
+
+    /// A kcminputrc left from an earlier Plasma login, read on another Wayland compositor
+    /// (Hyprland, niri, a sway that did not answer), which applies one setting to every pad:
+    /// its touchpad's value is the answer, never KWin's per-device rule, under which the virtual
+    /// fingers would move against the real ones.
+    @Test func aKcminputrcOnAnotherCompositorIsNotAppliedPerDevice() throws {
+        let session = FakeSession()
+        session.files["/home/u/.config/kcminputrc"] = "[Libinput][1739][52934][SYNA801A:00 06CB:CEC6 Touchpad]\nNaturalScroll=true\n"
+        for desktop in ["Hyprland", "niri", "sway", nil] as [String?] {
+            let found = try #require(DesktopSettings.naturalScrolling(in: session.environment(desktop: desktop)))
+            #expect(found.value == true)
+            #expect(found.perDevice == nil, "\(desktop ?? "unset"): not KWin")
+        }
+        #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE"))?.perDevice?.virtualTouchpad == false)
+        // startx from a console: the session type is tty, the display X's. The X server was not
+        // read here (no fake), so the file is a stale one: not per device.
+        var startx = session.environment(desktop: "KDE", session: "tty")
+        startx.display = ":0"
+        startx.xServerDevices = { _ in .failure(DesktopSettings.Miss(why: "cannot connect")) }
+        #expect(DesktopSettings.naturalScrolling(in: startx)?.perDevice == nil)
     }
 
     @Test func anUnknownDesktopReadsOnlyFilesADesktopWrote() {
