@@ -1,0 +1,97 @@
+import FlickCore
+
+/// What a configuration makes of each input device, as `flickd devices` prints it: the node,
+/// its name, what udev says it is and, for a touch device, its size, resolution and slots, then
+/// whether flickd uses it and why (not).
+///
+/// Decided as the daemon decides (`Daemon.open`): the same admission by the engine, the devices
+/// opened through the same `DeviceSource`. The text is built here, not printed, so that tests
+/// can read it for scripted devices.
+public enum DeviceListing {
+    /// The text for some nodes, and the devices that could not be opened.
+    public struct Listing {
+        /// Every node's lines, each ending in a newline.
+        public var text: String
+        /// The nodes whose open failed, in order, with the error.
+        public var failures: [(node: InputNode, error: SystemError)]
+    }
+
+    /// The listing of `nodes` under `configuration`, opening them through `source`.
+    public static func list(_ nodes: [InputNode], from source: any DeviceSource, configuration: Configuration) -> Listing {
+        // A throwaway engine gives the same admission the daemon's would.
+        let engine = Engine(configuration: configuration)
+        var listing = Listing(text: "", failures: [])
+        for (index, node) in nodes.enumerated() {
+            listing.text += "\(node.devnode)  \"\(node.name)\"\n"
+            listing.text += field("kind", node.kind.rawValue)
+            var fields = ""
+            if let error = describe(node, id: DeviceID(index + 1), engine: engine, source: source, into: &fields) {
+                fields += field("used", "unknown: cannot open it (\(error.reason))")
+                listing.failures.append((node, error))
+            }
+            listing.text += fields
+        }
+        return listing
+    }
+
+    /// Appends to `text` what flickd does with `node`; returns the error when it cannot be
+    /// opened. Devices are opened as the daemon opens them (`DeviceMonitor.open`: a touch
+    /// device without a resolution gets libinput's).
+    private static func describe(_ node: InputNode, id: DeviceID, engine: Engine, source: any DeviceSource,
+                                 into text: inout String) -> SystemError? {
+        if Daemon.isVirtualDeviceName(node.name) {
+            text += field("used", "no: flickd's own virtual device (its output)")
+            return nil
+        }
+        switch node.kind {
+        case .other:
+            text += field("used", "no: not a touchpad, touchscreen, mouse or keyboard")
+            return nil
+        case .mouse, .keyboard:
+            // Opened only to show whether the daemon could; nothing is read.
+            do { _ = try source.open(node) } catch { return error }
+            text += field("used", node.kind == .mouse ? "to stop a coast: a button press stops it"
+                                                      : "to stop a coast: a key press stops it")
+            return nil
+        case .touchpad, .touchscreen:
+            let kind = node.kind.touchKind ?? .touchpad
+            let device: any InputDevice
+            do { device = try source.open(node) } catch { return error }
+            let description = device.describe()
+            let geometry = DeviceGeometry(description: description, kind: kind)
+            text += field("size", "\(oneDecimal(geometry.x.lengthMillimetres)) × \(oneDecimal(geometry.y.lengthMillimetres)) mm")
+            let resolution = "\(oneDecimal(geometry.x.unitsPerMillimetre)) × \(oneDecimal(geometry.y.unitsPerMillimetre)) units/mm"
+            if geometry.x.isEstimated || geometry.y.isEstimated {
+                let guess = kind == .touchpad ? "libinput's guess for a 69 × 50 mm pad" : "flickd's guess of a 13.3-inch panel"
+                text += field("resolution", "\(resolution), estimated: \(guess) (the device reports 0, and no libinput quirk gives one)")
+            } else if let hint = device.sizeHint {
+                text += field("resolution", "\(resolution), libinput's (the device reports 0): \(hint.source)")
+            } else {
+                text += field("resolution", resolution)
+            }
+            let slots = description.slotCount
+            text += field("slots", slots > 0 ? "\(slots)" : "none (\(description.usesProtocolA ? "multitouch protocol A" : "single touch"))")
+            switch engine.addDevice(id, description: description) {
+            case .used(let kind, _):
+                text += field("used", "yes: \(kind.rawValue) flicks coast")
+            case .stopOnly(_, let why):
+                text += field("used", "to stop a coast: a touch stops it (\(why))")
+            case .ignored(let why):
+                text += field("used", "no: \(why)")
+            }
+            return nil
+        }
+    }
+
+    /// `    name:        value`, the values in one column.
+    static func field(_ name: String, _ value: String) -> String {
+        let label = name + ":"
+        return "    " + label + String(repeating: " ", count: max(1, 13 - label.count)) + value + "\n"
+    }
+
+    /// `value` with one decimal, e.g. 68.5.
+    static func oneDecimal(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(abs(tenths % 10))"
+    }
+}

@@ -1,0 +1,72 @@
+import FlickCore
+import FlickTestSupport
+import Glibc
+import Testing
+@testable import FlickLinux
+
+/// `flickd devices`' text (`DeviceListing`), for scripted devices: a test host has no /dev/input.
+@Suite struct DevicesCommandTests {
+    /// A ThinkPad's devices: its touchpad, a mouse, the keyboard and the power button.
+    static func laptop() throws -> (ScriptedDevices, [InputNode]) {
+        let devices = ScriptedDevices()
+        let nodes = [
+            try devices.node(1, .touchpad, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440"),
+            try devices.node(2, .mouse, name: "Logitech USB Receiver"),
+            try devices.node(3, .keyboard, name: "AT Translated Set 2 keyboard"),
+            try devices.node(4, .other, name: "Power Button"),
+        ]
+        return (devices, nodes)
+    }
+
+    /// `configuration` read from the TOML `text`.
+    static func configuration(_ text: String) throws -> Configuration {
+        try ConfigurationLoader.parse(text: text, path: "config.toml")
+    }
+
+    @Test func theDefaultsUseTheTouchpadAndStopOnTheMouseAndKeyboard() throws {
+        let (devices, nodes) = try Self.laptop()
+        let listing = DeviceListing.list(nodes, from: devices, configuration: .defaults)
+        #expect(listing.text == """
+            /dev/input/event1  "SynPS/2 Synaptics TouchPad"
+                kind:        touchpad
+                size:        97.3 × 66.9 mm
+                resolution:  42.0 × 42.0 units/mm
+                slots:       2
+                used:        yes: touchpad flicks coast
+            /dev/input/event2  "Logitech USB Receiver"
+                kind:        mouse
+                used:        to stop a coast: a button press stops it
+            /dev/input/event3  "AT Translated Set 2 keyboard"
+                kind:        keyboard
+                used:        to stop a coast: a key press stops it
+            /dev/input/event4  "Power Button"
+                kind:        other
+                used:        no: not a touchpad, touchscreen, mouse or keyboard
+
+            """, "\(listing.text)")
+        #expect(listing.failures.isEmpty)
+        #expect(devices.opened == ["/dev/input/event1", "/dev/input/event2", "/dev/input/event3"], "the power button is not opened")
+    }
+
+    @Test func aPadWithoutResolutionSaysItsSizeIsEstimated() throws {
+        let devices = ScriptedDevices()
+        let pad = try devices.node(5, .touchpad, name: "ETPS/2 Elantech Touchpad", fixture: "elantech-touchpad")
+        let text = DeviceListing.list([pad], from: devices, configuration: .defaults).text
+        #expect(text.contains("    size:        71.1 × 50.3 mm\n"), "\(text)")
+        #expect(text.contains("    resolution:  18.0 × 14.0 units/mm, estimated: libinput's guess for a 69 × 50 mm pad"), "\(text)")
+    }
+
+    @Test func aDeviceThatCannotBeOpenedIsAFailure() throws {
+        let (devices, nodes) = try Self.laptop()
+        devices.refused = ["/dev/input/event1"]
+        let listing = DeviceListing.list(nodes, from: devices, configuration: .defaults)
+        #expect(listing.text.hasPrefix("""
+            /dev/input/event1  "SynPS/2 Synaptics TouchPad"
+                kind:        touchpad
+                used:        unknown: cannot open it (Permission denied)
+            /dev/input/event2
+            """), "\(listing.text)")
+        #expect(listing.failures.map(\.node.devnode) == ["/dev/input/event1"])
+        #expect(listing.failures.first?.error.isPermissionDenied == true)
+    }
+}
