@@ -10,7 +10,8 @@ struct DevicesCommand: FlickdCommand {
             touchscreen, mouse, keyboard or other), and for touch devices their size in \
             millimetres, resolution (estimated when the device reports none), number of \
             multitouch slots, and whether flickd will read their flicks, and if not, why. Mice \
-            and keyboards are only watched for a press that stops a coast.
+            and keyboards are only watched for a press that stops a coast, and not even opened \
+            when stop.button or stop.key is false.
 
             Exit status: 0 when every device could be read; 1 when a device could not be opened \
             (the fix is printed) or there are no input devices at all.

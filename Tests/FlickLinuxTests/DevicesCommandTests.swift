@@ -70,3 +70,28 @@ import Testing
         #expect(listing.failures.first?.error.isPermissionDenied == true)
     }
 }
+
+extension DevicesCommandTests {
+    /// With `[stop]` off, the daemon does not open mice and keyboards, and a touch device whose
+    /// flicks are not read is not used at all: the listing says so, and opens none of them.
+    @Test func stopSettingsThatAreOffAreFollowed() throws {
+        let (devices, nodes) = try Self.laptop()
+        let screen = try devices.node(6, .touchscreen, name: "ELAN Touchscreen", fixture: "touch-screen")
+        let configuration = try Self.configuration("[stop]\nbutton = false\nkey = false\ntouch = false\n")
+        let text = DeviceListing.list(nodes + [screen], from: devices, configuration: configuration).text
+        #expect(text.contains("""
+            /dev/input/event2  "Logitech USB Receiver"
+                kind:        mouse
+                used:        no: stop.button is false (a button press does not stop a coast)
+            /dev/input/event3  "AT Translated Set 2 keyboard"
+                kind:        keyboard
+                used:        no: stop.key is false (a key press does not stop a coast)
+
+            """), "\(text)")
+        #expect(text.hasSuffix("    used:        no: touchscreen.enabled is false, and stop.touch is false (a touch does not stop a coast)\n"), "\(text)")
+        #expect(devices.opened == ["/dev/input/event1", "/dev/input/event6"], "neither the mouse nor the keyboard")
+
+        let stopping = DeviceListing.list([screen], from: devices, configuration: .defaults).text
+        #expect(stopping.hasSuffix("    used:        to stop a coast: a touch stops it (touchscreen.enabled is false)\n"), "\(stopping)")
+    }
+}

@@ -48,10 +48,16 @@ public enum DeviceListing {
             text += field("used", "no: not a touchpad, touchscreen, mouse or keyboard")
             return nil
         case .mouse, .keyboard:
+            let (stops, key, press) = node.kind == .mouse ? (engine.configuration.stop.button, "stop.button", "a button press")
+                                                          : (engine.configuration.stop.key, "stop.key", "a key press")
+            // The daemon opens a mouse or keyboard only to stop coasts with it.
+            guard stops else {
+                text += field("used", "no: \(key) is false (\(press) does not stop a coast)")
+                return nil
+            }
             // Opened only to show whether the daemon could; nothing is read.
             do { _ = try source.open(node) } catch { return error }
-            text += field("used", node.kind == .mouse ? "to stop a coast: a button press stops it"
-                                                      : "to stop a coast: a key press stops it")
+            text += field("used", "to stop a coast: \(press) stops it")
             return nil
         case .touchpad, .touchscreen:
             let kind = node.kind.touchKind ?? .touchpad
@@ -74,8 +80,11 @@ public enum DeviceListing {
             switch engine.addDevice(id, description: description) {
             case .used(let kind, _):
                 text += field("used", "yes: \(kind.rawValue) flicks coast")
-            case .stopOnly(_, let why):
+            case .stopOnly(_, let why) where engine.configuration.stop.touch:
                 text += field("used", "to stop a coast: a touch stops it (\(why))")
+            case .stopOnly(_, let why):
+                // The daemon closes it again: nothing it does matters.
+                text += field("used", "no: \(why), and stop.touch is false (a touch does not stop a coast)")
             case .ignored(let why):
                 text += field("used", "no: \(why)")
             }
