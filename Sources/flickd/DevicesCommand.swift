@@ -8,7 +8,8 @@ struct DevicesCommand: FlickdCommand {
         discussion: """
             For every /dev/input/event* node: its name, what udev says it is (touchpad, \
             touchscreen, mouse, keyboard or other), and for touch devices their size in \
-            millimetres, resolution (estimated when the device reports none), number of \
+            millimetres and resolution as flickd reads them (a [[device]] section's \
+            resolution, else the device's, else libinput's quirk, else an estimate), number of \
             multitouch slots, and whether flickd will read their flicks, and if not, why. Mice \
             and keyboards are only watched for a press that stops a coast, and not even opened \
             when stop.button or stop.key is false.

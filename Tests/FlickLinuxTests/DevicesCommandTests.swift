@@ -95,3 +95,25 @@ extension DevicesCommandTests {
         #expect(stopping.hasSuffix("    used:        to stop a coast: a touch stops it (touchscreen.enabled is false)\n"), "\(stopping)")
     }
 }
+
+extension DevicesCommandTests {
+    /// A `[[device]] resolution` sets the scale the daemon reads the pad with: the listing
+    /// shows that size, not the estimate, and says where it comes from.
+    @Test func aDeviceSectionsResolutionIsTheOneShown() throws {
+        let devices = ScriptedDevices()
+        let pad = try devices.node(5, .touchpad, name: "ETPS/2 Elantech Touchpad", fixture: "elantech-touchpad")
+        let configuration = try Self.configuration("[[device]]\nname = \"mouse\"\n\n[[device]]\nname = \"Elantech\"\nresolution = 31\n")
+        let text = DeviceListing.list([pad], from: devices, configuration: configuration).text
+        #expect(text.contains("""
+                size:        41.3 × 22.7 mm
+                resolution:  31.0 × 31.0 units/mm, from [[device]] section 2
+
+            """), "\(text)")
+        #expect(text.hasSuffix("    used:        yes: touchpad flicks coast\n"), "\(text)")
+
+        // Also for a pad whose flicks are not read: the size it would be read with.
+        let off = try Self.configuration("[touchpad]\nenabled = false\n[[device]]\nname = \"Elantech\"\nresolution = 31\n")
+        let stopOnly = DeviceListing.list([pad], from: devices, configuration: off).text
+        #expect(stopOnly.contains("    size:        41.3 × 22.7 mm\n"), "\(stopOnly)")
+    }
+}

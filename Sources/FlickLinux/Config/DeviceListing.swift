@@ -64,12 +64,24 @@ public enum DeviceListing {
             let device: any InputDevice
             do { device = try source.open(node) } catch { return error }
             let description = device.describe()
-            let geometry = DeviceGeometry(description: description, kind: kind)
+            let admission = engine.addDevice(id, description: description)
+            // The scale the engine reads the device with: a [[device]] resolution wins over the
+            // device's own and libinput's (a device not read gets the one it would be read with).
+            let (_, section) = engine.configuration.resolved(for: DeviceIdentity(description))
+            let override = section.flatMap { engine.configuration.devices[$0 - 1].resolution }
+            let geometry: DeviceGeometry
+            if case .used(_, let used) = admission {
+                geometry = used
+            } else {
+                geometry = DeviceGeometry(description: description, kind: kind, resolutionOverride: override)
+            }
             text += field("size", "\(oneDecimal(geometry.x.lengthMillimetres)) × \(oneDecimal(geometry.y.lengthMillimetres)) mm")
             let resolution = "\(oneDecimal(geometry.x.unitsPerMillimetre)) × \(oneDecimal(geometry.y.unitsPerMillimetre)) units/mm"
-            if geometry.x.isEstimated || geometry.y.isEstimated {
+            if let section, override != nil {
+                text += field("resolution", "\(resolution), from [[device]] section \(section)")
+            } else if geometry.x.isEstimated || geometry.y.isEstimated {
                 let guess = kind == .touchpad ? "libinput's guess for a 69 × 50 mm pad" : "flickd's guess of a 13.3-inch panel"
-                text += field("resolution", "\(resolution), estimated: \(guess) (the device reports 0, and no libinput quirk gives one)")
+                text += field("resolution", "\(resolution), estimated: \(guess) (the device reports 0, and no libinput quirk gives one; a [[device]] resolution sets it)")
             } else if let hint = device.sizeHint {
                 text += field("resolution", "\(resolution), libinput's (the device reports 0): \(hint.source)")
             } else {
@@ -77,7 +89,7 @@ public enum DeviceListing {
             }
             let slots = description.slotCount
             text += field("slots", slots > 0 ? "\(slots)" : "none (\(description.usesProtocolA ? "multitouch protocol A" : "single touch"))")
-            switch engine.addDevice(id, description: description) {
+            switch admission {
             case .used(let kind, _):
                 text += field("used", "yes: \(kind.rawValue) flicks coast")
             case .stopOnly(_, let why) where engine.configuration.stop.touch:
