@@ -257,6 +257,120 @@ let libinputRecordTwoFingerScroll = """
         }
     }
 
+    // MARK: Several devices
+
+    /// A keyboard as `libinput record --all` lists it, with a key press of its own.
+    private static let keyboard = """
+        - node: /dev/input/event3
+          evdev:
+            # Name: AT Translated Set 2 keyboard
+            name: "AT Translated Set 2 keyboard"
+            id: [17, 1, 1, 43841]
+            codes:
+              0: [0, 1, 4, 17, 20] # EV_SYN
+              1: [1, 2, 3, 30, 31, 32] # EV_KEY
+              4: [4] # EV_MSC
+            properties: []
+          udev:
+            properties:
+            - ID_INPUT=1
+            - ID_INPUT_KEY=1
+          events:
+          - evdev:
+            - [  0,   5000,   4,   4,      30] # EV_MSC / MSC_SCAN                30 (obfuscated)
+            - [  0,   5000,   1,  30,       1] # EV_KEY / KEY_A                    1 (obfuscated)
+            - [  0,   5000,   0,   0,       0] # ------------ SYN_REPORT (0) ---------- +5ms
+
+        """
+
+    /// A touchscreen without a resolution, its one touch at 0.2 s.
+    private static let touchscreen = """
+        - node: /dev/input/event9
+          evdev:
+            name: "ELAN Touchscreen"
+            id: [3, 1267, 16, 256]
+            codes:
+              1: [330] # EV_KEY
+              3: [0, 1, 47, 53, 54, 57] # EV_ABS
+            absinfo:
+              0: [0, 3200, 0, 0, 0]
+              1: [0, 1800, 0, 0, 0]
+              47: [0, 9, 0, 0, 0]
+              53: [0, 3200, 0, 0, 0]
+              54: [0, 1800, 0, 0, 0]
+              57: [0, 65535, 0, 0, 0]
+            properties: [1]
+          events:
+          - evdev:
+            - [  0, 200000,   3,  57,       7]
+            - [  0, 200000,   3,  53,     100]
+            - [  0, 200000,   3,  54,     100]
+            - [  0, 200000,   1, 330,       1]
+            - [  0, 200000,   0,   0,       0]
+
+        """
+
+    /// The two-finger scroll with `devices` listed around it and `ndevices` set to `count`.
+    private static func withDevices(before: [String] = [], after: [String] = [], count: Int) -> String {
+        let touchpad = "- node: /dev/input/event5\n"
+        let start = libinputRecordTwoFingerScroll.range(of: touchpad)!.lowerBound
+        var text = libinputRecordTwoFingerScroll
+        text.insert(contentsOf: before.joined(), at: start)
+        text += after.joined()
+        return text.replacingOccurrences(of: "ndevices: 1\n", with: "ndevices: \(count)\n")
+    }
+
+    /// `libinput record --all` on a laptop: the keyboard comes first, the touchpad second. The
+    /// touchpad is replayed, with its own events only.
+    @Test func aKeyboardListedBeforeTheTouchpadIsNotReplayed() throws {
+        let alone = try Recording.load(text: libinputRecordTwoFingerScroll)
+        let recording = try Recording.load(text: Self.withDevices(before: [Self.keyboard], count: 2))
+        #expect(recording.description.name == "SynPS/2 Synaptics TouchPad")
+        #expect(recording.description.kind == .touchpad)
+        #expect(recording.events == alone.events, "the touchpad's events, none of the keyboard's")
+        #expect(recording.otherTouchDevices.isEmpty)
+        #expect(recording.resolutionQuirk == alone.resolutionQuirk)
+    }
+
+    /// Two touch devices: the first listed is replayed, and the other is named so the replay
+    /// can say it was left out.
+    @Test func ofTwoTouchDevicesTheFirstIsReplayedAndTheOtherNamed() throws {
+        let padFirst = try Recording.load(text: Self.withDevices(before: [Self.keyboard], after: [Self.touchscreen], count: 3))
+        #expect(padFirst.description.name == "SynPS/2 Synaptics TouchPad")
+        #expect(padFirst.otherTouchDevices == ["ELAN Touchscreen (/dev/input/event9)"])
+
+        let screenFirst = try Recording.load(text: Self.withDevices(before: [Self.touchscreen, Self.keyboard], count: 3))
+        #expect(screenFirst.description.name == "ELAN Touchscreen")
+        #expect(screenFirst.description.kind == .touchscreen)
+        #expect(screenFirst.events.count == 5 && screenFirst.events.first?.time == Instant(microseconds: 200_000))
+        #expect(screenFirst.otherTouchDevices == ["SynPS/2 Synaptics TouchPad (/dev/input/event5)"])
+    }
+
+    /// A file with no touch device replays its first device, which the replay reports as not
+    /// read for gestures (rather than refusing the file).
+    @Test func withoutATouchDeviceTheFirstDeviceIsRead() throws {
+        let onlyKeyboard = libinputRecordTwoFingerScroll.components(separatedBy: "devices:\n")[0] + "devices:\n" + Self.keyboard
+        let recording = try Recording.load(text: onlyKeyboard)
+        #expect(recording.description.name == "AT Translated Set 2 keyboard")
+        #expect(recording.description.kind == nil)
+        #expect(recording.events.count == 3)
+    }
+
+    /// `ndevices:` counts the devices listed: a file cut between two devices (or edited) is an
+    /// error on the `ndevices:` line, not a replay of whichever device is left.
+    @Test func aDeviceCountThatDiffersFromTheListIsAnError() {
+        for (text, written, listed) in [(Self.withDevices(before: [Self.keyboard], count: 3), 3, 2),
+                                        (Self.withDevices(count: 2), 2, 1),
+                                        (Self.withDevices(before: [Self.keyboard], count: 1), 1, 2)] {
+            let error = errorOf(text)
+            #expect(error?.line == 3, "\(String(describing: error))")
+            #expect(error?.message.hasPrefix("ndevices: \(written), but the \"devices:\" list (from line 12) holds \(listed):") == true,
+                    "\(String(describing: error))")
+        }
+        #expect(errorOf(Self.withDevices(count: 1).replacingOccurrences(of: "ndevices: 1", with: "ndevices: two"))?
+            .message.contains("ndevices must be an integer") == true)
+    }
+
     @Test func truncatedAtALineBoundaryKeepsTheEventsSoFar() throws {
         // A recording stopped between lines is a shorter recording, not an error.
         let cut = libinputRecordTwoFingerScroll.range(of: "  - evdev:\n    - [  0,  84133")!.lowerBound

@@ -2,7 +2,7 @@ import FlickCore
 
 /// Reads `libinput record` output: the YAML users attach to libinput and flickd bug reports.
 ///
-/// The parts flickd uses, for the first device of the file:
+/// The parts flickd uses, for the device it replays:
 /// ```
 /// version: 1
 /// ndevices: 1
@@ -28,11 +28,19 @@ import FlickCore
 /// Everything else (`system:`, `udev:`, `hid:`, `libinput:` events) is skipped.
 /// `codes:` entries may also be mappings (`1: {272: ..., 330: ...}`, keys are the codes).
 /// Times are as recorded: `libinput record` starts its clock at the first event.
+///
+/// A file may hold several devices (`libinput record` given several nodes, or `--all`), each
+/// with its own events on one clock. The replayed device is the first touch device (a touchpad
+/// or touchscreen, `DeviceDescription.kind`), wherever it is in the list: a keyboard listed
+/// before the touchpad is not replayed in its place. Other touch devices are named in
+/// `Recording.otherTouchDevices`; a file with no touch device replays its first device, which
+/// the replay then reports as not read. `ndevices:`, when present, must count the devices
+/// listed: a file cut between two devices is an error, not a replay of the wrong one.
 public enum LibinputRecordParser {
     /// The format version this parser reads.
     public static let supportedVersion = 1
 
-    /// Parses `libinput record` YAML `text`, using the first device in it.
+    /// Parses `libinput record` YAML `text`, using its first touch device (else its first device).
     /// - Throws: `RecordingError` naming the line of the first problem.
     public static func parse(text: String) throws(RecordingError) -> Recording {
         guard let root = try YAMLDocument.parse(text) else {
@@ -50,16 +58,39 @@ public enum LibinputRecordParser {
         guard let devices = root["devices"] else {
             throw RecordingError(line: root.line, message: "no \"devices:\" list: not a libinput record file?")
         }
-        guard case .sequence(let list) = devices.value, let device = list.first else {
+        guard case .sequence(let list) = devices.value, !list.isEmpty else {
             throw RecordingError(line: devices.line, message: "\"devices:\" must be a non-empty list, found \(devices.kindName)")
         }
-        guard case .mapping = device.value else {
-            throw RecordingError(line: device.line, message: "a device must be a mapping (node, evdev, events), found \(device.kindName)")
+        if let count = root["ndevices"] {
+            let number = try integer(count, "ndevices")
+            guard number == Int64(list.count) else {
+                throw RecordingError(line: count.line, message: "ndevices: \(number), but the \"devices:\" list (from line \(devices.line)) holds \(list.count): the file is cut short or was edited; make ndevices the number of devices listed")
+            }
         }
-        guard let evdev = device["evdev"] else {
-            throw RecordingError(line: device.line, message: "the device has no \"evdev:\" description")
+        var described: [(node: YAMLNode, description: DeviceDescription)] = []
+        for device in list {
+            guard case .mapping = device.value else {
+                throw RecordingError(line: device.line, message: "a device must be a mapping (node, evdev, events), found \(device.kindName)")
+            }
+            guard let evdev = device["evdev"] else {
+                throw RecordingError(line: device.line, message: "the device has no \"evdev:\" description")
+            }
+            described.append((device, try deviceDescription(evdev)))
         }
-        var description = try deviceDescription(evdev)
+        // A keyboard or mouse recorded alongside (`--all`) carries no gesture: the touch device
+        // is the one the report is about. With none, the first device is replayed and reported
+        // as not read, which says more than an error would.
+        let touch = described.indices.filter { described[$0].description.kind != nil }
+        let chosen = touch.first ?? 0
+        let device = described[chosen].node
+        var description = described[chosen].description
+        let others = touch.dropFirst().map { index in
+            let name = described[index].description.name
+            let node = described[index].node["node"].flatMap { node -> String? in
+                if case .scalar(let text) = node.value { return text } else { return nil }
+            }
+            return node.map { "\(name) (\($0))" } ?? name
+        }
         var quirk: String?
         if let (hint, text) = resolutionHint(device["quirks"]), let filled = hint.applied(to: description) {
             description = filled
@@ -69,7 +100,9 @@ public enum LibinputRecordParser {
         if let eventList = device["events"] {
             events = try readEvents(eventList)
         }
-        return Recording(description: description, events: events, resolutionQuirk: quirk)
+        var recording = Recording(description: description, events: events, resolutionQuirk: quirk)
+        recording.otherTouchDevices = others
+        return recording
     }
 
     /// The resolution hint among a device's recorded quirks, and its line: a resolution hint

@@ -28,6 +28,10 @@ public struct Recording: Hashable, Sendable {
     /// (`AttrResolutionHint=31x31`): `libinput record` lists the quirks of the machine it ran
     /// on, and the recording is read as libinput read it there. nil when none applied.
     public var resolutionQuirk: String?
+    /// The touch devices of a `libinput record` file holding several that were not replayed
+    /// (`NAME (/dev/input/eventN)`, in file order): only the first touch device is. Empty for
+    /// a file with one touch device, and for evemu, which records one device.
+    public var otherTouchDevices: [String] = []
 
     /// A recording of `events` on the device described by `description`.
     public init(description: DeviceDescription, events: [TimedEvent], resolutionQuirk: String? = nil) {
