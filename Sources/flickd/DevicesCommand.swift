@@ -14,8 +14,9 @@ struct DevicesCommand: FlickdCommand {
             and keyboards are only watched for a press that stops a coast, and not even opened \
             when stop.button or stop.key is false.
 
-            Exit status: 0 when every device could be read; 1 when a device could not be opened \
-            (the fix is printed) or there are no input devices at all.
+            Exit status: 0 when every device flickd would open could be opened; 1 when one \
+            could not (for lack of permission, the fix is printed; otherwise the error), or \
+            there are no input devices at all.
             """,
         options: [
             CommandOption(name: "config", valueName: "FILE", help: "Decide with the settings in FILE (TOML), as `flickd run --config FILE` would."),
@@ -57,8 +58,6 @@ struct DevicesCommand: FlickdCommand {
 
         let listing = DeviceListing.list(nodes, from: monitor, configuration: configuration)
         print(listing.text, terminator: "")
-        if let denied = listing.failures.first(where: { $0.error.isPermissionDenied }) {
-            fail("\(InputAccessError(denied.error))")
-        }
+        if let failure = listing.failure { fail(failure) }
     }
 }

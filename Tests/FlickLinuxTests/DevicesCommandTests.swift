@@ -117,3 +117,46 @@ extension DevicesCommandTests {
         #expect(stopOnly.contains("    size:        41.3 × 22.7 mm\n"), "\(stopOnly)")
     }
 }
+
+/// `ScriptedDevices` whose opens of some nodes fail with an errno of the test's choosing.
+final class FailingDevices: DeviceSource {
+    let devices: ScriptedDevices
+    let errors: [String: Int32]
+
+    init(_ devices: ScriptedDevices, failing errors: [String: Int32]) {
+        self.devices = devices
+        self.errors = errors
+    }
+
+    func inputNodes() -> [InputNode] { devices.inputNodes() }
+    func startMonitoring() throws(SystemError) -> Int32 { try devices.startMonitoring() }
+    func receiveChanges(_ report: (DeviceMonitor.Change) -> Void) { devices.receiveChanges(report) }
+    func open(_ node: InputNode) throws(SystemError) -> any InputDevice {
+        if let errno = errors[node.devnode] { throw SystemError(errno: errno, call: "open", path: node.devnode) }
+        return try devices.open(node)
+    }
+}
+
+extension DevicesCommandTests {
+    /// Any device flickd would open and cannot is a failure (exit status 1), not only one it
+    /// may not read: a permission error prints the fix, another error names the device.
+    @Test func everyDeviceThatCannotBeOpenedFailsTheCommand() throws {
+        let (devices, nodes) = try Self.laptop()
+        let vanished = FailingDevices(devices, failing: ["/dev/input/event1": ENODEV])
+        let listing = DeviceListing.list(nodes, from: vanished, configuration: .defaults)
+        #expect(listing.text.hasPrefix("""
+            /dev/input/event1  "SynPS/2 Synaptics TouchPad"
+                kind:        touchpad
+                used:        unknown: cannot open it (No such device)
+
+            """), "\(listing.text)")
+        #expect(listing.failure == "cannot open /dev/input/event1 (SynPS/2 Synaptics TouchPad): No such device", "\(listing.failure ?? "nil")")
+
+        let both = FailingDevices(devices, failing: ["/dev/input/event1": ENODEV, "/dev/input/event3": EACCES])
+        let denied = try #require(DeviceListing.list(nodes, from: both, configuration: .defaults).failure)
+        #expect(denied.hasPrefix("cannot read /dev/input/event3 (Permission denied). Reading touchpads"), "the fix first: \(denied)")
+        #expect(denied.hasSuffix("\ncannot open /dev/input/event1 (SynPS/2 Synaptics TouchPad): No such device"), "\(denied)")
+
+        #expect(DeviceListing.list(nodes, from: devices, configuration: .defaults).failure == nil)
+    }
+}

@@ -14,6 +14,19 @@ public enum DeviceListing {
         public var text: String
         /// The nodes whose open failed, in order, with the error.
         public var failures: [(node: InputNode, error: SystemError)]
+
+        /// Why `flickd devices` fails (exit status 1), nil when every device flickd would open
+        /// could be opened: for a permission error the fix (`InputAccessError`); else each
+        /// device and its error.
+        public var failure: String? {
+            guard !failures.isEmpty else { return nil }
+            // One explanation of the input group for every device it would open.
+            var lines = failures.first(where: { $0.error.isPermissionDenied }).map { ["\(InputAccessError($0.error))"] } ?? []
+            for (node, error) in failures where !error.isPermissionDenied {
+                lines.append("cannot open \(node.devnode) (\(node.name)): \(error.reason)")
+            }
+            return lines.joined(separator: "\n")
+        }
     }
 
     /// The listing of `nodes` under `configuration`, opening them through `source`.
