@@ -6,9 +6,10 @@ struct DevicesCommand: FlickdCommand {
         name: "devices",
         abstract: "List the input devices and whether flickd will use them.",
         discussion: """
-            For every /dev/input/event* node: its name, what udev says it is (touchpad, \
-            touchscreen, mouse, keyboard or other), and for touch devices their size in \
-            millimetres and resolution as flickd reads them (a [[device]] section's \
+            The first line names the configuration the devices are decided with: the file \
+            `flickd run` reads, or --config FILE. Then, for every /dev/input/event* node: its \
+            name, what udev says it is (touchpad, touchscreen, mouse, keyboard or other), and \
+            for touch devices their size in millimetres and resolution as flickd reads them (a [[device]] section's \
             resolution, else the device's, else libinput's quirk, else an estimate), number of \
             multitouch slots, and whether flickd will read their flicks, and if not, why. Mice \
             and keyboards are only watched for a press that stops a coast, and not even opened \
@@ -19,7 +20,7 @@ struct DevicesCommand: FlickdCommand {
             there are no input devices at all.
             """,
         options: [
-            CommandOption(name: "config", valueName: "FILE", help: "Decide with the settings in FILE (TOML), as `flickd run --config FILE` would."),
+            CommandOption(name: "config", valueName: "FILE", help: "Decide with the settings in FILE (TOML), as `flickd run --config FILE` would. Default: the file `flickd run` reads ($XDG_CONFIG_HOME/flickd/config.toml, else /etc/flickd/config.toml, else the built-in defaults)."),
         ]
     )
 
@@ -30,13 +31,16 @@ struct DevicesCommand: FlickdCommand {
     }
 
     func run() throws {
+        // The file `flickd run` would read: the devices are decided as the daemon decides them.
+        let location = ConfigurationLocation(explicit: config)
+        let path = location.resolve()
         let configuration: Configuration
         do {
-            // Only --config, as documented (the search path is not read here).
-            configuration = try loadConfiguration(path: ConfigurationLocation.explicitOnly(config).resolve())
+            configuration = try loadConfiguration(path: path)
         } catch {
             fail("the configuration has errors:\n\(error)")
         }
+        print(DeviceListing.configurationLine(path: path, location: location))
         let monitor: DeviceMonitor
         let nodes: [InputNode]
         do {

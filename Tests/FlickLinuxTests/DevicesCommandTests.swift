@@ -160,3 +160,29 @@ extension DevicesCommandTests {
         #expect(DeviceListing.list(nodes, from: devices, configuration: .defaults).failure == nil)
     }
 }
+
+extension DevicesCommandTests {
+    /// Without --config, `flickd devices` decides with the file `flickd run` reads (here the
+    /// user's, through XDG_CONFIG_HOME), and says which.
+    @Test func theFileFlickdRunReadsIsUsedAndNamed() throws {
+        let home = ConfigScratchDirectory()
+        home.makeDirectory("flickd")
+        home.write("flickd/config.toml", "[stop]\nkey = false\n")
+        let path = home.file("flickd/config.toml")
+        let result = try ChildProcess.run("/usr/bin/env", ["XDG_CONFIG_HOME=\(home.path)", FlickdBinary.url.path, "devices"])
+        #expect(result.stdout.hasPrefix("configuration: \(path)\n"), "\(result)")
+
+        home.write("flickd/config.toml", "[stop]\nkey = 3\n")
+        let bad = try ChildProcess.run("/usr/bin/env", ["XDG_CONFIG_HOME=\(home.path)", FlickdBinary.url.path, "devices"])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.hasPrefix("flickd: the configuration has errors:\n\(path):2: stop.key = 3"), "\(bad)")
+    }
+
+    @Test func theConfigurationLineNamesTheDefaultsWithoutAFile() {
+        let location = ConfigurationLocation(explicit: nil, searchPath: ["/home/ada/.config/flickd/config.toml", "/etc/flickd/config.toml"])
+        #expect(DeviceListing.configurationLine(path: nil, location: location)
+            == "configuration: the built-in defaults (no file at /home/ada/.config/flickd/config.toml, /etc/flickd/config.toml)")
+        #expect(DeviceListing.configurationLine(path: "/etc/flickd/config.toml", location: location)
+            == "configuration: /etc/flickd/config.toml")
+    }
+}

@@ -1,6 +1,6 @@
 import Glibc
 
-/// Where a command looks for its configuration file: the one rule `run`, `replay`, `plot`,
+/// Where a command looks for its configuration file: the one rule `run`, `devices`, `replay`, `plot`,
 /// `check-config` and `doctor` share.
 ///
 /// In order: `--config FILE`; `$XDG_CONFIG_HOME/flickd/config.toml` (`~/.config/...` when

@@ -29,6 +29,12 @@ public enum DeviceListing {
         }
     }
 
+    /// The first line of the listing: the configuration file the devices are decided with
+    /// (`path`, found by `location`), or the built-in defaults and where no file was found.
+    public static func configurationLine(path: String?, location: ConfigurationLocation) -> String {
+        "configuration: " + (path ?? "the built-in defaults (no file at \(location.searched))")
+    }
+
     /// The listing of `nodes` under `configuration`, opening them through `source`.
     public static func list(_ nodes: [InputNode], from source: any DeviceSource, configuration: Configuration) -> Listing {
         // A throwaway engine gives the same admission the daemon's would.
