@@ -312,6 +312,21 @@ import FlickCore
         ])
     }
 
+    /// A table repeated inside a later [[device]] is first in that element, not in the first
+    /// element that has a table of the same name.
+    @Test func aTableRedefinedInALaterDeviceSaysWhereInThatDevice() {
+        let text = "[[device]]\nname = \"a\"\n[device.coast]\nboost = true\n"
+            + "[[device]]\nname = \"b\"\n[device.coast]\nboost = true\n[device.coast]\nmax_speed = 3000\n"
+        let message = problems(text)?.first ?? "none"
+        #expect(message.hasPrefix("flickd.toml:9:1: TOML syntax error: "), "\(message)")
+        #expect(message.hasSuffix("; [device.coast] is first on line 7: write all its keys under that one"), "\(message)")
+        // Made by a dotted key in this element, the table has no header there: toml++'s
+        // message alone, not another element's header.
+        #expect(problems("[[device]]\n[device.coast]\nboost = true\n[[device]]\ncoast.boost = true\n[device.coast]\n") == [
+            "flickd.toml:6:1: TOML syntax error: Error while parsing table header: cannot redefine existing table 'device.coast'",
+        ])
+    }
+
     @Test func theFirstByteThatIsNotUTF8() {
         #expect(TextFile.firstInvalidUTF8(in: Array("plain, é, €, 𝄞".utf8)) == nil)
         #expect(TextFile.firstInvalidUTF8(in: []) == nil)

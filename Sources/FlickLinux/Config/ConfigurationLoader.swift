@@ -377,7 +377,8 @@ public enum ConfigurationLoader {
     /// the end of its message (`; [coast] is first on line 12: ...`): the shipped file lists
     /// every section, so a section added at the end of it is the likely case. Nil when the
     /// message is no redefinition or the first line is not found (a table made by a dotted
-    /// key, an inline table).
+    /// key, an inline table). A table inside an array of tables is looked for only in its own
+    /// element, below the last `[[...]]` header above the error.
     static func firstDefinition(in text: String, redefined message: String, before line: Int) -> String? {
         // toml++: "... cannot redefine existing table 'coast'", "... existing boolean 'boost'".
         guard let marker = message.firstRange(of: "cannot redefine existing "), message.last == "'",
@@ -392,8 +393,18 @@ public enum ConfigurationLoader {
             guard line.hasPrefix("["), !line.hasPrefix("[["), let close = line.firstIndex(of: "]") else { return nil }
             return line[line.index(after: line.startIndex)..<close].trimmingWhitespace
         }
+        /// The name of an array-of-tables element whose header is `line`, `[[name]]`.
+        func arrayHeader(_ line: String) -> String? {
+            guard line.hasPrefix("[["), let close = line.firstRange(of: "]]") else { return nil }
+            return line[line.index(line.startIndex, offsetBy: 2)..<close.lowerBound].trimmingWhitespace
+        }
         if kind == "table" {
-            guard let index = lines.firstIndex(where: { header($0) == name }) else { return nil }
+            // A table inside an array-of-tables element (`[device.coast]` under the second
+            // `[[device]]`) is first in that element: search from its `[[device]]` header on.
+            let components = name.split(separator: ".")
+            let prefixes = Set(components.indices.dropLast().map { components[...$0].joined(separator: ".") })
+            let elementStart = (lines.lastIndex { arrayHeader($0).map(prefixes.contains) ?? false } ?? -1) + 1
+            guard let index = lines[elementStart...].firstIndex(where: { header($0) == name }) else { return nil }
             return "; [\(name)] is first on line \(index + 1): write all its keys under that one"
         }
         // A key: first set in the same table, below the nearest header above the error.
