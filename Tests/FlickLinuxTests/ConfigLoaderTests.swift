@@ -214,10 +214,10 @@ import FlickCore
 
     @Test func minimumSpeedMustStayBelowMaximumSpeed() {
         #expect(problems("[coast]\nmin_speed = 2000\n") == [
-            "flickd.toml:2: coast.min_speed = 2000 must be less than coast.max_speed = 1500: no release could coast",
+            "flickd.toml:2: coast.min_speed = 2000 must be less than coast.max_speed = 1500: every coast would start at max_speed, however fast the flick",
         ])
         #expect(problems("[coast]\n\nmax_speed = 40\n") == [
-            "flickd.toml:3: coast.min_speed = 50 must be less than coast.max_speed = 40: no release could coast",
+            "flickd.toml:3: coast.min_speed = 50 must be less than coast.max_speed = 40: every coast would start at max_speed, however fast the flick",
         ])
         #expect(problems("[coast]\nmax_speed = 40\nmin_speed = 40\n")?.first?.hasPrefix("flickd.toml:3: coast.min_speed = 40 must be less") == true)
         #expect(parsed("[coast]\nmin_speed = 2000\nmax_speed = 2500\n")?.coast.minSpeed == 2000)

@@ -196,7 +196,7 @@ import FlickCore
 
     @Test func speedsMustStayOrderedInsideASection() {
         #expect(problems("[[device]]\nname = \"pad\"\n[device.coast]\nmin_speed = 2000\n") == [
-            "flickd.toml:4: device[1].coast.min_speed = 2000 must be less than device[1].coast.max_speed = 1500: no release could coast",
+            "flickd.toml:4: device[1].coast.min_speed = 2000 must be less than device[1].coast.max_speed = 1500: every coast would start at max_speed, however fast the flick",
         ])
         // A top-level problem is reported once, at the top level, not again for each section.
         #expect(problems("[coast]\nmin_speed = 2000\n[[device]]\nname = \"pad\"\n")?.count == 1)

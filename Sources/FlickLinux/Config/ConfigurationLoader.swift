@@ -368,7 +368,7 @@ public enum ConfigurationLoader {
             if minSpeed >= maxSpeed && (wroteSpeed || !onlyIfSeen) {
                 // Point at the key the user wrote: min_speed if both or only it, else max_speed.
                 let at = seen.contains("coast.min_speed") || !seen.contains("coast.max_speed") ? "coast.min_speed" : "coast.max_speed"
-                problem(prefix + at, "\(prefix)coast.min_speed = \(ConfigurationKey.format(minSpeed)) must be less than \(prefix)coast.max_speed = \(ConfigurationKey.format(maxSpeed)): no release could coast")
+                problem(prefix + at, "\(prefix)coast.min_speed = \(ConfigurationKey.format(minSpeed)) must be less than \(prefix)coast.max_speed = \(ConfigurationKey.format(maxSpeed)): every coast would start at max_speed, however fast the flick")
             }
         }
     }
