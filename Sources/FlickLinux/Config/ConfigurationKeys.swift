@@ -41,7 +41,7 @@ extension ConfigurationLoader {
                 get: { $0.coast.maxDuration.configMilliseconds },
                 set: { $0.coast.maxDuration = .configMilliseconds($1) }),
         .number("coast.tick_rate", 10...1000, symbol: "rate", unit: "wheel events per second",
-                "How often a coast sends wheel events.",
+                "With output.mode = \"wheel\": how often a coast sends wheel events (the touchpad output runs at a fixed 125 Hz).",
                 get: { $0.coast.tickRate }, set: { $0.coast.tickRate = $1 }),
         .boolean("coast.boost",
                  "A new flick in the same direction during a fast coast adds the coast's velocity.",
@@ -90,6 +90,11 @@ extension ConfigurationLoader {
                     if let mode = OutputMode(rawValue: name) { configuration.output.mode = mode }
                 }),
     ]
+
+    /// The keys only `output.mode = "wheel"` reads: the touchpad output moves its fingers like
+    /// the real ones (no `scroll.speed` scale) at its own fixed frame rate
+    /// (`VirtualFingers.framePeriod`, 125 Hz; no `coast.tick_rate`). Their documentation says so.
+    public static let wheelOutputOnlyKeys: [String] = ["scroll.speed", "coast.tick_rate"]
 
     /// The name of the per-device sections: `[[device]]`.
     public static let deviceSection = "device"
