@@ -202,9 +202,21 @@ enum YAMLDocument {
 
     /// The tree built from libyaml's events: the collections still open, innermost last.
     private struct Tree {
-        enum Open {
-            case sequence(line: Int, items: [YAMLNode])
-            case mapping(line: Int, entries: [(key: String, value: YAMLNode)], key: String?)
+        /// A list or mapping still being read. A struct whose arrays are appended to in place
+        /// (`open[top].items.append`): an enum's payload taken out to append to and put back
+        /// is a second reference while it is appended to, so every append copied the whole
+        /// collection, and a recording of n frames took n² time.
+        struct Open {
+            enum Kind { case sequence, mapping }
+            var kind: Kind
+            /// 1-based line the collection starts on.
+            var line: Int
+            /// A list's items.
+            var items: [YAMLNode] = []
+            /// A mapping's entries, in file order.
+            var entries: [(key: String, value: YAMLNode)] = []
+            /// A mapping's key read and waiting for its value; nil when the next node is a key.
+            var key: String?
         }
 
         /// The text's lines: libyaml places what starts at the text's end one line past it.
@@ -227,13 +239,14 @@ enum YAMLDocument {
                 let isNull = text.isEmpty && scalar.style == YAML_PLAIN_SCALAR_STYLE
                 close(YAMLNode(value: isNull ? .null : .scalar(text), line: line))
             case YAML_SEQUENCE_START_EVENT:
-                try push(.sequence(line: line, items: []), line: line)
+                try push(Open(kind: .sequence, line: line), line: line)
             case YAML_MAPPING_START_EVENT:
-                try push(.mapping(line: line, entries: [], key: nil), line: line)
+                try push(Open(kind: .mapping, line: line), line: line)
             case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
-                switch open.removeLast() {
-                case .sequence(let start, let items): close(YAMLNode(value: .sequence(items), line: start))
-                case .mapping(let start, let entries, _): close(YAMLNode(value: .mapping(entries), line: start))
+                let finished = open.removeLast()
+                switch finished.kind {
+                case .sequence: close(YAMLNode(value: .sequence(finished.items), line: finished.line))
+                case .mapping: close(YAMLNode(value: .mapping(finished.entries), line: finished.line))
                 }
             case YAML_ALIAS_EVENT:
                 throw RecordingError(line: line, message: "a YAML alias (*name): libinput record writes none")
@@ -246,7 +259,7 @@ enum YAMLDocument {
             guard open.count <= YAMLDocument.maximumDepth else {
                 throw RecordingError(line: line, message: "lists and mappings nested more than \(YAMLDocument.maximumDepth) levels deep")
             }
-            if case .mapping(_, _, nil)? = open.last {
+            if let last = open.last, last.kind == .mapping, last.key == nil {
                 throw RecordingError(line: line, message: "a list or mapping as a mapping's key: libinput record writes none")
             }
             open.append(collection)
@@ -255,22 +268,24 @@ enum YAMLDocument {
         /// Puts a finished node where it belongs: the next item of the open list, the open
         /// mapping's next key or that key's value, or the document.
         private mutating func close(_ node: YAMLNode) {
-            guard let last = open.popLast() else {
+            guard !open.isEmpty else {
                 root = node
                 return
             }
-            switch last {
-            case .sequence(let line, var items):
-                items.append(node)
-                open.append(.sequence(line: line, items: items))
-            case .mapping(let line, let entries, nil):
-                // A key is a scalar (`push` refuses a list or mapping there), or empty.
-                let key: String
-                if case .scalar(let text) = node.value { key = text } else { key = "" }
-                open.append(.mapping(line: line, entries: entries, key: key))
-            case .mapping(let line, var entries, let key?):
-                entries.append((key, node))
-                open.append(.mapping(line: line, entries: entries, key: nil))
+            let top = open.count - 1
+            switch open[top].kind {
+            case .sequence:
+                open[top].items.append(node)
+            case .mapping:
+                if let key = open[top].key {
+                    open[top].entries.append((key, node))
+                    open[top].key = nil
+                } else if case .scalar(let text) = node.value {
+                    // A key is a scalar (`push` refuses a list or mapping there), or empty.
+                    open[top].key = text
+                } else {
+                    open[top].key = ""
+                }
             }
         }
     }
