@@ -12,7 +12,7 @@ struct CheckConfigCommand: FlickdCommand {
             the allowed range and the default, with a suggestion for a misspelt key. A TOML \
             syntax error (or a file that is not UTF-8) is the one problem printed: the file \
             cannot be read past it, so check again once it is fixed. Every key is documented \
-            in the example file shipped as config/flickd.toml.
+            in the example file \(documentedConfiguration).
 
             Exit status: 0 when the file is valid (or there is none and the built-in defaults \
             apply); 1 when it has problems or cannot be read.

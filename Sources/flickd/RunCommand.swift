@@ -52,7 +52,7 @@ struct RunCommand: FlickdCommand {
         options: [
             CommandOption(
                 name: "config", valueName: "FILE",
-                help: "Read settings from FILE (TOML; see config/flickd.toml). Default: $XDG_CONFIG_HOME/flickd/config.toml, else /etc/flickd/config.toml, else the built-in defaults."),
+                help: "Read settings from FILE (TOML; every key is documented in \(documentedConfiguration)). Default: $XDG_CONFIG_HOME/flickd/config.toml, else /etc/flickd/config.toml, else the built-in defaults."),
             CommandOption(name: "verbose", help: "Log every device, gesture and coast decision, and at each coast's end how punctually its timer woke (debug level)."),
         ]
     )
@@ -126,6 +126,10 @@ struct RunCommand: FlickdCommand {
     }
 
 }
+
+/// Where the installed example configuration documents every key: the package's path, and
+/// scripts/install's under its default prefix.
+let documentedConfiguration = "/usr/share/doc/flickd/flickd.toml (/usr/local/share/doc/flickd/flickd.toml when installed by scripts/install)"
 
 /// The configuration in the TOML file at `path`, or the built-in defaults without one.
 /// Throws `ConfigurationError` listing every problem in the file (`file:line: ...`).

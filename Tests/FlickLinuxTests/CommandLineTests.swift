@@ -178,3 +178,22 @@ import Testing
         #expect(parts.count == 3 && parts.allSatisfy { Int($0) != nil }, "\(line)")
     }
 }
+
+extension CommandLineTests {
+    /// The help names the documented example where an install puts it, not the source tree's
+    /// config/flickd.toml: the package's /usr (scripts/package runs scripts/install with
+    /// --prefix /usr; the PKGBUILD installs it there too) and scripts/install's default prefix.
+    @Test(arguments: [["run", "--help"], ["check-config", "--help"]])
+    func theHelpNamesTheInstalledExampleConfiguration(arguments: [String]) throws {
+        let help = try Self.run(arguments).stdout
+        #expect(!help.contains("config/flickd.toml"), "\(help)")
+        #expect(help.contains("/usr/share/doc/flickd/flickd.toml"), "\(help)")
+        #expect(help.contains("/usr/local/share/doc/flickd/flickd.toml"), "\(help)")
+
+        let install = try Fixtures.text(atPath: Fixtures.repositoryDirectory + "/scripts/install")
+        #expect(install.contains("\nprefix=/usr/local\n") && install.contains("\ndoc_path=$prefix/share/doc/flickd/flickd.toml\n"),
+                "scripts/install puts the example elsewhere: update the help")
+        let pkgbuild = try Fixtures.text(atPath: Fixtures.repositoryDirectory + "/packaging/arch/PKGBUILD")
+        #expect(pkgbuild.contains("\"$pkgdir/usr/share/doc/flickd/flickd.toml\""))
+    }
+}
