@@ -167,6 +167,14 @@ private func loadShared(_ path: String) throws -> Recording {
         #expect(recording.events == [TimedEvent(time: Instant(microseconds: 12_000_500), event: InputEvent(type: 3, code: 0x35, value: 1500))])
     }
 
+    /// evemu reads times with "%lu.%06u": the digits after the point count microseconds,
+    /// however few there are ("12.5" is 12 s and 5 µs, not 12.5 s).
+    @Test(arguments: [("12.5", 12_000_005), ("12.05", 12_000_005), ("0.123", 123), ("3.000001", 3_000_001), ("7.999999", 7_999_999)])
+    func microsecondsOfFewerThanSixDigitsAreACount(time: String, microseconds: Int64) throws {
+        let recording = try EvemuParser.parse(text: Self.header + "E: \(time) 0003 0035 1500\n")
+        #expect(recording.events.map(\.time) == [Instant(microseconds: microseconds)])
+    }
+
     @Test func crlfLineEndsAndBlanksAroundFieldsAreTolerated() throws {
         let text = (Self.header + "  E: 0.000001\t0003 0035   -7  \n").replacingOccurrences(of: "\n", with: "\r\n")
         let recording = try EvemuParser.parse(text: text)
@@ -185,8 +193,9 @@ private func loadShared(_ path: String) throws -> Recording {
         ("A: 00000 0 1 0 0", "at most 4 digits"),
         ("E: 0.000000 0003 0035", "4 fields"),
         ("E: 0.000000 0003 0035 1 2", "4 fields"),
-        ("E: 0.00000 0003 0035 1", "6 digits"),
-        ("E: 0.0000000 0003 0035 1", "6 digits"),
+        ("E: 0. 0003 0035 1", "1 to 6 digits"),
+        ("E: 0.0000000 0003 0035 1", "1 to 6 digits"),
+        ("E: 0.+12345 0003 0035 1", "1 to 6 digits"),
         ("E: 0,000000 0003 0035 1", "seconds.microseconds"),
         ("E: -1.000000 0003 0035 1", "non-negative"),
         ("E: 99999999999999999999.000000 0003 0035 1", "non-negative"),

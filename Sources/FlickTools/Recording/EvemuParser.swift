@@ -10,7 +10,8 @@ import FlickCore
 /// - `A: <code> <min> <max> <fuzz> <flat> [<resolution>]` an absolute axis, code in hex;
 ///   files from evemu before 1.0 have no resolution column (read as 0);
 /// - `L: <code> <value>` / `S: <code> <value>` LED and switch states (read and ignored);
-/// - `E: <sec>.<usec> <type> <code> <value>` an event: usec six digits, type and code in hex,
+/// - `E: <sec>.<usec> <type> <code> <value>` an event: usec six digits as evemu writes it
+///   (1 to 6 read as evemu reads them, a count: `12.5` is 12 s and 5 µs), type and code in hex,
 ///   value in decimal, optionally followed by a `# EV_ABS / ABS_X 123` comment (evemu 1.3);
 /// - `#` comments and blank lines anywhere.
 ///
@@ -249,9 +250,11 @@ public enum EvemuParser {
                   secondsText.first != UInt8(ascii: "-"), secondsText.first != UInt8(ascii: "+") else {
                 throw fail(line, "time \(TextLines.quote(time)): seconds must be a non-negative integer of at most 12 digits")
             }
-            guard microsecondsText.count == 6, let microseconds = TextLines.decimal(microsecondsText),
+            // evemu reads the time with "%lu.%06u": up to 6 digits, a count of microseconds
+            // ("12.5" is 12 s and 5 µs, as evemu-play replays it), not a decimal fraction.
+            guard (1...6).contains(microsecondsText.count), let microseconds = TextLines.decimal(microsecondsText),
                   microsecondsText.first != UInt8(ascii: "-"), microsecondsText.first != UInt8(ascii: "+") else {
-                throw fail(line, "time \(TextLines.quote(time)): microseconds must be exactly 6 digits")
+                throw fail(line, "time \(TextLines.quote(time)): microseconds must be 1 to 6 digits")
             }
             let type = try hex16(line, fields[1], "event type")
             guard type <= EventNames.maximumType else {
