@@ -18,6 +18,45 @@ import Testing
         }
     }
 
+    /// A key's row in the README's configuration table: its range and default columns.
+    static func row(of name: String) -> (range: String, defaultValue: String)? {
+        guard let line = readme.split(separator: "\n").first(where: { $0.hasPrefix("| `\(name)` |") }) else { return nil }
+        let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard cells.count >= 6 else { return nil }
+        return (cells[3], cells[4])
+    }
+
+    /// The range column as the README writes it: `0.1–1000`, `0.9–0.9999, "normal" (0.998)`,
+    /// `` `true`, `false` ``, `` `"lsq2"`, `"lookback"` ``.
+    static func rangeCell(_ key: ConfigurationKey) -> String {
+        let quoted = key.choices.map { "`\"\($0)\"`" }
+        switch key.kind {
+        case .number, .integer:
+            guard let range = key.range else { return "" }
+            return (["\(ConfigurationKey.format(range.lowerBound))–\(ConfigurationKey.format(range.upperBound))"]
+                + key.namedValues.map { "`\"\($0.name)\"` (\(ConfigurationKey.format($0.value)))" }).joined(separator: ", ")
+        case .boolean: return "`true`, `false`"
+        case .choice: return quoted.joined(separator: ", ")
+        case .booleanOrChoice: return (["`true`", "`false`"] + quoted).joined(separator: ", ")
+        }
+    }
+
+    /// The default column: a number as it is, anything else in backticks.
+    static func defaultCell(_ key: ConfigurationKey) -> String {
+        switch key.defaultValue {
+        case .number, .integer: return "\(key.defaultValue)"
+        case .boolean, .string: return "`\(key.defaultValue)`"
+        }
+    }
+
+    @Test func theReadmeTableHasEachKeysRangeAndDefault() throws {
+        for key in ConfigurationLoader.keys {
+            let row = try #require(Self.row(of: key.name), "README.md's configuration table lacks \(key.name)")
+            #expect(row.range == Self.rangeCell(key), "\(key.name): README.md says \(row.range), the code \(Self.rangeCell(key))")
+            #expect(row.defaultValue == Self.defaultCell(key), "\(key.name): README.md says \(row.defaultValue), the code \(Self.defaultCell(key))")
+        }
+    }
+
     @Test func theReadmeTableHasNoKeyThatDoesNotExist() {
         let names = Set(ConfigurationLoader.keys.map(\.name))
         let rows = Self.readme.split(separator: "\n").filter { $0.hasPrefix("| `") && $0.contains(".") }

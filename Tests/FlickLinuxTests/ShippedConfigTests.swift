@@ -4,6 +4,37 @@ import FlickTestSupport
 @testable import FlickLinux
 
 @Suite struct ShippedConfigTests {
+    /// Whether `text` has `phrase` followed by the end of a word: the end of the text,
+    /// whitespace, or punctuation other than a "." or "/" that goes on (`Range: 0 to 50` is not
+    /// in "Range: 0 to 500" nor "Range: 0 to 50.5", `Unit: mm` not in "Unit: mm/s").
+    static func contains(_ phrase: String, in text: String) -> Bool {
+        var rest = text[...]
+        while let found = rest.firstRange(of: phrase) {
+            let after = rest[found.upperBound...]
+            guard let next = after.first else { return true }
+            let following = after.dropFirst().first
+            if next.isWhitespace || (next.isPunctuation && next != "." && next != "/" && next != "_" && next != "-")
+                || (next == "." && (following == nil || following!.isWhitespace)) {
+                return true
+            }
+            rest = rest[rest.index(after: found.lowerBound)...]
+        }
+        return false
+    }
+
+    @Test func aPhraseIsFoundOnlyWhereItsLastWordEnds() {
+        #expect(Self.contains("Range: 0 to 50", in: "# Range: 0 to 50 (must stay below max_speed)."))
+        #expect(Self.contains("Range: 0 to 50", in: "# Range: 0 to 50.\n"))
+        #expect(Self.contains("Range: 0 to 50", in: "Range: 0 to 50, or \"off\""))
+        #expect(Self.contains("Range: 0 to 50", in: "Range: 0 to 50"))
+        #expect(!Self.contains("Range: 0 to 50", in: "# Range: 0 to 500. Default: 50."))
+        #expect(!Self.contains("Range: 0 to 50", in: "# Range: 0 to 50.5."))
+        #expect(!Self.contains("Unit: mm", in: "# Unit: mm/s. Range: 0 to 10000."))
+        #expect(Self.contains("Unit: mm", in: "# Unit: mm/s. Unit: mm. Range: 0 to 50."), "the second one")
+        #expect(!Self.contains("Default: 0.", in: "# Default: 0.998."))
+        #expect(Self.contains("Default: 0.998.", in: "# Default: 0.998.\n"))
+    }
+
     @Test func theShippedFileIsExactlyTheDefaults() throws {
         let configuration = try ConfigurationLoader.load(path: shippedConfigPath)
         #expect(configuration == Configuration.defaults)
@@ -25,13 +56,13 @@ import FlickTestSupport
                 comment = lines[index] + "\n" + comment
                 index -= 1
             }
-            #expect(comment.contains("Default: \(key.defaultValue)."), "\(key.name): no \"Default: \(key.defaultValue).\" in\n\(comment)")
+            #expect(Self.contains("Default: \(key.defaultValue).", in: comment), "\(key.name): no \"Default: \(key.defaultValue).\" in\n\(comment)")
             if let range = key.range {
                 let words = "Range: \(ConfigurationKey.format(range.lowerBound)) to \(ConfigurationKey.format(range.upperBound))"
-                #expect(comment.contains(words), "\(key.name): no \"\(words)\" in\n\(comment)")
+                #expect(Self.contains(words, in: comment), "\(key.name): no \"\(words)\" in\n\(comment)")
             }
             if let unit = key.unit {
-                #expect(comment.contains("Unit: \(unit)"), "\(key.name): no \"Unit: \(unit)\" in\n\(comment)")
+                #expect(Self.contains("Unit: \(unit)", in: comment), "\(key.name): no \"Unit: \(unit)\" in\n\(comment)")
             }
             for named in key.namedValues {
                 #expect(comment.contains("\"\(named.name)\" (\(ConfigurationKey.format(named.value)))"), "\(key.name)")
