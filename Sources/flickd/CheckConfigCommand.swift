@@ -15,7 +15,8 @@ struct CheckConfigCommand: FlickdCommand {
             in the example file \(documentedConfiguration).
 
             Exit status: 0 when the file is valid (or there is none and the built-in defaults \
-            apply); 1 when it has problems or cannot be read.
+            apply); 1 when it has problems or cannot be read; 64 when the command line cannot be run (an \
+            unknown option, a missing value).
             """,
         argument: CommandArgument(valueName: "FILE", help: "The configuration file to check.", isRequired: false)
     )

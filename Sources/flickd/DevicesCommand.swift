@@ -17,7 +17,8 @@ struct DevicesCommand: FlickdCommand {
 
             Exit status: 0 when every device flickd would open could be opened; 1 when one \
             could not (for lack of permission, the fix is printed; otherwise the error), or \
-            there are no input devices at all.
+            there are no input devices at all; 64 when the command line cannot be run (an \
+            unknown option, a missing value).
             """,
         options: [
             CommandOption(name: "config", valueName: "FILE", help: "Decide with the settings in FILE (TOML), as `flickd run --config FILE` would. Default: the file `flickd run` reads ($XDG_CONFIG_HOME/flickd/config.toml, else /etc/flickd/config.toml, else the built-in defaults)."),

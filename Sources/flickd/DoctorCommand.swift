@@ -50,7 +50,8 @@ struct DoctorCommand: FlickdCommand {
             flickd source tree.
 
             Exit status: 0 when nothing stops flickd from working (warnings allowed); 1 when a \
-            check failed.
+            check failed; 64 when the command line cannot be run (an unknown option, a missing \
+            value).
             """,
         options: [
             CommandOption(name: "config", valueName: "FILE", help: "Check this configuration file instead of the one `flickd run` would read."),

@@ -26,7 +26,8 @@ struct PlotCommand: FlickdCommand {
             Typical speeds: a gentle flick releases at 50–150 mm/s, a brisk one at 300–800 mm/s.
 
             Exit status: 0 when the plot was written; 1 when the configuration has errors, a \
-            speed is not a positive number, or the output file cannot be written.
+            speed is not a positive number, or the output file cannot be written; 64 when the \
+            command line cannot be run (an unknown option, a missing value).
             """,
         options: [
             CommandOption(name: "config", valueName: "FILE", help: "Read settings from FILE (TOML), as `flickd run --config FILE` does."),

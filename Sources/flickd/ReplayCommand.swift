@@ -41,7 +41,8 @@ struct ReplayCommand: FlickdCommand {
             `flickd replay session.yml`.
 
             Exit status: 0 on success; 1 when a file cannot be read or is malformed (the message \
-            names the file and line).
+            names the file and line); 64 when the command line cannot be run (an unknown \
+            option, a missing value).
             """,
         argument: CommandArgument(valueName: "FILE", help: "The recording: evemu (.events) or libinput record (.yml).", isRequired: true),
         options: [

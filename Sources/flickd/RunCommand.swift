@@ -41,7 +41,8 @@ struct RunCommand: FlickdCommand {
 
             Exit status: 0 after SIGTERM or SIGINT; 1 when /dev/uinput cannot be opened at \
             start (the virtual device could not be created), the configuration cannot be \
-            read, or the event loop fails.
+            read, or the event loop fails; 64 when the command line cannot be run (an unknown \
+            option, a missing value).
 
             As a systemd service (systemd/flickd.service, Type=notify) flickd tells systemd \
             when it is ready (the devices present are open, and the virtual device with them), \

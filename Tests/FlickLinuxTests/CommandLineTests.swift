@@ -197,3 +197,23 @@ extension CommandLineTests {
         #expect(pkgbuild.contains("\"$pkgdir/usr/share/doc/flickd/flickd.toml\""))
     }
 }
+
+extension CommandLineTests {
+    /// Every subcommand's help (and so its man page, scripts/docs-from-help) lists the status a
+    /// command line that cannot be run exits with, beside the command's own.
+    @Test func everyCommandsExitStatusIncludesTheUsageError() throws {
+        let main = try Self.run(["--help"]).stdout
+        let listed = main.split(separator: "\n").drop { $0 != "SUBCOMMANDS:" }.dropFirst()
+            .prefix { $0.hasPrefix("  ") && !$0.hasPrefix("  See ") }
+            .compactMap { $0.hasPrefix("   ") ? nil : $0.split(separator: " ").first.map(String.init) }
+        #expect(Set(listed) == ["run", "devices", "replay", "check-config", "plot", "doctor"], "\(main)")
+        for name in listed {
+            let help = try Self.run(["help", name]).stdout.replacingOccurrences(of: "\n", with: " ")
+            let status = try #require(help.range(of: "Exit status: "), "flickd help \(name): no \"Exit status:\"")
+            // The paragraph: its wrapped lines joined, up to the blank line after it.
+            let paragraph = String(help[status.upperBound...]).components(separatedBy: "  ").first ?? ""
+            #expect(paragraph.contains("64 when the command line cannot be run"), "flickd help \(name): \(paragraph)")
+        }
+        #expect(try Self.run(["bogus"]).status == 64, "the status the help gives")
+    }
+}
