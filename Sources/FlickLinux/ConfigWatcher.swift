@@ -5,9 +5,10 @@ import Glibc
 /// It watches the directory of each file, not the file: an editor that saves by writing a new
 /// file and renaming it over the old one would leave a watch on the file looking at the old,
 /// deleted inode. In the directory it follows the file's name being closed after writing
-/// (IN_CLOSE_WRITE), renamed in (IN_MOVED_TO), created (IN_CREATE), deleted or renamed away
-/// (IN_DELETE, IN_MOVED_FROM); events for other names are dropped. Writes in progress
-/// (IN_MODIFY) are not followed: the close that ends them is.
+/// (IN_CLOSE_WRITE), renamed in (IN_MOVED_TO), made as a link (IN_CREATE of a symbolic or
+/// hard link), deleted or renamed away (IN_DELETE, IN_MOVED_FROM); events for other names are
+/// dropped. Writes in progress (IN_MODIFY) are not followed, nor the creation of a file that
+/// is then written (it may be read half-written): the close that ends them is.
 ///
 /// A directory that does not exist yet (no ~/.config/flickd; no xfce4/xfconf/xfce-perchannel-xml
 /// in a user's first Xfce session until xfconf's store first starts) is waited for from the nearest directory on
@@ -25,7 +26,8 @@ public final class ConfigWatcher {
             case written
             /// Another file was renamed over it (how many editors save).
             case replaced
-            /// Created (its contents follow with a `written`, unless it is a link).
+            /// Made as a symbolic or hard link (a file created to be written is `written` when
+            /// closed).
             case created
             /// Deleted or renamed away, or its directory was.
             case removed
@@ -127,7 +129,7 @@ public final class ConfigWatcher {
             for path in paths {
                 let (fileDirectory, fileName) = Self.split(path)
                 if fileDirectory == directory && fileName == name {
-                    if let kind = Self.fileKind(mask) { changes.append(Change(path: path, kind: kind)) }
+                    if let kind = Self.fileKind(mask, at: full) { changes.append(Change(path: path, kind: kind)) }
                 } else if Self.isOnTheWay(full, to: fileDirectory) {
                     // The file's directory or one above it, seen from the directory it is made in.
                     if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
@@ -142,10 +144,16 @@ public final class ConfigWatcher {
         return rearm
     }
 
-    private static func fileKind(_ mask: UInt32) -> Change.Kind? {
+    /// What an event with `mask` on the watched file at `path` is, or nil when it is none yet.
+    private static func fileKind(_ mask: UInt32, at path: String) -> Change.Kind? {
         if mask & UInt32(IN_CLOSE_WRITE) != 0 { return .written }
         if mask & UInt32(IN_MOVED_TO) != 0 { return .replaced }
-        if mask & UInt32(IN_CREATE) != 0 { return .created }
+        if mask & UInt32(IN_CREATE) != 0 {
+            // A file created by open(O_CREAT) may be read half-written (`cat > config.toml`):
+            // its close (IN_CLOSE_WRITE) is the change. A link is complete when made, and
+            // nothing closes it.
+            return Syscall.isLink(path) ? .created : nil
+        }
         if mask & UInt32(IN_DELETE | IN_MOVED_FROM) != 0 { return .removed }
         return nil
     }
@@ -274,6 +282,14 @@ extension Syscall {
     /// deleted) fails with EINVAL, which means the same: it is gone.
     static func inotifyRemoveWatch(_ fd: Int32, _ watch: Int32) {
         _ = inotify_rm_watch(fd, watch)
+    }
+
+    /// Whether the entry at `path` is a symbolic link, or a hard link to a file that has
+    /// another name (`lstat`); false when there is none.
+    static func isLink(_ path: String) -> Bool {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return false }
+        return status.st_mode & S_IFMT == S_IFLNK || (status.st_mode & S_IFMT == S_IFREG && status.st_nlink > 1)
     }
 
     /// Whether `path` is a directory (following symbolic links).

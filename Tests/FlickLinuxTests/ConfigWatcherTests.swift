@@ -107,7 +107,7 @@ final class DaemonWatchdog {
         #expect(try harness.changes() == [], "nothing happened yet")
 
         directory.write("config.toml", "[scroll]\nspeed = 30\n")
-        #expect(try harness.changes() == [.init(path: path, kind: .created), .init(path: path, kind: .written)])
+        #expect(try harness.changes() == [.init(path: path, kind: .written)], "created, then written: the close is the change")
 
         directory.write("notes.txt", "unrelated")
         #expect(try harness.isReadable(), "inotify reports the other file")
@@ -116,6 +116,38 @@ final class DaemonWatchdog {
 
         directory.write("config.toml", "[scroll]\nspeed = 31\n")
         #expect(try harness.changes() == [.init(path: path, kind: .written)])
+    }
+
+    /// `cat > config.toml`: the file is created, written a bit at a time and closed at the end.
+    /// Until the close it may be half-written: only the close is a change.
+    @Test func aNewFileIsSeenWhenClosedNotWhenCreated() throws {
+        let directory = ConfigScratchDirectory()
+        let path = directory.file("config.toml")
+        let harness = try Harness([path], logger: quiet)
+
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        try #require(fd >= 0)
+        let half = "[coast]\nmin_"
+        _ = half.withCString { Glibc.write(fd, $0, strlen($0)) }
+        #expect(try harness.changes() == [], "created and half-written, still open")
+        close(fd)
+        #expect(try harness.changes() == [.init(path: path, kind: .written)])
+    }
+
+    /// A link made to a finished file (`ln -s`, `ln`) is the whole file at once: no close follows.
+    @Test func aLinkIsSeenWhenMade() throws {
+        let directory = ConfigScratchDirectory()
+        let path = directory.file("config.toml")
+        directory.write("dotfiles.toml", "[coast]\nboost = false\n")
+        let harness = try Harness([path], logger: quiet)
+        _ = try harness.changes()
+
+        #expect(symlink(directory.file("dotfiles.toml"), path) == 0)
+        #expect(try harness.changes() == [.init(path: path, kind: .created)])
+        directory.remove("config.toml")
+        _ = try harness.changes()
+        #expect(link(directory.file("dotfiles.toml"), path) == 0)
+        #expect(try harness.changes() == [.init(path: path, kind: .created)], "a hard link")
     }
 
     @Test func aFileRenamedOverItIsSeen() throws {
@@ -154,7 +186,7 @@ final class DaemonWatchdog {
         #expect(harness.watcher.watchedDirectories == [directory.file("flickd")], "now the directory itself")
 
         directory.write("flickd/config.toml", "[coast]\nboost = false\n")
-        #expect(try harness.changes() == [.init(path: path, kind: .created), .init(path: path, kind: .written)])
+        #expect(try harness.changes() == [.init(path: path, kind: .written)], "created, then written: the close is the change")
 
         // The whole directory goes: back to waiting in the parent, and it can come back.
         directory.remove("flickd/config.toml")
@@ -187,7 +219,7 @@ final class DaemonWatchdog {
         #expect(harness.watcher.watchedDirectories == [directory.file("xfce4/xfconf/xfce-perchannel-xml")])
 
         directory.write("xfce4/xfconf/xfce-perchannel-xml/pointers.xml", "<channel/>")
-        #expect(try harness.changes() == [.init(path: path, kind: .created), .init(path: path, kind: .written)])
+        #expect(try harness.changes() == [.init(path: path, kind: .written)], "created, then written: the close is the change")
 
         // Taken down again: the watch climbs back to the directory that is left.
         directory.remove("xfce4/xfconf/xfce-perchannel-xml/pointers.xml")
