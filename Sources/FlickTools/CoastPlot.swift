@@ -335,18 +335,27 @@ public struct CoastPlot: Sendable {
 
     /// Evenly spaced axis ticks from 0: steps of 1, 2 or 5 × 10ⁿ, about five of them.
     struct Ticks {
+        /// The most digits after the point a tick label has: the smallest step is 10⁻⁹. An
+        /// axis shorter than five of them (`flickd plot --speeds 1e-18` with
+        /// `coast.min_speed = 0`) ends at one step, its curves flat along 0, rather than asking
+        /// for labels of 19 and more decimals (which trapped) or for subnormal steps.
+        static let maximumDecimals = 9
+
         /// The step between ticks.
         var step: Double
         /// The axis's end (the last tick when `extend`).
         var upper: Double
-        /// How many digits after the point a tick label needs.
+        /// How many digits after the point a tick label needs (0...`maximumDecimals`).
         var decimals: Int
 
         /// About `count` ticks covering 0...`maximum`; with `extend` the axis ends on the first
-        /// tick at or past `maximum`, else it ends at `maximum` and the ticks stay within it.
+        /// tick at or past `maximum` (at least one step), else it ends at `maximum` and the
+        /// ticks stay within it.
         init(upTo maximum: Double, extend: Bool = true, count: Double = 5) {
             let maximum = maximum.isFinite && maximum > 0 ? maximum : 1
-            let rough = maximum / count
+            var smallestStep = 1.0
+            for _ in 0..<Self.maximumDecimals { smallestStep /= 10 }
+            let rough = max(maximum / count, smallestStep)
             var magnitude = 1.0
             var decimals = 0
             while magnitude > rough {
@@ -361,8 +370,12 @@ public struct CoastPlot: Sendable {
             let factor: Double = multiple <= 1 ? 1 : multiple <= 2 ? 2 : multiple <= 5 ? 5 : 10
             if factor == 10 { decimals = max(0, decimals - 1) }
             step = factor * magnitude
-            self.decimals = decimals
-            upper = extend ? (maximum / step - 1e-9).rounded(.up) * step : maximum
+            // `rough` is at least the smallest step, which keeps this within the cap already;
+            // the bound stays where a rounding could pass it.
+            self.decimals = min(decimals, Self.maximumDecimals)
+            let extended = max(1, (maximum / step - 1e-9).rounded(.up)) * step
+            // Near the largest Double the next tick can be infinite: the axis ends at the maximum.
+            upper = extend && extended.isFinite ? extended : maximum
         }
 
         /// Every tick from 0 to `upper`.

@@ -266,6 +266,36 @@ private final class SVGDocument: NSObject, XMLParserDelegate {
         #expect(labels == ["0.0", "0.2", "0.4", "0.6", "0.8", "1.0"], "\(labels)")
     }
 
+    /// Axes of any length get ticks a reader can tell apart: at most `maximumDecimals` places,
+    /// a finite end at or past the maximum, each label different. A maximum of 1e-18 asked for
+    /// 19 places (`DecimalText` trapped on them); a subnormal one for a step of 0.
+    @Test(arguments: [1.05e-18, 1e-300, 5e-324, 3e-10, 0.0042, 1, 123_456, Double.greatestFiniteMagnitude])
+    func ticksOfAnyAxisHaveBoundedDecimalsAndDistinctLabels(maximum: Double) {
+        for extend in [true, false] {
+            let ticks = CoastPlot.Ticks(upTo: maximum, extend: extend)
+            let values = ticks.values
+            let labels = values.map(ticks.label)
+            #expect((0...CoastPlot.Ticks.maximumDecimals).contains(ticks.decimals), "\(maximum): \(ticks.decimals) decimals")
+            #expect(ticks.step > 0 && ticks.upper.isFinite && ticks.upper > 0, "\(maximum): step \(ticks.step), upper \(ticks.upper)")
+            if extend { #expect(ticks.upper >= maximum, "\(maximum): the axis ends at \(ticks.upper)") }
+            #expect(!values.isEmpty && values.count <= 11, "\(maximum): \(values.count) ticks")
+            #expect(Set(labels).count == labels.count, "\(maximum): \(labels)")
+        }
+    }
+
+    /// `flickd plot --speeds 1e-18` with `coast.min_speed = 0`: a coast far too small to see is
+    /// drawn along 0 of an axis of 10⁻⁹, labelled with nine places.
+    @Test func aVanishinglySlowReleaseIsPlottedOnTheSmallestAxis() throws {
+        var configuration = defaults
+        configuration.coast.minSpeed = 0
+        let plot = CoastPlot(configuration: configuration, speeds: [1e-18])
+        #expect(plot.curves[0].coasts)
+        let document = SVGDocument(plot.svg(source: "x"))
+        #expect(document.error == nil)
+        let labels = document.all("text", class: "tick", in: "position-panel").filter { $0.classes.contains("y-left") }.map(\.text)
+        #expect(labels == ["0.000000000", "0.000000001"], "\(labels)")
+    }
+
     @Test func theOutputIsTheSameEveryTime() {
         let plot = CoastPlot(configuration: defaults)
         #expect(plot.svg(source: "x") == plot.svg(source: "x"))
