@@ -16,6 +16,11 @@ import Glibc
 /// directory goes the watch moves back up. (A directory above the watched one being renamed is
 /// not followed.)
 ///
+/// A file that is a symbolic link (config.toml linked into a dotfiles repository, as GNU stow
+/// does) is followed through it: the directory of the link's target is watched too (and of
+/// the next target, for a chain), and a change there is a change of the file. The links are
+/// read again after every batch of events, so that a link pointed elsewhere is followed there.
+///
 /// The watcher only tells; `LiveConfiguration` waits for the changes to settle and reloads.
 public final class ConfigWatcher {
     /// Something that happened to a watched file.
@@ -61,7 +66,19 @@ public final class ConfigWatcher {
     static let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM
         | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
 
+    /// A name followed in a directory, and the watched file a change to it is reported for:
+    /// the file itself, or a symbolic link's target on the way from it.
+    struct Followed: Hashable {
+        /// The path as watched: the file, or a target (`../dotfiles/flickd.toml` joined to the
+        /// link's directory).
+        var name: String
+        /// The file of `paths` it stands for.
+        var file: String
+    }
+
     private let logger: Logger
+    /// The names followed now: each of `paths`, then the targets of the links among them.
+    private var followed: [Followed]
     /// The directories watched, by watch descriptor (one inode may be reached by two paths).
     private var directoriesByWatch: [Int32: Set<String>] = [:]
     private var watchByDirectory: [String: Int32] = [:]
@@ -76,6 +93,7 @@ public final class ConfigWatcher {
     public init(paths: [String], logger: Logger) throws(SystemError) {
         self.paths = paths
         self.logger = logger
+        followed = Self.followedNames(of: paths)
         fileDescriptor = try Syscall.inotifyCreate()
         rearm()
     }
@@ -96,10 +114,16 @@ public final class ConfigWatcher {
         try Syscall.readInotifyEvents(fileDescriptor, buffer: buffer.bytes) { watch, mask, name in
             if handle(watch: watch, mask: mask, name: name, into: &changes, appearing: &appearing) { directoriesMoved = true }
         }
+        // A link made, removed or pointed elsewhere changes the targets to follow.
+        let now = Self.followedNames(of: paths)
+        if now != followed {
+            followed = now
+            directoriesMoved = true
+        }
         if directoriesMoved { rearm() }
         // A level on the way appeared: the file may be there once its own directory is.
-        for path in paths where appearing.contains(path) && watchByDirectory[Self.split(path).directory] != nil {
-            changes.append(Change(path: path, kind: .directoryAppeared))
+        for entry in followed where appearing.contains(entry.name) && watchByDirectory[Self.split(entry.name).directory] != nil {
+            changes.append(Change(path: entry.file, kind: .directoryAppeared))
         }
         var seen: Set<Change> = []
         return changes.filter { seen.insert($0).inserted }
@@ -117,8 +141,8 @@ public final class ConfigWatcher {
         if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
             // The directory itself went: its files with it.
             for directory in directories {
-                changes += paths.filter { Self.isOnTheWay(directory, to: Self.split($0).directory) }
-                    .map { Change(path: $0, kind: .removed) }
+                changes += followed.filter { Self.isOnTheWay(directory, to: Self.split($0.name).directory) }
+                    .map { Change(path: $0.file, kind: .removed) }
             }
             forget(watch, remove: mask & UInt32(IN_MOVE_SELF) != 0)
             return true
@@ -126,16 +150,16 @@ public final class ConfigWatcher {
         var rearm = false
         for directory in directories {
             let full = Self.join(directory, name)
-            for path in paths {
-                let (fileDirectory, fileName) = Self.split(path)
+            for entry in followed {
+                let (fileDirectory, fileName) = Self.split(entry.name)
                 if fileDirectory == directory && fileName == name {
-                    if let kind = Self.fileKind(mask, at: full) { changes.append(Change(path: path, kind: kind)) }
+                    if let kind = Self.fileKind(mask, at: full) { changes.append(Change(path: entry.file, kind: kind)) }
                 } else if Self.isOnTheWay(full, to: fileDirectory) {
                     // The file's directory or one above it, seen from the directory it is made in.
                     if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
-                        appearing.insert(path)
+                        appearing.insert(entry.name)
                     } else if mask & UInt32(IN_DELETE | IN_MOVED_FROM) != 0 {
-                        changes.append(Change(path: path, kind: .removed))
+                        changes.append(Change(path: entry.file, kind: .removed))
                     }
                     rearm = true
                 }
@@ -170,8 +194,8 @@ public final class ConfigWatcher {
     /// One pass of `rearm`; whether it added a watch.
     private func arm() -> Bool {
         var wanted: [String] = []
-        for path in paths {
-            if let directory = Self.nearestDirectory(of: path), !wanted.contains(directory) { wanted.append(directory) }
+        for entry in followed {
+            if let directory = Self.nearestDirectory(of: entry.name), !wanted.contains(directory) { wanted.append(directory) }
         }
         for (directory, watch) in watchByDirectory where !wanted.contains(directory) {
             watchByDirectory[directory] = nil
@@ -195,6 +219,27 @@ public final class ConfigWatcher {
             }
         }
         return added
+    }
+
+    /// Each of `paths`, then, for one that is a symbolic link, its target, and the target's
+    /// target for a chain (up to 40 links, the kernel's limit; a loop ends where it closes).
+    /// A relative target is joined to its link's directory as written: the kernel resolves
+    /// `..` after the links on the way, as it does when it follows the link.
+    static func followedNames(of paths: [String]) -> [Followed] {
+        var result: [Followed] = []
+        for path in paths {
+            result.append(Followed(name: path, file: path))
+            var seen: Set<String> = [path]
+            var current = path
+            for _ in 0..<40 {
+                guard let target = Syscall.symbolicLinkTarget(current), !target.isEmpty else { break }
+                let next = target.hasPrefix("/") ? target : join(split(current).directory, target)
+                guard seen.insert(next).inserted else { break }
+                result.append(Followed(name: next, file: path))
+                current = next
+            }
+        }
+        return result
     }
 
     /// The deepest directory on the way to `path` that exists: the file's own directory, else

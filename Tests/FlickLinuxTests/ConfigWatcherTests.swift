@@ -317,3 +317,50 @@ final class DaemonWatchdog {
         #expect(ConfigWatcher.join("/", "etc") == "/etc" && ConfigWatcher.join("/etc", "flickd") == "/etc/flickd")
     }
 }
+
+extension ConfigWatcherTests {
+    /// config.toml as a symbolic link into a dotfiles repository (GNU stow): an edit saved to
+    /// the link's target is a change of config.toml, and so is one to the next target once the
+    /// link is pointed elsewhere; the old target then no longer is.
+    @Test func editsToASymbolicLinksTargetAreSeen() throws {
+        let directory = ConfigScratchDirectory()
+        directory.makeDirectory("flickd")
+        directory.makeDirectory("dotfiles")
+        directory.write("dotfiles/flickd.toml", "")
+        directory.write("dotfiles/other.toml", "")
+        let path = directory.file("flickd/config.toml")
+        #expect(symlink("../dotfiles/flickd.toml", path) == 0, "relative, as stow makes it")
+        let harness = try Harness([path], logger: quiet)
+        #expect(harness.watcher.watchedDirectories == [directory.file("flickd"), directory.file("flickd/../dotfiles")])
+
+        directory.write("dotfiles/flickd.toml", "[coast]\nboost = false\n")
+        #expect(try harness.changes() == [.init(path: path, kind: .written)], "written in place")
+        directory.write("dotfiles/.flickd.toml.swp", "[coast]\nboost = true\n")
+        directory.rename("dotfiles/.flickd.toml.swp", "dotfiles/flickd.toml")
+        #expect(try harness.changes() == [.init(path: path, kind: .replaced)], "an editor's save by rename")
+
+        // Pointed at another file: a new link renamed over the old one.
+        #expect(symlink("../dotfiles/other.toml", directory.file("flickd/.config.toml.new")) == 0)
+        directory.rename("flickd/.config.toml.new", "flickd/config.toml")
+        #expect(try harness.changes() == [.init(path: path, kind: .replaced)])
+        directory.write("dotfiles/other.toml", "[coast]\n")
+        #expect(try harness.changes() == [.init(path: path, kind: .written)], "the new target")
+        directory.write("dotfiles/flickd.toml", "[coast]\n")
+        #expect(try harness.changes() == [], "the old target is no longer config.toml")
+    }
+
+    /// A chain of links (config.toml → a link in another directory → the file): each link on
+    /// the way and the file at its end are followed.
+    @Test func everyLinkOfAChainIsFollowed() throws {
+        let directory = ConfigScratchDirectory()
+        for name in ["flickd", "stow", "repo"] { directory.makeDirectory(name) }
+        directory.write("repo/flickd.toml", "")
+        #expect(symlink(directory.file("repo/flickd.toml"), directory.file("stow/config.toml")) == 0)
+        #expect(symlink(directory.file("stow/config.toml"), directory.file("flickd/config.toml")) == 0)
+        let path = directory.file("flickd/config.toml")
+        let harness = try Harness([path], logger: quiet)
+        #expect(harness.watcher.watchedDirectories == [directory.file("flickd"), directory.file("repo"), directory.file("stow")])
+        directory.write("repo/flickd.toml", "[coast]\n")
+        #expect(try harness.changes() == [.init(path: path, kind: .written)])
+    }
+}
