@@ -20,7 +20,7 @@ public enum DeviceListing {
         /// device and its error.
         public var failure: String? {
             guard !failures.isEmpty else { return nil }
-            // One explanation of the input group for every device it would open.
+            // The input group fixes every refused device: its explanation once, first.
             var lines = failures.first(where: { $0.error.isPermissionDenied }).map { ["\(InputAccessError($0.error))"] } ?? []
             for (node, error) in failures where !error.isPermissionDenied {
                 lines.append("cannot open \(node.devnode) (\(node.name)): \(error.reason)")
