@@ -204,7 +204,8 @@ public final class SwayInputWatch: DesktopWatch {
 /// left and entered again. Without this it read sway's per-device settings only at the next
 /// reload, and a glide could run against the finger until then. sway binds its socket a
 /// moment before it listens on it; a refused connection is tried again every
-/// `retryInterval`, up to `retries` times. It also listens seconds before it reads (it sets
+/// `retryInterval`, up to `retries` times, the one to the sway found when the watch is made
+/// too. It also listens seconds before it reads (it sets
 /// up its outputs and inputs first; up to about 5 s in the emulated guest), and its listen
 /// backlog is 3, which unread connections fill: asked as soon as it connected, sway let
 /// every get_inputs of the ask go unanswered, and the daemon settled on "no desktop setting"
@@ -314,6 +315,13 @@ public final class SwaySessionWatch: DesktopWatch {
         }
         guard connection != nil || inotify != nil else {
             throw SystemError(errno: ECONNREFUSED, call: "connect", path: socket)
+        }
+        if connection == nil {
+            // A sway already bound, not listening yet or with its backlog full (starting, the
+            // probe's asks unread): its socket will not appear again for inotify to tell, so
+            // it is tried again as one that just appeared.
+            retriesLeft = Self.retries
+            try? retry.arm(at: Syscall.monotonicNow() + retryInterval)
         }
     }
 

@@ -190,6 +190,25 @@ import Testing
         }
     }
 
+    /// A sway found bound when the watch is made but refusing the connection (starting, not
+    /// listening yet): its socket never appears again for inotify, so it is tried again anyway.
+    @Test func aRunningSwayThatRefusedTheFirstConnectionIsTriedAgain() throws {
+        let runtime = try TemporaryDirectory("flickd-runtime")
+        let sway = try ListeningSocket(runtime.path + "/sway-ipc.\(getuid()).\(getpid()).sock", listening: false)
+        defer { sway.close() }
+        let watch = try SwaySessionWatch(socket: sway.path, runtimeDirectory: runtime.path, retryInterval: .milliseconds(1),
+                                         logger: Self.quiet)
+        #expect(watch.source == runtime.path + " for a sway to start", "refused")
+        try sway.listen()
+        try #require(Self.waitReadable(watch, for: .seconds(5)), "the retry")
+        #expect(watch.receive() == .none)
+        try #require(watch.source == "sway's input events (\(sway.path))", "connected (else no subscription to answer)")
+        let connection = try Self.answerSubscription(sway)
+        defer { close(connection) }
+        #expect(Self.waitReadable(watch, for: .seconds(5)))
+        #expect(watch.receive() == .started)
+    }
+
     /// A sway that exits before it ever answered is not said to have started.
     @Test func aSwayGoneBeforeItAnsweredIsNotSaidToHaveStarted() throws {
         let runtime = try TemporaryDirectory("flickd-runtime")
@@ -345,10 +364,17 @@ import Testing
         defer { wrong.stop() }
         #expect(SwayInputs.ask(socket: wrong.path, timeout: .milliseconds(5000)) == nil)
 
-        // Past its deadline the ask does not wait for a reply at all.
+        // A silent sway is waited for until the deadline, and no longer (the control: one that
+        // answers is heard).
         let silent = try FakeSway(reply: { _ in SwayIPC.encode(type: 100, payload: "[]") }, answers: false)
         defer { silent.stop() }
-        #expect(SwayInputs.ask(socket: silent.path, timeout: .zero) == nil)
+        let asked = Syscall.monotonicNow()
+        #expect(SwayInputs.ask(socket: silent.path, timeout: .milliseconds(50)) == nil)
+        let waited = Syscall.monotonicNow() - asked
+        #expect(waited >= .milliseconds(50) && waited < .seconds(5), "waited \(waited)")
+        let answering = try FakeSway(reply: { _ in SwayIPC.encode(type: 100, payload: "[]") })
+        defer { answering.stop() }
+        #expect(SwayInputs.ask(socket: answering.path, timeout: .seconds(5)) != nil, "the control: an answer within the wait")
 
         #expect(SwayInputs.ask(socket: closing.path + ".gone", timeout: .milliseconds(5000)) == nil, "no socket")
     }
