@@ -28,8 +28,9 @@ public struct AxisInfo: Hashable, Sendable {
         self.resolution = resolution
     }
 
-    /// The axis range in device units (at least 1).
-    public var span: Int64 { max(1, Int64(maximum) - Int64(minimum)) }
+    /// The axis range in device units, whichever way round the kernel gives its ends (an
+    /// axis with `minimum > maximum` spans the same); at least 1, so that it divides.
+    public var span: Int64 { max(1, abs(Int64(maximum) - Int64(minimum))) }
 }
 
 /// A touch device's capabilities: what flickd needs to read its events.
@@ -69,10 +70,27 @@ public struct DeviceDescription: Hashable, Sendable {
         self.absoluteAxes = absoluteAxes
     }
 
-    /// Whether the device reports positions at all (ABS_X/ABS_Y or their MT forms).
+    /// Whether the device reports positions at all (ABS_X/ABS_Y or their MT forms), each of its
+    /// position axes with a range (see `positionRangeProblem`).
     public var hasPosition: Bool {
-        (absoluteAxes[EventCode.absX] != nil && absoluteAxes[EventCode.absY] != nil)
+        guard positionRangeProblem == nil else { return false }
+        return (absoluteAxes[EventCode.absX] != nil && absoluteAxes[EventCode.absY] != nil)
             || (absoluteAxes[EventCode.absMTPositionX] != nil && absoluteAxes[EventCode.absMTPositionY] != nil)
+    }
+
+    /// Why the device's positions cannot be read though it has position axes: one of them has
+    /// `minimum == maximum`, a range of no width (a kernel or driver bug, for which libinput
+    /// rejects the whole device, "device has min == max on ABS_X"); nil when each position axis
+    /// it has spans a range. Such a device is not a touch device (`kind` is nil).
+    public var positionRangeProblem: String? {
+        let axes: [(code: UInt16, name: String)] = [(EventCode.absX, "ABS_X"), (EventCode.absY, "ABS_Y"),
+                                                    (EventCode.absMTPositionX, "ABS_MT_POSITION_X"),
+                                                    (EventCode.absMTPositionY, "ABS_MT_POSITION_Y")]
+        for (code, name) in axes {
+            guard let axis = absoluteAxes[code], axis.minimum == axis.maximum else { continue }
+            return "\(name) has min == max (\(axis.minimum)): no position can be read from it (libinput rejects such a device as a kernel bug)"
+        }
+        return nil
     }
 
     /// The kind of touch device this is, or nil when it is neither a touchpad nor a touchscreen
