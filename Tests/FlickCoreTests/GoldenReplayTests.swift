@@ -125,8 +125,8 @@ import Testing
 
     /// The shared recordings that have an expected stream here. The samples beside a clone may
     /// hold others (they are samples, not the list): those are replayed by `RecordingReplays`,
-    /// which checks what holds for any recording; an expected stream whose recording is not
-    /// there is not checked.
+    /// which checks what holds for any recording. An expected stream whose recording is not
+    /// there is an error (`everySharedExpectedStreamHasItsRecording`).
     static var sharedRecordingsWithExpectations: [String] {
         sharedRecordings.filter { FileManager.default.fileExists(atPath: sharedExpectations + "/" + $0 + ".wheel") }
     }
@@ -135,6 +135,24 @@ import Testing
     func shared(recording name: String) throws {
         try Self.check(recording: Fixtures.recordingsDirectory + "/" + name + ".events",
                        expected: Self.sharedExpectations + "/" + name + ".wheel")
+    }
+
+    /// With the shared samples present, each expected stream in Tests/Golden/shared has its
+    /// recording among them, and at least one is checked: a recording renamed or missing from
+    /// the samples would otherwise leave `shared(recording:)` without its case, silently.
+    /// Without the samples (a fresh clone) this is skipped, saying where they were looked for.
+    @Test(.needsSharedRecordings)
+    func everySharedExpectedStreamHasItsRecording() throws {
+        let streams = try FileManager.default.contentsOfDirectory(atPath: Self.sharedExpectations)
+            .filter { $0.hasSuffix(".wheel") }.map { String($0.dropLast(".wheel".count)) }.sorted()
+        let recordings = Set(Self.sharedRecordings)
+        let missing = streams.filter { !recordings.contains($0) }
+        #expect(missing.isEmpty, """
+            expected streams in \(Self.sharedExpectations) without their recording in \(Fixtures.recordingsDirectory): \
+            \(missing.map { $0 + ".wheel needs " + $0 + ".events" }.joined(separator: ", "))
+            """)
+        #expect(!Self.sharedRecordingsWithExpectations.isEmpty,
+                "none of the \(recordings.count) shared recordings has an expected stream in \(Self.sharedExpectations): shared(recording:) checked nothing")
     }
 
     // MARK: - Checking
