@@ -262,6 +262,9 @@ public final class Engine {
         if frame.resynchronized {
             // The frame after SYN_DROPPED, or one that contradicts itself: never coast on it.
             abandon(state, device: device, fingersDown: frame.fingerCount > 0, at: time)
+            // A hand that lifted while events were lost no longer holds resting fingers'
+            // settle frames back (they would wait for the longest hold instead).
+            if state.kind == .touchpad && frame.fingerCount != 2 { fingers.handLifted(from: device) }
             return WheelOutput()
         }
         if frame.newTouch && coast != nil {

@@ -227,6 +227,23 @@ import FlickTestSupport
         #expect(lift.frame.action == .lift && lift.time - (settles.last?.time ?? stop) >= VirtualFingers.restBeforeLift)
     }
 
+    @Test("two fingers that catch the glide and lift while the kernel drops events: their lift, seen in the resynchronised frame, lets the settle frames come")
+    func handLiftsAcrossDroppedEvents() throws {
+        let pad = Pad()
+        let stop = pad.stopped()
+        pad.script.down(Vector(x: 40, y: 20), Vector(x: 60, y: 20))
+        pad.script.wait(.milliseconds(400))
+        _ = pad.script.engine.handle(InputEvent(type: EventCode.synchronization, code: EventCode.synDropped, value: 0),
+                                     from: pad.script.device, at: pad.script.now)
+        pad.script.lift()
+        let handLift = pad.script.now
+        pad.script.wait(.seconds(2))
+        let first = try #require(pad.moves.first { $0.time > stop })
+        #expect(first.time >= handLift && first.time < handLift + pad.script.frameInterval,
+                "first settle frame \((first.time - stop).seconds * 1000) ms after the stop, the hand lifted \((handLift - stop).seconds * 1000) ms after it")
+        #expect(pad.frames.last?.frame.action == .lift)
+    }
+
     @Test("a hand's touchpad removed, or flickd shutting down, while two fingers rest on it: the settle frames come as ever")
     func handGone() throws {
         for shutdown in [false, true] {
