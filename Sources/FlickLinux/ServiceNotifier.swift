@@ -71,6 +71,9 @@ public final class ServiceNotifier {
         }
         self.address = address
         self.logger = logger
+        // Non-blocking: the event loop sends from between coast frames, and a stalled service
+        // manager whose queue is full would otherwise hold the glide (and a virtual finger
+        // down) until it reads. A notification it cannot take now is dropped and logged once.
         socket = try Syscall.unixDatagramSocket()
     }
 

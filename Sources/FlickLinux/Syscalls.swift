@@ -277,10 +277,11 @@ enum Syscall {
 extension Syscall {
     // MARK: Sockets
 
-    /// `socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0)`: a Unix datagram socket.
+    /// `socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0)`: a Unix datagram
+    /// socket whose sends fail with EAGAIN rather than wait when the receiver's queue is full.
     static func unixDatagramSocket() throws(SystemError) -> Int32 {
         try retrying("socket") {
-            socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         }
     }
 

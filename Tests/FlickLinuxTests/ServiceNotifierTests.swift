@@ -92,6 +92,19 @@ struct ServiceNotifierTests {
         #expect(warnings.count == 1, "one warning for both failures: \(log.lines)")
     }
 
+    @Test("a service manager that reads nothing makes the sends fail, never wait")
+    func aFullQueueDoesNotHoldTheLoop() throws {
+        let listener = try NotifySocketListener(abstract: false)
+        let log = CollectedLog()
+        let notifier = try ServiceNotifier(address: listener.address, logger: log.logger)
+        // More datagrams than a Unix socket queues (net.unix.max_dgram_qlen, 512 by default):
+        // a blocking send would wait here for a reader that never comes.
+        for index in 0..<5000 { notifier.status("reading \(index) touch devices") }
+        let warnings = log.lines.filter { $0.hasPrefix("warning: cannot notify the service manager") }
+        #expect(warnings.count == 1, "the full queue is logged once: \(log.lines.prefix(3))")
+        #expect(!listener.received().isEmpty, "the ones queued before it filled arrived")
+    }
+
     @Test("the daemon: READY after startup, RELOADING then READY around SIGHUP, STOPPING on SIGTERM")
     func daemonLifecycle() throws {
         let listener = try NotifySocketListener(abstract: false)
