@@ -67,16 +67,19 @@ struct SyscallTests {
         #expect(try poll.wait(timeoutMilliseconds: 0) == 1)
     }
 
-    @Test("a future deadline is not ready; disarming cancels it")
+    @Test("a future deadline is not ready; disarming cancels one that has passed, unread")
     func timerInTheFuture() throws {
         let poll = try EventPoll()
         let timer = try DeadlineTimer()
         try poll.add(timer.fileDescriptor, token: 1)
         try timer.arm(at: Syscall.monotonicNow() + .milliseconds(10_000))
         #expect(try poll.wait(timeoutMilliseconds: 0) == 0)
+        try timer.arm(at: .zero)
+        #expect(try poll.wait(timeoutMilliseconds: 0) == 1, "passed: ready")
         try timer.arm(at: nil)
         #expect(timer.deadline == nil)
-        #expect(try poll.wait(timeoutMilliseconds: 0) == 0)
+        #expect(try poll.wait(timeoutMilliseconds: 0) == 0, "disarmed: its expiry is gone")
+        #expect(try timer.acknowledge() == false)
     }
 
     @Test("a timer armed 2 ms ahead wakes epoll_wait no earlier than its deadline")
