@@ -66,10 +66,6 @@ public struct Replay {
             }
         }
         admission = engine.addDevice(device, description: recording.description)
-        // The engine says only that such a device reports no positions; the replay says why.
-        if case .ignored = admission, let problem = recording.description.positionRangeProblem {
-            admission = .ignored(why: problem)
-        }
 
         var emitted: [Emitted] = []
         func write(_ output: WheelOutput, at time: Instant) {

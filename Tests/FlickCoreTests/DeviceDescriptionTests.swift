@@ -49,7 +49,8 @@ import FlickTestSupport
         #expect(device.kind == nil)
 
         let engine = Engine()
-        #expect(engine.addDevice(1, description: device) == .ignored(why: "reports no touch positions"))
+        #expect(engine.addDevice(1, description: device) == .ignored(why: device.positionRangeProblem!),
+                "the daemon's log says why too")
         let replay = Replay(Recording(description: device, events: []), configuration: Configuration())
         #expect(replay.admission == .ignored(why: device.positionRangeProblem!), "\(replay.admission)")
     }
