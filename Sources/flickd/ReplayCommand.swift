@@ -125,6 +125,9 @@ struct ReplayCommand: FlickdCommand {
         case .ignored(let why):
             print("# \(recording.description.name): ignored: \(why)")
         }
+        for other in recording.otherTouchDevices {
+            print("# also in the recording, not replayed: \(other)")
+        }
         for event in replay.emitted {
             print("\(DecimalText.fixed(event.time, 6)) \(EventNames.codeName(type: EventCode.relative, code: event.code)) \(event.value)")
         }
