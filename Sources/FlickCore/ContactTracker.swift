@@ -73,9 +73,10 @@ public struct ContactTracker {
     private var stagedHasPosition = false
     private var stagedCount = 0
     private var previousStagedCount = 0
-    private var sawMTReport = false
     private var dropped = false
     private var baseline: [Contact]
+    /// Protocol A: where a frame's contacts are put in order of the last frame's, by tracking id.
+    private var arranged: [Contact]
 
     /// Largest number of contacts tracked at once on unslotted devices.
     public static let unslottedCapacity = 10
@@ -104,6 +105,7 @@ public struct ContactTracker {
         contacts = Array(repeating: Contact(), count: capacity)
         previous = contacts
         baseline = contacts
+        arranged = contacts
     }
 
     /// Reads the same device with a new resolution override from now on, keeping what it
@@ -209,7 +211,6 @@ public struct ContactTracker {
     }
 
     private mutating func commitStagedContact() {
-        sawMTReport = true
         defer {
             staged = Contact()
             stagedHasPosition = false
@@ -230,17 +231,21 @@ public struct ContactTracker {
         case .unslotted:
             // A protocol A frame lists every contact; a frame without any lists none.
             for i in stagedCount..<contacts.count { contacts[i].active = false }
-            // Order only names a contact while the count stays the same; when it changes,
-            // every unnamed contact is a new one (with no motion across the change), but when
-            // it falls that is a lift, not a touch: a staggered lift still ends a scroll.
-            renamedByLift = stagedCount < previousStagedCount
-            let sameCount = stagedCount == previousStagedCount
-            for i in 0..<stagedCount where contacts[i].identity == 0 {
-                contacts[i].identity = sameCount && previous[i].active ? previous[i].identity : newIdentity()
+            if contacts[0..<stagedCount].contains(where: { $0.identity != 0 }) {
+                // Tracking ids name the contacts, in whatever order the frame lists them.
+                arrangeByTrackingID()
+            } else {
+                // Order only names a contact while the count stays the same; when it changes,
+                // every unnamed contact is a new one (with no motion across the change), but
+                // when it falls that is a lift, not a touch: a staggered lift still ends a scroll.
+                renamedByLift = stagedCount < previousStagedCount
+                let sameCount = stagedCount == previousStagedCount
+                for i in 0..<stagedCount where contacts[i].identity == 0 {
+                    contacts[i].identity = sameCount && previous[i].active ? previous[i].identity : newIdentity()
+                }
             }
             previousStagedCount = stagedCount
             stagedCount = 0
-            sawMTReport = false
         case .singleTouch:
             let down = touchKeyUsed ? touchKeyDown : toolBits != 0
             if down && !contacts[0].active { contacts[0].identity = newIdentity() }
@@ -306,6 +311,35 @@ public struct ContactTracker {
     }
 
     private var previousFingerCount = 0
+
+    /// Protocol A with tracking ids: puts each of the frame's `stagedCount` contacts where the
+    /// last frame had the contact of the same id, so that motion, touches and lifts are read per
+    /// contact however the frame orders them (it need not keep an order); a contact with an id
+    /// not seen in the last frame, or with none, takes a free place and is a new touch.
+    private mutating func arrangeByTrackingID() {
+        var taken: UInt32 = 0  // places of `arranged` filled (capacity <= 32)
+        var placed: UInt32 = 0  // contacts of the frame put in their last frame's place
+        for i in 0..<stagedCount where contacts[i].identity != 0 {
+            for j in previous.indices where taken & (1 << j) == 0
+                && previous[j].active && previous[j].identity == contacts[i].identity {
+                arranged[j] = contacts[i]
+                taken |= 1 << j
+                placed |= 1 << i
+                break
+            }
+        }
+        var free = 0
+        for i in 0..<stagedCount where placed & (1 << i) == 0 {
+            while taken & (1 << free) != 0 { free += 1 }
+            arranged[free] = contacts[i]
+            if arranged[free].identity == 0 { arranged[free].identity = newIdentity() }
+            taken |= 1 << free
+        }
+        for j in contacts.indices {
+            contacts[j] = arranged[j]
+            contacts[j].active = taken & (1 << j) != 0
+        }
+    }
 
     private func millimetres(_ c: Contact) -> Vector {
         Vector(x: Double(Int64(c.x) - Int64(origin.x)) / geometry.x.unitsPerMillimetre,
