@@ -24,6 +24,14 @@ public enum OutputDevice {
         }
     }
 
+    /// The device's event node, to skip it when udev tells of another device at that node.
+    var devnode: String? {
+        switch self {
+        case .wheel(let wheel): return wheel.devnode
+        case .touchpad(let touchpad): return touchpad.devnode
+        }
+    }
+
     /// The name of the device of `mode` ("flickd virtual touchpad").
     public static func name(of mode: OutputMode) -> String {
         switch mode {
@@ -877,6 +885,10 @@ public final class Daemon {
     /// reading them would feed the coast back into the engine and stop it by its own touch.
     private func isOwnDevice(_ node: InputNode) -> Bool {
         if Self.isVirtualDeviceName(node.name) { return true }
+        // A stale "add" of a device unplugged before it was read names its old node, which
+        // the kernel may since have given to flickd's own device (and no name: libudev could
+        // not read it): opened by path, it would be flickd's.
+        if let devnode = output?.devnode, node.devnode == devnode { return true }
         guard let syspath = output?.syspath else { return false }
         return node.syspath.hasPrefix(syspath + "/")
     }

@@ -11,8 +11,14 @@ public protocol TouchSink: AnyObject {
     /// The sysfs path of the input device this sink created (to skip it when enumerating
     /// devices); nil when there is none.
     var syspath: String? { get }
+    /// Its event node (`/dev/input/eventN`); nil when there is none.
+    var devnode: String? { get }
     /// Destroys the device (the kernel and libinput end any touch on it). Further writes fail.
     func close()
+}
+
+extension TouchSink {
+    public var devnode: String? { nil }
 }
 
 /// flickd's touchpad output (`output.mode = "touchpad"`): a uinput multitouch touchpad

@@ -9,8 +9,14 @@ public protocol WheelSink: AnyObject {
     /// The sysfs path of the input device this sink created (to skip it when enumerating
     /// devices); nil when there is none.
     var syspath: String? { get }
+    /// Its event node (`/dev/input/eventN`); nil when there is none.
+    var devnode: String? { get }
     /// Destroys the device. Further writes fail.
     func close()
+}
+
+extension WheelSink {
+    public var devnode: String? { nil }
 }
 
 /// One event type and code a device declares.

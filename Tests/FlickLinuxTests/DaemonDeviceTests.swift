@@ -150,15 +150,16 @@ struct DaemonDeviceTests {
         var touchpads: [RecordingTouchpad] = []
         var wheels: [RecordingWheel] = []
         var failure: (any Error)?
-        /// The sysfs path the touchpads made say they have.
+        /// The sysfs path and event node the touchpads made say they have.
         var syspath: String?
+        var devnode: String?
 
         func make(_ mode: OutputMode) throws -> OutputDevice {
             made.append(mode)
             if let failure { throw failure }
             switch mode {
             case .touchpad:
-                touchpads.append(RecordingTouchpad(syspath: syspath))
+                touchpads.append(RecordingTouchpad(syspath: syspath, devnode: devnode))
                 return .touchpad(touchpads[touchpads.count - 1])
             case .wheel:
                 wheels.append(RecordingWheel())
@@ -462,6 +463,31 @@ struct DaemonDeviceTests {
         let daemon = try Self.daemon(source, outputs, log: log)
         try daemon.run()
         #expect(source.opened == [pad.devnode])
+    }
+
+    @Test("a stale add of a device gone before it was read, at the node flickd's own device now has, is not opened")
+    func staleAddAtTheOutputsNodeIsNotRead() throws {
+        let source = ScriptedDevices()
+        let pad = try source.node(5, .touchpad, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440")
+        // A touchpad's add, read after it was unplugged: libudev could not read its name, and
+        // its node, event30, is the output's now (described here as the device at that node
+        // would be read). Its syspath is the old device's own.
+        let stale = try source.node(30, .touchpad, name: "", fixture: "synaptics-t440")
+        source.present = [pad]
+        let outputs = Outputs()
+        outputs.syspath = "/sys/devices/virtual/input/input31"
+        outputs.devnode = stale.devnode
+        source.play([
+            {
+                raise(SIGTERM)
+                return [.added(stale)]
+            },
+        ])
+        let log = CollectedLog()
+        let daemon = try Self.daemon(source, outputs, log: log)
+        try daemon.run()
+        #expect(outputs.made == [.touchpad])
+        #expect(source.opened == [pad.devnode], "flickd's own node read as a device: \(source.opened)")
     }
 
     @Test("an output that cannot be created is reported once for several pads, and created by the next pad once it can be")

@@ -26,8 +26,12 @@ final class RecordingTouchpad: TouchSink {
     var frames: [TouchFrame] = []
     var closed = false
     let syspath: String?
+    let devnode: String?
 
-    init(syspath: String? = nil) { self.syspath = syspath }
+    init(syspath: String? = nil, devnode: String? = nil) {
+        self.syspath = syspath
+        self.devnode = devnode
+    }
 
     func write(_ frame: TouchFrame) throws(SystemError) {
         if closed { throw SystemError(errno: EBADF, call: "write", path: "/dev/uinput") }
