@@ -114,7 +114,9 @@ public struct Configuration: Hashable, Sendable {
         /// while `touchscreen.enabled` is false). Default true. (A touch on a device whose
         /// flicks are read always stops a coast: it may be the next flick.)
         public var touch = true
-        /// `stop.button`: a mouse or pointing-stick button press. Default true.
+        /// `stop.button`: a mouse, pointing-stick or touchpad button press (a pad's own
+        /// physical buttons; a clickpad's press comes under a finger, whose touch stops it
+        /// first). Default true.
         public var button = true
         /// `stop.key`: a key press on a keyboard (Ctrl during a coast would turn the wheel events
         /// into zoom). Default true. Keys are only seen as "a key went down", never recorded.

@@ -78,7 +78,7 @@ extension ConfigurationLoader {
 
         .boolean("stop.touch", "A touch on a touch device whose flicks are not read (a disabled touchscreen) stops a coast.",
                  get: { $0.stop.touch }, set: { $0.stop.touch = $1 }),
-        .boolean("stop.button", "A mouse or pointing-stick button press stops a coast.",
+        .boolean("stop.button", "A mouse, pointing-stick or touchpad button press stops a coast.",
                  get: { $0.stop.button }, set: { $0.stop.button = $1 }),
         .boolean("stop.key", "A key press stops a coast (Ctrl would otherwise turn it into zoom); keys are never recorded.",
                  get: { $0.stop.key }, set: { $0.stop.key = $1 }),
