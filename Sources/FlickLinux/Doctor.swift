@@ -246,11 +246,12 @@ public struct Doctor {
         checks.append(groupCheck(group, user: user, devicesDenied: touch.denied))
         checks.append(service())
         if let seat = seatCheck(user: user) { checks.append(seat) }
-        if let service = serviceEnvironment() {
+        let service = serviceEnvironment()
+        if let service {
             checks.append(serviceDesktop(service))
             if let display = serviceDisplay(service) { checks.append(display) }
         }
-        let (configurationCheck, configuration) = configuration()
+        let (configurationCheck, configuration) = configuration(service: service)
         checks.append(configurationCheck)
         // Asked once for the three checks that use it: it may run gsettings, up to 5 s.
         let desktop = probe.desktopNaturalScrolling()
@@ -587,10 +588,15 @@ public struct Doctor {
         return "'" + path.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
     }
 
-    /// The configuration check, and the configuration when it is valid.
-    private func configuration() -> (Check, Configuration?) {
+    /// The configuration check, and the configuration when it is valid. The file is the one
+    /// the running service reads, found with its `XDG_CONFIG_HOME` and `HOME`, which may differ
+    /// from this shell's; without a running service, the one `flickd run` here would read.
+    private func configuration(service: ServiceEnvironment?) -> (Check, Configuration?) {
         let title = "configuration"
-        let location = ConfigurationLocation(explicit: explicitConfiguration, searchPath: probe.configurationSearchPath)
+        let searchPath = service.map { service in
+            ConfigurationLocation.searchPath { service.variables[Substring($0)].map(String.init) }
+        } ?? probe.configurationSearchPath
+        let location = ConfigurationLocation(explicit: explicitConfiguration, searchPath: searchPath)
         guard let path = location.resolve(exists: probe.hasEntry) else {
             return (Check(title: title, status: .ok,
                           detail: "no file (looked for \(location.searched)): the built-in defaults apply"),

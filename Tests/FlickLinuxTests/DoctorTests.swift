@@ -315,6 +315,22 @@ import Testing
         #expect(try system.checks().one("configuration").detail == "/home/ada/.config/flickd/config.toml is valid")
     }
 
+    /// A shell whose XDG_CONFIG_HOME differs from the service's: the file the service reads is
+    /// the one checked.
+    @Test func theRunningServicesConfigurationFileIsChecked() throws {
+        var system = FakeSystem()
+        system.searchPath = ["/home/ada/alt/flickd/config.toml", "/etc/flickd/config.toml"]  // this shell's
+        system.fileContents["/home/ada/alt/flickd/config.toml"] = "[scroll]\nspeed = 30\n"
+        system.fileContents["/home/ada/.config/flickd/config.toml"] = "[coast]\ndeceleration_rate = 1.5\n"
+        #expect(try system.checks().one("configuration").detail == "/home/ada/alt/flickd/config.toml is valid",
+                "no service running: this shell's file")
+        system.commands["systemctl --user show --property=MainPID --value flickd"] = CommandResult(status: 0, output: "4242\n")
+        system.fileContents["/proc/4242/environ"] = "HOME=/home/ada\0XDG_RUNTIME_DIR=/run/user/1000\0"
+        let check = try system.checks().one("configuration")
+        #expect(check.status == .failure)
+        #expect(check.detail.hasPrefix("/home/ada/.config/flickd/config.toml has 1 problem"), "\(check.detail)")
+    }
+
     @Test func theSeatsActiveSessionIsNamedWhenLogindRecordsIt() throws {
         var system = FakeSystem()
         #expect(system.checks().first { $0.title == "session" } == nil, "no record: nothing said")
