@@ -260,6 +260,13 @@ public final class Engine {
         let buttonPressed = state.buttonPressed
         state.buttonPressed = false
 
+        if buttonPressed && coast != nil && configuration.stop.button && (frame.resynchronized || !frame.newTouch) {
+            // A pad's own button pressed with no finger landing (a pad with physical buttons
+            // below it): a click, as on a mouse; a key that went down is one even in a frame
+            // whose contacts cannot be trusted. A clickpad's press comes under a finger, whose
+            // landing is the touch that stops the coast (below).
+            stop(at: time, reason: .button)
+        }
         if frame.resynchronized {
             // The frame after SYN_DROPPED, or one that contradicts itself: never coast on it.
             abandon(state, device: device, fingersDown: frame.fingerCount > 0, at: time)
@@ -271,11 +278,6 @@ public final class Engine {
         if frame.newTouch && coast != nil {
             // A finger on any touch device stops the coast at once, like a hand on a wheel.
             stop(at: time, reason: .touch)
-        } else if buttonPressed && coast != nil && configuration.stop.button {
-            // A pad's own button pressed with no finger landing (a pad with physical buttons
-            // below it): a click, as on a mouse. A clickpad's press comes under a finger,
-            // whose landing is the touch that stops the coast.
-            stop(at: time, reason: .button)
         }
         if state.kind == .touchpad {
             // Two fingers on a touchpad (libinput's scroll) hold resting fingers' settle frames

@@ -234,6 +234,19 @@ import FlickTestSupport
         off.stop.button = false
         let ignored = try flick(off) { $0.button(EventCode.buttonLeft, down: true) }
         #expect(ignored.coastEndReasons == [.finished], "stop.button = false")
+
+        // Another pad clicked in the frame after its kernel dropped events: its contacts
+        // cannot be trusted, but a key that went down is a press.
+        let other = try flick { pad in
+            let second: DeviceID = 42
+            pad.engine.addDevice(second, description: pad.description)
+            for event in [InputEvent(type: EventCode.synchronization, code: EventCode.synDropped, value: 0),
+                          InputEvent(type: EventCode.key, code: EventCode.buttonLeft, value: 1),
+                          InputEvent(type: EventCode.synchronization, code: EventCode.synReport, value: 0)] {
+                _ = pad.engine.handle(event, from: second, at: pad.now)
+            }
+        }
+        #expect(other.coastEndReasons == [.button], "a press after dropped events on another pad")
     }
 
     @Test func stopCallEndsTheCoast() throws {
