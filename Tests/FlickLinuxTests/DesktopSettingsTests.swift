@@ -284,7 +284,13 @@ import Testing
         #expect(found.perDevice?.virtualTouchpad == false)
         #expect(found.value == false, "the desktop-wide value is libinput's default")
         #expect(found.source.containsText("Synaptics TM3276-022: true"))
-        // A mouse's group alone is per-device too: the touchpads get libinput's default.
+        // A mouse's Libinput group alone is per device too: the touchpads, without one, get
+        // libinput's default.
+        session.files["/home/u/.config/kcminputrc"] = "[Libinput][1133][49271][Logitech USB Optical Mouse]\nNaturalScroll=true\n"
+        let mouse = try #require(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE")))
+        #expect(mouse.value == false)
+        #expect(mouse.perDevice?.natural(for: DeviceIdentity(name: "SynPS/2 Synaptics TouchPad", vendor: 2, product: 7)) == false)
+        #expect(mouse.perDevice?.virtualTouchpad == false)
         session.files["/home/u/.config/kcminputrc"] = "[Mouse]\ncursorSize=24\n"
         #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE")) == nil, "no Libinput group: no answer")
     }

@@ -109,7 +109,6 @@ public final class FingerScript {
         frame()
     }
 
-    /// Lets `duration` pass, ticking the engine whenever it asks.
     /// Presses (`down`) or releases the device's own button `code` (BTN_LEFT: 0x110) in a
     /// frame of its own, the fingers where they are.
     public func button(_ code: UInt16, down: Bool) {
@@ -117,6 +116,7 @@ public final class FingerScript {
         send(InputEvent(type: EventCode.synchronization, code: EventCode.synReport, value: 0))
     }
 
+    /// Lets `duration` pass, ticking the engine whenever it asks.
     public func wait(_ duration: Duration) {
         advance(to: now + duration)
     }
