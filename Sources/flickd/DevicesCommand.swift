@@ -16,8 +16,9 @@ struct DevicesCommand: FlickdCommand {
             when stop.button or stop.key is false.
 
             Exit status: 0 when every device flickd would open could be opened; 1 when one \
-            could not (for lack of permission, the fix is printed; otherwise the error), or \
-            there are no input devices at all; 64 when the command line cannot be run (an \
+            could not (for lack of permission, the fix is printed; otherwise the error), when \
+            there are no input devices at all, or when the configuration file has errors (they \
+            are printed; under sudo, the file is root's or /etc's, not your own); 64 when the command line cannot be run (an \
             unknown option, a missing value).
             """,
         options: [
