@@ -71,11 +71,16 @@ public final class ServiceNotifier {
         }
         self.address = address
         self.logger = logger
-        // Non-blocking: the event loop sends from between coast frames, and a stalled service
-        // manager whose queue is full would otherwise hold the glide (and a virtual finger
-        // down) until it reads. A notification it cannot take now is dropped and logged once.
-        socket = try Syscall.unixDatagramSocket()
+        // A status is sent from between coast frames: a stalled service manager whose queue is
+        // full must not hold the glide (and a virtual finger down) until it reads, so a status
+        // it cannot take now is dropped and logged once. READY, RELOADING and STOPPING come
+        // when no glide runs and must arrive (a lost READY=1 gets the service killed at its
+        // start timeout): they wait for room up to `stateChangeWait`.
+        socket = try Syscall.unixDatagramSocket(sendTimeout: Self.stateChangeWait)
     }
+
+    /// The longest READY, RELOADING or STOPPING waits for room in the service manager's queue.
+    public static let stateChangeWait = Duration.seconds(1)
 
     deinit { Syscall.close(socket) }
 
@@ -95,24 +100,24 @@ public final class ServiceNotifier {
 
     /// Startup (or a reload) is complete: `READY=1`, with `status` when given.
     public func ready(status: String? = nil) {
-        notify(["READY=1"] + Self.statusField(status))
+        notify(["READY=1"] + Self.statusField(status), waiting: true)
     }
 
     /// A reload of the configuration begins at `time` (CLOCK_MONOTONIC): `RELOADING=1` and
     /// `MONOTONIC_USEC=`, which systemd 253's `Type=notify-reload` requires. Follow it with
     /// `ready()` when the reload is done, whether or not it succeeded.
     public func reloading(at time: Instant) {
-        notify(["RELOADING=1", "MONOTONIC_USEC=\(time.microseconds)"])
+        notify(["RELOADING=1", "MONOTONIC_USEC=\(time.microseconds)"], waiting: true)
     }
 
     /// The daemon is shutting down: `STOPPING=1`.
     public func stopping() {
-        notify(["STOPPING=1"])
+        notify(["STOPPING=1"], waiting: true)
     }
 
     /// A one-line status for `systemctl status`: `STATUS=`.
     public func status(_ text: String) {
-        notify(Self.statusField(text))
+        notify(Self.statusField(text), waiting: false)
     }
 
     /// The datagram for `fields`: one `NAME=value` per line.
@@ -127,10 +132,10 @@ public final class ServiceNotifier {
         return ["STATUS=\(oneLine)"]
     }
 
-    /// Sends `fields` as one datagram; logs the first failure.
-    private func notify(_ fields: [String]) {
+    /// Sends `fields` as one datagram, `waiting` for room or not; logs the first failure.
+    private func notify(_ fields: [String], waiting: Bool) {
         do {
-            try send(Self.message(fields))
+            try send(Self.message(fields), waiting: waiting)
         } catch {
             guard !reportedFailure else { return }
             reportedFailure = true
@@ -138,13 +143,13 @@ public final class ServiceNotifier {
         }
     }
 
-    /// Sends `message` as one datagram.
-    func send(_ message: String) throws(SystemError) {
+    /// Sends `message` as one datagram, `waiting` for room (up to `stateChangeWait`) or not.
+    func send(_ message: String, waiting: Bool = true) throws(SystemError) {
         var message = message
         // withUTF8 rethrows untyped errors: carry the typed one out in a Result.
         let outcome = message.withUTF8 { bytes in
             Result { () throws(SystemError) in
-                let sent = try Syscall.send(socket, UnsafeRawBufferPointer(bytes), to: address)
+                let sent = try Syscall.send(socket, UnsafeRawBufferPointer(bytes), to: address, waiting: waiting)
                 if sent != bytes.count { throw SystemError(errno: EMSGSIZE, call: "sendto", path: address.description) }
             }
         }

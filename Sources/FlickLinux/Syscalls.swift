@@ -277,22 +277,33 @@ enum Syscall {
 extension Syscall {
     // MARK: Sockets
 
-    /// `socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0)`: a Unix datagram
-    /// socket whose sends fail with EAGAIN rather than wait when the receiver's queue is full.
-    static func unixDatagramSocket() throws(SystemError) -> Int32 {
-        try retrying("socket") {
-            socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+    /// `socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0)` with `SO_SNDTIMEO` = `sendTimeout`: a
+    /// Unix datagram socket whose waiting sends give up with EAGAIN after `sendTimeout` when the
+    /// receiver's queue stays full.
+    static func unixDatagramSocket(sendTimeout: Duration) throws(SystemError) -> Int32 {
+        let fd = try retrying("socket") {
+            socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         }
+        var timeout = timeval(tv_sec: Int(sendTimeout.microseconds / 1_000_000),
+                              tv_usec: Int(sendTimeout.microseconds % 1_000_000))
+        guard setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size)) == 0 else {
+            let error = SystemError(errno: errno, call: "setsockopt(SO_SNDTIMEO)")
+            close(fd)
+            throw error
+        }
+        return fd
     }
 
     /// `sendto(fd, message, MSG_NOSIGNAL, address)`: sends `message` as one datagram to the
-    /// Unix socket `address`. Returns the byte count sent.
+    /// Unix socket `address`; `waiting`: for room in the receiver's queue up to the socket's
+    /// send timeout, else not at all (`MSG_DONTWAIT`: EAGAIN at once). Returns the byte count sent.
     static func send(
-        _ fd: Int32, _ message: UnsafeRawBufferPointer, to address: UnixSocketAddress
+        _ fd: Int32, _ message: UnsafeRawBufferPointer, to address: UnixSocketAddress, waiting: Bool
     ) throws(SystemError) -> Int {
-        try retrying("sendto", path: address.description) {
+        let flags = Int32(MSG_NOSIGNAL) | (waiting ? 0 : Int32(MSG_DONTWAIT))
+        return try retrying("sendto", path: address.description) {
             address.withSockaddr { pointer, length in
-                sendto(fd, message.baseAddress, message.count, Int32(MSG_NOSIGNAL), pointer, length)
+                sendto(fd, message.baseAddress, message.count, flags, pointer, length)
             }
         }
     }

@@ -1,3 +1,4 @@
+import Dispatch
 import FlickCore
 import Glibc
 import Testing
@@ -92,7 +93,7 @@ struct ServiceNotifierTests {
         #expect(warnings.count == 1, "one warning for both failures: \(log.lines)")
     }
 
-    @Test("a service manager that reads nothing makes the sends fail, never wait")
+    @Test("a service manager that reads nothing makes the status sends fail, never wait")
     func aFullQueueDoesNotHoldTheLoop() throws {
         let listener = try NotifySocketListener(abstract: false)
         let log = CollectedLog()
@@ -103,6 +104,35 @@ struct ServiceNotifierTests {
         let warnings = log.lines.filter { $0.hasPrefix("warning: cannot notify the service manager") }
         #expect(warnings.count == 1, "the full queue is logged once: \(log.lines.prefix(3))")
         #expect(!listener.received().isEmpty, "the ones queued before it filled arrived")
+    }
+
+    @Test("READY=1 waits for room in a full queue (a lost READY gets the service killed), up to a limit")
+    func readyWaitsForRoom() throws {
+        let listener = try NotifySocketListener(abstract: false)
+        let log = CollectedLog()
+        let notifier = try ServiceNotifier(address: listener.address, logger: log.logger)
+        var queued = 0
+        while log.lines.isEmpty && queued < 5000 {
+            notifier.status("reading \(queued) touch devices")
+            queued += 1
+        }
+        try #require(!log.lines.isEmpty, "the queue filled")
+        // The service manager reads one datagram a moment later.
+        let fd = listener.fd
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            _ = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+        }
+        notifier.ready(status: "reading 1 touch device")
+        #expect(listener.received().last == "READY=1\nSTATUS=reading 1 touch device", "READY waited and arrived")
+        #expect(log.lines.count == 1, "nothing more failed: \(log.lines)")
+        // The queue full again (more than net.unix.max_dgram_qlen) and nobody reading:
+        // STOPPING gives up after its wait.
+        for _ in 0..<5000 { notifier.status("filling") }
+        let before = Syscall.monotonicNow()
+        notifier.stopping()
+        #expect(Syscall.monotonicNow() - before < ServiceNotifier.stateChangeWait * 3, "it gave up")
+        #expect(!listener.received().contains("STOPPING=1"))
     }
 
     @Test("the daemon: READY after startup, RELOADING then READY around SIGHUP, STOPPING on SIGTERM")
