@@ -203,9 +203,9 @@ public final class SwayInputWatch: DesktopWatch {
 /// sway does (`default.target`), and outlives a sway that is restarted or a session that is
 /// left and entered again. Without this it read sway's per-device settings only at the next
 /// reload, and a glide could run against the finger until then. sway binds its socket a
-/// moment before it listens on it; a refused connection is tried again every
-/// `retryInterval`, up to `retries` times, the one to the sway found when the watch is made
-/// too. It also listens seconds before it reads (it sets
+/// moment before it listens on it; a refused connection is tried again after `retryInterval`,
+/// then at twice the interval before up to a second apart, `retries` times (about 17 s at
+/// 100 ms), the one to the sway found when the watch is made too. It also listens seconds before it reads (it sets
 /// up its outputs and inputs first; up to about 5 s in the emulated guest), and its listen
 /// backlog is 3, which unread connections fill: asked as soon as it connected, sway let
 /// every get_inputs of the ask go unanswered, and the daemon settled on "no desktop setting"
@@ -248,6 +248,10 @@ public final class SwaySessionWatch: DesktopWatch {
     private var firstAnswer = FirstAnswer.heard
     private let answerWait: Duration
     private var retriesLeft = 0
+    /// The wait before the next try: `retryInterval`, doubled after each, up to `longestRetryWait`.
+    private var retryWait = Duration.zero
+    /// The longest wait between two tries.
+    static let longestRetryWait = Duration.seconds(1)
     private let buffer = ReadBuffer(byteCount: 4096)
 
     /// What sway's first answer on the connection means.
@@ -320,9 +324,20 @@ public final class SwaySessionWatch: DesktopWatch {
             // A sway already bound, not listening yet or with its backlog full (starting, the
             // probe's asks unread): its socket will not appear again for inotify to tell, so
             // it is tried again as one that just appeared.
-            retriesLeft = Self.retries
-            try? retry.arm(at: Syscall.monotonicNow() + retryInterval)
+            startRetrying()
         }
+    }
+
+    /// Tries again from the first, shortest wait on.
+    private func startRetrying() {
+        retriesLeft = Self.retries
+        retryWait = retryInterval
+        armRetry()
+    }
+
+    private func armRetry() {
+        try? retry.arm(at: Syscall.monotonicNow() + retryWait)
+        retryWait = min(retryWait * 2, max(retryInterval, Self.longestRetryWait))
     }
 
     deinit {
@@ -373,7 +388,10 @@ public final class SwaySessionWatch: DesktopWatch {
             }
         }
         if directories.isEmpty && connection == nil { return .closed }
-        if look { retriesLeft = Self.retries }
+        if look {
+            retriesLeft = Self.retries
+            retryWait = retryInterval
+        }
         if (try? retry.acknowledge()) == true { look = true }
         if look && connection == nil {
             if let socket = SwayInputs.socketPath(swaysock: swaysock, runtimeDirectory: runtimeDirectory, user: user) {
@@ -386,7 +404,7 @@ public final class SwaySessionWatch: DesktopWatch {
             }
             if retriesLeft > 0 {
                 retriesLeft -= 1
-                try? retry.arm(at: Syscall.monotonicNow() + retryInterval)
+                armRetry()
             }
         }
         return change

@@ -209,6 +209,30 @@ import Testing
         #expect(watch.receive() == .started)
     }
 
+    /// A sway that refuses for longer than `retries` tries at the first interval (starting
+    /// sways listen late, with a backlog the probe's asks fill): the tries space out rather
+    /// than end, and a sway that accepts after a while is still followed.
+    @Test func triesSpaceOutRatherThanEndWhileASwayRefuses() throws {
+        let runtime = try TemporaryDirectory("flickd-runtime")
+        let sway = try ListeningSocket(runtime.path + "/sway-ipc.\(getuid()).\(getpid()).sock", listening: false)
+        defer { sway.close() }
+        let watch = try SwaySessionWatch(socket: sway.path, runtimeDirectory: runtime.path, retryInterval: .milliseconds(1),
+                                         logger: Self.quiet)
+        let start = Syscall.monotonicNow()
+        var tries = 0
+        while Syscall.monotonicNow() - start < .milliseconds(300) {
+            if Self.waitReadable(watch, for: .milliseconds(20)) {
+                #expect(watch.receive() == .none)
+                tries += 1
+            }
+        }
+        #expect(tries < SwaySessionWatch.retries, "spaced out: \(tries) tries in 300 ms")
+        try sway.listen()
+        try #require(Self.waitReadable(watch, for: .seconds(5)), "tried again after 300 ms of refusals")
+        #expect(watch.receive() == .none)
+        #expect(watch.source == "sway's input events (\(sway.path))")
+    }
+
     /// A sway that exits before it ever answered is not said to have started.
     @Test func aSwayGoneBeforeItAnsweredIsNotSaidToHaveStarted() throws {
         let runtime = try TemporaryDirectory("flickd-runtime")
