@@ -55,7 +55,7 @@ public final class VirtualTouchpad: TouchSink {
 
     private let device: UinputDevice
     /// What the device holds now, in device units, to write only what changed.
-    private var state = Encoder()
+    private(set) var state = Encoder()
 
     public var syspath: String? { device.syspath }
     /// The device node libinput reads, e.g. `/dev/input/event9`; nil if the kernel did not say.
@@ -76,7 +76,12 @@ public final class VirtualTouchpad: TouchSink {
     public func close() { device.close() }
 
     public func write(_ touch: TouchFrame) throws(SystemError) {
-        try device.writeFrame(count: state.encode(touch, into: device.frame))
+        // What the device holds changes only once the kernel took the frame: after a failed
+        // landing no motion is written for fingers the kernel does not have, and after a
+        // failed lift the next landing replaces the fingers still down there.
+        var next = state
+        try device.writeFrame(count: next.encode(touch, into: device.frame))
+        state = next
     }
 
     /// Turns touch frames into evdev events, remembering what the device holds.
@@ -99,7 +104,8 @@ public final class VirtualTouchpad: TouchSink {
             let x1 = VirtualPad.units(touch.second.x), y1 = VirtualPad.units(touch.second.y)
             switch touch.action {
             case .land:
-                guard !down else { return 0 }
+                // Down still (a lift the kernel did not take): new tracking ids in the slots,
+                // which the kernel and libinput read as those touches ending and new ones beginning.
                 down = true
                 let id = nextTrackingID
                 // Tracking ids are 16-bit in the kernel; stay positive.

@@ -41,6 +41,26 @@ struct VirtualTouchpadTests {
         }
     }
 
+    @Test("a frame the kernel did not take changes nothing of what the device is known to hold")
+    func aFailedWriteKeepsTheState() throws {
+        let touchpad = try VirtualTouchpad(discarding: ())
+        let a = Vector(x: 491, y: 400), b = Vector(x: 509, y: 400)
+        try touchpad.write(TouchFrame(action: .land, first: a, second: b))
+        #expect(touchpad.state.down)
+        touchpad.close()  // every write fails from here on
+        #expect(throws: SystemError.self) { try touchpad.write(TouchFrame(action: .lift, first: a, second: b)) }
+        #expect(touchpad.state.down, "the lift was not written: the fingers are still down")
+        #expect(touchpad.state.nextTrackingID == 3)
+
+        // The next landing over fingers still down gives the slots new tracking ids.
+        var encoder = touchpad.state
+        let buffer = UnsafeMutablePointer<input_event>.allocate(capacity: VirtualTouchpad.maximumFrameLength)
+        defer { buffer.deallocate() }
+        let count = encoder.encode(TouchFrame(action: .land, first: a, second: b), into: buffer)
+        let ids = (0..<count).filter { buffer[$0].code == EventCode.absMTTrackingID }.map { buffer[$0].value }
+        #expect(ids == [3, 4])
+    }
+
     @Test("land, move, an unchanged move, lift: slots, tracking ids, BTN_TOUCH and DOUBLETAP, SYN_REPORT")
     func frames() {
         let a = Vector(x: 491, y: 400), b = Vector(x: 509, y: 400)
