@@ -1232,6 +1232,10 @@ class Scenarios:
             unquirked["name"] = "flickd e2e touchpad without resolution or quirk"
             unquirked["id"] = {"bustype": 0x03, "vendor": 0xf1cd, "product": 0x0e2e, "version": 1}
             pads.append(("elantech-touchpad axes, no quirk", unquirked))
+            # Every touchpad coasts here (touchpad.enabled and no X synaptics driver): each must
+            # be compared, so a log line the pattern below misses fails rather than skips.
+            expected = [name for name, desc in pads if desc["kind"] == "touchpad"]
+            compared = []
             for name, desc in pads:
                 mark = daemon.mark()
                 pad = vdev.TouchDevice(desc)
@@ -1254,8 +1258,12 @@ class Scenarios:
                     c.check(s, "%s: flickd's size is libinput's, in whole mm" % name,
                             theirs is not None and all(abs(a - b) < 0.5 for a, b in zip(ours, theirs)),
                             "libinput: %s mm" % (theirs,), "flickd: %d x %d mm%s" % (ours + (m.group(4),)))
+                    compared.append(name)
                 finally:
                     pad.close()
+            c.check(s, "every touchpad description's size was compared (%d)" % len(expected),
+                    bool(expected) and compared == expected, expected,
+                    "%d compared; not: %s" % (len(compared), [n for n in expected if n not in compared]))
         finally:
             li.close(); tap.close()
             c.check(s, "flickd exits 0 on SIGTERM", daemon.stop() == 0, 0, daemon.proc.returncode)
