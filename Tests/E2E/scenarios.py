@@ -164,7 +164,12 @@ class Flickd:
         # Logged (--verbose) right after READY=1, when the devices present are open and the
         # output device, if one of them coasts, exists.
         if not self.wait_log(r"rehearsed the first coast|could not rehearse a coast", 60):
-            raise RuntimeError("flickd did not start:\n" + self.text())
+            # No caller gets this object to stop: kill it here and close its log.
+            if self.proc.poll() is None:
+                self.proc.kill()
+            self.proc.wait()
+            self.log.close()
+            raise RuntimeError("flickd did not start (status %s):\n%s" % (self.proc.returncode, self.text()))
         m = re.search(CREATED, self.text())
         if m:
             self._output = (m.group(1), m.group(2))

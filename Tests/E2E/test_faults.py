@@ -37,5 +37,31 @@ class StepUnderWayAtTheStop(unittest.TestCase):
         self.assertEqual(self.split([]), ([], []))
 
 
+class FlickdThatDoesNotStart(unittest.TestCase):
+    """scenarios.Flickd gives up on a flickd that never logs its start: the process is killed
+    and reaped and its log closed before the error."""
+
+    def test_killed_reaped_and_log_closed(self):
+        import scenarios
+        import tempfile
+        started = []
+
+        class Never(scenarios.Flickd):
+            def wait_log(self, pattern, timeout, after=0):
+                started.append(self)
+                return None
+
+        with tempfile.TemporaryDirectory() as work:
+            binary = os.path.join(work, "flickd")
+            with open(binary, "w") as f:
+                f.write("#!/bin/sh\nexec sleep 60\n")
+            os.chmod(binary, 0o755)
+            with self.assertRaisesRegex(RuntimeError, "flickd did not start"):
+                Never(binary, work)
+            daemon = started[0]
+            self.assertIsNotNone(daemon.proc.returncode, "reaped")
+            self.assertTrue(daemon.log.closed)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=1)
