@@ -438,9 +438,15 @@ class Faults:
                 opened = daemon.wait_log(re.escape(pad.devnode) + r" \(%s\): touchpad" % re.escape(pad.name), 20, mark)
                 r, plan, mark = self.flick(daemon, pad)
                 total = self.coasted_total(daemon, tap, r, mark, plan)
-                c(f, "a pad replaced by another while flickd was stopped (%s, then %s): the new one coasts"
-                  % (old.devnode, pad.devnode), opened is not None and plan is not None and total == plan[0] != 0,
-                  "opened, %s" % (plan and plan[0]), "%s, %d" % ("opened" if opened else "not opened", total))
+                # The case under test is the new pad at the old one's node: the kernel gives a new
+                # evdev node the lowest free minor, and the old pad's was freed when it was
+                # destroyed, so it is the same node unless something else took it meanwhile.
+                c(f, "a pad replaced by another on the same node while flickd was stopped (%s, then %s): the new "
+                  "one coasts" % (old.devnode, pad.devnode),
+                  old.devnode == pad.devnode and opened is not None and plan is not None and total == plan[0] != 0,
+                  "%s again, opened, %s" % (old.devnode, plan and plan[0]),
+                  "%s%s, %s, %d" % (pad.devnode, "" if old.devnode == pad.devnode else " (another node: not the case under test)",
+                                    "opened" if opened else "not opened", total))
             self.figures["hotplug"] = {
                 "cycles": cycles, "unplugged_mid_coast": mid_coast, "unplugged_mid_scroll": cycles - cycles // 2,
                 "coasts_on_unplug_mid_scroll": len(spurious), "seconds": round(elapsed, 1),
