@@ -37,6 +37,18 @@ class StepUnderWayAtTheStop(unittest.TestCase):
         self.assertEqual(self.split([]), ([], []))
 
 
+class TypedWordsInTheLog(unittest.TestCase):
+    PHRASE = faults.Faults.PHRASE
+
+    def test_times_and_values_are_not_the_typed_number(self):
+        log = "coast at t=198412.3ms: (0, 250) mm/s\ncoast ended at t=1984.0ms: key, -1984 v120, 0 h120\n"
+        self.assertEqual(faults.typed_words_in(self.PHRASE, log), [])
+
+    def test_the_typed_words_are_found(self):
+        self.assertEqual(faults.typed_words_in(self.PHRASE, "typed: 1984"), ["1984"])
+        self.assertEqual(faults.typed_words_in(self.PHRASE, "correcthorse (1984)"), ["correct", "horse", "1984"])
+
+
 class FlickdThatDoesNotStart(unittest.TestCase):
     """scenarios.Flickd gives up on a flickd that never logs its start: the process is killed
     and reaped and its log closed before the error."""
