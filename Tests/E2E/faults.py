@@ -67,7 +67,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 from scenarios import (CONFIG, MANY_SLOTS, TOUCHPAD_CONFIG, TWO_SLOTS, Checks, DebugEvents, Flickd, Libinput, Scenarios,  # noqa: E402
-                       TouchTap, WheelTap, coast_end, load, mono, open_pad, vdev)
+                       TouchTap, WheelTap, coast_end, load, mono, only_names, open_pad, vdev)
 from evdev import UInput  # noqa: E402
 from evdev import ecodes as E  # noqa: E402
 
@@ -1055,24 +1055,26 @@ class Faults:
                 shutil.copy(daemon.log_path, os.path.join(self.out, "nobody.log"))
 
 
+# The faults in the order they run, each the Faults method of its name with "-" as "_".
+# uinput first: rmmod needs no uinput device to exist.
+FAULTS = ("uinput", "hotplug", "overrun", "stall", "sigkill", "tp-sigkill", "config", "udev", "seat", "security")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--flickd", required=True, help="the flickd binary")
     p.add_argument("--out", default=os.environ.get("E2E_RESULTS") or os.environ.get("E2E_TMP", "/tmp"))
-    p.add_argument("--only", default="", help="comma-separated fault names")
+    p.add_argument("--only", default="", help="comma-separated fault names: " + ", ".join(FAULTS))
     p.add_argument("--cycles", type=int, default=100, help="hot-plug cycles (default 100)")
     args = p.parse_args()
+    only = only_names(p, args.only, FAULTS)
     args.flickd = os.path.abspath(args.flickd)
     args.out = os.path.join(os.path.abspath(args.out), "faults")
     os.makedirs(args.out, exist_ok=True)
     runner = Faults(args)
-    # uinput first: rmmod needs no uinput device to exist.
-    faults = [("uinput", runner.uinput), ("hotplug", runner.hotplug), ("overrun", runner.overrun),
-              ("stall", runner.stall), ("sigkill", runner.sigkill), ("tp-sigkill", runner.tp_sigkill),
-              ("config", runner.config),
-              ("udev", runner.udev), ("seat", runner.seat), ("security", runner.security)]
+    faults = [(name, getattr(runner, name.replace("-", "_"))) for name in FAULTS]
     began = mono()
-    runner.checks.run_each(faults, set(filter(None, args.only.split(","))), "fault")
+    runner.checks.run_each(faults, only, "fault")
     runner.figures["seconds"] = round(mono() - began, 1)
     print("figures: " + json.dumps(runner.figures), flush=True)
     with open(os.path.join(args.out, "faults-figures.json"), "w") as fh:

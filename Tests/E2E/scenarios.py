@@ -1351,24 +1351,44 @@ class Scenarios:
             li.close(); tap.close(); daemon.stop()
 
 
+def only_names(parser, text, names):
+    """The names of `--only` (`text`, comma-separated; none: run everything). A name not in
+    `names` is an error (`parser` exits with status 2): it would run nothing and pass."""
+    only = {n.strip() for n in text.split(",") if n.strip()}
+    unknown = sorted(only - set(names))
+    if unknown:
+        parser.error("--only: unknown name%s %s (the names: %s)"
+                     % ("s" if len(unknown) > 1 else "", ", ".join(unknown), ", ".join(names)))
+    return only
+
+
+# The scenarios in the order they run, each the Scenarios method of its name with "-" as "_"
+# but "figures" (`measure`, left out by --no-figures).
+SCENARIOS = ("flick-down", "no-coast", "touch-stops", "horizontal", "hotplug", "keys", "sigterm", "tp-flick",
+             "tp-stops", "tp-kde", "tp-gnome", "sizes", "figures")
+
+
+def scenario_method(runner, name):
+    return runner.measure if name == "figures" else getattr(runner, name.replace("-", "_"))
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--flickd", required=True, help="the flickd binary")
     p.add_argument("--out", default=os.environ.get("E2E_RESULTS") or os.environ.get("E2E_TMP", "/tmp"))
-    p.add_argument("--only", default="", help="comma-separated scenario names")
+    p.add_argument("--only", default="", help="comma-separated scenario names: " + ", ".join(SCENARIOS))
     p.add_argument("--flicks", type=int, default=20)
     p.add_argument("--no-figures", action="store_true")
     args = p.parse_args()
+    only = only_names(p, args.only, SCENARIOS)
+    if args.no_figures and "figures" in only:
+        p.error("--only figures with --no-figures runs nothing")
     args.flickd = os.path.abspath(args.flickd)
     os.makedirs(args.out, exist_ok=True)
     runner = Scenarios(args)
-    scenarios = [("flick-down", runner.flick_down), ("no-coast", runner.no_coast), ("touch-stops", runner.touch_stops),
-                 ("horizontal", runner.horizontal), ("hotplug", runner.hotplug), ("keys", runner.keys),
-                 ("sigterm", runner.sigterm), ("tp-flick", runner.tp_flick), ("tp-stops", runner.tp_stops),
-                 ("tp-kde", runner.tp_kde), ("tp-gnome", runner.tp_gnome), ("sizes", runner.sizes)]
-    if not args.no_figures:
-        scenarios.append(("figures", runner.measure))
-    runner.checks.run_each(scenarios, set(filter(None, args.only.split(","))), "scenario")
+    scenarios = [(name, scenario_method(runner, name)) for name in SCENARIOS
+                 if not (name == "figures" and args.no_figures)]
+    runner.checks.run_each(scenarios, only, "scenario")
     runner.checks.exit("e2e")
 
 

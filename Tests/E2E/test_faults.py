@@ -75,5 +75,62 @@ class FlickdThatDoesNotStart(unittest.TestCase):
             self.assertTrue(daemon.log.closed)
 
 
+class OnlyNames(unittest.TestCase):
+    """--only of faults.py and scenarios.py: every real name runs its method, an unknown name
+    is an error (status 2) before anything runs."""
+
+    HERE = os.path.dirname(os.path.abspath(__file__))
+
+    def test_every_fault_name_is_a_method(self):
+        self.assertIn("seat", faults.FAULTS)
+        self.assertIn("tp-sigkill", faults.FAULTS)
+        for name in faults.FAULTS:
+            self.assertTrue(callable(getattr(faults.Faults, name.replace("-", "_"), None)), name)
+
+    def test_every_scenario_name_is_a_method(self):
+        import scenarios
+        for name in scenarios.SCENARIOS:
+            method = "measure" if name == "figures" else name.replace("-", "_")
+            self.assertTrue(callable(getattr(scenarios.Scenarios, method, None)), name)
+
+    def test_known_names_are_accepted(self):
+        import argparse
+        import scenarios
+        p = argparse.ArgumentParser()
+        self.assertEqual(scenarios.only_names(p, "seat,tp-sigkill", faults.FAULTS), {"seat", "tp-sigkill"})
+        self.assertEqual(scenarios.only_names(p, ",".join(faults.FAULTS), faults.FAULTS), set(faults.FAULTS))
+        self.assertEqual(scenarios.only_names(p, "", faults.FAULTS), set())
+        self.assertEqual(scenarios.only_names(p, "tp-flick, sizes", scenarios.SCENARIOS), {"tp-flick", "sizes"})
+
+    def run_script(self, script, only):
+        import subprocess
+        import tempfile
+        with tempfile.TemporaryDirectory() as work:
+            out = os.path.join(work, "results")
+            r = subprocess.run([sys.executable, os.path.join(self.HERE, script), "--flickd", "/nonexistent/flickd",
+                                "--out", out, "--only", only], capture_output=True, text=True, timeout=120)
+            return r, os.path.exists(out)
+
+    def test_an_unknown_name_beside_known_ones_is_an_error(self):
+        import argparse
+        import contextlib
+        import io
+        import scenarios
+        with self.assertRaises(SystemExit) as exit, contextlib.redirect_stderr(io.StringIO()) as err:
+            scenarios.only_names(argparse.ArgumentParser(), "seat,stal", faults.FAULTS)
+        self.assertEqual(exit.exception.code, 2)
+        self.assertIn("unknown name stal", err.getvalue())
+
+    def test_an_unknown_name_is_an_error_before_anything_runs(self):
+        # Only unknown names: were the check gone, the script would still run nothing on this host.
+        for script, only in (("faults.py", "stal"), ("scenarios.py", "tpflick,sizez")):
+            r, made = self.run_script(script, only)
+            self.assertEqual(r.returncode, 2, (script, r.stdout, r.stderr))
+            self.assertIn("unknown name", r.stderr, script)
+            for name in only.split(","):
+                self.assertIn(name, r.stderr, script)
+            self.assertFalse(made, script + ": nothing written")
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=1)
