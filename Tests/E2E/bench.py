@@ -14,15 +14,20 @@ Subcommands
                mapping (/proc/PID/smaps), 2 s after the pad was opened;
             2. idle wake-ups: context switches of every flickd thread (/proc/PID/task/*/status)
                over 10 idle seconds;
-            3. release -> first wheel event latency and tick intervals over --timing-flicks
+            3. release -> first output event latency and tick intervals over --timing-flicks
                flicks (200 mm/s for 150 ms, down and up in turn), each coast left to run
-               400 ms, then stopped by a one-finger tap. Latency: the kernel's timestamp of
-               the first REL_WHEEL_HI_RES event minus that of the frame that lifted the last
-               finger (both CLOCK_MONOTONIC, read back through evdev). Tick intervals: between
-               consecutive REL_WHEEL_HI_RES frames in the first 300 ms of each coast (where
+               400 ms, then stopped by a one-finger tap. The output's frames: the wheel's
+               REL_WHEEL_HI_RES frames, or the virtual touchpad's frames that move its fingers
+               (ABS_MT_POSITION_Y; each frame counted once, though it moves both fingers).
+               Latency: the kernel's timestamp of the first frame minus that of the frame that
+               lifted the last finger (both CLOCK_MONOTONIC, read back through evdev). Tick
+               intervals: between consecutive frames in the first 300 ms of each coast (where
                every tick has output; flickd skips ticks that would emit nothing at the slow
-               end), from the first timer tick on (the first event is written with the
-               release frame itself, not by the timer);
+               end), against the nominal period: 1/coast.tick_rate for the wheel, from the
+               first timer tick on (the first event is written with the release frame itself,
+               not by the timer); a fixed 8 ms for the virtual touchpad, from the glide's model
+               frames on (after a landing, the make-up and baseline frames come at intervals of
+               their own; the first tick's lateness is then not measured);
             4. CPU time of one coast: a flick of 200 mm/s for 150 ms, left to coast to its
                end (about 4.2 s with the default deceleration); utime+stime (/proc/PID/stat,
                10 ms units) and the scheduler's exact run time (/proc/PID/task/*/schedstat),
@@ -521,6 +526,18 @@ tick_rate = 120
 """
 
 
+# flickd's virtual touchpad writes its motion frames 8 ms apart whatever coast.tick_rate says
+# (VirtualFingers.framePeriod: 125 Hz, as touchpads report).
+TOUCHPAD_FRAME_PERIOD = 0.008
+
+
+def frame_times(events):
+    """The kernel times of the frames that output events (kernel time, code, value) belong to,
+    each once: the kernel stamps every event of a frame alike, and a virtual touchpad's motion
+    frame holds an ABS_MT_POSITION_Y for each of its two fingers."""
+    return sorted({e[0] for e in events})
+
+
 def output_tap_class(S):
     class OutputTap(S.WheelTap):
         """scenarios.WheelTap that also records EV_ABS events (the virtual touchpad's output)
@@ -564,7 +581,7 @@ class Bench:
         self.E = self.S.E
         self.out = {"label": args.label, "binary": args.flickd, "binary_bytes": os.path.getsize(args.flickd),
                     "guest": guest_info(), "config": CONFIG}
-        self.period = 1.0 / 120.0   # coast.tick_rate in config/flickd.toml
+        self.period = 1.0 / 120.0   # CONFIG's coast.tick_rate (the wheel's); run() sets the output's
         self.player_late = []
 
     def note(self, text):
@@ -595,6 +612,7 @@ class Bench:
                 # (the flicks are vertical: ABS_MT_POSITION_Y changes in every frame that moves).
                 self.motion_code = self.E.REL_WHEEL_HI_RES if daemon.output == "wheel" else self.E.ABS_MT_POSITION_Y
                 self.out["output"] = daemon.output
+                self.period = 1.0 / 120.0 if daemon.output == "wheel" else TOUCHPAD_FRAME_PERIOD
                 time.sleep(2.0)
                 self.out["memory_start"] = memory(pid, self.args.flickd)
                 self.out["resident_pages_start"] = {}
@@ -752,7 +770,7 @@ class Bench:
             pad.tap(hold=0.02)
             S.coast_end(daemon, mark, 3)
             k_release = r.get("k_release") or r["t_release"]
-            events = [e[0] for e in tap.between(k_release - 0.0005, k_release + 1.0, self.motion_code)]
+            events = frame_times(tap.between(k_release - 0.0005, k_release + 1.0, self.motion_code))
             if not events:
                 lost += 1
                 continue
@@ -762,9 +780,17 @@ class Bench:
                               if r.get("k_last_motion") else None,
                               "player_max_late_ms": r.get("max_late_ms")})
             early = [t for t in events if t - events[0] < 0.3]
-            if len(early) > 1:
-                first_tick.append(early[1] - k_release - self.period)
-            ticks = early[1:]
+            if self.out["output"] == "wheel":
+                if len(early) > 1:
+                    first_tick.append(early[1] - k_release - self.period)
+                ticks = early[1:]
+            else:
+                # Fingers that land open the glide with frames at intervals of their own (the
+                # make-up 2-8 ms after the landing, the baseline 1 ms later, the model's first
+                # 2 ms after that: VirtualFingers.makeUpInterval, baselineInterval,
+                # openingInterval); fingers still down continue a frame period after the release.
+                landed = any(e[2] >= 0 for e in tap.between(events[0], events[0] + 1e-6, E.ABS_MT_TRACKING_ID))
+                ticks = early[3:] if landed else early
             gaps = [b - a for a, b in zip(ticks, ticks[1:])]
             long_gaps += sum(1 for g in gaps if g > 1.5 * self.period)
             intervals += gaps
@@ -807,8 +833,8 @@ class Bench:
             end = S.coast_end(daemon, mark, 10)
             c_end = cpu_times(daemon.proc.pid)
             m = COAST_DURATION.search(daemon.text(), mark)
-            events = tap.between(k_release - 0.0005, k_release + 10.0, self.motion_code)
-            in3 = [e for e in events if e[0] < k_release + 3.0]
+            events = frame_times(tap.between(k_release - 0.0005, k_release + 10.0, self.motion_code))
+            in3 = [t for t in events if t < k_release + 3.0]
             best = {
                 "flick": "200 mm/s for 150 ms, 2 fingers",
                 "planned_duration_ms": float(m.group(1)) if m else None,
@@ -821,7 +847,7 @@ class Bench:
                 "whole_coast": {"cpu_ms": round(c_end[0] - c_release[0], 1),
                                 "run_ms": round((c_end[1] - c_release[1]) / 1e6, 3),
                                 "wheel_frames": len(events),
-                                "seconds": round(events[-1][0] - k_release, 3) if events else None},
+                                "seconds": round(events[-1] - k_release, 3) if events else None},
             }
             wc = best["whole_coast"]
             if wc["wheel_frames"]:
