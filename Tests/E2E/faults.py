@@ -358,11 +358,13 @@ class Faults:
 
     # -- 1: hot-plug cycles ---------------------------------------------------------------------
 
-    # Descriptors and resident memory are read after WARMUP cycles (the first pads grow VmRSS
+    # Descriptors and resident memory are read after WARMUP cycles (the first pads grow RSS
     # by ~1.4 MiB: Swift metadata, libudev's and libevdev's first allocations) and at the end.
-    # Descriptors must match exactly. VmRSS drifted by 0 KiB over 100 cycles in every run
-    # measured; RSS_SLACK_KIB over the 96 compared cycles catches a leak of 1.4 KiB a cycle,
-    # less than one libevdev handle (6 KiB for MANY_SLOTS, 8.6 KiB for TWO_SLOTS, measured).
+    # Resident memory is smaps_rollup's Rss (Flickd.rss_kib): VmRSS, read before, lags on the
+    # guest's 6.1 kernel and could hide a small growth. Descriptors must match exactly. VmRSS
+    # drifted by 0 KiB over 100 cycles in every run measured; RSS_SLACK_KIB over the 96
+    # compared cycles catches a leak of 1.4 KiB a cycle, less than one libevdev handle (6 KiB
+    # for MANY_SLOTS, 8.6 KiB for TWO_SLOTS, measured).
     WARMUP = 4
     RSS_SLACK_KIB = 128
 
@@ -459,7 +461,7 @@ class Faults:
                 "coasts_on_unplug_mid_scroll": len(spurious), "seconds": round(elapsed, 1),
                 "fds": {"after_warmup": fd0, "end": fd1}, "rss_kib": {"after_warmup": rss0, "end": rss1},
                 "samples": [{"cycles": n, "fds": d, "rss_kib": m} for n, d, m in samples]}
-            print("     %d cycles in %.0f s; fds %d -> %d; VmRSS %d -> %d KiB; series (cycles, fds, KiB): %s"
+            print("     %d cycles in %.0f s; fds %d -> %d; Rss %d -> %d KiB; series (cycles, fds, KiB): %s"
                   % (cycles, elapsed, fd0, fd1, rss0, rss1, samples), flush=True)
         finally:
             tap.close()

@@ -237,6 +237,16 @@ class Flickd:
         return total
 
     def rss_kib(self):
+        """Resident memory in KiB: Rss of /proc/PID/smaps_rollup, exact (the page tables
+        walked); VmRSS of /proc/PID/status only when that cannot be read, since VmRSS lags on
+        kernels before 6.2 (per-thread cached counters, up to 63 pages each)."""
+        try:
+            with open("/proc/%d/smaps_rollup" % self.proc.pid) as f:
+                for line in f:
+                    if line.startswith("Rss:"):
+                        return int(line.split()[1])
+        except OSError:
+            pass
         with open("/proc/%d/status" % self.proc.pid) as f:
             for line in f:
                 if line.startswith("VmRSS:"):
