@@ -657,7 +657,7 @@ class Scenarios:
                         kw = dict({"speed": 150, "duration": 0.25}, **kw)
                         label += " at %d mm/s" % kw["speed"]
                         r, _, mark, host_start = self.flick(daemon, pad, direction, **kw)
-                        planned = daemon.wait_log(r"coast at [^\n]*", 5, mark)
+                        planned = daemon.wait_log(r"device \d+: coast at [^\n]*", 5, mark)
                         end = daemon.wait_log(r"coast ended at [^\n]*: ([a-z-]+)", 8, mark)
                         time.sleep(0.8)   # the rest and the lift, and libinput's reader
                         if not c.check(s, label + ": flickd planned a coast", planned is not None, "a 'coast at' line",
@@ -933,7 +933,7 @@ class Scenarios:
                 for how in ("touch", "key", "button", "device-removed"):
                     label = "stop by " + how
                     r, plan, mark, host_start = self.flick(daemon, pad, "down", speed=250, duration=0.12)
-                    if plan is None and not daemon.wait_log(r"coast at", 1, mark):
+                    if plan is None and not daemon.wait_log(r"device \d+: coast at", 1, mark):
                         c.check(s, label + ": flickd planned a coast", False, "a plan", daemon.text()[mark:][-400:])
                         continue
                     time.sleep(0.3)
