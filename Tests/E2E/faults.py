@@ -355,6 +355,8 @@ class Faults:
             release_as_nobody(pads, tap)
             if daemon:
                 self.check(f, label + ": flickd exits 0 on SIGTERM", daemon.stop() == 0, 0, daemon.proc.returncode)
+                # Its log is in self.public (for the user nobody), which main() removes at the end.
+                shutil.copy(daemon.log_path, os.path.join(self.out, "uinput-later.log"))
 
     # -- 1: hot-plug cycles ---------------------------------------------------------------------
 
