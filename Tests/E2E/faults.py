@@ -29,9 +29,10 @@ and actual. Faults:
              kernel removes the device, libinput reports DEVICE_REMOVED and lists no flickd
              touchpad any more, no button, motion or touch event came from it
   udev       udev's events lost: flickd (as nobody, so its receive queue is as small as
-             net.core.rmem_max, lowered for the test) is stopped while 12 touchpads are plugged
-             in; the kernel drops what overflows its queue. flickd says so, looks at every
-             device again, opens the last pad (whose event was lost) and a flick on it coasts
+             net.core.rmem_max, lowered for the test) is stopped while 13 touchpads are plugged
+             in (12 two-slot, then a 15-slot one); the kernel drops what overflows its queue.
+             flickd says so, looks at every device again, opens every pad once, the last
+             (whose event was lost) included, and a flick on it coasts
   config     the configuration file emptied, written half-way, deleted while flickd runs: each
              time flickd says why and keeps the running settings (the deceleration rate read
              back from the planned coasts); a good file written after them is applied
