@@ -116,12 +116,25 @@ public struct Configuration: Hashable, Sendable {
         public var touch = true
         /// `stop.button`: a mouse, pointing-stick or touchpad button press (a pad's own
         /// physical buttons; a clickpad's press comes under a finger, whose touch stops it
-        /// first). Default true.
+        /// first). A pad whose flicks are not read is read for its buttons even when `touch` is
+        /// off. Default true.
         public var button = true
         /// `stop.key`: a key press on a keyboard (Ctrl during a coast would turn the wheel events
         /// into zoom). Default true. Keys are only seen as "a key went down", never recorded.
         public var key = true
         public init() {}
+
+        /// What of a touch device whose flicks are not read stops a coast, in words ("a touch",
+        /// "a press of its buttons"); nil when nothing of it does, and it need not be read.
+        /// `buttons`: it has pointer buttons of its own (a touchpad with physical buttons).
+        public func stopper(ofUnreadDeviceWithButtons buttons: Bool) -> String? {
+            switch (touch, button && buttons) {
+            case (true, true): return "a touch or a press of its buttons"
+            case (true, false): return "a touch"
+            case (false, true): return "a press of its buttons"
+            case (false, false): return nil
+            }
+        }
     }
 
     /// `[output]`: which virtual device carries the coast. Applies to the whole daemon.

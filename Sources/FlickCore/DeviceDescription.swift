@@ -78,6 +78,10 @@ public struct DeviceDescription: Hashable, Sendable {
             || (absoluteAxes[EventCode.absMTPositionX] != nil && absoluteAxes[EventCode.absMTPositionY] != nil)
     }
 
+    /// Whether it has pointer buttons of its own (BTN_LEFT ... BTN_TASK: a touchpad's physical
+    /// buttons), not only the touch and tool keys every touch device has.
+    public var hasPointerButtons: Bool { keys.contains(where: EventCode.isPointerButton) }
+
     /// Why the device's positions cannot be read though it has position axes: one of them has
     /// `minimum == maximum`, a range of no width (a kernel or driver bug, for which libinput
     /// rejects the whole device, "device has min == max on ABS_X"); nil when each position axis

@@ -260,11 +260,14 @@ public final class Engine {
         let buttonPressed = state.buttonPressed
         state.buttonPressed = false
 
-        if buttonPressed && coast != nil && configuration.stop.button && (frame.resynchronized || !frame.newTouch) {
+        // A touch on a device whose flicks are read always stops a coast (it may be the next
+        // flick); on one read only to stop coasts, as `stop.touch` says.
+        let touchStops = state.recognizer != nil || configuration.stop.touch
+        if buttonPressed && coast != nil && configuration.stop.button && (frame.resynchronized || !frame.newTouch || !touchStops) {
             // A pad's own button pressed with no finger landing (a pad with physical buttons
             // below it): a click, as on a mouse; a key that went down is one even in a frame
             // whose contacts cannot be trusted. A clickpad's press comes under a finger, whose
-            // landing is the touch that stops the coast (below).
+            // landing is the touch that stops the coast (below), unless its touches do not.
             stop(at: time, reason: .button)
         }
         if frame.resynchronized {
@@ -275,8 +278,8 @@ public final class Engine {
             if state.kind == .touchpad && frame.fingerCount != 2 { fingers.handLifted(from: device) }
             return WheelOutput()
         }
-        if frame.newTouch && coast != nil {
-            // A finger on any touch device stops the coast at once, like a hand on a wheel.
+        if frame.newTouch && coast != nil && touchStops {
+            // A finger on a touch device stops the coast at once, like a hand on a wheel.
             stop(at: time, reason: .touch)
         }
         if state.kind == .touchpad {

@@ -81,6 +81,8 @@ public final class Daemon {
         let role: Role
         /// What `[[device]]` sections match it by (touch devices only).
         var identity: DeviceIdentity?
+        /// A touch device with pointer buttons of its own (a touchpad's physical buttons).
+        var hasButtons = false
     }
 
     /// epoll tokens: small constants for the loop's own descriptors; devices carry their id in
@@ -443,7 +445,7 @@ public final class Daemon {
         // The engine has admitted its devices again under the new configuration: a disabled
         // kind is no longer read, an enabled one is.
         for (id, open) in devices.sorted(by: { $0.key < $1.key }) where open.role == .touch {
-            if let admission = engine.admission(of: id), keeps(admission, node: open.node, sizeHint: open.device.sizeHint) { continue }
+            if let admission = engine.admission(of: id), keeps(admission, node: open.node, buttons: open.hasButtons, sizeHint: open.device.sizeHint) { continue }
             close(id, at: time, why: "closed")
         }
         // Devices closed before may be wanted now.
@@ -600,7 +602,7 @@ public final class Daemon {
         for (id, open) in devices.sorted(by: { $0.key < $1.key }) where open.role == .touch {
             let why = open.identity.flatMap { perDevice?.driverGlides(for: $0) }
             guard let admission = engine.setDriverGlides(why, for: id) else { continue }
-            if !keeps(admission, node: open.node, sizeHint: open.device.sizeHint) {
+            if !keeps(admission, node: open.node, buttons: open.hasButtons, sizeHint: open.device.sizeHint) {
                 if let identity = open.identity { closedForDriverGlides[open.node.devnode] = identity }
                 close(id, at: time, why: "closed")
             }
@@ -932,11 +934,14 @@ public final class Daemon {
         let id = nextID
         nextID += 1
         var identity: DeviceIdentity?
+        var hasButtons = false
         switch role {
         case .touch:
             let description = device.describe()
+            hasButtons = description.hasPointerButtons
             let glides = desktopAnswer?.perDevice?.driverGlides(for: DeviceIdentity(description))
-            guard keeps(engine.addDevice(id, description: description, driverGlides: glides), node: node, sizeHint: device.sizeHint) else {
+            guard keeps(engine.addDevice(id, description: description, driverGlides: glides), node: node,
+                        buttons: hasButtons, sizeHint: device.sizeHint) else {
                 engine.removeDevice(id, at: time)
                 if glides != nil { closedForDriverGlides[node.devnode] = DeviceIdentity(description) }
                 return
@@ -956,7 +961,7 @@ public final class Daemon {
                 return
             }
         }
-        let open = OpenDevice(device: device, node: node, role: role, identity: identity)
+        let open = OpenDevice(device: device, node: node, role: role, identity: identity, hasButtons: hasButtons)
         devices[id] = open
         if let identity, let perDevice = desktopAnswer?.perDevice {
             engine.setDesktopNaturalScrolling(perDevice.natural(for: identity), for: id)
@@ -974,7 +979,7 @@ public final class Daemon {
 
     /// Whether a touch device with `admission` is kept open (and in the engine); logs the
     /// decision.
-    private func keeps(_ admission: DeviceAdmission, node: InputNode, sizeHint: LibinputQuirks.Hint? = nil) -> Bool {
+    private func keeps(_ admission: DeviceAdmission, node: InputNode, buttons: Bool, sizeHint: LibinputQuirks.Hint? = nil) -> Bool {
         let label = "\(node.devnode) (\(node.name))"
         switch admission {
         case .used(let kind, let geometry):
@@ -988,12 +993,13 @@ public final class Daemon {
                 \(Self.whole(geometry.y.lengthMillimetres)) mm\(estimated); flicks coast
                 """)
             return true
-        case .stopOnly(let kind, let why) where stopSources.touch:
-            logger.info("\(label): \(kind.rawValue), a touch stops a coast (\(why))")
-            return true
         case .stopOnly(let kind, let why):
-            logger.info("\(label): \(kind.rawValue), not used (\(why))")
-            return false
+            guard let stopper = stopSources.stopper(ofUnreadDeviceWithButtons: buttons) else {
+                logger.info("\(label): \(kind.rawValue), not used (\(why), and stop.touch is false)")
+                return false
+            }
+            logger.info("\(label): \(kind.rawValue), \(stopper) stops a coast (\(why))")
+            return true
         case .ignored(let why):
             logger.info("\(label): not used (\(why))")
             return false

@@ -55,6 +55,35 @@ import FlickTestSupport
         #expect(pad.coastEndReasons == [.touch])
     }
 
+    /// With `stop.touch` off, a pad read only to stop coasts stops one with its own button,
+    /// even pressed in the frame its finger lands in (a clickpad's click), and not with a touch.
+    @Test func withoutTouchStopsOnlyItsButtonStopsACoastFromAnotherPad() throws {
+        var configuration = Configuration.defaults
+        configuration.stop.touch = false
+        let land: [(UInt16, UInt16, Int32)] = [(EventCode.absolute, EventCode.absMTSlot, 0), (EventCode.absolute, EventCode.absMTTrackingID, 7),
+                                               (EventCode.absolute, EventCode.absMTPositionX, 3000), (EventCode.absolute, EventCode.absMTPositionY, 3000),
+                                               (EventCode.key, EventCode.touch, 1), (EventCode.key, EventCode.toolFinger, 1),
+                                               (EventCode.synchronization, EventCode.synReport, 0)]
+        let click: [(UInt16, UInt16, Int32)] = [(EventCode.key, EventCode.buttonLeft, 1), (EventCode.synchronization, EventCode.synReport, 0)]
+        for (name, events) in [("a touch, then a click", land + click), ("a click in the landing frame", click.dropLast() + land)] {
+            let pad = try FingerScript(device: "synaptics-t440", configuration: configuration)
+            let other: DeviceID = 42
+            guard case .stopOnly? = pad.engine.addDevice(other, description: try Fixtures.device("synaptics-t440"), driverGlides: Self.why) as DeviceAdmission? else {
+                Issue.record("added as used")
+                return
+            }
+            Self.flick(pad)
+            #expect(pad.engine.isCoasting)
+            var stoppedAt: Int?
+            for (i, (type, code, value)) in events.enumerated() {
+                _ = pad.engine.handle(InputEvent(type: type, code: code, value: value), from: other, at: pad.now)
+                if stoppedAt == nil && !pad.engine.isCoasting { stoppedAt = i }
+            }
+            #expect(stoppedAt == events.count - 1, "\(name): stopped at the click's frame, not before")
+            #expect(pad.coastEndReasons == [.button], "\(name)")
+        }
+    }
+
     @Test func aDisabledKindSaysSoFirst() throws {
         var configuration = Configuration.defaults
         configuration.touchpad.enabled = false

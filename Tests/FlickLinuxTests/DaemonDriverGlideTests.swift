@@ -83,7 +83,7 @@ struct DaemonDriverGlideTests {
         let (source, lines) = try Self.run(configuration: Configuration()) { admissions.append($0.admission(of: 1)) }
         let said = lines.filter { $0.hasPrefix(Self.pad) }
         #expect(said.first?.hasSuffix("flicks coast") == true, "opened before the first answer")
-        #expect(said.dropFirst().first == "\(Self.pad), a touch stops a coast (\(Self.why))")
+        #expect(said.dropFirst().first == "\(Self.pad), a touch or a press of its buttons stops a coast (\(Self.why))")
         #expect(said.last?.hasSuffix("flicks coast") == true, "the next answer: the driver no longer glides")
         guard admissions.count >= 3, case .stopOnly? = admissions[1], case .used? = admissions.last else {
             Issue.record("\(admissions)")
@@ -92,17 +92,29 @@ struct DaemonDriverGlideTests {
         #expect(source.opened == ["/dev/input/event5"], "kept open throughout: its touches stop coasts")
     }
 
-    @Test func withoutTouchStopsThePadIsClosedAndOpenedAgain() throws {
+    @Test func withoutTouchOrButtonStopsThePadIsClosedAndOpenedAgain() throws {
         var configuration = Configuration()
         configuration.stop.touch = false
+        configuration.stop.button = false
         let (source, lines) = try Self.run(configuration: configuration)
         let said = lines.filter { $0.hasPrefix(Self.pad) }
-        #expect(said.dropFirst().first == "\(Self.pad), not used (\(Self.why))", "\(lines)")
+        #expect(said.dropFirst().first == "\(Self.pad), not used (\(Self.why), and stop.touch is false)", "\(lines)")
         #expect(lines.contains { $0.hasPrefix("/dev/input/event5 (SynPS/2 Synaptics TouchPad): closed") }, "\(lines)")
         // The reload opens it again and closes it again, as the answer in force still says the
         // driver glides; the next answer says it no longer does: opened, and kept.
         #expect(source.opened == ["/dev/input/event5", "/dev/input/event5", "/dev/input/event5"])
         #expect(said.last?.hasSuffix("flicks coast") == true, "\(lines)")
+    }
+
+    /// The pad's own button (the T440's clickpad button) still stops coasts when its touches
+    /// do not: it stays open.
+    @Test func withoutTouchStopsThePadsButtonsKeepItOpen() throws {
+        var configuration = Configuration()
+        configuration.stop.touch = false
+        let (source, lines) = try Self.run(configuration: configuration)
+        let said = lines.filter { $0.hasPrefix(Self.pad) }
+        #expect(said.dropFirst().first == "\(Self.pad), a press of its buttons stops a coast (\(Self.why))", "\(lines)")
+        #expect(source.opened == ["/dev/input/event5"], "kept open throughout: its button stops coasts")
     }
 }
 

@@ -115,6 +115,15 @@ extension DevicesCommandTests {
         let off = try Self.configuration("[touchpad]\nenabled = false\n[[device]]\nname = \"Elantech\"\nresolution = 31\n")
         let stopOnly = DeviceListing.list([pad], from: devices, configuration: off).text
         #expect(stopOnly.contains("    size:        41.3 × 22.7 mm\n"), "\(stopOnly)")
+        #expect(stopOnly.hasSuffix("    used:        to stop a coast: a touch or a press of its buttons stops it (touchpad.enabled is false)\n"), "\(stopOnly)")
+
+        // Its buttons still stop coasts when its touches do not; with neither, it is not read.
+        let buttonsOnly = try Self.configuration("[touchpad]\nenabled = false\n[stop]\ntouch = false\n")
+        let buttons = DeviceListing.list([pad], from: devices, configuration: buttonsOnly).text
+        #expect(buttons.hasSuffix("    used:        to stop a coast: a press of its buttons stops it (touchpad.enabled is false)\n"), "\(buttons)")
+        let neither = try Self.configuration("[touchpad]\nenabled = false\n[stop]\ntouch = false\nbutton = false\n")
+        let unread = DeviceListing.list([pad], from: devices, configuration: neither).text
+        #expect(unread.hasSuffix("    used:        no: touchpad.enabled is false, and stop.touch is false (a touch does not stop a coast)\n"), "\(unread)")
     }
 }
 

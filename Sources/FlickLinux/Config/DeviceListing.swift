@@ -111,11 +111,13 @@ public enum DeviceListing {
             switch admission {
             case .used(let kind, _):
                 text += field("used", "yes: \(kind.rawValue) flicks coast")
-            case .stopOnly(_, let why) where engine.configuration.stop.touch:
-                text += field("used", "to stop a coast: a touch stops it (\(why))")
             case .stopOnly(_, let why):
-                // The daemon closes it again: nothing it does matters.
-                text += field("used", "no: \(why), and stop.touch is false (a touch does not stop a coast)")
+                if let stopper = engine.configuration.stop.stopper(ofUnreadDeviceWithButtons: description.hasPointerButtons) {
+                    text += field("used", "to stop a coast: \(stopper) stops it (\(why))")
+                } else {
+                    // The daemon closes it again: nothing it does matters.
+                    text += field("used", "no: \(why), and stop.touch is false (a touch does not stop a coast)")
+                }
             case .ignored(let why):
                 text += field("used", "no: \(why)")
             }

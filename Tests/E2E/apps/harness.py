@@ -2485,7 +2485,7 @@ def run_mode(args, server, app, pad, mode, work, checks):
             stood = wait_synaptics_aside(daemon, pad.devnode)
             if args.check:
                 checks.check("%s/%s/%s" % (server.name, app.toolkit, mode), "flickd reads that the synaptics driver glides by itself",
-                             stood is not None, "%s: touchpad, a touch stops a coast (the synaptics X driver glides by itself ...)" % pad.devnode,
+                             stood is not None, "%s: touchpad, a touch or a press of its buttons stops a coast (the synaptics X driver glides by itself ...)" % pad.devnode,
                              stood or daemon.text()[-600:])
         if isinstance(server, XorgSynapticsNoCoast) and daemon and mode in ("touchpad", "default") and args.check:
             warned = wait_line(daemon, r"the synaptics X driver drives flickd virtual touchpad[^\n]*", 30)
@@ -2537,7 +2537,7 @@ def wait_line(daemon, pattern, seconds):
 def wait_synaptics_aside(daemon, devnode, seconds=30):
     """flickd's line saying the pad at `devnode` only stops coasts, as its synaptics driver
     glides by itself; None when it did not come in time."""
-    return wait_line(daemon, re.escape(devnode) + r" \([^)]*\): touchpad, a touch stops a coast "
+    return wait_line(daemon, re.escape(devnode) + r" \([^)]*\): touchpad, a touch (?:or a press of its buttons )?stops a coast "
                      r"\(the synaptics X driver glides by itself[^\n]*", seconds)
 
 
