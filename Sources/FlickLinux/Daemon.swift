@@ -153,7 +153,7 @@ public final class Daemon {
     private var lastDesktopLines: [String] = []
     /// Whether the warning that the synaptics X driver drives the virtual touchpad was logged.
     private var warnedOfSynapticsOutput = false
-    /// Touchpads closed because their driver glides by itself and no touch stops a coast
+    /// Touchpads closed because their driver glides by itself and nothing of theirs stops a coast
     /// (`followDriverGlides`), by device node: opened again when an answer says it no longer
     /// does.
     private var closedForDriverGlides: [String: DeviceIdentity] = [:]
@@ -595,7 +595,7 @@ public final class Daemon {
 
     /// Tells the engine which touchpads' drivers glide by themselves (the synaptics X driver's
     /// coasting), so that their flicks start no second glide; logs each change of a device's
-    /// use (`keeps`). One no longer kept (no touch stops a coast) is closed; one whose driver
+    /// use (`keeps`). One no longer kept (nothing of it stops a coast) is closed; one whose driver
     /// no longer glides but was closed for it is opened again.
     private func followDriverGlides(_ perDevice: PerDeviceNaturalScrolling?) {
         let time = now()
