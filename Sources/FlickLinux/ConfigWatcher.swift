@@ -7,8 +7,11 @@ import Glibc
 /// deleted inode. In the directory it follows the file's name being closed after writing
 /// (IN_CLOSE_WRITE), renamed in (IN_MOVED_TO), made as a link (IN_CREATE of a symbolic or
 /// hard link), deleted or renamed away (IN_DELETE, IN_MOVED_FROM); events for other names are
-/// dropped. Writes in progress (IN_MODIFY) are not followed, nor the creation of a file that
-/// is then written (it may be read half-written): the close that ends them is.
+/// dropped. Writes in progress (IN_MODIFY) are not followed: the close that ends them is. A
+/// regular file created under the name (IN_CREATE) may be one still being written, or one
+/// complete when made, whose close never comes under this name (a hard link whose first name
+/// was removed since, as Python's atomicwrites makes a file; a file made with O_TMPFILE and
+/// linked in): it is `createdUnclosed`, for `LiveConfiguration` to read once it is quiet.
 ///
 /// A directory that does not exist yet (no ~/.config/flickd; no xfce4/xfconf/xfce-perchannel-xml
 /// in a user's first Xfce session until xfconf's store first starts) is waited for from the nearest directory on
@@ -34,6 +37,9 @@ public final class ConfigWatcher {
             /// Made as a symbolic or hard link (a file created to be written is `written` when
             /// closed).
             case created
+            /// Created as a regular file with one name, and not closed since as far as seen: being
+            /// written, or linked in complete (a link whose first name is gone already).
+            case createdUnclosed = "created (no close seen)"
             /// Deleted or renamed away, or its directory was.
             case removed
             /// Its directory appeared: the file may be there already.
@@ -126,7 +132,15 @@ public final class ConfigWatcher {
             changes.append(Change(path: entry.file, kind: .directoryAppeared))
         }
         var seen: Set<Change> = []
-        return changes.filter { seen.insert($0).inserted }
+        return Self.closingCreations(changes.filter { seen.insert($0).inserted })
+    }
+
+    /// `changes` without a creation with no close seen that a later change to the same file
+    /// says more about (its close, mostly: a file created and written in one batch is `written`).
+    static func closingCreations(_ changes: [Change]) -> [Change] {
+        changes.enumerated().filter { index, change in
+            change.kind != .createdUnclosed || !changes[(index + 1)...].contains { $0.path == change.path && $0.kind != .createdUnclosed }
+        }.map(\.element)
     }
 
     /// One event; returns whether the watches must be set up again. `appearing` gets the
@@ -175,8 +189,9 @@ public final class ConfigWatcher {
         if mask & UInt32(IN_CREATE) != 0 {
             // A file created by open(O_CREAT) may be read half-written (`cat > config.toml`):
             // its close (IN_CLOSE_WRITE) is the change. A link is complete when made, and
-            // nothing closes it.
-            return Syscall.isLink(path) ? .created : nil
+            // nothing closes it; a regular file with one name may be either.
+            if Syscall.isLink(path) { return .created }
+            return Syscall.contentState(path) != nil ? .createdUnclosed : nil
         }
         if mask & UInt32(IN_DELETE | IN_MOVED_FROM) != 0 { return .removed }
         return nil
@@ -335,6 +350,23 @@ extension Syscall {
         var status = stat()
         guard lstat(path, &status) == 0 else { return false }
         return status.st_mode & S_IFMT == S_IFLNK || (status.st_mode & S_IFMT == S_IFREG && status.st_nlink > 1)
+    }
+
+    /// What a regular file at `path` holds as far as `stat` tells (size and modification time,
+    /// following symbolic links), to see whether it is still being written; nil for no
+    /// regular file.
+    static func contentState(_ path: String) -> ContentState? {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        return ContentState(size: Int64(status.st_size), seconds: Int64(status.st_mtim.tv_sec),
+                            nanoseconds: Int64(status.st_mtim.tv_nsec))
+    }
+
+    /// A regular file's size and modification time (`contentState`).
+    struct ContentState: Hashable {
+        var size: Int64
+        var seconds: Int64
+        var nanoseconds: Int64
     }
 
     /// Whether `path` is a directory (following symbolic links).

@@ -659,7 +659,7 @@ public final class Daemon {
     private func reloadDelayPassed() {
         let trigger: String?
         do {
-            trigger = try configuration.settled()
+            trigger = try configuration.settled(at: now())
         } catch {
             logger.error("cannot read the reload timer: \(error)")
             return
@@ -995,7 +995,7 @@ public final class Daemon {
             return true
         case .stopOnly(let kind, let why):
             guard let stopper = stopSources.stopper(ofUnreadDeviceWithButtons: buttons) else {
-                logger.info("\(label): \(kind.rawValue), not used (\(why), and stop.touch is false)")
+                logger.info("\(label): \(kind.rawValue), not used (\(why), and \(Self.unreadDeviceStops(buttons: buttons)))")
                 return false
             }
             logger.info("\(label): \(kind.rawValue), \(stopper) stops a coast (\(why))")
@@ -1004,6 +1004,12 @@ public final class Daemon {
             logger.info("\(label): not used (\(why))")
             return false
         }
+    }
+
+    /// Why nothing of a touch device whose flicks are not read stops a coast: the settings that
+    /// are off (`stop.button` too when it has buttons of its own).
+    static func unreadDeviceStops(buttons: Bool) -> String {
+        buttons ? "stop.touch and stop.button are false" : "stop.touch is false"
     }
 
     /// Forgets device `id`: it leaves the engine (ending a coast it started) and is closed.

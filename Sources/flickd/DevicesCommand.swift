@@ -11,7 +11,9 @@ struct DevicesCommand: FlickdCommand {
             name, what udev says it is (touchpad, touchscreen, mouse, keyboard or other), and \
             for touch devices their size in millimetres and resolution as flickd reads them (a [[device]] section's \
             resolution, else the device's, else libinput's quirk, else an estimate), number of \
-            multitouch slots, and whether flickd will read their flicks, and if not, why. Mice \
+            multitouch slots, and whether flickd will read their flicks, and if not, why. (Under \
+            the synaptics X driver, whose own glide makes flickd stand aside for that pad, \
+            only the running daemon and `flickd doctor` know it.) Mice \
             and keyboards are only watched for a press that stops a coast, and not even opened \
             when stop.button or stop.key is false.
 

@@ -98,7 +98,7 @@ struct DaemonDriverGlideTests {
         configuration.stop.button = false
         let (source, lines) = try Self.run(configuration: configuration)
         let said = lines.filter { $0.hasPrefix(Self.pad) }
-        #expect(said.dropFirst().first == "\(Self.pad), not used (\(Self.why), and stop.touch is false)", "\(lines)")
+        #expect(said.dropFirst().first == "\(Self.pad), not used (\(Self.why), and stop.touch and stop.button are false)", "\(lines)")
         #expect(lines.contains { $0.hasPrefix("/dev/input/event5 (SynPS/2 Synaptics TouchPad): closed") }, "\(lines)")
         // The reload opens it again and closes it again, as the answer in force still says the
         // driver glides; the next answer says it no longer does: opened, and kept.

@@ -123,7 +123,7 @@ extension DevicesCommandTests {
         #expect(buttons.hasSuffix("    used:        to stop a coast: a press of its buttons stops it (touchpad.enabled is false)\n"), "\(buttons)")
         let neither = try Self.configuration("[touchpad]\nenabled = false\n[stop]\ntouch = false\nbutton = false\n")
         let unread = DeviceListing.list([pad], from: devices, configuration: neither).text
-        #expect(unread.hasSuffix("    used:        no: touchpad.enabled is false, and stop.touch is false (a touch does not stop a coast)\n"), "\(unread)")
+        #expect(unread.hasSuffix("    used:        no: touchpad.enabled is false, and stop.touch and stop.button are false (neither a touch nor a press of its buttons stops a coast)\n"), "\(unread)")
     }
 }
 

@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 import FlickCore
 @testable import FlickLinux
@@ -51,9 +52,55 @@ import FlickCore
         #expect(timer.deadline == t0 + .milliseconds(100) + LiveConfiguration.settleDelay, "the wait starts again")
         try live.receiveChanges(at: t0 + .milliseconds(120))
         #expect(timer.deadline == t0 + .milliseconds(100) + LiveConfiguration.settleDelay, "no change, no new wait")
-        let trigger = try #require(try live.settled())
+        let trigger = try #require(try live.settled(at: t0 + .milliseconds(250)))
         #expect(trigger == "\(directory.file("config.toml")) written, \(directory.file("config.toml")) replaced", "\(trigger)")
-        #expect(try live.settled() == nil, "one reload for the burst")
+        #expect(try live.settled(at: t0 + .milliseconds(260)) == nil, "one reload for the burst")
+    }
+
+    /// A file linked in complete, its first name then removed (Python's atomicwrites): no
+    /// close comes under its name, and it is read once it has stayed the same for
+    /// `unclosedQuiet`; one still being written waits while it grows, and its close is read
+    /// at the settle delay.
+    @Test func aFileCreatedWithoutACloseIsReadOnceItIsQuiet() throws {
+        let directory = ConfigScratchDirectory()
+        let path = directory.file("config.toml")
+        directory.write("config.toml", "[scroll]\nspeed = 30\n")
+        let source = ConfigurationSource(location: ConfigurationLocation(explicit: path, searchPath: []))
+        let live = try LiveConfiguration(source: source, watch: true, logger: Logger(label: "test"))
+        let timer = try #require(live.settleTimer)
+        let t0 = Instant(microseconds: 1_000_000)
+        #expect(unlink(path) == 0)
+        _ = try live.watcher?.receive()
+
+        directory.write("config.toml.tmp", "[scroll]\nspeed = 35\n")
+        #expect(link(directory.file("config.toml.tmp"), path) == 0)
+        #expect(unlink(directory.file("config.toml.tmp")) == 0)
+        try live.receiveChanges(at: t0)
+        #expect(timer.deadline == t0 + LiveConfiguration.settleDelay)
+        let first = t0 + LiveConfiguration.settleDelay
+        #expect(try live.settled(at: first) == nil, "looked at once: not yet known to be quiet")
+        #expect(timer.deadline == first + LiveConfiguration.unclosedQuiet)
+        let trigger = try #require(try live.settled(at: first + LiveConfiguration.unclosedQuiet), "unchanged since: read")
+        #expect(trigger == "\(path) created (no close seen)", "\(trigger)")
+
+        // Created and still open: it grows between the looks, then its close comes.
+        #expect(unlink(path) == 0)
+        _ = try live.watcher?.receive()
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        try #require(fd >= 0)
+        #expect(write(fd, "[scroll]\n", 9) == 9)
+        let t1 = t0 + .seconds(10)
+        try live.receiveChanges(at: t1)
+        #expect(try live.settled(at: t1 + LiveConfiguration.settleDelay) == nil)
+        #expect(write(fd, "speed = 40\n", 11) == 11)
+        let t2 = t1 + LiveConfiguration.settleDelay + LiveConfiguration.unclosedQuiet
+        #expect(try live.settled(at: t2) == nil, "it grew: still being written")
+        #expect(timer.deadline == t2 + LiveConfiguration.unclosedQuiet)
+        close(fd)
+        try live.receiveChanges(at: t2 + .milliseconds(10))
+        #expect(timer.deadline == t2 + .milliseconds(10) + LiveConfiguration.settleDelay, "the close: the settle delay")
+        let closed = try #require(try live.settled(at: t2 + .milliseconds(10) + LiveConfiguration.settleDelay))
+        #expect(closed == "\(path) written", "the close says more than the creation: \(closed)")
     }
 
     @Test func aFileWithProblemsAtStartIsAnError() {

@@ -5,8 +5,10 @@ import FlickCore
 /// whether flickd uses it and why (not).
 ///
 /// Decided as the daemon decides (`Daemon.open`): the same admission by the engine, the devices
-/// opened through the same `DeviceSource`. The text is built here, not printed, so that tests
-/// can read it for scripted devices.
+/// opened through the same `DeviceSource`, with one thing only the desktop tells the daemon left
+/// out: a touchpad whose X driver glides by itself (synaptics' coasting) is listed as used,
+/// where the daemon only stops coasts with it (`flickd doctor` names it under "touchpad
+/// driver"). The text is built here, not printed, so that tests can read it for scripted devices.
 public enum DeviceListing {
     /// The text for some nodes, and the devices that could not be opened.
     public struct Listing {
@@ -116,7 +118,8 @@ public enum DeviceListing {
                     text += field("used", "to stop a coast: \(stopper) stops it (\(why))")
                 } else {
                     // The daemon closes it again: nothing it does matters.
-                    text += field("used", "no: \(why), and stop.touch is false (a touch does not stop a coast)")
+                    let off = Daemon.unreadDeviceStops(buttons: description.hasPointerButtons)
+                    text += field("used", "no: \(why), and \(off) (\(description.hasPointerButtons ? "neither a touch nor a press of its buttons stops" : "a touch does not stop") a coast)")
                 }
             case .ignored(let why):
                 text += field("used", "no: \(why)")

@@ -24,6 +24,12 @@ public final class LiveConfiguration {
     /// (write a temporary file, rename it over, maybe chmod) comes as a burst of events.
     public static let settleDelay = Duration.milliseconds(150)
 
+    /// How long a file created and not closed since (`ConfigWatcher.Change.Kind.createdUnclosed`)
+    /// must stay the same, in size and modification time, before it is read: it may be a
+    /// file still being written (`cat > config.toml`), whose close is then the change, or one
+    /// linked in complete, which nothing closes.
+    public static let unclosedQuiet = Duration.seconds(1)
+
     /// The settings in force: those loaded at start or by the last reload that succeeded.
     public private(set) var current: Configuration
     /// The file `current` came from; nil when it is the built-in defaults for lack of a file,
@@ -39,6 +45,9 @@ public final class LiveConfiguration {
     private let read: () throws -> Configuration
     /// The changes seen since the last reload, for its log line.
     private var pendingChanges: [ConfigWatcher.Change] = []
+    /// While the reload waits only on files created and not closed: their size and modification
+    /// time when last looked at (nil for a file not there), by path; empty before the first look.
+    private var unclosedStates: [String: Syscall.ContentState?] = [:]
 
     /// Loads the file `source` picks and follows it: `watch` sets up inotify on its paths (a
     /// failing inotify is logged on `logger` and leaves SIGHUP to reload).
@@ -83,15 +92,28 @@ public final class LiveConfiguration {
         let changes = try watcher.receive()
         guard !changes.isEmpty else { return }
         for change in changes where !pendingChanges.contains(change) { pendingChanges.append(change) }
+        pendingChanges = ConfigWatcher.closingCreations(pendingChanges)
+        unclosedStates = [:]
         try settleTimer.arm(at: time + Self.settleDelay)
     }
 
-    /// After the settle timer fired: what triggered the reload that is due (the changes, for
-    /// the log line), or nil when the timer had been disarmed or moved on.
-    func settled() throws(SystemError) -> String? {
+    /// After the settle timer fired at `time`: what triggered the reload that is due (the
+    /// changes, for the log line), or nil when the timer had been disarmed or moved on, or
+    /// when the changes are only files created and not closed that are not yet quiet (the
+    /// timer is armed again, `unclosedQuiet` on).
+    func settled(at time: Instant) throws(SystemError) -> String? {
         guard let settleTimer, try settleTimer.acknowledge() else { return nil }
+        if !pendingChanges.isEmpty, pendingChanges.allSatisfy({ $0.kind == .createdUnclosed }) {
+            let states = Dictionary(pendingChanges.map { ($0.path, Syscall.contentState($0.path)) }, uniquingKeysWith: { a, _ in a })
+            if states != unclosedStates {
+                unclosedStates = states
+                try settleTimer.arm(at: time + Self.unclosedQuiet)
+                return nil
+            }
+        }
         let trigger = pendingChanges.map(\.description).joined(separator: ", ")
         pendingChanges = []
+        unclosedStates = [:]
         return trigger.isEmpty ? "configuration file changed" : trigger
     }
 
