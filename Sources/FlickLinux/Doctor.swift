@@ -29,6 +29,8 @@ public protocol SystemProbe {
     func readFile(_ path: String) -> Result<String, SystemError>
     /// The bytes of the file at `path` (the configuration, whose text must be UTF-8).
     func readBytes(_ path: String) -> Result<[UInt8], SystemError>
+    /// What the symbolic link at `path` holds (a process's `/proc/PID/cwd`); nil when none.
+    func linkTarget(_ path: String) -> String?
     /// Where the configuration is looked for without `--config`, in order.
     var configurationSearchPath: [String] { get }
     /// Whether the desktop's touchpads scroll naturally, and where that was read; or, when no
@@ -127,6 +129,8 @@ public struct LiveSystem: SystemProbe {
     public func readBytes(_ path: String) -> Result<[UInt8], SystemError> {
         do { return .success(try TextFile.readBytes(path)) } catch { return .failure(error) }
     }
+
+    public func linkTarget(_ path: String) -> String? { Syscall.symbolicLinkTarget(path) }
 
     public var configurationSearchPath: [String] { ConfigurationLocation(explicit: nil).searchPath }
 
@@ -487,11 +491,13 @@ public struct Doctor {
         }
     }
 
-    /// A process id and its environment's variables.
-    private typealias ServiceEnvironment = (pid: Int, variables: [Substring: Substring])
+    /// A process id, its environment's variables, and the file its `--config` names (an
+    /// absolute path; nil without one).
+    private typealias ServiceEnvironment = (pid: Int, variables: [Substring: Substring], configFile: String?)
 
-    /// The running service's process id and environment (its `/proc/PID/environ`, the PID from
-    /// systemd); nil when it does not run or its environment cannot be read. A user manager
+    /// The running service's process id, environment (its `/proc/PID/environ`, the PID from
+    /// systemd) and `--config` (its `/proc/PID/cmdline`, a relative file joined to its working
+    /// directory); nil when it does not run or its environment cannot be read. A user manager
     /// started before the desktop session has the session's variables only once the session
     /// imports them, and a service started before that keeps what it had.
     private func serviceEnvironment() -> ServiceEnvironment? {
@@ -503,7 +509,35 @@ public struct Doctor {
             guard let equals = entry.firstIndex(of: "=") else { continue }
             variables[entry[..<equals]] = entry[entry.index(after: equals)...]
         }
-        return (pid, variables)
+        var configFile: String?
+        if case .success(let commandLine) = probe.readFile("/proc/\(pid)/cmdline"),
+           let file = Self.configOption(in: commandLine.split(separator: "\0", omittingEmptySubsequences: false).map(String.init)) {
+            if file.hasPrefix("/") {
+                configFile = file
+            } else if let directory = probe.linkTarget("/proc/\(pid)/cwd") {
+                configFile = (directory.hasSuffix("/") ? directory : directory + "/") + file
+            }
+        }
+        return (pid, variables, configFile)
+    }
+
+    /// The value of `--config FILE` or `--config=FILE` in a command line (`arguments[0]` the
+    /// program), as `flickd run` reads it: the last one given, none after `--`.
+    static func configOption(in arguments: [String]) -> String? {
+        var found: String?
+        var index = 1
+        while index < arguments.count {
+            let word = arguments[index]
+            if word == "--" { break }
+            if word == "--config", index + 1 < arguments.count {
+                found = arguments[index + 1]
+                index += 1
+            } else if word.hasPrefix("--config=") {
+                found = String(word.dropFirst("--config=".count))
+            }
+            index += 1
+        }
+        return found.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// Whether the running service has this session's `XDG_CURRENT_DESKTOP`, by which
@@ -588,15 +622,16 @@ public struct Doctor {
         return "'" + path.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
     }
 
-    /// The configuration check, and the configuration when it is valid. The file is the one
-    /// the running service reads, found with its `XDG_CONFIG_HOME` and `HOME`, which may differ
-    /// from this shell's; without a running service, the one `flickd run` here would read.
+    /// The configuration check, and the configuration when it is valid. The file is `--config`'s
+    /// of doctor, else the one the running service reads: its own `--config`, else found with
+    /// its `XDG_CONFIG_HOME` and `HOME`, which may differ from this shell's; without a running
+    /// service, the one `flickd run` here would read.
     private func configuration(service: ServiceEnvironment?) -> (Check, Configuration?) {
         let title = "configuration"
         let searchPath = service.map { service in
             ConfigurationLocation.searchPath { service.variables[Substring($0)].map(String.init) }
         } ?? probe.configurationSearchPath
-        let location = ConfigurationLocation(explicit: explicitConfiguration, searchPath: searchPath)
+        let location = ConfigurationLocation(explicit: explicitConfiguration ?? service?.configFile, searchPath: searchPath)
         guard let path = location.resolve(exists: probe.hasEntry) else {
             return (Check(title: title, status: .ok,
                           detail: "no file (looked for \(location.searched)): the built-in defaults apply"),

@@ -24,8 +24,10 @@ struct DoctorCommand: FlickdCommand {
               service has this session's DISPLAY and XAUTHORITY, which it needs to ask
               the X server for each touchpad's settings; a user manager started before
               the X session lacks them unless the session imports them.
-            - configuration: the file `flickd run` would read (or --config FILE),
-              checked as `flickd check-config` checks it.
+            - configuration: --config FILE, else the file the running service reads
+              (its own --config, else found with its XDG_CONFIG_HOME and HOME), else
+              the one `flickd run` would read here; checked as `flickd check-config`
+              checks it.
             - natural scrolling: scroll.natural against the desktop's own touchpad
               setting (GNOME, KDE, sway; on X11 the X server's), and where
               that was read; a mismatch is a
@@ -54,7 +56,7 @@ struct DoctorCommand: FlickdCommand {
             value).
             """,
         options: [
-            CommandOption(name: "config", valueName: "FILE", help: "Check this configuration file instead of the one `flickd run` would read."),
+            CommandOption(name: "config", valueName: "FILE", help: "Check this configuration file instead of the one the running service reads (or, with none running, the one `flickd run` would read)."),
         ]
     )
 

@@ -53,6 +53,9 @@ struct FakeSystem: SystemProbe {
         fileBytes[path].map { .success($0) } ?? readFile(path).map { Array($0.utf8) }
     }
     var configurationSearchPath: [String] { searchPath }
+    /// Symbolic links' targets, by path (`/proc/PID/cwd`).
+    var links: [String: String] = [:]
+    func linkTarget(_ path: String) -> String? { links[path] }
     /// How many times the desktop was asked.
     let desktopAsks = Counter()
     func desktopNaturalScrolling() -> DesktopSettings.Finding {

@@ -331,6 +331,31 @@ import Testing
         #expect(check.detail.hasPrefix("/home/ada/.config/flickd/config.toml has 1 problem"), "\(check.detail)")
     }
 
+    /// A service started with `--config FILE` (a drop-in's ExecStart) reads that file: it is the
+    /// one checked, a relative one in the service's working directory; doctor's own --config
+    /// still wins.
+    @Test func theRunningServicesConfigOptionIsTheFileChecked() throws {
+        var system = FakeSystem()
+        system.fileContents["/home/ada/.config/flickd/config.toml"] = "[scroll]\nspeed = 30\n"
+        system.fileContents["/home/ada/dotfiles/flickd.toml"] = "[coast]\ndeceleration_rate = 1.5\n"
+        system.commands["systemctl --user show --property=MainPID --value flickd"] = CommandResult(status: 0, output: "4242\n")
+        system.fileContents["/proc/4242/environ"] = "HOME=/home/ada\0"
+        for commandLine in ["/usr/bin/flickd\0run\0--config\0/home/ada/dotfiles/flickd.toml\0",
+                            "/usr/bin/flickd\0run\0--config=/home/ada/dotfiles/flickd.toml\0",
+                            "/usr/bin/flickd\0--config\0dotfiles/flickd.toml\0"] {
+            system.fileContents["/proc/4242/cmdline"] = commandLine
+            system.links["/proc/4242/cwd"] = "/home/ada"
+            let check = try system.checks().one("configuration")
+            #expect(check.status == .failure, "\(commandLine)")
+            #expect(check.detail.hasPrefix("/home/ada/dotfiles/flickd.toml has 1 problem"), "\(commandLine): \(check.detail)")
+        }
+        system.fileContents["/proc/4242/cmdline"] = "/usr/bin/flickd\0run\0--\0--config\0/home/ada/dotfiles/flickd.toml\0"
+        #expect(try system.checks().one("configuration").detail == "/home/ada/.config/flickd/config.toml is valid", "after --: no option")
+        system.fileContents["/proc/4242/cmdline"] = "/usr/bin/flickd\0run\0--config\0/home/ada/dotfiles/flickd.toml\0"
+        let doctors = try system.checks(config: "/home/ada/.config/flickd/config.toml").one("configuration")
+        #expect(doctors.detail == "/home/ada/.config/flickd/config.toml is valid", "doctor --config wins")
+    }
+
     @Test func theSeatsActiveSessionIsNamedWhenLogindRecordsIt() throws {
         var system = FakeSystem()
         #expect(system.checks().first { $0.title == "session" } == nil, "no record: nothing said")
