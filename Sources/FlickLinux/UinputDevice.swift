@@ -2,8 +2,8 @@ import CEvdev
 import Glibc
 
 /// A device flickd creates through `/dev/uinput` (the virtual wheel, the virtual touchpad):
-/// made from a libevdev template, destroyed on `close`, written one frame per syscall from a
-/// buffer allocated once, so writing never allocates.
+/// made from a libevdev template, destroyed on `close`, written one frame (or a lift frame and a
+/// landing frame) per syscall from a buffer allocated once, so writing never allocates.
 final class UinputDevice {
     /// Bus type `BUS_VIRTUAL`, which flickd's devices declare.
     static let busType: UInt16 = 0x06
@@ -16,7 +16,7 @@ final class UinputDevice {
     private var discardsFrames = false
     /// The uinput descriptor, cached so a write is one syscall.
     private let fileDescriptor: Int32
-    /// One frame's events, `capacity` of them; fill it, then `writeFrame(count:)`.
+    /// One write's events, `capacity` of them; fill it, then `writeFrame(count:)`.
     let frame: UnsafeMutablePointer<input_event>
     /// The sysfs path of the input device, to skip it when enumerating devices.
     let syspath: String?

@@ -5,8 +5,9 @@ import Glibc
 /// Where the daemon writes the virtual fingers: the uinput `VirtualTouchpad`, or a recorder in
 /// tests.
 public protocol TouchSink: AnyObject {
-    /// Writes `frame` as one SYN_REPORT frame. A motion frame whose positions round to the
-    /// ones last written writes nothing.
+    /// Writes `frame` as one SYN_REPORT frame (a landing over fingers still down is written
+    /// as a lift frame and the landing, in one write). A motion frame whose positions round to
+    /// the ones last written writes nothing.
     func write(_ frame: TouchFrame) throws(SystemError)
     /// The sysfs path of the input device this sink created (to skip it when enumerating
     /// devices); nil when there is none.
@@ -49,9 +50,15 @@ public final class VirtualTouchpad: TouchSink {
     /// Slots declared (protocol B); two are used.
     public static let slotCount: Int32 = 2
 
-    /// The most events one frame holds: per finger slot, tracking id, x, y; ABS_X, ABS_Y;
-    /// BTN_TOUCH and two tools; SYN_REPORT.
-    static let maximumFrameLength = 2 * 4 + 2 + 3 + 1
+    /// The most events one lift frame holds: per finger slot, tracking id -1; BTN_TOUCH and
+    /// the tool up; SYN_REPORT.
+    static let liftFrameLength = 2 * 2 + 2 + 1
+    /// The most events one landing frame holds: per finger slot, tracking id, x, y; BTN_TOUCH
+    /// and the tool down; ABS_X, ABS_Y; SYN_REPORT.
+    static let landingFrameLength = 2 * 4 + 2 + 2 + 1
+    /// The most events one write holds: a landing over fingers still down is a lift frame and
+    /// a landing frame, written together.
+    static let maximumWriteLength = liftFrameLength + landingFrameLength
 
     private let device: UinputDevice
     /// What the device holds now, in device units, to write only what changed.
@@ -64,13 +71,13 @@ public final class VirtualTouchpad: TouchSink {
     /// Creates the device through `/dev/uinput`. Throws `VirtualWheelError` (the same causes
     /// and fixes as for the wheel) when uinput is missing or not writable.
     public init() throws(VirtualWheelError) {
-        device = try UinputDevice(template: Self.makeTemplate(), name: Self.name, frameCapacity: Self.maximumFrameLength)
+        device = try UinputDevice(template: Self.makeTemplate(), name: Self.name, frameCapacity: Self.maximumWriteLength)
     }
 
     /// A touchpad that creates no device: its frames, encoded and written as this type's are, go
     /// to `/dev/null` (`Rehearsal`).
     init(discarding: ()) throws(SystemError) {
-        device = try UinputDevice(discardingFrameCapacity: Self.maximumFrameLength)
+        device = try UinputDevice(discardingFrameCapacity: Self.maximumWriteLength)
     }
 
     public func close() { device.close() }
@@ -78,7 +85,7 @@ public final class VirtualTouchpad: TouchSink {
     public func write(_ touch: TouchFrame) throws(SystemError) {
         // What the device holds changes only once the kernel took the frame: after a failed
         // landing no motion is written for fingers the kernel does not have, and after a
-        // failed lift the next landing replaces the fingers still down there.
+        // failed lift the next landing lifts the fingers still down there first.
         var next = state
         try device.writeFrame(count: next.encode(touch, into: device.frame))
         state = next
@@ -91,8 +98,9 @@ public final class VirtualTouchpad: TouchSink {
         var down = false
         var positions: (Int32, Int32, Int32, Int32) = (-1, -1, -1, -1)
 
-        /// Fills `frame` (room for `maximumFrameLength` events) with `touch`'s events and
-        /// returns how many; 0 when nothing changes. The kernel stamps the time.
+        /// Fills `frame` (room for `maximumWriteLength` events) with `touch`'s events and
+        /// returns how many; 0 when nothing changes. One SYN_REPORT frame, or two when a landing
+        /// finds fingers still down (a lift frame, then the landing). The kernel stamps the time.
         mutating func encode(_ touch: TouchFrame, into frame: UnsafeMutablePointer<input_event>) -> Int {
             var count = 0
             func append(_ type: UInt16, _ code: UInt16, _ value: Int32) {
@@ -100,12 +108,32 @@ public final class VirtualTouchpad: TouchSink {
                 count += 1
             }
             let abs = EventCode.absolute
+            // Undoes all a landing sets: both slots' touches end, BTN_TOUCH and the tool go up.
+            func appendLift() {
+                append(abs, EventCode.absMTSlot, 0)
+                append(abs, EventCode.absMTTrackingID, -1)
+                append(abs, EventCode.absMTSlot, 1)
+                append(abs, EventCode.absMTTrackingID, -1)
+                append(EventCode.key, EventCode.touch, 0)
+                append(EventCode.key, EventCode.toolDoubleTap, 0)
+            }
             let x0 = VirtualPad.units(touch.first.x), y0 = VirtualPad.units(touch.first.y)
             let x1 = VirtualPad.units(touch.second.x), y1 = VirtualPad.units(touch.second.y)
             switch touch.action {
             case .land:
-                // Down still (a lift the kernel did not take): new tracking ids in the slots,
-                // which the kernel and libinput read as those touches ending and new ones beginning.
+                if down {
+                    // Down still: a lift the kernel did not take (a failed write, the lift half
+                    // of a glide's lift-then-land among them). New tracking ids over live ones
+                    // would not end those touches: the kernel passes the change on, but libevdev
+                    // (which libinput and the X drivers read through) discards a tracking id
+                    // that changes from one valid id to another ("double tracking ID"), so the
+                    // old touches would stay down and jump to the landing. Lift them in a frame
+                    // of their own first. The two frames may carry the same kernel time; that is
+                    // no matter to libinput, which ends the gesture as soon as a frame has no
+                    // finger down (the scroll stops) and starts a new one with the landing.
+                    appendLift()
+                    append(EventCode.synchronization, EventCode.synReport, 0)
+                }
                 down = true
                 let id = nextTrackingID
                 // Tracking ids are 16-bit in the kernel; stay positive.
@@ -135,12 +163,7 @@ public final class VirtualTouchpad: TouchSink {
             case .lift:
                 guard down else { return 0 }
                 down = false
-                append(abs, EventCode.absMTSlot, 0)
-                append(abs, EventCode.absMTTrackingID, -1)
-                append(abs, EventCode.absMTSlot, 1)
-                append(abs, EventCode.absMTTrackingID, -1)
-                append(EventCode.key, EventCode.touch, 0)
-                append(EventCode.key, EventCode.toolDoubleTap, 0)
+                appendLift()
             }
             positions = (x0, y0, x1, y1)
             append(EventCode.synchronization, EventCode.synReport, 0)
