@@ -204,8 +204,9 @@ public final class SwayInputWatch: DesktopWatch {
 /// left and entered again. Without this it read sway's per-device settings only at the next
 /// reload, and a glide could run against the finger until then. sway binds its socket a
 /// moment before it listens on it; a refused connection is tried again after `retryInterval`,
-/// then at twice the interval before up to a second apart, `retries` times (about 17 s at
-/// 100 ms), the one to the sway found when the watch is made too. It also listens seconds before it reads (it sets
+/// then at twice the wait before up to a second apart, `retries` times (at 100 ms: waits of
+/// 100, 200, 400 and 800 ms, then 16 of 1 s, the last try 17.5 s after the refusal), the one
+/// to the sway found when the watch is made too. It also listens seconds before it reads (it sets
 /// up its outputs and inputs first; up to about 5 s in the emulated guest), and its listen
 /// backlog is 3, which unread connections fill: asked as soon as it connected, sway let
 /// every get_inputs of the ask go unanswered, and the daemon settled on "no desktop setting"
@@ -214,7 +215,8 @@ public final class SwayInputWatch: DesktopWatch {
 /// only after an ask's wait (`answerWait`, sway's timeout) was starting too, and is said to
 /// have started then.
 public final class SwaySessionWatch: DesktopWatch {
-    /// How often a sway socket that refused the connection is tried again.
+    /// How often a sway socket that refused the connection is tried again, after the watch
+    /// was made or after a socket appeared.
     public static let retries = 20
 
     public var fileDescriptor: Int32 { poll.fileDescriptor }
@@ -247,6 +249,7 @@ public final class SwaySessionWatch: DesktopWatch {
     private var connection: (watch: SwayInputWatch, socket: String)?
     private var firstAnswer = FirstAnswer.heard
     private let answerWait: Duration
+    /// Tries still to be armed on the retry timer.
     private var retriesLeft = 0
     /// The wait before the next try: `retryInterval`, doubled after each, up to `longestRetryWait`.
     private var retryWait = Duration.zero
@@ -275,9 +278,18 @@ public final class SwaySessionWatch: DesktopWatch {
     /// `runtimeDirectory`, and the directory of `swaysock` (`$SWAYSOCK` as set, live or not), for
     /// the next sway. Throws when it can do neither, or epoll, inotify or a timerfd cannot be
     /// had.
-    public init(socket: String?, runtimeDirectory: String?, swaysock: String? = nil, user: uid_t = getuid(),
-                retryInterval: Duration = .milliseconds(100), answerWait: Duration = DesktopSettings.swayTimeout,
-                logger: Logger) throws(SystemError) {
+    public convenience init(socket: String?, runtimeDirectory: String?, swaysock: String? = nil, user: uid_t = getuid(),
+                            retryInterval: Duration = .milliseconds(100), answerWait: Duration = DesktopSettings.swayTimeout,
+                            logger: Logger) throws(SystemError) {
+        try self.init(socket: socket, runtimeDirectory: runtimeDirectory, swaysock: swaysock, user: user,
+                      retryInterval: retryInterval, answerWait: answerWait, now: Syscall.monotonicNow(), logger: logger)
+    }
+
+    /// The watch made at `now` on the monotonic clock (tests pass one long past: the retry
+    /// timer, armed for it, fires at once).
+    init(socket: String?, runtimeDirectory: String?, swaysock: String? = nil, user: uid_t = getuid(),
+         retryInterval: Duration = .milliseconds(100), answerWait: Duration = DesktopSettings.swayTimeout,
+         now: Instant, logger: Logger) throws(SystemError) {
         self.runtimeDirectory = runtimeDirectory
         self.swaysock = swaysock.flatMap { $0.hasPrefix("/") ? $0 : nil }
         self.user = user
@@ -315,7 +327,7 @@ public final class SwaySessionWatch: DesktopWatch {
         self.inotify = inotify
         if let socket {
             connect(socket)
-            if connection != nil { firstAnswer = .startedIfAfter(Syscall.monotonicNow() + answerWait) }
+            if connection != nil { firstAnswer = .startedIfAfter(now + answerWait) }
         }
         guard connection != nil || inotify != nil else {
             throw SystemError(errno: ECONNREFUSED, call: "connect", path: socket)
@@ -325,20 +337,27 @@ public final class SwaySessionWatch: DesktopWatch {
             // probe's asks unread): its socket will not appear again for inotify to tell, so
             // it is tried again as one that just appeared.
             startRetrying()
+            armRetry(after: now)
         }
     }
 
-    /// Tries again from the first, shortest wait on.
+    /// From the first, shortest wait on, `retries` tries to come.
     private func startRetrying() {
         retriesLeft = Self.retries
         retryWait = retryInterval
-        armRetry()
     }
 
-    private func armRetry() {
-        try? retry.arm(at: Syscall.monotonicNow() + retryWait)
+    /// Arms the timer for the next try, `retryWait` after `time`, if one is left. Counted here,
+    /// where it is armed, so the watch's start and a socket's appearance make as many tries.
+    private func armRetry(after time: Instant) {
+        guard retriesLeft > 0 else { return }
+        retriesLeft -= 1
+        try? retry.arm(at: time + retryWait)
         retryWait = min(retryWait * 2, max(retryInterval, Self.longestRetryWait))
     }
+
+    /// When the retry timer fires next; nil while it is not armed.
+    var retryDeadline: Instant? { retry.deadline }
 
     deinit {
         if let inotify { Syscall.close(inotify) }
@@ -350,7 +369,11 @@ public final class SwaySessionWatch: DesktopWatch {
     /// left to watch (sway exited and there is no runtime directory to wait in, or the
     /// directory itself went); `.none` otherwise (sway exiting included: the watch waits for
     /// the next one).
-    public func receive() -> DesktopChange {
+    public func receive() -> DesktopChange { receive(at: Syscall.monotonicNow()) }
+
+    /// `receive()` at `time` on the monotonic clock (tests pass one: the retry timer, armed
+    /// for instants long past, has fired at once).
+    func receive(at time: Instant) -> DesktopChange {
         var change = DesktopChange.none
         if let connection {
             switch connection.watch.receive() {
@@ -366,7 +389,7 @@ public final class SwaySessionWatch: DesktopWatch {
                 switch firstAnswer {
                 case .heard: break
                 case .started: change = .started
-                case .startedIfAfter(let deadline): if Syscall.monotonicNow() > deadline { change = .started }
+                case .startedIfAfter(let deadline): if time > deadline { change = .started }
                 }
                 firstAnswer = .heard
             }
@@ -388,10 +411,7 @@ public final class SwaySessionWatch: DesktopWatch {
             }
         }
         if directories.isEmpty && connection == nil { return .closed }
-        if look {
-            retriesLeft = Self.retries
-            retryWait = retryInterval
-        }
+        if look { startRetrying() }
         if (try? retry.acknowledge()) == true { look = true }
         if look && connection == nil {
             if let socket = SwayInputs.socketPath(swaysock: swaysock, runtimeDirectory: runtimeDirectory, user: user) {
@@ -402,10 +422,7 @@ public final class SwaySessionWatch: DesktopWatch {
                 firstAnswer = .started
                 return change
             }
-            if retriesLeft > 0 {
-                retriesLeft -= 1
-                armRetry()
-            }
+            armRetry(after: time)
         }
         return change
     }

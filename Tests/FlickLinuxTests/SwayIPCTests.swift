@@ -209,28 +209,84 @@ import Testing
         #expect(watch.receive() == .started)
     }
 
-    /// A sway that refuses for longer than `retries` tries at the first interval (starting
-    /// sways listen late, with a backlog the probe's asks fill): the tries space out rather
-    /// than end, and a sway that accepts after a while is still followed.
-    @Test func triesSpaceOutRatherThanEndWhileASwayRefuses() throws {
+    /// The waits between tries a refusing sway gets: after 100, 200, 400 and 800 ms, then each
+    /// second, `retries` (20) times, the last 17.5 s after the refusal.
+    static let retrySchedule = [100, 200, 400, 800].map { Duration.milliseconds($0) }
+        + Array(repeating: .seconds(1), count: SwaySessionWatch.retries - 4)
+
+    /// Plays the retry timer on virtual time from `start` (a refusal): each try comes at the
+    /// deadline the one before armed, long past on the monotonic clock, so the timer has fired.
+    /// Returns the waits before each try, until none is armed.
+    static func retryWaits(_ watch: SwaySessionWatch, from start: Instant) -> [Duration] {
+        var waits: [Duration] = []
+        var now = start
+        while let deadline = watch.retryDeadline, waits.count <= 2 * SwaySessionWatch.retries {
+            waits.append(deadline - now)
+            guard waitReadable(watch, for: .seconds(5)) else {
+                Issue.record("the retry armed for \(deadline) did not fire")
+                break
+            }
+            now = deadline
+            #expect(watch.receive(at: now) == .none, "try \(waits.count) at \(now): refused")
+        }
+        return waits
+    }
+
+    /// A sway refusing the connection (bound, not listening yet) is tried again after 100, 200,
+    /// 400 and 800 ms, then each second, 20 times, the last 17.5 s after the refusal: the one
+    /// found when the watch is made, and one whose socket appears later, alike.
+    @Test func aRefusingSwayIsTriedTwentyTimesOverSeventeenAndAHalfSeconds() throws {
         let runtime = try TemporaryDirectory("flickd-runtime")
         let sway = try ListeningSocket(runtime.path + "/sway-ipc.\(getuid()).\(getpid()).sock", listening: false)
         defer { sway.close() }
-        let watch = try SwaySessionWatch(socket: sway.path, runtimeDirectory: runtime.path, retryInterval: .milliseconds(1),
-                                         logger: Self.quiet)
-        let start = Syscall.monotonicNow()
-        var tries = 0
-        while Syscall.monotonicNow() - start < .milliseconds(300) {
-            if Self.waitReadable(watch, for: .milliseconds(20)) {
-                #expect(watch.receive() == .none)
-                tries += 1
-            }
+        // Times long past on the monotonic clock: once armed, the timer has fired.
+        let t0 = Instant(microseconds: 1_000_000)
+        let watch = try SwaySessionWatch(socket: sway.path, runtimeDirectory: runtime.path, now: t0, logger: Self.quiet)
+        #expect(watch.source == runtime.path + " for a sway to start", "refused when the watch was made")
+        let atStart = Self.retryWaits(watch, from: t0)
+        #expect(atStart == Self.retrySchedule, "refused at the start: waits \(atStart)")
+        #expect(atStart.count == 20 && atStart.reduce(.zero, +) == .milliseconds(17_500))
+        #expect(watch.retryDeadline == nil, "no more tries")
+
+        // 20 s on, a sway binds another socket and refuses too: tried on the same schedule.
+        let next = try ListeningSocket(runtime.path + "/sway-ipc.\(getuid()).2147483646.sock", listening: false)
+        defer { next.close() }
+        try #require(Self.waitReadable(watch, for: .seconds(5)), "the socket appeared")
+        let t1 = t0 + .seconds(20)
+        #expect(watch.receive(at: t1) == .none, "refused when it appeared")
+        let afterEvent = Self.retryWaits(watch, from: t1)
+        #expect(afterEvent == Self.retrySchedule, "refused after it appeared: waits \(afterEvent)")
+        #expect(afterEvent.count == 20 && afterEvent.reduce(.zero, +) == .milliseconds(17_500))
+        #expect(watch.retryDeadline == nil, "no more tries")
+    }
+
+    /// A sway that refuses for seconds (starting sways listen late, with a backlog the probe's
+    /// asks fill) is still followed once it listens: here from the eleventh try, 8.5 s on.
+    @Test func aSwayThatListensAfterTenRefusalsIsFollowed() throws {
+        let runtime = try TemporaryDirectory("flickd-runtime")
+        let sway = try ListeningSocket(runtime.path + "/sway-ipc.\(getuid()).\(getpid()).sock", listening: false)
+        defer { sway.close() }
+        let t0 = Instant(microseconds: 1_000_000)
+        let watch = try SwaySessionWatch(socket: sway.path, runtimeDirectory: runtime.path, now: t0, logger: Self.quiet)
+        var now = t0
+        for _ in 1...10 {
+            let deadline = try #require(watch.retryDeadline)
+            try #require(Self.waitReadable(watch, for: .seconds(5)))
+            now = deadline
+            #expect(watch.receive(at: now) == .none)
         }
-        #expect(tries < SwaySessionWatch.retries, "spaced out: \(tries) tries in 300 ms")
+        #expect(now == t0 + .milliseconds(7_500), "100 + 200 + 400 + 800 ms and six seconds")
         try sway.listen()
-        try #require(Self.waitReadable(watch, for: .seconds(5)), "tried again after 300 ms of refusals")
-        #expect(watch.receive() == .none)
+        let eleventh = try #require(watch.retryDeadline)
+        #expect(eleventh == t0 + .milliseconds(8_500))
+        try #require(Self.waitReadable(watch, for: .seconds(5)), "the eleventh try")
+        #expect(watch.receive(at: eleventh) == .none, "connected; sway has not read it yet")
         #expect(watch.source == "sway's input events (\(sway.path))")
+        #expect(watch.retryDeadline == nil, "no more tries")
+        let connection = try Self.answerSubscription(sway)
+        defer { close(connection) }
+        #expect(Self.waitReadable(watch, for: .seconds(5)))
+        #expect(watch.receive(at: eleventh + .milliseconds(10)) == .started)
     }
 
     /// A sway that exits before it ever answered is not said to have started.
