@@ -270,6 +270,12 @@ public final class Engine {
             // landing is the touch that stops the coast (below), unless its touches do not.
             stop(at: time, reason: .button)
         }
+        if frame.newTouch && coast != nil && touchStops {
+            // A finger on a touch device stops the coast at once, like a hand on a wheel; also
+            // one that landed while events were lost (the resynchronised frame is the one that
+            // brings it: no later frame is a new touch).
+            stop(at: time, reason: .touch)
+        }
         if frame.resynchronized {
             // The frame after SYN_DROPPED, or one that contradicts itself: never coast on it.
             abandon(state, device: device, fingersDown: frame.fingerCount > 0, at: time)
@@ -277,10 +283,6 @@ public final class Engine {
             // settle frames back (they would wait for the longest hold instead).
             if state.kind == .touchpad && frame.fingerCount != 2 { fingers.handLifted(from: device) }
             return WheelOutput()
-        }
-        if frame.newTouch && coast != nil && touchStops {
-            // A finger on a touch device stops the coast at once, like a hand on a wheel.
-            stop(at: time, reason: .touch)
         }
         if state.kind == .touchpad {
             // Two fingers on a touchpad (libinput's scroll) hold resting fingers' settle frames

@@ -35,6 +35,30 @@ import FlickTestSupport
         #expect(pad.coastEndReasons.isEmpty)
     }
 
+    /// A finger lands on another device while its events are lost: libevdev's resynchronising
+    /// frame is the one that brings it (no later frame is a new touch), and it stops the coast.
+    @Test func aTouchLandingWhileAnotherDevicesEventsWereLostStopsTheCoast() throws {
+        for lost in [false, true] {
+            let pad = try FingerScript(device: "synaptics-t440")
+            pad.down(Vector(x: 20, y: 10), Vector(x: 40, y: 10))
+            pad.move(by: Vector(x: 0, y: 20), over: .milliseconds(100))
+            pad.lift()
+            pad.wait(.milliseconds(50))
+            #expect(pad.engine.isCoasting)
+            let other = pad.device + 1
+            pad.engine.addDevice(other, description: pad.description)
+            if lost { _ = pad.engine.handle(Self.dropped, from: other, at: pad.now) }
+            for (type, code, value) in [(EventCode.absolute, EventCode.absMTSlot, 0), (EventCode.absolute, EventCode.absMTTrackingID, 9),
+                                        (EventCode.absolute, EventCode.absMTPositionX, 3000), (EventCode.absolute, EventCode.absMTPositionY, 3000),
+                                        (EventCode.key, EventCode.touch, 1), (EventCode.key, EventCode.toolFinger, 1),
+                                        (EventCode.synchronization, EventCode.synReport, 0)] {
+                _ = pad.engine.handle(InputEvent(type: type, code: code, value: Int32(value)), from: other, at: pad.now)
+            }
+            #expect(!pad.engine.isCoasting, "events lost: \(lost)")
+            #expect(pad.coastEndReasons == [.touch], "events lost: \(lost)")
+        }
+    }
+
     @Test func aScrollWhoseEventsWereLostDoesNotCoastEvenWhenItsFingersLiftRightAfter() throws {
         // SYN_DROPPED mid-scroll; the fingers lift in the next frame (no resynchronising frame
         // in between): the gesture was abandoned, so the lift is no release.
