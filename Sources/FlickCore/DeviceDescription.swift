@@ -70,10 +70,10 @@ public struct DeviceDescription: Hashable, Sendable {
         self.absoluteAxes = absoluteAxes
     }
 
-    /// Whether the device reports positions at all (ABS_X/ABS_Y or their MT forms), each of its
-    /// position axes with a range (see `positionRangeProblem`).
+    /// Whether the device reports positions at all (ABS_X/ABS_Y or their MT forms), and libinput
+    /// takes it (see `rangeProblem`).
     public var hasPosition: Bool {
-        guard positionRangeProblem == nil else { return false }
+        guard rangeProblem == nil else { return false }
         return (absoluteAxes[EventCode.absX] != nil && absoluteAxes[EventCode.absY] != nil)
             || (absoluteAxes[EventCode.absMTPositionX] != nil && absoluteAxes[EventCode.absMTPositionY] != nil)
     }
@@ -82,17 +82,29 @@ public struct DeviceDescription: Hashable, Sendable {
     /// buttons), not only the touch and tool keys every touch device has.
     public var hasPointerButtons: Bool { keys.contains(where: EventCode.isPointerButton) }
 
-    /// Why the device's positions cannot be read though it has position axes: one of them has
-    /// `minimum == maximum`, a range of no width (a kernel or driver bug, for which libinput
-    /// rejects the whole device, "device has min == max on ABS_X"); nil when each position axis
-    /// it has spans a range. Such a device is not a touch device (`kind` is nil).
-    public var positionRangeProblem: String? {
-        let axes: [(code: UInt16, name: String)] = [(EventCode.absX, "ABS_X"), (EventCode.absY, "ABS_Y"),
-                                                    (EventCode.absMTPositionX, "ABS_MT_POSITION_X"),
-                                                    (EventCode.absMTPositionY, "ABS_MT_POSITION_Y")]
-        for (code, name) in axes {
+    /// Why libinput rejects the device as a kernel bug, so that no desktop scrolls with it: one
+    /// of its absolute axes has `minimum == maximum`, a range of no width ("device has min == max
+    /// on ABS_X"); nil when there is none. As libinput, it passes over ABS_MISC, ABS_MT_SLOT and
+    /// ABS_MT_TOOL_TYPE, and an axis from ABS_MISC up to ABS_MT_SLOT with 0 for both (libinput
+    /// only turns that one off). Such a device is not a touch device (`kind` is nil): a flick on
+    /// it scrolls nothing, and a glide would come from nowhere.
+    public var rangeProblem: String? {
+        let positions: [UInt16: String] = [EventCode.absX: "ABS_X", EventCode.absY: "ABS_Y",
+                                           EventCode.absMTPositionX: "ABS_MT_POSITION_X", EventCode.absMTPositionY: "ABS_MT_POSITION_Y"]
+        for code in absoluteAxes.keys.sorted() {
             guard let axis = absoluteAxes[code], axis.minimum == axis.maximum else { continue }
-            return "\(name) has min == max (\(axis.minimum)): no position can be read from it (libinput rejects such a device as a kernel bug)"
+            switch code {
+            case EventCode.absMisc, EventCode.absMTSlot, EventCode.absMTToolType:
+                continue
+            case EventCode.absMisc..<EventCode.absMTSlot where axis.minimum == 0:
+                continue
+            default:
+                if let name = positions[code] {
+                    return "\(name) has min == max (\(axis.minimum)): no position can be read from it (libinput rejects such a device as a kernel bug)"
+                }
+                let hex = String(code, radix: 16)
+                return "absolute axis 0x\(hex.count < 2 ? "0" + hex : hex) has min == max (\(axis.minimum)): libinput rejects such a device as a kernel bug, so no desktop scrolls with it"
+            }
         }
         return nil
     }

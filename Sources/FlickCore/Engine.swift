@@ -170,7 +170,7 @@ public final class Engine {
 
     private func admission(for state: Device) -> DeviceAdmission {
         guard let kind = state.kind else {
-            if let problem = state.description.positionRangeProblem { return .ignored(why: problem) }
+            if let problem = state.description.rangeProblem { return .ignored(why: problem) }
             return .ignored(why: state.description.hasPosition ? "not a touchpad or touchscreen" : "reports no touch positions")
         }
         if state.rule?.enabled == false {

@@ -63,6 +63,7 @@ public enum EventCode {
     public static let absX: UInt16 = 0x00             // ABS_X
     public static let absY: UInt16 = 0x01             // ABS_Y
     public static let absPressure: UInt16 = 0x18      // ABS_PRESSURE
+    public static let absMisc: UInt16 = 0x28          // ABS_MISC
     public static let absMTSlot: UInt16 = 0x2f        // ABS_MT_SLOT
     public static let absMTTouchMajor: UInt16 = 0x30  // ABS_MT_TOUCH_MAJOR
     public static let absMTPositionX: UInt16 = 0x35   // ABS_MT_POSITION_X

@@ -43,28 +43,40 @@ import FlickTestSupport
         device.absoluteAxes[code] = AxisInfo(minimum: 3000, maximum: 3000, resolution: 42)
         let name = [EventCode.absX: "ABS_X", EventCode.absY: "ABS_Y",
                     EventCode.absMTPositionX: "ABS_MT_POSITION_X", EventCode.absMTPositionY: "ABS_MT_POSITION_Y"][code]!
-        #expect(device.positionRangeProblem?.hasPrefix("\(name) has min == max (3000)") == true,
-                "\(String(describing: device.positionRangeProblem))")
+        #expect(device.rangeProblem?.hasPrefix("\(name) has min == max (3000)") == true,
+                "\(String(describing: device.rangeProblem))")
         #expect(!device.hasPosition)
         #expect(device.kind == nil)
 
         let engine = Engine()
-        #expect(engine.addDevice(1, description: device) == .ignored(why: device.positionRangeProblem!),
+        #expect(engine.addDevice(1, description: device) == .ignored(why: device.rangeProblem!),
                 "the daemon's log says why too")
         let replay = Replay(Recording(description: device, events: []), configuration: Configuration())
-        #expect(replay.admission == .ignored(why: device.positionRangeProblem!), "\(replay.admission)")
+        #expect(replay.admission == .ignored(why: device.rangeProblem!), "\(replay.admission)")
     }
 
-    /// Axes that are not positions may have no range (libinput disables such an ABS_MISC and
-    /// above): the pad is read as before.
-    @Test func otherAxesWithoutARangeDoNotMatter() throws {
+    /// Other axes without a range: libinput rejects the device for most (a pressure axis of
+    /// 0...0), and only turns off one from ABS_MISC up to ABS_MT_SLOT that is 0...0; it passes
+    /// over ABS_MT_SLOT and ABS_MT_TOOL_TYPE.
+    @Test func otherAxesWithoutARangeAreJudgedAsLibinputJudgesThem() throws {
         var device = try Fixtures.device("synaptics-t440")
         device.absoluteAxes[EventCode.absMTPressure] = AxisInfo(minimum: 0, maximum: 0)
-        #expect(device.positionRangeProblem == nil)
-        #expect(device.kind == .touchpad)
-        guard case .used = Engine().addDevice(1, description: device) else {
-            Issue.record("the pad is not used")
-            return
+        #expect(device.rangeProblem == "absolute axis 0x3a has min == max (0): libinput rejects such a device as a kernel bug, so no desktop scrolls with it")
+        #expect(device.kind == nil)
+        #expect(Engine().addDevice(1, description: device) == .ignored(why: device.rangeProblem!))
+
+        for (code, value) in [(EventCode.absMisc, Int32(5)), (0x2e, 0), (EventCode.absMTToolType, 2), (EventCode.absMTSlot, 0)] {
+            var passed = try Fixtures.device("synaptics-t440")
+            passed.absoluteAxes[code] = AxisInfo(minimum: value, maximum: value)
+            #expect(passed.rangeProblem == nil, "axis \(code)")
+            #expect(passed.kind == .touchpad, "axis \(code)")
+            guard case .used = Engine().addDevice(1, description: passed) else {
+                Issue.record("axis \(code): the pad is not used")
+                continue
+            }
         }
+        var rejected = try Fixtures.device("synaptics-t440")
+        rejected.absoluteAxes[0x2e] = AxisInfo(minimum: 4, maximum: 4)
+        #expect(rejected.rangeProblem?.hasPrefix("absolute axis 0x2e has min == max (4)") == true, "not 0: rejected")
     }
 }
