@@ -38,10 +38,10 @@ public enum EventCode {
     public static let buttonRight: UInt16 = 0x111     // BTN_RIGHT
     public static let buttonMiddle: UInt16 = 0x112    // BTN_MIDDLE
     /// Whether an EV_KEY code is a pointer button, BTN_LEFT ... BTN_TASK (a touchpad's
-    /// physical buttons, a mouse's): not a tool or BTN_TOUCH, which a touch device sends with
-    /// every touch.
+    /// physical buttons, a mouse's), or BTN_0 ... BTN_9 (the extra buttons of older Synaptics
+    /// pads): not a tool or BTN_TOUCH, which a touch device sends with every touch.
     public static func isPointerButton(_ code: UInt16) -> Bool {
-        (buttonLeft...0x117).contains(code)  // BTN_LEFT ... BTN_TASK
+        (buttonLeft...0x117).contains(code) || (0x100...0x109).contains(code)  // BTN_LEFT ... BTN_TASK, BTN_0 ... BTN_9
     }
     public static let toolPen: UInt16 = 0x140         // BTN_TOOL_PEN
     public static let toolFinger: UInt16 = 0x145      // BTN_TOOL_FINGER

@@ -225,6 +225,9 @@ import FlickTestSupport
         #expect(pressed.verticalTotal == total, "nothing after the press")
         #expect((pressed.lastOutputTime ?? .zero) < pressedAt)
 
+        let extra = try flick { $0.button(0x101, down: true) }  // BTN_1, an older Synaptics pad's extra button
+        #expect(extra.coastEndReasons == [.button])
+
         let released = try flick { $0.button(EventCode.buttonRight, down: false) }
         #expect(released.coastEndReasons == [.finished], "a release is no click")
         let tool = try flick { $0.button(EventCode.toolPen, down: true) }
