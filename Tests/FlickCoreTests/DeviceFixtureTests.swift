@@ -56,7 +56,10 @@ import FlickTestSupport
     @Test(.needsSharedDevices)
     func fixturesStateWhatTheSharedSampleOfTheSameNameStates() throws {
         // Typos in the hand-written fixtures show here, where the samples are present.
-        for name in Fixtures.allDeviceNames() where Fixtures.sharedDeviceNames().contains(name) {
+        let shared = Set(Fixtures.sharedDeviceNames())
+        let compared = Fixtures.allDeviceNames().filter(shared.contains)
+        #expect(!compared.isEmpty, "no fixture has a sample of its name in \(Fixtures.sharedDevicesDirectory): nothing compared")
+        for name in compared {
             #expect(try Fixtures.device(name) == Fixtures.sharedDevice(name), "\(name)")
         }
     }
