@@ -31,7 +31,7 @@ struct DeviceMonitorTests {
     }
 
     @Test("enumerating works here, and finds nothing without /dev/input",
-          .enabled(if: !DeviceMonitor.hasInputDirectory))
+          .enabled(if: !DeviceMonitor.hasInputDirectory, "needs a machine without /dev/input"))
     func enumerateWithoutInput() throws {
         #expect(try DeviceMonitor().inputNodes().isEmpty)
     }
