@@ -181,6 +181,10 @@ public final class Daemon {
     private var punctuality = CoastPunctuality()
     /// How many devices were open when the service manager was last told the status.
     private var reportedDeviceCount: Int?
+    /// A reload's READY=1 that the service manager could not take at once while a coast ran
+    /// (its queue full): sent again, waiting for room, once the coast is over and the virtual
+    /// fingers are up, so that the reload does not stay unfinished.
+    private var readyOwed = false
 
     /// A daemon feeding `engine` from the devices `monitor` finds (nil: none, for tests) and
     /// writing to `wheel`. `reloadConfiguration` is called on SIGHUP; when it throws, the running
@@ -326,6 +330,7 @@ public final class Daemon {
             // Once per wake-up, not per event: a coast may have started or ended, and the
             // deadline may have moved, appeared or gone.
             followCoast()
+            if readyOwed && mayWaitForServiceManager { reportReady() }
             try timer.arm(at: engine.nextDeadline)
             if devices.count != reportedDeviceCount { reportStatus() }
         }
@@ -405,11 +410,11 @@ public final class Daemon {
     /// are applies nothing (applying stops a coast).
     private func reload(because trigger: String, unlessUnchanged: Bool = false) {
         let time = now()
-        notifier?.reloading(at: time)
+        // Before the file is read, a glide may run on (a file unchanged or unusable keeps it).
+        notifier?.reloading(at: time, waiting: mayWaitForServiceManager)
         // Ready again whether the new file was taken or not: the daemon runs either way.
         defer {
-            reportedDeviceCount = devices.count
-            notifier?.ready(status: serviceStatus())
+            reportReady()
             Syscall.releaseFreeHeap()
         }
         let configuration: Configuration
@@ -731,7 +736,6 @@ public final class Daemon {
     static let shutdownLiftLimit = VirtualFingers.stillBeforeLift + .milliseconds(50)
 
     private func shutDown() {
-        notifier?.stopping()
         let stopped = now()
         engine.stop(at: stopped, reason: .shutdown)
         // Frozen fingers lift only after resting, even now: destroying the device at once would
@@ -742,6 +746,9 @@ public final class Daemon {
             _ = engine.tick(at: now())
         }
         output?.close()
+        // Only now, with nothing left gliding or down, may STOPPING=1 wait for a full queue;
+        // it still comes before the exit, as systemd wants.
+        notifier?.stopping()
         for open in devices.values { _ = try? poll.remove(open.device.fileDescriptor) }
         devices.removeAll()
         idsByNode.removeAll()
@@ -798,6 +805,11 @@ public final class Daemon {
 
     /// Watches mice and keyboards while a coast runs, and stops watching when it ends.
     private func followCoast() { follow(coasting: engine.isCoasting) }
+
+    /// Whether a READY or RELOADING may wait for room in the service manager's queue (up to
+    /// its send timeout): not while a coast runs or the virtual fingers are down, whose frames
+    /// a wait would hold back (a glide stalled, settle frames late, a lift delayed).
+    private var mayWaitForServiceManager: Bool { !engine.isCoasting && !engine.hasFingersDown }
 
     private func follow(coasting: Bool) {
         guard coasting != watchingStopSources else { return }
@@ -1078,6 +1090,16 @@ public final class Daemon {
         case 1: return "\(reading); 1 mouse or keyboard stops a coast"
         default: return "\(reading); \(others) mice and keyboards stop a coast"
         }
+    }
+
+    /// Tells the service manager the daemon is ready, with the devices in use: waiting for room
+    /// in its queue unless a coast runs, when a READY=1 it cannot take at once is owed until
+    /// the coast is over (`readyOwed`).
+    private func reportReady() {
+        reportedDeviceCount = devices.count
+        guard let notifier else { return }
+        let waiting = mayWaitForServiceManager
+        readyOwed = !notifier.ready(status: serviceStatus(), waiting: waiting) && !waiting
     }
 
     /// Tells the service manager the devices in use, after one was opened or closed.

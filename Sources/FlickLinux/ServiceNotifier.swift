@@ -51,7 +51,8 @@ struct UnixSocketAddress: Sendable, CustomStringConvertible {
 /// `Type=notify` service, sets `$NOTIFY_SOCKET`, and considers it started only when `READY=1`
 /// arrives; `RELOADING=1` and `STOPPING=1` show in `systemctl status` while they last, and
 /// `STATUS=` is the one-line status it prints. A notification that cannot be sent is logged
-/// once and otherwise ignored: the daemon's work does not depend on it.
+/// (the first failure of each kind: READY, RELOADING, STOPPING, STATUS) and otherwise ignored:
+/// the daemon's work does not depend on it.
 public final class ServiceNotifier {
     /// The environment variable systemd passes the socket's address in.
     public static let environmentVariable = "NOTIFY_SOCKET"
@@ -59,13 +60,21 @@ public final class ServiceNotifier {
     private let socket: Int32
     private let address: UnixSocketAddress
     private let logger: Logger
-    /// Set after the first failed send, so the failure is logged once.
-    private var reportedFailure = false
+    /// The kinds of notification whose failures were logged: each kind's first failure is
+    /// logged, so that a failed READY=1 shows even after a status that could not be sent.
+    private var reportedFailures: Set<Kind> = []
+
+    /// What a notification tells, for its failure's log line.
+    private enum Kind: String {
+        case ready = "READY=1", reloading = "RELOADING=1", stopping = "STOPPING=1", status = "STATUS"
+    }
 
     /// A notifier sending to `address` (an absolute path, or `@name` for the abstract
-    /// namespace). Throws `SystemError` with `EINVAL` for an address of another form (systemd
-    /// 254's `vsock:` addresses are not supported), or when the socket cannot be created.
-    public init(address text: String, logger: Logger) throws(SystemError) {
+    /// namespace); a READY, RELOADING or STOPPING that may wait waits up to `sendTimeout` for
+    /// room in the service manager's queue. Throws `SystemError` with `EINVAL` for an address
+    /// of another form (systemd 254's `vsock:` addresses are not supported), or when the socket
+    /// cannot be created.
+    public init(address text: String, logger: Logger, sendTimeout: Duration = stateChangeWait) throws(SystemError) {
         guard let address = UnixSocketAddress(text) else {
             throw SystemError(errno: EINVAL, call: "\(Self.environmentVariable)", path: text)
         }
@@ -73,13 +82,15 @@ public final class ServiceNotifier {
         self.logger = logger
         // A status is sent from between coast frames: a stalled service manager whose queue is
         // full must not hold the glide (and a virtual finger down) until it reads, so a status
-        // it cannot take now is dropped and logged once. READY, RELOADING and STOPPING come
-        // when no glide runs and must arrive (a lost READY=1 gets the service killed at its
-        // start timeout): they wait for room up to `stateChangeWait`.
-        socket = try Syscall.unixDatagramSocket(sendTimeout: Self.stateChangeWait)
+        // it cannot take now is dropped and logged. READY, RELOADING and STOPPING must arrive
+        // (a lost READY=1 gets the service killed at its start timeout, or leaves a reload
+        // unfinished): they wait for room up to `sendTimeout`, unless the caller says a glide
+        // runs (`waiting: false`), which a wait would stall.
+        socket = try Syscall.unixDatagramSocket(sendTimeout: sendTimeout)
     }
 
-    /// The longest READY, RELOADING or STOPPING waits for room in the service manager's queue.
+    /// The longest READY, RELOADING or STOPPING waits for room in the service manager's queue
+    /// unless the notifier was made with another `sendTimeout`.
     public static let stateChangeWait = Duration.seconds(1)
 
     deinit { Syscall.close(socket) }
@@ -98,26 +109,31 @@ public final class ServiceNotifier {
         }
     }
 
-    /// Startup (or a reload) is complete: `READY=1`, with `status` when given.
-    public func ready(status: String? = nil) {
-        notify(["READY=1"] + Self.statusField(status), waiting: true)
+    /// Startup (or a reload) is complete: `READY=1`, with `status` when given. `waiting`: for
+    /// room in a full queue, up to the send timeout; false while a glide runs, when a READY the
+    /// service manager cannot take at once is dropped (and logged) rather than stall it.
+    /// Returns whether it was sent.
+    @discardableResult
+    public func ready(status: String? = nil, waiting: Bool = true) -> Bool {
+        notify(["READY=1"] + Self.statusField(status), kind: .ready, waiting: waiting)
     }
 
     /// A reload of the configuration begins at `time` (CLOCK_MONOTONIC): `RELOADING=1` and
     /// `MONOTONIC_USEC=`, which systemd 253's `Type=notify-reload` requires. Follow it with
-    /// `ready()` when the reload is done, whether or not it succeeded.
-    public func reloading(at time: Instant) {
-        notify(["RELOADING=1", "MONOTONIC_USEC=\(time.microseconds)"], waiting: true)
+    /// `ready()` when the reload is done, whether or not it succeeded. `waiting` as for `ready`.
+    public func reloading(at time: Instant, waiting: Bool = true) {
+        notify(["RELOADING=1", "MONOTONIC_USEC=\(time.microseconds)"], kind: .reloading, waiting: waiting)
     }
 
-    /// The daemon is shutting down: `STOPPING=1`.
+    /// The daemon is shutting down: `STOPPING=1`, waiting for room up to the send timeout (the
+    /// daemon stops its glide first).
     public func stopping() {
-        notify(["STOPPING=1"], waiting: true)
+        notify(["STOPPING=1"], kind: .stopping, waiting: true)
     }
 
-    /// A one-line status for `systemctl status`: `STATUS=`.
+    /// A one-line status for `systemctl status`: `STATUS=`, never waiting for room.
     public func status(_ text: String) {
-        notify(Self.statusField(text), waiting: false)
+        notify(Self.statusField(text), kind: .status, waiting: false)
     }
 
     /// The datagram for `fields`: one `NAME=value` per line.
@@ -132,18 +148,21 @@ public final class ServiceNotifier {
         return ["STATUS=\(oneLine)"]
     }
 
-    /// Sends `fields` as one datagram, `waiting` for room or not; logs the first failure.
-    private func notify(_ fields: [String], waiting: Bool) {
+    /// Sends `fields` as one datagram, `waiting` for room or not; logs the first failure of
+    /// each `kind`. Returns whether it was sent.
+    @discardableResult
+    private func notify(_ fields: [String], kind: Kind, waiting: Bool) -> Bool {
         do {
             try send(Self.message(fields), waiting: waiting)
+            return true
         } catch {
-            guard !reportedFailure else { return }
-            reportedFailure = true
-            logger.warning("cannot notify the service manager: \(error)")
+            guard reportedFailures.insert(kind).inserted else { return false }
+            logger.warning("cannot notify the service manager of \(kind.rawValue): \(error) (later failures of \(kind.rawValue) are not logged)")
+            return false
         }
     }
 
-    /// Sends `message` as one datagram, `waiting` for room (up to `stateChangeWait`) or not.
+    /// Sends `message` as one datagram, `waiting` for room (up to the send timeout) or not.
     func send(_ message: String, waiting: Bool = true) throws(SystemError) {
         var message = message
         // withUTF8 rethrows untyped errors: carry the typed one out in a Result.
