@@ -40,6 +40,9 @@ public final class DesktopQuery: @unchecked Sendable {
     private let state: State
     /// Whether the helper thread runs (only the loop's thread reads and writes this).
     private var started = false
+    /// How many times `ask` was called. For tests: an ask shows here as soon as the loop makes
+    /// it, where the probe that answers it may still be to come on the helper thread.
+    var asks: UInt64 { state.locked { state.asked } }
 
     /// Makes a watch that tells when the desktop's touchpad settings change (sway's input
     /// events and starts, KDE's files, GNOME's dconf database); nil where there is none.
