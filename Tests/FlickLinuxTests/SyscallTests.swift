@@ -32,12 +32,14 @@ struct SyscallTests {
         }
     }
 
-    @Test("the monotonic clock moves forward")
+    @Test("the monotonic clock is CLOCK_MONOTONIC in microseconds, and moves forward")
     func monotonicClock() {
-        let first = Syscall.monotonicNow()
-        let second = Syscall.monotonicNow()
-        #expect(first.microseconds > 0)
-        #expect(second >= first)
+        // clock_gettime read directly before and after brackets it exactly.
+        let before = nanoseconds(CLOCK_MONOTONIC) / 1000
+        let now = Syscall.monotonicNow()
+        let after = nanoseconds(CLOCK_MONOTONIC) / 1000
+        #expect(before <= now.microseconds && now.microseconds <= after, "\(before) µs ≤ \(now.microseconds) µs ≤ \(after) µs")
+        #expect(Syscall.monotonicNow() >= now)
     }
 
     @Test("a timer armed for a deadline already past is ready at once, and is one-shot")
@@ -128,4 +130,11 @@ struct SyscallTests {
         sigprocmask(SIG_BLOCK, nil, &after)
         #expect(sigismember(&after, SIGUSR1) == sigismember(&before, SIGUSR1))
     }
+}
+
+/// `clock`'s time, read with clock_gettime, in nanoseconds.
+func nanoseconds(_ clock: clockid_t) -> Int64 {
+    var now = timespec()
+    precondition(clock_gettime(clock, &now) == 0)
+    return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
 }
