@@ -187,6 +187,18 @@ private func returns<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T? {
     return done.wait(timeout: .now() + 10) == .success ? outcome.value : nil
 }
 
+/// `returns(body)`, expected to come when `body` gives up at its `deadline`: no sooner, and
+/// within 1 s after it.
+private func returnsAt<T: Sendable>(_ deadline: Duration, _ body: @escaping @Sendable () -> T,
+                                    sourceLocation: SourceLocation = #_sourceLocation) -> T? {
+    let start = Syscall.monotonicNow()
+    let result = returns(body)
+    let elapsed = Syscall.monotonicNow() - start
+    #expect(elapsed >= deadline && elapsed < deadline + .seconds(1), "returned after \(elapsed); its deadline was \(deadline)",
+            sourceLocation: sourceLocation)
+    return result
+}
+
 /// The X server's watch and reads against a real X server: libX11 and libXi loaded with
 /// dlopen, XInput 2's devices, properties and property events, and a server that goes away.
 @Suite("X server watch", .serialized)
@@ -240,37 +252,41 @@ struct XServerWatchTests {
         #expect(returns { held.watch = nil; return true } == true, "closing waited for the stopped server")
 
         // Opening gives up at its deadline; the next waits for the connection left behind
-        // (one thread held, not one per try) and gives up at its own.
+        // (one thread held, not one per try) and gives up at its own. The stopped server cannot
+        // answer at all, so a short deadline makes no false pass.
+        let short = Duration.milliseconds(30)
         let display = server.display
         let opening = { @Sendable () -> String? in
             do throws(DesktopSettings.Miss) {
-                _ = try XServerWatch(display: display, timeout: .milliseconds(300))
+                _ = try XServerWatch(display: display, timeout: short)
                 return "opened"
             } catch {
                 return error.why
             }
         }
-        #expect(returns(opening) == "the X server \(display) did not answer within 300 ms")
-        #expect(returns(opening) == "the X server \(display) has still not answered an earlier connection")
+        #expect(returnsAt(short, opening) == "the X server \(display) did not answer within 30 ms")
+        #expect(returnsAt(short, opening) == "the X server \(display) has still not answered an earlier connection")
         // A read shares that one thread, and gives up as the opening does.
-        let reading = { @Sendable () -> String? in
-            switch XInputDevices.read(display: display, timeout: .milliseconds(300)) {
-            case .success: return "read"
-            case .failure(let miss): return miss.why
+        func reading(within timeout: Duration) -> @Sendable () -> String? {
+            {
+                switch XInputDevices.read(display: display, timeout: timeout) {
+                case .success: return "read"
+                case .failure(let miss): return miss.why
+                }
             }
         }
-        #expect(returns(reading) == "the X server \(display) has still not answered an earlier connection")
+        #expect(returnsAt(short, reading(within: short)) == "the X server \(display) has still not answered an earlier connection")
 
         // The server answers again: the connection left behind ends by itself, and a new watch
-        // opens and hears a change.
+        // opens and hears a change. A server just resumed gets deadlines it can keep.
         server.resume()
         let watch = try #require(returns { try? XServerWatch(display: display, timeout: .seconds(5)) } ?? nil)
         try server.setProperty(XServerWatch.property, 1)
         #expect(readable(watch.fileDescriptor))
         #expect(watch.receive() == .touchpads)
-        #expect(returns(reading) == "read")
+        #expect(returns(reading(within: .seconds(5))) == "read")
         server.pause()
-        #expect(returns(reading) == "the X server \(display) did not answer within 300 ms", "a read's own deadline")
+        #expect(returnsAt(short, reading(within: short)) == "the X server \(display) did not answer within 30 ms", "a read's own deadline")
         server.resume()
     }
 
