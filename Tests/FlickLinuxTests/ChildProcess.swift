@@ -1,5 +1,7 @@
 import FlickLinux
 import Foundation
+import Glibc
+import Testing
 
 /// The one way the tests start a program: run it to its end and collect its status and output.
 enum ChildProcess {
@@ -11,10 +13,15 @@ enum ChildProcess {
         var description: String { "status \(status), stdout \(stdout.debugDescription), stderr \(stderr.debugDescription)" }
     }
 
-    /// Runs `executable` with `arguments` to its end. Its output goes to files, not pipes:
-    /// reading one pipe to its end while the child fills the other (a sanitizer's report on
-    /// stderr) would block both processes.
-    static func run(_ executable: String, _ arguments: [String]) throws -> Result {
+    /// How long a program may run: one that hangs is killed then (SIGKILL), and the test
+    /// records an issue, rather than holding the whole run.
+    static let limitSeconds = 30.0
+
+    /// Runs `executable` with `arguments` to its end, or for `limitSeconds` (then it is killed
+    /// and an issue is recorded). Its output goes to files, not pipes: reading one pipe to its
+    /// end while the child fills the other (a sanitizer's report on stderr) would block both
+    /// processes.
+    static func run(_ executable: String, _ arguments: [String], limitSeconds: Double = limitSeconds) throws -> Result {
         let base = NSTemporaryDirectory() + "flickd-test-\(getpid())-\(UUID().uuidString)"
         let outPath = base + ".out", errPath = base + ".err"
         defer {
@@ -31,7 +38,13 @@ enum ChildProcess {
         process.arguments = arguments
         process.standardOutput = out
         process.standardError = err
+        let ended = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in ended.signal() }
         try process.run()
+        if ended.wait(timeout: .now() + limitSeconds) == .timedOut {
+            kill(process.processIdentifier, SIGKILL)
+            Issue.record("\(executable) \(arguments) did not end within \(limitSeconds) s: killed")
+        }
         process.waitUntilExit()
         try out.close()
         try err.close()

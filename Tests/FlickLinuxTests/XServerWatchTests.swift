@@ -28,15 +28,24 @@ private final class VirtualXServer {
         process.standardOutput = number
         process.standardError = FileHandle.nullDevice
         try process.run()
+        // A server that never says its display would hold the whole run: it has 30 s.
+        let deadline = Syscall.monotonicNow() + .seconds(30)
         var text = ""
+        var late = false
         while !text.hasSuffix("\n") {
+            let left = deadline - Syscall.monotonicNow()
+            guard left > .zero, (try? Syscall.waitReadable(number.fileHandleForReading.fileDescriptor, timeout: left)) == true else {
+                late = true
+                break
+            }
             let data = number.fileHandleForReading.availableData
             if data.isEmpty { break }
             text += String(decoding: data, as: UTF8.self)
         }
         guard let value = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             kill(process.processIdentifier, SIGKILL)
-            throw SystemError(errno: EINVAL, call: "Xvfb -displayfd", path: text)
+            process.waitUntilExit()
+            throw SystemError(errno: late ? ETIMEDOUT : EINVAL, call: "Xvfb -displayfd", path: text)
         }
         display = ":\(value)"
     }
