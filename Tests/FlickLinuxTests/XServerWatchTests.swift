@@ -1,5 +1,6 @@
 import CXInput
 import FlickCore
+import FlickTestSupport
 import Foundation
 import Glibc
 import Testing
@@ -91,6 +92,9 @@ private final class LostAfterSetup: @unchecked Sendable {
     private let cut: Int
     private let done = DispatchSemaphore(value: 0)
     private var answered = 0
+    /// The server's answers after the setup's, and their byte order.
+    private var afterSetup: ArraySlice<UInt8> = []
+    private var littleEndian = true
 
     init(forwardingTo server: VirtualXServer, cut: Int = 0) throws {
         upstream = "/tmp/.X11-unix/X" + server.display.dropFirst()
@@ -122,6 +126,26 @@ private final class LostAfterSetup: @unchecked Sendable {
         return answered
     }
 
+    /// Where each of the server's messages after the setup's ends, as offsets from the setup's
+    /// end, once the connection has ended; nil when it has not ended within 10 s. A reply is 32
+    /// bytes and 4 × its length (bytes 4...7) more, as is a generic event (XInput 2's); an
+    /// error or another event is 32 bytes.
+    func messageEnds() -> [Int]? {
+        guard answeredAfterSetup() != nil else { return nil }
+        var ends: [Int] = []
+        var start = afterSetup.startIndex
+        while start + 8 <= afterSetup.endIndex {
+            let word = afterSetup[(start + 4)..<(start + 8)].map(Int.init)
+            let units = littleEndian ? word[0] | word[1] << 8 | word[2] << 16 | word[3] << 24
+                                     : word[0] << 24 | word[1] << 16 | word[2] << 8 | word[3]
+            let type = afterSetup[start] & 0x7f
+            let length = type == 1 || type == 35 ? 32 + 4 * units : 32
+            start += length
+            ends.append(start - afterSetup.startIndex)
+        }
+        return ends
+    }
+
     deinit { close(listener) }
 
     /// Calls `body` with the abstract socket address `name`.
@@ -143,7 +167,6 @@ private final class LostAfterSetup: @unchecked Sendable {
             close(client)
         }
         guard Self.withAddress(upstream, { connect(server, $0, $1) }) == 0 else { return }
-        var littleEndian = true
         var answer: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -169,11 +192,27 @@ private final class LostAfterSetup: @unchecked Sendable {
                 count = min(count, limit - answer.count)
                 answer += buffer[..<count]
                 guard write(client, buffer, count) == count else { return }
-                if let setup { answered = max(0, answer.count - setup) }
+                if let setup {
+                    answered = max(0, answer.count - setup)
+                    afterSetup = answer[min(setup, answer.count)...]
+                }
                 if answer.count >= limit { return }
             }
         }
     }
+}
+
+/// Where to cut a server's answers after the setup, `ends` its messages' ends (`messageEnds()`),
+/// up to `last`: at 0, at each message's end and 4 bytes after it (inside the next one's
+/// header), and at 16 offsets drawn with a fixed seed. With FLICKD_FULL_CUTS=1 in the
+/// environment, at every 4th byte instead: each cut opens a display of its own, seconds in all.
+private func cuts(ends: [Int], through last: Int, seed: UInt64) -> [Int] {
+    if ProcessInfo.processInfo.environment["FLICKD_FULL_CUTS"] == "1" {
+        return Array(stride(from: 0, through: last, by: 4))
+    }
+    var generator = SplitMix64(seed: seed)
+    let drawn = (0..<16).map { _ in Int.random(in: 0...last, using: &generator) }
+    return Set([0] + ends.flatMap { [$0, $0 + 4] } + drawn).filter { $0 <= last }.sorted()
 }
 
 /// Whether `fd` becomes readable within 5 s: a real X server's event is waited for, not slept on.
@@ -396,14 +435,16 @@ struct XServerWatchTests {
             #expect(now.first { $0.name == "Virtual core XTEST pointer" }?.properties
                         == [XInputDevices.tapping: [1], XInputDevices.naturalScrolling: [1]], "a read after the close: \(now)")
 
-            // How much the server answers a whole read after the setup, then a read cut at
-            // every 4 bytes of it: each a miss, until the cut comes after the read's last answer
-            // (the last 32 bytes answer the close's XSync: the read is whole then).
+            // How much the server answers a whole read after the setup, then a read cut within
+            // it (`cuts`): each a miss, until the cut comes after the read's last answer (the
+            // last 32 bytes answer the close's XSync: the read is whole then).
             let counted = try LostAfterSetup(forwardingTo: server, cut: 1 << 40)
             #expect(try XInputDevices.read(display: counted.display).get() == now)
             let answers = try #require(counted.answeredAfterSetup())
+            let ends = try #require(counted.messageEnds())
             #expect(answers > 100, "XOpenDisplay's requests and the read's")
-            for cut in stride(from: 0, through: answers + 4, by: 4) {
+            #expect(ends.last == answers && ends.dropLast().last == answers - 32, "the messages' ends, the XSync's last: \(ends)")
+            for cut in cuts(ends: ends, through: answers + 4, seed: 1) {
                 let lost = try LostAfterSetup(forwardingTo: server, cut: cut)
                 let read = XInputDevices.read(display: lost.display)
                 let miss = DesktopSettings.Miss(why: "the X server \(lost.display) closed the connection")
@@ -422,8 +463,10 @@ struct XServerWatchTests {
             let countedWatch = try LostAfterSetup(forwardingTo: server, cut: 1 << 40)
             _ = try XServerWatch(display: countedWatch.display)
             let watchAnswers = try #require(countedWatch.answeredAfterSetup())
+            let watchEnds = try #require(countedWatch.messageEnds())
             #expect(watchAnswers > 100)
-            for cut in stride(from: 0, to: watchAnswers, by: 4) {
+            #expect(watchEnds.last == watchAnswers, "the messages' ends: \(watchEnds)")
+            for cut in cuts(ends: watchEnds, through: watchAnswers - 1, seed: 2) {
                 let lost = try LostAfterSetup(forwardingTo: server, cut: cut)
                 let miss = DesktopSettings.Miss(why: "the X server \(lost.display) closed the connection")
                 do throws(DesktopSettings.Miss) {
