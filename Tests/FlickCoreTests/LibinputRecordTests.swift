@@ -346,6 +346,29 @@ let libinputRecordTwoFingerScroll = """
         #expect(screenFirst.otherTouchDevices == ["SynPS/2 Synaptics TouchPad (/dev/input/event5)"])
     }
 
+    /// An idle touchscreen listed before the touchpad (node order often puts it first): the
+    /// touchpad, which has the events, is replayed, and the screen named.
+    @Test func aTouchDeviceWithoutEventsListedFirstIsNotTheOneReplayed() throws {
+        let idleScreen = Self.touchscreen.components(separatedBy: "  events:\n")[0]
+        #expect(!idleScreen.contains("events"))
+        let recording = try Recording.load(text: Self.withDevices(before: [idleScreen], count: 2))
+        #expect(recording.description.name == "SynPS/2 Synaptics TouchPad")
+        #expect(recording.events == (try Recording.load(text: libinputRecordTwoFingerScroll)).events)
+        #expect(recording.otherTouchDevices == ["ELAN Touchscreen (/dev/input/event9)"])
+    }
+
+    /// A keyboard listed before a pad libinput rejects (ABS_MT_POSITION_X of no width): the pad
+    /// is replayed, and the replay says why it is not read, rather than the keyboard's "no
+    /// touch positions".
+    @Test func aPadLibinputRejectsIsReplayedBeforeAKeyboard() throws {
+        let rejected = Self.withDevices(before: [Self.keyboard], count: 2)
+            .replacingOccurrences(of: "53: [1266, 5676, 0, 0, 45]", with: "53: [1266, 1266, 0, 0, 45]")
+        let recording = try Recording.load(text: rejected)
+        #expect(recording.description.name == "SynPS/2 Synaptics TouchPad")
+        #expect(recording.description.rangeProblem?.hasPrefix("ABS_MT_POSITION_X has min == max (1266)") == true)
+        #expect(recording.otherTouchDevices.isEmpty)
+    }
+
     /// A file with no touch device replays its first device, which the replay reports as not
     /// read for gestures (rather than refusing the file).
     @Test func withoutATouchDeviceTheFirstDeviceIsRead() throws {

@@ -31,10 +31,11 @@ import FlickCore
 ///
 /// A file may hold several devices (`libinput record` given several nodes, or `--all`), each
 /// with its own events on one clock. The replayed device is the first touch device (a touchpad
-/// or touchscreen, `DeviceDescription.kind`), wherever it is in the list: a keyboard listed
-/// before the touchpad is not replayed in its place. Other touch devices are named in
-/// `Recording.otherTouchDevices`; a file with no touch device replays its first device, which
-/// the replay then reports as not read. `ndevices:`, when present, must count the devices
+/// or touchscreen, `DeviceDescription.kind`) with events, wherever it is in the list: a
+/// keyboard, or an idle touchscreen, listed before the touchpad is not replayed in its place.
+/// Other touch devices are named in `Recording.otherTouchDevices`; a file with no touch device
+/// replays one libinput rejects (`DeviceDescription.rangeProblem`), else its first device,
+/// which the replay then reports as not read. `ndevices:`, when present, must count the devices
 /// listed: a file cut between two devices is an error, not a replay of the wrong one.
 public enum LibinputRecordParser {
     /// The format version this parser reads.
@@ -78,13 +79,20 @@ public enum LibinputRecordParser {
             described.append((device, try deviceDescription(evdev)))
         }
         // A keyboard or mouse recorded alongside (`--all`) carries no gesture: the touch device
-        // is the one the report is about. With none, the first device is replayed and reported
-        // as not read, which says more than an error would.
+        // is the one the report is about, the first that has events (an idle touchscreen often
+        // comes first in node order). With none, a device libinput rejects for an axis of no
+        // width (the pad the user recorded, most likely), else the first device is replayed and
+        // reported as not read, which says more than an error would.
         let touch = described.indices.filter { described[$0].description.kind != nil }
-        let chosen = touch.first ?? 0
+        let hasEvents: (Int) -> Bool = { index in
+            guard case .sequence(let events)? = described[index].node["events"]?.value else { return false }
+            return !events.isEmpty
+        }
+        let chosen = touch.first(where: hasEvents) ?? touch.first
+            ?? described.indices.first { described[$0].description.rangeProblem != nil } ?? 0
         let device = described[chosen].node
         var description = described[chosen].description
-        let others = touch.dropFirst().map { index in
+        let others = touch.filter { $0 != chosen }.map { index in
             let name = described[index].description.name
             let node = described[index].node["node"].flatMap { node -> String? in
                 if case .scalar(let text) = node.value { return text } else { return nil }
