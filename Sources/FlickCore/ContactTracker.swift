@@ -72,14 +72,35 @@ public struct ContactTracker {
     private var staged = Contact()
     private var stagedHasPosition = false
     private var stagedCount = 0
-    private var previousStagedCount = 0
+    /// Protocol A: the frame had a SYN_MT_REPORT (an empty one says no contacts are left).
+    private var reportedContacts = false
     private var dropped = false
     private var baseline: [Contact]
-    /// Protocol A: where a frame's contacts are put in order of the last frame's, by tracking id.
+    /// Protocol A: where a frame's contacts are put in order of the last frame's, by tracking id
+    /// or by position.
     private var arranged: [Contact]
+    /// Protocol A without tracking ids: pairs a frame's contacts with the last frame's.
+    private var matcher: ContactMatcher
+    /// When the last frame's contact positions were reported, for how far a contact can have
+    /// moved since.
+    private var previousFrameTime: Instant?
 
     /// Largest number of contacts tracked at once on unslotted devices.
     public static let unslottedCapacity = 10
+
+    /// Protocol A without tracking ids: the fastest a finger is taken to move across the screen
+    /// or pad, mm/s. A contact of the last frame farther from one of this frame than this speed
+    /// covers in the time between them (plus `contactSlackMillimetres`) is not the same finger:
+    /// the one lifted and the other landed.
+    public static let fastestContactMillimetresPerSecond = 3000.0
+    /// Protocol A without tracking ids: distance a contact may be from its place in the last frame
+    /// whatever the time between them (sensor noise, a centroid shifting as a finger rolls), mm.
+    public static let contactSlackMillimetres = 5.0
+    /// Protocol A without tracking ids: the longest time between frames that widens how far a
+    /// contact may have moved. Fingers down are reported every few milliseconds; a longer gap
+    /// (contacts kept over a resynchronisation) must not let any landing pass for a finger that
+    /// was there before.
+    public static let longestContactGap = Duration.milliseconds(50)
 
     /// A tracker for `description`, reading it as a device of `kind`.
     public init(description: DeviceDescription, kind: DeviceKind, resolutionOverride: Double? = nil) {
@@ -106,6 +127,7 @@ public struct ContactTracker {
         previous = contacts
         baseline = contacts
         arranged = contacts
+        matcher = ContactMatcher(capacity: contactProtocol == .unslotted ? capacity : 0)
     }
 
     /// Reads the same device with a new resolution override from now on, keeping what it
@@ -139,6 +161,11 @@ public struct ContactTracker {
                 commitStagedContact()
             case EventCode.synDropped:
                 dropped = true
+                // Protocol A: a frame cut short by the lost events lists only some contacts.
+                staged = Contact()
+                stagedHasPosition = false
+                stagedCount = 0
+                reportedContacts = false
             default:
                 break
             }
@@ -215,37 +242,47 @@ public struct ContactTracker {
             staged = Contact()
             stagedHasPosition = false
         }
+        reportedContacts = true
         guard stagedHasPosition, stagedCount < contacts.count else { return }
         var contact = staged
         contact.active = true
-        // Without a tracking id (identity 0) the contact is matched by its order in the frame,
-        // when the frame is done.
+        // Without a tracking id (identity 0) the contact is matched by its position, when the
+        // frame is done.
         contacts[stagedCount] = contact
         stagedCount += 1
     }
 
     private mutating func finishFrame(at time: Instant) -> FrameSummary {
-        // Protocol A contacts renamed because one lifted: no finger landed.
-        var renamedByLift = false
+        // Protocol A: the contacts were not reported in this frame but kept from the last one.
+        var keptContacts = false
         switch contactProtocol {
         case .unslotted:
-            // A protocol A frame lists every contact; a frame without any lists none.
-            for i in stagedCount..<contacts.count { contacts[i].active = false }
-            if contacts[0..<stagedCount].contains(where: { $0.identity != 0 }) {
-                // Tracking ids name the contacts, in whatever order the frame lists them.
-                arrangeByTrackingID()
+            if dropped && !reportedContacts {
+                // libevdev's resynchronisation replays no MT state for a device without slots
+                // (only ABS_X/ABS_Y and keys, no SYN_MT_REPORT): this frame says nothing of the
+                // contacts, so they stay as they were (the frame is flagged all the same) rather
+                // than all lifting, which would make the next frame a touch in mid-drag (mtdev too
+                // leaves its contacts alone on a frame without MT events). Only a BTN_TOUCH seen up
+                // says they lifted while the events were lost.
+                let lifted = touchKeyUsed && !touchKeyDown
+                keptContacts = !lifted
+                for i in contacts.indices {
+                    contacts[i] = previous[i]
+                    if lifted { contacts[i].active = false }
+                }
             } else {
-                // Order only names a contact while the count stays the same; when it changes,
-                // every unnamed contact is a new one (with no motion across the change), but
-                // when it falls that is a lift, not a touch: a staggered lift still ends a scroll.
-                renamedByLift = stagedCount < previousStagedCount
-                let sameCount = stagedCount == previousStagedCount
-                for i in 0..<stagedCount where contacts[i].identity == 0 {
-                    contacts[i].identity = sameCount && previous[i].active ? previous[i].identity : newIdentity()
+                // A protocol A frame lists every contact; a frame without any lists none.
+                for i in stagedCount..<contacts.count { contacts[i].active = false }
+                if contacts[0..<stagedCount].contains(where: { $0.identity != 0 }) {
+                    // Tracking ids name the contacts, in whatever order the frame lists them.
+                    arrangeByTrackingID()
+                } else {
+                    // Without them, where the contacts are says which is which.
+                    arrangeByPosition(at: time)
                 }
             }
-            previousStagedCount = stagedCount
             stagedCount = 0
+            reportedContacts = false
         case .singleTouch:
             let down = touchKeyUsed ? touchKeyDown : toolBits != 0
             if down && !contacts[0].active { contacts[0].identity = newIdentity() }
@@ -275,7 +312,7 @@ public struct ContactTracker {
             if before.active && !before.isPalm && before.identity == now.identity {
                 sum = sum + millimetres(now) - millimetres(before)
                 matched += 1
-            } else if !rebased && !renamedByLift {
+            } else if !rebased {
                 newTouch = true
             }
         }
@@ -307,6 +344,9 @@ public struct ContactTracker {
         previousToolCount = tools
         previousFingerCount = fingers
         for i in contacts.indices { previous[i] = contacts[i] }
+        // Contacts kept over a resynchronisation are where they were when last reported: how far
+        // they can have moved is counted from then.
+        if !keptContacts { previousFrameTime = time }
         return summary
     }
 
@@ -328,6 +368,76 @@ public struct ContactTracker {
                 break
             }
         }
+        placeTheRest(taken: taken, placed: placed)
+    }
+
+    /// Protocol A without tracking ids: pairs each of the frame's `stagedCount` contacts with a
+    /// contact of the last frame, as mtdev (which libinput reads protocol A devices through) does,
+    /// and puts it in that contact's place, as the same finger. The pairing is the one with the
+    /// least total squared distance,
+    ///
+    ///     minimise  Σ |now(i) − before(pair(i))|²  over pairings with the most pairs,
+    ///
+    /// where no pair is farther apart than a finger can move between the two frames:
+    ///
+    ///     gate = fastestContactMillimetresPerSecond × min(Δt, longestContactGap) + contactSlackMillimetres
+    ///
+    /// (mtdev has no such gate; without it a finger lifting as another lands elsewhere in the same
+    /// frame reads as one finger jumping there). A contact paired with none is a finger that
+    /// landed; a contact of the last frame left unpaired lifted, and those that stay keep their
+    /// identity, and their motion, whatever order the frame lists them in.
+    private mutating func arrangeByPosition(at time: Instant) {
+        var columns = 0
+        for j in previous.indices where previous[j].active {
+            matcher.places[columns] = j
+            columns += 1
+        }
+        let rows = stagedCount
+        let size = max(rows, columns)
+        guard rows > 0 && columns > 0 else {
+            placeTheRest(taken: 0, placed: 0)
+            return
+        }
+        var interval = previousFrameTime.map { time - $0 } ?? .zero
+        interval = min(max(interval, .zero), Self.longestContactGap)
+        let gate = Self.fastestContactMillimetresPerSecond * interval.seconds + Self.contactSlackMillimetres
+        let gateSquared = gate * gate
+        // Leaving a contact unpaired (or pairing it past the gate) costs more than any pairing
+        // within the gate: the pairing with the most pairs wins, then the nearest.
+        let unpaired = Double(size) * gateSquared + 1
+        for row in 0..<size {
+            for column in 0..<size {
+                var cost = unpaired
+                if row < rows && column < columns {
+                    let d = millimetres(contacts[row]) - millimetres(previous[matcher.places[column]])
+                    let squared = d.x * d.x + d.y * d.y
+                    if squared <= gateSquared { cost = squared }
+                }
+                matcher.setCost(cost, row: row, column: column)
+            }
+        }
+        var taken: UInt32 = 0
+        var placed: UInt32 = 0
+        // A pairing that cannot be solved (a cost not finite: never with a valid geometry) pairs
+        // nothing: every contact reads as landing.
+        let solved = matcher.solve(size: size)
+        for row in 0..<rows where solved {
+            let column = matcher.columnOfRow[row]
+            guard column < columns && matcher.cost(row: row, column: column) < unpaired else { continue }
+            let j = matcher.places[column]
+            arranged[j] = contacts[row]
+            arranged[j].identity = previous[j].identity
+            taken |= 1 << j
+            placed |= 1 << row
+        }
+        placeTheRest(taken: taken, placed: placed)
+    }
+
+    /// Protocol A: after the contacts of the frame that are the last frame's (`placed`) were put in
+    /// their places of `arranged` (`taken`), puts the others in free places as new contacts, and
+    /// makes `arranged` the frame's contacts.
+    private mutating func placeTheRest(taken: UInt32, placed: UInt32) {
+        var taken = taken
         var free = 0
         for i in 0..<stagedCount where placed & (1 << i) == 0 {
             while taken & (1 << free) != 0 { free += 1 }
@@ -372,5 +482,99 @@ public struct ContactTracker {
 
     private func isSameContact(_ i: Int) -> Bool {
         contacts[i].active && !contacts[i].isPalm && baseline[i].active && baseline[i].identity == contacts[i].identity
+    }
+}
+
+/// Minimum-cost assignment between the rows and columns of a square cost matrix of up to
+/// `capacity` (Kuhn–Munkres, the Hungarian method, with row and column potentials; O(n³)).
+/// Storage is allocated once; solving never allocates.
+struct ContactMatcher {
+    /// Largest matrix solved.
+    let capacity: Int
+    /// The last frame's places (indices into its contacts) that the columns stand for.
+    var places: [Int]
+    /// After `solve`: the column each row is assigned to.
+    private(set) var columnOfRow: [Int]
+    /// Row-major, `capacity` wide.
+    private var costs: [Double]
+    // One-based as in the method's usual statement; index 0 is the virtual start column.
+    private var rowPotential: [Double]
+    private var columnPotential: [Double]
+    private var rowOfColumn: [Int]
+    private var way: [Int]
+    private var slack: [Double]
+    private var used: [Bool]
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        places = Array(repeating: 0, count: capacity)
+        columnOfRow = Array(repeating: 0, count: capacity)
+        costs = Array(repeating: 0, count: capacity * capacity)
+        rowPotential = Array(repeating: 0, count: capacity + 1)
+        columnPotential = Array(repeating: 0, count: capacity + 1)
+        rowOfColumn = Array(repeating: 0, count: capacity + 1)
+        way = Array(repeating: 0, count: capacity + 1)
+        slack = Array(repeating: 0, count: capacity + 1)
+        used = Array(repeating: false, count: capacity + 1)
+    }
+
+    /// The cost of assigning `row` to `column` (both from 0).
+    func cost(row: Int, column: Int) -> Double { costs[row * capacity + column] }
+
+    mutating func setCost(_ cost: Double, row: Int, column: Int) { costs[row * capacity + column] = cost }
+
+    /// Assigns each of the first `size` rows (1...capacity) a different one of the first `size`
+    /// columns, with the least total cost. False, with no assignment, when a cost is not finite.
+    mutating func solve(size: Int) -> Bool {
+        for j in 0...size {
+            rowPotential[j] = 0
+            columnPotential[j] = 0
+            rowOfColumn[j] = 0
+            way[j] = 0
+        }
+        for row in 1...size {
+            // Adds `row` along the cheapest augmenting path (Dijkstra over reduced costs).
+            rowOfColumn[0] = row
+            var column = 0
+            for j in 0...size {
+                slack[j] = .infinity
+                used[j] = false
+            }
+            repeat {
+                used[column] = true
+                let i = rowOfColumn[column]
+                var delta = Double.infinity
+                var next = 0
+                for j in 1...size where !used[j] {
+                    let reduced = costs[(i - 1) * capacity + (j - 1)] - rowPotential[i] - columnPotential[j]
+                    if reduced < slack[j] {
+                        slack[j] = reduced
+                        way[j] = column
+                    }
+                    if slack[j] < delta {
+                        delta = slack[j]
+                        next = j
+                    }
+                }
+                // Only a cost that is not finite leaves no column to go to.
+                guard next != 0 else { return false }
+                for j in 0...size {
+                    if used[j] {
+                        rowPotential[rowOfColumn[j]] += delta
+                        columnPotential[j] -= delta
+                    } else {
+                        slack[j] -= delta
+                    }
+                }
+                column = next
+            } while rowOfColumn[column] != 0
+            repeat {
+                let previous = way[column]
+                rowOfColumn[column] = rowOfColumn[previous]
+                column = previous
+            } while column != 0
+        }
+        for j in 1...size { columnOfRow[rowOfColumn[j] - 1] = j - 1 }
+        return true
     }
 }

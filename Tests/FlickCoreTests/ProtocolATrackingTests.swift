@@ -61,5 +61,8 @@ struct ProtocolATrackingTests {
         let frame = try #require(Self.frame(&tracker, at: 20, [(3, 5200, 9000), (4, 8000, 9000)]))
         #expect(frame.newTouch, "contact 4 landed")
         #expect(frame.fingerCount == 2)
+        let step = 100 / tracker.geometry.x.unitsPerMillimetre  // mm of 100 units
+        #expect(abs(frame.translation.x - step) < 1e-9 && frame.translation.y == 0,
+                "contact 3 moved on 100 units, contact 4 only landed: translation \(frame.translation)")
     }
 }
