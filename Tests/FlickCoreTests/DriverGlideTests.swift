@@ -36,20 +36,32 @@ import FlickTestSupport
         #expect(pad.coasts.count == 1)
     }
 
-    @Test func itsTouchStillStopsACoastFromAnotherPad() throws {
-        let pad = try FingerScript(device: "synaptics-t440")
-        let other: DeviceID = 42
-        guard case .stopOnly? = pad.engine.addDevice(other, description: try Fixtures.device("synaptics-t440"), driverGlides: Self.why) as DeviceAdmission? else {
+    /// A finger landing in slot 0 of a T440, as its frame's events.
+    static let landing: [(UInt16, UInt16, Int32)] = [
+        (EventCode.absolute, EventCode.absMTSlot, 0), (EventCode.absolute, EventCode.absMTTrackingID, 7),
+        (EventCode.absolute, EventCode.absMTPositionX, 3000), (EventCode.absolute, EventCode.absMTPositionY, 3000),
+        (EventCode.key, EventCode.touch, 1), (EventCode.key, EventCode.toolFinger, 1),
+        (EventCode.synchronization, EventCode.synReport, 0)]
+    /// The other pad of `coastingBesideAnotherPad`.
+    static let other: DeviceID = 42
+
+    /// A T440 under `configuration` coasting from a flick, beside a second one (`other`) whose
+    /// driver glides, read only to stop coasts; nil, with an issue, when that one is used.
+    static func coastingBesideAnotherPad(_ configuration: Configuration = .defaults) throws -> FingerScript? {
+        let pad = try FingerScript(device: "synaptics-t440", configuration: configuration)
+        guard case .stopOnly? = pad.engine.addDevice(other, description: try Fixtures.device("synaptics-t440"), driverGlides: why) as DeviceAdmission? else {
             Issue.record("added as used")
-            return
+            return nil
         }
-        Self.flick(pad)
+        flick(pad)
         #expect(pad.engine.isCoasting)
-        let t = pad.now
-        for (type, code, value) in [(EventCode.absolute, EventCode.absMTSlot, 0), (EventCode.absolute, EventCode.absMTTrackingID, 7),
-                                    (EventCode.absolute, EventCode.absMTPositionX, 3000), (EventCode.absolute, EventCode.absMTPositionY, 3000),
-                                    (EventCode.key, EventCode.touch, 1), (EventCode.synchronization, EventCode.synReport, 0)] {
-            _ = pad.engine.handle(InputEvent(type: type, code: code, value: Int32(value)), from: other, at: t)
+        return pad
+    }
+
+    @Test func itsTouchStillStopsACoastFromAnotherPad() throws {
+        guard let pad = try Self.coastingBesideAnotherPad() else { return }
+        for (type, code, value) in Self.landing {
+            _ = pad.engine.handle(InputEvent(type: type, code: code, value: value), from: Self.other, at: pad.now)
         }
         #expect(!pad.engine.isCoasting)
         #expect(pad.coastEndReasons == [.touch])
@@ -60,20 +72,11 @@ import FlickTestSupport
     @Test func withoutTouchStopsOnlyItsButtonStopsACoastFromAnotherPad() throws {
         var configuration = Configuration.defaults
         configuration.stop.touch = false
-        let land: [(UInt16, UInt16, Int32)] = [(EventCode.absolute, EventCode.absMTSlot, 0), (EventCode.absolute, EventCode.absMTTrackingID, 7),
-                                               (EventCode.absolute, EventCode.absMTPositionX, 3000), (EventCode.absolute, EventCode.absMTPositionY, 3000),
-                                               (EventCode.key, EventCode.touch, 1), (EventCode.key, EventCode.toolFinger, 1),
-                                               (EventCode.synchronization, EventCode.synReport, 0)]
+        let land = Self.landing
         let click: [(UInt16, UInt16, Int32)] = [(EventCode.key, EventCode.buttonLeft, 1), (EventCode.synchronization, EventCode.synReport, 0)]
         for (name, events) in [("a touch, then a click", land + click), ("a click in the landing frame", click.dropLast() + land)] {
-            let pad = try FingerScript(device: "synaptics-t440", configuration: configuration)
-            let other: DeviceID = 42
-            guard case .stopOnly? = pad.engine.addDevice(other, description: try Fixtures.device("synaptics-t440"), driverGlides: Self.why) as DeviceAdmission? else {
-                Issue.record("added as used")
-                return
-            }
-            Self.flick(pad)
-            #expect(pad.engine.isCoasting)
+            guard let pad = try Self.coastingBesideAnotherPad(configuration) else { return }
+            let other = Self.other
             var stoppedAt: Int?
             for (i, (type, code, value)) in events.enumerated() {
                 _ = pad.engine.handle(InputEvent(type: type, code: code, value: value), from: other, at: pad.now)

@@ -48,11 +48,8 @@ import FlickTestSupport
             let other = pad.device + 1
             pad.engine.addDevice(other, description: pad.description)
             if lost { _ = pad.engine.handle(Self.dropped, from: other, at: pad.now) }
-            for (type, code, value) in [(EventCode.absolute, EventCode.absMTSlot, 0), (EventCode.absolute, EventCode.absMTTrackingID, 9),
-                                        (EventCode.absolute, EventCode.absMTPositionX, 3000), (EventCode.absolute, EventCode.absMTPositionY, 3000),
-                                        (EventCode.key, EventCode.touch, 1), (EventCode.key, EventCode.toolFinger, 1),
-                                        (EventCode.synchronization, EventCode.synReport, 0)] {
-                _ = pad.engine.handle(InputEvent(type: type, code: code, value: Int32(value)), from: other, at: pad.now)
+            for (type, code, value) in DriverGlides.landing {
+                _ = pad.engine.handle(InputEvent(type: type, code: code, value: value), from: other, at: pad.now)
             }
             #expect(!pad.engine.isCoasting, "events lost: \(lost)")
             #expect(pad.coastEndReasons == [.touch], "events lost: \(lost)")
