@@ -95,6 +95,27 @@ import Testing
         #expect(set.stdout.hasPrefix("# ETPS/2 Elantech Touchpad: touchpad, 41.3 x 22.7 mm\n"), "\(set.stdout)")
     }
 
+    /// A `libinput record --all` file with a touchpad and a touchscreen: the touchpad is replayed,
+    /// the screen is named right after the device line, and its touch changes nothing.
+    @Test func replayNamesTheTouchDeviceItLeavesOut() throws {
+        let alone = try Self.temporaryFile("pad.yml", LibinputRecordSamples.twoFingerScroll)
+        let both = try Self.temporaryFile("pad-screen.yml", LibinputRecordSamples.withDevices(
+            before: [LibinputRecordSamples.keyboard], after: [LibinputRecordSamples.touchscreen], count: 3))
+        defer {
+            try? FileManager.default.removeItem(atPath: alone)
+            try? FileManager.default.removeItem(atPath: both)
+        }
+        let padOnly = try Self.run(["replay", alone])
+        let result = try Self.run(["replay", both])
+        #expect(padOnly.status == 0 && result.status == 0, "\(padOnly.stderr)\(result.stderr)")
+        var expected = padOnly.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(expected.first?.hasPrefix("# SynPS/2 Synaptics TouchPad: touchpad, ") == true, "\(padOnly.stdout)")
+        #expect(padOnly.stdout.contains("s: coast, release "), "the scroll coasts: \(padOnly.stdout)")
+        #expect(!padOnly.stdout.contains("also in the recording"))
+        expected.insert("# also in the recording, not replayed: ELAN Touchscreen (/dev/input/event9)", at: 1)
+        #expect(result.stdout == expected.joined(separator: "\n"))
+    }
+
     @Test func missingRecordingIsAClearError() throws {
         let result = try Self.run(["replay", "/nonexistent/session.yml"])
         #expect(result.status == 1)
