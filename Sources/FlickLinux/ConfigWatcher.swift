@@ -131,12 +131,19 @@ public final class ConfigWatcher {
         for entry in followed where appearing.contains(entry.name) && watchByDirectory[Self.split(entry.name).directory] != nil {
             changes.append(Change(path: entry.file, kind: .directoryAppeared))
         }
+        return Self.closingCreations(Self.latest(changes))
+    }
+
+    /// `changes` with each change kept at its last place only: the order says what a file's
+    /// last change was (removed, then created again and not yet closed, is a creation).
+    static func latest(_ changes: [Change]) -> [Change] {
         var seen: Set<Change> = []
-        return Self.closingCreations(changes.filter { seen.insert($0).inserted })
+        return changes.reversed().filter { seen.insert($0).inserted }.reversed()
     }
 
     /// `changes` without a creation with no close seen that a later change to the same file
     /// says more about (its close, mostly: a file created and written in one batch is `written`).
+    /// A creation with no close seen that is left is the last word on its file.
     static func closingCreations(_ changes: [Change]) -> [Change] {
         changes.enumerated().filter { index, change in
             change.kind != .createdUnclosed || !changes[(index + 1)...].contains { $0.path == change.path && $0.kind != .createdUnclosed }

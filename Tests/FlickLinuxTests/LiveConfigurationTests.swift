@@ -103,6 +103,50 @@ import FlickCore
         #expect(closed == "\(path) written", "the close says more than the creation: \(closed)")
     }
 
+    /// A file removed and then created again, still open, in the same burst (`rm` then a slow
+    /// `cat >`): its last change is the creation, which waits to be quiet or closed; the removal
+    /// pending beside it, or a second creation event, does not make it read half-written.
+    @Test func aRemovalBeforeACreationWithoutACloseStillWaits() throws {
+        let directory = ConfigScratchDirectory()
+        let path = directory.file("config.toml")
+        directory.write("config.toml", "[scroll]\nspeed = 30\n")
+        let source = ConfigurationSource(location: ConfigurationLocation(explicit: path, searchPath: []))
+        let live = try LiveConfiguration(source: source, watch: true, logger: Logger(label: "test"))
+        let timer = try #require(live.settleTimer)
+        let t0 = Instant(microseconds: 1_000_000)
+        #expect(unlink(path) == 0)
+        try live.receiveChanges(at: t0)
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        #expect(write(fd, "[scroll]\n", 9) == 9)
+        try live.receiveChanges(at: t0 + .milliseconds(20))
+        let first = t0 + .milliseconds(20) + LiveConfiguration.settleDelay
+        #expect(timer.deadline == first)
+        #expect(try live.settled(at: first) == nil, "created and not closed: not read at the settle delay")
+        #expect(timer.deadline == first + LiveConfiguration.unclosedQuiet)
+
+        // The writer goes on; the kernel reports nothing new (no close yet): still not quiet.
+        #expect(write(fd, "speed = 40\n", 11) == 11)
+        #expect(try live.settled(at: first + LiveConfiguration.unclosedQuiet) == nil, "it grew")
+        let quiet = first + LiveConfiguration.unclosedQuiet + LiveConfiguration.unclosedQuiet
+        let trigger = try #require(try live.settled(at: quiet), "unchanged for a second: read")
+        #expect(trigger == "\(path) removed, \(path) created (no close seen)", "\(trigger)")
+    }
+
+    /// The watcher's batches keep each change at its last place.
+    @Test func aChangeRepeatedKeepsItsLastPlace() {
+        typealias Change = ConfigWatcher.Change
+        let created = Change(path: "/c/config.toml", kind: .createdUnclosed)
+        let written = Change(path: "/c/config.toml", kind: .written)
+        let removed = Change(path: "/c/config.toml", kind: .removed)
+        let batch = [created, written, removed, created]
+        #expect(ConfigWatcher.latest(batch) == [written, removed, created])
+        #expect(ConfigWatcher.closingCreations(ConfigWatcher.latest(batch)) == [written, removed, created],
+                "the last creation is the file's last word")
+        #expect(ConfigWatcher.closingCreations([created, written]) == [written], "its close says more")
+    }
+
     @Test func aFileWithProblemsAtStartIsAnError() {
         let directory = ConfigScratchDirectory()
         directory.write("config.toml", "[coast]\ntick_rate = 5\n")

@@ -45,7 +45,7 @@ public final class LiveConfiguration {
     private let read: () throws -> Configuration
     /// The changes seen since the last reload, for its log line.
     private var pendingChanges: [ConfigWatcher.Change] = []
-    /// While the reload waits only on files created and not closed: their size and modification
+    /// While the reload waits on files created and not closed: their size and modification
     /// time when last looked at (nil for a file not there), by path; empty before the first look.
     private var unclosedStates: [String: Syscall.ContentState?] = [:]
 
@@ -91,20 +91,20 @@ public final class LiveConfiguration {
         guard let watcher, let settleTimer else { return }
         let changes = try watcher.receive()
         guard !changes.isEmpty else { return }
-        for change in changes where !pendingChanges.contains(change) { pendingChanges.append(change) }
-        pendingChanges = ConfigWatcher.closingCreations(pendingChanges)
+        pendingChanges = ConfigWatcher.closingCreations(ConfigWatcher.latest(pendingChanges + changes))
         unclosedStates = [:]
         try settleTimer.arm(at: time + Self.settleDelay)
     }
 
     /// After the settle timer fired at `time`: what triggered the reload that is due (the
     /// changes, for the log line), or nil when the timer had been disarmed or moved on, or
-    /// when the changes are only files created and not closed that are not yet quiet (the
-    /// timer is armed again, `unclosedQuiet` on).
+    /// when a file was created and not closed (its last change) and is not yet quiet, whatever
+    /// else changed (the timer is armed again, `unclosedQuiet` on).
     func settled(at time: Instant) throws(SystemError) -> String? {
         guard let settleTimer, try settleTimer.acknowledge() else { return nil }
-        if !pendingChanges.isEmpty, pendingChanges.allSatisfy({ $0.kind == .createdUnclosed }) {
-            let states = Dictionary(pendingChanges.map { ($0.path, Syscall.contentState($0.path)) }, uniquingKeysWith: { a, _ in a })
+        let unclosed = pendingChanges.filter { $0.kind == .createdUnclosed }
+        if !unclosed.isEmpty {
+            let states = Dictionary(unclosed.map { ($0.path, Syscall.contentState($0.path)) }, uniquingKeysWith: { a, _ in a })
             if states != unclosedStates {
                 unclosedStates = states
                 try settleTimer.arm(at: time + Self.unclosedQuiet)
