@@ -497,7 +497,7 @@ public struct Doctor {
 
     /// The running service's process id, environment (its `/proc/PID/environ`, the PID from
     /// systemd) and `--config` (its `/proc/PID/cmdline`, a relative file joined to its working
-    /// directory); nil when it does not run or its environment cannot be read. A user manager
+    /// directory, or to `/proc/PID/cwd` when that directory was removed); nil when it does not run or its environment cannot be read. A user manager
     /// started before the desktop session has the session's variables only once the session
     /// imports them, and a service started before that keeps what it had.
     private func serviceEnvironment() -> ServiceEnvironment? {
@@ -515,7 +515,10 @@ public struct Doctor {
             if file.hasPrefix("/") {
                 configFile = file
             } else if let directory = probe.linkTarget("/proc/\(pid)/cwd") {
-                configFile = (directory.hasSuffix("/") ? directory : directory + "/") + file
+                // A working directory removed since reads "/dir (deleted)", a path that names
+                // nothing: the kernel still resolves the file through the link itself.
+                let base = directory.hasSuffix(" (deleted)") ? "/proc/\(pid)/cwd" : directory
+                configFile = (base.hasSuffix("/") ? base : base + "/") + file
             }
         }
         return (pid, variables, configFile)

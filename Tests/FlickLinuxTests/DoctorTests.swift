@@ -349,6 +349,14 @@ import Testing
             #expect(check.status == .failure, "\(commandLine)")
             #expect(check.detail.hasPrefix("/home/ada/dotfiles/flickd.toml has 1 problem"), "\(commandLine): \(check.detail)")
         }
+        // Its working directory removed since: the link reads "(deleted)"; the file is still
+        // read through the link.
+        system.fileContents["/proc/4242/cmdline"] = "/usr/bin/flickd\0--config\0flickd.toml\0"
+        system.links["/proc/4242/cwd"] = "/home/ada/old (deleted)"
+        system.fileContents["/proc/4242/cwd/flickd.toml"] = "[coast]\ntick_rate = 5\n"
+        let removed = try system.checks().one("configuration")
+        #expect(removed.detail.hasPrefix("/proc/4242/cwd/flickd.toml has 1 problem"), "\(removed.detail)")
+        system.links["/proc/4242/cwd"] = "/home/ada"
         system.fileContents["/proc/4242/cmdline"] = "/usr/bin/flickd\0run\0--\0--config\0/home/ada/dotfiles/flickd.toml\0"
         #expect(try system.checks().one("configuration").detail == "/home/ada/.config/flickd/config.toml is valid", "after --: no option")
         system.fileContents["/proc/4242/cmdline"] = "/usr/bin/flickd\0run\0--config\0/home/ada/dotfiles/flickd.toml\0"
