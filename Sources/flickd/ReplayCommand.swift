@@ -11,7 +11,9 @@ struct ReplayCommand: FlickdCommand {
             with --desc) or a `libinput record` YAML file. The events run through the engine on \
             the recording's own timestamps, ticking as the daemon would at coast.tick_rate, with \
             the configuration from --config (else the built-in defaults). Nothing is written to \
-            any device.
+            any device. Of a `libinput record` file holding several devices (--all), the touch \
+            device with the most events is replayed, and the other touch devices are named on a \
+            "# also in the recording, not replayed" line.
 
             A device that reports no resolution is measured as libinput measured it: with the \
             AttrResolutionHint or AttrSizeHint among the quirks a `libinput record` file lists \

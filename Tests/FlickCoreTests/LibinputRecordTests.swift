@@ -126,18 +126,29 @@ import FlickTestSupport
         #expect(recording.resolutionQuirk == alone.resolutionQuirk)
     }
 
-    /// Two touch devices: the first listed is replayed, and the other is named so the replay
-    /// can say it was left out.
-    @Test func ofTwoTouchDevicesTheFirstIsReplayedAndTheOtherNamed() throws {
+    /// Two touch devices: the one with the most frames is replayed wherever it is listed (a
+    /// screen touched once listed first is not), and the other is named so the replay can say
+    /// it was left out.
+    @Test func ofTwoTouchDevicesTheBusierIsReplayedAndTheOtherNamed() throws {
+        let alone = try Recording.load(text: LibinputRecordSamples.twoFingerScroll)
         let padFirst = try Recording.load(text: LibinputRecordSamples.withDevices(before: [LibinputRecordSamples.keyboard], after: [LibinputRecordSamples.touchscreen], count: 3))
         #expect(padFirst.description.name == "SynPS/2 Synaptics TouchPad")
         #expect(padFirst.otherTouchDevices == ["ELAN Touchscreen (/dev/input/event9)"])
 
         let screenFirst = try Recording.load(text: LibinputRecordSamples.withDevices(before: [LibinputRecordSamples.touchscreen, LibinputRecordSamples.keyboard], count: 3))
-        #expect(screenFirst.description.name == "ELAN Touchscreen")
-        #expect(screenFirst.description.kind == .touchscreen)
-        #expect(screenFirst.events.count == 5 && screenFirst.events.first?.time == Instant(microseconds: 200_000))
-        #expect(screenFirst.otherTouchDevices == ["SynPS/2 Synaptics TouchPad (/dev/input/event5)"])
+        #expect(screenFirst.description.name == "SynPS/2 Synaptics TouchPad")
+        #expect(screenFirst.events == alone.events, "the touchpad's events, none of the screen's")
+        #expect(screenFirst.otherTouchDevices == ["ELAN Touchscreen (/dev/input/event9)"])
+
+        // The touchpad idle (no events): the screen, touched once, is the busier.
+        let idlePad = LibinputRecordSamples.twoFingerScroll.components(separatedBy: "  events:\n")[0]
+        #expect(idlePad.count < LibinputRecordSamples.twoFingerScroll.count)
+        let screenBusier = try Recording.load(text: (idlePad + LibinputRecordSamples.touchscreen)
+            .replacingOccurrences(of: "ndevices: 1\n", with: "ndevices: 2\n"))
+        #expect(screenBusier.description.name == "ELAN Touchscreen")
+        #expect(screenBusier.description.kind == .touchscreen)
+        #expect(screenBusier.events.count == 5 && screenBusier.events.first?.time == Instant(microseconds: 200_000))
+        #expect(screenBusier.otherTouchDevices == ["SynPS/2 Synaptics TouchPad (/dev/input/event5)"])
     }
 
     /// An idle touchscreen listed before the touchpad (node order often puts it first): the

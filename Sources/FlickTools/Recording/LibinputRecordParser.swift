@@ -30,9 +30,10 @@ import FlickCore
 /// Times are as recorded: `libinput record` starts its clock at the first event.
 ///
 /// A file may hold several devices (`libinput record` given several nodes, or `--all`), each
-/// with its own events on one clock. The replayed device is the first touch device (a touchpad
-/// or touchscreen, `DeviceDescription.kind`) with events, wherever it is in the list: a
-/// keyboard, or an idle touchscreen, listed before the touchpad is not replayed in its place.
+/// with its own events on one clock. The replayed device is the touch device (a touchpad or
+/// touchscreen, `DeviceDescription.kind`) with the most event frames (the first listed of
+/// equals), wherever it is in the list: a keyboard, or a touchscreen idle or touched once,
+/// listed before the touchpad is not replayed in its place.
 /// Other touch devices are named in `Recording.otherTouchDevices`; a file with no touch device
 /// replays one libinput rejects (`DeviceDescription.rangeProblem`), else its first device,
 /// which the replay then reports as not read. `ndevices:`, when present, must count the devices
@@ -41,7 +42,7 @@ public enum LibinputRecordParser {
     /// The format version this parser reads.
     public static let supportedVersion = 1
 
-    /// Parses `libinput record` YAML `text`, using its first touch device (else its first device).
+    /// Parses `libinput record` YAML `text`, using its busiest touch device (see above).
     /// - Throws: `RecordingError` naming the line of the first problem.
     public static func parse(text: String) throws(RecordingError) -> Recording {
         guard let root = try YAMLDocument.parse(text) else {
@@ -79,16 +80,19 @@ public enum LibinputRecordParser {
             described.append((device, try deviceDescription(evdev)))
         }
         // A keyboard or mouse recorded alongside (`--all`) carries no gesture: the touch device
-        // is the one the report is about, the first that has events (an idle touchscreen often
-        // comes first in node order). With none, a device libinput rejects for an axis of no
+        // is the one the report is about, the one with the most events (an idle touchscreen, or
+        // one touched once, often comes first in node order). With none, a device libinput rejects for an axis of no
         // width (the pad the user recorded, most likely), else the first device is replayed and
         // reported as not read, which says more than an error would.
         let touch = described.indices.filter { described[$0].description.kind != nil }
-        let hasEvents: (Int) -> Bool = { index in
-            guard case .sequence(let events)? = described[index].node["events"]?.value else { return false }
-            return !events.isEmpty
+        let frames: (Int) -> Int = { index in
+            guard case .sequence(let events)? = described[index].node["events"]?.value else { return 0 }
+            return events.count
         }
-        let chosen = touch.first(where: hasEvents) ?? touch.first
+        // The most frames, the first listed of equals: a stray touch on a screen listed before
+        // the touchpad does not replace the gesture.
+        let busiest = touch.max { frames($0) < frames($1) || (frames($0) == frames($1) && $0 > $1) }
+        let chosen = busiest.flatMap { frames($0) > 0 ? $0 : nil } ?? touch.first
             ?? described.indices.first { described[$0].description.rangeProblem != nil } ?? 0
         let device = described[chosen].node
         var description = described[chosen].description
