@@ -185,6 +185,9 @@ public final class Daemon {
     /// (its queue full): sent again, waiting for room, once the coast is over and the virtual
     /// fingers are up, so that the reload does not stay unfinished.
     private var readyOwed = false
+    /// Likewise a reload's RELOADING=1: sent, waiting, before the owed READY=1 (a
+    /// `Type=notify-reload` unit waits for RELOADING=1 after its SIGHUP).
+    private var reloadingOwed = false
 
     /// A daemon feeding `engine` from the devices `monitor` finds (nil: none, for tests) and
     /// writing to `wheel`. `reloadConfiguration` is called on SIGHUP; when it throws, the running
@@ -330,7 +333,7 @@ public final class Daemon {
             // Once per wake-up, not per event: a coast may have started or ended, and the
             // deadline may have moved, appeared or gone.
             followCoast()
-            if readyOwed && mayWaitForServiceManager { reportReady() }
+            if (readyOwed || reloadingOwed) && mayWaitForServiceManager { reportReady() }
             try timer.arm(at: engine.nextDeadline)
             if devices.count != reportedDeviceCount { reportStatus() }
         }
@@ -411,7 +414,10 @@ public final class Daemon {
     private func reload(because trigger: String, unlessUnchanged: Bool = false) {
         let time = now()
         // Before the file is read, a glide may run on (a file unchanged or unusable keeps it).
-        notifier?.reloading(at: time, waiting: mayWaitForServiceManager)
+        if let notifier {
+            let waiting = mayWaitForServiceManager
+            reloadingOwed = !notifier.reloading(at: time, waiting: waiting) && !waiting
+        }
         // Ready again whether the new file was taken or not: the daemon runs either way.
         defer {
             reportReady()
@@ -1094,11 +1100,16 @@ public final class Daemon {
 
     /// Tells the service manager the daemon is ready, with the devices in use: waiting for room
     /// in its queue unless a coast runs, when a READY=1 it cannot take at once is owed until
-    /// the coast is over (`readyOwed`).
+    /// the coast is over (`readyOwed`). An owed RELOADING=1 goes first (`reloadingOwed`).
     private func reportReady() {
         reportedDeviceCount = devices.count
         guard let notifier else { return }
         let waiting = mayWaitForServiceManager
+        if reloadingOwed && waiting {
+            // Sent once, waiting: one that fails after its wait is not tried again.
+            notifier.reloading(at: now(), waiting: true)
+            reloadingOwed = false
+        }
         readyOwed = !notifier.ready(status: serviceStatus(), waiting: waiting) && !waiting
     }
 

@@ -121,7 +121,9 @@ public final class ServiceNotifier {
     /// A reload of the configuration begins at `time` (CLOCK_MONOTONIC): `RELOADING=1` and
     /// `MONOTONIC_USEC=`, which systemd 253's `Type=notify-reload` requires. Follow it with
     /// `ready()` when the reload is done, whether or not it succeeded. `waiting` as for `ready`.
-    public func reloading(at time: Instant, waiting: Bool = true) {
+    /// Returns whether it was sent.
+    @discardableResult
+    public func reloading(at time: Instant, waiting: Bool = true) -> Bool {
         notify(["RELOADING=1", "MONOTONIC_USEC=\(time.microseconds)"], kind: .reloading, waiting: waiting)
     }
 

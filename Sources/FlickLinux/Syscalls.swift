@@ -279,13 +279,14 @@ extension Syscall {
 
     /// `socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0)` with `SO_SNDTIMEO` = `sendTimeout`: a
     /// Unix datagram socket whose waiting sends give up with EAGAIN after `sendTimeout` when the
-    /// receiver's queue stays full.
+    /// receiver's queue stays full (at least 1 µs: zero would mean never).
     static func unixDatagramSocket(sendTimeout: Duration) throws(SystemError) -> Int32 {
         let fd = try retrying("socket") {
             socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         }
-        var timeout = timeval(tv_sec: Int(sendTimeout.microseconds / 1_000_000),
-                              tv_usec: Int(sendTimeout.microseconds % 1_000_000))
+        // A zero SO_SNDTIMEO waits for ever: the shortest wait is a microsecond.
+        let microseconds = max(sendTimeout.microseconds, 1)
+        var timeout = timeval(tv_sec: Int(microseconds / 1_000_000), tv_usec: Int(microseconds % 1_000_000))
         guard setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size)) == 0 else {
             let error = SystemError(errno: errno, call: "setsockopt(SO_SNDTIMEO)")
             close(fd)
