@@ -65,7 +65,17 @@ let benchmarks: @Sendable () -> Void = {
         measureScaledIterations(benchmark) { driver.nextFrame() }
         blackHole(driver.checksum)
     } setup: {
-        StreamDriver()
+        StreamDriver(description: Touchpad.description, label: "ScrollFrames")
+    }
+
+    // The same stream from a protocol A pad without tracking ids: each frame lists every contact,
+    // and the engine pairs them with the last frame's by position (an assignment over a cost
+    // matrix held by the tracker). Throughput is frames per second, as above.
+    Benchmark("ScrollFramesProtocolA") { benchmark, driver in
+        measureScaledIterations(benchmark) { driver.nextFrame() }
+        blackHole(driver.checksum)
+    } setup: {
+        StreamDriver(description: Touchpad.protocolADescription, label: "ScrollFramesProtocolA")
     }
 
     // One scaled iteration = one `tick(at:)` at the engine's `nextDeadline` in a running coast:
@@ -88,7 +98,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 }
 
-/// Feeds `ScrollStream` to one engine, frame by frame, period after period.
+/// Feeds a `ScrollStream` to one engine, frame by frame, period after period.
 ///
 /// Used from the benchmark's one thread only.
 final class StreamDriver: @unchecked Sendable {
@@ -101,15 +111,15 @@ final class StreamDriver: @unchecked Sendable {
     /// Sum of everything written, so that no output is unused.
     private(set) var checksum: Int64 = 0
 
-    init() {
+    init(description: DeviceDescription, label: String) {
         let configuration = Configuration.defaults
-        stream = ScrollStream(configuration: configuration, device: device)
+        stream = ScrollStream(configuration: configuration, device: device, description: description)
         precondition(stream.coastsPerPeriod == 2 && stream.ticksPerPeriod > 0,
                      "the stream should start two coasts per period and tick them: \(stream.coastsPerPeriod) coasts, \(stream.ticksPerPeriod) ticks")
         engine = Engine(configuration: configuration)
         engine.onReport = counter.callback
-        engine.addDevice(device, description: Touchpad.description)
-        print("ScrollFrames: one period is \(stream.frames.count) frames, \(stream.eventsPerPeriod) events, "
+        engine.addDevice(device, description: description)
+        print("\(label): one period is \(stream.frames.count) frames, \(stream.eventsPerPeriod) events, "
               + "\(stream.ticksPerPeriod) ticks, \(stream.coastsPerPeriod) coasts, \(stream.period.milliseconds) ms")
     }
 

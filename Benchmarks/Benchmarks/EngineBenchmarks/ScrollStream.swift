@@ -9,8 +9,9 @@ struct Step {
     var isTick: Bool
 }
 
-/// A pre-generated stream of two-finger scrolls on `Touchpad`, as the kernel would send them
-/// (protocol B, written by FlickTestSupport's `FingerStream`), with the coast ticks the engine
+/// A pre-generated stream of two-finger scrolls on a touchpad (`Touchpad.description`, or its
+/// protocol A twin), as the kernel would send them (written by FlickTestSupport's `FingerStream`:
+/// slots for protocol B, every contact closed by SYN_MT_REPORT for protocol A), with the coast ticks the engine
 /// asks for in between. Built once, outside the
 /// measurement, so that the measured loop does nothing but call the engine.
 ///
@@ -49,10 +50,10 @@ struct ScrollStream {
     /// Time from one flick's touch-down to the next one's, µs.
     static let flickInterval: Int64 = 256_000
 
-    /// The stream under `configuration`, for device `device`.
-    init(configuration: Configuration, device: DeviceID) {
+    /// The stream under `configuration`, for device `device`, which `description` describes.
+    init(configuration: Configuration, device: DeviceID, description: DeviceDescription) {
         var events: [(event: InputEvent, microseconds: Int64)] = []
-        var writer = FingerStream(description: Touchpad.description)
+        var writer = FingerStream(description: description)
         let flicksPerPeriod = 2
         for flick in 0..<flicksPerPeriod {
             let direction = flick % 2 == 0 ? 1.0 : -1.0
@@ -69,7 +70,7 @@ struct ScrollStream {
         let engine = Engine(configuration: configuration)
         let counter = ReportCounter()
         engine.onReport = counter.callback
-        engine.addDevice(device, description: Touchpad.description)
+        engine.addDevice(device, description: description)
         var steps: [Step] = []
         var frames: [Range<Int>] = []
         var frameStart = 0

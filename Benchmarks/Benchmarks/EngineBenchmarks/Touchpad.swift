@@ -37,6 +37,18 @@ enum Touchpad {
         ]
     )
 
+    /// The same pad speaking multitouch protocol A without tracking ids (as older drivers such as
+    /// hid-multitouch's predecessors and some vendor drivers do): every contact in every frame,
+    /// each closed by SYN_MT_REPORT, no ABS_MT_SLOT or ABS_MT_TRACKING_ID. The engine pairs each
+    /// frame's contacts with the last frame's by position.
+    static let protocolADescription: DeviceDescription = {
+        var description = Touchpad.description
+        description.name = "Synaptics TM3053-004 (protocol A)"
+        description.absoluteAxes[EventCode.absMTSlot] = nil
+        description.absoluteAxes[EventCode.absMTTrackingID] = nil
+        return description
+    }()
+
     /// A position in millimetres from the top-left corner, in device units.
     static func units(_ millimetres: Double) -> Int32 {
         Int32((millimetres * unitsPerMillimetre).rounded())
