@@ -84,14 +84,22 @@ public struct ContactTracker {
     /// When the last frame's contact positions were reported, for how far a contact can have
     /// moved since.
     private var previousFrameTime: Instant?
+    /// Protocol A without tracking ids: each place's contact's velocity over the last two frames
+    /// that listed it (mm/s; zero for one that just landed), for where it will be next.
+    private var velocities: [Vector]
+    /// Protocol A: events were lost since the contacts were last listed (SYN_DROPPED, contacts
+    /// kept over the resynchronisation), so where they went is unknown until a frame lists them.
+    private var contactsUnverified = false
 
     /// Largest number of contacts tracked at once on unslotted devices.
     public static let unslottedCapacity = 10
 
-    /// Protocol A without tracking ids: the fastest a finger is taken to move across the screen
-    /// or pad, mm/s. A contact of the last frame farther from one of this frame than this speed
-    /// covers in the time between them (plus `contactSlackMillimetres`) is not the same finger:
-    /// the one lifted and the other landed.
+    /// Protocol A without tracking ids: the largest change of a finger's velocity from one frame to
+    /// the next taken for the same finger, mm/s. A contact of the last frame farther from one of this
+    /// frame than this speed covers in the time between them (plus `contactSlackMillimetres`),
+    /// counted from where its last velocity would have taken it, is not the same finger: the one
+    /// lifted and the other landed. From where it would have gone, not from where it was: a
+    /// finger flicking at 4 m/s moves on, a finger landing 40 mm from a resting one does not.
     public static let fastestContactMillimetresPerSecond = 3000.0
     /// Protocol A without tracking ids: distance a contact may be from its place in the last frame
     /// whatever the time between them (sensor noise, a centroid shifting as a finger rolls), mm.
@@ -128,6 +136,7 @@ public struct ContactTracker {
         baseline = contacts
         arranged = contacts
         matcher = ContactMatcher(capacity: contactProtocol == .unslotted ? capacity : 0)
+        velocities = Array(repeating: .zero, count: contactProtocol == .unslotted ? capacity : 0)
     }
 
     /// Reads the same device with a new resolution override from now on, keeping what it
@@ -266,6 +275,7 @@ public struct ContactTracker {
                 // says they lifted while the events were lost.
                 let lifted = touchKeyUsed && !touchKeyDown
                 keptContacts = !lifted
+                contactsUnverified = !lifted
                 for i in contacts.indices {
                     contacts[i] = previous[i]
                     if lifted { contacts[i].active = false }
@@ -280,6 +290,7 @@ public struct ContactTracker {
                     // Without them, where the contacts are says which is which.
                     arrangeByPosition(at: time)
                 }
+                contactsUnverified = false
             }
             stagedCount = 0
             reportedContacts = false
@@ -374,16 +385,21 @@ public struct ContactTracker {
     /// Protocol A without tracking ids: pairs each of the frame's `stagedCount` contacts with a
     /// contact of the last frame, as mtdev (which libinput reads protocol A devices through) does,
     /// and puts it in that contact's place, as the same finger. The pairing is the one with the
-    /// least total squared distance,
+    /// least total squared distance from where each contact of the last frame was headed,
     ///
-    ///     minimise  Σ |now(i) − before(pair(i))|²  over pairings with the most pairs,
+    ///     expected(j) = before(j) + velocity(j) × min(Δt, longestContactGap)
+    ///     minimise  Σ |now(i) − expected(pair(i))|²  over pairings with the most pairs,
     ///
-    /// where no pair is farther apart than a finger can move between the two frames:
+    /// (velocity: over the last two frames that listed the contact; zero for one that just landed,
+    /// or when Δt > longestContactGap), where no pair is farther apart than a finger's velocity
+    /// can change between the two frames:
     ///
     ///     gate = fastestContactMillimetresPerSecond × min(Δt, longestContactGap) + contactSlackMillimetres
     ///
     /// (mtdev has no such gate; without it a finger lifting as another lands elsewhere in the same
-    /// frame reads as one finger jumping there). A contact paired with none is a finger that
+    /// frame reads as one finger jumping there). After lost events (SYN_DROPPED) the first frame
+    /// that lists the contacts is paired with no velocity and a gate of the slack alone: only a
+    /// contact still where it was is the same finger. A contact paired with none is a finger that
     /// landed; a contact of the last frame left unpaired lifted, and those that stay keep their
     /// identity, and their motion, whatever order the frame lists them in.
     private mutating func arrangeByPosition(at time: Instant) {
@@ -395,12 +411,21 @@ public struct ContactTracker {
         let rows = stagedCount
         let size = max(rows, columns)
         guard rows > 0 && columns > 0 else {
+            // All lifted, or all landed: no contact has a velocity yet.
             placeTheRest(taken: 0, placed: 0)
+            for j in velocities.indices { velocities[j] = .zero }
             return
         }
-        var interval = previousFrameTime.map { time - $0 } ?? .zero
-        interval = min(max(interval, .zero), Self.longestContactGap)
-        let gate = Self.fastestContactMillimetresPerSecond * interval.seconds + Self.contactSlackMillimetres
+        let elapsed = max(previousFrameTime.map { time - $0 } ?? .zero, .zero)
+        let interval = min(elapsed, Self.longestContactGap)
+        // After lost events the contacts may have gone anywhere, lifted and landed: only one that
+        // is still where it was listed last is the same finger.
+        let verified = !dropped && !contactsUnverified
+        // A velocity says where a contact goes next only over a frame's time (a device may stop
+        // reporting contacts that rest, and one that moved fast may have stopped since).
+        let predicting = verified && elapsed <= Self.longestContactGap
+        let gate = verified ? Self.fastestContactMillimetresPerSecond * interval.seconds + Self.contactSlackMillimetres
+                            : Self.contactSlackMillimetres
         let gateSquared = gate * gate
         // Leaving a contact unpaired (or pairing it past the gate) costs more than any pairing
         // within the gate: the pairing with the most pairs wins, then the nearest.
@@ -409,7 +434,9 @@ public struct ContactTracker {
             for column in 0..<size {
                 var cost = unpaired
                 if row < rows && column < columns {
-                    let d = millimetres(contacts[row]) - millimetres(previous[matcher.places[column]])
+                    let j = matcher.places[column]
+                    let expected = millimetres(previous[j]) + (predicting ? velocities[j] * interval.seconds : .zero)
+                    let d = millimetres(contacts[row]) - expected
                     let squared = d.x * d.x + d.y * d.y
                     if squared <= gateSquared { cost = squared }
                 }
@@ -431,6 +458,15 @@ public struct ContactTracker {
             placed |= 1 << row
         }
         placeTheRest(taken: taken, placed: placed)
+        // Each contact's velocity since the last frame, for the next frame's pairing; none for
+        // one that landed, or across lost events.
+        for j in velocities.indices {
+            if predicting && interval > .zero && taken & (1 << j) != 0 && previous[j].active && contacts[j].identity == previous[j].identity {
+                velocities[j] = (millimetres(contacts[j]) - millimetres(previous[j])) / interval.seconds
+            } else {
+                velocities[j] = .zero
+            }
+        }
     }
 
     /// Protocol A: after the contacts of the frame that are the last frame's (`placed`) were put in

@@ -76,6 +76,45 @@ struct ProtocolAMatchingTests {
         #expect(Self.near(frame.translation, Vector(x: 0, y: 1)), "only the finger that stayed moves: \(frame.translation)")
     }
 
+    /// One finger speeding up to 4.5 m/s across the screen, 10 ms frames: past the first frames
+    /// its steps are longer than 3000 mm/s × 10 ms + 5 mm, yet it moves as it did: the same
+    /// finger, every step its motion, no landing.
+    @Test func aFingerFasterThanTheGateStaysTheSameFinger() throws {
+        var tracker = try Self.tracker()
+        var x = 20.0
+        _ = Self.frame(&tracker, at: 0, [Vector(x: x, y: 80)])
+        for (index, step) in [10.0, 25.0, 40.0, 45.0, 45.0, 45.0].enumerated() {
+            x += step
+            let frame = try #require(Self.frame(&tracker, at: Int64(index + 1) * 10, [Vector(x: x, y: 80)]))
+            #expect(!frame.newTouch && frame.fingerCount == 1, "step \(index): \(step) mm")
+            #expect(Self.near(frame.translation, Vector(x: step, y: 0)), "step \(index): translation \(frame.translation)")
+        }
+    }
+
+    /// A finger rests, the screen loses events, and a finger is listed 60 mm away a second later:
+    /// where the contacts went while events were lost is unknown, so it is a landing, not the
+    /// resting finger moving 60 mm; one listed where the finger rested is the same finger.
+    @Test func afterLostEventsOnlyAContactStillThereIsTheSameFinger() throws {
+        for (distance, landed) in [(60.0, true), (2.0, false)] {
+            var tracker = try Self.tracker()
+            _ = Self.frame(&tracker, at: 0, [Vector(x: 100, y: 80)])
+            _ = Self.frame(&tracker, at: 10, [Vector(x: 100, y: 80)])
+            let kept = try #require(Self.feed(&tracker, at: 20, Self.resynchronization(at: Vector(x: 100, y: 80), touch: nil, geometry: tracker.geometry)))
+            #expect(kept.resynchronized && kept.fingerCount == 1 && !kept.newTouch)
+            let frame = try #require(Self.frame(&tracker, at: 1020, [Vector(x: 100 + distance, y: 80)]))
+            #expect(frame.newTouch == landed, "\(distance) mm away")
+            #expect(Self.near(frame.translation, landed ? .zero : Vector(x: distance, y: 0)), "\(distance) mm: \(frame.translation)")
+        }
+        // SYN_DROPPED straight before a frame that lists the contacts: the same.
+        var tracker = try Self.tracker()
+        _ = Self.frame(&tracker, at: 0, [Vector(x: 100, y: 80)])
+        _ = Self.frame(&tracker, at: 10, [Vector(x: 100, y: 80)])
+        let dropped = [InputEvent(type: EventCode.synchronization, code: EventCode.synDropped, value: 0)]
+            + Self.events([Vector(x: 130, y: 80)], geometry: tracker.geometry)
+        let frame = try #require(Self.feed(&tracker, at: 20, dropped))
+        #expect(frame.newTouch && frame.resynchronized, "30 mm away after lost events: a landing")
+    }
+
     /// Three fingers down; in one frame two lift and one lands: the count falls, yet a finger landed.
     @Test func aLandingAmidTwoLiftsIsATouch() throws {
         var tracker = try Self.tracker()
@@ -262,6 +301,27 @@ struct ProtocolAMatchingTests {
         Self.send(screen, at: t, [], touch: false)
         screen.wait(.seconds(6))
         #expect(screen.coasts.isEmpty, "\(screen.transcript)")
+    }
+
+    /// A one-finger flick across the screen speeding up to 4.5 m/s (10 ms frames) coasts, at the
+    /// speed the finger left at.
+    @Test func aFlickFasterThanTheGateCoasts() throws {
+        let screen = try Self.screen()
+        screen.frameInterval = .milliseconds(10)
+        var t = screen.now
+        var x = 20.0
+        Self.send(screen, at: t, [Vector(x: x, y: 80)], touch: true)
+        for step in [10.0, 25.0, 40.0, 45.0, 45.0, 45.0] {
+            t = t + .milliseconds(10)
+            x += step
+            Self.send(screen, at: t, [Vector(x: x, y: 80)])
+        }
+        t = t + .milliseconds(10)
+        Self.send(screen, at: t, [], touch: false)
+        screen.wait(.seconds(6))
+        try #require(screen.coasts.count == 1, "\(screen.transcript)")
+        let velocity = screen.coasts[0].releaseVelocity
+        #expect(velocity.x > 3000 && abs(velocity.y) < 1e-6, "release velocity \(velocity)")
     }
 
     /// Two fingers 30 mm apart flick up (touchscreen.fingers = 2), slowly and fast, listed in the
