@@ -109,6 +109,9 @@ public struct ContactTracker {
     /// (contacts kept over a resynchronisation) must not let any landing pass for a finger that
     /// was there before.
     public static let longestContactGap = Duration.milliseconds(50)
+    /// Protocol A without tracking ids: the shortest time between two frames over which a
+    /// contact's velocity is measured for where it goes next.
+    public static let shortestVelocitySpan = Duration.milliseconds(4)
 
     /// A tracker for `description`, reading it as a device of `kind`.
     public init(description: DeviceDescription, kind: DeviceKind, resolutionOverride: Double? = nil) {
@@ -368,6 +371,8 @@ public struct ContactTracker {
     /// contact however the frame orders them (it need not keep an order); a contact with an id
     /// not seen in the last frame, or with none, takes a free place and is a new touch.
     private mutating func arrangeByTrackingID() {
+        // Ids name the contacts: no velocity read by position carries over.
+        for j in velocities.indices { velocities[j] = .zero }
         var taken: UInt32 = 0  // places of `arranged` filled (capacity <= 32)
         var placed: UInt32 = 0  // contacts of the frame put in their last frame's place
         for i in 0..<stagedCount where contacts[i].identity != 0 {
@@ -385,14 +390,17 @@ public struct ContactTracker {
     /// Protocol A without tracking ids: pairs each of the frame's `stagedCount` contacts with a
     /// contact of the last frame, as mtdev (which libinput reads protocol A devices through) does,
     /// and puts it in that contact's place, as the same finger. The pairing is the one with the
-    /// least total squared distance from where each contact of the last frame was headed,
+    /// least total squared distance from where each contact of the last frame was or was headed,
+    /// whichever is nearer,
     ///
     ///     expected(j) = before(j) + velocity(j) × min(Δt, longestContactGap)
-    ///     minimise  Σ |now(i) − expected(pair(i))|²  over pairings with the most pairs,
+    ///     d(i, j) = min(|now(i) − before(j)|, |now(i) − expected(j)|)
+    ///     minimise  Σ d(i, pair(i))²  over pairings with the most pairs,
     ///
-    /// (velocity: over the last two frames that listed the contact; zero for one that just landed,
-    /// or when Δt > longestContactGap), where no pair is farther apart than a finger's velocity
-    /// can change between the two frames:
+    /// (velocity: over the last two frames that listed the contact, at least
+    /// `shortestVelocitySpan` apart; zero for one that just landed, or when Δt >
+    /// longestContactGap), where no pair is farther apart than a finger's velocity can change
+    /// between the two frames:
     ///
     ///     gate = fastestContactMillimetresPerSecond × min(Δt, longestContactGap) + contactSlackMillimetres
     ///
@@ -434,10 +442,17 @@ public struct ContactTracker {
             for column in 0..<size {
                 var cost = unpaired
                 if row < rows && column < columns {
+                    // The nearer of where the contact was and where it was headed: a velocity read
+                    // wrong (noise over a short interval, a pairing that was a lift and a landing)
+                    // never refuses a finger that stayed.
                     let j = matcher.places[column]
-                    let expected = millimetres(previous[j]) + (predicting ? velocities[j] * interval.seconds : .zero)
-                    let d = millimetres(contacts[row]) - expected
-                    let squared = d.x * d.x + d.y * d.y
+                    let now = millimetres(contacts[row]), before = millimetres(previous[j])
+                    let still = now - before
+                    var squared = still.x * still.x + still.y * still.y
+                    if predicting {
+                        let headed = now - (before + velocities[j] * interval.seconds)
+                        squared = min(squared, headed.x * headed.x + headed.y * headed.y)
+                    }
                     if squared <= gateSquared { cost = squared }
                 }
                 matcher.setCost(cost, row: row, column: column)
@@ -459,12 +474,15 @@ public struct ContactTracker {
         }
         placeTheRest(taken: taken, placed: placed)
         // Each contact's velocity since the last frame, for the next frame's pairing; none for
-        // one that landed, or across lost events.
+        // one that landed, or across lost events. Over less than `shortestVelocitySpan` (a frame
+        // repeated at once) noise would make a velocity of anything: the last one stays.
         for j in velocities.indices {
-            if predicting && interval > .zero && taken & (1 << j) != 0 && previous[j].active && contacts[j].identity == previous[j].identity {
-                velocities[j] = (millimetres(contacts[j]) - millimetres(previous[j])) / interval.seconds
-            } else {
+            guard predicting && taken & (1 << j) != 0 && previous[j].active && contacts[j].identity == previous[j].identity else {
                 velocities[j] = .zero
+                continue
+            }
+            if interval >= Self.shortestVelocitySpan {
+                velocities[j] = (millimetres(contacts[j]) - millimetres(previous[j])) / interval.seconds
             }
         }
     }

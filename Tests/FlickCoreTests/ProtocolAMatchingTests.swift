@@ -41,6 +41,14 @@ struct ProtocolAMatchingTests {
         feed(&tracker, at: milliseconds, events(contacts, touch: touch, geometry: tracker.geometry))
     }
 
+    /// One frame at `microseconds`, contacts in mm in the order given.
+    static func frame(_ tracker: inout ContactTracker, atMicroseconds microseconds: Int64, _ contacts: [Vector]) -> FrameSummary? {
+        let time = Instant(microseconds: microseconds)
+        var summary: FrameSummary?
+        for event in events(contacts, geometry: tracker.geometry) { summary = tracker.handle(event, at: time) ?? summary }
+        return summary
+    }
+
     static func feed(_ tracker: inout ContactTracker, at milliseconds: Int64, _ events: [InputEvent]) -> FrameSummary? {
         let time = Instant(microseconds: milliseconds * 1000)
         var summary: FrameSummary?
@@ -89,6 +97,55 @@ struct ProtocolAMatchingTests {
             #expect(!frame.newTouch && frame.fingerCount == 1, "step \(index): \(step) mm")
             #expect(Self.near(frame.translation, Vector(x: step, y: 0)), "step \(index): translation \(frame.translation)")
         }
+    }
+
+    /// A resting finger whose position jitters by a few mm in a frame that comes a fraction of a
+    /// millisecond after the last (noise over no time is no velocity), then stays: the same finger
+    /// throughout, never a lift and a landing.
+    @Test(arguments: [(1.5, 300), (2.5, 500), (4.0, 1000)] as [(Double, Int64)])
+    func noiseOverAShortIntervalIsNoVelocity(jitter: Double, microseconds: Int64) throws {
+        var tracker = try Self.tracker()
+        _ = Self.frame(&tracker, atMicroseconds: 0, [Vector(x: 100, y: 80)])
+        _ = Self.frame(&tracker, atMicroseconds: 10_000, [Vector(x: 100, y: 80)])
+        let jittered = try #require(Self.frame(&tracker, atMicroseconds: 10_000 + microseconds, [Vector(x: 100 + jitter, y: 80)]))
+        #expect(!jittered.newTouch)
+        let after = try #require(Self.frame(&tracker, atMicroseconds: 20_000 + microseconds, [Vector(x: 100 + jitter, y: 80)]))
+        #expect(!after.newTouch && after.fingerCount == 1, "\(jitter) mm in \(microseconds) µs, then still")
+        #expect(Self.near(after.translation, .zero), "\(after.translation)")
+    }
+
+    /// A flick at 4.5 m/s whose last frame the device repeats 1 ms later, unchanged: the next
+    /// 45 mm step is still the same finger moving on.
+    @Test func aFrameRepeatedAtOnceKeepsTheVelocity() throws {
+        var tracker = try Self.tracker()
+        var x = 20.0
+        _ = Self.frame(&tracker, atMicroseconds: 0, [Vector(x: x, y: 80)])
+        var t: Int64 = 0
+        for step in [10.0, 25.0, 40.0, 45.0] {
+            t += 10_000
+            x += step
+            _ = Self.frame(&tracker, atMicroseconds: t, [Vector(x: x, y: 80)])
+        }
+        let repeated = try #require(Self.frame(&tracker, atMicroseconds: t + 1_000, [Vector(x: x, y: 80)]))
+        #expect(!repeated.newTouch)
+        let next = try #require(Self.frame(&tracker, atMicroseconds: t + 10_000, [Vector(x: x + 45, y: 80)]))
+        #expect(!next.newTouch, "the finger moved on")
+        #expect(Self.near(next.translation, Vector(x: 45, y: 0)), "\(next.translation)")
+    }
+
+    /// Two fingers rest 30 mm apart; in one frame the first lifts and a finger lands 16 mm from
+    /// it (within the gate: read as the first finger moving, as nothing tells them apart). That
+    /// reading's velocity must not pair the two crosswise in the next, still, frame: they keep
+    /// apart as they are (16 mm → their spread reads 8 mm from where they landed, not more).
+    @Test func aLandingReadAsAMoveDoesNotSwapTheFingersAfter() throws {
+        var tracker = try Self.tracker()
+        _ = Self.frame(&tracker, at: 0, [Vector(x: 50, y: 80), Vector(x: 80, y: 80)])
+        _ = Self.frame(&tracker, at: 10, [Vector(x: 50, y: 80), Vector(x: 80, y: 80)])
+        let replaced = try #require(Self.frame(&tracker, at: 20, [Vector(x: 66, y: 80), Vector(x: 80, y: 80)]))
+        #expect(!replaced.newTouch && replaced.fingerCount == 2)
+        let still = try #require(Self.frame(&tracker, at: 30, [Vector(x: 66, y: 80), Vector(x: 80, y: 80)]))
+        #expect(Self.near(still.translation, .zero), "nothing moved: \(still.translation)")
+        #expect(abs(still.apartMillimetres - 8) < 0.05, "spread since the fingers landed: \(still.apartMillimetres)")
     }
 
     /// A finger rests, the screen loses events, and a finger is listed 60 mm away a second later:
