@@ -171,6 +171,9 @@ public final class Daemon {
     private var nextID: DeviceID = 1
     /// Set after the first permission error, which is explained at length; later ones are not.
     private var explainedAccessDenied = false
+    /// Touch devices present that flickd may not read (permission denied), by node: while no
+    /// touch device is read, the log and the status say so rather than "waiting for one".
+    private var refusedTouchNodes: Set<String> = []
     /// Set while writes to the output device fail, so a failure is logged once rather than per tick.
     private var outputFailing = false
     /// Whether mice and keyboards are in the epoll set: only while a coast runs.
@@ -288,7 +291,11 @@ public final class Daemon {
         openDevices(at: now())
         if !paused && !devices.values.contains(where: { $0.role == .touch }) {
             let later = output == nil ? " (\(OutputDevice.name(of: engine.output)) is created then)" : ""
-            logger.notice("no touchpad or touchscreen to read yet; waiting for one to be plugged in\(later)")
+            if refusedTouchNodes.isEmpty {
+                logger.notice("no touchpad or touchscreen to read yet; waiting for one to be plugged in\(later)")
+            } else {
+                logger.notice("no touchpad or touchscreen flickd may read: \(refusedTouchNodes.sorted().joined(separator: ", ")) refused access (see above); restart flickd once it may read them\(later)")
+            }
         }
         // The devices present are open, and the output with them: startup is complete.
         reportedDeviceCount = devices.count
@@ -885,6 +892,7 @@ public final class Daemon {
             case .added(let node):
                 open(node, at: now())
             case .removed(let devnode):
+                refusedTouchNodes.remove(devnode)
                 if let id = idsByNode[devnode] { close(id, at: now(), why: "removed") }
             case .missedEvents:
                 // A device removed unreported ends when its descriptor reports ENODEV, or when
@@ -941,14 +949,21 @@ public final class Daemon {
         do {
             device = try monitor.open(node)
         } catch {
-            if error.isPermissionDenied && !explainedAccessDenied {
-                explainedAccessDenied = true
-                logger.warning("\(InputAccessError(error))")
+            if error.isPermissionDenied {
+                if role == .touch { refusedTouchNodes.insert(node.devnode) }
+                if !explainedAccessDenied {
+                    explainedAccessDenied = true
+                    logger.warning("\(InputAccessError(error, kind: node.kind))")
+                } else {
+                    let cost = InputAccessError.cost(of: node.kind).map { ": \($0)" } ?? ""
+                    logger.warning("cannot open \(node.devnode) (\(node.name)): \(error.reason)\(cost)")
+                }
             } else {
                 logger.warning("cannot open \(node.devnode) (\(node.name)): \(error.reason)")
             }
             return
         }
+        refusedTouchNodes.remove(node.devnode)
         let id = nextID
         nextID += 1
         var identity: DeviceIdentity?
@@ -1088,9 +1103,9 @@ public final class Daemon {
     private func serviceStatus() -> String {
         let touch = devices.values.count { $0.role == .touch }
         let others = devices.count - touch
-        let reading = touch == 0
-            ? "waiting for a touchpad or touchscreen"
-            : "reading \(touch) touch device\(touch == 1 ? "" : "s")"
+        let reading = touch > 0 ? "reading \(touch) touch device\(touch == 1 ? "" : "s")"
+            : refusedTouchNodes.isEmpty ? "waiting for a touchpad or touchscreen"
+            : "may not read the touchpad or touchscreen (permission denied)"
         switch others {
         case 0: return reading
         case 1: return "\(reading); 1 mouse or keyboard stops a coast"

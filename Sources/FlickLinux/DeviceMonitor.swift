@@ -66,7 +66,8 @@ public final class DeviceMonitor {
 
     /// An evdev node that appeared or went away.
     public enum Change: Hashable, Sendable {
-        /// A node was added (udev has finished its rules: permissions and properties are set).
+        /// A node was added, or changed (udev has finished its rules: permissions and properties
+        /// are set).
         case added(InputNode)
         /// The node at `devnode` was removed.
         case removed(devnode: String)
@@ -155,7 +156,10 @@ public final class DeviceMonitor {
             defer { udev_device_unref(device) }
             guard let action = udev_device_get_action(device) else { continue }
             switch String(cString: action) {
-            case "add":
+            case "add", "change":
+                // A change (`udevadm trigger`, a rule or permission changed) is read as an add:
+                // a node flickd could not read, or did not use, is looked at again; one open
+                // under the same device is left as it is.
                 if let node = Self.node(device) { report(.added(node)) }
             case "remove":
                 if let devnode = Self.eventDevnode(device) { report(.removed(devnode: devnode)) }

@@ -551,11 +551,46 @@ struct DaemonDeviceTests {
         try daemon.run()
         let warnings = log.lines.filter { $0.hasPrefix("warning: ") }
         #expect(warnings.count == 2, "\(warnings)")
-        #expect(warnings.first?.contains("cannot read /dev/input/event5 (") == true, "\(warnings)")
+        #expect(warnings.first?.contains("cannot read /dev/input/event5 (Permission denied): this touchpad gets no glide. ") == true, "\(warnings)")
         #expect(warnings.first?.contains("sudo usermod -aG input $USER") == true, "\(warnings)")
-        #expect(warnings.last?.hasPrefix("warning: cannot open /dev/input/event6 (ELAN Touchscreen): ") == true, "\(warnings)")
+        #expect(warnings.last == "warning: cannot open /dev/input/event6 (ELAN Touchscreen): Permission denied: this touchscreen gets no glide", "\(warnings)")
+        #expect(log.lines.contains("notice: no touchpad or touchscreen flickd may read: /dev/input/event5, /dev/input/event6 refused access (see above); restart flickd once it may read them (flickd virtual touchpad is created then)"),
+                "not 'waiting for one to be plugged in': \(log.lines)")
         #expect(source.opened == [keyboard.devnode])
         #expect(outputs.made.isEmpty, "no touch device could be read")
+    }
+
+    /// Only the keyboard refused: the explanation says what that costs (its keys do not stop a
+    /// coast), and the touchpad is read. Access given later and the node changed (udev's
+    /// "change", read as an add): the keyboard is opened.
+    @Test func aRefusedKeyboardSaysWhatItCostsAndIsOpenedOnceItMayBe() throws {
+        let source = ScriptedDevices()
+        let keyboard = try source.node(2, .keyboard, name: "AT Translated Set 2 keyboard")
+        let pad = try source.node(5, .touchpad, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440")
+        source.present = [keyboard, pad]
+        source.refused = [keyboard.devnode]
+        var openedBeforeChange: [String]?
+        source.play([
+            {
+                openedBeforeChange = source.opened
+                source.refused = []
+                return [.added(keyboard), .added(pad)]
+            },
+            {
+                raise(SIGTERM)
+                return []
+            },
+        ])
+        let outputs = Outputs()
+        let log = CollectedLog()
+        let daemon = try Self.daemon(source, outputs, log: log)
+        try daemon.run()
+        let warnings = log.lines.filter { $0.hasPrefix("warning: ") }
+        #expect(warnings.count == 1 && warnings[0].hasPrefix("warning: cannot read /dev/input/event2 (Permission denied): its key presses do not stop a coast. "),
+                "\(warnings)")
+        #expect(!log.lines.contains { $0.contains("no touchpad or touchscreen") }, "\(log.lines)")
+        #expect(openedBeforeChange == [pad.devnode])
+        #expect(source.opened == [pad.devnode, keyboard.devnode], "the keyboard opened; the pad, open already, not again")
     }
 
     @Test("a reload that turns stop.key off closes the keyboards; one that turns it on opens them again")

@@ -108,5 +108,8 @@ struct VirtualWheelTests {
         #expect(text.contains("Permission denied"))
         #expect(text.contains("usermod -aG input"))
         #expect(!text.contains("\n"), "one paragraph")
+        #expect(!text.contains("uaccess"), "not a rule for every keyboard of the machine (README)")
+        let touchpad = InputAccessError(SystemError(errno: EACCES, call: "open", path: "/dev/input/event4"), kind: .touchpad)
+        #expect(touchpad.description.hasPrefix("cannot read /dev/input/event4 (Permission denied): this touchpad gets no glide. "))
     }
 }
