@@ -891,9 +891,16 @@ public final class Daemon {
             switch change {
             case .added(let node):
                 open(node, at: now())
-            case .removed(let devnode):
+            case .removed(let devnode, let syspath):
                 refusedTouchNodes.remove(devnode)
-                if let id = idsByNode[devnode] { close(id, at: now(), why: "removed") }
+                guard let id = idsByNode[devnode], let open = devices[id] else { break }
+                if !syspath.isEmpty && !open.node.syspath.isEmpty && syspath != open.node.syspath {
+                    // The removal of the device the node belonged to before, read after a rescan
+                    // (lost hot-plug events) opened the one there now: that one stays.
+                    logger.debug("\(devnode): removal of an earlier device at this node (\(syspath)); \(open.node.name) stays open")
+                } else {
+                    close(id, at: now(), why: "removed")
+                }
             case .missedEvents:
                 // A device removed unreported ends when its descriptor reports ENODEV, or when
                 // the rescan finds another device at its node.

@@ -69,8 +69,9 @@ public final class DeviceMonitor {
         /// A node was added, or changed (udev has finished its rules: permissions and properties
         /// are set).
         case added(InputNode)
-        /// The node at `devnode` was removed.
-        case removed(devnode: String)
+        /// The node at `devnode` was removed; `syspath`, when known (not empty), is the device
+        /// that was there (a removal read late may be of one the node no longer belongs to).
+        case removed(devnode: String, syspath: String = "")
         /// Events were lost: the socket's receive queue overflowed (ENOBUFS) while flickd was
         /// not reading it, so nodes may have come or gone unreported. List them again.
         case missedEvents
@@ -162,7 +163,9 @@ public final class DeviceMonitor {
                 // under the same device is left as it is.
                 if let node = Self.node(device) { report(.added(node)) }
             case "remove":
-                if let devnode = Self.eventDevnode(device) { report(.removed(devnode: devnode)) }
+                if let devnode = Self.eventDevnode(device) {
+                    report(.removed(devnode: devnode, syspath: udev_device_get_syspath(device).map { String(cString: $0) } ?? ""))
+                }
             default:
                 continue
             }

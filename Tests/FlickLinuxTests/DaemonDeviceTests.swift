@@ -560,6 +560,36 @@ struct DaemonDeviceTests {
         #expect(outputs.made.isEmpty, "no touch device could be read")
     }
 
+    /// Hot-plug events lost: the rescan finds another touchpad at an open pad's node, closes
+    /// the old and opens the new; the old one's removal, read afterwards, leaves the new open.
+    @Test func aLateRemovalOfTheDeviceANodeHadBeforeClosesNothing() throws {
+        let source = ScriptedDevices()
+        let first = try source.node(7, .touchpad, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440")
+        let second = InputNode(devnode: first.devnode, syspath: "/sys/devices/virtual/input/input70/event7",
+                               name: "Apple Magic Trackpad", kind: .touchpad)
+        source.present = [first]
+        source.play([
+            {
+                source.present = [second]
+                return [.missedEvents]
+            },
+            { [.removed(devnode: first.devnode, syspath: first.syspath)] },
+            {
+                raise(SIGTERM)
+                return []
+            },
+        ])
+        let outputs = Outputs()
+        let log = CollectedLog()
+        let daemon = try Self.daemon(source, outputs, log: log)
+        try daemon.run()
+        #expect(source.opened == [first.devnode, first.devnode], "the first pad, then the second at its node")
+        #expect(log.lines.contains("info: /dev/input/event7 (SynPS/2 Synaptics TouchPad): removed (its node now belongs to Apple Magic Trackpad)"),
+                "\(log.lines)")
+        #expect(!log.lines.contains("info: /dev/input/event7 (Apple Magic Trackpad): removed"), "the second stays: \(log.lines)")
+        #expect(log.lines.contains { $0.hasPrefix("debug: /dev/input/event7: removal of an earlier device at this node") }, "\(log.lines)")
+    }
+
     /// Only the keyboard refused: the explanation says what that costs (its keys do not stop a
     /// coast), and the touchpad is read. Access given later and the node changed (udev's
     /// "change", read as an add): the keyboard is opened.
