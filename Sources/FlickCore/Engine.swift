@@ -123,7 +123,8 @@ public final class Engine {
 
     /// Sets the desktop's own natural-scrolling setting for `device`, where the desktop keeps
     /// one per device and the daemon can read it; nil: the desktop-wide
-    /// `desktopNaturalScrolling`. Used where `scroll.natural` is `auto`.
+    /// `desktopNaturalScrolling`. Used where `scroll.natural` is `auto`, and with the touchpad
+    /// output, compared with `virtualTouchpadNaturalScrolling` whatever `scroll.natural` is.
     public func setDesktopNaturalScrolling(_ natural: Bool?, for device: DeviceID) {
         guard let state = devices[device] else { return }
         state.desktopNaturalScrolling = natural
@@ -352,7 +353,12 @@ public final class Engine {
 
         stop(at: time, reason: .replaced)
         if output == .touchpad {
-            return glide(from: device, kind: kind, settings: configuration, sourceNatural: state.touchpadScrollsNaturally,
+            // The desktop applies its own settings to both pads: where it gives this pad one
+            // that flickd can read, that one is compared with the virtual pad's, whatever
+            // `scroll.natural` says (it does not change a touchpad's glide).
+            let sourceNatural = kind == .touchpad ? state.desktopNaturalScrolling ?? state.touchpadScrollsNaturally
+                                                  : state.touchpadScrollsNaturally
+            return glide(from: device, kind: kind, settings: configuration, sourceNatural: sourceNatural,
                          released: released, velocity: v, boosted: boosted, at: time)
         }
         let period = Duration.seconds(1 / max(1, settings.tickRate))

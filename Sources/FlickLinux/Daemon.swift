@@ -657,7 +657,10 @@ public final class Daemon {
         let desktop = desktopAnswer?.perDevice?.natural(for: identity) ?? desktopAnswer?.value
         let natural = engine.configuration.naturalScrolling(for: identity, kind: .touchpad, desktop: desktop)
         var line = "\(open.node.devnode) (\(open.node.name)): natural scrolling \(natural.isNatural) (\(natural.explanation))"
-        if engine.output == .touchpad, let virtual = engine.virtualTouchpadNaturalScrolling, virtual != natural.isNatural {
+        // The desktop's own setting for the pad, where it gives one, is what the virtual pad's is
+        // compared with (the engine's rule): `scroll.natural` does not change a touchpad's glide.
+        let own = desktopAnswer?.perDevice?.natural(for: identity) ?? natural.isNatural
+        if engine.output == .touchpad, let virtual = engine.virtualTouchpadNaturalScrolling, virtual != own {
             line += "; the virtual touchpad's is \(virtual), so its fingers move against yours"
         }
         return line

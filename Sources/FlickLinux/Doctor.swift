@@ -721,8 +721,10 @@ public struct Doctor {
         if pads.isEmpty { return detail + "; no touchpad to compare it with" }
         for node in pads {
             let identity = self.identity(of: node)
-            let own = perDevice.natural(for: identity) ?? desktop
-            let natural = configuration.naturalScrolling(for: identity, kind: .touchpad, desktop: own).isNatural
+            // The desktop's setting for the pad where it gives one (the engine's rule:
+            // `scroll.natural` does not change a touchpad's glide), else as configured.
+            let natural = perDevice.natural(for: identity)
+                ?? configuration.naturalScrolling(for: identity, kind: .touchpad, desktop: desktop).isNatural
             detail += "; \(node.devnode) \"\(node.name)\" scrolls \(words(natural)): "
             detail += natural == virtual ? "the virtual fingers move as yours did" : "the virtual fingers move against yours, so the glide keeps your direction"
         }

@@ -114,6 +114,10 @@ import Testing
         system.desktop?.perDevice?.entries.append(virtual)
         let same = try system.checks().one("output")
         #expect(same.detail.contains("scrolls natural: the virtual fingers move as yours did"), "\(same.text)")
+        // scroll.natural set the other way: the desktop's settings for the two pads still decide.
+        system.fileContents["/home/ada/.config/flickd/config.toml"] = "[scroll]\nnatural = false\n"
+        let explicit = try system.checks().one("output")
+        #expect(explicit.detail.contains("scrolls natural: the virtual fingers move as yours did"), "\(explicit.text)")
     }
 
     /// An X server whose synaptics driver glides by itself for the pad: doctor names it, and the
