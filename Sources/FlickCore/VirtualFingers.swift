@@ -99,8 +99,8 @@ public struct TouchFrame: Hashable, Sendable, CustomStringConvertible {
 /// But each such glide starts where the last one stopped, so quick flicks one after the other
 /// walk the fingers towards the margin: where the surface ahead is shorter than the new glide,
 /// they lift and land again, centred on the glide as fingers that were up land (`start`),
-/// unless they landed less than `restBeforeLift` ago (a land-and-lift that short could be a
-/// two-finger tap).
+/// unless they landed less than `restBeforeLift` ago and moved less than `handScrollDistance`
+/// since (a land-and-lift that short could be a two-finger tap).
 ///
 /// Pure state: every call takes the time. Nothing allocates.
 public struct VirtualFingers: Sendable {
@@ -340,6 +340,8 @@ public struct VirtualFingers: Sendable {
     private var hand: (device: DeviceID, since: Instant)?
     /// When the fingers last landed.
     private(set) var landed: Instant?
+    /// Where the first finger last landed, mm.
+    private var landingPoint = VirtualPad.centre
     /// Where the fingers are (last written frame), mm.
     public private(set) var first = VirtualPad.centre
     public private(set) var second = VirtualPad.centre
@@ -412,12 +414,14 @@ public struct VirtualFingers: Sendable {
         let settle = deceleration.settleTime(velocity: speed, epsilon: Self.restDistance)
         var settles = Duration.seconds(settle) <= maxDuration
         var lift: TouchFrame?
-        if isDown, let landed, time - landed >= Self.restBeforeLift {
+        if isDown, let landed, time - landed >= Self.restBeforeLift || (first - landingPoint).length >= Self.handScrollDistance {
             // Continuing, the glide would be cut where the fingers reach the margin (and the
             // next quick flick would find no room at all): lift and land again instead. The
             // fingers rest (the release's stop froze them); a toolkit glide the lift may start
             // from the real finger's motion is cancelled by the landing's scroll at once, as
-            // after every release.
+            // after every release. Not within `restBeforeLift` of the landing unless the fingers
+            // moved as far as starts libinput's scroll (`handScrollDistance`), more than its tap
+            // motion threshold: a shorter touch that moved less could be a two-finger tap.
             let room = Self.room(from: first, second, along: direction) - settleReach
             let glide = deceleration.position(after: settles ? settle : maxDuration.seconds, velocity: speed)
             if glide > room {
@@ -443,6 +447,7 @@ public struct VirtualFingers: Sendable {
             second = centre + across
             landing = TouchFrame(action: .land, first: first, second: second)
             landed = time
+            landingPoint = first
             makeUp = Self.makeUp(speed: speed)
             // The frame after the landing moves by the make-up only; the model starts a frame
             // period after the landing, less the lead that covers the handover.

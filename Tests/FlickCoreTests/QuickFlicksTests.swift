@@ -47,17 +47,10 @@ import FlickTestSupport
         let lifts = frames.indices.filter { frames[$0].frame.action == .lift }
         let landsAgain = lifts.filter { $0 + 1 < frames.count && frames[$0 + 1].frame.action == .land && frames[$0 + 1].time == frames[$0].time }
         #expect(!landsAgain.isEmpty, "no release landed the fingers again: \(frames.map { "\($0.frame.action)" })")
-        // Never a lift within the tap timeout of its landing (a two-finger tap), and every
-        // frame inside the margins.
-        var landed: Instant?
+        // Never a lift within the tap timeout of its landing with less motion than starts a
+        // scroll (a two-finger tap), and every frame inside the margins.
+        Self.expectNoTap(frames)
         for entry in frames {
-            switch entry.frame.action {
-            case .land: landed = entry.time
-            case .lift:
-                let down = entry.time - (landed ?? entry.time)
-                #expect(down >= VirtualFingers.restBeforeLift, "fingers lifted \(down.seconds * 1000) ms after landing")
-            case .move: break
-            }
             for y in [entry.frame.first.y, entry.frame.second.y] {
                 #expect(y >= VirtualPad.marginMillimetres && y <= VirtualPad.sideMillimetres - VirtualPad.marginMillimetres,
                         "at \(y) mm: outside the margins")
@@ -67,5 +60,52 @@ import FlickTestSupport
         for (before, after) in zip(frames, frames.dropFirst()) where after.frame.action == .move && before.frame.action != .lift {
             #expect(after.frame.first.y >= before.frame.first.y, "the fingers went up: \(before.frame.first.y) -> \(after.frame.first.y)")
         }
+    }
+
+    /// No lift within `restBeforeLift` of its landing unless the fingers moved at least
+    /// `handScrollDistance` in between (libinput then scrolls: no tap).
+    static func expectNoTap(_ frames: [(time: Instant, frame: TouchFrame)]) {
+        var landing: (time: Instant, at: Vector)?
+        for entry in frames {
+            switch entry.frame.action {
+            case .land: landing = (entry.time, entry.frame.first)
+            case .lift:
+                guard let landing else { continue }
+                let down = entry.time - landing.time
+                let moved = (entry.frame.first - landing.at).length
+                #expect(down >= VirtualFingers.restBeforeLift || moved >= VirtualFingers.handScrollDistance,
+                        "fingers lifted \(down.seconds * 1000) ms after landing, \(moved) mm from it")
+            case .move: break
+            }
+        }
+    }
+
+    /// A fast flick down, then, 10–120 ms after its release, a quick flick up: the fingers
+    /// landed for the first glide near the top and moved far down; the second glide needs the
+    /// room above them. They lift and land again at once (they moved well past a tap), and the
+    /// second glide runs its course, not cut at the margin.
+    @Test(arguments: [10, 60, 120] as [Int64])
+    func aQuickFlickBackSoonAfterALandingGlidesItsCourse(gap: Int64) throws {
+        let pad = try FingerScript(device: "synaptics-t440")
+        pad.engine.output = .touchpad
+        var frames: [(time: Instant, frame: TouchFrame)] = []
+        pad.engine.onTouchFrame = { frames.append(($1, $0)) }
+        pad.down(Vector(x: 40, y: 5), Vector(x: 60, y: 5))
+        pad.move(by: Vector(x: 0, y: 80), over: .milliseconds(100))
+        pad.lift()
+        pad.wait(.milliseconds(gap))
+        pad.down(Vector(x: 40, y: 80), Vector(x: 60, y: 80))
+        pad.move(by: Vector(x: 0, y: -50), over: .milliseconds(60))
+        pad.lift()
+        let second = pad.now
+        pad.wait(.seconds(10))
+        try #require(pad.coasts.count == 2, "\(pad.transcript)")
+        #expect(pad.coastEndReasons == [.touch, .finished], "the second glide was not cut at the margin: \(pad.coastEndReasons)")
+        let after = frames.filter { $0.time >= second }
+        let landing = try #require(after.firstIndex { $0.frame.action == .land }, "landed again: \(after.map(\.frame.action))")
+        let moves = after[landing...].filter { $0.frame.action == .move }
+        let travel = (moves.last?.frame.first.y ?? 0) - after[landing].frame.first.y
+        #expect(travel < -200, "the second glide moved the fingers \(travel) mm up")
+        Self.expectNoTap(frames)
     }
 }

@@ -370,13 +370,16 @@ import FlickTestSupport
         // A fast flick down lands the virtual fingers high on the surface (its travel centred).
         pad.flick(Vector(x: 0, y: 40))
         let landing = try #require(pad.frames.first)
-        // A quick flick up stops it; its release comes within the tap timeout of the landing, so
-        // the fingers continue from where they are (no lift that could be a tap): too little room above.
-        pad.script.wait(.milliseconds(10))
+        // A quick flick up stops it before the first motion frame; its release comes within the
+        // tap timeout of the landing, so the fingers, which have not moved, continue from where
+        // they are (no lift that could be a tap): too little room above.
+        pad.script.wait(.milliseconds(1))
         pad.script.down(Vector(x: 40, y: 50), Vector(x: 60, y: 50))
         pad.script.move(by: Vector(x: 0, y: -45), over: .milliseconds(60))
         pad.script.lift()
         #expect(pad.script.now - landing.time < VirtualFingers.restBeforeLift)
+        #expect(!pad.frames.contains { $0.frame.action == .move && $0.time < pad.script.now - .milliseconds(60) },
+                "no motion frame before the touch")
         pad.script.wait(.seconds(6))
         #expect(pad.script.coastEndReasons == [.touch, .edge])
         #expect(pad.actions == [.land, .move, .lift], "one landing: the second glide continued to the margin")
