@@ -179,6 +179,18 @@ struct DaemonDeviceTests {
                    monitor: source, logger: log.logger, seat: seat, reloadConfiguration: reload)
     }
 
+    /// Runs a daemon on `source` through `steps` (one per wake-up), then stops it with SIGTERM;
+    /// returns its log.
+    static func run(_ source: ScriptedDevices, steps: [() -> [DeviceMonitor.Change]], outputs: Outputs = Outputs()) throws -> CollectedLog {
+        source.play(steps + [{
+            raise(SIGTERM)
+            return []
+        }])
+        let log = CollectedLog()
+        try daemon(source, outputs, log: log).run()
+        return log
+    }
+
     /// Runs a daemon through two reloads, to `first` and then to `second`, and returns how many
     /// ran. Each reload raises the next signal, which the loop reads in the same drain once the
     /// reload is applied; `beforeSecond` runs as the second begins.
@@ -568,21 +580,13 @@ struct DaemonDeviceTests {
         let second = InputNode(devnode: first.devnode, syspath: "/sys/devices/virtual/input/input70/event7",
                                name: "Apple Magic Trackpad", kind: .touchpad)
         source.present = [first]
-        source.play([
+        let log = try Self.run(source, steps: [
             {
                 source.present = [second]
                 return [.missedEvents]
             },
             { [.removed(devnode: first.devnode, syspath: first.syspath)] },
-            {
-                raise(SIGTERM)
-                return []
-            },
         ])
-        let outputs = Outputs()
-        let log = CollectedLog()
-        let daemon = try Self.daemon(source, outputs, log: log)
-        try daemon.run()
         #expect(source.opened == [first.devnode, first.devnode], "the first pad, then the second at its node")
         #expect(log.lines.contains("info: /dev/input/event7 (SynPS/2 Synaptics TouchPad): removed (its node now belongs to Apple Magic Trackpad)"),
                 "\(log.lines)")
@@ -600,21 +604,13 @@ struct DaemonDeviceTests {
         source.present = [keyboard, pad]
         source.refused = [keyboard.devnode]
         var openedBeforeChange: [String]?
-        source.play([
+        let log = try Self.run(source, steps: [
             {
                 openedBeforeChange = source.opened
                 source.refused = []
                 return [.added(keyboard), .added(pad)]
             },
-            {
-                raise(SIGTERM)
-                return []
-            },
         ])
-        let outputs = Outputs()
-        let log = CollectedLog()
-        let daemon = try Self.daemon(source, outputs, log: log)
-        try daemon.run()
         let warnings = log.lines.filter { $0.hasPrefix("warning: ") }
         #expect(warnings.count == 1 && warnings[0].hasPrefix("warning: cannot read /dev/input/event2 (Permission denied): its key presses do not stop a coast. "),
                 "\(warnings)")

@@ -57,17 +57,23 @@ import FlickCore
         #expect(try live.settled(at: t0 + .milliseconds(260)) == nil, "one reload for the burst")
     }
 
+    /// `directory`'s config.toml (speed 30), loaded and followed: its path, the live
+    /// configuration and its settle timer.
+    static func following(_ directory: ConfigScratchDirectory) throws -> (path: String, live: LiveConfiguration, timer: DeadlineTimer) {
+        let path = directory.file("config.toml")
+        directory.write("config.toml", "[scroll]\nspeed = 30\n")
+        let source = ConfigurationSource(location: ConfigurationLocation(explicit: path, searchPath: []))
+        let live = try LiveConfiguration(source: source, watch: true, logger: Logger(label: "test"))
+        return (path, live, try #require(live.settleTimer))
+    }
+
     /// A file linked in complete, its first name then removed (Python's atomicwrites): no
     /// close comes under its name, and it is read once it has stayed the same for
     /// `unclosedQuiet`; one still being written waits while it grows, and its close is read
     /// at the settle delay.
     @Test func aFileCreatedWithoutACloseIsReadOnceItIsQuiet() throws {
         let directory = ConfigScratchDirectory()
-        let path = directory.file("config.toml")
-        directory.write("config.toml", "[scroll]\nspeed = 30\n")
-        let source = ConfigurationSource(location: ConfigurationLocation(explicit: path, searchPath: []))
-        let live = try LiveConfiguration(source: source, watch: true, logger: Logger(label: "test"))
-        let timer = try #require(live.settleTimer)
+        let (path, live, timer) = try Self.following(directory)
         let t0 = Instant(microseconds: 1_000_000)
         #expect(unlink(path) == 0)
         _ = try live.watcher?.receive()
@@ -108,11 +114,7 @@ import FlickCore
     /// pending beside it, or a second creation event, does not make it read half-written.
     @Test func aRemovalBeforeACreationWithoutACloseStillWaits() throws {
         let directory = ConfigScratchDirectory()
-        let path = directory.file("config.toml")
-        directory.write("config.toml", "[scroll]\nspeed = 30\n")
-        let source = ConfigurationSource(location: ConfigurationLocation(explicit: path, searchPath: []))
-        let live = try LiveConfiguration(source: source, watch: true, logger: Logger(label: "test"))
-        let timer = try #require(live.settleTimer)
+        let (path, live, timer) = try Self.following(directory)
         let t0 = Instant(microseconds: 1_000_000)
         #expect(unlink(path) == 0)
         try live.receiveChanges(at: t0)
