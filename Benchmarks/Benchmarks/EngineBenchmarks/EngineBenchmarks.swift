@@ -68,6 +68,15 @@ let benchmarks: @Sendable () -> Void = {
         StreamDriver(description: Touchpad.description, label: "ScrollFrames")
     }
 
+    // The same stream with the coasts on the virtual touchpad (the default output): each glide's
+    // ticks write finger frames (to a closure, as the daemon's writer), then rest, settle and lift.
+    Benchmark("ScrollFramesTouchpad") { benchmark, driver in
+        measureScaledIterations(benchmark) { driver.nextFrame() }
+        blackHole(driver.checksum)
+    } setup: {
+        StreamDriver(description: Touchpad.description, label: "ScrollFramesTouchpad", output: .touchpad)
+    }
+
     // The same stream from a protocol A pad without tracking ids: each frame lists every contact,
     // and the engine pairs them with the last frame's by position (an assignment over a cost
     // matrix held by the tracker). Throughput is frames per second, as above.
@@ -111,16 +120,21 @@ final class StreamDriver: @unchecked Sendable {
     /// Sum of everything written, so that no output is unused.
     private(set) var checksum: Int64 = 0
 
-    init(description: DeviceDescription, label: String) {
+    init(description: DeviceDescription, label: String, output: OutputMode = .wheel) {
         let configuration = Configuration.defaults
-        stream = ScrollStream(configuration: configuration, device: device, description: description)
+        stream = ScrollStream(configuration: configuration, device: device, description: description, output: output)
         precondition(stream.coastsPerPeriod == 2 && stream.ticksPerPeriod > 0,
                      "the stream should start two coasts per period and tick them: \(stream.coastsPerPeriod) coasts, \(stream.ticksPerPeriod) ticks")
         engine = Engine(configuration: configuration)
+        engine.output = output
         engine.onReport = counter.callback
         engine.addDevice(device, description: description)
         print("\(label): one period is \(stream.frames.count) frames, \(stream.eventsPerPeriod) events, "
               + "\(stream.ticksPerPeriod) ticks, \(stream.coastsPerPeriod) coasts, \(stream.period.milliseconds) ms")
+        // The daemon writes each finger frame to the virtual touchpad: here, into the checksum.
+        engine.onTouchFrame = { [unowned self] frame, _ in
+            checksum &+= Int64((frame.first.x + frame.first.y) * 1000)
+        }
     }
 
     /// Runs the next frame of the stream: its due ticks, then its events.

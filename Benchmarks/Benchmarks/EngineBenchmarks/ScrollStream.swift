@@ -50,8 +50,9 @@ struct ScrollStream {
     /// Time from one flick's touch-down to the next one's, µs.
     static let flickInterval: Int64 = 256_000
 
-    /// The stream under `configuration`, for device `device`, which `description` describes.
-    init(configuration: Configuration, device: DeviceID, description: DeviceDescription) {
+    /// The stream under `configuration`, for device `device`, which `description` describes,
+    /// with the engine's coasts going to `output` (the virtual touchpad's frames go nowhere).
+    init(configuration: Configuration, device: DeviceID, description: DeviceDescription, output: OutputMode = .wheel) {
         var events: [(event: InputEvent, microseconds: Int64)] = []
         var writer = FingerStream(description: description)
         let flicksPerPeriod = 2
@@ -68,6 +69,8 @@ struct ScrollStream {
 
         // Dry run: three periods; record the third.
         let engine = Engine(configuration: configuration)
+        engine.output = output
+        engine.onTouchFrame = { _, _ in }
         let counter = ReportCounter()
         engine.onReport = counter.callback
         engine.addDevice(device, description: description)
