@@ -873,7 +873,9 @@ public final class Daemon {
             for id in devices.keys.sorted() { close(id, at: time, why: "closed: another user's session is active") }
         case (.active, true), (.unknown, true):
             paused = false
-            logger.notice("this user's session is active on the seat again: flickd goes on")
+            // Unknown: logind's record gone, or no session active in it; either way not another user's.
+            let why = activity == .active ? "this user's session is active on the seat again" : "no other user's session is active on the seat now"
+            logger.notice("\(why): flickd goes on")
             openDevices(at: time)
         default:
             break
@@ -968,8 +970,11 @@ public final class Daemon {
                     let cost = InputAccessError.cost(of: node.kind).map { ": \($0)" } ?? ""
                     logger.warning("cannot open \(node.devnode) (\(node.name)): \(error.reason)\(cost)")
                 }
+            } else if error.isMissing {
+                // Unplugged between udev's add and the open (a stale add): nothing to warn of.
+                logger.debug("cannot open \(node.devnode)\(node.name.isEmpty ? "" : " (\(node.name))"): \(error.reason) (gone again)")
             } else {
-                logger.warning("cannot open \(node.devnode) (\(node.name)): \(error.reason)")
+                logger.warning("cannot open \(node.devnode)\(node.name.isEmpty ? "" : " (\(node.name))"): \(error.reason)")
             }
             return
         }

@@ -68,6 +68,8 @@ final class ScriptedDevices: DeviceSource {
     private let hotplug = Doorbell()
     /// Nodes whose open fails as the kernel refuses a user outside the input group (EACCES).
     var refused: Set<String> = []
+    /// Nodes gone before they are opened (ENOENT: a stale add).
+    var gone: Set<String> = []
     /// libinput's quirks, applied to touch devices as `DeviceMonitor.open` applies them.
     var quirks: LibinputQuirks?
     /// Every node the daemon opened, in order, and the devices it holds.
@@ -102,6 +104,7 @@ final class ScriptedDevices: DeviceSource {
 
     func open(_ node: InputNode) throws(SystemError) -> any InputDevice {
         if refused.contains(node.devnode) { throw SystemError(errno: EACCES, call: "open", path: node.devnode) }
+        if gone.contains(node.devnode) { throw SystemError(errno: ENOENT, call: "open", path: node.devnode) }
         opened.append(node.devnode)
         var description = descriptions[node.devnode] ?? DeviceDescription(name: node.name)
         var hint: LibinputQuirks.Hint?
@@ -360,8 +363,11 @@ struct DaemonDeviceTests {
         #expect(log.lines.contains("info: \(oldPad.devnode) (Old Pad): removed (its node now belongs to Newer Pad)"), "\(log.lines)")
     }
 
-    @Test("while another user's session is active on the seat no device is open, nor opened when plugged in; this user's again opens them all")
-    func anotherUsersSessionPauses() throws {
+    /// Back: this user's session active again, or logind's record with no active session (no
+    /// other user's either), each said as it is.
+    @Test("while another user's session is active on the seat no device is open, nor opened when plugged in; this user's again opens them all",
+          arguments: [(true, "this user's session is active on the seat again"), (false, "no other user's session is active on the seat now")])
+    func anotherUsersSessionPauses(mineAgain: Bool, said: String) throws {
         let directory = ConfigScratchDirectory()
         let me: UInt32 = 1000
         directory.write("seat0", "ACTIVE=2\nACTIVE_UID=\(me)\nSESSIONS=2 5\n")
@@ -382,7 +388,7 @@ struct DaemonDeviceTests {
             },
             {
                 openedWhilePaused = source.opened
-                directory.replace("seat0", "ACTIVE=2\nACTIVE_UID=\(me)\nSESSIONS=2 5\n")
+                directory.replace("seat0", mineAgain ? "ACTIVE=2\nACTIVE_UID=\(me)\nSESSIONS=2 5\n" : "SESSIONS=2 5\n")
                 return []
             },
             { [] },
@@ -399,6 +405,7 @@ struct DaemonDeviceTests {
         #expect(log.lines.contains("info: \(pad.devnode) (SynPS/2 Synaptics TouchPad): closed: another user's session is active"), "\(log.lines)")
         #expect(log.lines.contains("info: \(keyboard.devnode) (AT Translated Set 2 keyboard): closed: another user's session is active"), "\(log.lines)")
         #expect(log.lines.contains { $0.hasPrefix("notice: another user's session is active on the seat (uid 1001): flickd pauses") }, "\(log.lines)")
+        #expect(log.lines.contains("notice: \(said): flickd goes on"), "\(log.lines)")
         #expect(Set(source.opened.dropFirst(2)) == [keyboard.devnode, pad.devnode, screen.devnode], "all opened again, the screen plugged in meanwhile too")
         #expect(outputs.made == [.touchpad], "the virtual device kept through the pause")
     }
@@ -592,6 +599,17 @@ struct DaemonDeviceTests {
                 "\(log.lines)")
         #expect(!log.lines.contains("info: /dev/input/event7 (Apple Magic Trackpad): removed"), "the second stays: \(log.lines)")
         #expect(log.lines.contains { $0.hasPrefix("debug: /dev/input/event7: removal of an earlier device at this node") }, "\(log.lines)")
+    }
+
+    /// A device plugged in and out before flickd opened it (udev's add read late, the node gone):
+    /// no warning, a debug line.
+    @Test func aNodeGoneBeforeItsOpenIsNoWarning() throws {
+        let source = ScriptedDevices()
+        let stale = InputNode(devnode: "/dev/input/event30", syspath: "/sys/devices/virtual/input/input30/event30", name: "", kind: .mouse)
+        source.gone = [stale.devnode]
+        let log = try Self.run(source, steps: [{ [.added(stale)] }])
+        #expect(!log.lines.contains { $0.hasPrefix("warning: ") }, "\(log.lines)")
+        #expect(log.lines.contains("debug: cannot open /dev/input/event30: No such file or directory (gone again)"), "\(log.lines)")
     }
 
     /// Only the keyboard refused: the explanation says what that costs (its keys do not stop a
