@@ -911,7 +911,7 @@ class Faults:
 
             mark = daemon.mark()
             self.write_seat(NOBODY)
-            back = daemon.wait_log(r"no other user's session is active on the seat now: flickd goes on", 10, mark)
+            back = daemon.wait_log(r"this user's session is active on the seat again", 10, mark)
             reopened = daemon.wait_log(re.escape(pad.devnode) + r" \([^)]*\): touchpad", 10, mark)
             c(f, "nobody's session active again: flickd says so and opens the pad",
               back is not None and reopened is not None, "both lines", daemon.text()[mark:][-600:])
