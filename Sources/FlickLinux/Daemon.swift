@@ -961,6 +961,7 @@ public final class Daemon {
         do {
             device = try monitor.open(node)
         } catch {
+            let named = node.devnode + (node.name.isEmpty ? "" : " (\(node.name))")
             if error.isPermissionDenied {
                 if role == .touch { refusedTouchNodes.insert(node.devnode) }
                 if !explainedAccessDenied {
@@ -968,13 +969,13 @@ public final class Daemon {
                     logger.warning("\(InputAccessError(error, kind: node.kind))")
                 } else {
                     let cost = InputAccessError.cost(of: node.kind).map { ": \($0)" } ?? ""
-                    logger.warning("cannot open \(node.devnode) (\(node.name)): \(error.reason)\(cost)")
+                    logger.warning("cannot open \(named): \(error.reason)\(cost)")
                 }
             } else if error.isMissing {
                 // Unplugged between udev's add and the open (a stale add): nothing to warn of.
-                logger.debug("cannot open \(node.devnode)\(node.name.isEmpty ? "" : " (\(node.name))"): \(error.reason) (gone again)")
+                logger.debug("cannot open \(named): \(error.reason) (gone again)")
             } else {
-                logger.warning("cannot open \(node.devnode)\(node.name.isEmpty ? "" : " (\(node.name))"): \(error.reason)")
+                logger.warning("cannot open \(named): \(error.reason)")
             }
             return
         }

@@ -497,9 +497,10 @@ public struct Doctor {
 
     /// The running service's process id, environment (its `/proc/PID/environ`, the PID from
     /// systemd) and `--config` (its `/proc/PID/cmdline`, a relative file joined to its working
-    /// directory, or to `/proc/PID/cwd` when that directory was removed); nil when it does not run or its environment cannot be read. A user manager
-    /// started before the desktop session has the session's variables only once the session
-    /// imports them, and a service started before that keeps what it had.
+    /// directory, or to `/proc/PID/cwd` when that directory was removed); nil when it does not
+    /// run or its environment cannot be read. A user manager started before the desktop session
+    /// has the session's variables only once the session imports them, and a service started
+    /// before that keeps what it had.
     private func serviceEnvironment() -> ServiceEnvironment? {
         guard let shown = probe.run(["systemctl", "--user", "show", "--property=MainPID", "--value", "flickd"]),
               let pid = Int(Self.firstLine(shown.output)), pid > 0,

@@ -80,19 +80,18 @@ public enum LibinputRecordParser {
             described.append((device, try deviceDescription(evdev)))
         }
         // A keyboard or mouse recorded alongside (`--all`) carries no gesture: the touch device
-        // is the one the report is about, the one with the most events (an idle touchscreen, or
-        // one touched once, often comes first in node order). With none, a device libinput rejects for an axis of no
-        // width (the pad the user recorded, most likely), else the first device is replayed and
-        // reported as not read, which says more than an error would.
+        // is the one the report is about, the one with the most event frames, the first listed
+        // of equals (`max` keeps the first): an idle touchscreen, or one touched once, often comes
+        // first in node order. With none that has events, a device libinput rejects for an axis
+        // of no width (the pad the user recorded, most likely), else the first device is replayed
+        // and reported as not read, which says more than an error would.
         let touch = described.indices.filter { described[$0].description.kind != nil }
         let frames: (Int) -> Int = { index in
             guard case .sequence(let events)? = described[index].node["events"]?.value else { return 0 }
             return events.count
         }
-        // The most frames, the first listed of equals: a stray touch on a screen listed before
-        // the touchpad does not replace the gesture.
-        let busiest = touch.max { frames($0) < frames($1) || (frames($0) == frames($1) && $0 > $1) }
-        let chosen = busiest.flatMap { frames($0) > 0 ? $0 : nil } ?? touch.first
+        let busiest = touch.filter { frames($0) > 0 }.max { frames($0) < frames($1) }
+        let chosen = busiest ?? touch.first
             ?? described.indices.first { described[$0].description.rangeProblem != nil } ?? 0
         let device = described[chosen].node
         var description = described[chosen].description
