@@ -97,9 +97,10 @@ public struct ContactTracker {
     /// Protocol A without tracking ids: the largest change of a finger's velocity from one frame to
     /// the next taken for the same finger, mm/s. A contact of the last frame farther from one of this
     /// frame than this speed covers in the time between them (plus `contactSlackMillimetres`),
-    /// counted from where its last velocity would have taken it, is not the same finger: the one
-    /// lifted and the other landed. From where it would have gone, not from where it was: a
-    /// finger flicking at 4 m/s moves on, a finger landing 40 mm from a resting one does not.
+    /// counted from where it was or where its last velocity would have taken it, whichever is
+    /// nearer, is not the same finger: the one lifted and the other landed. A finger flicking at
+    /// 4 m/s moves on; a finger landing 40 mm from a resting one as it lifts is a landing where
+    /// frames come less than 11.7 ms apart (at 60 Hz the gate is 55 mm: it reads as a move).
     public static let fastestContactMillimetresPerSecond = 3000.0
     /// Protocol A without tracking ids: distance a contact may be from its place in the last frame
     /// whatever the time between them (sensor noise, a centroid shifting as a finger rolls), mm.
@@ -273,9 +274,11 @@ public struct ContactTracker {
                 // libevdev's resynchronisation replays no MT state for a device without slots
                 // (only ABS_X/ABS_Y and keys, no SYN_MT_REPORT): this frame says nothing of the
                 // contacts, so they stay as they were (the frame is flagged all the same) rather
-                // than all lifting, which would make the next frame a touch in mid-drag (mtdev too
-                // leaves its contacts alone on a frame without MT events). Only a BTN_TOUCH seen up
-                // says they lifted while the events were lost.
+                // than all lifting (mtdev too leaves its contacts alone on a frame without MT
+                // events). Only a BTN_TOUCH seen up says they lifted while the events were lost.
+                // The next frame that lists them pairs only a contact still within the slack of
+                // its place: a finger that moved on while events were lost reads as a new touch
+                // (nothing tells it from one that lifted and landed).
                 let lifted = touchKeyUsed && !touchKeyDown
                 keptContacts = !lifted
                 contactsUnverified = !lifted
@@ -397,9 +400,9 @@ public struct ContactTracker {
     ///     d(i, j) = min(|now(i) − before(j)|, |now(i) − expected(j)|)
     ///     minimise  Σ d(i, pair(i))²  over pairings with the most pairs,
     ///
-    /// (velocity: over the last two frames that listed the contact, at least
-    /// `shortestVelocitySpan` apart; zero for one that just landed, or when Δt >
-    /// longestContactGap), where no pair is farther apart than a finger's velocity can change
+    /// (velocity: over the last two consecutive frames that listed the contact, when they are
+    /// at least `shortestVelocitySpan` apart, else the one before is kept; zero for one that
+    /// just landed, or when Δt > longestContactGap), where no pair is farther apart than a finger's velocity can change
     /// between the two frames:
     ///
     ///     gate = fastestContactMillimetresPerSecond × min(Δt, longestContactGap) + contactSlackMillimetres

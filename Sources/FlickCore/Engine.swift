@@ -273,8 +273,9 @@ public final class Engine {
         }
         if frame.newTouch && coast != nil && touchStops {
             // A finger on a touch device stops the coast at once, like a hand on a wheel; also
-            // one that landed while events were lost (the resynchronised frame is the one that
-            // brings it: no later frame is a new touch).
+            // one that landed while events were lost (with slots the resynchronised frame brings
+            // it; without them, the first frame that lists the contacts again, where a finger
+            // that moved on in the meantime reads as one landing too).
             stop(at: time, reason: .touch)
         }
         if frame.resynchronized {

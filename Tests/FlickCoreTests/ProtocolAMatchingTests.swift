@@ -114,6 +114,21 @@ struct ProtocolAMatchingTests {
         #expect(Self.near(after.translation, .zero), "\(after.translation)")
     }
 
+    /// The same jitter, then 10 ms later the finger lifted and another landed where that
+    /// jitter, taken as a velocity, would have carried it (35–50 mm on, beyond the gate of
+    /// 3000 mm/s × 10 ms + 5 mm from where it was): a landing, not the finger moving there.
+    @Test(arguments: [(1.5, 300), (2.5, 500), (4.0, 1000)] as [(Double, Int64)])
+    func noiseOverAShortIntervalPredictsNothing(jitter: Double, microseconds: Int64) throws {
+        var tracker = try Self.tracker()
+        _ = Self.frame(&tracker, atMicroseconds: 0, [Vector(x: 100, y: 80)])
+        _ = Self.frame(&tracker, atMicroseconds: 10_000, [Vector(x: 100, y: 80)])
+        _ = Self.frame(&tracker, atMicroseconds: 10_000 + microseconds, [Vector(x: 100 + jitter, y: 80)])
+        let headed = 100 + jitter + jitter * 10_000 / Double(microseconds)
+        let landed = try #require(Self.frame(&tracker, atMicroseconds: 20_000 + microseconds, [Vector(x: headed, y: 80)]))
+        #expect(landed.newTouch, "\(jitter) mm in \(microseconds) µs, then a finger at \(headed) mm")
+        #expect(Self.near(landed.translation, .zero), "\(landed.translation)")
+    }
+
     /// A flick at 4.5 m/s whose last frame the device repeats 1 ms later, unchanged: the next
     /// 45 mm step is still the same finger moving on.
     @Test func aFrameRepeatedAtOnceKeepsTheVelocity() throws {
