@@ -182,8 +182,8 @@ public final class Daemon {
     private var suspendWatch = SuspendWatch()
     /// How punctually the timer drives the coast that runs, logged when it ends.
     private var punctuality = CoastPunctuality()
-    /// How many devices were open when the service manager was last told the status.
-    private var reportedDeviceCount: Int?
+    /// What the service manager was last told the status of (`serviceStatus`).
+    private var reportedStatus: StatusCounts?
     /// A reload's READY=1 that the service manager could not take at once while a coast ran
     /// (its queue full): sent again, waiting for room, once the coast is over and the virtual
     /// fingers are up, so that the reload does not stay unfinished.
@@ -294,11 +294,11 @@ public final class Daemon {
             if refusedTouchNodes.isEmpty {
                 logger.notice("no touchpad or touchscreen to read yet; waiting for one to be plugged in\(later)")
             } else {
-                logger.notice("no touchpad or touchscreen flickd may read: \(refusedTouchNodes.sorted().joined(separator: ", ")) refused access (see above); restart flickd once it may read them\(later)")
+                logger.notice("no touchpad or touchscreen flickd may read: \(refusedTouchNodes.sorted().joined(separator: ", ")) refused access (see above); they are opened when udev reports them again (plugged in, or `sudo udevadm trigger` once a udev rule gives access) or when flickd starts with the input group\(later)")
             }
         }
         // The devices present are open, and the output with them: startup is complete.
-        reportedDeviceCount = devices.count
+        reportedStatus = statusCounts
         notifier?.ready(status: serviceStatus())
         // Right after READY: a start that waited for it would take its page reads longer (each
         // page is a read of its own after the shed); a gesture that begins meanwhile is read
@@ -342,7 +342,7 @@ public final class Daemon {
             followCoast()
             if (readyOwed || reloadingOwed) && mayWaitForServiceManager { reportReady() }
             try timer.arm(at: engine.nextDeadline)
-            if devices.count != reportedDeviceCount { reportStatus() }
+            if statusCounts != reportedStatus { reportStatus() }
         }
     }
 
@@ -442,13 +442,19 @@ public final class Daemon {
             logger.info("\(trigger): the settings are unchanged")
             return
         case .changed(let new):
-            askDesktop(for: new)
             configuration = new
         }
         engine.apply(configuration, at: time)
         logger.info("\(trigger): configuration reloaded")
         let mode = engine.output
         if configuration.output.mode != mode { replaceOutput(with: configuration.output.mode) }
+        if engine.output != configuration.output.mode {
+            // The new output could not be made and the old one runs on: the settings in force
+            // say so, so that the next save of the same file tries again, and the desktop is
+            // asked for the output that runs.
+            self.configuration.keepOutput(engine.output)
+        }
+        askDesktop(for: self.configuration.current)
         // A new output, a kind of device or a finger count whose coast has not run yet.
         if engine.output != mode || Rehearsal.flicks(under: configuration) != rehearsed { rehearse() }
         // Mice and keyboards are open only while their kind stops coasts.
@@ -895,7 +901,7 @@ public final class Daemon {
         monitor?.receiveChanges { change in
             switch change {
             case .added(let node):
-                open(node, at: now())
+                open(node, at: now(), announced: true)
             case .removed(let devnode, let syspath):
                 refusedTouchNodes.remove(devnode)
                 guard let id = idsByNode[devnode], let open = devices[id] else { break }
@@ -915,10 +921,15 @@ public final class Daemon {
         }
     }
 
-    /// Opens every device the monitor lists that is not open yet.
+    /// Opens every device the monitor lists that is not open yet. A refused node no longer
+    /// listed as a touch device leaves `refusedTouchNodes` (its removal may have been lost).
     private func openDevices(at time: Instant) {
         guard let monitor else { return }
-        for node in monitor.inputNodes() { open(node, at: time) }
+        let nodes = monitor.inputNodes()
+        refusedTouchNodes = refusedTouchNodes.filter { refused in
+            nodes.contains { $0.devnode == refused && ($0.kind == .touchpad || $0.kind == .touchscreen) }
+        }
+        for node in nodes { open(node, at: time) }
     }
 
     /// Whether `node` is one of flickd's own virtual devices (or, by name, another flickd's):
@@ -938,7 +949,9 @@ public final class Daemon {
         name == VirtualWheel.name || name == VirtualTouchpad.name
     }
 
-    private func open(_ node: InputNode, at time: Instant) {
+    /// Opens `node` and puts it to its use, or logs why not; `announced`: udev has just reported
+    /// it (an add or change), rather than a scan having listed it.
+    private func open(_ node: InputNode, at time: Instant, announced: Bool = false) {
         guard !paused else { return }
         if let id = idsByNode[node.devnode] {
             // Another device at a node still open: the kernel gave the node to a new device
@@ -949,6 +962,8 @@ public final class Daemon {
             close(id, at: time, why: "removed (its node now belongs to \(node.name))")
         }
         guard !isOwnDevice(node) else { return }
+        // No touch device at this node any more (its removal lost): not a refused one either.
+        if node.kind != .touchpad && node.kind != .touchscreen { refusedTouchNodes.remove(node.devnode) }
         let role: Role
         switch node.kind {
         case .touchpad, .touchscreen: role = .touch
@@ -971,8 +986,10 @@ public final class Daemon {
                     let cost = InputAccessError.cost(of: node.kind).map { ": \($0)" } ?? ""
                     logger.warning("cannot open \(named): \(error.reason)\(cost)")
                 }
-            } else if error.isMissing {
+            } else if error.isMissing && announced {
                 // Unplugged between udev's add and the open (a stale add): nothing to warn of.
+                // A node a scan lists but cannot open (no /dev/input in a container, a driver
+                // stuck in its removal) is warned of below.
                 logger.debug("cannot open \(named): \(error.reason) (gone again)")
             } else {
                 logger.warning("cannot open \(named): \(error.reason)")
@@ -1115,13 +1132,26 @@ public final class Daemon {
 
     // MARK: Service status
 
+    /// What the status tells: the touch devices read, the mice and keyboards that stop a coast,
+    /// and whether touch devices were refused. Compared each wake-up, so it does not allocate.
+    private struct StatusCounts: Equatable {
+        var touch: Int
+        var others: Int
+        var refused: Bool
+    }
+
+    private var statusCounts: StatusCounts {
+        let touch = devices.values.count { $0.role == .touch }
+        return StatusCounts(touch: touch, others: devices.count - touch, refused: !refusedTouchNodes.isEmpty)
+    }
+
     /// What `systemctl status` shows: the devices in use.
     private func serviceStatus() -> String {
-        let touch = devices.values.count { $0.role == .touch }
-        let others = devices.count - touch
+        let counts = statusCounts
+        let touch = counts.touch, others = counts.others
         let reading = touch > 0 ? "reading \(touch) touch device\(touch == 1 ? "" : "s")"
-            : refusedTouchNodes.isEmpty ? "waiting for a touchpad or touchscreen"
-            : "may not read the touchpad or touchscreen (permission denied)"
+            : counts.refused ? "may not read the touchpad or touchscreen (permission denied)"
+            : "waiting for a touchpad or touchscreen"
         switch others {
         case 0: return reading
         case 1: return "\(reading); 1 mouse or keyboard stops a coast"
@@ -1133,12 +1163,17 @@ public final class Daemon {
     /// in its queue unless a coast runs, when a READY=1 it cannot take at once is owed until
     /// the coast is over (`readyOwed`). An owed RELOADING=1 goes first (`reloadingOwed`).
     private func reportReady() {
-        reportedDeviceCount = devices.count
+        reportedStatus = statusCounts
         guard let notifier else { return }
         let waiting = mayWaitForServiceManager
-        if reloadingOwed && waiting {
-            // Sent once, waiting: one that fails after its wait is not tried again.
-            notifier.reloading(at: now(), waiting: true)
+        if reloadingOwed {
+            // Sent once when waiting: one that fails after its wait is not tried again. Not
+            // waiting, a READY=1 never goes before it, even when the queue has room again:
+            // the RELOADING=1 that followed would begin a second reload.
+            guard notifier.reloading(at: now(), waiting: waiting) || waiting else {
+                readyOwed = true
+                return
+            }
             reloadingOwed = false
         }
         readyOwed = !notifier.ready(status: serviceStatus(), waiting: waiting) && !waiting
@@ -1146,7 +1181,7 @@ public final class Daemon {
 
     /// Tells the service manager the devices in use, after one was opened or closed.
     private func reportStatus() {
-        reportedDeviceCount = devices.count
+        reportedStatus = statusCounts
         notifier?.status(serviceStatus())
     }
 

@@ -27,8 +27,9 @@ public struct InputAccessError: Error, Hashable, Sendable, CustomStringConvertib
         cannot read \(underlying.path ?? "/dev/input/event*") (\(underlying.reason))\(Self.cost(of: kind).map { ": \($0)" } ?? ""). \
         Reading touchpads and touchscreens, and the keyboards and mice that stop a coast, takes \
         membership of the input group: `sudo usermod -aG input $USER`, then log out of every \
-        session and back in (the systemd user manager keeps the groups it started with; for a \
-        flickd started from a shell, `newgrp input`). flickd only reads these devices and never \
+        session and back in, or reboot (the systemd user manager keeps the groups it started with, \
+        and lives on between logins with lingering on or when you log in again within seconds; \
+        for a flickd started from a shell, `newgrp input`). flickd only reads these devices and never \
         grabs them; key presses are used only to stop a coast and are never recorded.
         """
     }

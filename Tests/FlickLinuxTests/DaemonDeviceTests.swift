@@ -177,20 +177,22 @@ struct DaemonDeviceTests {
 
     static func daemon(_ source: ScriptedDevices, _ outputs: Outputs, log: CollectedLog,
                        configuration: Configuration = Configuration(), seat: SeatWatch? = nil,
+                       notifier: ServiceNotifier? = nil,
                        reload: @escaping () -> Configuration = { Configuration() }) throws -> Daemon {
         try Daemon(engine: Engine(configuration: configuration), output: nil, makeOutput: outputs.make,
-                   monitor: source, logger: log.logger, seat: seat, reloadConfiguration: reload)
+                   monitor: source, logger: log.logger, notifier: notifier, seat: seat, reloadConfiguration: reload)
     }
 
     /// Runs a daemon on `source` through `steps` (one per wake-up), then stops it with SIGTERM;
     /// returns its log.
-    static func run(_ source: ScriptedDevices, steps: [() -> [DeviceMonitor.Change]], outputs: Outputs = Outputs()) throws -> CollectedLog {
+    static func run(_ source: ScriptedDevices, steps: [() -> [DeviceMonitor.Change]], outputs: Outputs = Outputs(),
+                    notifier: ServiceNotifier? = nil) throws -> CollectedLog {
         source.play(steps + [{
             raise(SIGTERM)
             return []
         }])
         let log = CollectedLog()
-        try daemon(source, outputs, log: log).run()
+        try daemon(source, outputs, log: log, notifier: notifier).run()
         return log
     }
 
@@ -573,7 +575,7 @@ struct DaemonDeviceTests {
         #expect(warnings.first?.contains("cannot read /dev/input/event5 (Permission denied): this touchpad gets no glide. ") == true, "\(warnings)")
         #expect(warnings.first?.contains("sudo usermod -aG input $USER") == true, "\(warnings)")
         #expect(warnings.last == "warning: cannot open /dev/input/event6 (ELAN Touchscreen): Permission denied: this touchscreen gets no glide", "\(warnings)")
-        #expect(log.lines.contains("notice: no touchpad or touchscreen flickd may read: /dev/input/event5, /dev/input/event6 refused access (see above); restart flickd once it may read them (flickd virtual touchpad is created then)"),
+        #expect(log.lines.contains("notice: no touchpad or touchscreen flickd may read: /dev/input/event5, /dev/input/event6 refused access (see above); they are opened when udev reports them again (plugged in, or `sudo udevadm trigger` once a udev rule gives access) or when flickd starts with the input group (flickd virtual touchpad is created then)"),
                 "not 'waiting for one to be plugged in': \(log.lines)")
         #expect(source.opened == [keyboard.devnode])
         #expect(outputs.made.isEmpty, "no touch device could be read")
@@ -610,6 +612,59 @@ struct DaemonDeviceTests {
         let log = try Self.run(source, steps: [{ [.added(stale)] }])
         #expect(!log.lines.contains { $0.hasPrefix("warning: ") }, "\(log.lines)")
         #expect(log.lines.contains("debug: cannot open /dev/input/event30: No such file or directory (gone again)"), "\(log.lines)")
+    }
+
+    /// The service manager's status follows refused touch devices, which change no count of
+    /// devices open: a refused pad plugged in, then out; another refused and then, its removal
+    /// lost, gone from the rescan.
+    @Test func theStatusFollowsRefusedTouchDevices() throws {
+        let listener = try NotifySocketListener(abstract: false)
+        let log = CollectedLog()
+        let notifier = try ServiceNotifier(address: listener.address, logger: log.logger)
+        let source = ScriptedDevices()
+        let pad = try source.node(5, .touchpad, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440")
+        let screen = try source.node(6, .touchscreen, name: "ELAN Touchscreen", fixture: "touch-screen")
+        source.refused = [pad.devnode, screen.devnode]
+        var statuses: [[String]] = []
+        _ = try Self.run(source, steps: [
+            {
+                source.present = [pad]
+                return [.added(pad)]
+            },
+            {
+                statuses.append(listener.received())
+                source.present = []
+                return [.removed(devnode: pad.devnode, syspath: pad.syspath)]
+            },
+            {
+                statuses.append(listener.received())
+                source.present = [screen]
+                return [.added(screen)]
+            },
+            {
+                statuses.append(listener.received())
+                source.present = []
+                return [.missedEvents]
+            },
+            {
+                statuses.append(listener.received())
+                return []
+            },
+        ], notifier: notifier)
+        let waiting = "STATUS=waiting for a touchpad or touchscreen"
+        let refused = "STATUS=may not read the touchpad or touchscreen (permission denied)"
+        #expect(statuses == [["READY=1\n" + waiting, refused], [waiting], [refused], [waiting]], "\(statuses)")
+    }
+
+    /// A node a scan lists that cannot be opened for want of the node (no /dev/input in a
+    /// container, a driver stuck in its removal) is a warning, unlike a stale hot-plug add.
+    @Test func aListedNodeThatIsMissingIsAWarning() throws {
+        let source = ScriptedDevices()
+        let pad = try source.node(5, .touchpad, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440")
+        source.present = [pad]
+        source.gone = [pad.devnode]
+        let log = try Self.run(source, steps: [])
+        #expect(log.lines.contains("warning: cannot open /dev/input/event5 (SynPS/2 Synaptics TouchPad): No such file or directory"), "\(log.lines)")
     }
 
     /// Only the keyboard refused: the explanation says what that costs (its keys do not stop a

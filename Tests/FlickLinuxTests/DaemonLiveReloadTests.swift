@@ -108,3 +108,43 @@ struct DaemonLiveReloadTests {
         #expect(result.log.contains { $0.contains("the settings are unchanged") }, "\(result.log)")
     }
 }
+
+extension DaemonLiveReloadTests {
+    /// The output switched to the wheel in the file, whose device cannot be made: the touchpad
+    /// runs on, and the next save of the same file tries the wheel again (it is a change from
+    /// what runs, not "unchanged").
+    @Test func anOutputThatCouldNotBeMadeIsTriedAgainOnTheNextSave() throws {
+        let directory = ConfigScratchDirectory()
+        directory.write("config.toml", "[output]\nmode = \"touchpad\"\n")
+        let source = ConfigurationSource(explicitPath: directory.file("config.toml"))
+        let engine = Engine(configuration: try source.load())
+        let log = CollectedLog()
+        let watcher = try ConfigWatcher(paths: source.watchedPaths, logger: log.logger)
+        let devices = ScriptedDevices()
+        devices.present = [try devices.node(5, .touchpad, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440")]
+        let outputs = DaemonDeviceTests.Outputs()
+        var reloads = 0
+        let daemon = try Daemon(engine: engine, output: nil, makeOutput: outputs.make, monitor: devices, logger: log.logger,
+                                configurationWatcher: watcher) {
+            reloads += 1
+            let read = try source.reload()
+            if reloads == 1 {
+                outputs.failure = DaemonDeviceTests.NoUinput()
+                directory.write("config.toml", "[output]\nmode = \"wheel\"  # saved again\n")
+            } else {
+                outputs.failure = nil
+                raise(SIGTERM)
+            }
+            return read
+        }
+        directory.write("config.toml", "[output]\nmode = \"wheel\"\n")
+        let watchdog = DaemonWatchdog(seconds: 10)
+        try daemon.run()
+        watchdog.cancel()
+        #expect(reloads == 2)
+        #expect(log.lines.contains { $0.hasPrefix("error: keeping the touchpad output: ") }, "\(log.lines)")
+        #expect(!log.lines.contains { $0.contains("the settings are unchanged") }, "\(log.lines)")
+        #expect(outputs.made == [.touchpad, .wheel, .wheel], "made at start, failed, made on the second save")
+        #expect(engine.output == .wheel)
+    }
+}

@@ -117,6 +117,13 @@ public final class LiveConfiguration {
         return trigger.isEmpty ? "configuration file changed" : trigger
     }
 
+    /// The output that runs when it is not the one read: its device could not be made on a
+    /// reload, and the old one runs on. `current` says what is in force, so the next reload of
+    /// the same file is a change and tries the new output again.
+    public func keepOutput(_ mode: OutputMode) {
+        current.output.mode = mode
+    }
+
     /// Reads the settings again. `unlessUnchanged`: settings equal to `current` are
     /// `.unchanged` (a save that changes nothing must not stop a coast); otherwise they are
     /// `.changed` even when equal (SIGHUP applies them again).
