@@ -157,6 +157,10 @@ public final class Daemon {
     /// (`followDriverGlides`), by device node: opened again when an answer says it no longer
     /// does.
     private var closedForDriverGlides: [String: DeviceIdentity] = [:]
+    /// Touch devices judged not used (`keeps`), by node: their sysfs path. udev's "change" of
+    /// the same device does not judge them again (a `udevadm trigger` would log each one
+    /// anew); a reload, a rescan or a new device at the node does.
+    private var unusedTouchNodes: [String: String] = [:]
 
     /// How long the configuration file must stay unchanged before it is read (see
     /// `LiveConfiguration.settleDelay`).
@@ -902,8 +906,15 @@ public final class Daemon {
             switch change {
             case .added(let node):
                 open(node, at: now(), announced: true)
+            case .changed(let node):
+                if node.kind == .touchpad || node.kind == .touchscreen, !node.syspath.isEmpty,
+                   unusedTouchNodes[node.devnode] == node.syspath {
+                    break  // The same device, judged already; nothing it can change is read anew.
+                }
+                open(node, at: now(), announced: true)
             case .removed(let devnode, let syspath):
                 refusedTouchNodes.remove(devnode)
+                unusedTouchNodes[devnode] = nil
                 guard let id = idsByNode[devnode], let open = devices[id] else { break }
                 if !syspath.isEmpty && !open.node.syspath.isEmpty && syspath != open.node.syspath {
                     // The removal of the device the node belonged to before, read after a rescan
@@ -978,8 +989,11 @@ public final class Daemon {
         } catch {
             let named = node.devnode + (node.name.isEmpty ? "" : " (\(node.name))")
             if error.isPermissionDenied {
-                if role == .touch { refusedTouchNodes.insert(node.devnode) }
-                if !explainedAccessDenied {
+                // Refused before (a udev change or a rescan looked again): said already.
+                let again = role == .touch && !refusedTouchNodes.insert(node.devnode).inserted
+                if again {
+                    logger.debug("cannot open \(named): \(error.reason) (still)")
+                } else if !explainedAccessDenied {
                     explainedAccessDenied = true
                     logger.warning("\(InputAccessError(error, kind: node.kind))")
                 } else {
@@ -1010,8 +1024,10 @@ public final class Daemon {
                         buttons: hasButtons, sizeHint: device.sizeHint) else {
                 engine.removeDevice(id, at: time)
                 if glides != nil { closedForDriverGlides[node.devnode] = DeviceIdentity(description) }
+                unusedTouchNodes[node.devnode] = node.syspath
                 return
             }
+            unusedTouchNodes[node.devnode] = nil
             identity = DeviceIdentity(description)
         case .pointer:
             logger.info("\(node.devnode) (\(node.name)): mouse, a button press stops a coast")

@@ -66,9 +66,11 @@ public final class DeviceMonitor {
 
     /// An evdev node that appeared or went away.
     public enum Change: Hashable, Sendable {
-        /// A node was added, or changed (udev has finished its rules: permissions and properties
-        /// are set).
+        /// A node was added (udev has finished its rules: permissions and properties are set).
         case added(InputNode)
+        /// A node changed (`udevadm trigger`, a rule or its permissions changed): one flickd could
+        /// not read, or judged otherwise before, is looked at again.
+        case changed(InputNode)
         /// The node at `devnode` was removed; `syspath`, when known (not empty), is the device
         /// that was there (a removal read late may be of one the node no longer belongs to).
         case removed(devnode: String, syspath: String = "")
@@ -136,7 +138,7 @@ public final class DeviceMonitor {
     }
 
     /// Reads every pending hot-plug event (the descriptor is non-blocking) and reports the
-    /// evdev nodes added or removed. Other actions ("change", "bind") are ignored. When the
+    /// evdev nodes added, changed or removed. Other actions ("bind", "unbind") are ignored. When the
     /// kernel dropped events (the queue overflowed), the events still queued are reported
     /// first, then `.missedEvents` once.
     public func receiveChanges(_ report: (Change) -> Void) {
@@ -157,11 +159,10 @@ public final class DeviceMonitor {
             defer { udev_device_unref(device) }
             guard let action = udev_device_get_action(device) else { continue }
             switch String(cString: action) {
-            case "add", "change":
-                // A change (`udevadm trigger`, a rule or permission changed) is read as an add:
-                // a node flickd could not read, or did not use, is looked at again; one open
-                // under the same device is left as it is.
+            case "add":
                 if let node = Self.node(device) { report(.added(node)) }
+            case "change":
+                if let node = Self.node(device) { report(.changed(node)) }
             case "remove":
                 if let devnode = Self.eventDevnode(device) {
                     report(.removed(devnode: devnode, syspath: udev_device_get_syspath(device).map { String(cString: $0) } ?? ""))

@@ -656,6 +656,37 @@ struct DaemonDeviceTests {
         #expect(statuses == [["READY=1\n" + waiting, refused], [waiting], [refused], [waiting]], "\(statuses)")
     }
 
+    /// udev's "change" (`udevadm trigger`) of a touch device judged not used, or refused, says
+    /// nothing again; a change of a device at that node that is another one is judged.
+    @Test func aChangeOfADeviceJudgedBeforeIsNotLoggedAgain() throws {
+        let source = ScriptedDevices()
+        let screen = try source.node(6, .touchscreen, name: "ELAN Touchscreen", fixture: "touch-screen")
+        let pad = try source.node(5, .touchpad, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440")
+        source.present = [screen, pad]
+        source.refused = [pad.devnode]
+        var configuration = Configuration()
+        configuration.stop.touch = false
+        let other = InputNode(devnode: screen.devnode, syspath: "/sys/devices/virtual/input/input60/event6",
+                              name: screen.name, kind: .touchscreen)
+        source.play([
+            { [.changed(screen), .changed(pad)] },
+            { [.changed(screen), .changed(pad)] },
+            { [.changed(other)] },
+            {
+                raise(SIGTERM)
+                return []
+            },
+        ])
+        let log = CollectedLog()
+        try Self.daemon(source, Outputs(), log: log, configuration: configuration).run()
+        let notUsed = log.lines.filter { $0.hasPrefix("info: /dev/input/event6 (ELAN Touchscreen): touchscreen, not used") }
+        #expect(notUsed.count == 2, "at start, and for the other device at its node: \(log.lines)")
+        #expect(log.lines.filter { $0.hasPrefix("warning: ") }.count == 1, "the refusal said once: \(log.lines)")
+        #expect(log.lines.filter { $0 == "debug: cannot open /dev/input/event5 (SynPS/2 Synaptics TouchPad): Permission denied (still)" }.count == 2,
+                "\(log.lines)")
+        #expect(source.opened.filter { $0 == screen.devnode }.count == 2, "\(source.opened)")
+    }
+
     /// A node a scan lists that cannot be opened for want of the node (no /dev/input in a
     /// container, a driver stuck in its removal) is a warning, unlike a stale hot-plug add.
     @Test func aListedNodeThatIsMissingIsAWarning() throws {
@@ -669,7 +700,7 @@ struct DaemonDeviceTests {
 
     /// Only the keyboard refused: the explanation says what that costs (its keys do not stop a
     /// coast), and the touchpad is read. Access given later and the node changed (udev's
-    /// "change", read as an add): the keyboard is opened.
+    /// "change"): the keyboard is opened.
     @Test func aRefusedKeyboardSaysWhatItCostsAndIsOpenedOnceItMayBe() throws {
         let source = ScriptedDevices()
         let keyboard = try source.node(2, .keyboard, name: "AT Translated Set 2 keyboard")
@@ -681,7 +712,7 @@ struct DaemonDeviceTests {
             {
                 openedBeforeChange = source.opened
                 source.refused = []
-                return [.added(keyboard), .added(pad)]
+                return [.changed(keyboard), .changed(pad)]
             },
         ])
         let warnings = log.lines.filter { $0.hasPrefix("warning: ") }
