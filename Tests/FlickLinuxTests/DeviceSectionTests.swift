@@ -147,6 +147,24 @@ import FlickCore
         #expect(problems("[devices]\nname = \"pad\"\n")?.first?.hasPrefix("flickd.toml:1: unknown section [devices]; did you mean [[device]]?") == true)
     }
 
+    /// A device section may not hold [stop] or [output]: its did-you-mean never names their
+    /// keys (following it would be refused in turn), and one that fits is said to go at the top.
+    @Test func unknownKeysInASectionSuggestOnlyKeysASectionMayHold() {
+        #expect(problems("[[device]]\nname = \"pad\"\nmode = \"wheel\"\n") == [
+            "flickd.toml:3: unknown key device[1].mode; output.mode applies to the whole daemon and goes at the top level, under [output]",
+        ])
+        #expect(problems("[[device]]\nname = \"pad\"\n[device.touchpad]\nbutton = false\n") == [
+            "flickd.toml:4: unknown key device[1].touchpad.button; stop.button applies to the whole daemon and goes at the top level, under [stop]",
+        ])
+        for key in ConfigurationLoader.keys where ConfigurationLoader.daemonSections.contains(key.section) {
+            for message in problems("[[device]]\nname = \"pad\"\n\(key.key) = 1\n") ?? [] {
+                #expect(!message.contains("did you mean device[1].\(key.section)."), "\(message)")
+            }
+        }
+        // At the top level they are suggested as before.
+        #expect(problems("[output]\nmdoe = \"wheel\"\n") == ["flickd.toml:2: unknown key output.mdoe; did you mean output.mode?"])
+    }
+
     @Test func matchKeysAreChecked() {
         #expect(problems("[[device]]\nenabled = false\n") == [
             "flickd.toml:1: device[1] names no device, so it would apply to all of them: give it a name (part of the device's name), a vendor or a product",

@@ -252,18 +252,24 @@ public enum ConfigurationLoader {
             // for a wrong section: "speed" finds scroll.speed, "coast.natural" scroll.natural.
             // A device section also has its own keys (name, vendor, ...), which have no section.
             let last = parts.last ?? name
-            var scored = keys.map { key -> (String, Int) in
+            func score(_ key: ConfigurationKey) -> (String, Int) {
                 let whole = Suggestion.distance(name, key.name)
                 let sameSection = parts.count > 1 && parts[0] == key.section
                 let byKey = Suggestion.distance(last, key.key) + (sameSection ? 0 : 1)
                 return (key.name, min(whole, byKey))
             }
+            // A device section suggests only what it may hold: a whole-daemon key there would
+            // be refused in turn. One of those that fits is named as going at the top level.
+            var scored = keys.filter { !inDevice || !daemonSections.contains($0.section) }.map(score)
             if inDevice {
                 scored += deviceKeys.map { key in
                     (key.name, min(Suggestion.distance(name, key.name), Suggestion.distance(last, key.name) + (parts.count > 1 ? 1 : 0)))
                 }
             }
             let suggestion = Suggestion.closest(to: name, among: scored, length: last.count)
+            let daemonWide = inDevice && suggestion == nil
+                ? Suggestion.closest(to: name, among: keys.filter { daemonSections.contains($0.section) }.map(score), length: last.count)
+                : nil
             let section = parts.count > 1 ? parts[0] : nil
             var message = isTable ? "unknown table [\(prefix + shown)]" : "unknown key \(prefix + shown)"
             if !isTable, suggestion == name, let section, let key = parts.last {
@@ -273,6 +279,8 @@ public enum ConfigurationLoader {
                     + "without the quotes, or \(key) under \(table)"
             } else if let suggestion {
                 message += "; did you mean \(prefix + suggestion)?"
+            } else if let daemonWide, let daemonKey = key(named: daemonWide) {
+                message += "; \(daemonKey.name) applies to the whole daemon and goes at the top level, under [\(daemonKey.section)]"
             } else if let section, sections.contains(section) {
                 let known = keys.filter { $0.section == section }.map(\.key)
                 message += "; [\(section)] has " + known.joined(separator: ", ")
