@@ -147,6 +147,18 @@ import FlickCore
         #expect(problems("[devices]\nname = \"pad\"\n")?.first?.hasPrefix("flickd.toml:1: unknown section [devices]; did you mean [[device]]?") == true)
     }
 
+    /// A misspelt `[[device]]` header is an unknown section too, not an unknown key.
+    @Test func aMisspeltArrayOfTablesHeaderIsAnUnknownSection() {
+        for header in ["devices", "devce", "Device"] {
+            #expect(problems("[[\(header)]]\nname = \"pad\"\n") == [
+                "flickd.toml:1: unknown section [[\(header)]]; did you mean [[device]]?; the sections are [scroll], [coast], [velocity], [touchpad], [touchscreen], [stop], [output] and [[device]]",
+            ])
+        }
+        #expect(problems("[[scrol]]\nspeed = 40\n")?.first?.hasPrefix("flickd.toml:1: unknown section [[scrol]]; did you mean [scroll]?") == true)
+        // A list of numbers is no section.
+        #expect(problems("devices = [1]\n") == ["flickd.toml:1: unknown key devices"])
+    }
+
     /// A device section may not hold [stop] or [output]: its did-you-mean never names their
     /// keys (following it would be refused in turn), and one that fits is said to go at the top.
     @Test func unknownKeysInASectionSuggestOnlyKeysASectionMayHold() {

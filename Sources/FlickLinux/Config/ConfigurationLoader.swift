@@ -73,7 +73,9 @@ public enum ConfigurationLoader {
         var seen: Set<String> = []
         for (name, value) in table.sortedEntries where name != deviceSection {
             guard sections.contains(name) else {
-                reader.unknown(name, isTable: value.isTable)
+                // `[[devices]]` makes an array of tables: a misspelt section too.
+                let isArrayOfTables = value.array.map { !$0.isEmpty && $0.allSatisfy(\.isTable) } ?? false
+                reader.unknown(name, isTable: value.isTable, isArrayOfTables: isArrayOfTables)
                 continue
             }
             reader.readSection(name, value, into: &configuration, seen: &seen)
@@ -229,12 +231,12 @@ public enum ConfigurationLoader {
         }
 
         /// An unknown key or section; `name` is relative to `prefix` (`device[1].`), which
-        /// the message and the suggestion carry.
-        mutating func unknown(_ name: String, isTable: Bool, prefix: String = "") {
+        /// the message and the suggestion carry. `isArrayOfTables`: a top-level `[[name]]`.
+        mutating func unknown(_ name: String, isTable: Bool, isArrayOfTables: Bool = false, prefix: String = "") {
             let parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
             let inDevice = !prefix.isEmpty
             let shown = parts.map(ConfigurationLoader.shownKey).joined(separator: ".")
-            if parts.count == 1 && isTable {
+            if parts.count == 1 && (isTable || isArrayOfTables && !inDevice) {
                 let suggestion = Suggestion.closest(to: name, among: inDevice ? deviceSections : sections + [deviceSection])
                 if inDevice {
                     let daemonWide = daemonSections.contains(name) ? "; [\(name)] applies to the whole daemon and goes at the top level" : ""
@@ -242,7 +244,7 @@ public enum ConfigurationLoader {
                         + (daemonWide.isEmpty ? suggestion.map { "; did you mean [\(deviceSection).\($0)]?" } ?? "" : daemonWide)
                         + "; the sections are " + deviceSections.map { "[\(deviceSection).\($0)]" }.joined(separator: ", "))
                 } else {
-                    problem(name, "unknown section [\(shown)]"
+                    problem(name, "unknown section " + (isArrayOfTables ? "[[\(shown)]]" : "[\(shown)]")
                         + (suggestion.map { $0 == deviceSection ? "; did you mean [[\($0)]]?" : "; did you mean [\($0)]?" } ?? "")
                         + "; the sections are " + sections.map { "[\($0)]" }.joined(separator: ", ") + " and [[\(deviceSection)]]")
                 }
