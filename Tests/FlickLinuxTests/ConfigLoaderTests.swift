@@ -304,6 +304,13 @@ import FlickCore
         ])
         #expect(problems("[[device]]\nname = \"a\"\n[[device]]\nname = \"b\"\nname = \"c\"\n")?.first?
             .hasSuffix("name is first set on line 4: keep one of the two") == true, "in the second [[device]], not the first")
+        // A dotted key is matched whole: `enabled` on line 2 is another key.
+        let dotted = problems("[[device]]\nenabled = false\ntouchpad.enabled = true\ntouchpad.enabled  = false\n")
+        #expect(dotted?.count == 1 && dotted?.first?.hasSuffix("'; touchpad.enabled is first set on line 3: keep one of the two") == true,
+                "\(dotted ?? [])")
+        // Written another way the first time, it is not found: toml++'s message alone.
+        #expect(problems("[[device]]\nenabled = false\ntouchpad . enabled = true\ntouchpad.enabled = false\n")?.first?
+            .hasSuffix("cannot redefine existing boolean 'touchpad.enabled'") == true)
         #expect(ConfigurationLoader.firstDefinition(in: "[a]\n", redefined: "cannot redefine existing table '", before: 2) == nil)
         #expect(ConfigurationLoader.firstDefinition(in: "", redefined: "cannot redefine existing table ''", before: 0) == nil)
         // Made by a dotted key, the table has no header to point at: toml++'s message alone.

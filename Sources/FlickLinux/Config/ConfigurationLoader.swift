@@ -417,10 +417,12 @@ public enum ConfigurationLoader {
             guard let index = lines[elementStart...].firstIndex(where: { header($0) == name }) else { return nil }
             return "; [\(name)] is first on line \(index + 1): write all its keys under that one"
         }
-        // A key: first set in the same table, below the nearest header above the error.
+        // A key: first set in the same table, below the nearest header above the error, and
+        // written the same way (toml++ names it as written, dots and all: `touchpad.enabled`
+        // is no `enabled`). Written another way (`touchpad . enabled`), it is not found.
         let tableStart = (lines.lastIndex { $0.hasPrefix("[") } ?? -1) + 1
-        let key = name.split(separator: ".").last.map(String.init) ?? name
-        guard let index = lines[tableStart...].firstIndex(where: {
+        let key = name.trimmingWhitespace
+        guard !key.isEmpty, let index = lines[tableStart...].firstIndex(where: {
             $0.hasPrefix(key) && $0.dropFirst(key.count).trimmingWhitespace.hasPrefix("=")
         }) else { return nil }
         return "; \(key) is first set on line \(index + 1): keep one of the two"
