@@ -97,7 +97,8 @@ void flatten(const toml::table &root, std::vector<ctoml_node> &nodes) {
     };
     std::vector<Pending> stack;
     auto pushChildren = [&stack](const toml::node &container, int32_t self) {
-        // Pushed in reverse so that they come out in document (table: key) order.
+        // Pushed in reverse so that they come out in order: an array's as written, a table's
+        // in its key order (toml++ keeps a table's keys sorted, not as written).
         if (const toml::table *table = container.as_table()) {
             std::vector<Pending> children;
             for (auto &&entry : *table) children.push_back({&entry.second, self, -1, &entry.first});

@@ -363,6 +363,13 @@ import FlickCore
             "flickd.toml:3: unknown key device[1].\"coast.boost\": a quoted key is one key, dots and all; "
                 + "write coast.boost without the quotes, or boost under [device.coast]",
         ])
+        // On its own line, though [coast]'s boost has the same dotted name.
+        #expect(problems("\"coast.boost\" = false\n[coast]\nboost = true\n") == [
+            "flickd.toml:1: unknown key \"coast.boost\": a quoted key is one key, dots and all; "
+                + "write coast.boost without the quotes, or boost under [coast]",
+        ])
+        #expect(problems("[[device]]\nname = \"pad\"\n\"coast.boost\" = true\n[device.coast]\nboost = true\n")?.first?
+            .hasPrefix("flickd.toml:3: unknown key device[1].\"coast.boost\"") == true)
     }
 
     /// A float where a whole number goes is shown as written, a float: `3.0`, not `3`.

@@ -29,6 +29,17 @@ import FlickCore
         #expect(document.line(of: "scroll.speed") == nil, "nothing of it written")
     }
 
+    /// A quoted key with a dot is one key, named quoted: it keeps its line, and so does the
+    /// key of a table with the same dotted name (toml++ lists `coast`'s keys first).
+    @Test func aQuotedDottedKeyKeepsItsOwnLine() throws {
+        let document = try TOMLDocument(text: "\"coast.boost\" = false\n[coast]\nboost = true\n\"a[1]\" = 2\n")
+        #expect(document.line(of: "\"coast.boost\"") == 1)
+        #expect(document.line(of: "coast.boost") == 3)
+        #expect(document.line(of: "coast.\"a[1]\"") == 4)
+        #expect(TOMLDocument.namePart("boost") == "boost")
+        #expect(TOMLDocument.namePart("say \"hi\"") == "\"say \\\"hi\\\"\"")
+    }
+
     @Test func anInlineArrayGivesEachKeyItsOwnLine() throws {
         let document = try TOMLDocument(text: "\ndevice = [{ name = 5 },\n  { name = 6 }]\n")
         #expect(document.line(of: "device[1].name") == 2)

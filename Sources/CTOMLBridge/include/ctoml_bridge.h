@@ -24,8 +24,9 @@ typedef enum ctoml_type {
     ctoml_date_time = 8,
 } ctoml_type;
 
-/// One key or array element of the document. Nodes come in document order, a parent before
-/// its children, so `parent` is always smaller than the node's own index.
+/// One key or array element of the document. Nodes come depth first, a parent before its
+/// children, so `parent` is always smaller than the node's own index: a table's keys in toml++'s
+/// key order (sorted, not the order they were written in), an array's elements in order.
 typedef struct ctoml_node {
     /// Index of the table or array holding this node; -1 for the keys of the root table.
     int32_t parent;

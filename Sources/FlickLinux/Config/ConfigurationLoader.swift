@@ -75,7 +75,7 @@ public enum ConfigurationLoader {
             guard sections.contains(name) else {
                 // `[[devices]]` makes an array of tables: a misspelt section too.
                 let isArrayOfTables = value.array.map { !$0.isEmpty && $0.allSatisfy(\.isTable) } ?? false
-                reader.unknown(name, isTable: value.isTable, isArrayOfTables: isArrayOfTables)
+                reader.unknown(name, at: TOMLDocument.namePart(name), isTable: value.isTable, isArrayOfTables: isArrayOfTables)
                 continue
             }
             reader.readSection(name, value, into: &configuration, seen: &seen)
@@ -96,8 +96,10 @@ public enum ConfigurationLoader {
         let lines: TOMLDocument
         var problems: [ConfigurationError.Problem] = []
 
-        mutating func problem(_ key: String, _ message: String) {
-            problems.append(.init(path: path, line: lines.line(of: key), key: key, message: message))
+        /// A problem of `key`, on the line of `written` (its name in the document, which
+        /// differs for a key with dots in it: `TOMLDocument.namePart`), else of `key`.
+        mutating func problem(_ key: String, _ message: String, at written: String? = nil) {
+            problems.append(.init(path: path, line: lines.line(of: written ?? key), key: key, message: message))
         }
 
         /// The keys of section `name` (`coast`, or `device[1].coast` with `prefix` `device[1].`)
@@ -114,7 +116,7 @@ public enum ConfigurationLoader {
             for (keyName, keyValue) in section.sortedEntries {
                 let fullName = name + "." + keyName
                 guard let key = key(named: fullName) else {
-                    unknown(fullName, isTable: keyValue.isTable, prefix: prefix)
+                    unknown(fullName, at: prefix + name + "." + TOMLDocument.namePart(keyName), isTable: keyValue.isTable, prefix: prefix)
                     continue
                 }
                 if let checked = check(key, keyValue, as: prefix + key.name) {
@@ -194,7 +196,7 @@ public enum ConfigurationLoader {
                     if deviceSections.contains(keyName) {
                         readSection(keyName, value, prefix: prefix, into: &rule.configuration, seen: &seen)
                     } else {
-                        unknown(keyName, isTable: value.isTable, prefix: prefix)
+                        unknown(keyName, at: prefix + TOMLDocument.namePart(keyName), isTable: value.isTable, prefix: prefix)
                     }
                 }
             }
@@ -231,8 +233,10 @@ public enum ConfigurationLoader {
         }
 
         /// An unknown key or section; `name` is relative to `prefix` (`device[1].`), which
-        /// the message and the suggestion carry. `isArrayOfTables`: a top-level `[[name]]`.
-        mutating func unknown(_ name: String, isTable: Bool, isArrayOfTables: Bool = false, prefix: String = "") {
+        /// the message and the suggestion carry; `written` is its name in the document, with
+        /// the prefix (`device[1]."coast.boost"`), for its line. `isArrayOfTables`: a top-level
+        /// `[[name]]`.
+        mutating func unknown(_ name: String, at written: String, isTable: Bool, isArrayOfTables: Bool = false, prefix: String = "") {
             let parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
             let inDevice = !prefix.isEmpty
             let shown = parts.map(ConfigurationLoader.shownKey).joined(separator: ".")
@@ -242,11 +246,13 @@ public enum ConfigurationLoader {
                     let daemonWide = daemonSections.contains(name) ? "; [\(name)] applies to the whole daemon and goes at the top level" : ""
                     problem(prefix + name, "unknown section [\(deviceSection).\(shown)] in \(prefix.dropLast())"
                         + (daemonWide.isEmpty ? suggestion.map { "; did you mean [\(deviceSection).\($0)]?" } ?? "" : daemonWide)
-                        + "; the sections are " + deviceSections.map { "[\(deviceSection).\($0)]" }.joined(separator: ", "))
+                        + "; the sections are " + deviceSections.map { "[\(deviceSection).\($0)]" }.joined(separator: ", "),
+                        at: written)
                 } else {
                     problem(name, "unknown section " + (isArrayOfTables ? "[[\(shown)]]" : "[\(shown)]")
                         + (suggestion.map { $0 == deviceSection ? "; did you mean [[\($0)]]?" : "; did you mean [\($0)]?" } ?? "")
-                        + "; the sections are " + sections.map { "[\($0)]" }.joined(separator: ", ") + " and [[\(deviceSection)]]")
+                        + "; the sections are " + sections.map { "[\($0)]" }.joined(separator: ", ") + " and [[\(deviceSection)]]",
+                        at: written)
                 }
                 return
             }
@@ -290,7 +296,7 @@ public enum ConfigurationLoader {
                 message += "; a [[\(deviceSection)]] section has " + deviceKeys.map(\.name).joined(separator: ", ")
                     + " and the sections " + deviceSections.joined(separator: ", ")
             }
-            problem(prefix + name, message)
+            problem(prefix + name, message, at: written)
         }
 
         /// The value of `key` if its type and range are right; else records why not.

@@ -54,13 +54,21 @@ struct TOMLSyntaxError: Error {
 /// Names are dotted paths from the top-level table; an element of an array is named by the
 /// array's name and its 1-based position, the way error messages name the sections of an array
 /// of tables: the `boost` key under the second `[[device]]` header's `[device.coast]` is
-/// `device[2].coast.boost`.
+/// `device[2].coast.boost`. A key holding a dot, `[` or `"` is quoted in a name (`namePart`),
+/// so that each name is one node's: the quoted key `"coast.boost" = 1` is `"coast.boost"`,
+/// not the `boost` of `[coast]`.
 struct TOMLDocument {
     /// The top-level table.
     let root: TOMLTable
     /// 1-based line of each name: a key's own line (for a table, its header or the first
     /// dotted key that made it), an array element's first line.
     let lines: [String: Int]
+
+    /// `key` as one part of a name: as it is, or quoted (`QuotedText`) when it holds a dot, `[`
+    /// or `"`, which would make it read as more parts, an element, or another quoted key.
+    static func namePart(_ key: String) -> String {
+        key.unicodeScalars.contains { $0 == "." || $0 == "[" || $0 == "\"" } ? QuotedText.quoted(key) : key
+    }
 
     /// The most parts a dotted key or table header may have. toml++ recurses once per part, to
     /// parse the key and to free its tables, with no limit of its own (it has one for nested
@@ -170,11 +178,11 @@ struct TOMLDocument {
             let parentName = parent >= 0 ? names[parent] : ""
             if let key = node.key {
                 let key = Self.text(key, node.key_length)
-                names[index] = parent < 0 ? key : parentName + "." + key
+                names[index] = parent < 0 ? Self.namePart(key) : parentName + "." + Self.namePart(key)
             } else {
                 names[index] = parentName + "[\(Int(node.index) + 1)]"
             }
-            if node.line > 0, lines[names[index]] == nil { lines[names[index]] = Int(node.line) }
+            if node.line > 0 { lines[names[index]] = Int(node.line) }
             if parent >= 0 { children[parent].append(index) } else { topLevel.append(index) }
         }
 
