@@ -127,6 +127,20 @@ import FlickCore
         #expect(inDevice?.first == expected)
     }
 
+    /// A key left out of a section takes the top-level value: a rejected one says that value
+    /// where the top level changed it, and the default where it did not.
+    @Test func aRejectedKeyInASectionNamesWhatLeavingItOutGives() {
+        #expect(problems("[coast]\ndeceleration_rate = 0.99\n[[device]]\nname = \"pad\"\n[device.coast]\ndeceleration_rate = 2\n") == [
+            "flickd.toml:6: device[1].coast.deceleration_rate = 2 is out of range (0.9 <= rate <= 0.9999); 0.99 is the top-level value, which applies without it",
+        ])
+        #expect(problems("[output]\nmode = \"wheel\"\n[velocity]\nestimator = \"lookback\"\n[[device]]\nname = \"pad\"\n[device.velocity]\nestimator = \"lsq\"\n") == [
+            "flickd.toml:8: device[1].velocity.estimator = \"lsq\" is not one of \"lsq2\", \"lookback\"; did you mean \"lsq2\"?; \"lookback\" is the top-level value, which applies without it",
+        ])
+        #expect(problems("[coast]\nboost = true\n[[device]]\nname = \"pad\"\n[device.coast]\nboost = 1\n") == [
+            "flickd.toml:6: device[1].coast.boost = 1 has the wrong type: expected true or false; true is the default",
+        ])
+    }
+
     @Test func unknownKeysInASectionSuggestTheNearestName() {
         #expect(problems("[[device]]\nname = \"pad\"\nfingers = 3\n") == [
             "flickd.toml:3: unknown key device[1].fingers; did you mean device[1].touchpad.fingers?",

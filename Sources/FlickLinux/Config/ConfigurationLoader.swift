@@ -119,7 +119,11 @@ public enum ConfigurationLoader {
                     unknown(fullName, at: prefix + name + "." + TOMLDocument.namePart(keyName), isTable: keyValue.isTable, prefix: prefix)
                     continue
                 }
-                if let checked = check(key, keyValue, as: prefix + key.name) {
+                // A key left out of a device section takes the top-level value: where the top
+                // level changed it, the message gives that value, not the default.
+                let inherited = key.value(in: configuration)
+                let fallback = prefix.isEmpty || inherited == key.defaultValue ? nil : inherited
+                if let checked = check(key, keyValue, as: prefix + key.name, inherited: fallback) {
                     key.write(&configuration, checked)
                     seen.insert(fullName)
                 }
@@ -300,10 +304,11 @@ public enum ConfigurationLoader {
         }
 
         /// The value of `key` if its type and range are right; else records why not.
-        /// `name` is the key as the message shows it (`device[1].coast.boost`).
-        mutating func check(_ key: ConfigurationKey, _ value: TOMLValue, as name: String) -> ConfigurationValue? {
+        /// `name` is the key as the message shows it (`device[1].coast.boost`); `inherited`, the
+        /// top-level value a device section has without the key, when it is not the default.
+        mutating func check(_ key: ConfigurationKey, _ value: TOMLValue, as name: String, inherited: ConfigurationValue? = nil) -> ConfigurationValue? {
             let written = describe(value)
-            let tail = "; \(key.defaultValue) is the default"
+            let tail = inherited.map { "; \($0) is the top-level value, which applies without it" } ?? "; \(key.defaultValue) is the default"
             switch key.kind {
             case .number, .integer:
                 var number: Double
