@@ -221,6 +221,13 @@ import FlickCore
         ])
         #expect(problems("[coast]\nmax_speed = 40\nmin_speed = 40\n")?.first?.hasPrefix("flickd.toml:3: coast.min_speed = 40 must be less") == true)
         #expect(parsed("[coast]\nmin_speed = 2000\nmax_speed = 2500\n")?.coast.minSpeed == 2000)
+        // A refused value is not compared: the default standing in for it was never written.
+        #expect(problems("[coast]\nmin_speed = -5\nmax_speed = 40\n") == [
+            "flickd.toml:2: coast.min_speed = -5 is out of range (0 <= speed <= 10000); 50 is the default",
+        ])
+        #expect(problems("[coast]\nmin_speed = 2000\nmax_speed = \"fast\"\n") == [
+            "flickd.toml:3: coast.max_speed = \"fast\" has the wrong type: expected a number (1 <= speed <= 100000); 1500 is the default",
+        ])
     }
 
     @Test func allProblemsAreReportedTogetherInLineOrder() throws {

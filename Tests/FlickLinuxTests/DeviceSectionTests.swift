@@ -247,6 +247,13 @@ import FlickCore
         // A section may fix what it needs: raising max_speed for one pad only.
         #expect(parsed("[coast]\nmin_speed = 100\n[[device]]\nname = \"pad\"\n[device.coast]\nmax_speed = 3000\n")?
             .devices.first?.configuration.coast.maxSpeed == 3000)
+        // A refused value, the section's or the top level's it would take, is not compared.
+        #expect(problems("[[device]]\nname = \"pad\"\n[device.coast]\nmin_speed = -5\nmax_speed = 40\n") == [
+            "flickd.toml:4: device[1].coast.min_speed = -5 is out of range (0 <= speed <= 10000); 50 is the default",
+        ])
+        #expect(problems("[coast]\nmin_speed = -5\n[[device]]\nname = \"pad\"\n[device.coast]\nmax_speed = 40\n") == [
+            "flickd.toml:2: coast.min_speed = -5 is out of range (0 <= speed <= 10000); 50 is the default",
+        ])
     }
 
     /// config/flickd.toml documents `[[device]]` with a commented-out example that parses.

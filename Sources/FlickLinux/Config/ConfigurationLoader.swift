@@ -95,6 +95,10 @@ public enum ConfigurationLoader {
         let path: String
         let lines: TOMLDocument
         var problems: [ConfigurationError.Problem] = []
+        /// The keys written with a value that was refused (`coast.min_speed`,
+        /// `device[1].coast.max_speed`): the configuration holds a stand-in for each (the
+        /// default, or the top-level value), which a rule of two keys must not quote.
+        var refused: Set<String> = []
 
         /// A problem of `key`, on the line of `written` (its name in the document, which
         /// differs for a key with dots in it: `TOMLDocument.namePart`), else of `key`.
@@ -126,6 +130,8 @@ public enum ConfigurationLoader {
                 if let checked = check(key, keyValue, as: prefix + key.name, inherited: fallback) {
                     key.write(&configuration, checked)
                     seen.insert(fullName)
+                } else {
+                    refused.insert(prefix + key.name)
                 }
             }
         }
@@ -384,9 +390,14 @@ public enum ConfigurationLoader {
         /// with `onlyIfSeen`, only rules touching a key the section sets are checked: the
         /// others were checked at the top level.
         mutating func checkTogether(_ configuration: Configuration, seen: Set<String>, prefix: String = "", onlyIfSeen: Bool = false) {
+            /// Whether the value of `name` stands in for one refused (its problem is reported):
+            /// the section's own, or, not set in the section, the top level's.
+            func standsIn(_ name: String) -> Bool {
+                refused.contains(prefix + name) || (!prefix.isEmpty && !seen.contains(name) && refused.contains(name))
+            }
             let minSpeed = configuration.coast.minSpeed, maxSpeed = configuration.coast.maxSpeed
             let wroteSpeed = seen.contains("coast.min_speed") || seen.contains("coast.max_speed")
-            if minSpeed >= maxSpeed && (wroteSpeed || !onlyIfSeen) {
+            if minSpeed >= maxSpeed && (wroteSpeed || !onlyIfSeen) && !standsIn("coast.min_speed") && !standsIn("coast.max_speed") {
                 // Point at the key the user wrote: min_speed if both or only it, else max_speed.
                 let at = seen.contains("coast.min_speed") || !seen.contains("coast.max_speed") ? "coast.min_speed" : "coast.max_speed"
                 problem(prefix + at, "\(prefix)coast.min_speed = \(ConfigurationKey.format(minSpeed)) must be less than \(prefix)coast.max_speed = \(ConfigurationKey.format(maxSpeed)): every coast would start at max_speed, however fast the flick")
