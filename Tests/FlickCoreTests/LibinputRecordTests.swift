@@ -112,6 +112,50 @@ import FlickTestSupport
         }
     }
 
+    // MARK: Times before the first event
+
+    /// `libinput record` with several devices: each event's time less the recording's start,
+    /// computed unsigned, so an event 1 ms before the start is written as 2⁶⁴ − 1000 µs.
+    @Test func aTimeBeforeTheStartIsReadAsNegative() throws {
+        for event in ["    - [18446744073709, 550616,   3,  57,  12]", "    - [-1, 999000, 3, 57, 12]"] {
+            let recording = try LibinputRecordParser.parse(text: Self.minimal(events: event))
+            #expect(recording.events == [TimedEvent(time: Instant(microseconds: -1000), event: InputEvent(type: 3, code: 57, value: 12))],
+                    "\(event)")
+        }
+        // Past the largest seconds but no wrapped negative time: still an error.
+        #expect(errorOf(Self.minimal(events: "    - [9223372036854, 0, 3, 57, 12]"))?.message.contains("seconds 9223372036854 out of range") == true)
+        #expect(errorOf(Self.minimal(events: "    - [-1000000000000, 0, 3, 57, 12]"))?.message.contains("out of range") == true)
+    }
+
+    /// A touchpad whose first frames came before the recording's start (another device's event
+    /// started the clock) replays as the same touchpad recorded from zero: its first frame is
+    /// the replay's start, and the frames stay in order.
+    @Test func aRecordingThatStartsBeforeZeroReplaysAsFromZero() throws {
+        let shift: Int64 = -30_000
+        var shifted = ""
+        for line in LibinputRecordSamples.twoFingerScroll.split(separator: "\n", omittingEmptySubsequences: false) {
+            guard let open = line.range(of: "- [  0, "), let comma = line[open.upperBound...].firstIndex(of: ",") else {
+                shifted += line + "\n"
+                continue
+            }
+            let microseconds = Int64(line[open.upperBound..<comma].trimmingCharacters(in: .whitespaces))! + shift
+            // As libinput prints it: the unsigned difference, split into seconds and microseconds.
+            let unsigned = UInt64(bitPattern: microseconds)
+            shifted += line[..<open.lowerBound] + "- [\(unsigned / 1_000_000), \(unsigned % 1_000_000)" + line[comma...] + "\n"
+        }
+        shifted.removeLast()
+        #expect(shifted.contains("- [18446744073709, 521616,"), "−30 ms as libinput writes it")
+        let early = try Recording.load(text: shifted)
+        let alone = try Recording.load(text: LibinputRecordSamples.twoFingerScroll)
+        #expect(early.events.map { $0.time.microseconds } == alone.events.map { $0.time.microseconds + shift })
+        let replay = Replay(early, configuration: Configuration())
+        let expected = Replay(alone, configuration: Configuration())
+        #expect(replay.gestures == expected.gestures && replay.gestures == 1)
+        #expect(replay.emitted == expected.emitted, "times are since the first frame, at -30 ms")
+        #expect(replay.coasts.map(\.time) == expected.coasts.map(\.time))
+        #expect(replay.noCoasts.map(\.time) == expected.noCoasts.map(\.time))
+    }
+
     // MARK: Several devices
 
     /// `libinput record --all` on a laptop: the keyboard comes first, the touchpad second. The

@@ -27,7 +27,10 @@ import FlickCore
 /// there, as the daemon's reading of the quirks files does; its other entries are skipped.
 /// Everything else (`system:`, `udev:`, `hid:`, `libinput:` events) is skipped.
 /// `codes:` entries may also be mappings (`1: {272: ..., 330: ...}`, keys are the codes).
-/// Times are as recorded: `libinput record` starts its clock at the first event.
+/// Times are as recorded: `libinput record` starts its clock at the first event. With several
+/// devices an event can come before that start; libinput writes such a time as an unsigned
+/// wrap (`[18446744073709, 550616]` is 1 ms before), which is read as the negative time it is,
+/// as is a negative second count (`[-1, 999000]`).
 ///
 /// A file may hold several devices (`libinput record` given several nodes, or `--all`), each
 /// with its own events on one clock. The replayed device is the touch device (a touchpad or
@@ -277,12 +280,18 @@ public enum LibinputRecordParser {
             throw RecordingError(line: node.line, message: "an event must be [sec, usec, type, code, value], found \(fields.count) value(s)")
         }
         let seconds = try integer(fields[0], "seconds")
-        guard seconds >= 0, seconds <= 999_999_999_999 else {
-            throw RecordingError(line: node.line, message: "seconds \(seconds) out of range (0...999999999999)")
-        }
         let microseconds = try integer(fields[1], "microseconds")
         guard microseconds >= 0, microseconds < 1_000_000 else {
             throw RecordingError(line: node.line, message: "microseconds \(microseconds) out of range (0...999999)")
+        }
+        let time: Instant
+        if abs(seconds) <= maximumSeconds {
+            // A negative second count is a time before the start, microseconds on from it.
+            time = Instant(seconds: seconds, microseconds: microseconds)
+        } else if let before = timeBeforeStart(seconds: seconds, microseconds: microseconds) {
+            time = before
+        } else {
+            throw RecordingError(line: node.line, message: "seconds \(seconds) out of range (-\(maximumSeconds)...\(maximumSeconds))")
         }
         let type = try uint16(fields[2], "type")
         guard type <= EventNames.maximumType else {
@@ -290,8 +299,26 @@ public enum LibinputRecordParser {
         }
         let code = try uint16(fields[3], "code")
         let value = try int32(fields[4], "value")
-        return TimedEvent(time: Instant(seconds: seconds, microseconds: microseconds),
-                          event: InputEvent(type: type, code: code, value: value))
+        return TimedEvent(time: time, event: InputEvent(type: type, code: code, value: value))
+    }
+
+    /// Largest number of seconds, either way from the start, an event may be: far beyond any
+    /// recording, small enough that the microsecond count cannot overflow.
+    private static let maximumSeconds: Int64 = 999_999_999_999
+
+    /// The time of an event that came before the recording's start, as `libinput record` writes
+    /// it: with several devices, an event another device's earlier one started the clock after
+    /// is stamped with its time less the start computed unsigned, so 1 ms before the start
+    /// is `[18446744073709, 550616]` (2⁶⁴ − 1000 µs). nil when `seconds` and `microseconds`
+    /// are not such a wrapped time of at most `maximumSeconds` before the start.
+    private static func timeBeforeStart(seconds: Int64, microseconds: Int64) -> Instant? {
+        guard seconds > 0 else { return nil }
+        let (scaled, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000)
+        let (total, carry) = scaled.addingReportingOverflow(UInt64(microseconds))
+        guard !overflow, !carry else { return nil }
+        let signed = Int64(bitPattern: total)
+        guard signed < 0, signed >= -maximumSeconds * 1_000_000 else { return nil }
+        return Instant(microseconds: signed)
     }
 
     // MARK: Scalars
