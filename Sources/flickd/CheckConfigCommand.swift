@@ -14,6 +14,10 @@ struct CheckConfigCommand: FlickdCommand {
             cannot be read past it, so check again once it is fixed. Every key is documented \
             in the example file \(documentedConfiguration).
 
+            An empty file is valid: flickd starts with the built-in defaults. A running flickd \
+            does not reload one, though (it may be half-written), and keeps its settings; the \
+            output says so. A comment line in it means the defaults on a reload too.
+
             Exit status: 0 when the file is valid (or there is none and the built-in defaults \
             apply); 1 when it has problems or cannot be read; 64 when the command line cannot be run (an \
             unknown option, a missing value).
@@ -34,7 +38,8 @@ struct CheckConfigCommand: FlickdCommand {
             return
         }
         do {
-            let configuration = try ConfigurationLoader.load(path: path)
+            let text = try ConfigurationLoader.readText(path: path)
+            let configuration = try ConfigurationLoader.parse(text: text, path: path)
             let changed = ConfigurationLoader.keys.filter { $0.value(in: configuration) != $0.defaultValue }
             var summary = changed.isEmpty ? "every setting at its default"
                 : changed.map { "\($0.name) = \($0.value(in: configuration))" }.joined(separator: ", ")
@@ -43,6 +48,12 @@ struct CheckConfigCommand: FlickdCommand {
                 summary += "; \(n) [[device]] section\(n == 1 ? "" : "s")"
             }
             print("\(path): OK (\(summary))")
+            if ConfigurationSource.isBlank(text) {
+                // Valid at start, as here; a reload refuses it (ConfigurationSource.reload).
+                print("\(path): the file is empty: flickd starts with the built-in defaults, but a running flickd "
+                    + "takes an empty file for a half-written one and keeps its settings; for the defaults on a reload too, "
+                    + "leave a comment line in it")
+            }
         } catch {
             StandardError.write("\(error)\n")
             throw ExitCode.failure

@@ -140,6 +140,26 @@ import Testing
         #expect(result.stdout.contains("OK (every setting at its default)"))
     }
 
+    /// An empty file is the defaults at start, so it is valid; but a running flickd keeps its
+    /// settings rather than reload one, and check-config says so.
+    @Test func checkConfigSaysAnEmptyFileIsNotReloaded() throws {
+        for contents in ["", "\n  \n"] {
+            let path = try Self.temporaryFile("blank.toml", contents)
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let result = try Self.run(["check-config", path])
+            #expect(result.status == 0, "valid at start: \(result.stderr)")
+            #expect(result.stdout == """
+                \(path): OK (every setting at its default)
+                \(path): the file is empty: flickd starts with the built-in defaults, but a running flickd takes an empty file \
+                for a half-written one and keeps its settings; for the defaults on a reload too, leave a comment line in it
+
+                """)
+        }
+        let commented = try Self.temporaryFile("comment.toml", "# the defaults\n")
+        defer { try? FileManager.default.removeItem(atPath: commented) }
+        #expect(try Self.run(["check-config", commented]).stdout == "\(commented): OK (every setting at its default)\n")
+    }
+
     @Test(arguments: [["--help"], ["help", "replay"], ["run", "--help"], ["devices", "--help"], ["check-config", "--help"]])
     func helpExplainsItself(arguments: [String]) throws {
         let result = try Self.run(arguments)

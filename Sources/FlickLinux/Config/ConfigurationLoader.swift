@@ -18,7 +18,7 @@ public enum ConfigurationLoader {
     /// The text of the file at `path`.
     /// - Throws: `ConfigurationError`: the file cannot be read (with the system's reason), or
     ///   it is not UTF-8, as TOML must be (`text(of:path:)`).
-    static func readText(path: String) throws(ConfigurationError) -> String {
+    public static func readText(path: String) throws(ConfigurationError) -> String {
         let bytes: [UInt8]
         do {
             bytes = try TextFile.readBytes(path)

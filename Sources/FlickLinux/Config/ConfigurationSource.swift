@@ -5,7 +5,7 @@ import FlickCore
 ///
 /// `load()`, at start, reads the file `ConfigurationLocation` picks: `--config FILE`, else the
 /// first of the search path that exists, else none (the built-in defaults). An empty file is
-/// the defaults, as `flickd check-config` says.
+/// the defaults, as `flickd check-config` says (adding that a reload would refuse it).
 ///
 /// `reload()` picks the file again, so a file created since start (one in ~/.config/flickd
 /// where there was none, or shadowing /etc's) is read. It throws, and the daemon keeps the
@@ -76,14 +76,20 @@ public final class ConfigurationSource {
         }
         guard let file = resolve() else { return .defaults }  // there was none and still is none
         let text = try ConfigurationLoader.readText(path: file)
-        // Scalars, not Characters: "\r\n" is one Character, equal to none of these. A byte order
-        // mark alone is as blank as nothing.
-        if text.unicodeScalars.allSatisfy({ " \t\n\r\u{FEFF}".unicodeScalars.contains($0) }) {
+        if Self.isBlank(text) {
             throw Self.keep(file, "the file is empty (perhaps half-written); the running settings stay. For the built-in defaults, leave a comment line in it")
         }
         let configuration = try ConfigurationLoader.parse(text: text, path: file)
         path = file
         return configuration
+    }
+
+    /// Whether `text` is empty or blank: spaces, tabs, line breaks, a byte order mark. Such a
+    /// file is the defaults at start (`load()`), and refused by `reload()`.
+    public static func isBlank(_ text: String) -> Bool {
+        // Scalars, not Characters: "\r\n" is one Character, equal to none of these. A byte order
+        // mark alone is as blank as nothing.
+        text.unicodeScalars.allSatisfy { " \t\n\r\u{FEFF}".unicodeScalars.contains($0) }
     }
 
     private static func keep(_ path: String, _ message: String) -> ConfigurationError {
