@@ -57,6 +57,19 @@ import Testing
         }
     }
 
+    /// Where `scroll.natural = "auto"` reads the desktop's setting (`DesktopSettings`): the
+    /// README's row names each place config/flickd.toml's comment does.
+    @Test func theReadmeRowOfScrollNaturalNamesEveryPlaceAutoReads() throws {
+        let row = try #require(Self.readme.split(separator: "\n").first { $0.hasPrefix("| `scroll.natural` |") })
+        let shipped = try TextFile.read(shippedConfigPath)
+        let comment = shipped.split(separator: "\n").drop { !$0.hasPrefix("[scroll]") }.prefix { !$0.hasPrefix("natural =") }
+            .joined(separator: " ")
+        for place in ["GNOME", "KDE", "sway", "X server"] {
+            #expect(comment.contains(place), "config/flickd.toml's scroll.natural does not name \(place)")
+            #expect(row.contains(place), "README.md's scroll.natural row does not name \(place): \(row)")
+        }
+    }
+
     @Test func theReadmeTableHasNoKeyThatDoesNotExist() {
         let names = Set(ConfigurationLoader.keys.map(\.name))
         let rows = Self.readme.split(separator: "\n").filter { $0.hasPrefix("| `") && $0.contains(".") }
