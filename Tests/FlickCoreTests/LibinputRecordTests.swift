@@ -243,6 +243,45 @@ import FlickTestSupport
             .message.contains("ndevices must be an integer") == true)
     }
 
+    /// `libinput record --autorestart` with several devices ends the first device's events with
+    /// "# Closing after Ns inactivity" and no newline, so the next device starts on that line.
+    /// That device is read as its own entry, and lines are still the file's.
+    @Test func aDeviceAfterTheAutorestartCommentIsReadAsItsOwnEntry() throws {
+        let touchpad = "- node: /dev/input/event5\n"
+        let text = LibinputRecordSamples.withDevices(before: [LibinputRecordSamples.keyboard], count: 2)
+            .replacingOccurrences(of: touchpad, with: "# Closing after 2s inactivity" + touchpad)
+        #expect(text.contains("# Closing after 2s inactivity- node: /dev/input/event5\n"))
+        let recording = try Recording.load(text: text)
+        #expect(recording.description.name == "SynPS/2 Synaptics TouchPad")
+        #expect(recording.events == (try Recording.load(text: LibinputRecordSamples.twoFingerScroll)).events)
+
+        // A line after the split is named as the file numbers it.
+        let broken = text.replacingOccurrences(of: "- [  0,  24051,   3,  47,       0]", with: "- [  0,  24051,   3,  47]")
+        let line = broken.components(separatedBy: "\n").firstIndex { $0.contains("- [  0,  24051,   3,  47]") }! + 1
+        let error = errorOf(broken)
+        #expect(error?.line == line && error?.message.contains("found 4 value(s)") == true, "line \(line): \(String(describing: error))")
+        // Another comment swallows what follows it, as YAML reads it: the device's keys are
+        // read as the keyboard's second ones, which is the error, not the device count.
+        let other = LibinputRecordSamples.withDevices(before: [LibinputRecordSamples.keyboard], count: 2)
+            .replacingOccurrences(of: touchpad, with: "# Closing soon" + touchpad)
+        #expect(errorOf(other)?.message.hasPrefix("\"evdev\" twice in one mapping") == true, "\(String(describing: errorOf(other)))")
+    }
+
+    /// A key twice in one device entry (a device's lines run together, or an edit) is an error
+    /// naming both lines, never the first one read and the second dropped.
+    @Test func aKeyTwiceInADeviceIsAnError() {
+        let twice = LibinputRecordSamples.twoFingerScroll.replacingOccurrences(of: "  quirks:\n", with: "  evdev:\n    name: \"Other\"\n  quirks:\n")
+        let first = twice.components(separatedBy: "\n").firstIndex { $0 == "  evdev:" }! + 1
+        let second = twice.components(separatedBy: "\n").lastIndex { $0 == "  evdev:" }! + 1
+        let error = errorOf(twice)
+        #expect(error?.line == second, "\(String(describing: error))")
+        #expect(error?.message.contains("\"evdev\" twice") == true && error?.message.contains("line \(first)") == true,
+                "\(String(describing: error))")
+        let nested = LibinputRecordSamples.twoFingerScroll.replacingOccurrences(of: "      1: [1096, 4758, 0, 0, 68]\n",
+                                                                                 with: "      1: [1096, 4758, 0, 0, 68]\n      0: [0, 1, 0, 0, 0]\n")
+        #expect(errorOf(nested)?.message.contains("\"0\" twice") == true, "\(String(describing: errorOf(nested)))")
+    }
+
     @Test func truncatedAtALineBoundaryKeepsTheEventsSoFar() throws {
         // A recording stopped between lines is a shorter recording, not an error.
         let cut = LibinputRecordSamples.twoFingerScroll.range(of: "  - evdev:\n    - [  0,  84133")!.lowerBound

@@ -40,7 +40,10 @@ import FlickCore
 /// Other touch devices are named in `Recording.otherTouchDevices`; a file with no touch device
 /// replays one libinput rejects (`DeviceDescription.rangeProblem`), else its first device,
 /// which the replay then reports as not read. `ndevices:`, when present, must count the devices
-/// listed: a file cut between two devices is an error, not a replay of the wrong one.
+/// listed: a file cut between two devices is an error, not a replay of the wrong one. A key
+/// twice in a device entry is an error too (YAML would keep the first): `--autorestart` ends a
+/// device's events with `# Closing after Ns inactivity` and no newline, and the next device's
+/// `- node:` on that line is read as a line of its own (`YAMLDocument`).
 public enum LibinputRecordParser {
     /// The format version this parser reads.
     public static let supportedVersion = 1
@@ -66,6 +69,9 @@ public enum LibinputRecordParser {
         guard case .sequence(let list) = devices.value, !list.isEmpty else {
             throw RecordingError(line: devices.line, message: "\"devices:\" must be a non-empty list, found \(devices.kindName)")
         }
+        // Before the count: a device run into the one before it reads as that one's second
+        // keys, and the count's advice would lose it.
+        for device in list { try requireUniqueKeys(device) }
         if let count = root["ndevices"] {
             let number = try integer(count, "ndevices")
             guard number == Int64(list.count) else {
@@ -117,6 +123,28 @@ public enum LibinputRecordParser {
         var recording = Recording(description: description, events: events, resolutionQuirk: quirk)
         recording.otherTouchDevices = others
         return recording
+    }
+
+    /// Throws for a key twice in one mapping of `node` or below: libinput record writes none,
+    /// and YAML would read the first and drop the second (a device's lines run into the one
+    /// before, an edit). Only device entries are checked: they are where a lost line costs.
+    private static func requireUniqueKeys(_ node: YAMLNode) throws(RecordingError) {
+        switch node.value {
+        case .mapping(let entries):
+            var seen: [String: Int] = [:]
+            for (key, value) in entries {
+                let line = value.keyLine ?? value.line
+                if let first = seen[key] {
+                    throw RecordingError(line: line, message: "\"\(key)\" twice in one mapping (first on line \(first)): libinput record writes each key once; were two devices' lines run together, or the file edited?")
+                }
+                seen[key] = line
+                try requireUniqueKeys(value)
+            }
+        case .sequence(let items):
+            for item in items { try requireUniqueKeys(item) }
+        case .scalar, .null:
+            break
+        }
     }
 
     /// The resolution hint among a device's recorded quirks, and its line: a resolution hint

@@ -15,6 +15,8 @@ struct YAMLNode {
     var value: Value
     /// 1-based line the node starts on.
     var line: Int
+    /// 1-based line of the key this node is the value of, in a mapping; nil elsewhere.
+    var keyLine: Int? = nil
 
     /// The value of `key` when this is a mapping that has it.
     subscript(key: String) -> YAMLNode? {
@@ -58,8 +60,10 @@ enum YAMLDocument {
         if let last = lines.last, !last.isTerminated, !last.trimmed.isEmpty, !last.trimmed.starts(with: closingComment) {
             throw RecordingError(line: last.number, message: TextLines.truncationError(line: last.number, detail: nil))
         }
-        var bytes = preparedForLibyaml(text)
+        var (bytes, splitLines) = preparedForLibyaml(text)
         if bytes.isEmpty { return nil }
+        // The file's line of each line libyaml counts (0-based), with the lines split apart.
+        let fileLine = { (line: Int) -> Int in line + 1 - splitLines.prefix { $0 <= line }.count }
         return try bytes.withUnsafeMutableBufferPointer { (buffer) throws(RecordingError) -> YAMLNode? in
             var parser = yaml_parser_t()
             guard yaml_parser_initialize(&parser) != 0 else {
@@ -67,11 +71,11 @@ enum YAMLDocument {
             }
             defer { yaml_parser_delete(&parser) }
             yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
-            var tree = Tree(lineCount: max(lines.count, 1))
+            var tree = Tree(lineCount: max(lines.count, 1), fileLine: fileLine)
             while true {
                 var event = yaml_event_t()
                 guard yaml_parser_parse(&parser, &event) != 0 else {
-                    throw syntaxError(parser, lines: lines)
+                    throw syntaxError(parser, lines: lines, fileLine: fileLine)
                 }
                 defer { yaml_event_delete(&event) }
                 if event.type == YAML_STREAM_END_EVENT { return tree.root }
@@ -80,7 +84,7 @@ enum YAMLDocument {
         }
     }
 
-    /// `text`'s bytes as libyaml should read them, with two changes:
+    /// `text`'s bytes as libyaml should read them, with three changes:
     /// - each backslash in a double-quoted scalar that starts no YAML escape is doubled, so that
     ///   it reads as itself. libinput record prints names (a device's, the DMI's, the kernel's)
     ///   between quotes as they are, unescaped: a `\` in one would be an error to a YAML parser,
@@ -88,8 +92,14 @@ enum YAMLDocument {
     /// - the line breaks YAML knows besides `\n` and `\r\n` (a lone `\r`, U+0085, U+2028,
     ///   U+2029) become blanks of the same length, so that libyaml's line numbers are the
     ///   file's lines as an editor, and flickd's messages, count them. libinput record writes
-    ///   none of them.
-    static func preparedForLibyaml(_ text: String) -> [UInt8] {
+    ///   none of them;
+    /// - what follows `# Closing after Ns inactivity` on its line is put on a line of its own:
+    ///   `libinput record --autorestart` ends a device's events with that comment and no
+    ///   newline, and with several devices the next one's `- node:` follows it, which a comment
+    ///   would swallow. Only that comment, exactly as libinput writes it at a line's start.
+    /// Returns the bytes and, ascending, the 0-based lines (as libyaml counts them in the bytes)
+    /// that the last change split off the line before: they are on that line in the file.
+    static func preparedForLibyaml(_ text: String) -> (bytes: [UInt8], splitLines: [Int]) {
         let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\"), singleQuote = UInt8(ascii: "'")
         let hash = UInt8(ascii: "#"), newline = UInt8(ascii: "\n")
         let single = Set("0abtnvfre \"/\\N_LP\t".utf8)
@@ -110,8 +120,19 @@ enum YAMLDocument {
         var previous: UInt8?
         let startsScalar = Set(":-[{,".utf8)
         var index = 0
+        var outLines = 0
+        var splitLines: [Int] = []
         while index < bytes.count {
             let byte = bytes[index]
+            if byte == hash, index == 0 || bytes[index - 1] == newline, let end = closingCommentEnd(bytes, at: index),
+               end < bytes.count, bytes[end] != newline, bytes[end] != UInt8(ascii: "\r") {
+                out.append(contentsOf: bytes[index..<end])
+                out.append(newline)
+                outLines += 1
+                splitLines.append(outLines)
+                index = end
+                continue
+            }
             let breakLength = otherLineBreak(bytes, at: index)
             if breakLength > 0 {
                 out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: breakLength))
@@ -121,6 +142,7 @@ enum YAMLDocument {
             if byte == newline {
                 state = .plain
                 previous = nil
+                outLines += 1
                 out.append(byte)
                 index += 1
                 continue
@@ -163,7 +185,18 @@ enum YAMLDocument {
             out.append(byte)
             index += 1
         }
-        return out
+        return (out, splitLines)
+    }
+
+    /// Where `# Closing after Ns inactivity` ends when it starts at `index`; nil when it does not.
+    private static func closingCommentEnd(_ bytes: [UInt8], at index: Int) -> Int? {
+        guard bytes[index...].starts(with: closingComment) else { return nil }
+        var end = index + closingComment.count
+        let digitsStart = end
+        while end < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[end]) { end += 1 }
+        let suffix = Array("s inactivity".utf8)
+        guard end > digitsStart, bytes[end...].starts(with: suffix) else { return nil }
+        return end + suffix.count
     }
 
     /// The length in bytes of the line break YAML reads at `index` that is neither `\n` nor
@@ -180,14 +213,14 @@ enum YAMLDocument {
 
     /// libyaml's error, on the line of the problem; where the problem is the file's end, on
     /// the line where what it was reading began.
-    private static func syntaxError(_ parser: yaml_parser_t, lines: [TextLine]) -> RecordingError {
+    private static func syntaxError(_ parser: yaml_parser_t, lines: [TextLine], fileLine: (Int) -> Int) -> RecordingError {
         let problem = parser.problem.map { String(cString: $0) } ?? "malformed YAML"
         // The end of the text is one line past the last; flickd names lines that exist.
         let lineCount = max(lines.count, 1)
-        let problemEnd = Int(parser.problem_mark.line) + 1
+        let problemEnd = fileLine(Int(parser.problem_mark.line))
         let problemLine = min(problemEnd, lineCount)
         let context = parser.context.map { String(cString: $0) }
-        let contextLine = min(Int(parser.context_mark.line) + 1, lineCount)
+        let contextLine = min(fileLine(Int(parser.context_mark.line)), lineCount)
         let lastContent = lines.last { !$0.trimmed.isEmpty }?.number ?? 1
         if let context, problemEnd > lastContent, contextLine <= lastContent {
             return RecordingError(line: contextLine, message: "what begins on this line does not end before the file does (truncated, or a quote or bracket missing?): \(context): \(problem)")
@@ -217,16 +250,20 @@ enum YAMLDocument {
             var entries: [(key: String, value: YAMLNode)] = []
             /// A mapping's key read and waiting for its value; nil when the next node is a key.
             var key: String?
+            /// The line of `key`.
+            var keyLine = 0
         }
 
         /// The text's lines: libyaml places what starts at the text's end one line past it.
         let lineCount: Int
+        /// The file's 1-based line of a 0-based line of libyaml's.
+        let fileLine: (Int) -> Int
         var open: [Open] = []
         var root: YAMLNode?
         var documents = 0
 
         mutating func add(_ event: yaml_event_t) throws(RecordingError) {
-            let line = min(Int(event.start_mark.line) + 1, lineCount)
+            let line = min(fileLine(Int(event.start_mark.line)), lineCount)
             switch event.type {
             case YAML_DOCUMENT_START_EVENT:
                 documents += 1
@@ -278,13 +315,17 @@ enum YAMLDocument {
                 open[top].items.append(node)
             case .mapping:
                 if let key = open[top].key {
-                    open[top].entries.append((key, node))
+                    var value = node
+                    value.keyLine = open[top].keyLine
+                    open[top].entries.append((key, value))
                     open[top].key = nil
                 } else if case .scalar(let text) = node.value {
                     // A key is a scalar (`push` refuses a list or mapping there), or empty.
                     open[top].key = text
+                    open[top].keyLine = node.line
                 } else {
                     open[top].key = ""
+                    open[top].keyLine = node.line
                 }
             }
         }
