@@ -282,6 +282,20 @@ import FlickTestSupport
         #expect(errorOf(nested)?.message.contains("\"0\" twice") == true, "\(String(describing: errorOf(nested)))")
     }
 
+    /// With several devices and `--with-libinput`, libinput's own events can land in an
+    /// `evdev:` list: they are skipped there as in a `libinput:` list; any other mapping is not.
+    @Test func libinputEventsInsideAnEvdevListAreSkipped() throws {
+        let text = LibinputRecordSamples.twoFingerScroll.replacingOccurrences(
+            of: "  - evdev:\n    - [  0,  24051,",
+            with: "  - evdev:\n    - {time: 0.190000, type: GESTURE_HOLD_BEGIN, nfingers: 2}\n    - [  0,  24051,")
+        #expect(text != LibinputRecordSamples.twoFingerScroll)
+        #expect(try Recording.load(text: text).events == (try Recording.load(text: LibinputRecordSamples.twoFingerScroll)).events)
+        for other in ["{type: GESTURE_HOLD_BEGIN}", "{time: 0.19}", "{sec: 0, usec: 5}"] {
+            let error = errorOf(Self.minimal(events: "    - \(other)"))
+            #expect(error?.line == 15 && error?.message.contains("found a mapping") == true, "\(other): \(String(describing: error))")
+        }
+    }
+
     @Test func truncatedAtALineBoundaryKeepsTheEventsSoFar() throws {
         // A recording stopped between lines is a shorter recording, not an error.
         let cut = LibinputRecordSamples.twoFingerScroll.range(of: "  - evdev:\n    - [  0,  84133")!.lowerBound

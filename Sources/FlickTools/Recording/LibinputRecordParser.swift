@@ -25,7 +25,8 @@ import FlickCore
 /// A device's `quirks:` list (`- AttrResolutionHint=31x31`, the libinput quirks of the machine
 /// it was recorded on) gives a device that reports no resolution the one libinput gave it
 /// there, as the daemon's reading of the quirks files does; its other entries are skipped.
-/// Everything else (`system:`, `udev:`, `hid:`, `libinput:` events) is skipped.
+/// Everything else (`system:`, `udev:`, `hid:`, `libinput:` events, and libinput's
+/// `{time: ..., type: ...}` events where they land in an `evdev:` list) is skipped.
 /// `codes:` entries may also be mappings (`1: {272: ..., 330: ...}`, keys are the codes).
 /// Times are as recorded: `libinput record` starts its clock at the first event. With several
 /// devices an event can come before that start; libinput writes such a time as an unsigned
@@ -292,11 +293,19 @@ public enum LibinputRecordParser {
             // libinput:, hidraw: and other sources are not kernel events: skip them.
             guard let evdev = frame["evdev"] else { continue }
             if case .null = evdev.value { continue }
-            for item in try list(evdev, "evdev") {
+            for item in try list(evdev, "evdev") where !isLibinputEvent(item) {
                 events.append(try event(item))
             }
         }
         return events
+    }
+
+    /// Whether `node` is one of libinput's own events (`{time: 0.190000, type: GESTURE_HOLD_BEGIN,
+    /// ...}`): with several devices and `--with-libinput`, libinput record can print them into
+    /// an `evdev:` list, where they are skipped as in a `libinput:` one.
+    private static func isLibinputEvent(_ node: YAMLNode) -> Bool {
+        guard case .mapping = node.value else { return false }
+        return node["time"] != nil && node["type"] != nil
     }
 
     /// One `[sec, usec, type, code, value]`.
