@@ -184,8 +184,8 @@ import FlickTestSupport
         #expect(screenFirst.events == alone.events, "the touchpad's events, none of the screen's")
         #expect(screenFirst.otherTouchDevices == ["ELAN Touchscreen (/dev/input/event9)"])
 
-        // The touchpad idle (no events): the screen, touched once, is the busier.
-        let idlePad = LibinputRecordSamples.twoFingerScroll.components(separatedBy: "  events:\n")[0]
+        // The touchpad idle (an empty events: list): the screen, touched once, is the busier.
+        let idlePad = LibinputRecordSamples.twoFingerScroll.components(separatedBy: "  events:\n")[0] + "  events:\n"
         #expect(idlePad.count < LibinputRecordSamples.twoFingerScroll.count)
         let screenBusier = try Recording.load(text: (idlePad + LibinputRecordSamples.touchscreen)
             .replacingOccurrences(of: "ndevices: 1\n", with: "ndevices: 2\n"))
@@ -198,8 +198,8 @@ import FlickTestSupport
     /// An idle touchscreen listed before the touchpad (node order often puts it first): the
     /// touchpad, which has the events, is replayed, and the screen named.
     @Test func aTouchDeviceWithoutEventsListedFirstIsNotTheOneReplayed() throws {
-        let idleScreen = LibinputRecordSamples.touchscreen.components(separatedBy: "  events:\n")[0]
-        #expect(!idleScreen.contains("events"))
+        let idleScreen = LibinputRecordSamples.touchscreen.components(separatedBy: "  events:\n")[0] + "  events:\n"
+        #expect(!idleScreen.contains("- evdev"))
         let recording = try Recording.load(text: LibinputRecordSamples.withDevices(before: [idleScreen], count: 2))
         #expect(recording.description.name == "SynPS/2 Synaptics TouchPad")
         #expect(recording.events == (try Recording.load(text: LibinputRecordSamples.twoFingerScroll)).events)
@@ -294,6 +294,22 @@ import FlickTestSupport
             let error = errorOf(Self.minimal(events: "    - \(other)"))
             #expect(error?.line == 15 && error?.message.contains("found a mapping") == true, "\(other): \(String(describing: error))")
         }
+    }
+
+    /// libinput record always writes a device's `events:`, if empty: a file that ends before it
+    /// (inside the description, quirks or udev properties) was cut, and is an error on the
+    /// device's line, not a replay of no events.
+    @Test func aDeviceWithoutItsEventsListIsCutShort() {
+        for end in ["  events:\n", "  quirks:\n", "      57: [0, 65535, 0, 0, 0]\n"] {
+            let cut = String(LibinputRecordSamples.twoFingerScroll.components(separatedBy: end)[0])
+            let error = errorOf(cut)
+            #expect(error?.line == 12, "cut before \(end): \(String(describing: error))")
+            #expect(error?.message == "the device /dev/input/event5 has no \"events:\" list, which libinput record always writes: the recording was cut short?",
+                    "cut before \(end): \(String(describing: error))")
+        }
+        // Cut in a second device: that one is named.
+        let second = LibinputRecordSamples.withDevices(after: [LibinputRecordSamples.touchscreen.components(separatedBy: "  events:\n")[0]], count: 2)
+        #expect(errorOf(second)?.message.hasPrefix("the device /dev/input/event9 has no") == true, "\(String(describing: errorOf(second)))")
     }
 
     @Test func truncatedAtALineBoundaryKeepsTheEventsSoFar() throws {

@@ -41,7 +41,8 @@ import FlickCore
 /// Other touch devices are named in `Recording.otherTouchDevices`; a file with no touch device
 /// replays one libinput rejects (`DeviceDescription.rangeProblem`), else its first device,
 /// which the replay then reports as not read. `ndevices:`, when present, must count the devices
-/// listed: a file cut between two devices is an error, not a replay of the wrong one. A key
+/// listed: a file cut between two devices is an error, not a replay of the wrong one, and so
+/// is a device without its `events:` (libinput writes it, empty if need be). A key
 /// twice in a device entry is an error too (YAML would keep the first): `--autorestart` ends a
 /// device's events with `# Closing after Ns inactivity` and no newline, and the next device's
 /// `- node:` on that line is read as a line of its own (`YAMLDocument`).
@@ -87,7 +88,16 @@ public enum LibinputRecordParser {
             guard let evdev = device["evdev"] else {
                 throw RecordingError(line: device.line, message: "the device has no \"evdev:\" description")
             }
-            described.append((device, try deviceDescription(evdev)))
+            let description = try deviceDescription(evdev)
+            // libinput record writes every device's events: (empty when it had none), after its
+            // description; a file without it ends inside the device.
+            guard device["events"] != nil else {
+                let node = device["node"].flatMap { node -> String? in
+                    if case .scalar(let text) = node.value { return text } else { return nil }
+                } ?? "listed here"
+                throw RecordingError(line: device.line, message: "the device \(node) has no \"events:\" list, which libinput record always writes: the recording was cut short?")
+            }
+            described.append((device, description))
         }
         // A keyboard or mouse recorded alongside (`--all`) carries no gesture: the touch device
         // is the one the report is about, the one with the most event frames, the first listed
