@@ -12,8 +12,8 @@ struct ReplayCommand: FlickdCommand {
             the recording's own timestamps, ticking as the daemon would at coast.tick_rate, with \
             the configuration from --config (else the built-in defaults). Nothing is written to \
             any device. Of a `libinput record` file holding several devices (--all), the touch \
-            device with the most events is replayed, and the other touch devices are named on a \
-            "# also in the recording, not replayed" line.
+            device with the most evdev frames is replayed (or the one --device names), and the \
+            other touch devices are named on a "# also in the recording, not replayed" line.
 
             A device that reports no resolution is measured as libinput measured it: with the \
             AttrResolutionHint or AttrSizeHint among the quirks a `libinput record` file lists \
@@ -36,7 +36,8 @@ struct ReplayCommand: FlickdCommand {
 
             With --json, each event is one JSON object per line, \
             {"time": 0.512, "code": "REL_WHEEL_HI_RES", "value": -37}, and the last line is \
-            {"summary": {...}}.
+            {"summary": {...}}, which names the device replayed first: \
+            "device": {"name": "...", "node": "/dev/input/event5"} (the node null for evemu).
 
             To report a bug: record the device with `sudo libinput record /dev/input/eventN > \
             session.yml` while doing the gesture, and attach the file with the output of \
@@ -50,6 +51,7 @@ struct ReplayCommand: FlickdCommand {
         options: [
             CommandOption(name: "desc", valueName: "FILE", help: "An evemu device description (.desc) for a recording without one."),
             CommandOption(name: "config", valueName: "FILE", help: "Configuration file (TOML); default: the built-in defaults."),
+            CommandOption(name: "device", valueName: "NODE", help: "Of a libinput record file holding several devices, replay the one recorded from NODE (/dev/input/eventN, as its \"- node:\" line names it) instead of the busiest touch device."),
             CommandOption(name: "json", help: "Print one JSON object per line instead of text."),
         ]
     )
@@ -57,12 +59,14 @@ struct ReplayCommand: FlickdCommand {
     var file: String
     var descriptionFile: String?
     var configFile: String?
+    var device: String?
     var json = false
 
     init(_ arguments: ParsedArguments) {
         file = arguments.argument ?? ""  // required: the parser has checked it is there
         descriptionFile = arguments.value("desc")
         configFile = arguments.value("config")
+        device = arguments.value("device")
         json = arguments.flag("json")
     }
 
@@ -80,7 +84,7 @@ struct ReplayCommand: FlickdCommand {
         let descriptionText = try descriptionFile.map { try readOrExit($0) }
         let recording: Recording
         do {
-            recording = try Recording.load(text: text, description: descriptionText)
+            recording = try Recording.load(text: text, description: descriptionText, device: device)
         } catch {
             let where_ = error.part == .description ? (descriptionFile ?? file) : file
             StandardError.write("flickd: \(where_):\(error.line): \(error.message)\n")
@@ -89,7 +93,7 @@ struct ReplayCommand: FlickdCommand {
 
         let replay = Replay(recording, configuration: configuration)
         if json {
-            printJSON(replay)
+            printJSON(replay, recording: recording)
         } else {
             printText(replay, recording: recording)
         }
@@ -146,7 +150,7 @@ struct ReplayCommand: FlickdCommand {
         print("# totals: " + totals.joined(separator: ", "))
     }
 
-    private func printJSON(_ replay: Replay) {
+    private func printJSON(_ replay: Replay, recording: Recording) {
         for event in replay.emitted {
             print("{\"time\": \(DecimalText.fixed(event.time, 6)), \"code\": \"\(EventNames.codeName(type: EventCode.relative, code: event.code))\", \"value\": \(event.value)}")
         }
@@ -166,7 +170,8 @@ struct ReplayCommand: FlickdCommand {
             return fields + "}"
         }
         let totals = replay.totals.map { "\"\(EventNames.codeName(type: EventCode.relative, code: $0.code))\": \($0.total)" }
-        print("{\"summary\": {\"gestures\": \(replay.gestures), \"coasts\": [\(coasts.joined(separator: ", "))], "
+        let device = "{\"name\": \(QuotedText.quoted(recording.description.name)), \"node\": \(recording.node.map(QuotedText.quoted) ?? "null")}"
+        print("{\"summary\": {\"device\": \(device), \"gestures\": \(replay.gestures), \"coasts\": [\(coasts.joined(separator: ", "))], "
               + "\"no_coast\": [\(none.joined(separator: ", "))], \"totals\": {\(totals.joined(separator: ", "))}}}")
     }
 }

@@ -195,6 +195,35 @@ import FlickTestSupport
         #expect(screenBusier.otherTouchDevices == ["SynPS/2 Synaptics TouchPad (/dev/input/event5)"])
     }
 
+    /// The busier device is the one with more evdev frames (SYN_REPORTs): a touchscreen's
+    /// hidraw and empty libinput entries count for nothing.
+    @Test func onlyEvdevFramesCountTowardTheBusierDevice() throws {
+        let entries = String(repeating: "  - hid:\n    - {time: 0.3, node: hidraw0, data: [1, 2]}\n  - libinput:\n", count: 10)
+        let screen = LibinputRecordSamples.touchscreen + entries
+        let recording = try Recording.load(text: LibinputRecordSamples.withDevices(before: [screen], count: 2))
+        #expect(recording.description.name == "SynPS/2 Synaptics TouchPad")
+        #expect(recording.node == "/dev/input/event5")
+        #expect(recording.otherTouchDevices == ["ELAN Touchscreen (/dev/input/event9)"])
+    }
+
+    /// `--device NODE` replays the device of that node, whatever its frames; a node the file
+    /// does not list is an error that lists the ones it does.
+    @Test func aDeviceChosenByNodeIsReplayed() throws {
+        let text = LibinputRecordSamples.withDevices(before: [LibinputRecordSamples.keyboard], after: [LibinputRecordSamples.touchscreen], count: 3)
+        let screen = try Recording.load(text: text, device: "/dev/input/event9")
+        #expect(screen.description.name == "ELAN Touchscreen" && screen.node == "/dev/input/event9")
+        #expect(screen.events.count == 5)
+        #expect(screen.otherTouchDevices == ["SynPS/2 Synaptics TouchPad (/dev/input/event5)"])
+        let keyboard = try Recording.load(text: text, device: "/dev/input/event3")
+        #expect(keyboard.description.name == "AT Translated Set 2 keyboard")
+        #expect(throws: RecordingError(line: 12, message: "no device /dev/input/event7 in the recording; it lists /dev/input/event3, /dev/input/event5, /dev/input/event9")) {
+            try Recording.load(text: text, device: "/dev/input/event7")
+        }
+        #expect(throws: RecordingError(line: 1, message: "--device chooses among the devices of a libinput record file; an evemu recording holds one")) {
+            try Recording.load(text: "N: pad\nE: 0.000000 0000 0000 0000\n", device: "/dev/input/event7")
+        }
+    }
+
     /// An idle touchscreen listed before the touchpad (node order often puts it first): the
     /// touchpad, which has the events, is replayed, and the screen named.
     @Test func aTouchDeviceWithoutEventsListedFirstIsNotTheOneReplayed() throws {

@@ -116,6 +116,30 @@ import Testing
         #expect(result.stdout == expected.joined(separator: "\n"))
     }
 
+    /// `--device NODE` replays that device of a file holding several, and `--json` names the
+    /// device replayed.
+    @Test func replayOfAChosenDeviceNamesItInJSON() throws {
+        let both = try Self.temporaryFile("pad-screen-device.yml", LibinputRecordSamples.withDevices(
+            before: [LibinputRecordSamples.keyboard], after: [LibinputRecordSamples.touchscreen], count: 3))
+        defer { try? FileManager.default.removeItem(atPath: both) }
+        func summary(_ arguments: [String]) throws -> [String: Any] {
+            let result = try Self.run(["replay", both, "--json"] + arguments)
+            #expect(result.status == 0, "\(result.stderr)")
+            let last = try #require(result.stdout.split(separator: "\n").last)
+            return try #require((JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])?["summary"] as? [String: Any])
+        }
+        let pad = try #require(try summary([])["device"] as? [String: String])
+        #expect(pad == ["name": "SynPS/2 Synaptics TouchPad", "node": "/dev/input/event5"])
+        let screen = try #require(try summary(["--device", "/dev/input/event9"])["device"] as? [String: String])
+        #expect(screen == ["name": "ELAN Touchscreen", "node": "/dev/input/event9"])
+        let text = try Self.run(["replay", both, "--device", "/dev/input/event9"])
+        #expect(text.stdout.hasPrefix("# ELAN Touchscreen: touchscreen"), "\(text.stdout)")
+        #expect(text.stdout.contains("# also in the recording, not replayed: SynPS/2 Synaptics TouchPad (/dev/input/event5)\n"))
+        let missing = try Self.run(["replay", both, "--device", "/dev/input/event7"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "flickd: \(both):12: no device /dev/input/event7 in the recording; it lists /dev/input/event3, /dev/input/event5, /dev/input/event9\n")
+    }
+
     @Test func missingRecordingIsAClearError() throws {
         let result = try Self.run(["replay", "/nonexistent/session.yml"])
         #expect(result.status == 1)

@@ -35,8 +35,8 @@ import FlickCore
 ///
 /// A file may hold several devices (`libinput record` given several nodes, or `--all`), each
 /// with its own events on one clock. The replayed device is the touch device (a touchpad or
-/// touchscreen, `DeviceDescription.kind`) with the most event frames (the first listed of
-/// equals), wherever it is in the list: a keyboard, or a touchscreen idle or touched once,
+/// touchscreen, `DeviceDescription.kind`) with the most evdev frames (SYN_REPORTs; `hid:` and
+/// `libinput:` entries count for nothing), the first listed of equals, wherever it is in the list: a keyboard, or a touchscreen idle or touched once,
 /// listed before the touchpad is not replayed in its place.
 /// Other touch devices are named in `Recording.otherTouchDevices`; a file with no touch device
 /// replays one libinput rejects (`DeviceDescription.rangeProblem`), else its first device,
@@ -50,9 +50,11 @@ public enum LibinputRecordParser {
     /// The format version this parser reads.
     public static let supportedVersion = 1
 
-    /// Parses `libinput record` YAML `text`, using its busiest touch device (see above).
-    /// - Throws: `RecordingError` naming the line of the first problem.
-    public static func parse(text: String) throws(RecordingError) -> Recording {
+    /// Parses `libinput record` YAML `text`, using its busiest touch device (see above), or the
+    /// device recorded from `node` (`/dev/input/event5`, as its `- node:` line says) when given.
+    /// - Throws: `RecordingError` naming the line of the first problem, or the `devices:` line
+    ///   when no device is `node`'s.
+    public static func parse(text: String, device node: String? = nil) throws(RecordingError) -> Recording {
         guard let root = try YAMLDocument.parse(text) else {
             throw RecordingError(line: 1, message: "empty libinput record file")
         }
@@ -106,21 +108,24 @@ public enum LibinputRecordParser {
         // of no width (the pad the user recorded, most likely), else the first device is replayed
         // and reported as not read, which says more than an error would.
         let touch = described.indices.filter { described[$0].description.kind != nil }
-        let frames: (Int) -> Int = { index in
-            guard case .sequence(let events)? = described[index].node["events"]?.value else { return 0 }
-            return events.count
+        let chosen: Int
+        if let node {
+            guard let index = described.firstIndex(where: { nodeName($0.node) == node }) else {
+                let listed = described.compactMap { nodeName($0.node) }
+                throw RecordingError(line: devices.line, message: "no device \(node) in the recording; it lists \(listed.isEmpty ? "no device node" : listed.joined(separator: ", "))")
+            }
+            chosen = index
+        } else {
+            let frames = described.map { frameCount($0.node["events"]) }
+            let busiest = touch.filter { frames[$0] > 0 }.max { frames[$0] < frames[$1] }
+            chosen = busiest ?? touch.first
+                ?? described.indices.first { described[$0].description.rangeProblem != nil } ?? 0
         }
-        let busiest = touch.filter { frames($0) > 0 }.max { frames($0) < frames($1) }
-        let chosen = busiest ?? touch.first
-            ?? described.indices.first { described[$0].description.rangeProblem != nil } ?? 0
         let device = described[chosen].node
         var description = described[chosen].description
         let others = touch.filter { $0 != chosen }.map { index in
             let name = described[index].description.name
-            let node = described[index].node["node"].flatMap { node -> String? in
-                if case .scalar(let text) = node.value { return text } else { return nil }
-            }
-            return node.map { "\(name) (\($0))" } ?? name
+            return nodeName(described[index].node).map { "\(name) (\($0))" } ?? name
         }
         var quirk: String?
         if let (hint, text) = resolutionHint(device["quirks"]), let filled = hint.applied(to: description) {
@@ -133,7 +138,32 @@ public enum LibinputRecordParser {
         }
         var recording = Recording(description: description, events: events, resolutionQuirk: quirk)
         recording.otherTouchDevices = others
+        recording.node = nodeName(device)
         return recording
+    }
+
+    /// A device entry's `node:` (`/dev/input/event5`), when it has one.
+    private static func nodeName(_ device: YAMLNode) -> String? {
+        guard case .scalar(let text)? = device["node"]?.value else { return nil }
+        return text
+    }
+
+    /// The evdev frames of a device's `events:` list: its SYN_REPORTs, the frames libinput
+    /// reads. `hid:` and `libinput:` entries, which a touchscreen's hidraw node or libinput's
+    /// own events add, are no touches.
+    private static func frameCount(_ events: YAMLNode?) -> Int {
+        guard case .sequence(let entries)? = events?.value else { return 0 }
+        func isZero(_ node: YAMLNode) -> Bool {
+            if case .scalar(let text) = node.value { return parseInteger(text) == 0 } else { return false }
+        }
+        var count = 0
+        for entry in entries {
+            guard case .sequence(let items)? = entry["evdev"]?.value else { continue }
+            for item in items {
+                if case .sequence(let fields) = item.value, fields.count == 5, isZero(fields[2]), isZero(fields[3]) { count += 1 }
+            }
+        }
+        return count
     }
 
     /// Throws for a key twice in one mapping of `node` or below: libinput record writes none,

@@ -32,6 +32,9 @@ public struct Recording: Hashable, Sendable {
     /// (`NAME (/dev/input/eventN)`, in file order): only the one with the most events is. Empty for
     /// a file with one touch device, and for evemu, which records one device.
     public var otherTouchDevices: [String] = []
+    /// The node the replayed device was recorded from (`/dev/input/event5`), as a `libinput
+    /// record` file names it; nil for evemu, which names none.
+    public var node: String?
 
     /// A recording of `events` on the device described by `description`.
     public init(description: DeviceDescription, events: [TimedEvent], resolutionQuirk: String? = nil) {
@@ -76,13 +79,18 @@ public struct Recording: Hashable, Sendable {
     ///
     /// `description` is the text of an evemu `.desc` file, used when `text` is evemu without an
     /// embedded description; it is ignored for `libinput record` YAML, which always has one.
+    /// `device` is the node of the device to replay of a `libinput record` file
+    /// (`LibinputRecordParser.parse(text:device:)`); evemu records one device and takes none.
     /// - Throws: `RecordingError` naming the line at fault.
-    public static func load(text: String, description: String? = nil) throws(RecordingError) -> Recording {
+    public static func load(text: String, description: String? = nil, device: String? = nil) throws(RecordingError) -> Recording {
         switch format(of: text) {
         case .evemu:
+            if device != nil {
+                throw RecordingError(line: 1, message: "--device chooses among the devices of a libinput record file; an evemu recording holds one")
+            }
             return try EvemuParser.parse(text: text, description: description)
         case .libinputRecord:
-            return try LibinputRecordParser.parse(text: text)
+            return try LibinputRecordParser.parse(text: text, device: device)
         case nil:
             let line = TextLines.split(text).first { !$0.trimmed.isEmpty && $0.trimmed.first != UInt8(ascii: "#") }
             throw RecordingError(
