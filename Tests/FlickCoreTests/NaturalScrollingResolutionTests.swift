@@ -53,11 +53,23 @@ import FlickTestSupport
         #expect(configuration.naturalScrolling(for: Self.pad, kind: .touchscreen, desktop: false) == .init(isNatural: true, source: .touchscreen))
     }
 
-    /// For every setting and desktop answer, the resolver says the direction the engine coasts.
+    /// Whether content follows the fingers, written out by hand: the device's section wins where
+    /// it has one, else the top level; "auto" is the desktop's answer. Indexed by
+    /// [top][section][desktop false, desktop true].
+    static let expectedNatural: [NaturalScrolling: [NaturalScrolling?: (Bool, Bool)]] = [
+        .auto: [nil: (false, true), .auto: (false, true), .on: (true, true), .off: (false, false)],
+        .on: [nil: (true, true), .auto: (false, true), .on: (true, true), .off: (false, false)],
+        .off: [nil: (false, false), .auto: (false, true), .on: (true, true), .off: (false, false)],
+    ]
+
+    /// For every setting and desktop answer, the resolver and the engine's coast both say the
+    /// direction written in `expectedNatural`.
     @Test(arguments: [NaturalScrolling.auto, .on, .off], [NaturalScrolling?.none, .auto, .on, .off])
     func agreesWithTheEngine(top: NaturalScrolling, section: NaturalScrolling?) throws {
         let description = try Fixtures.device("synaptics-t440")
+        let row = try #require(Self.expectedNatural[top]?[section])
         for desktop in [false, true] {
+            let natural = desktop ? row.1 : row.0
             var configuration = Configuration()
             configuration.scroll.natural = top
             if let section {
@@ -67,7 +79,10 @@ import FlickTestSupport
             }
             let resolved = configuration.naturalScrolling(for: DeviceIdentity(description), kind: .touchpad, desktop: desktop)
             let total = try NaturalScrollingTests.flickDown(natural: top, desktop: desktop) { _ in configuration.devices }
-            #expect((total > 0) == resolved.isNatural, "top \(top), section \(String(describing: section)), desktop \(desktop): engine \(total), resolver \(resolved)")
+            let context = "top \(top), section \(String(describing: section)), desktop \(desktop)"
+            #expect(total != 0, "\(context): the flick wrote nothing")
+            #expect((total > 0) == natural, "\(context): engine \(total), expected natural \(natural)")
+            #expect(resolved.isNatural == natural, "\(context): resolver \(resolved), expected natural \(natural)")
         }
     }
 }
