@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import FlickCore
 
@@ -26,8 +27,11 @@ import Testing
                 ended = step.ended
                 ticks += 1
             }
-            let d = coast.destination
+            // X = v0/k with k = −1000·ln 0.998, per axis (all of these settle within 60 s).
+            let k = -1000 * log(0.998)
+            let d = (vertical: vertical / k, horizontal: horizontal / k)
             #expect(ended, "the coast settles at \(rate) Hz")
+            #expect(total.v != 0 || total.h != 0, "the coast wrote nothing at \(rate) Hz")
             #expect(abs(Double(total.v) - d.vertical.rounded()) <= 1, "vertical at \(rate) Hz: emitted \(total.v), destination \(d.vertical)")
             #expect(abs(Double(total.h) - d.horizontal.rounded()) <= 1, "horizontal at \(rate) Hz: emitted \(total.h), destination \(d.horizontal)")
             // Legacy detents: one per whole 120 units, same sign.

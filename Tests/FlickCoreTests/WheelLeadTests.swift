@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import FlickCore
 
@@ -41,9 +42,14 @@ import Testing
           arguments: [(3000.0, 0.998), (-500.0, 0.998), (200.0, 0.9999), (1500.0, 0.99)])
     func totalKeptAndNoLongGaps(velocity: Double, rate: Double) {
         var c = Self.coast(velocity: velocity, rate: rate)
-        let total = c.total.vertical
+        // X = v0/k with k = −1000·ln d when it comes within half a unit of X by the 60 s limit
+        // (T = ln(0.5·k/|v0|)/−k), else x(60 s) = X·(1 − e^(−60·k)).
+        let k = -1000 * log(rate)
+        let settle = log(0.5 * k / abs(velocity)) / -k
+        let total = Int64((velocity / k * (settle <= 60 ? 1 : 1 - exp(-k * 60))).rounded())
         let out = Self.run(&c, from: Self.origin + Self.period)
         let sum = out.reduce(Int64(0)) { $0 + Int64($1.1) }
+        #expect(!out.isEmpty, "the coast wrote nothing")
         #expect(sum == total, "emitted \(sum) of \(total)")
         let gaps = zip(out, out.dropFirst()).map { ($1.0 - $0.0).milliseconds }
         #expect((gaps.max() ?? 0) < 400, "largest gap \(gaps.max() ?? 0) ms")
@@ -59,17 +65,20 @@ import Testing
 
     @Test("a coast of less than 60 units is emitted at once")
     func smallCoast() {
-        var c = Self.coast(velocity: 80)  // X = 40 units
+        var c = Self.coast(velocity: 80)  // X = 80/k = 40 units (k = −1000·ln 0.998 ≈ 2.002)
         let out = Self.run(&c, from: Self.origin + Self.period)
-        #expect(out.count == 1 && Int64(out[0].1) == c.total.vertical, "\(out)")
+        #expect(out.count == 1 && out.first?.1 == 40, "\(out)")
     }
 
     @Test("a coast cut by max_duration emits its total by the end, nothing after")
     func cutCoast() {
         var c = Self.coast(velocity: 3000, maxDuration: .milliseconds(300))
-        let total = c.total.vertical
+        // Where the model is at 300 ms: x(t) = (v0/k)·(1 − e^(−k·t)), k = −1000·ln 0.998.
+        let k = -1000 * log(0.998)
+        let total = Int64((3000 / k * (1 - exp(-k * 0.3))).rounded())
         let out = Self.run(&c, from: Self.origin + Self.period)
-        #expect(out.reduce(Int64(0)) { $0 + Int64($1.1) } == total)
+        #expect(!out.isEmpty, "the coast wrote nothing")
+        #expect(out.reduce(Int64(0)) { $0 + Int64($1.1) } == total, "\(out), expected \(total)")
         #expect(out.allSatisfy { $0.0 <= Self.origin + .milliseconds(300) })
     }
 }
