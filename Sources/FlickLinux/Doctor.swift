@@ -651,6 +651,12 @@ public struct Doctor {
         do {
             let text = try ConfigurationLoader.text(of: bytes, path: path)
             let configuration = try ConfigurationLoader.parse(text: text, path: path)
+            guard !ConfigurationSource.isBlank(text) else {
+                // The defaults at start; a reload takes it for a half-written file (ConfigurationSource.reload).
+                return (Check(title: title, status: .ok,
+                              detail: "\(path) is empty: the built-in defaults at start, but a running flickd keeps its settings when the file is emptied (leave a comment line in it for the defaults on a reload too)"),
+                        configuration)
+            }
             return (Check(title: title, status: .ok, detail: "\(path) is valid"), configuration)
         } catch let error as ConfigurationError {
             let count = error.problems.count

@@ -313,6 +313,15 @@ import Testing
 
         system.fileContents["/home/ada/.config/flickd/config.toml"] = "[scroll]\nspeed = 30\n"
         #expect(try system.checks().one("configuration").detail == "/home/ada/.config/flickd/config.toml is valid")
+
+        // Emptied: the defaults at start, but not on a reload.
+        system.fileContents["/home/ada/.config/flickd/config.toml"] = "\n  \n"
+        let empty = try system.checks().one("configuration")
+        #expect(empty.status == .ok)
+        #expect(empty.detail.hasPrefix("/home/ada/.config/flickd/config.toml is empty: the built-in defaults at start, but a running flickd keeps its settings"),
+                "\(empty.detail)")
+        system.fileContents["/home/ada/.config/flickd/config.toml"] = "# the defaults\n"
+        #expect(try system.checks().one("configuration").detail == "/home/ada/.config/flickd/config.toml is valid", "a comment line is not empty")
     }
 
     /// A shell whose XDG_CONFIG_HOME differs from the service's: the file the service reads is
