@@ -87,10 +87,17 @@ import FlickTestSupport
                 let cut = firstContent + (index - firstContent) / 2
                 let truncated = String(decoding: bytes[..<cut], as: UTF8.self)
                 let expectedLine = lineNumber(ofByte: cut, in: text)
+                // An event cut in its comment, after its "]", is whole.
+                let whole = bytes[firstContent..<cut].starts(with: Array("- [".utf8)) && bytes[firstContent..<cut].contains(UInt8(ascii: "]"))
                 do {
-                    _ = try Recording.load(text: truncated)
-                    Issue.record("cut at byte \(cut) (line \(expectedLine)) parsed")
+                    let recording = try Recording.load(text: truncated)
+                    if whole {
+                        #expect(recording.events.last?.time == (try Recording.load(text: String(decoding: bytes[..<index], as: UTF8.self))).events.last?.time)
+                    } else {
+                        Issue.record("cut at byte \(cut) (line \(expectedLine)) parsed")
+                    }
                 } catch {
+                    #expect(!whole, "cut at byte \(cut) (line \(expectedLine)): \(error)")
                     #expect(error.line == expectedLine, "cut at byte \(cut): \(error)")
                 }
                 cuts += 1
@@ -98,6 +105,26 @@ import FlickTestSupport
             lineStart = index + 1
         }
         #expect(cuts > 100)
+    }
+
+    /// A complete file that lost only its final newline: a last event whose `]` is there
+    /// (whatever is left of its comment), and the comment libinput closes a touch with, are
+    /// whole; what is cut before the `]` is not.
+    @Test func aCompleteLastLineWithoutItsNewlineIsAccepted() throws {
+        let complete = LibinputRecordSamples.twoFingerScroll
+        let events = try Recording.load(text: complete).events
+        let withoutNewline = String(complete.dropLast())
+        #expect(withoutNewline.hasSuffix("# Touch device in neutral state"))
+        #expect(try Recording.load(text: withoutNewline).events == events)
+        let lastEvent = String(complete[..<complete.range(of: "\n", options: .backwards, range: complete.startIndex..<complete.index(before: complete.endIndex))!.lowerBound])
+        #expect(lastEvent.hasSuffix("+11ms"))
+        #expect(try Recording.load(text: lastEvent).events == events)
+        #expect(try Recording.load(text: String(lastEvent.dropLast(30))).events == events, "a comment cut short")
+        #expect(try LibinputRecordParser.parse(text: Self.minimal(events: "    - [0, 5, 1, 330, 1]").dropLast() + "").events.count == 1)
+        for cut in ["    - [0, 5, 1, 330, 1", "    - [0, 5, 1, 330, 1] x", "    - [0, 5, 1, 330, 1]]"] {
+            let error = errorOf(Self.minimal(events: cut).dropLast() + "")
+            #expect(error?.line == 15, "\(cut): \(String(describing: error))")
+        }
     }
 
     @Test func truncatedInsideAnEventArray() {

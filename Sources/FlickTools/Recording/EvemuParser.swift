@@ -17,7 +17,9 @@ import FlickCore
 ///
 /// Tolerated: CRLF line ends, blanks around fields, description lines anywhere in the file.
 /// Strict: every malformed line is an error naming it; a last line without a newline is
-/// reported as a truncated file, since evemu always ends its lines.
+/// reported as a truncated file, since evemu always ends its lines, unless it is visibly whole:
+/// an `E:` line whose comment has begun (evemu 1.3 writes one after every value), or a
+/// SYN_REPORT (its value 0 however much of `0000` is left).
 public enum EvemuParser {
     /// Parses evemu `text`. The device description is the one embedded in `text` (`N:`, `I:`,
     /// ... lines) or, when it has none, the one in `description` (the text of a `.desc` file).
@@ -92,10 +94,21 @@ public enum EvemuParser {
                     throw error
                 }
             }
-            if let last = lines.last, !last.isTerminated, !last.trimmed.isEmpty {
+            if let last = lines.last, !last.isTerminated, !last.trimmed.isEmpty, !Self.isWholeEvent(last.trimmed) {
                 throw RecordingError(line: last.number, message: TextLines.truncationError(line: last.number, detail: nil),
                                      part: part)
             }
+        }
+
+        /// Whether `line` (trimmed, and already read without error) is an `E:` line that cannot
+        /// have lost its end: four fields and the start of the comment evemu 1.3 writes after
+        /// them, or an EV_SYN SYN_REPORT of value 0, which no cut of a longer value can be.
+        static func isWholeEvent(_ line: ArraySlice<UInt8>) -> Bool {
+            guard line.starts(with: Array("E:".utf8)) else { return false }
+            let fields = TextLines.fields(line.dropFirst(2))
+            if fields.count > 4, fields[4].first == UInt8(ascii: "#") { return true }
+            guard fields.count == 4 else { return false }
+            return TextLines.hexadecimal(fields[1]) == 0 && TextLines.hexadecimal(fields[2]) == 0 && TextLines.decimal(fields[3]) == 0
         }
 
         private func fail(_ line: TextLine, _ message: String) -> RecordingError {

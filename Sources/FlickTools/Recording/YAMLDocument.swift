@@ -41,9 +41,12 @@ struct YAMLNode {
 /// The tree keeps what the recording readers use: scalars as text, lists, mappings with scalar
 /// keys, and each node's line. Tags and anchors are ignored; an alias, a key that is not a
 /// scalar or a second document is an error (`libinput record` writes none of them), as is a
-/// last line without its newline: `libinput record` ends every line (but the comment it closes
-/// an `--autorestart` file with), so that is the sign of a cut file, which a parser could
-/// otherwise read as a shorter number.
+/// last line without its newline that may have been cut: `libinput record` ends every line
+/// (but the comment it closes an `--autorestart` file with), and a cut number would read as a
+/// shorter one. A last line that is visibly whole is accepted without its newline (a copy or
+/// an editor drops it): an event whose `]` (or `}`) is there, whatever is left of its comment,
+/// and the comments libinput writes whole (`# Closing after Ns inactivity`, `# Touch device in
+/// neutral state`).
 enum YAMLDocument {
     /// Deepest nesting of lists and mappings read inside the document's top level: libinput
     /// record nests a few levels, and the readers and the tree's release recurse, so a deeper
@@ -51,13 +54,14 @@ enum YAMLDocument {
     static let maximumDepth = 64
 
     private static let closingComment = Array("# Closing after ".utf8)
+    private static let neutralComment = Array("# Touch device in neutral state".utf8)
 
     /// Parses `text`: nil for a document with no content.
     static func parse(_ text: String) throws(RecordingError) -> YAMLNode? {
         let lines = TextLines.split(text)
         // `libinput record --autorestart` ends its file with "# Closing after Ns inactivity" and
-        // no newline: that line is no cut.
-        if let last = lines.last, !last.isTerminated, !last.trimmed.isEmpty, !last.trimmed.starts(with: closingComment) {
+        // no newline: that line is no cut, nor is another that is visibly whole.
+        if let last = lines.last, !last.isTerminated, !last.trimmed.isEmpty, !isWhole(last.trimmed) {
             throw RecordingError(line: last.number, message: TextLines.truncationError(line: last.number, detail: nil))
         }
         var (bytes, splitLines) = preparedForLibyaml(text)
@@ -82,6 +86,21 @@ enum YAMLDocument {
                 try tree.add(event)
             }
         }
+    }
+
+    /// Whether `line` (trimmed), the last of a file and without its newline, is as libinput
+    /// wrote it: an event list item closed by its bracket, after which only a comment may
+    /// follow (cut or not), or a comment libinput writes that is all there.
+    private static func isWhole(_ line: ArraySlice<UInt8>) -> Bool {
+        if line.starts(with: closingComment) || line.elementsEqual(neutralComment) { return true }
+        for (open, close) in [(UInt8(ascii: "["), UInt8(ascii: "]")), (UInt8(ascii: "{"), UInt8(ascii: "}"))] {
+            guard line.starts(with: [UInt8(ascii: "-"), TextLines.space, open]), let end = line.firstIndex(of: close) else { continue }
+            // Brackets nest in no event libinput writes: the first closing one ends the item.
+            let rest = line[(end + 1)...]
+            let comment = TextLines.trim(rest)
+            return comment.isEmpty || (comment.first == UInt8(ascii: "#") && TextLines.isBlank(rest.first ?? 0))
+        }
+        return false
     }
 
     /// `text`'s bytes as libyaml should read them, with three changes:
