@@ -412,6 +412,21 @@ import FlickTestSupport
         #expect(recording.description.name == #"Pad "X" C:\dev # not a comment"#)
     }
 
+    /// libinput record prints a name between quotes as it is, quotes and all: on a `name:` line
+    /// whose quoted text holds a bare quote, the last quote closes it and the text is the name
+    /// as written, backslashes too. The rest of the file is read as before.
+    @Test(arguments: [
+        (#"Bob's "Work" Keyboard"#, #"Bob's "Work" Keyboard"#),
+        (#""Quoted" C:\x41 \"#, #""Quoted" C:\x41 \"#),
+        (#"a " b"#, #"a " b"#),
+    ])
+    func bareQuotesInANameAreKept(written: String, read: String) throws {
+        let yaml = Self.minimal(events: "    - [0, 5, 1, 330, 1]").replacingOccurrences(of: "name: \"Pad\"", with: "name: \"\(written)\"")
+        let recording = try LibinputRecordParser.parse(text: yaml)
+        #expect(recording.description.name == read)
+        #expect(recording.events.count == 1)
+    }
+
     /// libinput record prints names between quotes as they are: a backslash that starts no
     /// YAML escape is part of the name; one that does is read as the escape.
     @Test(arguments: [

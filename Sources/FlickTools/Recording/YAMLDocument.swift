@@ -103,11 +103,15 @@ enum YAMLDocument {
         return false
     }
 
-    /// `text`'s bytes as libyaml should read them, with three changes:
+    /// `text`'s bytes as libyaml should read them, with four changes:
     /// - each backslash in a double-quoted scalar that starts no YAML escape is doubled, so that
     ///   it reads as itself. libinput record prints names (a device's, the DMI's, the kernel's)
     ///   between quotes as they are, unescaped: a `\` in one would be an error to a YAML parser,
     ///   where it is part of the name;
+    /// - on a `name: "..."` line whose quoted text holds a bare `"` (libinput record prints
+    ///   `name: "%s"`, so `Bob's "Work" Keyboard` breaks the quoting), the last quote on the line
+    ///   closes the name and the text is the name as written: its quotes and backslashes are
+    ///   escaped. A name with no bare quote is read as before;
     /// - the line breaks YAML knows besides `\n` and `\r\n` (a lone `\r`, U+0085, U+2028,
     ///   U+2029) become blanks of the same length, so that libyaml's line numbers are the
     ///   file's lines as an editor, and flickd's messages, count them. libinput record writes
@@ -150,6 +154,17 @@ enum YAMLDocument {
                 outLines += 1
                 splitLines.append(outLines)
                 index = end
+                continue
+            }
+            if state == .plain, index == 0 || bytes[index - 1] == newline, let name = bareQuotedName(bytes, lineStart: index) {
+                out.append(contentsOf: bytes[index...name.open])
+                for byte in bytes[(name.open + 1)..<name.close] {
+                    if byte == quote || byte == backslash { out.append(backslash) }
+                    out.append(byte)
+                }
+                out.append(quote)
+                previous = quote
+                index = name.close + 1
                 continue
             }
             let breakLength = otherLineBreak(bytes, at: index)
@@ -205,6 +220,33 @@ enum YAMLDocument {
             index += 1
         }
         return (out, splitLines)
+    }
+
+    /// The opening and closing quotes of the line at `lineStart` when it is `name: "..."`
+    /// (indented, nothing after the last quote but blanks) and the text between them holds a
+    /// quote no backslash escapes; nil for any other line.
+    private static func bareQuotedName(_ bytes: [UInt8], lineStart: Int) -> (open: Int, close: Int)? {
+        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+        var start = lineStart
+        while start < bytes.count, TextLines.isBlank(bytes[start]) { start += 1 }
+        let key = Array("name: \"".utf8)
+        guard bytes[start...].starts(with: key) else { return nil }
+        let open = start + key.count - 1
+        var end = bytes[open...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+        while end > open + 1, TextLines.isBlank(bytes[end - 1]) || bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        let close = end - 1
+        guard close > open, bytes[close] == quote else { return nil }
+        var index = open + 1
+        while index < close {
+            if bytes[index] == backslash {
+                index += 2
+            } else if bytes[index] == quote {
+                return (open, close)
+            } else {
+                index += 1
+            }
+        }
+        return nil
     }
 
     /// Where `# Closing after Ns inactivity` ends when it starts at `index`; nil when it does not.
