@@ -19,8 +19,10 @@ import Glibc
 ///   file first. kcminputrc also holds mice, so only groups named like a touchpad or holding a
 ///   touchpad-only key (`TapToClick`, `DisableWhileTyping`, ...) give the desktop-wide value.
 ///   On Wayland with the desktop saying it is KDE, KWin applies every group to its own device
-///   (`PerDeviceNaturalScrolling`), whatever the name, and that is read too. No entry: Plasma's
-///   default, libinput's, which is off.
+///   (`PerDeviceNaturalScrolling`), whatever the name, and that is read too. No entry: KWin's
+///   `[Libinput][Defaults][Touchpad]` group's, else libinput's default, which is off. Each file
+///   is read as KConfig reads it: the one in each `$XDG_CONFIG_DIRS` directory (`/etc/xdg`)
+///   first, the user's over them.
 /// - **GNOME** and desktops built on its settings (Budgie, Pantheon, anything listing GNOME):
 ///   `gsettings get org.gnome.desktop.peripherals.touchpad natural-scroll`, run with a 5 s
 ///   timeout when gsettings is on the PATH. gsettings rather than dconf's files: the user's
@@ -145,6 +147,9 @@ public enum DesktopSettings {
         var sessionType: String?
         /// `$XDG_CONFIG_HOME`, else `$HOME/.config`; nil when neither is set.
         var configHome: String?
+        /// `$XDG_CONFIG_DIRS`, else `/etc/xdg`: the system-wide configuration directories, the
+        /// first the most important, below `configHome` (KDE's files cascade through them).
+        var configDirs: [String] = ["/etc/xdg"]
         /// A file's text; nil when it cannot be read.
         var readFile: (String) -> String?
         /// The standard output of `gsettings get <schema> <key>` when it exits with 0; else why
@@ -189,6 +194,8 @@ public enum DesktopSettings {
             let runtimeDirectory = variable("XDG_RUNTIME_DIR").flatMap { $0.hasPrefix("/") ? $0 : nil }
             var environment = session()
             environment.configHome = xdgConfig ?? home.map { $0 + "/.config" }
+            let configDirs = (variable("XDG_CONFIG_DIRS") ?? "").split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
+            environment.configDirs = configDirs.isEmpty ? ["/etc/xdg"] : configDirs
             environment.readFile = { path in try? TextFile.read(path) }
             environment.gsettingsGet = { schema, key in
                 guard let gsettings = ProgramOutput.find("gsettings") else { return .failed("gsettings is not on the PATH") }
@@ -430,10 +437,17 @@ public enum DesktopSettings {
         let isX11 = isX11Session(environment)
         var read: [String] = []
         for (path, isKcminputrc) in files {
-            guard let text = environment.readFile(path) else { continue }
-            read.append(path)
+            // KConfig reads the file of each system directory, the least important first, and the
+            // user's last: a group's entry in a later file overrides the same in an earlier one,
+            // and the parsers below take a group's last entry.
+            let name = String(path[path.index(after: path.lastIndex(of: "/")!)...])
+            let cascade = (environment.configDirs.reversed().map { $0 + "/" + name } + [path])
+                .compactMap { file in environment.readFile(file).map { (file, $0) } }
+            guard !cascade.isEmpty else { continue }
+            let text = cascade.map { $0.1 }.joined(separator: "\n")
+            read.append(contentsOf: cascade.map { $0.0 })
             // KWin applies kcminputrc's groups per device on Wayland; on X11 it is a stale file.
-            let perDevice = isKcminputrc && kwin && !isX11 ? PerDeviceNaturalScrolling(kcminputrc: text, file: path) : nil
+            let perDevice = isKcminputrc && kwin && !isX11 ? PerDeviceNaturalScrolling(kcminputrc: text, file: cascade.map { $0.0 }.joined(separator: ", ")) : nil
             let parse = isKcminputrc ? kcminputrcNaturalScrolling : touchpadxlibinputrcNaturalScrolling
             guard let found = parse(text) else {
                 // No group is named like a touchpad or holds a touchpad-only key (a pad named
@@ -441,15 +455,17 @@ public enum DesktopSettings {
                 // or only flickd's own pad has a group). KWin still applies each group to its
                 // device and libinput's default to the rest: the per-device settings are the
                 // answer, and the desktop-wide value is that default.
-                if let perDevice, !perDevice.entries.isEmpty {
+                if let perDevice, !perDevice.entries.isEmpty || perDevice.defaultsGroup != nil {
                     let listed = perDevice.entries.map { "\($0.device.name): \($0.natural)" }.joined(separator: ", ")
-                    return .success(Answer(PerDeviceNaturalScrolling.unsetDefault,
-                                           "KDE \(path): no group named like a touchpad (libinput's default, off, where a device has no group); \(listed)",
+                    let unlisted = perDevice.unlisted ?? PerDeviceNaturalScrolling.unsetDefault
+                    let where_ = perDevice.defaultsGroup.map { "KWin's \($0), \(unlisted)" } ?? "libinput's default, off"
+                    return .success(Answer(unlisted,
+                                           "KDE \(perDevice.source): no group named like a touchpad (\(where_), where a device has no group)\(listed.isEmpty ? "" : "; " + listed)",
                                            perDevice: perDevice))
                 }
                 continue
             }
-            return .success(Answer(found.value, "KDE \(path) \(found.group) \(found.key)", perDevice: perDevice))
+            return .success(Answer(found.value, "KDE \(cascade.last!.0) \(found.group) \(found.key)", perDevice: perDevice))
         }
         if read.isEmpty {
             return .failure(Miss(why: "no KDE touchpad file (\(files.map(\.path).joined(separator: ", ")))"))
@@ -536,8 +552,12 @@ public struct PerDeviceNaturalScrolling: Sendable, Equatable {
     public var entries: [Entry]
     /// Where they were read (a file, or sway's inputs), for messages.
     public var source: String
-    /// What a device without an entry gets: `unsetDefault` on KDE; nil (unknown) on sway.
+    /// What a device without an entry gets: KWin's defaults group's, else `unsetDefault`, on
+    /// KDE; nil (unknown) on sway.
     public var unlisted: Bool?
+    /// KDE: the group of KWin's defaults `unlisted` comes from (`[Libinput][Defaults][Touchpad]`);
+    /// nil when kcminputrc has none.
+    public var defaultsGroup: String?
 
     /// libinput's default, off.
     public static let unsetDefault = false
@@ -548,16 +568,36 @@ public struct PerDeviceNaturalScrolling: Sendable, Equatable {
         self.unlisted = unlisted
     }
 
-    /// The entries of a kcminputrc's `[Libinput]` groups that hold a `NaturalScroll`.
+    /// The entries of a kcminputrc's `[Libinput]` groups that hold a `NaturalScroll`; a device
+    /// without one gets KWin's defaults for touchpads (`kwinDefaults`).
     init(kcminputrc text: String, file: String) {
         var entries: [Entry] = []
-        for group in KConfig(text: text).groups {
+        let config = KConfig(text: text)
+        for group in config.groups {
             guard let device = Self.device(ofGroup: group.path),
                   let entry = group.entries.last(where: { $0.key.lowercased() == "naturalscroll" }),
                   let natural = KConfig.boolean(entry.value) else { continue }
             entries.append(Entry(device: device, natural: natural))
         }
-        self.init(entries: entries, source: file)
+        let defaults = Self.kwinDefaults(config)
+        self.init(entries: entries, source: file, unlisted: defaults?.natural ?? Self.unsetDefault)
+        defaultsGroup = defaults?.group
+    }
+
+    /// The group of KWin's defaults that applies to a touchpad, when kcminputrc has one, and the
+    /// `NaturalScroll` it gives (libinput's default, off, when it has none). KWin takes
+    /// `[Libinput][Defaults][Touchpad]`, else `[Libinput][Defaults][Pointer]` (a touchpad is a
+    /// pointer), else `[Libinput][Defaults]` itself, and a device's own group over it.
+    static func kwinDefaults(_ config: KConfig) -> (group: String, natural: Bool)? {
+        for path in [["Libinput", "Defaults", "Touchpad"], ["Libinput", "Defaults", "Pointer"], ["Libinput", "Defaults"]] {
+            // KConfig has a group that has subgroups too; its own entries are those headed by it.
+            guard config.groups.contains(where: { $0.path.starts(with: path) }) else { continue }
+            let value = config.groups.filter { $0.path == path }
+                .flatMap(\.entries).last { $0.key.lowercased() == "naturalscroll" }
+                .flatMap { KConfig.boolean($0.value) }
+            return (path.map { "[\($0)]" }.joined(), value ?? unsetDefault)
+        }
+        return nil
     }
 
     /// The device a kcminputrc group `[Libinput][vendor][product][name]` is for; nil for other groups.

@@ -253,6 +253,46 @@ import Testing
         #expect(session.asked.isEmpty, "GNOME's schema default says nothing about Plasma")
     }
 
+    /// KWin's defaults: `[Libinput][Defaults][Touchpad]` (else `[Pointer]`, else `[Defaults]`
+    /// itself) gives every touchpad without a group of its own its setting, flickd's virtual
+    /// pad included; a device's own group wins.
+    @Test func kwinsDefaultsGroupGivesTouchpadsWithoutAGroupTheirSetting() throws {
+        let pad = DeviceIdentity(name: "ELAN0504:01 04F3:3142 Touchpad", vendor: 1267, product: 12610)
+        let own = "[Libinput][1267][12610][ELAN0504:01 04F3:3142 Touchpad]\nNaturalScroll=false\n"
+        let touchpad = PerDeviceNaturalScrolling(kcminputrc: "[Libinput][Defaults][Touchpad]\nNaturalScroll=true\n" + own, file: "kcminputrc")
+        #expect(touchpad.virtualTouchpad == true)
+        #expect(touchpad.natural(for: pad) == false, "its own group wins")
+        #expect(touchpad.defaultsGroup == "[Libinput][Defaults][Touchpad]")
+        let pointer = PerDeviceNaturalScrolling(kcminputrc: "[Libinput][Defaults][Pointer]\nNaturalScroll=true\n", file: "kcminputrc")
+        #expect(pointer.virtualTouchpad == true, "a touchpad is a pointer")
+        let both = PerDeviceNaturalScrolling(kcminputrc: "[Libinput][Defaults][Pointer]\nNaturalScroll=true\n[Libinput][Defaults][Touchpad]\nTapToClick=true\n",
+                                             file: "kcminputrc")
+        #expect(both.virtualTouchpad == false, "the touchpad group comes first, and without the key libinput's default applies")
+        let plain = PerDeviceNaturalScrolling(kcminputrc: "[Libinput][Defaults]\nNaturalScroll=true\n", file: "kcminputrc")
+        #expect(plain.virtualTouchpad == true)
+        let none = PerDeviceNaturalScrolling(kcminputrc: own, file: "kcminputrc")
+        #expect(none.virtualTouchpad == false && none.defaultsGroup == nil)
+    }
+
+    /// KConfig's cascade: the system's kcminputrc (`$XDG_CONFIG_DIRS`, /etc/xdg) under the user's.
+    /// A distribution's defaults there reach the virtual pad; the user's own file overrides them.
+    @Test func kdeReadsTheSystemsKcminputrcUnderTheUsers() throws {
+        let session = FakeSession()
+        session.files["/etc/xdg/kcminputrc"] = "[Libinput][Defaults][Touchpad]\nNaturalScroll=true\n"
+        let system = try #require(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE")))
+        #expect(system.value == true, "\(system.source)")
+        #expect(system.perDevice?.virtualTouchpad == true)
+        #expect(system.source.contains("/etc/xdg/kcminputrc") && system.source.contains("[Libinput][Defaults][Touchpad]"), "\(system.source)")
+        session.files["/home/u/.config/kcminputrc"] = "[Libinput][Defaults][Touchpad]\nNaturalScroll=false\n"
+        let user = try #require(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE")))
+        #expect(user.value == false && user.perDevice?.virtualTouchpad == false, "the user's file wins: \(user.source)")
+        var other = session.environment(desktop: "KDE")
+        other.configDirs = ["/etc/xdg/plasma", "/etc/xdg"]
+        session.files["/etc/xdg/plasma/kcminputrc"] = "[Libinput][Defaults][Touchpad]\nNaturalScroll=false\n"
+        session.files["/home/u/.config/kcminputrc"] = nil
+        #expect(DesktopSettings.naturalScrolling(in: other)?.perDevice?.virtualTouchpad == false, "the first directory is the more important")
+    }
+
     @Test func kdeWithOnlyTheVirtualPadsGroupGivesTheRealPadsLibinputsDefault() throws {
         let session = FakeSession()
         session.files["/home/u/.config/kcminputrc"] = """
