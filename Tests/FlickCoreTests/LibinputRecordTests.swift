@@ -458,6 +458,26 @@ import FlickTestSupport
         #expect(errorOf(cutInABracket).map { $0.line == 15 && $0.message.contains("truncated") } == true, "\(String(describing: errorOf(cutInABracket)))")
     }
 
+    /// A character YAML does not allow (a control character) is libyaml's reader error, which
+    /// has no line of its own: the error names the file's line and the character.
+    @Test func aControlCharacterIsNamedOnItsLine() {
+        let inName = Self.minimal(events: "    - [0, 5, 1, 330, 1]").replacingOccurrences(of: "name: \"Pad\"", with: "name: \"Pad\u{07}X\"")
+        let error = errorOf(inName)
+        #expect(error?.line == 6, "\(String(describing: error))")
+        #expect(error?.message == "YAML: control characters are not allowed: byte 0x07", "\(String(describing: error))")
+        // After a line split in two for libyaml (the autorestart comment) and a backslash doubled.
+        let touchpad = "- node: /dev/input/event5\n"
+        let split = LibinputRecordSamples.withDevices(before: [LibinputRecordSamples.keyboard], count: 2)
+            .replacingOccurrences(of: touchpad, with: "# Closing after 2s inactivity" + touchpad)
+            .replacingOccurrences(of: "name: \"SynPS/2 Synaptics TouchPad\"", with: "name: \"SynPS/2 \\Synaptics TouchPad\"")
+            .replacingOccurrences(of: "# EV_ABS / ABS_MT_POSITION_Y       2872 (+136)", with: "# EV_ABS / ABS_MT_POSITION_Y       2872 (+136)\u{1B}[31m")
+        let line = split.components(separatedBy: "\n").firstIndex { $0.contains("\u{1B}") }! + 1
+        let late = errorOf(split)
+        #expect(late?.line == line && late?.message == "YAML: control characters are not allowed: byte 0x1B", "line \(line): \(String(describing: late))")
+        let wide = errorOf(inName.replacingOccurrences(of: "\u{07}", with: "\u{FFFE}"))
+        #expect(wide?.line == 6 && wide?.message == "YAML: control characters are not allowed: U+FFFE", "\(String(describing: wide))")
+    }
+
     /// What libinput record never writes is an error at its line, never a wrong reading.
     @Test func aliasesKeysThatAreNotTextAndSecondDocumentsAreErrors() {
         let alias = Self.minimal(events: "    - &first [0, 5, 1, 330, 1]\n    - *first")

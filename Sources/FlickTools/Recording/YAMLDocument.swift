@@ -79,7 +79,7 @@ enum YAMLDocument {
             while true {
                 var event = yaml_event_t()
                 guard yaml_parser_parse(&parser, &event) != 0 else {
-                    throw syntaxError(parser, lines: lines, fileLine: fileLine)
+                    throw syntaxError(parser, lines: lines, bytes: UnsafeBufferPointer(buffer), fileLine: fileLine)
                 }
                 defer { yaml_event_delete(&event) }
                 if event.type == YAML_STREAM_END_EVENT { return tree.root }
@@ -273,11 +273,19 @@ enum YAMLDocument {
     }
 
     /// libyaml's error, on the line of the problem; where the problem is the file's end, on
-    /// the line where what it was reading began.
-    private static func syntaxError(_ parser: yaml_parser_t, lines: [TextLine], fileLine: (Int) -> Int) -> RecordingError {
+    /// the line where what it was reading began. `bytes` are the ones libyaml read.
+    private static func syntaxError(_ parser: yaml_parser_t, lines: [TextLine], bytes: UnsafeBufferPointer<UInt8>,
+                                    fileLine: (Int) -> Int) -> RecordingError {
         let problem = parser.problem.map { String(cString: $0) } ?? "malformed YAML"
         // The end of the text is one line past the last; flickd names lines that exist.
         let lineCount = max(lines.count, 1)
+        if parser.error == YAML_READER_ERROR {
+            // A character YAML does not allow: libyaml gives its byte offset, not a line.
+            let offset = min(Int(parser.problem_offset), bytes.count)
+            let line = bytes[..<offset].reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+            let what = offset < bytes.count ? ": " + character(in: bytes, at: offset) : ""
+            return RecordingError(line: min(fileLine(line), lineCount), message: "YAML: \(problem)\(what)")
+        }
         let problemEnd = fileLine(Int(parser.problem_mark.line))
         let problemLine = min(problemEnd, lineCount)
         let context = parser.context.map { String(cString: $0) }
@@ -292,6 +300,20 @@ enum YAMLDocument {
         }
         let detail = context.map { " (\($0) on line \(contextLine))" } ?? ""
         return RecordingError(line: problemLine, message: "YAML: \(problem)\(detail)")
+    }
+
+    /// The character at `offset` of `bytes`, for a message: `byte 0x07` for a byte that is
+    /// ASCII or starts no valid UTF-8 sequence, else `U+FFFE`.
+    private static func character(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> String {
+        let lead = bytes[offset]
+        func byte() -> String { "byte 0x" + (lead < 0x10 ? "0" : "") + String(lead, radix: 16, uppercase: true) }
+        let length = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 0
+        guard length > 1, offset + length <= bytes.count else { return byte() }
+        var decoder = UTF8()
+        var iterator = bytes[offset..<(offset + length)].makeIterator()
+        guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return byte() }
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
 
     /// The tree built from libyaml's events: the collections still open, innermost last.
