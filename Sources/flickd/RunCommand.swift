@@ -24,10 +24,18 @@ struct RunCommand: FlickdCommand {
             in /run/systemd/seats/seat0), flickd closes every input device and opens them \
             again when this user's session is back; run as root, it does not follow sessions.
 
-            flickd needs write access to /dev/uinput (load the module with `sudo modprobe \
-            uinput`; install systemd/70-flickd-uinput.rules or join the input group) and read \
-            access to /dev/input/event* (the input group). `flickd devices` shows which \
-            devices it can read and which it will use.
+            flickd needs write access to /dev/uinput and read access to /dev/input/event*. \
+            /dev/uinput: the uinput module must be loaded (`sudo modprobe uinput`; \
+            flickd-uinput.conf in /usr/lib/modules-load.d/ from the package, or in \
+            /etc/modules-load.d/ from scripts/install, loads it at boot), and the udev rule \
+            70-flickd-uinput.rules (in /usr/lib/udev/rules.d/ from the package, or in \
+            /etc/udev/rules.d/ from scripts/install) gives the user of the active local \
+            session access to it; the rule takes effect at the next boot, or at once after \
+            `sudo udevadm control --reload && sudo udevadm trigger /dev/uinput`. The input \
+            group does not give access to /dev/uinput (root's alone on most systems). \
+            /dev/input/event*: the input group (`sudo usermod -aG input $USER`, then log out \
+            and back in). `flickd devices` shows which devices it can read and which it will \
+            use.
 
             The configuration file is read again when it is saved, created or replaced, and \
             on SIGHUP: a file with errors, an empty file or a deleted one is reported and the \
@@ -44,7 +52,7 @@ struct RunCommand: FlickdCommand {
             read, or the event loop fails; 64 when the command line cannot be run (an unknown \
             option, a missing value).
 
-            As a systemd service (systemd/flickd.service, Type=notify) flickd tells systemd \
+            As the systemd user service flickd.service (Type=notify) flickd tells systemd \
             when it is ready (the devices present are open, and the virtual device with them), \
             reloading and stopping, through $NOTIFY_SOCKET. Logs go to stderr: with a \
             timestamp on a terminal; under systemd without one, and with the priority prefix \

@@ -264,6 +264,21 @@ extension CommandLineTests {
 }
 
 extension CommandLineTests {
+    /// `flickd run --help` says what gives access to /dev/uinput where an install puts it (the
+    /// package's /usr/lib, scripts/install's /etc), not the source tree's systemd/ files, and
+    /// does not offer the input group for it (/dev/uinput is root's, not the group's).
+    @Test func theRunHelpNamesTheInstalledUinputRule() throws {
+        let help = try Self.run(["run", "--help"]).stdout
+        #expect(!help.contains("systemd/70-flickd-uinput.rules") && !help.contains("systemd/flickd.service"), "\(help)")
+        #expect(!help.contains("or join the input group"), "\(help)")
+        for place in ["/usr/lib/udev/rules.d/", "/etc/udev/rules.d/", "/usr/lib/modules-load.d/",
+                      "/etc/modules-load.d/", "modprobe"] {
+            #expect(help.contains(place), "run --help does not name \(place): \(help)")
+        }
+    }
+}
+
+extension CommandLineTests {
     /// Every subcommand's help (and so its man page, scripts/docs-from-help) lists the status a
     /// command line that cannot be run exits with, beside the command's own.
     @Test func everyCommandsExitStatusIncludesTheUsageError() throws {
