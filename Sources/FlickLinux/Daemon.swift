@@ -581,8 +581,14 @@ public final class Daemon {
         }
     }
 
-    /// Applies the desktop's answer to the settings in force, and logs it.
+    /// Applies the desktop's answer to the settings in force, and logs it. A desktop that did
+    /// not answer this time (a timeout on a busy login) leaves what it said last in force.
     private func apply(_ finding: DesktopSettings.Finding) {
+        var finding = finding
+        if case .unanswered(let why) = finding, let last = desktopAnswer {
+            logger.info("natural scrolling: the desktop did not answer this time (\(why)); keeping what it said last")
+            finding = .found(last)
+        }
         desktopAnswer = finding.answer
         desktopAsked = false
         let perDevice = finding.answer?.perDevice

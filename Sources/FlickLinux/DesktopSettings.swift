@@ -66,12 +66,25 @@ public enum DesktopSettings {
     /// 5 s (killed)"`).
     public enum Finding: Sendable, Equatable {
         case found(Answer)
+        /// The places looked in have no setting.
         case none(why: String)
+        /// No setting either, but a place that keeps one did not answer (gsettings, sway or the
+        /// X server timed out, could not be reached or said nothing readable): what it said
+        /// before may still hold.
+        case unanswered(why: String)
 
         /// The answer; nil when none was found.
         public var answer: Answer? {
             if case .found(let answer) = self { return answer }
             return nil
+        }
+
+        /// Where the search looked and why each place gave nothing; nil when it found an answer.
+        public var why: String? {
+            switch self {
+            case .found: return nil
+            case .none(let why), .unanswered(let why): return why
+            }
         }
     }
 
@@ -117,7 +130,7 @@ public enum DesktopSettings {
             return (nil, "natural scrolling: \(value) (scroll.natural = \(value) in the configuration; the desktop's setting is not read)")
         }
         switch probe() {
-        case .none(let why):
+        case .none(let why), .unanswered(let why):
             return (false, "natural scrolling: auto → false (no desktop setting found: \(why)); set scroll.natural = true if coasts run against your scrolling")
         case .found(let found):
             return (found.value, "natural scrolling: auto → \(found.value) (\(found.source))")
@@ -310,11 +323,13 @@ public enum DesktopSettings {
     static func search(in environment: Environment) -> Finding {
         let (isKDE, isGNOME) = desktops(environment)
         var misses: [String] = []
+        var unanswered = false
         func look(_ place: (Environment) -> Result<Answer, Miss>) -> Answer? {
             switch place(environment) {
             case .success(let answer): return answer
             case .failure(let miss):
                 misses.append(miss.why)
+                unanswered = unanswered || miss.unanswered
                 return nil
             }
         }
@@ -323,19 +338,22 @@ public enum DesktopSettings {
         if isKDE || !isGNOME, let found = look({ kdeNaturalScrolling(in: $0, kwin: isKDE) }) { return .found(found) }
         if isGNOME, let found = look(gnomeNaturalScrolling) { return .found(found) }
         let desktop = environment.currentDesktop.map { "XDG_CURRENT_DESKTOP=\($0)" } ?? "XDG_CURRENT_DESKTOP unset"
-        return .none(why: ([desktop] + misses).joined(separator: "; "))
+        let why = ([desktop] + misses).joined(separator: "; ")
+        return unanswered ? .unanswered(why: why) : .none(why: why)
     }
 
-    /// Why a place the search looked in gave no answer.
+    /// Why a place the search looked in gave no answer; `unanswered`: it keeps a setting but
+    /// did not answer (see `Finding.unanswered`).
     struct Miss: Error, Equatable {
         var why: String
+        var unanswered = false
     }
 
     /// GNOME's answer, from gsettings.
     private static func gnomeNaturalScrolling(in environment: Environment) -> Result<Answer, Miss> {
         switch environment.gsettingsGet(gnomeSchema, gnomeKey) {
         case .failed(let why):
-            return .failure(Miss(why: why))
+            return .failure(Miss(why: why, unanswered: true))
         case .output(let output):
             guard let value = parseGSettingsBoolean(output) else {
                 return .failure(Miss(why: "gsettings printed \"\(output.trimmingWhitespace.prefix(80))\", not true or false"))
@@ -353,10 +371,10 @@ public enum DesktopSettings {
         }
         return perDeviceAnswer(environment) {
             guard let json = environment.swayInputs(socket) else {
-                return .failure(Miss(why: "sway at \(socket) did not answer get_inputs within \(swayTimeout.spoken)"))
+                return .failure(Miss(why: "sway at \(socket) did not answer get_inputs within \(swayTimeout.spoken)", unanswered: true))
             }
             return SwayInputs.touchpads(json).map { .success($0) }
-                ?? .failure(Miss(why: "sway's get_inputs reply at \(socket) could not be read"))
+                ?? .failure(Miss(why: "sway's get_inputs reply at \(socket) could not be read", unanswered: true))
         }
     }
 

@@ -702,7 +702,7 @@ public struct Doctor {
                                 ? "while flickd runs, open System Settings › Touchpad, pick \"\(VirtualTouchpad.name)\" and set Natural scrolling as for your touchpad; flickd reads each touchpad's setting from the X server instead where it reaches it (the checks \"service display\" and \"X server changes\" say why not)"
                                 : "while flickd runs, open System Settings › Touchpad, pick \"\(VirtualTouchpad.name)\" and set Natural scrolling as for your touchpad (or set output.mode = \"wheel\")")
             }
-            if case .none(let why) = finding, XInputDevices.librariesMissing(why) {
+            if let why = finding.why, XInputDevices.librariesMissing(why) {
                 // An X11 session that is not GNOME's, where flickd would have asked the X server.
                 return Check(title: title, status: .warning,
                              detail: "\(base); but on X11 a desktop may keep touchpad settings per device (Xfce, Plasma, an xinput start-up script), and flickd reads them from the X server with libX11 and libXi, which cannot be loaded: coasts may run against your scrolls",
@@ -808,7 +808,7 @@ public struct Doctor {
         let desktop = finding.answer
         // Where the search looked, and why it found nothing there.
         var why = ""
-        if case .none(let reason) = finding { why = ": \(reason)" }
+        if let reason = finding.why { why = ": \(reason)" }
         func words(_ natural: Bool) -> String { natural ? "natural" : "traditional" }
         guard let setting = configuration?.scroll.natural else {
             let found = desktop.map { "the desktop scrolls \(words($0.value)) (\($0.source))" } ?? "no desktop setting found\(why)"

@@ -92,7 +92,8 @@ public enum XInputDevices {
         let milliseconds = Int32(clamping: max(1, timeout.microseconds / 1000))
         let count = flickd_xread(display, properties.joined(separator: "\n"), milliseconds, &found, Int32(capacity), &why, why.count)
         guard count >= 0 else {
-            return .failure(DesktopSettings.Miss(why: String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)))
+            return .failure(DesktopSettings.Miss(why: String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
+                                                 unanswered: true))
         }
         return .success(found.prefix(Int(count)).map { device in
             var device = device

@@ -316,6 +316,25 @@ struct DesktopQueryTests {
         #expect(watches.count == 1, "the open watch is kept: the second ask opens none")
     }
 
+    /// The desktop said natural; after a change it does not answer (gsettings timed out on a
+    /// busy login): what it said last stays in force, and the log says so.
+    @Test func aDesktopThatDoesNotAnswerLeavesItsLastAnswer() throws {
+        let (ours, sway) = try socketPair()
+        defer { close(sway) }
+        let probes = ProbeCounter()
+        let query = try DesktopQuery(probe: { _ in
+            probes.next() == 1 ? .found(DesktopSettings.Answer(true, "test desktop"))
+                : .unanswered(why: "gsettings did not answer within 5 s (killed)")
+        }, watchChanges: oneSwayChange(ours, sway, counting: ProbeCounter()))
+        let engine = Engine()
+        let logger = Logger(label: "flickd-test") { _ in
+            TerminateOnLine(prefix: "natural scrolling: the desktop did not answer this time (gsettings did not answer within 5 s (killed)); keeping what it said last")
+        }
+        try runUntilLogged(engine, logger: logger, desktop: query)
+        #expect(probes.count == 2)
+        #expect(engine.desktopNaturalScrolling == true, "not libinput's default, off")
+    }
+
     /// The desktop says something changed, and the answer is the one already in force (GNOME's
     /// dconf database is rewritten for any of its settings): the lines that said it go to debug,
     /// not to the journal's info again.

@@ -164,7 +164,7 @@ import Testing
             environment.waylandDisplay = waylandDisplay
             environment.xServerDevices = { [unowned self] display in
                 xServerAsks.append(display)
-                guard !xServer.isEmpty else { return .failure(DesktopSettings.Miss(why: xServerFailure)) }
+                guard !xServer.isEmpty else { return .failure(DesktopSettings.Miss(why: xServerFailure, unanswered: true)) }
                 return .success(xServer[min(xServerAsks.count, xServer.count) - 1])
             }
             environment.waits = waits
@@ -202,12 +202,35 @@ import Testing
         #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "GNOME")) == nil)
     }
 
+    /// A place that keeps a setting but did not answer makes the search `unanswered` (what it
+    /// said before may hold); places without a setting make it `none`.
+    @Test func aPlaceThatDidNotAnswerIsToldFromOneWithNoSetting() {
+        let session = FakeSession()
+        session.gsettingsFailure = "gsettings did not answer within 5 s (killed)"
+        #expect(DesktopSettings.search(in: session.environment(desktop: "GNOME"))
+                == .unanswered(why: "XDG_CURRENT_DESKTOP=GNOME; gsettings did not answer within 5 s (killed)"))
+        session.sway = [FakeSession.noReply]
+        if case .unanswered = DesktopSettings.search(in: session.environment(desktop: "sway")) {} else {
+            Issue.record("sway did not answer: unanswered")
+        }
+        session.sway = []
+        if case .none = DesktopSettings.search(in: session.environment(desktop: "sway")) {} else {
+            Issue.record("no sway, no KDE file: none")
+        }
+        #expect(DesktopSettings.search(in: session.environment(desktop: "KDE"))
+                == .none(why: "XDG_CURRENT_DESKTOP=KDE; no KDE touchpad file (/home/u/.config/kcminputrc, /home/u/.config/touchpadxlibinputrc)"))
+        session.display = ":0"
+        if case .unanswered = DesktopSettings.search(in: session.environment(desktop: "XFCE", session: "x11")) {} else {
+            Issue.record("the X server could not be asked: unanswered")
+        }
+    }
+
     /// With nothing found, the log says where flickd looked and why each place gave nothing.
     @Test func noSettingSaysWhereItLookedAndWhy() {
         let session = FakeSession()
         session.gsettingsFailure = "gsettings did not answer within 5 s (killed)"
         #expect(DesktopSettings.search(in: session.environment(desktop: "GNOME"))
-                == .none(why: "XDG_CURRENT_DESKTOP=GNOME; gsettings did not answer within 5 s (killed)"))
+                == .unanswered(why: "XDG_CURRENT_DESKTOP=GNOME; gsettings did not answer within 5 s (killed)"))
         session.gsettings = "uint32 7\n"
         #expect(DesktopSettings.search(in: session.environment(desktop: "GNOME"))
                 == .none(why: "XDG_CURRENT_DESKTOP=GNOME; gsettings printed \"uint32 7\", not true or false"))
@@ -223,10 +246,10 @@ import Testing
                 == .none(why: "XDG_CURRENT_DESKTOP unset; no sway running (no sway-ipc socket at $SWAYSOCK or in $XDG_RUNTIME_DIR); no KDE touchpad file (/home/u/.config/kcminputrc, /home/u/.config/touchpadxlibinputrc)"))
         session.sway = [FakeSession.noReply]
         #expect(DesktopSettings.search(in: session.environment(desktop: "sway"))
-                == .none(why: "XDG_CURRENT_DESKTOP=sway; sway at /run/user/1000/sway-ipc.1000.500.sock did not answer get_inputs within 1 s; no KDE touchpad file (/home/u/.config/kcminputrc, /home/u/.config/touchpadxlibinputrc)"))
+                == .unanswered(why: "XDG_CURRENT_DESKTOP=sway; sway at /run/user/1000/sway-ipc.1000.500.sock did not answer get_inputs within 1 s; no KDE touchpad file (/home/u/.config/kcminputrc, /home/u/.config/touchpadxlibinputrc)"))
         session.sway = ["{\"not\": \"a list\"}"]
         #expect(DesktopSettings.search(in: session.environment(desktop: "sway"))
-                == .none(why: "XDG_CURRENT_DESKTOP=sway; sway's get_inputs reply at /run/user/1000/sway-ipc.1000.500.sock could not be read; no KDE touchpad file (/home/u/.config/kcminputrc, /home/u/.config/touchpadxlibinputrc)"))
+                == .unanswered(why: "XDG_CURRENT_DESKTOP=sway; sway's get_inputs reply at /run/user/1000/sway-ipc.1000.500.sock could not be read; no KDE touchpad file (/home/u/.config/kcminputrc, /home/u/.config/touchpadxlibinputrc)"))
         #expect(session.asked.count == 2, "gsettings asked on GNOME only")
     }
 

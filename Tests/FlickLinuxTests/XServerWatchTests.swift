@@ -382,7 +382,7 @@ struct XServerWatchTests {
         let server = try VirtualXServer()
         defer { server.end() }
         let lost = try LostAfterSetup(forwardingTo: server)
-        #expect(XInputDevices.read(display: lost.display) == .failure(DesktopSettings.Miss(why: "the X server \(lost.display) closed the connection")))
+        #expect(XInputDevices.read(display: lost.display) == .failure(DesktopSettings.Miss(why: "the X server \(lost.display) closed the connection", unanswered: true)))
         let again = try LostAfterSetup(forwardingTo: server)
         #expect(throws: DesktopSettings.Miss(why: "the X server \(again.display) closed the connection")) {
             try XServerWatch(display: again.display)
@@ -447,7 +447,7 @@ struct XServerWatchTests {
             for cut in cuts(ends: ends, through: answers + 4, seed: 1) {
                 let lost = try LostAfterSetup(forwardingTo: server, cut: cut)
                 let read = XInputDevices.read(display: lost.display)
-                let miss = DesktopSettings.Miss(why: "the X server \(lost.display) closed the connection")
+                let miss = DesktopSettings.Miss(why: "the X server \(lost.display) closed the connection", unanswered: true)
                 if cut < answers - 32 {
                     #expect(read == .failure(miss), "cut after \(cut) of \(answers) bytes: \(read)")
                 } else if cut > answers - 32 {
@@ -492,7 +492,7 @@ struct XServerWatchTests {
         #expect(throws: DesktopSettings.Miss(why: "cannot connect to the X server :65000")) {
             try XServerWatch(display: ":65000")
         }
-        #expect(XInputDevices.read(display: ":65000") == .failure(DesktopSettings.Miss(why: "cannot connect to the X server :65000")))
+        #expect(XInputDevices.read(display: ":65000") == .failure(DesktopSettings.Miss(why: "cannot connect to the X server :65000", unanswered: true)))
     }
 
     /// The C layer's NULL display is $DISPLAY; with none set, its messages say so (in a process
