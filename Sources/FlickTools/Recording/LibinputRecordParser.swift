@@ -417,10 +417,25 @@ public enum LibinputRecordParser {
     }
 
     private static func integer(_ node: YAMLNode, _ what: String) throws(RecordingError) -> Int64 {
+        if case .scalar(let text) = node.value, parseInteger(text) == nil, isDigits(text) {
+            throw RecordingError(line: node.line, message: "\(what) \(text) is too large (beyond 64 bits)")
+        }
         guard case .scalar(let text) = node.value, let number = parseInteger(text) else {
             throw RecordingError(line: node.line, message: "\(what) must be an integer, found \(node.kindName)")
         }
         return number
+    }
+
+    /// Whether `text` is written as an integer (decimal with an optional sign, or `0x` hex),
+    /// whatever its size.
+    private static func isDigits(_ text: String) -> Bool {
+        var bytes = Array(text.utf8)[...]
+        if bytes.starts(with: Array("0x".utf8)) || bytes.starts(with: Array("0X".utf8)) {
+            bytes = bytes.dropFirst(2)
+            return !bytes.isEmpty && bytes.allSatisfy { TextLines.hexadecimal([$0][...]) != nil }
+        }
+        if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+        return !bytes.isEmpty && bytes.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 
     private static func uint16(_ node: YAMLNode, _ what: String) throws(RecordingError) -> UInt16 {
