@@ -258,6 +258,15 @@ private func loadShared(_ path: String) throws -> Recording {
         }
     }
 
+    /// A UTF-8 byte order mark (an editor's) before the first line is skipped, in the events
+    /// and in a separate description.
+    @Test func aByteOrderMarkIsSkipped() throws {
+        let marked = "\u{FEFF}" + Self.header + "E: 0.000000 0000 0000 0\n"
+        #expect(Recording.format(of: marked) == .evemu)
+        #expect(try Recording.load(text: marked).description.name == "Test Pad")
+        #expect(try EvemuParser.parse(text: "E: 0.000000 0000 0000 0\n", description: "\u{FEFF}" + Self.header).events.count == 1)
+    }
+
     @Test func aDescFileWithEventsIsRejected() {
         #expect(throws: RecordingError.self) {
             try EvemuParser.parse(text: "E: 0.000000 0000 0000 0\n", description: Self.header + "E: 0.000000 0000 0000 0\n")

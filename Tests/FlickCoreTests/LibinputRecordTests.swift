@@ -533,6 +533,16 @@ import FlickTestSupport
         #expect(errorOf(badIndent)?.line == 12)
     }
 
+    /// A UTF-8 byte order mark (an editor's) before the first line is skipped.
+    @Test func aByteOrderMarkIsSkipped() throws {
+        let marked = "\u{FEFF}" + LibinputRecordSamples.twoFingerScroll
+        #expect(Recording.format(of: marked) == .libinputRecord)
+        #expect(try Recording.load(text: marked).events == (try Recording.load(text: LibinputRecordSamples.twoFingerScroll)).events)
+        #expect(try LibinputRecordParser.parse(text: "\u{FEFF}" + Self.minimal(events: "    - [0, 5, 1, 330, 1]")).events.count == 1)
+        let error = errorOf("\u{FEFF}" + Self.minimal(events: "    - [0, 5, 1, 330]"))
+        #expect(error?.line == 15, "\(String(describing: error))")
+    }
+
     @Test func aFileThatIsNeitherFormatIsRejectedOnItsFirstLine() {
         #expect {
             _ = try Recording.load(text: "\n\n<html><body>404</body></html>\n")

@@ -15,7 +15,8 @@ import FlickCore
 ///   value in decimal, optionally followed by a `# EV_ABS / ABS_X 123` comment (evemu 1.3);
 /// - `#` comments and blank lines anywhere.
 ///
-/// Tolerated: CRLF line ends, blanks around fields, description lines anywhere in the file.
+/// Tolerated: CRLF line ends, blanks around fields, description lines anywhere in the file, a
+/// UTF-8 byte order mark before the first line.
 /// Strict: every malformed line is an error naming it; a last line without a newline is
 /// reported as a truncated file, since evemu always ends its lines, unless it is visibly whole:
 /// an `E:` line whose comment has begun (evemu 1.3 writes one after every value), or a
@@ -32,12 +33,12 @@ public enum EvemuParser {
     ///   the device.
     public static func parse(text: String, description: String? = nil) throws(RecordingError) -> Recording {
         var recording = Reader(part: .recording)
-        try recording.read(text)
+        try recording.read(TextLines.withoutByteOrderMark(text))
 
         var separate: DeviceDescription?
         if let description {
             var reader = Reader(part: .description)
-            try reader.read(description)
+            try reader.read(TextLines.withoutByteOrderMark(description))
             if !reader.events.isEmpty {
                 throw RecordingError(line: reader.firstEventLine ?? 1,
                                      message: "a description file has no E: event lines", part: .description)

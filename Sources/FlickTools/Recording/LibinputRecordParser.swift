@@ -55,7 +55,7 @@ public enum LibinputRecordParser {
     /// - Throws: `RecordingError` naming the line of the first problem, or the `devices:` line
     ///   when no device is `node`'s.
     public static func parse(text: String, device node: String? = nil) throws(RecordingError) -> Recording {
-        guard let root = try YAMLDocument.parse(text) else {
+        guard let root = try YAMLDocument.parse(TextLines.withoutByteOrderMark(text)) else {
             throw RecordingError(line: 1, message: "empty libinput record file")
         }
         guard case .mapping = root.value else {

@@ -52,10 +52,11 @@ public struct Recording: Hashable, Sendable {
     }
 
     /// Which format `text` is in, judged by its first line that is neither blank nor a comment
-    /// (a `# libinput record` comment also marks YAML); nil when that line fits neither.
+    /// (a `# libinput record` comment also marks YAML); nil when that line fits neither. A
+    /// byte order mark before the first line is skipped, here and by the readers.
     /// Text with no such line is taken as evemu (a description may come separately).
     public static func format(of text: String) -> Format? {
-        for line in TextLines.split(text) {
+        for line in TextLines.split(TextLines.withoutByteOrderMark(text)) {
             let content = line.trimmed
             if content.isEmpty { continue }
             if content.first == UInt8(ascii: "#") {

@@ -26,6 +26,13 @@ enum TextLines {
     static let space = UInt8(ascii: " ")
     static let tab = UInt8(ascii: "\t")
 
+    /// `text` without the UTF-8 byte order mark an editor may put before its first line: no
+    /// recording format has one, and it would hide the first line's content from the readers.
+    static func withoutByteOrderMark(_ text: String) -> String {
+        guard text.utf8.starts(with: [0xEF, 0xBB, 0xBF]) else { return text }
+        return String(decoding: text.utf8.dropFirst(3), as: UTF8.self)
+    }
+
     /// The lines of `text`. A final newline does not start another line.
     static func split(_ text: String) -> [TextLine] {
         let bytes = Array(text.utf8)
