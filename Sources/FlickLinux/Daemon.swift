@@ -491,8 +491,10 @@ public final class Daemon {
         guard let desktop else { return }
         if !configuration.followsDesktopNaturalScrolling {
             DesktopSettings.followNaturalScrolling(configuration, engine: engine, logger: logger) { .none(why: "not asked") }
-            // The virtual touchpad may have a setting of its own on the desktop all the same.
-            guard configuration.output.mode == .touchpad else { return }
+            // The virtual touchpad may have a setting of its own on the desktop all the same, and
+            // an X server says which touchpads' drivers glide by themselves (their flicks must
+            // start no second glide).
+            guard configuration.output.mode == .touchpad || desktop.tellsDriverGlides else { return }
         }
         // The touchpads whose own settings the answer should hold (sway lists a device a moment
         // after the kernel has it, and the probe waits for them).

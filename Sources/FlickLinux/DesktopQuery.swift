@@ -50,16 +50,24 @@ public final class DesktopQuery: @unchecked Sendable {
     /// open.
     public let watchChanges: (Logger) -> (any DesktopWatch)?
 
+    /// Whether the answer says which touchpads' drivers glide by themselves (an X11 session
+    /// whose X server flickd asks: the synaptics driver's coasting), which matters whatever
+    /// `scroll.natural` says.
+    public let tellsDriverGlides: Bool
+
     /// A query asking `probe` (by default this session's desktop); its argument is the ask's
     /// `devices`. `watchChanges` as above (by default this session's,
     /// `DesktopSettings.watchChanges`). `openServerWatch` opens the watch that may block, on the
     /// helper thread, for an ask that wants it; nil where there is none (by default this
-    /// session's X server's, `DesktopSettings.openServerWatch`).
+    /// session's X server's, `DesktopSettings.openServerWatch`). `tellsDriverGlides` as above (nil:
+    /// whether this session is X11's and not GNOME's).
     public init(probe: @escaping @Sendable (_ devices: [DeviceIdentity]) -> Answer = {
         DesktopSettings.naturalScrolling(waitingFor: $0)
     }, watchChanges: @escaping (Logger) -> (any DesktopWatch)? = DesktopSettings.watchChanges,
-       openServerWatch: @escaping @Sendable () -> ServerWatchOpening? = DesktopSettings.openServerWatch) throws(SystemError) {
+       openServerWatch: @escaping @Sendable () -> ServerWatchOpening? = DesktopSettings.openServerWatch,
+       tellsDriverGlides: Bool? = nil) throws(SystemError) {
         self.watchChanges = watchChanges
+        self.tellsDriverGlides = tellsDriverGlides ?? (DesktopSettings.askedXDisplay(.session()) != nil)
         let ends = try Syscall.makePipe()
         Syscall.setNonBlocking(ends.read)
         Syscall.setNonBlocking(ends.write)

@@ -52,7 +52,7 @@ struct DaemonDriverGlideTests {
             let glides = asks.next() == 1 ? Self.why : nil
             let entry = PerDeviceNaturalScrolling.Entry(device: identity, natural: false, driverGlides: glides)
             return .found(DesktopSettings.Answer(false, "X server test", perDevice: PerDeviceNaturalScrolling(entries: [entry], source: "X server test")))
-        }, watchChanges: { _ in nil }, openServerWatch: { nil })
+        }, watchChanges: { _ in nil }, openServerWatch: { nil }, tellsDriverGlides: true)
         let engine = Engine(configuration: configuration)
         var coasting = 0
         var reloaded = false
@@ -90,6 +90,18 @@ struct DaemonDriverGlideTests {
             return
         }
         #expect(source.opened == ["/dev/input/event5"], "kept open throughout: its touches stop coasts")
+    }
+
+    /// An explicit `scroll.natural` with the wheel output: the desktop is still asked, as the X
+    /// server says which drivers glide (the configuration's advice for synaptics users is this).
+    @Test(arguments: [NaturalScrolling.on, .off])
+    func anExplicitNaturalScrollingStillAsksWhichDriversGlide(natural: NaturalScrolling) throws {
+        var configuration = Configuration()
+        configuration.scroll.natural = natural
+        configuration.output.mode = .wheel
+        let (_, lines) = try Self.run(configuration: configuration)
+        let said = lines.filter { $0.hasPrefix(Self.pad) }
+        #expect(said.dropFirst().first == "\(Self.pad), a touch or a press of its buttons stops a coast (\(Self.why))", "\(lines)")
     }
 
     @Test func withoutTouchOrButtonStopsThePadIsClosedAndOpenedAgain() throws {
