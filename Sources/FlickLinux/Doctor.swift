@@ -209,12 +209,10 @@ public struct Doctor {
 
     /// Fixes, as printed.
     public enum Fix {
-        /// Loads uinput now and at every boot (the file ships in the source tree).
-        public static let loadUinput =
-            "sudo modprobe uinput && sudo cp systemd/flickd-uinput.conf /etc/modules-load.d/"
+        /// Loads uinput now and at every boot (from any directory: no file of the source tree).
+        public static let loadUinput = UinputDevice.loadModule
         /// Opens /dev/uinput to the user with flickd's udev rule.
-        public static let uinputRule =
-            "sudo cp systemd/70-flickd-uinput.rules /etc/udev/rules.d/ && sudo udevadm control --reload && sudo udevadm trigger /dev/uinput"
+        public static let uinputRule = UinputDevice.installUdevRule
         /// Joins the input group (effective from the next login).
         public static let joinInputGroup = "sudo usermod -aG input $USER, then log out and back in"
         /// Picks up a group added since login.

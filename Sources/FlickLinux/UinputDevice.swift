@@ -7,6 +7,18 @@ import Glibc
 final class UinputDevice {
     /// Bus type `BUS_VIRTUAL`, which flickd's devices declare.
     static let busType: UInt16 = 0x06
+
+    /// The udev rule that gives the user at the seat access to /dev/uinput (`uaccess`), as
+    /// systemd/70-flickd-uinput.rules ships it.
+    public static let udevRule = #"KERNEL=="uinput", SUBSYSTEM=="misc", OPTIONS+="static_node=uinput", TAG+="uaccess""#
+    /// Where scripts/install puts the rule (the package installs it under /usr/lib/udev/rules.d).
+    public static let udevRuleFile = "/etc/udev/rules.d/70-flickd-uinput.rules"
+    /// Writes `udevRule` to `udevRuleFile` and applies it to /dev/uinput now, from any directory:
+    /// the user's session gets its access without logging in again.
+    public static let installUdevRule =
+        "echo '\(udevRule)' | sudo tee \(udevRuleFile) >/dev/null && sudo udevadm control --reload && sudo udevadm trigger /dev/uinput"
+    /// Loads uinput now and has it loaded at every boot, from any directory.
+    public static let loadModule = "sudo modprobe uinput && echo uinput | sudo tee /etc/modules-load.d/flickd-uinput.conf >/dev/null"
     /// The vendor and product ids flickd's devices declare: none.
     static let vendor: UInt16 = 0
     static let product: UInt16 = 0

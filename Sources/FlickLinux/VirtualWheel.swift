@@ -157,8 +157,7 @@ public struct VirtualWheelError: Error, Hashable, Sendable, CustomStringConverti
             return """
                 cannot create the \(shortName): /dev/uinput is missing (\(underlying.reason)). \
                 flickd sends its smooth scrolling through the kernel's uinput module, which is \
-                not loaded. Load it with `sudo modprobe uinput`, and have it loaded at every boot \
-                with `echo uinput | sudo tee /etc/modules-load.d/flickd-uinput.conf` \
+                not loaded. Load it, now and at every boot, with `\(UinputDevice.loadModule)` \
                 (scripts/install does both). A container or a kernel built without uinput cannot \
                 run flickd.
                 """
@@ -166,8 +165,7 @@ public struct VirtualWheelError: Error, Hashable, Sendable, CustomStringConverti
             return """
                 cannot create the \(shortName): no permission to write /dev/uinput \
                 (\(underlying.reason)). Install the udev rule that gives the logged-in user access \
-                (uaccess): `sudo cp systemd/70-flickd-uinput.rules /etc/udev/rules.d/ && sudo \
-                udevadm control --reload && sudo udevadm trigger`, then log out and back in. \
+                (uaccess; scripts/install and the package do): `\(UinputDevice.installUdevRule)`. \
                 Or add yourself to the input group (`sudo usermod -aG input $USER`, then log in \
                 again) on systems where /dev/uinput belongs to that group.
                 """

@@ -22,7 +22,7 @@ import Testing
         let checks = system.checks()
         let module = try checks.one("uinput module")
         #expect(module.status == .failure)
-        #expect(module.fix == "sudo modprobe uinput && sudo cp systemd/flickd-uinput.conf /etc/modules-load.d/")
+        #expect(module.fix == "sudo modprobe uinput && echo uinput | sudo tee /etc/modules-load.d/flickd-uinput.conf >/dev/null")
         let writable = try checks.one("/dev/uinput writable")
         #expect(writable.status == .failure && writable.fix == "sudo modprobe uinput")
         #expect(Doctor.blocks(checks))
@@ -40,7 +40,7 @@ import Testing
         let checks = system.checks()
         let writable = try checks.one("/dev/uinput writable")
         #expect(writable.status == .failure)
-        #expect(writable.fix == "sudo cp systemd/70-flickd-uinput.rules /etc/udev/rules.d/ && sudo udevadm control --reload && sudo udevadm trigger /dev/uinput")
+        #expect(writable.fix == #"echo 'KERNEL=="uinput", SUBSYSTEM=="misc", OPTIONS+="static_node=uinput", TAG+="uaccess"' | sudo tee /etc/udev/rules.d/70-flickd-uinput.rules >/dev/null && sudo udevadm control --reload && sudo udevadm trigger /dev/uinput"#)
         #expect(writable.detail.contains("Permission denied"))
         #expect(Doctor.blocks(checks))
     }

@@ -80,3 +80,27 @@ import Testing
         }
     }
 }
+
+extension DocumentationTests {
+    static func repositoryFile(_ path: String) -> String {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(path)
+        return (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+    }
+
+    /// The fixes doctor and the errors print write the shipped udev rule and modules-load file
+    /// themselves (they work from any directory): the same rule, the same module.
+    @Test func theUinputFixesWriteWhatTheRepositoryShips() {
+        let rule = Self.repositoryFile("systemd/70-flickd-uinput.rules").split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }
+        #expect(rule == [Substring(UinputDevice.udevRule)], "\(rule)")
+        let module = Self.repositoryFile("systemd/flickd-uinput.conf").split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }
+        #expect(module == ["uinput"])
+        #expect(UinputDevice.loadModule.contains("echo uinput | sudo tee /etc/modules-load.d/flickd-uinput.conf"))
+        let readme = Self.readme
+        // In a Markdown table a pipe inside code is written \|.
+        func cell(_ text: String) -> String { "| `" + text.replacingOccurrences(of: "|", with: "\\|") + "` |" }
+        #expect(readme.contains(cell(UinputDevice.installUdevRule)), "README's table shows doctor's fix for /dev/uinput")
+        #expect(readme.contains(cell(UinputDevice.loadModule)), "README's table shows doctor's fix for the module")
+        #expect(!readme.contains("sudo cp systemd/"), "no fix that works only in the source tree")
+    }
+}
