@@ -763,11 +763,19 @@ public struct Doctor {
             guard let desktop else {
                 return Check(title: "natural scrolling", status: .ok, detail: "\(label) (no desktop setting found to compare)")
             }
-            if desktop.value == resolution.isNatural {
+            // The desktop's setting for this pad where it keeps one per device.
+            let desktopValue = desktop.perDevice?.natural(for: identity) ?? desktop.value
+            if desktopValue == resolution.isNatural {
                 return Check(title: "natural scrolling", status: .ok, detail: "\(label), as the desktop (\(desktop.source))")
             }
+            if configuration.output.mode == .touchpad {
+                // The virtual pad gets the desktop's setting as this one does: its glide keeps
+                // the direction whatever the section says (`Engine.glide`).
+                return Check(title: "natural scrolling", status: .ok,
+                             detail: "\(label), but the desktop scrolls \(words(desktopValue)) (\(desktop.source)); not used with the touchpad output, whose glide follows the desktop's setting (with the wheel output coasts would run against your scrolls: set scroll.natural = \"auto\" in that section)")
+            }
             return Check(title: "natural scrolling", status: .warning,
-                         detail: "\(label), but the desktop scrolls \(words(desktop.value)) (\(desktop.source)): coasts on this touchpad will run against your scrolls; set scroll.natural = \"auto\" in that section")
+                         detail: "\(label), but the desktop scrolls \(words(desktopValue)) (\(desktop.source)): coasts on this touchpad will run against your scrolls; set scroll.natural = \"auto\" in that section")
         }
     }
 
@@ -835,6 +843,13 @@ public struct Doctor {
             if natural == found.value {
                 return Check(title: title, status: .ok,
                              detail: "\(words(natural)): scroll.natural = \(natural), as the desktop (\(found.source))")
+            }
+            let touchscreenCoasts = configuration?.touchscreen.enabled == true && touch.nodes.contains { $0.node.kind == .touchscreen }
+            if configuration?.output.mode == .touchpad && !touchscreenCoasts {
+                // The engine's rule: a touchpad's glide through the virtual pad follows the
+                // desktop's setting, which it gives both pads; nothing uses scroll.natural here.
+                return Check(title: title, status: .ok,
+                             detail: "scroll.natural = \(natural), but the desktop scrolls \(words(found.value)) (\(found.source)); not used: with the touchpad output a touchpad's glide follows the desktop's setting (with the wheel output or touchscreen coasts, coasts would run against your scrolls: set scroll.natural = \"auto\")")
             }
             return Check(title: title, status: .warning,
                          detail: "scroll.natural = \(natural), but the desktop scrolls \(words(found.value)) (\(found.source)): coasts will run against your scrolls; set scroll.natural = \"auto\"")

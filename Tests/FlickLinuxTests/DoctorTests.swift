@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import FlickCore
 import Testing
 @testable import FlickLinux
 
@@ -468,10 +469,21 @@ import Testing
 
     @Test func anExplicitSettingAgainstTheDesktopWarns() throws {
         var system = FakeSystem()
-        system.fileContents["/home/ada/.config/flickd/config.toml"] = "[scroll]\nnatural = true\n"
+        system.fileContents["/home/ada/.config/flickd/config.toml"] = "[scroll]\nnatural = true\n[output]\nmode = \"wheel\"\n"
         let against = try system.checks().one("natural scrolling")
         #expect(against.status == .warning, "the desktop (GNOME) scrolls traditionally")
         #expect(against.detail.contains("coasts will run against your scrolls; set scroll.natural = \"auto\""))
+
+        // With the touchpad output and no touchscreen that coasts, nothing uses the setting.
+        system.fileContents["/home/ada/.config/flickd/config.toml"] = "[scroll]\nnatural = true\n"
+        let unused = try system.checks().one("natural scrolling")
+        #expect(unused.status == .ok, "\(unused.text)")
+        #expect(unused.detail.contains("not used: with the touchpad output a touchpad's glide follows the desktop's setting"), "\(unused.detail)")
+        system.nodes.append(InputNode(devnode: "/dev/input/event9", syspath: "", name: "ELAN Touchscreen", kind: .touchscreen))
+        system.fileContents["/home/ada/.config/flickd/config.toml"] = "[scroll]\nnatural = true\n[touchscreen]\nenabled = true\n"
+        #expect(try system.checks().one("natural scrolling").status == .warning, "a touchscreen's coast uses it")
+        system.nodes.removeLast()
+        system.fileContents["/home/ada/.config/flickd/config.toml"] = "[scroll]\nnatural = true\n"
 
         system.desktop = DesktopSettings.Answer(true, "GNOME gsettings org.gnome.desktop.peripherals.touchpad natural-scroll")
         let agreeing = try system.checks().one("natural scrolling")
@@ -485,6 +497,9 @@ import Testing
         let syspath = "/sys/devices/platform/i8042/serio1/input/input5/event4"
         system.fileContents[syspath + "/device/id/vendor"] = "0002\n"
         system.fileContents["/home/ada/.config/flickd/config.toml"] = """
+            [output]
+            mode = "wheel"
+
             [[device]]
             name = "logitech"
             [device.scroll]
@@ -503,6 +518,23 @@ import Testing
         let pad = try #require(found.last)
         #expect(pad.status == .warning, "the desktop (GNOME) scrolls traditionally")
         #expect(pad.detail.hasPrefix("/dev/input/event4 \"SynPS/2 Synaptics TouchPad\": natural: scroll.natural = true in [[device]] 2, but the desktop scrolls traditional"), "\(pad.detail)")
+
+        // A desktop that keeps the setting per device: this pad's own is compared, not the first's.
+        system.fileContents[syspath + "/device/id/product"] = "0007\n"
+        let own = PerDeviceNaturalScrolling.Entry(device: DeviceIdentity(name: "SynPS/2 Synaptics TouchPad", vendor: 2, product: 7), natural: true)
+        let other = PerDeviceNaturalScrolling.Entry(device: DeviceIdentity(name: "Other Touchpad", vendor: 9, product: 9), natural: false)
+        system.desktop = DesktopSettings.Answer(false, "sway test", perDevice: PerDeviceNaturalScrolling(entries: [other, own], source: "sway test", unlisted: nil))
+        let perDevice = try #require(system.checks().titled("natural scrolling").last)
+        #expect(perDevice.status == .ok && perDevice.detail.contains("as the desktop"), "\(perDevice.detail)")
+        system.desktop = DesktopSettings.Answer(false, "GNOME test")
+        system.fileContents[syspath + "/device/id/product"] = nil
+
+        // With the touchpad output the section's value is not used for this pad's glide.
+        let text = try #require(system.fileContents["/home/ada/.config/flickd/config.toml"])
+        system.fileContents["/home/ada/.config/flickd/config.toml"] = text.replacingOccurrences(of: "mode = \"wheel\"", with: "mode = \"touchpad\"")
+        let unused = try #require(system.checks().titled("natural scrolling").last)
+        #expect(unused.status == .ok && unused.detail.contains("not used with the touchpad output"), "\(unused.detail)")
+        system.fileContents["/home/ada/.config/flickd/config.toml"] = text
 
         system.fileContents[syspath + "/device/id/vendor"] = "0003\n"
         #expect(system.checks().titled("natural scrolling").count == 1, "another vendor: the section does not match")
