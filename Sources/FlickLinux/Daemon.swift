@@ -151,6 +151,10 @@ public final class Daemon {
     private var serverWatchFailure: String?
     /// What the last answer logged, so that an answer changing nothing logs at debug only.
     private var lastDesktopLines: [String] = []
+    /// The line that said the explicit `scroll.natural` in force; asked again for a desktop
+    /// change (the watch stays open for the virtual pad or the X server's drivers), the same
+    /// line goes to debug. A reload that reads the file says it at info again.
+    private var explicitNaturalLine: String?
     /// Whether the warning that the synaptics X driver drives the virtual touchpad was logged.
     private var warnedOfSynapticsOutput = false
     /// Touchpads closed because their driver glides by itself and nothing of theirs stops a coast
@@ -447,6 +451,7 @@ public final class Daemon {
             return
         case .changed(let new):
             configuration = new
+            explicitNaturalLine = nil
         }
         engine.apply(configuration, at: time)
         logger.info("\(trigger): configuration reloaded")
@@ -490,7 +495,9 @@ public final class Daemon {
     private func askDesktop(for configuration: Configuration) {
         guard let desktop else { return }
         if !configuration.followsDesktopNaturalScrolling {
-            DesktopSettings.followNaturalScrolling(configuration, engine: engine, logger: logger) { .none(why: "not asked") }
+            let line = DesktopSettings.naturalScrollingDecision(for: configuration) { .none(why: "not asked") }.message
+            if line != explicitNaturalLine { logger.info("\(line)") } else { logger.debug("\(line)") }
+            explicitNaturalLine = line
             // The virtual touchpad may have a setting of its own on the desktop all the same, and
             // an X server says which touchpads' drivers glide by themselves (their flicks must
             // start no second glide).

@@ -297,6 +297,26 @@ struct DesktopQueryTests {
         #expect(engine.desktopNaturalScrolling == false, "the desktop-wide answer is not followed: scroll.natural is explicit")
     }
 
+    /// An explicit setting with the touchpad output: the watch stays open for the virtual pad,
+    /// and each change asks again; the explicit line, unchanged, goes to debug the second time.
+    @Test func anExplicitSettingIsSaidAtInfoOnceForDesktopChanges() throws {
+        var explicit = Configuration()
+        explicit.scroll.natural = .off
+        explicit.output.mode = .touchpad
+        let (ours, sway) = try socketPair()
+        defer { close(sway) }
+        let query = try DesktopQuery(probe: { _ in .found(DesktopSettings.Answer(true, "sway test")) },
+                                     watchChanges: oneSwayChange(ours, sway, counting: ProbeCounter()))
+        let line = "natural scrolling: false (scroll.natural = false in the configuration; the desktop's setting is not read)"
+        let lines = LevelledLines(endAfter: 2, of: line)
+        let daemon = try Daemon(engine: Engine(configuration: explicit), wheel: RecordingWheel(), monitor: nil,
+                                logger: Logger(label: "flickd-test") { _ in lines }, desktop: query) { explicit }
+        let watchdog = DaemonWatchdog(seconds: 10)
+        try daemon.run()
+        watchdog.cancel()
+        #expect(lines.levels(of: line) == [.info, .debug])
+    }
+
     /// sway says a touchpad's settings changed (`swaymsg input ... natural_scroll enabled`):
     /// the daemon asks again at once and follows the new answer, without a reload.
     @Test func swaySayingATouchpadChangedIsAskedAgain() throws {
