@@ -687,7 +687,9 @@ struct KConfig {
         groups.removeAll { $0.path.isEmpty && $0.entries.isEmpty }
     }
 
-    /// `[a][b c][$i]` → ["a", "b c"] (`$` markers dropped).
+    /// `[a][b c][$i]` → ["a", "b c"] (`$` markers dropped), each part unescaped: KConfig writes
+    /// a `]` in a group's name as `\x5d` (and `[` as `\x5b`, `\` as `\\`), so that a device named
+    /// "Foo [BT] Touchpad" has the group `[Foo \x5bBT\x5d Touchpad]`.
     private static func headerParts(_ line: String) -> [String] {
         var parts: [String] = []
         var current: String?
@@ -695,13 +697,60 @@ struct KConfig {
             if current == nil {
                 if character == "[" { current = "" }
             } else if character == "]" {
-                if let part = current, !part.hasPrefix("$") { parts.append(part) }
+                if let part = current, !part.hasPrefix("$") { parts.append(unescaped(part)) }
                 current = nil
             } else {
                 current?.append(character)
             }
         }
         return parts
+    }
+
+    /// KConfig's escapes in a name: `\xNN` (a byte), `\\`, `\n`, `\t`, `\r`, `\s` (a space);
+    /// anything else as written.
+    static func unescaped(_ text: String) -> String {
+        guard text.contains("\\") else { return text }
+        var bytes: [UInt8] = []
+        let utf8 = Array(text.utf8)
+        var index = 0
+        func hex(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+        }
+        while index < utf8.count {
+            let byte = utf8[index]
+            guard byte == UInt8(ascii: "\\"), index + 1 < utf8.count else {
+                bytes.append(byte)
+                index += 1
+                continue
+            }
+            switch utf8[index + 1] {
+            case UInt8(ascii: "x") where index + 3 < utf8.count:
+                if let high = hex(utf8[index + 2]), let low = hex(utf8[index + 3]) {
+                    bytes.append(high << 4 | low)
+                    index += 4
+                    continue
+                }
+                bytes.append(byte)
+                index += 1
+                continue
+            case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\"))
+            case UInt8(ascii: "n"): bytes.append(UInt8(ascii: "\n"))
+            case UInt8(ascii: "t"): bytes.append(UInt8(ascii: "\t"))
+            case UInt8(ascii: "r"): bytes.append(UInt8(ascii: "\r"))
+            case UInt8(ascii: "s"): bytes.append(UInt8(ascii: " "))
+            default:
+                bytes.append(byte)
+                index += 1
+                continue
+            }
+            index += 2
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// A KConfig boolean: `true`/`on`/`yes`/`1` or `false`/`off`/`no`/`0`, any case.

@@ -297,6 +297,16 @@ import Testing
         #expect(none.virtualTouchpad == false && none.defaultsGroup == nil)
     }
 
+    /// KConfig escapes a `[`, a `]` and a `\` in a group's name: a device named with brackets
+    /// is found by its name as the kernel gives it.
+    @Test func kconfigsEscapesInAGroupNameAreRead() {
+        let text = #"[Libinput][1133][16505][Foo \x5bBT\x5d Touchpad \\ 2]"# + "\nNaturalScroll=true\n"
+        let perDevice = PerDeviceNaturalScrolling(kcminputrc: text, file: "kcminputrc")
+        #expect(perDevice.natural(for: DeviceIdentity(name: #"Foo [BT] Touchpad \ 2"#, vendor: 1133, product: 16505)) == true,
+                "\(perDevice.entries)")
+        #expect(KConfig.unescaped(#"a\x41\sb\q\x4"#) == #"aA b\q\x4"#, "unknown or cut escapes stay as written")
+    }
+
     /// KConfig's cascade: the system's kcminputrc (`$XDG_CONFIG_DIRS`, /etc/xdg) under the user's.
     /// A distribution's defaults there reach the virtual pad; the user's own file overrides them.
     @Test func kdeReadsTheSystemsKcminputrcUnderTheUsers() throws {
