@@ -174,7 +174,11 @@ import FlickTestSupport
                            reads: [Instant]? = nil, stopAfter: Duration) -> Double {
         let moves = frames.filter { $0.frame.action != .lift }
         let times = reads ?? moves.map(\.time)
-        guard stopAfter <= .milliseconds(200), moves.count >= 4 else { return 0 }
+        guard stopAfter <= .milliseconds(200) else { return 0 }
+        guard moves.count >= 4 else {
+            Issue.record("a fit needs the last three scroll frames and the one before: \(moves.count) motion frames")
+            return 0
+        }
         var t = stopAfter.seconds, y = 0.0
         var n = 0.0, st = 0.0, stt = 0.0, sy = 0.0, sty = 0.0
         for i in stride(from: moves.count - 1, to: moves.count - 4, by: -1) {
@@ -191,6 +195,7 @@ import FlickTestSupport
         var fingers = VirtualFingers(lead: .zero)
         let (before, stop) = Self.stopped(&fingers, velocity: Vector(x: 0, y: 400), after: .milliseconds(150))
         let after = Self.run(&fingers, from: stop)
+        #expect(after.count >= 2, "settle frames and the lift after the stop: \(after.count) frames")
         #expect(Self.browserFling(before) > 300, "the glide's own speed, as a lift at the stop would fling")
         #expect(abs(Self.browserFling(before + after)) < 0.5, "\(Self.browserFling(before + after)) mm/s: two units in 100 ms")
         // A glide that comes to rest by itself ends slow enough: no settle frame, no fling.
@@ -198,6 +203,7 @@ import FlickTestSupport
         _ = settling.start(velocity: Vector(x: 0, y: 400), deceleration: Self.deceleration,
                            maxDuration: .milliseconds(5000), at: Self.release)
         let whole = Self.run(&settling, from: Self.release)
+        #expect(whole.count >= 10, "a whole glide to rest: \(whole.count) frames")
         #expect(abs(Self.browserFling(whole)) < 1, "\(Self.browserFling(whole)) mm/s")
         #expect(whole.last?.time == whole.dropLast().last.map { $0.time + Self.rest })
     }
@@ -333,6 +339,7 @@ import FlickTestSupport
                                    maxDuration: .milliseconds(5000), at: Self.release).landing
         let landing = try #require(landed)
         let frames = [(time: Self.release, frame: landing, ended: nil)] + Self.run(&fingers, from: Self.release)
+        #expect(frames.filter { $0.frame.action == .move }.count >= 10, "\(speed) mm/s: \(frames.count) frames")
         var lastScaled = 0.0
         for (before, entry) in zip(frames, frames.dropFirst()) where entry.frame.action == .move {
             let millimetres = abs(entry.frame.first.y - before.frame.first.y)
@@ -481,7 +488,9 @@ import FlickTestSupport
                                                maxDuration: .milliseconds(5000), at: Self.release).landing)
         rule.land(first.first, at: Self.release)
         let stop = Self.release + .milliseconds(2000)
-        for entry in Self.run(&fingers, from: Self.release, until: stop) where entry.frame.action == .move {
+        let glide = Self.run(&fingers, from: Self.release, until: stop).filter { $0.frame.action == .move }
+        #expect(glide.count >= 10, "the first glide wrote \(glide.count) motion frames")
+        for entry in glide {
             let jump = rule.isJump(entry.frame.first, at: entry.time)
             #expect(!jump, "the first glide at \(entry.time)")
         }
@@ -493,6 +502,7 @@ import FlickTestSupport
                                   maxDuration: .milliseconds(5000), at: again)
         #expect(start == VirtualFingers.Start(), "continued, not landed again")
         let frames = Self.run(&fingers, from: again).filter { $0.frame.action == .move }
+        #expect(frames.count >= 40, "\(speed) mm/s: the continued glide wrote \(frames.count) motion frames")
         for entry in frames.prefix(40) {
             let before = rule.lastScaled
             let jump = rule.isJump(entry.frame.first, at: entry.time)
