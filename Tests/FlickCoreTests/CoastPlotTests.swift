@@ -223,7 +223,11 @@ private final class SVGDocument: NSObject, XMLParserDelegate {
         let plot = CoastPlot(configuration: defaults)
         let document = SVGDocument(plot.svg(source: "built-in defaults"))
         let rate = try document.scale("y-left", in: "velocity-panel")
-        for (line, curve) in zip(document.all("polyline", class: "velocity"), plot.curves) {
+        let lines = document.all("polyline", class: "velocity")
+        // The default speeds, 50 to 400 mm/s, all coast: one velocity curve each.
+        #expect(plot.curves.count == CoastPlot.defaultSpeeds.count && plot.curves.allSatisfy(\.coasts))
+        #expect(lines.count == plot.curves.count, "\(lines.count) velocity curves for \(plot.curves.count) speeds")
+        for (line, curve) in zip(lines, plot.curves) {
             let start = try #require(line.points.first)
             #expect(abs(rate.value(start.y) - curve.releaseSpeed * defaults.scroll.speed / 120) <= rate.pixel)
             let end = try #require(line.points.last)
