@@ -85,15 +85,22 @@ import FlickTestSupport
         #expect(pad.noCoastReasons.last == .fingersStopped)
     }
 
-    @Test func pauseWithRepeatedFramesThenLiftDoesNotCoast() throws {
-        // Pads that keep reporting a resting finger send zero-length frames while it rests.
+    /// Pads that keep reporting a resting finger send zero-length frames while it rests; with
+    /// `resting` false the same flick lifts at once and coasts.
+    @Test(arguments: [true, false])
+    func pauseWithRepeatedFramesThenLiftDoesNotCoast(resting: Bool) throws {
         let pad = try FingerScript(device: "synaptics-rmi4")
         Self.twoFingers(pad)
         pad.move(by: Vector(x: 0, y: 20), over: .milliseconds(100))
-        for _ in 0..<15 { pad.stationaryFrame() }
+        if resting { for _ in 0..<15 { pad.stationaryFrame() } }
         pad.lift()
         pad.wait(.seconds(1))
-        #expect(pad.coasts.isEmpty, "\(pad.transcript)")
+        if resting {
+            #expect(pad.coasts.isEmpty, "\(pad.transcript)")
+            #expect(pad.noCoastReasons == [.fingersStopped], "\(pad.transcript)")
+        } else {
+            #expect(pad.coasts.count == 1 && pad.noCoastReasons.isEmpty, "the control flick coasts:\n\(pad.transcript)")
+        }
     }
 
     @Test(arguments: touchpads)

@@ -343,12 +343,15 @@ struct ProtocolAMatchingTests {
         Self.send(screen, at: t, [], touch: false)
         screen.wait(.seconds(6))
         #expect(screen.coasts.isEmpty, "\(screen.transcript)")
+        #expect(screen.noCoastReasons == [.noMotion], "\(screen.transcript)")
     }
 
     /// A one-finger drag up on a protocol A screen loses events halfway: the drag goes on for
     /// 100 ms after the resynchronisation and lifts. The gesture was abandoned; what follows the
-    /// resynchronisation is the same finger, not a new drag that could coast.
-    @Test func aDragWhoseEventsWereLostDoesNotCoastOnWhatFollows() throws {
+    /// resynchronisation is the same finger, not a new drag that could coast. Without the loss
+    /// (`lost` false: the same frames, no resynchronisation) the drag coasts.
+    @Test(arguments: [true, false])
+    func aDragWhoseEventsWereLostDoesNotCoastOnWhatFollows(lost: Bool) throws {
         let screen = try Self.screen()
         var t = screen.now
         var y = 150.0
@@ -360,9 +363,13 @@ struct ProtocolAMatchingTests {
         }
         t = t + .milliseconds(20)
         y -= 8
-        screen.advance(to: t)
-        for event in Self.resynchronization(at: Vector(x: 100, y: y), touch: nil, geometry: screen.geometry) {
-            _ = screen.engine.handle(event, from: screen.device, at: t)
+        if lost {
+            screen.advance(to: t)
+            for event in Self.resynchronization(at: Vector(x: 100, y: y), touch: nil, geometry: screen.geometry) {
+                _ = screen.engine.handle(event, from: screen.device, at: t)
+            }
+        } else {
+            Self.send(screen, at: t, [Vector(x: 100, y: y)])
         }
         for _ in 0..<10 {
             t = t + .milliseconds(10)
@@ -372,7 +379,12 @@ struct ProtocolAMatchingTests {
         t = t + .milliseconds(10)
         Self.send(screen, at: t, [], touch: false)
         screen.wait(.seconds(6))
-        #expect(screen.coasts.isEmpty, "\(screen.transcript)")
+        if lost {
+            #expect(screen.coasts.isEmpty, "\(screen.transcript)")
+            #expect(screen.noCoastReasons == [.abandoned], "\(screen.transcript)")
+        } else {
+            #expect(screen.coasts.count == 1 && screen.noCoastReasons.isEmpty, "the control drag coasts:\n\(screen.transcript)")
+        }
     }
 
     /// A one-finger flick across the screen speeding up to 4.5 m/s (10 ms frames) coasts, at the
