@@ -1,6 +1,7 @@
 import Foundation
 import FlickCore
 import FlickTools
+import Testing
 
 /// Drives an engine the way fingers drive a device, in virtual time, writing the evdev events
 /// that device would send (`FingerFrameWriter`: protocol B slots, semi-MT bounding boxes,
@@ -48,7 +49,13 @@ public final class FingerScript {
         writer = FingerFrameWriter(description: description, clampsToAxes: false)
         kind = writer.kind
         geometry = writer.geometry
-        engine.onReport = { [unowned self] in self.reports.append($0) }
+        engine.onReport = { [unowned self] report in
+            self.reports.append(report)
+            // The engine reports an impossible input as a bug and goes on: in a story it is a failure.
+            if case .bug(let device, let message) = report {
+                Issue.record("the engine reported a bug on device \(device) at \(self.now): \(message)")
+            }
+        }
         engine.addDevice(device, description: description)
     }
 
