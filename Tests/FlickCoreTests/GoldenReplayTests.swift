@@ -10,7 +10,8 @@ import Testing
 /// `FLICKD_GOLDEN=update swift test --filter GoldenReplays` rewrites the expected streams from
 /// the current engine (and synthesizes any recording of `stories` that is missing), so that a
 /// change of behaviour shows as a diff of plain text files in review; that run fails for each
-/// stream it changed, showing the difference, and passes only where nothing changed. The
+/// stream it changed, showing the difference, and for each it wrote with no earlier one to
+/// compare, and passes only where nothing changed. The
 /// synthesized stories are also checked against what their summaries say (`Outcome`).
 @Suite struct GoldenReplays {
     static let directory = Fixtures.repositoryDirectory + "/Tests/Golden"
@@ -188,8 +189,16 @@ import Testing
         let replay = Replay(try Fixtures.recording(atPath: path), configuration: configuration)
         let actual = lines(of: replay)
         if updating {
-            // Rewritten, and still compared: a run that changed a stream says which.
-            let before = (try? Fixtures.text(atPath: expectedPath)).map(expectedLines(of:))
+            // Rewritten, and still compared: a run that changed a stream says which. A stream
+            // with no earlier file is written unchecked, so that run says so too; an earlier
+            // file that cannot be read is an error, not a stream to overwrite.
+            let before: [String]?
+            if FileManager.default.fileExists(atPath: expectedPath) {
+                before = expectedLines(of: try Fixtures.text(atPath: expectedPath))
+            } else {
+                before = nil
+                Issue.record("written (FLICKD_GOLDEN=update): \(expectedPath) for \(recordingName) had no earlier stream to compare with; review it and run again")
+            }
             if let before, before != actual {
                 Issue.record(Comment(rawValue: "rewritten (FLICKD_GOLDEN=update): " +
                                      sideBySide(expected: before, actual: actual, title: "\(recordingName) → \(expectedPath)")))
