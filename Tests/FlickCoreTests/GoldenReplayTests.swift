@@ -156,6 +156,32 @@ import Testing
                 "none of the \(recordings.count) shared recordings has an expected stream in \(Self.sharedExpectations): shared(recording:) checked nothing")
     }
 
+    /// Every shared recording decides no coast under the golden configuration (its fingers are
+    /// too many for a touchscreen's one-finger drag). Read with the finger count it was made
+    /// with, a touchscreen recording coasts, and the view moves the way its fingers did: content
+    /// follows a touchscreen's fingers, so fingers moving up (y falling) scroll the view down,
+    /// a negative REL_WHEEL_HI_RES.
+    /// (EP0430M09.4-finger-drag-down does not coast even with `touchscreen.fingers = 4`: not used here.)
+    @Test(.needsSharedRecordings, arguments: [("EP0430M09.2-finger-scroll-down", 2)])
+    func sharedTouchscreenRecordingCoastsWithItsFingerCount(name: String, fingers: Int) throws {
+        let path = Fixtures.recordingsDirectory + "/" + name + ".events"
+        try #require(FileManager.default.fileExists(atPath: path), "\(path) is not among the shared recordings")
+        let recording = try Fixtures.recording(atPath: path)
+        var configuration = Self.configuration
+        configuration.touchscreen.fingers = fingers
+        let replay = Replay(recording, configuration: configuration)
+        // The fingers' motion, read from the recording: where the contacts are first and last.
+        let ys = recording.events.filter { $0.event.type == EventCode.absolute && $0.event.code == EventCode.absMTPositionY }
+            .map(\.event.value)
+        let first = try #require(ys.first), last = try #require(ys.last)
+        #expect(abs(last - first) > 50, "\(name): the fingers moved from y = \(first) to \(last)")
+        #expect(replay.coasts.count >= 1, "\(name) with \(fingers) fingers: \(replay.noCoasts.map(\.reason))")
+        let totals = Dictionary(uniqueKeysWithValues: replay.totals.map { ($0.code, $0.total) })
+        let vertical = totals[EventCode.relWheelHiRes] ?? 0
+        #expect(vertical != 0 && vertical.signum() == Int64((last - first).signum()),
+                "\(name): fingers from y = \(first) to \(last), REL_WHEEL_HI_RES total \(vertical)")
+    }
+
     // MARK: - Checking
 
     /// A replay as the lines of a `.wheel` file, in time order: each wheel event (seconds since
