@@ -318,7 +318,11 @@ public final class Engine {
     /// (events were lost, or a frame contradicted itself).
     private func abandon(_ state: Device, device: DeviceID, fingersDown: Bool, at time: Instant) {
         if coast?.source == device { stop(at: time, reason: .resynchronized) }
-        state.recognizer?.abandon(fingersDown: fingersDown)
+        let underWay = state.recognizer?.abandon(fingersDown: fingersDown) ?? false
+        // With fingers still down their lift says so; with none, this is the gesture's end.
+        if underWay && !fingersDown {
+            onReport?(.noCoast(device: device, time: time, velocity: nil, reason: .abandoned))
+        }
     }
 
     // MARK: Coasting

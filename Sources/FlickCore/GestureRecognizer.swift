@@ -56,10 +56,15 @@ struct GestureRecognizer {
         self.estimator = estimator
     }
 
-    /// Forgets the gesture in progress; if fingers are down, waits until they are all up.
-    mutating func abandon(fingersDown: Bool) {
+    /// Forgets the gesture in progress; if fingers are down, waits until they are all up (and
+    /// their lift ends it as abandoned). Returns whether a gesture was under way.
+    @discardableResult
+    mutating func abandon(fingersDown: Bool) -> Bool {
+        let underWay: Bool
+        if case .idle = state { underWay = false } else { underWay = true }
         state = fingersDown ? .ignoring(reason: .abandoned) : .idle
         history.removeAll()
+        return underWay
     }
 
     /// Reads one frame.
