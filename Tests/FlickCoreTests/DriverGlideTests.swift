@@ -1,5 +1,6 @@
 import Testing
 @testable import FlickCore
+import FlickFingerStories
 import FlickTestSupport
 
 /// A touchpad whose driver glides by itself (the synaptics X driver's coasting): its flicks

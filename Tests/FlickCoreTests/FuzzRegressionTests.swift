@@ -1,6 +1,7 @@
 import Testing
 @testable import FlickCore
 @testable import FlickTools
+import FlickFingerStories
 import FlickTestSupport
 
 /// Findings of the fuzzers and the property soak (Fuzz/, scripts/fuzz, scripts/soak), each

@@ -1,5 +1,6 @@
 import FlickCore
 import FlickTools
+import FlickFingerStories
 import FlickTestSupport
 import Foundation
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FlickCore
+import FlickFingerStories
 import FlickTestSupport
 
 @Suite struct HoveringLift {

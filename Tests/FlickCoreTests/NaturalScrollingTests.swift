@@ -1,5 +1,6 @@
 import Testing
 @testable import FlickCore
+import FlickFingerStories
 import FlickTestSupport
 
 /// `scroll.natural`: `auto` follows what the daemon found on the desktop

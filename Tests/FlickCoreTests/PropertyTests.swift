@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import FlickCore
 @testable import FlickTools
+import FlickFingerStories
 import FlickTestSupport
 
 /// Random and mutated event streams: the engine never crashes, never produces a non-finite

@@ -1,5 +1,6 @@
 import Testing
 @testable import FlickCore
+import FlickFingerStories
 import FlickTestSupport
 
 /// Multitouch protocol A without tracking ids: every frame lists every contact, in no fixed

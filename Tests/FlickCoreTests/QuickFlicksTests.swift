@@ -1,5 +1,6 @@
 import Testing
 @testable import FlickCore
+import FlickFingerStories
 import FlickTestSupport
 
 /// Quick flicks one after another on the touchpad output: each release comes while the virtual

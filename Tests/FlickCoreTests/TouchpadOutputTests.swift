@@ -1,5 +1,6 @@
 import Testing
 @testable import FlickCore
+import FlickFingerStories
 import FlickTestSupport
 
 /// The engine with `output = .touchpad`: releases become virtual finger frames, no wheel output.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FlickCore
+import FlickFingerStories
 import FlickTestSupport
 
 /// Touchscreens: a drag of `touchscreen.fingers` fingers released while moving coasts, and the

@@ -1,5 +1,6 @@
 import Foundation
 import FlickCore
+import FlickTestSupport
 import FlickTools
 import Testing
 

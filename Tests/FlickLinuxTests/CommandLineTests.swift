@@ -1,4 +1,5 @@
 import FlickCore
+import FlickFingerStories
 import FlickTestSupport
 import Foundation
 import Testing

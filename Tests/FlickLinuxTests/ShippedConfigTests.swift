@@ -1,5 +1,6 @@
 import Testing
 import FlickCore
+import FlickFingerStories
 import FlickTestSupport
 @testable import FlickLinux
 
