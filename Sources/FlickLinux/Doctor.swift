@@ -315,7 +315,7 @@ public struct Doctor {
             return Check(title: title, status: .ok, detail: "available (/dev/uinput exists; built into the kernel)")
         }
         return Check(title: title, status: .failure,
-                     detail: "not loaded: no /sys/module/uinput and no /dev/uinput, so flickd cannot create its virtual touchpad or wheel (the fix's second command, run in the flickd source tree, loads it at every boot; scripts/install does both)",
+                     detail: "not loaded: no /sys/module/uinput and no /dev/uinput, so flickd cannot create its virtual touchpad or wheel (the fix's second command loads it at every boot; scripts/install and the package do both)",
                      fix: Fix.loadUinput)
     }
 
@@ -334,7 +334,7 @@ public struct Doctor {
         }
         if error.isPermissionDenied {
             return Check(title: title, status: .failure,
-                         detail: "no (\(error.reason)): flickd's udev rule gives /dev/uinput to the user at the seat (run the fix in the flickd source tree; scripts/install does it too), or give it to a group you are in",
+                         detail: "no (\(error.reason)): flickd's udev rule gives /dev/uinput to the user at the seat (the fix writes it; scripts/install and the package install it), or give it to a group you are in",
                          fix: Fix.uinputRule)
         }
         return Check(title: title, status: .failure, detail: "no: \(error)")

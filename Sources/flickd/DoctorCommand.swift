@@ -48,8 +48,7 @@ struct DoctorCommand: FlickdCommand {
               cannot read them (on X11 without libX11 and libXi), with the fix.
 
             Run it as the user whose desktop session flickd serves, not with sudo: the answers \
-            are about the user who runs it. Fixes that copy a file (systemd/...) are run in the \
-            flickd source tree.
+            are about the user who runs it. Every fix runs from any directory.
 
             Exit status: 0 when nothing stops flickd from working (warnings allowed); 1 when a \
             check failed; 64 when the command line cannot be run (an unknown option, a missing \
