@@ -457,17 +457,20 @@ public enum DesktopSettings {
         for (path, isKcminputrc) in files {
             // KConfig reads the file of each system directory, the least important first, and the
             // user's last: a group's entry in a later file overrides the same in an earlier one,
-            // and the parsers below take a group's last entry.
+            // and the per-device parser takes a device's last entry. Each file starts in no group
+            // (`[$]` is a header of no parts): its first keys are not the last file's last group's.
             let name = String(path[path.index(after: path.lastIndex(of: "/")!)...])
             let cascade = (environment.configDirs.reversed().map { $0 + "/" + name } + [path])
                 .compactMap { file in environment.readFile(file).map { (file, $0) } }
             guard !cascade.isEmpty else { continue }
-            let text = cascade.map { $0.1 }.joined(separator: "\n")
+            let text = cascade.map { $0.1 }.joined(separator: "\n[$]\n")
             read.append(contentsOf: cascade.map { $0.0 })
             // KWin applies kcminputrc's groups per device on Wayland; on X11 it is a stale file.
             let perDevice = isKcminputrc && kwin && !isX11 ? PerDeviceNaturalScrolling(kcminputrc: text, file: cascade.map { $0.0 }.joined(separator: ", ")) : nil
             let parse = isKcminputrc ? kcminputrcNaturalScrolling : touchpadxlibinputrcNaturalScrolling
-            guard let found = parse(text) else {
+            // The desktop-wide value is the first touchpad's of the most important file that has
+            // one: the user's, then the system directories' in their order.
+            guard let (file, found) = cascade.reversed().lazy.compactMap({ file, text in parse(text).map { (file, $0) } }).first else {
                 // No group is named like a touchpad or holds a touchpad-only key (a pad named
                 // "Synaptics TM3276-022" or "bcm5974" whose natural scrolling alone was changed;
                 // or only flickd's own pad has a group). KWin still applies each group to its
@@ -483,7 +486,7 @@ public enum DesktopSettings {
                 }
                 continue
             }
-            return .success(Answer(found.value, "KDE \(cascade.last!.0) \(found.group) \(found.key)", perDevice: perDevice))
+            return .success(Answer(found.value, "KDE \(file) \(found.group) \(found.key)", perDevice: perDevice))
         }
         if read.isEmpty {
             return .failure(Miss(why: "no KDE touchpad file (\(files.map(\.path).joined(separator: ", ")))"))

@@ -324,6 +324,25 @@ import Testing
         session.files["/etc/xdg/plasma/kcminputrc"] = "[Libinput][Defaults][Touchpad]\nNaturalScroll=false\n"
         session.files["/home/u/.config/kcminputrc"] = nil
         #expect(DesktopSettings.naturalScrolling(in: other)?.perDevice?.virtualTouchpad == false, "the first directory is the more important")
+
+        // The same touchpad's group in both files: the user's value is the desktop's.
+        let group = "[Libinput][1739][52934][SYNA801A:00 06CB:CEC6 Touchpad]\n"
+        session.files = ["/etc/xdg/kcminputrc": group + "NaturalScroll=true\n",
+                         "/home/u/.config/kcminputrc": "TopLevelKey=1\n" + group + "NaturalScroll=false\n"]
+        let both = try #require(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE")))
+        #expect(both.value == false && both.source.hasPrefix("KDE /home/u/.config/kcminputrc "), "\(both.source)")
+        #expect(both.perDevice?.natural(for: DeviceIdentity(name: "SYNA801A:00 06CB:CEC6 Touchpad", vendor: 1739, product: 52934)) == false)
+        // A system file's group only: found there, and named.
+        session.files["/home/u/.config/kcminputrc"] = "TopLevelKey=1\n"
+        let system2 = try #require(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE")))
+        #expect(system2.value == true && system2.source.hasPrefix("KDE /etc/xdg/kcminputrc "), "\(system2.source)")
+    }
+
+    /// Keys before a file's first group belong to no group, not to the group before them in an
+    /// earlier file of the cascade.
+    @Test func aFilesFirstKeysAreInNoGroup() {
+        let text = "[Libinput][1][2][A Touchpad]\nNaturalScroll=true\n[$]\nNaturalScroll=false\n"
+        #expect(KConfig(text: text).groups.first { $0.path == ["Libinput", "1", "2", "A Touchpad"] }?.entries.count == 1)
     }
 
     @Test func kdeWithOnlyTheVirtualPadsGroupGivesTheRealPadsLibinputsDefault() throws {
