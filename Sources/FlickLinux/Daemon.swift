@@ -162,8 +162,8 @@ public final class Daemon {
     /// does.
     private var closedForDriverGlides: [String: DeviceIdentity] = [:]
     /// Touch devices judged not used (`keeps`), by node: their sysfs path. udev's "change" of
-    /// the same device does not judge them again (a `udevadm trigger` would log each one
-    /// anew); a reload, a rescan or a new device at the node does.
+    /// the same device judges it again (a hwdb entry may have fixed its axes) but says an
+    /// unchanged judgement at debug level only (a `udevadm trigger` logged each one anew).
     private var unusedTouchNodes: [String: String] = [:]
 
     /// How long the configuration file must stay unchanged before it is read (see
@@ -922,11 +922,8 @@ public final class Daemon {
             case .added(let node):
                 open(node, at: now(), announced: true)
             case .changed(let node):
-                if node.kind == .touchpad || node.kind == .touchscreen, !node.syspath.isEmpty,
-                   unusedTouchNodes[node.devnode] == node.syspath {
-                    break  // The same device, judged already; nothing it can change is read anew.
-                }
-                open(node, at: now(), announced: true)
+                let judged = !node.syspath.isEmpty && unusedTouchNodes[node.devnode] == node.syspath
+                open(node, at: now(), announced: true, judgedBefore: judged)
             case .removed(let devnode, let syspath):
                 refusedTouchNodes.remove(devnode)
                 unusedTouchNodes[devnode] = nil
@@ -976,8 +973,9 @@ public final class Daemon {
     }
 
     /// Opens `node` and puts it to its use, or logs why not; `announced`: udev has just reported
-    /// it (an add or change), rather than a scan having listed it.
-    private func open(_ node: InputNode, at time: Instant, announced: Bool = false) {
+    /// it (an add or change), rather than a scan having listed it; `judgedBefore`: it is a touch
+    /// device judged not used before, whose same judgement is said at debug level.
+    private func open(_ node: InputNode, at time: Instant, announced: Bool = false, judgedBefore: Bool = false) {
         guard !paused else { return }
         if let id = idsByNode[node.devnode] {
             // Another device at a node still open: the kernel gave the node to a new device
@@ -1036,7 +1034,7 @@ public final class Daemon {
             hasButtons = description.hasPointerButtons
             let glides = desktopAnswer?.perDevice?.driverGlides(for: DeviceIdentity(description))
             guard keeps(engine.addDevice(id, description: description, driverGlides: glides), node: node,
-                        buttons: hasButtons, sizeHint: device.sizeHint) else {
+                        buttons: hasButtons, sizeHint: device.sizeHint, again: judgedBefore) else {
                 engine.removeDevice(id, at: time)
                 if glides != nil { closedForDriverGlides[node.devnode] = DeviceIdentity(description) }
                 unusedTouchNodes[node.devnode] = node.syspath
@@ -1076,7 +1074,9 @@ public final class Daemon {
 
     /// Whether a touch device with `admission` is kept open (and in the engine); logs the
     /// decision.
-    private func keeps(_ admission: DeviceAdmission, node: InputNode, buttons: Bool, sizeHint: LibinputQuirks.Hint? = nil) -> Bool {
+    /// `again`: the same device was judged not used before; that judgement again goes to debug.
+    private func keeps(_ admission: DeviceAdmission, node: InputNode, buttons: Bool, sizeHint: LibinputQuirks.Hint? = nil,
+                       again: Bool = false) -> Bool {
         let label = "\(node.devnode) (\(node.name))"
         switch admission {
         case .used(let kind, let geometry):
@@ -1092,13 +1092,14 @@ public final class Daemon {
             return true
         case .stopOnly(let kind, let why):
             guard let stopper = stopSources.stopper(ofUnreadDeviceWithButtons: buttons) else {
-                logger.info("\(label): \(kind.rawValue), not used (\(why), and \(Self.unreadDeviceStops(buttons: buttons)))")
+                let line = "\(label): \(kind.rawValue), not used (\(why), and \(Self.unreadDeviceStops(buttons: buttons)))"
+                if again { logger.debug("\(line)") } else { logger.info("\(line)") }
                 return false
             }
             logger.info("\(label): \(kind.rawValue), \(stopper) stops a coast (\(why))")
             return true
         case .ignored(let why):
-            logger.info("\(label): not used (\(why))")
+            if again { logger.debug("\(label): not used (\(why))") } else { logger.info("\(label): not used (\(why))") }
             return false
         }
     }

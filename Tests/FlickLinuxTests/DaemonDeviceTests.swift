@@ -63,7 +63,8 @@ final class ScriptedDevices: DeviceSource {
 
     /// The nodes that exist at start (`node(_:_:name:fixture:)` makes them).
     var present: [InputNode] = []
-    private var descriptions: [String: DeviceDescription] = [:]
+    /// What each node's device describes itself as when opened; a step may change it.
+    var descriptions: [String: DeviceDescription] = [:]
     private var steps: [() -> [DeviceMonitor.Change]] = []
     private let hotplug = Doorbell()
     /// Nodes whose open fails as the kernel refuses a user outside the input group (EACCES).
@@ -657,7 +658,8 @@ struct DaemonDeviceTests {
     }
 
     /// udev's "change" (`udevadm trigger`) of a touch device judged not used, or refused, says
-    /// nothing again; a change of a device at that node that is another one is judged.
+    /// it again at debug level only (it is judged again: a hwdb entry may have fixed it); a
+    /// change of a device at that node that is another one is judged and said as usual.
     @Test func aChangeOfADeviceJudgedBeforeIsNotLoggedAgain() throws {
         let source = ScriptedDevices()
         let screen = try source.node(6, .touchscreen, name: "ELAN Touchscreen", fixture: "touch-screen")
@@ -681,10 +683,31 @@ struct DaemonDeviceTests {
         try Self.daemon(source, Outputs(), log: log, configuration: configuration).run()
         let notUsed = log.lines.filter { $0.hasPrefix("info: /dev/input/event6 (ELAN Touchscreen): touchscreen, not used") }
         #expect(notUsed.count == 2, "at start, and for the other device at its node: \(log.lines)")
+        let again = log.lines.filter { $0.hasPrefix("debug: /dev/input/event6 (ELAN Touchscreen): touchscreen, not used") }
+        #expect(again.count == 2, "judged again at each change of the same device: \(log.lines)")
         #expect(log.lines.filter { $0.hasPrefix("warning: ") }.count == 1, "the refusal said once: \(log.lines)")
         #expect(log.lines.filter { $0 == "debug: cannot open /dev/input/event5 (SynPS/2 Synaptics TouchPad): Permission denied (still)" }.count == 2,
                 "\(log.lines)")
-        #expect(source.opened.filter { $0 == screen.devnode }.count == 2, "\(source.opened)")
+        #expect(source.opened.filter { $0 == screen.devnode }.count == 4, "opened at each look: \(source.opened)")
+    }
+
+    /// A touchpad set aside for its axes (no size), then fixed by a hwdb entry and a `udevadm
+    /// trigger`: udev's "change" of the same device judges it again, and it is read.
+    @Test func aChangeOfADeviceSetAsideJudgesItAgain() throws {
+        let source = ScriptedDevices()
+        let pad = try source.node(5, .touchpad, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440")
+        let fixed = source.descriptions[pad.devnode]
+        var broken = try #require(fixed)
+        broken.absoluteAxes = broken.absoluteAxes.mapValues { var axis = $0; axis.maximum = axis.minimum; return axis }
+        source.descriptions[pad.devnode] = broken
+        source.present = [pad]
+        let log = try Self.run(source, steps: [{
+            source.descriptions[pad.devnode] = fixed
+            return [.changed(pad)]
+        }])
+        #expect(log.lines.contains { $0.hasPrefix("info: /dev/input/event5 (SynPS/2 Synaptics TouchPad): not used") }, "\(log.lines)")
+        #expect(log.lines.contains { $0.hasPrefix("info: /dev/input/event5 (SynPS/2 Synaptics TouchPad): touchpad") && $0.hasSuffix("flicks coast") },
+                "\(log.lines)")
     }
 
     /// A node a scan lists that cannot be opened for want of the node (no /dev/input in a
