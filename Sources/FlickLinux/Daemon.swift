@@ -490,8 +490,10 @@ public final class Daemon {
     // MARK: The desktop's natural scrolling
 
     /// Asks the desktop for its touchpad setting when `configuration` follows it (a
-    /// `scroll.natural = "auto"` anywhere); else logs the explicit setting. The answer is
-    /// applied when it arrives (`desktopAnswered`); until then the last one stays.
+    /// `scroll.natural = "auto"` anywhere); else logs the explicit setting, and asks all the
+    /// same for the virtual pad's own setting (touchpad output) or which drivers glide (an X
+    /// server). The answer is applied when it arrives (`desktopAnswered`); until then the last
+    /// one stays.
     private func askDesktop(for configuration: Configuration) {
         guard let desktop else { return }
         if !configuration.followsDesktopNaturalScrolling {

@@ -137,19 +137,6 @@ public enum DesktopSettings {
         }
     }
 
-    /// Sets `engine.desktopNaturalScrolling` for `configuration` (see
-    /// `naturalScrollingDecision`) and logs what was found and where. The daemon calls it with
-    /// `DesktopQuery`'s answer once it has come (`probe` must not block: it runs on the event
-    /// loop); explicit `true`/`false` settings skip the desktop.
-    public static func followNaturalScrolling(
-        _ configuration: Configuration, engine: Engine, logger: Logger,
-        probe: () -> Finding
-    ) {
-        let decision = naturalScrollingDecision(for: configuration, probe: probe)
-        if let desktop = decision.desktop { engine.desktopNaturalScrolling = desktop }
-        logger.info("\(decision.message)")
-    }
-
     // MARK: The probe, with its inputs injectable
 
     /// What the probe reads: the session's variables, files, and gsettings.

@@ -447,18 +447,6 @@ import Testing
         #expect(probed == 1)
     }
 
-    @Test func followingSetsTheEngineAndLogs() {
-        let engine = Engine()
-        let log = CollectedLog()
-        DesktopSettings.followNaturalScrolling(.defaults, engine: engine, logger: log.logger) { .found(DesktopSettings.Answer(true, "KDE test")) }
-        #expect(engine.desktopNaturalScrolling == true)
-        #expect(log.lines == ["info: natural scrolling: auto → true (KDE test)"])
-        var off = Configuration()
-        off.scroll.natural = .off
-        DesktopSettings.followNaturalScrolling(off, engine: engine, logger: log.logger) { Issue.record("probed"); return .none(why: "probed") }
-        #expect(engine.desktopNaturalScrolling == true, "not asked: left as it was, and unused")
-    }
-
     // MARK: Running gsettings
 
     @Test func programOutputIsCollected() throws {
