@@ -36,8 +36,9 @@ import FlickCore
 /// A file may hold several devices (`libinput record` given several nodes, or `--all`), each
 /// with its own events on one clock. The replayed device is the touch device (a touchpad or
 /// touchscreen, `DeviceDescription.kind`) with the most evdev frames (SYN_REPORTs; `hid:` and
-/// `libinput:` entries count for nothing), the first listed of equals, wherever it is in the list: a keyboard, or a touchscreen idle or touched once,
-/// listed before the touchpad is not replayed in its place.
+/// `libinput:` entries count for nothing), the first listed of equals, wherever it is in the
+/// list: a keyboard, or a touchscreen idle or touched once, listed before the touchpad is not
+/// replayed in its place.
 /// Other touch devices are named in `Recording.otherTouchDevices`; a file with no touch device
 /// replays one libinput rejects (`DeviceDescription.rangeProblem`), else its first device,
 /// which the replay then reports as not read. `ndevices:`, when present, must count the devices
@@ -94,9 +95,7 @@ public enum LibinputRecordParser {
             // libinput record writes every device's events: (empty when it had none), after its
             // description; a file without it ends inside the device.
             guard device["events"] != nil else {
-                let node = device["node"].flatMap { node -> String? in
-                    if case .scalar(let text) = node.value { return text } else { return nil }
-                } ?? "listed here"
+                let node = nodeName(device) ?? "listed here"
                 throw RecordingError(line: device.line, message: "the device \(node) has no \"events:\" list, which libinput record always writes: the recording was cut short?")
             }
             described.append((device, description))

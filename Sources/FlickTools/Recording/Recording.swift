@@ -29,8 +29,9 @@ public struct Recording: Hashable, Sendable {
     /// on, and the recording is read as libinput read it there. nil when none applied.
     public var resolutionQuirk: String?
     /// The touch devices of a `libinput record` file holding several that were not replayed
-    /// (`NAME (/dev/input/eventN)`, in file order): only the one with the most evdev frames is, or the one `--device` names. Empty for
-    /// a file with one touch device, and for evemu, which records one device.
+    /// (`NAME (/dev/input/eventN)`, in file order): only the one with the most evdev frames is,
+    /// or the one `--device` names. Empty for a file with one touch device, and for evemu, which
+    /// records one device.
     public var otherTouchDevices: [String] = []
     /// The node the replayed device was recorded from (`/dev/input/event5`), as a `libinput
     /// record` file names it; nil for evemu, which names none.
