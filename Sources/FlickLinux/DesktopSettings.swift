@@ -221,7 +221,8 @@ public enum DesktopSettings {
     /// server's, which blocks while it opens, is `openServerWatch()`): on Xfce under
     /// X11, its `pointers` channel's file (`xfcePointersFile`); on a desktop
     /// that is neither KDE nor GNOME, sway's input events, and a sway starting in the runtime
-    /// directory when none runs (`SwaySessionWatch`); KDE Plasma's files, and GNOME's dconf
+    /// directory when none runs (`SwaySessionWatch`); KDE Plasma's files (the user's and the
+    /// system directories', `kdeCascade`), and GNOME's dconf
     /// database, `$XDG_CONFIG_HOME/dconf/user` (`DesktopFilesWatch`). nil when there is neither
     /// a sway to reach nor a runtime directory, no configuration directory, or inotify fails.
     /// `logger` hears about directories that cannot be watched and sway's comings and goings.
@@ -248,7 +249,7 @@ public enum DesktopSettings {
             return try? DesktopFilesWatch(paths: [configHome + "/dconf/user"], logger: logger)
         }
         guard isKDE, let files = kdeFiles(environment) else { return nil }
-        return try? DesktopFilesWatch(paths: files.map(\.path), logger: logger)
+        return try? DesktopFilesWatch(paths: files.flatMap { kdeCascade($0.path, environment) }, logger: logger)
     }
 
     /// The X server's watch on each touchpad's natural scrolling (`XServerWatch`) on a session
@@ -424,6 +425,14 @@ public enum DesktopSettings {
         return isX11Session(environment) ? [x11, wayland] : [wayland, x11]
     }
 
+    /// The files KConfig reads for the user's KDE file at `path`, the least important first: the
+    /// one of the same name in each `$XDG_CONFIG_DIRS` directory, the last listed first, then the
+    /// user's. A change to any of them (a package's new `/etc/xdg/kcminputrc`) may change the answer.
+    private static func kdeCascade(_ path: String, _ environment: Environment) -> [String] {
+        let name = String(path[path.index(after: path.lastIndex(of: "/")!)...])
+        return environment.configDirs.reversed().map { $0 + "/" + name } + [path]
+    }
+
     /// Whether KDE's X11 files apply: the session says x11, or it is X's without saying so
     /// (`isX11`: `startx` from a console).
     private static func isX11Session(_ environment: Environment) -> Bool {
@@ -446,9 +455,7 @@ public enum DesktopSettings {
             // user's last: a group's entry in a later file overrides the same in an earlier one,
             // and the per-device parser takes a device's last entry. Each file starts in no group
             // (`[$]` is a header of no parts): its first keys are not the last file's last group's.
-            let name = String(path[path.index(after: path.lastIndex(of: "/")!)...])
-            let cascade = (environment.configDirs.reversed().map { $0 + "/" + name } + [path])
-                .compactMap { file in environment.readFile(file).map { (file, $0) } }
+            let cascade = kdeCascade(path, environment).compactMap { file in environment.readFile(file).map { (file, $0) } }
             guard !cascade.isEmpty else { continue }
             let text = cascade.map { $0.1 }.joined(separator: "\n[$]\n")
             read.append(contentsOf: cascade.map { $0.0 })

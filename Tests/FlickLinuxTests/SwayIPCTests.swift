@@ -409,6 +409,18 @@ import Testing
         #expect(kde.receive() == .touchpads)
         #expect(kde.receive() == .none, "told once")
 
+        // A system directory's kcminputrc (KWin's defaults a distribution ships) is read under
+        // the user's: its change is a change, in a directory made only now.
+        var system = session("KDE")
+        system.configDirs = [directory + "/xdg-vendor", directory + "/xdg"]
+        let cascade = try #require(DesktopSettings.watchChanges(in: system, logger: quiet))
+        #expect(cascade.source.contains(directory + "/xdg/kcminputrc") && cascade.source.contains(directory + "/xdg-vendor/kcminputrc"))
+        try FileManager.default.createDirectory(atPath: directory + "/xdg", withIntermediateDirectories: false)
+        _ = cascade.receive()
+        #expect(cascade.receive() == .none)
+        try "[Libinput][Defaults][Touchpad]\nNaturalScroll=true\n".write(toFile: directory + "/xdg/kcminputrc", atomically: true, encoding: .utf8)
+        #expect(cascade.receive() == .touchpads)
+
         // dconf's service writes a new database and renames it over `user`, in a directory
         // made at the first write.
         let gnome = try #require(DesktopSettings.watchChanges(in: session("ubuntu:GNOME"), logger: quiet))
