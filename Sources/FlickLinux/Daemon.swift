@@ -184,6 +184,14 @@ public final class Daemon {
     private var refusedTouchNodes: Set<String> = []
     /// Set while writes to the output device fail, so a failure is logged once rather than per tick.
     private var outputFailing = false
+    /// A lift of the virtual fingers the kernel did not take: when to write it again, and the
+    /// wait after that one fails too. Left down, the fingers would rest on the virtual pad until
+    /// the next coast's landing (libinput would hold its scroll open: a real pad's two-finger
+    /// scroll meanwhile would be read as four fingers' on the same seat by some compositors).
+    private var owedLift: (at: Instant, wait: Duration)?
+    /// The first wait before a failed lift is written again; it doubles up to `liftRetryLongest`.
+    static let liftRetryFirst = Duration.milliseconds(100)
+    static let liftRetryLongest = Duration.seconds(5)
     /// Whether mice and keyboards are in the epoll set: only while a coast runs.
     private var watchingStopSources = false
     /// Tells a suspend during a coast (`SuspendWatch`).
@@ -349,7 +357,7 @@ public final class Daemon {
             // deadline may have moved, appeared or gone.
             followCoast()
             if (readyOwed || reloadingOwed) && mayWaitForServiceManager { reportReady() }
-            try timer.arm(at: engine.nextDeadline)
+            try timer.arm(at: nextDeadline)
             if statusCounts != reportedStatus { reportStatus() }
         }
     }
@@ -737,6 +745,7 @@ public final class Daemon {
         }
         // Fingers still down on the old touchpad end with it: the kernel lifts them.
         current.close()
+        owedLift = nil
         output = replacement
         engine.output = mode
         outputFailing = false
@@ -807,6 +816,7 @@ public final class Daemon {
             return
         }
         let time = now()
+        if let owed = owedLift, time >= owed.at { writeOwedLift(owed, at: time) }
         // The deadline may have moved later since the timer was armed (events in the same
         // wake-up); then the re-arm at the end of the wake-up takes care of it.
         guard let deadline = engine.nextDeadline, time >= deadline else { return }
@@ -836,11 +846,41 @@ public final class Daemon {
         do {
             try touchpad.write(frame)
             outputFailing = false
+            // A landing lifts fingers still down first (`VirtualTouchpad.Encoder`).
+            owedLift = nil
             // Read after the write: when the kernel stamped the frame, as libinput will see it.
             engine.touchFrameWritten(at: now())
         } catch {
             if !outputFailing { logger.error("cannot write to the virtual touchpad: \(error)") }
             outputFailing = true
+            if frame.action == .lift { owedLift = (now() + Self.liftRetryFirst, Self.liftRetryFirst) }
+        }
+    }
+
+    /// Writes again a lift the kernel did not take, unless the engine has landed the fingers
+    /// since (its landing lifts them first) or the device is gone; failing again, waits twice as
+    /// long, up to `liftRetryLongest`.
+    private func writeOwedLift(_ owed: (at: Instant, wait: Duration), at time: Instant) {
+        guard !engine.hasFingersDown, case .touchpad(let touchpad)? = output else {
+            owedLift = nil
+            return
+        }
+        do {
+            try touchpad.write(TouchFrame(action: .lift, first: .zero, second: .zero))
+            owedLift = nil
+            if outputFailing { logger.info("the virtual touchpad's lift, written again, was taken: its fingers are up") }
+            outputFailing = false
+        } catch {
+            let wait = min(owed.wait * 2, Self.liftRetryLongest)
+            owedLift = (time + wait, wait)
+        }
+    }
+
+    /// When the timer must fire next: the engine's deadline, or an owed lift's, the earlier.
+    private var nextDeadline: Instant? {
+        switch (engine.nextDeadline, owedLift?.at) {
+        case (let engine?, let lift?): return min(engine, lift)
+        case (let deadline, nil), (nil, let deadline): return deadline
         }
     }
 

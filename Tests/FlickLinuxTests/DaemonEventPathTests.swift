@@ -129,6 +129,52 @@ struct DaemonEventPathTests {
         #expect(source.devices[Self.keyboard]?.reads == 1)
     }
 
+    @Test("a lift of the virtual fingers the kernel did not take is written again, later each time, until taken")
+    func aFailedLiftIsWrittenAgain() throws {
+        let source = try Self.source()
+        let outputs = DaemonDeviceTests.Outputs()
+        let log = CollectedLog()
+        var touchpad: Configuration { var c = Configuration(); c.output.mode = .touchpad; return c }
+        var liftTaken: Instant?
+        var failedAt: [Instant] = []
+        source.play([{
+            let pad = source.devices[Self.pad]!
+            pad.feed(Self.flick(on: pad.description, releasedAt: Syscall.monotonicNow()))
+            let virtual = outputs.touchpads[0]
+            virtual.failingLifts = 2
+            virtual.afterWrite = { frame in
+                if virtual.frames.count == 3 {
+                    // A key once the fingers move (the keyboard is read from the coast's first
+                    // wake-up on): they freeze, rest and lift.
+                    source.devices[Self.keyboard]!.feed(Self.press(30, at: Syscall.monotonicNow()))
+                } else if frame.action == .lift, liftTaken == nil {
+                    liftTaken = Syscall.monotonicNow()
+                    raise(SIGTERM)
+                }
+            }
+            return []
+        }])
+        log.onLine = { line in if line.hasPrefix("error: cannot write to the virtual touchpad") { failedAt.append(Syscall.monotonicNow()) } }
+        let daemon = try DaemonDeviceTests.daemon(source, outputs, log: log, configuration: touchpad)
+        let watchdog = DaemonWatchdog(seconds: 10)
+        defer {
+            for pad in outputs.touchpads { pad.afterWrite = nil }
+            log.onLine = nil
+        }
+        try daemon.run()
+        watchdog.cancel()
+        let virtual = try #require(outputs.touchpads.first)
+        #expect(virtual.frames.first?.action == .land && virtual.frames.last?.action == .lift, "\(virtual.frames.map(\.action))")
+        #expect(virtual.liftsTried == 3, "the lift, then twice again: once failing, once taken")
+        #expect(Self.coastEnds(log) == ["key"], "\(log.lines)")
+        #expect(failedAt.count == 1, "the failure is said once: \(log.lines)")
+        if let failed = failedAt.first, let taken = liftTaken {
+            // 100 ms, then 200 ms: taken no sooner than 300 ms after the failure.
+            #expect(taken - failed >= Daemon.liftRetryFirst * 3, "\(taken - failed)")
+        }
+        #expect(log.lines.contains { $0.contains("lift, written again, was taken") }, "\(log.lines)")
+    }
+
     @Test("a mouse button pressed during a coast stops it")
     func aButtonStopsTheCoast() throws {
         let source = try Self.source()

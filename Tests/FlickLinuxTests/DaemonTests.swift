@@ -33,9 +33,24 @@ final class RecordingTouchpad: TouchSink {
         self.devnode = devnode
     }
 
+    /// How many of the next lift writes fail (EIO), as a kernel that does not take them.
+    var failingLifts = 0
+    /// Every lift written, taken or not.
+    var liftsTried = 0
+    /// Runs after each frame recorded.
+    var afterWrite: ((TouchFrame) -> Void)?
+
     func write(_ frame: TouchFrame) throws(SystemError) {
         if closed { throw SystemError(errno: EBADF, call: "write", path: "/dev/uinput") }
+        if frame.action == .lift {
+            liftsTried += 1
+            if failingLifts > 0 {
+                failingLifts -= 1
+                throw SystemError(errno: EIO, call: "write", path: "/dev/uinput")
+            }
+        }
         frames.append(frame)
+        afterWrite?(frame)
     }
 
     func close() { closed = true }
