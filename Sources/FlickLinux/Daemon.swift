@@ -186,8 +186,8 @@ public final class Daemon {
     private var outputFailing = false
     /// A lift of the virtual fingers the kernel did not take: when to write it again, and the
     /// wait after that one fails too. Left down, the fingers would rest on the virtual pad until
-    /// the next coast's landing (libinput would hold its scroll open: a real pad's two-finger
-    /// scroll meanwhile would be read as four fingers' on the same seat by some compositors).
+    /// the next coast's landing: libinput's scroll on it never ends (the app gets no scroll
+    /// stop) and the pad reads as touched to anything that asks.
     private var owedLift: (at: Instant, wait: Duration)?
     /// The first wait before a failed lift is written again; it doubles up to `liftRetryLongest`.
     static let liftRetryFirst = Duration.milliseconds(100)
