@@ -144,6 +144,35 @@ check "--prefix /opt/flickd: uninstall keeps a unit in etc/systemd/user that run
     test -f "$root/etc/systemd/user/flickd.service"
 rm -rf "$root"
 
+# ------------------------------------------------------------- whose desktop, run as root ---
+# scripts/lib/desktop-user.sh, which both scripts source to find the user they set flickd up
+# for, with an `id -u` that answers 0 and a stand-in logname that names $LOGNAME_IS (none when
+# empty, as a root login's). Prints "target_user|target_how".
+mkdir -p "$work/as-root-bin"
+printf '#!/bin/sh\nif [ "$*" = -u ]; then echo 0; else exec %s "$@"; fi\n' "$(command -v id)" \
+    >"$work/as-root-bin/id"
+printf '#!/bin/sh\n[ -n "$LOGNAME_IS" ] && echo "$LOGNAME_IS"\n' >"$work/as-root-bin/logname"
+chmod 755 "$work/as-root-bin/id" "$work/as-root-bin/logname"
+desktop_user() {  # NAME=VALUE...
+    env -u SUDO_USER -u PKEXEC_UID LOGNAME_IS= PATH="$work/as-root-bin:$PATH" "$@" bash -c \
+        'set -euo pipefail; . "$1"; find_target_user; echo "$target_user|$target_how"' \
+        desktop-user "$repo/scripts/lib/desktop-user.sh"
+}
+if nobody_uid=$(id -u nobody 2>/dev/null); then
+    check "the desktop user through sudo: \$SUDO_USER" test "$(desktop_user SUDO_USER=nobody)" = "nobody|"
+    check "the desktop user through pkexec: \$PKEXEC_UID's name" \
+        test "$(desktop_user PKEXEC_UID="$nobody_uid")" = "nobody|who ran pkexec"
+    check "the desktop user through su: logname's" \
+        test "$(desktop_user LOGNAME_IS=nobody)" = "nobody|who logged in before su (logname)"
+    check "the desktop user through su after sudo from root: logname's" \
+        test "$(desktop_user SUDO_USER=root LOGNAME_IS=nobody)" = "nobody|who logged in before su (logname)"
+    check "the desktop user in a root login: none" test "$(desktop_user)" = "|who logged in before su (logname)"
+    check "the desktop user named by a sudo for a user that does not exist: none" \
+        test "$(desktop_user SUDO_USER=flickd-no-such-user)" = "|"
+else
+    echo "skip the desktop user checks (no user 'nobody' here)"
+fi
+
 # ------------------------------------------------------------------------- mistakes caught ---
 if PATH=$fake_path "$repo/scripts/install" --destdir "$work/x" --prefix relative --binary "$binary" >"$work/err.log" 2>&1; then
     fail "a relative --prefix is refused"

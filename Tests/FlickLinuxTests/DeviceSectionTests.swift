@@ -173,6 +173,114 @@ import FlickCore
         #expect(problems("devices = [1]\n") == ["flickd.toml:1: unknown key devices"])
     }
 
+    /// `devices = [{...}]` is a key holding an inline array of tables: no `[[devices]]` header
+    /// was written, so the message names the key on its line and what it holds, and suggests a
+    /// near section the way it is written.
+    @Test func anInlineArrayOfTablesUnderAnUnknownNameIsNamedAsWritten() {
+        let sections = "; the sections are [scroll], [coast], [velocity], [touchpad], [touchscreen], [stop], [output] and [[device]]"
+        #expect(problems("devices = [{ name = \"pad\", enabled = false }]\n") == [
+            "flickd.toml:1: unknown key devices = [{...}], an inline array of tables; did you mean [[device]] sections?\(sections)",
+        ])
+        #expect(problems("# pads\ndevcie = [\n  { name = \"a\" },\n  { name = \"b\" },\n]\n") == [
+            "flickd.toml:2: unknown key devcie = [{...}], an inline array of tables; did you mean [[device]] sections?\(sections)",
+        ])
+        #expect(problems("\"devices\" = [{ name = \"pad\" }]\n") == [
+            "flickd.toml:1: unknown key devices = [{...}], an inline array of tables; did you mean [[device]] sections?\(sections)",
+        ])
+        #expect(problems("scrol = [{ speed = 40 }]\n") == [
+            "flickd.toml:1: unknown key scrol = [{...}], an inline array of tables; did you mean [scroll]?\(sections)",
+        ])
+        #expect(problems("keyboard = [{ repeat = 1 }]\n") == [
+            "flickd.toml:1: unknown key keyboard = [{...}], an inline array of tables\(sections)",
+        ])
+        // In a device section, the same, with the section's tables.
+        let deviceTables = "; the sections are [device.scroll], [device.coast], [device.velocity], [device.touchpad], [device.touchscreen]"
+        #expect(problems("[[device]]\nname = \"pad\"\ncaost = [{ boost = true }]\n") == [
+            "flickd.toml:3: unknown key device[1].caost = [{...}], an inline array of tables; did you mean [device.coast]?\(deviceTables)",
+        ])
+        #expect(problems("device = [{ name = \"pad\", stop = [{ key = false }] }]\n") == [
+            "flickd.toml:1: unknown key device[1].stop = [{...}], an inline array of tables; [stop] applies to the whole daemon and goes at the top level\(deviceTables)",
+        ])
+    }
+
+    /// To TOML, `device = [{...}]` is the same data as `[[device]]` sections, and flickd reads
+    /// it so: the same rules, and problems named by the section's number on their own line.
+    @Test func theDeviceSectionsWrittenInlineAreTheSameRules() throws {
+        let inline = try #require(parsed("""
+            device = [
+              { name = "Synaptics", vendor = 0x06cb, resolution = 30, coast = { deceleration_rate = "fast" }, touchpad = { fingers = 3 } },
+              { product = "0007", enabled = false },
+            ]
+            [coast]
+            boost = false
+            """))
+        let headers = try #require(parsed("""
+            [coast]
+            boost = false
+            [[device]]
+            name = "Synaptics"
+            vendor = 0x06cb
+            resolution = 30
+            [device.coast]
+            deceleration_rate = "fast"
+            [device.touchpad]
+            fingers = 3
+            [[device]]
+            product = "0007"
+            enabled = false
+            """))
+        #expect(inline.devices.count == 2)
+        #expect(inline == headers)
+        #expect(problems("device = [\n  { name = \"a\" },\n  { name = \"b\", resolution = 0 },\n]\n") == [
+            "flickd.toml:3: device[2].resolution = 0 is out of range (1 <= resolution <= 1000); without it flickd uses the resolution the device reports (or an estimate)",
+        ])
+        // TOML lets no [[device]] header add to the inline array: the syntax error says where it is.
+        #expect(problems("device = [{ name = \"a\" }]\n\n[[device]]\nname = \"b\"\n") == [
+            "flickd.toml:3:1: TOML syntax error: Error while parsing table header: cannot redefine existing array 'device' as array-of-tables; "
+                + "device = [...] on line 1 holds the device sections already: write each one there, or all as [[device]] sections",
+        ])
+    }
+
+    /// A misspelt header in or after a device section, or a table of one with its brackets or
+    /// its section's name wrong, gets a did-you-mean on its own line.
+    @Test func misspeltHeadersInAndAfterADeviceSectionSuggestTheNearestOne() {
+        let sections = "; the sections are [scroll], [coast], [velocity], [touchpad], [touchscreen], [stop], [output] and [[device]]"
+        let deviceTables = "; the sections are [device.scroll], [device.coast], [device.velocity], [device.touchpad], [device.touchscreen]"
+        // Two brackets on a misspelt table of the section: a section, as with one.
+        #expect(problems("[[device]]\nname = \"pad\"\n[[device.caost]]\nboost = true\n") == [
+            "flickd.toml:3: unknown section [[device.caost]] in device[1]; did you mean [device.coast]?\(deviceTables)",
+        ])
+        #expect(problems("[[device]]\nname = \"pad\"\n[[ device . touchpda ]]\nfingers = 3\n") == [
+            "flickd.toml:3: unknown section [[device.touchpda]] in device[1]; did you mean [device.touchpad]?\(deviceTables)",
+        ])
+        // Near a section that applies to the whole daemon.
+        #expect(problems("[[device]]\nname = \"pad\"\n[device.stpo]\nkey = false\n") == [
+            "flickd.toml:3: unknown section [device.stpo] in device[1]; did you mean [stop]?; it applies to the whole daemon and goes at the top level\(deviceTables)",
+        ])
+        #expect(problems("[[device]]\nname = \"pad\"\n[[device.outptu]]\nmode = \"wheel\"\n") == [
+            "flickd.toml:3: unknown section [[device.outptu]] in device[1]; did you mean [output]?; it applies to the whole daemon and goes at the top level\(deviceTables)",
+        ])
+        // The section's name misspelt in a table's header: that table is meant, not [[device]].
+        #expect(problems("[[device]]\nname = \"pad\"\n[devcie.coast]\nboost = true\n") == [
+            "flickd.toml:3: unknown section [devcie.coast]; did you mean [device.coast]?\(sections)",
+        ])
+        #expect(problems("[[device]]\nname = \"pad\"\n[[devcie.caost]]\nboost = true\n") == [
+            "flickd.toml:3: unknown section [[devcie.caost]]; did you mean [device.coast]?\(sections)",
+        ])
+        // One pair of brackets after a device section: another section is meant.
+        #expect(problems("[[device]]\nname = \"pad\"\n\n[ device ]\nname = \"screen\"\n") == [
+            "flickd.toml:4:1: TOML syntax error: Error while parsing table header: cannot redefine existing array 'device' as table; "
+                + "did you mean [[device]]?; [device] needs two brackets, one such section per rule",
+        ])
+        // A table of a device section with no section above it: not [device], which was not written.
+        #expect(problems("[device.coast]\nboost = false\n") == [
+            "flickd.toml:1: [device.coast] has no [[device]] section above it: write [[device]] with a name, vendor or product first, then [device.coast]",
+        ])
+        #expect(problems("# pad\n[[device.caost]]\nboost = false\n") == [
+            "flickd.toml:2: [[device.caost]] has no [[device]] section above it: write [[device]] with a name, vendor or product first, then [device.coast]",
+        ])
+    }
+
     /// A device section may not hold [stop] or [output]: its did-you-mean never names their
     /// keys (following it would be refused in turn), and one that fits is said to go at the top.
     @Test func unknownKeysInASectionSuggestOnlyKeysASectionMayHold() {
