@@ -127,7 +127,12 @@ public enum DesktopSettings {
     ) -> (desktop: Bool?, message: String) {
         guard configuration.followsDesktopNaturalScrolling else {
             let value = configuration.naturalScrolling(for: nil, kind: .touchpad, desktop: nil).isNatural
-            return (nil, "natural scrolling: \(value) (scroll.natural = \(value) in the configuration; the desktop's setting is not read)")
+            // With the touchpad output the desktop scrolls the virtual pad as it does the real
+            // one (`Engine.glide`): the explicit value decides touchscreen coasts, not a pad's.
+            let applies = configuration.output.mode == .touchpad
+                ? "for touchscreen coasts; a touchpad's glide on \(VirtualTouchpad.name) goes the way the desktop's own setting scrolls it"
+                : "the desktop's setting is not read"
+            return (nil, "natural scrolling: \(value) (scroll.natural = \(value) in the configuration\(configuration.output.mode == .touchpad ? ", " : "; ")\(applies))")
         }
         switch probe() {
         case .none(let why), .unanswered(let why):

@@ -24,7 +24,7 @@ struct DevicesCommand: FlickdCommand {
             unknown option, a missing value).
             """,
         options: [
-            CommandOption(name: "config", valueName: "FILE", help: "Decide with the settings in FILE (TOML), as `flickd run --config FILE` would. Default: the file `flickd run` reads ($XDG_CONFIG_HOME/flickd/config.toml, else /etc/flickd/config.toml, else the built-in defaults)."),
+            CommandOption(name: "config", valueName: "FILE", help: "Decide with the settings in FILE (TOML), as `flickd run --config FILE` would. Default: the file `flickd run` reads ($XDG_CONFIG_HOME/flickd/config.toml (~/.config/flickd/config.toml), else /etc/flickd/config.toml, else the built-in defaults)."),
         ]
     )
 

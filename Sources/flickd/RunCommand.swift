@@ -61,7 +61,7 @@ struct RunCommand: FlickdCommand {
         options: [
             CommandOption(
                 name: "config", valueName: "FILE",
-                help: "Read settings from FILE (TOML; every key is documented in \(documentedConfiguration)). Default: $XDG_CONFIG_HOME/flickd/config.toml, else /etc/flickd/config.toml, else the built-in defaults."),
+                help: "Read settings from FILE (TOML; every key is documented in \(documentedConfiguration)). Default: $XDG_CONFIG_HOME/flickd/config.toml (~/.config/flickd/config.toml), else /etc/flickd/config.toml, else the built-in defaults."),
             CommandOption(name: "verbose", help: "Log every device, gesture and coast decision, and at each coast's end how punctually its timer woke (debug level)."),
         ]
     )

@@ -307,7 +307,7 @@ struct DesktopQueryTests {
         defer { close(sway) }
         let query = try DesktopQuery(probe: { _ in .found(DesktopSettings.Answer(true, "sway test")) },
                                      watchChanges: oneSwayChange(ours, sway, counting: ProbeCounter()))
-        let line = "natural scrolling: false (scroll.natural = false in the configuration; the desktop's setting is not read)"
+        let line = "natural scrolling: false (scroll.natural = false in the configuration, for touchscreen coasts; a touchpad's glide on flickd virtual touchpad goes the way the desktop's own setting scrolls it)"
         let lines = LevelledLines(endAfter: 2, of: line)
         let daemon = try Daemon(engine: Engine(configuration: explicit), wheel: RecordingWheel(), monitor: nil,
                                 logger: Logger(label: "flickd-test") { _ in lines }, desktop: query) { explicit }

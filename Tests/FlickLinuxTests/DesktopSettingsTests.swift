@@ -437,7 +437,12 @@ import Testing
         let decision = DesktopSettings.naturalScrollingDecision(for: configuration) { probed += 1; return .found(DesktopSettings.Answer(false, "x")) }
         #expect(probed == 0)
         #expect(decision.desktop == nil)
-        #expect(decision.message == "natural scrolling: true (scroll.natural = true in the configuration; the desktop's setting is not read)")
+        #expect(decision.message == "natural scrolling: true (scroll.natural = true in the configuration, for touchscreen coasts; a touchpad's glide on flickd virtual touchpad goes the way the desktop's own setting scrolls it)",
+                "the touchpad output: the desktop scrolls the virtual pad as the real one")
+        var wheel = configuration
+        wheel.output.mode = .wheel
+        #expect(DesktopSettings.naturalScrollingDecision(for: wheel) { .none(why: "not asked") }.message
+                == "natural scrolling: true (scroll.natural = true in the configuration; the desktop's setting is not read)")
 
         // A device section left on auto still needs the desktop's answer.
         var section = Configuration()

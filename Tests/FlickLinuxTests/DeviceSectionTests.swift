@@ -373,7 +373,7 @@ import FlickCore
         let configuration = try #require(parsed(example))
         let rule = try #require(configuration.devices.first)
         #expect(configuration.devices.count == 1)
-        #expect(rule.name == "Synaptics" && rule.vendor == 0x06cb && rule.resolution == 30)
+        #expect(rule.name == "Synaptics" && rule.vendor == 0x0002 && rule.resolution == 30)
         #expect(rule.configuration.coast.decelerationRate == 0.99)
         #expect(rule.configuration.touchpad.fingers == 3)
         for key in ConfigurationLoader.deviceKeys {

@@ -29,6 +29,7 @@ import Testing
         #expect(listing.text == """
             /dev/input/event1  "SynPS/2 Synaptics TouchPad"
                 kind:        touchpad
+                ids:         vendor 0x0002, product 0x0007
                 size:        97.3 × 66.9 mm
                 resolution:  42.0 × 42.0 units/mm
                 slots:       2

@@ -1,8 +1,8 @@
 import FlickCore
 
 /// What a configuration makes of each input device, as `flickd devices` prints it: the node,
-/// its name, what udev says it is and, for a touch device, its size, resolution and slots, then
-/// whether flickd uses it and why (not).
+/// its name, what udev says it is and, for a touch device, its vendor and product ids, size,
+/// resolution and slots, then whether flickd uses it and why (not).
 ///
 /// Decided as the daemon decides (`Daemon.open`): the same admission by the engine, the devices
 /// opened through the same `DeviceSource`, with one thing only the desktop tells the daemon left
@@ -96,6 +96,7 @@ public enum DeviceListing {
             } else {
                 geometry = DeviceGeometry(description: description, kind: kind, resolutionOverride: override)
             }
+            text += field("ids", ids(description))
             text += field("size", "\(oneDecimal(geometry.x.lengthMillimetres)) × \(oneDecimal(geometry.y.lengthMillimetres)) mm")
             let resolution = "\(oneDecimal(geometry.x.unitsPerMillimetre)) × \(oneDecimal(geometry.y.unitsPerMillimetre)) units/mm"
             if let section, override != nil {
@@ -126,6 +127,15 @@ public enum DeviceListing {
             }
             return nil
         }
+    }
+
+    /// `vendor 0x0002, product 0x0007`, as a `[[device]]` section's `vendor` and `product` take them.
+    static func ids(_ description: DeviceDescription) -> String {
+        func hex(_ id: UInt16) -> String {
+            let digits = String(id, radix: 16)
+            return "0x" + String(repeating: "0", count: 4 - digits.count) + digits
+        }
+        return "vendor \(hex(description.vendor)), product \(hex(description.product))"
     }
 
     /// `    name:        value`, the values in one column.
