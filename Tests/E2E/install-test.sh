@@ -8,8 +8,9 @@
 # script). Checks that every file lands where expected with its mode and content, that the
 # unit's ExecStart follows --prefix, that the staged unit passes `systemd-analyze verify` and
 # keeps its `systemd-analyze security` exposure, that staging never calls sudo, systemctl,
-# modprobe, udevadm, usermod, runuser or apt-get (stand-ins on PATH record any call), and that
-# uninstall leaves the directory empty and keeps files that are not flickd's.
+# modprobe, udevadm, usermod, runuser or apt-get (stand-ins on PATH record any call), that
+# uninstall leaves the directory empty and keeps files that are not flickd's, and whose desktop
+# the two set flickd up for when run as root (scripts/lib/desktop-user.sh).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -149,7 +150,7 @@ rm -rf "$root"
 # for, with an `id -u` that answers 0 and a stand-in logname that names $LOGNAME_IS (none when
 # empty, as a root login's). Prints "target_user|target_how".
 mkdir -p "$work/as-root-bin"
-printf '#!/bin/sh\nif [ "$*" = -u ]; then echo 0; else exec %s "$@"; fi\n' "$(command -v id)" \
+printf '#!/bin/sh\nif [ "$*" = -u ]; then echo 0; else exec %q "$@"; fi\n' "$(command -v id)" \
     >"$work/as-root-bin/id"
 printf '#!/bin/sh\n[ -n "$LOGNAME_IS" ] && echo "$LOGNAME_IS"\n' >"$work/as-root-bin/logname"
 chmod 755 "$work/as-root-bin/id" "$work/as-root-bin/logname"

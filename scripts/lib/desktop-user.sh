@@ -1,0 +1,44 @@
+# The user whose desktop session runs flickd, and their systemd user manager: sourced by
+# scripts/install and scripts/uninstall, so that the two find the same user.
+#
+#   find_target_user    sets target_user and target_how (below)
+#   user_systemctl ARG...   systemctl --user ARG... for $target_user
+
+# Sets target_user to the user whose session runs flickd: you; run as root, the user who ran
+# sudo ($SUDO_USER) or pkexec ($PKEXEC_UID), else the user who logged in before su (logname:
+# the login's audit user, which su keeps). Empty for a root login, or when none of these names
+# an existing user other than root. Sets target_how to how a root run found that user, for a
+# message ("who ran pkexec"), empty when it goes without saying (you, or sudo's user).
+find_target_user() {
+    target_user=""
+    target_how=""
+    if [ "$(id -u)" -ne 0 ]; then
+        target_user=$(id -un)
+    elif [ -n "${SUDO_USER:-}" ] && [ "$SUDO_USER" != root ]; then
+        target_user=$SUDO_USER
+    elif [ -n "${PKEXEC_UID:-}" ] && [ "$PKEXEC_UID" != 0 ]; then
+        target_user=$(getent passwd "$PKEXEC_UID" | cut -d: -f1) || target_user=""
+        target_how="who ran pkexec"
+    else
+        target_user=$(logname 2>/dev/null) || target_user=""
+        target_how="who logged in before su (logname)"
+    fi
+    # Only an existing user other than root.
+    if [ -n "$target_user" ] && [ "$(id -u "$target_user" 2>/dev/null || echo 0)" = 0 ]; then
+        target_user=""
+    fi
+}
+
+# Runs systemctl --user for $target_user; fails when their service manager is not reachable.
+user_systemctl() {
+    if [ "$(id -u)" -ne 0 ]; then
+        systemctl --user "$@"
+    else
+        local uid runtime
+        uid=$(id -u "$target_user")
+        runtime=/run/user/$uid
+        [ -S "$runtime/systemd/private" ] || [ -S "$runtime/bus" ] || return 1
+        runuser -u "$target_user" -- env XDG_RUNTIME_DIR="$runtime" \
+            DBUS_SESSION_BUS_ADDRESS="unix:path=$runtime/bus" systemctl --user "$@"
+    fi
+}
