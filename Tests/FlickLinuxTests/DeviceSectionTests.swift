@@ -253,6 +253,9 @@ import FlickCore
         #expect(problems("[[device]]\nname = \"pad\"\n[[ device . touchpda ]]\nfingers = 3\n") == [
             "flickd.toml:3: unknown section [[device.touchpda]] in device[1]; did you mean [device.touchpad]?\(deviceTables)",
         ])
+        #expect(problems("[[device]]\r\nname = \"pad\"\r\n[[device.caost]]  # the coast\r\nboost = true\r\n") == [
+            "flickd.toml:3: unknown section [[device.caost]] in device[1]; did you mean [device.coast]?\(deviceTables)",
+        ], "a file with Windows line ends")
         // Near a section that applies to the whole daemon.
         #expect(problems("[[device]]\nname = \"pad\"\n[device.stpo]\nkey = false\n") == [
             "flickd.toml:3: unknown section [device.stpo] in device[1]; did you mean [stop]?; it applies to the whole daemon and goes at the top level\(deviceTables)",

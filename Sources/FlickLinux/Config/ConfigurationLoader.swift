@@ -60,7 +60,9 @@ public enum ConfigurationLoader {
         do {
             document = try TOMLDocument(text: text)
         } catch {
-            let first = error.line.flatMap { firstDefinition(in: text, redefined: error.message, before: $0) }
+            let first = error.line.flatMap {
+                firstDefinition(in: text, redefined: error.message, before: $0) ?? redefinedDevices(in: text, message: error.message, before: $0)
+            }
             throw ConfigurationError(problems: [
                 .init(path: path, line: error.line, column: error.column, key: nil,
                       message: "TOML syntax error: \(error.message)" + (first ?? "")),
@@ -68,14 +70,13 @@ public enum ConfigurationLoader {
         }
         let table = document.root
 
-        var reader = Reader(path: path, lines: document)
+        var reader = Reader(path: path, lines: document, text: text)
         var configuration = Configuration.defaults
         var seen: Set<String> = []
         for (name, value) in table.sortedEntries where name != deviceSection {
             guard sections.contains(name) else {
-                // `[[devices]]` makes an array of tables: a misspelt section too.
-                let isArrayOfTables = value.array.map { !$0.isEmpty && $0.allSatisfy(\.isTable) } ?? false
-                reader.unknown(name, at: TOMLDocument.namePart(name), isTable: value.isTable, isArrayOfTables: isArrayOfTables)
+                // `[[devices]]` (or `devices = [{...}]`) makes an array of tables: a misspelt section too.
+                reader.unknown(name, at: TOMLDocument.namePart(name), isTable: value.isTable, isArrayOfTables: value.isArrayOfTables)
                 continue
             }
             reader.readSection(name, value, into: &configuration, seen: &seen)
@@ -94,6 +95,10 @@ public enum ConfigurationLoader {
     private struct Reader {
         let path: String
         let lines: TOMLDocument
+        /// The text, for what a line holds: a header, or a key.
+        let text: String
+        /// Its lines, split when a message first needs one.
+        lazy var source: [Substring] = sourceLines(text)
         var problems: [ConfigurationError.Problem] = []
         /// The keys written with a value that was refused (`coast.min_speed`,
         /// `device[1].coast.max_speed`): the configuration holds a stand-in for each (the
@@ -104,6 +109,13 @@ public enum ConfigurationLoader {
         /// differs for a key with dots in it: `TOMLDocument.namePart`), else of `key`.
         mutating func problem(_ key: String, _ message: String, at written: String? = nil) {
             problems.append(.init(path: path, line: lines.line(of: written ?? key), key: key, message: message))
+        }
+
+        /// The table header on the line of `written` (a name as `problem` takes it), when that
+        /// line holds one.
+        mutating func header(at written: String) -> TableHeader? {
+            guard let line = lines.line(of: written), line >= 1, line <= source.count else { return nil }
+            return TableHeader(source[line - 1])
         }
 
         /// The keys of section `name` (`coast`, or `device[1].coast` with `prefix` `device[1].`)
@@ -139,7 +151,14 @@ public enum ConfigurationLoader {
         /// The `[[device]]` sections, each with the top-level settings `base` and its overrides.
         mutating func readDevices(_ value: TOMLValue, base: Configuration) -> [DeviceRule] {
             guard let array = value.array else {
-                if value.isTable {
+                if value.isTable, let header = self.header(at: deviceSection), header.parts.count > 1, header.parts[0] == deviceSection {
+                    // `[device.coast]` with no `[[device]]` above it makes a `device` table too,
+                    // but the user wrote no `[device]`: name what was written.
+                    let table = header.parts[1]
+                    let known = deviceSections.contains(table) ? table : Suggestion.closest(to: table, among: deviceSections)
+                    problem(deviceSection, "\(header.shown) has no [[\(deviceSection)]] section above it: write [[\(deviceSection)]] with a name, vendor or product first"
+                        + (known.map { ", then [\(deviceSection).\($0)]" } ?? ""))
+                } else if value.isTable {
                     problem(deviceSection, "[\(deviceSection)] needs two brackets: write [[\(deviceSection)]], one such section per rule")
                 } else {
                     problem(deviceSection, "\(deviceSection) = \(describe(value)) should be a list of sections: write [[\(deviceSection)]] and its keys below it")
@@ -206,7 +225,8 @@ public enum ConfigurationLoader {
                     if deviceSections.contains(keyName) {
                         readSection(keyName, value, prefix: prefix, into: &rule.configuration, seen: &seen)
                     } else {
-                        unknown(keyName, at: prefix + TOMLDocument.namePart(keyName), isTable: value.isTable, prefix: prefix)
+                        unknown(keyName, at: prefix + TOMLDocument.namePart(keyName), isTable: value.isTable,
+                                isArrayOfTables: value.isArrayOfTables, prefix: prefix)
                     }
                 }
             }
@@ -244,23 +264,45 @@ public enum ConfigurationLoader {
 
         /// An unknown key or section; `name` is relative to `prefix` (`device[1].`), which
         /// the message and the suggestion carry; `written` is its name in the document, with
-        /// the prefix (`device[1]."coast.boost"`), for its line. `isArrayOfTables`: a top-level
-        /// `[[name]]`.
+        /// the prefix (`device[1]."coast.boost"`), for its line. `isArrayOfTables`: `[[name]]`
+        /// headers or `name = [{...}]`.
         mutating func unknown(_ name: String, at written: String, isTable: Bool, isArrayOfTables: Bool = false, prefix: String = "") {
             let parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
             let inDevice = !prefix.isEmpty
             let shown = parts.map(ConfigurationLoader.shownKey).joined(separator: ".")
-            if parts.count == 1 && (isTable || isArrayOfTables && !inDevice) {
+            if parts.count == 1 && (isTable || isArrayOfTables) {
+                // The message says what the line holds: a header naming the section (`[[devcie]]`,
+                // `[[device.caost]]`, or `[devcie.coast]`, which makes `devcie` too), or a key.
+                // An array of tables with no header on its line was written inline,
+                // `devices = [{...}]`: a key, which the user should not be told is `[[devices]]`.
+                let onLine = self.header(at: written)
+                let depth = inDevice ? 1 : 0
+                let header = onLine.flatMap { $0.parts.count > depth && $0.parts[depth] == name ? $0 : nil }
+                let inline = isArrayOfTables && onLine == nil ? "unknown key \(prefix + shown) = [{...}], an inline array of tables" : nil
                 let suggestion = Suggestion.closest(to: name, among: inDevice ? deviceSections : sections + [deviceSection])
                 if inDevice {
-                    let daemonWide = daemonSections.contains(name) ? "; [\(name)] applies to the whole daemon and goes at the top level" : ""
-                    problem(prefix + name, "unknown section [\(deviceSection).\(shown)] in \(prefix.dropLast())"
-                        + (daemonWide.isEmpty ? suggestion.map { "; did you mean [\(deviceSection).\($0)]?" } ?? "" : daemonWide)
-                        + "; the sections are " + deviceSections.map { "[\(deviceSection).\($0)]" }.joined(separator: ", "),
+                    // A section of the whole daemon, named or near, is said to go at the top level.
+                    let daemonWide = daemonSections.contains(name) ? name
+                        : suggestion == nil ? Suggestion.closest(to: name, among: sections.filter(daemonSections.contains)) : nil
+                    let wayOut = daemonWide.map { ($0 == name ? "; [\($0)]" : "; did you mean [\($0)]?; it") + " applies to the whole daemon and goes at the top level" }
+                        ?? suggestion.map { "; did you mean [\(deviceSection).\($0)]?" } ?? ""
+                    let brackets = header?.brackets == 2 ? ("[[", "]]") : ("[", "]")
+                    problem(prefix + name, (inline ?? "unknown section \(brackets.0)\(deviceSection).\(shown)\(brackets.1) in \(prefix.dropLast())")
+                        + wayOut + "; the sections are " + deviceSections.map { "[\(deviceSection).\($0)]" }.joined(separator: ", "),
                         at: written)
                 } else {
-                    problem(name, "unknown section " + (isArrayOfTables ? "[[\(shown)]]" : "[\(shown)]")
-                        + (suggestion.map { $0 == deviceSection ? "; did you mean [[\($0)]]?" : "; did you mean [\($0)]?" } ?? "")
+                    var section = isArrayOfTables ? "[[\(shown)]]" : "[\(shown)]"
+                    var wayOut = suggestion.map { $0 == deviceSection ? "; did you mean [[\($0)]]?" : "; did you mean [\($0)]?" } ?? ""
+                    if inline != nil, suggestion == deviceSection {
+                        wayOut = "; did you mean [[\(deviceSection)]] sections?"
+                    } else if let header, header.parts.count > 1, suggestion == deviceSection {
+                        // `[devcie.coast]`: the table of a device section is meant, not `[[device]]`.
+                        let table = header.parts[1]
+                        let known = deviceSections.contains(table) ? table : Suggestion.closest(to: table, among: deviceSections)
+                        section = header.shown
+                        wayOut = "; did you mean " + (known.map { "[\(deviceSection).\($0)]" } ?? "[[\(deviceSection)]]") + "?"
+                    }
+                    problem(name, (inline ?? "unknown section \(section)") + wayOut
                         + "; the sections are " + sections.map { "[\($0)]" }.joined(separator: ", ") + " and [[\(deviceSection)]]",
                         at: written)
                 }
@@ -448,6 +490,78 @@ public enum ConfigurationLoader {
             $0.hasPrefix(key) && $0.dropFirst(key.count).trimmingWhitespace.hasPrefix("=")
         }) else { return nil }
         return "; \(key) is first set on line \(index + 1): keep one of the two"
+    }
+
+    /// The way out of toml++'s "cannot redefine existing array 'device' as ..." at line `line`, as
+    /// the end of its message: a `[[device]]` header after the sections written inline
+    /// (`device = [{...}]`, which no header may add to), or `[device]` after a `[[device]]`
+    /// section, one pair of brackets where two belong. Nil for any other message.
+    static func redefinedDevices(in text: String, message: String, before line: Int) -> String? {
+        let redefined = "cannot redefine existing array '\(deviceSection)' as "
+        let asTable = message.hasSuffix(redefined + "table")
+        guard asTable || message.hasSuffix(redefined + "array-of-tables") else { return nil }
+        // The inline array is a top-level key: above the first header.
+        let lines = sourceLines(text).prefix(max(0, line - 1)).map { $0.trimmingWhitespace }.prefix { !$0.hasPrefix("[") }
+        if let index = lines.firstIndex(where: {
+            $0.hasPrefix(deviceSection) && $0.dropFirst(deviceSection.count).trimmingWhitespace.hasPrefix("=")
+        }) {
+            return "; \(deviceSection) = [...] on line \(index + 1) holds the device sections already: "
+                + "write each one there, or all as [[\(deviceSection)]] sections"
+        }
+        return asTable ? "; did you mean [[\(deviceSection)]]?; [\(deviceSection)] needs two brackets, one such section per rule" : nil
+    }
+
+    /// The lines of `text`, as TOML counts them: each ends at a line feed (split by bytes: Swift
+    /// reads CRLF as one character, no "\n"), a CRLF's carriage return left at its end.
+    static func sourceLines(_ text: String) -> [Substring] {
+        text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { Substring($0) }
+    }
+
+    /// A table header as written on its line: `[coast]`, `[[device]]`, `[ device . "coast" ]`.
+    struct TableHeader {
+        /// Its parts, without the blanks around the dots or the quotes around a quoted part.
+        var parts: [String]
+        /// 1 for a table, 2 for an element of an array of tables.
+        var brackets: Int
+
+        /// The header `line` holds, or nil when it holds none (a key, a value).
+        init?(_ line: Substring) {
+            let text = line.trimmingWhitespace
+            guard text.hasPrefix("[") else { return nil }
+            brackets = text.hasPrefix("[[") ? 2 : 1
+            parts = []
+            var part = "", quote: Character?, escaped = false
+            for character in text.dropFirst(brackets) {
+                if let open = quote {
+                    // Inside a quoted part, dots and brackets are the key's own.
+                    if escaped {
+                        part.append(character)
+                        escaped = false
+                    } else if character == open {
+                        quote = nil
+                    } else if character == "\\" && open == "\"" {
+                        escaped = true
+                    } else {
+                        part.append(character)
+                    }
+                    continue
+                }
+                switch character {
+                case "\"", "'": quote = character
+                case ".": parts.append(part); part = ""
+                case "]": parts.append(part); return
+                case " ", "\t": break
+                default: part.append(character)
+                }
+            }
+            return nil
+        }
+
+        /// The header as a message shows it (`shownKey`): `[[device.caost]]`.
+        var shown: String {
+            let (open, close) = brackets == 2 ? ("[[", "]]") : ("[", "]")
+            return open + parts.map(ConfigurationLoader.shownKey).joined(separator: ".") + close
+        }
     }
 
     /// `text` as a message shows it: whole up to 64 bytes; a longer one (a key or a string a

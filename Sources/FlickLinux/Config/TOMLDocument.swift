@@ -25,6 +25,8 @@ enum TOMLValue {
     var bool: Bool? { if case .boolean(let value) = self { value } else { nil } }
     /// Whether this is a table.
     var isTable: Bool { table != nil }
+    /// Whether this is a non-empty array of tables: `[[name]]` sections, or `name = [{...}]`.
+    var isArrayOfTables: Bool { array.map { !$0.isEmpty && $0.allSatisfy(\.isTable) } ?? false }
 }
 
 /// A TOML table: its keys, in no particular order, each once.
