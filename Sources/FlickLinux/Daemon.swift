@@ -189,6 +189,10 @@ public final class Daemon {
     /// the next coast's landing: libinput's scroll on it never ends (the app gets no scroll
     /// stop) and the pad reads as touched to anything that asks.
     private var owedLift: (at: Instant, wait: Duration)?
+    /// An `output.mode` a reload asked for while the virtual fingers were down: frozen by the
+    /// reload, they settle, rest and lift on the old touchpad first (destroyed at once, it would
+    /// end their touches mid-motion, and GTK would glide on by itself, as `shutDown` avoids).
+    private var pendingOutput: OutputMode?
     /// The first wait before a failed lift is written again; it doubles up to `liftRetryLongest`.
     static let liftRetryFirst = Duration.milliseconds(100)
     static let liftRetryLongest = Duration.seconds(5)
@@ -356,6 +360,10 @@ public final class Daemon {
             // Once per wake-up, not per event: a coast may have started or ended, and the
             // deadline may have moved, appeared or gone.
             followCoast()
+            if let pending = pendingOutput, !engine.hasFingersDown {
+                pendingOutput = nil
+                switchOutput(to: pending)
+            }
             if (readyOwed || reloadingOwed) && mayWaitForServiceManager { reportReady() }
             try timer.arm(at: nextDeadline)
             if statusCounts != reportedStatus { reportStatus() }
@@ -463,17 +471,17 @@ public final class Daemon {
         }
         engine.apply(configuration, at: time)
         logger.info("\(trigger): configuration reloaded")
-        let mode = engine.output
-        if configuration.output.mode != mode { replaceOutput(with: configuration.output.mode) }
-        if engine.output != configuration.output.mode {
-            // The new output could not be made and the old one runs on: the settings in force
-            // say so, so that the next save of the same file tries again, and the desktop is
-            // asked for the output that runs.
-            self.configuration.keepOutput(engine.output)
+        pendingOutput = nil
+        if configuration.output.mode != engine.output, case .touchpad? = output, engine.hasFingersDown {
+            pendingOutput = configuration.output.mode
+            logger.debug("output.mode = \"\(configuration.output.mode.rawValue)\" once the virtual touchpad's fingers have lifted")
+            askDesktop(for: self.configuration.current)
+            if Rehearsal.flicks(under: configuration) != rehearsed { rehearse() }
+        } else if !switchOutput(to: configuration.output.mode) {
+            askDesktop(for: self.configuration.current)
+            // A kind of device or a finger count whose coast has not run yet.
+            if Rehearsal.flicks(under: configuration) != rehearsed { rehearse() }
         }
-        askDesktop(for: self.configuration.current)
-        // A new output, a kind of device or a finger count whose coast has not run yet.
-        if engine.output != mode || Rehearsal.flicks(under: configuration) != rehearsed { rehearse() }
         // Mice and keyboards are open only while their kind stops coasts.
         for (id, open) in devices.sorted(by: { $0.key < $1.key }) {
             switch open.role {
@@ -722,6 +730,22 @@ public final class Daemon {
         }
         guard let trigger else { return }
         reload(because: trigger, unlessUnchanged: true)
+    }
+
+    /// Makes `mode`'s device the output, when it is not already; true when the output changed
+    /// (the desktop is asked again and a coast rehearsed on it). When the new device cannot be
+    /// made and the old one runs on, the settings in force say so, so that the next save of the
+    /// same file tries again, and the desktop is asked for the output that runs.
+    @discardableResult
+    private func switchOutput(to mode: OutputMode) -> Bool {
+        let old = engine.output
+        guard mode != old else { return false }
+        replaceOutput(with: mode)
+        if engine.output != mode { configuration.keepOutput(engine.output) }
+        guard engine.output != old else { return false }
+        askDesktop(for: configuration.current)
+        rehearse()
+        return true
     }
 
     /// Creates the device for `mode` and destroys the old one; keeps the old one when the new

@@ -175,6 +175,52 @@ struct DaemonEventPathTests {
         #expect(log.lines.contains { $0.contains("lift, written again, was taken") }, "\(log.lines)")
     }
 
+    @Test("a reload to the wheel output mid-glide lifts the virtual fingers, at rest, before the touchpad is destroyed")
+    func aReloadToTheWheelLetsTheFingersLiftFirst() throws {
+        let source = try Self.source()
+        let outputs = DaemonDeviceTests.Outputs()
+        let log = CollectedLog()
+        var touchpad = Configuration()
+        touchpad.output.mode = .touchpad
+        var wheel = touchpad
+        wheel.output.mode = .wheel
+        var closedAfter: [TouchFrame.Action]?
+        var lastMove: Instant?
+        var lifted: Instant?
+        source.play([{
+            let pad = source.devices[Self.pad]!
+            pad.feed(Self.flick(on: pad.description, releasedAt: Syscall.monotonicNow()))
+            let virtual = outputs.touchpads[0]
+            virtual.afterWrite = { frame in
+                if frame.action == .move { lastMove = Syscall.monotonicNow() }
+                if frame.action == .lift { lifted = Syscall.monotonicNow() }
+                if virtual.frames.count == 3 { raise(SIGHUP) }  // mid-glide
+            }
+            return []
+        }])
+        log.onLine = { line in
+            if line.hasPrefix("info: output: flickd virtual wheel") {
+                closedAfter = outputs.touchpads.first.map { $0.closed ? $0.frames.map(\.action) : [] }
+                raise(SIGTERM)
+            }
+        }
+        let daemon = try DaemonDeviceTests.daemon(source, outputs, log: log, configuration: touchpad, reload: { wheel })
+        let watchdog = DaemonWatchdog(seconds: 10)
+        defer {
+            for pad in outputs.touchpads { pad.afterWrite = nil }
+            log.onLine = nil
+        }
+        try daemon.run()
+        watchdog.cancel()
+        #expect(outputs.made == [.touchpad, .wheel], "\(log.lines)")
+        let actions = try #require(closedAfter, "the wheel was never made: \(log.lines)")
+        #expect(actions.first == .land && actions.last == .lift && actions.filter { $0 == .lift }.count == 1,
+                "the touchpad destroyed after its fingers lifted: \(actions)")
+        if let lastMove, let lifted {
+            #expect(lifted - lastMove >= VirtualFingers.restBeforeLift, "at rest before the lift: \(lifted - lastMove)")
+        }
+    }
+
     @Test("a mouse button pressed during a coast stops it")
     func aButtonStopsTheCoast() throws {
         let source = try Self.source()
