@@ -312,7 +312,7 @@ import FlickCore
         #expect(problems("[[device]]\nname = 5\n") == [
             "flickd.toml:2: device[1].name = 5 has the wrong type: expected a string, part of the device's name (flickd devices lists the names)",
         ])
-        let expectedID = "a 16-bit id, written 0x06cb or \"06cb\" (hexadecimal, as lsusb and /proc/bus/input/devices show it)"
+        let expectedID = "a 16-bit id, written 0x06cb or \"06cb\" (hexadecimal, as `flickd devices` and /proc/bus/input/devices show it)"
         #expect(problems("[[device]]\nvendor = 0x10000\n") == [
             "flickd.toml:2: device[1].vendor = 65536 is out of range (0 <= id <= 0xffff): expected \(expectedID)",
         ])

@@ -63,11 +63,11 @@ extension ConfigurationLoader {
                  "How many fingers make a touchpad scroll.",
                  get: { $0.touchpad.fingers }, set: { $0.touchpad.fingers = $1 }),
         .number("touchpad.lift_window", 0...500, symbol: "window", unit: "ms",
-                "After the first finger lifts, the others must lift within this time for the scroll to coast.",
+                "After the first finger lifts, the others must lift within this time for the scroll to coast (touchscreen drags of more than one finger too).",
                 get: { $0.touchpad.liftWindow.configMilliseconds },
                 set: { $0.touchpad.liftWindow = .configMilliseconds($1) }),
         .number("touchpad.lift_travel", 0...50, symbol: "travel", unit: "mm",
-                "A finger left on the pad that travels more than this after the first lift is pointer motion: no coast.",
+                "A finger left on the pad that travels more than this after the first lift is pointer motion: no coast (touchscreen drags too).",
                 get: { $0.touchpad.liftTravel }, set: { $0.touchpad.liftTravel = $1 }),
 
         .boolean("touchscreen.enabled", "Coast after touchscreen drags.",

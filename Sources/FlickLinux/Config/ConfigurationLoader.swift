@@ -240,7 +240,7 @@ public enum ConfigurationLoader {
 
         /// A vendor or product id: a TOML integer (`0x06cb`) or a hexadecimal string (`"06cb"`).
         private mutating func deviceID(_ value: TOMLValue, as name: String) -> UInt16? {
-            let expected = "a 16-bit id, written 0x06cb or \"06cb\" (hexadecimal, as lsusb and /proc/bus/input/devices show it)"
+            let expected = "a 16-bit id, written 0x06cb or \"06cb\" (hexadecimal, as `flickd devices` and /proc/bus/input/devices show it)"
             if let integer = value.int {
                 guard let id = UInt16(exactly: integer) else {
                     problem(name, "\(name) = \(describe(value)) is out of range (0 <= id <= 0xffff): expected \(expected)")
