@@ -5,9 +5,19 @@
 /// normalised by the declared resolution, so the content moves per millimetre as it does for
 /// a real pad whatever the size or resolution; the size only has to hold the coast's travel
 /// (`v0/k`: 75 mm at 150 mm/s, 750 mm at the default `coast.max_speed` of 1500 mm/s) plus the
-/// landing margins. The resolution sets the least step the fingers can make: at 100 units/mm a
-/// unit scrolls about a pixel (GTK3 and Qt6 showed 2–3.8 px for a unit at 20 units/mm), so a
-/// glide's slow end and the settle frames move the content by that much at a time.
+/// make-up. Fingers land side by side across the motion, centred on the path, at most at the
+/// margin behind it: along an axis a glide has 871 mm to the margin ahead, about 0.87 m of the
+/// model's travel once the make-up and the settle frames are counted. Settings in the allowed
+/// ranges exceed it, and the glide then stops at the margin still moving (`Ending.edge`): with
+/// the default `coast.deceleration_rate` of 0.998 any release over about 1739 mm/s (so a
+/// `max_speed` above that), and with 0.999 any over about 875 mm/s (at the default `max_speed`
+/// of 1500 mm/s it would glide 1.49 m, cut at the default 5 s, and stops at about 630 mm/s).
+/// `Configuration.touchpadGlideSpeedLimit()` gives the limit, and `flickd check-config` and
+/// `flickd doctor` warn of it.
+///
+/// The resolution sets the least step the fingers can make: at 100 units/mm a unit scrolls
+/// about a pixel (GTK3 and Qt6 showed 2–3.8 px for a unit at 20 units/mm), so a glide's slow
+/// end and the settle frames move the content by that much at a time.
 public enum VirtualPad {
     /// Width and height of the surface, mm.
     public static let sideMillimetres = 1000.0
@@ -408,11 +418,10 @@ public struct VirtualFingers: Sendable {
         let speed = velocity.length
         guard speed.isFinite, speed > 0 else { return Start() }
         let direction = velocity / speed
-        let travel = deceleration.destination(velocity: speed)
-        // The settle frames of a glide cut at the margin (a unit each along the main axis) stay inside it too.
-        let settleReach = Double(Self.settleFrames) * Self.settleDistance / max(abs(direction.x), abs(direction.y))
-        let settle = deceleration.settleTime(velocity: speed, epsilon: Self.restDistance)
-        var settles = Duration.seconds(settle) <= maxDuration
+        let settleReach = Self.settleReach(along: direction)
+        let model = Self.modelEnd(speed: speed, deceleration: deceleration, maxDuration: maxDuration)
+        let settle = model.settleTime
+        var settles = model.settles
         var lift: TouchFrame?
         if isDown, let landed, time - landed >= Self.restBeforeLift || (first - landingPoint).length >= Self.handScrollDistance {
             // Continuing, the glide would be cut where the fingers reach the margin (and the
@@ -423,8 +432,7 @@ public struct VirtualFingers: Sendable {
             // moved as far as starts libinput's scroll (`handScrollDistance`), more than its tap
             // motion threshold: a shorter touch that moved less could be a two-finger tap.
             let room = Self.room(from: first, second, along: direction) - settleReach
-            let glide = deceleration.position(after: settles ? settle : maxDuration.seconds, velocity: speed)
-            if glide > room {
+            if model.distance > room {
                 lift = TouchFrame(action: .lift, first: first, second: second)
                 state = .up
             }
@@ -436,15 +444,7 @@ public struct VirtualFingers: Sendable {
         let firstInterval: Duration
         switch state {
         case .up:
-            // Land so that the whole travel lies on the surface: centred on the path.
-            let across = Vector(x: -direction.y, y: direction.x) * (VirtualPad.fingerSpacingMillimetres / 2)
-            let path = Self.makeUp(speed: speed) + travel
-            let low = VirtualPad.marginMillimetres + VirtualPad.fingerSpacingMillimetres / 2
-            let high = VirtualPad.sideMillimetres - low
-            var centre = VirtualPad.centre - direction * (min(path, high - low) / 2)
-            centre = Vector(x: min(max(centre.x, low), high), y: min(max(centre.y, low), high))
-            first = centre - across
-            second = centre + across
+            (first, second) = Self.landing(speed: speed, along: direction, deceleration: deceleration)
             landing = TouchFrame(action: .land, first: first, second: second)
             landed = time
             landingPoint = first
@@ -462,12 +462,9 @@ public struct VirtualFingers: Sendable {
             opening = .resumed
             firstInterval = Self.framePeriod
         }
-        let room = max(0, Self.room(from: first, second, along: direction) - settleReach)
+        let room = Self.glideRoom(from: first, second, along: direction)
         var end = origin + (settles ? Duration.seconds(settle) : maxDuration)
-        // A glide that comes to rest stops where the model is at its end, `restDistance` short
-        // of the destination: the last frame then moves like the ones before it.
-        var finalDistance = makeUp + deceleration.position(after: settles ? settle : maxDuration.seconds,
-                                                           velocity: speed)
+        var finalDistance = makeUp + model.distance
         var reachesEdge = false
         if finalDistance > room {
             // The surface ends first: stop where the fingers reach the margin.
@@ -483,6 +480,77 @@ public struct VirtualFingers: Sendable {
                                nextFrame: time + firstInterval, interval: firstInterval,
                                lastFrame: time, lastModelTime: time))
         return Start(lift: lift, landing: landing)
+    }
+
+    /// Where fingers that are up land for a glide at `speed` (mm/s) along `direction` (a unit
+    /// vector): side by side `fingerSpacingMillimetres` apart across the motion, centred on the
+    /// path (the make-up and the travel `v0/k`) so that the whole of it lies on the surface;
+    /// a path longer than the surface between the margins starts at the margin behind it.
+    static func landing(speed: Double, along direction: Vector, deceleration: Deceleration) -> (first: Vector, second: Vector) {
+        let across = Vector(x: -direction.y, y: direction.x) * (VirtualPad.fingerSpacingMillimetres / 2)
+        let path = makeUp(speed: speed) + deceleration.destination(velocity: speed)
+        let low = VirtualPad.marginMillimetres + VirtualPad.fingerSpacingMillimetres / 2
+        let high = VirtualPad.sideMillimetres - low
+        var centre = VirtualPad.centre - direction * (min(path, high - low) / 2)
+        centre = Vector(x: min(max(centre.x, low), high), y: min(max(centre.y, low), high))
+        return (centre - across, centre + across)
+    }
+
+    /// How far past where a glide along `direction` is cut its settle frames reach, mm: a unit
+    /// each along the main axis, which must stay inside the margins too.
+    static func settleReach(along direction: Vector) -> Double {
+        Double(settleFrames) * settleDistance / max(abs(direction.x), abs(direction.y))
+    }
+
+    /// Where the model of a glide at `speed` (mm/s) ends, mm from its start (without the
+    /// make-up): `x(T)` with `T` the settle time (`restDistance` short of `v0/k`: a glide that
+    /// comes to rest stops there, so the last frame moves like the ones before it) or
+    /// `maxDuration`, whichever comes first; the settle time, s; and whether it comes to rest.
+    static func modelEnd(speed: Double, deceleration: Deceleration, maxDuration: Duration)
+        -> (distance: Double, settleTime: Double, settles: Bool)
+    {
+        let settle = deceleration.settleTime(velocity: speed, epsilon: restDistance)
+        let settles = Duration.seconds(settle) <= maxDuration
+        return (deceleration.position(after: settles ? settle : maxDuration.seconds, velocity: speed), settle, settles)
+    }
+
+    /// How far a glide along `direction` may take fingers at `first` and `second`, mm: to the
+    /// margin, less the settle frames' reach. A glide longer than this stops there (`Ending.edge`).
+    static func glideRoom(from first: Vector, _ second: Vector, along direction: Vector) -> Double {
+        max(0, room(from: first, second, along: direction) - settleReach(along: direction))
+    }
+
+    /// Whether a glide at `speed` (mm/s) along `direction` that lands (the fingers were up)
+    /// stops at the margin: `start`'s plan, make-up included.
+    static func landingReachesEdge(speed: Double, along direction: Vector, deceleration: Deceleration,
+                                   maxDuration: Duration) -> Bool {
+        let fingers = landing(speed: speed, along: direction, deceleration: deceleration)
+        let glide = makeUp(speed: speed) + modelEnd(speed: speed, deceleration: deceleration, maxDuration: maxDuration).distance
+        return glide > glideRoom(from: fingers.first, fingers.second, along: direction)
+    }
+
+    /// The fastest release, mm/s, up to `maxSpeed`, whose glide fits the surface along an axis;
+    /// nil when a release at `maxSpeed` fits. Along an axis the surface holds the least (about
+    /// 0.87 m: from the margin behind, less the make-up and the settle frames' reach): a
+    /// diagonal glide, which axis lock leaves only to releases far from both axes, has more room.
+    /// Fingers that continue a glide where they are, within the tap timeout of their landing
+    /// (`start`), may have less. Found by bisection: the glide grows with the speed and the room
+    /// stays the same once the path starts at the margin.
+    public static func fastestFittingSpeed(deceleration: Deceleration, maxDuration: Duration, upTo maxSpeed: Double) -> Double? {
+        let axis = Vector(x: 0, y: 1)
+        guard maxSpeed.isFinite, maxSpeed > 0,
+              landingReachesEdge(speed: maxSpeed, along: axis, deceleration: deceleration, maxDuration: maxDuration)
+        else { return nil }
+        var fits = 0.0, stops = maxSpeed
+        for _ in 0..<64 where stops - fits > 1e-9 {
+            let speed = (fits + stops) / 2
+            if landingReachesEdge(speed: speed, along: axis, deceleration: deceleration, maxDuration: maxDuration) {
+                stops = speed
+            } else {
+                fits = speed
+            }
+        }
+        return fits
     }
 
     /// How far both fingers may move along `direction` before one leaves the margins, mm.
@@ -713,5 +781,72 @@ public struct VirtualFingers: Sendable {
     public mutating func abandon() {
         state = .up
         hand = nil
+    }
+}
+
+extension Configuration {
+    /// The fastest release, mm/s, whose glide with `output.mode = "touchpad"` fits flickd's
+    /// virtual touchpad, for these `coast` settings (`deceleration_rate`, `max_duration`); nil
+    /// when every release up to `coast.max_speed` (the fastest a coast starts) fits. Faster
+    /// ones stop at the pad's margin (`VirtualFingers.Ending.edge`), still moving.
+    ///
+    /// Along an axis, where axis lock puts most glides and the pad holds least (about 0.87 m):
+    /// a diagonal glide has more room (`VirtualFingers.fastestFittingSpeed`). Reads neither
+    /// `output.mode` nor `devices`: for a `[[device]]` section, ask its configuration (or
+    /// `resolved(for:)`'s).
+    public func touchpadGlideSpeedLimit() -> Double? {
+        VirtualFingers.fastestFittingSpeed(deceleration: Deceleration(ratePerMillisecond: coast.decelerationRate),
+                                           maxDuration: coast.maxDuration, upTo: coast.maxSpeed)
+    }
+
+    /// What `flickd check-config`, `flickd doctor` and the daemon's log say about glides that
+    /// stop at the edge of the virtual touchpad: a line for the top-level settings and one for
+    /// each enabled `[[device]]` section whose coast settings differ from them (keys named as
+    /// in configuration errors, `device[2].coast.max_speed`), each only where
+    /// `touchpadGlideSpeedLimit()` is not nil. None with `output.mode = "wheel"`, or when
+    /// neither touchpads nor touchscreens coast.
+    ///
+    ///     with output.mode = "touchpad", glides from releases faster than 874 mm/s stop at
+    ///     the edge of flickd's virtual touchpad (coast.deceleration_rate = 0.999 glides 1.49 m
+    ///     at coast.max_speed = 1500 mm/s; the pad holds 0.87 m along an axis): lower
+    ///     coast.max_speed to 874 or coast.deceleration_rate, or use output.mode = "wheel"
+    public func touchpadGlideWarnings() -> [String] {
+        guard output.mode == .touchpad else { return [] }
+        var warnings = touchpadGlideWarning(keys: "").map { [$0] } ?? []
+        for (index, rule) in devices.enumerated() where rule.enabled {
+            let its = rule.configuration.coast
+            // The same glide as the top level's, whose line covers it.
+            if its.decelerationRate == coast.decelerationRate && its.maxSpeed == coast.maxSpeed
+                && its.maxDuration == coast.maxDuration { continue }
+            if let warning = rule.configuration.touchpadGlideWarning(keys: "device[\(index + 1)].") {
+                warnings.append(warning)
+            }
+        }
+        return warnings
+    }
+
+    /// The warning for these settings, keys prefixed with `keys`; nil when nothing coasts or
+    /// every release fits.
+    private func touchpadGlideWarning(keys: String) -> String? {
+        guard touchpad.enabled || touchscreen.enabled, let limit = touchpadGlideSpeedLimit() else { return nil }
+        let deceleration = Deceleration(ratePerMillisecond: coast.decelerationRate)
+        func glide(_ speed: Double) -> Double {
+            VirtualFingers.modelEnd(speed: speed, deceleration: deceleration, maxDuration: coast.maxDuration).distance
+        }
+        // Whole mm/s that fit; metres to the centimetre.
+        let fits = String(Int64(limit.rounded(.down)))
+        func metres(_ millimetres: Double) -> String {
+            let centimetres = Int64((millimetres / 10).rounded())
+            let fraction = centimetres % 100
+            return "\(centimetres / 100).\(fraction < 10 ? "0" : "")\(fraction) m"
+        }
+        func plain(_ number: Double) -> String {
+            number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : "\(number)"
+        }
+        return "with output.mode = \"touchpad\", glides from releases faster than \(fits) mm/s stop at the edge of "
+            + "flickd's virtual touchpad (\(keys)coast.deceleration_rate = \(plain(coast.decelerationRate)) glides "
+            + "\(metres(glide(coast.maxSpeed))) at \(keys)coast.max_speed = \(plain(coast.maxSpeed)) mm/s; the pad holds "
+            + "\(metres(glide(limit))) along an axis): lower \(keys)coast.max_speed to \(fits) or \(keys)coast.deceleration_rate, "
+            + "or use output.mode = \"wheel\""
     }
 }

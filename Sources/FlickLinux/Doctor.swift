@@ -262,6 +262,7 @@ public struct Doctor {
         checks += driverGlides(touch: touch, desktop: desktop.answer)
         if let changes = xServerChanges() { checks.append(changes) }
         checks.append(output(configuration, touch: touch, desktop: desktop))
+        checks += glideLength(configuration)
         return checks
     }
 
@@ -709,6 +710,15 @@ public struct Doctor {
             return Check(title: title, status: .ok,
                          detail: "\(base) (desktops that keep settings per device and that flickd cannot read need the same settings for \"\(VirtualTouchpad.name)\"; on X11 flickd reads them from the X server)")
         }
+    }
+
+    /// With the touchpad output, a warning where coasts can glide farther than the virtual
+    /// touchpad holds and stop at its edge (`Configuration.touchpadGlideWarnings()`, as `flickd
+    /// check-config` says it): for the top level and for each `[[device]]` section with coast
+    /// settings of its own. None where every coast fits, or with the wheel output.
+    private func glideLength(_ configuration: Configuration?) -> [Check] {
+        guard let configuration else { return [] }
+        return configuration.touchpadGlideWarnings().map { Check(title: "glide length", status: .warning, detail: $0) }
     }
 
     /// On a desktop that keeps natural scrolling per device and says what it gives each: the

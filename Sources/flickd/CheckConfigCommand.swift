@@ -18,9 +18,16 @@ struct CheckConfigCommand: FlickdCommand {
             does not reload one, though (it may be half-written), and keeps its settings; the \
             output says so. A comment line in it means the defaults on a reload too.
 
-            Exit status: 0 when the file is valid (or there is none and the built-in defaults \
-            apply); 1 when it has problems or cannot be read; 64 when the command line cannot be run (an \
-            unknown option, a missing value).
+            With output.mode = "touchpad" (the default) it also warns when coasts can glide \
+            farther than flickd's virtual touchpad holds, about 0.87 m along an axis: their \
+            fingers stop at its edge, still moving. coast.deceleration_rate = 0.999 gets there, \
+            and so does a coast.max_speed above about 1739 mm/s at the default rate; the warning \
+            names the fastest release that fits, for the top level and for each [[device]] \
+            section with coast settings of its own.
+
+            Exit status: 0 when the file is valid, with warnings or without (or there is none \
+            and the built-in defaults apply); 1 when it has problems or cannot be read; 64 when \
+            the command line cannot be run (an unknown option, a missing value).
             """,
         argument: CommandArgument(valueName: "FILE", help: "The configuration file to check.", isRequired: false)
     )
@@ -54,6 +61,8 @@ struct CheckConfigCommand: FlickdCommand {
                     + "takes an empty file for a half-written one and keeps its settings; for the defaults on a reload too, "
                     + "leave a comment line in it")
             }
+            // Warnings: the file is valid and flickd runs with it.
+            for warning in configuration.touchpadGlideWarnings() { print("\(path): \(warning)") }
         } catch {
             StandardError.write("\(error)\n")
             throw ExitCode.failure

@@ -753,4 +753,89 @@ import FlickTestSupport
         #expect(lift.frame.action == .lift && lift.time - Self.release >= Self.rest)
         #expect(frames.allSatisfy { $0.frame.first.y >= VirtualPad.marginMillimetres })
     }
+
+    // MARK: The longest glide the pad holds
+
+    /// How a glide that lands at `speed` (mm/s) along `direction` ends, run to the lift with
+    /// the engine's lead.
+    static func ending(speed: Double, along direction: Vector, coast: Configuration.Coast) -> [VirtualFingers.Ending] {
+        var fingers = VirtualFingers()
+        _ = fingers.start(velocity: direction * speed, deceleration: Deceleration(ratePerMillisecond: coast.decelerationRate),
+                          maxDuration: coast.maxDuration, at: release)
+        return run(&fingers, from: release).compactMap(\.ended)
+    }
+
+    static let axes = [Vector(x: 0, y: 1), Vector(x: 0, y: -1), Vector(x: 1, y: 0), Vector(x: -1, y: 0)]
+
+    @Test("the fastest release that fits the pad is start's: along each axis a glide 0.01 mm/s under it does not end at the edge, 0.01 mm/s over it and at max_speed it does",
+          arguments: [(0.998, 2000.0, 1738.5...1739.5), (0.999, 1500.0, 874.5...875.5), (0.9999, 1500.0, 220.5...221.5)])
+    func fastestReleaseThatFits(rate: Double, maxSpeed: Double, expected: ClosedRange<Double>) throws {
+        var configuration = Configuration()
+        configuration.coast.decelerationRate = rate
+        configuration.coast.maxSpeed = maxSpeed
+        let limit = try #require(configuration.touchpadGlideSpeedLimit(), "\(rate), \(maxSpeed) mm/s")
+        #expect(expected.contains(limit), "\(rate): \(limit) mm/s, expected \(expected)")
+        for axis in Self.axes {
+            let under = Self.ending(speed: limit - 0.01, along: axis, coast: configuration.coast)
+            let over = Self.ending(speed: limit + 0.01, along: axis, coast: configuration.coast)
+            let fastest = Self.ending(speed: maxSpeed, along: axis, coast: configuration.coast)
+            #expect(under.count == 1 && under != [.edge], "\(rate), \(limit - 0.01) mm/s along \(axis): \(under)")
+            #expect(over == [.edge], "\(rate), \(limit + 0.01) mm/s along \(axis): \(over)")
+            #expect(fastest == [.edge], "\(rate), max_speed \(maxSpeed) mm/s along \(axis): \(fastest)")
+        }
+        // Along an axis the pad holds least: a diagonal glide just over the limit still fits.
+        let diagonal = Self.ending(speed: limit + 0.01, along: Vector(x: 1, y: 1) / Double(2).squareRoot(), coast: configuration.coast)
+        #expect(diagonal.count == 1 && diagonal != [.edge], "\(rate) diagonally: \(diagonal)")
+    }
+
+    @Test("with the defaults (0.998, max_speed 1500 mm/s) every release fits: no limit, and the fastest settles")
+    func theDefaultsFit() {
+        #expect(Configuration.defaults.touchpadGlideSpeedLimit() == nil)
+        #expect(Configuration.defaults.touchpadGlideWarnings() == [])
+        for axis in Self.axes {
+            #expect(Self.ending(speed: 1500, along: axis, coast: Configuration.defaults.coast) == [.settled])
+        }
+        // Still nil at max_speed just under the limit at the default rate (1739 mm/s).
+        var fast = Configuration()
+        fast.coast.maxSpeed = 1738
+        #expect(fast.touchpadGlideSpeedLimit() == nil)
+        fast.coast.maxSpeed = 1740
+        #expect(fast.touchpadGlideSpeedLimit() != nil)
+    }
+
+    @Test("the warning names the fastest release that fits, the glide at max_speed and what the pad holds; per [[device]] section with coast settings of its own; none with the wheel output")
+    func warnings() {
+        var slow = Configuration()
+        slow.coast.decelerationRate = 0.999
+        let top = "with output.mode = \"touchpad\", glides from releases faster than 874 mm/s stop at the edge of flickd's "
+            + "virtual touchpad (coast.deceleration_rate = 0.999 glides 1.49 m at coast.max_speed = 1500 mm/s; the pad "
+            + "holds 0.87 m along an axis): lower coast.max_speed to 874 or coast.deceleration_rate, or use output.mode = \"wheel\""
+        #expect(slow.touchpadGlideWarnings() == [top])
+        slow.output.mode = .wheel
+        #expect(slow.touchpadGlideWarnings() == [], "the wheel output has no pad")
+        slow.output.mode = .touchpad
+
+        // Sections that inherit the top level's coast settings are covered by its line.
+        var sections = slow
+        sections.devices = [DeviceRule(name: "Synaptics", configuration: slow)]
+        var fast = Configuration()
+        fast.coast.maxSpeed = 2000
+        sections.devices.append(DeviceRule(name: "ELAN", configuration: fast))
+        var off = fast
+        off.coast.maxSpeed = 3000
+        sections.devices.append(DeviceRule(name: "Wacom", enabled: false, configuration: off))
+        let device2 = "with output.mode = \"touchpad\", glides from releases faster than 1738 mm/s stop at the edge of flickd's "
+            + "virtual touchpad (device[2].coast.deceleration_rate = 0.998 glides 1.00 m at device[2].coast.max_speed = 2000 mm/s; "
+            + "the pad holds 0.87 m along an axis): lower device[2].coast.max_speed to 1738 or device[2].coast.deceleration_rate, "
+            + "or use output.mode = \"wheel\""
+        #expect(sections.touchpadGlideWarnings() == [top, device2])
+        // A section's resolved settings give its own limit.
+        let elan = sections.resolved(for: DeviceIdentity(name: "ELAN1200 Touchpad")).configuration
+        #expect(elan.touchpadGlideSpeedLimit() == fast.touchpadGlideSpeedLimit())
+        // A section that fits under a top level that does not: only the top level's line.
+        var fits = slow
+        fits.coast.decelerationRate = 0.998
+        sections.devices = [DeviceRule(name: "ELAN", configuration: fits)]
+        #expect(sections.touchpadGlideWarnings() == [top])
+    }
 }

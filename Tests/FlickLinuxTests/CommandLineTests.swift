@@ -185,6 +185,40 @@ import Testing
         #expect(try Self.run(["check-config", commented]).stdout == "\(commented): OK (every setting at its default)\n")
     }
 
+    /// Settings in range that, with the touchpad output, glide farther than flickd's virtual
+    /// touchpad holds (about 0.87 m along an axis): the file is valid, and check-config warns,
+    /// for the top level and for a [[device]] section with coast settings of its own.
+    @Test func checkConfigWarnsOfGlidesThatStopAtTheVirtualTouchpadsEdge() throws {
+        let warning = "with output.mode = \"touchpad\", glides from releases faster than 874 mm/s stop at the edge of flickd's "
+            + "virtual touchpad (coast.deceleration_rate = 0.999 glides 1.49 m at coast.max_speed = 1500 mm/s; the pad holds "
+            + "0.87 m along an axis): lower coast.max_speed to 874 or coast.deceleration_rate, or use output.mode = \"wheel\""
+        let slow = try Self.temporaryFile("slow.toml", "[coast]\ndeceleration_rate = 0.999\n")
+        defer { try? FileManager.default.removeItem(atPath: slow) }
+        let result = try Self.run(["check-config", slow])
+        #expect(result.status == 0, "valid: \(result.stderr)")
+        #expect(result.stderr == "")
+        #expect(result.stdout.split(separator: "\n").map(String.init) == ["\(slow): OK (coast.deceleration_rate = 0.999)", "\(slow): \(warning)"],
+                "\(result.stdout)")
+
+        let section = try Self.temporaryFile("section.toml", "[[device]]\nname = \"ELAN\"\n[device.coast]\nmax_speed = 2000\n")
+        defer { try? FileManager.default.removeItem(atPath: section) }
+        let sectionResult = try Self.run(["check-config", section])
+        #expect(sectionResult.status == 0)
+        let lines = sectionResult.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2 && lines.last?.hasPrefix("\(section): with output.mode = \"touchpad\", glides from releases faster than 1738 mm/s") == true
+                && lines.last?.contains("(device[1].coast.deceleration_rate = 0.998 glides 1.00 m at device[1].coast.max_speed = 2000 mm/s;") == true,
+                "\(sectionResult.stdout)")
+
+        // The wheel output, or a max_speed that fits: only the OK line.
+        for contents in ["[coast]\ndeceleration_rate = 0.999\n[output]\nmode = \"wheel\"\n",
+                         "[coast]\ndeceleration_rate = 0.999\nmax_speed = 874\n"] {
+            let path = try Self.temporaryFile("fits.toml", contents)
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let fits = try Self.run(["check-config", path])
+            #expect(fits.status == 0 && fits.stdout.split(separator: "\n").count == 1, "\(contents)\n\(fits.stdout)")
+        }
+    }
+
     @Test(arguments: [["--help"], ["help", "replay"], ["run", "--help"], ["devices", "--help"], ["check-config", "--help"]])
     func helpExplainsItself(arguments: [String]) throws {
         let result = try Self.run(arguments)

@@ -415,6 +415,40 @@ import Testing
         #expect(check.status == .ok && check.detail.contains("the built-in defaults apply"))
     }
 
+    /// coast.deceleration_rate = 0.999 is in range, but with the touchpad output its fast
+    /// glides are longer than the virtual touchpad (about 0.87 m along an axis) and stop at its
+    /// edge: a warning, as check-config gives it, that does not stop flickd.
+    @Test func glidesLongerThanTheVirtualTouchpadHoldsAreAWarning() throws {
+        var system = FakeSystem()
+        let config = "/home/ada/.config/flickd/config.toml"
+        system.fileContents[config] = "[coast]\ndeceleration_rate = 0.999\n"
+        let checks = system.checks()
+        let glide = try checks.one("glide length")
+        #expect(glide.status == .warning && glide.fix == nil)
+        #expect(glide.detail == "with output.mode = \"touchpad\", glides from releases faster than 874 mm/s stop at the edge of "
+            + "flickd's virtual touchpad (coast.deceleration_rate = 0.999 glides 1.49 m at coast.max_speed = 1500 mm/s; "
+            + "the pad holds 0.87 m along an axis): lower coast.max_speed to 874 or coast.deceleration_rate, or use output.mode = \"wheel\"")
+        #expect(!Doctor.blocks(checks), "\(checks.report)")
+        #expect(try checks.one("configuration").status == .ok)
+
+        // A [[device]] section's own max_speed, at the default rate: that section's line.
+        system.fileContents[config] = "[[device]]\nname = \"Synaptics\"\n[device.coast]\nmax_speed = 2000\n"
+        let section = try system.checks().one("glide length")
+        #expect(section.status == .warning)
+        #expect(section.detail.hasPrefix("with output.mode = \"touchpad\", glides from releases faster than 1738 mm/s"), "\(section.detail)")
+        #expect(section.detail.hasSuffix("lower device[1].coast.max_speed to 1738 or device[1].coast.deceleration_rate, or use output.mode = \"wheel\""),
+                "\(section.detail)")
+
+        // The wheel output, or a max_speed that fits: nothing to say.
+        for contents in ["[coast]\ndeceleration_rate = 0.999\n[output]\nmode = \"wheel\"\n",
+                         "[coast]\ndeceleration_rate = 0.999\nmax_speed = 874\n"] {
+            system.fileContents[config] = contents
+            let checks = system.checks()
+            #expect(checks.titled("glide length").isEmpty, "\(contents)\n\(checks.report)")
+            #expect(try checks.one("configuration").status == .ok)
+        }
+    }
+
     // MARK: Natural scrolling
 
     @Test func autoFollowsTheDesktopAndSaysWhereItLooked() throws {
