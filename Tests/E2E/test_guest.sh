@@ -151,6 +151,8 @@ check "paths with a space, quotes, \$, * ? [ ], a comma and a backslash: the com
     test "$status" = 7
 check "paths with a space, quotes, \$, * ? [ ], a comma and a backslash: no init failure" \
     test "$err" = ""
+check "paths with a space, quotes, \$, * ? [ ], a comma and a backslash: the job removed after it" \
+    test -z "$(ls -A "$cache/jobs" 2>/dev/null)"
 
 if [ "$failures" -ne 0 ]; then
     echo "test_guest: $failures check(s) failed"
