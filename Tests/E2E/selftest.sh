@@ -128,9 +128,9 @@ test_touchpad() {
     check "$label: fast flick with staggered lift -> POINTER_SCROLL_FINGER" \
         test -n "$(since "$log" "$n0" 'POINTER_SCROLL_FINGER')"
     # Each kernel stamp lies within its frame's write (1 ms of slack) and the first lift comes
-    # first. The 20 ms stagger is checked only when every frame went out on time: the writer
-    # keeps to its schedule, so a first lift held back by the guest goes out just before the
-    # release (an emulated guest sometimes stalls for 20 ms).
+    # first. The 20 ms stagger is checked where the two frames were written 10-40 ms apart: the
+    # writer keeps to its schedule, so a first lift held back by the guest goes out just before
+    # the release (an emulated guest sometimes stalls for 20 ms).
     local k t t0 kf tf tf0 late
     k=$(json_field k_release "$reply"); t=$(json_field t_release "$reply")
     t0=$(json_field t0_release "$reply"); kf=$(json_field k_first_lift "$reply")
@@ -140,7 +140,8 @@ test_touchpad() {
         awk -v k="$k" -v t="$t" -v t0="$t0" -v f="$kf" -v tf="$tf" -v tf0="$tf0" -v late="$late" 'BEGIN {
             if (k == "" || k == "null" || f == "" || f == "null" || late == "" || late == "null") exit 1
             if (k < t0 - 0.001 || k > t + 0.001 || f < tf0 - 0.001 || f > tf + 0.001 || k <= f) exit 1
-            exit !(late > 5 || (k - f > 0.010 && k - f < 0.040)) }'
+            if (t0 - tf < 0.010 || t0 - tf > 0.040) exit 0
+            exit !(k - f > 0.009 && k - f < 0.041) }'
 
     n0=$(wc -l <"$log")
     vdev flick:down,fingers=3,speed=60,duration=400ms wait:300ms || true
