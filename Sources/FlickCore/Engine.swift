@@ -16,8 +16,9 @@ public final class Engine {
     /// Which output the daemon writes, and so which one the engine computes: `.wheel` (the
     /// default here, for replays and tests) returns wheel output from `handle` and `tick`;
     /// `.touchpad` returns none and calls `onTouchFrame` with the virtual fingers' frames. The
-    /// daemon sets it from `output.mode`. Changing it stops a coast; fingers still down are
-    /// forgotten (the daemon destroys their device, which ends their touches).
+    /// daemon sets it from `output.mode`, once the virtual fingers are up. Changing it stops a
+    /// coast; fingers still down are forgotten (the daemon destroys their device, which ends
+    /// their touches).
     public var output: OutputMode = .wheel {
         didSet {
             guard output != oldValue else { return }

@@ -362,7 +362,9 @@ public final class Daemon {
             followCoast()
             if let pending = pendingOutput, !engine.hasFingersDown {
                 pendingOutput = nil
-                switchOutput(to: pending)
+                // The desktop was asked for the new output's settings at the reload: a switch
+                // that failed asks again for the output that runs on.
+                if !switchOutput(to: pending) { askDesktop(for: configuration.current) }
             }
             if (readyOwed || reloadingOwed) && mayWaitForServiceManager { reportReady() }
             try timer.arm(at: nextDeadline)
@@ -471,6 +473,7 @@ public final class Daemon {
         }
         engine.apply(configuration, at: time)
         logger.info("\(trigger): configuration reloaded")
+        for warning in configuration.touchpadGlideWarnings() { logger.warning("\(warning)") }
         pendingOutput = nil
         if configuration.output.mode != engine.output, case .touchpad? = output, engine.hasFingersDown {
             pendingOutput = configuration.output.mode
@@ -767,7 +770,8 @@ public final class Daemon {
             logger.error("keeping the \(current.mode.rawValue) output: \(error)")
             return
         }
-        // Fingers still down on the old touchpad end with it: the kernel lifts them.
+        // A reload waits for the fingers to lift (`pendingOutput`); any still down (a reload
+        // whose switch could not wait) end with the device: the kernel lifts them.
         current.close()
         owedLift = nil
         output = replacement

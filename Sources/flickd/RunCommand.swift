@@ -91,6 +91,7 @@ struct RunCommand: FlickdCommand {
         do {
             live = try LiveConfiguration(source: source, logger: logger)
             logger.info("configuration: \(source.path ?? "the built-in defaults (no file at \(source.location.searched))")")
+            for warning in live.current.touchpadGlideWarnings() { logger.warning("\(warning)") }
         } catch {
             logger.error("the configuration has errors; nothing was started:\n\(error)")
             throw ExitCode.failure

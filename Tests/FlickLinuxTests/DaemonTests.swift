@@ -84,6 +84,23 @@ struct DaemonTests {
         #expect(wheel.frames.isEmpty)
     }
 
+    @Test("a reload to settings whose glides outrun the virtual touchpad warns, once per reload")
+    func aReloadWarnsOfGlidesLongerThanTheVirtualTouchpad() throws {
+        var long = Configuration()
+        long.output.mode = .touchpad
+        long.coast.decelerationRate = 0.999
+        let warning = try #require(long.touchpadGlideWarnings().first, "0.999 at the default max_speed outruns the pad")
+        let log = CollectedLog()
+        let engine = Engine()
+        engine.output = .touchpad
+        let daemon = try Daemon(engine: engine, output: .touchpad(RecordingTouchpad()), makeOutput: nil, monitor: nil,
+                                logger: log.logger) { long }
+        raise(SIGHUP)
+        raise(SIGTERM)
+        try daemon.run()
+        #expect(log.lines.filter { $0 == "warning: \(warning)" }.count == 1, "\(log.lines)")
+    }
+
     @Test("a reload that changes output.mode replaces the device; the old one is destroyed")
     func reloadSwapsTheOutput() throws {
         let engine = Engine()
