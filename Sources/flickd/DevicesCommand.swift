@@ -9,7 +9,8 @@ struct DevicesCommand: FlickdCommand {
             The first line names the configuration the devices are decided with: the file \
             `flickd run` reads, or --config FILE. Then, for every /dev/input/event* node: its \
             name, what udev says it is (touchpad, touchscreen, mouse, keyboard or other), and \
-            for touch devices their size in millimetres and resolution as flickd reads them (a [[device]] section's \
+            for touch devices their vendor and product ids (as a [[device]] section's vendor and \
+            product take them), their size in millimetres and resolution as flickd reads them (a [[device]] section's \
             resolution, else the device's, else libinput's quirk, else an estimate), number of \
             multitouch slots, and whether flickd will read their flicks, and if not, why. (Under \
             the synaptics X driver, whose own glide makes flickd stand aside for that pad, \

@@ -40,6 +40,9 @@ struct DoctorCommand: FlickdCommand {
               X server's device properties opens (XInput 2, through libX11 and libXi),
               as flickd keeps one to follow a setting changed with `xinput set-prop` or
               in the desktop's settings at once; without it a change waits for a reload.
+            - glide length: with the touchpad output, a warning where coasts can glide
+              farther than the virtual touchpad holds (about 0.87 m along an axis) and
+              stop at its edge, with the settings that do it.
             - output: output.mode in use (the virtual touchpad or the virtual wheel).
               In touchpad mode on KDE Plasma under Wayland, on sway and on X11 (read
               from the X server, with libX11 and libXi), the virtual touchpad's own natural
