@@ -129,40 +129,59 @@ struct DaemonEventPathTests {
         #expect(source.devices[Self.keyboard]?.reads == 1)
     }
 
-    @Test("a lift of the virtual fingers the kernel did not take is written again, later each time, until taken")
-    func aFailedLiftIsWrittenAgain() throws {
-        let source = try Self.source()
+    /// Runs a daemon with `configuration` (the touchpad output) on `source`: the pad's flick is
+    /// read at the loop's first wake-up; `prepare` sets up the virtual touchpad made for it and
+    /// `onFrame` runs after each frame it takes. A hook ends the run with SIGTERM; the watchdog
+    /// does after 10 s.
+    static func runTouchpadFlick(_ source: ScriptedDevices, configuration: Configuration, log: CollectedLog,
+                                 reload: @escaping () -> Configuration = { Configuration() },
+                                 prepare: @escaping (RecordingTouchpad) -> Void = { _ in },
+                                 onFrame: @escaping (TouchFrame, RecordingTouchpad) -> Void) throws -> DaemonDeviceTests.Outputs {
         let outputs = DaemonDeviceTests.Outputs()
-        let log = CollectedLog()
-        var touchpad: Configuration { var c = Configuration(); c.output.mode = .touchpad; return c }
-        var liftTaken: Instant?
-        var failedAt: [Instant] = []
         source.play([{
             let pad = source.devices[Self.pad]!
             pad.feed(Self.flick(on: pad.description, releasedAt: Syscall.monotonicNow()))
             let virtual = outputs.touchpads[0]
-            virtual.failingLifts = 2
-            virtual.afterWrite = { frame in
-                if virtual.frames.count == 3 {
-                    // A key once the fingers move (the keyboard is read from the coast's first
-                    // wake-up on): they freeze, rest and lift.
-                    source.devices[Self.keyboard]!.feed(Self.press(30, at: Syscall.monotonicNow()))
-                } else if frame.action == .lift, liftTaken == nil {
-                    liftTaken = Syscall.monotonicNow()
-                    raise(SIGTERM)
-                }
-            }
+            prepare(virtual)
+            virtual.afterWrite = { [unowned virtual] frame in onFrame(frame, virtual) }
             return []
         }])
-        log.onLine = { line in if line.hasPrefix("error: cannot write to the virtual touchpad") { failedAt.append(Syscall.monotonicNow()) } }
-        let daemon = try DaemonDeviceTests.daemon(source, outputs, log: log, configuration: touchpad)
+        let daemon = try DaemonDeviceTests.daemon(source, outputs, log: log, configuration: configuration, reload: reload)
         let watchdog = DaemonWatchdog(seconds: 10)
         defer {
+            // The hooks hold the outputs, the source and the log: no cycle outlives the run.
             for pad in outputs.touchpads { pad.afterWrite = nil }
             log.onLine = nil
         }
         try daemon.run()
         watchdog.cancel()
+        return outputs
+    }
+
+    static var touchpadConfiguration: Configuration {
+        var configuration = Configuration()
+        configuration.output.mode = .touchpad
+        return configuration
+    }
+
+    @Test("a lift of the virtual fingers the kernel did not take is written again, later each time, until taken")
+    func aFailedLiftIsWrittenAgain() throws {
+        let source = try Self.source()
+        let log = CollectedLog()
+        var liftTaken: Instant?
+        var failedAt: [Instant] = []
+        log.onLine = { line in if line.hasPrefix("error: cannot write to the virtual touchpad") { failedAt.append(Syscall.monotonicNow()) } }
+        let outputs = try Self.runTouchpadFlick(source, configuration: Self.touchpadConfiguration, log: log,
+                                                prepare: { $0.failingLifts = 2 }) { frame, virtual in
+            if virtual.frames.count == 3 {
+                // A key once the fingers move (the keyboard is read from the coast's first
+                // wake-up on): they freeze, rest and lift.
+                source.devices[Self.keyboard]!.feed(Self.press(30, at: Syscall.monotonicNow()))
+            } else if frame.action == .lift, liftTaken == nil {
+                liftTaken = Syscall.monotonicNow()
+                raise(SIGTERM)
+            }
+        }
         let virtual = try #require(outputs.touchpads.first)
         #expect(virtual.frames.first?.action == .land && virtual.frames.last?.action == .lift, "\(virtual.frames.map(\.action))")
         #expect(virtual.liftsTried == 3, "the lift, then twice again: once failing, once taken")
@@ -178,40 +197,26 @@ struct DaemonEventPathTests {
     @Test("a reload to the wheel output mid-glide lifts the virtual fingers, at rest, before the touchpad is destroyed")
     func aReloadToTheWheelLetsTheFingersLiftFirst() throws {
         let source = try Self.source()
-        let outputs = DaemonDeviceTests.Outputs()
         let log = CollectedLog()
-        var touchpad = Configuration()
-        touchpad.output.mode = .touchpad
-        var wheel = touchpad
+        var wheel = Self.touchpadConfiguration
         wheel.output.mode = .wheel
         var closedAfter: [TouchFrame.Action]?
         var lastMove: Instant?
         var lifted: Instant?
-        source.play([{
-            let pad = source.devices[Self.pad]!
-            pad.feed(Self.flick(on: pad.description, releasedAt: Syscall.monotonicNow()))
-            let virtual = outputs.touchpads[0]
-            virtual.afterWrite = { frame in
-                if frame.action == .move { lastMove = Syscall.monotonicNow() }
-                if frame.action == .lift { lifted = Syscall.monotonicNow() }
-                if virtual.frames.count == 3 { raise(SIGHUP) }  // mid-glide
-            }
-            return []
-        }])
+        var touchpads: [RecordingTouchpad] = []
         log.onLine = { line in
             if line.hasPrefix("info: output: flickd virtual wheel") {
-                closedAfter = outputs.touchpads.first.map { $0.closed ? $0.frames.map(\.action) : [] }
+                closedAfter = touchpads.first.map { $0.closed ? $0.frames.map(\.action) : [] }
                 raise(SIGTERM)
             }
         }
-        let daemon = try DaemonDeviceTests.daemon(source, outputs, log: log, configuration: touchpad, reload: { wheel })
-        let watchdog = DaemonWatchdog(seconds: 10)
-        defer {
-            for pad in outputs.touchpads { pad.afterWrite = nil }
-            log.onLine = nil
+        let outputs = try Self.runTouchpadFlick(source, configuration: Self.touchpadConfiguration, log: log, reload: { wheel },
+                                                prepare: { touchpads.append($0) }) { frame, virtual in
+            if frame.action == .move { lastMove = Syscall.monotonicNow() }
+            if frame.action == .lift { lifted = Syscall.monotonicNow() }
+            if virtual.frames.count == 3 { raise(SIGHUP) }  // mid-glide
         }
-        try daemon.run()
-        watchdog.cancel()
+        touchpads.removeAll()
         #expect(outputs.made == [.touchpad, .wheel], "\(log.lines)")
         let actions = try #require(closedAfter, "the wheel was never made: \(log.lines)")
         #expect(actions.first == .land && actions.last == .lift && actions.filter { $0 == .lift }.count == 1,
