@@ -284,6 +284,45 @@ import FlickCore
         ])
     }
 
+    /// A key of the device section written as its table, or a dotted key under a misspelt
+    /// section: the message names the key and how it is written.
+    @Test func aDeviceKeyWrittenAsATableOrADottedKeyUnderAMisspeltSectionIsNamedAsWritten() {
+        let sections = "; the sections are [scroll], [coast], [velocity], [touchpad], [touchscreen], [stop], [output] and [[device]]"
+        let deviceTables = "; the sections are [device.scroll], [device.coast], [device.velocity], [device.touchpad], [device.touchscreen]"
+        #expect(problems("[[device]]\nname = \"pad\"\n[device.nmae]\nx = 1\n") == [
+            "flickd.toml:3: unknown section [device.nmae] in device[1]; did you mean the key name?; it is a key of the [[device]] section, written name = \"...\" under it\(deviceTables)",
+        ])
+        #expect(problems("[[device]]\nname = \"pad\"\n[[device.vendr]]\nx = 1\n") == [
+            "flickd.toml:3: unknown section [[device.vendr]] in device[1]; did you mean the key vendor?; it is a key of the [[device]] section, written vendor = 0x06cb under it\(deviceTables)",
+        ])
+        #expect(problems("[[device]]\nvendor = 0x06cb\n[device.name]\nx = 1\n") == [
+            "flickd.toml:3: [device.name] in device[1] is a table, but name is a key of the [[device]] section: write name = \"...\" under it",
+        ])
+        #expect(problems("[[device]]\nname = \"pad\"\n[device.name]\nx = 1\n") == [
+            "flickd.toml:3:1: TOML syntax error: Error while parsing table header: cannot redefine existing string 'device.name' as table; "
+                + "name is a key of the [[device]] section, not a table: write name = \"...\" under it",
+        ])
+        // Sections do not nest.
+        let nested = "; did you mean [[device]]?; device sections do not nest, each starts with its own [[device]]"
+        #expect(problems("[[device]]\nname = \"pad\"\n[[device.device]]\nname = \"screen\"\n") == [
+            "flickd.toml:3: unknown section [[device.device]] in device[1]\(nested)\(deviceTables)",
+        ])
+        #expect(problems("[[device.device]]\nname = \"screen\"\n") == [
+            "flickd.toml:1: [[device.device]] has no [[device]] section above it: write [[device]] with a name, vendor or product first\(nested)",
+        ])
+        // A dotted key under a misspelt section: the key as written, on its line.
+        #expect(problems("# pad\ndevcie.coast.boost = true\n") == [
+            "flickd.toml:2: unknown key devcie.coast.boost; did you mean [[device]] sections?\(sections)",
+        ])
+        #expect(problems("[coast]\nboost = true\n[[device]]\nname = \"pad\"\ncaost . boost = false\n") == [
+            "flickd.toml:5: unknown key device[1].caost.boost; did you mean [device.coast]?\(deviceTables)",
+        ])
+        // An inline table is no dotted key: its section, as before.
+        #expect(problems("devcie = { coast = { boost = true } }\n") == [
+            "flickd.toml:1: unknown section [devcie]; did you mean [[device]]?\(sections)",
+        ])
+    }
+
     /// A device section may not hold [stop] or [output]: its did-you-mean never names their
     /// keys (following it would be refused in turn), and one that fits is said to go at the top.
     @Test func unknownKeysInASectionSuggestOnlyKeysASectionMayHold() {

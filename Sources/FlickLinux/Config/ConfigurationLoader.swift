@@ -62,6 +62,7 @@ public enum ConfigurationLoader {
         } catch {
             let first = error.line.flatMap {
                 firstDefinition(in: text, redefined: error.message, before: $0) ?? redefinedDevices(in: text, message: error.message, before: $0)
+                    ?? deviceKeyAsTable(message: error.message)
             }
             throw ConfigurationError(problems: [
                 .init(path: path, line: error.line, column: error.column, key: nil,
@@ -76,7 +77,8 @@ public enum ConfigurationLoader {
         for (name, value) in table.sortedEntries where name != deviceSection {
             guard sections.contains(name) else {
                 // `[[devices]]` (or `devices = [{...}]`) makes an array of tables: a misspelt section too.
-                reader.unknown(name, at: TOMLDocument.namePart(name), isTable: value.isTable, isArrayOfTables: value.isArrayOfTables)
+                reader.unknown(name, at: TOMLDocument.namePart(name), isTable: value.isTable, isArrayOfTables: value.isArrayOfTables,
+                               value: value.isTable ? value : nil)
                 continue
             }
             reader.readSection(name, value, into: &configuration, seen: &seen)
@@ -118,6 +120,25 @@ public enum ConfigurationLoader {
             return TableHeader(source[line - 1])
         }
 
+        /// The dotted key that made the table `name` (`devcie.coast.boost`, as a message shows
+        /// it), whose value is `value` and name in the document `written`: the longest chain of
+        /// its keys on its line that the line starts with, blanks aside. Nil when the line holds
+        /// none (an inline table).
+        mutating func dottedKey(_ name: String, _ value: TOMLValue, at written: String) -> String? {
+            guard let line = lines.lines[written], line >= 1, line <= source.count else { return nil }
+            let bare = source[line - 1].filter { $0 != " " && $0 != "\t" }
+            var value: TOMLValue? = value, path = written
+            var parts = [TOMLDocument.namePart(name)], found: [String]? = nil
+            while let table = value?.table,
+                  let child = table.sortedEntries.first(where: { lines.lines[path + "." + TOMLDocument.namePart($0.key)] == line }) {
+                path += "." + TOMLDocument.namePart(child.key)
+                parts.append(TOMLDocument.namePart(child.key))
+                if bare.hasPrefix(parts.joined(separator: ".") + "=") { found = parts }
+                value = child.value
+            }
+            return found.map { $0.map(ConfigurationLoader.shownKey).joined(separator: ".") }
+        }
+
         /// The keys of section `name` (`coast`, or `device[1].coast` with `prefix` `device[1].`)
         /// into `configuration`; `seen` gets the names (without the prefix) of the keys set.
         mutating func readSection(
@@ -157,7 +178,7 @@ public enum ConfigurationLoader {
                     let table = header.parts[1]
                     let known = deviceSections.contains(table) ? table : Suggestion.closest(to: table, among: deviceSections)
                     problem(deviceSection, "\(header.shown) has no [[\(deviceSection)]] section above it: write [[\(deviceSection)]] with a name, vendor or product first"
-                        + (known.map { ", then [\(deviceSection).\($0)]" } ?? ""))
+                        + (known.map { ", then [\(deviceSection).\($0)]" } ?? (table == deviceSection ? nestedDevices : "")))
                 } else if value.isTable {
                     problem(deviceSection, "[\(deviceSection)] needs two brackets: write [[\(deviceSection)]], one such section per rule")
                 } else {
@@ -186,6 +207,13 @@ public enum ConfigurationLoader {
             var matchKeys = 0
             for (keyName, value) in table.sortedEntries {
                 let fullName = prefix + keyName
+                if let example = deviceKeyExamples[keyName], value.isTable || value.isArrayOfTables,
+                   let header = header(at: fullName), header.parts == [deviceSection, keyName] {
+                    // `[device.name]`: the key is meant, which the header cannot set.
+                    if ["name", "vendor", "product"].contains(keyName) { matchKeys += 1 }
+                    problem(fullName, "\(header.shown) in \(name) is a table, but \(keyName) is a key of the [[\(deviceSection)]] section: write \(example) under it")
+                    continue
+                }
                 switch keyName {
                 case "name":
                     matchKeys += 1
@@ -226,7 +254,7 @@ public enum ConfigurationLoader {
                         readSection(keyName, value, prefix: prefix, into: &rule.configuration, seen: &seen)
                     } else {
                         unknown(keyName, at: prefix + TOMLDocument.namePart(keyName), isTable: value.isTable,
-                                isArrayOfTables: value.isArrayOfTables, prefix: prefix)
+                                isArrayOfTables: value.isArrayOfTables, value: value.isTable ? value : nil, prefix: prefix)
                     }
                 }
             }
@@ -265,8 +293,10 @@ public enum ConfigurationLoader {
         /// An unknown key or section; `name` is relative to `prefix` (`device[1].`), which
         /// the message and the suggestion carry; `written` is its name in the document, with
         /// the prefix (`device[1]."coast.boost"`), for its line. `isArrayOfTables`: `[[name]]`
-        /// headers or `name = [{...}]`.
-        mutating func unknown(_ name: String, at written: String, isTable: Bool, isArrayOfTables: Bool = false, prefix: String = "") {
+        /// headers or `name = [{...}]`. `value`: the table of an unknown section, when it may have
+        /// been made by a dotted key (`devcie.coast.boost = true`), which the message then names.
+        mutating func unknown(_ name: String, at written: String, isTable: Bool, isArrayOfTables: Bool = false,
+                              value: TOMLValue? = nil, prefix: String = "") {
             let parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
             let inDevice = !prefix.isEmpty
             let shown = parts.map(ConfigurationLoader.shownKey).joined(separator: ".")
@@ -278,14 +308,22 @@ public enum ConfigurationLoader {
                 let onLine = self.header(at: written)
                 let depth = inDevice ? 1 : 0
                 let header = onLine.flatMap { $0.parts.count > depth && $0.parts[depth] == name ? $0 : nil }
-                let inline = isArrayOfTables && onLine == nil ? "unknown key \(prefix + shown) = [{...}], an inline array of tables" : nil
+                let inline = isArrayOfTables && onLine == nil ? "unknown key \(prefix + shown) = [{...}], an inline array of tables"
+                    // `devcie.coast.boost = true` makes a table `devcie` too: name the key written.
+                    : onLine == nil ? value.flatMap { dottedKey(name, $0, at: written) }.map { "unknown key \(prefix)\($0)" } : nil
                 let suggestion = Suggestion.closest(to: name, among: inDevice ? deviceSections : sections + [deviceSection])
                 if inDevice {
                     // A section of the whole daemon, named or near, is said to go at the top level.
                     let daemonWide = daemonSections.contains(name) ? name
                         : suggestion == nil ? Suggestion.closest(to: name, among: sections.filter(daemonSections.contains)) : nil
+                    // Else `[[device.device]]`, or one of the section's own keys, near (`[device.nmae]`).
+                    var ownKey: String?
+                    if let key = Suggestion.closest(to: name, among: deviceKeys.map(\.name)), let example = deviceKeyExamples[key] {
+                        ownKey = "; did you mean the key \(key)?; it is a key of the [[\(deviceSection)]] section, written \(example) under it"
+                    }
                     let wayOut = daemonWide.map { ($0 == name ? "; [\($0)]" : "; did you mean [\($0)]?; it") + " applies to the whole daemon and goes at the top level" }
-                        ?? suggestion.map { "; did you mean [\(deviceSection).\($0)]?" } ?? ""
+                        ?? suggestion.map { "; did you mean [\(deviceSection).\($0)]?" }
+                        ?? (name == deviceSection ? nestedDevices : ownKey) ?? ""
                     let brackets = header?.brackets == 2 ? ("[[", "]]") : ("[", "]")
                     problem(prefix + name, (inline ?? "unknown section \(brackets.0)\(deviceSection).\(shown)\(brackets.1) in \(prefix.dropLast())")
                         + wayOut + "; the sections are " + deviceSections.map { "[\(deviceSection).\($0)]" }.joined(separator: ", "),
@@ -509,6 +547,25 @@ public enum ConfigurationLoader {
                 + "write each one there, or all as [[\(deviceSection)]] sections"
         }
         return asTable ? "; did you mean [[\(deviceSection)]]?; [\(deviceSection)] needs two brackets, one such section per rule" : nil
+    }
+
+    /// How each key of a `[[device]]` section is written, for a message that names one.
+    static let deviceKeyExamples = [
+        "name": "name = \"...\"", "vendor": "vendor = 0x06cb", "product": "product = 0x0007",
+        "enabled": "enabled = false", "resolution": "resolution = 30",
+    ]
+
+    /// The way out of a `[[device.device]]` header.
+    static let nestedDevices = "; did you mean [[\(deviceSection)]]?; device sections do not nest, each starts with its own [[\(deviceSection)]]"
+
+    /// The way out of toml++'s "cannot redefine existing string 'device.name' as table", as the
+    /// end of its message: `[device.name]` under a section that sets `name`. Nil for any other.
+    static func deviceKeyAsTable(message: String) -> String? {
+        guard let marker = message.firstRange(of: "' as "), let open = message[..<marker.lowerBound].lastIndex(of: "'") else { return nil }
+        let name = message[message.index(after: open)..<marker.lowerBound]
+        guard name.hasPrefix(deviceSection + "."), message.hasSuffix("' as table") || message.hasSuffix("' as array-of-tables") else { return nil }
+        let key = String(name.dropFirst(deviceSection.count + 1))
+        return deviceKeyExamples[key].map { "; \(key) is a key of the [[\(deviceSection)]] section, not a table: write \($0) under it" }
     }
 
     /// The lines of `text`, as TOML counts them: each ends at a line feed (split by bytes: Swift
