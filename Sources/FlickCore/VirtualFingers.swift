@@ -812,11 +812,13 @@ extension Configuration {
     ///     coast.max_speed to 874 or coast.deceleration_rate, or use output.mode = "wheel"
     public func touchpadGlideWarnings() -> [String] {
         guard output.mode == .touchpad else { return [] }
-        var warnings = touchpadGlideWarning(keys: "").map { [$0] } ?? []
+        let top = touchpadGlideWarning(keys: "")
+        var warnings = top.map { [$0] } ?? []
         for (index, rule) in devices.enumerated() where rule.enabled {
             let its = rule.configuration.coast
-            // The same glide as the top level's, whose line covers it.
-            if its.decelerationRate == coast.decelerationRate && its.maxSpeed == coast.maxSpeed
+            // The same glide as the top level's, whose line covers it (when there is one: a
+            // section may coast where the top level does not, `touchpad.enabled` its own).
+            if top != nil && its.decelerationRate == coast.decelerationRate && its.maxSpeed == coast.maxSpeed
                 && its.maxDuration == coast.maxDuration { continue }
             if let warning = rule.configuration.touchpadGlideWarning(keys: "device[\(index + 1)].") {
                 warnings.append(warning)
@@ -843,10 +845,20 @@ extension Configuration {
         func plain(_ number: Double) -> String {
             number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : "\(number)"
         }
+        // Two figures a hair apart (a max_speed just over the limit) must not read the same:
+        // then in millimetres, the glide's up and the pad's down.
+        var glides = metres(glide(coast.maxSpeed)), holds = metres(glide(limit))
+        if glides == holds {
+            glides = "\(Int64(glide(coast.maxSpeed).rounded(.up))) mm"
+            holds = "\(Int64(glide(limit).rounded(.down))) mm"
+        }
+        // A max_speed at or under min_speed is refused: then only the rate shortens the glides.
+        let fix = limit > coast.minSpeed
+            ? "lower \(keys)coast.max_speed to \(fits) or \(keys)coast.deceleration_rate"
+            : "lower \(keys)coast.deceleration_rate (every coast, from \(keys)coast.min_speed = \(plain(coast.minSpeed)) mm/s on, stops there)"
         return "with output.mode = \"touchpad\", glides from releases faster than \(fits) mm/s stop at the edge of "
             + "flickd's virtual touchpad (\(keys)coast.deceleration_rate = \(plain(coast.decelerationRate)) glides "
-            + "\(metres(glide(coast.maxSpeed))) at \(keys)coast.max_speed = \(plain(coast.maxSpeed)) mm/s; the pad holds "
-            + "\(metres(glide(limit))) along an axis): lower \(keys)coast.max_speed to \(fits) or \(keys)coast.deceleration_rate, "
-            + "or use output.mode = \"wheel\""
+            + "\(glides) at \(keys)coast.max_speed = \(plain(coast.maxSpeed)) mm/s; the pad holds "
+            + "\(holds) along an axis): \(fix), or use output.mode = \"wheel\""
     }
 }

@@ -40,15 +40,15 @@ struct DoctorCommand: FlickdCommand {
               X server's device properties opens (XInput 2, through libX11 and libXi),
               as flickd keeps one to follow a setting changed with `xinput set-prop` or
               in the desktop's settings at once; without it a change waits for a reload.
-            - glide length: with the touchpad output, a warning where coasts can glide
-              farther than the virtual touchpad holds (about 0.87 m along an axis) and
-              stop at its edge, with the settings that do it.
             - output: output.mode in use (the virtual touchpad or the virtual wheel).
               In touchpad mode on KDE Plasma under Wayland, on sway and on X11 (read
               from the X server, with libX11 and libXi), the virtual touchpad's own natural
               scrolling against each touchpad's, and which way the virtual fingers move;
               a warning where the desktop keeps touchpad settings per device and flickd
               cannot read them (on X11 without libX11 and libXi), with the fix.
+            - glide length: with the touchpad output, a warning where coasts can glide
+              farther than the virtual touchpad holds (about 0.87 m along an axis) and
+              stop at its edge, with the settings that do it.
 
             Run it as the user whose desktop session flickd serves, not with sudo: the answers \
             are about the user who runs it. Every fix runs from any directory.

@@ -837,5 +837,29 @@ import FlickTestSupport
         fits.coast.decelerationRate = 0.998
         sections.devices = [DeviceRule(name: "ELAN", configuration: fits)]
         #expect(sections.touchpadGlideWarnings() == [top])
+
+        // The same coast settings in a section that coasts where the top level does not (the
+        // top level's touchpads off): no top-level line covers it, so it has its own.
+        var padsOff = slow
+        padsOff.touchpad.enabled = false
+        var padOn = padsOff
+        padOn.touchpad.enabled = true
+        padsOff.devices = [DeviceRule(name: "ELAN", configuration: padOn)]
+        let onlyThere = padsOff.touchpadGlideWarnings()
+        #expect(onlyThere.count == 1 && onlyThere.first?.contains("device[1].coast.deceleration_rate = 0.999") == true, "\(onlyThere)")
+
+        // A limit at or under min_speed: a max_speed that low is refused, only the rate helps.
+        var steep = Configuration()
+        steep.coast.decelerationRate = 0.9999
+        steep.coast.maxDuration = .milliseconds(60000)
+        steep.coast.minSpeed = 100
+        let steepLine = steep.touchpadGlideWarnings().first ?? ""
+        // A max_speed just over the limit: the glide and the pad in millimetres, not both 0.87 m.
+        var near = Configuration()
+        near.coast.maxSpeed = 1739
+        let nearLine = near.touchpadGlideWarnings().first ?? ""
+        #expect(nearLine.contains(" mm at coast.max_speed = 1739 mm/s; the pad holds ") && !nearLine.contains("0.87 m at"), "\(nearLine)")
+        #expect(steepLine.hasSuffix("lower coast.deceleration_rate (every coast, from coast.min_speed = 100 mm/s on, stops there), or use output.mode = \"wheel\""),
+                "\(steepLine)")
     }
 }
