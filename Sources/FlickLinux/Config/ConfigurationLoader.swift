@@ -498,8 +498,7 @@ public enum ConfigurationLoader {
               open < message.index(before: message.endIndex) else { return nil }
         let kind = message[marker.upperBound..<open].trimmingWhitespace
         let name = String(message[message.index(after: open)..<message.index(before: message.endIndex)])
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).prefix(max(0, line - 1))
-            .map { $0.trimmingWhitespace }
+        let lines = sourceLines(text).prefix(max(0, line - 1)).map { $0.trimmingWhitespace }
         /// The name of a table whose header is `line`, `[name]` with spaces allowed inside.
         func header(_ line: String) -> String? {
             guard line.hasPrefix("["), !line.hasPrefix("[["), let close = line.firstIndex(of: "]") else { return nil }
