@@ -254,6 +254,9 @@ def main():
                    help="pass --disable-smooth-scrolling (chromium animates wheel scrolling by default)")
     p.add_argument("--headless", action="store_true", help="no display (a check of the launcher on the host)")
     args = p.parse_args()
+    if not os.access(args.browser, os.X_OK):
+        sys.exit("browser_app.py: no chromium at %s (Debian's chromium: scripts/install-deps --browser; "
+                 "another build: FLICKD_CHROMIUM or --browser)" % args.browser)
     log_file = open(args.log, "w", buffering=1)
     lock = threading.Lock()
 
