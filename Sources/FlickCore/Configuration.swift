@@ -119,8 +119,10 @@ public struct Configuration: Hashable, Sendable {
         /// first). A pad whose flicks are not read is read for its buttons even when `touch` is
         /// off. Default true.
         public var button = true
-        /// `stop.key`: a key press on a keyboard (Ctrl during a coast would turn the wheel events
-        /// into zoom). Default true. Keys are only seen as "a key went down", never recorded.
+        /// `stop.key`: a key press on a keyboard stops a coast, and a release with a modifier held
+        /// (Ctrl, Shift, Alt, Super) does not coast (Ctrl would turn the glide into zoom).
+        /// Default true. Keys are only seen as "a key went down" and "a modifier is held", never
+        /// recorded.
         public var key = true
         public init() {}
 

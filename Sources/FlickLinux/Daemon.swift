@@ -1215,13 +1215,39 @@ public final class Daemon {
     private func dispatch(_ event: InputEvent, from id: DeviceID, role: Role, at time: Instant) {
         switch role {
         case .touch:
-            emit(engine.handle(event, from: id, at: time))
+            let wasCoasting = engine.isCoasting
+            let output = engine.handle(event, from: id, at: time)
+            // A coast that starts with a modifier held would reach the apps as Ctrl + scroll
+            // (zoom), Shift + scroll or Alt + scroll: its press came before the coast, while
+            // keyboards go unread, so it is looked up now, before the release's first output.
+            if !wasCoasting && engine.isCoasting && stopSources.key && modifierHeld() {
+                logger.debug("a modifier key is held at the release: no coast")
+                engine.stop(at: time, reason: .key)
+                return
+            }
+            emit(output)
         case .pointer, .keyboard:
             guard event.type == EventCode.key, event.value == 1, engine.isCoasting else { return }
             let isButton = Self.isButton(event.code)
             guard isButton ? stopSources.button : stopSources.key else { return }
             engine.stop(at: time, reason: isButton ? .button : .key)
         }
+    }
+
+    /// Ctrl, Shift, Alt and Super (Meta), left and right: keys that turn scrolling into
+    /// something else in apps and desktops (zoom, sideways, window actions).
+    static let modifierKeys: [UInt16] = [29, 97, 42, 54, 56, 100, 125, 126]
+
+    /// Whether a keyboard holds a modifier down now. Reads what each keyboard sent while
+    /// unwatched (dropped, as `watch` drops it) so that libevdev's key state is current; a
+    /// keyboard that fails the read is left for `watch` to close.
+    private func modifierHeld() -> Bool {
+        var held = false
+        for open in devices.values where open.role == .keyboard {
+            guard open.device.readAvailable({ _ in }) == .drained else { continue }
+            if Self.modifierKeys.contains(where: open.device.isKeyDown) { held = true }
+        }
+        return held
     }
 
     /// Whether an EV_KEY code is a button (`BTN_*`: mouse, joystick, gamepad, digitiser) rather

@@ -30,6 +30,9 @@ public protocol InputDevice: AnyObject {
     /// The libinput quirk that gave the device the resolution `describe()` holds, where the
     /// device reports none (`LibinputQuirks`); nil otherwise.
     var sizeHint: LibinputQuirks.Hint? { get }
+    /// Whether key `code` (EV_KEY) is down, as of the last event read (`readAvailable`) or the
+    /// state read at open or after a resynchronisation.
+    func isKeyDown(_ code: UInt16) -> Bool
 }
 
 extension InputDevice {

@@ -65,6 +65,12 @@ public final class EvdevDevice {
         Syscall.close(fileDescriptor)
     }
 
+    /// Whether key `code` is down, as libevdev knows it: from the state read at open and after
+    /// a resynchronisation, and every event read since.
+    public func isKeyDown(_ code: UInt16) -> Bool {
+        libevdev_get_event_value(evdev, UInt32(EV_KEY), UInt32(code)) != 0
+    }
+
     /// The device's capabilities: name, ids, properties, keys and absolute axes.
     ///
     /// Built on demand (it allocates): only touch devices and `flickd devices` need it.

@@ -23,12 +23,17 @@ final class ScriptedDevices: DeviceSource {
         private var afterRead: (() -> Void)?
         /// How many reads handed readings over.
         private(set) var reads = 0
+        /// Keys (EV_KEY codes) down, as libevdev's state would hold them: set by the test, and
+        /// updated by the key events a read hands over.
+        var keysDown: Set<UInt16> = []
 
         init(description: DeviceDescription) {
             self.description = description
         }
 
         func describe() -> DeviceDescription { description }
+
+        func isKeyDown(_ code: UInt16) -> Bool { keysDown.contains(code) }
 
         /// The next read reports the device gone (ENODEV), as the kernel does for a device
         /// unplugged before udev's removal is read.
@@ -52,7 +57,12 @@ final class ScriptedDevices: DeviceSource {
                 let readings = queued
                 queued = []
                 reads += 1
-                for reading in readings { handle(reading) }
+                for reading in readings {
+                    if case .event(let event, _) = reading, event.type == EventCode.key {
+                        if event.value == 0 { keysDown.remove(event.code) } else { keysDown.insert(event.code) }
+                    }
+                    handle(reading)
+                }
                 let then = afterRead
                 afterRead = nil
                 then?()

@@ -80,7 +80,9 @@ struct DaemonEventPathTests {
     /// Runs a daemon with the wheel output and `configuration` on `source`: the pad's flick is
     /// read at the loop's first wake-up; once the wheel has been written `frames` times,
     /// `action` runs (with what ends the run). The run ends at the coast's end at the latest.
+    /// `beforeFlick` runs first, in the same wake-up (with the devices open).
     static func runFlick(_ source: ScriptedDevices, configuration: Configuration = wheelConfiguration(),
+                         beforeFlick: (() -> Void)? = nil,
                          atFrame frames: Int, _ action: @escaping (RunEnd, DaemonDeviceTests.Outputs) -> Void)
         throws -> (outputs: DaemonDeviceTests.Outputs, log: CollectedLog)
     {
@@ -88,6 +90,7 @@ struct DaemonEventPathTests {
         let log = CollectedLog()
         let end = RunEnd(log: log)
         source.play([{
+            beforeFlick?()
             let pad = source.devices[Self.pad]!
             pad.feed(Self.flick(on: pad.description, releasedAt: Syscall.monotonicNow()))
             outputs.wheels[0].afterWrite = { count in if count == frames { action(end, outputs) } }
@@ -221,9 +224,8 @@ struct DaemonEventPathTests {
         let actions = try #require(closedAfter, "the wheel was never made: \(log.lines)")
         #expect(actions.first == .land && actions.last == .lift && actions.filter { $0 == .lift }.count == 1,
                 "the touchpad destroyed after its fingers lifted: \(actions)")
-        if let lastMove, let lifted {
-            #expect(lifted - lastMove >= VirtualFingers.restBeforeLift, "at rest before the lift: \(lifted - lastMove)")
-        }
+        let moved = try #require(lastMove, "the fingers moved before the switch"), lift = try #require(lifted, "the fingers lifted")
+        #expect(lift - moved >= VirtualFingers.restBeforeLift, "at rest before the lift: \(lift - moved)")
     }
 
     @Test("a mouse button pressed during a coast stops it")
@@ -233,6 +235,56 @@ struct DaemonEventPathTests {
             source.devices[Self.mouse]!.feed(Self.press(0x110, at: Syscall.monotonicNow())) { end.now() }  // BTN_LEFT
         }
         #expect(Self.coastEnds(log) == ["button"], "\(log.lines)")
+    }
+
+    /// A key `code` pressed before the flick, and released again when `released`: read by the
+    /// daemon only once a coast would start.
+    static func keyBeforeTheFlick(_ source: ScriptedDevices, _ code: UInt16, released: Bool = false) -> () -> Void {
+        {
+            let before = Syscall.monotonicNow() - .milliseconds(500)
+            var readings = Self.press(code, at: before)
+            if released {
+                readings += [.event(InputEvent(type: EventCode.key, code: code, value: 0), at: before + .milliseconds(100)),
+                             .event(InputEvent(type: EventCode.synchronization, code: EventCode.synReport, value: 0),
+                                    at: before + .milliseconds(100))]
+            }
+            source.devices[Self.keyboard]!.feed(readings)
+        }
+    }
+
+    @Test("a modifier held since before the flick (Ctrl + scroll zooms) stops the coast at the release, before its first wheel event",
+          arguments: [UInt16(29), 97, 42, 54, 56, 100, 125, 126])
+    func aModifierHeldAtTheReleaseStopsTheCoast(modifier: UInt16) throws {
+        let source = try Self.source()
+        let (outputs, log) = try Self.runFlick(source, beforeFlick: Self.keyBeforeTheFlick(source, modifier), atFrame: 1) { end, _ in
+            end.now()
+        }
+        #expect(outputs.made == [.wheel])
+        #expect(outputs.wheels.first?.frames.isEmpty == true, "nothing written: \(outputs.wheels.first?.frames.map(\.verticalHiRes) ?? [])")
+        #expect(Self.coastEnds(log) == ["key"], "\(log.lines)")
+    }
+
+    @Test("with the touchpad output, a modifier held at the release: the virtual fingers land and lift without moving")
+    func aModifierHeldAtTheReleaseMovesNoVirtualFinger() throws {
+        let source = try Self.source()
+        let log = CollectedLog()
+        let outputs = try Self.runTouchpadFlick(source, configuration: Self.touchpadConfiguration, log: log,
+                                                prepare: { _ in Self.keyBeforeTheFlick(source, 29)() }) { frame, _ in
+            if frame.action == .lift { raise(SIGTERM) }
+        }
+        let actions = outputs.touchpads.first?.frames.map(\.action) ?? []
+        #expect(actions.first == .land && actions.last == .lift && !actions.contains(.move), "\(actions)")
+        #expect(Self.coastEnds(log) == ["key"], "\(log.lines)")
+    }
+
+    @Test("a modifier pressed and let go before the flick, or another key held, leaves the coast alone",
+          arguments: [(UInt16(29), true), (UInt16(30), false)])
+    func otherKeysBeforeTheFlickLeaveTheCoast(key: UInt16, released: Bool) throws {
+        let source = try Self.source()
+        let (outputs, log) = try Self.runFlick(source, beforeFlick: Self.keyBeforeTheFlick(source, key, released: released),
+                                               atFrame: 3) { end, _ in end.now() }
+        #expect((outputs.wheels.first?.frames.count ?? 0) >= 3, "the coast went on: \(log.lines)")
+        #expect(!Self.coastEnds(log).contains("key"), "\(log.lines)")
     }
 
     @Test("with stop.key = false a keyboard is neither opened nor read, and the coast goes on past a key")

@@ -80,7 +80,7 @@ extension ConfigurationLoader {
                  get: { $0.stop.touch }, set: { $0.stop.touch = $1 }),
         .boolean("stop.button", "A mouse, pointing-stick or touchpad button press stops a coast.",
                  get: { $0.stop.button }, set: { $0.stop.button = $1 }),
-        .boolean("stop.key", "A key press stops a coast (Ctrl would otherwise turn it into zoom); keys are never recorded.",
+        .boolean("stop.key", "A key press stops a coast, and a release with Ctrl, Shift, Alt or Super held does not coast (Ctrl would turn it into zoom); keys are never recorded.",
                  get: { $0.stop.key }, set: { $0.stop.key = $1 }),
 
         .choice("output.mode", OutputMode.allCases.map(\.rawValue),
