@@ -151,12 +151,17 @@ struct DaemonTests {
         var slow = Configuration()
         slow.scroll.speed = 12
         let engine = Engine(configuration: slow)
-        let daemon = try Daemon(engine: engine, wheel: RecordingWheel(), monitor: nil, logger: quiet) {
+        let log = CollectedLog()
+        var loads = 0
+        let daemon = try Daemon(engine: engine, wheel: RecordingWheel(), monitor: nil, logger: log.logger) {
+            loads += 1
             throw BadFile()
         }
         raise(SIGHUP)
         raise(SIGINT)
         try daemon.run()
+        #expect(loads == 1, "SIGHUP loads the configuration once")
+        #expect(log.lines.contains { $0.hasPrefix("error: SIGHUP: keeping the running configuration: ") }, "\(log.lines)")
         #expect(engine.configuration.scroll.speed == 12)
     }
 
