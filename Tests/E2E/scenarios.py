@@ -1222,6 +1222,23 @@ class Scenarios:
                         mouse.syn()
                         end = coast_end(daemon, mark, 1.5)
                         c.check(s, label + ": a button press stops the coast", end is not None and end[0] == "button", "button", end)
+                        # Ctrl held since before the flick (pressed while no coast ran, so
+                        # unread): the release does not coast, and no wheel event is written.
+                        time.sleep(0.3)
+                        keyboard.write(E.EV_KEY, E.KEY_LEFTCTRL, 1)
+                        keyboard.syn()
+                        time.sleep(0.1)
+                        t_flick = mono()
+                        mark = daemon.mark()
+                        self.flick(daemon, pad, "down", speed=250, duration=0.12)
+                        end = coast_end(daemon, mark, 1.5)
+                        keyboard.write(E.EV_KEY, E.KEY_LEFTCTRL, 0)
+                        keyboard.syn()
+                        tap.wait_quiet(0.2)
+                        written = tap.between(t_flick)
+                        c.check(s, label + ": Ctrl held at the release: the coast is stopped at once", end is not None and end[0] == "key",
+                                "key", end)
+                        c.check(s, label + ": Ctrl held at the release: no wheel event", not written, [], written[:3])
                     else:
                         c.check(s, label + ": a key press does not stop the coast", end is None and len(late) > 0,
                                 "coast goes on", "%s, %d events after the key" % (end, len(late)))
