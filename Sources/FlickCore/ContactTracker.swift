@@ -20,13 +20,17 @@ struct Contact {
     var y: Int32 = 0
     /// The contact was reported as a palm (ABS_MT_TOOL_TYPE = MT_TOOL_PALM).
     var isPalm = false
+
+    /// Whether the contact is a finger touching the device.
+    var touches: Bool { active && !isPalm }
 }
 
 /// What one frame (all events up to SYN_REPORT) says about the fingers on a device.
 public struct FrameSummary: Hashable, Sendable {
     /// When the frame was reported.
     public var time: Instant
-    /// Fingers on the device: tracked contacts, or more when BTN_TOOL_* says so.
+    /// Fingers on the device: tracked contacts that touch (not palms), or more
+    /// when BTN_TOOL_* counts more than the contacts can hold.
     public var fingerCount: Int
     /// Mean motion of the contacts present in this frame and the previous one, millimetres.
     public var translation: Vector
@@ -57,6 +61,9 @@ public struct ContactTracker {
     public private(set) var geometry: DeviceGeometry
     private let origin: (x: Int32, y: Int32)
     private let isSemiMultitouch: Bool
+    /// Fingers the contacts can report: BTN_TOOL_* adds fingers only beyond this many (see
+    /// `finishFrame`).
+    private let contactCapacity: Int
 
     private var contacts: [Contact]
     private var previous: [Contact]
@@ -134,6 +141,15 @@ public struct ContactTracker {
         case .slotted(let n): capacity = n
         case .unslotted: capacity = Self.unslottedCapacity
         case .singleTouch: capacity = 1
+        }
+        switch contactProtocol {
+        // Semi-MT slots are a bounding box: the keys say how many fingers (libinput too reads
+        // semi-MT pads as single-touch ones with BTN_TOOL_*).
+        case .slotted(let n): contactCapacity = description.isSemiMultitouch ? 1 : n
+        // A protocol A frame without contacts listed (a key alone) must not lift the fingers the
+        // keys still count; these drivers set the keys themselves, from the contacts they list.
+        case .unslotted: contactCapacity = 0
+        case .singleTouch: contactCapacity = 1
         }
         contacts = Array(repeating: Contact(), count: capacity)
         previous = contacts
@@ -323,17 +339,22 @@ public struct ContactTracker {
         var matched = 0
         for i in contacts.indices {
             let now = contacts[i]
-            guard now.active && !now.isPalm else { continue }
+            guard now.touches else { continue }
             tracked += 1
             let before = previous[i]
-            if before.active && !before.isPalm && before.identity == now.identity {
+            if before.touches && before.identity == now.identity {
                 sum = sum + millimetres(now) - millimetres(before)
                 matched += 1
             } else if !rebased {
                 newTouch = true
             }
         }
-        var fingers = max(tracked, tools)
+        // The kernel's pointer emulation (input_mt_report_pointer_emulation) counts every slot
+        // with a tracking id in BTN_TOOL_*, palms included. As libinput does, the keys only add
+        // fingers the contacts cannot hold (a pad with two slots and BTN_TOOL_TRIPLETAP);
+        // otherwise the contacts that touch are the fingers.
+        let toolsCount = tools > contactCapacity
+        var fingers = toolsCount ? max(tracked, tools) : tracked
         if touchKeyUsed && !touchKeyDown && contactProtocol != .unslotted { fingers = 0 }
         // BTN_TOUCH and every BTN_TOOL_* up while slots still hold contacts: drivers derive these
         // keys from the slots in the same frame (input_mt_report_pointer_emulation), so this is
@@ -345,7 +366,7 @@ public struct ContactTracker {
         // The raw tool keys, not `tools` (zeroed when BTN_TOUCH is up): a hovering finger keeps
         // BTN_TOOL_FINGER down and its slot while BTN_TOUCH goes up, and that is a real lift.
         let keysReleasedUnderContacts = slotted && tracked > 0 && toolBits == 0 && fingers == 0 && previousFingerCount > 0
-        if tools > previousToolCount && previousToolCount > 0 { newTouch = true }
+        if toolsCount && tools > previousToolCount && previousToolCount > 0 { newTouch = true }
         if fingers > 0 && previousFingerCount == 0 { newTouch = true }
 
         let motion = motionSinceBaseline()
@@ -538,7 +559,7 @@ public struct ContactTracker {
     }
 
     private func isSameContact(_ i: Int) -> Bool {
-        contacts[i].active && !contacts[i].isPalm && baseline[i].active && baseline[i].identity == contacts[i].identity
+        contacts[i].touches && baseline[i].touches && baseline[i].identity == contacts[i].identity
     }
 }
 
