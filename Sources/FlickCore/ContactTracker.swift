@@ -20,16 +20,19 @@ struct Contact {
     var y: Int32 = 0
     /// The contact was reported as a palm (ABS_MT_TOOL_TYPE = MT_TOOL_PALM).
     var isPalm = false
+    /// The contact hovers above the surface (ABS_MT_DISTANCE > 0; atmel_mxt_ts keeps the slot
+    /// and its tracking id while a finger hovers): not touching.
+    var isHovering = false
 
     /// Whether the contact is a finger touching the device.
-    var touches: Bool { active && !isPalm }
+    var touches: Bool { active && !isPalm && !isHovering }
 }
 
 /// What one frame (all events up to SYN_REPORT) says about the fingers on a device.
 public struct FrameSummary: Hashable, Sendable {
     /// When the frame was reported.
     public var time: Instant
-    /// Fingers on the device: tracked contacts that touch (not palms), or more
+    /// Fingers on the device: tracked contacts that touch (not palms, not hovering), or more
     /// when BTN_TOOL_* counts more than the contacts can hold.
     public var fingerCount: Int
     /// Mean motion of the contacts present in this frame and the previous one, millimetres.
@@ -229,6 +232,9 @@ public struct ContactTracker {
             if contacts.indices.contains(slot) { contacts[slot].y = event.value }
         case (.slotted, EventCode.absMTToolType):
             if contacts.indices.contains(slot) { contacts[slot].isPalm = event.value == EventCode.mtToolPalm }
+        case (.slotted, EventCode.absMTDistance):
+            // Like the tool type, the slot's: the input core drops an unchanged value.
+            if contacts.indices.contains(slot) { contacts[slot].isHovering = event.value > 0 }
         case (.unslotted, EventCode.absMTPositionX):
             staged.x = event.value
             stagedHasPosition = true
@@ -240,6 +246,8 @@ public struct ContactTracker {
             staged.identity = UInt32(truncatingIfNeeded: event.value) &+ 0x8000_0000
         case (.unslotted, EventCode.absMTToolType):
             staged.isPalm = event.value == EventCode.mtToolPalm
+        case (.unslotted, EventCode.absMTDistance):
+            staged.isHovering = event.value > 0
         case (.singleTouch, EventCode.absX):
             contacts[0].x = event.value
         case (.singleTouch, EventCode.absY):
@@ -342,6 +350,7 @@ public struct ContactTracker {
             guard now.touches else { continue }
             tracked += 1
             let before = previous[i]
+            // A contact that hovered and touches again is a new touch, as in libinput.
             if before.touches && before.identity == now.identity {
                 sum = sum + millimetres(now) - millimetres(before)
                 matched += 1
@@ -350,9 +359,9 @@ public struct ContactTracker {
             }
         }
         // The kernel's pointer emulation (input_mt_report_pointer_emulation) counts every slot
-        // with a tracking id in BTN_TOOL_*, palms included. As libinput does, the keys only add
-        // fingers the contacts cannot hold (a pad with two slots and BTN_TOOL_TRIPLETAP);
-        // otherwise the contacts that touch are the fingers.
+        // with a tracking id in BTN_TOOL_*, palms and hovering contacts included. As libinput
+        // does, the keys only add fingers the contacts cannot hold (a pad with two slots and
+        // BTN_TOOL_TRIPLETAP); otherwise the contacts that touch are the fingers.
         let toolsCount = tools > contactCapacity
         var fingers = toolsCount ? max(tracked, tools) : tracked
         if touchKeyUsed && !touchKeyDown && contactProtocol != .unslotted { fingers = 0 }

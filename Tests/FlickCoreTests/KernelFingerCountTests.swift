@@ -6,10 +6,10 @@ import FlickTestSupport
 /// Which contacts are fingers, as the kernel reports them on protocol B pads.
 ///
 /// The kernel's pointer emulation (`input_mt_report_pointer_emulation`) counts every slot with a
-/// tracking id in BTN_TOUCH and BTN_TOOL_*, palms (`ABS_MT_TOOL_TYPE` = `MT_TOOL_PALM`)
-/// included. As in libinput, the tool keys only add fingers beyond what the slots can hold (a
-/// Synaptics PS/2 pad's two slots and BTN_TOOL_TRIPLETAP); otherwise the slots say how many
-/// fingers touch.
+/// tracking id in BTN_TOUCH and BTN_TOOL_*: palms (`ABS_MT_TOOL_TYPE` = `MT_TOOL_PALM`) and
+/// hovering contacts (`ABS_MT_DISTANCE` > 0, atmel_mxt_ts) included. As in libinput, the tool
+/// keys only add fingers beyond what the slots can hold (a Synaptics PS/2 pad's two slots and
+/// BTN_TOOL_TRIPLETAP); otherwise the slots say how many fingers touch.
 @Suite struct KernelFingerCountTests {
     /// Raw events into an engine, in virtual time (starts at 1 s).
     final class Events {
@@ -120,5 +120,46 @@ import FlickTestSupport
         pad.lift()
         pad.wait(.seconds(1))
         #expect(pad.coasts.isEmpty && pad.noCoastReasons == [.tooManyFingers(3)], "\(pad.transcript)")
+    }
+
+    // atmel-hover: ten slots, 10 units/mm, ABS_MT_DISTANCE 0 (touching) or 1 (hovering); the
+    // slot, its tracking id, BTN_TOUCH and the BTN_TOOL_* count stay while a finger hovers.
+
+    @Test func fingersRisingToHoverAreALift() throws {
+        // Two fingers land at (30, 10) and (50, 10) mm → 250 mm/s down for 96 ms → both rise to
+        // hover (distance 1) → 60 ms → out of range. The coast starts at the hover frame.
+        let pad = Events(try Fixtures.device("atmel-hover"))
+        pad.land(slot: 0, id: 1, x: 300, y: 100); pad.abs(EventCode.absMTDistance, 0)
+        pad.land(slot: 1, id: 2, x: 500, y: 100); pad.abs(EventCode.absMTDistance, 0)
+        pad.key(EventCode.touch, 1); pad.key(EventCode.toolDoubleTap, 1); pad.syn()
+        pad.flickDown(from: 10, unitsPerMillimetre: 10)
+        let hover = pad.now
+        pad.abs(EventCode.absMTSlot, 0); pad.abs(EventCode.absMTDistance, 1)
+        pad.abs(EventCode.absMTSlot, 1); pad.abs(EventCode.absMTDistance, 1); pad.syn()
+        pad.wait(60)
+        pad.lift(slot: 0); pad.lift(slot: 1)
+        pad.key(EventCode.touch, 0); pad.key(EventCode.toolDoubleTap, 0); pad.syn()
+        pad.wait(3000)
+        #expect(pad.coastStarts == [hover], "\(pad.transcript)")
+    }
+
+    @Test func aHoveringFingerStopsNoCoastUntilItTouches() throws {
+        // A flick coasts → a finger comes into range above the pad (distance 1): the coast runs
+        // on → it touches (distance 0): the coast stops, as a touch.
+        let pad = Events(try Fixtures.device("atmel-hover"))
+        pad.land(slot: 0, id: 1, x: 300, y: 100); pad.abs(EventCode.absMTDistance, 0)
+        pad.land(slot: 1, id: 2, x: 500, y: 100); pad.abs(EventCode.absMTDistance, 0)
+        pad.key(EventCode.touch, 1); pad.key(EventCode.toolDoubleTap, 1); pad.syn()
+        pad.flickDown(from: 10, unitsPerMillimetre: 10)
+        pad.lift(slot: 0); pad.lift(slot: 1)
+        pad.key(EventCode.touch, 0); pad.key(EventCode.toolDoubleTap, 0); pad.syn()
+        pad.wait(50)
+        pad.land(slot: 0, id: 3, x: 400, y: 300); pad.abs(EventCode.absMTDistance, 1)
+        pad.key(EventCode.touch, 1); pad.key(EventCode.toolFinger, 1); pad.syn()
+        pad.wait(8)
+        #expect(pad.engine.isCoasting && pad.began == [2], "the hovering finger touched:\n\(pad.transcript)")
+        pad.abs(EventCode.absMTDistance, 0); pad.syn()
+        #expect(!pad.engine.isCoasting && pad.coastEnds == [.touch], "\(pad.transcript)")
+        #expect(pad.began == [2, 1], "\(pad.transcript)")
     }
 }
