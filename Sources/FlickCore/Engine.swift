@@ -277,7 +277,11 @@ public final class Engine {
             // one that landed while events were lost (with slots the resynchronised frame brings
             // it; without them, the first frame that lists the contacts again, where a finger
             // that moved on in the meantime reads as one landing too).
+            let source = coast?.source
             stop(at: time, reason: .touch)
+            // Only the release of the gesture that caught the coast is boosted, and only on the
+            // coast's own device: a touch on another one leaves no boost for any later release.
+            if source != device { stoppedCoast = nil }
         }
         if frame.resynchronized {
             // The frame after SYN_DROPPED, or one that contradicts itself: never coast on it.
@@ -308,6 +312,7 @@ public final class Engine {
             onReport?(.gestureBegan(device: device, time: time, fingers: fingers))
             return WheelOutput()
         case .ended(let reason, let velocity):
+            forgetStoppedCoast(of: device)
             onReport?(.noCoast(device: device, time: time, velocity: velocity, reason: reason))
             return WheelOutput()
         case .released(let velocity, let newestMotion, let travel):
@@ -319,11 +324,20 @@ public final class Engine {
     /// (events were lost, or a frame contradicted itself).
     private func abandon(_ state: Device, device: DeviceID, fingersDown: Bool, at time: Instant) {
         if coast?.source == device { stop(at: time, reason: .resynchronized) }
+        // The gesture that caught a coast ends without coasting: its boost goes with it.
+        forgetStoppedCoast(of: device)
         let underWay = state.recognizer?.abandon(fingersDown: fingersDown) ?? false
         // With fingers still down their lift says so; with none, this is the gesture's end.
         if underWay && !fingersDown {
             onReport?(.noCoast(device: device, time: time, velocity: nil, reason: .abandoned))
         }
+    }
+
+    /// Forgets the coast a touch on `device` stopped: the gesture of that touch ended without
+    /// coasting (a tap, a touch of another finger count, a slow or abandoned release), and the
+    /// boost belongs to the release of that gesture only.
+    private func forgetStoppedCoast(of device: DeviceID) {
+        if stoppedCoast?.source == device { stoppedCoast = nil }
     }
 
     // MARK: Coasting
@@ -341,9 +355,11 @@ public final class Engine {
         let boosting = stoppedCoast.flatMap { $0.source == device ? (velocity: $0.velocity, time: $0.time) : nil }
         switch ReleaseDecision(velocity: velocity, travel: travel, stoppedCoast: boosting, at: time, settings: settings) {
         case .noCoast(let reason):
+            forgetStoppedCoast(of: device)
             onReport?(.noCoast(device: device, time: time, velocity: velocity, reason: reason))
             return WheelOutput()
         case .invalid:
+            forgetStoppedCoast(of: device)
             onReport?(.bug(device: device, message: "release velocity is not finite"))
             return WheelOutput()
         case .coast(let coast):
