@@ -8,18 +8,22 @@ struct ReplayCommand: FlickdCommand {
         abstract: "Run a recorded touch session through the engine and print its coasts as wheel events.",
         discussion: """
             FILE is an evemu recording (evemu-record; the device description embedded, or given \
-            with --desc) or a `libinput record` YAML file. The events run through the engine on \
-            the recording's own timestamps, ticking as the daemon would at coast.tick_rate, with \
-            the configuration from --config (else the built-in defaults). Nothing is written to \
-            any device. Of a `libinput record` file holding several devices (--all), the touch \
+            with --desc) or a `libinput record` YAML file. --desc is read only for an evemu \
+            recording without a description of its own: with a `libinput record` file (which \
+            describes its devices itself) or an evemu recording that has one (which wins: it is \
+            the device that recorded), a warning on standard error says it is not used. The \
+            events run through the engine on the recording's own timestamps, ticking as the \
+            daemon would at coast.tick_rate, with the configuration from --config (else the \
+            built-in defaults). Nothing is written to any device. Of a `libinput record` file holding several devices (--all), the touch \
             device with the most evdev frames is replayed (or the one --device names), and the \
             other touch devices are named on a "# also in the recording, not replayed" line.
 
             A device that reports no resolution is measured as libinput measured it: with the \
             AttrResolutionHint or AttrSizeHint among the quirks a `libinput record` file lists \
-            (those of the machine it was recorded on), else as a 69 x 50 mm touchpad; this \
-            machine's quirks files are not read, so a replay gives the same on any machine. A \
-            [[device]] resolution in --config wins over both. An evemu recording lists no quirks: \
+            (those of the machine it was recorded on), else by its kind: a touchpad as 69 x 50 mm, \
+            a touchscreen as a 13.3-inch panel (294 x 165 mm); the first line says which size \
+            was estimated. This machine's quirks files are not read, so a replay gives the same \
+            on any machine. A [[device]] resolution in --config wins over both. An evemu recording lists no quirks: \
             on the machine it was recorded on, `libinput quirks list /dev/input/eventN` shows \
             the hint libinput applies, and a [[device]] resolution gives it to the replay.
 
@@ -32,24 +36,34 @@ struct ReplayCommand: FlickdCommand {
             REL_HWHEEL) and the value. REL_WHEEL > 0 scrolls up; REL_HWHEEL > 0 scrolls right; \
             120 hi-res units are one wheel detent. A summary follows: gestures seen, coasts \
             started with their release velocity, the reason each other gesture did not coast, \
-            and the totals per code.
+            and the totals per code. A recording with no events (a description alone) replays \
+            to nothing, and a "# the recording holds no events" line says so. Device names are \
+            printed as recorded, but quoted and escaped as in JSON when empty or holding a \
+            control character.
 
             With --json, each event is one JSON object per line, \
             {"time": 0.512, "code": "REL_WHEEL_HI_RES", "value": -37}, and the last line is \
             {"summary": {...}}, which names the device replayed first: \
-            "device": {"name": "...", "node": "/dev/input/event5"} (the node null for evemu).
+            "device": {"name": "...", "node": "/dev/input/event5"} (the node null for evemu); \
+            then how it was read, "admission": {"state": "used", "kind": "touchpad", \
+            "why": null, "size_mm": {"x": 69.6, "y": 50.0, "estimated": true, "quirk": null}} \
+            (state "stop_only" or "ignored" with why it was not read for gestures, and size_mm \
+            null; quirk the recording's libinput quirk that gave the size); "events", how many \
+            the recording holds (0 for a description alone); "also_in_recording", the touch \
+            devices not replayed as [{"name": "...", "node": "..."}]; then "gestures", \
+            "coasts", "no_coast" and "totals" as in the text.
 
             To report a bug: record the device with `sudo libinput record /dev/input/eventN > \
             session.yml` while doing the gesture, and attach the file with the output of \
             `flickd replay session.yml`.
 
-            Exit status: 0 on success; 1 when a file cannot be read or is malformed (the message \
-            names the file and line); 64 when the command line cannot be run (an unknown \
-            option, a missing value).
+            Exit status: 0 on success, a recording with no events too; 1 when a file cannot be \
+            read, is empty or is malformed (the message names the file, and the line at fault); \
+            64 when the command line cannot be run (an unknown option, a missing value).
             """,
         argument: CommandArgument(valueName: "FILE", help: "The recording: evemu (.events) or libinput record (.yml).", isRequired: true),
         options: [
-            CommandOption(name: "desc", valueName: "FILE", help: "An evemu device description (.desc) for a recording without one."),
+            CommandOption(name: "desc", valueName: "FILE", help: "An evemu device description (.desc) for a recording without one; with any other, not used (a warning says so)."),
             CommandOption(name: "config", valueName: "FILE", help: "Configuration file (TOML); default: the built-in defaults."),
             CommandOption(name: "device", valueName: "NODE", help: "Of a libinput record file holding several devices, replay the one recorded from NODE (/dev/input/eventN, as its \"- node:\" line names it) instead of the busiest touch device."),
             CommandOption(name: "json", help: "Print one JSON object per line instead of text."),
@@ -86,9 +100,16 @@ struct ReplayCommand: FlickdCommand {
         do {
             recording = try Recording.load(text: text, description: descriptionText, device: device)
         } catch {
-            let where_ = error.part == .description ? (descriptionFile ?? file) : file
-            StandardError.write("flickd: \(where_):\(error.line): \(error.message)\n")
+            let path = error.part == .description ? (descriptionFile ?? file) : file
+            let place = error.line == 0 ? path : "\(path):\(error.line)"
+            StandardError.write("flickd: \(place): \(Self.printable(error.message))\n")
             throw ExitCode.failure
+        }
+        if let descriptionFile, !recording.describedSeparately {
+            let why = Recording.format(of: text) == .libinputRecord
+                ? "is not read: \(file) is a libinput record file, which describes its devices itself"
+                : "is not used: \(file) has a description of its own (N:, I:, A: lines), which wins"
+            StandardError.write("flickd: warning: --desc \(descriptionFile) \(why)\n")
         }
 
         let replay = Replay(recording, configuration: configuration)
@@ -108,31 +129,66 @@ struct ReplayCommand: FlickdCommand {
         }
     }
 
+    /// The recording's libinput quirk that gave the device its size (it reports no
+    /// resolution), nil when none did: a [[device]] resolution in --config wins over the quirk.
+    private func sizingQuirk(_ geometry: DeviceGeometry, recording: Recording) -> String? {
+        let recorded = recording.description.absoluteAxes[EventCode.absMTPositionX] ?? recording.description.absoluteAxes[EventCode.absX]
+        guard !geometry.x.isEstimated, let quirk = recording.resolutionQuirk, let recorded,
+              Double(recorded.resolution) == geometry.x.unitsPerMillimetre else { return nil }
+        return quirk
+    }
+
     /// Where the size came from when the device reports no resolution.
     private func sizeNote(_ geometry: DeviceGeometry, kind: DeviceKind, recording: Recording) -> String {
         if geometry.x.isEstimated {
             let guess = kind == .touchpad ? "libinput's 69 x 50 mm guess" : "a 13.3-inch panel"
             return " (size estimated: no resolution and no libinput quirk in the recording: \(guess); a [[device]] resolution in --config sets it)"
         }
-        let recorded = recording.description.absoluteAxes[EventCode.absMTPositionX] ?? recording.description.absoluteAxes[EventCode.absX]
-        // A [[device]] resolution in --config wins over the quirk, and needs no note.
-        if let quirk = recording.resolutionQuirk, let recorded, Double(recorded.resolution) == geometry.x.unitsPerMillimetre {
-            return " (no resolution from the kernel: the recording's libinput quirk \(quirk))"
+        if let quirk = sizingQuirk(geometry, recording: recording) {
+            return " (no resolution from the kernel: the recording's libinput quirk \(Self.shown(quirk)))"
         }
         return ""
     }
 
+    /// Text from the recording (a device name, node or quirk) as the text output shows it: as
+    /// it is, or quoted and escaped as the JSON output writes it (`QuotedText`) when it is
+    /// empty or holds a control character, so that it can neither start an output line of its
+    /// own nor send the terminal an escape sequence.
+    static func shown(_ text: String) -> String {
+        text.isEmpty || text.unicodeScalars.contains(where: QuotedText.isControl) ? QuotedText.quoted(text) : text
+    }
+
+    /// An error message with each control character escaped (`\u001B`): the messages quote
+    /// the recording's text, which may hold any.
+    static func printable(_ message: String) -> String {
+        guard message.unicodeScalars.contains(where: QuotedText.isControl) else { return message }
+        var result = ""
+        for scalar in message.unicodeScalars {
+            if QuotedText.isControl(scalar) {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                result += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
     private func printText(_ replay: Replay, recording: Recording) {
+        let name = Self.shown(recording.description.name)
         switch replay.admission {
         case .used(let kind, let geometry):
-            print("# \(recording.description.name): \(kind.rawValue), \(DecimalText.fixed(geometry.x.lengthMillimetres, 1)) x \(DecimalText.fixed(geometry.y.lengthMillimetres, 1)) mm\(sizeNote(geometry, kind: kind, recording: recording))")
+            print("# \(name): \(kind.rawValue), \(DecimalText.fixed(geometry.x.lengthMillimetres, 1)) x \(DecimalText.fixed(geometry.y.lengthMillimetres, 1)) mm\(sizeNote(geometry, kind: kind, recording: recording))")
         case .stopOnly(let kind, let why):
-            print("# \(recording.description.name): \(kind.rawValue), not read for gestures: \(why)")
+            print("# \(name): \(kind.rawValue), not read for gestures: \(Self.printable(why))")
         case .ignored(let why):
-            print("# \(recording.description.name): ignored: \(why)")
+            print("# \(name): ignored: \(Self.printable(why))")
         }
         for other in recording.otherTouchDevices {
-            print("# also in the recording, not replayed: \(other)")
+            print("# also in the recording, not replayed: \(Self.shown(other.name))\(other.node.map { " (\(Self.shown($0)))" } ?? "")")
+        }
+        if recording.events.isEmpty {
+            print("# the recording holds no events (a device description alone): nothing to replay")
         }
         for event in replay.emitted {
             print("\(DecimalText.fixed(event.time, 6)) \(EventNames.codeName(type: EventCode.relative, code: event.code)) \(event.value)")
@@ -171,7 +227,24 @@ struct ReplayCommand: FlickdCommand {
         }
         let totals = replay.totals.map { "\"\(EventNames.codeName(type: EventCode.relative, code: $0.code))\": \($0.total)" }
         let device = "{\"name\": \(QuotedText.quoted(recording.description.name)), \"node\": \(recording.node.map(QuotedText.quoted) ?? "null")}"
-        print("{\"summary\": {\"device\": \(device), \"gestures\": \(replay.gestures), \"coasts\": [\(coasts.joined(separator: ", "))], "
+        let admission: String
+        switch replay.admission {
+        case .used(let kind, let geometry):
+            let size = "{\"x\": \(DecimalText.fixed(geometry.x.lengthMillimetres, 1)), \"y\": \(DecimalText.fixed(geometry.y.lengthMillimetres, 1)), "
+                + "\"estimated\": \(geometry.x.isEstimated || geometry.y.isEstimated), "
+                + "\"quirk\": \(sizingQuirk(geometry, recording: recording).map(QuotedText.quoted) ?? "null")}"
+            admission = "{\"state\": \"used\", \"kind\": \(QuotedText.quoted(kind.rawValue)), \"why\": null, \"size_mm\": \(size)}"
+        case .stopOnly(let kind, let why):
+            admission = "{\"state\": \"stop_only\", \"kind\": \(QuotedText.quoted(kind.rawValue)), \"why\": \(QuotedText.quoted(why)), \"size_mm\": null}"
+        case .ignored(let why):
+            admission = "{\"state\": \"ignored\", \"kind\": null, \"why\": \(QuotedText.quoted(why)), \"size_mm\": null}"
+        }
+        let others = recording.otherTouchDevices.map { other in
+            "{\"name\": \(QuotedText.quoted(other.name)), \"node\": \(other.node.map(QuotedText.quoted) ?? "null")}"
+        }
+        print("{\"summary\": {\"device\": \(device), \"admission\": \(admission), \"events\": \(recording.events.count), "
+              + "\"also_in_recording\": [\(others.joined(separator: ", "))], "
+              + "\"gestures\": \(replay.gestures), \"coasts\": [\(coasts.joined(separator: ", "))], "
               + "\"no_coast\": [\(none.joined(separator: ", "))], \"totals\": {\(totals.joined(separator: ", "))}}}")
     }
 }

@@ -267,9 +267,59 @@ private func loadShared(_ path: String) throws -> Recording {
         #expect(try EvemuParser.parse(text: "E: 0.000000 0000 0000 0\n", description: "\u{FEFF}" + Self.header).events.count == 1)
     }
 
-    @Test func aDescFileWithEventsIsRejected() {
-        #expect(throws: RecordingError.self) {
-            try EvemuParser.parse(text: "E: 0.000000 0000 0000 0\n", description: Self.header + "E: 0.000000 0000 0000 0\n")
+    /// A `.desc` with events is refused with the rule and, where the recording holds none (a
+    /// description alone: the two files given the wrong way round), the likely cause.
+    @Test func aDescFileWithEventsIsRejected() throws {
+        let events = "E: 0.000000 0003 0035 1500\nE: 0.000000 0000 0000 0\n"
+        func error(text: String, description: String) -> RecordingError? {
+            do {
+                _ = try EvemuParser.parse(text: text, description: description)
+                return nil
+            } catch {
+                return error
+            }
         }
+        let swapped = try #require(error(text: Self.header, description: Self.header + events))
+        #expect(swapped.part == .description && swapped.line == 15, "\(swapped)")
+        #expect(swapped.message == "--desc FILE must be a description only, without E: lines (this one has 2, the first on this line); were FILE and --desc swapped?",
+                "\(swapped)")
+        let twoRecordings = try #require(error(text: Self.header + events, description: Self.header + events))
+        #expect(twoRecordings.part == .description && twoRecordings.line == 15, "\(twoRecordings)")
+        #expect(twoRecordings.message == "--desc FILE must be a description only, without E: lines (this one has 2, the first on this line)",
+                "\(twoRecordings)")
+    }
+
+    /// An empty file, or one of blank lines and comments, is no recording: it is said so, not
+    /// read as evemu events that lack their description. Line 0: the file as a whole.
+    @Test(arguments: [("", "the file is empty"), ("\n \t\n\r\n", "the file is empty"), ("\u{FEFF}", "the file is empty"),
+                      ("# EVEMU 1.3\n\n# nothing\n", "the file holds only comments")])
+    func anEmptyFileIsSaidToBeEmpty(text: String, expected: String) {
+        for description in [nil, Self.header] {
+            #expect {
+                _ = try Recording.load(text: text, description: description)
+            } throws: { error in
+                guard let error = error as? RecordingError else { return false }
+                return error.line == 0 && error.part == .recording
+                    && error.message == "\(expected) (neither evemu lines nor libinput record YAML)"
+            }
+        }
+    }
+
+    /// An empty `.desc` is said to be one, in the description.
+    @Test func anEmptyDescFileIsSaidToBeEmpty() {
+        #expect {
+            _ = try Recording.load(text: "E: 0.000000 0000 0000 0\n", description: "\n")
+        } throws: { error in
+            guard let error = error as? RecordingError else { return false }
+            return error.line == 0 && error.part == .description && error.message.hasPrefix("the file is empty")
+        }
+    }
+
+    /// Whether the separate description was the one used: only when the recording has none.
+    @Test func theRecordingSaysWhetherItsDescriptionCameSeparately() throws {
+        let events = "E: 0.000000 0000 0000 0\n"
+        #expect(try Recording.load(text: events, description: Self.header).describedSeparately)
+        #expect(try !Recording.load(text: Self.header + events, description: Self.header).describedSeparately)
+        #expect(try !Recording.load(text: Self.header + events).describedSeparately)
     }
 }

@@ -204,12 +204,12 @@ import FlickTestSupport
         let alone = try Recording.load(text: LibinputRecordSamples.twoFingerScroll)
         let padFirst = try Recording.load(text: LibinputRecordSamples.withDevices(before: [LibinputRecordSamples.keyboard], after: [LibinputRecordSamples.touchscreen], count: 3))
         #expect(padFirst.description.name == "SynPS/2 Synaptics TouchPad")
-        #expect(padFirst.otherTouchDevices == ["ELAN Touchscreen (/dev/input/event9)"])
+        #expect(padFirst.otherTouchDevices.map(\.description) == ["ELAN Touchscreen (/dev/input/event9)"])
 
         let screenFirst = try Recording.load(text: LibinputRecordSamples.withDevices(before: [LibinputRecordSamples.touchscreen, LibinputRecordSamples.keyboard], count: 3))
         #expect(screenFirst.description.name == "SynPS/2 Synaptics TouchPad")
         #expect(screenFirst.events == alone.events, "the touchpad's events, none of the screen's")
-        #expect(screenFirst.otherTouchDevices == ["ELAN Touchscreen (/dev/input/event9)"])
+        #expect(screenFirst.otherTouchDevices.map(\.description) == ["ELAN Touchscreen (/dev/input/event9)"])
 
         // The touchpad idle (an empty events: list): the screen, touched once, is the busier.
         let idlePad = LibinputRecordSamples.twoFingerScroll.components(separatedBy: "  events:\n")[0] + "  events:\n"
@@ -219,7 +219,7 @@ import FlickTestSupport
         #expect(screenBusier.description.name == "ELAN Touchscreen")
         #expect(screenBusier.description.kind == .touchscreen)
         #expect(screenBusier.events.count == 5 && screenBusier.events.first?.time == Instant(microseconds: 200_000))
-        #expect(screenBusier.otherTouchDevices == ["SynPS/2 Synaptics TouchPad (/dev/input/event5)"])
+        #expect(screenBusier.otherTouchDevices.map(\.description) == ["SynPS/2 Synaptics TouchPad (/dev/input/event5)"])
     }
 
     /// The busier device is the one with more evdev frames (SYN_REPORTs): a touchscreen's
@@ -230,7 +230,7 @@ import FlickTestSupport
         let recording = try Recording.load(text: LibinputRecordSamples.withDevices(before: [screen], count: 2))
         #expect(recording.description.name == "SynPS/2 Synaptics TouchPad")
         #expect(recording.node == "/dev/input/event5")
-        #expect(recording.otherTouchDevices == ["ELAN Touchscreen (/dev/input/event9)"])
+        #expect(recording.otherTouchDevices.map(\.description) == ["ELAN Touchscreen (/dev/input/event9)"])
     }
 
     /// `--device NODE` replays the device of that node, whatever its frames; a node the file
@@ -240,7 +240,7 @@ import FlickTestSupport
         let screen = try Recording.load(text: text, device: "/dev/input/event9")
         #expect(screen.description.name == "ELAN Touchscreen" && screen.node == "/dev/input/event9")
         #expect(screen.events.count == 5)
-        #expect(screen.otherTouchDevices == ["SynPS/2 Synaptics TouchPad (/dev/input/event5)"])
+        #expect(screen.otherTouchDevices.map(\.description) == ["SynPS/2 Synaptics TouchPad (/dev/input/event5)"])
         let keyboard = try Recording.load(text: text, device: "/dev/input/event3")
         #expect(keyboard.description.name == "AT Translated Set 2 keyboard")
         #expect(throws: RecordingError(line: 12, message: "no device /dev/input/event7 in the recording; it lists /dev/input/event3, /dev/input/event5, /dev/input/event9")) {
@@ -259,7 +259,7 @@ import FlickTestSupport
         let recording = try Recording.load(text: LibinputRecordSamples.withDevices(before: [idleScreen], count: 2))
         #expect(recording.description.name == "SynPS/2 Synaptics TouchPad")
         #expect(recording.events == (try Recording.load(text: LibinputRecordSamples.twoFingerScroll)).events)
-        #expect(recording.otherTouchDevices == ["ELAN Touchscreen (/dev/input/event9)"])
+        #expect(recording.otherTouchDevices.map(\.description) == ["ELAN Touchscreen (/dev/input/event9)"])
     }
 
     /// A keyboard listed before a pad libinput rejects (ABS_MT_POSITION_X of no width): the pad
@@ -505,6 +505,10 @@ import FlickTestSupport
         ("    - [0, 5, 1, 99999999999999999999, 1]", "code 99999999999999999999 is too large"),
         ("    - [99999999999999999999, 0, 3, 57, 1]", "seconds 99999999999999999999 is too large"),
         ("    - [-99999999999999999999, 0, 3, 57, 1]", "seconds -99999999999999999999 is too large"),
+        // Int64.min itself, which has no positive counterpart (abs would trap on it).
+        ("    - [-9223372036854775808, 0, 3, 47, 0]", "seconds -9223372036854775808 out of range"),
+        ("    - [-9223372036854775807, 0, 3, 47, 0]", "seconds -9223372036854775807 out of range"),
+        ("    - [-1000000000000, 0, 3, 47, 0]", "seconds -1000000000000 out of range"),
         ("    - [0, 5, 1, 70000, 1]", "0...65535"),
         ("    - [0, 5, 32, 0, 1]", "EV_MAX"),
         ("    - [0, 5, x, 0, 1]", "must be an integer"),

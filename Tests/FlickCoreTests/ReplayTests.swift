@@ -93,22 +93,38 @@ import FlickTestSupport
         #expect(coasted > 0, "no recording coasted: the comparison compared no output")
     }
 
-    @Test func truncatedRecordingsReplayOrFailCleanly() throws {
-        // Cut each recording at several places: either it parses (cut at a line end) and
-        // replays, or it fails with a line number. Never a crash.
+    /// A recording stopped between two lines is a shorter recording: it loads with exactly the
+    /// events before the cut and replays with no more gestures than the whole. (A cut inside a
+    /// line is an error on that line: `EvemuRecordingTests.recordingsCutMidLineNameTheCutLine`.)
+    @Test func recordingsCutAtALineEndReplayTheEventsBeforeTheCut() throws {
+        var checked = 0
         for path in Self.all {
             let text = try Fixtures.text(atPath: path)
             let description = try Fixtures.descriptionPath(forRecording: path).map { try Fixtures.text(atPath: $0) }
+            let whole = try Self.load(path)
+            let wholeReplay = Replay(whole, configuration: .defaults)
             let bytes = Array(text.utf8)
             for fraction in [0.1, 0.37, 0.5, 0.81, 0.99] {
-                let cut = String(decoding: bytes[0..<Int(Double(bytes.count) * fraction)], as: UTF8.self)
-                do {
-                    let recording = try Recording.load(text: cut, description: description)
-                    _ = Replay(recording, configuration: .defaults)
-                } catch {
-                    #expect(error.line > 0)
+                // Just after the newline that ends the line the fraction falls in.
+                guard let newline = bytes[Int(Double(bytes.count) * fraction)...].firstIndex(of: UInt8(ascii: "\n")) else { continue }
+                let cut = String(decoding: bytes[...newline], as: UTF8.self)
+                let lines = cut.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                let eventLines = lines.filter { $0.hasPrefix("E:") }.count
+                let name = "\(URL(fileURLWithPath: path).lastPathComponent) cut after byte \(newline) (line \(lines.count))"
+                if lines.allSatisfy({ $0.isEmpty || $0.hasPrefix("#") }) {
+                    // Only the header comments: no recording at all, and said so.
+                    #expect(throws: RecordingError(line: 0, message: "the file holds only comments (neither evemu lines nor libinput record YAML)"),
+                            "\(name)") { try Recording.load(text: cut, description: description) }
+                    continue
                 }
+                let recording = try Recording.load(text: cut, description: description)
+                #expect(recording.events == Array(whole.events.prefix(eventLines)), "\(name): \(recording.events.count) events, \(eventLines) E: lines")
+                let replay = Replay(recording, configuration: .defaults)
+                #expect(replay.gestures <= wholeReplay.gestures, "\(name)")
+                if replay.coasts.isEmpty { #expect(replay.emitted.isEmpty, "\(name): output without a coast") }
+                checked += 1
             }
         }
+        #expect(checked >= 40)
     }
 }

@@ -219,11 +219,26 @@ import Testing
         }
     }
 
-    @Test(arguments: [["--help"], ["help", "replay"], ["run", "--help"], ["devices", "--help"], ["check-config", "--help"]])
-    func helpExplainsItself(arguments: [String]) throws {
+    /// Each way of asking for help prints that command's own usage line: `flickd help replay`
+    /// is replay's help, not the overview or another command's.
+    @Test(arguments: [
+        (["--help"], "USAGE: flickd <subcommand>"),
+        (["help"], "USAGE: flickd <subcommand>"),
+        (["help", "replay"], "USAGE: flickd replay <FILE> "),
+        (["replay", "--help"], "USAGE: flickd replay <FILE> "),
+        (["run", "--help"], "USAGE: flickd run "),
+        (["help", "run"], "USAGE: flickd run "),
+        (["devices", "--help"], "USAGE: flickd devices "),
+        (["check-config", "--help"], "USAGE: flickd check-config "),
+        (["help", "plot"], "USAGE: flickd plot "),
+        (["doctor", "--help"], "USAGE: flickd doctor "),
+    ])
+    func helpExplainsItself(arguments: [String], usage: String) throws {
         let result = try Self.run(arguments)
         #expect(result.status == 0)
-        #expect(result.stdout.contains("USAGE: flickd"))
+        let usageLines = result.stdout.split(separator: "\n").filter { $0.hasPrefix("USAGE: ") }
+        #expect(usageLines.count == 1 && (usageLines.first.map { "\($0) ".hasPrefix(usage) } ?? false),
+                "flickd \(arguments.joined(separator: " ")): \(usageLines)")
     }
 
     /// A command line that cannot be run says why, shows the usage and exits with 64

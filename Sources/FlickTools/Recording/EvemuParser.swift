@@ -30,18 +30,26 @@ public enum EvemuParser {
     /// or firmware of the same model (the shared ALPS recordings differ in their axis ranges).
     /// `description` is still checked and its errors reported.
     /// - Throws: `RecordingError` for the first malformed line, or when neither text describes
-    ///   the device.
+    ///   the device: line 0 when `description` is empty (or blank lines and comments), the first
+    ///   `E:` line of a `description` that has events.
     public static func parse(text: String, description: String? = nil) throws(RecordingError) -> Recording {
         var recording = Reader(part: .recording)
         try recording.read(TextLines.withoutByteOrderMark(text))
 
         var separate: DeviceDescription?
         if let description {
+            if let emptiness = TextLines.emptiness(description) {
+                throw RecordingError(line: 0, message: "\(emptiness) (no evemu description lines: N:, I:, A: ...)", part: .description)
+            }
             var reader = Reader(part: .description)
             try reader.read(TextLines.withoutByteOrderMark(description))
             if !reader.events.isEmpty {
+                // The recording and its description given the wrong way round is the likely
+                // cause when the recording has no events itself.
+                let swapped = recording.events.isEmpty ? "; were FILE and --desc swapped?" : ""
                 throw RecordingError(line: reader.firstEventLine ?? 1,
-                                     message: "a description file has no E: event lines", part: .description)
+                                     message: "--desc FILE must be a description only, without E: lines (this one has \(reader.events.count), the first on this line)\(swapped)",
+                                     part: .description)
             }
             separate = reader.description
         }
@@ -52,7 +60,9 @@ public enum EvemuParser {
                 : "no device description: neither the events nor the .desc have N:/I:/A: lines"
             throw RecordingError(line: 1, message: hint)
         }
-        return Recording(description: device, events: recording.events)
+        var result = Recording(description: device, events: recording.events)
+        result.describedSeparately = recording.description == nil
+        return result
     }
 
     /// The state of one pass over one text.

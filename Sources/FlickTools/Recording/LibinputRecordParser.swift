@@ -123,8 +123,7 @@ public enum LibinputRecordParser {
         let device = described[chosen].node
         var description = described[chosen].description
         let others = touch.filter { $0 != chosen }.map { index in
-            let name = described[index].description.name
-            return nodeName(described[index].node).map { "\(name) (\($0))" } ?? name
+            RecordedDevice(name: described[index].description.name, node: nodeName(described[index].node))
         }
         var quirk: String?
         if let (hint, text) = resolutionHint(device["quirks"]), let filled = hint.applied(to: description) {
@@ -361,7 +360,8 @@ public enum LibinputRecordParser {
             throw RecordingError(line: node.line, message: "microseconds \(microseconds) out of range (0...999999)")
         }
         let time: Instant
-        if abs(seconds) <= maximumSeconds {
+        // A range test, not abs(seconds): abs traps on Int64.min, which has no positive twin.
+        if (-maximumSeconds...maximumSeconds).contains(seconds) {
             // A negative second count is a time before the start, microseconds on from it.
             time = Instant(seconds: seconds, microseconds: microseconds)
         } else if let before = timeBeforeStart(seconds: seconds, microseconds: microseconds) {

@@ -29,13 +29,17 @@ public struct Recording: Hashable, Sendable {
     /// on, and the recording is read as libinput read it there. nil when none applied.
     public var resolutionQuirk: String?
     /// The touch devices of a `libinput record` file holding several that were not replayed
-    /// (`NAME (/dev/input/eventN)`, in file order): only the one with the most evdev frames is,
-    /// or the one `--device` names. Empty for a file with one touch device, and for evemu, which
-    /// records one device.
-    public var otherTouchDevices: [String] = []
+    /// (in file order): only the one with the most evdev frames is, or the one `--device` names.
+    /// Empty for a file with one touch device, and for evemu, which records one device.
+    public var otherTouchDevices: [RecordedDevice] = []
     /// The node the replayed device was recorded from (`/dev/input/event5`), as a `libinput
     /// record` file names it; nil for evemu, which names none.
     public var node: String?
+    /// Whether `description` was read from the separate evemu description (`.desc`) given
+    /// beside the events, which have none of their own. False for an evemu recording that
+    /// describes its device itself (a `.desc` given with it is checked, not used) and for
+    /// `libinput record`, which always does.
+    public var describedSeparately = false
 
     /// A recording of `events` on the device described by `description`.
     public init(description: DeviceDescription, events: [TimedEvent], resolutionQuirk: String? = nil) {
@@ -55,7 +59,7 @@ public struct Recording: Hashable, Sendable {
     /// Which format `text` is in, judged by its first line that is neither blank nor a comment
     /// (a `# libinput record` comment also marks YAML); nil when that line fits neither. A
     /// byte order mark before the first line is skipped, here and by the readers.
-    /// Text with no such line is taken as evemu (a description may come separately).
+    /// Text with no such line is taken as evemu (`load` reports it as empty).
     public static func format(of text: String) -> Format? {
         for line in TextLines.split(TextLines.withoutByteOrderMark(text)) {
             let content = line.trimmed
@@ -80,11 +84,16 @@ public struct Recording: Hashable, Sendable {
     /// Reads a recording in either format, telling them apart with `format(of:)`.
     ///
     /// `description` is the text of an evemu `.desc` file, used when `text` is evemu without an
-    /// embedded description; it is ignored for `libinput record` YAML, which always has one.
+    /// embedded description (`describedSeparately` says whether it was); it is ignored for
+    /// `libinput record` YAML, which always has one.
     /// `device` is the node of the device to replay of a `libinput record` file
     /// (`LibinputRecordParser.parse(text:device:)`); evemu records one device and takes none.
-    /// - Throws: `RecordingError` naming the line at fault.
+    /// - Throws: `RecordingError` naming the line at fault, or line 0 when `text` is empty or
+    ///   holds only blank lines and comments: no recording at all, whatever `description` is.
     public static func load(text: String, description: String? = nil, device: String? = nil) throws(RecordingError) -> Recording {
+        if let emptiness = TextLines.emptiness(text) {
+            throw RecordingError(line: 0, message: "\(emptiness) (neither evemu lines nor libinput record YAML)")
+        }
         switch format(of: text) {
         case .evemu:
             if device != nil {
@@ -112,7 +121,8 @@ public struct RecordingError: Error, Hashable, Sendable, CustomStringConvertible
         case description
     }
 
-    /// The 1-based line number in `part`.
+    /// The 1-based line number in `part`, or 0 when the fault is the file as a whole (an
+    /// empty file).
     public var line: Int
     /// What is wrong, and where useful what was expected.
     public var message: String
@@ -126,11 +136,32 @@ public struct RecordingError: Error, Hashable, Sendable, CustomStringConvertible
         self.part = part
     }
 
-    /// `line 57: ...`, or `description line 3: ...` for the separate `.desc` text.
+    /// `line 57: ...`, or `description line 3: ...` for the separate `.desc` text; without
+    /// the line for line 0 (`description: ...` for the `.desc`).
     public var description: String {
-        switch part {
-        case .recording: return "line \(line): \(message)"
-        case .description: return "description line \(line): \(message)"
+        switch (part, line) {
+        case (.recording, 0): return message
+        case (.recording, _): return "line \(line): \(message)"
+        case (.description, 0): return "description: \(message)"
+        case (.description, _): return "description line \(line): \(message)"
         }
     }
+}
+
+/// A device of a recording, as a `libinput record` file names it.
+public struct RecordedDevice: Hashable, Sendable, CustomStringConvertible {
+    /// The device's name (`SynPS/2 Synaptics TouchPad`), as recorded: it may hold any
+    /// character, control characters too.
+    public var name: String
+    /// The node it was recorded from (`/dev/input/event9`), nil when the file names none.
+    public var node: String?
+
+    /// The device `name`, recorded from `node`.
+    public init(name: String, node: String?) {
+        self.name = name
+        self.node = node
+    }
+
+    /// `NAME (/dev/input/eventN)`, or the name alone without a node; nothing escaped.
+    public var description: String { node.map { "\(name) (\($0))" } ?? name }
 }

@@ -112,6 +112,22 @@ enum TextLines {
         return value
     }
 
+    /// What a text with no line of content holds, for an error message: "the file is empty"
+    /// (nothing, or blank lines), "the file holds only comments" (`#` lines among the blank
+    /// ones); nil when some line is neither blank nor a comment, or is a comment without its
+    /// newline at the end of the file: a file cut there, which the readers report as cut. A
+    /// byte order mark is skipped.
+    static func emptiness(_ text: String) -> String? {
+        var sawComment = false
+        for line in split(withoutByteOrderMark(text)) {
+            let content = line.trimmed
+            if content.isEmpty { continue }
+            guard content.first == UInt8(ascii: "#"), line.isTerminated else { return nil }
+            sawComment = true
+        }
+        return sawComment ? "the file holds only comments" : "the file is empty"
+    }
+
     /// `bytes` as text for an error message, shortened to `limit` characters.
     static func quote(_ bytes: ArraySlice<UInt8>, limit: Int = 40) -> String {
         let text = String(decoding: bytes, as: UTF8.self)

@@ -1,0 +1,190 @@
+import FlickCore
+import FlickFingerStories
+import FlickTestSupport
+import Foundation
+import Testing
+
+/// `flickd replay` as a user runs it: what it prints of the device, of a recording with no
+/// events, of files given the wrong way round, and what it says of a `--desc` it does not use.
+@Suite struct ReplayCommandTests {
+    static func run(_ arguments: [String]) throws -> FlickdBinary.Result { try FlickdBinary.run(arguments) }
+
+    /// A file in the temporary directory, removed by `remove`.
+    static func temporaryFile(_ name: String, _ contents: String) throws -> String {
+        let path = NSTemporaryDirectory() + "flickd-replay-test-\(getpid())-\(name)"
+        try contents.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    static func remove(_ paths: String...) {
+        for path in paths { try? FileManager.default.removeItem(atPath: path) }
+    }
+
+    /// The summary object of `--json` output: its last line.
+    static func summary(_ stdout: String) throws -> [String: Any] {
+        let last = try #require(stdout.split(separator: "\n").last)
+        return try #require((JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])?["summary"] as? [String: Any])
+    }
+
+    /// The pad and the touchscreen of `libinput record --all`, named `pad` and `screen` (YAML
+    /// double-quoted: escapes such as `\n` and `\e` are read).
+    static func padAndScreen(pad: String = "SynPS/2 Synaptics TouchPad", screen: String = "ELAN Touchscreen") -> String {
+        LibinputRecordSamples.withDevices(after: [LibinputRecordSamples.touchscreen], count: 2)
+            .replacingOccurrences(of: "name: \"SynPS/2 Synaptics TouchPad\"", with: "name: \"\(pad)\"")
+            .replacingOccurrences(of: "name: \"ELAN Touchscreen\"", with: "name: \"\(screen)\"")
+    }
+
+    /// A device name is printed as it is, unless it holds a control character (or is empty):
+    /// then it is quoted and escaped as the `--json` output writes it, so that a newline in it
+    /// cannot start a line of its own and an escape sequence never reaches the terminal.
+    @Test func replayTextEscapesDeviceNames() throws {
+        let path = try Self.temporaryFile("names.yml", Self.padAndScreen(pad: #"Pad\n# gestures: 99\e[2J"#, screen: #"Screen\e]0;title\a"#))
+        defer { Self.remove(path) }
+        let result = try Self.run(["replay", path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.first?.hasPrefix(#"# "Pad\n# gestures: 99\u001B[2J": touchpad, "#) == true, "\(result.stdout)")
+        #expect(lines.dropFirst().first == #"# also in the recording, not replayed: "Screen\u001B]0;title\u0007" (/dev/input/event9)"#, "\(result.stdout)")
+        #expect(!lines.contains("# gestures: 99"), "\(result.stdout)")
+        #expect(!result.stdout.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(result.stdout.debugDescription)")
+
+        // An empty name is shown as "", and a plain one as it is.
+        let empty = try Self.temporaryFile("empty-name.yml", Self.padAndScreen(pad: ""))
+        defer { Self.remove(empty) }
+        let emptyResult = try Self.run(["replay", empty])
+        #expect(emptyResult.stdout.hasPrefix("# \"\": touchpad, "), "\(emptyResult.stdout)")
+        #expect(emptyResult.stdout.contains("\n# also in the recording, not replayed: ELAN Touchscreen (/dev/input/event9)\n"), "\(emptyResult.stdout)")
+
+        // An error message quoting the recording's text escapes its control characters too.
+        let bad = try Self.temporaryFile("bad-line.events", "N: Pad\nhello\u{1B}[2J\n")
+        defer { Self.remove(bad) }
+        let badResult = try Self.run(["replay", bad])
+        #expect(badResult.status == 1)
+        #expect(badResult.stderr == "flickd: \(bad):2: expected an evemu line (\"E: ...\", \"A: ...\", ...), found \"hello\\u001B[2J\"\n", "\(badResult.stderr.debugDescription)")
+    }
+
+    /// The `--json` summary says how the device was read, as the text's first line does: used
+    /// (with its size, and whether that was estimated or a recorded quirk's), or only for
+    /// stopping coasts, or ignored, with why; how many events the recording holds; and the
+    /// touch devices not replayed. The keys it had stay as they were.
+    @Test func replayJSONSaysHowTheDeviceWasRead() throws {
+        let path = try Self.temporaryFile("admission.yml", LibinputRecordSamples.withDevices(
+            before: [LibinputRecordSamples.keyboard], after: [LibinputRecordSamples.touchscreen], count: 3))
+        let screens = try Self.temporaryFile("screens.toml", "[touchscreen]\nenabled = true\n")
+        defer { Self.remove(path, screens) }
+        func summary(_ arguments: [String]) throws -> [String: Any] {
+            let result = try Self.run(["replay", path, "--json"] + arguments)
+            #expect(result.status == 0, "\(result.stderr)")
+            return try Self.summary(result.stdout)
+        }
+
+        let pad = try summary([])
+        for key in ["device", "gestures", "coasts", "no_coast", "totals"] { #expect(pad[key] != nil, "\(key): \(pad)") }
+        let used = try #require(pad["admission"] as? [String: Any], "\(pad)")
+        #expect(used["state"] as? String == "used" && used["kind"] as? String == "touchpad" && used["why"] is NSNull, "\(used)")
+        let size = try #require(used["size_mm"] as? [String: Any], "\(used)")
+        #expect((size["x"] as? Double ?? 0) > 10 && (size["y"] as? Double ?? 0) > 10, "\(size)")
+        #expect(size["estimated"] as? Bool == false && size["quirk"] is NSNull, "\(size)")
+        #expect((pad["events"] as? Int ?? 0) > 0, "\(pad)")
+        let others = try #require(pad["also_in_recording"] as? [[String: String]], "\(pad)")
+        #expect(others == [["name": "ELAN Touchscreen", "node": "/dev/input/event9"]])
+
+        // The touchscreen, off by default: read only to stop coasts.
+        let stopOnly = try #require(try summary(["--device", "/dev/input/event9"])["admission"] as? [String: Any])
+        #expect(stopOnly["state"] as? String == "stop_only" && stopOnly["kind"] as? String == "touchscreen", "\(stopOnly)")
+        #expect(stopOnly["why"] as? String == "touchscreen.enabled is false" && stopOnly["size_mm"] is NSNull, "\(stopOnly)")
+
+        // On: a screen without resolution is measured as a 13.3-inch panel, and says so.
+        let screen = try #require(try summary(["--device", "/dev/input/event9", "--config", screens])["admission"] as? [String: Any])
+        let screenSize = try #require(screen["size_mm"] as? [String: Any], "\(screen)")
+        #expect(screenSize["x"] as? Double == 294 && screenSize["y"] as? Double == 165 && screenSize["estimated"] as? Bool == true, "\(screenSize)")
+
+        // The keyboard: ignored, with why.
+        let keyboard = try summary(["--device", "/dev/input/event3"])
+        let ignored = try #require(keyboard["admission"] as? [String: Any])
+        #expect(ignored["state"] as? String == "ignored" && ignored["kind"] is NSNull && (ignored["why"] as? String)?.isEmpty == false, "\(ignored)")
+        let keyboardOthers = try #require(keyboard["also_in_recording"] as? [[String: String]])
+        #expect(keyboardOthers.map { $0["node"] } == ["/dev/input/event5", "/dev/input/event9"], "\(keyboardOthers)")
+    }
+
+    /// A description with no events (a `.desc` given as FILE) replays to nothing, and says so:
+    /// a line of the text, `"events": 0` in the JSON. Exit status 0: the file is well formed.
+    @Test func aRecordingWithoutEventsSaysSo() throws {
+        let description = try Self.temporaryFile("pad.desc", EvemuWriter.text(description: try Fixtures.device("elantech-touchpad"), events: []))
+        defer { Self.remove(description) }
+        let text = try Self.run(["replay", description])
+        #expect(text.status == 0, "\(text.stderr)")
+        let lines = text.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.dropFirst().first == "# the recording holds no events (a device description alone): nothing to replay", "\(text.stdout)")
+        let json = try Self.run(["replay", description, "--json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        #expect(try Self.summary(json.stdout)["events"] as? Int == 0, "\(json.stdout)")
+    }
+
+    /// FILE and `--desc` given the wrong way round: the message gives the rule and the likely cause.
+    @Test func aRecordingGivenAsTheDescriptionIsNamedAsSuch() throws {
+        let pad = try FingerScript(device: "elantech-touchpad")
+        pad.down(Vector(x: 20, y: 10))
+        pad.lift()
+        let recording = try Self.temporaryFile("swap.events", EvemuWriter.text(description: pad.description, events: pad.sent))
+        let description = try Self.temporaryFile("swap.desc", EvemuWriter.text(description: pad.description, events: []))
+        defer { Self.remove(recording, description) }
+        let result = try Self.run(["replay", description, "--desc", recording])
+        #expect(result.status == 1)
+        let firstEvent = try #require(EvemuWriter.text(description: pad.description, events: pad.sent)
+            .split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("E:") })
+        #expect(result.stderr == "flickd: \(recording):\(firstEvent + 1): --desc FILE must be a description only, without E: lines (this one has \(pad.sent.count), the first on this line); were FILE and --desc swapped?\n",
+                "\(result.stderr)")
+    }
+
+    /// An empty FILE (or one of blank lines and comments) is named as such, not as evemu
+    /// events without a description.
+    @Test(arguments: [("empty", "", "the file is empty"), ("blank", "\n\n", "the file is empty"),
+                      ("comments", "# EVEMU 1.3\n", "the file holds only comments")])
+    func anEmptyFileIsNamedAsSuch(name: String, contents: String, expected: String) throws {
+        // A file of its own per case: the cases run at the same time.
+        let path = try Self.temporaryFile("\(name).events", contents)
+        defer { Self.remove(path) }
+        let result = try Self.run(["replay", path])
+        #expect(result.status == 1)
+        #expect(result.stderr == "flickd: \(path): \(expected) (neither evemu lines nor libinput record YAML)\n", "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    /// `--desc` is read only for an evemu recording without a description of its own; where
+    /// it is not used, a line on standard error says so and the replay is the same.
+    @Test func aDescriptionThatIsNotUsedIsWarnedOf() throws {
+        let pad = try FingerScript(device: "elantech-touchpad")
+        pad.down(Vector(x: 20, y: 10))
+        pad.lift()
+        let embedded = try Self.temporaryFile("own.events", EvemuWriter.text(description: pad.description, events: pad.sent))
+        let description = try Self.temporaryFile("own.desc", EvemuWriter.text(description: pad.description, events: []))
+        let bare = try Self.temporaryFile("bare.events", EvemuWriter.text(description: pad.description, events: pad.sent)
+            .split(separator: "\n", omittingEmptySubsequences: false).filter { !"NIPBA".contains($0.first ?? " ") || $0.dropFirst().first != ":" }
+            .joined(separator: "\n"))
+        let yaml = try Self.temporaryFile("own.yml", LibinputRecordSamples.twoFingerScroll)
+        defer { Self.remove(embedded, description, bare, yaml) }
+
+        let libinput = try Self.run(["replay", yaml, "--desc", description])
+        #expect(libinput.status == 0, "\(libinput.stderr)")
+        #expect(libinput.stderr == "flickd: warning: --desc \(description) is not read: \(yaml) is a libinput record file, which describes its devices itself\n")
+        #expect(libinput.stdout == (try Self.run(["replay", yaml])).stdout)
+
+        let own = try Self.run(["replay", embedded, "--desc", description])
+        #expect(own.status == 0, "\(own.stderr)")
+        #expect(own.stderr == "flickd: warning: --desc \(description) is not used: \(embedded) has a description of its own (N:, I:, A: lines), which wins\n")
+        #expect(own.stdout == (try Self.run(["replay", embedded])).stdout)
+
+        let used = try Self.run(["replay", bare, "--desc", description])
+        #expect(used.status == 0 && used.stderr.isEmpty, "\(used.stderr)")
+        #expect(used.stdout == own.stdout)
+    }
+
+    /// The help measures both kinds of device without resolution, and says when `--desc` is not read.
+    @Test func theHelpSaysHowEachKindIsMeasuredAndWhenDescIsIgnored() throws {
+        let help = try Self.run(["help", "replay"]).stdout.replacingOccurrences(of: "\n", with: " ")
+            .split(separator: " ").joined(separator: " ")
+        #expect(help.contains("a touchpad as 69 x 50 mm, a touchscreen as a 13.3-inch panel (294 x 165 mm)"), "\(help)")
+        #expect(help.contains("a warning on standard error"), "\(help)")
+    }
+}
