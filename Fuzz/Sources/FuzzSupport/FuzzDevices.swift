@@ -8,7 +8,7 @@ public enum FuzzDevices {
     /// The descriptions, in table order (an input names a device by its index).
     public static let all: [DeviceDescription] = DeviceTable.entries.map { entry in
         do {
-            return try Recording.load(text: "", description: entry.evemu).description
+            return try Recording.load(text: entry.evemu).description
         } catch {
             fatalError("DeviceTable entry \(entry.origin) does not parse: \(error)")
         }
