@@ -28,9 +28,18 @@ public func fuzzRecording(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     do {
         recording = try Recording.load(text: text, description: description)
     } catch {
-        // A rejected file must say where: a line that exists (or the one after the last).
-        let lines = (error.part == .recording ? text : description ?? "").utf8.count { $0 == UInt8(ascii: "\n") } + 1
-        if error.line < 1 || error.line > lines {
+        // A rejected file must say where: a line that exists (or the one after the last), or
+        // line 0, the file as a whole, only for a text with no line of content (empty, blank
+        // lines and comments).
+        let rejected = error.part == .recording ? text : description ?? ""
+        let lines = rejected.utf8.count { $0 == UInt8(ascii: "\n") } + 1
+        if error.line == 0 {
+            let content = rejected.split(whereSeparator: \.isNewline).contains { line in
+                let trimmed = line.drop { $0 == " " || $0 == "\t" || $0 == "\u{FEFF}" }
+                return !trimmed.isEmpty && trimmed.first != "#"
+            }
+            if content { fatalError("error names the whole file (line 0) of a text with content: \(error)") }
+        } else if error.line < 1 || error.line > lines {
             fatalError("error names line \(error.line) of a text with \(lines) lines: \(error)")
         }
         return 0
