@@ -34,11 +34,7 @@ public func fuzzRecording(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         let rejected = error.part == .recording ? text : description ?? ""
         let lines = rejected.utf8.count { $0 == UInt8(ascii: "\n") } + 1
         if error.line == 0 {
-            let content = rejected.split(whereSeparator: \.isNewline).contains { line in
-                let trimmed = line.drop { $0 == " " || $0 == "\t" || $0 == "\u{FEFF}" }
-                return !trimmed.isEmpty && trimmed.first != "#"
-            }
-            if content { fatalError("error names the whole file (line 0) of a text with content: \(error)") }
+            if hasContent(rejected) { fatalError("error names the whole file (line 0) of a text with content: \(error)") }
         } else if error.line < 1 || error.line > lines {
             fatalError("error names line \(error.line) of a text with \(lines) lines: \(error)")
         }
@@ -63,4 +59,17 @@ public func fuzzRecording(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         fatalError("engine invariant broken on a parsed recording: \(error)")
     }
     return 0
+}
+
+/// Whether `text` has a line that is neither blank nor a comment, read as the recording readers
+/// read lines: split at LF only, one CR before it dropped, spaces and tabs blank, a UTF-8 byte
+/// order mark skipped at the start.
+func hasContent(_ text: String) -> Bool {
+    var bytes = ArraySlice(text.utf8)
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+    return bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true).contains { line in
+        let withoutReturn = line.last == UInt8(ascii: "\r") ? line.dropLast() : line
+        let trimmed = withoutReturn.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        return !trimmed.isEmpty && trimmed.first != UInt8(ascii: "#")
+    }
 }
