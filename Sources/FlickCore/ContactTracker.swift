@@ -39,9 +39,8 @@ public struct FrameSummary: Hashable, Sendable {
     public var translation: Vector
     /// True when a contact appeared that was not there in the previous frame.
     public var newTouch: Bool
-    /// True when what the frame says about the fingers is unreliable: it follows SYN_DROPPED
-    /// (unless no finger was down before it and it lands some: a gesture starts there), or it
-    /// contradicts itself (every key up while slots still hold contacts: the input core
+    /// True when what the frame says about the fingers is unreliable: it follows SYN_DROPPED,
+    /// or it contradicts itself (every key up while slots still hold contacts: the input core
     /// releasing the keys of a device being removed). A gesture in progress is abandoned.
     public var resynchronized: Bool
     /// Since the frame where the finger count last changed (the gesture's fingers all landed),
@@ -379,16 +378,11 @@ public struct ContactTracker {
         if toolsCount && tools > previousToolCount && previousToolCount > 0 { newTouch = true }
         if fingers > 0 && previousFingerCount == 0 { newTouch = true }
 
-        // libevdev queues no SYN_REPORT when its resynchronisation found nothing changed: with
-        // no finger down then, the next frame is an ordinary landing (or, when fingers landed
-        // while events were lost, the resynchronisation bringing them), which starts a gesture
-        // like any other; only fingers that were down may have done anything unseen.
-        let droppedUnderFingers = dropped && !(previousFingerCount == 0 && fingers > 0)
         let motion = motionSinceBaseline()
         let summary = FrameSummary(
             time: time, fingerCount: fingers,
             translation: matched > 0 ? sum / Double(matched) : .zero,
-            newTouch: newTouch, resynchronized: droppedUnderFingers || keysReleasedUnderContacts,
+            newTouch: newTouch, resynchronized: dropped || keysReleasedUnderContacts,
             togetherMillimetres: motion.together, apartMillimetres: motion.apart)
         // A gesture's fingers land in a frame where the count changes: the next frames' motion
         // is measured from there.

@@ -251,10 +251,8 @@ public final class Engine {
     public func handle(_ event: InputEvent, from device: DeviceID, at time: Instant) -> WheelOutput {
         guard let state = devices[device] else { return WheelOutput() }
         if event.type == EventCode.synchronization && event.code == EventCode.synDropped {
-            // Whatever the fingers did since the last frame is unknown: never coast on it. With
-            // none down there is nothing to abandon: the next landing begins a gesture (libevdev
-            // queues no frame when nothing changed, so that landing may be the next frame).
-            abandon(state, device: device, fingersDown: (state.tracker?.fingerCount ?? 0) > 0, at: time)
+            // Whatever the fingers did since the last frame is unknown: never coast on it.
+            abandon(state, device: device, fingersDown: true, at: time)
         }
         if event.type == EventCode.key, event.value == 1, EventCode.isPointerButton(event.code) {
             state.buttonPressed = true

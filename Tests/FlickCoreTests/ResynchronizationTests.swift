@@ -77,22 +77,3 @@ import FlickTestSupport
         }
     }
 }
-
-/// SYN_DROPPED while no finger is down, with nothing changed meanwhile: libevdev's
-/// resynchronisation has no SYN_REPORT to queue, so the next frame the engine sees is the next
-/// gesture's landing. That gesture is read as any other.
-@Suite struct DroppedWhileIdleTests {
-    @Test func aFlickAfterEventsWereLostWithNoFingerDownCoasts() throws {
-        // 100 ms idle → SYN_DROPPED, no frame follows → 500 ms → two fingers flick down 20 mm
-        // in 80 ms (250 mm/s) and lift: a coast.
-        let pad = try FingerScript(device: "synaptics-t440")
-        pad.wait(.milliseconds(100))
-        _ = pad.engine.handle(ResynchronizationTests.dropped, from: pad.device, at: pad.now)
-        pad.wait(.milliseconds(500))
-        pad.down(Vector(x: 30, y: 10), Vector(x: 50, y: 10))
-        pad.move(by: Vector(x: 0, y: 20), over: .milliseconds(80))
-        pad.lift()
-        pad.wait(.seconds(3))
-        #expect(pad.coasts.count == 1 && pad.noCoastReasons.isEmpty, "\(pad.transcript)")
-    }
-}
