@@ -20,13 +20,28 @@ public enum QuotedText {
             case "\r": result += "\\r"
             case "\u{08}": result += "\\b"
             case "\u{0C}": result += "\\f"
-            case _ where isControl(scalar):
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            case _ where isControl(scalar): result += unicodeEscape(scalar)
             default: result.unicodeScalars.append(scalar)
             }
         }
         return result
+    }
+
+    /// `text` with only its control characters escaped, as `\u001B`: for a message that
+    /// quotes text of its own and must stay one line with nothing for a terminal to act on.
+    public static func controlsEscaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) { result += unicodeEscape(scalar) } else { result.unicodeScalars.append(scalar) }
+        }
+        return result
+    }
+
+    /// `\uXXXX` for a control character (all lie under U+0100).
+    private static func unicodeEscape(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
 
     /// A C0 or C1 control character, or DEL.

@@ -160,19 +160,7 @@ struct ReplayCommand: FlickdCommand {
 
     /// An error message with each control character escaped (`\u001B`): the messages quote
     /// the recording's text, which may hold any.
-    static func printable(_ message: String) -> String {
-        guard message.unicodeScalars.contains(where: QuotedText.isControl) else { return message }
-        var result = ""
-        for scalar in message.unicodeScalars {
-            if QuotedText.isControl(scalar) {
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                result += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
+    static func printable(_ message: String) -> String { QuotedText.controlsEscaped(message) }
 
     private func printText(_ replay: Replay, recording: Recording) {
         let name = Self.shown(recording.description.name)
