@@ -1236,7 +1236,12 @@ public final class Daemon {
 
     /// Ctrl, Shift, Alt and Super (Meta), left and right: keys that turn scrolling into
     /// something else in apps and desktops (zoom, sideways, window actions).
-    static let modifierKeys: [UInt16] = [29, 97, 42, 54, 56, 100, 125, 126]
+    static let modifierKeys: [UInt16] = [
+        29, 97,    // KEY_LEFTCTRL, KEY_RIGHTCTRL
+        42, 54,    // KEY_LEFTSHIFT, KEY_RIGHTSHIFT
+        56, 100,   // KEY_LEFTALT, KEY_RIGHTALT
+        125, 126,  // KEY_LEFTMETA, KEY_RIGHTMETA
+    ]
 
     /// Whether a keyboard holds a modifier down now. Reads what each keyboard sent while
     /// unwatched (dropped, as `watch` drops it) so that libevdev's key state is current; a
