@@ -251,8 +251,11 @@ public final class Engine {
     public func handle(_ event: InputEvent, from device: DeviceID, at time: Instant) -> WheelOutput {
         guard let state = devices[device] else { return WheelOutput() }
         if event.type == EventCode.synchronization && event.code == EventCode.synDropped {
-            // Whatever the fingers did since the last frame is unknown: never coast on it.
-            abandon(state, device: device, fingersDown: true, at: time)
+            // Whatever the fingers did since the last frame is unknown: never coast on it. With
+            // none down there is no gesture to abandon (nor one to report as abandoned when the
+            // resynchronisation's frame finds them still up); fingers that landed meanwhile come
+            // in that frame, flagged, and are ignored until they lift.
+            abandon(state, device: device, fingersDown: (state.tracker?.fingerCount ?? 0) > 0, at: time)
         }
         if event.type == EventCode.key, event.value == 1, EventCode.isPointerButton(event.code) {
             state.buttonPressed = true

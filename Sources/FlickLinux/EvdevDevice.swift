@@ -14,8 +14,8 @@ public final class EvdevDevice {
         case event(InputEvent, at: Instant)
         /// The kernel's buffer overflowed and events were lost: a gesture in progress should be
         /// abandoned. Comes just before the SYN_DROPPED event itself, which is followed by
-        /// libevdev's delta from the last known state to the device's current state (ending
-        /// with SYN_REPORT when anything changed), all as ordinary `.event`s.
+        /// libevdev's delta from the last known state to the device's current state, ending
+        /// with SYN_REPORT (also when nothing changed), all as ordinary `.event`s.
         case resynchronized(at: Instant)
     }
 
@@ -89,29 +89,54 @@ public final class EvdevDevice {
     /// Reads every event available now, in order, handing each to `handle`.
     ///
     /// On SYN_DROPPED, `handle` gets `.resynchronized`, then the SYN_DROPPED event and
-    /// libevdev's state delta as ordinary events. Does not allocate.
+    /// libevdev's state delta as ordinary events, always ending with a SYN_REPORT. Does not
+    /// allocate.
     public func readAvailable(_ handle: (Reading) -> Void) -> DrainEnd {
+        Self.drain(path: path, handle) { flags, event in libevdev_next_event(evdev, flags, &event) }
+    }
+
+    /// The loop of `readAvailable` over `next`, which reads one event as `libevdev_next_event`
+    /// does (tests give a script of its answers).
+    ///
+    /// libevdev ends its delta with a SYN_REPORT only when the delta holds an event: when the
+    /// resynchronisation found nothing changed (events lost with the fingers up and up again)
+    /// there is none, and the frame that the engine's trackers flag as following SYN_DROPPED
+    /// would be the next real one, the landing of the next gesture, which is then never
+    /// coasted. A SYN_REPORT stamped like the SYN_DROPPED closes such an empty delta, so the
+    /// resynchronisation always ends with its own frame.
+    static func drain(path: String, _ handle: (Reading) -> Void,
+                      next: (_ flags: UInt32, _ event: inout input_event) -> Int32) -> DrainEnd {
         let normal = LIBEVDEV_READ_FLAG_NORMAL.rawValue
         let sync = LIBEVDEV_READ_FLAG_SYNC.rawValue
         let success = Int32(LIBEVDEV_READ_STATUS_SUCCESS.rawValue)
         let syncStatus = Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue)
+        let report = InputEvent(type: EventCode.synchronization, code: EventCode.synReport, value: 0)
         var event = input_event()
         var flags = normal
+        // While resynchronising: when SYN_DROPPED came, and whether the last event handed on
+        // since then was a SYN_REPORT.
+        var droppedAt = Instant.zero
+        var frameClosed = false
         while true {
-            let status = libevdev_next_event(evdev, flags, &event)
+            let status = next(flags, &event)
             let time = Instant(seconds: Int64(event.time.tv_sec), microseconds: Int64(event.time.tv_usec))
+            let read = InputEvent(type: event.type, code: event.code, value: event.value)
             switch status {
             case success:
-                handle(.event(InputEvent(type: event.type, code: event.code, value: event.value), at: time))
+                handle(.event(read, at: time))
             case syncStatus where flags == normal:
                 // `event` is the SYN_DROPPED itself: pass it on, then drain the delta.
                 handle(.resynchronized(at: time))
-                handle(.event(InputEvent(type: event.type, code: event.code, value: event.value), at: time))
+                handle(.event(read, at: time))
                 flags = sync
+                droppedAt = time
+                frameClosed = false
             case syncStatus:
-                handle(.event(InputEvent(type: event.type, code: event.code, value: event.value), at: time))
+                handle(.event(read, at: time))
+                frameClosed = read == report
             case -EAGAIN where flags == sync:
                 // The delta is complete; normal events may follow.
+                if !frameClosed { handle(.event(report, at: droppedAt)) }
                 flags = normal
             case -EAGAIN:
                 return .drained

@@ -21,7 +21,9 @@ and actual. Faults:
              the pad at once, far more than the evdev client buffer holds, then a real-time
              flick with the same fingers (played before SIGCONT, or after it with the fingers
              still down): the kernel reports SYN_DROPPED, flickd logs the resync, does not
-             coast on the torn gesture, and the next flick coasts
+             coast on the torn gesture, and the next flick coasts; then events lost while
+             nothing changes (thousands of button clicks with no finger down): the flick after
+             that resync coasts too
   stall      flickd stopped for 2 s mid-coast: the late tick ends the coast ("stall") instead of
              jumping; no wheel event larger than a normal tick's step
   sigkill    SIGKILL mid-coast: the kernel removes the virtual wheel; the next start coasts
@@ -482,6 +484,7 @@ class Faults:
             with open_pad(MANY_SLOTS, daemon) as pad:
                 for label, lifted in [("lifted before flickd read it", True), ("fingers still down after the resync", False)]:
                     self.torn_gesture(f, label, daemon, tap, pad, lifted)
+                self.idle_overrun(f, daemon, tap, pad)
                 r, plan, mark = self.flick(daemon, pad, speed=200, duration=0.2)
                 total = self.coasted_total(daemon, tap, r, mark, plan)
                 self.check(f, "then a flick coasts (kernel total = plan)", plan is not None and total == plan[0] != 0,
@@ -546,6 +549,45 @@ class Faults:
         print("     %s: wrote %d frames (%d events) in %.0f ms while flickd was stopped, then a %d-frame flick %s"
               % (label, 1 + 2 * pairs, events, burst_ms, tail["frames"],
                  "before SIGCONT" if lifted else "after it"), flush=True)
+
+    def idle_overrun(self, f, daemon, tap, pad):
+        """Events lost while nothing changes: a finger touches and lifts (leaving the kernel's
+        current slot at 0, as pointer motion between scrolls does), then flickd is stopped while
+        the pad's button is clicked OVERRUN_FRAMES / 2 times, far more than the client buffer
+        holds. The kernel reports SYN_DROPPED, yet the pad ends as libevdev last knew it, so its
+        resynchronisation has nothing to report, not even a SYN_REPORT. The next flick must
+        coast: flickd ends the resynchronisation with a frame of its own, and the flag for the
+        frame after SYN_DROPPED does not fall on the flick's landing."""
+        label = "nothing changed while events were lost"
+        pid = daemon.proc.pid
+        pad.frame({0: (pad.width_mm / 2, pad.height_mm / 2)})
+        time.sleep(0.05)
+        pad.frame({})
+        time.sleep(0.3)
+        click = [(E.EV_KEY, E.BTN_LEFT, 1), (E.EV_SYN, E.SYN_REPORT, 0), (E.EV_KEY, E.BTN_LEFT, 0), (E.EV_SYN, E.SYN_REPORT, 0)]
+        stream = b"".join(INPUT_EVENT.pack(0, 0, *e) for e in click) * (self.OVERRUN_FRAMES // 2)
+        mark = daemon.mark()
+        stop_process(pid)
+        try:
+            view = memoryview(stream)
+            while view:
+                view = view[os.write(pad.ui.fd, view[:INPUT_EVENT.size * 4096]):]
+        finally:
+            os.kill(pid, signal.SIGCONT)
+        resync = daemon.wait_log(r"the kernel dropped events; resynchronised", 10, mark)
+        time.sleep(0.3)
+        r, plan, fmark = self.flick(daemon, pad, speed=200, duration=0.2)
+        total = self.coasted_total(daemon, tap, r, fmark, plan)
+        after = daemon.text()[mark:]
+        c = self.check
+        c(f, label + ": flickd logged the resync (SYN_DROPPED)", resync is not None,
+          "'the kernel dropped events; resynchronised'", after[-600:])
+        abandoned = re.search(r"no coast at [^\n]*: gesture abandoned", after)
+        c(f, label + ": no gesture reported abandoned", abandoned is None, "none", abandoned and abandoned.group(0))
+        c(f, label + ": the next flick coasts (kernel total = plan)", plan is not None and total == plan[0] != 0,
+          plan and plan[0], total)
+        # Out of the next check's window (it counts from half a second before its release).
+        time.sleep(0.8)
 
     # -- 5: a stall mid-coast -------------------------------------------------------------------
 

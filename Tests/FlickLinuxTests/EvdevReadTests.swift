@@ -1,0 +1,153 @@
+import CEvdev
+import FlickCore
+import FlickFingerStories
+import FlickTestSupport
+import Glibc
+import Testing
+@testable import FlickLinux
+
+/// `EvdevDevice.readAvailable`'s loop (`EvdevDevice.drain`) over a script of
+/// `libevdev_next_event`'s answers: no /dev/input here, and libevdev reads no device it did not
+/// open itself, so the script stands in for libevdev.
+@Suite("Reading a device through libevdev")
+struct EvdevReadTests {
+    /// One answer of `libevdev_next_event`: a status and the event it filled in.
+    struct Answer {
+        var status: Int32
+        var event: InputEvent
+        var seconds: Int = 0
+        var microseconds: Int = 0
+
+        static func normal(_ type: UInt16, _ code: UInt16, _ value: Int32, at microseconds: Int) -> Answer {
+            Answer(status: Int32(LIBEVDEV_READ_STATUS_SUCCESS.rawValue), event: InputEvent(type: type, code: code, value: value),
+                   microseconds: microseconds)
+        }
+
+        static func sync(_ type: UInt16, _ code: UInt16, _ value: Int32, at microseconds: Int) -> Answer {
+            Answer(status: Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue), event: InputEvent(type: type, code: code, value: value),
+                   microseconds: microseconds)
+        }
+
+        static func fails(_ errno: Int32) -> Answer {
+            Answer(status: -errno, event: InputEvent(type: 0, code: 0, value: 0))
+        }
+    }
+
+    /// What the loop handed on, each reading as text, the flags it asked with, and how it ended.
+    struct Drained {
+        var readings: [String] = []
+        var flags: [UInt32] = []
+        var end: EvdevDevice.DrainEnd = .drained
+    }
+
+    static func drain(_ script: [Answer]) -> Drained {
+        var drained = Drained()
+        var answers = script[...]
+        drained.end = EvdevDevice.drain(path: "/dev/input/event7", { reading in
+            switch reading {
+            case .event(let event, let time):
+                drained.readings.append("\(event.type) \(event.code) \(event.value) @\(time.microseconds)")
+            case .resynchronized(let time):
+                drained.readings.append("resynchronized @\(time.microseconds)")
+            }
+        }, next: { flags, event in
+            drained.flags.append(flags)
+            // Past the script: nothing more to read.
+            guard let answer = answers.popFirst() else { return -EAGAIN }
+            event.type = answer.event.type
+            event.code = answer.event.code
+            event.value = answer.event.value
+            event.time.tv_sec = answer.seconds
+            event.time.tv_usec = answer.microseconds
+            return answer.status
+        })
+        return drained
+    }
+
+    static let syn = EventCode.synchronization
+    static let report = EventCode.synReport
+    static let dropped = EventCode.synDropped
+    static let absolute = EventCode.absolute
+    static let key = EventCode.key
+    static let normalFlag = LIBEVDEV_READ_FLAG_NORMAL.rawValue
+    static let syncFlag = LIBEVDEV_READ_FLAG_SYNC.rawValue
+
+    @Test("events are handed on in order until there is nothing more to read")
+    func ordinaryEvents() {
+        let drained = Self.drain([
+            .normal(Self.absolute, EventCode.absMTPositionY, 300, at: 1000),
+            .normal(Self.syn, Self.report, 0, at: 1000),
+            .normal(Self.absolute, EventCode.absMTPositionY, 310, at: 8000),
+            .normal(Self.syn, Self.report, 0, at: 8000),
+        ])
+        #expect(drained.readings == ["3 54 300 @1000", "0 0 0 @1000", "3 54 310 @8000", "0 0 0 @8000"])
+        #expect(drained.flags == Array(repeating: Self.normalFlag, count: 5))
+        #expect(drained.end == .drained)
+    }
+
+    /// Events lost while nothing changed (the fingers up before and after): libevdev's delta is
+    /// empty and it queues no SYN_REPORT, so the loop closes the resynchronisation with one of
+    /// its own, stamped like the SYN_DROPPED. Without it the engine's trackers would flag the
+    /// next real frame, the landing of the next flick, as the one after SYN_DROPPED.
+    @Test("an empty resynchronisation ends with a frame of its own")
+    func emptyResynchronisationEndsWithAFrame() {
+        let drained = Self.drain([
+            .sync(Self.syn, Self.dropped, 0, at: 5000),
+            .fails(EAGAIN),  // the delta: empty
+            .normal(Self.key, EventCode.touch, 1, at: 9000),
+            .normal(Self.syn, Self.report, 0, at: 9000),
+        ])
+        #expect(drained.readings == ["resynchronized @5000", "0 3 0 @5000", "0 0 0 @5000", "1 330 1 @9000", "0 0 0 @9000"])
+        #expect(drained.flags == [Self.normalFlag, Self.syncFlag, Self.normalFlag, Self.normalFlag, Self.normalFlag])
+        #expect(drained.end == .drained)
+    }
+
+    @Test("a delta that ends with libevdev's SYN_REPORT gets no second one")
+    func deltaKeepsItsOwnFrame() {
+        let drained = Self.drain([
+            .sync(Self.syn, Self.dropped, 0, at: 5000),
+            .sync(Self.key, EventCode.touch, 0, at: 6000),
+            .sync(Self.syn, Self.report, 0, at: 6000),
+            .fails(EAGAIN),
+        ])
+        #expect(drained.readings == ["resynchronized @5000", "0 3 0 @5000", "1 330 0 @6000", "0 0 0 @6000"])
+        #expect(drained.flags == [Self.normalFlag, Self.syncFlag, Self.syncFlag, Self.syncFlag, Self.normalFlag])
+    }
+
+    @Test("a device unplugged during the resynchronisation vanishes; another error fails the read")
+    func endsOfARead() {
+        let vanished = Self.drain([.sync(Self.syn, Self.dropped, 0, at: 5000), .fails(ENODEV)])
+        #expect(vanished.end == .vanished)
+        #expect(vanished.readings == ["resynchronized @5000", "0 3 0 @5000"], "no frame made up for a device that is gone")
+        let failed = Self.drain([.normal(Self.syn, Self.report, 0, at: 1), .fails(EIO)])
+        #expect(failed.end == .failed(SystemError(errno: EIO, call: "libevdev_next_event", path: "/dev/input/event7")))
+    }
+
+    /// The engine, given what the loop hands on for events lost with no finger down and nothing
+    /// changed, coasts the next flick; given the SYN_DROPPED alone (the delta without its frame),
+    /// it abandons that flick at its landing.
+    @Test("a flick after events were lost with no finger down coasts", arguments: [true, false])
+    func flickAfterAnIdleOverrun(closed: Bool) throws {
+        let pad = try FingerScript(device: "synaptics-t440")
+        pad.wait(.milliseconds(100))
+        // What the loop hands on: the SYN_DROPPED and the frame closing the empty delta.
+        let events = Self.drain([.sync(Self.syn, Self.dropped, 0, at: 0)]).readings.dropFirst().map { text in
+            let fields = text.split(separator: " ")
+            return InputEvent(type: UInt16(fields[0])!, code: UInt16(fields[1])!, value: Int32(fields[2])!)
+        }
+        #expect(events == [InputEvent(type: Self.syn, code: Self.dropped, value: 0), InputEvent(type: Self.syn, code: Self.report, value: 0)])
+        for event in events.prefix(closed ? 2 : 1) {
+            _ = pad.engine.handle(event, from: pad.device, at: pad.now)
+        }
+        pad.wait(.milliseconds(500))
+        pad.down(Vector(x: 30, y: 10), Vector(x: 50, y: 10))
+        pad.move(by: Vector(x: 0, y: 20), over: .milliseconds(80))
+        pad.lift()
+        pad.wait(.seconds(3))
+        if closed {
+            #expect(pad.coasts.count == 1 && pad.noCoastReasons.isEmpty, "\(pad.transcript)")
+        } else {
+            #expect(pad.coasts.isEmpty && pad.noCoastReasons == [.abandoned], "\(pad.transcript)")
+        }
+    }
+}
