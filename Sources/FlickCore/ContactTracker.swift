@@ -124,8 +124,11 @@ public struct ContactTracker {
     /// contact's velocity is measured for where it goes next.
     public static let shortestVelocitySpan = Duration.milliseconds(4)
 
-    /// A tracker for `description`, reading it as a device of `kind`.
-    public init(description: DeviceDescription, kind: DeviceKind, resolutionOverride: Double? = nil) {
+    /// A tracker for `description`, reading it as a device of `kind`. `currentSlot` is the
+    /// slot the kernel's next MT event goes to when no ABS_MT_SLOT comes first (the kernel
+    /// sends one only when the slot changes): libevdev's current slot when the device was
+    /// opened, or the last ABS_MT_SLOT read since.
+    public init(description: DeviceDescription, kind: DeviceKind, resolutionOverride: Double? = nil, currentSlot: Int = 0) {
         geometry = DeviceGeometry(description: description, kind: kind, resolutionOverride: resolutionOverride)
         let slots = description.slotCount
         if slots > 0 {
@@ -155,6 +158,7 @@ public struct ContactTracker {
         case .singleTouch: contactCapacity = 1
         }
         contacts = Array(repeating: Contact(), count: capacity)
+        if case .slotted = contactProtocol, contacts.indices.contains(currentSlot) { slot = currentSlot }
         previous = contacts
         baseline = contacts
         arranged = contacts
@@ -172,6 +176,9 @@ public struct ContactTracker {
 
     /// How many fingers the last frame had down.
     var fingerCount: Int { previousFingerCount }
+
+    /// The slot the device's next MT event goes to unless an ABS_MT_SLOT comes first.
+    var currentSlot: Int { slot }
 
     /// Fingers BTN_TOOL_* announces (0 when none of them is down).
     private var toolCount: Int {

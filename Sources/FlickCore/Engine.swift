@@ -81,6 +81,9 @@ public final class Engine {
         /// A button of the device's own (a pad's physical left/right/middle button) went down
         /// in the frame being read: it stops a coast when the frame ends without a new touch.
         var buttonPressed = false
+        /// The device's current MT slot while it has no tracker (it is ignored), for the
+        /// tracker it gets when a reload admits it: the slot at open, then each ABS_MT_SLOT.
+        var currentSlot = 0
 
         init(description: DeviceDescription, resolutionOverride: Double?, configuration: Configuration) {
             self.description = description
@@ -110,13 +113,15 @@ public final class Engine {
     // MARK: Devices
 
     /// Starts reading `device`. `resolutionOverride` (units/mm) replaces a missing or wrong
-    /// resolution; `driverGlides` as `setDriverGlides`. Returns whether its gestures will be
-    /// read, and why not.
+    /// resolution; `driverGlides` as `setDriverGlides`; `currentSlot` is the device's current
+    /// MT slot when it was opened (libevdev's), where its next MT event goes unless an
+    /// ABS_MT_SLOT comes first. Returns whether its gestures will be read, and why not.
     @discardableResult
     public func addDevice(_ device: DeviceID, description: DeviceDescription, resolutionOverride: Double? = nil,
-                          driverGlides: String? = nil) -> DeviceAdmission {
+                          driverGlides: String? = nil, currentSlot: Int = 0) -> DeviceAdmission {
         let state = Device(description: description, resolutionOverride: resolutionOverride, configuration: configuration)
         state.driverGlides = driverGlides
+        state.currentSlot = currentSlot
         devices[device] = state
         decideDirection(state)
         return admit(state)
@@ -210,6 +215,7 @@ public final class Engine {
             state.tracker = Self.tracker(for: state, kind: kind)
             state.recognizer = nil
         case .ignored:
+            if let tracker = state.tracker { state.currentSlot = tracker.currentSlot }
             state.tracker = nil
             state.recognizer = nil
         }
@@ -220,7 +226,8 @@ public final class Engine {
     /// knows of the kernel's state), or a new one.
     private static func tracker(for state: Device, kind: DeviceKind) -> ContactTracker {
         guard var tracker = state.tracker else {
-            return ContactTracker(description: state.description, kind: kind, resolutionOverride: state.resolution)
+            return ContactTracker(description: state.description, kind: kind, resolutionOverride: state.resolution,
+                                  currentSlot: state.currentSlot)
         }
         tracker.rescale(description: state.description, kind: kind, resolutionOverride: state.resolution)
         return tracker
@@ -261,6 +268,10 @@ public final class Engine {
             state.buttonPressed = true
         }
         let fingersBefore = state.tracker?.fingerCount ?? 0
+        guard state.tracker != nil else {
+            if event.type == EventCode.absolute && event.code == EventCode.absMTSlot { state.currentSlot = Int(event.value) }
+            return WheelOutput()
+        }
         guard let frame = state.tracker?.handle(event, at: time) else { return WheelOutput() }
         let buttonPressed = state.buttonPressed
         state.buttonPressed = false

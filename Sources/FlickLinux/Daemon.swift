@@ -1103,7 +1103,7 @@ public final class Daemon {
             let description = device.describe()
             hasButtons = description.hasPointerButtons
             let glides = desktopAnswer?.perDevice?.driverGlides(for: DeviceIdentity(description))
-            guard keeps(engine.addDevice(id, description: description, driverGlides: glides), node: node,
+            guard keeps(engine.addDevice(id, description: description, driverGlides: glides, currentSlot: device.currentSlot), node: node,
                         buttons: hasButtons, sizeHint: device.sizeHint, again: judgedBefore) else {
                 engine.removeDevice(id, at: time)
                 if glides != nil { closedForDriverGlides[node.devnode] = DeviceIdentity(description) }

@@ -33,6 +33,10 @@ public protocol InputDevice: AnyObject {
     /// Whether key `code` (EV_KEY) is down, as of the last event read (`readAvailable`) or the
     /// state read at open or after a resynchronisation.
     func isKeyDown(_ code: UInt16) -> Bool
+    /// The MT slot the device's next MT event goes to unless an ABS_MT_SLOT comes first (the
+    /// kernel sends one only when the slot changes), as of the last event read or the state
+    /// read at open; 0 for a device without slots.
+    var currentSlot: Int { get }
 }
 
 extension InputDevice {

@@ -71,6 +71,9 @@ public final class EvdevDevice {
         libevdev_get_event_value(evdev, UInt32(EV_KEY), UInt32(code)) != 0
     }
 
+    /// libevdev's current MT slot: from the state read at open and every event read since.
+    public var currentSlot: Int { max(0, Int(libevdev_get_current_slot(evdev))) }
+
     /// The device's capabilities: name, ids, properties, keys and absolute axes.
     ///
     /// Built on demand (it allocates): only touch devices and `flickd devices` need it.

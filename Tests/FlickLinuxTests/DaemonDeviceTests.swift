@@ -35,6 +35,9 @@ final class ScriptedDevices: DeviceSource {
 
         func isKeyDown(_ code: UInt16) -> Bool { keysDown.contains(code) }
 
+        /// The kernel's current MT slot when the daemon opens the device (set by the test).
+        var currentSlot = 0
+
         /// The next read reports the device gone (ENODEV), as the kernel does for a device
         /// unplugged before udev's removal is read.
         func unplug() {
@@ -86,6 +89,8 @@ final class ScriptedDevices: DeviceSource {
     /// Every node the daemon opened, in order, and the devices it holds.
     private(set) var opened: [String] = []
     private(set) var devices: [String: Device] = [:]
+    /// The kernel's current MT slot of a node when the daemon opens it (0 when not named).
+    var currentSlots: [String: Int] = [:]
 
     /// A node of `kind` named `name` at `/dev/input/event<number>`, described by the repository's
     /// device fixture `fixture` when it is a touch device.
@@ -122,6 +127,7 @@ final class ScriptedDevices: DeviceSource {
         if let quirks, let kind = node.kind.touchKind { (description, hint) = quirks.applied(to: description, kind: kind) }
         let device = Device(description: description)
         device.sizeHint = hint
+        device.currentSlot = currentSlots[node.devnode] ?? 0
         devices[node.devnode] = device
         return device
     }

@@ -83,6 +83,7 @@ struct DaemonEventPathTests {
     /// `beforeFlick` runs first, in the same wake-up (with the devices open).
     static func runFlick(_ source: ScriptedDevices, configuration: Configuration = wheelConfiguration(),
                          beforeFlick: (() -> Void)? = nil,
+                         flick: @escaping (DeviceDescription, Instant) -> [EvdevDevice.Reading] = DaemonEventPathTests.flick(on:releasedAt:),
                          atFrame frames: Int, _ action: @escaping (RunEnd, DaemonDeviceTests.Outputs) -> Void)
         throws -> (outputs: DaemonDeviceTests.Outputs, log: CollectedLog)
     {
@@ -92,7 +93,7 @@ struct DaemonEventPathTests {
         source.play([{
             beforeFlick?()
             let pad = source.devices[Self.pad]!
-            pad.feed(Self.flick(on: pad.description, releasedAt: Syscall.monotonicNow()))
+            pad.feed(flick(pad.description, Syscall.monotonicNow()))
             outputs.wheels[0].afterWrite = { count in if count == frames { action(end, outputs) } }
             return []
         }])
@@ -108,6 +109,23 @@ struct DaemonEventPathTests {
         try daemon.run()
         watchdog.cancel()
         return (outputs, log)
+    }
+
+    /// The pad was opened while the kernel's current MT slot was 1 (`SlotAtOpenStory`): the
+    /// daemon gives the engine libevdev's slot at open, and the flick that follows coasts.
+    @Test("a pad opened on MT slot 1 reads its next landing there, and its flick coasts")
+    func slotAtOpen() throws {
+        let source = try Self.source()
+        source.currentSlots[Self.pad] = SlotAtOpenStory.slotAtOpen
+        let (outputs, log) = try Self.runFlick(source, flick: { description, release in
+            let frames = SlotAtOpenStory.framesAfterOpen(description: description)
+            let last = frames.last?.milliseconds ?? 0
+            return frames.flatMap { frame in
+                frame.events.map { EvdevDevice.Reading.event($0, at: release - .milliseconds(last - frame.milliseconds)) }
+            }
+        }, atFrame: 3) { end, _ in end.now() }
+        #expect(outputs.wheels.first?.frames.count ?? 0 >= 3, "\(log.lines)")
+        #expect(log.lines.contains { $0.contains(": coast at ") }, "\(log.lines)")
     }
 
     @Test("a flick coasts out of the wheel output, its timer ticks, and a key pressed during the coast stops it")
