@@ -702,7 +702,7 @@ public final class Daemon {
         guard open.node.kind == .touchpad, let identity = open.identity else { return nil }
         let desktop = desktopAnswer?.perDevice?.natural(for: identity) ?? desktopAnswer?.value
         let natural = engine.configuration.naturalScrolling(for: identity, kind: .touchpad, desktop: desktop)
-        var line = "\(open.node.devnode) (\(open.node.name)): natural scrolling \(natural.isNatural) (\(natural.explanation))"
+        var line = "\(open.node.devnode) (\(open.node.printedName)): natural scrolling \(natural.isNatural) (\(natural.explanation))"
         // The desktop's own setting for the pad, where it gives one, is what the virtual pad's is
         // compared with (the engine's rule): `scroll.natural` does not change a touchpad's glide.
         let own = desktopAnswer?.perDevice?.natural(for: identity) ?? natural.isNatural
@@ -1001,7 +1001,7 @@ public final class Daemon {
                 if !syspath.isEmpty && !open.node.syspath.isEmpty && syspath != open.node.syspath {
                     // The removal of the device the node belonged to before, read after a rescan
                     // (lost hot-plug events) opened the one there now: that one stays.
-                    logger.debug("\(devnode): removal of an earlier device at this node (\(syspath)); \(open.node.name) stays open")
+                    logger.debug("\(devnode): removal of an earlier device at this node (\(syspath)); \(open.node.printedName) stays open")
                 } else {
                     close(id, at: now(), why: "removed")
                 }
@@ -1053,7 +1053,7 @@ public final class Daemon {
             // keyboard, unwatched between coasts, would not report ENODEV until the next coast.
             guard let open = devices[id], !node.syspath.isEmpty, !open.node.syspath.isEmpty,
                   open.node.syspath != node.syspath else { return }
-            close(id, at: time, why: "removed (its node now belongs to \(node.name))")
+            close(id, at: time, why: "removed (its node now belongs to \(node.printedName))")
         }
         guard !isOwnDevice(node) else { return }
         // No touch device at this node any more (its removal lost): not a refused one either.
@@ -1070,7 +1070,7 @@ public final class Daemon {
         do {
             device = try monitor.open(node)
         } catch {
-            let named = node.devnode + (node.name.isEmpty ? "" : " (\(node.name))")
+            let named = node.devnode + (node.name.isEmpty ? "" : " (\(node.printedName))")
             if error.isPermissionDenied {
                 // Refused before (a udev change or a rescan looked again): said already.
                 let again = role == .touch && !refusedTouchNodes.insert(node.devnode).inserted
@@ -1113,9 +1113,9 @@ public final class Daemon {
             unusedTouchNodes[node.devnode] = nil
             identity = DeviceIdentity(description)
         case .pointer:
-            logger.info("\(node.devnode) (\(node.name)): mouse, a button press stops a coast")
+            logger.info("\(node.devnode) (\(node.printedName)): mouse, a button press stops a coast")
         case .keyboard:
-            logger.info("\(node.devnode) (\(node.name)): keyboard, a key press stops a coast")
+            logger.info("\(node.devnode) (\(node.printedName)): keyboard, a key press stops a coast")
         }
         if role == .touch || watchingStopSources {
             do {
@@ -1147,7 +1147,7 @@ public final class Daemon {
     /// `again`: the same device was judged not used before; that judgement again goes to debug.
     private func keeps(_ admission: DeviceAdmission, node: InputNode, buttons: Bool, sizeHint: LibinputQuirks.Hint? = nil,
                        again: Bool = false) -> Bool {
-        let label = "\(node.devnode) (\(node.name))"
+        let label = "\(node.devnode) (\(node.printedName))"
         switch admission {
         case .used(let kind, let geometry):
             // The quirk is named only where it set the scale in use (a [[device]] resolution wins).
@@ -1189,7 +1189,7 @@ public final class Daemon {
             // when `open` goes removes it anyway.
         }
         if open.role == .touch { engine.removeDevice(id, at: time) }
-        logger.info("\(open.node.devnode) (\(open.node.name)): \(why)")
+        logger.info("\(open.node.devnode) (\(open.node.printedName)): \(why)")
     }
 
     private func read(_ id: DeviceID) {

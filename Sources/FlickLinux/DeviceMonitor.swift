@@ -47,6 +47,11 @@ public struct InputNode: Hashable, Sendable {
     /// What udev classified it as.
     public var kind: Kind
 
+    /// `name` as a message prints it: its control characters escaped (`\u001B`), so that a
+    /// device's name (any bytes a uinput device was given) can neither break a log line nor
+    /// send a terminal a command.
+    public var printedName: String { QuotedText.controlsEscaped(name) }
+
     /// A node; `DeviceMonitor` makes these from udev.
     public init(devnode: String, syspath: String, name: String, kind: Kind) {
         self.devnode = devnode

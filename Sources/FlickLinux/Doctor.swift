@@ -372,7 +372,7 @@ public struct Doctor {
         // Not joined yet: join. Joined but not in this session: log in again.
         let fix = group == .pendingLogin ? Fix.logInAgain : Fix.joinInputGroup
         return touch.nodes.map { node, error in
-            let name = "\(node.devnode) \"\(node.name)\" (\(node.kind.rawValue))"
+            let name = "\(node.devnode) \(QuotedText.quoted(node.name)) (\(node.kind.rawValue))"
             guard let error else { return Check(title: title, status: .ok, detail: "\(name): readable") }
             // Only a failure when no touch device at all can be read.
             let status: Check.Status = touch.anyReadable ? .warning : .failure
@@ -740,7 +740,7 @@ public struct Doctor {
             // `scroll.natural` does not change a touchpad's glide), else as configured.
             let natural = perDevice.natural(for: identity)
                 ?? configuration.naturalScrolling(for: identity, kind: .touchpad, desktop: desktop).isNatural
-            detail += "; \(node.devnode) \"\(node.name)\" scrolls \(words(natural)): "
+            detail += "; \(node.devnode) \(QuotedText.quoted(node.name)) scrolls \(words(natural)): "
             detail += natural == virtual ? "the virtual fingers move as yours did" : "the virtual fingers move against yours, so the glide keeps your direction"
         }
         return detail
@@ -761,15 +761,15 @@ public struct Doctor {
                 // "auto" follows the desktop, as the check above says; no section: the top level's.
                 if case .desktop(let section?) = resolution.source, let desktop {
                     return Check(title: "natural scrolling", status: .ok,
-                                 detail: "\(node.devnode) \"\(node.name)\": \(words(resolution.isNatural)): scroll.natural = \"auto\" in [[device]] \(section) follows the desktop (\(desktop.source))")
+                                 detail: "\(node.devnode) \(QuotedText.quoted(node.name)): \(words(resolution.isNatural)): scroll.natural = \"auto\" in [[device]] \(section) follows the desktop (\(desktop.source))")
                 }
                 if case .noDesktopSetting(let section?) = resolution.source {
                     return Check(title: "natural scrolling", status: .ok,
-                                 detail: "\(node.devnode) \"\(node.name)\": traditional: scroll.natural = \"auto\" in [[device]] \(section) found no desktop setting")
+                                 detail: "\(node.devnode) \(QuotedText.quoted(node.name)): traditional: scroll.natural = \"auto\" in [[device]] \(section) found no desktop setting")
                 }
                 return nil
             }
-            let label = "\(node.devnode) \"\(node.name)\": \(words(resolution.isNatural)): scroll.natural = \(resolution.isNatural) in [[device]] \(section)"
+            let label = "\(node.devnode) \(QuotedText.quoted(node.name)): \(words(resolution.isNatural)): scroll.natural = \(resolution.isNatural) in [[device]] \(section)"
             guard let desktop else {
                 return Check(title: "natural scrolling", status: .ok, detail: "\(label) (no desktop setting found to compare)")
             }
@@ -796,7 +796,7 @@ public struct Doctor {
         return touch.nodes.map(\.node).filter { $0.kind == .touchpad }.compactMap { node in
             guard let why = perDevice.driverGlides(for: identity(of: node)) else { return nil }
             return Check(title: "touchpad driver", status: .warning,
-                         detail: "\(node.devnode) \"\(node.name)\": \(why) (\(perDevice.source)), so flickd starts no coast of its own on it: a second glide on top of the driver's would stop it",
+                         detail: "\(node.devnode) \(QuotedText.quoted(node.name)): \(why) (\(perDevice.source)), so flickd starts no coast of its own on it: a second glide on top of the driver's would stop it",
                          fix: "to have flickd's glide on it instead, let libinput drive it: remove the synaptics driver (Debian: apt remove xserver-xorg-input-synaptics; Arch: pacman -R xf86-input-synaptics) and log in again")
         }
     }

@@ -256,6 +256,24 @@ struct DaemonDeviceTests {
         #expect(!log.lines.contains { $0.contains("waiting for one to be plugged in") }, "\(log.lines)")
     }
 
+    /// A device's name is any bytes its driver or a uinput user gave it: the log prints it with
+    /// its control characters escaped, one line per message, nothing for a terminal to act on.
+    @Test("a device name with control characters is logged escaped")
+    func controlCharactersInANameAreEscaped() throws {
+        let source = ScriptedDevices()
+        source.present = [
+            try source.node(5, .touchpad, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440"),
+            try source.node(6, .mouse, name: "mouse\u{1B}[2J\ninfo: forged line"),
+        ]
+        let log = CollectedLog()
+        let daemon = try Self.daemon(source, Outputs(), log: log)
+        raise(SIGTERM)
+        try daemon.run()
+        #expect(log.lines.contains(#"info: /dev/input/event6 (mouse\u001B[2J\u000Ainfo: forged line): mouse, a button press stops a coast"#),
+                "\(log.lines)")
+        #expect(!log.lines.contains { $0.unicodeScalars.contains(where: QuotedText.isControl) }, "\(log.lines)")
+    }
+
     @Test("a pad without a resolution is measured with libinput's quirk, which the log names, unless a [[device]] resolution wins")
     func libinputsQuirkInTheLog() throws {
         let quirks = LibinputQuirks(files: [("/usr/share/libinput/30-vendor-elantech.quirks", """

@@ -49,6 +49,23 @@ import Testing
         #expect(devices.opened == ["/dev/input/event1", "/dev/input/event2", "/dev/input/event3"], "the power button is not opened")
     }
 
+    /// A device's name is any bytes its driver (or a uinput user) gave it: the listing prints it
+    /// quoted and escaped as a `[[device]]` section's `name` takes it, on one line, with no
+    /// control character for the terminal; so does the error of a device that cannot be opened.
+    @Test func aNameWithControlCharactersIsPrintedEscaped() throws {
+        let devices = ScriptedDevices()
+        let name = "pad \"x\"\u{1B}]0;owned\u{07}\nfake: line"
+        let node = try devices.node(6, .mouse, name: name)
+        let listing = DeviceListing.list([node], from: devices, configuration: .defaults)
+        #expect(listing.text.hasPrefix(#"/dev/input/event6  "pad \"x\"\u001B]0;owned\u0007\nfake: line""# + "\n"), "\(listing.text)")
+        #expect(!listing.text.unicodeScalars.contains { QuotedText.isControl($0) && $0 != "\n" }, "\(listing.text)")
+        #expect(listing.text.split(separator: "\n").count == 3, "\(listing.text)")
+        devices.gone.insert(node.devnode)
+        let failure = try #require(DeviceListing.list([node], from: devices, configuration: .defaults).failure)
+        #expect(failure.contains(#"(pad "x"\u001B]0;owned\u0007\u000Afake: line)"#), "\(failure)")
+        #expect(!failure.unicodeScalars.contains(where: QuotedText.isControl), "\(failure)")
+    }
+
     @Test func aPadWithoutResolutionSaysItsSizeIsEstimated() throws {
         let devices = ScriptedDevices()
         let pad = try devices.node(5, .touchpad, name: "ETPS/2 Elantech Touchpad", fixture: "elantech-touchpad")

@@ -25,7 +25,7 @@ public enum DeviceListing {
             // The input group fixes every refused device: its explanation once, first.
             var lines = failures.first(where: { $0.error.isPermissionDenied }).map { ["\(InputAccessError($0.error))"] } ?? []
             for (node, error) in failures where !error.isPermissionDenied {
-                lines.append("cannot open \(node.devnode) (\(node.name)): \(error.reason)")
+                lines.append("cannot open \(node.devnode) (\(node.printedName)): \(error.reason)")
             }
             return lines.joined(separator: "\n")
         }
@@ -43,7 +43,7 @@ public enum DeviceListing {
         let engine = Engine(configuration: configuration)
         var listing = Listing(text: "", failures: [])
         for (index, node) in nodes.enumerated() {
-            listing.text += "\(node.devnode)  \"\(node.name)\"\n"
+            listing.text += "\(node.devnode)  \(QuotedText.quoted(node.name))\n"
             listing.text += field("kind", node.kind.rawValue)
             var fields = ""
             if let error = describe(node, id: DeviceID(index + 1), engine: engine, source: source, into: &fields) {
