@@ -508,8 +508,10 @@ public final class Engine {
     /// True while a coast is running.
     public var isCoasting: Bool { coast != nil }
 
-    /// Stops a running coast at once: no further output.
-    public func stop(at time: Instant, reason: StopReason) {
+    /// Stops a running coast at once: no further output. `unwritten` is output the engine
+    /// returned for it that the caller did not write (the release's first step, dropped when a
+    /// modifier held at the release stops the coast): the report of its end does not count it.
+    public func stop(at time: Instant, reason: StopReason, unwritten: WheelOutput = WheelOutput()) {
         // Shutting down, resting fingers settle and lift without waiting for a hand.
         if reason == .shutdown { fingers.handLifted(from: nil) }
         guard let running = coast else { return }
@@ -518,13 +520,14 @@ public final class Engine {
         }
         // The fingers stop moving now and lift once still long enough (never while moving).
         fingers.freeze(at: time)
-        finish(at: time, reason: reason)
+        finish(at: time, reason: reason, unwritten: unwritten)
     }
 
-    private func finish(at time: Instant, reason: StopReason) {
+    private func finish(at time: Instant, reason: StopReason, unwritten: WheelOutput = WheelOutput()) {
         guard let running = coast else { return }
         coast = nil
         onReport?(.coastEnded(time: time, reason: reason,
-                              emittedHiRes: (running.emittedVertical, running.emittedHorizontal)))
+                              emittedHiRes: (running.emittedVertical - Int64(unwritten.verticalHiRes),
+                                             running.emittedHorizontal - Int64(unwritten.horizontalHiRes))))
     }
 }

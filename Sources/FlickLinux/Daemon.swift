@@ -1222,7 +1222,7 @@ public final class Daemon {
             // keyboards go unread, so it is looked up now, before the release's first output.
             if !wasCoasting && engine.isCoasting && stopSources.key && modifierHeld() {
                 logger.debug("a modifier key is held at the release: no coast")
-                engine.stop(at: time, reason: .key)
+                engine.stop(at: time, reason: .key, unwritten: output)
                 return
             }
             emit(output)

@@ -280,6 +280,8 @@ struct DaemonEventPathTests {
         #expect(outputs.made == [.wheel])
         #expect(outputs.wheels.first?.frames.isEmpty == true, "nothing written: \(outputs.wheels.first?.frames.map(\.verticalHiRes) ?? [])")
         #expect(Self.coastEnds(log) == ["key"], "\(log.lines)")
+        #expect(log.lines.contains { $0.hasPrefix("debug: coast ended at ") && $0.hasSuffix(": key, 0 v120, 0 h120") },
+                "the log counts no unit written: \(log.lines)")
     }
 
     @Test("with the touchpad output, a modifier held at the release: the virtual fingers land and lift without moving")
