@@ -81,6 +81,8 @@ public final class Daemon {
         let role: Role
         /// What `[[device]]` sections match it by (touch devices only).
         var identity: DeviceIdentity?
+        /// What it was read as when opened (touch devices only), for udev's "change".
+        var description: DeviceDescription?
         /// A touch device with pointer buttons of its own (a touchpad's physical buttons).
         var hasButtons = false
     }
@@ -992,6 +994,11 @@ public final class Daemon {
             case .added(let node):
                 open(node, at: now(), announced: true)
             case .changed(let node):
+                if let id = idsByNode[node.devnode], let open = devices[id],
+                   node.syspath.isEmpty || open.node.syspath.isEmpty || node.syspath == open.node.syspath {
+                    reread(id, open, as: node, at: now())
+                    break
+                }
                 let judged = !node.syspath.isEmpty && unusedTouchNodes[node.devnode] == node.syspath
                 open(node, at: now(), announced: true, judgedBefore: judged)
             case .removed(let devnode, let syspath):
@@ -1012,6 +1019,23 @@ public final class Daemon {
                 openDevices(at: now())
             }
         }
+    }
+
+    /// udev looked at an open device again ("change": `udevadm trigger`, a hwdb entry that sets
+    /// an axis range or resolution, a rule that classifies it anew): it is opened again when
+    /// what flickd knows of it changed, its kind or (a touch device) its axes and name, so it is
+    /// not read with a scale the kernel no longer has. Nothing changed: it stays as it is.
+    private func reread(_ id: DeviceID, _ open: OpenDevice, as node: InputNode, at time: Instant) {
+        let change: String
+        if node.kind != open.node.kind {
+            change = "udev now says it is a \(node.kind.rawValue)"
+        } else if open.role == .touch, let now = open.device.describeAgain(), now != open.description {
+            change = "its axes or name changed"
+        } else {
+            return
+        }
+        close(id, at: time, why: "changed (\(change)): reading it again")
+        self.open(node, at: time, announced: true)
     }
 
     /// Opens every device the monitor lists that is not open yet. A refused node no longer
@@ -1097,6 +1121,7 @@ public final class Daemon {
         let id = nextID
         nextID += 1
         var identity: DeviceIdentity?
+        var opened: DeviceDescription?
         var hasButtons = false
         switch role {
         case .touch:
@@ -1112,6 +1137,7 @@ public final class Daemon {
             }
             unusedTouchNodes[node.devnode] = nil
             identity = DeviceIdentity(description)
+            opened = description
         case .pointer:
             logger.info("\(node.devnode) (\(node.printedName)): mouse, a button press stops a coast")
         case .keyboard:
@@ -1126,7 +1152,7 @@ public final class Daemon {
                 return
             }
         }
-        let open = OpenDevice(device: device, node: node, role: role, identity: identity, hasButtons: hasButtons)
+        let open = OpenDevice(device: device, node: node, role: role, identity: identity, description: opened, hasButtons: hasButtons)
         devices[id] = open
         if let identity, let perDevice = desktopAnswer?.perDevice {
             engine.setDesktopNaturalScrolling(perDevice.natural(for: identity), for: id)

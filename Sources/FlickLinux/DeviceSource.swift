@@ -24,6 +24,9 @@ public protocol InputDevice: AnyObject {
     var fileDescriptor: Int32 { get }
     /// The device's capabilities (allocates: read once, when the device is opened).
     func describe() -> DeviceDescription
+    /// The device's capabilities as the kernel has them now (an axis range or resolution set
+    /// since the open), read without reading its events; nil when they cannot be asked.
+    func describeAgain() -> DeviceDescription?
     /// Reads every event available now, in order, handing each to `handle` (see
     /// `EvdevDevice.readAvailable(_:)`).
     func readAvailable(_ handle: (EvdevDevice.Reading) -> Void) -> EvdevDevice.DrainEnd

@@ -83,6 +83,18 @@ public final class EvdevDevice {
     /// The libinput quirk that gave the device its resolution; nil when none did.
     public var sizeHint: LibinputQuirks.Hint? { described().hint }
 
+    /// The capabilities as the kernel has them now: `describe()` keeps what libevdev read at
+    /// open, while udev may have set an axis since (a hwdb entry applied on "change"). A second
+    /// libevdev reads them from the same descriptor (ioctls only: no event is read).
+    public func describeAgain() -> DeviceDescription? {
+        var handle: OpaquePointer?
+        guard libevdev_new_from_fd(fileDescriptor, &handle) == 0, let handle else { return nil }
+        defer { libevdev_free(handle) }
+        let description = Self.describe(handle)
+        guard let quirks else { return description }
+        return quirks.quirks.applied(to: description, kind: quirks.kind).0
+    }
+
     private func described() -> (description: DeviceDescription, hint: LibinputQuirks.Hint?) {
         let description = Self.describe(evdev)
         guard let quirks else { return (description, nil) }

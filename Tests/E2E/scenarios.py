@@ -19,7 +19,8 @@ Scenarios (each asserted; a failed check prints expected and actual):
   touch-stops     a touch during the coast: no wheel event later than one tick after it
   horizontal      a flick right: horizontal wheel events only, scrolling right
   hotplug         a pad created after flickd started is used; one removed mid-coast ends the
-                  coast, flickd keeps running and serves the other pad
+                  coast, flickd keeps running and serves the other pad; udev's "change" of an
+                  open pad keeps it, unless its axes changed (resolution doubled): read again
   keys            a key press (Ctrl) or a mouse click during a coast stops it; with [stop]
                   key = false a key does not; no key code or name ever appears in the log
   sigterm         SIGTERM during a coast: exit status 0, the virtual wheel is gone
@@ -1167,12 +1168,48 @@ class Scenarios:
                 got = sum(e[2] for e in m["kernel"] if e[1] == E.REL_WHEEL_HI_RES)
                 c.check(s, "the other pad still coasts", m["plan"] is not None and got == m["plan"][0] and got != 0,
                         m["plan"], got)
+                self.udev_change(s, daemon, first)
             closed = daemon.wait_log(re.escape(first_node) + r" \([^)]*\): removed", 10)
             c.check(s, "every pad removed: the virtual wheel stays (until flickd exits)",
                     closed is not None and virtual_devices() == ["flickd virtual wheel"], ["flickd virtual wheel"], virtual_devices())
         finally:
             li.close(); tap.close()
             c.check(s, "flickd exits 0 on SIGTERM", daemon.stop() == 0, 0, daemon.proc.returncode)
+
+    def udev_change(self, s, daemon, pad):
+        """udev's "change" of an open pad (`udevadm trigger`): with nothing changed it stays as it
+        is; after its resolution was doubled under the open descriptor (EVIOCSABS, as udev does
+        when a hwdb entry sets one), flickd reads it again, at half the size."""
+        c = self.checks
+        label = re.escape(pad.devnode) + r" \([^)]*\): "
+
+        def trigger():
+            subprocess.run(["udevadm", "trigger", "--action=change", pad.devnode], check=False)
+            subprocess.run(["udevadm", "settle", "--timeout=5"], check=False)
+
+        mark = daemon.mark()
+        trigger()
+        time.sleep(0.5)
+        kept = daemon.text()[mark:]
+        c.check(s, "a udev change that changed nothing leaves the pad as it is", "reading it again" not in kept,
+                "no 'reading it again'", kept[-400:])
+        sized = re.findall(label + r"touchpad, (\d+) × (\d+) mm", daemon.text())
+        node = evdev.InputDevice(pad.devnode)
+        try:
+            for code in (E.ABS_X, E.ABS_Y, E.ABS_MT_POSITION_X, E.ABS_MT_POSITION_Y):
+                node.set_absinfo(code, resolution=node.absinfo(code).resolution * 2)
+        finally:
+            node.close()
+        mark = daemon.mark()
+        trigger()
+        again = daemon.wait_log(label + r"changed \(its axes or name changed\): reading it again", 10, mark)
+        size = daemon.wait_log(label + r"touchpad, (\d+) × (\d+) mm", 10, mark)
+        before = tuple(int(v) for v in sized[-1]) if sized else None
+        after = (int(size.group(1)), int(size.group(2))) if size else None
+        c.check(s, "its resolution doubled and udev's change: flickd reads it again, at half the size",
+                again is not None and before is not None and after is not None
+                and all(abs(a * 2 - b) <= 1 for a, b in zip(after, before)),
+                "reading it again, half of %s mm" % (before,), (again and again.group(0), after))
 
     def keys(self):
         """A key press or a mouse click during a coast stops it; with [stop] key = false a key

@@ -33,6 +33,10 @@ final class ScriptedDevices: DeviceSource {
 
         func describe() -> DeviceDescription { description }
 
+        /// What the kernel says now: `ScriptedDevices.descriptions` as the test last set it.
+        var currentDescription: (() -> DeviceDescription)?
+        func describeAgain() -> DeviceDescription? { currentDescription?() ?? description }
+
         func isKeyDown(_ code: UInt16) -> Bool { keysDown.contains(code) }
 
         /// The kernel's current MT slot when the daemon opens the device (set by the test).
@@ -128,6 +132,11 @@ final class ScriptedDevices: DeviceSource {
         let device = Device(description: description)
         device.sizeHint = hint
         device.currentSlot = currentSlots[node.devnode] ?? 0
+        device.currentDescription = { [unowned self] in
+            var now = self.descriptions[node.devnode] ?? DeviceDescription(name: node.name)
+            if let quirks = self.quirks, let kind = node.kind.touchKind { now = quirks.applied(to: now, kind: kind).0 }
+            return now
+        }
         devices[node.devnode] = device
         return device
     }
@@ -741,6 +750,47 @@ struct DaemonDeviceTests {
         }])
         #expect(log.lines.contains { $0.hasPrefix("info: /dev/input/event5 (SynPS/2 Synaptics TouchPad): not used") }, "\(log.lines)")
         #expect(log.lines.contains { $0.hasPrefix("info: /dev/input/event5 (SynPS/2 Synaptics TouchPad): touchpad") && $0.hasSuffix("flicks coast") },
+                "\(log.lines)")
+    }
+
+    /// A touchpad read with its own resolution; then a hwdb entry gives it another and `udevadm
+    /// trigger` makes udev apply it (the kernel's axes change under the open descriptor) and
+    /// report a "change": the pad is read again at the new scale. A "change" that changed
+    /// nothing (the second one) leaves it open as it is.
+    @Test func aChangeOfAnOpenPadsAxesReadsItAgain() throws {
+        let source = ScriptedDevices()
+        let pad = try source.node(5, .touchpad, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440")
+        source.present = [pad]
+        let log = try Self.run(source, steps: [
+            {
+                var rescaled = source.descriptions[pad.devnode]!
+                for code in [EventCode.absX, EventCode.absY, EventCode.absMTPositionX, EventCode.absMTPositionY] {
+                    rescaled.absoluteAxes[code]?.resolution = 84
+                }
+                source.descriptions[pad.devnode] = rescaled
+                return [.changed(pad)]
+            },
+            { [.changed(pad)] },
+        ])
+        #expect(log.lines.contains("info: /dev/input/event5 (SynPS/2 Synaptics TouchPad): changed (its axes or name changed): reading it again"),
+                "\(log.lines)")
+        let sizes = log.lines.filter { $0.hasPrefix("info: /dev/input/event5 (SynPS/2 Synaptics TouchPad): touchpad, ") }
+        #expect(sizes.count == 2 && sizes[0].contains("touchpad, 97 × 67 mm") && sizes[1].contains("touchpad, 49 × 33 mm"), "\(sizes)")
+        #expect(source.opened == [pad.devnode, pad.devnode], "opened again once: \(source.opened)")
+    }
+
+    /// A device udev first called a mouse, then (a hwdb entry, `udevadm trigger`) a touchpad:
+    /// the "change" closes the mouse and reads the touchpad.
+    @Test func aChangeOfKindReadsTheDeviceAgain() throws {
+        let source = ScriptedDevices()
+        let asMouse = try source.node(5, .mouse, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440")
+        var asPad = asMouse
+        asPad.kind = .touchpad
+        source.present = [asMouse]
+        let log = try Self.run(source, steps: [{ [.changed(asPad)] }])
+        #expect(log.lines.contains("info: /dev/input/event5 (SynPS/2 Synaptics TouchPad): changed (udev now says it is a touchpad): reading it again"),
+                "\(log.lines)")
+        #expect(log.lines.contains { $0.hasPrefix("info: /dev/input/event5 (SynPS/2 Synaptics TouchPad): touchpad, ") && $0.hasSuffix("flicks coast") },
                 "\(log.lines)")
     }
 
