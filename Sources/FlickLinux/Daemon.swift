@@ -1242,6 +1242,12 @@ public final class Daemon {
         switch role {
         case .touch:
             let wasCoasting = engine.isCoasting
+            if wasCoasting, stopSources.key, event.type == EventCode.key, event.value == 1, !Self.isButton(event.code) {
+                // A keyboard key on a touch device's own node (a keyboard and touchpad combo
+                // that udev lists as a touchpad; a tablet's Windows key): a key press, as on a
+                // keyboard.
+                engine.stop(at: time, reason: .key)
+            }
             let output = engine.handle(event, from: id, at: time)
             // A coast that starts with a modifier held would reach the apps as Ctrl + scroll
             // (zoom), Shift + scroll or Alt + scroll: its press came before the coast, while
@@ -1269,13 +1275,22 @@ public final class Daemon {
         125, 126,  // KEY_LEFTMETA, KEY_RIGHTMETA
     ]
 
-    /// Whether a keyboard holds a modifier down now. Reads what each keyboard sent while
-    /// unwatched (dropped, as `watch` drops it) so that libevdev's key state is current; a
-    /// keyboard that fails the read is left for `watch` to close.
+    /// Whether a keyboard, or a touch device with keys of its own, holds a modifier down now.
+    /// Reads what each keyboard sent while unwatched (dropped, as `watch` drops it) so that
+    /// libevdev's key state is current; a keyboard that fails the read is left for `watch` to
+    /// close.
     private func modifierHeld() -> Bool {
         var held = false
-        for open in devices.values where open.role == .keyboard {
-            guard open.device.readAvailable({ _ in }) == .drained else { continue }
+        for open in devices.values {
+            switch open.role {
+            case .keyboard:
+                guard open.device.readAvailable({ _ in }) == .drained else { continue }
+            case .touch:
+                // Read all along: its key state is current (the keys of a combo device's own node).
+                break
+            case .pointer:
+                continue
+            }
             if Self.modifierKeys.contains(where: open.device.isKeyDown) { held = true }
         }
         return held

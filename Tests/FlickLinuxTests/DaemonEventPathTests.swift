@@ -307,6 +307,34 @@ struct DaemonEventPathTests {
         #expect(!Self.coastEnds(log).contains("key"), "\(log.lines)")
     }
 
+    /// A keyboard and touchpad on one node (a combo device udev lists as a touchpad): a key
+    /// press on the pad's own node stops the coast, as one on a keyboard does.
+    @Test("a key pressed on the touch device's own node stops the coast")
+    func aKeyOnThePadsOwnNodeStopsTheCoast() throws {
+        let source = try Self.source()
+        var framesAtTheKey: Int?
+        let (outputs, log) = try Self.runFlick(source, atFrame: 3) { end, outputs in
+            source.devices[Self.pad]!.feed(Self.press(30, at: Syscall.monotonicNow())) {  // KEY_A
+                framesAtTheKey = outputs.wheels[0].frames.count
+                end.now()
+            }
+        }
+        #expect(Self.coastEnds(log) == ["key"], "\(log.lines)")
+        #expect(framesAtTheKey == outputs.wheels.first?.frames.count, "nothing written after the key")
+    }
+
+    /// The same combo device, Ctrl held on it since before the flick: no coast, as with Ctrl
+    /// held on a keyboard.
+    @Test("a modifier held on the touch device's own node at the release: no coast")
+    func aModifierOnThePadsOwnNodeStopsTheCoast() throws {
+        let source = try Self.source()
+        let (outputs, log) = try Self.runFlick(source, beforeFlick: { source.devices[Self.pad]!.keysDown = [29] }, atFrame: 1) { end, _ in
+            end.now()
+        }
+        #expect(outputs.wheels.first?.frames.isEmpty == true, "\(outputs.wheels.first?.frames.map(\.verticalHiRes) ?? [])")
+        #expect(Self.coastEnds(log) == ["key"], "\(log.lines)")
+    }
+
     @Test("with stop.key = false a keyboard is neither opened nor read, and the coast goes on past a key")
     func keysIgnoredWhenTheyDoNotStop() throws {
         let source = try Self.source()
