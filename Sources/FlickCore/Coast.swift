@@ -157,7 +157,11 @@ struct Coast {
         guard velocity != 0, emitted != total else { return nil }
         let boundary = Double(emitted) + (velocity > 0 ? 0.5 : -0.5) - Self.lead(total: total)
         guard let t = deceleration.time(toReach: boundary, velocity: velocity) else { return nil }
-        return origin + Duration.seconds(t)
+        // Never before the crossing: `Duration.seconds` rounds to the nearest microsecond, and a
+        // tick that early rounds to the unit already written and writes nothing.
+        var after = Duration.seconds(t)
+        if Double(after.microseconds) < t * 1_000_000 { after = after + Duration(microseconds: 1) }
+        return origin + after
     }
 }
 
