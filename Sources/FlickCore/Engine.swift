@@ -104,6 +104,8 @@ public final class Engine {
     /// The last coast a touch stopped: the device it came from, its velocity then (mm/s, that
     /// device's coordinates) and when, for a boost.
     private var stoppedCoast: (source: DeviceID, velocity: Vector, time: Instant)?
+    /// Hi-res units the running coast returned that did not reach the apps (`notWritten`).
+    private var unwrittenHiRes: (vertical: Int64, horizontal: Int64) = (0, 0)
 
     /// An engine with `configuration`.
     public init(configuration: Configuration = .defaults) {
@@ -413,6 +415,7 @@ public final class Engine {
                                  .position(after: settings.maxDuration.seconds, velocity: v.length))
         onReport?(.coastStarted(device: device, time: time, plan: plan))
         let (output, ended) = started.advance(to: time)
+        unwrittenHiRes = (0, 0)
         coast = started
         if ended { finish(at: time, reason: started.settles ? .finished : .maxDuration) }
         return output
@@ -444,6 +447,7 @@ public final class Engine {
                              destinationHiRes: (0, 0), totalHiRes: (0, 0), duration: duration,
                              travelMillimetres: deceleration.position(after: settings.maxDuration.seconds, velocity: v.length))
         onReport?(.coastStarted(device: device, time: time, plan: plan))
+        unwrittenHiRes = (0, 0)
         coast = bookkeeping
         if let lift = start.lift { onTouchFrame?(lift, time) }
         if let landing = start.landing { onTouchFrame?(landing, time) }
@@ -508,10 +512,18 @@ public final class Engine {
     /// True while a coast is running.
     public var isCoasting: Bool { coast != nil }
 
-    /// Stops a running coast at once: no further output. `unwritten` is output the engine
-    /// returned for it that the caller did not write (the release's first step, dropped when a
-    /// modifier held at the release stops the coast): the report of its end does not count it.
-    public func stop(at time: Instant, reason: StopReason, unwritten: WheelOutput = WheelOutput()) {
+    /// Says that `output`, returned for the running coast, did not reach the apps (a write that
+    /// failed; the release's first step, dropped when a modifier held at the release stops the
+    /// coast): the report of the coast's end does not count it. It is not written again later
+    /// (a late jump would be worse than the loss).
+    public func notWritten(_ output: WheelOutput) {
+        guard coast != nil else { return }
+        unwrittenHiRes.vertical += Int64(output.verticalHiRes)
+        unwrittenHiRes.horizontal += Int64(output.horizontalHiRes)
+    }
+
+    /// Stops a running coast at once: no further output.
+    public func stop(at time: Instant, reason: StopReason) {
         // Shutting down, resting fingers settle and lift without waiting for a hand.
         if reason == .shutdown { fingers.handLifted(from: nil) }
         guard let running = coast else { return }
@@ -520,14 +532,16 @@ public final class Engine {
         }
         // The fingers stop moving now and lift once still long enough (never while moving).
         fingers.freeze(at: time)
-        finish(at: time, reason: reason, unwritten: unwritten)
+        finish(at: time, reason: reason)
     }
 
-    private func finish(at time: Instant, reason: StopReason, unwritten: WheelOutput = WheelOutput()) {
+    private func finish(at time: Instant, reason: StopReason) {
         guard let running = coast else { return }
         coast = nil
+        let unwritten = unwrittenHiRes
+        unwrittenHiRes = (0, 0)
         onReport?(.coastEnded(time: time, reason: reason,
-                              emittedHiRes: (running.emittedVertical - Int64(unwritten.verticalHiRes),
-                                             running.emittedHorizontal - Int64(unwritten.horizontalHiRes))))
+                              emittedHiRes: (running.emittedVertical - unwritten.vertical,
+                                             running.emittedHorizontal - unwritten.horizontal)))
     }
 }

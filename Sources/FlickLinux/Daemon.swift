@@ -296,7 +296,7 @@ public final class Daemon {
         }
         if let desktop { try poll.add(desktop.fileDescriptor, token: Token.desktop) }
         if let seat { try poll.add(seat.fileDescriptor, token: Token.seat) }
-        engine.onReport = { [logger, unowned engine] report in Self.log(report, output: engine.output, to: logger) }
+        engine.onReport = { [unowned self] report in self.reported(report) }
         engine.output = output?.mode ?? configuration.current.output.mode
         engine.onTouchFrame = { [unowned self] frame, _ in self.emit(frame) }
     }
@@ -855,20 +855,58 @@ public final class Daemon {
             logger.info("the machine was suspended during a coast: stopped")
             engine.stop(at: time, reason: .stall)
         }
-        emit(engine.tick(at: time))
+        heldEnd = .holding
+        let output = engine.tick(at: time)
+        logHeldEnd(after: output, written: emit(output))
         // A coast runs from the wake-up that read its release (`followCoast` saw it then).
         if watchingStopSources { punctuality.record(deadline: deadline, woke: time, written: now()) }
     }
 
-    private func emit(_ wheelOutput: WheelOutput) {
-        guard !wheelOutput.isEmpty, case .wheel(let wheel)? = output else { return }
+    /// Writes wheel output; returns false when the write failed (the engine is told, so that
+    /// the end of its coast counts only what was written).
+    @discardableResult
+    private func emit(_ wheelOutput: WheelOutput) -> Bool {
+        guard !wheelOutput.isEmpty, case .wheel(let wheel)? = output else { return true }
         do {
             try wheel.write(wheelOutput)
             outputFailing = false
+            return true
         } catch {
             if !outputFailing { logger.error("cannot write to the virtual wheel: \(error)") }
             outputFailing = true
+            engine.notWritten(wheelOutput)
+            return false
         }
+    }
+
+    /// A coast's end reported while the engine produced wheel output not written yet (the
+    /// coast's last step): logged once that output's write is done (`logHeldEnd`).
+    private enum HeldEnd {
+        case none
+        case holding
+        case held(time: Instant, reason: StopReason, emitted: (vertical: Int64, horizontal: Int64))
+    }
+    private var heldEnd = HeldEnd.none
+
+    /// The engine's reports, logged; a coast's end waits while `heldEnd` is holding.
+    private func reported(_ report: EngineReport) {
+        if case .holding = heldEnd, case .coastEnded(let time, let reason, let emitted) = report {
+            heldEnd = .held(time: time, reason: reason, emitted: emitted)
+            return
+        }
+        Self.log(report, output: engine.output, to: logger)
+    }
+
+    /// Logs the coast's end held while `output` was produced, without `output`'s units when
+    /// its write failed (the coast had ended, so the engine could not be told).
+    private func logHeldEnd(after output: WheelOutput, written: Bool) {
+        defer { heldEnd = .none }
+        guard case .held(let time, let reason, var emitted) = heldEnd else { return }
+        if !written && !engine.isCoasting {
+            emitted.vertical -= Int64(output.verticalHiRes)
+            emitted.horizontal -= Int64(output.horizontalHiRes)
+        }
+        Self.log(.coastEnded(time: time, reason: reason, emittedHiRes: emitted), output: engine.output, to: logger)
     }
 
     private func emit(_ frame: TouchFrame) {
@@ -1248,16 +1286,19 @@ public final class Daemon {
                 // keyboard.
                 engine.stop(at: time, reason: .key)
             }
+            heldEnd = .holding
             let output = engine.handle(event, from: id, at: time)
             // A coast that starts with a modifier held would reach the apps as Ctrl + scroll
             // (zoom), Shift + scroll or Alt + scroll: its press came before the coast, while
             // keyboards go unread, so it is looked up now, before the release's first output.
             if !wasCoasting && engine.isCoasting && stopSources.key && modifierHeld() {
                 logger.debug("a modifier key is held at the release: no coast")
-                engine.stop(at: time, reason: .key, unwritten: output)
+                engine.notWritten(output)
+                logHeldEnd(after: output, written: false)
+                engine.stop(at: time, reason: .key)
                 return
             }
-            emit(output)
+            logHeldEnd(after: output, written: emit(output))
         case .pointer, .keyboard:
             guard event.type == EventCode.key, event.value == 1, engine.isCoasting else { return }
             let isButton = Self.isButton(event.code)

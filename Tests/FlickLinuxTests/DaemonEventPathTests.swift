@@ -111,6 +111,20 @@ struct DaemonEventPathTests {
         return (outputs, log)
     }
 
+    /// Writes to the virtual wheel fail from the coast's fourth frame on: the coast runs out, the
+    /// error is logged once, and the end's debug line counts only the units written.
+    @Test("a coast whose wheel writes fail counts only what was written")
+    func failedWritesAreNotCounted() throws {
+        let source = try Self.source()
+        let (outputs, log) = try Self.runFlick(source, atFrame: 3) { _, outputs in outputs.wheels[0].failing = true }
+        let wheel = try #require(outputs.wheels.first)
+        #expect(wheel.frames.count == 3 && wheel.failedWrites > 0, "\(wheel.frames.count) written, \(wheel.failedWrites) failed")
+        let written = wheel.frames.reduce(0) { $0 + Int($1.verticalHiRes) }
+        #expect(log.lines.filter { $0.hasPrefix("error: cannot write to the virtual wheel") }.count == 1, "\(log.lines)")
+        #expect(log.lines.contains { $0.hasPrefix("debug: coast ended at ") && $0.hasSuffix(", \(written) v120, 0 h120") },
+                "\(written) units written: \(log.lines.filter { $0.contains("coast ended") })")
+    }
+
     /// The pad was opened while the kernel's current MT slot was 1 (`SlotAtOpenStory`): the
     /// daemon gives the engine libevdev's slot at open, and the flick that follows coasts.
     @Test("a pad opened on MT slot 1 reads its next landing there, and its flick coasts")

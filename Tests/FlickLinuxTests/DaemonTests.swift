@@ -10,10 +10,17 @@ final class RecordingWheel: WheelSink {
     let syspath: String? = nil
     /// Runs after each frame recorded, with the count so far.
     var afterWrite: ((Int) -> Void)?
+    /// While set, each write fails (EIO) and is counted in `failedWrites`, unrecorded.
+    var failing = false
+    private(set) var failedWrites = 0
 
     func write(_ output: WheelOutput) throws(SystemError) {
         guard !output.isEmpty else { return }
         if closed { throw SystemError(errno: EBADF, call: "write", path: "/dev/uinput") }
+        if failing {
+            failedWrites += 1
+            throw SystemError(errno: EIO, call: "write", path: "/dev/uinput")
+        }
         frames.append(output)
         afterWrite?(frames.count)
     }
