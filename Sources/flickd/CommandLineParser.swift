@@ -111,18 +111,53 @@ enum CommandLineParser {
             case "help":
                 rest = rest.dropFirst()
                 guard let name = rest.first else { return .print(mainHelp(main)) }
-                guard let command = main.subcommands.first(where: { $0.commandDescription.name == name }) else {
-                    throw UsageError(message: "Unknown subcommand '\(name)'", command: nil)
-                }
+                guard let command = subcommand(named: name, main) else { throw unknownSubcommand(name, main) }
                 return .print(help(command.commandDescription))
             default: break
             }
         }
-        var command = main.defaultSubcommand
-        if let first = rest.first, let named = main.subcommands.first(where: { $0.commandDescription.name == first }) {
-            command = named
-            rest = rest.dropFirst()
+        if let first = rest.first, let named = subcommand(named: first, main) {
+            return try parse(rest.dropFirst(), for: named, defaulted: false, main: main)
         }
+        // No subcommand named: the default one's. A first word that is no option cannot be its
+        // argument when it takes none: a subcommand misspelt, not an argument of `run`'s.
+        let command = main.defaultSubcommand
+        if let first = rest.first, !first.hasPrefix("-"), command.commandDescription.argument == nil {
+            throw unknownSubcommand(first, main)
+        }
+        do {
+            return try parse(rest, for: command, defaulted: true, main: main)
+        } catch {
+            // `flickd --verbose devices`: the option was read as the default subcommand's, and
+            // the subcommand after it is the mistake to name, not an argument or option of that one.
+            if let later = arguments.lazy.compactMap({ subcommand(named: $0, main) }).first {
+                let description = later.commandDescription
+                throw UsageError(message: "Options come after the subcommand: write '\(description.name)' first", command: description)
+            }
+            throw error
+        }
+    }
+
+    /// The subcommand of `main` called `name`, if there is one.
+    private static func subcommand(named name: String, _ main: MainCommand.Type) -> (any FlickdCommand.Type)? {
+        main.subcommands.first { $0.commandDescription.name == name }
+    }
+
+    /// `name` is no subcommand: the nearest one, if it is a likely typo, and the list.
+    private static func unknownSubcommand(_ name: String, _ main: MainCommand.Type) -> UsageError {
+        let names = main.subcommands.map { $0.commandDescription.name }
+        let suggestion = Suggestion.closest(to: name, among: names)
+        let list = names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "")
+        return UsageError(message: "Unknown subcommand '\(name)'. " + (suggestion.map { "Did you mean '\($0)'? " } ?? "")
+                              + "The subcommands are \(list)",
+                          command: nil)
+    }
+
+    /// Parses `words`, the command line after the subcommand's name, for `command`; `defaulted`
+    /// when the command line named none and `command` is the default one.
+    private static func parse(_ words: ArraySlice<String>, for command: any FlickdCommand.Type, defaulted: Bool,
+                              main: MainCommand.Type) throws(UsageError) -> Action {
+        var rest = words
         let description = command.commandDescription
         var parsed = ParsedArguments()
         var onlyArguments = false
@@ -130,6 +165,8 @@ enum CommandLineParser {
             rest = rest.dropFirst()
             if onlyArguments || !word.hasPrefix("-") || word == "-" {
                 guard let argument = description.argument, parsed.argument == nil else {
+                    // After options given to the default subcommand (`flickd --verbose chek-config`).
+                    if defaulted, description.argument == nil { throw unknownSubcommand(word, main) }
                     throw UsageError(message: "Unexpected argument '\(word)'", command: description)
                 }
                 guard !word.isEmpty else {

@@ -241,16 +241,28 @@ import Testing
                 "flickd \(arguments.joined(separator: " ")): \(usageLines)")
     }
 
+    /// The end of the message for a word that is no subcommand.
+    static let subcommands = "The subcommands are run, devices, replay, check-config, plot and doctor"
+
     /// A command line that cannot be run says why, shows the usage and exits with 64
     /// (EX_USAGE), before the command does anything.
     @Test(arguments: [
-        (["bogus"], "Error: Unexpected argument 'bogus'", "Usage: flickd run "),
+        // A first word that is no subcommand is a misspelt one, not run's argument.
+        (["chek-config"], "Error: Unknown subcommand 'chek-config'. Did you mean 'check-config'? \(subcommands)",
+         "  See 'flickd --help'"),
+        (["bogus"], "Error: Unknown subcommand 'bogus'. \(subcommands)", "  See 'flickd --help'"),
+        (["--verbose", "chek-config"], "Error: Unknown subcommand 'chek-config'. Did you mean 'check-config'? \(subcommands)",
+         "  See 'flickd --help'"),
+        // A subcommand after an option: the option was taken for run's.
+        (["--verbose", "devices"], "Error: Options come after the subcommand: write 'devices' first", "Usage: flickd devices "),
+        (["--json", "replay", "a.events"], "Error: Options come after the subcommand: write 'replay' first", "Usage: flickd replay "),
         (["plot", "--speed", "100"], "Error: Unknown option '--speed'. Did you mean '--speeds'?", "Usage: flickd plot "),
         (["replay"], "Error: Missing expected argument '<FILE>'", "Usage: flickd replay <FILE>"),
         (["devices", "--config"], "Error: Missing value for '--config <FILE>'", "Usage: flickd devices "),
         (["replay", "a.events", "--json=yes"], "Error: The flag '--json' does not take a value", "Usage: flickd replay "),
         (["check-config", "a.toml", "b.toml"], "Error: Unexpected argument 'b.toml'", "Usage: flickd check-config [<FILE>]"),
-        (["help", "bogus"], "Error: Unknown subcommand 'bogus'", "  See 'flickd --help'"),
+        (["help", "bogus"], "Error: Unknown subcommand 'bogus'. \(subcommands)", "  See 'flickd --help'"),
+        (["help", "dvices"], "Error: Unknown subcommand 'dvices'. Did you mean 'devices'? \(subcommands)", "  See 'flickd --help'"),
         // An empty file name would only come back as an error about a file named "".
         (["run", "--config="], "Error: The value of '--config <FILE>' is empty", "Usage: flickd run "),
         (["plot", "--out", ""], "Error: The value of '--out <FILE.svg>' is empty", "Usage: flickd plot "),

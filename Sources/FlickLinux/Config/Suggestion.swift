@@ -1,5 +1,5 @@
-/// Did-you-mean suggestions by edit distance.
-enum Suggestion {
+/// Did-you-mean suggestions by edit distance (configuration keys, and flickd's subcommands).
+public enum Suggestion {
     /// The longest word, in UTF-8 bytes, scored by its edits (`distance`).
     static let longestWord = 100
 
@@ -35,7 +35,7 @@ enum Suggestion {
 
     /// The candidate closest to `word`, when it is close enough to be a likely typo: at most 2
     /// edits, or a third of the word's length for long words.
-    static func closest(to word: String, among candidates: [String]) -> String? {
+    public static func closest(to word: String, among candidates: [String]) -> String? {
         closest(to: word, among: candidates.map { ($0, distance(word, $0)) }, length: word.count)
     }
 
