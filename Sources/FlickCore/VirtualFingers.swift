@@ -106,6 +106,8 @@ public struct TouchFrame: Hashable, Sendable, CustomStringConvertible {
 /// A release while the fingers are still down (at rest, waiting to lift) continues with the
 /// same fingers from where they are: libinput is still in its scroll, so nothing is dropped
 /// and there is no visible stop; a lift and a new landing would stop the content for the rest.
+/// Fingers that never moved `handScrollDistance` started no scroll: they continue with a
+/// landing's opening (make-up, baseline).
 /// But each such glide starts where the last one stopped, so quick flicks one after the other
 /// walk the fingers towards the margin: where the surface ahead is shorter than the new glide,
 /// they lift and land again, centred on the glide as fingers that were up land (`start`),
@@ -296,6 +298,10 @@ public struct VirtualFingers: Sendable {
         /// not judged by libinput either, and the ramp goes on from the speed before it.
         var speedBefore = 0.0
         var lastWritten: Instant?
+        /// Continuing resting fingers: how they rested (since when, and the settle frames still
+        /// owed for a motion that stopped while moving), given back by a stop before the first
+        /// frame moves them (`freeze`). nil after a landing.
+        var resumedFrom: (still: Instant, settle: Settle?)?
     }
 
     /// The frames that open a glide after a landing, in order.
@@ -352,6 +358,9 @@ public struct VirtualFingers: Sendable {
     private(set) var landed: Instant?
     /// Where the first finger last landed, mm.
     private var landingPoint = VirtualPad.centre
+    /// Whether the frame `advance(to:)` returned last has not been reported written yet
+    /// (`frameWritten(at:)`): only that report moves a rest to the kernel's stamp.
+    private var writeOwed = false
     /// Where the fingers are (last written frame), mm.
     public private(set) var first = VirtualPad.centre
     public private(set) var second = VirtualPad.centre
@@ -442,7 +451,26 @@ public struct VirtualFingers: Sendable {
         let origin: Instant
         let opening: Opening
         let firstInterval: Duration
+        var resumedFrom: (still: Instant, settle: Settle?)?
         switch state {
+        case .resting(let still, let owed):
+            resumedFrom = (still, owed)
+        case .gliding(let glide):
+            resumedFrom = glide.resumedFrom
+        case .up:
+            break
+        }
+        // Fingers down that have not moved as far as starts libinput's scroll (stopped before
+        // the make-up frame) have no scroll to continue: they open as after a landing, make-up
+        // and baseline, so that libinput's start drops the make-up and not the glide's frames.
+        let scrolling = isDown && (first - landingPoint).length >= Self.handScrollDistance
+        switch state {
+        case .gliding where !scrolling, .resting where !scrolling:
+            landing = nil
+            makeUp = Self.makeUp(speed: speed)
+            origin = time + Self.framePeriod - lead
+            opening = .makeUp
+            firstInterval = Self.makeUpInterval(distance: makeUp)
         case .up:
             (first, second) = Self.landing(speed: speed, along: direction, deceleration: deceleration)
             landing = TouchFrame(action: .land, first: first, second: second)
@@ -478,7 +506,7 @@ public struct VirtualFingers: Sendable {
                                makeUp: makeUp, firstStart: first, secondStart: second, end: end,
                                finalDistance: finalDistance, settles: settles, reachesEdge: reachesEdge, opening: opening,
                                nextFrame: time + firstInterval, interval: firstInterval,
-                               lastFrame: time, lastModelTime: time))
+                               lastFrame: time, lastModelTime: time, resumedFrom: resumedFrom))
         return Start(lift: lift, landing: landing)
     }
 
@@ -573,6 +601,12 @@ public struct VirtualFingers: Sendable {
     /// libinput would take for a touch jump). Resting: the next settle frame once its wait
     /// passed, when due; the lift once `restBeforeLift` passed.
     public mutating func advance(to time: Instant) -> (frame: TouchFrame?, ended: Ending?) {
+        let next = frame(at: time)
+        writeOwed = next.frame != nil
+        return next
+    }
+
+    private mutating func frame(at time: Instant) -> (frame: TouchFrame?, ended: Ending?) {
         switch state {
         case .up:
             return (nil, nil)
@@ -680,9 +714,12 @@ public struct VirtualFingers: Sendable {
     /// libinput's touch-jump filter divides a frame's distance by the stamped interval, so a
     /// frame written late and the next one on time would look like a jump and be discarded.
     public mutating func frameWritten(at time: Instant) {
-        if case .resting(let still, let settle) = state, time > still, time - still < Self.framePeriod {
-            // The last motion frame reached the kernel only now: the rest counts from its stamp.
-            state = .resting(still: time, settle: settle)
+        let owed = writeOwed
+        writeOwed = false
+        if case .resting(let still, let settle) = state {
+            // The frame that began the rest (the last motion frame, a settle frame) reached the
+            // kernel only now, however late: the rest counts from its stamp.
+            if owed && time > still { state = .resting(still: time, settle: settle) }
             return
         }
         guard case .gliding(var glide) = state else { return }
@@ -720,14 +757,22 @@ public struct VirtualFingers: Sendable {
         }
     }
 
-    /// Stops a glide at `time`: the fingers stay where the last frame put them and lift once
-    /// they have been still for `restBeforeLift`. Nothing is written now.
+    /// Stops a glide at `time`: the fingers stay where the last frame put them. Fingers that
+    /// were moving rest `restBeforeSettle`, write the settle frames and rest `restBeforeLift`
+    /// before the lift; fingers that had not moved since landing rest `restBeforeLift` and lift.
+    /// Nothing is written now.
     public mutating func freeze(at time: Instant) {
         switch state {
         case .up, .resting:
             // Nothing moves: an up pad stays up; resting fingers keep their lift time.
             return
         case .gliding(let glide):
+            if glide.distance == 0, let resumed = glide.resumedFrom {
+                // Continued resting fingers that have not moved since: they rest as they did,
+                // the settle frames of the motion they stopped in still owed.
+                state = .resting(still: resumed.still, settle: resumed.settle)
+                return
+            }
             // Still since the last frame written (the landing, when no motion frame came yet).
             // Stopped while moving: the settle frames come before the lift.
             state = .resting(still: glide.nextFrame - glide.interval,

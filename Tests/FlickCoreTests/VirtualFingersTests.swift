@@ -260,6 +260,63 @@ import FlickTestSupport
         #expect(fingers.nextDeadline == written + Self.rest)
     }
 
+    /// The last motion frame's write held up longer than a frame period (30 ms): the rest
+    /// before the lift still counts from its stamp, so the fingers rest the whole 200 ms as
+    /// libinput and the toolkits see them.
+    @Test("the rest before the lift counts from the last motion frame's write, however late")
+    func restFromALateWrite() throws {
+        var fingers = VirtualFingers(lead: .zero)
+        _ = fingers.start(velocity: Vector(x: 0, y: 100), deceleration: Self.deceleration,
+                          maxDuration: .milliseconds(5000), at: Self.release)
+        var written = Self.release
+        while fingers.isGliding, let due = fingers.nextDeadline {
+            _ = fingers.advance(to: due)
+            written = due + (fingers.isGliding ? .milliseconds(1) : .milliseconds(30))
+            fingers.frameWritten(at: written)
+        }
+        #expect(fingers.nextDeadline == written + Self.rest, "the lift 200 ms after the stamp of the last motion frame")
+        // A report with no frame written since changes nothing.
+        fingers.frameWritten(at: written + .milliseconds(50))
+        #expect(fingers.nextDeadline == written + Self.rest)
+    }
+
+    /// Fingers frozen mid-glide owe the settle frames; a release continues them and a stop
+    /// comes before the new glide's first frame (a modifier held at the release, a button):
+    /// they have not moved since, and still settle before the lift.
+    @Test("a continued glide stopped before its first frame keeps the settle frames owed")
+    func settleOwedAcrossAContinuation() throws {
+        var fingers = VirtualFingers(lead: .zero)
+        let stop = Self.stopped(&fingers, velocity: Vector(x: 0, y: 200), after: .milliseconds(100)).stop
+        let again = stop + .milliseconds(120)
+        #expect(fingers.start(velocity: Vector(x: 0, y: 200), deceleration: Self.deceleration,
+                              maxDuration: .milliseconds(5000), at: again) == VirtualFingers.Start())
+        fingers.freeze(at: again)
+        let frames = Self.run(&fingers, from: again)
+        #expect(frames.map(\.frame.action) == [.move, .move, .move, .lift], "settle frames, then the lift")
+        let settle = try #require(frames.first)
+        #expect(settle.time >= stop + Self.settleRest - Self.period, "the rest counted from when they stopped: \(settle.time - stop)")
+    }
+
+    /// Fingers stopped before their first motion frame never started libinput's scroll; a
+    /// release that continues them opens as after a landing (make-up, then one unit), so that
+    /// libinput's scroll start drops the make-up, not the glide's first frame.
+    @Test("fingers that never moved continue with a landing's opening")
+    func unmovedFingersOpenWithTheMakeUp() throws {
+        var fingers = VirtualFingers(lead: .zero)
+        let (moved, stop) = Self.stopped(&fingers, velocity: Vector(x: 0, y: 200), after: .milliseconds(1))
+        #expect(!moved.contains { $0.frame.action == .move })
+        let held = fingers.first
+        let again = stop + .milliseconds(100)
+        #expect(fingers.start(velocity: Vector(x: 0, y: 200), deceleration: Self.deceleration,
+                              maxDuration: .milliseconds(5000), at: again) == VirtualFingers.Start())
+        let frames = Self.run(&fingers, from: again).filter { $0.frame.action == .move }
+        #expect(frames.count > 3)
+        let makeUp = VirtualFingers.makeUp(speed: 200)
+        #expect(abs(frames[0].frame.first.y - (held.y + makeUp)) < 1e-9, "the make-up first: \(frames[0].frame.first.y - held.y) mm")
+        #expect(frames[0].time == again + VirtualFingers.makeUpInterval(distance: makeUp))
+        #expect(abs(frames[1].frame.first.y - (held.y + makeUp + Self.unit)) < 1e-9, "then the baseline unit")
+    }
+
     @Test("a stop right after landing never lifts within the tap timeout")
     func tapSafety() throws {
         var fingers = VirtualFingers(lead: .zero)
