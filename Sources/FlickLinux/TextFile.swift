@@ -6,15 +6,65 @@ public enum TextFile {
     /// path (a device node, a huge log) must not eat the memory.
     public static let maximumBytes = 64 << 20
 
-    /// The contents of `path` as UTF-8 (invalid bytes become U+FFFD).
+    /// The contents of `path` as UTF-8 (invalid bytes become U+FFFD). Any file that reads:
+    /// a recording may come through a pipe (`flickd replay <(...)`), whose open waits for a writer.
     public static func read(_ path: String) throws(SystemError) -> String {
-        String(decoding: try readBytes(path), as: UTF8.self)
-    }
-
-    /// The bytes of `path`, at most `maximumBytes`.
-    public static func readBytes(_ path: String) throws(SystemError) -> [UInt8] {
         let fd = try Syscall.open(path, flags: O_RDONLY | O_CLOEXEC)
         defer { Syscall.close(fd) }
+        return String(decoding: try readAll(fd, path: path), as: UTF8.self)
+    }
+
+    /// The bytes of the regular file at `path` (the configuration's reader: check-config, doctor,
+    /// the daemon's start and reload), at most `maximumBytes`; /dev/null reads as an empty file.
+    ///
+    /// The open does not block (O_NONBLOCK): a FIFO's would wait for a writer, and held
+    /// check-config, doctor and the daemon's SIGHUP reload. Anything else that is no regular
+    /// file is refused after the open (`notRegularFile`): a FIFO, a socket or a device (reading
+    /// /dev/zero to the size limit, or a tty, helps no one), and a directory.
+    /// - Throws: `SystemError`: the open or read failed, or `path` is no regular file, with
+    ///   errno EISDIR for a directory, else `notRegularFile`; `kind(of:)` names it.
+    public static func readBytes(_ path: String) throws(SystemError) -> [UInt8] {
+        let fd = try Syscall.open(path, flags: O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        defer { Syscall.close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw SystemError(errno: errno, call: "fstat", path: path) }
+        if status.st_mode & S_IFMT != S_IFREG && !isNullDevice(status) {
+            throw SystemError(errno: status.st_mode & S_IFMT == S_IFDIR ? EISDIR : notRegularFile, call: "open", path: path)
+        }
+        return try readAll(fd, path: path)
+    }
+
+    /// The errno `readBytes` throws for a path that is neither a regular file nor a directory
+    /// (EINVAL, as no errno says "a FIFO"): `kind(of:)` names what it is.
+    public static let notRegularFile = EINVAL
+
+    /// What `path` is when it is no regular file, as a message names it ("a FIFO (a named
+    /// pipe)", "a directory", "a character device"...); nil for a regular file or a path that
+    /// cannot be looked at. A symbolic link is followed, as an open follows it.
+    public static func kind(of path: String) -> String? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: return "a directory"
+        case S_IFIFO: return "a FIFO (a named pipe)"
+        case S_IFSOCK: return "a socket"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        default: return "not a file"
+        }
+    }
+
+    /// Whether `status` is /dev/null's (a character device with its number): an empty file by
+    /// convention (`--config /dev/null` for the built-in defaults).
+    private static func isNullDevice(_ status: stat) -> Bool {
+        var null = stat()
+        return status.st_mode & S_IFMT == S_IFCHR && stat("/dev/null", &null) == 0
+            && null.st_mode & S_IFMT == S_IFCHR && null.st_rdev == status.st_rdev
+    }
+
+    /// The bytes of the open `fd` (of `path`, for messages) to its end, at most `maximumBytes`.
+    private static func readAll(_ fd: Int32, path: String) throws(SystemError) -> [UInt8] {
         var bytes: [UInt8] = []
         // A raw buffer rather than [UInt8].withUnsafeMutableBytes, whose rethrows would turn the
         // typed SystemError into any Error.

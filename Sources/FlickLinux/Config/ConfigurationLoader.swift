@@ -26,6 +26,8 @@ public enum ConfigurationLoader {
             var reason = "\(error.reason) (errno \(error.errno))"
             if error.errno == ENOENT, let target = Syscall.symbolicLinkTarget(path) {
                 reason = "it is a symbolic link to \(target), which does not exist"
+            } else if error.errno == EISDIR || error.errno == TextFile.notRegularFile, let kind = TextFile.kind(of: path) {
+                reason = "it is \(kind), not a regular file"
             }
             throw ConfigurationError(problems: [
                 .init(path: path, line: nil, key: nil, message: "cannot read the configuration file: \(reason)"),
