@@ -315,15 +315,42 @@ import FlickCore
         let dotted = problems("[[device]]\nenabled = false\ntouchpad.enabled = true\ntouchpad.enabled  = false\n")
         #expect(dotted?.count == 1 && dotted?.first?.hasSuffix("'; touchpad.enabled is first set on line 3: keep one of the two") == true,
                 "\(dotted ?? [])")
-        // Written another way the first time, it is not found: toml++'s message alone.
+        // Written another way the first time, it is the same key.
         #expect(problems("[[device]]\nenabled = false\ntouchpad . enabled = true\ntouchpad.enabled = false\n")?.first?
-            .hasSuffix("cannot redefine existing boolean 'touchpad.enabled'") == true)
+            .hasSuffix("cannot redefine existing boolean 'touchpad.enabled'; touchpad.enabled is first set on line 3: keep one of the two") == true)
         #expect(ConfigurationLoader.firstDefinition(in: "[a]\n", redefined: "cannot redefine existing table '", before: 2) == nil)
         #expect(ConfigurationLoader.firstDefinition(in: "", redefined: "cannot redefine existing table ''", before: 0) == nil)
         // Made by a dotted key, the table has no header to point at: toml++'s message alone.
         #expect(problems("coast.boost = true\n[coast]\nmax_speed = 1\n") == [
             "flickd.toml:2:1: TOML syntax error: Error while parsing table header: cannot redefine existing table 'coast'",
         ])
+    }
+
+    /// A key or table written in quotes and given twice: toml++ garbles its name ('"mimin_speed" ',
+    /// '"cocoast"'), so the message takes the name from the line, and says where it is first.
+    @Test func aRedefinedQuotedKeyOrTableIsNamedFromItsLine() {
+        #expect(problems("[coast]\n\"min_speed\" = 1\n\"min_speed\" = 2\n") == [
+            "flickd.toml:3:15: TOML syntax error: Error while parsing key-value pair: cannot redefine existing integer 'min_speed'; "
+                + "min_speed is first set on line 2: keep one of the two",
+        ])
+        #expect(problems("[\"coast\"]\nboost = true\n[\"coast\"]\naxis_lock = 3\n") == [
+            "flickd.toml:3:1: TOML syntax error: Error while parsing table header: cannot redefine existing table 'coast'; "
+                + "[coast] is first on line 1: write all its keys under that one",
+        ])
+        // Quoted one time and bare the other: the same name.
+        #expect(problems("[coast]\nmin_speed = 1\n'min_speed' = 2\n")?.first?
+            .hasSuffix("cannot redefine existing integer 'min_speed'; min_speed is first set on line 2: keep one of the two") == true)
+        #expect(problems("[\"coast\"]\nboost = true\n[ coast ]\n")?.first?
+            .hasSuffix("cannot redefine existing table 'coast'; [coast] is first on line 1: write all its keys under that one") == true)
+        // A quoted part that a bare key could not be stays quoted: one key, dot and all.
+        #expect(problems("[coast]\n\"a.b\" = 1\n\"a.b\" = 2\n")?.first?
+            .hasSuffix("cannot redefine existing integer '\"a.b\"'; \"a.b\" is first set on line 2: keep one of the two") == true)
+        // In a [[device]] element, and a key of the section written as a table.
+        #expect(problems("[[device]]\n[\"device\".\"coast\"]\nboost = true\n[\"device\".coast]\n")?.first?
+            .hasSuffix("cannot redefine existing table 'device.coast'; [device.coast] is first on line 2: write all its keys under that one") == true)
+        #expect(problems("[[device]]\nname = \"a\"\n[\"device\".name]\n")?.first?
+            .hasSuffix("cannot redefine existing string 'device.name' as table; "
+                + "name is a key of the [[device]] section, not a table: write name = \"...\" under it") == true)
     }
 
     /// A table repeated inside a later [[device]] is first in that element, not in the first

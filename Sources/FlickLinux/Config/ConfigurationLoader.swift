@@ -62,13 +62,14 @@ public enum ConfigurationLoader {
         do {
             document = try TOMLDocument(text: text)
         } catch {
+            let message = error.line.map { redefinitionRenamed(error.message, in: text, line: $0) } ?? error.message
             let first = error.line.flatMap {
-                firstDefinition(in: text, redefined: error.message, before: $0) ?? redefinedDevices(in: text, message: error.message, before: $0)
-                    ?? deviceKeyAsTable(message: error.message)
+                firstDefinition(in: text, redefined: message, before: $0) ?? redefinedDevices(in: text, message: message, before: $0)
+                    ?? deviceKeyAsTable(message: message)
             }
             throw ConfigurationError(problems: [
                 .init(path: path, line: error.line, column: error.column, key: nil,
-                      message: "TOML syntax error: \(error.message)" + (first ?? "")),
+                      message: "TOML syntax error: \(message)" + (first ?? "")),
             ])
         }
         let table = document.root
@@ -491,44 +492,138 @@ public enum ConfigurationLoader {
     /// the end of its message (`; [coast] is first on line 12: ...`): the shipped file lists
     /// every section, so a section added at the end of it is the likely case. Nil when the
     /// message is no redefinition or the first line is not found (a table made by a dotted
-    /// key, an inline table). A table inside an array of tables is looked for only in its own
-    /// element, below the last `[[...]]` header above the error.
+    /// key, an inline table). The name is the one written at `line` (`writtenName`), compared
+    /// part by part: `"min_speed"` is `min_speed`, `[ coast ]` is `[coast]`. A table inside an
+    /// array of tables is looked for only in its own element, below the last `[[...]]` header
+    /// above the error.
     static func firstDefinition(in text: String, redefined message: String, before line: Int) -> String? {
         // toml++: "... cannot redefine existing table 'coast'", "... existing boolean 'boost'".
-        guard let marker = message.firstRange(of: "cannot redefine existing "), message.last == "'",
-              let open = message[marker.upperBound...].firstIndex(of: "'"),
-              open < message.index(before: message.endIndex) else { return nil }
-        let kind = message[marker.upperBound..<open].trimmingWhitespace
-        let name = String(message[message.index(after: open)..<message.index(before: message.endIndex)])
-        let lines = sourceLines(text).prefix(max(0, line - 1)).map { $0.trimmingWhitespace }
-        /// The name of a table whose header is `line`, `[name]` with spaces allowed inside.
-        func header(_ line: String) -> String? {
-            guard line.hasPrefix("["), !line.hasPrefix("[["), let close = line.firstIndex(of: "]") else { return nil }
-            return line[line.index(after: line.startIndex)..<close].trimmingWhitespace
-        }
-        /// The name of an array-of-tables element whose header is `line`, `[[name]]`.
-        func arrayHeader(_ line: String) -> String? {
-            guard line.hasPrefix("[["), let close = line.firstRange(of: "]]") else { return nil }
-            return line[line.index(line.startIndex, offsetBy: 2)..<close.lowerBound].trimmingWhitespace
-        }
-        if kind == "table" {
+        guard let (_, named) = redefinition(in: message), named.upperBound == message.index(before: message.endIndex) else { return nil }
+        let source = sourceLines(text)
+        guard line >= 1, line <= source.count,
+              let written = writtenName(String(message[named]), on: source[line - 1]) else { return nil }
+        let lines = source.prefix(line - 1)
+        let parts = written.parts
+        if written.isHeader {
             // A table inside an array-of-tables element (`[device.coast]` under the second
             // `[[device]]`) is first in that element: search from its `[[device]]` header on.
-            let components = name.split(separator: ".")
-            let prefixes = Set(components.indices.dropLast().map { components[...$0].joined(separator: ".") })
-            let elementStart = (lines.lastIndex { arrayHeader($0).map(prefixes.contains) ?? false } ?? -1) + 1
-            guard let index = lines[elementStart...].firstIndex(where: { header($0) == name }) else { return nil }
-            return "; [\(name)] is first on line \(index + 1): write all its keys under that one"
+            let elementStart = (lines.lastIndex {
+                guard let header = TableHeader($0), header.brackets == 2 else { return false }
+                return header.parts.count < parts.count && Array(parts.prefix(header.parts.count)) == header.parts
+            } ?? -1) + 1
+            guard let index = lines[elementStart...].firstIndex(where: {
+                TableHeader($0).map { $0.brackets == 1 && $0.parts == parts } ?? false
+            }) else { return nil }
+            return "; [\(shownName(parts))] is first on line \(index + 1): write all its keys under that one"
         }
-        // A key: first set in the same table, below the nearest header above the error, and
-        // written the same way (toml++ names it as written, dots and all: `touchpad.enabled`
-        // is no `enabled`). Written another way (`touchpad . enabled`), it is not found.
-        let tableStart = (lines.lastIndex { $0.hasPrefix("[") } ?? -1) + 1
-        let key = name.trimmingWhitespace
-        guard !key.isEmpty, let index = lines[tableStart...].firstIndex(where: {
-            $0.hasPrefix(key) && $0.dropFirst(key.count).trimmingWhitespace.hasPrefix("=")
-        }) else { return nil }
-        return "; \(key) is first set on line \(index + 1): keep one of the two"
+        // A key: first set in the same table, below the nearest header above the error, as the
+        // same parts (toml++ names it as written, dots and all: `touchpad.enabled` is no `enabled`).
+        let tableStart = (lines.lastIndex { $0.trimmingWhitespace.hasPrefix("[") } ?? -1) + 1
+        guard let index = lines[tableStart...].firstIndex(where: { keyParts(ofLine: $0) == parts }) else { return nil }
+        return "; \(shownName(parts)) is first set on line \(index + 1): keep one of the two"
+    }
+
+    /// toml++'s "cannot redefine existing KIND 'NAME'" (or "... 'NAME' as table"): the kind and
+    /// where the name is in `message`; nil for any other message.
+    static func redefinition(in message: String) -> (kind: Substring, name: Range<String.Index>)? {
+        guard let marker = message.firstRange(of: "cannot redefine existing "),
+              let open = message[marker.upperBound...].firstIndex(of: "'") else { return nil }
+        let start = message.index(after: open)
+        // The name may hold quotes of its own ('"mimin_speed" '): it ends at the last quote, or
+        // at the last one before " as ".
+        let close: String.Index
+        if message.last == "'" {
+            close = message.index(before: message.endIndex)
+        } else if let asType = message[start...].ranges(of: "' as ").last {
+            close = asType.lowerBound
+        } else {
+            return nil
+        }
+        guard start <= close else { return nil }
+        return (message[marker.upperBound..<open].trimmingWhitespace[...], start..<close)
+    }
+
+    /// `message` with the name of a redefinition (`redefinition(in:)`) taken from the header or
+    /// key on line `line` of `text`, where it is redefined: toml++ garbles a name with a quoted
+    /// part ('"mimin_speed" ' for `"min_speed"`, '"cocoast"' for `["coast"]`). Unchanged for any
+    /// other message, or when the line holds no such name.
+    static func redefinitionRenamed(_ message: String, in text: String, line: Int) -> String {
+        guard let (_, named) = redefinition(in: message) else { return message }
+        let source = sourceLines(text)
+        guard line >= 1, line <= source.count,
+              let written = writtenName(String(message[named]), on: source[line - 1]) else { return message }
+        return message[..<named.lowerBound] + shownName(written.parts) + message[named.upperBound...]
+    }
+
+    /// The header or key written on `line` (its parts, and whether it is a header), when it is
+    /// the name toml++ calls `named`: the same name, or, where toml++ garbled a quoted part
+    /// (`named` holds a quote), one whose every part is in `named`. Nil when the line holds
+    /// neither, or another name (a key inside an inline table the line sets).
+    static func writtenName(_ named: String, on line: Substring) -> (parts: [String], isHeader: Bool)? {
+        let found: (parts: [String], isHeader: Bool)
+        if let header = TableHeader(line) {
+            found = (header.parts, true)
+        } else if let parts = keyParts(ofLine: line) {
+            found = (parts, false)
+        } else {
+            return nil
+        }
+        let garbled = named.contains("\"") || named.contains("'")
+        let same = garbled ? found.parts.allSatisfy({ !$0.isEmpty && named.contains($0) })
+                           : found.parts.joined(separator: ".") == named.trimmingWhitespace
+        guard same else { return nil }
+        return found
+    }
+
+    /// A dotted name as TOML writes it: each part bare where a bare key can be (letters,
+    /// digits, `_` and `-`), else quoted (`"a.b"`, `""`); long parts shortened (`shown`).
+    static func shownName(_ parts: [String]) -> String {
+        parts.map { part in
+            let bare = !part.isEmpty && part.unicodeScalars.allSatisfy {
+                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "-"
+            }
+            return bare ? shown(part) : QuotedText.quoted(shown(part))
+        }.joined(separator: ".")
+    }
+
+    /// The parts of the key a `key = value` line sets (`coast . "boost"` is `coast`, `boost`);
+    /// nil for a header, a comment, or a line without `=`.
+    static func keyParts(ofLine line: Substring) -> [String]? {
+        let text = line.trimmingWhitespace
+        guard !text.hasPrefix("["), !text.hasPrefix("#") else { return nil }
+        return nameParts(text[...], until: "=")
+    }
+
+    /// The parts of a dotted name at the start of `text`, up to `terminator` (`]` after a
+    /// header's brackets, `=` after a key), without the blanks around the dots or the quotes
+    /// around a quoted part; nil when `terminator` does not end it.
+    static func nameParts(_ text: Substring, until terminator: Character) -> [String]? {
+        var parts: [String] = []
+        var part = "", quote: Character?, escaped = false
+        for character in text {
+            if let open = quote {
+                // Inside a quoted part, dots and brackets are the key's own.
+                if escaped {
+                    part.append(character)
+                    escaped = false
+                } else if character == open {
+                    quote = nil
+                } else if character == "\\" && open == "\"" {
+                    escaped = true
+                } else {
+                    part.append(character)
+                }
+                continue
+            }
+            switch character {
+            case "\"", "'": quote = character
+            case ".": parts.append(part); part = ""
+            case terminator: parts.append(part); return parts
+            case " ", "\t": break
+            default: part.append(character)
+            }
+        }
+        return nil
     }
 
     /// The way out of toml++'s "cannot redefine existing array 'device' as ..." at line `line`, as
@@ -587,32 +682,8 @@ public enum ConfigurationLoader {
             let text = line.trimmingWhitespace
             guard text.hasPrefix("[") else { return nil }
             brackets = text.hasPrefix("[[") ? 2 : 1
-            parts = []
-            var part = "", quote: Character?, escaped = false
-            for character in text.dropFirst(brackets) {
-                if let open = quote {
-                    // Inside a quoted part, dots and brackets are the key's own.
-                    if escaped {
-                        part.append(character)
-                        escaped = false
-                    } else if character == open {
-                        quote = nil
-                    } else if character == "\\" && open == "\"" {
-                        escaped = true
-                    } else {
-                        part.append(character)
-                    }
-                    continue
-                }
-                switch character {
-                case "\"", "'": quote = character
-                case ".": parts.append(part); part = ""
-                case "]": parts.append(part); return
-                case " ", "\t": break
-                default: part.append(character)
-                }
-            }
-            return nil
+            guard let parts = ConfigurationLoader.nameParts(text.dropFirst(brackets), until: "]") else { return nil }
+            self.parts = parts
         }
 
         /// The header as a message shows it (`shownKey`): `[[device.caost]]`.
