@@ -6,7 +6,8 @@ struct CheckConfigCommand: FlickdCommand {
         name: "check-config",
         abstract: "Check a configuration file and print every problem in it.",
         discussion: """
-            Without FILE, checks the file flickd would read: \
+            FILE may also be given as --config FILE, as the other commands take it. Without \
+            it, checks the file flickd would read: \
             $XDG_CONFIG_HOME/flickd/config.toml (~/.config/flickd/config.toml), else \
             /etc/flickd/config.toml. Each problem is printed as FILE:LINE: the key, the value, \
             the allowed range and the default, with a suggestion for a misspelt key. A TOML \
@@ -29,17 +30,28 @@ struct CheckConfigCommand: FlickdCommand {
             and the built-in defaults apply); 1 when it has problems or cannot be read; 64 when \
             the command line cannot be run (an unknown option, a missing value).
             """,
-        argument: CommandArgument(valueName: "FILE", help: "The configuration file to check.", isRequired: false)
+        argument: CommandArgument(valueName: "FILE", help: "The configuration file to check.", isRequired: false),
+        options: [
+            CommandOption(name: "config", valueName: "FILE", help: "The configuration file to check, as with `flickd run --config FILE` (the same as <FILE>; give one of the two)."),
+        ]
     )
 
+    /// The positional FILE.
     var file: String?
+    /// `--config FILE`.
+    var config: String?
 
     init(_ arguments: ParsedArguments) {
         file = arguments.argument
+        config = arguments.value("config")
     }
 
     func run() throws {
-        let location = ConfigurationLocation(explicit: file)
+        if file != nil && config != nil {
+            throw UsageError(message: "Give the file to check once: as <FILE> or as --config <FILE>, not both",
+                             command: Self.commandDescription)
+        }
+        let location = ConfigurationLocation(explicit: file ?? config)
         guard let path = location.resolve() else {
             print("no configuration file (looked for \(location.searched)); the built-in defaults apply")
             return

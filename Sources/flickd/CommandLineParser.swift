@@ -83,7 +83,8 @@ enum ExitCode: Error {
 }
 
 /// A command line that cannot be run: exits with status 64 (EX_USAGE), as argument parsers
-/// conventionally do.
+/// conventionally do. Thrown by the parser, or by a command's `run` for a combination the
+/// parser cannot judge (check-config's FILE and --config both given).
 struct UsageError: Error {
     var message: String
     var command: CommandDescription?
@@ -331,6 +332,9 @@ extension MainCommand {
                     exit(0)
                 } catch ExitCode.failure {
                     exitWithFailure()
+                } catch let error as UsageError {
+                    StandardError.write(CommandLineParser.errorText(error))
+                    exit(CommandLineParser.usageStatus)
                 } catch {
                     StandardError.write("Error: \(error)\n")
                     exitWithFailure()

@@ -165,6 +165,27 @@ import Testing
         #expect(result.stdout.contains("OK (every setting at its default)"))
     }
 
+    /// `--config FILE`, as every other command takes it, is the same as the positional FILE;
+    /// both at once is a usage error, whichever comes first.
+    @Test func checkConfigTakesTheFileAsConfigToo() throws {
+        let path = try Self.temporaryFile("option.toml", "[scroll]\nspeed = 40\n")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        for arguments in [["check-config", "--config", path], ["check-config", "--config=\(path)"]] {
+            let result = try Self.run(arguments)
+            #expect(result.status == 0 && result.stdout == "\(path): OK (scroll.speed = 40)\n", "\(result)")
+        }
+        for arguments in [["check-config", path, "--config", path], ["check-config", "--config", path, "other.toml"]] {
+            let both = try Self.run(arguments)
+            #expect(both.status == 64 && both.stdout.isEmpty, "\(both)")
+            #expect(both.stderr.hasPrefix("""
+                Error: Give the file to check once: as <FILE> or as --config <FILE>, not both
+                Usage: flickd check-config [<FILE>] [--config <FILE>]
+
+                """), "\(both.stderr)")
+        }
+        #expect(try Self.run(["help", "check-config"]).stdout.contains("  --config <FILE>"))
+    }
+
     /// An empty file is the defaults at start, so it is valid; but a running flickd keeps its
     /// settings rather than reload one, and check-config says so.
     @Test func checkConfigSaysAnEmptyFileIsNotReloaded() throws {
