@@ -142,6 +142,23 @@ import FlickCore
         ])
     }
 
+    /// A name that differs only in case is a likely slip (TOML's names are case-sensitive): it
+    /// is suggested, ahead of any other.
+    @Test func aNameInAnotherCaseIsSuggested() {
+        #expect(problems("[COAST]\nboost = true\n")?.first?
+            .hasPrefix("flickd.toml:1: unknown section [COAST]; did you mean [coast]?; the sections are") == true)
+        #expect(problems("[coast]\nMIN_SPEED = 3\n") == ["flickd.toml:2: unknown key coast.MIN_SPEED; did you mean coast.min_speed?"])
+        #expect(problems("MIN_SPEED = 3\n") == ["flickd.toml:1: unknown key MIN_SPEED; did you mean coast.min_speed?"])
+        #expect(problems("[velocity]\nestimator = \"LSQ2\"\n") == [
+            "flickd.toml:2: velocity.estimator = \"LSQ2\" is not one of \"lsq2\", \"lookback\"; did you mean \"lsq2\"?; \"lsq2\" is the default",
+        ])
+        #expect(problems("[output]\nmode = \"TOUCHPAD\"\n") == [
+            "flickd.toml:2: output.mode = \"TOUCHPAD\" is not one of \"touchpad\", \"wheel\"; did you mean \"touchpad\"?; \"touchpad\" is the default",
+        ])
+        #expect(Suggestion.closest(to: "Ab", among: ["Ac", "ab"]) == "ab", "the same letters first, though \"Ac\" is one edit too")
+        #expect(Suggestion.distance("MAX_SPED", "max_speed") == 1, "case aside, a typo as any other")
+    }
+
     @Test("a key's part, a section or a string longer than 64 bytes is shown by its first 48 and its length")
     func longWordsAreShortened() {
         let long = String(repeating: "a", count: 100_000)

@@ -4,7 +4,9 @@ public enum Suggestion {
     static let longestWord = 100
 
     /// Optimal-string-alignment distance: insertions, deletions, substitutions and swaps of
-    /// neighbours each cost 1 (`caost` is 1 from `coast`).
+    /// neighbours each cost 1 (`caost` is 1 from `coast`), letters compared case-insensitively:
+    /// TOML's names are case-sensitive and flickd's are all lower case, so `[COAST]`,
+    /// `MIN_SPEED` and `"LSQ2"` are 0 from the name meant, and suggested ahead of any other.
     ///
     /// A word longer than `longestWord` bytes is scored by the longer one's length in bytes, an
     /// upper bound: the table costs the product of the lengths, and a megabyte-long key in a
@@ -13,7 +15,7 @@ public enum Suggestion {
     /// distance is more than the typo limit, a third of its length, either way.
     static func distance(_ a: String, _ b: String) -> Int {
         if a.utf8.count > longestWord || b.utf8.count > longestWord { return Swift.max(a.utf8.count, b.utf8.count) }
-        let a = Array(a), b = Array(b)
+        let a = Array(a.lowercased()), b = Array(b.lowercased())
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previous2 = [Int](repeating: 0, count: b.count + 1)
