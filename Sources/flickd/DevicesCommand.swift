@@ -20,8 +20,9 @@ struct DevicesCommand: FlickdCommand {
 
             Exit status: 0 when every device flickd would open could be opened; 1 when one \
             could not (for lack of permission, the fix is printed; otherwise the error), when \
-            there are no input devices at all, or when the configuration file has errors (they \
-            are printed; under sudo, the file is root's or /etc's, not your own); 64 when the command line cannot be run (an \
+            there are no input devices at all, or when the configuration file has errors or \
+            cannot be read (they are printed; under sudo, the file is root's or /etc's, not \
+            your own); 64 when the command line cannot be run (an \
             unknown option, a missing value).
             """,
         options: [
@@ -43,7 +44,7 @@ struct DevicesCommand: FlickdCommand {
         do {
             configuration = try loadConfiguration(path: path)
         } catch {
-            fail("the configuration has errors:\n\(error)")
+            fail("\(ConfigurationError.lead(for: error)):\n\(error)")
         }
         print(DeviceListing.configurationLine(path: path, location: location))
         let monitor: DeviceMonitor

@@ -25,7 +25,8 @@ struct PlotCommand: FlickdCommand {
 
             Typical speeds: a gentle flick releases at 50–150 mm/s, a brisk one at 300–800 mm/s.
 
-            Exit status: 0 when the plot was written; 1 when the configuration has errors, a \
+            Exit status: 0 when the plot was written; 1 when the configuration has errors or \
+            cannot be read, a \
             speed is not a positive number, or the output file cannot be written; 64 when the \
             command line cannot be run (an unknown option, a missing value).
             """,
@@ -77,7 +78,7 @@ struct PlotCommand: FlickdCommand {
         do {
             configuration = try loadConfiguration(path: path)
         } catch {
-            fail("the configuration has errors; nothing was drawn:\n\(error)")
+            fail("\(ConfigurationError.lead(for: error)); nothing was drawn:\n\(error)")
         }
         let plot = CoastPlot(configuration: configuration, speeds: speeds)
         let svg = plot.svg(source: path ?? "built-in defaults")

@@ -93,7 +93,7 @@ struct RunCommand: FlickdCommand {
             logger.info("configuration: \(source.path ?? "the built-in defaults (no file at \(source.location.searched))")")
             for warning in live.current.touchpadGlideWarnings() { logger.warning("\(warning)") }
         } catch {
-            logger.error("the configuration has errors; nothing was started:\n\(error)")
+            logger.error("\(ConfigurationError.lead(for: error)); nothing was started:\n\(error)")
             throw ExitCode.failure
         }
 

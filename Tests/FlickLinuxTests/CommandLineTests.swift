@@ -186,6 +186,24 @@ import Testing
         #expect(try Self.run(["help", "check-config"]).stdout.contains("  --config <FILE>"))
     }
 
+    /// A configuration file that cannot be read is not said to have errors: run, devices and
+    /// plot say they cannot use it, above the reason; a file with errors is still said to have them.
+    @Test func anUnreadableConfigurationIsNotCalledOneWithErrors() throws {
+        let missing = "/nonexistent-flickd-test/config.toml"
+        let reason = "\(missing): cannot read the configuration file: No such file or directory (errno 2)\n"
+        let run = try Self.run(["run", "--config", missing])
+        #expect(run.status == 1 && run.stderr.hasSuffix("error: cannot use the configuration; nothing was started:\n" + reason), "\(run)")
+        let devices = try Self.run(["devices", "--config", missing])
+        #expect(devices.status == 1 && devices.stderr == "flickd: cannot use the configuration:\n" + reason, "\(devices)")
+        let plot = try Self.run(["plot", "--config", missing])
+        #expect(plot.status == 1 && plot.stderr == "flickd: cannot use the configuration; nothing was drawn:\n" + reason, "\(plot)")
+
+        let bad = try Self.temporaryFile("errors.toml", "[coast]\nboost = 3\n")
+        defer { try? FileManager.default.removeItem(atPath: bad) }
+        #expect(try Self.run(["run", "--config", bad]).stderr.contains("error: the configuration has errors; nothing was started:\n\(bad):2: "))
+        #expect(try Self.run(["plot", "--config", bad]).stderr.hasPrefix("flickd: the configuration has errors; nothing was drawn:\n\(bad):2: "))
+    }
+
     /// An empty file is the defaults at start, so it is valid; but a running flickd keeps its
     /// settings rather than reload one, and check-config says so.
     @Test func checkConfigSaysAnEmptyFileIsNotReloaded() throws {

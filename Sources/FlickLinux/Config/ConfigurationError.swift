@@ -41,13 +41,25 @@ public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvert
 
     /// The problems, in line order (problems without a line first).
     public var problems: [Problem]
+    /// Whether the file could not be read at all (missing, unreadable, no regular file): its
+    /// one problem says why, and a caller does not call it a file with errors.
+    public var isUnreadable: Bool
 
-    /// An error holding `problems`, sorted by line.
-    public init(problems: [Problem]) {
+    /// An error holding `problems`, sorted by line; `unreadable` when the file could not be read.
+    public init(problems: [Problem], unreadable: Bool = false) {
         self.problems = problems.enumerated().sorted { a, b in
             let (lineA, lineB) = (a.element.line ?? 0, b.element.line ?? 0)
             return lineA != lineB ? lineA < lineB : a.offset < b.offset
         }.map(\.element)
+        isUnreadable = unreadable
+    }
+
+    /// How a command leads the problems of `error` (from loading a configuration): "the
+    /// configuration has errors", or, for a file that could not be read (or an error of
+    /// another kind), "cannot use the configuration".
+    public static func lead(for error: any Error) -> String {
+        guard let error = error as? ConfigurationError, !error.isUnreadable else { return "cannot use the configuration" }
+        return "the configuration has errors"
     }
 
     /// One line per problem.

@@ -31,7 +31,7 @@ public enum ConfigurationLoader {
             }
             throw ConfigurationError(problems: [
                 .init(path: path, line: nil, key: nil, message: "cannot read the configuration file: \(reason)"),
-            ])
+            ], unreadable: true)
         }
         return try text(of: bytes, path: path)
     }
