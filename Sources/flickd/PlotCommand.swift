@@ -23,11 +23,13 @@ struct PlotCommand: FlickdCommand {
             coast.deceleration_rate, scroll.speed and coast.max_duration. To compare two \
             settings, plot each with its own --config and --out and open both.
 
-            Typical speeds: a gentle flick releases at 50–150 mm/s, a brisk one at 300–800 mm/s.
+            Typical speeds: a gentle flick releases at 50–150 mm/s, a brisk one at 300–800 mm/s. \
+            Speeds are plain decimal numbers up to \(Int(fastestSpeed)) mm/s, the most \
+            coast.max_speed may be set to.
 
             Exit status: 0 when the plot was written; 1 when the configuration has errors or \
             cannot be read, a \
-            speed is not a positive number, or the output file cannot be written; 64 when the \
+            speed is not a positive decimal number or is above \(Int(fastestSpeed)) mm/s, or the output file cannot be written; 64 when the \
             command line cannot be run (an unknown option, a missing value).
             """,
         options: [
@@ -55,13 +57,26 @@ struct PlotCommand: FlickdCommand {
     /// More curves than this make the legend and the colours unreadable.
     static let maximumSpeeds = 8
 
-    /// `--speeds` as numbers; exits with a message naming the bad item.
+    /// The fastest speed drawn: the most coast.max_speed may be set to. A faster release
+    /// starts no coast any faster, and a speed far beyond it (1e155) overflowed the model.
+    static let fastestSpeed = ConfigurationLoader.keys.first { $0.name == "coast.max_speed" }?.range?.upperBound ?? 100_000
+
+    /// `--speeds` as numbers; exits with a message naming the bad item. Each is a plain decimal
+    /// number (digits, at most one point): Double() would also take hex (`0x10`), exponents,
+    /// signs, `inf` and `nan`.
     private func parsedSpeeds() -> [Double] {
         let items = speeds.split(separator: ",", omittingEmptySubsequences: false)
             .map { $0.filter { $0 != " " } }
         let values = items.map { item -> Double in
-            guard let value = Double(item), value.isFinite, value > 0 else {
+            let digit: (Character) -> Bool = { ("0"..."9").contains($0) }
+            let plain = item.contains(where: digit) && item.filter { $0 == "." }.count <= 1
+                && item.allSatisfy { digit($0) || $0 == "." }
+            guard plain, let value = Double(item), value.isFinite, value > 0 else {
                 fail("--speeds: \"\(item)\" is not a speed; give positive numbers in mm/s separated by commas, e.g. --speeds 50,100,200,400")
+            }
+            guard value <= Self.fastestSpeed else {
+                fail("--speeds: \(item) mm/s is faster than any coast starts: coast.max_speed is at most "
+                    + "\(Int(Self.fastestSpeed)) mm/s; give speeds up to that")
             }
             return value
         }

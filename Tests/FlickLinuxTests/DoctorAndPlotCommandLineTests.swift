@@ -31,6 +31,26 @@ import Testing
         #expect(result.stderr == "flickd: --speeds: \"fast\" is not a speed; give positive numbers in mm/s separated by commas, e.g. --speeds 50,100,200,400\n")
     }
 
+    /// Speeds are plain decimal numbers: Double() also took hex (0x10 drew 16 mm/s) and
+    /// exponents; and a speed beyond what coast.max_speed may be set to is refused (1e155
+    /// overflowed the model and was drawn as "no coast: slower than min_speed").
+    @Test func plotTakesPlainDecimalSpeedsUpToTheLargestMaxSpeed() throws {
+        let advice = "give positive numbers in mm/s separated by commas, e.g. --speeds 50,100,200,400"
+        for item in ["0x10", "1e155", "1e3", "inf", "nan", "+5", "-5", "1.2.3", ".", "0"] {
+            let result = try flickd(["plot", "--speeds", "50,\(item)"])
+            #expect(result.status == 1 && result.stdout.isEmpty, "\(item): \(result)")
+            #expect(result.stderr == "flickd: --speeds: \"\(item)\" is not a speed; \(advice)\n", "\(item)")
+        }
+        for item in ["100000.5", "200000", "1" + String(repeating: "0", count: 200)] {
+            let result = try flickd(["plot", "--speeds", item])
+            #expect(result.status == 1 && result.stdout.isEmpty, "\(item): \(result)")
+            #expect(result.stderr == "flickd: --speeds: \(item) mm/s is faster than any coast starts: coast.max_speed is at most "
+                + "100000 mm/s; give speeds up to that\n", "\(item)")
+        }
+        let result = try flickd(["plot", "--speeds", "0.5, 99.5,100000"])
+        #expect(result.status == 0 && result.stdout.hasPrefix("<?xml"), "\(result.stderr)")
+    }
+
     @Test func plotRefusesAConfigurationWithErrors() throws {
         let config = temporary("bad.toml")
         defer { unlink(config) }
