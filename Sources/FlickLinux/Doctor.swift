@@ -645,7 +645,10 @@ public struct Doctor {
         switch probe.readBytes(path) {
         case .success(let contents): bytes = contents
         case .failure(let error):
-            return (Check(title: title, status: .failure, detail: "cannot read \(path): \(error.reason)", fix: fix), nil)
+            // Not a regular file (a FIFO, a directory): say what it is rather than the errno's text.
+            let kind = error.errno == EISDIR || error.errno == TextFile.notRegularFile ? TextFile.kind(of: path) : nil
+            let why = kind.map { "it is \($0), not a regular file" } ?? error.reason
+            return (Check(title: title, status: .failure, detail: "cannot read \(path): \(why)", fix: fix), nil)
         }
         do {
             let text = try ConfigurationLoader.text(of: bytes, path: path)

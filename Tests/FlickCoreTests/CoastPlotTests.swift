@@ -274,7 +274,7 @@ private final class SVGDocument: NSObject, XMLParserDelegate {
     /// a finite end at or past the maximum, each label different. A maximum of 1e-18 asked for
     /// 19 places (`DecimalText` trapped on them); a subnormal one for a step of 0 (its tick loop
     /// never ended: the time limit makes that a failure, not a hung run).
-    @Test(.timeLimit(.minutes(1)), arguments: [1.05e-18, 1e-300, 5e-324, 3e-10, 0.0042, 1, 123_456, Double.greatestFiniteMagnitude])
+    @Test(.timeLimit(.minutes(1)), arguments: [1.05e-18, 1e-300, Double.leastNonzeroMagnitude, 3e-10, 0.0042, 1, 123_456, Double.greatestFiniteMagnitude])
     func ticksOfAnyAxisHaveBoundedDecimalsAndDistinctLabels(maximum: Double) {
         for extend in [true, false] {
             let ticks = CoastPlot.Ticks(upTo: maximum, extend: extend)

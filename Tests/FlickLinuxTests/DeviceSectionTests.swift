@@ -353,7 +353,10 @@ import FlickCore
         ])
         let expectedID = "a 16-bit id, written 0x06cb or \"06cb\" (hexadecimal, as `flickd devices` and /proc/bus/input/devices show it)"
         #expect(problems("[[device]]\nvendor = 0x10000\n") == [
-            "flickd.toml:2: device[1].vendor = 65536 is out of range (0 <= id <= 0xffff): expected \(expectedID)",
+            "flickd.toml:2: device[1].vendor = 65536 (0x10000) is out of range (0 <= id <= 0xffff): expected \(expectedID)",
+        ])
+        #expect(problems("[[device]]\nproduct = -1\n") == [
+            "flickd.toml:2: device[1].product = -1 (-0x1) is out of range (0 <= id <= 0xffff): expected \(expectedID)",
         ])
         #expect(problems("[[device]]\nvendor = \"06cg\"\n") == ["flickd.toml:2: device[1].vendor = \"06cg\" is not \(expectedID)"])
         #expect(problems("[[device]]\nproduct = \"0x12345\"\n") == ["flickd.toml:2: device[1].product = \"0x12345\" is not \(expectedID)"])

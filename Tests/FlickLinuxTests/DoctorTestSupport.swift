@@ -49,8 +49,11 @@ struct FakeSystem: SystemProbe {
     }
     /// Files that are not UTF-8 text, read by `readBytes` before `fileContents`.
     var fileBytes: [String: [UInt8]] = [:]
+    /// Paths read from the real file system (a FIFO a test made), by `readBytes`.
+    var realPaths: Set<String> = []
     func readBytes(_ path: String) -> Result<[UInt8], SystemError> {
-        fileBytes[path].map { .success($0) } ?? readFile(path).map { Array($0.utf8) }
+        if realPaths.contains(path) { return LiveSystem().readBytes(path) }
+        return fileBytes[path].map { .success($0) } ?? readFile(path).map { Array($0.utf8) }
     }
     var configurationSearchPath: [String] { searchPath }
     /// Symbolic links' targets, by path (`/proc/PID/cwd`).

@@ -410,6 +410,18 @@ import Testing
         #expect(check.fix == "flickd check-config '/tmp/my flickd.toml'", "quoted for the shell")
     }
 
+    /// A FIFO given as the configuration: doctor returns at once (the read does not wait for a
+    /// writer) and says what the path is, not the errno's text.
+    @Test func aFIFOAsTheConfigurationIsNamedForWhatItIs() throws {
+        let directory = ConfigScratchDirectory()
+        let path = directory.file("ff.toml")
+        #expect(mkfifo(path, 0o600) == 0)
+        var system = FakeSystem()
+        system.realPaths = [path]
+        let check = try system.checks(config: path).one("configuration")
+        #expect(check.status == .failure && check.detail == "cannot read \(path): it is a FIFO (a named pipe), not a regular file", "\(check.detail)")
+    }
+
     @Test func withoutAConfigurationFileTheDefaultsApply() throws {
         let check = try FakeSystem().checks().one("configuration")
         #expect(check.status == .ok && check.detail.contains("the built-in defaults apply"))

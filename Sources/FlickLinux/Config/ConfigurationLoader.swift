@@ -274,7 +274,9 @@ public enum ConfigurationLoader {
             let expected = "a 16-bit id, written 0x06cb or \"06cb\" (hexadecimal, as `flickd devices` and /proc/bus/input/devices show it)"
             if let integer = value.int {
                 guard let id = UInt16(exactly: integer) else {
-                    problem(name, "\(name) = \(describe(value)) is out of range (0 <= id <= 0xffff): expected \(expected)")
+                    // In hexadecimal too, as the range and the ids are written.
+                    let hex = integer < 0 ? "-0x" + String(integer.magnitude, radix: 16) : "0x" + String(integer, radix: 16)
+                    problem(name, "\(name) = \(describe(value)) (\(hex)) is out of range (0 <= id <= 0xffff): expected \(expected)")
                     return nil
                 }
                 return id
