@@ -164,6 +164,27 @@ public struct Configuration: Hashable, Sendable {
         return (settings, rule)
     }
 
+    /// What `flickd check-config`, `flickd doctor` and the daemon's log say about `[[device]]`
+    /// sections that can never apply: an earlier section matches every device a later one
+    /// matches (its name is part of the later one's, and its ids are the later one's or none),
+    /// and the first section that matches a device is the one used.
+    ///
+    ///     device[2] never applies: device[1] comes before it and matches every device it
+    ///     matches (the first matching [[device]] section is used); move device[2] above
+    ///     device[1], or narrow device[1]
+    public func deviceRuleWarnings() -> [String] {
+        var warnings: [String] = []
+        for (later, rule) in devices.enumerated() {
+            guard let earlier = devices[..<later].firstIndex(where: { $0.covers(rule) }) else { continue }
+            warnings.append("""
+                device[\(later + 1)] never applies: device[\(earlier + 1)] comes before it and matches every device it \
+                matches (the first matching [[device]] section is used); move device[\(later + 1)] above \
+                device[\(earlier + 1)], or narrow device[\(earlier + 1)]
+                """)
+        }
+        return warnings
+    }
+
     /// The built-in defaults.
     public init() {}
 
@@ -229,6 +250,17 @@ public struct DeviceIdentity: Hashable, Sendable {
 }
 
 extension DeviceRule {
+    /// Whether every device `other` matches, this rule matches too: each id it asks for, `other`
+    /// asks for alike, and its name (case aside) is part of `other`'s.
+    func covers(_ other: DeviceRule) -> Bool {
+        if let vendor, vendor != other.vendor { return false }
+        if let product, product != other.product { return false }
+        if let name {
+            guard let theirs = other.name, theirs.lowercased().containsText(name.lowercased()) else { return false }
+        }
+        return true
+    }
+
     /// Whether this rule is for the device `identity`; an id the rule asks for and the identity
     /// does not know does not match.
     public func matches(_ identity: DeviceIdentity) -> Bool {

@@ -475,7 +475,7 @@ public final class Daemon {
         }
         engine.apply(configuration, at: time)
         logger.info("\(trigger): configuration reloaded")
-        for warning in configuration.touchpadGlideWarnings() { logger.warning("\(warning)") }
+        for warning in configuration.deviceRuleWarnings() + configuration.touchpadGlideWarnings() { logger.warning("\(warning)") }
         pendingOutput = nil
         if configuration.output.mode != engine.output, case .touchpad? = output, engine.hasFingersDown {
             pendingOutput = configuration.output.mode

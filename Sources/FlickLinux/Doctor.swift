@@ -715,13 +715,16 @@ public struct Doctor {
         }
     }
 
-    /// With the touchpad output, a warning where coasts can glide farther than the virtual
+    /// A warning for each `[[device]]` section that never applies, an earlier one matching every
+    /// device it matches (`Configuration.deviceRuleWarnings()`). With the touchpad output, a
+    /// warning where coasts can glide farther than the virtual
     /// touchpad holds and stop at its edge (`Configuration.touchpadGlideWarnings()`, as `flickd
     /// check-config` says it): for the top level and for each `[[device]]` section with coast
     /// settings of its own. None where every coast fits, or with the wheel output.
     private func glideLength(_ configuration: Configuration?) -> [Check] {
         guard let configuration else { return [] }
-        return configuration.touchpadGlideWarnings().map { Check(title: "glide length", status: .warning, detail: $0) }
+        return configuration.deviceRuleWarnings().map { Check(title: "device sections", status: .warning, detail: $0) }
+            + configuration.touchpadGlideWarnings().map { Check(title: "glide length", status: .warning, detail: $0) }
     }
 
     /// On a desktop that keeps natural scrolling per device and says what it gives each: the

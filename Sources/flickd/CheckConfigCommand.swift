@@ -74,7 +74,9 @@ struct CheckConfigCommand: FlickdCommand {
                     + "leave a comment line in it")
             }
             // Warnings: the file is valid and flickd runs with it.
-            for warning in configuration.touchpadGlideWarnings() { print("\(path): \(warning)") }
+            for warning in configuration.deviceRuleWarnings() + configuration.touchpadGlideWarnings() {
+                print("\(path): \(warning)")
+            }
         } catch {
             StandardError.write("\(error)\n")
             throw ExitCode.failure

@@ -91,7 +91,9 @@ struct RunCommand: FlickdCommand {
         do {
             live = try LiveConfiguration(source: source, logger: logger)
             logger.info("configuration: \(source.path ?? "the built-in defaults (no file at \(source.location.searched))")")
-            for warning in live.current.touchpadGlideWarnings() { logger.warning("\(warning)") }
+            for warning in live.current.deviceRuleWarnings() + live.current.touchpadGlideWarnings() {
+                logger.warning("\(warning)")
+            }
         } catch {
             logger.error("\(ConfigurationError.lead(for: error)); nothing was started:\n\(error)")
             throw ExitCode.failure

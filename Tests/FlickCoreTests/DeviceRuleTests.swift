@@ -26,6 +26,25 @@ import FlickTestSupport
         #expect(abs(plan.destinationHiRes.vertical - expected) < 1e-6, "\(plan.destinationHiRes.vertical) vs \(expected)")
     }
 
+    /// A section after one that matches every device it matches never applies: named by the
+    /// warning; sections that each match devices of their own are not.
+    @Test func aSectionAfterOneThatCoversItIsWarnedOf() {
+        func warned(_ rules: [(name: String?, vendor: UInt16?, product: UInt16?)]) -> [String] {
+            var configuration = Configuration()
+            configuration.devices = rules.map { DeviceRule(name: $0.name, vendor: $0.vendor, product: $0.product, configuration: Configuration()) }
+            return configuration.deviceRuleWarnings().map { String($0.prefix(while: { $0 != ":" })) }
+        }
+        #expect(warned([("Synaptics", nil, nil), ("Synaptics TM3053", nil, nil)]) == ["device[2] never applies"])
+        #expect(warned([("synaptics", nil, nil), ("SYNAPTICS TouchPad", nil, nil)]) == ["device[2] never applies"], "case aside")
+        #expect(warned([(nil, 0x06cb, nil), ("TM3053", 0x06cb, 0x0001)]) == ["device[2] never applies"])
+        #expect(warned([("Pad", nil, nil), ("ELAN", nil, nil), ("Touch Pad", nil, nil)]) == ["device[3] never applies"])
+        // Each matches devices the other does not.
+        #expect(warned([("Synaptics TM3053", nil, nil), ("Synaptics", nil, nil)]).isEmpty)
+        #expect(warned([("Synaptics", 0x06cb, nil), ("Synaptics TM3053", nil, nil)]).isEmpty, "the later one also matches other vendors")
+        #expect(warned([(nil, 0x06cb, nil), (nil, 0x04f3, nil)]).isEmpty)
+        #expect(warned([("Pad", nil, 0x0001), ("Pad", nil, nil)]).isEmpty)
+    }
+
     @Test func nonMatchingRuleLeavesTheDeviceAlone() throws {
         var config = Configuration()
         var fast = Configuration()

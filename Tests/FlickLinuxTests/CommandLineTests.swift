@@ -224,6 +224,30 @@ import Testing
         #expect(try Self.run(["check-config", commented]).stdout == "\(commented): OK (every setting at its default)\n")
     }
 
+    /// A [[device]] section after one that matches every device it matches never applies (the
+    /// first matching section is used): check-config says so, and the file is valid.
+    @Test func checkConfigWarnsOfADeviceSectionThatNeverApplies() throws {
+        let path = try Self.temporaryFile("shadow.toml", """
+            [[device]]
+            name = "Synaptics"
+            [device.coast]
+            deceleration_rate = 0.99
+
+            [[device]]
+            name = "Synaptics TM3053"
+            enabled = false
+
+            """)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try Self.run(["check-config", path])
+        #expect(result.status == 0 && result.stderr == "", "valid: \(result.stderr)")
+        #expect(result.stdout.split(separator: "\n").map(String.init) == [
+            "\(path): OK (every setting at its default; 2 [[device]] sections)",
+            "\(path): device[2] never applies: device[1] comes before it and matches every device it matches (the first "
+                + "matching [[device]] section is used); move device[2] above device[1], or narrow device[1]",
+        ], "\(result.stdout)")
+    }
+
     /// Settings in range that, with the touchpad output, glide farther than flickd's virtual
     /// touchpad holds (about 0.87 m along an axis): the file is valid, and check-config warns,
     /// for the top level and for a [[device]] section with coast settings of its own.
