@@ -451,44 +451,37 @@ public struct VirtualFingers: Sendable {
         let origin: Instant
         let opening: Opening
         let firstInterval: Duration
+        // Fingers down that have moved as far as starts libinput's scroll continue it; fingers
+        // that have not (stopped before the make-up frame) have no scroll to continue.
+        let scrolling = isDown && (first - landingPoint).length >= Self.handScrollDistance
         var resumedFrom: (still: Instant, settle: Settle?)?
         switch state {
-        case .resting(let still, let owed):
-            resumedFrom = (still, owed)
-        case .gliding(let glide):
-            resumedFrom = glide.resumedFrom
-        case .up:
-            break
-        }
-        // Fingers down that have not moved as far as starts libinput's scroll (stopped before
-        // the make-up frame) have no scroll to continue: they open as after a landing, make-up
-        // and baseline, so that libinput's start drops the make-up and not the glide's frames.
-        let scrolling = isDown && (first - landingPoint).length >= Self.handScrollDistance
-        switch state {
-        case .gliding where !scrolling, .resting where !scrolling:
-            landing = nil
-            makeUp = Self.makeUp(speed: speed)
-            origin = time + Self.framePeriod - lead
-            opening = .makeUp
-            firstInterval = Self.makeUpInterval(distance: makeUp)
         case .up:
             (first, second) = Self.landing(speed: speed, along: direction, deceleration: deceleration)
             landing = TouchFrame(action: .land, first: first, second: second)
             landed = time
             landingPoint = first
-            makeUp = Self.makeUp(speed: speed)
-            // The frame after the landing moves by the make-up only; the model starts a frame
-            // period after the landing, less the lead that covers the handover.
-            origin = time + Self.framePeriod - lead
-            opening = .makeUp
-            firstInterval = Self.makeUpInterval(distance: makeUp)
-        case .gliding, .resting:
-            // libinput is still in the scroll these fingers started: continue without a lift.
+        case .resting(let still, let owed):
             landing = nil
+            resumedFrom = (still, owed)
+        case .gliding(let glide):
+            landing = nil
+            resumedFrom = glide.resumedFrom
+        }
+        if scrolling {
+            // libinput is still in the scroll these fingers started: continue without a lift.
             makeUp = 0
             origin = time
             opening = .resumed
             firstInterval = Self.framePeriod
+        } else {
+            // After a landing, or fingers that started no scroll: the frame after moves by the
+            // make-up only, which libinput's scroll start drops; the model starts a frame period
+            // later, less the lead that covers the handover.
+            makeUp = Self.makeUp(speed: speed)
+            origin = time + Self.framePeriod - lead
+            opening = .makeUp
+            firstInterval = Self.makeUpInterval(distance: makeUp)
         }
         let room = Self.glideRoom(from: first, second, along: direction)
         var end = origin + (settles ? Duration.seconds(settle) : maxDuration)
