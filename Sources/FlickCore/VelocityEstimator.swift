@@ -30,11 +30,15 @@ public struct VelocityEstimator: Sendable {
         case .lsq2:
             // A parabola fitted to forward motion can turn back at its end when the stamps are
             // uneven (frames stamped in a bunch, then one late: a stalled sender). A release
-            // velocity against the motion it was fitted to is that artefact, never the finger:
-            // the motion's own average over the look-back window answers instead, as it does
-            // when no parabola fits (samples at only two distinct times).
+            // velocity against the motion's average whose newest step went forward is that
+            // artefact: the average over the look-back window answers instead, as it does when
+            // no parabola fits (samples at only two distinct times). A newest step that went
+            // back with the fit is the finger turning back before it lifted: the fit stands.
             let average = Self.lookback(history)
-            guard let fitted = Self.leastSquaresQuadratic(history), fitted • average >= 0 else { return average }
+            guard let fitted = Self.leastSquaresQuadratic(history) else { return average }
+            if fitted • average < 0 && (history[newest: 0].position - history[newest: 1].position) • fitted <= 0 {
+                return average
+            }
             return fitted
         case .lookback: return Self.lookback(history)
         }

@@ -63,6 +63,23 @@ import FlickTestSupport
         #expect(v.y > 0 && v == average, "forward, the motion's average: \(v.y) vs \(average.y)")
     }
 
+    @Test("LSQ2 keeps a finger that turned back before it lifted: never the way it no longer went")
+    func aTurnBeforeTheLiftIsKept() throws {
+        // 200 mm/s down for 128 ms, then 150 mm/s up for three frames (8 ms apart): the average
+        // over the look-back window still points down, the fit and the newest steps up.
+        var h = TouchHistory(capacity: 64)
+        let start = Self.release - .milliseconds(160)
+        var y = 0.0
+        for frame in 0...19 {
+            if frame > 0 { y += frame <= 16 ? 1.6 : -1.2 }
+            h.append(TouchSample(time: start + .milliseconds(Int64(frame * 8)), position: Vector(x: 0, y: y)))
+        }
+        let average = VelocityEstimator.lookback(h)
+        #expect(average.y > 0, "the average still points down: \(average.y)")
+        let v = try #require(VelocityEstimator(kind: .lsq2).estimate(&h, release: Self.release))
+        #expect(v.y < 0, "up, as the finger went last: \(v.y)")
+    }
+
     @Test("samples at only two distinct times fit no parabola: LSQ2 gives the look-back average, not a stop")
     func twoDistinctStampsGiveTheAverage() throws {
         // Coarse stamps: three frames of one read stamped alike, 8 ms after the first.
