@@ -17,8 +17,8 @@ enum GestureOutcome {
 ///
 /// A scroll is exactly `fingers` fingers moving together. It is released when they lift: all in
 /// one frame, or the rest within `liftWindow` of the first without travelling more than
-/// `liftTravel`. The release velocity is frozen before the first lift, because the centroid
-/// jumps when one finger leaves before the other.
+/// `liftTravel` beyond where the flick carries them. The release velocity is frozen before the
+/// first lift, because the centroid jumps when one finger leaves before the other.
 struct GestureRecognizer {
     enum State {
         /// No finger on the device.
@@ -125,14 +125,15 @@ struct GestureRecognizer {
 
         case .lifting(let since, let velocity, let newest, let travel):
             let moved = travel + frame.translation
+            let strayed = Self.ownMotion(moved, velocity: velocity, since: frame.time - since).length > liftTravel
             if fingers == 0 {
                 state = .idle
-                if frame.time - since > liftWindow || moved.length > liftTravel {
+                if frame.time - since > liftWindow || strayed {
                     return .ended(reason: .fingerStayed, velocity: velocity)
                 }
                 return .released(velocity: velocity, newestMotion: newest, travel: (position - startPosition).length)
             }
-            if frame.newTouch || moved.length > liftTravel || frame.time - since > liftWindow {
+            if frame.newTouch || strayed || frame.time - since > liftWindow {
                 // A finger stayed, moved on, or came back: pointer motion or a new gesture.
                 state = .ignoring(reason: .fingerStayed)
                 return .none
@@ -145,6 +146,17 @@ struct GestureRecognizer {
             state = .idle
             return .ended(reason: reason, velocity: nil)
         }
+    }
+
+    /// What fingers still down after the first lift moved by themselves: `moved` (mm since the
+    /// first lift, `elapsed` ago) less what the flick carries them along its frozen `velocity`
+    /// in that time. Fingers of a flick leave 10–30 ms apart (DESIGN_NOTES §2), still moving:
+    /// at 200 mm/s one travels 2–6 mm before it lifts. Sideways, backwards or faster is their own.
+    static func ownMotion(_ moved: Vector, velocity: Vector?, since elapsed: Duration) -> Vector {
+        guard let velocity, velocity.length > 0, elapsed > .zero else { return moved }
+        let direction = velocity / velocity.length
+        let carried = min(max(moved • direction, 0), velocity.length * elapsed.seconds)
+        return moved - direction * carried
     }
 
     /// Starts reading a gesture of `fingers` fingers.

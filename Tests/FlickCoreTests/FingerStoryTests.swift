@@ -175,6 +175,29 @@ import FlickTestSupport
         #expect(pad.noCoastReasons.last == .fingerStayed)
     }
 
+    /// Fingers leave a flick 10–30 ms apart, still moving: the one left carries on along the
+    /// flick (here 4 mm in 20 ms of a 200 mm/s flick) and the scroll coasts. Moving back, or on
+    /// much faster than the flick, it is the finger's own motion.
+    @Test func theLastFingerCarryingOnWithTheFlickStillCoasts() throws {
+        func flick(thenLastFingerMoves delta: Vector) throws -> FingerScript {
+            let pad = try FingerScript(device: "synaptics-rmi4")
+            Self.twoFingers(pad)
+            pad.move(by: Vector(x: 0, y: 20), over: .milliseconds(100))
+            pad.lift(1)
+            pad.move(by: delta, over: .milliseconds(20))
+            pad.lift(0)
+            pad.wait(.seconds(6))
+            return pad
+        }
+        let along = try flick(thenLastFingerMoves: Vector(x: 0, y: 4))
+        #expect(along.coasts.count == 1, "\(along.noCoastReasons)\n\(along.transcript)")
+        #expect(along.verticalTotal < 0, "fingers down scroll down")
+        let back = try flick(thenLastFingerMoves: Vector(x: 0, y: -4))
+        #expect(back.coasts.isEmpty && back.noCoastReasons.last == .fingerStayed, "\(back.transcript)")
+        let faster = try flick(thenLastFingerMoves: Vector(x: 0, y: 12))
+        #expect(faster.coasts.isEmpty && faster.noCoastReasons.last == .fingerStayed, "\(faster.transcript)")
+    }
+
     @Test func fingerStaysLongerThanTheLiftWindow() throws {
         let pad = try FingerScript(device: "synaptics-rmi4")
         Self.twoFingers(pad)

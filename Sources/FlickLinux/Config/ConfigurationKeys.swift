@@ -67,7 +67,7 @@ extension ConfigurationLoader {
                 get: { $0.touchpad.liftWindow.configMilliseconds },
                 set: { $0.touchpad.liftWindow = .configMilliseconds($1) }),
         .number("touchpad.lift_travel", 0...50, symbol: "travel", unit: "mm",
-                "A finger left on the pad that travels more than this after the first lift is pointer motion: no coast (touchscreen drags too).",
+                "A finger left on the pad that travels more than this after the first lift, beyond where the flick carries it, is pointer motion: no coast (touchscreen drags too).",
                 get: { $0.touchpad.liftTravel }, set: { $0.touchpad.liftTravel = $1 }),
 
         .boolean("touchscreen.enabled", "Coast after touchscreen drags.",
