@@ -77,10 +77,28 @@ struct Coast {
         millimetresPerSecond * deceleration.remainingFraction(after: (time - origin).seconds)
     }
 
-    /// True when every unit the coast will ever emit has been emitted.
+    /// True when every unit the coast will ever emit has been emitted: with the lead, before
+    /// the model comes to rest; a coast cut at `coast.max_duration` at its own total.
     var isAtRest: Bool {
-        let d = destination
-        return emittedVertical == Int64(d.vertical.rounded()) && emittedHorizontal == Int64(d.horizontal.rounded())
+        let goal = total
+        return emittedVertical == goal.vertical && emittedHorizontal == goal.horizontal
+    }
+
+    /// When the output has emitted its total unless stopped: the later axis's last half-unit
+    /// crossing (the model plus the lead reaching the total), no later than `end`.
+    var outputEnd: Instant {
+        let goal = total
+        guard let v = lastCrossing(velocity: vertical, total: goal.vertical),
+              let h = lastCrossing(velocity: horizontal, total: goal.horizontal) else { return end }
+        return min(origin + Duration.seconds(max(v, h)), end)
+    }
+
+    /// Seconds after the origin at which one axis's output crosses the half unit before its
+    /// total (0 for an axis that emits nothing; nil when the model never gets there, cut).
+    private func lastCrossing(velocity: Double, total: Int64) -> Double? {
+        guard total != 0 else { return 0 }
+        let boundary = Double(total) - (total > 0 ? 0.5 : -0.5) - Self.lead(total: total)
+        return deceleration.time(toReach: boundary, velocity: velocity)
     }
 
     /// Emits the movement from the last tick to `time`. Returns the output and whether the

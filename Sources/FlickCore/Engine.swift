@@ -406,11 +406,11 @@ public final class Engine {
         var started = Coast(source: device, origin: min(origin, time), vertical: vertical, horizontal: horizontal,
                             millimetresPerSecond: v, deceleration: Deceleration(ratePerMillisecond: settings.decelerationRate),
                             maxDuration: settings.maxDuration, period: period)
-        // The model may end before the release frame (at rest within the first period, or
+        // The output may end before the release frame (its total within the first period, or
         // cut by a max_duration shorter than it): such a coast lasts no time, not less.
         let plan = CoastPlan(releaseVelocity: released, velocity: v, boosted: boosted,
                              destinationHiRes: started.destination, totalHiRes: started.total,
-                             duration: max(.zero, started.end - time),
+                             duration: max(.zero, started.outputEnd - time),
                              travelMillimetres: Deceleration(ratePerMillisecond: settings.decelerationRate)
                                  .position(after: settings.maxDuration.seconds, velocity: v.length))
         onReport?(.coastStarted(device: device, time: time, plan: plan))
@@ -471,7 +471,7 @@ public final class Engine {
         }
         let (output, ended) = running.advance(to: time)
         coast = running
-        if ended { finish(at: time, reason: running.settles || running.isAtRest ? .finished : .maxDuration) }
+        if ended { finish(at: time, reason: running.settles ? .finished : .maxDuration) }
         return output
     }
 

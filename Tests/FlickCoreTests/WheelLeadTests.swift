@@ -81,4 +81,34 @@ import Testing
         #expect(out.reduce(Int64(0)) { $0 + Int64($1.1) } == total, "\(out), expected \(total)")
         #expect(out.allSatisfy { $0.0 <= Self.origin + .milliseconds(300) })
     }
+
+    /// With the lead the output reaches its total while the model is 60.5 units short, at
+    /// t = −ln(1 − k·(total − 60.5)/v0)/k: the coast ends with that event (a cut one too, not
+    /// silent until max_duration) and says when beforehand, so its plan's duration is true.
+    @Test("a coast ends with its last event, when it said it would",
+          arguments: [(3000.0, Duration.milliseconds(60000)), (-3000.0, .milliseconds(60000)),
+                      (3000.0, .milliseconds(300)), (30000.0, .milliseconds(5000))])
+    func endsWithItsLastEvent(velocity: Double, maxDuration: Duration) throws {
+        var c = Self.coast(velocity: velocity, maxDuration: maxDuration)
+        let k = -1000 * log(0.998)
+        let settle = log(0.5 * k / abs(velocity)) / -k
+        let cut = min(settle, maxDuration.seconds)
+        let total = (velocity / k * (settle <= maxDuration.seconds ? 1 : 1 - exp(-k * cut))).rounded()
+        let last = total - (velocity > 0 ? 60.5 : -60.5)
+        let expected = Self.origin + Duration.seconds(-log(1 - k * last / velocity) / k)
+        #expect(abs((c.outputEnd - expected).microseconds) <= 1, "\(c.outputEnd) vs \(expected)")
+        #expect(c.outputEnd < c.end, "the model is still moving when the output is done")
+        var now = Self.origin + Self.period
+        var lastEvent: Instant?
+        var endedAt: Instant?
+        for _ in 0..<100_000 {
+            let (output, ended) = c.advance(to: now)
+            if output.verticalHiRes != 0 { lastEvent = now }
+            if ended { endedAt = now; break }
+            now = max(c.nextDeadline, now + Duration(microseconds: 1))
+        }
+        let end = try #require(endedAt, "the coast never ended")
+        #expect(end == lastEvent, "ended at \(end), last event at \(String(describing: lastEvent))")
+        #expect(end >= c.outputEnd && end - c.outputEnd <= Self.period, "ended \(end), said \(c.outputEnd)")
+    }
 }
