@@ -266,13 +266,15 @@ public final class Engine {
             // in that frame, flagged, and are ignored until they lift.
             abandon(state, device: device, fingersDown: (state.tracker?.fingerCount ?? 0) > 0, at: time)
         }
-        if event.type == EventCode.key, event.value == 1, EventCode.isPointerButton(event.code) {
-            state.buttonPressed = true
-        }
         let fingersBefore = state.tracker?.fingerCount ?? 0
         guard state.tracker != nil else {
             if event.type == EventCode.absolute && event.code == EventCode.absMTSlot { state.currentSlot = Int(event.value) }
             return WheelOutput()
+        }
+        // Kept until the frame ends (a device read for nothing keeps none: a flag left from
+        // before a reload admitted it would read as a click in its first frame).
+        if event.type == EventCode.key, event.value == 1, EventCode.isPointerButton(event.code) {
+            state.buttonPressed = true
         }
         guard let frame = state.tracker?.handle(event, at: time) else { return WheelOutput() }
         let buttonPressed = state.buttonPressed

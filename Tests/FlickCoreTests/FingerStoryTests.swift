@@ -283,6 +283,35 @@ import FlickTestSupport
         #expect(other.coastEndReasons == [.button], "a press after dropped events on another pad")
     }
 
+    /// A pad read for nothing (a `[[device]]` section turns it off) is clicked, then a reload
+    /// admits it: the click is long over, so the pad's first frame afterwards (a finger resting
+    /// there, no landing) does not stop another pad's coast as a click.
+    @Test func aClickWhileIgnoredIsNoClickAfterAReload() throws {
+        let ignored: DeviceID = 42
+        let other = try Fixtures.device("elantech-touchpad")
+        var off = Configuration.defaults
+        off.devices = [DeviceRule(name: other.name, enabled: false, configuration: .defaults)]
+        let pad = try FingerScript(device: "synaptics-t440", configuration: off)
+        pad.engine.addDevice(ignored, description: other)
+        for event in [InputEvent(type: EventCode.key, code: EventCode.buttonLeft, value: 1),
+                      InputEvent(type: EventCode.synchronization, code: EventCode.synReport, value: 0),
+                      InputEvent(type: EventCode.key, code: EventCode.buttonLeft, value: 0),
+                      InputEvent(type: EventCode.synchronization, code: EventCode.synReport, value: 0)] {
+            _ = pad.engine.handle(event, from: ignored, at: pad.now)
+        }
+        pad.wait(.milliseconds(500))
+        pad.engine.apply(.defaults, at: pad.now)
+        Self.twoFingers(pad)
+        pad.move(by: Vector(x: 0, y: 20), over: .milliseconds(100))
+        pad.lift()
+        pad.wait(.milliseconds(100))
+        #expect(pad.engine.isCoasting)
+        _ = pad.engine.handle(InputEvent(type: EventCode.synchronization, code: EventCode.synReport, value: 0),
+                              from: ignored, at: pad.now)
+        pad.wait(.seconds(5))
+        #expect(pad.coastEndReasons == [.finished], "the click came before the reload")
+    }
+
     @Test func stopCallEndsTheCoast() throws {
         let pad = try FingerScript(device: "synaptics-t440")
         Self.twoFingers(pad)
