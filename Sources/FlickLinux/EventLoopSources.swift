@@ -90,7 +90,11 @@ final class SignalReceiver {
         }
     }
 
+    /// Signals still pending are read and dropped before the mask is restored: a second
+    /// SIGTERM while the daemon shut down (Ctrl-C twice) would otherwise be delivered then and
+    /// end the process by it (status 143, not 0).
     deinit {
+        while case .some(.some) = try? Syscall.nextSignal(fileDescriptor) {}
         Syscall.close(fileDescriptor)
         Syscall.restoreSignalMask(previousMask)
     }
