@@ -181,9 +181,10 @@ public final class Daemon {
     private var nextID: DeviceID = 1
     /// Set after the first permission error, which is explained at length; later ones are not.
     private var explainedAccessDenied = false
-    /// Touch devices present that flickd may not read (permission denied), by node: while no
-    /// touch device is read, the log and the status say so rather than "waiting for one".
-    private var refusedTouchNodes: Set<String> = []
+    /// Touch devices present that flickd may not read (permission denied): their syspaths by
+    /// node. While no touch device is read, the log and the status say so rather than
+    /// "waiting for one".
+    private var refusedTouchNodes: [String: String] = [:]
     /// Set while writes to the output device fail, so a failure is logged once rather than per tick.
     private var outputFailing = false
     /// A lift of the virtual fingers the kernel did not take: when to write it again, and the
@@ -316,7 +317,7 @@ public final class Daemon {
             if refusedTouchNodes.isEmpty {
                 logger.notice("no touchpad or touchscreen to read yet; waiting for one to be plugged in\(later)")
             } else {
-                logger.notice("no touchpad or touchscreen flickd may read: \(refusedTouchNodes.sorted().joined(separator: ", ")) refused access (see above); they are opened when udev reports them again (plugged in, or `sudo udevadm trigger` once a udev rule gives access) or when flickd starts with the input group\(later)")
+                logger.notice("no touchpad or touchscreen flickd may read: \(refusedTouchNodes.keys.sorted().joined(separator: ", ")) refused access (see above); they are opened when udev reports them again (plugged in, or `sudo udevadm trigger` once a udev rule gives access) or when flickd starts with the input group\(later)")
             }
         }
         // The devices present are open, and the output with them: startup is complete.
@@ -982,6 +983,18 @@ public final class Daemon {
         }
     }
 
+    /// Reads each unwatched mouse and keyboard once, dropping what it sent (no coast runs to
+    /// stop), and closes those gone.
+    private func closeVanishedStopSources() {
+        for (id, open) in devices.sorted(by: { $0.key < $1.key }) where open.role != .touch {
+            switch open.device.readAvailable({ _ in }) {
+            case .drained: break
+            case .vanished: close(id, at: now(), why: "removed")
+            case .failed(let error): close(id, at: now(), why: "closed after a read error: \(error)")
+            }
+        }
+    }
+
     /// Starts watching a mouse or keyboard. What it sent while unwatched came before the coast
     /// and is dropped unread.
     private func watch(_ id: DeviceID, _ open: OpenDevice) {
@@ -1040,8 +1053,11 @@ public final class Daemon {
                 let judged = !node.syspath.isEmpty && unusedTouchNodes[node.devnode] == node.syspath
                 open(node, at: now(), announced: true, judgedBefore: judged)
             case .removed(let devnode, let syspath):
-                refusedTouchNodes.remove(devnode)
-                unusedTouchNodes[devnode] = nil
+                // A late removal of the device a node had before (read after a rescan) leaves
+                // what is known of the one there now.
+                func same(_ known: String?) -> Bool { known.map { $0.isEmpty || syspath.isEmpty || $0 == syspath } ?? false }
+                if same(refusedTouchNodes[devnode]) { refusedTouchNodes[devnode] = nil }
+                if same(unusedTouchNodes[devnode]) { unusedTouchNodes[devnode] = nil }
                 guard let id = idsByNode[devnode], let open = devices[id] else { break }
                 if !syspath.isEmpty && !open.node.syspath.isEmpty && syspath != open.node.syspath {
                     // The removal of the device the node belonged to before, read after a rescan
@@ -1052,9 +1068,12 @@ public final class Daemon {
                 }
             case .missedEvents:
                 // A device removed unreported ends when its descriptor reports ENODEV, or when
-                // the rescan finds another device at its node.
+                // the rescan finds another device at its node. Mice and keyboards are watched
+                // only while a coast runs: between coasts each is read once here, so one
+                // unplugged meanwhile is closed now, not at the next coast.
                 logger.warning("hot-plug events were lost (flickd's queue of udev events overflowed): looking at every device again")
                 openDevices(at: now())
+                if !watchingStopSources { closeVanishedStopSources() }
             }
         }
     }
@@ -1082,7 +1101,7 @@ public final class Daemon {
         guard let monitor else { return }
         let nodes = monitor.inputNodes()
         refusedTouchNodes = refusedTouchNodes.filter { refused in
-            nodes.contains { $0.devnode == refused && ($0.kind == .touchpad || $0.kind == .touchscreen) }
+            nodes.contains { $0.devnode == refused.key && ($0.kind == .touchpad || $0.kind == .touchscreen) }
         }
         for node in nodes { open(node, at: time) }
     }
@@ -1119,7 +1138,7 @@ public final class Daemon {
         }
         guard !isOwnDevice(node) else { return }
         // No touch device at this node any more (its removal lost): not a refused one either.
-        if node.kind != .touchpad && node.kind != .touchscreen { refusedTouchNodes.remove(node.devnode) }
+        if node.kind != .touchpad && node.kind != .touchscreen { refusedTouchNodes[node.devnode] = nil }
         let role: Role
         switch node.kind {
         case .touchpad, .touchscreen: role = .touch
@@ -1135,7 +1154,8 @@ public final class Daemon {
             let named = node.devnode + (node.name.isEmpty ? "" : " (\(node.printedName))")
             if error.isPermissionDenied {
                 // Refused before (a udev change or a rescan looked again): said already.
-                let again = role == .touch && !refusedTouchNodes.insert(node.devnode).inserted
+                let before = role == .touch ? refusedTouchNodes.updateValue(node.syspath, forKey: node.devnode) : nil
+                let again = before.map { $0 == node.syspath || $0.isEmpty || node.syspath.isEmpty } ?? false
                 if again {
                     logger.debug("cannot open \(named): \(error.reason) (still)")
                 } else if !explainedAccessDenied {
@@ -1155,7 +1175,7 @@ public final class Daemon {
             }
             return
         }
-        refusedTouchNodes.remove(node.devnode)
+        refusedTouchNodes[node.devnode] = nil
         let id = nextID
         nextID += 1
         var identity: DeviceIdentity?

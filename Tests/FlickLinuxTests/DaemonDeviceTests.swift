@@ -409,6 +409,25 @@ struct DaemonDeviceTests {
         #expect(log.lines.contains("info: \(oldPad.devnode) (Old Pad): removed (its node now belongs to Newer Pad)"), "\(log.lines)")
     }
 
+    /// A keyboard unplugged while udev's events were lost, no coast running (mice and keyboards
+    /// are watched only during one): the rescan reads it once and closes it; the mouse still
+    /// there stays open.
+    @Test func anIdleKeyboardUnpluggedWhileEventsWereLostIsClosed() throws {
+        let source = ScriptedDevices()
+        let keyboard = try source.node(3, .keyboard, name: "USB Keyboard")
+        let mouse = try source.node(4, .mouse, name: "USB Mouse")
+        source.present = [keyboard, mouse]
+        let log = try Self.run(source, steps: [
+            {
+                source.devices[keyboard.devnode]?.unplug()
+                source.present = [mouse]
+                return [.missedEvents]
+            },
+        ])
+        #expect(log.lines.contains("info: \(keyboard.devnode) (USB Keyboard): removed"), "\(log.lines)")
+        #expect(!log.lines.contains { $0.contains("\(mouse.devnode) (USB Mouse): removed") }, "\(log.lines)")
+    }
+
     /// Back: this user's session active again, or logind's record with no active session (no
     /// other user's either), each said as it is.
     @Test("while another user's session is active on the seat no device is open, nor opened when plugged in; this user's again opens them all",
@@ -698,6 +717,37 @@ struct DaemonDeviceTests {
         let waiting = "STATUS=waiting for a touchpad or touchscreen"
         let refused = "STATUS=may not read the touchpad or touchscreen (permission denied)"
         #expect(statuses == [["READY=1\n" + waiting, refused], [waiting], [refused], [waiting]], "\(statuses)")
+    }
+
+    /// Hot-plug events lost: the rescan finds another refused pad at a refused pad's node (said
+    /// as a new refusal, not "still"); the first one's removal, read afterwards, leaves the
+    /// second refused: the status keeps saying so.
+    @Test func aLateRemovalOfARefusedPadLeavesTheOneNowAtItsNodeRefused() throws {
+        let listener = try NotifySocketListener(abstract: false)
+        let log = CollectedLog()
+        let notifier = try ServiceNotifier(address: listener.address, logger: log.logger)
+        let source = ScriptedDevices()
+        let first = try source.node(5, .touchpad, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440")
+        var second = try source.node(5, .touchpad, name: "Apple Magic Trackpad", fixture: "generic-usb-touchpad")
+        second.syspath = "/sys/devices/virtual/input/input50/event5"
+        source.refused = [first.devnode]
+        source.present = [first]
+        var statuses: [[String]] = []
+        let daemonLog = try Self.run(source, steps: [
+            {
+                statuses.append(listener.received())
+                source.present = [second]
+                return [.missedEvents]
+            },
+            { [.removed(devnode: first.devnode, syspath: first.syspath)] },
+            {
+                statuses.append(listener.received())
+                return []
+            },
+        ], notifier: notifier)
+        let refused = "STATUS=may not read the touchpad or touchscreen (permission denied)"
+        #expect(statuses == [["READY=1\n" + refused], []], "\(statuses)")
+        #expect(daemonLog.lines.contains { $0.hasPrefix("warning: cannot open /dev/input/event5 (Apple Magic Trackpad)") }, "\(daemonLog.lines)")
     }
 
     /// udev's "change" (`udevadm trigger`) of a touch device judged not used, or refused, says
