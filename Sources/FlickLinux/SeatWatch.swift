@@ -39,9 +39,25 @@ public final class SeatWatch {
 
     /// The watch of seat0 for this process's user; nil for root, which follows no one's session,
     /// and where logind keeps no seats (it makes the folder at its start, before any session):
-    /// a watch there would wait on /run, woken by every file made in it.
-    public static func forThisUser(logger: Logger) throws(SystemError) -> SeatWatch? {
-        getuid() == 0 || !Syscall.exists(ConfigWatcher.split(seat0).directory) ? nil : try SeatWatch(logger: logger)
+    /// a watch there would wait on /run, woken by every file made in it. Nil too when the watch
+    /// cannot be made (no inotify instance left: the user's fs.inotify.max_user_instances are
+    /// used up), with a warning on `logger`: following the seat guards against another user's
+    /// flicks, and flickd runs on without it, as without logind.
+    public static func forThisUser(logger: Logger) -> SeatWatch? {
+        forUser(getuid(), logger: logger)
+    }
+
+    /// `forThisUser` for user `uid` and the seat file at `path`; `watch` makes the watch
+    /// (`init(path:uid:logger:)`; tests pass one that fails).
+    static func forUser(_ uid: UInt32, path: String = seat0, logger: Logger,
+                        watch: (String, UInt32, Logger) throws(SystemError) -> SeatWatch = SeatWatch.init(path:uid:logger:)) -> SeatWatch? {
+        guard uid != 0, Syscall.exists(ConfigWatcher.split(path).directory) else { return nil }
+        do {
+            return try watch(path, uid, logger)
+        } catch {
+            logger.warning("the seat's active session is not followed (\(error)); flickd will not pause while another user's session is active on seat0: it goes on reading the input devices, and that user's flicks coast through its virtual device")
+            return nil
+        }
     }
 
     /// What the file says now.

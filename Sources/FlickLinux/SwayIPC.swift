@@ -276,8 +276,9 @@ public final class SwaySessionWatch: DesktopWatch {
 
     /// Connects to the sway listening on `socket`, if given and it answers, and watches
     /// `runtimeDirectory`, and the directory of `swaysock` (`$SWAYSOCK` as set, live or not), for
-    /// the next sway. Throws when it can do neither, or epoll, inotify or a timerfd cannot be
-    /// had.
+    /// the next sway. Without inotify it follows the sway it connected to, and warns on `logger`
+    /// that a later one is not waited for. Throws when it can do neither (inotify's error when
+    /// that failed), or epoll or a timerfd cannot be had.
     public convenience init(socket: String?, runtimeDirectory: String?, swaysock: String? = nil, user: uid_t = getuid(),
                             retryInterval: Duration = .milliseconds(100), answerWait: Duration = DesktopSettings.swayTimeout,
                             logger: Logger) throws(SystemError) {
@@ -286,10 +287,11 @@ public final class SwaySessionWatch: DesktopWatch {
     }
 
     /// The watch made at `now` on the monotonic clock (tests pass one long past: the retry
-    /// timer, armed for it, fires at once).
+    /// timer, armed for it, fires at once), with its inotify instance from `makeInotify`
+    /// (tests pass one that fails).
     init(socket: String?, runtimeDirectory: String?, swaysock: String? = nil, user: uid_t = getuid(),
          retryInterval: Duration = .milliseconds(100), answerWait: Duration = DesktopSettings.swayTimeout,
-         now: Instant, logger: Logger) throws(SystemError) {
+         now: Instant, inotify makeInotify: () throws(SystemError) -> Int32 = Syscall.inotifyCreate, logger: Logger) throws(SystemError) {
         self.runtimeDirectory = runtimeDirectory
         self.swaysock = swaysock.flatMap { $0.hasPrefix("/") ? $0 : nil }
         self.user = user
@@ -309,19 +311,26 @@ public final class SwaySessionWatch: DesktopWatch {
             }
         }
         var inotify: Int32?
+        var inotifyFailure: SystemError?
         if !places.isEmpty {
-            let fd = try Syscall.inotifyCreate()
-            for place in places {
-                // A directory that cannot be watched (gone, no permission) is one place less.
-                guard let watch = try? Syscall.inotifyAddWatch(fd, path: place.path,
-                                                               mask: UInt32(IN_CREATE | IN_MOVED_TO | IN_ONLYDIR)) else { continue }
-                directories[watch] = place
-            }
-            if directories.isEmpty || (try? poll.add(fd, token: Token.directory)) == nil {
-                directories = [:]
-                Syscall.close(fd)
-            } else {
-                inotify = fd
+            do throws(SystemError) {
+                let fd = try makeInotify()
+                for place in places {
+                    // A directory that cannot be watched (gone, no permission) is one place less.
+                    guard let watch = try? Syscall.inotifyAddWatch(fd, path: place.path,
+                                                                   mask: UInt32(IN_CREATE | IN_MOVED_TO | IN_ONLYDIR)) else { continue }
+                    directories[watch] = place
+                }
+                if directories.isEmpty || (try? poll.add(fd, token: Token.directory)) == nil {
+                    directories = [:]
+                    Syscall.close(fd)
+                } else {
+                    inotify = fd
+                }
+            } catch {
+                // No instance left (the user's fs.inotify.max_user_instances): the sway running
+                // now can still be followed.
+                inotifyFailure = error
             }
         }
         self.inotify = inotify
@@ -330,7 +339,10 @@ public final class SwaySessionWatch: DesktopWatch {
             if connection != nil { firstAnswer = .startedIfAfter(now + answerWait) }
         }
         guard connection != nil || inotify != nil else {
-            throw SystemError(errno: ECONNREFUSED, call: "connect", path: socket)
+            throw inotifyFailure ?? SystemError(errno: ECONNREFUSED, call: "connect", path: socket)
+        }
+        if let inotifyFailure {
+            logger.warning("natural scrolling: a sway that starts after this one is not waited for (\(inotifyFailure)); the desktop is asked again at each reload")
         }
         if connection == nil {
             // A sway already bound, not listening yet or with its backlog full (starting, the

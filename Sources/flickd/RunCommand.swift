@@ -115,7 +115,7 @@ struct RunCommand: FlickdCommand {
                 configuration: live,
                 // Asked off the event loop (gsettings may be slow); the answer is applied when it comes.
                 desktop: try DesktopQuery(),
-                seat: try SeatWatch.forThisUser(logger: logger))
+                seat: SeatWatch.forThisUser(logger: logger))
             try daemon.run()
         } catch {
             logger.error("\(error)")

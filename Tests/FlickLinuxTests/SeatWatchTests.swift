@@ -1,0 +1,29 @@
+import Glibc
+import Testing
+@testable import FlickLinux
+
+/// Following logind's seat0 file is a safety feature beside flickd's work: a watch that cannot
+/// be made is a warning, and flickd runs on.
+@Suite struct SeatWatchTests {
+    /// The user's inotify instances used up (fs.inotify.max_user_instances, 128 on most
+    /// systems, shared by every program of the user): flickd starts all the same, and says what
+    /// it will not notice.
+    @Test func noInotifyLeftIsAWarningAndFlickdRunsOn() throws {
+        let directory = ConfigScratchDirectory()
+        directory.write("seat0", "ACTIVE=2\nACTIVE_UID=1000\n")
+        let log = CollectedLog()
+        let seat = SeatWatch.forUser(1000, path: directory.file("seat0"), logger: log.logger) { _, _, _ throws(SystemError) in
+            throw SystemError(errno: EMFILE, call: "inotify_init1")
+        }
+        #expect(seat == nil)
+        #expect(log.lines == [
+            "warning: the seat's active session is not followed (inotify_init1: Too many open files); flickd will not pause while another user's session is active on seat0: it goes on reading the input devices, and that user's flicks coast through its virtual device",
+        ])
+
+        // With inotify the watch is made; for root, or without logind's seats directory, none is.
+        #expect(SeatWatch.forUser(1000, path: directory.file("seat0"), logger: log.logger)?.current() == .active)
+        #expect(SeatWatch.forUser(0, path: directory.file("seat0"), logger: log.logger) == nil)
+        #expect(SeatWatch.forUser(1000, path: directory.file("seats/seat0"), logger: log.logger) == nil)
+        #expect(log.lines.count == 1, "no warning for those")
+    }
+}
