@@ -49,6 +49,8 @@ public enum DesktopSettings {
         /// real touchpad's (KDE Plasma).
         public var value: Bool
         /// Where it was read, for the log: `"GNOME gsettings org.gnome.desktop.peripherals.touchpad natural-scroll"`.
+        /// The probe escapes the control characters of what the desktop named in it (a device's
+        /// name, a KDE group) as `\u001B`: it stays one line, with nothing for a terminal to act on.
         public var source: String
         /// Each device's own setting, where the desktop keeps one per device and flickd can read
         /// it (KDE Plasma on Wayland, sway, an X server); nil elsewhere.
@@ -134,11 +136,13 @@ public enum DesktopSettings {
                 : "the desktop's setting is not read"
             return (nil, "natural scrolling: \(value) (scroll.natural = \(value) in the configuration\(configuration.output.mode == .touchpad ? ", " : "; ")\(applies))")
         }
+        // What the desktop said is built escaped where it is read; the reasons of a miss carry
+        // text from elsewhere too (the X library's error, a path from the environment).
         switch probe() {
         case .none(let why), .unanswered(let why):
-            return (false, "natural scrolling: auto → false (no desktop setting found: \(why)); set scroll.natural = true if coasts run against your scrolling")
+            return (false, "natural scrolling: auto → false (no desktop setting found: \(QuotedText.controlsEscaped(why))); set scroll.natural = true if coasts run against your scrolling")
         case .found(let found):
-            return (found.value, "natural scrolling: auto → \(found.value) (\(found.source))")
+            return (found.value, "natural scrolling: auto → \(found.value) (\(QuotedText.controlsEscaped(found.source)))")
         }
     }
 
@@ -349,7 +353,7 @@ public enum DesktopSettings {
             return .failure(Miss(why: why, unanswered: true))
         case .output(let output):
             guard let value = parseGSettingsBoolean(output) else {
-                return .failure(Miss(why: "gsettings printed \"\(output.trimmingWhitespace.prefix(80))\", not true or false"))
+                return .failure(Miss(why: "gsettings printed \(QuotedText.quoted(String(output.trimmingWhitespace.prefix(80)))), not true or false"))
             }
             return .success(Answer(value, "GNOME gsettings \(gnomeSchema) \(gnomeKey)"))
         }
@@ -418,7 +422,8 @@ public enum DesktopSettings {
         guard let first = perDevice.entries.first(where: { $0.device != VirtualTouchpad.identity }) else {
             return .success(Answer(PerDeviceNaturalScrolling.unsetDefault, "\(perDevice.source): no touchpad but flickd's", perDevice: perDevice))
         }
-        return .success(Answer(first.natural, "\(perDevice.source), \(first.device.name)", perDevice: perDevice))
+        // The name is the device's own (its firmware's, through sway or the X server): escaped.
+        return .success(Answer(first.natural, QuotedText.controlsEscaped("\(perDevice.source), \(first.device.name)"), perDevice: perDevice))
     }
 
     /// KDE Plasma's touchpad files, the session type's first: `kcminputrc` (Wayland) and
@@ -479,13 +484,15 @@ public enum DesktopSettings {
                     let listed = perDevice.entries.map { "\($0.device.name): \($0.natural)" }.joined(separator: ", ")
                     let unlisted = perDevice.unlisted ?? PerDeviceNaturalScrolling.unsetDefault
                     let where_ = perDevice.defaultsGroup.map { "KWin's \($0), \(unlisted)" } ?? "libinput's default, off"
+                    // The names are the devices' as KConfig wrote them, their \xNN escapes read back.
                     return .success(Answer(unlisted,
-                                           "KDE \(perDevice.source): no group named like a touchpad (\(where_), where a device has no group)\(listed.isEmpty ? "" : "; " + listed)",
+                                           QuotedText.controlsEscaped("KDE \(perDevice.source): no group named like a touchpad (\(where_), where a device has no group)\(listed.isEmpty ? "" : "; " + listed)"),
                                            perDevice: perDevice))
                 }
                 continue
             }
-            return .success(Answer(found.value, "KDE \(file) \(found.group) \(found.key)", perDevice: perDevice))
+            // The group names a device as KConfig wrote it, its \xNN escapes read back.
+            return .success(Answer(found.value, QuotedText.controlsEscaped("KDE \(file) \(found.group) \(found.key)"), perDevice: perDevice))
         }
         if read.isEmpty {
             return .failure(Miss(why: "no KDE touchpad file (\(files.map(\.path).joined(separator: ", ")))"))

@@ -128,7 +128,8 @@ public struct JournalLogHandler: LogHandler {
 
     /// The text written for one message, ending in a newline.
     ///
-    /// Journal: `<6>message key=value`, every line of a multi-line message prefixed.
+    /// Journal: `<6>message key=value`, every line of a multi-line message prefixed (a line ends
+    /// at any newline, CR LF and CR included, and at a NUL).
     /// Terminal: `2026-11-22 15:58:06.123 info: message key=value`, continuation lines as they are.
     public static func format(
         level: Logger.Level, message: String, metadata: Logger.Metadata, style: LogStyle, time: WallTime?
@@ -138,7 +139,10 @@ public struct JournalLogHandler: LogHandler {
         switch style {
         case .journal:
             let prefix = "<\(priority(of: level))>"
-            return text.split(separator: "\n", omittingEmptySubsequences: false)
+            // Every line break, so that text from elsewhere in a message (a device's name) starts
+            // no line of its own that journald would read a priority from: "\r\n" is one
+            // Character, which a split on "\n" does not cut, and journald ends a line at a NUL too.
+            return text.split(omittingEmptySubsequences: false, whereSeparator: { $0.isNewline || $0 == "\0" })
                 .map { prefix + $0 + "\n" }.joined()
         case .terminal:
             let stamp = time.map { $0.text + " " } ?? ""

@@ -430,6 +430,50 @@ import Testing
                 "the log says why nothing was found")
     }
 
+    /// What the desktop names and prints (a device's name from its firmware, through sway, the
+    /// X server or a KDE file; gsettings' output) reaches the log line with its control
+    /// characters escaped: a CR LF and `<0>` would start a journal line of priority 0, an ESC
+    /// sequence would act on the terminal showing the log.
+    @Test func whatTheDesktopSaysReachesTheLogEscaped() throws {
+        let name = "Evil\r\n<0>pad\u{1B}[2J"
+        let escaped = #"Evil\u000D\u000A<0>pad\u001B[2J"#
+        func said(_ finding: DesktopSettings.Finding, _ where_: String) -> String {
+            let message = DesktopSettings.naturalScrollingDecision(for: .defaults) { finding }.message
+            #expect(!message.unicodeScalars.contains(where: QuotedText.isControl), "\(where_): \(message.debugDescription)")
+            if let source = finding.answer?.source {
+                #expect(!source.unicodeScalars.contains(where: QuotedText.isControl), "\(where_), as doctor shows it: \(source.debugDescription)")
+            }
+            return message
+        }
+
+        let swaySession = FakeSession()
+        swaySession.sway = [#"[{"identifier": "1:2:Evil", "name": "Evil\r\n<0>pad\u001b[2J", "vendor": 1, "product": 2, "#
+            + #""type": "touchpad", "libinput": {"natural_scroll": "enabled"}}]"#]
+        let sway = said(DesktopSettings.search(in: swaySession.environment(desktop: "sway")), "sway")
+        #expect(sway == "natural scrolling: auto → true (sway: get_inputs, \(escaped))")
+
+        let xSession = FakeSession()
+        xSession.display = ":0"
+        xSession.xServer = [[XInputDevices.Device(name: name, properties: [
+            XInputDevices.naturalScrolling: [1], XInputDevices.tapping: [1], XInputDevices.productID: [1, 2]])]]
+        let x = said(DesktopSettings.search(in: xSession.environment(desktop: "XFCE", session: "x11")), "X server")
+        #expect(x.contains(escaped), "\(x)")
+
+        // KConfig writes a control character in a group's name as \xNN; flickd reads it back.
+        let kde = FakeSession()
+        kde.files["/home/u/.config/kcminputrc"] = #"[Libinput][1][2][Evil\x0d\x0a<0>Touchpad\x1b\x5b2J]"# + "\nNaturalScroll=true\n"
+        let group = said(DesktopSettings.search(in: kde.environment(desktop: "KDE")), "a KDE group named like a touchpad")
+        #expect(group.contains(#"[Evil\u000D\u000A<0>Touchpad\u001B[2J]"#), "\(group)")
+        kde.files["/home/u/.config/kcminputrc"] = #"[Libinput][1][2][Evil\x0d\x0a<0>pad\x1b\x5b2J]"# + "\nNaturalScroll=true\n"
+        let listed = said(DesktopSettings.search(in: kde.environment(desktop: "KDE")), "KWin's per-device groups")
+        #expect(listed.contains(escaped + ": true"), "\(listed)")
+
+        let gnome = FakeSession()
+        gnome.gsettings = "\u{1B}[2J\r\n<0>forged\n"
+        let printed = said(DesktopSettings.search(in: gnome.environment(desktop: "GNOME")), "gsettings")
+        #expect(printed.contains(#"gsettings printed "\u001B[2J\r\n<0>forged", not true or false"#), "\(printed)")
+    }
+
     @Test func explicitSettingsSkipTheProbe() {
         var configuration = Configuration()
         configuration.scroll.natural = .on

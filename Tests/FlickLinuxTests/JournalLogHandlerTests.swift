@@ -38,6 +38,22 @@ struct JournalLogHandlerTests {
         #expect(!lines.joined().contains("2026"))
     }
 
+    /// A message carrying text from outside flickd (a device's name) must not start a journal
+    /// line of its own: journald reads a `<N>` at a line's start as its priority. "\r\n" is one
+    /// Character in Swift, which splitting on "\n" did not cut: the line after it went out
+    /// bare, as an emergency (`<0>`). journald also ends a line at a NUL.
+    @Test("every line break, CR LF and NUL included, starts a line with the prefix")
+    func noForgedPriority() {
+        let lines = Self.written(style: .journal) { logger in
+            logger.warning("pad \"x\r\n<0>forged\"")
+            logger.warning("pad \"x\r<0>cr\u{0}<0>nul\"")
+        }
+        #expect(lines == [
+            "<4>pad \"x\n<4><0>forged\"\n",
+            "<4>pad \"x\n<4><0>cr\n<4><0>nul\"\n",
+        ])
+    }
+
     @Test("on a terminal: local time to the millisecond, then the level")
     func terminalLines() {
         let lines = Self.written(style: .terminal) { logger in
