@@ -59,6 +59,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -471,7 +472,16 @@ class DebugEvents(vdev.LibinputReader):
     def __init__(self, devnode, log_path):
         self.events = []          # (host time, type, printed time, vert, horiz, text)
         self.errors = []
-        vdev.LibinputReader.__init__(self, devnode, log_path)
+        # vdev.LibinputReader's setup with tapping on: libinput turns it off by default on a pad
+        # with physical buttons (flickd's virtual touchpad declares BTN_LEFT/BTN_RIGHT), and a
+        # two-finger tap (BTN_RIGHT, which a desktop with tapping on gets) would never show.
+        self.lock = threading.Lock()
+        self.added = threading.Event()
+        self.log_path = log_path
+        self.proc = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events", "--enable-tap", "--device", devnode],
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
         if not self.added.wait(30):
             raise RuntimeError("libinput did not add %s" % devnode)
 

@@ -1351,12 +1351,19 @@ class LibinputWatch:
     # How long a count waits for the reader to catch up (it runs only when the CPUs are idle).
     CATCH_UP_S = 10.0
 
+    @staticmethod
+    def command(devnode):
+        """The reader's command line. Tapping on (--enable-tap): libinput turns it off by default
+        on a pad with physical buttons, and flickd's virtual touchpad declares BTN_LEFT and
+        BTN_RIGHT, so without it a two-finger tap (BTN_RIGHT, which a desktop with tapping on
+        gets) would never show here."""
+        return ["chrt", "--idle", "0", "stdbuf", "-oL", "libinput", "debug-events", "--enable-tap", "--device", devnode]
+
     def __init__(self, devnode, path):
         self.path = path
         fd, self.local = tempfile.mkstemp(prefix="flickd-libinput-", suffix=".log")
         with os.fdopen(fd, "w") as out:
-            self.proc = subprocess.Popen(["chrt", "--idle", "0", "stdbuf", "-oL", "libinput", "debug-events",
-                                          "--device", devnode], stdout=out, stderr=subprocess.STDOUT)
+            self.proc = subprocess.Popen(self.command(devnode), stdout=out, stderr=subprocess.STDOUT)
 
     def caught_up(self, timeout=None, state=None, clock=None, sleep=None):
         """Whether the reader has handled every event written so far: it is found asleep (waiting

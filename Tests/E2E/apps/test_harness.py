@@ -164,6 +164,13 @@ event9  - flickd virtual touchpad: WARNING: log rate limit exceeded (5 msgs per 
         self.assertEqual((found["holds"], found["jumps"], found["dropped"], found["limited"]), (2, 1, 1, 1))
         self.assertEqual(harness.scan_debug_events(""), {"bad": [], "holds": 0, "jumps": 0, "dropped": 0, "limited": 0})
 
+    def test_the_reader_turns_tapping_on(self):
+        # flickd's virtual touchpad declares BTN_LEFT and BTN_RIGHT, so libinput's default for
+        # it is tapping off: a two-finger tap would show as nothing.
+        command = harness.LibinputWatch.command("/dev/input/event9")
+        self.assertIn("--enable-tap", command)
+        self.assertEqual(command[-2:], ["--device", "/dev/input/event9"])
+
     def caught_up(self, states, timeout=1.0):
         """caught_up against a reader whose /proc state runs through `states` (one per look),
         on a virtual clock that only its sleeps move; (result, looks taken)."""
