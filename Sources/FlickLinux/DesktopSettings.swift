@@ -814,9 +814,14 @@ enum ProgramOutput {
     }
 
     /// The standard output of `executable arguments...` if it exits with status 0 within
-    /// `timeout`; else why not (it is killed at the deadline). Standard input and error are
-    /// /dev/null; the child starts with no blocked signals, whatever the daemon blocks.
-    static func run(_ executable: String, _ arguments: [String], timeout: Duration) -> Run {
+    /// `timeout`, or with a status that cannot be known (reaped already: SIGCHLD ignored) once
+    /// it closed its output; else why not (it is killed at the deadline). Standard input and
+    /// error are /dev/null; the child starts with no blocked signals, whatever the daemon
+    /// blocks. `reap` waits for the child (`Syscall.exitStatus`) and `kill` signals it
+    /// (`Syscall.sendSignal`); tests pass their own.
+    static func run(_ executable: String, _ arguments: [String], timeout: Duration,
+                    reap: (pid_t, _ wait: Bool) throws(SystemError) -> Int32? = Syscall.exitStatus(of:wait:),
+                    kill: (Int32, pid_t) -> Void = Syscall.sendSignal(_:to:)) -> Run {
         let name = executable.split(separator: "/").last.map(String.init) ?? executable
         let deadline = Syscall.monotonicNow() + timeout
         let pipe: (read: Int32, write: Int32)
@@ -847,19 +852,27 @@ enum ProgramOutput {
             if count == 0 { finished = true } else if bytes.count < maximumBytes { bytes.append(contentsOf: chunk[0..<count]) }
         }
         // At the end of its output a program is exiting; give it until the deadline, then kill.
+        // One that cannot be waited for (ECHILD: the kernel reaped it as it exited, which it does
+        // while SIGCHLD is ignored, as a parent may leave it for flickd; waitpid's one other
+        // failure, EINVAL, these arguments cannot cause) has exited, its status unknown, and
+        // its PID may be another process's by now: it is never killed.
         var status: Int32?
-        while status == nil, Syscall.monotonicNow() < deadline {
-            status = try? Syscall.exitStatus(of: child, wait: false)
-            if status == nil { usleep(2000) }
+        var reaped = false
+        while status == nil, !reaped, Syscall.monotonicNow() < deadline {
+            do {
+                status = try reap(child, false)
+            } catch {
+                reaped = true
+            }
+            if status == nil && !reaped { usleep(2000) }
         }
-        if status == nil {
-            Syscall.sendSignal(SIGKILL, to: child)
-            status = try? Syscall.exitStatus(of: child, wait: true)
+        if status == nil && !reaped {
+            kill(SIGKILL, child)
+            _ = try? reap(child, true)
             return .failed("\(name) did not answer within \(timeout.spoken) (killed)")
         }
-        guard let status, status == 0 else {
-            let code = status ?? -1
-            return .failed(code >= 256 ? "\(name) was ended by signal \(code - 256)" : "\(name) exited with status \(code)")
+        if let status, status != 0 {
+            return .failed(status >= 256 ? "\(name) was ended by signal \(status - 256)" : "\(name) exited with status \(status)")
         }
         guard finished else { return .failed("\(name) did not close its output within \(timeout.spoken)") }
         return .output(String(decoding: bytes, as: UTF8.self))

@@ -274,6 +274,12 @@ enum Syscall {
         return try retrying("signalfd") { signalfd(-1, &set, cshim_sfd_nonblock | cshim_sfd_cloexec) }
     }
 
+    /// Gives SIGCHLD its default disposition (`SIG_DFL`), whatever this process inherited.
+    /// Cannot fail for SIGCHLD.
+    static func defaultChildSignal() {
+        _ = Glibc.signal(SIGCHLD, SIG_DFL)
+    }
+
     /// Reads one signal from a signalfd; nil when none is pending.
     static func nextSignal(_ fd: Int32) throws(SystemError) -> Int32? {
         var info = signalfd_siginfo()
@@ -459,6 +465,17 @@ extension Syscall {
             let written = try retrying("write", path: path) { Glibc.write(fd, rest.baseAddress, rest.count) }
             rest = UnsafeRawBufferPointer(rebasing: rest[written...])
         }
+    }
+}
+
+/// SIGCHLD, the signal a child's end sends flickd.
+public enum ChildSignal {
+    /// Sets SIGCHLD back to its default, for `flickd run` to call first thing. Ignored (SIG_IGN,
+    /// which exec keeps from the parent), it has the kernel reap flickd's children as they exit:
+    /// waitpid on the desktop probe's gsettings then fails with ECHILD, its status lost and its
+    /// PID free for another process.
+    public static func setDefault() {
+        Syscall.defaultChildSignal()
     }
 }
 

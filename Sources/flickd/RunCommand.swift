@@ -75,6 +75,9 @@ struct RunCommand: FlickdCommand {
     }
 
     func run() throws {
+        // A SIGCHLD ignored by whoever started flickd would have the kernel reap the desktop
+        // probe's gsettings before flickd can wait for it.
+        ChildSignal.setDefault()
         let level: Logger.Level = verbose ? .debug : .info
         let style = LogStyle.detect()
         LoggingSystem.bootstrap { _ in JournalLogHandler(style: style, logLevel: level) }

@@ -517,6 +517,23 @@ import Testing
         #expect(ProgramOutput.run(sh, ["-c", "exec sleep 10"], timeout: .milliseconds(20)) == .failed("sh did not answer within 20 ms (killed)"))
     }
 
+    /// Under a parent that ignores SIGCHLD the kernel reaps flickd's children as they exit, and
+    /// waitpid fails with ECHILD: the program has exited, its status unknown, and its PID may be
+    /// another process's already. What it printed to its end is its answer; nothing is polled
+    /// until the deadline, and nothing is killed.
+    @Test func aChildReapedAlreadyHasExitedAndIsNotKilled() throws {
+        let sh = try #require(ProgramOutput.find("sh"))
+        var signals: [Int32] = []
+        let run = ProgramOutput.run(sh, ["-c", "echo true"], timeout: .seconds(5), reap: { child, _ throws(SystemError) in
+            // The kernel's reaping, as an ignored SIGCHLD makes it.
+            var status: Int32 = 0
+            _ = waitpid(child, &status, 0)
+            throw SystemError(errno: ECHILD, call: "waitpid")
+        }, kill: { signal, _ in signals.append(signal) })
+        #expect(run == .output("true\n"))
+        #expect(signals.isEmpty, "no signal sent to a PID that may be another process's")
+    }
+
     /// The daemon blocks SIGTERM, SIGINT and SIGHUP for its signalfd; gsettings must not
     /// inherit that mask.
     @Test func theChildStartsWithNoBlockedSignals() throws {
