@@ -1,6 +1,7 @@
 import Dispatch
 import FlickCore
 import Glibc
+import Synchronization
 import Testing
 @testable import FlickLinux
 
@@ -45,6 +46,49 @@ final class NotifySocketListener {
             if count < 0 { return messages }
             messages.append(String(decoding: buffer[..<count], as: UTF8.self))
         }
+    }
+}
+
+/// A thread of this process seen from another through /proc/self/task/TID: whether it sleeps
+/// in sendto(2), as a send waiting for room in a full datagram queue does.
+struct ThreadProbe: Sendable {
+    /// The thread's id (the TID of /proc/self/task/TID).
+    let id: Substring
+
+    /// The calling thread: /proc/thread-self links to `PID/task/TID`.
+    static func current() throws -> ThreadProbe {
+        var link = [CChar](repeating: 0, count: 64)
+        let count = readlink("/proc/thread-self", &link, link.count - 1)
+        try #require(count > 0, "readlink /proc/thread-self: errno \(errno)")
+        let path = String(decoding: link[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return ThreadProbe(id: try #require(path.split(separator: "/").last, "\(path)"))
+    }
+
+    /// sendto's system call number, as /proc/.../syscall shows it.
+    #if arch(x86_64)
+    static let sendto = "44"
+    #else
+    static let sendto = "206"  // the generic table's (arm64, riscv64)
+    #endif
+
+    /// Whether the thread sleeps (state S in its stat) in sendto (the number its syscall file
+    /// starts with; the kernel shows it only for a thread that is not running).
+    var isWaitingInSendto: Bool {
+        guard let stat = Self.text("/proc/self/task/\(id)/stat"), let call = Self.text("/proc/self/task/\(id)/syscall"),
+              let nameEnd = stat.lastIndex(of: ")")
+        else { return false }
+        // "TID (comm) S ...": the state follows the name, which may hold spaces and ')'.
+        let state = stat[stat.index(after: nameEnd)...].first { $0 != " " }
+        return state == "S" && call.split(separator: " ").first.map(String.init) == Self.sendto
+    }
+
+    private static func text(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let count = read(fd, &buffer, buffer.count)
+        return count > 0 ? String(decoding: buffer[..<count], as: UTF8.self) : nil
     }
 }
 
@@ -116,32 +160,39 @@ struct ServiceNotifierTests {
         #expect(warnings.first?.contains("READY=1") == true && warnings.last?.contains("STOPPING=1") == true, "\(warnings)")
     }
 
+    /// A send timeout far beyond `noWait`: a send that waited for room would take all of it.
+    static let longSendTimeout = Duration.seconds(20)
+    /// How long a send that does not wait may take on a loaded machine: generous, for a send
+    /// that returns at once; a wait shows as `longSendTimeout`, twice as long.
+    static let noWait = Duration.seconds(10)
+
     @Test("a service manager that reads nothing makes the status sends fail, never wait")
     func aFullQueueDoesNotHoldTheLoop() throws {
         let listener = try NotifySocketListener(abstract: false)
         let log = CollectedLog()
-        // A status that waited would take the whole send timeout: 500 ms, far beyond a send.
-        let timeout = Duration.milliseconds(500)
+        let timeout = Self.longSendTimeout
         let notifier = try Self.fullQueue(listener, log: log, sendTimeout: timeout)
         let before = Syscall.monotonicNow()
         notifier.status("reading 1 touch device")
         let took = Syscall.monotonicNow() - before
-        #expect(took < timeout, "a status into the full queue returned after \(took), the send timeout is \(timeout)")
+        #expect(took < Self.noWait, "a status into the full queue returned after \(took): it waited (the send timeout is \(timeout))")
         #expect(Self.failures(log).count == 1, "the full queue is logged once for statuses: \(log.lines)")
-        #expect(!listener.received().isEmpty, "the ones queued before it filled arrived")
+        let received = listener.received()
+        #expect(!received.isEmpty, "the ones queued before it filled arrived")
+        #expect(!received.contains("STATUS=reading 1 touch device"), "the status was dropped, not sent late")
     }
 
     @Test("READY and RELOADING told not to wait (a glide runs) fail at once in a full queue, and say so")
     func aStateChangeDuringAGlideDoesNotWait() throws {
         let listener = try NotifySocketListener(abstract: false)
         let log = CollectedLog()
-        let timeout = Duration.milliseconds(500)
+        let timeout = Self.longSendTimeout
         let notifier = try Self.fullQueue(listener, log: log, sendTimeout: timeout)
         let before = Syscall.monotonicNow()
         notifier.reloading(at: Instant(microseconds: 1_234_567), waiting: false)
         notifier.ready(status: "reading 1 touch device", waiting: false)
         let took = Syscall.monotonicNow() - before
-        #expect(took < timeout, "RELOADING and READY into the full queue returned after \(took), the send timeout is \(timeout)")
+        #expect(took < Self.noWait, "RELOADING and READY into the full queue returned after \(took): one waited (the send timeout is \(timeout))")
         let warnings = Self.failures(log)
         #expect(warnings.count == 3, "STATUS, then RELOADING and READY each logged: \(log.lines)")
         #expect(warnings.dropFirst().first?.contains("RELOADING=1") == true && warnings.last?.contains("READY=1") == true, "\(warnings)")
@@ -176,16 +227,45 @@ struct ServiceNotifierTests {
     func readyWaitsForRoom() throws {
         let listener = try NotifySocketListener(abstract: false)
         let log = CollectedLog()
-        let notifier = try Self.fullQueue(listener, log: log, sendTimeout: .seconds(5))
-        // The service manager reads one datagram a moment later.
-        let fd = listener.fd
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) {
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            _ = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
-        }
+        let notifier = try Self.fullQueue(listener, log: log, sendTimeout: Self.longSendTimeout)
+        // The service manager reads one datagram once this thread is seen waiting in sendto(2):
+        // only a READY that waited can then arrive. One that did not wait fails at once.
+        let reader = ReadOnWait(fd: listener.fd, sender: try ThreadProbe.current(), within: Self.noWait)
         notifier.ready(status: "reading 1 touch device")
+        #expect(reader.stop(), "READY=1 was never seen waiting for room: \(log.lines)")
         #expect(listener.received().last == "READY=1\nSTATUS=reading 1 touch device", "READY waited and arrived")
         #expect(!Self.failures(log).contains { $0.contains("READY=1") }, "\(log.lines)")
+    }
+
+    /// The service manager reading one datagram from `fd` as soon as `sender` is seen waiting in
+    /// sendto(2) (polled every 100 µs for up to `within`, on a thread of its own).
+    final class ReadOnWait: Sendable {
+        private let state = Mutex((stopped: false, sawWait: false))
+        private let finished = DispatchSemaphore(value: 0)
+
+        init(fd: Int32, sender: ThreadProbe, within limit: Duration) {
+            DispatchQueue.global().async { [self] in
+                let deadline = Syscall.monotonicNow() + limit
+                while !state.withLock({ $0.stopped }) && Syscall.monotonicNow() < deadline {
+                    if sender.isWaitingInSendto {
+                        state.withLock { $0.sawWait = true }
+                        var buffer = [UInt8](repeating: 0, count: 4096)
+                        _ = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+                        break
+                    }
+                    usleep(100)
+                }
+                finished.signal()
+            }
+        }
+
+        /// Ends the watch (waiting for its thread); whether the sender was seen waiting, and a
+        /// datagram read for it.
+        func stop() -> Bool {
+            state.withLock { $0.stopped = true }
+            finished.wait()
+            return state.withLock { $0.sawWait }
+        }
     }
 
     struct Unreadable: Error, CustomStringConvertible {
@@ -199,7 +279,7 @@ struct ServiceNotifierTests {
     final class FullQueueRun {
         /// The notifier's send timeout: far beyond a frame's interval or a reload's work, so
         /// that a wait shows as a gap this long.
-        let timeout = Duration.milliseconds(500)
+        let timeout: Duration
         let listener: NotifySocketListener
         let log = CollectedLog()
         /// The log's lines, each with the time it was written.
@@ -213,7 +293,8 @@ struct ServiceNotifierTests {
         /// The T440 pad, a keyboard and a mouse (`DaemonEventPathTests.source()`).
         let source: ScriptedDevices
 
-        init() throws {
+        init(sendTimeout: Duration) throws {
+            timeout = sendTimeout
             listener = try NotifySocketListener(abstract: false)
             source = try DaemonEventPathTests.source()
         }
@@ -266,8 +347,10 @@ struct ServiceNotifierTests {
     @Test("a reload during a coast does not wait for a full notify queue; its RELOADING and READY are sent again once the coast is over")
     func aReloadDuringACoastDoesNotWait() throws {
         // At the coast's third frame SIGHUP; at the first frame after the reload, the service
-        // manager reads again, and a key stops the coast.
-        let run = try FullQueueRun()
+        // manager reads again, and a key stops the coast. A RELOADING or READY that waited
+        // would hold the loop the whole long send timeout, past the coast's end (about 5 s):
+        // no frame after the reload, no key ending the coast, and a gap over `noWait`.
+        let run = try FullQueueRun(sendTimeout: Self.longSendTimeout)
         var readAgain: [String]?
         try run.run { run, count in
             if count == 3 { run.raiseSIGHUP() }
@@ -277,12 +360,11 @@ struct ServiceNotifierTests {
                 run.source.devices[DaemonEventPathTests.keyboard]!.feed(DaemonEventPathTests.press(30, at: Syscall.monotonicNow()))  // KEY_A
             }
         }
-        let timeout = run.timeout
         let hup = try #require(run.hangUp, "SIGHUP raised at the coast's third frame: \(run.writes.count) frames")
         let kept = try #require(run.line(containing: "SIGHUP: keeping the running configuration"), "\(run.log.lines)")
-        #expect(kept.time - hup < timeout, "RELOADING held the coast: the reload read its file \(kept.time - hup) after SIGHUP")
+        #expect(kept.time - hup < Self.noWait, "RELOADING held the coast: the reload read its file \(kept.time - hup) after SIGHUP")
         let nextFrame = try #require(run.writes.first { $0 > kept.time }, "the coast went on after the reload: \(run.log.lines)")
-        #expect(nextFrame - kept.time < timeout, "READY held the coast: its next frame came \(nextFrame - kept.time) after the reload")
+        #expect(nextFrame - kept.time < Self.noWait, "READY held the coast: its next frame came \(nextFrame - kept.time) after the reload")
         let warnings = Self.failures(run.log)
         #expect(warnings.contains { $0.contains("of RELOADING=1") } && !warnings.contains { $0.contains("of READY=1") },
                 "RELOADING failed and was logged; READY waited for it, untried: \(warnings)")
@@ -298,7 +380,7 @@ struct ServiceNotifierTests {
     func anOwedReloadingGoesBeforeReady() throws {
         // The service manager reads its queue while the reload reads the file: READY=1 would
         // now fit, but its RELOADING=1 did not go; the two go in order after the coast.
-        let run = try FullQueueRun()
+        let run = try FullQueueRun(sendTimeout: Self.longSendTimeout)
         var drained: [String]?
         run.duringReload = { run in drained = run.listener.received() }
         var stopped = false
@@ -319,13 +401,17 @@ struct ServiceNotifierTests {
 
     @Test("a shutdown during a coast stops it before STOPPING=1 waits for a full notify queue")
     func aShutdownStopsTheCoastBeforeWaiting() throws {
-        let run = try FullQueueRun()
+        // STOPPING waits its whole send timeout (nobody reads), then fails and is logged: the
+        // coast's end is logged before that failure, not after it.
+        let run = try FullQueueRun(sendTimeout: .milliseconds(500))
         try run.run { run, count in if count == 3 { run.terminate() } }
         let timeout = run.timeout
         #expect(DaemonEventPathTests.coastEnds(run.log) == ["shutdown"], "the coast ran until SIGTERM: \(run.log.lines)")
         let term = try #require(run.terminated), returned = try #require(run.returned)
-        let stopped = try #require(run.line(containing: "debug: coast ended at "))
-        #expect(stopped.time - term < timeout, "STOPPING held the coast: it stopped \(stopped.time - term) after SIGTERM")
+        let ended = run.lines.firstIndex { $0.line.hasPrefix("debug: coast ended at ") }
+        let stopping = run.lines.firstIndex { $0.line.hasPrefix("warning: cannot notify the service manager of STOPPING=1") }
+        #expect(stopping != nil && ended.map { $0 < stopping! } == true,
+                "STOPPING held the coast: the coast's end (line \(ended.map(String.init) ?? "none")) is logged after STOPPING's failure (line \(stopping.map(String.init) ?? "none")): \(run.log.lines)")
         #expect(returned - term >= timeout, "STOPPING waited its \(timeout) after the coast stopped: the run returned \(returned - term) after SIGTERM")
         #expect(Self.failures(run.log).last?.contains("of STOPPING=1") == true, "\(run.log.lines)")
     }
