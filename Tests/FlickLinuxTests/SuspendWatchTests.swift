@@ -29,14 +29,15 @@ import Testing
     func thisMachine() {
         // The two clocks read around the call bound it: the boot time before less the monotonic
         // time after is at most the difference it reads, the boot time after less the monotonic
-        // time before at least.
+        // time before at least. They hold however late the reads come: a loaded machine widens
+        // them by its delay, not by the hours between two clocks, or a unit's factor of 1000 on
+        // a machine that has slept.
         let monotonicBefore = nanoseconds(CLOCK_MONOTONIC)
         let bootBefore = nanoseconds(CLOCK_BOOTTIME)
         let first = Syscall.suspendedSinceBoot()
         let monotonicAfter = nanoseconds(CLOCK_MONOTONIC)
         let bootAfter = nanoseconds(CLOCK_BOOTTIME)
         let least = max(0, bootBefore - monotonicAfter) / 1000, most = max(0, bootAfter - monotonicBefore) / 1000
-        #expect(most - least < 100_000, "the reads around it took too long to bound it: \(least) µs to \(most) µs")
         #expect(least <= first.microseconds && first.microseconds <= most, "\(least) µs ≤ \(first.microseconds) µs ≤ \(most) µs")
         let second = Syscall.suspendedSinceBoot()
         #expect(second - first < SuspendWatch.threshold, "\(first) then \(second)")

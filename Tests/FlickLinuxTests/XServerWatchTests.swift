@@ -235,15 +235,15 @@ private func returns<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T? {
     return done.wait(timeout: .now() + 10) == .success ? outcome.value : nil
 }
 
-/// `returns(body)`, expected to come when `body` gives up at its `deadline`: no sooner, and
-/// within 1 s after it.
+/// `returns(body)`, expected to come when `body` gives up at its `deadline`: no sooner. How
+/// much later is not judged (a loaded machine may run the thread late); one that does not give
+/// up returns nil after `returns`' 10 s, and the answer expected of it is then missing.
 private func returnsAt<T: Sendable>(_ deadline: Duration, _ body: @escaping @Sendable () -> T,
                                     sourceLocation: SourceLocation = #_sourceLocation) -> T? {
     let start = Syscall.monotonicNow()
     let result = returns(body)
     let elapsed = Syscall.monotonicNow() - start
-    #expect(elapsed >= deadline && elapsed < deadline + .seconds(1), "returned after \(elapsed); its deadline was \(deadline)",
-            sourceLocation: sourceLocation)
+    #expect(elapsed >= deadline, "returned after \(elapsed); its deadline was \(deadline)", sourceLocation: sourceLocation)
     return result
 }
 
