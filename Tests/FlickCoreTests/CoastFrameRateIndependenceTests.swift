@@ -73,7 +73,9 @@ import Testing
         #expect(!coast.settles)
         let step = coast.advance(to: Instant(microseconds: 5_000_000))
         #expect(step.ended)
-        let expected = Deceleration(ratePerMillisecond: 0.998).position(after: 1, velocity: 10_000).rounded()
+        // x(1 s) = (v0/k)(1 − e^(−k·1 s)), k = −1000·ln 0.998: 4320 units of the 4997 at rest.
+        let k = -1000 * log(0.998)
+        let expected = (10_000 / k * (1 - exp(-k * 1))).rounded()
         #expect(Double(step.output.verticalHiRes) == expected, "stops where the model is at max_duration")
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import FlickCore
 import FlickTestSupport
@@ -15,6 +16,14 @@ import FlickTestSupport
     static let settleRest = VirtualFingers.restBeforeSettle
     static let settleGap = VirtualFingers.settleInterval
     static let unit = 1 / VirtualPad.unitsPerMillimetre
+    /// The model's decay constant k = −1000·ln d for d = 0.998, per second.
+    static let k = -1000 * log(0.998)
+
+    /// The model's distance (mm) `seconds` after it starts at `velocity` (mm/s), from the closed
+    /// form x(t) = (v0/k)(1 − e^(−kt)), not from `Deceleration`'s own.
+    static func model(after seconds: Double, velocity: Double) -> Double {
+        velocity / k * (1 - exp(-k * seconds))
+    }
 
     /// Every frame from `time` until the fingers are up (or `until`), ticking at each deadline.
     static func run(_ fingers: inout VirtualFingers, from time: Instant, until: Instant? = nil)
@@ -42,6 +51,24 @@ import FlickTestSupport
         let frames = run(&fingers, from: release, until: stop)
         fingers.freeze(at: stop)
         return (frames, stop)
+    }
+
+    /// The timings the tests here (and TouchpadOutputTests, DaemonEventPathTests) compare
+    /// frames with, as VirtualFingers names them: pinned to the values docs/DESIGN.md gives.
+    @Test("the documented timings: a frame every 8 ms, the opening's baseline 1 ms and model frame 2 ms apart, 250 ms still then settle frames 50 ms apart, 200 ms still before the lift")
+    func documentedTimings() {
+        // "A quick opening": the baseline frame 1 ms after the make-up, the model's first frame
+        // 2 ms after that, then one frame every 8 ms (125 Hz, a pad's rate).
+        #expect(VirtualFingers.baselineInterval == .milliseconds(1))
+        #expect(VirtualFingers.openingInterval == .milliseconds(2))
+        #expect(VirtualFingers.framePeriod == .milliseconds(8))
+        // "Fingers stopped while moving settle before the lift": rest 250 ms, three settle
+        // frames 50 ms apart.
+        #expect(VirtualFingers.restBeforeSettle == .milliseconds(250))
+        #expect(VirtualFingers.settleFrames == 3 && VirtualFingers.settleInterval == .milliseconds(50))
+        // "Rest, then lift": still 200 ms, so GTK's velocity is 0 at the lift and the touch is
+        // never a two-finger tap (libinput's tap timeout is 180 ms).
+        #expect(VirtualFingers.restBeforeLift == .milliseconds(200))
     }
 
     @Test("a release lands two fingers 18 mm apart across the motion, away from the edges")
@@ -92,14 +119,14 @@ import FlickTestSupport
         #expect(abs(moves[1].frame.first.y - first.frame.first.y - VirtualFingers.baselineDistance) < 1e-9)
         // Then the model, from a period after the landing: x(t) beyond the make-up.
         for move in moves[2...5] {
-            let expected = Self.deceleration.position(after: (move.time - (Self.release + Self.period)).seconds, velocity: 150)
+            let expected = Self.model(after: (move.time - (Self.release + Self.period)).seconds, velocity: 150)
             #expect(abs(move.frame.first.y - first.frame.first.y - max(expected, VirtualFingers.baselineDistance)) < 1e-9,
                     "at \(move.time)")
         }
         // Total travel: the model's destination v0/k, less the rest distance, plus the make-up.
         let last = try #require(moves.last)
         let travel = last.frame.first.y - landing.first.y
-        let destination = 150 / Self.deceleration.decayPerSecond
+        let destination = 150 / Self.k
         #expect(abs(travel - (destination - VirtualFingers.restDistance + VirtualFingers.makeUp(speed: 150))) < 1e-6,
                 "travel \(travel) vs \(destination) - \(VirtualFingers.restDistance) + make-up")
         #expect(abs(destination - 74.9) < 0.1)
@@ -342,7 +369,7 @@ import FlickTestSupport
         let last = try #require(moves.first(where: { $0.ended != nil }))
         #expect(last.ended == .cut)
         let travel = last.frame.first.x - landing.first.x
-        let expected = VirtualFingers.makeUp(speed: 200) + Self.deceleration.position(after: 0.3, velocity: 200)
+        let expected = VirtualFingers.makeUp(speed: 200) + Self.model(after: 0.3, velocity: 200)
         #expect(abs(travel - expected) < 1e-9)
         // The model starts one period after the landing, so it ends 300 ms after that.
         #expect(last.time - Self.release <= .milliseconds(300) + Self.period * 2)
@@ -365,7 +392,7 @@ import FlickTestSupport
         for _ in 0..<2 { _ = fingers.advance(to: fingers.nextDeadline!) }  // the make-up and the baseline
         let late = Self.release + .milliseconds(60)
         let frame = try #require(fingers.advance(to: late).frame)
-        let expected = VirtualFingers.makeUp(speed: 300) + Self.deceleration.position(after: (late - (Self.release + Self.period)).seconds,
+        let expected = VirtualFingers.makeUp(speed: 300) + Self.model(after: (late - (Self.release + Self.period)).seconds,
                                                                            velocity: 300)
         #expect(abs(frame.first.y - landing.first.y - expected) < 1e-9)
         #expect(fingers.advance(to: late).frame == nil, "nothing more is due now")
@@ -431,7 +458,7 @@ import FlickTestSupport
         // Caught up with the model within 200 ms.
         let later = try #require(frames.first { $0.time - Self.release >= .milliseconds(200) })
         let model = VirtualFingers.makeUp(speed: 1500)
-            + Self.deceleration.position(after: (later.time - (Self.release + Self.period)).seconds, velocity: 1500)
+            + Self.model(after: (later.time - (Self.release + Self.period)).seconds, velocity: 1500)
         #expect(abs(later.frame.first.y - landing.first.y - model) < 1e-9)
     }
 
@@ -460,10 +487,9 @@ import FlickTestSupport
         // since the last write, as its kernel stamp will say.
         let third = try #require(fingers.nextDeadline)
         let frame = try #require(fingers.advance(to: third).frame)
-        let d = Self.deceleration
         let held = Duration.milliseconds(15).microseconds - VirtualFingers.heldWrite.microseconds
         let modelTime = (third - Duration(microseconds: held) - (Self.release + Self.period)).seconds
-        #expect(abs(frame.first.y - (start.y + VirtualFingers.makeUp(speed: 150) + d.position(after: modelTime, velocity: 150))) < 1e-9)
+        #expect(abs(frame.first.y - (start.y + VirtualFingers.makeUp(speed: 150) + Self.model(after: modelTime, velocity: 150))) < 1e-9)
         fingers.frameWritten(at: third)
         fingers.freeze(at: third + .milliseconds(1))
         fingers.frameWritten(at: third + .milliseconds(40))
@@ -487,7 +513,7 @@ import FlickTestSupport
         }
         let end = try #require(last)
         let model = VirtualFingers.makeUp(speed: 150)
-            + Self.deceleration.position(after: (end.time - (Self.release + Self.period)).seconds, velocity: 150)
+            + Self.model(after: (end.time - (Self.release + Self.period)).seconds, velocity: 150)
         #expect(abs(end.y - model) < 1e-9, "\(end.y) mm at \(end.time - Self.release) vs the model's \(model) mm")
     }
 
@@ -503,7 +529,7 @@ import FlickTestSupport
         let moves = frames.filter { $0.frame.action == .move }
         let first = try #require(moves.first)
         #expect(first.time == again + Self.period)
-        #expect(abs(first.frame.first.y - (held.y - Self.deceleration.position(after: 0.008, velocity: 200))) < 1e-9,
+        #expect(abs(first.frame.first.y - (held.y - Self.model(after: 0.008, velocity: 200))) < 1e-9,
                 "the model from the release on, no make-up")
         #expect(frames.map(\.frame.action).filter { $0 != .move } == [.lift])
     }
@@ -662,7 +688,7 @@ import FlickTestSupport
         // Then faster than the model, never more than `maximumCatchUp` times its speed, until caught up.
         let origin = Self.release + Self.period - lead
         func model(_ time: Instant) -> Double {
-            VirtualFingers.makeUp(speed: 60) + Self.deceleration.position(after: (time - origin).seconds, velocity: 60)
+            VirtualFingers.makeUp(speed: 60) + Self.model(after: (time - origin).seconds, velocity: 60)
         }
         for (a, b) in zip(moves, moves.dropFirst()) where b.time - Self.release <= .milliseconds(200) {
             let speed = (b.frame.first.y - a.frame.first.y) / (b.time - a.time).seconds
@@ -671,7 +697,7 @@ import FlickTestSupport
         }
         // At the model's first frame (after the make-up and the baseline) the fingers are ahead of
         // the plain model's position then.
-        let plainThen = Self.deceleration.position(after: (moves[2].time - (Self.release + Self.period)).seconds, velocity: 60)
+        let plainThen = Self.model(after: (moves[2].time - (Self.release + Self.period)).seconds, velocity: 60)
         #expect(moves[2].frame.first.y - moves[0].frame.first.y > max(plainThen, VirtualFingers.baselineDistance) + 1e-3,
                 "ahead of the plain model")
         let caughtUp = try #require(moves.first { $0.time - Self.release >= .milliseconds(100) })
@@ -725,7 +751,7 @@ import FlickTestSupport
         let later = try #require(frames.first { $0.time - Self.release >= .milliseconds(200) })
         let origin = Self.release + Self.period - VirtualFingers.lead
         let model = VirtualFingers.makeUp(speed: 400)
-            + Self.deceleration.position(after: (later.time - origin).seconds, velocity: 400)
+            + Self.model(after: (later.time - origin).seconds, velocity: 400)
         #expect(abs(later.frame.first.y - landing.first.y - model) < 1e-9)
     }
 
@@ -747,7 +773,7 @@ import FlickTestSupport
         #expect(abs(moves[0].y - VirtualFingers.makeUp(speed: 60)) < 1e-9, "the make-up first")
         // The model runs from the release's stamp: the 10 ms are caught up, not lost.
         func model(_ time: Instant) -> Double {
-            VirtualFingers.makeUp(speed: 60) + Self.deceleration.position(after: (time - (Self.release + Self.period)).seconds, velocity: 60)
+            VirtualFingers.makeUp(speed: 60) + Self.model(after: (time - (Self.release + Self.period)).seconds, velocity: 60)
         }
         #expect(moves[1].y < model(moves[1].time) - 1e-3, "behind at first: the catch-up is gradual")
         let late = try #require(moves.last)

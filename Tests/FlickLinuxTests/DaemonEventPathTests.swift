@@ -199,6 +199,14 @@ struct DaemonEventPathTests {
         return configuration
     }
 
+    /// The waits the test below measures its retries with, pinned to the values Daemon.swift
+    /// documents at `liftRetryFirst`: 100 ms first, doubling (200 ms, ...) up to 5 s.
+    @Test("a lift the kernel did not take is tried again after 100 ms, then twice as long each time, at most 5 s")
+    func liftRetryWaits() {
+        #expect(Daemon.liftRetryFirst == .milliseconds(100))
+        #expect(Daemon.liftRetryLongest == .seconds(5))
+    }
+
     @Test("a lift of the virtual fingers the kernel did not take is written again, later each time, until taken")
     func aFailedLiftIsWrittenAgain() throws {
         let source = try Self.source()
