@@ -36,17 +36,33 @@ import FlickTestSupport
         let totals = Dictionary(uniqueKeysWithValues: replay.totals.map { ($0.code, $0.total) })
         #expect(totals[EventCode.relWheel]! == totals[EventCode.relWheelHiRes]! / 120 || replay.coasts.count > 1,
                 "\(name): legacy detents \(totals[EventCode.relWheel]!) for \(totals[EventCode.relWheelHiRes]!) hi-res")
-        for coast in replay.coasts {
-            #expect(coast.plan.duration <= Configuration.defaults.coast.maxDuration)
+    }
+
+    @Test("the recordings' coasts (touchscreens read, with one finger and with two) each end within coast.max_duration; some coast")
+    func coastsEndWithinTheMaxDuration() throws {
+        var coasts: [(name: String, duration: Duration)] = []
+        for path in Self.all {
+            for fingers in [nil, 2] {
+                let name = URL(fileURLWithPath: path).lastPathComponent
+                coasts += try Self.replay(path, touchscreenFingers: fingers).coasts.map { (name, $0.plan.duration) }
+            }
+        }
+        try #require(!coasts.isEmpty, "no recording in \(Fixtures.recordingsDirectory) coasts: nothing to check")
+        for coast in coasts {
+            #expect(coast.duration <= Configuration.defaults.coast.maxDuration, "\(coast.name): a coast of \(coast.duration)")
         }
     }
 
-    @Test(arguments: all.filter { $0.contains("tap") })
-    func tapsDoNotCoast(path: String) throws {
-        let replay = try Self.replay(path)
-        #expect(replay.gestures > 0)
-        #expect(replay.coasts.isEmpty, "\(path): \(replay.coasts.map(\.plan.releaseVelocity))")
-        #expect(replay.emitted.isEmpty)
+    @Test("taps do not coast")
+    func tapsDoNotCoast() throws {
+        let taps = Self.all.filter { URL(fileURLWithPath: $0).lastPathComponent.contains("tap") }
+        try #require(!taps.isEmpty, "no recording of taps in \(Fixtures.recordingsDirectory): nothing to check")
+        for path in taps {
+            let replay = try Self.replay(path)
+            #expect(replay.gestures > 0, "\(path)")
+            #expect(replay.coasts.isEmpty, "\(path): \(replay.coasts.map(\.plan.releaseVelocity))")
+            #expect(replay.emitted.isEmpty, "\(path)")
+        }
     }
 
     @Test func twoFingerVerticalScrollOnSynapticsIsReadAsScrolls() throws {
