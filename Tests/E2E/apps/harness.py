@@ -1905,6 +1905,7 @@ def run_touch_stop(args, server, app, pad, daemon, mode, checks):
     after flickd's last motion, none against the flick."""
     name = "%s/%s/%s touch on the real pad mid-coast" % (server.name, app.toolkit, mode)
     tries = []
+    before = daemon.libinput_counts()
     for i in range(args.flicks * 2):
         if len(tries) >= 3:
             break
@@ -1931,11 +1932,15 @@ def run_touch_stop(args, server, app, pad, daemon, mode, checks):
         tries.append(m)
         if args.verbose:
             log("%s #%d: %s" % (name, i, json.dumps({k: fmt(v) if isinstance(v, (int, float)) else v for k, v in m.items()})))
+    seen = libinput_since(daemon, before)
     row = {"server": server.name, "toolkit": app.toolkit, "mode": mode, "scenario": "touch-stop",
-           "tries": len(tries)}
+           "tries": len(tries), "bad_events": seen and seen["bad"], "libinput_touch_jumps": seen and seen["jumps"]}
     for key in ("stop_ms", "settle_ms", "own_px", "stray_px", "settle_px", "reverse_px", "coast_px"):
         row[key] = [fmt(m[key], 1) for m in tries]
     print(json.dumps(row), flush=True)
+    # Every try played (measured or not): the stopped fingers freeze, settle and lift after a
+    # rest, where a tap or a motion would come.
+    check_bad_events(checks, name, "during the touch stops", seen, daemon)
     if not tries:
         checks.check(name, "the coast stops with no stray scroll", None, "",
                      "no try measured: the coast had not begun at the touch, or the app saw no flick")
@@ -2175,6 +2180,7 @@ def run_stop_scroll(args, server, app, pad, daemon, mode, checks):
     duration, y = flick_plan(pad, "down", 150.0)
     slack = max(server.input_clock_slack_s, app.input_clock_slack_s)
     runs = {"at once": [], "after a rest": []}
+    before = daemon.libinput_counts()
     for i in range(STOP_SCROLL_TRIES * 2):
         for kind, hold in (("at once", 0.0), ("after a rest", STOP_SCROLL_REST_S)):
             center_t = app.recenter()
@@ -2207,7 +2213,12 @@ def run_stop_scroll(args, server, app, pad, daemon, mode, checks):
     at_once = median([m["forward_px"] for m in runs["at once"]])
     rested = median([m["forward_px"] for m in runs["after a rest"]])
     row["ratio"] = fmt(at_once / rested, 2) if at_once is not None and rested else None
+    seen = libinput_since(daemon, before)
+    row["bad_events"], row["libinput_touch_jumps"] = seen and seen["bad"], seen and seen["jumps"]
     print(json.dumps(row), flush=True)
+    # Asserted, though the scroll is a goal: the fingers stopped by the hand's freeze, settle
+    # and lift while it scrolls.
+    check_bad_events(checks, name, "during the stops and hand scrolls", seen, daemon)
     figures = ("scrolled at once %s px (back %s, %s changes) against after a rest %s px (back %s, %s changes): %s" % (
         row["at_once_px"], row["at_once_back_px"], row["at_once_changes"], row["after_rest_px"],
         row["after_rest_back_px"], row["after_rest_changes"], row["ratio"]))
@@ -2889,6 +2900,14 @@ def bad_event_verdict(seen):
     if seen["behind"]:
         return None, "; libinput's reader of flickd's devices had not caught up in %g s" % LibinputWatch.CATCH_UP_S
     return True, ""
+
+
+def check_bad_events(checks, name, during, seen, daemon):
+    """The asserted "no bad event from flickd's devices" of a scenario with a libinput_since()."""
+    ok, note = bad_event_verdict(seen)
+    checks.check(name, "no button, tap, motion or gesture from flickd %s" % during, ok, "0 bad events",
+                 ("%s bad events %s; hold gestures (not counted): %s%s" % (seen["bad"], daemon.bad_lines()[-3:], seen["holds"], note)
+                  if seen is not None else note.lstrip("; ")))
 
 
 def all_of(*verdicts):

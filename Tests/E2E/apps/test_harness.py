@@ -231,6 +231,77 @@ event9  - flickd virtual touchpad: WARNING: log rate limit exceeded (5 msgs per 
         self.assertIsNone(harness.libinput_since(Daemon(), before))
 
 
+class StopsUnderTheBadEventCheck(unittest.TestCase):
+    """The touch stops and the stop-and-scroll tries are read for bad events too."""
+
+    class Pad:
+        desc, height_mm, width_mm = {}, 67.0, 97.0
+
+        def flick(self, *a, **kw):
+            return {"k_touch": 1.0, "k_release": 1.25, "max_late_ms": 100.0}
+
+        def touch(self, **kw):
+            return {"k_touch": 1.4, "max_late_ms": 0}
+
+        def scroll(self, *a, **kw):
+            return {"k_touch": 1.4, "k_release": 2.2, "max_late_ms": 100.0}
+
+    class App:
+        toolkit, input_clock_slack_s = "gtk3", 0.0
+
+        def recenter(self):
+            return 0.0
+
+        def wait_still(self, **kw):
+            pass
+
+        def lines(self):
+            return []
+
+    class Daemon:
+        def __init__(self):
+            self.counts = iter([dict(harness.NOTHING_SEEN, limited=0), dict(harness.NOTHING_SEEN, bad=1, limited=0)])
+
+        def libinput_counts(self):
+            return next(self.counts)
+
+        def wait_quiet(self):
+            pass
+
+        def first_event_after(self, t):
+            return None
+
+        def last_motion_after(self, t):
+            return None, None
+
+        def bad_lines(self):
+            return ["event9 POINTER_BUTTON +1.0s BTN_RIGHT (273) pressed"]
+
+    def run_quietly(self, run):
+        import argparse
+        checks = harness.Checks()
+        args = argparse.Namespace(flicks=1, verbose=False)
+        sleep, harness.time.sleep = harness.time.sleep, lambda s: None
+        with open(os.devnull, "w") as quiet:
+            stdout, sys.stdout = sys.stdout, quiet
+            try:
+                run(args, harness.Sway.__new__(harness.Sway), self.App(), self.Pad(), self.Daemon(), "default", checks)
+            finally:
+                sys.stdout = stdout
+                harness.time.sleep = sleep
+        return checks
+
+    def test_a_tap_during_the_touch_stops_fails(self):
+        self.assertEqual(self.run_quietly(harness.run_touch_stop).failures,
+                         ["sway/gtk3/default touch on the real pad mid-coast: no button, tap, motion or gesture from "
+                          "flickd during the touch stops"])
+
+    def test_a_tap_during_the_stop_and_scroll_tries_fails(self):
+        self.assertEqual(self.run_quietly(harness.run_stop_scroll).failures,
+                         ["sway/gtk3/default scroll on by hand after a stop: no button, tap, motion or gesture from "
+                          "flickd during the stops and hand scrolls"])
+
+
 class Handover(unittest.TestCase):
     # Qt under Xorg (input stamps in ms): finger events every 10 ms up to 2000 ms, the release
     # at 2010 ms, paints 30 ms late; the app's first coast change handled an event stamped
