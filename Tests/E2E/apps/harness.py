@@ -1624,6 +1624,27 @@ def x_finger_lost(events, sources, ms_from, ms_to, applied_ms, axis):
     return {"x_finger_lost": sum(1 for e in finger if e[1] < first[1])}
 
 
+def x_input_clock(events, sources, r, axis, first_flickd=None, within_s=0.3):
+    """A release at kernel time `r` (s) and flickd's first event after it on the X server's
+    clock, which stamps each event when it reads it: {"release": the server time (s) of the real
+    pad's scroll stop (xf86-input-libinput posts a zero-valued scroll valuator when libinput ends
+    the finger's scroll at the lift), "first_flickd": that of the first scroll event from flickd's
+    devices (`sources`) from then on}. `events` from read_x_trace; the stop is the first zero on
+    `axis` from another slave within `within_s` after r (the server reads after the kernel
+    stamps: never before r's millisecond). {} without a stop in the trace (no "first_flickd"
+    without flickd's event, or when `first_flickd`, its kernel time, is None)."""
+    lo, hi = math.floor(r * 1000), r * 1000 + within_s * 1000
+    stop = next((e[1] for e in events if e[0] not in sources and e[2] == axis and e[3] == 0 and lo <= e[1] <= hi), None)
+    if stop is None:
+        return {}
+    res = {"release": stop / 1000.0}
+    if first_flickd is not None:
+        own = next((e[1] for e in events if e[0] in sources and e[3] != 0 and stop <= e[1] <= stop + 2000), None)
+        if own is not None:
+            res["first_flickd"] = own / 1000.0
+    return res
+
+
 def value_at(series, t):
     """Piecewise-linear offset at t from (time, offset) points (flat outside them)."""
     if not series:
@@ -1676,10 +1697,13 @@ def pooled_paint_period_ms(lines, spans):
     return 1000 * statistics.median(intervals) if len(intervals) >= 2 else None
 
 
-def measure(lines, flick, axis, first_flickd, center_t, flickd_ran=False):
+def measure(lines, flick, axis, first_flickd, center_t, flickd_ran=False, input_clock=None):
     """Figures of one flick from the app's log; times are CLOCK_MONOTONIC seconds.
     `first_flickd`: the kernel time of the first event flickd's devices wrote after the release,
     None when they wrote none; `flickd_ran`: whether flickd ran (False: mode none).
+    `input_clock`: the release ("release") and flickd's first event ("first_flickd") on the
+    clock of the app's input times where that is not the kernel's (x_input_clock: under Xorg
+    the server's read times); the kernel's times where it has none.
 
     The guest is emulated and shared: the app sees input 20 ms to several 100 ms late, and the
     lag varies. So speeds are measured on the INPUT's clock: each offset change is placed at
@@ -1688,7 +1712,14 @@ def measure(lines, flick, axis, first_flickd, center_t, flickd_ran=False):
     event) is placed at its app time minus the lag of the last input-driven change. Gaps and
     steps are measured on the app's clock: that is what is painted."""
     t_touch = flick.get("k_touch") or flick["t_touch"]
-    r = flick.get("k_release") or flick["t_release"]
+    r_kernel = flick.get("k_release") or flick["t_release"]
+    # The release and flickd's first event on the input times' clock: the finger/glide split.
+    # Under Xorg the finger's last events are stamped when the server read them, after the
+    # kernel's release (7.7 ms in a CI run, whose Qt applied the finger's last 584 px as one
+    # change stamped there): split at the kernel's release, they counted as glide.
+    clock = input_clock or {}
+    r = clock.get("release") or r_kernel
+    first_input = clock.get("first_flickd", first_flickd) if first_flickd is not None else None
     ch = changes(lines, axis, center_t + 0.05)
     base = [c for c in ch if c[0] < t_touch]
     ch = [c for c in ch if c[0] >= t_touch]
@@ -1755,8 +1786,10 @@ def measure(lines, flick, axis, first_flickd, center_t, flickd_ran=False):
     nxt = next((c[0] for c in after_ch if c[0] > t_end + 0.3), None)
     if nxt is not None:
         gaps.append(nxt - window[-1])  # a gap that begins in the window counts whole
-    elif not gaps:
-        gaps.append(0.3)  # the content stopped dead: the whole window is one gap (at least)
+    else:
+        # The content never moved again: from its last change to the window's end is a stall
+        # too (the whole window when it stopped dead at the finger's end).
+        gaps.append(0.3 if len(window) == 1 else t_end + 0.3 - window[-1])
     res["gap_ms"] = 1000 * max(gaps)
     finger_times = sorted({c[0] for c in finger})
     res["finger_gap_ms"] = 1000 * max(b - a for a, b in zip(finger_times, finger_times[1:])) if len(finger_times) >= 2 else None
@@ -1784,12 +1817,12 @@ def measure(lines, flick, axis, first_flickd, center_t, flickd_ran=False):
     if flickd_ran and first_flickd is None:
         res["own_after_flickd"] = None
     else:
-        own_from = own_glide_from(lines, ch, first_flickd, t_end)
+        own_from = own_glide_from(lines, ch, first_input, t_end)
         res["own_after_flickd"] = sum(1 for t, kind, _ in lines if kind == "own" and t > own_from)
     res["own_total"] = sum(1 for t, kind, _ in lines if kind == "own" and t >= t_touch)
     res["decel"] = any(kind == "decel" and t >= t_touch for t, kind, _ in lines)
-    res["flickd_first_ms"] = 1000 * (first_flickd - r) if first_flickd is not None else None
-    dropped = first_event_dropped(lines, axis, first_flickd if first_flickd is not None else r)
+    res["flickd_first_ms"] = 1000 * (first_flickd - r_kernel) if first_flickd is not None else None
+    dropped = first_event_dropped(lines, axis, first_input if first_input is not None else r)
     if dropped is not None:
         res["gtk_dropped_px"] = dropped
         # The ratio had the toolkit applied that event (it falls in the first 100 ms).
@@ -1800,7 +1833,8 @@ def measure(lines, flick, axis, first_flickd, center_t, flickd_ran=False):
 
 def own_glide_from(lines, ch, first_flickd, t_end):
     """The app time from which a change made by the app's own glide counts as coming after
-    flickd's first event reached the app. GTK 4 logs where its scroll sequences begin: there,
+    flickd's first event reached the app (`first_flickd` on the app's input clock: measure's
+    `input_clock`). GTK 4 logs where its scroll sequences begin: there,
     the beginning of the glide's sequence (the first "begin" stamped at or after flickd's first
     event, after the finger phase). Elsewhere the first offset change whose input event is
     stamped at or after flickd's first event. (Xorg stamps an event when it reads it, so the
@@ -1971,7 +2005,7 @@ def run_touch_stop(args, server, app, pad, daemon, mode, checks):
     return row
 
 
-def measure_quick_flicks(lines, flicks, slack, last_window=QUICK_LAST_GLIDE_S):
+def measure_quick_flicks(lines, flicks, slack, last_window=QUICK_LAST_GLIDE_S, releases=None):
     """Per flick of a quick series (`flicks`: vdev's results, in order, all one way), the
     content's motion the way the finger phases moved it (down, or up where the desktop scrolls
     naturally) during the finger phase (input stamped from the landing to the release) and after
@@ -1980,7 +2014,11 @@ def measure_quick_flicks(lines, flicks, slack, last_window=QUICK_LAST_GLIDE_S):
     consecutive input-driven changes from its landing to the next. Only steps into an
     input-driven change count: not a "center" jump (the change after a "center" line, whatever
     input time the app gave it), nor a toolkit's own glide (no input event). `slack`: how much
-    later than the kernel's stamp the app's input times can be. Returns (the flicks' figures,
+    later than the kernel's stamp the app's input times can be; `releases`: per flick, its
+    release on the clock of the app's input times (x_input_clock's "release"; under Xorg the
+    server's read time of the lift) or None: the finger phase ends there, and only where it is
+    not known at the kernel's release + `slack` (under Xorg 150 ms: the first 150 ms of each
+    glide counted as the finger's). Returns (the flicks' figures,
     the px the content moved by changes with no input event from the first landing on: the
     toolkit's own glide, not the jumps)."""
     steps = []
@@ -2011,8 +2049,10 @@ def measure_quick_flicks(lines, flicks, slack, last_window=QUICK_LAST_GLIDE_S):
         else:
             end = r + last_window
         times = [t for t, _, _ in steps if t_touch - 0.001 <= t < end]
-        windows.append((sum(px for t, px, _ in steps if t_touch - 0.001 <= t <= r + slack),
-                        sum(px for t, px, _ in steps if r + slack < t < end),
+        released = releases[i] if releases and releases[i] is not None else None
+        cut = released + 0.0005 if released is not None else r + slack
+        windows.append((sum(px for t, px, _ in steps if t_touch - 0.001 <= t <= cut),
+                        sum(px for t, px, _ in steps if cut < t < end),
                         (f.get("max_late_ms") or 0) > 25,
                         vmax > 0 and any(v <= 5 or v >= vmax - 5 for t, _, v in steps if t_touch - 0.001 <= t < end),
                         [b - a for a, b in zip(times, times[1:])]))
@@ -2095,7 +2135,14 @@ def run_quick_flicks(args, server, app, pad, daemon, mode, checks):
     bad = seen and seen["bad"]
     bad_ok, bad_note = bad_event_verdict(seen)
     slack = max(server.input_clock_slack_s, app.input_clock_slack_s)
-    per, own = measure_quick_flicks(app.lines(), flicks, slack)
+    releases = None
+    if getattr(server, "x_trace_path", None):
+        # Under Xorg each flick's finger phase ends at its release on the server's clock.
+        names, events = read_x_trace(server.x_trace_path)
+        sources = {n for n, text in names.items() if text.startswith("flickd")}
+        releases = [x_input_clock(events, sources, f.get("k_release") or f["t_release"], "v").get("release")
+                    for f in flicks]
+    per, own = measure_quick_flicks(app.lines(), flicks, slack, releases=releases)
     judged, typical = judge_quick_flicks(per)
     row = {"server": server.name, "toolkit": app.toolkit, "mode": mode, "scenario": "quick-flicks", "speed": speed,
            "flicks": len(per), "judged": len(judged), "late": sum(1 for m in per if m["late"]),
@@ -2694,14 +2741,21 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks,
         if daemon:
             daemon.wait_quiet()
         first = daemon.first_event_after(r - 0.005) if daemon else None
-        m = measure(app.lines(), flick, axis, first, center_t, flickd_ran=daemon is not None)
-        m["max_late_ms"] = flick.get("max_late_ms")
-        m["center_late_ms"] = center_late_ms
-        if daemon:
-            m["timer_opening_ms"] = daemon.timer_opening_after(log_mark)
+        input_clock = None
         if getattr(server, "x_trace_path", None):
             names, events = read_x_trace(server.x_trace_path)
             sources = {i for i, n in names.items() if n.startswith("flickd")}
+            # The app's input times are the server's read times: the release there.
+            input_clock = x_input_clock(events, sources, r, axis, first)
+        m = measure(app.lines(), flick, axis, first, center_t, flickd_ran=daemon is not None, input_clock=input_clock)
+        m["max_late_ms"] = flick.get("max_late_ms")
+        m["center_late_ms"] = center_late_ms
+        if input_clock is not None:
+            # How late the server read the lift (ms; None: no scroll stop in the trace).
+            m["x_release_ms"] = fmt(1000 * (input_clock["release"] - r), 1) if input_clock.get("release") else None
+        if daemon:
+            m["timer_opening_ms"] = daemon.timer_opening_after(log_mark)
+        if input_clock is not None:
             t_touch = flick.get("k_touch") or flick["t_touch"]
             applied = {int(round(c[2] * 1000)) for c in changes(app.lines(), axis, t_touch) if c[2] is not None}
             m.update(x_finger_lost(events, sources, t_touch * 1000 - 5, r * 1000, applied, axis))
@@ -2758,6 +2812,9 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks,
         if any(key in p for p in per):
             row[key] = fmt(median([p.get(key) for p in per]), 1)
             row[per_flick] = [p.get(key) for p in per]
+    if any(p.get("x_release_ms") is not None for p in per):
+        # --x-trace: how late after the kernel's release the server read the lift, per flick.
+        row["x_releases_ms"] = [p.get("x_release_ms") for p in per]
     row["own_after_flickd_max"] = max([p.get("own_after_flickd") or 0 for p in per] or [0])
     row["gtk_glides"] = sum(1 for p in per if p.get("decel"))
     row["flickd_bad_events"] = seen and seen["bad"]

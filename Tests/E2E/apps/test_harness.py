@@ -385,6 +385,14 @@ class Speeds(unittest.TestCase):
         self.assertIsNone(res["step_ratio"], "no coast step to judge")
         self.assertEqual(res["distance_px"], 0.0)
 
+    def test_a_stall_at_the_windows_end_counts_when_the_content_never_moves_again(self):
+        # The glide's last change 100 ms after the finger's (app time 2.02 s), then nothing: the
+        # content stood still the last 200 ms of the 300 ms window.
+        finger = [(1.72 + 0.01 * i, "v", 1000.0 + 60 * i, 1700 + 10 * i) for i in range(31)]
+        glide = [(2.04 + 0.02 * i, "v", 2800.0 + 40 * (i + 1), 2020 + 20 * i) for i in range(5)]
+        res = harness.measure(log(*(finger + glide)), self.FLICK, "v", 2.015, 1.5)
+        self.assertAlmostEqual(res["gap_ms"], 200.0, places=6)
+
     def test_a_glide_with_the_finger_did_not_turn(self):
         res = harness.measure(self.flick_log(2030), self.FLICK, "v", 2.015, 1.5)
         self.assertFalse(res["turned"])
@@ -398,6 +406,56 @@ class Speeds(unittest.TestCase):
         self.assertEqual(harness.content_at(series, 0.5), 10.0)
         self.assertEqual(harness.content_at(series, 1.99), 10.0)
         self.assertEqual(harness.content_at(series, 2.0), 20.0)
+
+
+class XInputClock(unittest.TestCase):
+    # xorg/qt6 in a CI run: the kernel stamped the lift at 26253.3 ms, the X server read it at
+    # 26261 (its scroll stop: zero valuators from the real pad, 7) and flickd's first frame at
+    # 26307; Qt applied the finger's last 584 px as one change stamped 26261 (app time 26.3039 s).
+    TRACE = [(7, 26241, "v", 130.3), (7, 26251, "v", 132.3), (7, 26261, "v", 132.3), (7, 26261, "h", 0.0),
+             (7, 26261, "v", 0.0), (8, 26307, "v", 0.841), (8, 26315, "v", 71.5)]
+    FLICK = {"k_touch": 26.000, "k_release": 26.2533}
+
+    def flick_log(self):
+        finger = [(26.031 + 0.01 * i, "v", 1000.0 + 60 * i, 26011 + 10 * i) for i in range(25)]
+        last = [(26.3039, "v", 1000.0 + 60 * 24 + 584, 26261)]
+        glide = [(26.33 + 0.008 * i, "v", 3024.0 + 40 * (i + 1), 26307 + 8 * i) for i in range(40)]
+        return log(*(finger + last + glide))
+
+    def test_the_release_and_flickds_first_event_on_the_servers_clock(self):
+        self.assertEqual(harness.x_input_clock(self.TRACE, {8}, 26.2533, "v", 26.269),
+                         {"release": 26.261, "first_flickd": 26.307})
+        self.assertEqual(harness.x_input_clock(self.TRACE, {8}, 26.2533, "v", None), {"release": 26.261},
+                         "no first event without flickd's")
+        self.assertEqual(harness.x_input_clock(self.TRACE, {8}, 26.2533, "h", 26.269)["release"], 26.261)
+        self.assertEqual(harness.x_input_clock(self.TRACE, {8}, 26.262, "v", 26.269), {}, "no stop read before the release")
+        self.assertEqual(harness.x_input_clock(self.TRACE[:3], {8}, 26.2533, "v", 26.269), {}, "no stop in the trace")
+
+    def test_the_fingers_last_change_read_after_the_kernels_release_is_the_fingers(self):
+        clock = harness.x_input_clock(self.TRACE, {8}, 26.2533, "v", 26.269)
+        res = harness.measure(self.flick_log(), self.FLICK, "v", 26.269, 25.0, flickd_ran=True, input_clock=clock)
+        # The finger: from 26211 (2200 px) to 26261 (3024 px after the 584 px change) over 50 ms.
+        self.assertAlmostEqual(res["speed_before_px_s"], (3024.0 - 2200.0) / 0.05, places=6)
+        # The glide: from 3024 px at the release (26261) to 26361 ms, 40 px every 8 ms from 26307.
+        x_26361 = 3024.0 + 40 * (1 + (26361 - 26307) / 8)
+        self.assertAlmostEqual(res["speed_after_px_s"], (x_26361 - 3024.0) / 0.1, places=6)
+        # On the kernel's clock the 584 px were the glide's (a ratio of 3.9 in the CI run).
+        old = harness.measure(self.flick_log(), self.FLICK, "v", 26.269, 25.0, flickd_ran=True)
+        self.assertGreater(old["speed_after_px_s"], res["speed_after_px_s"] + 5000)
+        self.assertEqual(res["flickd_first_ms"], old["flickd_first_ms"], "flickd's delay stays on the kernel's clock")
+
+    def test_quick_flicks_split_at_the_release_on_the_servers_clock(self):
+        # A finger change read 8 ms after the kernel's release, then the glide's from 40 ms on:
+        # at the kernel's release + Xorg's 150 ms the glide's first changes counted as the finger's.
+        flicks = [{"k_touch": 1.00, "k_release": 1.25}]
+        lines = log((1.00, "v", 0.0, 990), (1.10, "v", 100.0, 1100), (1.27, "v", 200.0, 1258),
+                    (1.30, "v", 300.0, 1290), (1.34, "v", 400.0, 1330), (1.45, "v", 450.0, 1440))
+        (old,), _ = harness.measure_quick_flicks(lines, flicks, 0.15, last_window=0.3)
+        (new,), _ = harness.measure_quick_flicks(lines, flicks, 0.15, last_window=0.3, releases=[1.258])
+        self.assertEqual((old["finger_px"], old["glide_px"]), (400.0, 50.0))
+        self.assertEqual((new["finger_px"], new["glide_px"]), (200.0, 250.0))
+        (unknown,), _ = harness.measure_quick_flicks(lines, flicks, 0.15, last_window=0.3, releases=[None])
+        self.assertEqual(unknown["finger_px"], 400.0, "no stop in the trace: the slack as before")
 
 
 class ValueAt(unittest.TestCase):
