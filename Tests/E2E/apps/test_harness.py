@@ -83,8 +83,8 @@ class OwnGlideFrom(unittest.TestCase):
 class CheckScenario(unittest.TestCase):
     # Xorg + GTK4 at 60 mm/s (seen in a full matrix): flickd read a flick at 48 mm/s, under
     # coast.min_speed, and wrote nothing after its release; GTK's own glide ran (46 changes).
-    ROW = {"server": "xorg", "toolkit": "gtk4", "speed_mm_s": 60.0, "direction": "horizontal", "flicks": 1,
-           "discarded": 0, "discarded_late": 0, "turned": 0, "ratio": 2.47, "ratios": [2.47], "gap_frames": None,
+    ROW = {"server": "xorg", "toolkit": "gtk4", "speed_mm_s": 60.0, "direction": "horizontal", "flicks": 5,
+           "discarded": 0, "discarded_late": 0, "turned": 0, "ratio": 2.47, "ratios": [2.47] * 5, "gap_frames": None,
            "gap_ms": 176.0, "frame_ms": None, "step_ratio": 0.96, "coast_step_px": 464.9, "finger_step_px": 508.9,
            "distance_px": 1743.9, "distance_fraction": 1.04, "flickd_hold_gestures": 0,
            "own_after_flickd_max": 0}
@@ -138,6 +138,75 @@ class CheckScenario(unittest.TestCase):
         checks = self.judge(23)
         self.assertEqual(checks.failures, ["xorg/gtk4/default 60 mm/s horizontal: no change from the app's own glide "
                                            "after flickd's first event (median over flicks)"])
+
+
+class GoalJudging(unittest.TestCase):
+    """Goals on the medians of the scenario's flicks: unrounded, and of enough flicks."""
+
+    @staticmethod
+    def row(per, needed=5, speed=150.0, **kw):
+        row = {"server": "sway", "toolkit": "gtk3", "mode": "default", "speed_mm_s": speed, "direction": "vertical",
+               "flicks": len(per), "discarded": 0, "discarded_late": 0, "turned": 0, "turn_judged": len(per),
+               "flickd_bad_events": 0, "flickd_hold_gestures": 0, "libinput_dropped": 0, "libinput_behind": False,
+               "libinput_limited": False, "own_after_flickd_max": 0, "frame_pooled_flicks": 0,
+               "ratios": [harness.fmt(p.get("ratio")) for p in per],
+               "flickd_output_flicks": sum(1 for p in per if p.get("flickd_first_ms") is not None)}
+        harness.add_medians(row, per, needed)
+        row.update(kw)
+        return row
+
+    @staticmethod
+    def judge(row, checks=None):
+        checks = checks or harness.Checks()
+        with open(os.devnull, "w") as quiet:
+            stdout, sys.stdout = sys.stdout, quiet
+            try:
+                harness.check_scenario(checks, row, row["mode"], CheckScenario.Daemon())
+            finally:
+                sys.stdout = stdout
+        return checks
+
+    FLICK = {"ratio": 0.95, "gap_frames": 1.0, "step_ratio": 1.2, "gap_ms": 30.0, "frame_ms": 30.0, "coast_step_px": 120.0,
+             "finger_step_px": 100.0, "own_after_flickd": 0, "distance_px": 900.0, "distance_fraction": 1.0,
+             "flickd_first_ms": 10.0}
+
+    def test_a_ratio_just_under_the_bound_is_not_met_though_it_rounds_onto_it(self):
+        row = self.row([dict(self.FLICK, ratio=0.8496)] * 5)
+        self.assertEqual(row["ratio"], 0.85, "printed rounded")
+        checks = self.judge(row)
+        self.assertEqual((checks.goals_met, checks.goals_not_met), (2, 1))
+        (s,) = harness.summarize([row])
+        self.assertEqual(s["ratio_met"], (0, 1), "the table judges alike")
+
+    def test_a_goal_of_fewer_flicks_than_needed_is_not_measurable(self):
+        # Five flicks measured, two without a paint period: the gap's median is of three.
+        per = [dict(self.FLICK) for _ in range(3)] + [dict(self.FLICK, gap_frames=None, frame_ms=None) for _ in range(2)]
+        row = self.row(per)
+        self.assertEqual(row["goal_flicks"], {"ratio": 5, "gap_frames": 3, "step_ratio": 5})
+        checks = self.judge(row)
+        self.assertEqual((checks.goals_met, checks.goals_not_met, checks.goals_unmeasurable), (2, 0, 1))
+        self.assertEqual(harness.goal_figure(row, "gap_frames"),
+                         (None, 3, "the median of 3 flicks, fewer than the 5 a goal needs"))
+        self.assertEqual(harness.goal_figure(row, "ratio"), (0.95, 5, None))
+        # Three flicks measured in all (GTK4 in a CI run: 12 of 15 written late): no goal judged.
+        checks = self.judge(self.row([dict(self.FLICK)] * 3))
+        self.assertEqual((checks.goals_met, checks.goals_unmeasurable), (0, 3))
+        # A run asking for more flicks needs them all.
+        self.assertEqual(harness.goal_figure(self.row([dict(self.FLICK)] * 5, needed=7), "ratio")[0], None)
+        (s,) = harness.summarize([self.row(per)])
+        self.assertEqual((s["ratio_met"], s["gap_met"]), ((1, 1), (0, 0)))
+
+    def test_the_goal_line_says_of_how_many_flicks(self):
+        with open(os.devnull, "w") as quiet:
+            import io
+            out = io.StringIO()
+            stdout, sys.stdout = sys.stdout, out
+            try:
+                harness.check_scenario(harness.Checks(), self.row([dict(self.FLICK)] * 5), "default", CheckScenario.Daemon())
+            finally:
+                sys.stdout = stdout
+        self.assertIn("speed ratio after/before in 0.85..1.15 (0.95 (median of 5 flicks)", out.getvalue())
+
 
 
 class LibinputReading(unittest.TestCase):
