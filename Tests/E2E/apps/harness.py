@@ -2413,6 +2413,9 @@ class Checks:
         self.passed = self.failed = 0
         self.failures = []
         self.goals_met = self.goals_not_met = self.goals_unmeasurable = self.unmeasurable = 0
+        # (server, toolkit, speed, direction) of the scenarios without flickd: how many flicks
+        # each measured (check_scenario compares a flickd scenario that measured none).
+        self.without_flickd = {}
         # The harness's own breakage (a server or app that did not run, a scenario that raised):
         # a failure with or without --check.
         self.errors = 0
@@ -2906,12 +2909,16 @@ def check_scenario(checks, row, mode, daemon):
         print("  known limit (not counted): %s: %s: %s" % (name, moving, figures), flush=True)
         return
     if mode == "none":
+        checks.without_flickd[(row["server"], row["toolkit"], row["speed_mm_s"], row["direction"])] = row["flicks"]
         # Reference only: shows the asserted check can fail (Qt widgets stop dead without flickd).
         if frac is not None:
             print("  reference (mode none, not counted): %s: %s would %s (%s)" % (
                 name, moving, "pass" if frac >= ASSERT_DISTANCE_FRACTION else "FAIL", figures), flush=True)
         return
     # Asserted.
+    seen_ok, seen_note = seen_verdict(checks, row)
+    checks.check(name, "the app saw the flicks with flickd running", seen_ok,
+                 "the finger phases of the flicks written on time seen (>= 2 finger-driven changes)", seen_note)
     bad = row["flickd_bad_events"]
     bad_ok, bad_note = bad_event_verdict(None if bad is None else {
         "bad": bad, "dropped": row.get("libinput_dropped") or 0, "behind": bool(row.get("libinput_behind")),
@@ -2930,6 +2937,14 @@ def check_scenario(checks, row, mode, daemon):
         own_ok = False if row["speed_mm_s"] >= 2 * FLICKD_MIN_SPEED_MM_S else None
     checks.check(name, "no change from the app's own glide after flickd's first event (median over flicks)", own_ok, 0,
                  own_unknown or "median %s, max %s" % (row["own_after_flickd"], row["own_after_flickd_max"]))
+    # A flickd that coasts only some flicks: at twice coast.min_speed or more every measured
+    # flick must have output from flickd after its release (at 60 mm/s the emulator's late last
+    # frames can make a release read under it: docs/APPS.md).
+    if row["speed_mm_s"] >= 2 * FLICKD_MIN_SPEED_MM_S:
+        out = row.get("flickd_output_flicks")
+        checks.check(name, "flickd coasted every measured flick (at >= %g mm/s)" % (2 * FLICKD_MIN_SPEED_MM_S),
+                     None if unmeasured or out is None else out == row["flicks"], "%d of %d" % (row["flicks"], row["flicks"]),
+                     unmeasured or "%s of %d measured flicks had output from flickd after the release" % (out, row["flicks"]))
     checks.check(name, moving, None if unmeasured or frac is None else frac >= ASSERT_DISTANCE_FRACTION,
                  ">= %.2f" % ASSERT_DISTANCE_FRACTION, unmeasured or figures)
     # Over every flick played, measured or not (a glide the wrong way leaves the flick unmeasured).
@@ -3046,6 +3061,30 @@ def check_synaptics_scenario(checks, name, row, moving, frac, figures, unmeasure
                  turned_verdict(row), 0, turned_detail(row))
     print("  not counted as goals: %s: the glide is the synaptics driver's (ratio %s, gap %s frames)" % (
         name, row["ratio"], row["gap_frames"]), flush=True)
+
+
+def seen_verdict(checks, row):
+    """(outcome, figures) of "the app saw the flicks with flickd running": a flickd that broke
+    the display server's view of the real pad leaves every scenario with no flick measured, and
+    "not measurable" alone would hide that. False when no flick was measured and some of the
+    flicks written on time were not seen by the app (fewer than two finger-driven changes),
+    unless docs/APPS.md says the pair cannot be measured (UNMEASURABLE_PAIRS) and its run
+    without flickd in this boot, if any, measured none either; None (not measurable) when every
+    flick played was written late by the emulator or turned (that check fails it); else True."""
+    played = row["flicks"] + row["discarded"]
+    if row["flicks"]:
+        return True, "%d of %d played measured" % (row["flicks"], played)
+    unseen = row["discarded"] - row["discarded_late"] - row.get("turned", 0)
+    without = checks.without_flickd.get((row["server"], row["toolkit"], row["speed_mm_s"], row["direction"]))
+    figures = ("no flick measured: of %d played, %d written > 25 ms late by the emulator, %d glided against the finger, "
+               "%d seen by the app as fewer than two finger-driven changes; without flickd %s" % (
+                   played, row["discarded_late"], row.get("turned", 0), unseen,
+                   "not run" if without is None else "%d measured" % without))
+    if unseen <= 0:
+        return None, figures
+    if pair_unmeasurable(row["server"], row["toolkit"]) and not without:
+        return None, figures + " (a pair docs/APPS.md says cannot be measured in the guest)"
+    return False, figures
 
 
 def finger_gap_note(row):

@@ -87,7 +87,7 @@ class CheckScenario(unittest.TestCase):
            "discarded": 0, "discarded_late": 0, "turned": 0, "ratio": 2.47, "ratios": [2.47] * 5, "gap_frames": None,
            "gap_ms": 176.0, "frame_ms": None, "step_ratio": 0.96, "coast_step_px": 464.9, "finger_step_px": 508.9,
            "distance_px": 1743.9, "distance_fraction": 1.04, "flickd_hold_gestures": 0,
-           "own_after_flickd_max": 0}
+           "own_after_flickd_max": 0, "flickd_output_flicks": 5}
 
     class Daemon:
         @staticmethod
@@ -114,20 +114,20 @@ class CheckScenario(unittest.TestCase):
     def test_devices_not_read_with_libinput_are_not_measured(self):
         # E2E_APPS_LIBINPUT_WATCH=0: no count, and no pass either.
         checks = self.judge(0, bad=None)
-        self.assertEqual((checks.failed, checks.passed, checks.unmeasurable, checks.goals_unmeasurable), (0, 3, 1, 1),
+        self.assertEqual((checks.failed, checks.passed, checks.unmeasurable, checks.goals_unmeasurable), (0, 4, 1, 1),
                          "the bad-event check; the gap goal (no paint period)")
 
     def test_events_libinput_lost_or_not_yet_read_leave_the_check_unmeasured(self):
         for kw in ({"dropped": 1}, {"behind": True}, {"limited": True}):
             checks = self.judge(0, **kw)
             self.assertEqual((checks.failed, checks.passed, checks.unmeasurable, checks.goals_unmeasurable),
-                             (0, 3, 1, 1), kw)
+                             (0, 4, 1, 1), kw)
         # A bad event libinput did report still fails.
         self.assertEqual(self.judge(0, bad=2, dropped=1).failed, 1)
 
     def test_the_own_glide_check_needs_a_flick_flickd_coasted(self):
         checks = self.judge(None)
-        self.assertEqual((checks.failed, checks.passed), (0, 3), "bad events, keeps moving, not turned")
+        self.assertEqual((checks.failed, checks.passed), (0, 4), "seen, bad events, keeps moving, not turned")
         self.assertEqual((checks.unmeasurable, checks.goals_unmeasurable), (1, 1), "the own glide's check; the gap goal")
 
     def test_fast_flicks_flickd_coasted_none_of_fail(self):
@@ -1230,6 +1230,40 @@ class Verdicts(unittest.TestCase):
         self.assertIs(harness.turned_verdict({"turned": 0, "turn_judged": 3, "flicks": 2}), True)
         self.assertIs(harness.turned_verdict({"turned": 1, "turn_judged": 3, "flicks": 2}), False)
         self.assertIs(harness.turned_verdict({"turned": 0, "flicks": 5}), True, "an older log's row")
+
+
+class FlickdScenarioChecks(unittest.TestCase):
+    """Asserted on each scenario with flickd: a flickd that coasts only some flicks, or that left
+    the app seeing none, fails."""
+    row, judge, FLICK = staticmethod(GoalJudging.row), staticmethod(GoalJudging.judge), GoalJudging.FLICK
+
+    def test_a_flickd_that_coasts_only_some_fast_flicks_fails(self):
+        per = [dict(self.FLICK)] * 3 + [dict(self.FLICK, flickd_first_ms=None, own_after_flickd=None)] * 2
+        checks = self.judge(self.row(per))
+        self.assertEqual(checks.failures, ["sway/gtk3/default 150 mm/s vertical: flickd coasted every measured flick (at >= 100 mm/s)"])
+        self.assertEqual(self.judge(self.row([dict(self.FLICK)] * 5)).failed, 0)
+        # At 60 mm/s a release can read under coast.min_speed: not asserted.
+        self.assertEqual(self.judge(self.row(per, speed=60.0)).failed, 0)
+
+    def test_a_flickd_scenario_whose_app_saw_no_flick_fails(self):
+        # flickd broke the server's view of the real pad: 4 flicks written on time, none seen.
+        unseen = self.row([], discarded=4, discarded_late=0)
+        checks = self.judge(unseen)
+        self.assertEqual(checks.failures, ["sway/gtk3/default 150 mm/s vertical: the app saw the flicks with flickd running"])
+        # The same pair measured without flickd in the same boot: fails even where documented.
+        checks = harness.Checks()
+        self.judge(dict(self.row([dict(self.FLICK)] * 5), mode="none", server="mutter-xwayland"), checks)
+        self.judge(dict(unseen, server="mutter-xwayland"), checks)
+        self.assertEqual(checks.failed, 1)
+
+    def test_flicks_all_written_late_or_a_documented_pair_are_not_measurable(self):
+        late = self.row([], discarded=15, discarded_late=15)
+        checks = self.judge(late)
+        self.assertEqual((checks.failed, checks.unmeasurable >= 1), (0, True))
+        for server, toolkit in (("sway", "chromium"), ("mutter-xwayland", "gtk3")):
+            checks = self.judge(self.row([], discarded=4, server=server, toolkit=toolkit))
+            self.assertEqual(checks.failed, 0, (server, toolkit))
+        self.assertEqual(self.judge(self.row([dict(self.FLICK)] * 5)).failed, 0)
 
 
 class HarnessBreakage(unittest.TestCase):
