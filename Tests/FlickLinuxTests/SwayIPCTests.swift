@@ -365,6 +365,36 @@ import Testing
         #expect(waiting.receive() == .closed)
     }
 
+    /// Without an inotify instance (the user's fs.inotify.max_user_instances used up) the watch
+    /// keeps its connection to the sway running, and says once what it cannot do: wait for a
+    /// sway that starts later. With no sway to follow either, there is nothing to watch.
+    @Test func withoutInotifyTheRunningSwayIsFollowedStill() throws {
+        let runtime = try TemporaryDirectory("flickd-runtime")
+        let sway = try ListeningSocket(runtime.path + "/sway-ipc.\(getuid()).\(getpid()).sock")
+        defer { sway.close() }
+        let noInotify = { () throws(SystemError) -> Int32 in throw SystemError(errno: EMFILE, call: "inotify_init1") }
+        let log = CollectedLog()
+        let watch = try SwaySessionWatch(socket: sway.path, runtimeDirectory: runtime.path, answerWait: .seconds(60),
+                                         now: Syscall.monotonicNow(), inotify: noInotify, logger: log.logger)
+        #expect(watch.source == "sway's input events (\(sway.path))")
+        let warning = "warning: natural scrolling: a sway that starts after this one is not waited for (inotify_init1: Too many open files); the desktop is asked again at each reload"
+        #expect(log.lines == [warning])
+
+        let connection = try Self.answerSubscription(sway)
+        send(connection, SwayIPC.encode(type: SwayIPC.MessageType.inputEvent, payload: Self.inputEvent("libinput_config")))
+        #expect(Self.waitReadable(watch, for: .seconds(5)))
+        #expect(watch.receive() == .touchpads)
+        // sway exits: with nowhere to wait for the next one, the watch ends.
+        close(connection)
+        #expect(Self.waitReadable(watch, for: .seconds(5)))
+        #expect(watch.receive() == .closed)
+        #expect(log.lines.filter { $0.hasPrefix("warning:") } == [warning], "warned once")
+
+        #expect(throws: SystemError(errno: EMFILE, call: "inotify_init1"), "no sway, nowhere to wait for one") {
+            try SwaySessionWatch(socket: nil, runtimeDirectory: runtime.path, now: Syscall.monotonicNow(), inotify: noInotify, logger: log.logger)
+        }
+    }
+
     static let quiet = Logger(label: "flickd-test") { _ in NoOpLogHandler() }
 
     /// Waits up to `limit` for the watch to have something to read.
