@@ -52,6 +52,9 @@ public final class Engine {
     /// A tick this much later than it was due means the machine stalled (suspend): the coast
     /// ends rather than jump.
     public static let stallLimit = Duration.milliseconds(500)
+    /// This engine's stall limit: `stallLimit`, unless a test that drives the engine on the
+    /// real clock under load gives it a longer one (a descheduled test is no suspend).
+    public let stallLimit: Duration
 
     private final class Device {
         let description: DeviceDescription
@@ -108,8 +111,9 @@ public final class Engine {
     private var unwrittenHiRes: (vertical: Int64, horizontal: Int64) = (0, 0)
 
     /// An engine with `configuration`.
-    public init(configuration: Configuration = .defaults) {
+    public init(configuration: Configuration = .defaults, stallLimit: Duration = Engine.stallLimit) {
         self.configuration = configuration
+        self.stallLimit = stallLimit
     }
 
     // MARK: Devices
@@ -466,7 +470,7 @@ public final class Engine {
     public func tick(at time: Instant) -> WheelOutput {
         if output == .touchpad { return tickFingers(at: time) }
         guard var running = coast else { return WheelOutput() }
-        if time - running.nextDeadline > Self.stallLimit {
+        if time - running.nextDeadline > stallLimit {
             // The machine was asleep: a jump of everything missed would surprise more than a stop.
             stop(at: time, reason: .stall)
             return WheelOutput()
@@ -479,7 +483,7 @@ public final class Engine {
 
     /// Moves or lifts the virtual fingers (`output` `.touchpad`).
     private func tickFingers(at time: Instant) -> WheelOutput {
-        if fingers.isGliding, let due = fingers.nextDeadline, time - due > Self.stallLimit {
+        if fingers.isGliding, let due = fingers.nextDeadline, time - due > stallLimit {
             // The machine was asleep: freeze rather than jump; the settle frames follow (the first at once).
             stop(at: time, reason: .stall)
         }

@@ -203,9 +203,9 @@ struct DaemonDeviceTests {
 
     static func daemon(_ source: ScriptedDevices, _ outputs: Outputs, log: CollectedLog,
                        configuration: Configuration = Configuration(), seat: SeatWatch? = nil,
-                       notifier: ServiceNotifier? = nil,
+                       notifier: ServiceNotifier? = nil, stallLimit: Duration = Engine.stallLimit,
                        reload: @escaping () -> Configuration = { Configuration() }) throws -> Daemon {
-        try Daemon(engine: Engine(configuration: configuration), output: nil, makeOutput: outputs.make,
+        try Daemon(engine: Engine(configuration: configuration, stallLimit: stallLimit), output: nil, makeOutput: outputs.make,
                    monitor: source, logger: log.logger, notifier: notifier, seat: seat, reloadConfiguration: reload)
     }
 

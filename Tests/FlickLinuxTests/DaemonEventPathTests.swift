@@ -47,6 +47,9 @@ struct DaemonEventPathTests {
         return source
     }
 
+    /// A stall limit no descheduling reaches, for the daemons these tests run on the real clock.
+    static let noStall = Duration.seconds(600)
+
     static func wheelConfiguration(stopKey: Bool = true) -> Configuration {
         var configuration = Configuration()
         configuration.output.mode = .wheel
@@ -97,7 +100,10 @@ struct DaemonEventPathTests {
             outputs.wheels[0].afterWrite = { count in if count == frames { action(end, outputs) } }
             return []
         }])
-        let daemon = try DaemonDeviceTests.daemon(source, outputs, log: log, configuration: configuration)
+        // The loop runs on the real clock: a test descheduled under load is no suspend, and its
+        // coast must not end as a stall (Engine.stallLimit, 500 ms) before the test's moment.
+        let daemon = try DaemonDeviceTests.daemon(source, outputs, log: log, configuration: configuration,
+                                                  stallLimit: Self.noStall)
         // A flick that never coasted (a regression) writes and logs nothing: the watchdog ends
         // the run, and the test's expectations fail, instead of the loop waiting for ever.
         let watchdog = DaemonWatchdog(seconds: 10)

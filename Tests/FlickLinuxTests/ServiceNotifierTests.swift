@@ -332,7 +332,8 @@ struct ServiceNotifierTests {
                 for wheel in outputs.wheels { wheel.afterWrite = nil }
                 log.onLine = nil
             }
-            let daemon = try Daemon(engine: Engine(configuration: DaemonEventPathTests.wheelConfiguration()), output: nil,
+            let daemon = try Daemon(engine: Engine(configuration: DaemonEventPathTests.wheelConfiguration(),
+                                                   stallLimit: DaemonEventPathTests.noStall), output: nil,
                                     makeOutput: outputs.make, monitor: source, logger: log.logger, notifier: notifier) { [unowned self] in
                 duringReload?(self)
                 throw Unreadable()
