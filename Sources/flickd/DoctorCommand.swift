@@ -69,6 +69,9 @@ struct DoctorCommand: FlickdCommand {
     }
 
     func run() throws {
+        // The programs doctor asks (systemctl, gsettings, ...) are waited for: a SIGCHLD ignored
+        // by whoever started it would have the kernel reap them first (ECHILD, status lost).
+        ChildSignal.setDefault()
         let checks = Doctor(configurationPath: config).run()
         for check in checks { print(check.text) }
         let failures = checks.filter { $0.status == .failure }.count

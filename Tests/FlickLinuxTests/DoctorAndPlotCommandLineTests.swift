@@ -73,6 +73,22 @@ import Testing
         }
     }
 
+    /// Started by a parent that ignores SIGCHLD (which exec keeps), doctor still waits for the
+    /// programs it asks: its service check says what systemctl answered, as it does otherwise,
+    /// not "systemctl is not installed" (the kernel had reaped it: waitpid's ECHILD).
+    @Test(.enabled(if: access("/usr/bin/systemctl", X_OK) == 0 || access("/bin/systemctl", X_OK) == 0, "no systemctl to ask"),
+          .enabled(if: access("/usr/bin/env", X_OK) == 0, "no /usr/bin/env"))
+    func doctorUnderAParentThatIgnoresSIGCHLDStillHearsSystemctl() throws {
+        func serviceLine(_ result: FlickdBinary.Result) -> String? {
+            result.stdout.split(separator: "\n").first { $0.contains(" flickd service: ") }.map(String.init)
+        }
+        let plain = try flickd(["doctor", "--config", "/dev/null"])
+        let ignoring = try ChildProcess.run("/usr/bin/env", ["--ignore-signal=CHLD", FlickdBinary.url.path, "doctor", "--config", "/dev/null"])
+        let expected = try #require(serviceLine(plain), "\(plain.stdout)")
+        #expect(!expected.contains("systemctl is not installed"))
+        #expect(serviceLine(ignoring) == expected, "\(ignoring.stdout)\n\(ignoring.stderr)")
+    }
+
     // MARK: output
 
     @Test func theOutputInUseIsNamed() throws {
