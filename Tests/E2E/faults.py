@@ -70,7 +70,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 from scenarios import (CONFIG, MANY_SLOTS, TOUCHPAD_CONFIG, TWO_SLOTS, Checks, DebugEvents, Flickd, Libinput, Scenarios,  # noqa: E402
-                       TouchTap, WheelTap, coast_end, load, mono, only_names, open_pad, vdev)
+                       TouchTap, WheelTap, coast_end, load, mono, only_names, open_pad, plan_with_velocity, vdev)
 from evdev import UInput  # noqa: E402
 from evdev import ecodes as E  # noqa: E402
 
@@ -82,15 +82,6 @@ INPUT_EVENT = struct.Struct("qqHHi")   # struct input_event on x86_64: timeval, 
 # What a crash of a Swift program (or the C library) prints; none of it may reach the user.
 CRASH_MARKERS = ("Fatal error", "stack trace", "Stack dump", "Program crashed", "Backtrace", "backtrace",
                  "Segmentation fault", "Illegal instruction", "Aborted", "Thread 0 crashed")
-
-PLAN = re.compile(r"coast at [^\n]*?: \((-?\d+), (-?\d+)\) mm/s[^\n]* to (-?\d+) v120, (-?\d+) h120")
-
-
-def plan_with_velocity(daemon, after, timeout=5):
-    """((vx, vy) mm/s, (v120, h120)) of the next coast flickd plans after `after`, or None."""
-    m = daemon.wait_log(PLAN.pattern, timeout, after)
-    return ((int(m.group(1)), int(m.group(2))), (int(m.group(3)), int(m.group(4)))) if m else None
-
 
 def implied_rate(velocity, total):
     """The deceleration rate (per ms) a planned coast was computed with.

@@ -61,7 +61,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -474,16 +473,9 @@ class DebugEvents(vdev.LibinputReader):
     def __init__(self, devnode, log_path):
         self.events = []          # (host time, type, printed time, vert, horiz, text)
         self.errors = []
-        # vdev.LibinputReader's setup with tapping on: libinput turns it off by default on a pad
-        # with physical buttons (flickd's virtual touchpad declares BTN_LEFT/BTN_RIGHT), and a
-        # two-finger tap (BTN_RIGHT, which a desktop with tapping on gets) would never show.
-        self.lock = threading.Lock()
-        self.added = threading.Event()
-        self.log_path = log_path
-        self.proc = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events", "--enable-tap", "--device", devnode],
-                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
+        # Tapping on: flickd's virtual touchpad declares BTN_LEFT/BTN_RIGHT, so libinput would
+        # leave it off, and a two-finger tap would never show.
+        vdev.LibinputReader.__init__(self, devnode, log_path, tapping=True)
         if not self.added.wait(30):
             raise RuntimeError("libinput did not add %s" % devnode)
 
@@ -539,15 +531,14 @@ def coast_plan(daemon, after, timeout=5):
     return (int(m.group(1) or 0), int(m.group(2) or 0)) if m else None
 
 
-# A planned coast's release velocity in mm/s, as faults.py's PLAN reads it:
-# "coast at t=...: (vx, vy) mm/s for ..., to V v120, H h120".
-PLAN_VELOCITY = r"coast at [^\n]*?: \((-?\d+), (-?\d+)\) mm/s[^\n]* to -?\d+ v120, -?\d+ h120"
+# A coast flickd plans on the wheel: "coast at t=...: (vx, vy) mm/s for ..., to V v120, H h120".
+PLAN = re.compile(r"coast at [^\n]*?: \((-?\d+), (-?\d+)\) mm/s[^\n]* to (-?\d+) v120, (-?\d+) h120")
 
 
-def plan_velocity(daemon, after, timeout=5):
-    """(vx, vy) mm/s of the next coast on the wheel flickd plans after `after`, or None."""
-    m = daemon.wait_log(PLAN_VELOCITY, timeout, after)
-    return (int(m.group(1)), int(m.group(2))) if m else None
+def plan_with_velocity(daemon, after, timeout=5):
+    """((vx, vy) mm/s, (v120, h120)) of the next coast flickd plans after `after`, or None."""
+    m = daemon.wait_log(PLAN.pattern, timeout, after)
+    return ((int(m.group(1)), int(m.group(2))), (int(m.group(3)), int(m.group(4)))) if m else None
 
 
 def coast_end(daemon, after, timeout=12):
@@ -597,7 +588,8 @@ class Scenarios:
     def flick_and_measure(self, scenario, daemon, tap, li, pad, direction, label, **kw):
         """Plays a flick, waits for the coast to end, returns what was predicted and seen."""
         r, plan, mark, host_start = self.flick(daemon, pad, direction, **kw)
-        velocity = plan_velocity(daemon, mark, 1) if plan is not None else None
+        planned = plan_with_velocity(daemon, mark, 1) if plan is not None else None
+        velocity = planned[0] if planned else None
         end = coast_end(daemon, mark)
         tap.wait_quiet(0.3)
         time.sleep(0.2)  # libinput's reader thread catches up

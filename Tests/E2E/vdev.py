@@ -371,13 +371,16 @@ class LibinputReader:
     """`libinput debug-events --device NODE` (line-buffered through stdbuf) read in a thread:
     each line goes to `log_path` and to `line(text)`, which a subclass overrides (under no lock:
     take `self.lock` for what other threads read); `self.added` is set at libinput's
-    DEVICE_ADDED. A subclass sets up what it keeps, then calls this __init__."""
+    DEVICE_ADDED. A subclass sets up what it keeps, then calls this __init__. `tapping`: read
+    with tapping on (`--enable-tap`), which libinput turns off by default on a pad with physical
+    buttons, so that a two-finger tap (BTN_RIGHT, as a desktop with tapping on gets it) shows."""
 
-    def __init__(self, devnode, log_path):
+    def __init__(self, devnode, log_path, tapping=False):
         self.lock = threading.Lock()
         self.added = threading.Event()
         self.log_path = log_path
-        self.proc = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events", "--device", devnode],
+        self.proc = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events"] + (["--enable-tap"] if tapping else [])
+                                     + ["--device", devnode],
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
