@@ -1581,6 +1581,12 @@ def read_x_trace(path):
     return names, events
 
 
+def read_x_trace_sources(path):
+    """read_x_trace's events, and the slave ids of flickd's devices among its names."""
+    names, events = read_x_trace(path)
+    return events, {i for i, n in names.items() if n.startswith("flickd")}
+
+
 def x_switch(events, sources, ms_from, ms_to, applied_ms, axis):
     """How an X11 app took a glide's first scroll events, which come from a slave device other
     than the finger's: the X server tells clients of the switch (a DeviceChanged event), and
@@ -2146,8 +2152,7 @@ def run_quick_flicks(args, server, app, pad, daemon, mode, checks):
     releases = None
     if getattr(server, "x_trace_path", None):
         # Under Xorg each flick's finger phase ends at its release on the server's clock.
-        names, events = read_x_trace(server.x_trace_path)
-        sources = {n for n, text in names.items() if text.startswith("flickd")}
+        events, sources = read_x_trace_sources(server.x_trace_path)
         releases = [x_input_clock(events, sources, f.get("k_release") or f["t_release"], "v").get("release")
                     for f in flicks]
     per, own = measure_quick_flicks(app.lines(), flicks, slack, releases=releases)
@@ -2754,8 +2759,7 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks,
         first = daemon.first_event_after(r - 0.005) if daemon else None
         input_clock = None
         if getattr(server, "x_trace_path", None):
-            names, events = read_x_trace(server.x_trace_path)
-            sources = {i for i, n in names.items() if n.startswith("flickd")}
+            events, sources = read_x_trace_sources(server.x_trace_path)
             # The app's input times are the server's read times: the release there.
             input_clock = x_input_clock(events, sources, r, axis, first)
         m = measure(app.lines(), flick, axis, first, center_t, flickd_ran=daemon is not None, input_clock=input_clock)
