@@ -1,4 +1,6 @@
-import Glibc
+// C's `stdout` is a global variable, which Swift 6 reads only from a module imported
+// @preconcurrency; flickd never assigns it, and its FILE locks itself.
+@preconcurrency import Glibc
 
 /// The process's standard error, for the command line's explanations (logging goes through
 /// `Logger` and `JournalLogHandler`).
@@ -12,5 +14,35 @@ public enum StandardError {
                 rest = UnsafeRawBufferPointer(rebasing: rest[written...])
             }
         }
+    }
+}
+
+/// The process's standard output, through C stdio's buffered `stdout` as Swift's `print`
+/// writes it, remembering why a write failed: stdio keeps only that one did, and drops the
+/// text it could not write.
+public enum StandardOutput {
+    /// The errno of the first write to standard output that failed; nil while none has.
+    nonisolated(unsafe) private static var failure: Int32?
+
+    /// Writes `text` to standard output's buffer (and the buffer out when it is full).
+    public static func write(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            if fwrite(bytes.baseAddress, 1, bytes.count, stdout) < bytes.count { remember(errno) }
+        }
+    }
+
+    /// Writes out what is buffered. Throws when standard output could not take it, now or at an
+    /// earlier write (a full disk, `> /dev/full`): the error of the first write that failed,
+    /// EIO when that was a write by some other way whose errno is gone (`Swift.print`).
+    public static func flush() throws(SystemError) {
+        if fflush(stdout) != 0 { remember(errno) }
+        if ferror(stdout) != 0 { remember(EIO) }
+        if let failure { throw SystemError(errno: failure, call: "write") }
+    }
+
+    /// Keeps `error` unless an earlier failure is already kept.
+    private static func remember(_ error: Int32) {
+        if failure == nil { failure = error }
     }
 }

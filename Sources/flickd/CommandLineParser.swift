@@ -321,28 +321,33 @@ protocol MainCommand {
 extension MainCommand {
     /// Parses the process's arguments and runs the subcommand; exits with its status.
     static func main() {
+        exit(status())
+    }
+
+    /// Parses the process's arguments and runs the subcommand: the status to exit with.
+    private static func status() -> Int32 {
         do {
             switch try CommandLineParser.parse(Array(CommandLine.arguments.dropFirst()), main: Self.self) {
             case .print(let text):
                 print(text, terminator: text.hasSuffix("\n") ? "" : "\n")
-                exit(0)
+                return 0
             case .run(let command):
                 do {
                     try command.run()
-                    exit(0)
+                    return 0
                 } catch ExitCode.failure {
-                    exitWithFailure()
+                    return 1
                 } catch let error as UsageError {
                     StandardError.write(CommandLineParser.errorText(error))
-                    exit(CommandLineParser.usageStatus)
+                    return CommandLineParser.usageStatus
                 } catch {
                     StandardError.write("Error: \(error)\n")
-                    exitWithFailure()
+                    return 1
                 }
             }
         } catch {
             StandardError.write(CommandLineParser.errorText(error))
-            exit(CommandLineParser.usageStatus)
+            return CommandLineParser.usageStatus
         }
     }
 
@@ -350,6 +355,26 @@ extension MainCommand {
     static func exitWithFailure() -> Never {
         exit(1)
     }
+
+    /// Exits with `status` once standard output is written out: output that could not be
+    /// written (a full disk, `> /dev/full`) fails the command, status 1 where it would have
+    /// been 0, and standard error says why. Every way out of flickd's commands comes here.
+    static func exit(_ status: Int32) -> Never {
+        do throws(SystemError) {
+            try StandardOutput.flush()
+        } catch {
+            StandardError.write("flickd: cannot write the output: \(error.reason)\n")
+            Glibc.exit(status == 0 ? 1 : status)
+        }
+        Glibc.exit(status)
+    }
+}
+
+/// Swift's `print` for flickd's commands, which print text: written the same way, to the same
+/// stdio buffer, but through `StandardOutput`, which remembers why a write failed for the exit
+/// (`MainCommand.exit`) to report.
+func print(_ text: String, terminator: String = "\n") {
+    StandardOutput.write(text + terminator)
 }
 
 /// Two command types are the same type.

@@ -29,7 +29,8 @@ struct PlotCommand: FlickdCommand {
 
             Exit status: 0 when the plot was written; 1 when the configuration has errors or \
             cannot be read, a \
-            speed is not a positive decimal number or is above \(Int(fastestSpeed)) mm/s, or the output file cannot be written; 64 when the \
+            speed is not a positive decimal number or is above \(Int(fastestSpeed)) mm/s, or the SVG cannot be written (to \
+            the --out file or to standard output); 64 when the \
             command line cannot be run (an unknown option, a missing value).
             """,
         options: [

@@ -58,7 +58,8 @@ struct ReplayCommand: FlickdCommand {
             `flickd replay session.yml`.
 
             Exit status: 0 on success, a recording with no events too; 1 when a file cannot be \
-            read, is empty or is malformed (the message names the file, and the line at fault); \
+            read, is empty or is malformed (the message names the file, and the line at fault), \
+            or standard output cannot be written; \
             64 when the command line cannot be run (an unknown option, a missing value).
             """,
         argument: CommandArgument(valueName: "FILE", help: "The recording: evemu (.events) or libinput record (.yml).", isRequired: true),
