@@ -6,7 +6,11 @@
 /// `Logger` and `JournalLogHandler`).
 public enum StandardError {
     /// Writes `text` to stderr, ignoring failures (there is nowhere else to report them).
+    /// Standard output's buffered text goes out first: where both go to one file
+    /// (`flickd devices > log 2>&1`), an error comes after the lines it follows.
     public static func write(_ text: String) {
+        // A failure is remembered for the exit to report (`StandardOutput.flush`).
+        try? StandardOutput.flush()
         var text = text
         text.withUTF8 { bytes in
             var rest = UnsafeRawBufferPointer(bytes)

@@ -20,3 +20,15 @@ import Testing
         #expect(result.stderr == "flickd: cannot write the output: No space left on device\n", "\(result)")
     }
 }
+
+extension CommandLineStreamsTests {
+    /// Standard output and error in one file (`flickd devices > log 2>&1`) read as the two do
+    /// apart: an error comes after the lines printed before it, not ahead of the buffered ones.
+    /// (Where every device opens, devices prints no error, and the order holds trivially.)
+    @Test func anErrorComesAfterTheOutputBeforeIt() throws {
+        let apart = try FlickdBinary.run(["devices", "--config", "/dev/null"])
+        let together = try Self.shell(#"exec "$0" devices --config /dev/null 2>&1"#)
+        #expect(together.status == apart.status)
+        #expect(together.stdout == apart.stdout + apart.stderr, "apart: \(apart)")
+    }
+}
