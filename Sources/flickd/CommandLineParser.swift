@@ -131,7 +131,7 @@ enum CommandLineParser {
         } catch {
             // `flickd --verbose devices`: the option was read as the default subcommand's, and
             // the subcommand after it is the mistake to name, not an argument or option of that one.
-            if let later = arguments.lazy.compactMap({ subcommand(named: $0, main) }).first {
+            if let later = misplacedSubcommand(in: rest, options: command.commandDescription.options, main: main) {
                 let description = later.commandDescription
                 throw UsageError(message: "Options come after the subcommand: write '\(description.name)' first", command: description)
             }
@@ -142,6 +142,23 @@ enum CommandLineParser {
     /// The subcommand of `main` called `name`, if there is one.
     private static func subcommand(named name: String, _ main: MainCommand.Type) -> (any FlickdCommand.Type)? {
         main.subcommands.first { $0.commandDescription.name == name }
+    }
+
+    /// The first subcommand named among `words`, a command line read as the default
+    /// subcommand's with `options`: not an option's value (`--config plot` names a file), nor
+    /// a word after `--`.
+    private static func misplacedSubcommand(in words: ArraySlice<String>, options: [CommandOption],
+                                            main: MainCommand.Type) -> (any FlickdCommand.Type)? {
+        var rest = words
+        while let word = rest.popFirst(), word != "--" {
+            if let named = subcommand(named: word, main) { return named }
+            // A value given apart, as `parse` takes one.
+            if options.contains(where: { "--\($0.name)" == word && $0.valueName != nil }),
+               let next = rest.first, !next.hasPrefix("--") {
+                rest = rest.dropFirst()
+            }
+        }
+        return nil
     }
 
     /// `name` is no subcommand: the nearest one, if it is a likely typo, and the list.
@@ -208,6 +225,12 @@ enum CommandLineParser {
             if let inlineValue {
                 value = inlineValue
             } else if let next = rest.first {
+                // `--config --verbose`: the value was forgotten, and the next option is no file name.
+                guard !next.hasPrefix("--") else {
+                    throw UsageError(message: "Missing value for '\(option.synopsis)' before '\(next)' "
+                                         + "(a value that starts with '--' is written --\(option.name)=VALUE)",
+                                     command: description)
+                }
                 value = next
                 rest = rest.dropFirst()
             } else {

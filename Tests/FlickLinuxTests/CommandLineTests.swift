@@ -322,6 +322,12 @@ import Testing
         (["plot", "--speed", "100"], "Error: Unknown option '--speed'. Did you mean '--speeds'?", "Usage: flickd plot "),
         (["replay"], "Error: Missing expected argument '<FILE>'", "Usage: flickd replay <FILE>"),
         (["devices", "--config"], "Error: Missing value for '--config <FILE>'", "Usage: flickd devices "),
+        // A value given apart that starts with "--" is the next option, the value forgotten.
+        (["run", "--config", "--verbose"],
+         "Error: Missing value for '--config <FILE>' before '--verbose' (a value that starts with '--' is written --config=VALUE)",
+         "Usage: flickd run "),
+        // An option's value is no subcommand written late: the mistake is the option.
+        (["--config", "plot", "--bogus"], "Error: Unknown option '--bogus'", "Usage: flickd run "),
         (["replay", "a.events", "--json=yes"], "Error: The flag '--json' does not take a value", "Usage: flickd replay "),
         (["check-config", "a.toml", "b.toml"], "Error: Unexpected argument 'b.toml'", "Usage: flickd check-config [<FILE>]"),
         (["help", "bogus"], "Error: Unknown subcommand 'bogus'. \(subcommands)", "  See 'flickd --help'"),
@@ -354,6 +360,9 @@ import Testing
         let svg = try String(contentsOfFile: out, encoding: .utf8)
         #expect(svg.contains("100 mm/s") && svg.contains("200 mm/s"), "the last --speeds")
         #expect(!svg.contains(">1 mm/s"), "the first --speeds is replaced")
+        // Written with "=", a value may start with "--": it is the file's name.
+        let dashes = try Self.run(["check-config", "--config=--x.toml"])
+        #expect(dashes.status == 1 && dashes.stderr.contains("--x.toml"), "\(dashes)")
         let bad = try Self.run(["plot", "--speeds=abc"])
         #expect(bad.status == 1)
         #expect(bad.stderr.contains("--speeds: \"abc\" is not a speed"), "\(bad.stderr)")
