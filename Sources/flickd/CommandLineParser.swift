@@ -102,8 +102,10 @@ enum CommandLineParser {
         case print(String)
     }
 
-    /// Parses `arguments` (without the program name) for `main`.
-    static func parse(_ arguments: [String], main: MainCommand.Type) throws(UsageError) -> Action {
+    /// Parses `arguments` (without the program name) for `main`. `notUTF8` holds the positions
+    /// in `arguments` of words that were not UTF-8 (`processArguments()`): refused as a file
+    /// name or any other value.
+    static func parse(_ arguments: [String], notUTF8: Set<Int> = [], main: MainCommand.Type) throws(UsageError) -> Action {
         var rest = arguments[...]
         if let first = rest.first {
             switch first {
@@ -118,7 +120,7 @@ enum CommandLineParser {
             }
         }
         if let first = rest.first, let named = subcommand(named: first, main) {
-            return try parse(rest.dropFirst(), for: named, defaulted: false, main: main)
+            return try parse(rest.dropFirst(), for: named, defaulted: false, notUTF8: notUTF8, main: main)
         }
         // No subcommand named: the default one's. A first word that is no option cannot be its
         // argument when it takes none: a subcommand misspelt, not an argument of `run`'s.
@@ -127,7 +129,7 @@ enum CommandLineParser {
             throw unknownSubcommand(first, main)
         }
         do {
-            return try parse(rest, for: command, defaulted: true, main: main)
+            return try parse(rest, for: command, defaulted: true, notUTF8: notUTF8, main: main)
         } catch {
             // `flickd --verbose devices`: the option was read as the default subcommand's, and
             // the subcommand after it is the mistake to name, not an argument or option of that one.
@@ -174,12 +176,13 @@ enum CommandLineParser {
     /// Parses `words`, the command line after the subcommand's name, for `command`; `defaulted`
     /// when the command line named none and `command` is the default one.
     private static func parse(_ words: ArraySlice<String>, for command: any FlickdCommand.Type, defaulted: Bool,
-                              main: MainCommand.Type) throws(UsageError) -> Action {
+                              notUTF8: Set<Int>, main: MainCommand.Type) throws(UsageError) -> Action {
         var rest = words
         let description = command.commandDescription
         var parsed = ParsedArguments()
         var onlyArguments = false
         while let word = rest.first {
+            let position = rest.startIndex
             rest = rest.dropFirst()
             if onlyArguments || !word.hasPrefix("-") || word == "-" {
                 guard let argument = description.argument, parsed.argument == nil else {
@@ -189,6 +192,9 @@ enum CommandLineParser {
                 }
                 guard !word.isEmpty else {
                     throw UsageError(message: "The argument '<\(argument.valueName)>' is empty", command: description)
+                }
+                guard !notUTF8.contains(position) else {
+                    throw notUTF8Error("The argument '<\(argument.valueName)>'", word, valueName: argument.valueName, command: description)
                 }
                 parsed.argument = word
                 continue
@@ -222,9 +228,11 @@ enum CommandLineParser {
                 continue
             }
             let value: String
+            var valuePosition = position
             if let inlineValue {
                 value = inlineValue
             } else if let next = rest.first {
+                valuePosition = rest.startIndex
                 // `--config --verbose`: the value was forgotten, and the next option is no file name.
                 guard !next.hasPrefix("--") else {
                     throw UsageError(message: "Missing value for '\(option.synopsis)' before '\(next)' "
@@ -240,12 +248,71 @@ enum CommandLineParser {
             guard !value.isEmpty else {
                 throw UsageError(message: "The value of '\(option.synopsis)' is empty", command: description)
             }
+            guard !notUTF8.contains(valuePosition) else {
+                throw notUTF8Error("The value of '\(option.synopsis)'", value, valueName: option.valueName ?? "", command: description)
+            }
             parsed.values[option.name] = value
         }
         if let argument = description.argument, argument.isRequired, parsed.argument == nil {
             throw UsageError(message: "Missing expected argument '<\(argument.valueName)>'", command: description)
         }
         return .run(command.init(parsed))
+    }
+
+    /// `what` (an argument or an option's value) was not UTF-8, as `shown` (`processArguments()`).
+    ///
+    /// Rationale: flickd's file names are Swift strings from here to the syscalls (the
+    /// configuration's reader, the reload's watch, the messages), which cannot hold bytes that
+    /// are not UTF-8; such a name would name another file. Refused, it costs a rename or a link
+    /// on the rare machine with such names; carried as bytes, every layer would.
+    private static func notUTF8Error(_ what: String, _ shown: String, valueName: String,
+                                     command: CommandDescription) -> UsageError {
+        let hint = valueName.hasPrefix("FILE")
+            ? "; flickd takes file names as UTF-8 text only: give a UTF-8 name (`ln -s` makes one for an existing file)" : ""
+        return UsageError(message: "\(what) is not UTF-8: '\(shown)'\(hint)", command: command)
+    }
+
+    /// The process's arguments after the program's name, and the positions among them of those
+    /// that are not UTF-8, shown with each byte that is not written `\xE9`. Read from `argv`:
+    /// `CommandLine.arguments` replaces such bytes with U+FFFD, and the parser must not take
+    /// what is left for a file name.
+    static func processArguments() -> (words: [String], notUTF8: Set<Int>) {
+        var words: [String] = []
+        var notUTF8: Set<Int> = []
+        for index in 1..<Int(CommandLine.argc) {
+            guard let pointer = CommandLine.unsafeArgv[index] else { continue }
+            if let word = String(validatingCString: pointer) {
+                words.append(word)
+            } else {
+                notUTF8.insert(words.count)
+                words.append(escaped(Array(UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)))))
+            }
+        }
+        return (words, notUTF8)
+    }
+
+    /// `bytes` as text, each byte that is no part of a UTF-8 character written `\xE9` (as
+    /// bash's `$'...'` writes it).
+    static func escaped(_ bytes: [UInt8]) -> String {
+        var text = ""
+        var parser = Unicode.UTF8.ForwardParser()
+        var input = bytes.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &input) {
+            case .valid(let encoded):
+                text.unicodeScalars.append(Unicode.UTF8.decode(encoded))
+                offset += encoded.count
+            case .error(let length):
+                for byte in bytes[offset..<offset + length] {
+                    let hex = String(byte, radix: 16, uppercase: true)
+                    text += "\\x" + (hex.count == 1 ? "0" : "") + hex
+                }
+                offset += length
+            case .emptyInput:
+                return text
+            }
+        }
     }
 
     /// The top-level help: overview, usage, options and the subcommands.
@@ -350,7 +417,8 @@ extension MainCommand {
     /// Parses the process's arguments and runs the subcommand: the status to exit with.
     private static func status() -> Int32 {
         do {
-            switch try CommandLineParser.parse(Array(CommandLine.arguments.dropFirst()), main: Self.self) {
+            let arguments = CommandLineParser.processArguments()
+            switch try CommandLineParser.parse(arguments.words, notUTF8: arguments.notUTF8, main: Self.self) {
             case .print(let text):
                 print(text, terminator: text.hasSuffix("\n") ? "" : "\n")
                 return 0
