@@ -343,6 +343,18 @@ import FlickCore
         ])
     }
 
+    /// Nesting past `TOMLDocument.maximumDepth` is a syntax error at its place: 80 inline tables
+    /// each holding a key of 256 parts (41 kB) overflowed the stack freeing them. Under [coast]
+    /// (1 deep), `x` is 2 and the first table's key 65 at its 63rd part.
+    @Test func nestingTooDeepIsASyntaxErrorAtItsPlace() {
+        let key = Array(repeating: "a", count: 256).joined(separator: ".")
+        let text = "x = " + String(repeating: "{" + key + " = ", count: 80) + "1" + String(repeating: " }", count: 80) + "\n"
+        #expect(problems("[coast]\nboost = true\n" + text) == [
+            "flickd.toml:3:130: TOML syntax error: nested more than 64 deep, counting each part of the table header and the key, "
+                + "and each array and inline table around the value (flickd's keys are at most 3 deep)",
+        ])
+    }
+
     /// A key or table written in quotes and given twice: toml++ garbles its name ('"mimin_speed" ',
     /// '"cocoast"'), so the message takes the name from the line, and says where it is first.
     @Test func aRedefinedQuotedKeyOrTableIsNamedFromItsLine() {

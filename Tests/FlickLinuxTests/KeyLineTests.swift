@@ -2,7 +2,7 @@ import Testing
 import FlickCore
 @testable import FlickLinux
 
-/// Where the parser says each key was written (`TOMLDocument.lines`), as the messages use it.
+/// Where the parser says each key was written (`TOMLDocument.line(of:)`), as the messages use it.
 @Suite struct KeyLineTests {
     @Test func sectionsOfAnArrayOfTablesAreNumbered() throws {
         let document = try TOMLDocument(text: """

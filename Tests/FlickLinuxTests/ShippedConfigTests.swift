@@ -46,7 +46,7 @@ import FlickTestSupport
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let document = try TOMLDocument(text: text)
         for key in ConfigurationLoader.keys {
-            guard let line = document.lines[key.name] else {
+            guard let line = document.ownLine(of: key.name) else {
                 Issue.record("\(key.name) is not in config/flickd.toml: document it there")
                 continue
             }
@@ -121,7 +121,7 @@ import FlickTestSupport
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let document = try TOMLDocument(text: text)
         for name in ConfigurationLoader.wheelOutputOnlyKeys {
-            let line = try #require(document.lines[name], "\(name) is not in config/flickd.toml")
+            let line = try #require(document.ownLine(of: name), "\(name) is not in config/flickd.toml")
             var comment = ""
             var index = line - 2
             while index >= 0, lines[index].hasPrefix("#") {

@@ -8,6 +8,7 @@ import FlickCore
     @Test(arguments: [
         ("a = 1\u{0}\n", 1), ("[coast]\nboost = \"\u{1}\"\n", 2), ("x = \"\\q\"\n", 1), ("a = 1\na = 2\n", 2),
         (String(repeating: "[", count: 300) + "\n", 1), ("v = " + String(repeating: "[", count: 300) + "\n", 1),
+        ("v = [\n" + String(repeating: "[", count: 200) + "\n", 2),
     ])
     func badBytesAreSyntaxErrors(text: String, line: Int) {
         do {
@@ -22,7 +23,7 @@ import FlickCore
     /// A dotted key nests a table per part; the most parts flickd reads are walked without
     /// recursion.
     @Test func aLongDottedKeyIsWalkedWithoutRecursion() throws {
-        let parts = TOMLDocument.maximumKeyParts
+        let parts = TOMLDocument.maximumDepth
         let document = try TOMLDocument(text: "\n" + Array(repeating: "a", count: parts).joined(separator: ".") + " = 1\n")
         #expect(document.line(of: Array(repeating: "a", count: parts).joined(separator: ".")) == 2)
         var value = document.root["a"]
@@ -30,30 +31,100 @@ import FlickCore
         #expect(value?.int == 1)
     }
 
-    /// toml++ recurses once per part of a dotted key (parsing it, and freeing its tables): a key
-    /// or header of 100000 parts overflowed the stack. Past `maximumKeyParts` it is an error at
-    /// the dot that goes past, never handed to toml++.
-    /// (before the key, a part, between parts, parts, after the key; line and column of the error).
-    static let deepKeys: [(String, String, String, Int, String, Int, Int)] = [
-        ("\n", "a", ".", 257, " = 1\n", 2, 512),
-        ("# x\n[", "a", ".", 100_000, "]\n", 2, 513),
-        ("[coast]\n", "\"b\"", " . ", 100_000, " = 1\n", 2, 1535),
-        ("v = { ", "c", ".", 100_000, " = 1 }\n", 1, 518),
+    /// toml++ recurses once per level of nesting (parsing it, and freeing its tables): a key or
+    /// header of 100000 parts overflowed the stack, and so did inline tables each holding a
+    /// long key. Past `maximumDepth`, header parts, key parts, arrays and inline tables all
+    /// counted together, it is an error where the first thing too deep is written, never
+    /// handed to toml++. (The text; line and column of the error.)
+    static let tooDeep: [(String, Int, Int)] = [
+        // The 65th part of a key.
+        ("\n" + Array(repeating: "a", count: 65).joined(separator: ".") + " = 1\n", 2, 129),
+        // The dot before a header's 65th part.
+        ("# x\n[" + Array(repeating: "a", count: 100_000).joined(separator: ".") + "]\n", 2, 129),
+        ("[[" + Array(repeating: "a", count: 100).joined(separator: ".") + "]]\n", 1, 130),
+        // A header's parts and the key's add up: [coast] is 1 deep, the key's 64th part 65.
+        ("[coast]\n" + Array(repeating: "\"b\"", count: 100_000).joined(separator: " . ") + " = 1\n", 2, 379),
+        ("v = { " + Array(repeating: "c", count: 100_000).joined(separator: ".") + " = 1 }\n", 1, 133),
         // The line-ending backslash of a multi-line basic string still counts its newline.
-        ("s = \"\"\"a \\\n  b\"\"\"\n", "d", ".", 300, " = 1\n", 3, 512),
+        ("s = \"\"\"a \\\n  b\"\"\"\n" + Array(repeating: "d", count: 300).joined(separator: ".") + " = 1\n", 3, 129),
+        // Inline tables each holding a key of 256 parts, 80 deep: 41 kB that overflowed the
+        // stack in toml::table::~table. `x` is 1 deep, the first table's key is 65 at its 64th part.
+        ("x = " + String(repeating: "{" + Array(repeating: "a", count: 256).joined(separator: ".") + " = ", count: 80)
+            + "1" + String(repeating: " }", count: 80) + "\n", 1, 132),
+        // An array is as deep as its key, each element one deeper: the 65th [ is 65 deep.
+        ("v = " + String(repeating: "[", count: 300) + "\n", 1, 69),
+        ("v = [\n" + String(repeating: "[ ", count: 63) + "1" + String(repeating: "]", count: 64) + "\n", 2, 127),
+        // Arrays of inline tables with dotted keys: the 21st b is 64 deep, its array too, and
+        // the array in that 65.
+        ("v = " + String(repeating: "[{ a.b = ", count: 21) + "[[]]" + String(repeating: " }]", count: 21) + "\n", 1, 195),
     ]
 
-    @Test(arguments: deepKeys)
-    func aKeyOfTooManyPartsIsAnError(key: (String, String, String, Int, String, Int, Int)) {
-        let (before, part, between, parts, after, line, column) = key
-        let text = before + Array(repeating: part, count: parts).joined(separator: between) + after
+    @Test(arguments: tooDeep)
+    func nestingTooDeepIsAnError(text: String, line: Int, column: Int) {
         do {
             _ = try TOMLDocument(text: text)
             Issue.record("parsed")
         } catch {
             #expect(error.line == line && error.column == column, "\(error)")
-            #expect(error.message.contains("more than 256 parts"), "\(error.message)")
+            #expect(error.message.hasPrefix("nested more than 64 deep"), "\(error.message)")
         }
+    }
+
+    /// Up to `maximumDepth` every way of nesting is parsed; brackets, braces and dots in
+    /// strings and comments count for nothing.
+    @Test func nestingAtTheLimitIsParsed() throws {
+        func key(_ parts: Int) -> String { Array(repeating: "k", count: parts).joined(separator: ".") }
+        let quotes = "\"\"\""
+        // The header is 10 deep; the key's parts 11 to 30, and its array 30; the inline table
+        // in it 31, its key's parts 32 to 61; then arrays at 61, 62 and 63 hold `value` at 64.
+        func text(_ value: String) -> String {
+            """
+            # {{{{[[[[ \(key(100))
+            s = "{{{{[[[[ \(key(100))"
+            t = '{{{{[[[['
+            u = \(quotes)
+            [\(key(100))]
+            {{{{\\\\\(quotes)
+            w = '''
+            [[[[ ]]]
+            '''
+            [\(key(10))]
+            \(key(20)) = [{ \(key(30)) = [[[\(value)]]] }] # [[[[{{{{
+            """
+        }
+        let document = try TOMLDocument(text: text("1"))
+        #expect(document.root["s"]?.string?.hasPrefix("{{{{[[[[") == true)
+        #expect(document.root["u"]?.string == "[\(key(100))]\n{{{{\\")
+        var value = document.root["k"]
+        for _ in 1..<30 { value = value?.table?["k"] }
+        value = value?.array?.first
+        for _ in 0..<30 { value = value?.table?["k"] }
+        #expect(value?.array?.first?.array?.first?.array?.first?.int == 1)
+        #expect(document.line(of: key(30) + "[1]." + key(30)) == 11)
+        // One level more is refused, at the 1, now 65 deep.
+        do {
+            _ = try TOMLDocument(text: text("[1]"))
+            Issue.record("65 deep parsed")
+        } catch {
+            #expect(error.line == 11 && error.column == 112, "\(error)")
+            #expect(error.message.hasPrefix("nested more than 64 deep"), "\(error.message)")
+        }
+    }
+
+    /// A key's line is looked up part by part (names are not stored whole, each holding its
+    /// table's long name again); a name not written gets its closest enclosing one's line.
+    @Test func linesAreFoundPartByPart() throws {
+        let header = String(repeating: "h", count: 1000)
+        let keys = (1...100).map { "k\($0) = \($0)" }.joined(separator: "\n")
+        let document = try TOMLDocument(text: "[\(header)]\n\(keys)\n\"a.b\" = [{ c = 1 }, { \"[d]\" = 2 }]\n")
+        #expect(document.root[header]?.table?.entries.count == 101)
+        #expect(document.line(of: header + ".k100") == 101)
+        #expect(document.ownLine(of: header + ".k101") == nil)
+        #expect(document.line(of: header + ".k101") == 1)
+        #expect(document.ownLine(of: header + ".\"a.b\"[2].\"[d]\"") == 102)
+        #expect(document.ownLine(of: header + ".\"a.b\"[3]") == nil)
+        #expect(document.line(of: "") == nil)
+        #expect(TOMLDocument.steps(of: "device[2].coast.\"a.\\\"b\"[1][3].x") == ["device", "[2]", "coast", "\"a.\\\"b\"", "[1]", "[3]", "x"])
     }
 
     /// Dots in strings, comments and values are no key's parts.

@@ -128,12 +128,12 @@ public enum ConfigurationLoader {
         /// its keys on its line that the line starts with, blanks aside. Nil when the line holds
         /// none (an inline table).
         mutating func dottedKey(_ name: String, _ value: TOMLValue, at written: String) -> String? {
-            guard let line = lines.lines[written], line >= 1, line <= source.count else { return nil }
+            guard let line = lines.ownLine(of: written), line <= source.count else { return nil }
             let bare = source[line - 1].filter { $0 != " " && $0 != "\t" }
             var value: TOMLValue? = value, path = written
             var parts = [TOMLDocument.namePart(name)], found: [String]? = nil
             while let table = value?.table,
-                  let child = table.sortedEntries.first(where: { lines.lines[path + "." + TOMLDocument.namePart($0.key)] == line }) {
+                  let child = table.sortedEntries.first(where: { lines.ownLine(of: path + "." + TOMLDocument.namePart($0.key)) == line }) {
                 path += "." + TOMLDocument.namePart(child.key)
                 parts.append(TOMLDocument.namePart(child.key))
                 if bare.hasPrefix(parts.joined(separator: ".") + "=") { found = parts }
