@@ -8,10 +8,11 @@ struct ReplayCommand: FlickdCommand {
         abstract: "Run a recorded touch session through the engine and print its coasts as wheel events.",
         discussion: """
             FILE is an evemu recording (evemu-record; the device description embedded, or given \
-            with --desc) or a `libinput record` YAML file. --desc is read only for an evemu \
-            recording without a description of its own: with a `libinput record` file (which \
-            describes its devices itself) or an evemu recording that has one (which wins: it is \
-            the device that recorded), a warning on standard error says it is not used. The \
+            with --desc) or a `libinput record` YAML file. --desc is used only for an evemu \
+            recording without a description of its own: with a `libinput record` file, which \
+            describes its devices itself, it is not read; with an evemu recording that has one, \
+            it is read and checked but the recording's wins (it is the device that recorded). \
+            Either way a warning on standard error says it is not used. The \
             events run through the engine on the recording's own timestamps, ticking as the \
             daemon would at coast.tick_rate, with the configuration from --config (else the \
             built-in defaults). Nothing is written to any device. Of a `libinput record` file holding several devices (--all), the touch \
@@ -96,7 +97,10 @@ struct ReplayCommand: FlickdCommand {
         }
 
         let text = try readOrExit(file)
-        let descriptionText = try descriptionFile.map { try readOrExit($0) }
+        let format = Recording.format(of: text)
+        // Only evemu reads a separate description: a libinput record file describes its devices
+        // itself, and a --desc that is not there must not stop its replay.
+        let descriptionText = format == .evemu ? try descriptionFile.map { try readOrExit($0) } : nil
         let recording: Recording
         do {
             recording = try Recording.load(text: text, description: descriptionText, device: device)
@@ -107,7 +111,7 @@ struct ReplayCommand: FlickdCommand {
             throw ExitCode.failure
         }
         if let descriptionFile, !recording.describedSeparately {
-            let why = Recording.format(of: text) == .libinputRecord
+            let why = format == .libinputRecord
                 ? "is not read: \(file) is a libinput record file, which describes its devices itself"
                 : "is not used: \(file) has a description of its own (N:, I:, A: lines), which wins"
             StandardError.write("flickd: warning: --desc \(descriptionFile) \(why)\n")

@@ -169,6 +169,12 @@ import Testing
         #expect(libinput.status == 0, "\(libinput.stderr)")
         #expect(libinput.stderr == "flickd: warning: --desc \(description) is not read: \(yaml) is a libinput record file, which describes its devices itself\n")
         #expect(libinput.stdout == (try Self.run(["replay", yaml])).stdout)
+        // Not read, so a --desc that is not there changes nothing but the warning's name.
+        let missing = "/nonexistent/flickd-test.desc"
+        let unread = try Self.run(["replay", yaml, "--desc", missing])
+        #expect(unread.status == 0, "\(unread)")
+        #expect(unread.stderr == "flickd: warning: --desc \(missing) is not read: \(yaml) is a libinput record file, which describes its devices itself\n")
+        #expect(unread.stdout == libinput.stdout)
 
         let own = try Self.run(["replay", embedded, "--desc", description])
         #expect(own.status == 0, "\(own.stderr)")
