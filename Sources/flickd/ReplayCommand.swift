@@ -61,7 +61,8 @@ struct ReplayCommand: FlickdCommand {
             Exit status: 0 on success, a recording with no events too; 1 when a file cannot be \
             read, is empty or is malformed (the message names the file, and the line at fault), \
             or standard output cannot be written; \
-            64 when the command line cannot be run (an unknown option, a missing value).
+            64 when the command line cannot be run (an unknown option, a missing value, --device \
+            with an evemu recording).
             """,
         argument: CommandArgument(valueName: "FILE", help: "The recording: evemu (.events) or libinput record (.yml).", isRequired: true),
         options: [
@@ -98,6 +99,10 @@ struct ReplayCommand: FlickdCommand {
 
         let text = try readOrExit(file)
         let format = Recording.format(of: text)
+        if device != nil, format == .evemu {
+            throw UsageError(message: "--device chooses among the devices of a libinput record file; \(file) is an evemu recording, which holds one",
+                             command: Self.commandDescription)
+        }
         // Only evemu reads a separate description: a libinput record file describes its devices
         // itself, and a --desc that is not there must not stop its replay.
         let descriptionText = format == .evemu ? try descriptionFile.map { try readOrExit($0) } : nil

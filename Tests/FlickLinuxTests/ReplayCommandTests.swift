@@ -193,4 +193,21 @@ import Testing
         #expect(help.contains("a touchpad as 69 x 50 mm, a touchscreen as a 13.3-inch panel (294 x 165 mm)"), "\(help)")
         #expect(help.contains("a warning on standard error"), "\(help)")
     }
+
+    /// `--device` chooses among the devices of a `libinput record` file: given with an evemu
+    /// recording, which holds one, it is a command line that cannot be run (64 and the usage),
+    /// not a fault at the recording's first line.
+    @Test func deviceWithAnEvemuRecordingIsAUsageError() throws {
+        let pad = try FingerScript(device: "elantech-touchpad")
+        pad.down(Vector(x: 20, y: 10))
+        pad.lift()
+        let recording = try Self.temporaryFile("device.events", EvemuWriter.text(description: pad.description, events: pad.sent))
+        defer { Self.remove(recording) }
+        let result = try Self.run(["replay", recording, "--device", "/dev/input/event5"])
+        #expect(result.status == 64, "\(result)")
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.first == "Error: --device chooses among the devices of a libinput record file; \(recording) is an evemu recording, which holds one", "\(result)")
+        #expect(lines.dropFirst().first?.hasPrefix("Usage: flickd replay <FILE>") == true, "\(result)")
+        #expect(result.stdout.isEmpty)
+    }
 }
