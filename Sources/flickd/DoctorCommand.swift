@@ -7,8 +7,11 @@ struct DoctorCommand: FlickdCommand {
         discussion: """
             Each check is one line: ✓ fine, ! worth knowing (flickd works), ✗ stops flickd \
             from working. Under each ✗ (and some !) is the command that fixes it. The checks:
-            - uinput module: loaded (/sys/module/uinput or /dev/uinput exists).
-            - /dev/uinput writable: this user may create the virtual device.
+            - uinput module: loaded (/sys/module/uinput), built into the kernel (its
+              modules.builtin lists uinput.ko), or loaded when /dev/uinput is first
+              opened (a static node, made at boot before the module loads).
+            - /dev/uinput writable: it opens read-write, as flickd opens it to create
+              the virtual device.
             - touch devices: each touchpad and touchscreen udev knows, opened read-only.
             - input group: this user is in it, and so is this login session (a user
               added with usermod lacks the group until the next login).

@@ -36,7 +36,7 @@ struct FakeSystem: SystemProbe {
     /// Symbolic links whose target is missing: entries that do not exist.
     var danglingLinks: Set<String> = []
     func hasEntry(_ path: String) -> Bool { exists(path) || danglingLinks.contains(path) }
-    func writeAccess(_ path: String) -> SystemError? { path == "/dev/uinput" ? uinputError : nil }
+    func uinputAccess() -> SystemError? { uinputError }
     func readAccess(_ path: String) -> SystemError? { readErrors[path] }
     func inputNodes() -> [InputNode] { nodes }
     func currentUser() -> UserAccount? { user }

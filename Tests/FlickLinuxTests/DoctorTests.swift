@@ -29,15 +29,35 @@ import Testing
         #expect(Doctor.blocks(checks))
     }
 
-    @Test func uinputBuiltIntoTheKernelHasNoModuleDirectoryButANode() throws {
+    /// A /dev/uinput without /sys/module/uinput is a module not loaded yet, whose node
+    /// systemd's kmod-static-nodes made at boot (opening it loads the module), unless the
+    /// kernel's modules.builtin lists uinput.ko.
+    @Test func uinputNotLoadedIsAStaticNodeUnlessBuiltIntoTheKernel() throws {
         var system = FakeSystem()
         system.files.remove("/sys/module/uinput")
-        #expect(try system.checks().one("uinput module").status == .ok)
+        system.fileContents["/proc/sys/kernel/osrelease"] = "6.1.0-18-amd64\n"
+        let staticNode = try system.checks().one("uinput module")
+        #expect(staticNode.status == .ok)
+        #expect(staticNode.detail == "not loaded yet: /dev/uinput is a static node (made at boot by systemd's kmod-static-nodes), and the kernel loads the module when flickd first opens it", "\(staticNode.text)")
+
+        system.fileContents["/lib/modules/6.1.0-18-amd64/modules.builtin"] = "kernel/drivers/input/evdev.ko\nkernel/drivers/input/misc/uinput.ko\n"
+        let builtIn = try system.checks().one("uinput module")
+        #expect(builtIn.status == .ok)
+        #expect(builtIn.detail == "built into the kernel (/lib/modules/6.1.0-18-amd64/modules.builtin lists uinput.ko)", "\(builtIn.text)")
+    }
+
+    /// Doctor opens /dev/uinput as the daemon does (read-write): where that fails, doctor says
+    /// so with the same error, rather than judging by access(W_OK). Here /dev/uinput is
+    /// usually missing, and both say ENOENT from the same call.
+    @Test func theUinputCheckIsTheDaemons() {
+        var daemon: SystemError?
+        do { try OutputDevice.checkAccess(for: .touchpad) } catch { daemon = error.underlying }
+        #expect(LiveSystem().uinputAccess() == daemon)
     }
 
     @Test func aRootOnlyUinputNodeNeedsTheUdevRule() throws {
         var system = FakeSystem()
-        system.uinputError = SystemError(errno: EACCES, call: "access", path: "/dev/uinput")
+        system.uinputError = SystemError(errno: EACCES, call: "open", path: "/dev/uinput")
         let checks = system.checks()
         let writable = try checks.one("/dev/uinput writable")
         #expect(writable.status == .failure)
