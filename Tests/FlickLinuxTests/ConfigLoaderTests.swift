@@ -343,6 +343,25 @@ import FlickCore
         ])
     }
 
+    /// The first line comes from the file parsed again up to the error, not from its text: a
+    /// multi-line string or array holding `boost = 1` or a `[...]` line is no key or header.
+    @Test func aRedefinedKeyIsFoundPastMultiLineStringsAndArrays() {
+        let quotes = "\"\"\""
+        #expect(problems("[coast]\nx = \(quotes)\nboost = 1\n\(quotes)\nboost = true\nboost = false\n") == [
+            "flickd.toml:6:9: TOML syntax error: Error while parsing key-value pair: cannot redefine existing boolean 'boost'; "
+                + "boost is first set on line 5: keep one of the two",
+        ])
+        // A [ line in a string or an array does not start a table.
+        #expect(problems("[coast]\nboost = true\ns = \(quotes)\n[scroll]\nboost = 1\n\(quotes)\nboost = false\n")?.first?
+            .hasSuffix("boost is first set on line 2: keep one of the two") == true)
+        #expect(problems("[scroll]\nspeed = 1\nx = [\n[1],\n]\nspeed = 2\n")?.first?
+            .hasSuffix("speed is first set on line 2: keep one of the two") == true)
+        #expect(problems("[[device]]\n[device.coast]\nboost = true\ns = '''\n[[device]]\n'''\n[device.coast]\n")?.first?
+            .hasSuffix("[device.coast] is first on line 2: write all its keys under that one") == true)
+        // A key of the top-level table, below a string holding a header.
+        #expect(problems("s = '''\n[coast]\n'''\nx = 1\nx = 2\n")?.first?.hasSuffix("x is first set on line 4: keep one of the two") == true)
+    }
+
     /// Nesting past `TOMLDocument.maximumDepth` is a syntax error at its place: 80 inline tables
     /// each holding a key of 256 parts (41 kB) overflowed the stack freeing them. Under [coast]
     /// (1 deep), `x` is 2 and the first table's key 65 at its 63rd part.

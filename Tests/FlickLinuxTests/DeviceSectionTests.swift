@@ -239,6 +239,12 @@ import FlickCore
             "flickd.toml:3:1: TOML syntax error: Error while parsing table header: cannot redefine existing array 'device' as array-of-tables; "
                 + "device = [...] on line 1 holds the device sections already: write each one there, or all as [[device]] sections",
         ])
+        // Text in a multi-line string is no key: the array is on line 4, not 2.
+        #expect(problems("notes = \"\"\"\ndevice = [\n\"\"\"\ndevice = [{ name = \"a\" }]\n[[device]]\n")?.first?
+            .hasSuffix("device = [...] on line 4 holds the device sections already: write each one there, or all as [[device]] sections") == true)
+        // `[device]` after `[[device]]` headers: no inline array to point at.
+        #expect(problems("[[device]]\nname = \"a\"\n[device]\n")?.first?
+            .hasSuffix("; did you mean [[device]]?; [device] needs two brackets, one such section per rule") == true)
     }
 
     /// A misspelt header in or after a device section, or a table of one with its brackets or

@@ -493,36 +493,55 @@ public enum ConfigurationLoader {
     /// Where a table or key that toml++ calls redefined at line `line` was first written, as
     /// the end of its message (`; [coast] is first on line 12: ...`): the shipped file lists
     /// every section, so a section added at the end of it is the likely case. Nil when the
-    /// message is no redefinition or the first line is not found (a table made by a dotted
+    /// message is no redefinition or the first line is not known (a table made by a dotted
     /// key, an inline table). The name is the one written at `line` (`writtenName`), compared
-    /// part by part: `"min_speed"` is `min_speed`, `[ coast ]` is `[coast]`. A table inside an
-    /// array of tables is looked for only in its own element, below the last `[[...]]` header
-    /// above the error.
+    /// part by part: `"min_speed"` is `min_speed`, `[ coast ]` is `[coast]`.
+    ///
+    /// The lines above `line` are parsed again, with a key of its own in place of line `line`:
+    /// toml++ says where each key was written and which table that key is in (a multi-line
+    /// string or array holding `[coast]` or `boost = 1` is no header or key). A header names
+    /// its table from the top, in the last element of an array of tables on its way.
     static func firstDefinition(in text: String, redefined message: String, before line: Int) -> String? {
         // toml++: "... cannot redefine existing table 'coast'", "... existing boolean 'boost'".
         guard let (_, named) = redefinition(in: message), named.upperBound == message.index(before: message.endIndex) else { return nil }
         let source = sourceLines(text)
         guard line >= 1, line <= source.count,
               let written = writtenName(String(message[named]), on: source[line - 1]) else { return nil }
-        let lines = source.prefix(line - 1)
+        let probe = "flickd: the table of line \(line)"
+        let above = source.prefix(line - 1).joined(separator: "\n")
+        guard let document = try? TOMLDocument(text: above + "\n" + QuotedText.quoted(probe) + " = 0\n") else { return nil }
         let parts = written.parts
         if written.isHeader {
-            // A table inside an array-of-tables element (`[device.coast]` under the second
-            // `[[device]]`) is first in that element: search from its `[[device]]` header on.
-            let elementStart = (lines.lastIndex {
-                guard let header = TableHeader($0), header.brackets == 2 else { return false }
-                return header.parts.count < parts.count && Array(parts.prefix(header.parts.count)) == header.parts
-            } ?? -1) + 1
-            guard let index = lines[elementStart...].firstIndex(where: {
-                TableHeader($0).map { $0.brackets == 1 && $0.parts == parts } ?? false
-            }) else { return nil }
-            return "; [\(shownName(parts))] is first on line \(index + 1): write all its keys under that one"
+            // The table must have been made by a header, which the message can point at.
+            guard let name = headerName(parts, in: document.root), let first = document.ownLine(of: name), first <= source.count,
+                  let header = TableHeader(source[first - 1]), header.brackets == 1, header.parts == parts else { return nil }
+            return "; [\(shownName(parts))] is first on line \(first): write all its keys under that one"
         }
-        // A key: first set in the same table, below the nearest header above the error, as the
-        // same parts (toml++ names it as written, dots and all: `touchpad.enabled` is no `enabled`).
-        let tableStart = (lines.lastIndex { $0.trimmingWhitespace.hasPrefix("[") } ?? -1) + 1
-        guard let index = lines[tableStart...].firstIndex(where: { keyParts(ofLine: $0) == parts }) else { return nil }
-        return "; \(shownName(parts)) is first set on line \(index + 1): keep one of the two"
+        // A key: in the table line `line` is in, as the same parts (toml++ names it as
+        // written, dots and all: `touchpad.enabled` is no `enabled`).
+        guard let table = document.nameOfTable(holding: probe) else { return nil }
+        let name = ((table.isEmpty ? [] : [table]) + parts.map(TOMLDocument.namePart)).joined(separator: ".")
+        guard let first = document.ownLine(of: name) else { return nil }
+        return "; \(shownName(parts)) is first set on line \(first): keep one of the two"
+    }
+
+    /// The name in a document (`TOMLDocument`) of the table a header of `parts` names, from
+    /// `root`: through an array of tables, its last element (`device[2].coast`). Nil when
+    /// `root` has no such table.
+    static func headerName(_ parts: [String], in root: TOMLTable) -> String? {
+        var table = root, name = ""
+        for (offset, part) in parts.enumerated() {
+            name += (offset == 0 ? "" : ".") + TOMLDocument.namePart(part)
+            if let next = table[part]?.table {
+                table = next
+            } else if offset < parts.count - 1, let array = table[part]?.array, let last = array.last?.table {
+                name += "[\(array.count)]"
+                table = last
+            } else {
+                return nil
+            }
+        }
+        return name
     }
 
     /// toml++'s "cannot redefine existing KIND 'NAME'" (or "... 'NAME' as table"): the kind and
@@ -636,12 +655,13 @@ public enum ConfigurationLoader {
         let redefined = "cannot redefine existing array '\(deviceSection)' as "
         let asTable = message.hasSuffix(redefined + "table")
         guard asTable || message.hasSuffix(redefined + "array-of-tables") else { return nil }
-        // The inline array is a top-level key: above the first header.
-        let lines = sourceLines(text).prefix(max(0, line - 1)).map { $0.trimmingWhitespace }.prefix { !$0.hasPrefix("[") }
-        if let index = lines.firstIndex(where: {
-            $0.hasPrefix(deviceSection) && $0.dropFirst(deviceSection.count).trimmingWhitespace.hasPrefix("=")
-        }) {
-            return "; \(deviceSection) = [...] on line \(index + 1) holds the device sections already: "
+        // Where the inline array is, from the lines above parsed again (a multi-line string
+        // holding `device = [` is no key); made by `[[device]]` headers, it is none.
+        let source = sourceLines(text)
+        let above = source.prefix(max(0, line - 1)).joined(separator: "\n")
+        if let document = try? TOMLDocument(text: above), document.root[deviceSection]?.array != nil,
+           let first = document.ownLine(of: deviceSection), first <= source.count, TableHeader(source[first - 1]) == nil {
+            return "; \(deviceSection) = [...] on line \(first) holds the device sections already: "
                 + "write each one there, or all as [[\(deviceSection)]] sections"
         }
         return asTable ? "; did you mean [[\(deviceSection)]]?; [\(deviceSection)] needs two brackets, one such section per rule" : nil
