@@ -395,9 +395,9 @@ public final class SwaySessionWatch: DesktopWatch {
                 try? poll.remove(connection.watch.fileDescriptor)
                 self.connection = nil
                 firstAnswer = .heard
-                logger.debug("natural scrolling: sway's IPC (\(connection.socket)) ended; waiting for a sway to start")
+                reconnect(after: connection)
             }
-            if connection.watch.answered {
+            if self.connection?.watch === connection.watch, connection.watch.answered {
                 switch firstAnswer {
                 case .heard: break
                 case .started: change = .started
@@ -437,6 +437,28 @@ public final class SwaySessionWatch: DesktopWatch {
             armRetry(after: time)
         }
         return change
+    }
+
+    /// After `ended`'s connection closed: a sway that had answered on it is connected to
+    /// again at once, and said to have started when it answers (the daemon then asks it, for
+    /// what changed while the connection was down). sway drops a client it cannot write to
+    /// (its buffer for the client full: flickd stopped while keyboard layouts changed) and runs
+    /// on; one that exited refuses (its socket closed or gone), and a connection that reached
+    /// it in its last moment ends unanswered. Without this the watch waited for a new socket
+    /// that never came, and followed nothing until flickd restarted. One that never answered
+    /// is not tried again: it was exiting, or it accepts and drops (no loop).
+    private func reconnect(after ended: (watch: SwayInputWatch, socket: String)) {
+        guard ended.watch.answered else {
+            logger.debug("natural scrolling: sway's IPC (\(ended.socket)) ended; waiting for a sway to start")
+            return
+        }
+        connect(ended.socket)
+        if connection != nil {
+            firstAnswer = .started
+            logger.info("natural scrolling: sway closed flickd's IPC connection (\(ended.socket)) and still listens: connected again")
+        } else {
+            logger.debug("natural scrolling: sway's IPC (\(ended.socket)) ended; waiting for a sway to start")
+        }
     }
 
     private func connect(_ socket: String) {

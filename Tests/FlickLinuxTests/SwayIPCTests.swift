@@ -385,6 +385,7 @@ import Testing
         #expect(Self.waitReadable(watch, for: .seconds(5)))
         #expect(watch.receive() == .touchpads)
         // sway exits: with nowhere to wait for the next one, the watch ends.
+        sway.close()
         close(connection)
         #expect(Self.waitReadable(watch, for: .seconds(5)))
         #expect(watch.receive() == .closed)
@@ -393,6 +394,35 @@ import Testing
         #expect(throws: SystemError(errno: EMFILE, call: "inotify_init1"), "no sway, nowhere to wait for one") {
             try SwaySessionWatch(socket: nil, runtimeDirectory: runtime.path, now: Syscall.monotonicNow(), inotify: noInotify, logger: log.logger)
         }
+    }
+
+    /// sway drops a client it cannot write to and runs on: the watch connects again at once
+    /// and says sway started when it answers, so the daemon asks it what changed meanwhile. It
+    /// waited for a new socket before, and followed nothing until flickd restarted.
+    @Test func aSwayThatDropsTheConnectionAndRunsOnIsConnectedToAgain() throws {
+        let runtime = try TemporaryDirectory("flickd-runtime")
+        let sway = try ListeningSocket(runtime.path + "/sway-ipc.\(getuid()).\(getpid()).sock")
+        defer { sway.close() }
+        let log = CollectedLog()
+        let watch = try SwaySessionWatch(socket: sway.path, runtimeDirectory: runtime.path, answerWait: .seconds(60),
+                                         logger: log.logger)
+        let first = try Self.answerSubscription(sway)
+        #expect(Self.waitReadable(watch, for: .seconds(5)))
+        #expect(watch.receive() == .none, "the sway running at the start, answering in time")
+
+        close(first)
+        #expect(Self.waitReadable(watch, for: .seconds(5)))
+        #expect(watch.receive() == .none, "connected again; not answered yet")
+        // Required: without a connection the accept below would wait for ever.
+        try #require(watch.source == "sway's input events (\(sway.path))")
+        #expect(log.lines.contains("info: natural scrolling: sway closed flickd's IPC connection (\(sway.path)) and still listens: connected again"))
+        let second = try Self.answerSubscription(sway)
+        defer { close(second) }
+        #expect(Self.waitReadable(watch, for: .seconds(5)))
+        #expect(watch.receive() == .started)
+        send(second, SwayIPC.encode(type: SwayIPC.MessageType.inputEvent, payload: Self.inputEvent("libinput_config")))
+        #expect(Self.waitReadable(watch, for: .seconds(5)))
+        #expect(watch.receive() == .touchpads)
     }
 
     static let quiet = Logger(label: "flickd-test") { _ in NoOpLogHandler() }
