@@ -627,7 +627,7 @@ public final class Daemon {
         let perDevice = finding.answer?.perDevice
         engine.virtualTouchpadNaturalScrolling = perDevice?.virtualTouchpad
         for (id, open) in devices where open.role == .touch {
-            engine.setDesktopNaturalScrolling(open.identity.flatMap { perDevice?.natural(for: $0) }, for: id)
+            engine.setDesktopNaturalScrolling(desktopNaturalScrolling(for: open), for: id)
         }
         followDriverGlides(perDevice)
         warnOfSynapticsOutput(perDevice)
@@ -700,15 +700,24 @@ public final class Daemon {
         if let line = naturalScrollingLine(open) { logger.debug("\(line)") }
     }
 
+    /// The desktop's own setting for the touch device `open`, where it keeps one per device; nil
+    /// where it does not (its desktop-wide setting applies) or does not list the device. A pad
+    /// the desktop leaves at libinput's default (KWin, with no group for it) gets libinput's:
+    /// on for Apple's pads, whose glide otherwise ran against the finger.
+    private func desktopNaturalScrolling(for open: OpenDevice) -> Bool? {
+        guard let identity = open.identity, let perDevice = desktopAnswer?.perDevice else { return nil }
+        return perDevice.natural(for: identity) { open.node.kind == .touchpad && open.device.naturalScrollingByDefault != nil }
+    }
+
     /// `logNaturalScrolling`'s line; nil for a device that is no touchpad.
     private func naturalScrollingLine(_ open: OpenDevice) -> String? {
         guard open.node.kind == .touchpad, let identity = open.identity else { return nil }
-        let desktop = desktopAnswer?.perDevice?.natural(for: identity) ?? desktopAnswer?.value
+        let desktop = desktopNaturalScrolling(for: open) ?? desktopAnswer?.value
         let natural = engine.configuration.naturalScrolling(for: identity, kind: .touchpad, desktop: desktop)
         var line = "\(open.node.devnode) (\(open.node.printedName)): natural scrolling \(natural.isNatural) (\(natural.explanation))"
         // The desktop's own setting for the pad, where it gives one, is what the virtual pad's is
         // compared with (the engine's rule): `scroll.natural` does not change a touchpad's glide.
-        let own = desktopAnswer?.perDevice?.natural(for: identity) ?? natural.isNatural
+        let own = desktopNaturalScrolling(for: open) ?? natural.isNatural
         if engine.output == .touchpad, let virtual = engine.virtualTouchpadNaturalScrolling, virtual != own {
             line += "; the virtual touchpad's is \(virtual), so its fingers move against yours"
         }
@@ -1213,7 +1222,7 @@ public final class Daemon {
         let open = OpenDevice(device: device, node: node, role: role, identity: identity, description: opened, hasButtons: hasButtons)
         devices[id] = open
         if let identity, let perDevice = desktopAnswer?.perDevice {
-            engine.setDesktopNaturalScrolling(perDevice.natural(for: identity), for: id)
+            engine.setDesktopNaturalScrolling(desktopNaturalScrolling(for: open), for: id)
             // A desktop that lists only the devices it has (sway) has not answered for a
             // touchpad plugged in since: ask it again.
             if node.kind == .touchpad, perDevice.unlisted == nil, perDevice.natural(for: identity) == nil {

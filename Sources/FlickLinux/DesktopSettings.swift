@@ -20,7 +20,8 @@ import Glibc
 ///   touchpad-only key (`TapToClick`, `DisableWhileTyping`, ...) give the desktop-wide value.
 ///   On Wayland with the desktop saying it is KDE, KWin applies every group to its own device
 ///   (`PerDeviceNaturalScrolling`), whatever the name, and that is read too. No entry: KWin's
-///   `[Libinput][Defaults][Touchpad]` group's, else libinput's default, which is off. Each file
+///   `[Libinput][Defaults][Touchpad]` group's, else libinput's default for the pad: off, but on
+///   for Apple's pads (`LibinputQuirks.naturalScrollingByDefault`). Each file
 ///   is read as KConfig reads it: the one in each `$XDG_CONFIG_DIRS` directory (`/etc/xdg`)
 ///   first, the user's over them.
 /// - **GNOME** and desktops built on its settings (Budgie, Pantheon, anything listing GNOME):
@@ -483,7 +484,7 @@ public enum DesktopSettings {
                 if let perDevice, !perDevice.entries.isEmpty || perDevice.defaultsGroup != nil {
                     let listed = perDevice.entries.map { "\($0.device.name): \($0.natural)" }.joined(separator: ", ")
                     let unlisted = perDevice.unlisted ?? PerDeviceNaturalScrolling.unsetDefault
-                    let where_ = perDevice.defaultsGroup.map { "KWin's \($0), \(unlisted)" } ?? "libinput's default, off"
+                    let where_ = perDevice.defaultsGroup.map { "KWin's \($0), \(unlisted)" } ?? "libinput's default: off, on for Apple's pads"
                     // The names are the devices' as KConfig wrote them, their \xNN escapes read back.
                     return .success(Answer(unlisted,
                                            QuotedText.controlsEscaped("KDE \(perDevice.source): no group named like a touchpad (\(where_), where a device has no group)\(listed.isEmpty ? "" : "; " + listed)"),
@@ -550,8 +551,9 @@ public enum DesktopSettings {
 /// flickd can read it:
 /// - KDE Plasma on Wayland. KWin applies the `NaturalScroll` entry of the
 ///   `[Libinput][vendor][product][name]` group of kcminputrc (ids in decimal) to that one device,
-///   and libinput's default (off) to a device without one, flickd's virtual touchpad included
-///   until its settings are changed in System Settings.
+///   and to a device without one KWin's defaults group's, else libinput's default for it (off;
+///   on for Apple's pads), flickd's virtual touchpad included until its settings are changed in
+///   System Settings.
 /// - sway, which lists every input it has with the settings in force: a device it does not list
 ///   is one it has not seen, whose setting is unknown.
 /// - An X server on an X11 session, likewise (`XInputDevices`).
@@ -585,8 +587,12 @@ public struct PerDeviceNaturalScrolling: Sendable, Equatable {
     /// KDE: the group of KWin's defaults `unlisted` comes from (`[Libinput][Defaults][Touchpad]`);
     /// nil when kcminputrc has none.
     public var defaultsGroup: String?
+    /// KDE: a device without an entry keeps libinput's default for it, as no defaults group sets
+    /// one: off (`unlisted`), but on for the pads libinput scrolls naturally by default (Apple's),
+    /// which `natural(for:libinputDefault:)` asks about.
+    public var unlistedIsLibinputDefault = false
 
-    /// libinput's default, off.
+    /// libinput's default for most devices, off.
     public static let unsetDefault = false
 
     public init(entries: [Entry], source: String, unlisted: Bool? = unsetDefault) {
@@ -609,20 +615,21 @@ public struct PerDeviceNaturalScrolling: Sendable, Equatable {
         let defaults = Self.kwinDefaults(config)
         self.init(entries: entries, source: file, unlisted: defaults?.natural ?? Self.unsetDefault)
         defaultsGroup = defaults?.group
+        unlistedIsLibinputDefault = defaults?.natural == nil
     }
 
     /// The group of KWin's defaults that applies to a touchpad, when kcminputrc has one, and the
-    /// `NaturalScroll` it gives (libinput's default, off, when it has none). KWin takes
+    /// `NaturalScroll` it gives (nil when it has none: libinput's default stays). KWin takes
     /// `[Libinput][Defaults][Touchpad]`, else `[Libinput][Defaults][Pointer]` (a touchpad is a
     /// pointer), else `[Libinput][Defaults]` itself, and a device's own group over it.
-    static func kwinDefaults(_ config: KConfig) -> (group: String, natural: Bool)? {
+    static func kwinDefaults(_ config: KConfig) -> (group: String, natural: Bool?)? {
         for path in [["Libinput", "Defaults", "Touchpad"], ["Libinput", "Defaults", "Pointer"], ["Libinput", "Defaults"]] {
             // KConfig has a group that has subgroups too; its own entries are those headed by it.
             guard config.groups.contains(where: { $0.path.starts(with: path) }) else { continue }
             let value = config.groups.filter { $0.path == path }
                 .flatMap(\.entries).last { $0.key.lowercased() == "naturalscroll" }
                 .flatMap { KConfig.boolean($0.value) }
-            return (path.map { "[\($0)]" }.joined(), value ?? unsetDefault)
+            return (path.map { "[\($0)]" }.joined(), value)
         }
         return nil
     }
@@ -635,10 +642,14 @@ public struct PerDeviceNaturalScrolling: Sendable, Equatable {
     }
 
     /// The setting the desktop gives the device `identity`; nil when its ids are unknown (then
-    /// its entry cannot be named) or the desktop does not list it (`unlisted`).
-    public func natural(for identity: DeviceIdentity) -> Bool? {
+    /// its entry cannot be named) or the desktop does not list it (`unlisted`). A device left at
+    /// libinput's default (`unlistedIsLibinputDefault`) gets `libinputDefault()`: whether
+    /// libinput scrolls it naturally by default (`InputDevice.naturalScrollingByDefault`).
+    public func natural(for identity: DeviceIdentity, libinputDefault: () -> Bool = { false }) -> Bool? {
         guard identity.vendor != nil, identity.product != nil else { return nil }
-        return entries.last { $0.device == identity }?.natural ?? unlisted
+        if let entry = entries.last(where: { $0.device == identity }) { return entry.natural }
+        guard let unlisted else { return nil }
+        return unlistedIsLibinputDefault ? libinputDefault() : unlisted
     }
 
     /// Why the driver of the device `identity` glides by itself; nil when it does not, or the

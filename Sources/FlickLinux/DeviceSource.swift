@@ -33,6 +33,11 @@ public protocol InputDevice: AnyObject {
     /// The libinput quirk that gave the device the resolution `describe()` holds, where the
     /// device reports none (`LibinputQuirks`); nil otherwise.
     var sizeHint: LibinputQuirks.Hint? { get }
+    /// The libinput quirk by which libinput scrolls the device naturally by default (Apple's
+    /// touchpads, `LibinputQuirks.naturalScrollingByDefault`); nil: libinput's default is off.
+    /// Reads the quirks files when they were not read yet: asked only where the desktop does
+    /// not say how the pad scrolls.
+    var naturalScrollingByDefault: String? { get }
     /// Whether key `code` (EV_KEY) is down, as of the last event read (`readAvailable`) or the
     /// state read at open or after a resynchronisation.
     func isKeyDown(_ code: UInt16) -> Bool
@@ -44,6 +49,7 @@ public protocol InputDevice: AnyObject {
 
 extension InputDevice {
     public var sizeHint: LibinputQuirks.Hint? { nil }
+    public var naturalScrollingByDefault: String? { nil }
 }
 
 extension EvdevDevice: InputDevice {}

@@ -83,6 +83,13 @@ public final class EvdevDevice {
     /// The libinput quirk that gave the device its resolution; nil when none did.
     public var sizeHint: LibinputQuirks.Hint? { described().hint }
 
+    /// The quirk by which libinput scrolls this touchpad naturally by default; nil when it
+    /// does not, or the device has no quirks (`InputDevice.naturalScrollingByDefault`).
+    public var naturalScrollingByDefault: String? {
+        guard let quirks else { return nil }
+        return quirks.quirks.naturalScrollingByDefault(Self.describe(evdev), kind: quirks.kind)
+    }
+
     /// The capabilities as the kernel has them now: `describe()` keeps what libevdev read at
     /// open, while udev may have set an axis since (a hwdb entry applied on "change"). A second
     /// libevdev reads them from the same descriptor (ioctls only: no event is read).

@@ -22,9 +22,16 @@ import Glibc
 /// `MatchProduct` (a `;` list) and `MatchVersion` are hexadecimal ids; `MatchUdevType` is
 /// `touchpad` or `touchscreen` for the devices flickd reads. A section with a `Match` key this
 /// reader does not know never applies. Where several sections set a hint, the last one read
-/// wins, as in libinput. Only the sections holding a hint are kept (a few of the files'
-/// hundreds), read once, when the first touch device without a resolution is described
-/// (`QuirksOnDemand`): a machine whose pads all report one never reads the files.
+/// wins, as in libinput. Only the sections holding a hint or one of Apple's touchpad models
+/// are kept (a few of the files' hundreds), read once, when the first touch device without a
+/// resolution is described or the first touchpad's default direction is asked
+/// (`QuirksOnDemand`): a machine whose pads all report one, on a desktop that says how each
+/// pad scrolls, never reads the files.
+///
+/// The models (`ModelAppleTouchpad`, `ModelAppleTouchpadOneButton`) are the touchpads libinput
+/// scrolls naturally by default (`naturalScrollingByDefault(for:)`): every Apple pad on USB,
+/// Bluetooth or SPI. A compositor that leaves a pad at libinput's default (KWin, for a pad with
+/// no group in kcminputrc) scrolls those naturally.
 public struct LibinputQuirks: Sendable {
     /// A hint and where it was read
     /// (`"30-vendor-elantech.quirks [Elantech Touchpads] AttrResolutionHint=31x31"`).
@@ -56,12 +63,24 @@ public struct LibinputQuirks: Sendable {
             self.version = version
             self.udevType = udevType
         }
+
+        /// The device `description` describes, read as a `kind`.
+        public init(_ description: DeviceDescription, kind: DeviceKind) {
+            self.init(name: description.name, bustype: description.bustype, vendor: description.vendor,
+                      product: description.product, version: description.version,
+                      udevType: kind == .touchpad ? "touchpad" : "touchscreen")
+        }
     }
 
     struct Section: Sendable {
         var matches: [(key: String, value: String)]
         var hints: [Hint]
+        /// The Apple models it sets: the key, on or off, and where (for the log).
+        var models: [(key: String, isOn: Bool, source: String)] = []
     }
+
+    /// The model keys that make libinput scroll a touchpad naturally by default.
+    static let naturalModels = ["ModelAppleTouchpad", "ModelAppleTouchpadOneButton"]
 
     /// The bytes a quirks line is trimmed of: space, tab and carriage return.
     static let blanks: [UInt8] = [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r")]
@@ -121,16 +140,20 @@ public struct LibinputQuirks: Sendable {
             var name: Range<Int>?
             var matches: [(key: Range<Int>, value: Range<Int>)] = []
             var hints: [(hint: ResolutionHint, key: Range<Int>, value: Range<Int>)] = []
+            var models: [(key: Range<Int>, value: Range<Int>)] = []
             func close() {
-                if let name, !hints.isEmpty, !matches.isEmpty {
+                if let name, !hints.isEmpty || !models.isEmpty, !matches.isEmpty {
                     let label = string(name)
+                    func source(_ key: Range<Int>, _ value: Range<Int>) -> String { "\(file) [\(label)] \(string(key))=\(string(value))" }
                     sections.append(Section(
                         matches: matches.map { (string($0.key), string($0.value)) },
-                        hints: hints.map { Hint(value: $0.hint, source: "\(file) [\(label)] \(string($0.key))=\(string($0.value))") }))
+                        hints: hints.map { Hint(value: $0.hint, source: source($0.key, $0.value)) },
+                        models: models.map { (string($0.key), string($0.value) == "1", source($0.key, $0.value)) }))
                 }
                 name = nil
                 matches = []
                 hints = []
+                models = []
             }
             var lineStart = 0
             for end in 0...bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: "\n") {
@@ -150,6 +173,8 @@ public struct LibinputQuirks: Sendable {
                 } else if starts(key, with: "AttrResolutionHint") || starts(key, with: "AttrSizeHint"),
                           let hint = ResolutionHint(key: string(key), value: string(value)) {
                     hints.append((hint, key, value))
+                } else if starts(key, with: "ModelApple"), Self.naturalModels.contains(string(key)) {
+                    models.append((key, value))
                 }
             }
             close()
@@ -172,15 +197,25 @@ public struct LibinputQuirks: Sendable {
         return resolution ?? size
     }
 
+    /// Whether libinput scrolls `device` naturally by default, as its
+    /// `tp_scroll_config_natural_get_default` decides: a touchpad one of whose Apple models is
+    /// on, each model as the last section setting it says. The model's line
+    /// (`"50-system-apple.quirks [Apple Touchpads USB] ModelAppleTouchpad=1"`); nil: off.
+    public func naturalScrollingByDefault(for device: Device) -> String? {
+        guard device.udevType == "touchpad" else { return nil }
+        var models: [String: (isOn: Bool, source: String)] = [:]
+        for section in sections where !section.models.isEmpty && section.matches.allSatisfy({ matches($0.key, $0.value, device) }) {
+            for model in section.models { models[model.key] = (model.isOn, model.source) }
+        }
+        return Self.naturalModels.lazy.compactMap { models[$0] }.first { $0.isOn }?.source
+    }
+
     /// `description` with the resolution libinput gives it, when the device reports none on
     /// x and y (MT and single-touch axes alike) and a hint applies; the hint used, or nil when
     /// the description is returned as it was.
     public func applied(to description: DeviceDescription, kind: DeviceKind) -> (DeviceDescription, Hint?) {
         guard ResolutionHint.couldApply(to: description) else { return (description, nil) }
-        let device = Device(name: description.name, bustype: description.bustype, vendor: description.vendor,
-                            product: description.product, version: description.version,
-                            udevType: kind == .touchpad ? "touchpad" : "touchscreen")
-        guard var hint = hint(for: device), let result = hint.value.applied(to: description) else { return (description, nil) }
+        guard var hint = hint(for: Device(description, kind: kind)), let result = hint.value.applied(to: description) else { return (description, nil) }
         hint.unitsPerMillimetreX = (result.absoluteAxes[EventCode.absMTPositionX] ?? result.absoluteAxes[EventCode.absX])?.resolution ?? 0
         return (result, hint)
     }
@@ -208,9 +243,10 @@ public struct LibinputQuirks: Sendable {
     }
 }
 
-/// libinput's quirks, read the first time a device without a resolution asks for them. Nearly
-/// every touch device reports its resolution, so a daemon that only sees such devices never
-/// reads the files (about 40 files and 40 kB of text on Debian 12).
+/// libinput's quirks, read the first time a device without a resolution asks for them, or a
+/// touchpad's default direction is asked (the desktop did not say it). Nearly every touch
+/// device reports its resolution, so a daemon that only sees such devices, on a desktop that
+/// answers for them, never reads the files (about 40 files and 40 kB of text on Debian 12).
 public final class QuirksOnDemand {
     private let load: () -> LibinputQuirks
     private var loaded: LibinputQuirks?
@@ -236,5 +272,12 @@ public final class QuirksOnDemand {
     public func applied(to description: DeviceDescription, kind: DeviceKind) -> (DeviceDescription, LibinputQuirks.Hint?) {
         guard ResolutionHint.couldApply(to: description) else { return (description, nil) }
         return quirks.applied(to: description, kind: kind)
+    }
+
+    /// Whether libinput scrolls the touchpad `description` naturally by default, and by which
+    /// line (`LibinputQuirks.naturalScrollingByDefault`); nil for any other device.
+    public func naturalScrollingByDefault(_ description: DeviceDescription, kind: DeviceKind) -> String? {
+        guard kind == .touchpad else { return nil }
+        return quirks.naturalScrollingByDefault(for: LibinputQuirks.Device(description, kind: kind))
     }
 }

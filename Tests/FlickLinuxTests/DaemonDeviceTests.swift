@@ -14,6 +14,9 @@ final class ScriptedDevices: DeviceSource {
         let description: DeviceDescription
         /// What `ScriptedDevices.quirks` filled in, as `EvdevDevice` reports it.
         var sizeHint: LibinputQuirks.Hint?
+        /// The quirk by which libinput scrolls the device naturally by default, from
+        /// `ScriptedDevices.quirks`.
+        var naturalScrollingByDefault: String?
         /// Readable once `unplug()` or `feed(_:then:)` is called.
         private let readable = Doorbell()
         var fileDescriptor: Int32 { readable.fileDescriptor }
@@ -131,6 +134,9 @@ final class ScriptedDevices: DeviceSource {
         if let quirks, let kind = node.kind.touchKind { (description, hint) = quirks.applied(to: description, kind: kind) }
         let device = Device(description: description)
         device.sizeHint = hint
+        if let quirks, let kind = node.kind.touchKind {
+            device.naturalScrollingByDefault = kind == .touchpad ? quirks.naturalScrollingByDefault(for: LibinputQuirks.Device(description, kind: kind)) : nil
+        }
         device.currentSlot = currentSlots[node.devnode] ?? 0
         device.currentDescription = { [unowned self] in
             var now = self.descriptions[node.devnode] ?? DeviceDescription(name: node.name)
@@ -306,6 +312,43 @@ struct DaemonDeviceTests {
             raise(SIGTERM)
             try daemon.run()
             #expect(log.lines.contains { $0.hasSuffix("/dev/input/event4 (ETPS/2 Elantech Touchpad): " + expected) }, "\(log.lines)")
+        }
+    }
+
+    /// KWin leaves a pad with no group in kcminputrc (and no `[Libinput][Defaults]` setting) at
+    /// libinput's default, which is natural for Apple's pads: their glide must go that way, and
+    /// the virtual pad (libinput's default, off) moves against them. flickd took "off" for every
+    /// such pad before, and the glide ran against the finger on a MacBook.
+    @Test func anAppleTouchpadKDELeavesAtLibinputsDefaultScrollsNaturally() throws {
+        let apple = """
+            [Apple Touchpads USB]
+            MatchVendor=0x05AC
+            MatchBus=usb
+            MatchUdevType=touchpad
+            ModelAppleTouchpad=1
+            """
+        for (vendor, natural) in [(UInt16(0x05ac), true), (0x06cb, false)] {
+            let source = ScriptedDevices()
+            source.quirks = LibinputQuirks(files: [("/usr/share/libinput/50-system-apple.quirks", apple)])
+            let pad = try source.node(4, .touchpad, name: "bcm5974", fixture: "generic-usb-touchpad")
+            source.descriptions[pad.devnode]?.vendor = vendor
+            source.descriptions[pad.devnode]?.bustype = 0x03
+            source.present = [pad]
+            let kcminputrc = PerDeviceNaturalScrolling(kcminputrc: "[Libinput][1][2][Another Mouse]\nNaturalScroll=true\n", file: "kcminputrc")
+            let query = try DesktopQuery(probe: { _ in .found(DesktopSettings.Answer(false, "KDE test", perDevice: kcminputrc)) },
+                                         watchChanges: { _ in nil }, openServerWatch: { nil })
+            var configuration = Configuration()
+            configuration.output.mode = .touchpad
+            let log = CollectedLog()
+            log.onLine = { line in if line.hasPrefix("debug: /dev/input/event4 (bcm5974): natural scrolling") { raise(SIGTERM) } }
+            let daemon = try Daemon(engine: Engine(configuration: configuration), output: nil, makeOutput: Outputs().make,
+                                    monitor: source, logger: log.logger, desktop: query) { configuration }
+            let watchdog = DaemonWatchdog(seconds: 10)
+            try daemon.run()
+            watchdog.cancel()
+            let line = try #require(log.lines.last { $0.hasPrefix("debug: /dev/input/event4 (bcm5974): natural scrolling") })
+            #expect(line.hasPrefix("debug: /dev/input/event4 (bcm5974): natural scrolling \(natural) ("), "\(line)")
+            #expect(line.hasSuffix("; the virtual touchpad's is false, so its fingers move against yours") == natural, "\(line)")
         }
     }
 

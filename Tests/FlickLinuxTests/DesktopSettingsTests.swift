@@ -295,6 +295,19 @@ import Testing
         #expect(plain.virtualTouchpad == true)
         let none = PerDeviceNaturalScrolling(kcminputrc: own, file: "kcminputrc")
         #expect(none.virtualTouchpad == false && none.defaultsGroup == nil)
+
+        // Without a setting from KWin's defaults a pad stays at libinput's default for it: on
+        // for Apple's pads (asked of the device), off for the rest.
+        let apple = DeviceIdentity(name: "bcm5974", vendor: 0x05ac, product: 0x0273)
+        #expect(none.natural(for: apple, libinputDefault: { true }) == true)
+        #expect(none.natural(for: apple) == false)
+        #expect(both.natural(for: apple, libinputDefault: { true }) == true, "the defaults group sets no NaturalScroll")
+        #expect(none.natural(for: pad, libinputDefault: { true }) == false, "its own group wins")
+        let off = PerDeviceNaturalScrolling(kcminputrc: "[Libinput][Defaults][Touchpad]\nNaturalScroll=false\n", file: "kcminputrc")
+        #expect(off.natural(for: apple, libinputDefault: { true }) == false, "KWin's defaults group wins over libinput's")
+        #expect(touchpad.natural(for: apple, libinputDefault: { false }) == true)
+        let sway = PerDeviceNaturalScrolling(entries: [], source: "sway", unlisted: nil)
+        #expect(sway.natural(for: apple, libinputDefault: { true }) == nil, "a device sway does not list is unknown")
     }
 
     /// KConfig escapes a `[`, a `]` and a `\` in a group's name: a device named with brackets

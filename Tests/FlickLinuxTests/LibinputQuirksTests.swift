@@ -35,6 +35,48 @@ struct LibinputQuirksTests {
 
     let quirks = LibinputQuirks(files: [("/usr/share/libinput/30-vendor.quirks", Self.elantech)])
 
+    /// libinput scrolls Apple's touchpads naturally by default (`ModelAppleTouchpad`,
+    /// `ModelAppleTouchpadOneButton`): a pad a compositor leaves at that default (KWin) scrolls
+    /// naturally. The model is read like a hint: every Match must match, the last section
+    /// setting a model wins, and only touchpads have it.
+    @Test func applesTouchpadsScrollNaturallyByDefault() throws {
+        let quirks = LibinputQuirks(files: [("/usr/share/libinput/50-system-apple.quirks", """
+            [Apple Touchpads USB]
+            MatchVendor=0x05AC
+            MatchBus=usb
+            MatchUdevType=touchpad
+            ModelAppleTouchpad=1
+            AttrPalmSizeThreshold=800
+
+            [Apple Touchpad OneButton]
+            MatchUdevType=touchpad
+            MatchBus=usb
+            MatchVendor=0x5AC
+            MatchProduct=0x021A
+            ModelAppleTouchpadOneButton=1
+            """), ("/etc/libinput/local-overrides.quirks", """
+            [Not natural, this one]
+            MatchVendor=0x05AC
+            MatchProduct=0x0273
+            ModelAppleTouchpad=0
+            """)])
+        func device(vendor: UInt16, product: UInt16 = 0x0262, bustype: UInt16 = 0x03, udevType: String = "touchpad") -> LibinputQuirks.Device {
+            LibinputQuirks.Device(name: "bcm5974", bustype: bustype, vendor: vendor, product: product, version: 0, udevType: udevType)
+        }
+        #expect(quirks.naturalScrollingByDefault(for: device(vendor: 0x05ac)) == "50-system-apple.quirks [Apple Touchpads USB] ModelAppleTouchpad=1")
+        #expect(quirks.naturalScrollingByDefault(for: device(vendor: 0x05ac, product: 0x021a))
+                    == "50-system-apple.quirks [Apple Touchpads USB] ModelAppleTouchpad=1")
+        #expect(quirks.naturalScrollingByDefault(for: device(vendor: 0x05ac, product: 0x0273)) == nil, "the later section turns it off")
+        #expect(quirks.naturalScrollingByDefault(for: device(vendor: 0x05ac, bustype: 0x05)) == nil, "another bus")
+        #expect(quirks.naturalScrollingByDefault(for: device(vendor: 0x06cb)) == nil, "another vendor")
+        #expect(quirks.naturalScrollingByDefault(for: device(vendor: 0x05ac, udevType: "touchscreen")) == nil)
+        let oneButton = LibinputQuirks(files: [("q.quirks", "[One]\nMatchVendor=0x5AC\nModelAppleTouchpadOneButton=1\n")])
+        #expect(oneButton.naturalScrollingByDefault(for: device(vendor: 0x05ac)) == "q.quirks [One] ModelAppleTouchpadOneButton=1")
+        let onDemand = QuirksOnDemand { quirks }
+        #expect(onDemand.naturalScrollingByDefault(Self.pad("bcm5974", resolution: 40, bustype: 0x03, vendor: 0x05ac), kind: .touchpad) != nil)
+        #expect(onDemand.naturalScrollingByDefault(Self.pad("bcm5974", resolution: 40, bustype: 0x03, vendor: 0x05ac), kind: .touchscreen) == nil)
+    }
+
     @Test func aResolutionHintFillsInTheMissingResolution() throws {
         let (described, hint) = quirks.applied(to: Self.pad("ETPS/2 Elantech Touchpad"), kind: .touchpad)
         #expect(hint?.source == "30-vendor.quirks [Elantech Touchpads] AttrResolutionHint=31x31")
