@@ -252,7 +252,7 @@ public struct Doctor {
         }
         checks.append(uinputModule())
         checks.append(uinputWritable())
-        checks += touchChecks(touch, group: group)
+        checks += touchChecks(touch, group: group, user: user)
         checks.append(groupCheck(group, user: user, devicesDenied: touch.denied))
         checks.append(service())
         if let seat = seatCheck(user: user) { checks.append(seat) }
@@ -385,7 +385,7 @@ public struct Doctor {
         return TouchDevices(hasInputDirectory: true, nodes: nodes.map { ($0, probe.readAccess($0.devnode)) })
     }
 
-    private func touchChecks(_ touch: TouchDevices, group: InputGroupState) -> [Check] {
+    private func touchChecks(_ touch: TouchDevices, group: InputGroupState, user: UserAccount?) -> [Check] {
         let title = "touch devices"
         guard touch.hasInputDirectory else {
             return [Check(title: title, status: .failure,
@@ -395,15 +395,30 @@ public struct Doctor {
             return [Check(title: title, status: .failure,
                           detail: "none: udev tags no /dev/input/event* node as a touchpad or touchscreen (`flickd devices` lists what there is; is udev running?)")]
         }
-        // Not joined yet: join. Joined but not in this session: log in again.
-        let fix = group == .pendingLogin ? Fix.logInAgain : Fix.joinInputGroup
         return touch.nodes.map { node, error in
             let name = "\(node.devnode) \(QuotedText.quoted(node.name)) (\(node.kind.rawValue))"
             guard let error else { return Check(title: title, status: .ok, detail: "\(name): readable") }
             // Only a failure when no touch device at all can be read.
             let status: Check.Status = touch.anyReadable ? .warning : .failure
             if error.isPermissionDenied {
-                return Check(title: title, status: status, detail: "\(name): cannot be read (\(error.reason))", fix: fix)
+                let denied = "\(name): cannot be read (\(error.reason))"
+                // The group is no fix for root, which the input group's check does not ask to join.
+                if user?.uid == 0 { return Check(title: title, status: status, detail: denied) }
+                // The fix the input group's check gives, where joining the group is one.
+                switch group {
+                case .notMember:
+                    return Check(title: title, status: status, detail: denied, fix: Fix.joinInputGroup)
+                case .pendingLogin:
+                    return Check(title: title, status: status, detail: denied, fix: Fix.logInAgain)
+                case .noGroup:
+                    return Check(title: title, status: status,
+                                 detail: "\(denied); this system has no input group: a udev rule must give the device to this user (TAG+=\"uaccess\")")
+                case .inSession:
+                    return Check(title: title, status: status,
+                                 detail: "\(denied), though this session has the input group: the node is not the group's to read (`ls -l \(node.devnode)` shows its owner, group and mode)")
+                case .unknownUser:
+                    return Check(title: title, status: status, detail: denied)
+                }
             }
             return Check(title: title, status: status, detail: "\(name): cannot be opened (\(error.reason))")
         }

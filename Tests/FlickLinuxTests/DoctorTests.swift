@@ -96,6 +96,30 @@ import Testing
         #expect(try checks.one("touch devices").fix == group.fix, "not usermod again")
     }
 
+    /// Joining the input group fixes an unreadable device only where there is one and the
+    /// user is not in it: with no group, or the group already in this session, the touch
+    /// devices' line says what it is, as the input group's line does, and offers no usermod.
+    @Test func theTouchDevicesFixMatchesTheGroupState() throws {
+        var noGroup = FakeSystem()
+        noGroup.inputGID = nil
+        noGroup.database = [1000]
+        noGroup.process = [1000]
+        noGroup.readErrors["/dev/input/event4"] = denied
+        let checks = noGroup.checks()
+        let touch = try checks.one("touch devices")
+        #expect(touch.status == .failure && touch.fix == nil, "\(touch.text)")
+        #expect(touch.detail.hasSuffix("cannot be read (Permission denied); this system has no input group: a udev rule must give the device to this user (TAG+=\"uaccess\")"), "\(touch.text)")
+        #expect(try checks.one("input group").detail.contains("this system has no input group"))
+
+        var member = FakeSystem()
+        member.readErrors["/dev/input/event4"] = denied
+        let memberChecks = member.checks()
+        let memberTouch = try memberChecks.one("touch devices")
+        #expect(memberTouch.status == .failure && memberTouch.fix == nil, "\(memberTouch.text)")
+        #expect(memberTouch.detail.hasSuffix("cannot be read (Permission denied), though this session has the input group: the node is not the group's to read (`ls -l /dev/input/event4` shows its owner, group and mode)"), "\(memberTouch.text)")
+        #expect(try memberChecks.one("input group").status == .ok)
+    }
+
     @Test func devicesReadableWithoutTheGroupOnlyWarn() throws {
         // A uaccess ACL gives the logged-in user the touchpad without the input group.
         var system = FakeSystem()
