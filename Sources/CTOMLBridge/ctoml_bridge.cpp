@@ -66,10 +66,20 @@ ctoml_node makeNode(const toml::node &node, int32_t parent, int32_t index) {
         out.string_length = text.size();
         break;
     }
-    case toml::node_type::integer:
+    case toml::node_type::integer: {
+        const toml::value<int64_t> &integer = *node.as_integer();
         out.type = ctoml_integer;
-        out.integer = node.as_integer()->get();
+        out.integer = integer.get();
+        // toml++'s parser marks an integer written 0x, 0o or 0b with one of three values (1 to 3,
+        // not separate bits) of these flags.
+        switch (integer.flags() & toml::value_flags::format_as_hexadecimal) {
+        case toml::value_flags::format_as_hexadecimal: out.integer_format = ctoml_hexadecimal; break;
+        case toml::value_flags::format_as_octal: out.integer_format = ctoml_octal; break;
+        case toml::value_flags::format_as_binary: out.integer_format = ctoml_binary; break;
+        default: out.integer_format = ctoml_decimal; break;
+        }
         break;
+    }
     case toml::node_type::floating_point:
         out.type = ctoml_float;
         out.floating = node.as_floating_point()->get();

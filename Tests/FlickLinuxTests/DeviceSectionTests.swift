@@ -347,6 +347,32 @@ import FlickCore
         #expect(problems("[output]\nmdoe = \"wheel\"\n") == ["flickd.toml:2: unknown key output.mdoe; did you mean output.mode?"])
     }
 
+    /// Ids are hexadecimal, as `flickd devices` shows them: `vendor = 1234` copied from it was
+    /// taken as 0x04d2 and matched nothing, with check-config saying OK. Only an integer written
+    /// 0x... is an id.
+    @Test func anIdNotWrittenInHexadecimalIsRefused() {
+        let refused = "is written in decimal, but ids are hexadecimal, as `flickd devices` shows them"
+        #expect(problems("[[device]]\nvendor = 1234\n") == [
+            "flickd.toml:2: device[1].vendor = 1234 \(refused): write 0x1234 or \"1234\" (or 0x04d2, if you meant the decimal 1234)",
+        ])
+        #expect(problems("[[device]]\nname = \"pad\"\nproduct = 7\n") == [
+            "flickd.toml:3: device[1].product = 7 \(refused): write 0x7 or \"7\"",
+        ])
+        #expect(problems("[[device]]\nvendor = 0\n") == ["flickd.toml:2: device[1].vendor = 0 \(refused): write 0x0 or \"0\""])
+        #expect(problems("[[device]]\nvendor = 12_345\n") == ["flickd.toml:2: device[1].vendor = 12345 \(refused): write 0x3039, the same id"])
+        #expect(problems("[[device]]\nvendor = 0o17\n") == [
+            "flickd.toml:2: device[1].vendor = 0o17 is written in octal, but ids are hexadecimal, as `flickd devices` shows them: write 0x000f, the same id",
+        ])
+        #expect(problems("[[device]]\nproduct = 0b101\n") == [
+            "flickd.toml:2: device[1].product = 0b101 is written in binary, but ids are hexadecimal, as `flickd devices` shows them: write 0x0005, the same id",
+        ])
+        #expect(problems("device = [{ name = \"a\" },\n  { vendor = 0x06cb, product = 1234 }]\n") == [
+            "flickd.toml:2: device[2].product = 1234 \(refused): write 0x1234 or \"1234\" (or 0x04d2, if you meant the decimal 1234)",
+        ])
+        let configuration = parsed("[[device]]\nvendor = 0x1234\nproduct = 0x0\n[[device]]\nvendor = \"1234\"\n")
+        #expect(configuration?.devices.map(\.vendor) == [0x1234, 0x1234])
+    }
+
     @Test func matchKeysAreChecked() {
         #expect(problems("[[device]]\nenabled = false\n") == [
             "flickd.toml:1: device[1] names no device, so it would apply to all of them: give it a name (part of the device's name), a vendor or a product",

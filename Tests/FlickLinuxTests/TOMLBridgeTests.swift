@@ -153,6 +153,9 @@ import FlickCore
         let document = try TOMLDocument(text: """
             s = "text\\twith\\u00e9"
             i = 0x10
+            j = 1234
+            o = 0o17
+            bin = 0b11
             f = 1.5e3
             b = true
             d = 2026-11-23
@@ -163,6 +166,11 @@ import FlickCore
         let root = document.root
         #expect(root["s"]?.string == "text\twith\u{e9}")
         #expect(root["i"]?.int == 16)
+        // How each integer was written, which an id needs (`vendor = 1234` is no 0x1234).
+        if case .integer(16, .hexadecimal) = root["i"] {} else { Issue.record("i = \(String(describing: root["i"]))") }
+        if case .integer(1234, .decimal) = root["j"] {} else { Issue.record("j = \(String(describing: root["j"]))") }
+        if case .integer(15, .octal) = root["o"] {} else { Issue.record("o = \(String(describing: root["o"]))") }
+        if case .integer(3, .binary) = root["bin"] {} else { Issue.record("bin = \(String(describing: root["bin"]))") }
         #expect(root["f"]?.double == 1500)
         #expect(root["b"]?.bool == true)
         #expect(ConfigurationLoader.describe(try #require(root["d"])) == "a date/time")
@@ -170,7 +178,7 @@ import FlickCore
         #expect(ConfigurationLoader.describe(try #require(root["dt"])) == "a date/time")
         let array = try #require(root["a"]?.array)
         #expect(array.count == 3 && array[0].int == 1 && array[1].string == "two" && array[2].array?.first?.int == 3)
-        #expect(root.sortedEntries.map(\.key) == ["a", "b", "d", "dt", "f", "i", "s", "t"])
+        #expect(root.sortedEntries.map(\.key) == ["a", "b", "bin", "d", "dt", "f", "i", "j", "o", "s", "t"])
     }
 
     /// Floats are read exactly (std::from_chars): each equals Swift's own reading of the same

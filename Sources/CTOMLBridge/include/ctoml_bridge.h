@@ -24,6 +24,14 @@ typedef enum ctoml_type {
     ctoml_date_time = 8,
 } ctoml_type;
 
+/// How an integer was written.
+typedef enum ctoml_integer_format {
+    ctoml_decimal = 0,
+    ctoml_hexadecimal = 1,
+    ctoml_octal = 2,
+    ctoml_binary = 3,
+} ctoml_integer_format;
+
 /// One key or array element of the document. Nodes come depth first, a parent before its
 /// children, so `parent` is always smaller than the node's own index: a table's keys in toml++'s
 /// key order (sorted, not the order they were written in), an array's elements in order.
@@ -41,6 +49,8 @@ typedef struct ctoml_node {
     size_t string_length;
     /// The value of an integer.
     int64_t integer;
+    /// How an integer was written: `0x1234` is hexadecimal, `1234` decimal.
+    ctoml_integer_format integer_format;
     /// The value of a float.
     double floating;
     /// The value of a boolean.

@@ -269,14 +269,31 @@ public enum ConfigurationLoader {
             return problems.count == before ? rule : nil
         }
 
-        /// A vendor or product id: a TOML integer (`0x06cb`) or a hexadecimal string (`"06cb"`).
+        /// A vendor or product id: a TOML integer written in hexadecimal (`0x06cb`) or a
+        /// hexadecimal string (`"06cb"`).
         private mutating func deviceID(_ value: TOMLValue, as name: String) -> UInt16? {
             let expected = "a 16-bit id, written 0x06cb or \"06cb\" (hexadecimal, as `flickd devices` and /proc/bus/input/devices show it)"
-            if let integer = value.int {
+            if case .integer(let integer, let notation) = value {
                 guard let id = UInt16(exactly: integer) else {
                     // In hexadecimal too, as the range and the ids are written.
                     let hex = integer < 0 ? "-0x" + String(integer.magnitude, radix: 16) : "0x" + String(integer, radix: 16)
                     problem(name, "\(name) = \(describe(value)) (\(hex)) is out of range (0 <= id <= 0xffff): expected \(expected)")
+                    return nil
+                }
+                guard notation == .hexadecimal else {
+                    // `vendor = 1234` copied from `flickd devices` would be the id 0x04d2, and match
+                    // nothing: an id is only taken as written in hexadecimal.
+                    let digits = String(id, radix: 16)
+                    let hex = "0x" + String(repeating: "0", count: 4 - digits.count) + digits
+                    let (written, base) = switch notation {
+                    case .octal: ("0o" + String(id, radix: 8), "octal")
+                    case .binary: ("0b" + String(id, radix: 2), "binary")
+                    default: (String(id), "decimal")
+                    }
+                    let way = notation == .decimal && id <= 9999
+                        ? "write 0x\(id) or \"\(id)\"" + (id > 9 ? " (or \(hex), if you meant the decimal \(id))" : "")
+                        : "write \(hex), the same id"
+                    problem(name, "\(name) = \(written) is written in \(base), but ids are hexadecimal, as `flickd devices` shows them: \(way)")
                     return nil
                 }
                 return id
@@ -739,7 +756,7 @@ public enum ConfigurationLoader {
     /// A TOML value as it would be written: `1.5`, `"fast"`, `[1, 2]`, `{...}`.
     static func describe(_ value: TOMLValue) -> String {
         switch value {
-        case .integer(let integer): return String(integer)
+        case .integer(let integer, _): return String(integer)
         case .float(let double):
             // As a float was written: `3.0` is no whole number, and a message must not show one.
             let text = ConfigurationKey.format(double)

@@ -5,7 +5,8 @@ enum TOMLValue {
     case table(TOMLTable)
     case array([TOMLValue])
     case string(String)
-    case integer(Int)
+    /// An integer, and how it was written (`0x1234` is hexadecimal).
+    case integer(Int, IntegerNotation)
     case float(Double)
     case boolean(Bool)
     /// A local date, local time, or (offset) date-time; flickd has no key that takes one.
@@ -18,7 +19,7 @@ enum TOMLValue {
     /// The text, when this is a string.
     var string: String? { if case .string(let text) = self { text } else { nil } }
     /// The value, when this is an integer (a float is not one).
-    var int: Int? { if case .integer(let value) = self { value } else { nil } }
+    var int: Int? { if case .integer(let value, _) = self { value } else { nil } }
     /// The value, when this is a float (an integer is not one).
     var double: Double? { if case .float(let value) = self { value } else { nil } }
     /// The value, when this is a boolean.
@@ -27,6 +28,11 @@ enum TOMLValue {
     var isTable: Bool { table != nil }
     /// Whether this is a non-empty array of tables: `[[name]]` sections, or `name = [{...}]`.
     var isArrayOfTables: Bool { array.map { !$0.isEmpty && $0.allSatisfy(\.isTable) } ?? false }
+}
+
+/// How a TOML integer was written: `1234`, `0x04d2`, `0o2322` or `0b10011010010`.
+enum IntegerNotation {
+    case decimal, hexadecimal, octal, binary
 }
 
 /// A TOML table: its keys, in no particular order, each once.
@@ -333,7 +339,13 @@ struct TOMLDocument {
             case ctoml_string:
                 values[index] = .string(Self.text(node.string, node.string_length))
             case ctoml_integer:
-                values[index] = .integer(Int(node.integer))
+                let notation: IntegerNotation = switch node.integer_format {
+                case ctoml_hexadecimal: .hexadecimal
+                case ctoml_octal: .octal
+                case ctoml_binary: .binary
+                default: .decimal
+                }
+                values[index] = .integer(Int(node.integer), notation)
             case ctoml_float:
                 values[index] = .float(node.floating)
             case ctoml_boolean:
