@@ -34,6 +34,8 @@ public protocol SystemProbe {
     func linkTarget(_ path: String) -> String?
     /// Where the configuration is looked for without `--config`, in order.
     var configurationSearchPath: [String] { get }
+    /// This process's working directory, absolute; nil when it cannot be told (removed).
+    func workingDirectory() -> String?
     /// Whether the desktop's touchpads scroll naturally, and where that was read; or, when no
     /// desktop setting was found, where flickd looked and why it found none.
     func desktopNaturalScrolling() -> DesktopSettings.Finding
@@ -142,6 +144,12 @@ public struct LiveSystem: SystemProbe {
 
     public var configurationSearchPath: [String] { ConfigurationLocation(explicit: nil).searchPath }
 
+    public func workingDirectory() -> String? {
+        guard let directory = getcwd(nil, 0) else { return nil }
+        defer { free(directory) }
+        return String(validatingCString: directory)
+    }
+
     public func desktopNaturalScrolling() -> DesktopSettings.Finding { DesktopSettings.naturalScrolling() }
 
     public func sessionXServer() -> (display: String, authority: String?)? {
@@ -233,11 +241,15 @@ public struct Doctor {
     private let probe: any SystemProbe
     private let explicitConfiguration: String?
 
-    /// A doctor asking `probe`, checking the configuration at `configurationPath` (`--config`)
-    /// or else the first file of the search path that exists.
+    /// A doctor asking `probe`, checking the configuration at `configurationPath` (`--config`,
+    /// relative to the working directory) or else the first file of the search path that exists.
     public init(probe: any SystemProbe = LiveSystem(), configurationPath: String? = nil) {
         self.probe = probe
-        explicitConfiguration = configurationPath
+        // Named from the root: the fix (`flickd check-config FILE`) runs from any directory.
+        explicitConfiguration = configurationPath.map { path in
+            guard !path.hasPrefix("/"), let directory = probe.workingDirectory() else { return path }
+            return (directory.hasSuffix("/") ? directory : directory + "/") + path
+        }
     }
 
     /// Every check, in the order a fix is best applied.

@@ -73,6 +73,23 @@ import Testing
         }
     }
 
+    /// `--config` given relative to where doctor runs: the fix names the file absolutely, and
+    /// runs from any directory (the test's own, here).
+    @Test func theConfigurationFixRunsFromAnyDirectory() throws {
+        let directory = temporary("doctor-cwd")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try TextFile.write("[scroll]\nspeeed = 3\n", to: directory + "/bad.toml")
+        let result = try CommandLineShellTests.shell(#"cd "$1" && exec "$0" doctor --config bad.toml"#, directory)
+        #expect(result.status == 1)
+        let fix = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("    fix: flickd check-config ") },
+                               "\(result.stdout)")
+        let path = String(fix.dropFirst("    fix: flickd check-config ".count))
+        #expect(path.hasPrefix("/") && path.hasSuffix("/bad.toml"), "\(fix)")
+        let check = try flickd(["check-config", path])
+        #expect(check.status == 1 && check.stderr.contains("speeed"), "\(check)")
+    }
+
     /// Started by a parent that ignores SIGCHLD (which exec keeps), doctor still waits for the
     /// programs it asks: its service check says what systemctl answered, as it does otherwise,
     /// not "systemctl is not installed" (the kernel had reaped it: waitpid's ECHILD).

@@ -56,6 +56,9 @@ struct FakeSystem: SystemProbe {
         return fileBytes[path].map { .success($0) } ?? readFile(path).map { Array($0.utf8) }
     }
     var configurationSearchPath: [String] { searchPath }
+    /// The working directory doctor runs in; nil for one removed.
+    var currentDirectory: String? = "/home/ada"
+    func workingDirectory() -> String? { currentDirectory }
     /// Symbolic links' targets, by path (`/proc/PID/cwd`).
     var links: [String: String] = [:]
     func linkTarget(_ path: String) -> String? { links[path] }

@@ -431,6 +431,19 @@ import Testing
         #expect(system.checks().first { $0.title == "session" } == nil, "root's flickd follows no session")
     }
 
+    /// doctor's `--config` relative to its working directory: named from the root, in the
+    /// detail and in the fix, which runs from any directory; as typed where the directory
+    /// cannot be told (removed since).
+    @Test func aRelativeConfigurationIsNamedFromTheRoot() throws {
+        var system = FakeSystem()
+        system.fileContents["/home/ada/dotfiles/flickd.toml"] = "[coast]\ntick_rate = 5\n"
+        let check = try system.checks(config: "dotfiles/flickd.toml").one("configuration")
+        #expect(check.detail.hasPrefix("/home/ada/dotfiles/flickd.toml has 1 problem"), "\(check.text)")
+        #expect(check.fix == "flickd check-config /home/ada/dotfiles/flickd.toml")
+        system.currentDirectory = nil
+        #expect(try system.checks(config: "dotfiles/flickd.toml").one("configuration").fix == "flickd check-config dotfiles/flickd.toml")
+    }
+
     @Test func aConfigurationLinkToNothingIsAProblemNotTheDefaults() throws {
         var system = FakeSystem()
         system.danglingLinks = ["/home/ada/.config/flickd/config.toml"]
