@@ -21,7 +21,8 @@ public final class EvdevDevice {
 
     /// Why a drain of the device ended.
     public enum DrainEnd: Equatable {
-        /// Every available event was read; wait for the descriptor to become ready again.
+        /// Every available event was read, or `maximumEventsPerRead` were; wait for the
+        /// descriptor to become ready again (epoll reports it again at once when events are left).
         case drained
         /// The device was unplugged (ENODEV): close it.
         case vanished
@@ -108,7 +109,17 @@ public final class EvdevDevice {
         return quirks.quirks.applied(to: description, kind: quirks.kind)
     }
 
-    /// Reads every event available now, in order, handing each to `handle`.
+    /// The most answers of libevdev (events, and the ends of resynchronisations) one read takes
+    /// outside a resynchronisation: the kernel's buffer for a reader holds 8 packets of the
+    /// device's events (1024 events for a 15-slot pad, 256 for a 2-slot one: docs/RELIABILITY.md),
+    /// so a read that goes past this is reading a device that writes as fast as flickd reads (a
+    /// uinput device flooding). The read ends there and the loop serves its timers, signals and other
+    /// devices before epoll, level-triggered, reports the device again; without the cap such a
+    /// device held the loop for as long as it wrote, and a coast stopped being written.
+    public static let maximumEventsPerRead = 8192
+
+    /// Reads every event available now, in order, handing each to `handle`, up to
+    /// `maximumEventsPerRead` of them.
     ///
     /// On SYN_DROPPED, `handle` gets `.resynchronized`, then the SYN_DROPPED event and
     /// libevdev's state delta as ordinary events, always ending with a SYN_REPORT. Does not
@@ -139,8 +150,14 @@ public final class EvdevDevice {
         // since then was a SYN_REPORT.
         var droppedAt = Instant.zero
         var frameClosed = false
+        // libevdev's answers so far: events, and the ends of deltas.
+        var answers = 0
         while true {
+            // Never within a resynchronisation: libevdev drops the rest of its delta when the
+            // next read asks for normal events.
+            if flags == normal && answers >= maximumEventsPerRead { return .drained }
             let status = next(flags, &event)
+            answers += 1
             let time = Instant(seconds: Int64(event.time.tv_sec), microseconds: Int64(event.time.tv_usec))
             let read = InputEvent(type: event.type, code: event.code, value: event.value)
             switch status {

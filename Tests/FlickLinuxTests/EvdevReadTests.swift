@@ -72,6 +72,37 @@ struct EvdevReadTests {
     static let normalFlag = LIBEVDEV_READ_FLAG_NORMAL.rawValue
     static let syncFlag = LIBEVDEV_READ_FLAG_SYNC.rawValue
 
+    /// A device that writes as fast as flickd reads (a uinput device flooding) ends a read after
+    /// `maximumEventsPerRead` events, so the loop serves its timers and other devices; the
+    /// old loop read it for as long as it wrote. A resynchronisation's delta is not cut.
+    @Test("a device that never runs dry ends a read after the cap, never within a resynchronisation")
+    func aFloodEndsAtTheCap() {
+        let cap = EvdevDevice.maximumEventsPerRead
+        var handed = 0
+        var asked = 0
+        let end = EvdevDevice.drain(path: "/dev/input/event7", { _ in handed += 1 }, next: { _, event in
+            asked += 1
+            // A bound for the old loop, which would read for ever.
+            guard asked <= 4 * cap else { return -EAGAIN }
+            event.type = Self.absolute
+            return Int32(LIBEVDEV_READ_STATUS_SUCCESS.rawValue)
+        })
+        #expect(end == .drained)
+        #expect(handed == cap && asked == cap)
+
+        // A SYN_DROPPED after cap - 1 events: its delta is read to its end before the read ends.
+        var script = Array(repeating: Answer.normal(Self.absolute, EventCode.absMTPositionY, 300, at: 1000), count: cap - 1)
+        script.append(.sync(Self.syn, Self.dropped, 0, at: 2000))
+        script += Array(repeating: Answer.sync(Self.absolute, EventCode.absMTPositionX, 5, at: 2000), count: 3)
+        script.append(.sync(Self.syn, Self.report, 0, at: 2000))
+        script.append(.fails(EAGAIN))
+        script.append(.normal(Self.absolute, EventCode.absMTPositionY, 400, at: 3000))
+        let drained = Self.drain(script)
+        #expect(drained.readings.count == cap - 1 + 2 + 4, "the events, the resynchronisation and SYN_DROPPED, the delta with its SYN_REPORT")
+        #expect(drained.readings.last == "\(Self.syn) \(Self.report) 0 @2000")
+        #expect(drained.flags.filter { $0 == Self.syncFlag }.count == 5, "the delta read to libevdev's EAGAIN")
+    }
+
     @Test("events are handed on in order until there is nothing more to read")
     func ordinaryEvents() {
         let drained = Self.drain([
