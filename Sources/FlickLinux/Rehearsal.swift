@@ -24,7 +24,7 @@ public enum Rehearsal {
         /// The kind of device the flick was played on.
         public var kind: DeviceKind
         /// Whether the engine started a coast from the flick (not with a `coast.min_speed`
-        /// above `maximumSpeed / 1.5`).
+        /// above `maximumSpeed`, the fastest flick played).
         public var coasted: Bool
         /// Frames written to `/dev/null`: virtual-finger frames or wheel frames.
         public var frames: Int
@@ -145,7 +145,7 @@ public enum Rehearsal {
     private static func play(_ kind: DeviceKind, fingers: Int, on engine: Engine, device: DeviceID,
                              from start: Instant, write: (WheelOutput) -> Void) {
         // Fast enough to coast above `coast.min_speed`, slow enough that the flick stays on the
-        // surface: a `min_speed` above `maximumSpeed / 1.5` rehearses no coast.
+        // surface: a `min_speed` above `maximumSpeed` (played at that speed) rehearses no coast.
         let speed = min(max(150, 1.5 * engine.configuration.coast.minSpeed), maximumSpeed)
         let step = Vector(x: 0, y: speed * Double(frameInterval.microseconds) / 1_000_000)
         let spacing = VirtualPad.fingerSpacingMillimetres

@@ -72,8 +72,10 @@ struct RehearsalTests {
         #expect(outcome.finished)
     }
 
+    /// The flick is played at 1.5 × min_speed (150 mm/s at least) up to `maximumSpeed`, 3200
+    /// mm/s: it coasts up to a min_speed of 3200, and one of 2500 is played at 3200.
     @Test("the flick is faster than a raised coast.min_speed, up to what fits on the pad",
-          arguments: [0.0, 50, 400, 2000])
+          arguments: [0.0, 50, 400, 2000, 2500, 3100])
     func minimumSpeed(minSpeed: Double) throws {
         var configuration = Configuration.defaults
         configuration.coast.minSpeed = minSpeed
@@ -81,6 +83,15 @@ struct RehearsalTests {
         let outcome = try #require(Rehearsal.run(configuration: configuration, output: .touchpad).first)
         #expect(outcome.coasted, "min_speed \(minSpeed): \(outcome)")
         #expect(outcome.finished)
+    }
+
+    @Test("a coast.min_speed above the fastest flick played rehearses no coast, and ends idle")
+    func minimumSpeedAboveTheFastestFlick() throws {
+        var configuration = Configuration.defaults
+        configuration.coast.minSpeed = 3300
+        configuration.coast.maxSpeed = 100_000
+        let outcome = try #require(Rehearsal.run(configuration: configuration, output: .touchpad).first)
+        #expect(!outcome.coasted && outcome.finished, "\(outcome)")
     }
 
     @Test("the engine's clock is its own: any start gives the same rehearsal")
