@@ -9,8 +9,10 @@
 # unit's ExecStart follows --prefix, that the staged unit passes `systemd-analyze verify` and
 # keeps its `systemd-analyze security` exposure, that staging never calls sudo, systemctl,
 # modprobe, udevadm, usermod, runuser or apt-get (stand-ins on PATH record any call), that
-# uninstall leaves the directory empty and keeps files that are not flickd's, and whose desktop
-# the two set flickd up for when run as root (scripts/lib/desktop-user.sh).
+# uninstall leaves the directory empty and keeps files that are not flickd's, whose desktop
+# the two set flickd up for when run as root (scripts/lib/desktop-user.sh), and what
+# scripts/install-deps does without apt-get and with packages missing from stale package lists
+# (stand-ins again).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -173,6 +175,51 @@ if nobody_uid=$(id -u nobody 2>/dev/null); then
 else
     echo "skip the desktop user checks (no user 'nobody' here)"
 fi
+
+# ---------------------------------------------------------------------- scripts/install-deps ---
+# A system without dpkg-query and apt-get: bash and a few common tools on PATH, no more.
+mkdir -p "$work/no-apt-bin"
+for tool in bash cat dirname grep id sed tr; do ln -s "$(command -v "$tool")" "$work/no-apt-bin/$tool"; done
+status=0
+env PATH="$work/no-apt-bin" "$repo/scripts/install-deps" >"$work/deps.log" 2>&1 || status=$?
+check "install-deps without apt-get exits 1, was $status" test "$status" = 1
+check "install-deps without apt-get says so, lists the packages and names --no-deps" \
+    bash -c 'grep -q "not a Debian-based system" "$1" && grep -q "libevdev-dev.*pkg-config" "$1" && grep -q -- "--no-deps" "$1"' _ "$work/deps.log"
+sed 's/^/    /' "$work/deps.log"
+# Stand-ins for dpkg-query (every package installed but bolt-16), apt-cache (a package is known
+# only after apt-get update, as with empty package lists, and bolt-16 only when $APT_HAS_BOLT
+# is 1), apt-get (records its calls) and sudo (runs the command).
+mkdir -p "$work/apt-bin"
+cat >"$work/apt-bin/dpkg-query" <<'EOF'
+#!/bin/sh
+for last; do :; done
+[ "$last" = bolt-16 ] && exit 1
+printf 'install ok installed'
+EOF
+cat >"$work/apt-bin/apt-cache" <<EOF
+#!/bin/sh
+[ -e "$work/apt-lists" ] || exit 100
+[ "\$2" != bolt-16 ] || [ "\$APT_HAS_BOLT" = 1 ] || exit 100
+echo "Package: \$2"
+EOF
+cat >"$work/apt-bin/apt-get" <<EOF
+#!/bin/sh
+echo "apt-get \$*" >>"$work/apt-calls"
+[ "\$1" != update ] || touch "$work/apt-lists"
+EOF
+printf '#!/bin/sh\nexec "$@"\n' >"$work/apt-bin/sudo"
+chmod 755 "$work/apt-bin/"*
+deps_with_bolt() {  # APT_HAS_BOLT
+    rm -f "$work/apt-lists" "$work/apt-calls"
+    touch "$work/apt-calls"
+    env PATH="$work/apt-bin:$PATH" FLICKD_BOLT=1 APT_HAS_BOLT="$1" "$repo/scripts/install-deps" --test >"$work/deps.log" 2>&1
+}
+check "install-deps --test with FLICKD_BOLT=1 and empty package lists exits 0" deps_with_bolt 1
+check "it updates the package lists, then installs bolt-16: $(tr '\n' ';' <"$work/apt-calls")" \
+    bash -c 'test "$(cut -d" " -f2 "$1" | tr "\n" " ")" = "update install " && grep -q "^apt-get install .* bolt-16$" "$1"' _ "$work/apt-calls"
+check "where bolt-16 is not packaged, install-deps --test with FLICKD_BOLT=1 exits 0" deps_with_bolt 0
+check "and says it goes on without it, installing nothing" \
+    bash -c 'grep -q "bolt-16 is not packaged here" "$1" && ! grep -q "apt-get install" "$2"' _ "$work/deps.log" "$work/apt-calls"
 
 # ------------------------------------------------------------------------- mistakes caught ---
 if PATH=$fake_path "$repo/scripts/install" --destdir "$work/x" --prefix relative --binary "$binary" >"$work/err.log" 2>&1; then
