@@ -10,9 +10,10 @@
 # keeps its `systemd-analyze security` exposure, that staging never calls sudo, systemctl,
 # modprobe, udevadm, usermod, runuser or apt-get (stand-ins on PATH record any call), that
 # uninstall leaves the directory empty and keeps files that are not flickd's, whose desktop
-# the two set flickd up for when run as root (scripts/lib/desktop-user.sh), and what
-# scripts/install-deps does without apt-get and with packages missing from stale package lists
-# (stand-ins again).
+# the two set flickd up for when run as root (scripts/lib/desktop-user.sh), that prefixes
+# systemd's ExecStart= cannot hold and / are refused, that the paths (scripts/lib/paths.sh) are
+# those flickd's own messages name, and what scripts/install-deps does without apt-get and with
+# packages missing from stale package lists (stand-ins again).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -71,6 +72,18 @@ else
     fail "the staged files and modes"
     diff <(echo "$expected") <(echo "$actual") | sed 's/^/    /' || true
 fi
+# The same paths as scripts/lib/paths.sh gives, which uninstall and package use too.
+from_lib=$(bash -c '. "$1" && flickd_paths /usr/local && printf "%s\n" "$bin_path" "$unit_path" "$doc_path" "$rules_path" "$modules_path"' \
+    _ "$repo/scripts/lib/paths.sh" | sed 's|^/||' | LC_ALL=C sort) || from_lib="(scripts/lib/paths.sh failed)"
+check "the staged files are those of scripts/lib/paths.sh" test "$(echo "$actual" | cut -d' ' -f2 | LC_ALL=C sort)" = "$from_lib"
+# What flickd doctor tells a user to write by hand names the same files.
+swift_paths() {
+    local uinput_device=$repo/Sources/FlickLinux/UinputDevice.swift
+    . "$repo/scripts/lib/paths.sh" && flickd_paths /usr/local \
+        && grep -qF "udevRuleFile = \"$rules_path\"" "$uinput_device" && grep -qF "tee $modules_path " "$uinput_device"
+}
+check "Sources/FlickLinux/UinputDevice.swift names the udev rule and modules-load paths of scripts/lib/paths.sh" \
+    bash -c "$(declare -f swift_paths); repo='$repo'; swift_paths"
 check "the binary is the one given" cmp -s "$binary" "$root/usr/local/bin/flickd"
 check "the unit is systemd/flickd.service as shipped" cmp -s "$repo/systemd/flickd.service" "$root/usr/local/lib/systemd/user/flickd.service"
 check "the udev rule as shipped" cmp -s "$repo/systemd/70-flickd-uinput.rules" "$root/etc/udev/rules.d/70-flickd-uinput.rules"
@@ -130,6 +143,24 @@ check "--prefix /usr: the udev rule and modules file stay in /etc" \
     test -f "$root/etc/udev/rules.d/70-flickd-uinput.rules" -a -f "$root/etc/modules-load.d/flickd-uinput.conf"
 run_uninstall "$root" --prefix /usr
 check "--prefix /usr: uninstall leaves DESTDIR empty" test -z "$(cd "$root" && find . -mindepth 1)"
+
+# Through a symbolic link to the script (in a bin directory on PATH, say): the source tree is
+# found all the same.
+ln -s "$repo/scripts/install" "$work/install-link"
+root=$work/root-link
+check "install run through a symbolic link to it exits 0" \
+    bash -c "PATH='$fake_path' '$work/install-link' --destdir '$root' --binary '$binary' --no-deps >'$work/install.log' 2>&1"
+check "through the link: the binary staged" test -x "$root/usr/local/bin/flickd"
+rm -rf "$root"
+
+# Trailing slashes are dropped: ExecStart= names the binary's usual path.
+root=$work/root-slash
+check "install --prefix /opt/flickd// --destdir exits 0" run_install "$root" --prefix /opt/flickd//
+check "--prefix /opt/flickd//: ExecStart=/opt/flickd/bin/flickd run" \
+    grep -qx 'ExecStart=/opt/flickd/bin/flickd run' "$root/etc/systemd/user/flickd.service"
+run_uninstall "$root" --prefix /opt/flickd/
+check "--prefix /opt/flickd/: uninstall leaves DESTDIR empty" test -z "$(cd "$root" && find . -mindepth 1)"
+rm -rf "$root"
 
 # A prefix systemd does not search for user units: the unit goes to /etc/systemd/user.
 root=$work/root-opt
@@ -222,6 +253,28 @@ check "and says it goes on without it, installing nothing" \
     bash -c 'grep -q "bolt-16 is not packaged here" "$1" && ! grep -q "apt-get install" "$2"' _ "$work/deps.log" "$work/apt-calls"
 
 # ------------------------------------------------------------------------- mistakes caught ---
+# A prefix refused by install and uninstall alike, saying why (MESSAGE), with nothing staged.
+refused_prefix() {  # PREFIX MESSAGE
+    local dest=$work/refused
+    rm -rf "$dest"
+    if PATH=$fake_path "$repo/scripts/install" --destdir "$dest" --prefix "$1" --binary "$binary" \
+            >"$work/err.log" 2>&1; then
+        return 1
+    fi
+    grep -qF -- "$2" "$work/err.log" && test -z "$(find "$dest" -mindepth 1 2>/dev/null)" || return 1
+    mkdir -p "$dest"
+    if PATH=$fake_path "$repo/scripts/uninstall" --destdir "$dest" --prefix "$1" >"$work/err.log" 2>&1; then
+        return 1
+    fi
+    grep -qF -- "$2" "$work/err.log"
+}
+# systemd splits ExecStart= at blanks and expands %, $, quotes and backslashes; sed reads & | \.
+for odd in '/opt/my apps' "/opt/tab$(printf '\t')bed" '/opt/a&b' '/opt/a|b' '/opt/a\b' '/opt/%h' '/opt/$HOME' "/opt/it's"; do
+    check "--prefix '$odd' is refused, saying why" refused_prefix "$odd" "that the unit's ExecStart= line cannot hold"
+done
+check "--prefix / is refused, pointing to /usr and /usr/local" refused_prefix / "use --prefix /usr"
+check "--prefix // is refused too" refused_prefix // "use --prefix /usr"
+check "--prefix /opt/../usr is refused" refused_prefix /opt/../usr "has a . or .. in it"
 if PATH=$fake_path "$repo/scripts/install" --destdir "$work/x" --prefix relative --binary "$binary" >"$work/err.log" 2>&1; then
     fail "a relative --prefix is refused"
 else
