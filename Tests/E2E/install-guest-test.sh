@@ -11,7 +11,9 @@
 #   - starts journald and a systemd user manager for a new user "tester" (not in the input
 #     group), as logind would at login;
 #   - runs `SUDO_USER=tester scripts/install --binary FILE` as root, the path `sudo
-#     scripts/install` takes;
+#     scripts/install` takes, first while tester cannot open /dev/uinput (installing over SSH
+#     with nobody at the seat), which enables the service without starting it and exits 0,
+#     then with /dev/uinput granted and the PATH that `su -c` leaves (no sbin directory);
 #   - checks the files and modes, the udev rule's uaccess tag on /dev/uinput, that tester was
 #     added to the input group, `systemd-analyze verify` of the installed unit, that the
 #     service is active (Type=notify: READY=1 arrived) with no virtual touchpad while no
@@ -19,13 +21,15 @@
 #     STATUS= line, its sandbox (NoNewPrivs, seccomp) and the binary's independence from
 #     the Swift toolchain, journal priorities of its log lines, a reload, and a hot-plugged
 #     keyboard showing in the status, live reload of a changed configuration file, that
-#     installing again restarts the service, and that a service that cannot start (a broken
+#     installing again restarts the service, that after an install with --prefix /opt/flickd
+#     (its unit in /etc/systemd/user/) a plain install says that unit comes first and how to
+#     remove it, and does not claim its binary runs, and that a service that cannot start (a broken
 #     configuration file) makes scripts/install fail saying where to look, and that with
 #     the file fixed the service starts again with its virtual touchpad;
-#   - runs `SUDO_USER=tester scripts/uninstall` and checks that the service is stopped and
-#     disabled, the files are gone and so is the virtual touchpad.
+#   - runs `SUDO_USER=tester scripts/uninstall` (with the PATH of `su -c`) and checks that the
+#     service is stopped and disabled, the files are gone and so is the virtual touchpad.
 # Without logind nothing applies uaccess ACLs in the guest, so the test grants tester
-# /dev/uinput itself (as logind would for the active session).
+# /dev/uinput itself (as logind would for the active session) after the first install.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -58,18 +62,45 @@ binary=$2
 # A user manager for "tester", in its own delegated cgroup, as user@.service would start it,
 # and journald, so that the priorities flickd writes can be read back.
 start_user_manager
+cd "$repo"
+# Whether tester can open /dev/uinput for reading and writing, as flickd does when it starts
+# (with runuser's groups: those /etc/group gives tester).
+tester_opens_uinput() { runuser -u tester -- sh -c ': <>/dev/uinput' 2>/dev/null; }
+# The PATH plain `su -c` leaves a user's root shell on Debian: the user's, with no sbin
+# directory (runuser, modprobe and usermod are in /usr/sbin).
+su_path=/usr/local/bin:/usr/bin:/bin
+
+# Nobody gave tester /dev/uinput yet, as when installing over SSH with nobody at the seat: the
+# service is enabled, and not started only to fail (flickd exits when it cannot open
+# /dev/uinput, over and over until its start limit).
+echo "== SUDO_USER=tester scripts/install --binary $binary, tester without /dev/uinput (over SSH)"
+check "tester cannot open /dev/uinput yet" bash -c "$(declare -f tester_opens_uinput); ! tester_opens_uinput"
+if SUDO_USER=tester scripts/install --binary "$binary" --no-deps >"$E2E_TMP/install-ssh.log" 2>&1; then
+    pass "scripts/install exits 0 when tester cannot open /dev/uinput"
+else
+    fail "scripts/install exits 0 when tester cannot open /dev/uinput"
+fi
+sed 's/^/  | /' "$E2E_TMP/install-ssh.log"
+check "it says flickd starts at the next graphical login" \
+    grep -q "enabled flickd.service for tester: it starts at the next graphical login" "$E2E_TMP/install-ssh.log"
+check "and why: tester cannot open /dev/uinput now" grep -q "tester cannot open /dev/uinput now" "$E2E_TMP/install-ssh.log"
+check "no 'did not start' error" bash -c '! grep -q "did not start" "$1"' _ "$E2E_TMP/install-ssh.log"
+check "enabled for tester, without the ACL" test -L /home/tester/.config/systemd/user/graphical-session.target.wants/flickd.service
+state=$(as_tester systemctl --user is-active flickd || true)
+check "flickd.service was not started (inactive, not failed), was: $state" test "$state" = inactive
 
 # What logind's uaccess would do for tester's active session.
 chgrp tester /dev/uinput && chmod 0660 /dev/uinput
 
-echo "== SUDO_USER=tester scripts/install --binary $binary"
-cd "$repo"
-if SUDO_USER=tester scripts/install --binary "$binary" --no-deps >"$E2E_TMP/install.log" 2>&1; then
-    pass "scripts/install exits 0"
+echo "== SUDO_USER=tester PATH=$su_path scripts/install --binary $binary (as after su -c)"
+if SUDO_USER=tester PATH=$su_path scripts/install --binary "$binary" --no-deps >"$E2E_TMP/install.log" 2>&1; then
+    pass "scripts/install exits 0, with a PATH that has no sbin directory"
 else
-    fail "scripts/install exits 0"
+    fail "scripts/install exits 0, with a PATH that has no sbin directory"
 fi
 sed 's/^/  | /' "$E2E_TMP/install.log"
+check "it loaded uinput (modprobe found)" grep -q "loaded the uinput module" "$E2E_TMP/install.log"
+check "it started the service (runuser found)" grep -q "enabled and started flickd.service for tester" "$E2E_TMP/install.log"
 
 mode_is() { [ "$(stat -c '%a %U' "$1" 2>/dev/null)" = "$2" ]; }
 check "/usr/local/bin/flickd 755 root" mode_is /usr/local/bin/flickd "755 root"
@@ -210,6 +241,46 @@ check "a new process runs, active" test "$(as_tester systemctl --user is-active 
     -a "$(as_tester systemctl --user show -P MainPID flickd)" != "$pid_before"
 check "tester's group membership is left as it is" grep -q "tester is in the input group already" "$E2E_TMP/reinstall.log"
 
+echo "== SUDO_USER=tester scripts/install --prefix /opt/flickd, then without --prefix"
+# The first puts its unit in /etc/systemd/user/ (systemd does not search /opt), which comes
+# before /usr/local/lib/systemd/user/ on systemd's search path: the second install's unit is
+# not the one that runs, and it must say so.
+exe_of_service() { readlink "/proc/$(as_tester systemctl --user show -P MainPID flickd)/exe" 2>/dev/null; }
+if SUDO_USER=tester scripts/install --prefix /opt/flickd --binary "$binary" --no-deps >"$E2E_TMP/install-opt.log" 2>&1; then
+    pass "scripts/install --prefix /opt/flickd exits 0"
+else
+    fail "scripts/install --prefix /opt/flickd exits 0"
+fi
+sed "s/^/  | /" "$E2E_TMP/install-opt.log"
+check "flickd.service runs /opt/flickd/bin/flickd, was: $(exe_of_service)" test "$(exe_of_service)" = /opt/flickd/bin/flickd
+if SUDO_USER=tester scripts/install --binary "$binary" --no-deps >"$E2E_TMP/install-shadowed.log" 2>&1; then
+    pass "scripts/install without --prefix after it exits 0"
+else
+    fail "scripts/install without --prefix after it exits 0"
+fi
+sed "s/^/  | /" "$E2E_TMP/install-shadowed.log"
+check "it says /etc/systemd/user/flickd.service comes first, running /opt/flickd/bin/flickd" \
+    bash -c 'grep -q "warning: /etc/systemd/user/flickd.service .*comes first" "$1" && grep -qF "it runs '"'"'/opt/flickd/bin/flickd run'"'"', not /usr/local/bin/flickd" "$1"' _ "$E2E_TMP/install-shadowed.log"
+check "and how to remove it: scripts/uninstall --prefix /opt/flickd" \
+    grep -qF "'scripts/uninstall --prefix /opt/flickd'" "$E2E_TMP/install-shadowed.log"
+check "it does not say that the new binary runs" bash -c '! grep -q "new binary runs" "$1"' _ "$E2E_TMP/install-shadowed.log"
+check "(rightly: /opt/flickd/bin/flickd runs still, was: $(exe_of_service))" test "$(exe_of_service)" = /opt/flickd/bin/flickd
+if SUDO_USER=tester scripts/uninstall --prefix /opt/flickd >"$E2E_TMP/uninstall-opt.log" 2>&1; then
+    pass "scripts/uninstall --prefix /opt/flickd exits 0"
+else
+    fail "scripts/uninstall --prefix /opt/flickd exits 0"
+fi
+sed "s/^/  | /" "$E2E_TMP/uninstall-opt.log"
+check "it removed /etc/systemd/user/flickd.service and /opt/flickd" test ! -e /etc/systemd/user/flickd.service -a ! -e /opt/flickd
+if SUDO_USER=tester scripts/install --binary "$binary" --no-deps >"$E2E_TMP/install-again.log" 2>&1; then
+    pass "scripts/install without --prefix once more exits 0"
+else
+    fail "scripts/install without --prefix once more exits 0"
+fi
+sed "s/^/  | /" "$E2E_TMP/install-again.log"
+check "with no warning" bash -c '! grep -q "warning" "$1"' _ "$E2E_TMP/install-again.log"
+check "flickd.service runs /usr/local/bin/flickd, was: $(exe_of_service)" test "$(exe_of_service)" = /usr/local/bin/flickd
+
 echo "== SUDO_USER=tester scripts/install with a broken configuration file"
 printf '[scroll]\nspeed = "fast"\n' | as_tester tee "$config" >/dev/null
 if SUDO_USER=tester scripts/install --binary "$binary" --no-deps >"$E2E_TMP/reinstall.log" 2>&1; then
@@ -302,11 +373,11 @@ as_tester systemctl --user restart flickd
 sleep 2
 memory "restarted without DISPLAY"
 
-echo "== SUDO_USER=tester scripts/uninstall"
-if SUDO_USER=tester scripts/uninstall >"$E2E_TMP/uninstall.log" 2>&1; then
-    pass "scripts/uninstall exits 0"
+echo "== SUDO_USER=tester PATH=$su_path scripts/uninstall (as after su -c)"
+if SUDO_USER=tester PATH=$su_path scripts/uninstall >"$E2E_TMP/uninstall.log" 2>&1; then
+    pass "scripts/uninstall exits 0, with a PATH that has no sbin directory"
 else
-    fail "scripts/uninstall exits 0"
+    fail "scripts/uninstall exits 0, with a PATH that has no sbin directory"
 fi
 sed 's/^/  | /' "$E2E_TMP/uninstall.log"
 state=$(as_tester systemctl --user is-active flickd || true)

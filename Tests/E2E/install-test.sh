@@ -10,10 +10,11 @@
 # keeps its `systemd-analyze security` exposure, that staging never calls sudo, systemctl,
 # modprobe, udevadm, usermod, runuser or apt-get (stand-ins on PATH record any call), that
 # uninstall leaves the directory empty and keeps files that are not flickd's, whose desktop
-# the two set flickd up for when run as root (scripts/lib/desktop-user.sh), that prefixes
-# systemd's ExecStart= cannot hold and / are refused, that the paths (scripts/lib/paths.sh) are
-# those flickd's own messages name, and what scripts/install-deps does without apt-get and with
-# packages missing from stale package lists (stand-ins again).
+# the two set flickd up for when run as root (scripts/lib/desktop-user.sh), that run as root
+# they find the sbin tools on a PATH without them (scripts/lib/root-tools.sh, as after `su -c`),
+# that prefixes systemd's ExecStart= cannot hold and / are refused, that the paths
+# (scripts/lib/paths.sh) are those flickd's own messages name, and what scripts/install-deps
+# does without apt-get and with packages missing from stale package lists (stand-ins again).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -205,6 +206,34 @@ if nobody_uid=$(id -u nobody 2>/dev/null); then
         test "$(desktop_user SUDO_USER=flickd-no-such-user)" = "|"
 else
     echo "skip the desktop user checks (no user 'nobody' here)"
+fi
+
+# ------------------------------------------------------------- the sbin tools, run as root ---
+# scripts/lib/root-tools.sh, with an `id -u` that answers 0 (as-root-bin) or 1000: prints the
+# PATH add_sbin_to_path leaves.
+mkdir -p "$work/as-user-bin" "$work/bash-only"
+printf '#!/bin/sh\nif [ "$*" = -u ]; then echo 1000; else exec %q "$@"; fi\n' "$(command -v id)" \
+    >"$work/as-user-bin/id"
+chmod 755 "$work/as-user-bin/id"
+ln -s "$(command -v bash)" "$work/bash-only/bash"
+path_after() {  # ID_DIR PATH
+    env PATH="$1:$2" bash -c 'set -euo pipefail; . "$1"; add_sbin_to_path; echo "$PATH"' \
+        path-after "$repo/scripts/lib/root-tools.sh"
+}
+check "as root with su's PATH (no sbin), /usr/local/sbin, /usr/sbin and /sbin are added" \
+    test "$(path_after "$work/as-root-bin" /usr/local/bin:/usr/bin:/bin)" = "$work/as-root-bin:/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin"
+check "as root with them on PATH, PATH is left as it is" \
+    test "$(path_after "$work/as-root-bin" /sbin:/usr/bin:/usr/sbin:/bin:/usr/local/sbin)" = "$work/as-root-bin:/sbin:/usr/bin:/usr/sbin:/bin:/usr/local/sbin"
+check "not as root, PATH is left as it is" \
+    test "$(path_after "$work/as-user-bin" /usr/local/bin:/usr/bin:/bin)" = "$work/as-user-bin:/usr/local/bin:/usr/bin:/bin"
+missing=$(env PATH="$work/bash-only" bash -c '. "$1"; missing_tools runuser modprobe usermod flickd-no-such-tool; echo "status $?"' \
+    missing-tools "$repo/scripts/lib/root-tools.sh" 2>&1 || true)
+check "tools not found are named with their Debian package: $(echo $missing)" \
+    test "$missing" = "$(printf 'runuser (util-linux)\nmodprobe (kmod)\nusermod (passwd)\nflickd-no-such-tool\nstatus 1')"
+if [ -x /usr/sbin/runuser ] || [ -x /sbin/runuser ]; then
+    check "as root with su's PATH, runuser is found after add_sbin_to_path" \
+        env PATH="$work/as-root-bin:/usr/local/bin:/usr/bin:/bin" bash -c '. "$1"; add_sbin_to_path; missing_tools runuser' \
+        found "$repo/scripts/lib/root-tools.sh"
 fi
 
 # ---------------------------------------------------------------------- scripts/install-deps ---

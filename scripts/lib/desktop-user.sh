@@ -3,6 +3,7 @@
 #
 #   find_target_user    sets target_user and target_how (below)
 #   user_systemctl ARG...   systemctl --user ARG... for $target_user
+#   user_can_open_uinput    whether $target_user can open /dev/uinput now
 
 # Sets target_user to the user whose session runs flickd: you; run as root, the user who ran
 # sudo ($SUDO_USER) or pkexec ($PKEXEC_UID), else the user who logged in before su (logname:
@@ -40,5 +41,18 @@ user_systemctl() {
         [ -S "$runtime/systemd/private" ] || [ -S "$runtime/bus" ] || return 1
         runuser -u "$target_user" -- env XDG_RUNTIME_DIR="$runtime" \
             DBUS_SESSION_BUS_ADDRESS="unix:path=$runtime/bus" systemctl --user "$@"
+    fi
+}
+
+# Whether $target_user can open /dev/uinput for reading and writing now, as flickd does when it
+# starts (it tries once, and fails when it cannot). What usually lets them is the ACL that
+# logind puts on the node, through the udev rule's uaccess tag, for the user of the active
+# local session: someone installing over SSH, with nobody or someone else at the seat, has
+# none. Tried as that user (run as root: with runuser, their groups as /etc/group has them).
+user_can_open_uinput() {
+    if [ "$(id -u)" -ne 0 ]; then
+        (: <>/dev/uinput) 2>/dev/null
+    else
+        runuser -u "$target_user" -- sh -c ': <>/dev/uinput' 2>/dev/null
     fi
 }
