@@ -99,6 +99,7 @@ public final class Daemon {
         static let desktopChanges: UInt64 = 7
         static let serverChanges: UInt64 = 8
         static let seat: UInt64 = 9
+        static let serverStart: UInt64 = 10
         static let deviceFlag: UInt64 = 1 << 32
 
         static func device(_ id: DeviceID) -> UInt64 { deviceFlag | UInt64(UInt32(bitPattern: id)) }
@@ -148,6 +149,10 @@ public final class Daemon {
     /// `desktopWatch`; opened on the query's thread with an ask while none is, dropped when the
     /// connection ends.
     private var serverWatch: (any DesktopWatch)?
+    /// Tells when an X server starts at the session's display (`XServerStartWatch`), while
+    /// `serverWatch` is wanted and missing: it ended with its server, or could not be opened.
+    /// Dropped when a server watch opens.
+    private var serverStartWatch: (any DesktopWatch)?
     /// Why the last server watch could not be opened, so that the same reason is logged at info
     /// once.
     private var serverWatchFailure: String?
@@ -354,6 +359,8 @@ public final class Daemon {
                     desktopChanged(server: false)
                 case Token.serverChanges:
                     desktopChanged(server: true)
+                case Token.serverStart:
+                    serverStarting()
                 case Token.seat:
                     seatChanged()
                 default:
@@ -559,7 +566,9 @@ public final class Daemon {
         case nil:
             return false
         case .failed(let why):
-            let line = "natural scrolling: cannot follow the X server's touchpad settings as they change (\(why)); they are read again at each reload and hot-plug"
+            waitForServer(desktop)
+            let waiting = serverStartWatch.map { ", and when an X server starts (\($0.source))" } ?? ""
+            let line = "natural scrolling: cannot follow the X server's touchpad settings as they change (\(why)); they are read again at each reload and hot-plug\(waiting)"
             if why != serverWatchFailure { logger.info("\(line)") } else { logger.debug("\(line)") }
             serverWatchFailure = why
             return false
@@ -569,6 +578,10 @@ public final class Daemon {
                 try poll.add(watch.fileDescriptor, token: Token.serverChanges)
                 serverWatch = watch
                 serverWatchFailure = nil
+                if let start = serverStartWatch {
+                    try? poll.remove(start.fileDescriptor)
+                    serverStartWatch = nil
+                }
                 logger.debug("natural scrolling: following changes to \(watch.source)")
                 return true
             } catch {
@@ -596,11 +609,43 @@ public final class Daemon {
             try? poll.remove(watch.fileDescriptor)
             if server {
                 serverWatch = nil
-                logger.info("natural scrolling: \(watch.source) ended (the X server went away); it is watched again when the desktop is next asked (a reload, a touchpad plugged in)")
+                if let desktop { waitForServer(desktop) }
+                let again = serverStartWatch.map { "when an X server starts (\($0.source)) or" } ?? "when"
+                logger.info("natural scrolling: \(watch.source) ended (the X server went away); it is watched again \(again) the desktop is next asked (a reload, a touchpad plugged in)")
             } else {
                 desktopWatch = nil
                 logger.info("natural scrolling: \(watch.source) ended; the desktop is asked and watched again at the next reload")
             }
+        }
+    }
+
+    /// Opens the watch for an X server's start, when there is none and the session has a display
+    /// to wait at.
+    private func waitForServer(_ desktop: DesktopQuery) {
+        guard serverStartWatch == nil, let watch = desktop.watchServerStart(logger) else { return }
+        do {
+            try poll.add(watch.fileDescriptor, token: Token.serverStart)
+            serverStartWatch = watch
+            logger.debug("natural scrolling: waiting at \(watch.source)")
+        } catch {
+            logger.debug("natural scrolling: cannot wait for an X server to start: \(error)")
+        }
+    }
+
+    /// The watch for an X server's start is readable: time to try its watch (ask, opening one),
+    /// or the watch ended.
+    private func serverStarting() {
+        guard let watch = serverStartWatch else { return }
+        switch watch.receive() {
+        case .none, .touchpads:
+            return
+        case .started:
+            guard serverWatch == nil else { return }
+            logger.debug("natural scrolling: an X server may have started (\(watch.source)); asking, and watching it")
+            if desktopAsked { desktopAskAgain = true } else { askDesktop(for: configuration.current) }
+        case .closed:
+            try? poll.remove(watch.fileDescriptor)
+            serverStartWatch = nil
         }
     }
 

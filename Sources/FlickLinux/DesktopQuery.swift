@@ -50,6 +50,11 @@ public final class DesktopQuery: @unchecked Sendable {
     /// open.
     public let watchChanges: (Logger) -> (any DesktopWatch)?
 
+    /// Makes a watch that tells when an X server starts at the session's display
+    /// (`XServerStartWatch`); nil where there is none. Called on the loop's thread, with the
+    /// daemon's logger, when the X server's watch ended or could not be opened.
+    public let watchServerStart: (Logger) -> (any DesktopWatch)?
+
     /// Whether the answer says which touchpads' drivers glide by themselves (an X11 session
     /// whose X server flickd asks: the synaptics driver's coasting), which matters whatever
     /// `scroll.natural` says.
@@ -59,14 +64,17 @@ public final class DesktopQuery: @unchecked Sendable {
     /// `devices`. `watchChanges` as above (by default this session's,
     /// `DesktopSettings.watchChanges`). `openServerWatch` opens the watch that may block, on the
     /// helper thread, for an ask that wants it; nil where there is none (by default this
-    /// session's X server's, `DesktopSettings.openServerWatch`). `tellsDriverGlides` as above (nil:
+    /// session's X server's, `DesktopSettings.openServerWatch`). `watchServerStart` as above
+    /// (by default `DesktopSettings.watchServerStart`). `tellsDriverGlides` as above (nil:
     /// whether this session is X11's and not GNOME's).
     public init(probe: @escaping @Sendable (_ devices: [DeviceIdentity]) -> Answer = {
         DesktopSettings.naturalScrolling(waitingFor: $0)
     }, watchChanges: @escaping (Logger) -> (any DesktopWatch)? = DesktopSettings.watchChanges,
        openServerWatch: @escaping @Sendable () -> ServerWatchOpening? = DesktopSettings.openServerWatch,
+       watchServerStart: @escaping (Logger) -> (any DesktopWatch)? = DesktopSettings.watchServerStart,
        tellsDriverGlides: Bool? = nil) throws(SystemError) {
         self.watchChanges = watchChanges
+        self.watchServerStart = watchServerStart
         self.tellsDriverGlides = tellsDriverGlides ?? (DesktopSettings.askedXDisplay(.session()) != nil)
         let ends = try Syscall.makePipe()
         Syscall.setNonBlocking(ends.read)

@@ -276,6 +276,33 @@ public enum DesktopSettings {
         }
     }
 
+    /// A watch for an X server starting at the display flickd asks (`XServerStartWatch`): when
+    /// the X server's watch ended with its server, or could not be opened; nil on any other
+    /// session, for a display reached over the network, or when `/tmp/.X11-unix` cannot be
+    /// watched (said on `logger` at debug).
+    public static func watchServerStart(logger: Logger) -> (any DesktopWatch)? {
+        guard let display = askedXDisplay(.session()), let socket = xServerSocket(display: display) else { return nil }
+        do {
+            return try XServerStartWatch(socket: socket)
+        } catch {
+            logger.debug("natural scrolling: cannot wait for an X server to start at \(socket): \(error)")
+            return nil
+        }
+    }
+
+    /// The socket an X server at `display` binds in the file system: `/tmp/.X11-unix/X0` for
+    /// `:0`, `:0.1` or `unix:0`; nil for a display reached over the network (`host:10.0`, as
+    /// ssh's forwarding sets it) or spelt otherwise.
+    static func xServerSocket(display: String) -> String? {
+        var rest = Substring(display)
+        if rest.hasPrefix("unix:") { rest = rest.dropFirst(5) } else if rest.hasPrefix(":") { rest = rest.dropFirst() } else { return nil }
+        let number = rest.prefix { $0 != "." }
+        let screen = rest.dropFirst(number.count + 1)
+        func digits(_ text: Substring) -> Bool { text.allSatisfy { $0 >= "0" && $0 <= "9" } }
+        guard !number.isEmpty, digits(number), digits(screen) else { return nil }
+        return "/tmp/.X11-unix/X" + number
+    }
+
     /// Whether `XDG_CURRENT_DESKTOP` names KDE or a GNOME-family desktop; sway is looked for on
     /// any other.
     private static func desktops(_ environment: Environment) -> (isKDE: Bool, isGNOME: Bool) {

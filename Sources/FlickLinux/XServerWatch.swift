@@ -1,4 +1,5 @@
 import CXInput
+import Glibc
 import FlickCore
 
 /// The X server's touchpad settings as they change: XInput 2's property events for the
@@ -54,5 +55,110 @@ final class XServerWatch: DesktopWatch, @unchecked Sendable {
         case 1...: return .touchpads
         default: return .closed
         }
+    }
+}
+
+/// Waits for an X server to start at the session's display, so that the X server's watch
+/// (`XServerWatch`) is opened again: after the server it followed went away and another starts
+/// at the same display (a `startx` session left and started again while the user manager, and
+/// flickd, run on), or when none answered flickd's first ask (flickd started before X).
+/// inotify on the socket's directory (`/tmp/.X11-unix`) sees the socket (`X0` for `:0`)
+/// appear. An X server binds it before it has set up its screens and input devices, and
+/// answers a connection only then, so the watch says `.started` `firstWait` after it
+/// appeared, and again after twice the wait before, `tries` times in all (0.5, 1, 2, 4 and
+/// 8 s: the last 15.5 s after), each a cue for the daemon to try the server's watch; the
+/// daemon drops this one when that opens. A socket there when the watch is made starts the
+/// tries at once (a server still starting, or one that did not answer). `.closed` when the
+/// directory goes.
+///
+/// Rationale: no kernel hot-plug comes with an X server's start (its devices' nodes stay), so
+/// without this the new server's settings, and every `xinput set-prop` after, waited for a
+/// reload (found in the fifty-third session's review).
+public final class XServerStartWatch: DesktopWatch {
+    /// How many `.started` a socket's appearance gives.
+    public static let tries = 5
+    /// The wait before the first.
+    public static let firstWait = Duration.milliseconds(500)
+
+    public var fileDescriptor: Int32 { poll.fileDescriptor }
+    public var source: String { "\(ConfigWatcher.join(directory, name)) for an X server to start" }
+
+    private let directory: String
+    private let name: String
+    private let poll: EventPoll
+    private let inotify: Int32
+    private let timer: DeadlineTimer
+    private let firstWait: Duration
+    /// `.started` still to come after the one the timer is armed for, and the wait before the next.
+    private var triesLeft = 0
+    private var wait = Duration.zero
+    private let buffer = ReadBuffer(byteCount: 4096)
+
+    private enum Token {
+        static let directory: UInt64 = 1
+        static let timer: UInt64 = 2
+    }
+
+    /// Watches for `socket` (`/tmp/.X11-unix/X0`) to appear. Throws when its directory cannot
+    /// be watched (it does not exist), or epoll, a timerfd or inotify cannot be had.
+    public convenience init(socket: String, firstWait: Duration = XServerStartWatch.firstWait) throws(SystemError) {
+        try self.init(socket: socket, firstWait: firstWait, now: Syscall.monotonicNow())
+    }
+
+    /// The watch made at `now` on the monotonic clock (tests pass one long past: the timer,
+    /// armed for it, fires at once).
+    init(socket: String, firstWait: Duration, now: Instant) throws(SystemError) {
+        (directory, name) = ConfigWatcher.split(socket)
+        self.firstWait = firstWait
+        poll = try EventPoll()
+        timer = try DeadlineTimer()
+        try poll.add(timer.fileDescriptor, token: Token.timer)
+        let fd = try Syscall.inotifyCreate()
+        do throws(SystemError) {
+            _ = try Syscall.inotifyAddWatch(fd, path: directory, mask: UInt32(IN_CREATE | IN_MOVED_TO | IN_ONLYDIR))
+            try poll.add(fd, token: Token.directory)
+        } catch {
+            Syscall.close(fd)
+            throw error
+        }
+        inotify = fd
+        if access(socket, F_OK) == 0 { startTrying(at: now) }
+    }
+
+    deinit { Syscall.close(inotify) }
+
+    /// From the first wait on, `tries` cues to come.
+    private func startTrying(at time: Instant) {
+        triesLeft = Self.tries - 1
+        wait = firstWait * 2
+        try? timer.arm(at: time + firstWait)
+    }
+
+    /// `.started` when it is time to try the server (the socket appeared, or the last try's
+    /// wait passed); `.closed` when the directory went; `.none` otherwise.
+    public func receive() -> DesktopChange { receive(at: Syscall.monotonicNow()) }
+
+    /// `receive()` at `time` on the monotonic clock.
+    func receive(at time: Instant) -> DesktopChange {
+        var appeared = false
+        var gone = false
+        do {
+            try Syscall.readInotifyEvents(inotify, buffer: buffer.bytes) { _, mask, entry in
+                // An overflow may have hidden the socket's creation.
+                if entry == name || mask & UInt32(IN_Q_OVERFLOW) != 0 { appeared = true }
+                if mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 { gone = true }
+            }
+        } catch {
+            return .closed
+        }
+        if gone { return .closed }
+        if appeared { startTrying(at: time) }
+        guard (try? timer.acknowledge()) == true else { return .none }
+        if triesLeft > 0 {
+            triesLeft -= 1
+            try? timer.arm(at: time + wait)
+            wait = wait * 2
+        }
+        return .started
     }
 }

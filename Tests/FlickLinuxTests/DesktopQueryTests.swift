@@ -117,13 +117,16 @@ private final class LevelledLines: LogHandler, @unchecked Sendable {
     private let message: String
     private let endAfter: Int
     private let then: () -> Void
+    private let each: (String) -> Void
     private var logged: [(Logger.Level, String)] = []
     private var lock = pthread_mutex_t()
 
-    init(endAfter: Int, of message: String, then: @escaping () -> Void = {}) {
+    /// `each` runs with every line logged.
+    init(endAfter: Int, of message: String, then: @escaping () -> Void = {}, each: @escaping (String) -> Void = { _ in }) {
         self.endAfter = endAfter
         self.message = message
         self.then = then
+        self.each = each
         pthread_mutex_init(&lock, nil)
     }
 
@@ -132,6 +135,7 @@ private final class LevelledLines: LogHandler, @unchecked Sendable {
         logged.append((event.level, "\(event.message)"))
         let seen = logged.filter { $0.1 == message }.count
         pthread_mutex_unlock(&lock)
+        each("\(event.message)")
         guard "\(event.message)" == message else { return }
         if seen == endAfter { raise(SIGTERM) } else { then() }
     }
@@ -466,6 +470,45 @@ struct DesktopQueryTests {
         #expect(lines.levels(of: line) == [.info, .debug])
     }
 
+    /// The X server goes away and another starts at the display (`startx` again, flickd running
+    /// on): the watch for its start cues an ask that opens the new server's watch, and is
+    /// dropped then. A cue that finds no server yet (the opening fails) leaves it waiting for
+    /// the next. Before, nothing asked until a reload or a hot-plug.
+    @Test func anXServerStartingAgainIsWatchedAgain() throws {
+        let first = try PipeWatch(ending: true, source: "the first server's watch")
+        let second = try PipeWatch(source: "the second server's watch")
+        let start = try PipeWatch(says: .started, source: "X0 for an X server to start")
+        let openings = ProbeCounter()
+        let startsMade = ProbeCounter()
+        let query = try DesktopQuery(probe: { _ in .found(DesktopSettings.Answer(true, "x test")) },
+                                     watchChanges: { _ in nil }, openServerWatch: {
+                                         switch openings.next() {
+                                         case 1:
+                                             first.signal()
+                                             return .opened(first)
+                                         case 2:
+                                             return .failed(why: "no X server yet")
+                                         default:
+                                             return .opened(second)
+                                         }
+                                     }, watchServerStart: { _ in
+                                         _ = startsMade.next()
+                                         start.signal()
+                                         return start
+                                     })
+        let ended = "natural scrolling: the first server's watch ended (the X server went away); it is watched again when an X server starts (X0 for an X server to start) or the desktop is next asked (a reload, a touchpad plugged in)"
+        let failed = "natural scrolling: cannot follow the X server's touchpad settings as they change (no X server yet); they are read again at each reload and hot-plug, and when an X server starts (X0 for an X server to start)"
+        // The start watch's next cue comes once the failed opening is taken (its timer, here).
+        let lines = LevelledLines(endAfter: 1, of: "natural scrolling: following changes to the second server's watch") { } each: { line in
+            if line == failed { start.signal() }
+        }
+        try runUntilLogged(Engine(), logger: Logger(label: "flickd-test") { _ in lines }, desktop: query)
+        #expect(openings.count == 3, "at start, at the first cue (no server yet), at the second")
+        #expect(startsMade.count == 1, "one start watch, kept through the failed opening")
+        #expect(lines.levels(of: ended) == [.info])
+        #expect(lines.levels(of: failed) == [.info])
+    }
+
     /// The X server goes away (a logout): the log says its watch ended, and when it comes back.
     @Test func aServerWatchThatEndsIsLogged() throws {
         let watch = try PipeWatch(ending: true)
@@ -473,7 +516,7 @@ struct DesktopQueryTests {
                                      watchChanges: { _ in nil }, openServerWatch: {
                                          watch.signal()
                                          return .opened(watch)
-                                     })
+                                     }, watchServerStart: { _ in nil })
         let line = "natural scrolling: a test's watch ended (the X server went away); it is watched again when the desktop is next asked (a reload, a touchpad plugged in)"
         let lines = LevelledLines(endAfter: 1, of: line)
         try runUntilLogged(Engine(), logger: Logger(label: "flickd-test") { _ in lines }, desktop: query)
@@ -482,15 +525,16 @@ struct DesktopQueryTests {
 }
 
 /// A desktop watch the test makes readable: each `signal()` is one change of a touchpad's
-/// settings, or with `ending`, the watch's end (an X server gone).
+/// settings, or with `ending`, the watch's end (an X server gone), or what `says` says.
 private final class PipeWatch: DesktopWatch, @unchecked Sendable {
     let fileDescriptor: Int32
     private let writeEnd: Int32
-    private let ending: Bool
-    let source = "a test's watch"
+    private let says: DesktopChange
+    let source: String
 
-    init(ending: Bool = false) throws {
-        self.ending = ending
+    init(ending: Bool = false, says: DesktopChange? = nil, source: String = "a test's watch") throws {
+        self.says = says ?? (ending ? .closed : .touchpads)
+        self.source = source
         let ends = try Syscall.makePipe()
         (fileDescriptor, writeEnd) = (ends.read, ends.write)
         Syscall.setNonBlocking(fileDescriptor)
@@ -510,6 +554,6 @@ private final class PipeWatch: DesktopWatch, @unchecked Sendable {
         var byte: UInt8 = 0
         var changes = 0
         while read(fileDescriptor, &byte, 1) == 1 { changes += 1 }
-        return changes == 0 ? .none : ending ? .closed : .touchpads
+        return changes == 0 ? .none : says
     }
 }

@@ -512,4 +512,64 @@ struct XServerWatchTests {
             #expect(text(why) == "cannot connect to the X server (no DISPLAY)")
         }
     }
+
+    /// An X server's socket in the file system, for each way DISPLAY names a local display;
+    /// none for one reached over the network.
+    @Test func theSocketOfADisplay() {
+        #expect(DesktopSettings.xServerSocket(display: ":0") == "/tmp/.X11-unix/X0")
+        #expect(DesktopSettings.xServerSocket(display: ":12.1") == "/tmp/.X11-unix/X12")
+        #expect(DesktopSettings.xServerSocket(display: "unix:3") == "/tmp/.X11-unix/X3")
+        for display in ["localhost:10.0", "host:0", ":", ":x", ":0.a", ":١", ""] {
+            #expect(DesktopSettings.xServerSocket(display: display) == nil, "\(display)")
+        }
+    }
+
+    /// The X server's socket appears (a server starts at the display): the start watch cues
+    /// the daemon `tries` times, the first after `firstWait`, then at twice the wait before
+    /// (here all long past: at once); nothing else in the directory cues it. A socket there
+    /// when the watch is made cues it too; the directory's removal ends the watch.
+    @Test func anXServerStartingIsCuedFiveTimes() throws {
+        let directory = try TemporaryDirectory("flickd-x11-unix")
+        let past = Instant(seconds: 1, microseconds: 0)
+        let watch = try XServerStartWatch(socket: directory.path + "/X5", firstWait: .milliseconds(500), now: past)
+        #expect(watch.source == directory.path + "/X5 for an X server to start")
+        #expect(!Self.startReadable(watch, within: .milliseconds(50)))
+        for other in ["X50", "X5-lock", ".X5-lock", "X6"] {
+            #expect(Self.touch(directory.path + "/" + other))
+        }
+        #expect(Self.startReadable(watch, within: .seconds(5)))
+        #expect(watch.receive(at: past) == .none, "not the display's socket")
+
+        #expect(Self.touch(directory.path + "/X5"))
+        var cues = 0
+        while Self.startReadable(watch, within: .milliseconds(500)), cues < 10 {
+            if watch.receive(at: past) == .started { cues += 1 }
+        }
+        #expect(cues == XServerStartWatch.tries)
+
+        let there = try XServerStartWatch(socket: directory.path + "/X5", firstWait: .milliseconds(500), now: past)
+        #expect(Self.startReadable(there, within: .seconds(5)))
+        #expect(there.receive(at: past) == .started, "a socket there at the start")
+
+        let path = directory.path
+        try FileManager.default.removeItem(atPath: path)
+        #expect(Self.startReadable(watch, within: .seconds(5)))
+        #expect(watch.receive(at: past) == .closed)
+        #expect(throws: SystemError.self, "no directory to watch") {
+            try XServerStartWatch(socket: path + "/X5")
+        }
+    }
+
+    /// Creates an empty file at `path` and closes it (an open file would keep its directory's
+    /// removal from being told until it is closed).
+    static func touch(_ path: String) -> Bool {
+        let fd = creat(path, 0o600)
+        guard fd >= 0 else { return false }
+        close(fd)
+        return true
+    }
+
+    static func startReadable(_ watch: XServerStartWatch, within limit: Duration) -> Bool {
+        Syscall.waitReadable(watch.fileDescriptor, until: Syscall.monotonicNow() + limit)
+    }
 }
