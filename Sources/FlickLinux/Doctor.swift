@@ -39,6 +39,9 @@ public protocol SystemProbe {
     /// Whether the desktop's touchpads scroll naturally, and where that was read; or, when no
     /// desktop setting was found, where flickd looked and why it found none.
     func desktopNaturalScrolling() -> DesktopSettings.Finding
+    /// The libinput quirk by which libinput scrolls the touchpad `node` naturally by default
+    /// (Apple's pads: `LibinputQuirks.naturalScrollingByDefault`); nil when it does not.
+    func naturalScrollingByDefault(_ node: InputNode) -> String?
     /// This session's X display and X cookie file (`XAUTHORITY`, else `~/.Xauthority`, as X
     /// clients look) where flickd would ask the X server for each touchpad's settings (an X11
     /// session that is not GNOME's); nil elsewhere.
@@ -151,6 +154,18 @@ public struct LiveSystem: SystemProbe {
     }
 
     public func desktopNaturalScrolling() -> DesktopSettings.Finding { DesktopSettings.naturalScrolling() }
+
+    /// From the device's ids in sysfs and libinput's quirks files.
+    public func naturalScrollingByDefault(_ node: InputNode) -> String? {
+        guard node.kind == .touchpad, !node.syspath.isEmpty else { return nil }
+        func id(_ name: String) -> UInt16? {
+            (try? TextFile.read(node.syspath + "/device/id/" + name)).flatMap { UInt16($0.trimmingWhitespace, radix: 16) }
+        }
+        guard let bustype = id("bustype"), let vendor = id("vendor"), let product = id("product") else { return nil }
+        let device = LibinputQuirks.Device(name: node.name, bustype: bustype, vendor: vendor, product: product,
+                                           version: id("version") ?? 0, udevType: "touchpad")
+        return LibinputQuirks.system().naturalScrollingByDefault(for: device)
+    }
 
     public func sessionXServer() -> (display: String, authority: String?)? {
         DesktopSettings.askedXDisplay(.session()).map { display in
@@ -797,7 +812,7 @@ public struct Doctor {
             let identity = self.identity(of: node)
             // The desktop's setting for the pad where it gives one (the engine's rule:
             // `scroll.natural` does not change a touchpad's glide), else as configured.
-            let natural = perDevice.natural(for: identity)
+            let natural = perDevice.natural(for: identity, libinputDefault: libinputDefault(node))
                 ?? configuration.naturalScrolling(for: identity, kind: .touchpad, desktop: desktop).isNatural
             detail += "; \(node.devnode) \(QuotedText.quoted(node.name)) scrolls \(words(natural)): "
             detail += natural == virtual ? "the virtual fingers move as yours did" : "the virtual fingers move against yours, so the glide keeps your direction"
@@ -815,7 +830,7 @@ public struct Doctor {
         return touchpads.compactMap { node in
             let identity = self.identity(of: node)
             let resolution = configuration.naturalScrolling(for: identity, kind: .touchpad,
-                                                            desktop: desktop?.perDevice?.natural(for: identity) ?? desktop?.value)
+                                                            desktop: desktop?.perDevice?.natural(for: identity, libinputDefault: libinputDefault(node)) ?? desktop?.value)
             guard case .setting(let section?) = resolution.source else {
                 // "auto" follows the desktop, as the check above says; no section: the top level's.
                 if case .desktop(let section?) = resolution.source, let desktop {
@@ -833,7 +848,7 @@ public struct Doctor {
                 return Check(title: "natural scrolling", status: .ok, detail: "\(label) (no desktop setting found to compare)")
             }
             // The desktop's setting for this pad where it keeps one per device.
-            let desktopValue = desktop.perDevice?.natural(for: identity) ?? desktop.value
+            let desktopValue = desktop.perDevice?.natural(for: identity, libinputDefault: libinputDefault(node)) ?? desktop.value
             if desktopValue == resolution.isNatural {
                 return Check(title: "natural scrolling", status: .ok, detail: "\(label), as the desktop (\(desktop.source))")
             }
@@ -862,6 +877,12 @@ public struct Doctor {
 
     /// What `[[device]]` sections match `node` by: its name, and its ids from sysfs when
     /// they can be read.
+    /// Whether libinput scrolls `node` naturally by default, asked only where the desktop
+    /// leaves the pad at that default (`PerDeviceNaturalScrolling.natural(for:libinputDefault:)`).
+    private func libinputDefault(_ node: InputNode) -> () -> Bool {
+        { probe.naturalScrollingByDefault(node) != nil }
+    }
+
     private func identity(of node: InputNode) -> DeviceIdentity {
         func id(_ name: String) -> UInt16? {
             guard !node.syspath.isEmpty, case .success(let text) = probe.readFile(node.syspath + "/device/id/" + name) else { return nil }

@@ -173,6 +173,24 @@ import Testing
         #expect(explicit.detail.contains("scrolls natural: the virtual fingers move as yours did"), "\(explicit.text)")
     }
 
+    /// KDE Plasma on Wayland with no group for the pad: KWin leaves it at libinput's default,
+    /// natural for Apple's pads, and the virtual pad at libinput's (off): doctor says the
+    /// fingers move against it. It said "traditional" for every such pad before.
+    @Test func anApplePadWithoutAGroupScrollsAsLibinputsDefault() throws {
+        var system = FakeSystem()
+        let sysfs = "/sys/devices/platform/i8042/serio1/input/input5/event4/device/id/"
+        system.fileContents[sysfs + "vendor"] = "05ac\n"
+        system.fileContents[sysfs + "product"] = "0273\n"
+        let kcminputrc = PerDeviceNaturalScrolling(kcminputrc: "[Libinput][1][2][Another Mouse]\nNaturalScroll=true\n", file: "kcminputrc")
+        system.desktop = DesktopSettings.Answer(false, "KDE kcminputrc", perDevice: kcminputrc)
+        system.naturalByDefault = ["/dev/input/event4"]
+        let apple = try system.checks().one("output")
+        #expect(apple.detail.contains("/dev/input/event4 \"SynPS/2 Synaptics TouchPad\" scrolls natural: the virtual fingers move against yours"), "\(apple.text)")
+        system.naturalByDefault = []
+        let other = try system.checks().one("output")
+        #expect(other.detail.contains("/dev/input/event4 \"SynPS/2 Synaptics TouchPad\" scrolls traditional: the virtual fingers move as yours did"), "\(other.text)")
+    }
+
     /// An X server whose synaptics driver glides by itself for the pad: doctor names it, and the
     /// way to flickd's glide instead; nothing is said where the driver does not glide.
     @Test func aPadWhoseDriverGlidesIsNamed() throws {
