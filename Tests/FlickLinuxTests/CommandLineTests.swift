@@ -390,7 +390,10 @@ extension CommandLineTests {
         #expect(help.contains("/usr/local/share/doc/flickd/flickd.toml"), "\(help)")
 
         let install = try Fixtures.text(atPath: Fixtures.repositoryDirectory + "/scripts/install")
-        #expect(install.contains("\nprefix=/usr/local\n") && install.contains("\ndoc_path=$prefix/share/doc/flickd/flickd.toml\n"),
+        // The paths for a prefix are scripts/lib/paths.sh's, which install, uninstall and package share.
+        let paths = try Fixtures.text(atPath: Fixtures.repositoryDirectory + "/scripts/lib/paths.sh")
+        #expect(install.contains("\nprefix=/usr/local\n") && paths.contains("\n    doc_dir=$prefix/share/doc/flickd\n")
+                    && paths.contains("\n    doc_path=$doc_dir/flickd.toml\n"),
                 "scripts/install puts the example elsewhere: update the help")
         let pkgbuild = try Fixtures.text(atPath: Fixtures.repositoryDirectory + "/packaging/arch/PKGBUILD")
         #expect(pkgbuild.contains("\"$pkgdir/usr/share/doc/flickd/flickd.toml\""))
