@@ -81,8 +81,8 @@ else
     fail "scripts/install exits 0 when tester cannot open /dev/uinput"
 fi
 sed 's/^/  | /' "$E2E_TMP/install-ssh.log"
-check "it says flickd starts at the next graphical login" \
-    grep -q "enabled flickd.service for tester: it starts at the next graphical login" "$E2E_TMP/install-ssh.log"
+check "it says flickd starts with the next graphical session" \
+    grep -q "enabled flickd.service for tester: it starts with the next graphical session that starts graphical-session.target" "$E2E_TMP/install-ssh.log"
 check "and why: tester cannot open /dev/uinput now" grep -q "tester cannot open /dev/uinput now" "$E2E_TMP/install-ssh.log"
 check "no 'did not start' error" bash -c '! grep -q "did not start" "$1"' _ "$E2E_TMP/install-ssh.log"
 check "enabled for tester, without the ACL" test -L /home/tester/.config/systemd/user/graphical-session.target.wants/flickd.service

@@ -154,6 +154,15 @@ check "install run through a symbolic link to it exits 0" \
 check "through the link: the binary staged" test -x "$root/usr/local/bin/flickd"
 rm -rf "$root"
 
+# Characters systemd's ExecStart= and install's sed take as they are: staged, and removed.
+root=$work/root-tilde
+check "install --prefix '/opt/flickd~2:é' --destdir exits 0" run_install "$root" --prefix '/opt/flickd~2:é'
+check "--prefix '/opt/flickd~2:é': ExecStart='/opt/flickd~2:é/bin/flickd run'" \
+    grep -qx 'ExecStart=/opt/flickd~2:é/bin/flickd run' "$root/etc/systemd/user/flickd.service"
+run_uninstall "$root" --prefix '/opt/flickd~2:é'
+check "--prefix '/opt/flickd~2:é': uninstall leaves DESTDIR empty" test -z "$(cd "$root" && find . -mindepth 1)"
+rm -rf "$root"
+
 # Trailing slashes are dropped: ExecStart= names the binary's usual path.
 root=$work/root-slash
 check "install --prefix /opt/flickd// --destdir exits 0" run_install "$root" --prefix /opt/flickd//
@@ -258,6 +267,10 @@ printf 'install ok installed'
 EOF
 cat >"$work/apt-bin/apt-cache" <<EOF
 #!/bin/sh
+if [ "\$1" = pkgnames ]; then
+    [ ! -e "$work/apt-lists" ] || echo libevdev-dev
+    exit 0
+fi
 [ -e "$work/apt-lists" ] || exit 100
 [ "\$2" != bolt-16 ] || [ "\$APT_HAS_BOLT" = 1 ] || exit 100
 echo "Package: \$2"
@@ -269,9 +282,10 @@ echo "apt-get \$*" >>"$work/apt-calls"
 EOF
 printf '#!/bin/sh\nexec "$@"\n' >"$work/apt-bin/sudo"
 chmod 755 "$work/apt-bin/"*
-deps_with_bolt() {  # APT_HAS_BOLT
+deps_with_bolt() {  # APT_HAS_BOLT [lists]: with "lists", the package lists are there already
     rm -f "$work/apt-lists" "$work/apt-calls"
     touch "$work/apt-calls"
+    [ "${2:-}" != lists ] || touch "$work/apt-lists"
     env PATH="$work/apt-bin:$PATH" FLICKD_BOLT=1 APT_HAS_BOLT="$1" "$repo/scripts/install-deps" --test >"$work/deps.log" 2>&1
 }
 check "install-deps --test with FLICKD_BOLT=1 and empty package lists exits 0" deps_with_bolt 1
@@ -280,10 +294,17 @@ check "it updates the package lists, then installs bolt-16: $(tr '\n' ';' <"$wor
 check "where bolt-16 is not packaged, install-deps --test with FLICKD_BOLT=1 exits 0" deps_with_bolt 0
 check "and says it goes on without it, installing nothing" \
     bash -c 'grep -q "bolt-16 is not packaged here" "$1" && ! grep -q "apt-get install" "$2"' _ "$work/deps.log" "$work/apt-calls"
+check "with package lists that do not name bolt-16, install-deps --test with FLICKD_BOLT=1 exits 0" deps_with_bolt 0 lists
+check "and says so without apt-get at all (no sudo needed): $(tr '\n' ';' <"$work/apt-calls")" \
+    bash -c 'grep -q "bolt-16 is not packaged here" "$1" && test ! -s "$2"' _ "$work/deps.log" "$work/apt-calls"
+bolt_from_lists() { deps_with_bolt 1 lists && grep -q "^apt-get install .* bolt-16$" "$work/apt-calls"; }
+check "with package lists that name bolt-16, it updates them and installs it" bolt_from_lists
 
 # ------------------------------------------------------------------------- mistakes caught ---
-# A prefix refused by install and uninstall alike, saying why (MESSAGE), with nothing staged.
-refused_prefix() {  # PREFIX MESSAGE
+# A prefix refused by install, saying why (MESSAGE), with nothing staged; by uninstall too, but
+# with "installable" (uninstall removes what an earlier version installed there, whatever its
+# characters).
+refused_prefix() {  # PREFIX MESSAGE [installable]
     local dest=$work/refused
     rm -rf "$dest"
     if PATH=$fake_path "$repo/scripts/install" --destdir "$dest" --prefix "$1" --binary "$binary" \
@@ -292,6 +313,12 @@ refused_prefix() {  # PREFIX MESSAGE
     fi
     grep -qF -- "$2" "$work/err.log" && test -z "$(find "$dest" -mindepth 1 2>/dev/null)" || return 1
     mkdir -p "$dest"
+    if [ "${3:-}" = installable ]; then
+        mkdir -p "$dest$1/bin" && cp "$binary" "$dest$1/bin/flickd"
+        PATH=$fake_path "$repo/scripts/uninstall" --destdir "$dest" --prefix "$1" >"$work/err.log" 2>&1 &&
+            test ! -e "$dest$1/bin/flickd"
+        return
+    fi
     if PATH=$fake_path "$repo/scripts/uninstall" --destdir "$dest" --prefix "$1" >"$work/err.log" 2>&1; then
         return 1
     fi
@@ -299,7 +326,8 @@ refused_prefix() {  # PREFIX MESSAGE
 }
 # systemd splits ExecStart= at blanks and expands %, $, quotes and backslashes; sed reads & | \.
 for odd in '/opt/my apps' "/opt/tab$(printf '\t')bed" '/opt/a&b' '/opt/a|b' '/opt/a\b' '/opt/%h' '/opt/$HOME' "/opt/it's"; do
-    check "--prefix '$odd' is refused, saying why" refused_prefix "$odd" "that the unit's ExecStart= line cannot hold"
+    check "--prefix '$odd' is refused by install, saying why; uninstall removes a binary an earlier version put there" \
+        refused_prefix "$odd" "that the unit's ExecStart= line cannot hold" installable
 done
 check "--prefix / is refused, pointing to /usr and /usr/local" refused_prefix / "use --prefix /usr"
 check "--prefix // is refused too" refused_prefix // "use --prefix /usr"

@@ -44,15 +44,30 @@ user_systemctl() {
     fi
 }
 
-# Whether $target_user can open /dev/uinput for reading and writing now, as flickd does when it
-# starts (it tries once, and fails when it cannot). What usually lets them is the ACL that
-# logind puts on the node, through the udev rule's uaccess tag, for the user of the active
-# local session: someone installing over SSH, with nobody or someone else at the seat, has
-# none. Tried as that user (run as root: with runuser, their groups as /etc/group has them).
+# Whether $target_user's service can open /dev/uinput for reading and writing now, as flickd
+# does when it starts (it tries once, and fails when it cannot). What usually lets them is the
+# ACL that logind puts on the node, through the udev rule's uaccess tag, for the user of the
+# active local session: someone installing over SSH, with nobody or someone else at the seat,
+# has none. Tried as that user with the groups their user manager has, which its services get
+# (a group /etc/group gave them since their login, as usermod above, is not among them); with
+# no manager running, with their groups as /etc/group has them (runuser).
 user_can_open_uinput() {
+    local uid gid pid groups
     if [ "$(id -u)" -ne 0 ]; then
         (: <>/dev/uinput) 2>/dev/null
-    else
-        runuser -u "$target_user" -- sh -c ': <>/dev/uinput' 2>/dev/null
+        return
     fi
+    uid=$(id -u "$target_user") && gid=$(id -g "$target_user") || return 1
+    pid=$(systemctl show -P MainPID "user@$uid.service" 2>/dev/null) || pid=0
+    if [ "${pid:-0}" -gt 0 ] && command -v setpriv >/dev/null &&
+        groups=$(sed -n 's/^Groups:[[:space:]]*//p' "/proc/$pid/status" 2>/dev/null); then
+        groups=$(printf '%s' "$groups" | tr -s ' \t' ',' | sed 's/^,//; s/,$//')
+        if [ -n "$groups" ]; then
+            setpriv --reuid="$uid" --regid="$gid" --groups="$groups" sh -c ': <>/dev/uinput' 2>/dev/null
+        else
+            setpriv --reuid="$uid" --regid="$gid" --clear-groups sh -c ': <>/dev/uinput' 2>/dev/null
+        fi
+        return
+    fi
+    runuser -u "$target_user" -- sh -c ': <>/dev/uinput' 2>/dev/null
 }

@@ -29,7 +29,8 @@
 #                     ~/.local/bin): they stay. In /etc every directory is the system's (udev's
 #                     rules.d, systemd's user, modules-load.d).
 
-flickd_paths() {  # PREFIX
+flickd_paths() {  # PREFIX [any]: with "any", a prefix of any characters (uninstall: what an
+                  # earlier version installed)
     local p=$1 odd
     paths_error=""
     case "$p" in
@@ -43,11 +44,12 @@ flickd_paths() {  # PREFIX
         paths_error="--prefix / would put flickd in /bin and its documentation in /share/doc: use --prefix /usr (where the distribution's programs go) or leave out --prefix (/usr/local, for programs you install yourself)"
         return 1
     fi
-    # The unit's ExecStart= line names PREFIX/bin/flickd: systemd splits it at spaces, and
-    # expands % (specifiers), $ (variables), quotes and backslashes in it.
-    odd=$(printf '%s' "$p" | LC_ALL=C tr -d 'A-Za-z0-9/._+@-')
-    if [ -n "$odd" ]; then
-        paths_error="--prefix '$p' has characters that the unit's ExecStart= line cannot hold as they are ('$odd'): use a directory whose name has only letters, digits and / . _ + @ - (a symbolic link to this one will do)"
+    # The unit's ExecStart= line names PREFIX/bin/flickd: systemd splits it at blanks, and
+    # expands % (specifiers), $ (variables), quotes and backslashes in it; install writes it
+    # with sed, to which & and | are special. Other characters (~ : , é) are taken as they are.
+    odd=$(printf '%s' "$p" | LC_ALL=C tr -dc "[:space:][:cntrl:]\\\\'\"%\$&|")
+    if [ -n "$odd" ] && [ "${2:-}" != any ]; then
+        paths_error="--prefix '$p' has characters that the unit's ExecStart= line cannot hold as they are (blanks, control characters, or one of \\ ' \" % \$ & |): use another directory (a symbolic link to this one will do)"
         return 1
     fi
     case "$p/" in
