@@ -182,6 +182,9 @@ public final class Daemon {
     private let signals: SignalReceiver
 
     private var devices: [DeviceID: OpenDevice] = [:]
+    /// Devices whose last read stopped at its cap (`EvdevDevice.DrainEnd.more`): read again in
+    /// the same turn of the loop, as epoll may not say so.
+    private var readAgain: [DeviceID] = []
     private var idsByNode: [String: DeviceID] = [:]
     private var nextID: DeviceID = 1
     /// Set after the first permission error, which is explained at length; later ones are not.
@@ -336,7 +339,8 @@ public final class Daemon {
         // Start-up's allocations (configuration, device scan) are done with.
         Syscall.releaseFreeHeap()
         while true {
-            let count = try poll.wait()
+            // A device whose read stopped at its cap is read again at once, after the rest.
+            let count = try poll.wait(timeoutMilliseconds: readAgain.isEmpty ? -1 : 0)
             for index in 0..<count {
                 let token = poll.token(at: index)
                 switch token {
@@ -366,6 +370,11 @@ public final class Daemon {
                 default:
                     if let id = Token.deviceID(token) { read(id) }
                 }
+            }
+            if !readAgain.isEmpty {
+                let again = readAgain
+                readAgain.removeAll(keepingCapacity: true)
+                for id in again { read(id) }
             }
             // Once per wake-up, not per event: a coast may have started or ended, and the
             // deadline may have moved, appeared or gone.
@@ -1042,7 +1051,7 @@ public final class Daemon {
     private func closeVanishedStopSources() {
         for (id, open) in devices.sorted(by: { $0.key < $1.key }) where open.role != .touch {
             switch open.device.readAvailable({ _ in }) {
-            case .drained: break
+            case .drained, .more: break
             case .vanished: close(id, at: now(), why: "removed")
             case .failed(let error): close(id, at: now(), why: "closed after a read error: \(error)")
             }
@@ -1053,7 +1062,7 @@ public final class Daemon {
     /// and is dropped unread.
     private func watch(_ id: DeviceID, _ open: OpenDevice) {
         switch open.device.readAvailable({ _ in }) {
-        case .drained: break
+        case .drained, .more: break
         case .vanished: return close(id, at: now(), why: "removed")
         case .failed(let error): return close(id, at: now(), why: "closed after a read error: \(error)")
         }
@@ -1343,6 +1352,7 @@ public final class Daemon {
         }
         switch end {
         case .drained: break
+        case .more: if !readAgain.contains(id) { readAgain.append(id) }
         case .vanished: close(id, at: now(), why: "removed")
         case .failed(let error): close(id, at: now(), why: "closed after a read error: \(error)")
         }
@@ -1399,7 +1409,10 @@ public final class Daemon {
         for open in devices.values {
             switch open.role {
             case .keyboard:
-                guard open.device.readAvailable({ _ in }) == .drained else { continue }
+                switch open.device.readAvailable({ _ in }) {
+                case .drained, .more: break
+                case .vanished, .failed: continue
+                }
             case .touch:
                 // Read all along: its key state is current (the keys of a combo device's own node).
                 break

@@ -21,9 +21,12 @@ public final class EvdevDevice {
 
     /// Why a drain of the device ended.
     public enum DrainEnd: Equatable {
-        /// Every available event was read, or `maximumEventsPerRead` were; wait for the
-        /// descriptor to become ready again (epoll reports it again at once when events are left).
+        /// Every available event was read; wait for the descriptor to become ready again.
         case drained
+        /// `maximumEventsPerRead` answers were read, and more may wait: in the kernel's buffer,
+        /// or in libevdev's own queue, which epoll does not see (each libevdev read first moves
+        /// all the kernel has into it). Read again once the loop has served the rest.
+        case more
         /// The device was unplugged (ENODEV): close it.
         case vanished
         /// Reading failed in another way: close the device.
@@ -113,9 +116,9 @@ public final class EvdevDevice {
     /// outside a resynchronisation: the kernel's buffer for a reader holds 8 packets of the
     /// device's events (1024 events for a 15-slot pad, 256 for a 2-slot one: docs/RELIABILITY.md),
     /// so a read that goes past this is reading a device that writes as fast as flickd reads (a
-    /// uinput device flooding). The read ends there and the loop serves its timers, signals and other
-    /// devices before epoll, level-triggered, reports the device again; without the cap such a
-    /// device held the loop for as long as it wrote, and a coast stopped being written.
+    /// uinput device flooding). The read ends there (`DrainEnd.more`) and the loop serves its
+    /// timers, signals and other devices before it reads the device again; without the cap such
+    /// a device held the loop for as long as it wrote, and a coast stopped being written.
     public static let maximumEventsPerRead = 8192
 
     /// Reads every event available now, in order, handing each to `handle`, up to
@@ -155,7 +158,7 @@ public final class EvdevDevice {
         while true {
             // Never within a resynchronisation: libevdev drops the rest of its delta when the
             // next read asks for normal events.
-            if flags == normal && answers >= maximumEventsPerRead { return .drained }
+            if flags == normal && answers >= maximumEventsPerRead { return .more }
             let status = next(flags, &event)
             answers += 1
             let time = Instant(seconds: Int64(event.time.tv_sec), microseconds: Int64(event.time.tv_usec))

@@ -60,12 +60,17 @@ final class ScriptedDevices: DeviceSource {
             readable.ring()
         }
 
+        /// The most readings a read hands over, as `EvdevDevice.maximumEventsPerRead` caps one;
+        /// the rest stay queued (as in libevdev's own queue: the descriptor is not readable for
+        /// them) and the read says `.more`.
+        var readLimit: Int?
+
         func readAvailable(_ handle: (EvdevDevice.Reading) -> Void) -> EvdevDevice.DrainEnd {
             if gone { return .vanished }
             readable.answer()
             if !queued.isEmpty {
-                let readings = queued
-                queued = []
+                let readings = Array(queued.prefix(readLimit ?? queued.count))
+                queued.removeFirst(readings.count)
                 reads += 1
                 for reading in readings {
                     if case .event(let event, _) = reading, event.type == EventCode.key {
@@ -73,6 +78,7 @@ final class ScriptedDevices: DeviceSource {
                     }
                     handle(reading)
                 }
+                if !queued.isEmpty { return .more }
                 let then = afterRead
                 afterRead = nil
                 then?()

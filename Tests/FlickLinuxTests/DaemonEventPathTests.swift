@@ -119,6 +119,24 @@ struct DaemonEventPathTests {
 
     /// Writes to the virtual wheel fail from the coast's fourth frame on: the coast runs out, the
     /// error is logged once, and the end's debug line counts only the units written.
+    /// A read that stopped at its cap (`EvdevDevice.DrainEnd.more`) leaves the rest in
+    /// libevdev's queue, which epoll does not report: the loop reads the device again itself,
+    /// and the flick, handed over 5 events a read, coasts.
+    @Test("a read cut at the cap is taken up again")
+    func aReadCutAtTheCapIsTakenUpAgain() throws {
+        let source = try Self.source()
+        var readings = 0
+        let (outputs, _) = try Self.runFlick(source, beforeFlick: { source.devices[Self.pad]!.readLimit = 5 },
+                                             flick: { description, time in
+                                                 let flick = Self.flick(on: description, releasedAt: time)
+                                                 readings = flick.count
+                                                 return flick
+                                             }, atFrame: 2) { end, _ in end.now() }
+        #expect(readings > 10)
+        #expect(source.devices[Self.pad]!.reads == (readings + 4) / 5, "5 readings a read, all read")
+        #expect(outputs.wheels.first?.frames.count ?? 0 >= 2, "the flick coasted")
+    }
+
     @Test("a coast whose wheel writes fail counts only what was written")
     func failedWritesAreNotCounted() throws {
         let source = try Self.source()
