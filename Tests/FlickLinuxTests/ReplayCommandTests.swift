@@ -138,17 +138,19 @@ import Testing
     }
 
     /// An empty FILE (or one of blank lines and comments) is named as such, not as evemu
-    /// events without a description.
+    /// events without a description, nor as an evemu recording that `--device` cannot choose in.
     @Test(arguments: [("empty", "", "the file is empty"), ("blank", "\n\n", "the file is empty"),
                       ("comments", "# EVEMU 1.3\n", "the file holds only comments")])
     func anEmptyFileIsNamedAsSuch(name: String, contents: String, expected: String) throws {
         // A file of its own per case: the cases run at the same time.
         let path = try Self.temporaryFile("\(name).events", contents)
         defer { Self.remove(path) }
-        let result = try Self.run(["replay", path])
-        #expect(result.status == 1)
-        #expect(result.stderr == "flickd: \(path): \(expected) (neither evemu lines nor libinput record YAML)\n", "\(result.stderr)")
-        #expect(result.stdout.isEmpty)
+        for device in [[], ["--device", "/dev/input/event5"]] {
+            let result = try Self.run(["replay", path] + device)
+            #expect(result.status == 1, "\(device)")
+            #expect(result.stderr == "flickd: \(path): \(expected) (neither evemu lines nor libinput record YAML)\n", "\(device): \(result.stderr)")
+            #expect(result.stdout.isEmpty)
+        }
     }
 
     /// `--desc` is read only for an evemu recording without a description of its own; where
