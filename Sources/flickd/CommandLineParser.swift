@@ -279,7 +279,9 @@ enum CommandLineParser {
     static func processArguments() -> (words: [String], notUTF8: Set<Int>) {
         var words: [String] = []
         var notUTF8: Set<Int> = []
-        for index in 1..<Int(CommandLine.argc) {
+        // argc is 0 for a program started with no argv at all (execve with {NULL}, allowed
+        // before Linux 5.18): no arguments, not a trap.
+        for index in stride(from: 1, to: Int(CommandLine.argc), by: 1) {
             guard let pointer = CommandLine.unsafeArgv[index] else { continue }
             if let word = String(validatingCString: pointer) {
                 words.append(word)
