@@ -395,7 +395,7 @@ public final class SwaySessionWatch: DesktopWatch {
                 try? poll.remove(connection.watch.fileDescriptor)
                 self.connection = nil
                 firstAnswer = .heard
-                reconnect(after: connection)
+                reconnect(after: connection, at: time)
             }
             if self.connection?.watch === connection.watch, connection.watch.answered {
                 switch firstAnswer {
@@ -422,7 +422,8 @@ public final class SwaySessionWatch: DesktopWatch {
                 directories = [:]
             }
         }
-        if directories.isEmpty && connection == nil { return .closed }
+        // Without inotify a sway being tried again (its backlog was full) is still followed.
+        if directories.isEmpty && connection == nil && (inotify != nil || retryDeadline == nil) { return .closed }
         if look { startRetrying() }
         if (try? retry.acknowledge()) == true { look = true }
         if look && connection == nil {
@@ -446,28 +447,37 @@ public final class SwaySessionWatch: DesktopWatch {
     /// on; one that exited refuses (its socket closed or gone), and a connection that reached
     /// it in its last moment ends unanswered. Without this the watch waited for a new socket
     /// that never came, and followed nothing until flickd restarted. One that never answered
-    /// is not tried again: it was exiting, or it accepts and drops (no loop).
-    private func reconnect(after ended: (watch: SwayInputWatch, socket: String)) {
+    /// is not tried again: it was exiting, or it accepts and drops (no loop). A sway whose
+    /// listen backlog is full (EAGAIN: busy, its clients unread) runs on: it is tried again
+    /// as one that just appeared.
+    private func reconnect(after ended: (watch: SwayInputWatch, socket: String), at time: Instant) {
         guard ended.watch.answered else {
             logger.debug("natural scrolling: sway's IPC (\(ended.socket)) ended; waiting for a sway to start")
             return
         }
-        connect(ended.socket)
+        let failure = connect(ended.socket)
         if connection != nil {
             firstAnswer = .started
             logger.info("natural scrolling: sway closed flickd's IPC connection (\(ended.socket)) and still listens: connected again")
+        } else if failure?.wouldBlock == true {
+            startRetrying()
+            armRetry(after: time)
         } else {
             logger.debug("natural scrolling: sway's IPC (\(ended.socket)) ended; waiting for a sway to start")
         }
     }
 
-    private func connect(_ socket: String) {
-        do {
+    /// Connects to the sway at `socket`; why not, when it cannot.
+    @discardableResult
+    private func connect(_ socket: String) -> SystemError? {
+        do throws(SystemError) {
             let watch = try SwayInputWatch(socket: socket)
             try poll.add(watch.fileDescriptor, token: Token.connection)
             connection = (watch, socket)
+            return nil
         } catch {
             logger.debug("natural scrolling: cannot follow sway's input events at \(socket) (\(error))")
+            return error
         }
     }
 }

@@ -425,6 +425,42 @@ import Testing
         #expect(watch.receive() == .touchpads)
     }
 
+    /// The same, with sway's listen backlog full when the connection is made again (EAGAIN:
+    /// sway busy, its clients unread): it is tried again, not taken for a sway that exited.
+    @Test func aSwayWithItsBacklogFullIsTriedAgain() throws {
+        let runtime = try TemporaryDirectory("flickd-runtime")
+        let sway = try ListeningSocket(runtime.path + "/sway-ipc.\(getuid()).\(getpid()).sock")
+        defer { sway.close() }
+        let watch = try SwaySessionWatch(socket: sway.path, runtimeDirectory: runtime.path, retryInterval: .milliseconds(1),
+                                         answerWait: .seconds(60), logger: Self.quiet)
+        let first = try Self.answerSubscription(sway)
+        #expect(Self.waitReadable(watch, for: .seconds(5)))
+        #expect(watch.receive() == .none)
+        // Connections sway has not accepted, until one more would not fit.
+        var waiting: [Int32] = []
+        defer { waiting.forEach { close($0) } }
+        while waiting.count < 64, let fd = try? Syscall.connectUnixStream(to: sway.path) { waiting.append(fd) }
+        try #require(waiting.count < 64, "the backlog filled")
+
+        close(first)
+        #expect(Self.waitReadable(watch, for: .seconds(5)))
+        #expect(watch.receive() == .none)
+        try #require(watch.retryDeadline != nil, "tried again later, not left waiting for a new socket")
+        // sway reads its queue: the probes first, then the watch's next try.
+        for _ in waiting { close(try sway.accept()) }
+        var said = DesktopChange.none
+        for _ in 0..<50 where said == .none {
+            if Self.waitReadable(watch, for: .milliseconds(100)) { said = watch.receive() }
+            if watch.source == "sway's input events (\(sway.path))" && said == .none {
+                let again = try Self.answerSubscription(sway)
+                defer { close(again) }
+                #expect(Self.waitReadable(watch, for: .seconds(5)))
+                said = watch.receive()
+            }
+        }
+        #expect(said == .started)
+    }
+
     static let quiet = Logger(label: "flickd-test") { _ in NoOpLogHandler() }
 
     /// Waits up to `limit` for the watch to have something to read.
