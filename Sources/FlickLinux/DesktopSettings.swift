@@ -511,7 +511,8 @@ public enum DesktopSettings {
                 if let perDevice, !perDevice.entries.isEmpty || perDevice.defaultsGroup != nil {
                     let listed = perDevice.entries.map { "\($0.device.name): \($0.natural)" }.joined(separator: ", ")
                     let unlisted = perDevice.unlisted ?? PerDeviceNaturalScrolling.unsetDefault
-                    let where_ = perDevice.defaultsGroup.map { "KWin's \($0), \(unlisted)" } ?? "libinput's default: off, on for Apple's pads"
+                    let where_ = perDevice.unlistedIsLibinputDefault ? "libinput's default: off, on for Apple's pads"
+                        : perDevice.defaultsGroup.map { "KWin's \($0), \(unlisted)" } ?? "\(unlisted)"
                     // The names are the devices' as KConfig wrote them, their \xNN escapes read back.
                     return .success(Answer(unlisted,
                                            QuotedText.controlsEscaped("KDE \(perDevice.source): no group named like a touchpad (\(where_), where a device has no group)\(listed.isEmpty ? "" : "; " + listed)"),

@@ -875,13 +875,14 @@ public struct Doctor {
         }
     }
 
-    /// What `[[device]]` sections match `node` by: its name, and its ids from sysfs when
-    /// they can be read.
     /// Whether libinput scrolls `node` naturally by default, asked only where the desktop
     /// leaves the pad at that default (`PerDeviceNaturalScrolling.natural(for:libinputDefault:)`).
     private func libinputDefault(_ node: InputNode) -> () -> Bool {
         { probe.naturalScrollingByDefault(node) != nil }
     }
+
+    /// What `[[device]]` sections match `node` by: its name, and its ids from sysfs when
+    /// they can be read.
 
     private func identity(of node: InputNode) -> DeviceIdentity {
         func id(_ name: String) -> UInt16? {

@@ -461,7 +461,7 @@ struct DesktopQueryTests {
                                      watchChanges: { _ in change }, openServerWatch: {
                                          _ = openings.next()
                                          return .failed(why: "no X server")
-                                     })
+                                     }, watchServerStart: { _ in nil })
         let line = "natural scrolling: cannot follow the X server's touchpad settings as they change (no X server); they are read again at each reload and hot-plug"
         // Once the first failure is logged, the desktop says something changed: a second ask.
         let lines = LevelledLines(endAfter: 2, of: line) { change.signal() }
