@@ -39,9 +39,9 @@ public protocol SystemProbe {
     /// Whether the desktop's touchpads scroll naturally, and where that was read; or, when no
     /// desktop setting was found, where flickd looked and why it found none.
     func desktopNaturalScrolling() -> DesktopSettings.Finding
-    /// The libinput quirk by which libinput scrolls the touchpad `node` naturally by default
-    /// (Apple's pads: `LibinputQuirks.naturalScrollingByDefault`); nil when it does not.
-    func naturalScrollingByDefault(_ node: InputNode) -> String?
+    /// libinput's quirks files (`LibinputQuirks.system`), for which touchpads it scrolls
+    /// naturally by default (Apple's pads).
+    func libinputQuirks() -> LibinputQuirks
     /// This session's X display and X cookie file (`XAUTHORITY`, else `~/.Xauthority`, as X
     /// clients look) where flickd would ask the X server for each touchpad's settings (an X11
     /// session that is not GNOME's); nil elsewhere.
@@ -155,17 +155,7 @@ public struct LiveSystem: SystemProbe {
 
     public func desktopNaturalScrolling() -> DesktopSettings.Finding { DesktopSettings.naturalScrolling() }
 
-    /// From the device's ids in sysfs and libinput's quirks files.
-    public func naturalScrollingByDefault(_ node: InputNode) -> String? {
-        guard node.kind == .touchpad, !node.syspath.isEmpty else { return nil }
-        func id(_ name: String) -> UInt16? {
-            (try? TextFile.read(node.syspath + "/device/id/" + name)).flatMap { UInt16($0.trimmingWhitespace, radix: 16) }
-        }
-        guard let bustype = id("bustype"), let vendor = id("vendor"), let product = id("product") else { return nil }
-        let device = LibinputQuirks.Device(name: node.name, bustype: bustype, vendor: vendor, product: product,
-                                           version: id("version") ?? 0, udevType: "touchpad")
-        return LibinputQuirks.system().naturalScrollingByDefault(for: device)
-    }
+    public func libinputQuirks() -> LibinputQuirks { LibinputQuirks.system() }
 
     public func sessionXServer() -> (display: String, authority: String?)? {
         DesktopSettings.askedXDisplay(.session()).map { display in
@@ -255,11 +245,14 @@ public struct Doctor {
 
     private let probe: any SystemProbe
     private let explicitConfiguration: String?
+    /// libinput's quirks, read when a touchpad's default direction is first asked.
+    private let quirks: QuirksOnDemand
 
     /// A doctor asking `probe`, checking the configuration at `configurationPath` (`--config`,
     /// relative to the working directory) or else the first file of the search path that exists.
     public init(probe: any SystemProbe = LiveSystem(), configurationPath: String? = nil) {
         self.probe = probe
+        quirks = QuirksOnDemand(load: probe.libinputQuirks)
         // Named from the root: the fix (`flickd check-config FILE`) runs from any directory.
         explicitConfiguration = configurationPath.map { path in
             guard !path.hasPrefix("/"), let directory = probe.workingDirectory() else { return path }
@@ -878,18 +871,27 @@ public struct Doctor {
     /// Whether libinput scrolls `node` naturally by default, asked only where the desktop
     /// leaves the pad at that default (`PerDeviceNaturalScrolling.natural(for:libinputDefault:)`).
     private func libinputDefault(_ node: InputNode) -> () -> Bool {
-        { probe.naturalScrollingByDefault(node) != nil }
+        {
+            guard node.kind == .touchpad, let bustype = sysfsID(node, "bustype"), let vendor = sysfsID(node, "vendor"),
+                  let product = sysfsID(node, "product") else { return false }
+            let device = LibinputQuirks.Device(name: node.name, bustype: bustype, vendor: vendor, product: product,
+                                               version: sysfsID(node, "version") ?? 0, udevType: "touchpad")
+            return quirks.quirks.naturalScrollingByDefault(for: device) != nil
+        }
+    }
+
+    /// The id `name` (`vendor`, `product`, `bustype`, `version`) of `node`'s device in sysfs;
+    /// nil when it cannot be read.
+    private func sysfsID(_ node: InputNode, _ name: String) -> UInt16? {
+        guard !node.syspath.isEmpty, case .success(let text) = probe.readFile(node.syspath + "/device/id/" + name) else { return nil }
+        return UInt16(text.filter { !$0.isWhitespace }, radix: 16)
     }
 
     /// What `[[device]]` sections match `node` by: its name, and its ids from sysfs when
     /// they can be read.
 
     private func identity(of node: InputNode) -> DeviceIdentity {
-        func id(_ name: String) -> UInt16? {
-            guard !node.syspath.isEmpty, case .success(let text) = probe.readFile(node.syspath + "/device/id/" + name) else { return nil }
-            return UInt16(text.filter { !$0.isWhitespace }, radix: 16)
-        }
-        return DeviceIdentity(name: node.name, vendor: id("vendor"), product: id("product"))
+        DeviceIdentity(name: node.name, vendor: sysfsID(node, "vendor"), product: sysfsID(node, "product"))
     }
 
     /// Whether coasts will go the way the desktop scrolls: `scroll.natural` against the

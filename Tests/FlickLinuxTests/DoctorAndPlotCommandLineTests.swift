@@ -181,12 +181,14 @@ import Testing
         let sysfs = "/sys/devices/platform/i8042/serio1/input/input5/event4/device/id/"
         system.fileContents[sysfs + "vendor"] = "05ac\n"
         system.fileContents[sysfs + "product"] = "0273\n"
+        system.fileContents[sysfs + "bustype"] = "0003\n"
         let kcminputrc = PerDeviceNaturalScrolling(kcminputrc: "[Libinput][1][2][Another Mouse]\nNaturalScroll=true\n", file: "kcminputrc")
         system.desktop = DesktopSettings.Answer(false, "KDE kcminputrc", perDevice: kcminputrc)
-        system.naturalByDefault = ["/dev/input/event4"]
+        system.quirksFiles = [("/usr/share/libinput/50-system-apple.quirks",
+                               "[Apple Touchpads USB]\nMatchVendor=0x05AC\nMatchBus=usb\nMatchUdevType=touchpad\nModelAppleTouchpad=1\n")]
         let apple = try system.checks().one("output")
         #expect(apple.detail.contains("/dev/input/event4 \"SynPS/2 Synaptics TouchPad\" scrolls natural: the virtual fingers move against yours"), "\(apple.text)")
-        system.naturalByDefault = []
+        system.fileContents[sysfs + "bustype"] = "0011\n"
         let other = try system.checks().one("output")
         #expect(other.detail.contains("/dev/input/event4 \"SynPS/2 Synaptics TouchPad\" scrolls traditional: the virtual fingers move as yours did"), "\(other.text)")
     }

@@ -69,11 +69,9 @@ struct FakeSystem: SystemProbe {
         return desktop.map { .found($0) } ?? .none(why: desktopMiss)
     }
 
-    /// The touchpads (devnodes) libinput scrolls naturally by default (Apple's).
-    var naturalByDefault: Set<String> = []
-    func naturalScrollingByDefault(_ node: InputNode) -> String? {
-        naturalByDefault.contains(node.devnode) ? "50-system-apple.quirks [Apple Touchpads USB] ModelAppleTouchpad=1" : nil
-    }
+    /// libinput's quirks files, by path (none by default).
+    var quirksFiles: [(path: String, text: String)] = []
+    func libinputQuirks() -> LibinputQuirks { LibinputQuirks(files: quirksFiles) }
 
     /// The X session doctor runs in (`sessionXServer`): nil for none asked (Wayland, GNOME).
     var xServer: (display: String, authority: String?)?
