@@ -17,7 +17,9 @@ import Glibc
 /// in a user's first Xfce session until xfconf's store first starts) is waited for from the nearest directory on
 /// the way that exists; as each level appears the watch moves down to it, and when the file's
 /// directory goes the watch moves back up. (A directory above the watched one being renamed is
-/// not followed.)
+/// not followed, nor a directory on the way that is a symbolic link being pointed elsewhere,
+/// as a restow of a folded GNU stow tree does: the watch stays on the old target until a
+/// reload or restart. A link at the file itself is followed, below.)
 ///
 /// A file that is a symbolic link (config.toml linked into a dotfiles repository, as GNU stow
 /// does) is followed through it: the directory of the link's target is watched too (and of
@@ -90,18 +92,58 @@ public final class ConfigWatcher {
     private var watchByDirectory: [String: Int32] = [:]
     /// Directories a watch failed on, so each failure is logged once.
     private var reportedFailures: Set<String> = []
+    /// What the watch is for, in its warnings.
+    private let purpose: Purpose
+    /// Adds a watch (`Syscall.inotifyAddWatch`; tests pass one that fails).
+    private let addWatch: AddWatch
+    /// The first watch that failed while `init` armed, for `requireWatch`.
+    private var failureAtStart: SystemError?
+
+    /// `inotify_add_watch(fd, path, mask)`, its descriptor or its error.
+    typealias AddWatch = (_ fd: Int32, _ path: String, _ mask: UInt32) throws(SystemError) -> Int32
+
+    /// What a watcher follows, for the warning when a directory cannot be watched:
+    /// `cannot watch DIR for WHAT (error); OTHERWISE`.
+    public struct Purpose: Sendable {
+        /// What the changes are: `"configuration changes"`.
+        public var what: String
+        /// How the change reaches flickd without the watch: `"SIGHUP still reloads"`.
+        public var otherwise: String
+
+        public init(what: String, otherwise: String) {
+            self.what = what
+            self.otherwise = otherwise
+        }
+
+        /// flickd's configuration file.
+        public static let configuration = Purpose(what: "configuration changes", otherwise: "SIGHUP still reloads")
+    }
     /// Room for a batch of events; allocated once.
     private let buffer = ReadBuffer(byteCount: 8192)
 
     /// Watches for changes to `paths`. A directory that cannot be watched (no permission, the
-    /// system's watch limit) is logged on `logger` and skipped; only a failing inotify itself
-    /// throws.
-    public init(paths: [String], logger: Logger) throws(SystemError) {
+    /// user's fs.inotify.max_user_watches used up) is logged on `logger` as a warning naming
+    /// `purpose`, and skipped; only a failing inotify itself throws.
+    public convenience init(paths: [String], logger: Logger, purpose: Purpose = .configuration) throws(SystemError) {
+        try self.init(paths: paths, logger: logger, purpose: purpose, requireWatch: false, addWatch: Syscall.inotifyAddWatch)
+    }
+
+    /// `init(paths:logger:purpose:)`; with `requireWatch`, a directory that cannot be watched
+    /// at the start throws its error instead of a warning (the caller says what is lost).
+    init(paths: [String], logger: Logger, purpose: Purpose, requireWatch: Bool,
+         addWatch: @escaping AddWatch) throws(SystemError) {
         self.paths = paths
         self.logger = logger
+        self.purpose = purpose
+        self.addWatch = addWatch
         followed = Self.followedNames(of: paths)
         fileDescriptor = try Syscall.inotifyCreate()
-        rearm()
+        // With requireWatch the caller says what is lost, and a failure at the start is thrown.
+        rearm(quiet: requireWatch)
+        if requireWatch, let failure = failureAtStart {
+            Syscall.close(fileDescriptor)
+            throw failure
+        }
     }
 
     deinit {
@@ -208,13 +250,14 @@ public final class ConfigWatcher {
     /// stops watching directories no longer needed. A directory made after it was looked for
     /// and before its parent's watch was in place sends no event, so it looks again after every
     /// watch added, until nothing changes (a bounded number of times: the file's depth).
-    private func rearm() {
+    private func rearm(quiet: Bool = false) {
         var passes = 0
-        while passes < 64, arm() { passes += 1 }
+        while passes < 64, arm(quiet: quiet) { passes += 1 }
     }
 
-    /// One pass of `rearm`; whether it added a watch.
-    private func arm() -> Bool {
+    /// One pass of `rearm`; whether it added a watch. `quiet`: a failure is kept in
+    /// `failureAtStart`, not logged.
+    private func arm(quiet: Bool = false) -> Bool {
         var wanted: [String] = []
         for entry in followed {
             if let directory = Self.nearestDirectory(of: entry.name), !wanted.contains(directory) { wanted.append(directory) }
@@ -227,7 +270,7 @@ public final class ConfigWatcher {
         var added = false
         for directory in wanted where watchByDirectory[directory] == nil {
             do {
-                let watch = try Syscall.inotifyAddWatch(fileDescriptor, path: directory, mask: Self.mask)
+                let watch = try addWatch(fileDescriptor, directory, Self.mask)
                 watchByDirectory[directory] = watch
                 directoriesByWatch[watch, default: []].insert(directory)
                 reportedFailures.remove(directory)
@@ -235,8 +278,10 @@ public final class ConfigWatcher {
             } catch {
                 // Gone again since the check: the parent's events will say when it is back.
                 if error.isMissing { continue }
-                if reportedFailures.insert(directory).inserted {
-                    logger.warning("cannot watch \(directory) for configuration changes (\(error)); SIGHUP still reloads")
+                if quiet {
+                    if failureAtStart == nil { failureAtStart = error }
+                } else if reportedFailures.insert(directory).inserted {
+                    logger.warning("cannot watch \(directory) for \(purpose.what) (\(error)); \(purpose.otherwise)")
                 }
             }
         }

@@ -42,7 +42,8 @@ public final class DesktopFilesWatch: DesktopWatch {
 
     /// Watches `paths`; a directory that cannot be watched is logged on `logger`.
     public init(paths: [String], logger: Logger) throws(SystemError) {
-        watcher = try ConfigWatcher(paths: paths, logger: logger)
+        watcher = try ConfigWatcher(paths: paths, logger: logger,
+                                    purpose: .init(what: "touchpad setting changes", otherwise: "a reload reads the desktop's settings again"))
     }
 
     public func receive() -> DesktopChange {

@@ -30,11 +30,20 @@ public final class SeatWatch {
     private let path: String
     private let uid: UInt32
 
-    /// Follows `path` (logind's seat0 file) for user `uid`.
-    public init(path: String = seat0, uid: UInt32 = getuid(), logger: Logger) throws(SystemError) {
+    /// Follows `path` (logind's seat0 file) for user `uid`. Throws when inotify, or a watch on
+    /// the file's directory, cannot be made: a watch that never tells would leave flickd
+    /// believing the seat's session never changes.
+    public convenience init(path: String = seat0, uid: UInt32 = getuid(), logger: Logger) throws(SystemError) {
+        try self.init(path: path, uid: uid, logger: logger, addWatch: Syscall.inotifyAddWatch)
+    }
+
+    /// `init(path:uid:logger:)` with the watch's `addWatch` (tests pass one that fails).
+    init(path: String, uid: UInt32, logger: Logger, addWatch: @escaping ConfigWatcher.AddWatch) throws(SystemError) {
         self.path = path
         self.uid = uid
-        watcher = try ConfigWatcher(paths: [path], logger: logger)
+        watcher = try ConfigWatcher(paths: [path], logger: logger,
+                                    purpose: .init(what: "changes of the seat's active session", otherwise: "flickd does not pause for another user's session"),
+                                    requireWatch: true, addWatch: addWatch)
     }
 
     /// The watch of seat0 for this process's user; nil for root, which follows no one's session,
@@ -42,7 +51,9 @@ public final class SeatWatch {
     /// a watch there would wait on /run, woken by every file made in it. Nil too when the watch
     /// cannot be made (no inotify instance left: the user's fs.inotify.max_user_instances are
     /// used up), with a warning on `logger`: following the seat guards against another user's
-    /// flicks, and flickd runs on without it, as without logind.
+    /// flicks, and flickd runs on without it, as without logind. Likewise when the directory
+    /// cannot be watched (the user's fs.inotify.max_user_watches used up, which editors' file
+    /// watchers do).
     public static func forThisUser(logger: Logger) -> SeatWatch? {
         forUser(getuid(), logger: logger)
     }
@@ -55,7 +66,9 @@ public final class SeatWatch {
         do {
             return try watch(path, uid, logger)
         } catch {
-            logger.warning("the seat's active session is not followed (\(error)); flickd will not pause while another user's session is active on seat0: it goes on reading the input devices, and that user's flicks coast through its virtual device")
+            let limit = error.errno == ENOSPC ? ": the user's inotify watches are used up, fs.inotify.max_user_watches"
+                : error.errno == EMFILE ? ": the user's inotify instances are used up, fs.inotify.max_user_instances" : ""
+            logger.warning("the seat's active session is not followed (\(error)\(limit)); flickd will not pause while another user's session is active on seat0: it goes on reading the input devices, and that user's flicks coast through its virtual device")
             return nil
         }
     }

@@ -17,7 +17,7 @@ import Testing
         }
         #expect(seat == nil)
         #expect(log.lines == [
-            "warning: the seat's active session is not followed (inotify_init1: Too many open files); flickd will not pause while another user's session is active on seat0: it goes on reading the input devices, and that user's flicks coast through its virtual device",
+            "warning: the seat's active session is not followed (inotify_init1: Too many open files: the user's inotify instances are used up, fs.inotify.max_user_instances); flickd will not pause while another user's session is active on seat0: it goes on reading the input devices, and that user's flicks coast through its virtual device",
         ])
 
         // With inotify the watch is made; for root, or without logind's seats directory, none is.
@@ -25,5 +25,23 @@ import Testing
         #expect(SeatWatch.forUser(0, path: directory.file("seat0"), logger: log.logger) == nil)
         #expect(SeatWatch.forUser(1000, path: directory.file("seats/seat0"), logger: log.logger) == nil)
         #expect(log.lines.count == 1, "no warning for those")
+    }
+
+    /// The user's inotify watches used up (fs.inotify.max_user_watches, which editors' and
+    /// IDEs' file watchers exhaust): a seat watch without its directory's watch would never
+    /// tell of a switch, so it is none, with the seat's warning (not the configuration's).
+    @Test func noWatchLeftIsTheSameWarning() throws {
+        let directory = ConfigScratchDirectory()
+        directory.write("seat0", "ACTIVE=2\nACTIVE_UID=1000\n")
+        let log = CollectedLog()
+        let seat = SeatWatch.forUser(1000, path: directory.file("seat0"), logger: log.logger) { path, uid, logger throws(SystemError) in
+            try SeatWatch(path: path, uid: uid, logger: logger) { _, directory, _ throws(SystemError) in
+                throw SystemError(errno: ENOSPC, call: "inotify_add_watch", path: directory)
+            }
+        }
+        #expect(seat == nil)
+        #expect(log.lines == [
+            "warning: the seat's active session is not followed (inotify_add_watch \(directory.path): No space left on device: the user's inotify watches are used up, fs.inotify.max_user_watches); flickd will not pause while another user's session is active on seat0: it goes on reading the input devices, and that user's flicks coast through its virtual device",
+        ])
     }
 }
