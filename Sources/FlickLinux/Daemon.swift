@@ -193,6 +193,9 @@ public final class Daemon {
     /// node. While no touch device is read, the log and the status say so rather than
     /// "waiting for one".
     private var refusedTouchNodes: [String: String] = [:]
+    /// Mice and keyboards flickd may not read, likewise: a udev change, a rescan or a reload
+    /// that finds one refused again says so once more only in the debug log.
+    private var refusedOtherNodes: [String: String] = [:]
     /// Set while writes to the output device fail, so a failure is logged once rather than per tick.
     private var outputFailing = false
     /// A lift of the virtual fingers the kernel did not take: when to write it again, and the
@@ -1120,6 +1123,7 @@ public final class Daemon {
                 // what is known of the one there now.
                 func same(_ known: String?) -> Bool { known.map { $0.isEmpty || syspath.isEmpty || $0 == syspath } ?? false }
                 if same(refusedTouchNodes[devnode]) { refusedTouchNodes[devnode] = nil }
+                if same(refusedOtherNodes[devnode]) { refusedOtherNodes[devnode] = nil }
                 if same(unusedTouchNodes[devnode]) { unusedTouchNodes[devnode] = nil }
                 guard let id = idsByNode[devnode], let open = devices[id] else { break }
                 if !syspath.isEmpty && !open.node.syspath.isEmpty && syspath != open.node.syspath {
@@ -1166,6 +1170,9 @@ public final class Daemon {
         refusedTouchNodes = refusedTouchNodes.filter { refused in
             nodes.contains { $0.devnode == refused.key && ($0.kind == .touchpad || $0.kind == .touchscreen) }
         }
+        refusedOtherNodes = refusedOtherNodes.filter { refused in
+            nodes.contains { $0.devnode == refused.key && ($0.kind == .mouse || $0.kind == .keyboard) }
+        }
         for node in nodes { open(node, at: time) }
     }
 
@@ -1207,8 +1214,11 @@ public final class Daemon {
         case .touchpad, .touchscreen: role = .touch
         case .mouse where stopSources.button: role = .pointer
         case .keyboard where stopSources.key: role = .keyboard
-        case .mouse, .keyboard, .other: return
+        case .mouse, .keyboard, .other:
+            refusedOtherNodes[node.devnode] = nil
+            return
         }
+        if role == .touch { refusedOtherNodes[node.devnode] = nil }
         guard let monitor else { return }
         let device: any InputDevice
         do {
@@ -1217,7 +1227,8 @@ public final class Daemon {
             let named = node.devnode + (node.name.isEmpty ? "" : " (\(node.printedName))")
             if error.isPermissionDenied {
                 // Refused before (a udev change or a rescan looked again): said already.
-                let before = role == .touch ? refusedTouchNodes.updateValue(node.syspath, forKey: node.devnode) : nil
+                let before = role == .touch ? refusedTouchNodes.updateValue(node.syspath, forKey: node.devnode)
+                    : refusedOtherNodes.updateValue(node.syspath, forKey: node.devnode)
                 let again = before.map { $0 == node.syspath || $0.isEmpty || node.syspath.isEmpty } ?? false
                 if again {
                     logger.debug("cannot open \(named): \(error.reason) (still)")
@@ -1239,6 +1250,7 @@ public final class Daemon {
             return
         }
         refusedTouchNodes[node.devnode] = nil
+        refusedOtherNodes[node.devnode] = nil
         let id = nextID
         nextID += 1
         var identity: DeviceIdentity?
@@ -1440,16 +1452,19 @@ public final class Daemon {
         var touch: Int
         var others: Int
         var refused: Bool
+        /// Paused for another user's session (`seatChanged`): no device is open, on purpose.
+        var paused: Bool
     }
 
     private var statusCounts: StatusCounts {
         let touch = devices.values.count { $0.role == .touch }
-        return StatusCounts(touch: touch, others: devices.count - touch, refused: !refusedTouchNodes.isEmpty)
+        return StatusCounts(touch: touch, others: devices.count - touch, refused: !refusedTouchNodes.isEmpty, paused: paused)
     }
 
-    /// What `systemctl status` shows: the devices in use.
+    /// What `systemctl status` shows: the devices in use, or that flickd pauses.
     private func serviceStatus() -> String {
         let counts = statusCounts
+        if counts.paused { return "paused: another user's session is active on the seat" }
         let touch = counts.touch, others = counts.others
         let reading = touch > 0 ? "reading \(touch) touch device\(touch == 1 ? "" : "s")"
             : counts.refused ? "may not read the touchpad or touchscreen (permission denied)"

@@ -833,6 +833,80 @@ struct DaemonDeviceTests {
         #expect(source.opened.filter { $0 == screen.devnode }.count == 4, "opened at each look: \(source.opened)")
     }
 
+    /// A keyboard and a mouse flickd may not read (not in the input group): said once, at the
+    /// start; a udev change of each, a rescan after lost events and a reload find them refused
+    /// again and say so in the debug log only. One unplugged and plugged in again is new.
+    @Test func refusedMiceAndKeyboardsAreWarnedOfOnce() throws {
+        let source = ScriptedDevices()
+        let keyboard = try source.node(1, .keyboard, name: "AT Translated Set 2 keyboard")
+        let mouse = try source.node(2, .mouse, name: "Logitech USB Optical Mouse")
+        let pad = try source.node(5, .touchpad, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440")
+        source.present = [keyboard, mouse, pad]
+        source.refused = [keyboard.devnode, mouse.devnode]
+        source.play([
+            { [.changed(keyboard), .changed(mouse)] },
+            { [.missedEvents] },
+            {
+                source.present = [keyboard, pad]
+                return [.removed(devnode: mouse.devnode, syspath: mouse.syspath)]
+            },
+            {
+                source.present = [keyboard, mouse, pad]
+                return [.added(mouse)]
+            },
+            {
+                raise(SIGTERM)
+                return []
+            },
+        ])
+        let log = CollectedLog()
+        try Self.daemon(source, Outputs(), log: log).run()
+        let warnings = log.lines.filter { $0.hasPrefix("warning: cannot ") }
+        #expect(warnings.count == 3, "the keyboard at length, the mouse, the mouse plugged in again: \(log.lines)")
+        #expect(warnings.last?.hasPrefix("warning: cannot open /dev/input/event2 (Logitech USB Optical Mouse): Permission denied") == true, "\(warnings)")
+        #expect(log.lines.filter { $0 == "debug: cannot open /dev/input/event1 (AT Translated Set 2 keyboard): Permission denied (still)" }.count == 2,
+                "the change and the rescan: \(log.lines)")
+        #expect(log.lines.filter { $0 == "debug: cannot open /dev/input/event2 (Logitech USB Optical Mouse): Permission denied (still)" }.count == 2,
+                "the change and the rescan: \(log.lines)")
+    }
+
+    /// While another user's session is active flickd closes every device on purpose: the status
+    /// says it pauses, not that it waits for a touchpad, and says what it reads once it goes on.
+    @Test func theStatusSaysWhenFlickdPauses() throws {
+        let directory = ConfigScratchDirectory()
+        directory.write("seat0", "ACTIVE=2\nACTIVE_UID=1000\n")
+        let seat = try SeatWatch(path: directory.file("seat0"), uid: 1000, logger: CollectedLog().logger)
+        let listener = try NotifySocketListener(abstract: false)
+        let log = CollectedLog()
+        let notifier = try ServiceNotifier(address: listener.address, logger: log.logger)
+        let source = ScriptedDevices()
+        let pad = try source.node(5, .touchpad, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440")
+        source.present = [pad]
+        var statuses: [[String]] = []
+        source.play([
+            {
+                statuses.append(listener.received())
+                directory.replace("seat0", "ACTIVE=5\nACTIVE_UID=1001\n")
+                return []
+            },
+            { [] },
+            {
+                statuses.append(listener.received())
+                directory.replace("seat0", "ACTIVE=2\nACTIVE_UID=1000\n")
+                return []
+            },
+            { [] },
+            {
+                statuses.append(listener.received())
+                raise(SIGTERM)
+                return []
+            },
+        ])
+        try Self.daemon(source, Outputs(), log: log, seat: seat, notifier: notifier).run()
+        let reading = "STATUS=reading 1 touch device"
+        #expect(statuses == [["READY=1\n" + reading], ["STATUS=paused: another user's session is active on the seat"], [reading]], "\(statuses)")
+    }
+
     /// A touchpad set aside for its axes (no size), then fixed by a hwdb entry and a `udevadm
     /// trigger`: udev's "change" of the same device judges it again, and it is read.
     @Test func aChangeOfADeviceSetAsideJudgesItAgain() throws {
