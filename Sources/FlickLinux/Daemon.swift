@@ -172,6 +172,9 @@ public final class Daemon {
     /// the same device judges it again (a hwdb entry may have fixed its axes) but says an
     /// unchanged judgement at debug level only (a `udevadm trigger` logged each one anew).
     private var unusedTouchNodes: [String: String] = [:]
+    /// The line said of each of those, so that a reload, a rescan or the seat's return that
+    /// judges the same device alike says so at debug level only; a new reason is said anew.
+    private var unusedTouchLines: [String: String] = [:]
 
     /// How long the configuration file must stay unchanged before it is read (see
     /// `LiveConfiguration.settleDelay`).
@@ -520,6 +523,8 @@ public final class Daemon {
         // kind is no longer read, an enabled one is.
         for (id, open) in devices.sorted(by: { $0.key < $1.key }) where open.role == .touch {
             if let admission = engine.admission(of: id), keeps(admission, node: open.node, buttons: open.hasButtons, sizeHint: open.device.sizeHint) { continue }
+            // Judged and said: the open below judges it again, alike, at debug level.
+            if !open.node.syspath.isEmpty { unusedTouchNodes[open.node.devnode] = open.node.syspath }
             close(id, at: time, why: "closed")
         }
         // Devices closed before may be wanted now.
@@ -728,6 +733,7 @@ public final class Daemon {
             guard let admission = engine.setDriverGlides(why, for: id) else { continue }
             if !keeps(admission, node: open.node, buttons: open.hasButtons, sizeHint: open.device.sizeHint) {
                 if let identity = open.identity { closedForDriverGlides[open.node.devnode] = identity }
+                if !open.node.syspath.isEmpty { unusedTouchNodes[open.node.devnode] = open.node.syspath }
                 close(id, at: time, why: "closed")
             }
         }
@@ -1124,7 +1130,10 @@ public final class Daemon {
                 func same(_ known: String?) -> Bool { known.map { $0.isEmpty || syspath.isEmpty || $0 == syspath } ?? false }
                 if same(refusedTouchNodes[devnode]) { refusedTouchNodes[devnode] = nil }
                 if same(refusedOtherNodes[devnode]) { refusedOtherNodes[devnode] = nil }
-                if same(unusedTouchNodes[devnode]) { unusedTouchNodes[devnode] = nil }
+                if same(unusedTouchNodes[devnode]) {
+                    unusedTouchNodes[devnode] = nil
+                    unusedTouchLines[devnode] = nil
+                }
                 guard let id = idsByNode[devnode], let open = devices[id] else { break }
                 if !syspath.isEmpty && !open.node.syspath.isEmpty && syspath != open.node.syspath {
                     // The removal of the device the node belonged to before, read after a rescan
@@ -1269,6 +1278,7 @@ public final class Daemon {
                 return
             }
             unusedTouchNodes[node.devnode] = nil
+            unusedTouchLines[node.devnode] = nil
             identity = DeviceIdentity(description)
             opened = description
         case .pointer:
@@ -1307,6 +1317,12 @@ public final class Daemon {
     private func keeps(_ admission: DeviceAdmission, node: InputNode, buttons: Bool, sizeHint: LibinputQuirks.Hint? = nil,
                        again: Bool = false) -> Bool {
         let label = "\(node.devnode) (\(node.printedName))"
+        // Said of this device before: at debug level (a rescan or reload judging it again).
+        func sayNotUsed(_ line: String) {
+            let said = !node.syspath.isEmpty && unusedTouchNodes[node.devnode] == node.syspath && unusedTouchLines[node.devnode] == line
+            if again || said { logger.debug("\(line)") } else { logger.info("\(line)") }
+            unusedTouchLines[node.devnode] = line
+        }
         switch admission {
         case .used(let kind, let geometry):
             // The quirk is named only where it set the scale in use (a [[device]] resolution wins).
@@ -1321,14 +1337,13 @@ public final class Daemon {
             return true
         case .stopOnly(let kind, let why):
             guard let stopper = stopSources.stopper(ofUnreadDeviceWithButtons: buttons) else {
-                let line = "\(label): \(kind.rawValue), not used (\(why), and \(Self.unreadDeviceStops(buttons: buttons)))"
-                if again { logger.debug("\(line)") } else { logger.info("\(line)") }
+                sayNotUsed("\(label): \(kind.rawValue), not used (\(why), and \(Self.unreadDeviceStops(buttons: buttons)))")
                 return false
             }
             logger.info("\(label): \(kind.rawValue), \(stopper) stops a coast (\(why))")
             return true
         case .ignored(let why):
-            if again { logger.debug("\(label): not used (\(why))") } else { logger.info("\(label): not used (\(why))") }
+            sayNotUsed("\(label): not used (\(why))")
             return false
         }
     }

@@ -907,6 +907,23 @@ struct DaemonDeviceTests {
         #expect(statuses == [["READY=1\n" + reading], ["STATUS=paused: another user's session is active on the seat"], [reading]], "\(statuses)")
     }
 
+    /// A reload judges the touch devices again: one judged not used for the same reason is said
+    /// at debug level the second time (each config save logged it anew), a new reason at info.
+    @Test func aReloadSaysAnUnchangedJudgementAtDebugLevel() throws {
+        let source = ScriptedDevices()
+        let screen = try source.node(6, .touchscreen, name: "ELAN Touchscreen", fixture: "touch-screen")
+        source.present = [screen]
+        var noTouch = Configuration()
+        noTouch.stop.touch = false
+        let log = CollectedLog()
+        let reloads = try Self.runTwoReloads(source, Outputs(), log: log, to: noTouch, then: noTouch) {}
+        #expect(reloads == 2)
+        // The first reload judges the open screen (said) and opens it again after closing it
+        // (alike: debug); the second opens and judges it (debug).
+        let notUsed = log.lines.filter { $0.contains("/dev/input/event6 (ELAN Touchscreen): touchscreen, not used") }
+        #expect(notUsed.map { $0.prefix { $0 != ":" } } == ["info", "debug", "debug"], "\(log.lines)")
+    }
+
     /// A touchpad set aside for its axes (no size), then fixed by a hwdb entry and a `udevadm
     /// trigger`: udev's "change" of the same device judges it again, and it is read.
     @Test func aChangeOfADeviceSetAsideJudgesItAgain() throws {
