@@ -139,6 +139,154 @@ private func loadShared(_ path: String) throws -> Recording {
         }
     }
 
+    /// The Synaptics pad's `.desc` as evemu wrote it (../shared/recordings), for the cuts that
+    /// need no shared samples: B: 00 on line 4, B: 03 on line 18, A: lines 25 to 33.
+    private static let synapticsDescription = """
+        N: SynPS/2 Synaptics TouchPad
+        I: 0011 0002 0007 01b1
+        P: 05 00 00 00 00 00 00 00
+        B: 00 0b 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 00 01 00 00 00 00 00
+        B: 01 20 e5 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 02 00 00 00 00 00 00 00 00
+        B: 03 03 00 00 11 00 80 60 06
+        B: 04 00 00 00 00 00 00 00 00
+        B: 05 00 00 00 00 00 00 00 00
+        B: 11 00 00 00 00 00 00 00 00
+        B: 12 00 00 00 00 00 00 00 00
+        B: 15 00 00 00 00 00 00 00 00
+        B: 15 00 00 00 00 00 00 00 00
+        A: 00 1472 5472 8 0
+        A: 01 1408 4448 8 0
+        A: 18 0 255 0 0
+        A: 1c 0 15 0 0
+        A: 2f 0 1 0 0
+        A: 35 1472 5472 8 0
+        A: 36 1408 4448 8 0
+        A: 39 0 65535 0 0
+        A: 3a 0 255 0 0
+
+        """
+
+    /// Each cut of `text` just after a line end from line `first` to line `last` (1-based,
+    /// both ends included): the text as it is with that line its last, each line whole.
+    private func lineEndCuts(in text: String, afterLines lines: ClosedRange<Int>) -> [(line: Int, text: String)] {
+        let bytes = Array(text.utf8)
+        let ends = bytes.indices.filter { bytes[$0] == UInt8(ascii: "\n") }
+        return lines.filter { $0 <= ends.count }.map { line in
+            let cut = ends[line - 1] + 1
+            #expect(lineNumber(ofByte: cut - 1, in: text) == line)
+            return (line, String(decoding: bytes[..<cut], as: UTF8.self))
+        }
+    }
+
+    /// The A: lines of `text`: their line numbers and axis codes, in order.
+    private func axisLines(of text: String) -> [(line: Int, code: UInt16)] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { index, line in
+            guard line.hasPrefix("A:"), let code = line.split(separator: " ").dropFirst().first.flatMap({ UInt16($0, radix: 16) }) else { return nil }
+            return (index + 1, code)
+        }
+    }
+
+    /// The line of `text` that starts with `prefix`, 1-based.
+    private func firstLine(startingWith prefix: String, in text: String) -> Int? {
+        text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix(prefix) }.map { $0 + 1 }
+    }
+
+    /// A description cut at a line end inside its A: lines has no line cut visibly, but evemu
+    /// writes an A: line for every axis B: 03 lists: the first one missing is named, at the
+    /// B: 03 line, as in a .desc and as in a recording's own description. (`head -c 750` of the
+    /// Synaptics .desc kept A: 00 and 01 and, read as whole, replayed its scroll as "no
+    /// coast: too slow" without ABS_MT_SLOT and the pressure.)
+    @Test func aDescriptionCutAtALineEndAmongItsAxesIsCutShort() throws {
+        let events = "E: 0.000000 0000 0000 0\n"
+        let axes = axisLines(of: Self.synapticsDescription)
+        #expect(axes.map(\.code) == [0x00, 0x01, 0x18, 0x1c, 0x2f, 0x35, 0x36, 0x39, 0x3a])
+        let cuts = lineEndCuts(in: Self.synapticsDescription, afterLines: 18...32)
+        #expect(cuts.count == 15)
+        for (line, cut) in cuts {
+            let missing = try #require(axes.first { $0.line > line }?.code)
+            let name = EventNames.codeName(type: EventCode.absolute, code: missing)
+            for separate in [true, false] {
+                #expect {
+                    _ = separate ? try EvemuParser.parse(text: events, description: cut) : try EvemuParser.parse(text: cut + events)
+                } throws: { error in
+                    guard let error = error as? RecordingError else { return false }
+                    return error.part == (separate ? .description : .recording) && error.line == 18
+                        && error.message.hasPrefix("B: 03 lists \(name) (0x") && error.message.hasSuffix("cut short?")
+                }
+            }
+        }
+        // The 750 bytes of the report: A: 00 and 01 kept, ABS_PRESSURE (0x18) the first lost.
+        let head = String(decoding: Array(Self.synapticsDescription.utf8)[..<750], as: UTF8.self)
+        #expect(head.hasSuffix("A: 01 1408 4448 8 0\n"))
+        #expect {
+            _ = try EvemuParser.parse(text: events, description: head)
+        } throws: { error in
+            (error as? RecordingError)?.description
+                == "description line 18: B: 03 lists ABS_PRESSURE (0x18) but there is no A: line for it (evemu writes one for every axis B: 03 lists): cut short?"
+        }
+        // The whole description parses, as a .desc and as a recording's own.
+        #expect(try EvemuParser.parse(text: events, description: Self.synapticsDescription).description.absoluteAxes.count == 9)
+        #expect(try EvemuParser.parse(text: Self.synapticsDescription + events).description.slotCount == 2)
+    }
+
+    /// Cut before its B: 03 line (among the B: lines), a description lacks the axes B: 00
+    /// says it has: that is named at the B: 00 line; before B: 01, the keys too.
+    @Test func aDescriptionCutAmongItsBitmasksIsCutShort() throws {
+        let events = "E: 0.000000 0000 0000 0\n"
+        for (line, cut) in lineEndCuts(in: Self.synapticsDescription, afterLines: 4...17) {
+            let lacking = line == 4 ? "EV_KEY but there is no B: 01 line" : "EV_ABS but there is no B: 03 line"
+            #expect {
+                _ = try EvemuParser.parse(text: events, description: cut)
+            } throws: { error in
+                guard let error = error as? RecordingError else { return false }
+                return error.part == .description && error.line == 4 && error.message.hasPrefix("B: 00 lists \(lacking)")
+                    && error.message.hasSuffix("cut short?")
+            }
+        }
+    }
+
+    /// Every shared evemu description, a .desc or a recording's own, cut at any line end from
+    /// its B: 03 line to its last A: line but one, is refused as cut short, naming the first
+    /// axis whose A: line was lost.
+    @Test(.needsSharedRecordings)
+    func sharedDescriptionsCutAtALineEndAmongTheirAxesAreCutShort() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: Fixtures.recordingsDirectory)
+            .filter { $0.hasSuffix(".desc") || $0.hasSuffix(".events") }.sorted()
+        var checked = 0
+        for file in files {
+            let text = try Fixtures.text(atPath: Fixtures.recordingsDirectory + "/" + file)
+            let axes = axisLines(of: text)
+            guard let bitmaskLine = firstLine(startingWith: "B: 03", in: text), let lastAxis = axes.last else { continue }
+            let separate = file.hasSuffix(".desc")
+            for (line, cut) in lineEndCuts(in: text, afterLines: bitmaskLine...(lastAxis.line - 1)) {
+                let missing = try #require(axes.first { $0.line > line }?.code)
+                let name = EventNames.codeName(type: EventCode.absolute, code: missing)
+                do {
+                    _ = separate ? try EvemuParser.parse(text: "E: 0.000000 0000 0000 0\n", description: cut) : try EvemuParser.parse(text: cut)
+                    Issue.record("\(file) cut after line \(line) parsed")
+                } catch {
+                    #expect(error.part == (separate ? .description : .recording), "\(file) after line \(line): \(error)")
+                    #expect(error.line == bitmaskLine && error.message.hasPrefix("B: 03 lists \(name) (0x") && error.message.hasSuffix("cut short?"),
+                            "\(file) after line \(line): \(error)")
+                }
+                checked += 1
+            }
+        }
+        #expect(checked >= 50)
+    }
+
     private static let header = """
         N: Test Pad
         I: 0011 0002 0007 01b1

@@ -121,6 +121,23 @@ import Testing
         #expect(try Self.summary(json.stdout)["events"] as? Int == 0, "\(json.stdout)")
     }
 
+    /// A `.desc` cut at a line end among its A: lines (`head -c 750` of the Synaptics one keeps
+    /// A: 00 and 01) is refused, exit 1, naming the file and the first axis lost, instead of
+    /// replaying, exit 0, a pad without slots, pressure or finger count.
+    @Test(.needsSharedRecordings) func aDescriptionCutShortIsRefused() throws {
+        let events = Fixtures.recordingsDirectory + "/SynPS2_Synaptics_TouchPad.two-finger-vert-scroll.events"
+        let whole = try Fixtures.text(atPath: Fixtures.recordingsDirectory + "/SynPS2_Synaptics_TouchPad.desc")
+        let cut = try Self.temporaryFile("cut.desc", String(decoding: Array(whole.utf8).prefix(750), as: UTF8.self))
+        defer { Self.remove(cut) }
+        let result = try Self.run(["replay", events, "--desc", cut])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr == "flickd: \(cut):18: B: 03 lists ABS_PRESSURE (0x18) but there is no A: line for it (evemu writes one for every axis B: 03 lists): cut short?\n",
+                "\(result.stderr)")
+        #expect(result.stdout.isEmpty, "\(result.stdout)")
+        let full = try Self.run(["replay", events, "--desc", Fixtures.recordingsDirectory + "/SynPS2_Synaptics_TouchPad.desc"])
+        #expect(full.status == 0 && full.stdout.contains("\n# gestures: 1, "), "\(full)")
+    }
+
     /// FILE and `--desc` given the wrong way round: the message gives the rule and the likely cause.
     @Test func aRecordingGivenAsTheDescriptionIsNamedAsSuch() throws {
         let pad = try FingerScript(device: "elantech-touchpad")

@@ -20,7 +20,11 @@ import FlickCore
 /// Strict: every malformed line is an error naming it; a last line without a newline is
 /// reported as a truncated file, since evemu always ends its lines, unless it is visibly whole:
 /// an `E:` line whose comment has begun (evemu 1.3 writes one after every value), or a
-/// SYN_REPORT (its value 0 however much of `0000` is left).
+/// SYN_REPORT (its value 0 however much of `0000` is left). A description cut at a line end is
+/// caught by what evemu always writes: an `A:` line for every axis its `B: 03` line lists, and a
+/// `B: 01` / `B: 03` line when its `B: 00` line lists EV_KEY / EV_ABS. Without that check a
+/// `.desc` that lost its last `A:` lines replays as a device without slots or pressure, and
+/// gives another answer rather than an error.
 public enum EvemuParser {
     /// Parses evemu `text`. The device description is the one embedded in `text` (`N:`, `I:`,
     /// ... lines) or, when it has none, the one in `description` (the text of a `.desc` file).
@@ -77,6 +81,13 @@ public enum EvemuParser {
         /// Bytes seen so far of each type's bitmask, so further `B:` lines continue it.
         var bitmaskBytes: [UInt16: Int] = [:]
         var propertyBytes = 0
+        /// The event types the `B: 00` lines list (EV_SYN's bitmask is the device's types),
+        /// and the first such line.
+        var eventTypes: Set<UInt16> = []
+        var eventTypesLine: Int?
+        /// The axes the `B: 03` lines list, and the first such line.
+        var listedAxes: Set<UInt16> = []
+        var listedAxesLine: Int?
         var sawDescriptionLine = false
         var events: [TimedEvent] = []
         var firstEventLine: Int?
@@ -109,6 +120,34 @@ public enum EvemuParser {
                 throw RecordingError(line: last.number, message: TextLines.truncationError(line: last.number, detail: nil),
                                      part: part)
             }
+            try checkCompleteness()
+        }
+
+        /// Fails when the description lacks a line evemu always writes: a `B: 01` / `B: 03`
+        /// line for EV_KEY / EV_ABS when `B: 00` lists them, an `A:` line for each axis `B: 03`
+        /// lists. A text cut at a line end lacks them, and parses without any other error.
+        /// Only EV_KEY and EV_ABS are checked: they are what flickd reads, and hand-written
+        /// descriptions (the tests' own) may list other types without their lines.
+        private func checkCompleteness() throws(RecordingError) {
+            if let eventTypesLine {
+                for type in [EventCode.key, EventCode.absolute] where eventTypes.contains(type) && bitmaskBytes[type] == nil {
+                    throw RecordingError(line: eventTypesLine,
+                                         message: "B: 00 lists \(EventNames.typeName(type)) but there is no B: \(Self.hexByte(type)) line (evemu writes one for every type B: 00 lists): cut short?",
+                                         part: part)
+                }
+            }
+            guard let listedAxesLine else { return }
+            // Codes beyond ABS_MAX cannot have an A: line (readAxis refuses them); evemu lists none.
+            if let missing = listedAxes.filter({ $0 <= 0x3f && axes[$0] == nil }).min() {
+                throw RecordingError(line: listedAxesLine,
+                                     message: "B: 03 lists \(EventNames.codeName(type: EventCode.absolute, code: missing)) (0x\(Self.hexByte(missing))) but there is no A: line for it (evemu writes one for every axis B: 03 lists): cut short?",
+                                     part: part)
+            }
+        }
+
+        private static func hexByte(_ value: UInt16) -> String {
+            let digits = String(value, radix: 16)
+            return digits.count < 2 ? "0" + digits : digits
         }
 
         /// Whether `line` (trimmed, and already read without error) is an `E:` line that cannot
@@ -228,7 +267,16 @@ public enum EvemuParser {
             let offset = bitmaskBytes[type, default: 0]
             let codes = try bits(line, fields.dropFirst(), offset: offset)
             bitmaskBytes[type] = offset + fields.count - 1
-            if type == EventCode.key { keys.formUnion(codes) }
+            switch type {
+            case EventCode.key: keys.formUnion(codes)
+            case EventCode.absolute:
+                listedAxes.formUnion(codes)
+                if listedAxesLine == nil { listedAxesLine = line.number }
+            case 0:
+                eventTypes.formUnion(codes)
+                if eventTypesLine == nil { eventTypesLine = line.number }
+            default: break
+            }
             sawDescriptionLine = true
         }
 
