@@ -82,7 +82,7 @@ public struct TouchFrame: Hashable, Sendable, CustomStringConvertible {
 /// a quick opening (`makeUpInterval(distance:)`, `baselineInterval`, `openingInterval`). The
 /// first motion frame moves by `makeUp(speed:)` only: libinput drops the first motion of a new
 /// two-finger scroll, so that frame is the one it drops and the model starts after it; the
-/// content loses nothing. The second moves one device unit (`baselineDistance`): X11 clients
+/// content loses nothing. The second moves a device unit (`baselineStep`): X11 clients
 /// take a new device's first scroll event as their starting point, so that event carries next
 /// to nothing (GTK does; Qt drops every event the X server handled before Qt handled the device
 /// switch, docs/APPS.md). The model's clock starts `lead` early, and the
@@ -106,13 +106,14 @@ public struct TouchFrame: Hashable, Sendable, CustomStringConvertible {
 /// A release while the fingers are still down (at rest, waiting to lift) continues with the
 /// same fingers from where they are: libinput is still in its scroll, so nothing is dropped
 /// and there is no visible stop; a lift and a new landing would stop the content for the rest.
-/// Fingers that never moved `handScrollDistance` started no scroll: they continue with a
-/// landing's opening (make-up, baseline).
+/// Fingers whose path since the landing never took them `handScrollDistance` from it started no
+/// scroll: they continue with a landing's opening (make-up, baseline). Fingers that did started
+/// one, and are in it still wherever they are now, back near the landing point included.
 /// But each such glide starts where the last one stopped, so quick flicks one after the other
 /// walk the fingers towards the margin: where the surface ahead is shorter than the new glide,
 /// they lift and land again, centred on the glide as fingers that were up land (`start`),
-/// unless they landed less than `restBeforeLift` ago and moved less than `handScrollDistance`
-/// since (a land-and-lift that short could be a two-finger tap).
+/// unless they landed less than `restBeforeLift` ago and never moved `handScrollDistance` from
+/// where they landed (a land-and-lift that short could be a two-finger tap).
 ///
 /// Pure state: every call takes the time. Nothing allocates.
 public struct VirtualFingers: Sendable {
@@ -212,8 +213,32 @@ public struct VirtualFingers: Sendable {
     /// libinput's jump filter, which scales a frame to 12 ms, sees it at 4 mm at most.
     public static let baselineInterval = Duration.milliseconds(1)
     public static let openingInterval = Duration.milliseconds(2)
-    /// The baseline frame's motion, mm: one device unit, the least that makes libinput scroll.
+    /// The baseline frame's least motion, mm: one device unit, the least that makes libinput
+    /// scroll. Along a diagonal the frame moves a little more (`baselineStep`).
     public static let baselineDistance = 1 / VirtualPad.unitsPerMillimetre
+
+    /// The baseline frame's motion along `direction` (a unit vector) from fingers at `first` and
+    /// `second`, mm: `baselineDistance`, or as much more as it takes one finger's position to
+    /// round to another device unit on one axis. The frame exists so that X11 clients take a
+    /// scroll of next to nothing as their starting point; a frame that changes no unit is not
+    /// written at all, and the model's first frame becomes that starting point (the hole the
+    /// frame is there to avoid). A unit along a diagonal moves each axis by less than a unit
+    /// (0.87 and 0.5 of one at 30°), which rounds to no change from about one position in twenty;
+    /// the next rounding boundary ahead is at most `baselineDistance / max(|x|, |y|)` away.
+    static func baselineStep(from first: Vector, _ second: Vector, along direction: Vector) -> Double {
+        // How far along the motion `position` (mm), moving `component` of it per mm, rounds to
+        // another unit: to the half unit ahead of its rounded value, and a hair past it.
+        func change(_ position: Double, _ component: Double) -> Double {
+            guard abs(component) > 1e-9 else { return .infinity }
+            let scaled = position * VirtualPad.unitsPerMillimetre
+            let unit = Double(VirtualPad.units(position))
+            let units = component > 0 ? unit + 0.5 - scaled : scaled - (unit - 0.5)
+            return (max(0, units) + 1e-6) / VirtualPad.unitsPerMillimetre / abs(component)
+        }
+        let nearest = min(change(first.x, direction.x), change(first.y, direction.y),
+                          change(second.x, direction.x), change(second.y, direction.y))
+        return max(baselineDistance, nearest)
+    }
     /// libinput's touch-jump filter scales a frame's distance to its 12 ms reference interval
     /// and calls a jump more than 7 mm of growth: the make-up frame keeps its scaled distance
     /// at `makeUpScaledDistance`, so it comes 12/5.5 ms per mm of make-up after the landing
@@ -308,7 +333,7 @@ public struct VirtualFingers: Sendable {
     enum Opening: Sendable {
         /// Next: the make-up frame (`makeUp(speed:)`), which libinput drops.
         case makeUp
-        /// Next: the baseline frame (`baselineDistance`), the first scroll event libinput makes.
+        /// Next: the baseline frame (`baselineStep`), the first scroll event libinput makes.
         case baseline
         /// Next: the first frame of a glide that continues fingers already down. They rested
         /// (a stop froze them) for longer than libinput's 30 ms: it does not judge that frame
@@ -358,6 +383,12 @@ public struct VirtualFingers: Sendable {
     private(set) var landed: Instant?
     /// Where the first finger last landed, mm.
     private var landingPoint = VirtualPad.centre
+    /// Whether the fingers have been `handScrollDistance` or more from where they last landed:
+    /// libinput's two-finger scroll started then, and lasts until they lift, however close to
+    /// the landing point they come back (a flick that reverses a glide). Their distance from
+    /// that point now does not tell: fingers that glided 30 mm down and 29 mm back up are in
+    /// a scroll, and a make-up frame there would be scrolled, not dropped (a jump).
+    private var scrolled = false
     /// Whether the frame `advance(to:)` returned last has not been reported written yet
     /// (`frameWritten(at:)`): only that report moves a rest to the kernel's stamp.
     private var writeOwed = false
@@ -432,7 +463,7 @@ public struct VirtualFingers: Sendable {
         let settle = model.settleTime
         var settles = model.settles
         var lift: TouchFrame?
-        if isDown, let landed, time - landed >= Self.restBeforeLift || (first - landingPoint).length >= Self.handScrollDistance {
+        if isDown, let landed, time - landed >= Self.restBeforeLift || scrolled {
             // Continuing, the glide would be cut where the fingers reach the margin (and the
             // next quick flick would find no room at all): lift and land again instead. The
             // fingers rest (the release's stop froze them); a toolkit glide the lift may start
@@ -453,7 +484,7 @@ public struct VirtualFingers: Sendable {
         let firstInterval: Duration
         // Fingers down that have moved as far as starts libinput's scroll continue it; fingers
         // that have not (stopped before the make-up frame) have no scroll to continue.
-        let scrolling = isDown && (first - landingPoint).length >= Self.handScrollDistance
+        let scrolling = isDown && scrolled
         var resumedFrom: (still: Instant, settle: Settle?)?
         switch state {
         case .up:
@@ -461,6 +492,7 @@ public struct VirtualFingers: Sendable {
             landing = TouchFrame(action: .land, first: first, second: second)
             landed = time
             landingPoint = first
+            scrolled = false
         case .resting(let still, let owed):
             landing = nil
             resumedFrom = (still, owed)
@@ -607,6 +639,7 @@ public struct VirtualFingers: Sendable {
             guard time >= settleDue(still: still, settle: settle) else { return (nil, nil) }
             first = first + settle.axis * Self.settleDistance
             second = second + settle.axis * Self.settleDistance
+            noteMotion()
             settle.left -= 1
             state = .resting(still: time, settle: settle.left > 0 ? settle : nil)
             return (TouchFrame(action: .move, first: first, second: second), nil)
@@ -626,7 +659,8 @@ public struct VirtualFingers: Sendable {
                 // The first motion frame after a landing is the make-up alone: libinput drops it.
                 wanted = min(glide.finalDistance, glide.makeUp)
             case .baseline:
-                wanted = min(glide.finalDistance, glide.distance + Self.baselineDistance)
+                wanted = min(glide.finalDistance,
+                             glide.distance + Self.baselineStep(from: first, second, along: glide.direction))
             case .resumed, .done:
                 wanted = ended ? glide.finalDistance : min(glide.finalDistance, Self.distance(glide, at: modelTime))
             }
@@ -672,6 +706,7 @@ public struct VirtualFingers: Sendable {
             glide.lastFrame = time
             first = glide.firstStart + glide.direction * distance
             second = glide.secondStart + glide.direction * distance
+            noteMotion()
             let frame = TouchFrame(action: .move, first: first, second: second)
             if done {
                 // The last motion frame: from here the fingers rest, then lift; a glide cut while
@@ -700,6 +735,12 @@ public struct VirtualFingers: Sendable {
             state = .gliding(glide)
             return (frame, nil)
         }
+    }
+
+    /// Notes a motion frame's new positions: libinput's scroll starts once the fingers are
+    /// `handScrollDistance` from where they landed (`scrolled`).
+    private mutating func noteMotion() {
+        if (first - landingPoint).length >= Self.handScrollDistance { scrolled = true }
     }
 
     /// Tells the fingers that the last frame reached the kernel at `time` (the kernel stamps a

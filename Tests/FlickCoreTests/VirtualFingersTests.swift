@@ -344,6 +344,138 @@ import FlickTestSupport
         #expect(abs(frames[1].frame.first.y - (held.y + makeUp + Self.unit)) < 1e-9, "then the baseline unit")
     }
 
+    /// Fingers that glided down and back up to near where they landed are still in the scroll
+    /// libinput started on the way down: a release continues it without a make-up frame,
+    /// which libinput would scroll (a 1.8 mm jump) rather than drop.
+    @Test("fingers that scrolled and came back near their landing point continue without a make-up frame")
+    func fingersBackAtTheLandingPointStillScroll() throws {
+        var fingers = VirtualFingers(lead: .zero)
+        // 200 mm/s down from the landing at L, frozen once 30 mm down.
+        let landing = try #require(fingers.start(velocity: Vector(x: 0, y: 200), deceleration: Self.deceleration,
+                                                 maxDuration: .milliseconds(5000), at: Self.release).landing)
+        let down = try #require(Self.glide(&fingers, from: Self.release) { $0.first.y - landing.first.y >= 30 })
+        fingers.freeze(at: down)
+        // 100 ms later a flick up at 150 mm/s continues the same fingers, frozen within 1.5 mm of L.
+        let up = down + .milliseconds(100)
+        #expect(fingers.start(velocity: Vector(x: 0, y: -150), deceleration: Self.deceleration,
+                              maxDuration: .milliseconds(5000), at: up) == VirtualFingers.Start())
+        let back = try #require(Self.glide(&fingers, from: up) { abs($0.first.y - landing.first.y) < VirtualFingers.handScrollDistance })
+        fingers.freeze(at: back)
+        let held = fingers.first
+        // A third release 50 ms later, down, while the fingers rest before their lift.
+        let again = back + .milliseconds(50)
+        #expect(fingers.isDown)
+        #expect(fingers.start(velocity: Vector(x: 0, y: 200), deceleration: Self.deceleration,
+                              maxDuration: .milliseconds(5000), at: again) == VirtualFingers.Start())
+        let first = try #require(Self.run(&fingers, from: again).first { $0.frame.action == .move })
+        #expect(first.time == again + Self.period, "one frame period after the release, not the make-up's interval")
+        #expect(abs(first.frame.first.y - (held.y + Self.model(after: 0.008, velocity: 200))) < 1e-9,
+                "the model from the release on, no make-up: \(first.frame.first.y - held.y) mm")
+    }
+
+    /// Ticks the fingers at their deadlines from `time` until a motion frame puts them where
+    /// `reached` holds; the time of that frame (nil if the glide ends first).
+    static func glide(_ fingers: inout VirtualFingers, from time: Instant, until reached: (TouchFrame) -> Bool) -> Instant? {
+        var guardCount = 0
+        while fingers.isGliding, let deadline = fingers.nextDeadline, guardCount < 10_000 {
+            guardCount += 1
+            let now = max(deadline, time)
+            if let frame = fingers.advance(to: now).frame, frame.action == .move, reached(frame) { return now }
+        }
+        return nil
+    }
+
+    /// Fingers that landed within the tap timeout, scrolled and came back near where they
+    /// landed moved too far for a tap: a glide with too little room ahead lifts them and lands
+    /// again, as after any scroll, instead of being cut at the margin.
+    @Test("fingers that scrolled within the tap timeout and came back near their landing point land again when the glide does not fit")
+    func fingersBackAtTheLandingPointLandAgain() throws {
+        var fingers = VirtualFingers(lead: .zero)
+        // 1500 mm/s down lands high on the pad (the glide, 750 mm, centred on the surface);
+        // frozen once 5 mm down.
+        let landing = try #require(fingers.start(velocity: Vector(x: 0, y: 1500), deceleration: Self.deceleration,
+                                                 maxDuration: .milliseconds(5000), at: Self.release).landing)
+        let down = try #require(Self.glide(&fingers, from: Self.release) { $0.first.y - landing.first.y >= 5 })
+        fingers.freeze(at: down)
+        // 10 ms later a slow flick up (its 60 mm fit above) continues the fingers; frozen back
+        // within 1.5 mm of L.
+        let up = down + .milliseconds(10)
+        #expect(fingers.start(velocity: Vector(x: 0, y: -120), deceleration: Self.deceleration,
+                              maxDuration: .milliseconds(5000), at: up) == VirtualFingers.Start())
+        let back = try #require(Self.glide(&fingers, from: up) { abs($0.first.y - landing.first.y) < VirtualFingers.handScrollDistance })
+        fingers.freeze(at: back)
+        // A fast flick up 10 ms later, within the tap timeout of the landing: 750 mm of glide,
+        // about 60 mm of room above.
+        let again = back + .milliseconds(10)
+        #expect(again - Self.release < Self.rest, "within the tap timeout of the landing: \(again - Self.release)")
+        let held = fingers.first
+        let start = fingers.start(velocity: Vector(x: 0, y: -1500), deceleration: Self.deceleration,
+                                  maxDuration: .milliseconds(5000), at: again)
+        let lift = try #require(start.lift, "continued \(fingers.first.y - VirtualPad.marginMillimetres) mm from the top margin")
+        #expect(lift.first == held && start.landing?.action == .land)
+        #expect(Self.run(&fingers, from: again).compactMap(\.ended) == [.settled], "a whole glide, not one cut at the edge")
+    }
+
+    /// The baseline frame must change a device unit: one that rounds to the make-up frame's
+    /// units writes nothing, and X11 clients take the model's first frame as their starting
+    /// point instead. A unit along a 30° diagonal is 0.87 and 0.5 of a unit on the axes.
+    @Test("on a diagonal the baseline frame moves the fingers by at least one device unit on an axis", arguments: [30.0, 60.0, -150.0])
+    func baselineChangesAUnitOnADiagonal(degrees: Double) throws {
+        // At 131 mm/s the fingers land where 0.01 mm along the motion after the make-up
+        // rounds to the same units on both axes, for both fingers.
+        let speed = 131.0
+        let angle = degrees * Double.pi / 180
+        let direction = Vector(x: cos(angle), y: sin(angle))
+        let (a, b) = VirtualFingers.landing(speed: speed, along: direction, deceleration: Self.deceleration)
+        let makeUp = VirtualFingers.makeUp(speed: speed)
+        func units(_ distance: Double) -> [Int32] {
+            let p = a + direction * distance, q = b + direction * distance
+            return [p.x, p.y, q.x, q.y].map(VirtualPad.units)
+        }
+        #expect(units(makeUp) == units(makeUp + Self.unit), "the premise: one unit along the motion changes no unit")
+
+        var fingers = VirtualFingers(lead: .zero)
+        let landing = try #require(fingers.start(velocity: direction * speed, deceleration: Self.deceleration,
+                                                 maxDuration: .milliseconds(5000), at: Self.release).landing)
+        #expect(landing.first == a && landing.second == b)
+        let moves = Self.run(&fingers, from: Self.release).filter { $0.frame.action == .move }
+        #expect(moves.count > 3)
+        func written(_ frame: TouchFrame) -> [Int32] {
+            [frame.first.x, frame.first.y, frame.second.x, frame.second.y].map(VirtualPad.units)
+        }
+        let (makeUpFrame, baseline) = (moves[0], moves[1])
+        #expect(written(makeUpFrame.frame) == units(makeUp))
+        #expect(written(baseline.frame) != written(makeUpFrame.frame),
+                "the baseline frame writes something: \(written(baseline.frame)) after \(written(makeUpFrame.frame))")
+        #expect(baseline.time == makeUpFrame.time + VirtualFingers.baselineInterval)
+        // Still next to nothing, and on the path.
+        let step = (baseline.frame.first - makeUpFrame.frame.first).length
+        #expect(step >= VirtualFingers.baselineDistance - 1e-12 && step <= 2 * VirtualFingers.baselineDistance, "\(step) mm")
+        #expect(abs((baseline.frame.first - landing.first).length - (makeUp + step)) < 1e-9)
+    }
+
+    @Test("the baseline step changes a device unit from any position, in any direction, and never moves more than a unit along the main axis")
+    func baselineStepSweep() {
+        for degrees in stride(from: 0.0, to: 360.0, by: 7.5) {
+            let angle = degrees * Double.pi / 180
+            let direction = Vector(x: cos(angle), y: sin(angle))
+            let across = Vector(x: -direction.y, y: direction.x) * VirtualPad.fingerSpacingMillimetres
+            for i in 0..<200 {
+                // Fractions of a unit across the whole unit, on both axes.
+                let first = Vector(x: 400 + Double(i) * 0.00513, y: 300 + Double(i) * 0.00371)
+                let second = first + across
+                let step = VirtualFingers.baselineStep(from: first, second, along: direction)
+                let before = [first.x, first.y, second.x, second.y].map(VirtualPad.units)
+                let a = first + direction * step, b = second + direction * step
+                let after = [a.x, a.y, b.x, b.y].map(VirtualPad.units)
+                #expect(before != after, "\(degrees)°, from \(first): \(step) mm changes no unit")
+                #expect(step >= VirtualFingers.baselineDistance
+                        && step <= VirtualFingers.baselineDistance / max(abs(direction.x), abs(direction.y)) + 1e-6,
+                        "\(degrees)°: \(step) mm")
+            }
+        }
+    }
+
     @Test("a stop right after landing never lifts within the tap timeout")
     func tapSafety() throws {
         var fingers = VirtualFingers(lead: .zero)
