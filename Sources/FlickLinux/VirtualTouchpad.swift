@@ -7,8 +7,14 @@ import Glibc
 public protocol TouchSink: AnyObject {
     /// Writes `frame` as one SYN_REPORT frame (a landing over fingers still down is written
     /// as a lift frame and the landing, in one write). A motion frame whose positions round to
-    /// the ones last written writes nothing.
+    /// the ones last written writes nothing, and so does one after a landing the kernel did not
+    /// take (there are no touches of its glide to move).
     func write(_ frame: TouchFrame) throws(SystemError)
+    /// Writes `frame` as `write(_:)` does and returns how many events reached the kernel: 0
+    /// when nothing was written, which says nothing of whether the device takes writes (a
+    /// motion frame that changes no device unit, or one withheld after a failed landing).
+    /// Sinks that do not count return 1 for every frame they take.
+    func writeEvents(of frame: TouchFrame) throws(SystemError) -> Int
     /// The sysfs path of the input device this sink created (to skip it when enumerating
     /// devices); nil when there is none.
     var syspath: String? { get }
@@ -20,6 +26,11 @@ public protocol TouchSink: AnyObject {
 
 extension TouchSink {
     public var devnode: String? { nil }
+
+    public func writeEvents(of frame: TouchFrame) throws(SystemError) -> Int {
+        try write(frame)
+        return 1
+    }
 }
 
 /// flickd's touchpad output (`output.mode = "touchpad"`): a uinput multitouch touchpad
@@ -83,12 +94,14 @@ public final class VirtualTouchpad: TouchSink {
     public func close() { device.close() }
 
     public func write(_ touch: TouchFrame) throws(SystemError) {
-        // What the device holds changes only once the kernel took the frame: after a failed
-        // landing no motion is written for fingers the kernel does not have, and after a
-        // failed lift the next landing lifts the fingers still down there first.
-        var next = state
-        try device.writeFrame(count: next.encode(touch, into: device.frame))
-        state = next
+        _ = try writeEvents(of: touch)
+    }
+
+    public func writeEvents(of touch: TouchFrame) throws(SystemError) -> Int {
+        let device = device
+        return try state.write(touch, into: device.frame) { count throws(SystemError) in
+            try device.writeFrame(count: count)
+        }
     }
 
     /// Turns touch frames into evdev events, remembering what the device holds.
@@ -96,7 +109,32 @@ public final class VirtualTouchpad: TouchSink {
         /// Tracking id of the next landing's first finger (the second gets the next one).
         var nextTrackingID: Int32 = 1
         var down = false
+        /// The touches down are a glide the caller has left: a landing after them was not
+        /// written. Its motion frames are for touches the kernel does not have; written to the
+        /// old ones they would jump (libinput discards that as a touch jump, then scrolls on
+        /// without the new glide's opening). They are not written; the next lift or landing
+        /// ends the old touches.
+        var superseded = false
         var positions: (Int32, Int32, Int32, Int32) = (-1, -1, -1, -1)
+
+        /// Encodes `touch` into `frame`, hands the count to `write` (which writes that many
+        /// events to the kernel, none when the count is 0) and returns the count. What the device
+        /// holds changes only once the kernel took the frame: after a failed lift the next
+        /// landing lifts the fingers still down there first, and after a failed landing no
+        /// motion is written until a lift or landing is (`superseded`).
+        mutating func write(_ touch: TouchFrame, into frame: UnsafeMutablePointer<input_event>,
+                            by write: (Int) throws(SystemError) -> Void) throws(SystemError) -> Int {
+            var next = self
+            let count = next.encode(touch, into: frame)
+            do throws(SystemError) {
+                try write(count)
+            } catch {
+                if touch.action == .land { superseded = down }
+                throw error
+            }
+            self = next
+            return count
+        }
 
         /// Fills `frame` (room for `maximumWriteLength` events) with `touch`'s events and
         /// returns how many; 0 when nothing changes. One SYN_REPORT frame, or two when a landing
@@ -121,6 +159,7 @@ public final class VirtualTouchpad: TouchSink {
             let x1 = VirtualPad.units(touch.second.x), y1 = VirtualPad.units(touch.second.y)
             switch touch.action {
             case .land:
+                superseded = false
                 if down {
                     // Down still: a lift the kernel did not take (a failed write, the lift half
                     // of a glide's lift-then-land among them). New tracking ids over live ones
@@ -151,7 +190,7 @@ public final class VirtualTouchpad: TouchSink {
                 append(abs, EventCode.absX, x0)
                 append(abs, EventCode.absY, y0)
             case .move:
-                guard down, (x0, y0, x1, y1) != positions else { return 0 }
+                guard down, !superseded, (x0, y0, x1, y1) != positions else { return 0 }
                 append(abs, EventCode.absMTSlot, 0)
                 append(abs, EventCode.absMTPositionX, x0)
                 append(abs, EventCode.absMTPositionY, y0)
@@ -163,6 +202,7 @@ public final class VirtualTouchpad: TouchSink {
             case .lift:
                 guard down else { return 0 }
                 down = false
+                superseded = false
                 appendLift()
             }
             positions = (x0, y0, x1, y1)

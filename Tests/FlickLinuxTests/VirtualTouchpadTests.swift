@@ -79,6 +79,64 @@ struct VirtualTouchpadTests {
         #expect(encoder.down && encoder.nextTrackingID == 5)
     }
 
+    @Test("after a failed lift and a failed landing, the glide's motion is not written to the old touches; the next lift or landing ends them")
+    func noMotionForALandingNotTaken() throws {
+        var encoder = VirtualTouchpad.Encoder()
+        let buffer = UnsafeMutablePointer<input_event>.allocate(capacity: VirtualTouchpad.maximumWriteLength)
+        defer { buffer.deallocate() }
+        var failing = false
+        var written: [[InputEvent]] = []
+        // Writes `frame` as `VirtualTouchpad.writeEvents(of:)` does, to a kernel that takes it
+        // unless `failing`; the count of events written.
+        func write(_ frame: TouchFrame) throws(SystemError) -> Int {
+            try encoder.write(frame, into: buffer) { count throws(SystemError) in
+                if failing { throw SystemError(errno: EIO, call: "write", path: "/dev/uinput") }
+                if count > 0 { written.append((0..<count).map { InputEvent(type: buffer[$0].type, code: buffer[$0].code, value: buffer[$0].value) }) }
+            }
+        }
+        let a = Vector(x: 491, y: 400), b = Vector(x: 509, y: 400)
+        let down = Vector(x: 0, y: 30)
+        // A glide lands and moves 30 mm down; its lift fails, and so does the next landing, 100 mm up.
+        #expect(try write(TouchFrame(action: .land, first: a, second: b)) == VirtualTouchpad.landingFrameLength)
+        #expect(try write(TouchFrame(action: .move, first: a + down, second: b + down)) > 0)
+        failing = true
+        #expect(throws: SystemError.self) { _ = try write(TouchFrame(action: .lift, first: a + down, second: b + down)) }
+        let up = Vector(x: 0, y: -100)
+        #expect(throws: SystemError.self) { _ = try write(TouchFrame(action: .land, first: a + up, second: b + up)) }
+        #expect(encoder.down, "the kernel still holds the first glide's touches")
+        // The kernel takes writes again: the new glide's motion has no touches of its own there.
+        failing = false
+        written = []
+        let step = Vector(x: 0, y: -1.8)
+        #expect(try write(TouchFrame(action: .move, first: a + up + step, second: b + up + step)) == 0)
+        #expect(try write(TouchFrame(action: .move, first: a + up + step * 2, second: b + up + step * 2)) == 0)
+        #expect(written.isEmpty, "no jump of the old touches 130 mm up: \(written)")
+        // Its lift ends the old touches.
+        #expect(try write(TouchFrame(action: .lift, first: a + up + step * 2, second: b + up + step * 2))
+                == VirtualTouchpad.liftFrameLength)
+        #expect(!encoder.down)
+        // A landing after a failed one over fingers still down lifts them first, and its glide moves.
+        encoder = VirtualTouchpad.Encoder()
+        _ = try write(TouchFrame(action: .land, first: a, second: b))
+        failing = true
+        #expect(throws: SystemError.self) { _ = try write(TouchFrame(action: .land, first: a + up, second: b + up)) }
+        failing = false
+        #expect(try write(TouchFrame(action: .move, first: a + up + step, second: b + up + step)) == 0)
+        #expect(try write(TouchFrame(action: .land, first: a + up, second: b + up)) == VirtualTouchpad.maximumWriteLength)
+        #expect(try write(TouchFrame(action: .move, first: a + up + step, second: b + up + step)) > 0, "the landed glide moves")
+    }
+
+    @Test("the touchpad says how many events a frame wrote: none for a motion that changes no unit")
+    func writeCountsEvents() throws {
+        let touchpad = try VirtualTouchpad(discarding: ())
+        defer { touchpad.close() }
+        let a = Vector(x: 491, y: 400), b = Vector(x: 509, y: 400), step = Vector(x: 0, y: 1.2)
+        #expect(try touchpad.writeEvents(of: TouchFrame(action: .land, first: a, second: b)) == VirtualTouchpad.landingFrameLength)
+        #expect(try touchpad.writeEvents(of: TouchFrame(action: .move, first: a + step, second: b + step)) == 9)
+        #expect(try touchpad.writeEvents(of: TouchFrame(action: .move, first: a + step, second: b + step)) == 0)
+        #expect(try touchpad.writeEvents(of: TouchFrame(action: .lift, first: a + step, second: b + step)) == VirtualTouchpad.liftFrameLength)
+    }
+
     @Test("land, move, an unchanged move, lift: slots, tracking ids, BTN_TOUCH and DOUBLETAP, SYN_REPORT")
     func frames() {
         let a = Vector(x: 491, y: 400), b = Vector(x: 509, y: 400)
