@@ -32,8 +32,10 @@ public struct WheelOutput: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Calls `body` with each non-zero (`EV_REL` code, value) in the order the daemon writes
-    /// them: REL_WHEEL_HI_RES, REL_HWHEEL_HI_RES, REL_WHEEL, REL_HWHEEL (hi-res first, as the
-    /// kernel's HID driver does). Allocates nothing.
+    /// them: REL_WHEEL_HI_RES, REL_HWHEEL_HI_RES, REL_WHEEL, REL_HWHEEL. The kernel's HID driver
+    /// (`hidinput_handle_scroll`) emits REL_WHEEL before REL_WHEEL_HI_RES instead; the order
+    /// within one SYN_REPORT frame is no matter to libinput, which reads the frame whole.
+    /// Allocates nothing.
     @inlinable
     public func forEachEvent(_ body: (_ code: UInt16, _ value: Int32) throws -> Void) rethrows {
         if verticalHiRes != 0 { try body(EventCode.relWheelHiRes, verticalHiRes) }
