@@ -6,7 +6,7 @@ import FlickCore
 public struct Replay {
     /// One wheel event the daemon would have written.
     public struct Emitted: Hashable, Sendable {
-        /// Seconds since the recording's first event.
+        /// Seconds since the recording's start (`Replay.init`'s `start`).
         public var time: Double
         /// `EV_REL` code (REL_WHEEL_HI_RES, REL_HWHEEL_HI_RES, REL_WHEEL, REL_HWHEEL).
         public var code: UInt16
@@ -16,14 +16,14 @@ public struct Replay {
 
     /// A released scroll that coasted.
     public struct CoastRecord: Sendable {
-        /// Seconds since the recording's first event.
+        /// Seconds since the recording's start (`Replay.init`'s `start`).
         public var time: Double
         public var plan: CoastPlan
     }
 
     /// A gesture that did not coast, and why.
     public struct NoCoastRecord: Sendable {
-        /// Seconds since the recording's first event.
+        /// Seconds since the recording's start (`Replay.init`'s `start`).
         public var time: Double
         /// Estimated release velocity (mm/s), when one was estimated.
         public var velocity: Vector?
@@ -43,11 +43,13 @@ public struct Replay {
     /// Whether the device was read, and why not.
     public private(set) var admission: DeviceAdmission = .ignored(why: "not replayed")
 
-    /// Replays `recording` under `configuration`.
-    public init(_ recording: Recording, configuration: Configuration) {
+    /// Replays `recording` under `configuration`. Times are seconds since `start`, the
+    /// recording's first event of any device (`Recording.loadWithClockStart`); nil: the
+    /// replayed device's first event, the recording's first for evemu, which records one.
+    public init(_ recording: Recording, configuration: Configuration, start: Instant? = nil) {
         let engine = Engine(configuration: configuration)
         let device: DeviceID = 1
-        let start = recording.events.first?.time ?? .zero
+        let start = start ?? recording.events.first?.time ?? .zero
         var latest = start
         func seconds(_ t: Instant) -> Double { (t - start).seconds }
 
@@ -92,5 +94,21 @@ public struct Replay {
         [EventCode.relWheelHiRes, EventCode.relHorizontalWheelHiRes, EventCode.relWheel, EventCode.relHorizontalWheel].map { code in
             (code, emitted.reduce(Int64(0)) { $1.code == code ? $0 + Int64($1.value) : $0 })
         }
+    }
+}
+
+extension Recording {
+    /// `load(text:description:device:)`, and the time the recording's clock counts from, which
+    /// a replay's times are seconds since: the earliest event of any device of a `libinput
+    /// record` file (a keyboard's key press may come seconds before the touchpad's first
+    /// frame; an event before libinput's start is negative), nil for evemu, which records one
+    /// device: its first event.
+    public static func loadWithClockStart(text: String, description: String? = nil, device: String? = nil) throws(RecordingError)
+        -> (recording: Recording, start: Instant?) {
+        // As load decides: an empty text is no libinput record file, whatever its comment says.
+        guard TextLines.emptiness(text) == nil, format(of: text) == .libinputRecord else {
+            return (try load(text: text, description: description, device: device), nil)
+        }
+        return try LibinputRecordParser.read(text: text, device: device)
     }
 }

@@ -33,7 +33,7 @@ struct ReplayCommand: FlickdCommand {
             and their release velocities are the same with either output, and the default virtual \
             touchpad carries the same coasts as finger motion, which libinput and the apps \
             scale themselves. Each output line is one wheel event: seconds since the \
-            recording's first event, the code (REL_WHEEL_HI_RES, REL_HWHEEL_HI_RES, REL_WHEEL, \
+            recording's first event, of whichever device (a libinput record file's own times), the code (REL_WHEEL_HI_RES, REL_HWHEEL_HI_RES, REL_WHEEL, \
             REL_HWHEEL) and the value. REL_WHEEL > 0 scrolls up; REL_HWHEEL > 0 scrolls right; \
             120 hi-res units are one wheel detent. A summary follows: gestures seen, coasts \
             started with their release velocity, the reason each other gesture did not coast, \
@@ -117,8 +117,9 @@ struct ReplayCommand: FlickdCommand {
         // itself, and a --desc that is not there must not stop its replay.
         let descriptionText = format == .evemu ? try descriptionFile.map { try readOrExit($0) } : nil
         let recording: Recording
+        let start: Instant?
         do {
-            recording = try Recording.load(text: text, description: descriptionText, device: device)
+            (recording, start) = try Recording.loadWithClockStart(text: text, description: descriptionText, device: device)
         } catch {
             let path = error.part == .description ? (descriptionFile ?? file) : file
             let place = error.line == 0 ? path : "\(path):\(error.line)"
@@ -132,7 +133,7 @@ struct ReplayCommand: FlickdCommand {
             StandardError.write("flickd: warning: --desc \(descriptionFile) \(why)\n")
         }
 
-        let replay = Replay(recording, configuration: configuration)
+        let replay = Replay(recording, configuration: configuration, start: start)
         if json {
             printJSON(replay, recording: recording)
         } else {

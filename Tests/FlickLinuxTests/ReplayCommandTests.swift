@@ -121,6 +121,49 @@ import Testing
         #expect(try Self.summary(json.stdout)["events"] as? Int == 0, "\(json.stdout)")
     }
 
+    /// The output's times count from the recording's first event, of whichever device: with a
+    /// keyboard's key press at 0 s and the touchpad's scroll from 5 s (`libinput record --all`),
+    /// the wheel events are 5 s later than those of the scroll recorded alone. The earliest
+    /// event counts, not the first listed: a pad whose scroll starts before the keyboard's press,
+    /// even before the recording's start (a negative time), replays as it does alone.
+    @Test func replayTimesCountFromTheRecordingsFirstEventOfAnyDevice() throws {
+        let keyboardAt = { (time: String) in
+            LibinputRecordSamples.keyboard.replacingOccurrences(of: "- [  0,   5000,", with: "- [\(time),")
+        }
+        /// The two-finger scroll `seconds` later, after a keyboard pressing a key at `keyTime`.
+        func recording(padSeconds seconds: String, keyTime: String) -> String {
+            LibinputRecordSamples.withDevices(before: [keyboardAt(keyTime)], count: 2)
+                .replacingOccurrences(of: "- [  0, ", with: "- [\(seconds), ")
+        }
+        /// Each line's first time (an event's, or a coast's "# 0.095 s:") and the rest of it.
+        func timedLines(_ stdout: String) -> [(time: Double, rest: String)] {
+            stdout.split(separator: "\n").compactMap { line in
+                let fields = line.split(separator: " ", maxSplits: 1).map(String.init)
+                if let time = Double(fields[0]) { return (time, fields[1]) }
+                guard line.hasPrefix("# "), let time = Double(fields[1].prefix { $0 != " " }), fields[1].contains(" s: ") else { return nil }
+                return (time, String(fields[1].drop { $0 != " " }))
+            }
+        }
+        let alone = try Self.temporaryFile("clock-alone.yml", LibinputRecordSamples.twoFingerScroll)
+        let padLater = try Self.temporaryFile("clock-later.yml", recording(padSeconds: "5", keyTime: "0, 0"))
+        let padFirst = try Self.temporaryFile("clock-first.yml", recording(padSeconds: "0", keyTime: "3, 0"))
+        let padBefore = try Self.temporaryFile("clock-before.yml", recording(padSeconds: "-1", keyTime: "0, 0"))
+        defer { Self.remove(alone, padLater, padFirst, padBefore) }
+        let expected = timedLines(try Self.run(["replay", alone]).stdout)
+        #expect(expected.count >= 3 && expected.contains { $0.rest.hasPrefix(" s: coast, ") }, "\(expected)")
+        for (path, shift) in [(padLater, 5.0), (padFirst, 0.0), (padBefore, 0.0)] {
+            let result = try Self.run(["replay", path])
+            #expect(result.status == 0, "\(result.stderr)")
+            let actual = timedLines(result.stdout)
+            #expect(actual.map(\.rest) == expected.map(\.rest), "\(path): \(result.stdout)")
+            #expect(zip(actual, expected).allSatisfy { abs($0.time - ($1.time + shift)) < 0.0015 },
+                    "\(path): expected \(expected.map { $0.time + shift }), printed \(actual.map(\.time))")
+            let json = try Self.summary(try Self.run(["replay", path, "--json"]).stdout)
+            let coast = try #require((json["coasts"] as? [[String: Any]])?.first?["time"] as? Double)
+            #expect(abs(coast - (try #require(expected.first { $0.rest.hasPrefix(" s: coast, ") }).time + shift)) < 0.0015, "\(json)")
+        }
+    }
+
     /// A `.desc` cut at a line end among its A: lines (`head -c 750` of the Synaptics one keeps
     /// A: 00 and 01) is refused, exit 1, naming the file and the first axis lost, instead of
     /// replaying, exit 0, a pad without slots, pressure or finger count.

@@ -28,8 +28,9 @@ import FlickCore
 /// Everything else (`system:`, `udev:`, `hid:`, `libinput:` events, and libinput's
 /// `{time: ..., type: ...}` events where they land in an `evdev:` list) is skipped.
 /// `codes:` entries may also be mappings (`1: {272: ..., 330: ...}`, keys are the codes).
-/// Times are as recorded: `libinput record` starts its clock at the first event. With several
-/// devices an event can come before that start; libinput writes such a time as an unsigned
+/// Times are as recorded: `libinput record` starts its clock at the first event, of whichever
+/// device (`read(text:device:)` gives the earliest). With several devices an event can come
+/// before that start; libinput writes such a time as an unsigned
 /// wrap (`[18446744073709, 550616]` is 1 ms before), which is read as the negative time it is,
 /// as is a negative second count (`[-1, 999000]`).
 ///
@@ -56,6 +57,15 @@ public enum LibinputRecordParser {
     /// - Throws: `RecordingError` naming the line of the first problem, or the `devices:` line
     ///   when no device is `node`'s.
     public static func parse(text: String, device node: String? = nil) throws(RecordingError) -> Recording {
+        try read(text: text, device: node).recording
+    }
+
+    /// `parse(text:device:)`, and the time of the earliest evdev event of any device in the
+    /// file, the one the recording's clock counts from (nil when no device has one). With
+    /// `--all` a keyboard's key press may start the recording seconds before the touchpad's
+    /// first frame; an event before the start is negative (see above). Another device's
+    /// malformed events are not read (as before) and give no time.
+    public static func read(text: String, device node: String? = nil) throws(RecordingError) -> (recording: Recording, start: Instant?) {
         guard let root = try YAMLDocument.parse(TextLines.withoutByteOrderMark(text)) else {
             throw RecordingError(line: 1, message: "empty libinput record file")
         }
@@ -137,7 +147,24 @@ public enum LibinputRecordParser {
         var recording = Recording(description: description, events: events, resolutionQuirk: quirk)
         recording.otherTouchDevices = others
         recording.node = nodeName(device)
-        return recording
+        let starts = described.compactMap { earliestTime($0.node["events"]) }
+        return (recording, starts.min())
+    }
+
+    /// The time of the earliest well-formed evdev event of a device's `events:` list, nil when
+    /// it has none: of a device not replayed only the times are wanted, and its events were
+    /// never an error.
+    private static func earliestTime(_ events: YAMLNode?) -> Instant? {
+        guard case .sequence(let frames)? = events?.value else { return nil }
+        var earliest: Instant?
+        for frame in frames {
+            guard case .sequence(let items)? = frame["evdev"]?.value else { continue }
+            for item in items where !isLibinputEvent(item) {
+                guard let time = try? event(item).time else { continue }
+                earliest = min(earliest ?? time, time)
+            }
+        }
+        return earliest
     }
 
     /// A device entry's `node:` (`/dev/input/event5`), when it has one.
