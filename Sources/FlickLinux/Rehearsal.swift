@@ -15,7 +15,8 @@ import FlickCore
 /// ready, the same code is resident and set up when the first flick comes.
 ///
 /// Rationale (docs/DESIGN.md, "A rehearsed coast at start-up"): the rehearsal is the daemon's
-/// own code on its own configuration, so what it warms is what a coast runs, with no list of
+/// own code on its own configuration (less its `[[device]]` sections, which are for the user's
+/// devices), so what it warms is what a coast runs, with no list of
 /// functions or pages to keep up to date; what it keeps resident is what the first coast would
 /// have read back anyway.
 public enum Rehearsal {
@@ -105,7 +106,13 @@ public enum Rehearsal {
     /// One flick of `fingers` fingers on a device of `kind`, and its coast.
     private static func run(_ kind: DeviceKind, fingers: Int, configuration: Configuration, output: OutputMode,
                             start: Instant, onReport: @escaping (EngineReport) -> Void) throws(SystemError) -> Outcome {
-        let engine = Engine(configuration: configuration)
+        // Without the [[device]] sections: the rehearsal's devices are none of the user's, but a
+        // section's name matches a part of a name ("touchpad" matches "flickd rehearsal
+        // touchpad"), and its enabled = false or touchpad.fingers would keep the flick played
+        // from coasting: the first real coast would run cold.
+        var settings = configuration
+        settings.devices = []
+        let engine = Engine(configuration: settings)
         engine.output = output
         var outcome = Outcome(kind: kind, coasted: false, frames: 0, finished: false)
         engine.onReport = { report in

@@ -94,6 +94,36 @@ struct RehearsalTests {
         #expect(!outcome.coasted && outcome.finished, "\(outcome)")
     }
 
+    /// `[[device]]` sections are for the user's devices. One whose name is part of the
+    /// rehearsal's ("touchpad" is of "flickd rehearsal touchpad", ignoring case) left its
+    /// devices alone (enabled = false), or waited for another number of fingers, or measured
+    /// them with another resolution: no coast was rehearsed, and the first real one ran cold.
+    @Test("the [[device]] sections do not apply to the rehearsal's devices",
+          arguments: ["enabled = false", "touchpad.fingers = 3", "touchscreen.fingers = 2", "resolution = 10000"])
+    func deviceSections(setting: String) throws {
+        var configuration = Configuration.defaults
+        configuration.touchscreen.enabled = true
+        var section = configuration
+        var enabled = true
+        var resolution: Double?
+        switch setting {
+        case "enabled = false": enabled = false
+        case "touchpad.fingers = 3": section.touchpad.fingers = 3
+        case "touchscreen.fingers = 2": section.touchscreen.fingers = 2
+        default: resolution = 10_000  // 100 times the units a millimetre: a flick 100 times as slow
+        }
+        configuration.devices = ["TouchPad", "touchscreen", "REHEARSAL"].map { name in
+            DeviceRule(name: name, enabled: enabled, resolution: resolution, configuration: section)
+        }
+        for output in OutputMode.allCases {
+            let outcomes = try Rehearsal.run(configuration: configuration, output: output)
+            #expect(outcomes.map(\.kind) == [.touchpad, .touchscreen])
+            for outcome in outcomes {
+                #expect(outcome.coasted && outcome.finished, "\(setting), \(output): \(outcome)")
+            }
+        }
+    }
+
     @Test("the engine's clock is its own: any start gives the same rehearsal")
     func start() throws {
         let early = try Rehearsal.run(configuration: .defaults, output: .touchpad, start: Instant(seconds: 1, microseconds: 0))
