@@ -985,8 +985,9 @@ public final class Daemon {
     private func emit(_ frame: TouchFrame) {
         guard case .touchpad(let touchpad)? = output else { return }
         do {
-            try touchpad.write(frame)
-            outputFailing = false
+            // A write of nothing (a motion that changes no device unit, or one withheld after a
+            // landing the kernel did not take) says nothing of whether the device takes writes.
+            if try touchpad.writeEvents(of: frame) > 0 { outputFailing = false }
             // A landing lifts fingers still down first (`VirtualTouchpad.Encoder`).
             owedLift = nil
             // Read after the write: when the kernel stamped the frame, as libinput will see it.

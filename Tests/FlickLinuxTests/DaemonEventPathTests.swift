@@ -231,6 +231,34 @@ struct DaemonEventPathTests {
         #expect(Daemon.liftRetryLongest == .seconds(5))
     }
 
+    @Test("a landing the kernel did not take, then motion that writes nothing: the failure is said once, not again at the lift")
+    func aWriteOfNothingIsNoRecovery() throws {
+        let source = try Self.source()
+        let log = CollectedLog()
+        var errors = 0
+        log.onLine = { line in if line.hasPrefix("error: cannot write to the virtual touchpad") { errors += 1 } }
+        var lifted = false
+        let outputs = try Self.runTouchpadFlick(source, configuration: Self.touchpadConfiguration, log: log, prepare: { virtual in
+            virtual.failingLandings = 1
+            virtual.emptyMoves = true
+            virtual.failingLifts = 1
+            virtual.afterEmptyMove = { [unowned virtual] in
+                // A key once the fingers move: they freeze, rest and lift (the lift fails once).
+                if virtual.emptyMovesWritten == 3 { source.devices[Self.keyboard]!.feed(Self.press(30, at: Syscall.monotonicNow())) }
+            }
+        }) { frame, _ in
+            if frame.action == .lift, !lifted {
+                lifted = true
+                raise(SIGTERM)
+            }
+        }
+        let virtual = try #require(outputs.touchpads.first)
+        defer { virtual.afterEmptyMove = nil }
+        #expect(virtual.emptyMovesWritten >= 3, "\(log.lines)")
+        #expect(virtual.liftsTried >= 2, "the lift failed and was written again: \(log.lines)")
+        #expect(errors == 1, "the failing device is said once: \(log.lines)")
+    }
+
     @Test("a lift of the virtual fingers the kernel did not take is written again, later each time, until taken")
     func aFailedLiftIsWrittenAgain() throws {
         let source = try Self.source()

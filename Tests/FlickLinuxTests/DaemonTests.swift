@@ -47,8 +47,35 @@ final class RecordingTouchpad: TouchSink {
     /// Runs after each frame recorded.
     var afterWrite: ((TouchFrame) -> Void)?
 
+    /// How many of the next landings fail (EIO).
+    var failingLandings = 0
+    /// Motion frames are taken and write nothing (as after a landing not taken); counted here.
+    var emptyMoves = false
+    var emptyMovesWritten = 0
+    /// Runs after each motion frame that wrote nothing.
+    var afterEmptyMove: (() -> Void)?
+
+    /// Events the last write took: 0 for an empty motion frame.
+    private var lastWriteCount = 0
+
+    func writeEvents(of frame: TouchFrame) throws(SystemError) -> Int {
+        try write(frame)
+        return lastWriteCount
+    }
+
     func write(_ frame: TouchFrame) throws(SystemError) {
         if closed { throw SystemError(errno: EBADF, call: "write", path: "/dev/uinput") }
+        lastWriteCount = 0
+        if frame.action == .move, emptyMoves {
+            emptyMovesWritten += 1
+            afterEmptyMove?()
+            return
+        }
+        if frame.action == .land, failingLandings > 0 {
+            failingLandings -= 1
+            throw SystemError(errno: EIO, call: "write", path: "/dev/uinput")
+        }
+        lastWriteCount = 1
         if frame.action == .lift {
             liftsTried += 1
             if failingLifts > 0 {
