@@ -14,8 +14,9 @@ public final class EvdevDevice {
         case event(InputEvent, at: Instant)
         /// The kernel's buffer overflowed and events were lost: a gesture in progress should be
         /// abandoned. Comes just before the SYN_DROPPED event itself, which is followed by
-        /// libevdev's delta from the last known state to the device's current state, ending
-        /// with SYN_REPORT (also when nothing changed), all as ordinary `.event`s.
+        /// libevdev's delta from the last known state to the device's current state as one
+        /// frame, ending with its only SYN_REPORT (also when nothing changed), all as ordinary
+        /// `.event`s.
         case resynchronized(at: Instant)
     }
 
@@ -125,14 +126,23 @@ public final class EvdevDevice {
     /// `maximumEventsPerRead` of them.
     ///
     /// On SYN_DROPPED, `handle` gets `.resynchronized`, then the SYN_DROPPED event and
-    /// libevdev's state delta as ordinary events, always ending with a SYN_REPORT. Does not
-    /// allocate.
+    /// libevdev's state delta as ordinary events, as one frame: a single SYN_REPORT, at its end.
+    /// Does not allocate.
     public func readAvailable(_ handle: (Reading) -> Void) -> DrainEnd {
         Self.drain(path: path, handle) { flags, event in libevdev_next_event(evdev, flags, &event) }
     }
 
     /// The loop of `readAvailable` over `next`, which reads one event as `libevdev_next_event`
     /// does (tests give a script of its answers).
+    ///
+    /// The delta is handed on as one frame, closed by one SYN_REPORT where libevdev's sync ends
+    /// (its EAGAIN): the frame the engine's trackers flag as following SYN_DROPPED must be the
+    /// whole delta. libevdev splits its delta in two frames when a touch ended or changed
+    /// tracking id while events were lost (its sync_state and terminate_slots: those slots'
+    /// ABS_MT_TRACKING_ID -1 and the BTN_TOOL_* they leave, closed by a SYN_REPORT; then the
+    /// keys, axes and restarted slots, closed by another); the second frame's new tracking ids
+    /// then read as fingers landing, unflagged, and a gesture whose landing was lost coasted.
+    /// Its SYN_REPORTs are held back and one, stamped like the last of them, closes the delta.
     ///
     /// libevdev ends its delta with a SYN_REPORT only when the delta holds an event: when the
     /// resynchronisation found nothing changed (events lost with the fingers up and up again)
@@ -149,10 +159,9 @@ public final class EvdevDevice {
         let report = InputEvent(type: EventCode.synchronization, code: EventCode.synReport, value: 0)
         var event = input_event()
         var flags = normal
-        // While resynchronising: when SYN_DROPPED came, and whether the last event handed on
-        // since then was a SYN_REPORT.
-        var droppedAt = Instant.zero
-        var frameClosed = false
+        // While resynchronising: the time of the delta's closing SYN_REPORT (the SYN_DROPPED's
+        // until libevdev sends one, then the last libevdev sent).
+        var closedAt = Instant.zero
         // libevdev's answers so far: events, and the ends of deltas.
         var answers = 0
         while true {
@@ -171,14 +180,15 @@ public final class EvdevDevice {
                 handle(.resynchronized(at: time))
                 handle(.event(read, at: time))
                 flags = sync
-                droppedAt = time
-                frameClosed = false
+                closedAt = time
+            case syncStatus where read == report:
+                // Held back: the delta's frame ends where the delta does.
+                closedAt = time
             case syncStatus:
                 handle(.event(read, at: time))
-                frameClosed = read == report
             case -EAGAIN where flags == sync:
                 // The delta is complete; normal events may follow.
-                if !frameClosed { handle(.event(report, at: droppedAt)) }
+                handle(.event(report, at: closedAt))
                 flags = normal
             case -EAGAIN:
                 return .drained

@@ -76,4 +76,31 @@ import FlickTestSupport
             #expect(pad.coasts.count == 1 && pad.noCoastReasons.isEmpty, "the control scroll coasts:\n\(pad.transcript)")
         }
     }
+
+    /// Two fingers scroll; events are lost while they lift and land again (new tracking ids in
+    /// both slots, the same places); they scroll on and lift. The reader hands libevdev's delta
+    /// on as one frame (`EvdevDevice.drain`: libevdev splits it in two, the ended slots first):
+    /// that frame is flagged, and the fingers it brings are ignored until they lift.
+    /// (EvdevReadTests runs the same story through the reader, as libevdev answers.)
+    @Test func fingersThatLandedAgainWhileEventsWereLostAreIgnoredUntilTheyLift() throws {
+        let pad = try FingerScript(device: "synaptics-t440")
+        pad.down(Vector(x: 30, y: 10), Vector(x: 50, y: 10))
+        pad.move(by: Vector(x: 0, y: 10), over: .milliseconds(50))
+        pad.wait(.milliseconds(8))
+        let a = EventCode.absolute, slot = EventCode.absMTSlot, id = EventCode.absMTTrackingID
+        let delta: [(UInt16, UInt16, Int32)] = [
+            (EventCode.synchronization, EventCode.synDropped, 0),
+            (a, slot, 0), (a, id, -1), (a, slot, 1), (a, id, -1), (EventCode.key, EventCode.toolDoubleTap, 0),
+            (EventCode.key, EventCode.toolDoubleTap, 1), (a, slot, 0), (a, id, 500), (a, slot, 1), (a, id, 501),
+            (EventCode.synchronization, EventCode.synReport, 0),
+        ]
+        for (type, code, value) in delta {
+            _ = pad.engine.handle(InputEvent(type: type, code: code, value: value), from: pad.device, at: pad.now)
+        }
+        pad.move(by: Vector(x: 0, y: 20), over: .milliseconds(80))
+        pad.lift()
+        pad.wait(.seconds(3))
+        #expect(pad.coasts.isEmpty && pad.output.isEmpty, "\(pad.transcript)")
+        #expect(pad.noCoastReasons == [.abandoned], "\(pad.transcript)")
+    }
 }

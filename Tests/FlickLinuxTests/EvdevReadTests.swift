@@ -145,6 +145,89 @@ struct EvdevReadTests {
         #expect(drained.flags == [Self.normalFlag, Self.syncFlag, Self.syncFlag, Self.syncFlag, Self.normalFlag])
     }
 
+    /// libevdev's delta when two fingers lifted and landed again while events were lost (its
+    /// sync_state: terminate_slots ends the slots whose tracking id changed in a frame of their
+    /// own, BTN_TOOL_DOUBLETAP up, then the keys and the restarted slots in a second frame).
+    /// The kernel's current slot is 1, the last the delta names: no closing ABS_MT_SLOT.
+    static func relandedDelta(at microseconds: Int) -> [Answer] {
+        let slot = EventCode.absMTSlot, id = EventCode.absMTTrackingID, doubleTap = EventCode.toolDoubleTap
+        return [
+            .sync(syn, dropped, 0, at: microseconds),
+            .sync(absolute, slot, 0, at: microseconds), .sync(absolute, id, -1, at: microseconds),
+            .sync(absolute, slot, 1, at: microseconds), .sync(absolute, id, -1, at: microseconds),
+            .sync(key, doubleTap, 0, at: microseconds),
+            .sync(syn, report, 0, at: microseconds),
+            .sync(key, doubleTap, 1, at: microseconds),
+            .sync(absolute, slot, 0, at: microseconds), .sync(absolute, id, 500, at: microseconds),
+            .sync(absolute, slot, 1, at: microseconds), .sync(absolute, id, 501, at: microseconds),
+            .sync(syn, report, 0, at: microseconds),
+            .fails(EAGAIN),
+        ]
+    }
+
+    /// libevdev splits a delta in two frames when a touch ended or changed tracking id while
+    /// events were lost; the engine's trackers flag only the frame after SYN_DROPPED, so the
+    /// loop hands the delta on as one frame, its one SYN_REPORT at the end, stamped like
+    /// libevdev's last. The old loop handed on both SYN_REPORTs.
+    @Test("a delta libevdev splits in two frames is handed on as one")
+    func aSplitDeltaIsOneFrame() {
+        var script = Self.relandedDelta(at: 5000)
+        // libevdev stamps its delta with the time of the last event it read; here the frames
+        // differ, to show which stamp the closing SYN_REPORT takes.
+        script[6].microseconds = 5100
+        script[12].microseconds = 5200
+        script.append(.normal(Self.absolute, EventCode.absMTPositionY, 310, at: 9000))
+        script.append(.normal(Self.syn, Self.report, 0, at: 9000))
+        let drained = Self.drain(script)
+        #expect(drained.readings == [
+            "resynchronized @5000", "0 3 0 @5000",
+            "3 47 0 @5000", "3 57 -1 @5000", "3 47 1 @5000", "3 57 -1 @5000", "1 333 0 @5000",
+            "1 333 1 @5000", "3 47 0 @5000", "3 57 500 @5000", "3 47 1 @5000", "3 57 501 @5000",
+            "0 0 0 @5200",
+            "3 54 310 @9000", "0 0 0 @9000",
+        ], "\(drained.readings)")
+        #expect(drained.flags.filter { $0 == Self.syncFlag }.count == 13, "the delta read to libevdev's EAGAIN")
+        #expect(drained.end == .drained)
+    }
+
+    /// Two fingers scroll; events are lost while they lift and land again (new tracking ids, the
+    /// same places); they scroll on and lift. The landing was lost, so the gesture is not one to
+    /// coast: the loop hands on libevdev's delta as one frame, which the tracker flags, and the
+    /// fingers are ignored until they lift. The old loop handed on libevdev's second frame on
+    /// its own, unflagged: two fingers landing, whose scroll then coasted. Without the lost
+    /// events (`lost` false) the same scroll coasts.
+    @Test("a scroll whose fingers lifted and landed again while events were lost does not coast",
+          arguments: [true, false])
+    func aScrollRelandedWhileEventsWereLostDoesNotCoast(lost: Bool) throws {
+        let pad = try FingerScript(device: "synaptics-t440")
+        pad.down(Vector(x: 30, y: 10), Vector(x: 50, y: 10))
+        pad.move(by: Vector(x: 0, y: 10), over: .milliseconds(50))
+        pad.wait(.milliseconds(8))
+        if lost {
+            for event in Self.events(Self.drain(Self.relandedDelta(at: 0))) {
+                _ = pad.engine.handle(event, from: pad.device, at: pad.now)
+            }
+        }
+        pad.move(by: Vector(x: 0, y: 20), over: .milliseconds(80))
+        pad.lift()
+        pad.wait(.seconds(3))
+        if lost {
+            #expect(pad.coasts.isEmpty && pad.output.isEmpty, "\(pad.transcript)")
+            #expect(pad.noCoastReasons == [.abandoned], "\(pad.transcript)")
+        } else {
+            #expect(pad.coasts.count == 1 && pad.noCoastReasons.isEmpty, "the control scroll coasts:\n\(pad.transcript)")
+        }
+    }
+
+    /// The events the loop handed on (not the `.resynchronized` notes), in order.
+    static func events(_ drained: Drained) -> [InputEvent] {
+        drained.readings.compactMap { text in
+            let fields = text.split(separator: " ")
+            guard let type = UInt16(fields[0]) else { return nil }
+            return InputEvent(type: type, code: UInt16(fields[1])!, value: Int32(fields[2])!)
+        }
+    }
+
     @Test("a device unplugged during the resynchronisation vanishes; another error fails the read")
     func endsOfARead() {
         let vanished = Self.drain([.sync(Self.syn, Self.dropped, 0, at: 5000), .fails(ENODEV)])
