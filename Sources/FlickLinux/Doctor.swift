@@ -234,6 +234,10 @@ public struct Doctor {
         public static let loadUinput = UinputDevice.loadModule
         /// Opens /dev/uinput to the user with flickd's udev rule.
         public static let uinputRule = UinputDevice.installUdevRule
+        /// Applies flickd's udev rule, installed already, to /dev/uinput now.
+        public static let applyUinputRule = UinputDevice.applyUdevRule
+        /// Loads uinput now, where flickd's modules-load file (installed) loads it at boot.
+        public static let loadUinputNow = UinputDevice.loadModuleNow
         /// Joins the input group (effective from the next login).
         public static let joinInputGroup = "sudo usermod -aG input $USER, then log out and back in"
         /// Picks up a group added since login.
@@ -349,6 +353,12 @@ public struct Doctor {
             return Check(title: title, status: .ok,
                          detail: "not loaded yet: /dev/uinput is a static node (made at boot by systemd's kmod-static-nodes), and the kernel loads the module when flickd first opens it")
         }
+        if let installed = UinputDevice.installedFile(UinputDevice.modulesLoadFiles, exists: probe.exists) {
+            // Writing the file again to /etc would change nothing, and would shadow the package's.
+            return Check(title: title, status: .failure,
+                         detail: "not loaded: no /sys/module/uinput and no /dev/uinput, so flickd cannot create its virtual touchpad or wheel, though flickd's modules-load file is installed (\(installed)): \(UinputDevice.installedModuleCauses)",
+                         fix: Fix.loadUinputNow)
+        }
         return Check(title: title, status: .failure,
                      detail: "not loaded: no /sys/module/uinput and no /dev/uinput, so flickd cannot create its virtual touchpad or wheel (the fix's second command loads it at every boot; scripts/install and the package do both)",
                      fix: Fix.loadUinput)
@@ -378,6 +388,13 @@ public struct Doctor {
         // Opened as the daemon opens it to create its device, not judged by access(W_OK).
         guard let error = probe.uinputAccess() else {
             return Check(title: title, status: .ok, detail: "yes (opens read-write, as flickd opens it)")
+        }
+        if error.isPermissionDenied, let installed = UinputDevice.installedFile(UinputDevice.udevRuleFiles, exists: probe.exists) {
+            // Writing the rule again to /etc would not help, would shadow the package's and
+            // outlive its purge: the rule is there, and the cause is elsewhere.
+            return Check(title: title, status: .failure,
+                         detail: "no (\(error.reason)), though flickd's udev rule is installed (\(installed)): \(UinputDevice.installedRuleCauses) (the fix applies the rule now); or give /dev/uinput to a group you are in",
+                         fix: Fix.applyUinputRule)
         }
         if error.isPermissionDenied {
             return Check(title: title, status: .failure,

@@ -19,6 +19,55 @@ final class UinputDevice {
         "echo '\(udevRule)' | sudo tee \(udevRuleFile) >/dev/null && sudo udevadm control --reload && sudo udevadm trigger /dev/uinput"
     /// Loads uinput now and has it loaded at every boot, from any directory.
     public static let loadModule = "sudo modprobe uinput && echo uinput | sudo tee /etc/modules-load.d/flickd-uinput.conf >/dev/null"
+
+    /// Every place flickd's udev rule is installed, the one that wins first: scripts/install's
+    /// (`udevRuleFile`, whatever its --prefix: scripts/lib/paths.sh), which overrides the
+    /// package's (scripts/package, packaging/arch).
+    public static let udevRuleFiles = [udevRuleFile, "/usr/lib/udev/rules.d/70-flickd-uinput.rules"]
+    /// Every place flickd's modules-load file is installed: scripts/install's (as in
+    /// `loadModule`) and the package's.
+    public static let modulesLoadFiles = ["/etc/modules-load.d/flickd-uinput.conf", "/usr/lib/modules-load.d/flickd-uinput.conf"]
+    /// Applies flickd's udev rule, already installed, to /dev/uinput now: udev reads its rules
+    /// again and handles the node once more, and uaccess gives it to the active session's user.
+    public static let applyUdevRule = "sudo udevadm control --reload && sudo udevadm trigger --action=change /dev/uinput"
+    /// Loads uinput now, where its modules-load file (installed) loads it at every boot.
+    public static let loadModuleNow = "sudo modprobe uinput"
+
+    /// The first of `files` that `exists`: where flickd installed its file, nil when nowhere.
+    /// A fix that writes the file again to /etc would not help where it is there already: it
+    /// would shadow the package's copy and outlive the package's purge.
+    public static func installedFile(_ files: [String], exists: (String) -> Bool = Syscall.exists) -> String? {
+        files.first(where: exists)
+    }
+
+    /// Why /dev/uinput is not this user's although flickd's udev rule is installed, most
+    /// likely first: uaccess serves only the active local session, and only when udev handles
+    /// the node.
+    public static let installedRuleCauses =
+        "uaccess gives /dev/uinput only to the user of the active local session on the seat, so the likelier cause is the session: an SSH login, a session logind does not count as local (started without pam_systemd), another user's session in front; or the rule was installed after udev last handled /dev/uinput and waits for its next event"
+
+    /// Why uinput is not loaded although flickd's modules-load file is installed.
+    public static let installedModuleCauses =
+        "systemd-modules-load loads it at boot, so the likelier cause is that the file came after the last boot, or that the running kernel has no uinput module (modules of a kernel upgraded since boot replaced, a kernel built without it), which `sudo modprobe uinput` says"
+
+    /// The daemon's fix for /dev/uinput not writable, in sentences: apply the rule installed at
+    /// `installedRule` (and why it did not help), or, where it is not installed, install it.
+    public static func permissionAdvice(installedRule: String?) -> String {
+        guard let installedRule else {
+            return "Install the udev rule that gives the logged-in user access (uaccess; scripts/install and the package do): `\(installUdevRule)`."
+        }
+        return "flickd's udev rule is installed (\(installedRule)): \(installedRuleCauses). Apply it now with `\(applyUdevRule)`."
+    }
+
+    /// The daemon's fix for uinput not loaded, in sentences: load it now, where the
+    /// modules-load file at `installedModules` loads it at boot (and why it is not loaded), or
+    /// now and at every boot.
+    public static func moduleAdvice(installedModules: String?) -> String {
+        guard let installedModules else {
+            return "Load it, now and at every boot, with `\(loadModule)` (scripts/install does both)."
+        }
+        return "flickd's modules-load file is installed (\(installedModules)): \(installedModuleCauses). Load it now with `\(loadModuleNow)`."
+    }
     /// The vendor and product ids flickd's devices declare: none.
     static let vendor: UInt16 = 0
     static let product: UInt16 = 0

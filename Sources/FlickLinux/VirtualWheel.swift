@@ -157,15 +157,13 @@ public struct VirtualWheelError: Error, Hashable, Sendable, CustomStringConverti
             return """
                 cannot create the \(shortName): /dev/uinput is missing (\(underlying.reason)). \
                 flickd sends its smooth scrolling through the kernel's uinput module, which is \
-                not loaded. Load it, now and at every boot, with `\(UinputDevice.loadModule)` \
-                (scripts/install does both). A container or a kernel built without uinput cannot \
-                run flickd.
+                not loaded. \(UinputDevice.moduleAdvice(installedModules: UinputDevice.installedFile(UinputDevice.modulesLoadFiles))) \
+                A container or a kernel built without uinput cannot run flickd.
                 """
         case .permissionDenied:
             return """
                 cannot create the \(shortName): no permission to write /dev/uinput \
-                (\(underlying.reason)). Install the udev rule that gives the logged-in user access \
-                (uaccess; scripts/install and the package do): `\(UinputDevice.installUdevRule)`. \
+                (\(underlying.reason)). \(UinputDevice.permissionAdvice(installedRule: UinputDevice.installedFile(UinputDevice.udevRuleFiles))) \
                 Or add yourself to the input group (`sudo usermod -aG input $USER`, then log in \
                 again) on systems where /dev/uinput belongs to that group.
                 """

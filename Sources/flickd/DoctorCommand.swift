@@ -9,9 +9,16 @@ struct DoctorCommand: FlickdCommand {
             from working. Under each ✗ (and some !) is the command that fixes it. The checks:
             - uinput module: loaded (/sys/module/uinput), built into the kernel (its
               modules.builtin lists uinput.ko), or loaded when /dev/uinput is first
-              opened (a static node, made at boot before the module loads).
+              opened (a static node, made at boot before the module loads). Where
+              flickd's modules-load file is installed (/etc/modules-load.d, or the
+              package's /usr/lib/modules-load.d), the fix loads it now and does not
+              write the file again.
             - /dev/uinput writable: it opens read-write, as flickd opens it to create
-              the virtual device.
+              the virtual device. Where flickd's udev rule is installed
+              (/etc/udev/rules.d, or the package's /usr/lib/udev/rules.d), the fix
+              applies it to /dev/uinput and does not write it again to /etc, and the
+              check names the likelier cause: a session that is not the active local
+              one on the seat.
             - touch devices: each touchpad and touchscreen udev knows, opened read-only.
             - input group: this user is in it, and so is this login session (a user
               added with usermod lacks the group until the next login).

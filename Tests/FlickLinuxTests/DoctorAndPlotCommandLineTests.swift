@@ -108,6 +108,14 @@ import Testing
 
     // MARK: output
 
+    /// `flickd help doctor` says that the uinput fixes apply what is installed (the package's
+    /// files under /usr/lib too) rather than write it again to /etc.
+    @Test func doctorsHelpSaysTheUinputFixesUseWhatIsInstalled() throws {
+        let help = try flickd(["help", "doctor"]).stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
+        #expect(help.contains("Where flickd's udev rule is installed (/etc/udev/rules.d, or the package's /usr/lib/udev/rules.d), the fix applies it to /dev/uinput and does not write it again to /etc"), "\(help)")
+        #expect(help.contains("Where flickd's modules-load file is installed (/etc/modules-load.d, or the package's /usr/lib/modules-load.d), the fix loads it now"), "\(help)")
+    }
+
     @Test func theOutputInUseIsNamed() throws {
         var system = FakeSystem()
         let touchpad = try system.checks().one("output")

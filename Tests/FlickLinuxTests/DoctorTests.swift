@@ -66,6 +66,64 @@ import Testing
         #expect(Doctor.blocks(checks))
     }
 
+    /// The package's udev rule is in /usr/lib/udev/rules.d (scripts/install's in /etc), and
+    /// /dev/uinput is still root's: writing the rule again to /etc would not help (the cause
+    /// is elsewhere), would shadow the package's copy and would outlive its purge. The fix
+    /// applies the installed rule, and the detail names the likelier causes: the session, or
+    /// a rule not yet applied to the node.
+    @Test(arguments: [
+        (["/usr/lib/udev/rules.d/70-flickd-uinput.rules"], "/usr/lib/udev/rules.d/70-flickd-uinput.rules"),
+        (["/etc/udev/rules.d/70-flickd-uinput.rules"], "/etc/udev/rules.d/70-flickd-uinput.rules"),
+        (["/usr/lib/udev/rules.d/70-flickd-uinput.rules", "/etc/udev/rules.d/70-flickd-uinput.rules"], "/etc/udev/rules.d/70-flickd-uinput.rules"),
+    ])
+    func aRootOnlyUinputNodeWithTheRuleInstalledHasTheRuleApplied(rules: [String], named: String) throws {
+        var system = FakeSystem()
+        system.files.formUnion(rules)
+        system.uinputError = SystemError(errno: EACCES, call: "open", path: "/dev/uinput")
+        let checks = system.checks()
+        let writable = try checks.one("/dev/uinput writable")
+        #expect(writable.status == .failure)
+        #expect(writable.fix == "sudo udevadm control --reload && sudo udevadm trigger --action=change /dev/uinput", "\(writable.text)")
+        #expect(writable.detail.hasPrefix("no (Permission denied), though flickd's udev rule is installed (\(named)): uaccess gives /dev/uinput only to the user of the active local session on the seat, so the likelier cause is the session: an SSH login"),
+                "\(writable.text)")
+        #expect(!writable.text.contains("tee "), "\(writable.text)")
+        #expect(Doctor.blocks(checks))
+
+        // The daemon's error says the same.
+        let advice = UinputDevice.permissionAdvice(installedRule: named)
+        #expect(advice == "flickd's udev rule is installed (\(named)): \(UinputDevice.installedRuleCauses). Apply it now with `sudo udevadm control --reload && sudo udevadm trigger --action=change /dev/uinput`.")
+    }
+
+    /// The modules-load file is installed (the package's under /usr/lib) and uinput is not
+    /// loaded: writing the file again to /etc would change nothing. The fix loads it now, and
+    /// the detail says why the boot did not.
+    @Test(arguments: ["/usr/lib/modules-load.d/flickd-uinput.conf", "/etc/modules-load.d/flickd-uinput.conf"])
+    func uinputNotLoadedWithItsModulesLoadFileInstalledIsLoadedNow(file: String) throws {
+        var system = FakeSystem()
+        system.files = ["/dev/input", file]
+        let checks = system.checks()
+        let module = try checks.one("uinput module")
+        #expect(module.status == .failure)
+        #expect(module.fix == "sudo modprobe uinput", "\(module.text)")
+        #expect(module.detail.hasSuffix("though flickd's modules-load file is installed (\(file)): systemd-modules-load loads it at boot, so the likelier cause is that the file came after the last boot, or that the running kernel has no uinput module (modules of a kernel upgraded since boot replaced, a kernel built without it), which `sudo modprobe uinput` says"),
+                "\(module.text)")
+        #expect(UinputDevice.moduleAdvice(installedModules: file)
+                == "flickd's modules-load file is installed (\(file)): \(UinputDevice.installedModuleCauses). Load it now with `sudo modprobe uinput`.")
+    }
+
+    /// Where neither file is installed, the daemon's fixes install them, as before; its error
+    /// looks where the files are on this machine.
+    @Test func theDaemonsUinputFixesInstallWhatIsNotInstalled() {
+        #expect(UinputDevice.permissionAdvice(installedRule: nil) == "Install the udev rule that gives the logged-in user access (uaccess; scripts/install and the package do): `\(UinputDevice.installUdevRule)`.")
+        #expect(UinputDevice.moduleAdvice(installedModules: nil) == "Load it, now and at every boot, with `\(UinputDevice.loadModule)` (scripts/install does both).")
+        #expect(UinputDevice.installedFile(UinputDevice.udevRuleFiles) { $0.hasPrefix("/usr/lib/") } == "/usr/lib/udev/rules.d/70-flickd-uinput.rules")
+        #expect(UinputDevice.installedFile(UinputDevice.modulesLoadFiles) { _ in false } == nil)
+        let denied = VirtualWheelError(SystemError(errno: EACCES, call: "open", path: "/dev/uinput"), device: VirtualTouchpad.name)
+        #expect(denied.description.contains(UinputDevice.permissionAdvice(installedRule: UinputDevice.installedFile(UinputDevice.udevRuleFiles))))
+        let missing = VirtualWheelError(SystemError(errno: ENOENT, call: "open", path: "/dev/uinput"), device: VirtualTouchpad.name)
+        #expect(missing.description.contains(UinputDevice.moduleAdvice(installedModules: UinputDevice.installedFile(UinputDevice.modulesLoadFiles))))
+    }
+
     // MARK: Touch devices and the input group
 
     @Test func aUserOutsideTheInputGroupIsToldToJoinIt() throws {
