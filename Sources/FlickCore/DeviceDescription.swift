@@ -2,7 +2,8 @@
 public enum DeviceKind: String, Sendable, Hashable {
     /// An indirect pointing surface: a scroll is `touchpad.fingers` fingers moving together.
     case touchpad
-    /// A direct-touch screen (`INPUT_PROP_DIRECT`): a drag of `touchscreen.fingers` fingers.
+    /// A touchscreen (`INPUT_PROP_DIRECT`, or touch without a finger tool: `DeviceDescription.kind`):
+    /// a drag of `touchscreen.fingers` fingers.
     case touchscreen
 }
 
@@ -110,26 +111,46 @@ public struct DeviceDescription: Hashable, Sendable {
     }
 
     /// The kind of touch device this is, or nil when it is neither a touchpad nor a touchscreen
-    /// (a mouse, a tablet pen, a joystick).
+    /// (a mouse, a tablet's pen, a joystick, an accelerometer), or one libinput rejects
+    /// (`rangeProblem`).
     ///
-    /// Mirrors udev's input_id rules: a direct device with touch is a touchscreen; an indirect
-    /// one with a finger tool and positions is a touchpad.
+    /// What udev's input_id (test_pointers) tags it, ID_INPUT_TOUCHPAD or
+    /// ID_INPUT_TOUCHSCREEN, and so what libinput reads it as: a pen or stylus makes a tablet,
+    /// even on a screen (a pen digitizer sets INPUT_PROP_DIRECT and BTN_TOUCH); a finger tool
+    /// on an indirect device a touchpad; else touch or INPUT_PROP_DIRECT a touchscreen, with MT
+    /// positions, or with ABS_X/ABS_Y and no mouse button (with one, an absolute mouse, as
+    /// VMware's). A touchscreen need not say it is direct: the old single-touch USB screens
+    /// (usbtouchscreen: eGalax, 3M MicroTouch) declare only BTN_TOUCH, ABS_X and ABS_Y.
     public var kind: DeviceKind? {
-        guard hasPosition else { return nil }
-        let hasTouch = keys.contains(EventCode.touch)
-        if properties.contains(EventCode.propDirect) {
-            return hasTouch || absoluteAxes[EventCode.absMTPositionX] != nil ? .touchscreen : nil
-        }
-        if keys.contains(EventCode.toolPen) { return nil }
-        // As udev's input_id: a finger tool without a pen on an indirect device is a touchpad
-        // (some, like old ALPS pads, declare BTN_TOUCH and never send it).
-        if keys.contains(EventCode.toolFinger) { return .touchpad }
-        // Touchscreens without INPUT_PROP_DIRECT exist (old drivers): touch but no finger tool.
-        if hasTouch && !keys.contains(EventCode.toolFinger) && absoluteAxes[EventCode.absMTPositionX] != nil {
-            return .touchscreen
-        }
-        return nil
+        guard rangeProblem == nil else { return nil }
+        let has = { (code: UInt16) in absoluteAxes[code] != nil }
+        let single = has(EventCode.absX) && has(EventCode.absY)
+        // udev takes a device that claims ABS_MT_SLOT - 1 beside ABS_MT_SLOT to claim every
+        // axis, its MT ones meaning nothing.
+        let multi = has(EventCode.absMTPositionX) && has(EventCode.absMTPositionY)
+            && !(has(EventCode.absMTSlot) && has(EventCode.absMTSlot - 1))
+        guard single || multi else { return nil }
+        // An accelerometer: udev says so before anything else.
+        if properties.contains(Self.propAccelerometer) || (keys.isEmpty && single && has(Self.absZ)) { return nil }
+        // A tablet: libinput reads its pen with its tablet code, never as touches.
+        if keys.contains(EventCode.toolPen) || keys.contains(Self.buttonStylus) { return nil }
+        let direct = properties.contains(EventCode.propDirect)
+        // Some pads (old ALPS ones) declare BTN_TOUCH and never send it: the finger tool decides.
+        if keys.contains(EventCode.toolFinger) && !direct { return .touchpad }
+        guard keys.contains(EventCode.touch) || direct else { return nil }
+        if multi { return .touchscreen }
+        return keys.contains(where: Self.isMouseButton) ? nil : .touchscreen
     }
+
+    /// INPUT_PROP_ACCELEROMETER.
+    private static let propAccelerometer: UInt16 = 0x06
+    /// ABS_Z.
+    private static let absZ: UInt16 = 0x02
+    /// BTN_STYLUS: a pen's barrel button.
+    private static let buttonStylus: UInt16 = 0x14b
+    /// Whether `code` is a mouse button as udev counts them: BTN_MOUSE (BTN_LEFT) up to, not
+    /// including, BTN_JOYSTICK.
+    private static func isMouseButton(_ code: UInt16) -> Bool { (0x110..<0x120).contains(code) }
 
     /// Number of multitouch slots (protocol B), 0 when the device has none.
     public var slotCount: Int {

@@ -79,4 +79,82 @@ import FlickTestSupport
         rejected.absoluteAxes[0x2e] = AxisInfo(minimum: 4, maximum: 4)
         #expect(rejected.rangeProblem?.hasPrefix("absolute axis 0x2e has min == max (4)") == true, "not 0: rejected")
     }
+
+    // MARK: What udev's input_id says the device is
+
+    /// An old USB touchscreen as the kernel's usbtouchscreen driver describes it (eGalax, 3M
+    /// MicroTouch, ...): BTN_TOUCH, ABS_X and ABS_Y (ABS_PRESSURE on some), no
+    /// INPUT_PROP_DIRECT, no finger tool, no MT axes.
+    static func usbTouchscreen(pressure: Bool = false) -> DeviceDescription {
+        var axes = [EventCode.absX: AxisInfo(minimum: 0, maximum: 2047), EventCode.absY: AxisInfo(minimum: 0, maximum: 2047)]
+        if pressure { axes[EventCode.absPressure] = AxisInfo(minimum: 0, maximum: 255) }
+        return DeviceDescription(name: "eGalax Inc. USB TouchController", bustype: 0x03, vendor: 0x0eef, product: 0x0001,
+                                 keys: [EventCode.touch], absoluteAxes: axes)
+    }
+
+    /// A pen digitizer on a screen, modelled on "Wacom HID 5218 Pen": INPUT_PROP_DIRECT and
+    /// BTN_TOUCH as a touchscreen has them, and the pen's tools and barrel buttons.
+    static func penDigitizer() -> DeviceDescription {
+        DeviceDescription(
+            name: "Wacom HID 5218 Pen", bustype: 0x18, vendor: 0x056a, product: 0x5218,
+            properties: [EventCode.propDirect],
+            keys: [EventCode.toolPen, 0x141, EventCode.touch, 0x14b, 0x14c],  // BTN_TOOL_RUBBER, BTN_STYLUS, BTN_STYLUS2
+            absoluteAxes: [EventCode.absX: AxisInfo(minimum: 0, maximum: 25978, resolution: 100),
+                           EventCode.absY: AxisInfo(minimum: 0, maximum: 14612, resolution: 100),
+                           EventCode.absPressure: AxisInfo(minimum: 0, maximum: 4095),
+                           0x1a: AxisInfo(minimum: -9000, maximum: 9000), 0x1b: AxisInfo(minimum: -9000, maximum: 9000)])
+    }
+
+    /// udev's input_id tags such a screen ID_INPUT_TOUCHSCREEN (touch, no finger tool, no mouse
+    /// button) and libinput reads it as a touch device; flickd opened it as the touchscreen udev
+    /// says it is and then ignored it as "not a touchpad or touchscreen" (it asked an indirect
+    /// screen for MT positions).
+    @Test(arguments: [false, true])
+    func aSingleTouchScreenThatDoesNotSayItIsDirectIsATouchscreen(pressure: Bool) {
+        let screen = Self.usbTouchscreen(pressure: pressure)
+        #expect(screen.kind == .touchscreen)
+        guard case .stopOnly = Engine().addDevice(1, description: screen) else {
+            Issue.record("the screen is not read (touchscreens are off by default: they only stop coasts)")
+            return
+        }
+    }
+
+    /// udev's other rules around it: with a mouse button and only ABS_X/ABS_Y it is an absolute
+    /// mouse (VMware's), direct or not; MT positions make it a touchscreen all the same; without
+    /// BTN_TOUCH an indirect device is neither.
+    @Test func aMouseButtonMakesASingleTouchScreenAMouse() {
+        var mouse = Self.usbTouchscreen()
+        mouse.keys.insert(EventCode.buttonLeft)
+        #expect(mouse.kind == nil)
+        mouse.properties = [EventCode.propDirect]
+        #expect(mouse.kind == nil)
+        var multitouch = mouse
+        multitouch.absoluteAxes[EventCode.absMTPositionX] = AxisInfo(minimum: 0, maximum: 2047)
+        multitouch.absoluteAxes[EventCode.absMTPositionY] = AxisInfo(minimum: 0, maximum: 2047)
+        #expect(multitouch.kind == .touchscreen)
+        var untouched = Self.usbTouchscreen()
+        untouched.keys = []
+        #expect(untouched.kind == nil)
+        untouched.properties = [EventCode.propDirect]
+        #expect(untouched.kind == .touchscreen, "direct: udev needs no BTN_TOUCH")
+    }
+
+    /// A pen digitizer sets INPUT_PROP_DIRECT and BTN_TOUCH, as a touchscreen does; udev tags
+    /// anything with BTN_TOOL_PEN or BTN_STYLUS a tablet, and libinput reads its pen with its
+    /// tablet code. flickd read it as a touchscreen: a pen stroke could coast, and the pen
+    /// counted as a touch device (a recording's busier one, the one `flickd replay` reads).
+    @Test func aPenDigitizerIsATabletNotATouchscreen() throws {
+        let pen = Self.penDigitizer()
+        #expect(pen.kind == nil)
+        #expect(Engine().addDevice(1, description: pen) == .ignored(why: "not a touchpad or touchscreen"))
+        var stylusOnly = pen
+        stylusOnly.keys.remove(EventCode.toolPen)
+        #expect(stylusOnly.kind == nil, "BTN_STYLUS alone makes a tablet too")
+        var indirect = pen
+        indirect.properties = []
+        indirect.keys.insert(EventCode.toolFinger)
+        #expect(indirect.kind == nil, "a tablet with a finger tool (a pen tablet's pad) is no touchpad")
+        // The same display's finger-touch node is a touchscreen.
+        #expect(try Fixtures.device("wacom-cintiq-13hdt-finger").kind == .touchscreen)
+    }
 }

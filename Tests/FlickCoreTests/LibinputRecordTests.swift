@@ -222,6 +222,49 @@ import FlickTestSupport
         #expect(screenBusier.otherTouchDevices.map(\.description) == ["SynPS/2 Synaptics TouchPad (/dev/input/event5)"])
     }
 
+    /// A convertible's pen digitizer listed beside its touchpad, and busier (a stroke of 30
+    /// frames): it sets INPUT_PROP_DIRECT and BTN_TOUCH as a touchscreen does, but udev and
+    /// libinput read it as a tablet, so the touchpad is replayed and the pen is not named among
+    /// the other touch devices. flickd took the pen for a touchscreen and replayed its stroke.
+    @Test func aPenListedBesideTheTouchpadIsNotReplayed() throws {
+        var pen = """
+            - node: /dev/input/event12
+              evdev:
+                name: "Wacom HID 5218 Pen"
+                id: [24, 1386, 21016, 256]
+                codes:
+                  1: [320, 321, 330, 331, 332] # EV_KEY
+                  3: [0, 1, 24, 26, 27] # EV_ABS
+                absinfo:
+                  0: [0, 25978, 0, 0, 100]
+                  1: [0, 14612, 0, 0, 100]
+                  24: [0, 4095, 0, 0, 0]
+                  26: [-9000, 9000, 0, 0, 57]
+                  27: [-9000, 9000, 0, 0, 57]
+                properties: [1]
+              events:
+
+            """
+        for frame in 0..<30 {
+            let time = 100_000 + 5000 * frame
+            pen += "      - evdev:\n"
+            if frame == 0 {
+                pen += "        - [  0, \(time),   1, 320,       1]\n        - [  0, \(time),   1, 330,       1]\n"
+            }
+            pen += "        - [  0, \(time),   3,   1, \(5000 + 100 * frame)]\n        - [  0, \(time),   0,   0,       0]\n"
+        }
+        let alone = try Recording.load(text: LibinputRecordSamples.twoFingerScroll)
+        for (before, after) in [([pen], [String]()), ([], [pen])] {
+            let recording = try Recording.load(text: LibinputRecordSamples.withDevices(before: before, after: after, count: 2))
+            #expect(recording.description.name == "SynPS/2 Synaptics TouchPad")
+            #expect(recording.events == alone.events, "the touchpad's events, none of the pen's")
+            #expect(recording.otherTouchDevices.isEmpty, "\(recording.otherTouchDevices.map(\.description))")
+        }
+        let penOnly = try Recording.load(text: LibinputRecordSamples.withDevices(before: [pen], count: 2), device: "/dev/input/event12")
+        #expect(penOnly.events.count == 30 * 2 + 2, "the pen's stroke, read: it is the busier device")
+        #expect(penOnly.description.kind == nil)
+    }
+
     /// The busier device is the one with more evdev frames (SYN_REPORTs): a touchscreen's
     /// hidraw and empty libinput entries count for nothing.
     @Test func onlyEvdevFramesCountTowardTheBusierDevice() throws {
