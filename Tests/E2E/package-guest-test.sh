@@ -5,21 +5,35 @@
 #   Tests/E2E/package-guest-test.sh [--deb FILE]
 #
 # On the host it builds the package (scripts/package into .cache/package-test), unless --deb
-# names one, then boots the guest and runs itself there. In the guest (root, writable overlay
-# root whose lower layer is the host's /, udevd running, no systemd as PID 1) it
+# names one, and a next version of it for the upgrade: the same binary packaged with the next
+# Debian revision (scripts/package --binary --revision into .cache/package-test-next; so a
+# --deb FILE must hold a binary of this tree's version); then it boots the guest and runs
+# itself there. In the guest (root, writable overlay root whose lower layer is the host's /,
+# udevd running, no systemd as PID 1) it
 #   - starts journald and a systemd user manager for a new user "tester" who is in the input
 #     group (as the README asks of a user installing the package), as logind would at login;
+#   - runs the package's postinst with modprobe and udevadm stood in for: in a container
+#     (/run/.containerenv, /.dockerenv, or /run/systemd/container, which systemd-detect-virt
+#     reads) it runs neither and says nothing; outside one it runs both. (The guest is no
+#     container, but its root is the host's, which may be a Docker container's: the test
+#     removes /.dockerenv from the guest's overlay, not from the host);
 #   - unloads uinput, then runs `apt-get install /path/to/flickd_*.deb` offline: the guest has
 #     no network, and apt is pointed at an empty package-list directory, so the dependencies
 #     must be among the installed packages (`--no-download` is no help: apt 2.6 then refuses
 #     a local .deb with "Pathname to install is not absolute");
-#   - checks the files, that postinst loaded uinput and applied the udev rule (uaccess tag),
-#     that the unit passes `systemd-analyze verify`, that nothing was enabled or started;
+#   - checks the files (the udev rule's comment: its source's, with where it is installed
+#     said anew), that postinst loaded uinput and applied the udev rule (uaccess tag), said
+#     nothing of an upgrade, that the unit passes `systemd-analyze verify`, that nothing was
+#     enabled or started;
 #   - as tester: `systemctl --user enable --now flickd` (what the README says), the service is
 #     active from /usr/bin/flickd with its default output, the virtual touchpad, and a
 #     two-finger flick on a virtual T440 coasts: libinput reads finger scrolling from flickd's
 #     virtual touchpad after the real pad's release, the way the fingers went, ending in a
 #     scroll stop, and no button or pointer motion from it;
+#   - the upgrade: `apt-get install` of the next version while tester's service runs; postinst
+#     says that running services keep their old version until their user restarts them, and
+#     how; the service runs on from the old, deleted binary (the package restarts nothing);
+#     the command postinst gives, run as tester, moves it to the new /usr/bin/flickd;
 #   - `man flickd`, `man flickd-run` and `man -l` render; the completions load in bash;
 #   - `apt-get remove` leaves tester's running service and ~/.config alone, and after the
 #     user stops it, `apt-get purge` leaves no file of the package behind: none of the files
@@ -43,20 +57,37 @@ if [ "${1:-}" != --in-guest ]; then
         "") ;;
         *) echo "usage: $0 [--deb FILE]" >&2; exit 2 ;;
     esac
+    next_args=()
     if [ -z "$deb" ]; then
         out=$repo/.cache/package-test
         rm -rf "$out"
         deb=$("$repo/scripts/package" --output "$out")
+        next_args+=(--no-deps)  # the build just installed them
     fi
     deb=$(cd "$(dirname "$deb")" && pwd)/$(basename "$deb")
+    # The next version: the package's own binary under the next Debian revision (N+1 after a
+    # numeric revision N, else N with "+1" appended, which dpkg sorts after N too).
+    version=$(dpkg-deb -f "$deb" Version)
+    revision=${version##*-}
+    case "$revision" in
+        *[!0-9]*) next=$revision+1 ;;
+        *) next=$((revision + 1)) ;;
+    esac
+    next_out=$repo/.cache/package-test-next
+    rm -rf "$next_out"
+    mkdir -p "$next_out/binary"
+    dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$next_out/binary" ./usr/bin/flickd
+    upgrade=$("$repo/scripts/package" "${next_args[@]}" --binary "$next_out/binary/usr/bin/flickd" \
+        --revision "$next" --output "$next_out")
     devices=$repo/Tests/Fixtures/devices
     "$here/guest" setup
-    exec "$here/guest" run --timeout 900 -- "$here/package-guest-test.sh" --in-guest "$deb" "$devices"
+    exec "$here/guest" run --timeout 900 -- "$here/package-guest-test.sh" --in-guest "$deb" "$devices" "$upgrade"
 fi
 
 # ------------------------------------------------------------------------------- in the guest ---
 deb=$2
 devices=${3:-}
+upgrade=${4:-}
 [ "${E2E_GUEST:-}" = 1 ] || { echo "--in-guest is for the e2e guest" >&2; exit 2; }
 # shellcheck source=checks.sh
 . "$here/checks.sh"
@@ -100,6 +131,44 @@ echo "  (snapshot of $(echo "$before" | wc -l) files taken at $SECONDS s)"
 uinput_unloaded=0
 if rmmod uinput 2>/dev/null; then uinput_unloaded=1; fi
 
+# The package's postinst in a container and out of one, with modprobe and udevadm stood in for
+# (each logs its arguments and fails, as modprobe does in a container): nothing real is loaded
+# or reloaded. The guest is no container, but its root is the host's, which may carry Docker's
+# mark; the guest's overlay drops it (the host keeps its own).
+rm -f /.dockerenv /run/.containerenv /run/systemd/container
+mkdir -p "$E2E_TMP/control" "$E2E_TMP/stubs"
+dpkg-deb -e "$deb" "$E2E_TMP/control"
+for tool in modprobe udevadm; do
+    printf '#!/bin/sh\necho "%s $*" >>"%s"\nexit 1\n' "$tool" "$E2E_TMP/stub-calls" >"$E2E_TMP/stubs/$tool"
+    chmod 0755 "$E2E_TMP/stubs/$tool"
+done
+postinst_in() {  # MARK CONTENT: postinst configure (a first install) with MARK present ("" none)
+    local mark=$1
+    if [ -n "$mark" ]; then mkdir -p "$(dirname "$mark")" && printf '%s' "$2" >"$mark"; fi
+    : >"$E2E_TMP/stub-calls"
+    PATH="$E2E_TMP/stubs:$PATH" sh "$E2E_TMP/control/postinst" configure "" >"$E2E_TMP/postinst.out" 2>&1
+    local status=$?
+    if [ -n "$mark" ]; then rm -f "$mark"; fi
+    return "$status"
+}
+echo "== postinst in a container and out of one ($SECONDS s)"
+for mark in /run/.containerenv /.dockerenv /run/systemd/container; do
+    content=""; [ "$mark" = /run/systemd/container ] && content=lxc
+    check "postinst exits 0 with $mark" postinst_in "$mark" "$content"
+    check "in a container ($mark) postinst runs neither modprobe nor udevadm$(tr '\n' ';' <"$E2E_TMP/stub-calls" | sed 's/^./, ran: &/')" \
+        test ! -s "$E2E_TMP/stub-calls"
+    check "in a container ($mark) postinst says nothing$(tr '\n' ';' <"$E2E_TMP/postinst.out" | sed 's/^./, said: &/')" \
+        test ! -s "$E2E_TMP/postinst.out"
+done
+check "postinst exits 0 outside a container" postinst_in "" ""
+check "outside a container postinst reloads the udev rules and applies them to /dev/uinput" \
+    bash -c 'grep -qx "udevadm control --reload" "$0" && grep -q "^udevadm trigger .*--sysname-match=uinput" "$0"' "$E2E_TMP/stub-calls"
+if [ "$uinput_unloaded" = 1 ]; then
+    check "outside a container postinst loads uinput, and says so when it cannot" \
+        bash -c 'grep -qx "modprobe -q uinput" "$0" && grep -q "could not load the uinput module now" "$1"' \
+        "$E2E_TMP/stub-calls" "$E2E_TMP/postinst.out"
+fi
+
 # man-db's dpkg trigger runs `mandb -pq`, which stats all ~20,000 man pages: 7 minutes over 9p
 # under emulation. The test turns the trigger off (the debconf answer man-db/auto-update=false
 # does the same) and indexes the package's own pages itself, below.
@@ -113,6 +182,7 @@ else
 fi
 sed 's/^/  | /' "$E2E_TMP/apt-install.log"
 check "dpkg: flickd is installed" bash -c "dpkg-query -W -f='\${Status}' flickd | grep -qx 'install ok installed'"
+check "a first install says nothing of an upgrade" bash -c '! grep -q "upgraded from" "$0"' "$E2E_TMP/apt-install.log"
 
 mode_is() { [ "$(stat -c '%a %U' "$1" 2>/dev/null)" = "$2" ]; }
 check "/usr/bin/flickd 755 root" mode_is /usr/bin/flickd "755 root"
@@ -125,6 +195,19 @@ for f in /usr/lib/systemd/user/flickd.service /usr/lib/udev/rules.d/70-flickd-ui
     check "$f 644 root" mode_is "$f" "644 root"
 done
 dpkg -L flickd | while read -r f; do [ -d "$f" ] || echo "$f"; done >"$E2E_TMP/flickd-files"
+# The rule's comment is its source's, but for the sentence on where it is installed: no
+# sentence cut in half (the words of the comment lines, on one line).
+comment_words() { sed -n 's/^#//p' "$1" | tr -s ' \n' '  '; }
+rule_source=$(comment_words "$repo/systemd/70-flickd-uinput.rules")
+rule_expected=${rule_source/"Installed by scripts/install to /etc/udev/rules.d/."/"Installed by the flickd package to /usr/lib/udev/rules.d/; a file of the same name in /etc/udev/rules.d/ overrides it."}
+rule_installed=$(comment_words /usr/lib/udev/rules.d/70-flickd-uinput.rules)
+check "the udev rule's comment is its source's, saying where the package installs it" \
+    test "$rule_installed" = "$rule_expected"
+[ "$rule_installed" = "$rule_expected" ] || diff <(fold -s -w 90 <<<"$rule_expected") <(fold -s -w 90 <<<"$rule_installed") | sed 's/^/    /' || true
+check "the modules-load file says where the package installs it" \
+    grep -qx '# Installed by the flickd package to /usr/lib/modules-load.d/.' /usr/lib/modules-load.d/flickd-uinput.conf
+check "the unit says where the package installs it" \
+    grep -q '^# Installed by the flickd package to /usr/lib/systemd/user/ ' /usr/lib/systemd/user/flickd.service
 check "nothing installed in /etc (the package's defaults live under /usr/lib)" \
     bash -c '! dpkg -L flickd | grep -q "^/etc/"'
 check "the unit runs /usr/bin/flickd" grep -qx 'ExecStart=/usr/bin/flickd run' /usr/lib/systemd/user/flickd.service
@@ -239,6 +322,41 @@ elif [ -n "$devices" ]; then
     check "no button, pointer motion, touch, swipe or pinch from flickd virtual touchpad${others:+, was:$others}" test -z "$others"
     check "libinput discarded no touch jump of flickd virtual touchpad" \
         bash -c '! grep -qi "flickd virtual touchpad.*jump" "$0"' "$E2E_TMP/libinput.log"
+fi
+
+# The upgrade, while tester's service runs: dpkg replaces /usr/bin/flickd under it.
+echo "== apt-get install of the next version, tester's service running ($SECONDS s)"
+if [ -z "$upgrade" ]; then
+    fail "the upgrade (no next version given)"
+else
+    from=$(dpkg-query -W -f='${Version}' flickd)
+    to=$(dpkg-deb -f "$upgrade" Version)
+    old_pid=$(as_tester systemctl --user show -P MainPID flickd)
+    if apt_offline install -y "$upgrade" >"$E2E_TMP/apt-upgrade.log" 2>&1; then
+        pass "apt-get install ./$(basename "$upgrade") over $from exits 0, offline"
+    else
+        fail "apt-get install ./$(basename "$upgrade") over $from exits 0, offline"
+    fi
+    sed 's/^/  | /' "$E2E_TMP/apt-upgrade.log"
+    check "dpkg: flickd $to is installed, was: $(dpkg-query -W -f='${Version}' flickd)" \
+        test "$(dpkg-query -W -f='${Version}' flickd)" = "$to"
+    check "postinst says that running services keep their old version, upgraded from $from" \
+        grep -qF "flickd: upgraded from $from. Running flickd services keep their old version, reloads included" "$E2E_TMP/apt-upgrade.log"
+    # (apt gives dpkg a terminal: its lines end in CR LF.)
+    restart=$(tr -d '\r' <"$E2E_TMP/apt-upgrade.log" | sed -n 's/^ *their user runs "\(.*\)" or logs in again\.$/\1/p')
+    check "and how each user moves to the new one: '$restart'" \
+        test "$restart" = "systemctl --user daemon-reload && systemctl --user restart flickd"
+    pid=$(as_tester systemctl --user show -P MainPID flickd)
+    check "the package restarted nothing: the service runs on as pid $old_pid, was: $pid" test "$pid" = "$old_pid"
+    exe=$(readlink /proc/"${pid:-0}"/exe 2>/dev/null || true)
+    check "from the old binary, which dpkg replaced: '$exe'" test "$exe" = "/usr/bin/flickd (deleted)"
+    check "tester runs what postinst says: $restart" as_tester sh -c "${restart:-false}"
+    state=$(as_tester systemctl --user is-active flickd || true)
+    check "flickd.service is active again, was: $state" test "$state" = active
+    pid=$(as_tester systemctl --user show -P MainPID flickd)
+    exe=$(readlink /proc/"${pid:-0}"/exe 2>/dev/null || true)
+    check "a new process ($old_pid -> $pid) runs the new /usr/bin/flickd: '$exe'" \
+        test "$pid" != "$old_pid" -a "$exe" = /usr/bin/flickd
 fi
 
 echo "== man pages and completions ($SECONDS s)"
