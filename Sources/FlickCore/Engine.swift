@@ -528,17 +528,28 @@ public final class Engine {
         unwrittenHiRes.horizontal += Int64(output.horizontalHiRes)
     }
 
-    /// Stops a running coast at once: no further output.
+    /// Stops a running coast at once: no further output. For `.sessionInactive` the virtual
+    /// fingers, gliding or resting, lift at once too.
     public func stop(at time: Instant, reason: StopReason) {
         // Shutting down, resting fingers settle and lift without waiting for a hand.
         if reason == .shutdown { fingers.handLifted(from: nil) }
-        guard let running = coast else { return }
-        if reason == .touch {
-            stoppedCoast = (running.source, running.velocity(at: time), time)
+        if let running = coast {
+            if reason == .touch {
+                stoppedCoast = (running.source, running.velocity(at: time), time)
+            }
+            // The fingers stop moving now and lift once still long enough (never while moving).
+            fingers.freeze(at: time)
+            finish(at: time, reason: reason)
         }
-        // The fingers stop moving now and lift once still long enough (never while moving).
-        fingers.freeze(at: time)
-        finish(at: time, reason: reason)
+        if reason == .sessionInactive && fingers.isDown {
+            // The session whose apps the rest and the settle frames are for no longer reads the
+            // device (logind revoked its access at the switch); written later, they would reach
+            // the compositor of the session now in front, which opens the device with two
+            // fingers down and could take their lift for a two-finger tap. Lifted now, the device
+            // is at rest before that compositor reads it.
+            let lift = fingers.liftNow()
+            if output == .touchpad, let lift { onTouchFrame?(lift, time) }
+        }
     }
 
     private func finish(at time: Instant, reason: StopReason) {

@@ -855,6 +855,16 @@ public struct VirtualFingers: Sendable {
             : Vector(x: direction.x < 0 ? -1 : 1, y: 0)
     }
 
+    /// Lifts the fingers at once, wherever they are and however they move, and forgets them:
+    /// the lift frame to write, nil when they are up. Only where no one reads what the rest
+    /// before the lift is for (`Engine.stop` for `.sessionInactive`).
+    public mutating func liftNow() -> TouchFrame? {
+        guard isDown else { return nil }
+        let frame = TouchFrame(action: .lift, first: first, second: second)
+        abandon()
+        return frame
+    }
+
     /// Forgets the fingers without a frame: the device they were on is gone (its removal ended
     /// the touches in the kernel and libinput).
     public mutating func abandon() {

@@ -270,6 +270,30 @@ import FlickTestSupport
         }
     }
 
+    @Test("another user's session in front, the fingers gliding or resting: they lift at once, with no settle frame")
+    func sessionInactiveLiftsAtOnce() throws {
+        for resting in [false, true] {
+            let pad = Pad()
+            let stop: Instant
+            if resting {
+                // A glide stopped by a key: the fingers rest, settle frames and the lift owed.
+                pad.script.engine.stop(at: pad.stopped(), reason: .key)
+                pad.script.wait(.milliseconds(50))
+                stop = pad.script.now
+            } else {
+                stop = pad.stopped()
+            }
+            let before = pad.frames.count
+            #expect(pad.script.engine.hasFingersDown, "resting: \(resting)")
+            pad.script.engine.stop(at: stop, reason: .sessionInactive)
+            pad.script.wait(.seconds(2))
+            let after = pad.frames.dropFirst(before)
+            #expect(after.map(\.frame.action) == [.lift], "resting: \(resting): \(after.map(\.frame.action))")
+            #expect(after.first?.time == stop, "resting: \(resting)")
+            #expect(!pad.script.engine.hasFingersDown)
+        }
+    }
+
     @Test("one finger that rests or moves after the stop, or two that drift less than libinput's scroll start: the settle frames come")
     func handMakesNoScroll() throws {
         for how in ["one finger rests", "one finger moves", "two fingers drift 1.2 mm", "one finger moves, a second lands"] {
