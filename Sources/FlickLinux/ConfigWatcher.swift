@@ -140,10 +140,9 @@ public final class ConfigWatcher {
         fileDescriptor = try Syscall.inotifyCreate()
         // With requireWatch the caller says what is lost, and a failure at the start is thrown.
         rearm(quiet: requireWatch)
-        if requireWatch, let failure = failureAtStart {
-            Syscall.close(fileDescriptor)
-            throw failure
-        }
+        // Thrown from a whole object, deinit runs and closes the descriptor (closing it here too
+        // closed it twice: a number another thread may have been given meanwhile).
+        if requireWatch, let failure = failureAtStart { throw failure }
     }
 
     deinit {

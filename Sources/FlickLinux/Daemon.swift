@@ -1123,8 +1123,9 @@ public final class Daemon {
                     reread(id, open, as: node, at: now())
                     break
                 }
-                let judged = !node.syspath.isEmpty && unusedTouchNodes[node.devnode] == node.syspath
-                open(node, at: now(), announced: true, judgedBefore: judged)
+                // A touch device judged not used before is judged again (a hwdb entry may have
+                // fixed its axes); the same judgement is said at debug level (`keeps`).
+                open(node, at: now(), announced: true)
             case .removed(let devnode, let syspath):
                 // A late removal of the device a node had before (read after a rescan) leaves
                 // what is known of the one there now.
@@ -1204,9 +1205,8 @@ public final class Daemon {
     }
 
     /// Opens `node` and puts it to its use, or logs why not; `announced`: udev has just reported
-    /// it (an add or change), rather than a scan having listed it; `judgedBefore`: it is a touch
-    /// device judged not used before, whose same judgement is said at debug level.
-    private func open(_ node: InputNode, at time: Instant, announced: Bool = false, judgedBefore: Bool = false) {
+    /// it (an add or change), rather than a scan having listed it.
+    private func open(_ node: InputNode, at time: Instant, announced: Bool = false) {
         guard !paused else { return }
         if let id = idsByNode[node.devnode] {
             // Another device at a node still open: the kernel gave the node to a new device
@@ -1272,7 +1272,7 @@ public final class Daemon {
             hasButtons = description.hasPointerButtons
             let glides = desktopAnswer?.perDevice?.driverGlides(for: DeviceIdentity(description))
             guard keeps(engine.addDevice(id, description: description, driverGlides: glides, currentSlot: device.currentSlot), node: node,
-                        buttons: hasButtons, sizeHint: device.sizeHint, again: judgedBefore) else {
+                        buttons: hasButtons, sizeHint: device.sizeHint) else {
                 engine.removeDevice(id, at: time)
                 if glides != nil { closedForDriverGlides[node.devnode] = DeviceIdentity(description) }
                 unusedTouchNodes[node.devnode] = node.syspath
@@ -1313,15 +1313,13 @@ public final class Daemon {
     }
 
     /// Whether a touch device with `admission` is kept open (and in the engine); logs the
-    /// decision.
-    /// `again`: the same device was judged not used before; that judgement again goes to debug.
-    private func keeps(_ admission: DeviceAdmission, node: InputNode, buttons: Bool, sizeHint: LibinputQuirks.Hint? = nil,
-                       again: Bool = false) -> Bool {
+    /// decision. A device judged not used as before (a udev change, a rescan or a reload judging
+    /// it again) is said at debug level; a new reason, or another device at the node, at info.
+    private func keeps(_ admission: DeviceAdmission, node: InputNode, buttons: Bool, sizeHint: LibinputQuirks.Hint? = nil) -> Bool {
         let label = "\(node.devnode) (\(node.printedName))"
-        // Said of this device before: at debug level (a rescan or reload judging it again).
         func sayNotUsed(_ line: String) {
             let said = !node.syspath.isEmpty && unusedTouchNodes[node.devnode] == node.syspath && unusedTouchLines[node.devnode] == line
-            if again || said { logger.debug("\(line)") } else { logger.info("\(line)") }
+            if said { logger.debug("\(line)") } else { logger.info("\(line)") }
             unusedTouchLines[node.devnode] = line
         }
         switch admission {

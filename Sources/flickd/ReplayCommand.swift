@@ -33,7 +33,8 @@ struct ReplayCommand: FlickdCommand {
             and their release velocities are the same with either output, and the default virtual \
             touchpad carries the same coasts as finger motion, which libinput and the apps \
             scale themselves. Each output line is one wheel event: seconds since the \
-            recording's first event, of whichever device (a libinput record file's own times), the code (REL_WHEEL_HI_RES, REL_HWHEEL_HI_RES, REL_WHEEL, \
+            recording's earliest event, of whichever device (a libinput record file's own times, \
+            shifted where an event came before the file's zero), the code (REL_WHEEL_HI_RES, REL_HWHEEL_HI_RES, REL_WHEEL, \
             REL_HWHEEL) and the value. REL_WHEEL > 0 scrolls up; REL_HWHEEL > 0 scrolls right; \
             120 hi-res units are one wheel detent. A summary follows: gestures seen, coasts \
             started with their release velocity, the reason each other gesture did not coast, \

@@ -834,8 +834,8 @@ struct DaemonDeviceTests {
     }
 
     /// A keyboard and a mouse flickd may not read (not in the input group): said once, at the
-    /// start; a udev change of each, a rescan after lost events and a reload find them refused
-    /// again and say so in the debug log only. One unplugged and plugged in again is new.
+    /// start; a udev change of each and a rescan after lost events (as a reload's) find them
+    /// refused again and say so in the debug log only. One unplugged and plugged in again is new.
     @Test func refusedMiceAndKeyboardsAreWarnedOfOnce() throws {
         let source = ScriptedDevices()
         let keyboard = try source.node(1, .keyboard, name: "AT Translated Set 2 keyboard")
@@ -941,6 +941,31 @@ struct DaemonDeviceTests {
         #expect(log.lines.contains { $0.hasPrefix("info: /dev/input/event5 (SynPS/2 Synaptics TouchPad): not used") }, "\(log.lines)")
         #expect(log.lines.contains { $0.hasPrefix("info: /dev/input/event5 (SynPS/2 Synaptics TouchPad): touchpad") && $0.hasSuffix("flicks coast") },
                 "\(log.lines)")
+    }
+
+    /// A touchpad set aside, then a udev "change" after which it is set aside for another
+    /// reason: the new reason is said at info (a "change" said every repeat at debug level,
+    /// whatever it said); the same reason again, at debug.
+    @Test func aChangeThatSetsADeviceAsideForAnotherReasonIsSaid() throws {
+        let source = ScriptedDevices()
+        let pad = try source.node(5, .touchpad, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440")
+        let fixed = try #require(source.descriptions[pad.devnode])
+        var noRange = fixed
+        noRange.absoluteAxes = noRange.absoluteAxes.mapValues { var axis = $0; axis.maximum = axis.minimum; return axis }
+        var noPositions = fixed
+        for code in [EventCode.absX, EventCode.absY, EventCode.absMTPositionX, EventCode.absMTPositionY] { noPositions.absoluteAxes[code] = nil }
+        source.descriptions[pad.devnode] = noRange
+        source.present = [pad]
+        let log = try Self.run(source, steps: [
+            {
+                source.descriptions[pad.devnode] = noPositions
+                return [.changed(pad)]
+            },
+            { [.changed(pad)] },
+        ])
+        let notUsed = log.lines.filter { $0.contains("/dev/input/event5 (SynPS/2 Synaptics TouchPad): not used") }
+        #expect(notUsed.count == 3 && Set(notUsed).count == 3, "\(log.lines)")
+        #expect(notUsed.map { $0.prefix { $0 != ":" } } == ["info", "info", "debug"], "\(notUsed)")
     }
 
     /// A touchpad read with its own resolution; then a hwdb entry gives it another and `udevadm
