@@ -392,8 +392,11 @@ public struct ContactTracker {
             newTouch: newTouch, resynchronized: dropped || keysReleasedUnderContacts,
             togetherMillimetres: motion.together, apartMillimetres: motion.apart)
         // A gesture's fingers land in a frame where the count changes: the next frames' motion
-        // is measured from there.
-        if fingers != previousFingerCount { markBaseline() }
+        // is measured from there. A resynchronisation's frame may replace every contact with the
+        // count unchanged (fingers lifted and landed again while events were lost, libevdev's
+        // delta handed on as one frame): measured from the old contacts, the new ones would
+        // never move.
+        if fingers != previousFingerCount || dropped { markBaseline() }
         dropped = false
         previousToolCount = tools
         previousFingerCount = fingers

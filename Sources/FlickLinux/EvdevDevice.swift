@@ -182,7 +182,11 @@ public final class EvdevDevice {
                 flags = sync
                 closedAt = time
             case syncStatus where read == report:
-                // Held back: the delta's frame ends where the delta does.
+                // Held back: the delta's frame ends where the delta does. (libevdev 1.13 may
+                // answer a few real events after its delta with the sync status too: terminate_slots
+                // queues BTN_TOOL_* events for codes the device lacks, which are dropped without
+                // counting down the delta. They join the flagged frame, so a touch that landed
+                // right then is ignored until it lifts: rare, and no coast comes of it.)
                 closedAt = time
             case syncStatus:
                 handle(.event(read, at: time))

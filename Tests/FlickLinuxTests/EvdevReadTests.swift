@@ -219,6 +219,38 @@ struct EvdevReadTests {
         }
     }
 
+    /// A glide on the virtual touchpad stopped by a hand; events are lost while the hand lifts
+    /// and lands again (new tracking ids, the count unchanged: the delta is one frame); the
+    /// hand then scrolls. The scroll is seen as the hand's: the resting virtual fingers drop
+    /// their settle frames (`VirtualFingers.handScrolls`), as without the loss, rather than
+    /// writing them in the middle of the hand's scroll once the hand's hold (1 s) ran out.
+    @Test("a hand that landed again while events were lost and scrolls is seen scrolling", arguments: [true, false])
+    func aHandRelandedWhileEventsWereLostScrolls(lost: Bool) throws {
+        let pad = try FingerScript(device: "synaptics-t440")
+        var frames: [(time: Instant, frame: TouchFrame)] = []
+        pad.engine.output = .touchpad
+        pad.engine.onTouchFrame = { frame, time in frames.append((time, frame)) }
+        pad.down(Vector(x: 30, y: 10), Vector(x: 50, y: 10))
+        pad.move(by: Vector(x: 0, y: 20), over: .milliseconds(80))
+        pad.lift()
+        pad.wait(.milliseconds(150))
+        #expect(pad.coasts.count == 1, "\(pad.transcript)")
+        pad.down(Vector(x: 30, y: 20), Vector(x: 50, y: 20))
+        pad.wait(.milliseconds(100))
+        let hand = pad.now
+        if lost {
+            for event in Self.events(Self.drain(Self.relandedDelta(at: 0))) {
+                _ = pad.engine.handle(event, from: pad.device, at: pad.now)
+            }
+        }
+        pad.move(by: Vector(x: 0, y: 30), over: .milliseconds(1500))
+        pad.lift()
+        pad.wait(.seconds(2))
+        let moves = frames.filter { $0.time > hand && $0.frame.action == .move }
+        #expect(moves.isEmpty, "no settle frame during the hand's scroll: \(moves.map { ($0.time, $0.frame.first) })")
+        #expect(frames.last?.frame.action == .lift)
+    }
+
     /// The events the loop handed on (not the `.resynchronized` notes), in order.
     static func events(_ drained: Drained) -> [InputEvent] {
         drained.readings.compactMap { text in
