@@ -54,12 +54,30 @@ public enum Rehearsal {
     }
 
     /// The flicks that coast under `configuration`, one per kind of device: the touchpad's,
-    /// then the touchscreen's. A reload that changes them is rehearsed again (`Daemon`).
+    /// then the touchscreen's, each with the fingers of `settings(for:under:)`. A reload that
+    /// changes them is rehearsed again (`Daemon`).
     static func flicks(under configuration: Configuration) -> [Flick] {
-        var flicks: [Flick] = []
-        if configuration.touchpad.enabled { flicks.append(Flick(kind: .touchpad, fingers: configuration.touchpad.fingers)) }
-        if configuration.touchscreen.enabled { flicks.append(Flick(kind: .touchscreen, fingers: configuration.touchscreen.fingers)) }
-        return flicks
+        [DeviceKind.touchpad, .touchscreen].compactMap { kind in
+            settings(for: kind, under: configuration).map { settings in
+                Flick(kind: kind, fingers: kind == .touchpad ? settings.touchpad.fingers : settings.touchscreen.fingers)
+            }
+        }
+    }
+
+    /// The settings a flick of `kind` coasts under: the top level's where they enable the kind,
+    /// else the first enabled `[[device]]` section's that does (touchscreens enabled for one
+    /// screen only: its first coast would run cold too); nil where none does. Without the
+    /// sections themselves: the rehearsal's devices are none of the user's, but a section's
+    /// name matches a part of a name ("touchpad" matches "flickd rehearsal touchpad"), and its
+    /// enabled = false or touchpad.fingers would keep the flick played from coasting.
+    static func settings(for kind: DeviceKind, under configuration: Configuration) -> Configuration? {
+        func enables(_ settings: Configuration) -> Bool {
+            kind == .touchpad ? settings.touchpad.enabled : settings.touchscreen.enabled
+        }
+        let candidates = [configuration] + configuration.devices.filter(\.enabled).map(\.configuration)
+        guard var settings = candidates.first(where: enables) else { return nil }
+        settings.devices = []
+        return settings
     }
 
     /// The device a flick is played on: the virtual touchpad's geometry (`VirtualPad`: 1000 mm
@@ -97,21 +115,17 @@ public enum Rehearsal {
                            onReport: @escaping (EngineReport) -> Void = { _ in }) throws(SystemError) -> [Outcome] {
         var outcomes: [Outcome] = []
         for flick in flicks(under: configuration) {
-            outcomes.append(try run(flick.kind, fingers: flick.fingers, configuration: configuration,
+            guard let settings = settings(for: flick.kind, under: configuration) else { continue }
+            outcomes.append(try run(flick.kind, fingers: flick.fingers, settings: settings,
                                     output: output, start: start, onReport: onReport))
         }
         return outcomes
     }
 
-    /// One flick of `fingers` fingers on a device of `kind`, and its coast.
-    private static func run(_ kind: DeviceKind, fingers: Int, configuration: Configuration, output: OutputMode,
+    /// One flick of `fingers` fingers on a device of `kind`, and its coast, under `settings`
+    /// (`settings(for:under:)`).
+    private static func run(_ kind: DeviceKind, fingers: Int, settings: Configuration, output: OutputMode,
                             start: Instant, onReport: @escaping (EngineReport) -> Void) throws(SystemError) -> Outcome {
-        // Without the [[device]] sections: the rehearsal's devices are none of the user's, but a
-        // section's name matches a part of a name ("touchpad" matches "flickd rehearsal
-        // touchpad"), and its enabled = false or touchpad.fingers would keep the flick played
-        // from coasting: the first real coast would run cold.
-        var settings = configuration
-        settings.devices = []
         let engine = Engine(configuration: settings)
         engine.output = output
         var outcome = Outcome(kind: kind, coasted: false, frames: 0, finished: false)

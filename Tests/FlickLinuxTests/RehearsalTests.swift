@@ -124,6 +124,31 @@ struct RehearsalTests {
         }
     }
 
+    /// Touchscreens off at the top level and on for one screen by its section (with two
+    /// fingers): that screen's first coast would run cold without a touchscreen rehearsal.
+    @Test("a kind enabled only by a [[device]] section is rehearsed with that section's fingers")
+    func kindEnabledBySectionOnly() throws {
+        var configuration = Configuration.defaults
+        var section = configuration
+        section.touchscreen.enabled = true
+        section.touchscreen.fingers = 2
+        configuration.devices = [
+            DeviceRule(name: "Wacom", enabled: false, configuration: section),
+            DeviceRule(name: "ELAN Touchscreen", configuration: section),
+        ]
+        #expect(Rehearsal.flicks(under: configuration) == [
+            Rehearsal.Flick(kind: .touchpad, fingers: 2), Rehearsal.Flick(kind: .touchscreen, fingers: 2),
+        ])
+        for output in OutputMode.allCases {
+            let outcomes = try Rehearsal.run(configuration: configuration, output: output)
+            #expect(outcomes.map(\.kind) == [.touchpad, .touchscreen], "\(output)")
+            for outcome in outcomes { #expect(outcome.coasted && outcome.finished, "\(output): \(outcome)") }
+        }
+        // The disabled section enables nothing.
+        configuration.devices.removeLast()
+        #expect(Rehearsal.flicks(under: configuration).map(\.kind) == [.touchpad])
+    }
+
     @Test("the engine's clock is its own: any start gives the same rehearsal")
     func start() throws {
         let early = try Rehearsal.run(configuration: .defaults, output: .touchpad, start: Instant(seconds: 1, microseconds: 0))
