@@ -299,6 +299,27 @@ check "and says so without apt-get at all (no sudo needed): $(tr '\n' ';' <"$wor
     bash -c 'grep -q "bolt-16 is not packaged here" "$1" && test ! -s "$2"' _ "$work/deps.log" "$work/apt-calls"
 bolt_from_lists() { deps_with_bolt 1 lists && grep -q "^apt-get install .* bolt-16$" "$work/apt-calls"; }
 check "with package lists that name bolt-16, it updates them and installs it" bolt_from_lists
+# An apt-get install that fails once (another apt holding the lock past the wait, a mirror
+# caught mid-sync) is tried again after the lists are updated; one that keeps failing fails
+# install-deps after three tries.
+cat >"$work/apt-bin/apt-get" <<EOF
+#!/bin/sh
+echo "apt-get \$*" >>"$work/apt-calls"
+[ "\$1" != update ] || touch "$work/apt-lists"
+if [ "\$1" = install ] && [ "\$(grep -c '^apt-get install' "$work/apt-calls")" -le "\${APT_FAILING_INSTALLS:-0}" ]; then exit 100; fi
+exit 0
+EOF
+install_retried() {
+    APT_FAILING_INSTALLS=1 deps_with_bolt 1 lists &&
+        test "$(cut -d" " -f2 "$work/apt-calls" | tr "\n" " ")" = "update install update install " &&
+        grep -q "apt-get install failed; trying again" "$work/deps.log"
+}
+check "an apt-get install that fails once is tried again, after an update" install_retried
+install_fails() {
+    ! APT_FAILING_INSTALLS=3 deps_with_bolt 1 lists && test "$(grep -c '^apt-get install' "$work/apt-calls")" = 3 &&
+        grep -q "apt-get install failed three times" "$work/deps.log"
+}
+check "one that fails three times fails install-deps" install_fails
 
 # ------------------------------------------------------------------------- mistakes caught ---
 # A prefix refused by install, saying why (MESSAGE), with nothing staged; by uninstall too, but
