@@ -47,7 +47,10 @@ struct GestureRecognizer {
     private var history = TouchHistory(capacity: 64)
     /// The gesture's accumulated position (mm), the sum of the fingers' common motion.
     private var position = Vector.zero
-    private var startPosition = Vector.zero
+    /// The farthest (mm) the gesture has been from where it landed: the travel a tap is told
+    /// by. Not the net displacement, which is near zero for a scroll that flicks back to where
+    /// it began; not the path length, which a resting pair's jitter adds up over a long touch.
+    private var farthest = 0.0
 
     init(requiredFingers: Int, liftWindow: Duration, liftTravel: Double, estimator: VelocityEstimator) {
         self.requiredFingers = max(1, requiredFingers)
@@ -118,7 +121,7 @@ struct GestureRecognizer {
             let newest = history.newest?.time ?? frame.time
             if fingers == 0 {
                 state = .idle
-                return .released(velocity: velocity, newestMotion: newest, travel: (position - startPosition).length)
+                return .released(velocity: velocity, newestMotion: newest, travel: farthest)
             }
             state = .lifting(since: frame.time, velocity: velocity, newestMotion: newest, travel: .zero)
             return .none
@@ -131,7 +134,7 @@ struct GestureRecognizer {
                 if frame.time - since > liftWindow || strayed {
                     return .ended(reason: .fingerStayed, velocity: velocity)
                 }
-                return .released(velocity: velocity, newestMotion: newest, travel: (position - startPosition).length)
+                return .released(velocity: velocity, newestMotion: newest, travel: farthest)
             }
             if frame.newTouch || strayed || frame.time - since > liftWindow {
                 // A finger stayed, moved on, or came back: pointer motion or a new gesture.
@@ -170,7 +173,7 @@ struct GestureRecognizer {
             state = .scrolling(locked: requiredFingers == 1)
             history.removeAll()
             position = .zero
-            startPosition = .zero
+            farthest = 0
             history.append(TouchSample(time: time, position: position))
         }
     }
@@ -185,6 +188,7 @@ struct GestureRecognizer {
             }
         }
         position = position + frame.translation
+        farthest = max(farthest, position.length)
         history.append(TouchSample(time: frame.time, position: position))
     }
 }

@@ -163,6 +163,20 @@ import FlickTestSupport
         #expect(pad.noCoastReasons.last == .noMotion)
     }
 
+    /// A scroll down and a flick back up to where it landed: the fingers end where they began,
+    /// but they travelled 15 mm, no tap. The tap rule reads the farthest they got.
+    @Test func aFlickBackToWhereTheScrollBeganCoasts() throws {
+        let pad = try FingerScript(device: "synaptics-rmi4")
+        Self.twoFingers(pad)
+        pad.move(by: Vector(x: 0, y: 15), over: .milliseconds(150))   // 100 mm/s down
+        pad.move(by: Vector(x: 0, y: -15), over: .milliseconds(75))   // 200 mm/s back up
+        pad.lift()
+        pad.wait(.seconds(6))
+        #expect(pad.coasts.count == 1, "\(pad.noCoastReasons)\n\(pad.transcript)")
+        #expect((pad.coasts.first?.releaseVelocity.y ?? 0) < -100, "coasts up, the flick's way")
+        #expect(pad.noCoastReasons.isEmpty)
+    }
+
     @Test func fingerStaysAndMovesIsPointerMotion() throws {
         let pad = try FingerScript(device: "synaptics-rmi4")
         Self.twoFingers(pad)
