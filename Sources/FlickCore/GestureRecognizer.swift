@@ -19,6 +19,10 @@ enum GestureOutcome {
 /// one frame, or the rest within `liftWindow` of the first without travelling more than
 /// `liftTravel` beyond where the flick carries them. The release velocity is frozen before the
 /// first lift, because the centroid jumps when one finger leaves before the other.
+///
+/// A touch that is not a scroll (a finger stayed, too many fingers) becomes one again when the
+/// count comes back to exactly the scroll's fingers: a finger landing again, or the fingers of a
+/// bigger swipe lifting down to the scroll's count (libinput starts a new scroll there too).
 struct GestureRecognizer {
     enum State {
         /// No finger on the device.
@@ -27,7 +31,10 @@ struct GestureRecognizer {
         case waiting(mostFingers: Int)
         /// Exactly the scroll's fingers are down and the history is being recorded. `locked`:
         /// they have clearly moved together, so later spreading no longer makes it a pinch.
-        case scrolling(locked: Bool)
+        /// `resumed`: the scroll began when the fingers of a gesture that was not one lifted down
+        /// to the scroll's count; a first lift within `liftWindow` of that is still that
+        /// gesture's end (the fingers of a swipe leave 10–30 ms apart), and ends as it would have.
+        case scrolling(locked: Bool, resumed: (reason: NoCoastReason, at: Instant)?)
         /// Some but not all of the scroll's fingers lifted at `since`; the velocity was frozen then.
         case lifting(since: Instant, velocity: Vector?, newestMotion: Instant, travel: Vector)
         /// Not a scroll; nothing happens until every finger is up.
@@ -93,7 +100,7 @@ struct GestureRecognizer {
             }
             return .none
 
-        case .scrolling(let locked):
+        case .scrolling(let locked, let resumed):
             if fingers > requiredFingers {
                 // Another finger joined: a swipe of more fingers, never a scroll.
                 state = .ignoring(reason: .tooManyFingers(fingers))
@@ -110,9 +117,18 @@ struct GestureRecognizer {
                         // The fingers moved apart (or around) more than together: pinch or rotate.
                         state = .ignoring(reason: .pinch)
                     } else if together > Self.scrollLockDistance && together > 2 * apart {
-                        state = .scrolling(locked: true)
+                        state = .scrolling(locked: true, resumed: resumed)
                     }
                 }
+                return .none
+            }
+            if let resumed, frame.time - resumed.at <= liftWindow {
+                // The rest of a swipe's fingers leaving after the first: its end, not a scroll's.
+                if fingers == 0 {
+                    state = .idle
+                    return .ended(reason: resumed.reason, velocity: nil)
+                }
+                state = .ignoring(reason: resumed.reason)
                 return .none
             }
             // The first finger(s) lifted: freeze the velocity from the history before this frame,
@@ -136,8 +152,14 @@ struct GestureRecognizer {
                 }
                 return .released(velocity: velocity, newestMotion: newest, travel: farthest)
             }
+            if frame.newTouch && fingers >= requiredFingers {
+                // A finger came back (one skipped a frame or two, or was lifted and put down
+                // again): a new gesture of this many fingers, read afresh from here.
+                enter(fingers: fingers, at: frame.time)
+                return .none
+            }
             if frame.newTouch || strayed || frame.time - since > liftWindow {
-                // A finger stayed, moved on, or came back: pointer motion or a new gesture.
+                // A finger stayed or moved on: pointer motion, until the count is a scroll's again.
                 state = .ignoring(reason: .fingerStayed)
                 return .none
             }
@@ -145,9 +167,24 @@ struct GestureRecognizer {
             return .none
 
         case .ignoring(let reason):
-            guard fingers == 0 else { return .none }
-            state = .idle
-            return .ended(reason: reason, velocity: nil)
+            if fingers == 0 {
+                state = .idle
+                return .ended(reason: reason, velocity: nil)
+            }
+            guard fingers == requiredFingers else { return .none }
+            switch reason {
+            case .fingerStayed where frame.newTouch, .tooManyFingers where frame.newTouch:
+                // A finger landed and the count is a scroll's: a new gesture, read afresh.
+                enter(fingers: fingers, at: frame.time)
+            case .tooManyFingers:
+                // A swipe's fingers lifted down to a scroll's count: a scroll from here if they go
+                // on, the swipe's end if the rest leave within the lift window.
+                enter(fingers: fingers, at: frame.time, resumedFrom: reason)
+            default:
+                // A pinch stays one, an abandoned gesture stays abandoned, until every finger is up.
+                break
+            }
+            return .none
         }
     }
 
@@ -163,14 +200,16 @@ struct GestureRecognizer {
     }
 
     /// Starts reading a gesture of `fingers` fingers.
-    private mutating func enter(fingers: Int, at time: Instant) {
+    /// `resumedFrom`: the gesture it follows in the same touch, whose end the fingers' next lift
+    /// may still be (`State.scrolling`).
+    private mutating func enter(fingers: Int, at time: Instant, resumedFrom reason: NoCoastReason? = nil) {
         if fingers > requiredFingers {
             state = .ignoring(reason: .tooManyFingers(fingers))
         } else if fingers < requiredFingers {
             state = .waiting(mostFingers: fingers)
         } else {
             // Exactly the scroll's fingers: start a fresh history here.
-            state = .scrolling(locked: requiredFingers == 1)
+            state = .scrolling(locked: requiredFingers == 1, resumed: reason.map { ($0, time) })
             history.removeAll()
             position = .zero
             farthest = 0

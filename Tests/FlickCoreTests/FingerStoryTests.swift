@@ -212,6 +212,55 @@ import FlickTestSupport
         #expect(faster.coasts.isEmpty && faster.noCoastReasons.last == .fingerStayed, "\(faster.transcript)")
     }
 
+    /// A finger that leaves the scroll for a moment (lifted and put back, or skipping a frame
+    /// or two) and comes back: the two fingers scroll afresh from there, and their flick coasts.
+    @Test func aFingerPutBackStartsAFreshScroll() throws {
+        let pad = try FingerScript(device: "synaptics-rmi4")
+        Self.twoFingers(pad)
+        pad.move(by: Vector(x: 0, y: 10), over: .milliseconds(50))
+        pad.lift(1)
+        pad.wait(.milliseconds(8))
+        pad.down(Vector(x: 40, y: 21))  // the second finger back, where it was going
+        pad.move(by: Vector(x: 0, y: 20), over: .milliseconds(100))
+        pad.lift()
+        pad.wait(.seconds(6))
+        #expect(pad.coasts.count == 1, "\(pad.noCoastReasons)\n\(pad.transcript)")
+        #expect((pad.coasts.first?.releaseVelocity.y ?? 0) > 100, "coasts down, the flick's way")
+        #expect(pad.noCoastReasons.isEmpty)
+        #expect(pad.verticalTotal < 0, "fingers down scroll down")
+    }
+
+    /// Three fingers land (a swipe), one lifts and the other two go on and flick: a scroll
+    /// from where they were two, as libinput reads it.
+    @Test func aThreeFingerTouchDroppingToTwoThatFlickCoasts() throws {
+        let pad = try FingerScript(device: "synaptics-rmi4")
+        pad.down(Vector(x: 20, y: 10), Vector(x: 40, y: 10), Vector(x: 60, y: 10))
+        pad.move(by: Vector(x: 0, y: 3), over: .milliseconds(40))
+        pad.lift(2)
+        pad.move(by: Vector(x: 0, y: 20), over: .milliseconds(100))
+        pad.lift()
+        pad.wait(.seconds(6))
+        #expect(pad.coasts.count == 1, "\(pad.noCoastReasons)\n\(pad.transcript)")
+        #expect(pad.noCoastReasons.isEmpty)
+        #expect(pad.verticalTotal < 0, "fingers down scroll down")
+    }
+
+    /// The end of a fast three-finger swipe: its fingers leave one by one, 16 ms apart, still
+    /// moving. The two left for a moment are the swipe's end, not a scroll's flick.
+    @Test func aSwipesFingersLeavingOneByOneDoNotCoast() throws {
+        let pad = try FingerScript(device: "synaptics-rmi4")
+        pad.down(Vector(x: 20, y: 10), Vector(x: 40, y: 10), Vector(x: 60, y: 10))
+        pad.move(by: Vector(x: 0, y: 25), over: .milliseconds(100))
+        pad.lift(2)
+        pad.move(by: Vector(x: 0, y: 4), over: .milliseconds(16))
+        pad.lift(1)
+        pad.move(by: Vector(x: 0, y: 4), over: .milliseconds(16))
+        pad.lift(0)
+        pad.wait(.seconds(2))
+        #expect(pad.coasts.isEmpty, "\(pad.transcript)")
+        #expect(pad.noCoastReasons == [.tooManyFingers(3)])
+    }
+
     @Test func fingerStaysLongerThanTheLiftWindow() throws {
         let pad = try FingerScript(device: "synaptics-rmi4")
         Self.twoFingers(pad)
