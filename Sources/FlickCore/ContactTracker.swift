@@ -23,22 +23,17 @@ struct Contact {
     /// The contact hovers above the surface (ABS_MT_DISTANCE > 0; atmel_mxt_ts keeps the slot
     /// and its tracking id while a finger hovers): not touching.
     var isHovering = false
-    /// The contact landed in a clickpad's bottom button area and has stayed there: a thumb
-    /// resting to click, no finger of a gesture (libinput's tp_button_touch_active).
-    var restsInButtonArea = false
 
     /// Whether the contact is a finger touching the device.
     var touches: Bool { active && !isPalm && !isHovering }
-    /// Whether the contact is one of a gesture's fingers: touching, and not a resting thumb.
-    var counts: Bool { touches && !restsInButtonArea }
 }
 
 /// What one frame (all events up to SYN_REPORT) says about the fingers on a device.
 public struct FrameSummary: Hashable, Sendable {
     /// When the frame was reported.
     public var time: Instant
-    /// Fingers on the device: tracked contacts that touch (not palms, not hovering, not resting
-    /// in a clickpad's button area), or more when BTN_TOOL_* counts more than the contacts can hold.
+    /// Fingers on the device: tracked contacts that touch (not palms, not hovering), or more
+    /// when BTN_TOOL_* counts more than the contacts can hold.
     public var fingerCount: Int
     /// Mean motion of the contacts present in this frame and the previous one, millimetres.
     public var translation: Vector
@@ -72,10 +67,6 @@ public struct ContactTracker {
     /// Fingers the contacts can report: BTN_TOOL_* adds fingers only beyond this many (see
     /// `finishFrame`).
     private let contactCapacity: Int
-    /// A clickpad with libinput's software buttons along its bottom edge (INPUT_PROP_BUTTONPAD,
-    /// contacts with their own positions, not Apple's, whose clickpads libinput reads by finger
-    /// count): a contact resting there is a thumb on a button, no finger.
-    private let hasBottomButtonArea: Bool
 
     private var contacts: [Contact]
     private var previous: [Contact]
@@ -109,23 +100,6 @@ public struct ContactTracker {
     /// Protocol A: events were lost since the contacts were last listed (SYN_DROPPED, contacts
     /// kept over the resynchronisation), so where they went is unknown until a frame lists them.
     private var contactsUnverified = false
-
-    /// Apple's USB vendor id: libinput gives its clickpads no button areas (clickfinger).
-    static let appleVendor: UInt16 = 0x05ac
-    /// The tallest a clickpad's bottom button area is (mm), and the largest share of the pad's
-    /// height it takes: libinput's tp_init_softbuttons (10 mm or 15 %, whichever is smaller;
-    /// 15 % when the resolution is not the device's).
-    public static let buttonAreaMillimetres = 10.0
-    /// See `buttonAreaMillimetres`.
-    public static let buttonAreaShare = 0.15
-
-    /// Where a clickpad's bottom button area begins, mm from the top edge.
-    private var buttonAreaTop: Double {
-        let height = geometry.y.lengthMillimetres
-        let area = geometry.y.isEstimated ? height * Self.buttonAreaShare
-            : min(Self.buttonAreaMillimetres, height * Self.buttonAreaShare)
-        return height - area
-    }
 
     /// Largest number of contacts tracked at once on unslotted devices.
     public static let unslottedCapacity = 10
@@ -168,8 +142,6 @@ public struct ContactTracker {
         let yAxis = description.absoluteAxes[EventCode.absMTPositionY] ?? description.absoluteAxes[EventCode.absY]
         origin = (xAxis?.minimum ?? 0, yAxis?.minimum ?? 0)
         isSemiMultitouch = description.isSemiMultitouch
-        hasBottomButtonArea = kind == .touchpad && description.properties.contains(EventCode.propButtonPad)
-            && description.vendor != Self.appleVendor && !description.isSemiMultitouch && contactProtocol != .singleTouch
         let capacity: Int
         switch contactProtocol {
         case .slotted(let n): capacity = n
@@ -377,29 +349,16 @@ public struct ContactTracker {
         }
 
         var tracked = 0
-        var resting = 0
         var newTouch = false
         var sum = Vector.zero
         var matched = 0
-        let areaTop = hasBottomButtonArea ? buttonAreaTop : .infinity
         for i in contacts.indices {
-            guard contacts[i].touches else { continue }
+            let now = contacts[i]
+            guard now.touches else { continue }
             tracked += 1
             let before = previous[i]
-            let same = before.touches && before.identity == contacts[i].identity
-            // A thumb landing in the button area rests there until it leaves the area (with the
-            // others, or to point): then it is a finger, joining whatever gesture is under way.
-            contacts[i].restsInButtonArea = (!same || before.restsInButtonArea) && millimetres(contacts[i]).y >= areaTop
-            let now = contacts[i]
-            if now.restsInButtonArea {
-                resting += 1
-                // Its landing is still a touch (it stops a coast as any touch does).
-                if !same && !rebased { newTouch = true }
-                continue
-            }
-            // A contact that hovered and touches again is a new touch, as in libinput; so is a
-            // thumb that leaves the button area.
-            if same && before.counts {
+            // A contact that hovered and touches again is a new touch, as in libinput.
+            if before.touches && before.identity == now.identity {
                 sum = sum + millimetres(now) - millimetres(before)
                 matched += 1
             } else if !rebased {
@@ -411,9 +370,7 @@ public struct ContactTracker {
         // does, the keys only add fingers the contacts cannot hold (a pad with two slots and
         // BTN_TOOL_TRIPLETAP); otherwise the contacts that touch are the fingers.
         let toolsCount = tools > contactCapacity
-        // Resting thumbs are among the contacts the keys count, too.
-        let counted = tracked - resting
-        var fingers = toolsCount ? max(counted, tools - resting) : counted
+        var fingers = toolsCount ? max(tracked, tools) : tracked
         if touchKeyUsed && !touchKeyDown && contactProtocol != .unslotted { fingers = 0 }
         // BTN_TOUCH and every BTN_TOOL_* up while slots still hold contacts: drivers derive these
         // keys from the slots in the same frame (input_mt_report_pointer_emulation), so this is
@@ -621,7 +578,7 @@ public struct ContactTracker {
     }
 
     private func isSameContact(_ i: Int) -> Bool {
-        contacts[i].counts && baseline[i].counts && baseline[i].identity == contacts[i].identity
+        contacts[i].touches && baseline[i].touches && baseline[i].identity == contacts[i].identity
     }
 }
 
