@@ -20,9 +20,9 @@ enum GestureOutcome {
 /// `liftTravel` beyond where the flick carries them. The release velocity is frozen before the
 /// first lift, because the centroid jumps when one finger leaves before the other.
 ///
-/// A touch that is not a scroll (a finger stayed, too many fingers) becomes one again when the
-/// count comes back to exactly the scroll's fingers: a finger landing again, or the fingers of a
-/// bigger swipe lifting down to the scroll's count (libinput starts a new scroll there too).
+/// A touch that is not a scroll (a finger stayed, too many fingers) becomes one again when a
+/// finger landing brings the count back to exactly the scroll's fingers (one put back, or one
+/// that skipped a frame or two); fingers lifting down to that count do not.
 struct GestureRecognizer {
     enum State {
         /// No finger on the device.
@@ -31,13 +31,10 @@ struct GestureRecognizer {
         case waiting(mostFingers: Int)
         /// Exactly the scroll's fingers are down and the history is being recorded. `locked`:
         /// they have clearly moved together, so later spreading no longer makes it a pinch.
-        /// `resumed`: the scroll began when the fingers of a gesture that was not one lifted down
-        /// to the scroll's count; a first lift within `liftWindow` of that is still that
-        /// gesture's end (the fingers of a swipe leave 10–30 ms apart), and ends as it would have.
-        case scrolling(locked: Bool, resumed: (reason: NoCoastReason, at: Instant)?)
+        case scrolling(locked: Bool)
         /// Some but not all of the scroll's fingers lifted at `since`; the velocity was frozen then.
         case lifting(since: Instant, velocity: Vector?, newestMotion: Instant, travel: Vector)
-        /// Not a scroll; nothing happens until every finger is up.
+        /// Not a scroll, until every finger is up, or a finger landing makes the count a scroll's.
         case ignoring(reason: NoCoastReason)
     }
 
@@ -54,10 +51,20 @@ struct GestureRecognizer {
     private var history = TouchHistory(capacity: 64)
     /// The gesture's accumulated position (mm), the sum of the fingers' common motion.
     private var position = Vector.zero
-    /// The farthest (mm) the gesture has been from where it landed: the travel a tap is told
-    /// by. Not the net displacement, which is near zero for a scroll that flicks back to where
-    /// it began; not the path length, which a resting pair's jitter adds up over a long touch.
+    /// The farthest (mm) the gesture has been from where it landed.
     private var farthest = 0.0
+    /// How far a gesture must have gone, when it ends near where it landed, for its travel to
+    /// count as the farthest point's: a scroll that flicks back to where it began travels far,
+    /// while two fingers tapping may drift a millimetre or two as they settle and lift.
+    static let outAndBackDistance = 3.0
+
+    /// The travel a tap is told by (`ReleaseDecision`'s minimum travel): the net displacement,
+    /// or the farthest point where that is at least `outAndBackDistance`. Not the path length,
+    /// which a resting pair's jitter adds up over a long touch.
+    private var releaseTravel: Double {
+        let net = position.length
+        return farthest >= Self.outAndBackDistance ? max(net, farthest) : net
+    }
 
     init(requiredFingers: Int, liftWindow: Duration, liftTravel: Double, estimator: VelocityEstimator) {
         self.requiredFingers = max(1, requiredFingers)
@@ -100,7 +107,7 @@ struct GestureRecognizer {
             }
             return .none
 
-        case .scrolling(let locked, let resumed):
+        case .scrolling(let locked):
             if fingers > requiredFingers {
                 // Another finger joined: a swipe of more fingers, never a scroll.
                 state = .ignoring(reason: .tooManyFingers(fingers))
@@ -117,18 +124,9 @@ struct GestureRecognizer {
                         // The fingers moved apart (or around) more than together: pinch or rotate.
                         state = .ignoring(reason: .pinch)
                     } else if together > Self.scrollLockDistance && together > 2 * apart {
-                        state = .scrolling(locked: true, resumed: resumed)
+                        state = .scrolling(locked: true)
                     }
                 }
-                return .none
-            }
-            if let resumed, frame.time - resumed.at <= liftWindow {
-                // The rest of a swipe's fingers leaving after the first: its end, not a scroll's.
-                if fingers == 0 {
-                    state = .idle
-                    return .ended(reason: resumed.reason, velocity: nil)
-                }
-                state = .ignoring(reason: resumed.reason)
                 return .none
             }
             // The first finger(s) lifted: freeze the velocity from the history before this frame,
@@ -137,7 +135,7 @@ struct GestureRecognizer {
             let newest = history.newest?.time ?? frame.time
             if fingers == 0 {
                 state = .idle
-                return .released(velocity: velocity, newestMotion: newest, travel: farthest)
+                return .released(velocity: velocity, newestMotion: newest, travel: releaseTravel)
             }
             state = .lifting(since: frame.time, velocity: velocity, newestMotion: newest, travel: .zero)
             return .none
@@ -150,7 +148,7 @@ struct GestureRecognizer {
                 if frame.time - since > liftWindow || strayed {
                     return .ended(reason: .fingerStayed, velocity: velocity)
                 }
-                return .released(velocity: velocity, newestMotion: newest, travel: farthest)
+                return .released(velocity: velocity, newestMotion: newest, travel: releaseTravel)
             }
             if frame.newTouch && fingers >= requiredFingers {
                 // A finger came back (one skipped a frame or two, or was lifted and put down
@@ -176,12 +174,12 @@ struct GestureRecognizer {
             case .fingerStayed where frame.newTouch, .tooManyFingers where frame.newTouch:
                 // A finger landed and the count is a scroll's: a new gesture, read afresh.
                 enter(fingers: fingers, at: frame.time)
-            case .tooManyFingers:
-                // A swipe's fingers lifted down to a scroll's count: a scroll from here if they go
-                // on, the swipe's end if the rest leave within the lift window.
-                enter(fingers: fingers, at: frame.time, resumedFrom: reason)
             default:
-                // A pinch stays one, an abandoned gesture stays abandoned, until every finger is up.
+                // A swipe's fingers lifting down to a scroll's count stay the swipe: libinput
+                // holds a started gesture's finger-count change for 100 ms, and a swipe's last
+                // fingers leave later than the lift window, still moving (they coasted at the
+                // speed of the swipe, after its workspace switch). A pinch stays one, an
+                // abandoned gesture stays abandoned, until every finger is up.
                 break
             }
             return .none
@@ -200,16 +198,14 @@ struct GestureRecognizer {
     }
 
     /// Starts reading a gesture of `fingers` fingers.
-    /// `resumedFrom`: the gesture it follows in the same touch, whose end the fingers' next lift
-    /// may still be (`State.scrolling`).
-    private mutating func enter(fingers: Int, at time: Instant, resumedFrom reason: NoCoastReason? = nil) {
+    private mutating func enter(fingers: Int, at time: Instant) {
         if fingers > requiredFingers {
             state = .ignoring(reason: .tooManyFingers(fingers))
         } else if fingers < requiredFingers {
             state = .waiting(mostFingers: fingers)
         } else {
             // Exactly the scroll's fingers: start a fresh history here.
-            state = .scrolling(locked: requiredFingers == 1, resumed: reason.map { ($0, time) })
+            state = .scrolling(locked: requiredFingers == 1)
             history.removeAll()
             position = .zero
             farthest = 0
