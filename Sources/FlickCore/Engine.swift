@@ -28,8 +28,9 @@ public final class Engine {
     }
 
     /// Called with each frame for the virtual touchpad and the time it is for, while `output`
-    /// is `.touchpad`, from `handle` (a landing with the release) and `tick`. Must not call
-    /// back into the engine, except `touchFrameWritten(at:)`.
+    /// is `.touchpad`, from `handle` (a landing with the release), `tick`, and `stop` for
+    /// `.sessionInactive` (the lift). Must not call back into the engine, except
+    /// `touchFrameWritten(at:)`.
     public var onTouchFrame: ((TouchFrame, Instant) -> Void)?
 
     /// The desktop's touchpad natural-scrolling setting, used where `scroll.natural` is `auto`
@@ -528,8 +529,9 @@ public final class Engine {
         unwrittenHiRes.horizontal += Int64(output.horizontalHiRes)
     }
 
-    /// Stops a running coast at once: no further output. For `.sessionInactive` the virtual
-    /// fingers, gliding or resting, lift at once too.
+    /// Stops a running coast at once: no further motion (the virtual fingers' settle frames and
+    /// lift follow from `tick`). For `.sessionInactive` the fingers, gliding or resting, lift
+    /// at once instead: `onTouchFrame` gets the lift from here.
     public func stop(at time: Instant, reason: StopReason) {
         // Shutting down, resting fingers settle and lift without waiting for a hand.
         if reason == .shutdown { fingers.handLifted(from: nil) }

@@ -16,7 +16,8 @@ import FlickCore
 ///
 /// Rationale (docs/DESIGN.md, "A rehearsed coast at start-up"): the rehearsal is the daemon's
 /// own code on its own configuration (less its `[[device]]` sections, which are for the user's
-/// devices), so what it warms is what a coast runs, with no list of
+/// devices; a kind only a section turns on is played under that section's settings), so what
+/// it warms is what a coast runs, with no list of
 /// functions or pages to keep up to date; what it keeps resident is what the first coast would
 /// have read back anyway.
 public enum Rehearsal {

@@ -309,6 +309,8 @@ echo "apt-get \$*" >>"$work/apt-calls"
 if [ "\$1" = install ] && [ "\$(grep -c '^apt-get install' "$work/apt-calls")" -le "\${APT_FAILING_INSTALLS:-0}" ]; then exit 100; fi
 exit 0
 EOF
+printf '#!/bin/sh\nexit 0\n' >"$work/apt-bin/sleep"  # the retries' waits, not waited
+chmod 755 "$work/apt-bin/sleep"
 install_retried() {
     APT_FAILING_INSTALLS=1 deps_with_bolt 1 lists &&
         test "$(cut -d" " -f2 "$work/apt-calls" | tr "\n" " ")" = "update install update install " &&
