@@ -34,6 +34,7 @@
 #     says that running services keep their old version until their user restarts them, and
 #     how; the service runs on from the old, deleted binary (the package restarts nothing);
 #     the command postinst gives, run as tester, moves it to the new /usr/bin/flickd;
+#     `dpkg-reconfigure flickd` (no version changed) says nothing of a change;
 #   - `man flickd`, `man flickd-run` and `man -l` render; the completions load in bash;
 #   - `apt-get remove` leaves tester's running service and ~/.config alone, and after the
 #     user stops it, `apt-get purge` leaves no file of the package behind: none of the files
@@ -343,7 +344,7 @@ else
     check "postinst says that running services keep their old version, upgraded from $from" \
         grep -qF "flickd: upgraded from $from. Running flickd services keep their old version, reloads included" "$E2E_TMP/apt-upgrade.log"
     # (apt gives dpkg a terminal: its lines end in CR LF.)
-    restart=$(tr -d '\r' <"$E2E_TMP/apt-upgrade.log" | sed -n 's/^ *their user runs "\(.*\)" or logs in again\.$/\1/p')
+    restart=$(tr -d '\r' <"$E2E_TMP/apt-upgrade.log" | sed -n 's/^ *their user runs "\(.*\)", or their systemd user manager restarts (after a full logout)\.$/\1/p')
     check "and how each user moves to the new one: '$restart'" \
         test "$restart" = "systemctl --user daemon-reload && systemctl --user restart flickd"
     pid=$(as_tester systemctl --user show -P MainPID flickd)
@@ -357,6 +358,11 @@ else
     exe=$(readlink /proc/"${pid:-0}"/exe 2>/dev/null || true)
     check "a new process ($old_pid -> $pid) runs the new /usr/bin/flickd: '$exe'" \
         test "$pid" != "$old_pid" -a "$exe" = /usr/bin/flickd
+    # dpkg-reconfigure runs postinst configure with the installed version: nothing changed.
+    DEBIAN_FRONTEND=noninteractive dpkg-reconfigure flickd >"$E2E_TMP/reconfigure.log" 2>&1 \
+        || fail "dpkg-reconfigure flickd exits 0: $(tr '\n' ' ' <"$E2E_TMP/reconfigure.log")"
+    check "dpkg-reconfigure flickd (no version changed) says nothing of a change: $(tr '\n' ' ' <"$E2E_TMP/reconfigure.log")" \
+        bash -c '! grep -q "changed from\|upgraded from" "$0"' "$E2E_TMP/reconfigure.log"
 fi
 
 echo "== man pages and completions ($SECONDS s)"
