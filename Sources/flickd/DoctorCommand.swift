@@ -7,6 +7,8 @@ struct DoctorCommand: FlickdCommand {
         discussion: """
             Each check is one line: ✓ fine, ! worth knowing (flickd works), ✗ stops flickd \
             from working. Under each ✗ (and some !) is the command that fixes it. The checks:
+            - user: a warning when run as root, which may open every device, so the
+              answers are not those of the user whose session flickd serves.
             - uinput module: loaded (/sys/module/uinput), built into the kernel (its
               modules.builtin lists uinput.ko), or loaded when /dev/uinput is first
               opened (a static node, made at boot before the module loads). Where
@@ -56,6 +58,9 @@ struct DoctorCommand: FlickdCommand {
               scrolling against each touchpad's, and which way the virtual fingers move;
               a warning where the desktop keeps touchpad settings per device and flickd
               cannot read them (on X11 without libX11 and libXi), with the fix.
+            - device sections: a warning for each [[device]] section that never
+              applies, because an earlier section matches every device it matches (the
+              first matching section is used).
             - glide length: with the touchpad output, a warning where coasts can glide
               farther than the virtual touchpad holds (about 0.87 m along an axis) and
               stop at its edge, with the settings that do it.
