@@ -60,8 +60,8 @@ public enum OutputDevice {
 ///
 /// One `epoll_wait` with no timeout is the only place it blocks. It watches the touchpads and
 /// touchscreens, udev's hot-plug socket, a timerfd armed with the engine's absolute
-/// `nextDeadline` (disarmed while the engine is idle) and a signalfd for SIGTERM, SIGINT and
-/// SIGHUP. Mice and keyboards are open but watched only while a coast runs, so typing and
+/// `nextDeadline` (disarmed while the engine is idle) and a signalfd for SIGTERM, SIGINT, SIGHUP
+/// and SIGTSTP. Mice and keyboards are open but watched only while a coast runs, so typing and
 /// mouse motion never wake an idle daemon. This is the one place that reads the clock.
 public final class Daemon {
     /// How a device the daemon has open is used.
@@ -229,11 +229,24 @@ public final class Daemon {
     /// `Type=notify-reload` unit waits for RELOADING=1 after its SIGHUP).
     private var reloadingOwed = false
 
+    /// The time the machine has spent suspended since boot (`SuspendWatch`); tests grow it to
+    /// play a suspend during a coast.
+    var suspendedSinceBoot: () -> Duration = Syscall.suspendedSinceBoot
+    /// Stops the process for job control once a SIGTSTP has been handled, SIGTSTP unblocked for
+    /// the call; returns when it is continued. Tests stand in for it (the real one would stop
+    /// the test run).
+    var raiseStop: () -> Void = { _ = raise(SIGTSTP) }
+    /// The loop's own descriptors whose reads `readFault` can fail.
+    enum LoopRead { case timer, signals, reloadTimer }
+    /// A read error to take instead of reading one of the loop's own descriptors, which leaves
+    /// it readable (tests: the kernel does not fail these reads on demand); nil in use.
+    var readFault: ((LoopRead) -> SystemError?)?
+
     /// A daemon feeding `engine` from the devices `monitor` finds (nil: none, for tests) and
     /// writing to `wheel`. `reloadConfiguration` is called on SIGHUP; when it throws, the running
-    /// configuration stays. Replaces `engine.onReport` with logging. Blocks SIGTERM, SIGINT and
-    /// SIGHUP for the calling thread, which must be the one that calls `run()`. `notifier`, when
-    /// given, hears when the daemon is ready, reloading and stopping, and how many devices it has.
+    /// configuration stays. Replaces `engine.onReport` with logging. Blocks SIGTERM, SIGINT,
+    /// SIGHUP and SIGTSTP for the calling thread, which must be the one that calls `run()`.
+    /// `notifier`, when given, hears when the daemon is ready, reloading and stopping, and how many devices it has.
     /// `configurationWatcher`, when given, makes a change to the configuration file reload it
     /// as SIGHUP does, once the file has been quiet for `reloadDelay`.
     public convenience init(
@@ -300,7 +313,7 @@ public final class Daemon {
         self.configuration = configuration
         self.desktop = desktop
         self.seat = seat
-        signals = try SignalReceiver(signals: [SIGTERM, SIGINT, SIGHUP])
+        signals = try SignalReceiver(signals: [SIGTERM, SIGINT, SIGHUP, SIGTSTP])
         poll = try EventPoll()
         timer = try DeadlineTimer()
         try poll.add(signals.fileDescriptor, token: Token.signals)
@@ -317,7 +330,8 @@ public final class Daemon {
     }
 
     /// Opens the devices and runs until SIGTERM or SIGINT, then stops any coast, destroys the
-    /// virtual wheel and returns. Throws only when the loop itself breaks (epoll, timerfd).
+    /// virtual wheel and returns. Throws only when the loop itself breaks (epoll, its timerfd or
+    /// its signalfd fails), after the same shutdown: the virtual fingers lift first.
     public func run() throws(SystemError) {
         askDesktop(for: configuration.current)
         startHotplug()
@@ -344,6 +358,20 @@ public final class Daemon {
         warmLoop()
         // Start-up's allocations (configuration, device scan) are done with.
         Syscall.releaseFreeHeap()
+        do {
+            try loop()
+        } catch {
+            // A loop without its timer or its signals cannot drive a coast or hear SIGTERM;
+            // going on would spin on a descriptor that stays readable. The fingers lift first;
+            // the caller logs the error.
+            shutDown()
+            throw error
+        }
+    }
+
+    /// Waits for the loop's descriptors and handles them, until SIGTERM or SIGINT (returns,
+    /// after the shutdown) or a failure of the loop itself (throws, before it).
+    private func loop() throws(SystemError) {
         while true {
             // A device whose read stopped at its cap is read again at once, after the rest.
             let count = try poll.wait(timeoutMilliseconds: readAgain.isEmpty ? -1 : 0)
@@ -351,12 +379,12 @@ public final class Daemon {
                 let token = poll.token(at: index)
                 switch token {
                 case Token.signals:
-                    if receiveSignals() == .exit {
+                    if try receiveSignals() == .exit {
                         shutDown()
                         return
                     }
                 case Token.timer:
-                    timerFired()
+                    try timerFired()
                 case Token.hotplug:
                     receiveHotplug()
                 case Token.configurationFile:
@@ -444,13 +472,17 @@ public final class Daemon {
     private enum SignalOutcome { case keepRunning, exit }
 
     /// Handles every pending signal; SIGHUP reloads even when a SIGTERM came with it.
-    private func receiveSignals() -> SignalOutcome {
+    /// - Throws: when the signalfd cannot be read (it stays readable; the loop stops).
+    private func receiveSignals() throws(SystemError) -> SignalOutcome {
         var outcome = SignalOutcome.keepRunning
         while true {
             let signal: Int32?
-            do { signal = try signals.next() } catch {
-                logger.error("cannot read signals: \(error)")
-                return outcome
+            do throws(SystemError) {
+                if let fault = readFault?(.signals) { throw fault }
+                signal = try signals.next()
+            } catch {
+                logger.error("cannot read signals (\(error)): flickd cannot hear SIGTERM or SIGHUP without them and stops")
+                throw error
             }
             switch signal {
             case nil:
@@ -460,10 +492,29 @@ public final class Daemon {
             case SIGTERM, SIGINT:
                 logger.info("\(signal == SIGINT ? "SIGINT" : "SIGTERM"): shutting down")
                 outcome = .exit
+            case SIGTSTP:
+                stopForJobControl()
             default:
                 continue
             }
         }
+    }
+
+    /// SIGTSTP (Ctrl-Z under `flickd run` in a terminal): stops the coast and lifts the virtual
+    /// fingers at once, then stops the process as SIGTSTP's default action would, so that the
+    /// shell's job control works; goes on when continued (SIGCONT). Stopped with the fingers
+    /// down, they would rest on the virtual pad for as long as the process stays stopped: to
+    /// libinput a touch that never ends (its scroll gets no stop) and to anything that asks, a
+    /// touched pad. A stopped process can write neither the rest's settle frames nor the lift
+    /// after it, so the fingers lift at once, as for another user's session
+    /// (`.sessionInactive`).
+    private func stopForJobControl() {
+        let time = now()
+        logger.info("SIGTSTP: the coast stops and the virtual fingers lift; flickd stops until SIGCONT")
+        engine.stop(at: time, reason: .sessionInactive)
+        followCoast()
+        signals.whileUnblocked(SIGTSTP, raiseStop)
+        logger.info("SIGCONT: flickd goes on")
     }
 
     /// Reads the configuration again and applies it, or keeps the running one when it cannot
@@ -800,10 +851,15 @@ public final class Daemon {
 
     private func reloadDelayPassed() {
         let trigger: String?
-        do {
+        do throws(SystemError) {
+            if let fault = readFault?(.reloadTimer) { throw fault }
             trigger = try configuration.settled(at: now())
         } catch {
-            logger.error("cannot read the reload timer: \(error)")
+            // Out of the epoll set, as a watcher that cannot be read is: a timer that stays
+            // readable would spin the loop, and changes with no timer to settle them reload nothing.
+            if let settleTimer = configuration.settleTimer { _ = try? poll.remove(settleTimer.fileDescriptor) }
+            if let watcher = configuration.watcher { _ = try? poll.remove(watcher.fileDescriptor) }
+            logger.error("configuration changes are no longer followed: cannot read the reload timer (\(error)); SIGHUP still reloads")
             return
         }
         guard let trigger else { return }
@@ -886,19 +942,29 @@ public final class Daemon {
         }
     }
 
-    /// The longest shutdown waits for resting virtual fingers to lift: fingers frozen mid-glide
-    /// rest, settle, rest again and lift (`VirtualFingers.stillBeforeLift`).
-    static let shutdownLiftLimit = VirtualFingers.stillBeforeLift + .milliseconds(50)
+    /// The longest shutdown waits for resting virtual fingers to lift, from the stop, on the
+    /// clock: fingers frozen mid-glide rest, settle, rest again and lift
+    /// (`VirtualFingers.stillBeforeLift`, 550 ms), each rest counted from when its frame was
+    /// written, so late wake-ups and slow writes stretch it. Past this they lift at once.
+    static let shutdownLiftBudget = Duration.seconds(1)
 
     private func shutDown() {
         let stopped = now()
         engine.stop(at: stopped, reason: .shutdown)
         // Frozen fingers lift only after resting, even now: destroying the device at once would
         // lift them while the toolkit may still think they move (GTK would glide on its own).
-        while engine.hasFingersDown, let deadline = engine.nextDeadline, deadline - stopped <= Self.shutdownLiftLimit {
-            let wait = deadline - now()
+        let giveUp = stopped + Self.shutdownLiftBudget
+        while engine.hasFingersDown, let deadline = engine.nextDeadline, now() < giveUp {
+            let wait = min(deadline, giveUp) - now()
             if wait > .zero { usleep(UInt32(clamping: wait.microseconds)) }
-            _ = engine.tick(at: now())
+            let time = now()
+            if time >= deadline { _ = engine.tick(at: time) }
+        }
+        if engine.hasFingersDown {
+            // Out of time (writes or wake-ups ran late): lifted now, not ended by the device's
+            // removal mid-rest. The stop that lifts at once writes the lift (`emit`).
+            logger.debug("the virtual fingers did not lift within \(Self.shutdownLiftBudget.microseconds / 1000) ms of the stop: lifted now")
+            engine.stop(at: now(), reason: .sessionInactive)
         }
         output?.close()
         // Only now, with nothing left gliding or down, may STOPPING=1 wait for a full queue;
@@ -911,19 +977,21 @@ public final class Daemon {
 
     // MARK: Timer
 
-    private func timerFired() {
-        do {
+    /// - Throws: when the timer cannot be read (it stays readable; the loop stops).
+    private func timerFired() throws(SystemError) {
+        do throws(SystemError) {
+            if let fault = readFault?(.timer) { throw fault }
             guard try timer.acknowledge() else { return }
         } catch {
-            logger.error("cannot read the timer: \(error)")
-            return
+            logger.error("cannot read the timer (\(error)): flickd cannot time a coast without it and stops")
+            throw error
         }
         let time = now()
         if let owed = owedLift, time >= owed.at { writeOwedLift(owed, at: time) }
         // The deadline may have moved later since the timer was armed (events in the same
         // wake-up); then the re-arm at the end of the wake-up takes care of it.
         guard let deadline = engine.nextDeadline, time >= deadline else { return }
-        if watchingStopSources && suspendWatch.slept(Syscall.suspendedSinceBoot()) {
+        if watchingStopSources && suspendWatch.slept(suspendedSinceBoot()) {
             // The rest of the coast would play on after the resume, long after the flick.
             logger.info("the machine was suspended during a coast: stopped")
             engine.stop(at: time, reason: .stall)
@@ -1039,7 +1107,7 @@ public final class Daemon {
     private func follow(coasting: Bool) {
         guard coasting != watchingStopSources else { return }
         watchingStopSources = coasting
-        if coasting { suspendWatch.start(Syscall.suspendedSinceBoot()) }
+        if coasting { suspendWatch.start(suspendedSinceBoot()) }
         if !coasting {
             // Built only when debug lines are written.
             if punctuality.wakeUps > 0 { logger.debug("\(punctuality.summary ?? "")") }

@@ -103,4 +103,19 @@ final class SignalReceiver {
     func next() throws(SystemError) -> Int32? {
         try Syscall.nextSignal(fileDescriptor)
     }
+
+    /// Runs `body` with `signal` unblocked for the calling thread, and blocks it again: a
+    /// `raise(signal)` in `body` then takes the signal's default action (SIGTSTP: the process
+    /// stops, and `body` returns once it is continued). The signal read from the signalfd is
+    /// no longer pending, so the unblocking delivers nothing by itself. When the mask cannot be
+    /// read, `body` does not run: raised while blocked, the signal would only come back here.
+    func whileUnblocked(_ signal: Int32, _ body: () -> Void) {
+        // Blocking nothing returns the mask in force.
+        guard let blocked = try? Syscall.blockSignals(Syscall.signalSet([])) else { return }
+        var unblocked = blocked
+        sigdelset(&unblocked, signal)
+        Syscall.restoreSignalMask(unblocked)
+        body()
+        Syscall.restoreSignalMask(blocked)
+    }
 }

@@ -85,6 +85,7 @@ struct DaemonEventPathTests {
     /// `action` runs (with what ends the run). The run ends at the coast's end at the latest.
     /// `beforeFlick` runs first, in the same wake-up (with the devices open).
     static func runFlick(_ source: ScriptedDevices, configuration: Configuration = wheelConfiguration(),
+                         setUp: (Daemon) -> Void = { _ in },
                          beforeFlick: (() -> Void)? = nil,
                          flick: @escaping (DeviceDescription, Instant) -> [EvdevDevice.Reading] = DaemonEventPathTests.flick(on:releasedAt:),
                          atFrame frames: Int, _ action: @escaping (RunEnd, DaemonDeviceTests.Outputs) -> Void)
@@ -104,6 +105,7 @@ struct DaemonEventPathTests {
         // coast must not end as a stall (Engine.stallLimit, 500 ms) before the test's moment.
         let daemon = try DaemonDeviceTests.daemon(source, outputs, log: log, configuration: configuration,
                                                   stallLimit: Self.noStall)
+        setUp(daemon)
         // A flick that never coasted (a regression) writes and logs nothing: the watchdog ends
         // the run, and the test's expectations fail, instead of the loop waiting for ever.
         let watchdog = DaemonWatchdog(seconds: 10)
@@ -194,9 +196,24 @@ struct DaemonEventPathTests {
     /// does after 10 s.
     static func runTouchpadFlick(_ source: ScriptedDevices, configuration: Configuration, log: CollectedLog,
                                  reload: @escaping () -> Configuration = { Configuration() },
+                                 setUp: (Daemon) -> Void = { _ in },
                                  prepare: @escaping (RecordingTouchpad) -> Void = { _ in },
                                  onFrame: @escaping (TouchFrame, RecordingTouchpad) -> Void) throws -> DaemonDeviceTests.Outputs {
         let outputs = DaemonDeviceTests.Outputs()
+        if let error = try runTouchpadFlick(source, configuration: configuration, log: log, outputs: outputs, reload: reload,
+                                            setUp: setUp, prepare: prepare, onFrame: onFrame) {
+            throw error
+        }
+        return outputs
+    }
+
+    /// The same, into `outputs`; returns the error the loop ended with (nil: it returned).
+    static func runTouchpadFlick(_ source: ScriptedDevices, configuration: Configuration, log: CollectedLog,
+                                 outputs: DaemonDeviceTests.Outputs,
+                                 reload: @escaping () -> Configuration = { Configuration() },
+                                 setUp: (Daemon) -> Void = { _ in },
+                                 prepare: @escaping (RecordingTouchpad) -> Void = { _ in },
+                                 onFrame: @escaping (TouchFrame, RecordingTouchpad) -> Void) throws -> SystemError? {
         source.play([{
             let pad = source.devices[Self.pad]!
             pad.feed(Self.flick(on: pad.description, releasedAt: Syscall.monotonicNow()))
@@ -206,15 +223,16 @@ struct DaemonEventPathTests {
             return []
         }])
         let daemon = try DaemonDeviceTests.daemon(source, outputs, log: log, configuration: configuration, reload: reload)
+        setUp(daemon)
         let watchdog = DaemonWatchdog(seconds: 10)
         defer {
             // The hooks hold the outputs, the source and the log: no cycle outlives the run.
             for pad in outputs.touchpads { pad.afterWrite = nil }
             log.onLine = nil
+            watchdog.cancel()
         }
-        try daemon.run()
-        watchdog.cancel()
-        return outputs
+        do { try daemon.run() } catch { return error }
+        return nil
     }
 
     static var touchpadConfiguration: Configuration {
@@ -422,5 +440,96 @@ struct DaemonEventPathTests {
         #expect(!Self.coastEnds(log).contains("key"), "\(log.lines)")
         #expect(!source.opened.contains(Self.keyboard), "a keyboard that stops nothing is not opened")
         #expect(source.opened.contains(Self.mouse), "a mouse still stops coasts")
+    }
+
+    /// Writes that take the kernel 20 ms each (a loaded machine): every settle frame's rest, and
+    /// the lift's, count from when the frame was written, so the fingers frozen by a SIGTERM
+    /// lift more than 600 ms after it. The shutdown waits for them on the clock, up to
+    /// `Daemon.shutdownLiftBudget`, and the touchpad is destroyed only after the lift. (This
+    /// loop runs on the real clock: the 20 ms are slept in the write.)
+    @Test("SIGTERM mid-glide, each touchpad write taking 20 ms: the fingers settle and lift before the touchpad is destroyed")
+    func aShutdownWithSlowWritesLiftsFirst() throws {
+        let source = try Self.source()
+        let log = CollectedLog()
+        var moves = 0
+        var stopped: Instant?
+        var lifted: Instant?
+        let outputs = try Self.runTouchpadFlick(source, configuration: Self.touchpadConfiguration, log: log) { frame, _ in
+            usleep(20_000)
+            if frame.action == .lift { lifted = Syscall.monotonicNow() }
+            guard frame.action == .move else { return }
+            moves += 1
+            if moves == 10 {
+                stopped = Syscall.monotonicNow()
+                raise(SIGTERM)
+            }
+        }
+        let virtual = try #require(outputs.touchpads.first)
+        let actions = virtual.frames.map(\.action)
+        #expect(virtual.closed)
+        #expect(moves == 10 + VirtualFingers.settleFrames, "stopped mid-glide, then the settle frames: \(actions)")
+        #expect(actions.last == .lift, "the last frame before the touchpad was destroyed: \(actions)")
+        if let stopped, let lifted {
+            #expect(lifted - stopped > VirtualFingers.stillBeforeLift, "the rests ran long: \(lifted - stopped)")
+        }
+    }
+
+    /// Whether `signal` is blocked for the calling thread.
+    static func isBlocked(_ signal: Int32) -> Bool {
+        var mask = sigset_t()
+        pthread_sigmask(SIG_BLOCK, nil, &mask)
+        return sigismember(&mask, signal) == 1
+    }
+
+    @Test("Ctrl-Z (SIGTSTP) mid-glide: the virtual fingers lift at once, then the process stops as job control wants, and goes on when continued")
+    func aJobControlStopLiftsTheFingersFirst() throws {
+        let source = try Self.source()
+        let log = CollectedLog()
+        var moves = 0
+        var atStop: [TouchFrame.Action]?
+        var unblockedAtStop = false
+        var touchpads: [RecordingTouchpad] = []
+        let outputs = try Self.runTouchpadFlick(source, configuration: Self.touchpadConfiguration, log: log, setUp: { daemon in
+            // Stands in for raise(SIGTSTP), which would stop the test run; SIGTERM then ends it.
+            daemon.raiseStop = {
+                atStop = touchpads.first?.frames.map(\.action)
+                unblockedAtStop = !Self.isBlocked(SIGTSTP)
+                raise(SIGTERM)
+            }
+        }, prepare: { touchpads.append($0) }) { frame, _ in
+            guard frame.action == .move else { return }
+            moves += 1
+            guard moves == 3 else { return }
+            // Blocked, it goes to the daemon's signalfd; not blocked, it would stop the test run.
+            guard Self.isBlocked(SIGTSTP) else {
+                Issue.record("SIGTSTP is not blocked: not raised")
+                raise(SIGTERM)
+                return
+            }
+            raise(SIGTSTP)
+        }
+        touchpads.removeAll()
+        let actions = try #require(atStop, "the process was never stopped: \(log.lines)")
+        // The lift follows the glide's last motion frames at once: no rest, no settle frames.
+        #expect(actions.first == .land && actions.last == .lift && actions.filter { $0 == .move }.count <= 4, "\(actions)")
+        #expect(unblockedAtStop, "SIGTSTP unblocked for the raise")
+        #expect(outputs.touchpads.first?.frames.map(\.action) == actions, "nothing written after the stop")
+        #expect(log.lines.contains { $0.hasPrefix("info: SIGTSTP: ") } && log.lines.contains("info: SIGCONT: flickd goes on"), "\(log.lines)")
+    }
+
+    @Test("a suspend during a coast (the time suspended grows 300 ms after the third wheel frame) stops it: no frame after")
+    func aSuspendStopsTheCoast() throws {
+        let source = try Self.source()
+        var suspended = Duration.seconds(7)
+        var framesAtTheSuspend: Int?
+        let (outputs, log) = try Self.runFlick(source, setUp: { daemon in daemon.suspendedSinceBoot = { suspended } },
+                                               atFrame: 3) { _, outputs in
+            suspended = suspended + .milliseconds(300)
+            framesAtTheSuspend = outputs.wheels[0].frames.count
+        }
+        #expect(framesAtTheSuspend == 3)
+        #expect(log.lines.contains("info: the machine was suspended during a coast: stopped"), "\(log.lines)")
+        #expect(outputs.wheels.first?.frames.count == 3, "nothing written after the resume")
+        #expect(Self.coastEnds(log) == ["stall"], "\(log.lines)")
     }
 }

@@ -1,0 +1,105 @@
+import FlickCore
+import Glibc
+import Testing
+@testable import FlickLinux
+
+/// The loop's own descriptors failing to read: the coast's timer and the signals, without which
+/// the daemon cannot run, end the loop with the error after the virtual fingers lift; the reload
+/// timer, without which only SIGHUP reloads, leaves the epoll set. None may stay in it readable:
+/// epoll would report it at every wait, a busy loop that logs each time.
+@Suite("Daemon loop faults", .serialized)
+struct DaemonLoopFaultTests {
+    /// Fails the reads of one of the loop's descriptors once armed: at most 1000 times, then
+    /// raises SIGTERM and lets them read again, so that a loop that spins on the failure ends.
+    final class Fault {
+        let read: Daemon.LoopRead
+        var armed = false
+        private(set) var count = 0
+        static let spinLimit = 1000
+
+        init(_ read: Daemon.LoopRead) { self.read = read }
+
+        func take(_ read: Daemon.LoopRead) -> SystemError? {
+            guard armed, read == self.read else { return nil }
+            count += 1
+            if count == Self.spinLimit { raise(SIGTERM) }
+            return count <= Self.spinLimit ? SystemError(errno: EIO, call: "read") : nil
+        }
+    }
+
+    /// Runs a touchpad flick with `fault` armed at the glide's third motion frame (`then` runs
+    /// there too); returns the virtual touchpad, the loop's error and the log.
+    static func glide(failing fault: Fault, then: @escaping () -> Void = {}) throws
+        -> (touchpad: RecordingTouchpad, error: SystemError?, log: CollectedLog)
+    {
+        let source = try DaemonEventPathTests.source()
+        let log = CollectedLog()
+        let outputs = DaemonDeviceTests.Outputs()
+        var moves = 0
+        let error = try DaemonEventPathTests.runTouchpadFlick(
+            source, configuration: DaemonEventPathTests.touchpadConfiguration, log: log, outputs: outputs,
+            setUp: { $0.readFault = fault.take }
+        ) { frame, _ in
+            guard frame.action == .move else { return }
+            moves += 1
+            if moves == 3 {
+                fault.armed = true
+                then()
+            }
+        }
+        return (try #require(outputs.touchpads.first), error, log)
+    }
+
+    @Test("the coast's timer cannot be read mid-glide: read once, the virtual fingers lift, the touchpad goes and the loop ends with the error")
+    func anUnreadableTimerEndsTheLoop() throws {
+        let fault = Fault(.timer)
+        let (touchpad, error, log) = try Self.glide(failing: fault)
+        #expect(error?.errno == EIO, "the loop ended with the error: \(String(describing: error))")
+        #expect(fault.count == 1, "read once, not spun on")
+        #expect(touchpad.closed && touchpad.frames.last?.action == .lift, "\(touchpad.frames.map(\.action))")
+        #expect(log.lines.contains { $0.hasPrefix("error: cannot read the timer (") && $0.hasSuffix("and stops") }, "\(log.lines)")
+    }
+
+    @Test("the signals cannot be read mid-glide (a SIGHUP waits): read once, the virtual fingers lift, the touchpad goes and the loop ends with the error")
+    func unreadableSignalsEndTheLoop() throws {
+        let fault = Fault(.signals)
+        let (touchpad, error, log) = try Self.glide(failing: fault) { raise(SIGHUP) }
+        #expect(error?.errno == EIO, "the loop ended with the error: \(String(describing: error))")
+        #expect(fault.count == 1, "read once, not spun on")
+        #expect(touchpad.closed && touchpad.frames.last?.action == .lift, "\(touchpad.frames.map(\.action))")
+        #expect(log.lines.contains { $0.hasPrefix("error: cannot read signals (") && $0.hasSuffix("and stops") }, "\(log.lines)")
+    }
+
+    @Test("the reload timer cannot be read: the file's changes are no longer followed, said once, and the loop goes on until SIGTERM")
+    func anUnreadableReloadTimerLeavesTheLoop() throws {
+        let directory = ConfigScratchDirectory()
+        directory.write("config.toml", "[scroll]\nspeed = 30\n")
+        let source = ConfigurationSource(explicitPath: directory.file("config.toml"))
+        let log = CollectedLog()
+        let watcher = try ConfigWatcher(paths: source.watchedPaths, logger: log.logger)
+        var reloads = 0
+        let daemon = try Daemon(engine: Engine(configuration: try source.load()), wheel: RecordingWheel(), monitor: nil,
+                                logger: log.logger, configurationWatcher: watcher) {
+            reloads += 1
+            return try source.reload()
+        }
+        let fault = Fault(.reloadTimer)
+        fault.armed = true
+        // A second of the loop after the first failure, then SIGTERM.
+        var end: DaemonWatchdog?
+        daemon.readFault = { read in
+            let error = fault.take(read)
+            if fault.count == 1, end == nil { end = DaemonWatchdog(seconds: 1) }
+            return error
+        }
+        directory.write("config.toml", "[scroll]\nspeed = 35\n")
+        let watchdog = DaemonWatchdog(seconds: 10)
+        try daemon.run()
+        watchdog.cancel()
+        end?.cancel()
+        #expect(fault.count == 1, "read once, not spun on")
+        #expect(reloads == 0, "\(log.lines)")
+        #expect(log.lines.filter { $0.hasPrefix("error: configuration changes are no longer followed: cannot read the reload timer (") }.count == 1,
+                "\(log.lines)")
+    }
+}
