@@ -45,11 +45,13 @@ struct RunCommand: FlickdCommand {
             when Xfce or Plasma saves them) and when a sway starts; what it changes is logged.
 
             Signals: SIGHUP reloads the configuration file; SIGTERM and SIGINT stop any coast, remove the \
-            virtual device and exit with status 0.
+            virtual device and exit with status 0; SIGTSTP (Ctrl-Z) stops any coast, lifts the \
+            virtual fingers and stops flickd until SIGCONT.
 
             Exit status: 0 after SIGTERM or SIGINT; 1 when /dev/uinput cannot be opened at \
             start (the virtual device could not be created), the configuration cannot be \
-            read, or the event loop fails; 64 when the command line cannot be run (an unknown \
+            read, or the event loop fails (its timer or signals cannot be read: the virtual \
+            fingers lift first); 64 when the command line cannot be run (an unknown \
             option, a missing value).
 
             As the systemd user service flickd.service (Type=notify) flickd tells systemd \
