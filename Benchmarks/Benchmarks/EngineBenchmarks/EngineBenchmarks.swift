@@ -68,13 +68,24 @@ let benchmarks: @Sendable () -> Void = {
         StreamDriver(description: Touchpad.description, label: "ScrollFrames")
     }
 
-    // The same stream with the coasts on the virtual touchpad (the default output): each glide's
-    // ticks write finger frames (to a closure, as the daemon's writer), then rest, settle and lift.
+    // Coasts on the virtual touchpad (the default output), each stopped by a one-finger tap,
+    // flicks 1 s apart: every period's glides land, glide, rest, settle and lift (the driver
+    // checks that they do), each finger frame written to a closure, as the daemon's writer, which
+    // calls `touchFrameWritten(at:)` as the daemon does.
     Benchmark("ScrollFramesTouchpad") { benchmark, driver in
         measureScaledIterations(benchmark) { driver.nextFrame() }
         blackHole(driver.checksum)
     } setup: {
-        StreamDriver(description: Touchpad.description, label: "ScrollFramesTouchpad", output: .touchpad)
+        StreamDriver(description: Touchpad.description, label: "ScrollFramesTouchpad", output: .touchpad, layout: .tapStops)
+    }
+
+    // ScrollFramesTouchpad's stream with the wheel output: what the virtual touchpad adds is
+    // the difference between the two.
+    Benchmark("ScrollFramesTapStopped") { benchmark, driver in
+        measureScaledIterations(benchmark) { driver.nextFrame() }
+        blackHole(driver.checksum)
+    } setup: {
+        StreamDriver(description: Touchpad.description, label: "ScrollFramesTapStopped", layout: .tapStops)
     }
 
     // The same stream from a protocol A pad without tracking ids: each frame lists every contact,
@@ -120,9 +131,14 @@ final class StreamDriver: @unchecked Sendable {
     /// Sum of everything written, so that no output is unused.
     private(set) var checksum: Int64 = 0
 
-    init(description: DeviceDescription, label: String, output: OutputMode = .wheel) {
+    /// The virtual fingers' frames, counted as they are written (nothing with the wheel output).
+    let touchFrames = TouchFrameCounter()
+
+    init(description: DeviceDescription, label: String, output: OutputMode = .wheel,
+         layout: ScrollStream.Layout = .nextHandStops) {
         let configuration = Configuration.defaults
-        stream = ScrollStream(configuration: configuration, device: device, description: description, output: output)
+        stream = ScrollStream(configuration: configuration, device: device, description: description, output: output,
+                              layout: layout)
         precondition(stream.coastsPerPeriod == 2 && stream.ticksPerPeriod > 0,
                      "the stream should start two coasts per period and tick them: \(stream.coastsPerPeriod) coasts, \(stream.ticksPerPeriod) ticks")
         engine = Engine(configuration: configuration)
@@ -130,11 +146,29 @@ final class StreamDriver: @unchecked Sendable {
         engine.onReport = counter.callback
         engine.addDevice(device, description: description)
         print("\(label): one period is \(stream.frames.count) frames, \(stream.eventsPerPeriod) events, "
-              + "\(stream.ticksPerPeriod) ticks, \(stream.coastsPerPeriod) coasts, \(stream.period.milliseconds) ms")
-        // The daemon writes each finger frame to the virtual touchpad: here, into the checksum.
-        engine.onTouchFrame = { [unowned self] frame, _ in
+              + "\(stream.ticksPerPeriod) ticks, \(stream.coastsPerPeriod) coasts, \(stream.period.milliseconds) ms"
+              + (output == .touchpad ? "; touch frames: \(stream.touchFramesPerPeriod)" : ""))
+        // The daemon writes each finger frame to the virtual touchpad, then tells the engine when
+        // it did (Daemon.emit): here, into the checksum, at the frame's time.
+        engine.onTouchFrame = { [unowned self] frame, time in
             checksum &+= Int64((frame.first.x + frame.first.y) * 1000)
+            touchFrames.count(frame, at: time)
+            engine.touchFrameWritten(at: time)
         }
+        guard output == .touchpad else { return }
+        // Two periods, the second counted: it opens with the first's last settle frames and
+        // lift, as every later period does. A stream whose glides never settle or lift (the
+        // next hand's scroll dropping the settle frames, fingers still down at the next release)
+        // would measure something else than the row in docs/PERFORMANCE.md says: stop here.
+        for _ in stream.frames { nextFrame() }
+        touchFrames.reset()
+        for _ in stream.frames { nextFrame() }
+        let seen = touchFrames.counts
+        let settles = 2 * VirtualFingers.settleFrames
+        precondition(seen == stream.touchFramesPerPeriod && seen.lands == 2 && seen.lifts == 2 && seen.settles == settles
+                     && seen.moves > seen.settles,
+                     "\(label): a period should land, glide, settle (\(settles) frames) and lift twice: \(seen) "
+                     + "(the dry run: \(stream.touchFramesPerPeriod))")
     }
 
     /// Runs the next frame of the stream: its due ticks, then its events.
