@@ -10,7 +10,7 @@
 /// accumulated, and starts over after 500 ms without an event. With the lead, the first event
 /// (with the release frame) passes at once, and the coast reaches its total while the model is
 /// still 60 units short, moving at `60·k` units/s or more, so its last events never come far
-/// enough apart to be held back: nothing is lost, and the total is unchanged.
+/// enough apart to be held back: nothing is lost. When it ends is `CoastExtent`'s rule.
 struct Coast {
     /// The device whose gesture started this coast.
     let source: DeviceID
@@ -22,9 +22,12 @@ struct Coast {
     /// Initial velocity in the source's device coordinates, mm/s (for boost).
     let millimetresPerSecond: Vector
     let deceleration: Deceleration
-    /// When the coast ends: at rest (`settles`) or cut at `coast.max_duration`.
+    /// When the coast ends: when the output has written the destination (`settles`), or cut at
+    /// `coast.max_duration` with the output still moving (`CoastExtent`).
     let end: Instant
     let settles: Bool
+    /// What the coast emits in all unless stopped, hi-res units (`CoastExtent`).
+    let total: (vertical: Int64, horizontal: Int64)
     /// Shortest interval between ticks.
     let period: Duration
 
@@ -48,10 +51,11 @@ struct Coast {
         self.millimetresPerSecond = millimetresPerSecond
         self.deceleration = deceleration
         self.period = period
-        let extent = CoastExtent(hiResUnitsPerSecond: max(abs(vertical), abs(horizontal)), deceleration: deceleration,
+        let extent = CoastExtent(vertical: vertical, horizontal: horizontal, deceleration: deceleration,
                                  maxDuration: maxDuration)
         settles = extent.settles
         end = origin + extent.duration
+        total = (extent.totalVertical, extent.totalHorizontal)
         lastTick = origin
     }
 
@@ -60,25 +64,13 @@ struct Coast {
         (deceleration.destination(velocity: vertical), deceleration.destination(velocity: horizontal))
     }
 
-    /// What the coast emits in all unless stopped: the rounded destination when it settles,
-    /// else the rounded position at its end.
-    var total: (vertical: Int64, horizontal: Int64) {
-        if settles {
-            let d = destination
-            return (Int64(d.vertical.rounded()), Int64(d.horizontal.rounded()))
-        }
-        let t = (end - origin).seconds
-        return (Int64(deceleration.position(after: t, velocity: vertical).rounded()),
-                Int64(deceleration.position(after: t, velocity: horizontal).rounded()))
-    }
-
     /// The coast's velocity at `time`, mm/s in device coordinates.
     func velocity(at time: Instant) -> Vector {
         millimetresPerSecond * deceleration.remainingFraction(after: (time - origin).seconds)
     }
 
     /// True when every unit the coast will ever emit has been emitted: with the lead, before
-    /// the model comes to rest; a coast cut at `coast.max_duration` at its own total.
+    /// the model comes to rest; a coast cut at `coast.max_duration` at its end.
     var isAtRest: Bool {
         let goal = total
         return emittedVertical == goal.vertical && emittedHorizontal == goal.horizontal
@@ -159,14 +151,16 @@ struct Coast {
     }
 
     /// When output next changes: the earliest time one axis crosses the next half unit, but not
-    /// sooner than one period after the last tick, and no later than the end.
+    /// sooner than one period after the last tick, and no later than the end. A coast that
+    /// settles ends at its last crossing, which keeps the period too; only `coast.max_duration`
+    /// may come sooner.
     var nextDeadline: Instant {
         var soonest = end
         let goal = total
         if let t = crossing(velocity: vertical, emitted: emittedVertical, total: goal.vertical), t < soonest { soonest = t }
         if let t = crossing(velocity: horizontal, emitted: emittedHorizontal, total: goal.horizontal), t < soonest { soonest = t }
         let earliest = lastTick + period
-        return soonest < earliest ? min(earliest, end) : soonest
+        return soonest < earliest ? (settles ? earliest : min(earliest, end)) : soonest
     }
 
     /// When one axis's output (the model plus the lead) crosses the next half unit past what it
@@ -183,22 +177,64 @@ struct Coast {
     }
 }
 
-/// How long a wheel coast runs and whether it comes to rest: the one end rule, used by the
-/// engine's coasts and by `flickd plot`.
+/// How long a wheel coast's output runs, whether it comes to rest, and what it writes in all:
+/// the one end rule, used by the engine's coasts and by `flickd plot`.
 ///
-/// A coast at `v0` hi-res units per second settles when it comes within half a unit of its
-/// destination `X = v0/k` (`Deceleration.settleTime`) no later than `maxDuration`; otherwise
-/// `maxDuration` cuts it.
+/// Each axis's output is the model `x(t) = (v0/k)(1 − e^(−kt))` plus the lead (`Coast.lead`,
+/// 60 units), so it has written the whole destination rounded, `D = round(v0/k)`, once the
+/// model is within the lead and half a unit of it: at `t_D = −ln(1 − k·(D ∓ ½ ∓ lead)/v0)/k`
+/// (0 when the lead alone covers `D`). The coast settles when every axis gets there no later
+/// than `maxDuration`, and ends at the later axis's `t_D`; otherwise `maxDuration` cuts it
+/// while its output still moves, each axis having written `round(x(maxDuration) + lead)` (at
+/// most `D`). Judged on the model alone (within half a unit of rest), a coast whose output had
+/// written everything seconds earlier counted as cut, and one cut by a short `max_duration`
+/// went silent up to 60 units of the model before it.
 public struct CoastExtent: Hashable, Sendable {
     /// From the model's time zero to the end.
     public let duration: Duration
-    /// True when the coast ends at rest; false when `maxDuration` cuts it.
+    /// True when the output writes the whole destination; false when `maxDuration` cuts it.
     public let settles: Bool
+    /// What the output writes in all unless stopped, hi-res units (vertical > 0 scrolls up).
+    public let totalVertical: Int64
+    /// What the output writes in all on the horizontal axis, hi-res units (> 0 scrolls right).
+    public let totalHorizontal: Int64
 
-    /// The extent of a coast whose faster axis starts at `hiResUnitsPerSecond` (≥ 0).
+    /// The extent of a coast starting at `vertical` and `horizontal` hi-res units per second.
+    public init(vertical: Double, horizontal: Double, deceleration: Deceleration, maxDuration: Duration) {
+        let v = Self.axis(velocity: vertical, deceleration: deceleration)
+        let h = Self.axis(velocity: horizontal, deceleration: deceleration)
+        let written = Duration.seconds(max(v.seconds, h.seconds))
+        settles = written <= maxDuration
+        if settles {
+            duration = written
+            (totalVertical, totalHorizontal) = (v.destination, h.destination)
+        } else {
+            duration = maxDuration
+            let t = maxDuration.seconds
+            totalVertical = Int64(Coast.led(deceleration.position(after: t, velocity: vertical), total: v.destination).rounded())
+            totalHorizontal = Int64(Coast.led(deceleration.position(after: t, velocity: horizontal), total: h.destination).rounded())
+        }
+    }
+
+    /// The extent of a coast along one axis at `hiResUnitsPerSecond` (`flickd plot`'s).
     public init(hiResUnitsPerSecond: Double, deceleration: Deceleration, maxDuration: Duration) {
-        let settle = Duration.seconds(deceleration.settleTime(velocity: hiResUnitsPerSecond, epsilon: Coast.restDistance))
-        settles = settle <= maxDuration
-        duration = settles ? settle : maxDuration
+        self.init(vertical: hiResUnitsPerSecond, horizontal: 0, deceleration: deceleration, maxDuration: maxDuration)
+    }
+
+    /// Where the output of one axis is after `seconds` of a coast at `velocity` that writes
+    /// `total` in all: the model plus the lead, never past the total.
+    public static func output(after seconds: Double, velocity: Double, total: Int64, deceleration: Deceleration) -> Double {
+        Coast.led(deceleration.position(after: seconds, velocity: velocity), total: total)
+    }
+
+    /// One axis: its destination rounded, and when its output has written it, seconds after
+    /// the origin (infinite when it never does: a destination too far to be finite).
+    private static func axis(velocity: Double, deceleration: Deceleration) -> (destination: Int64, seconds: Double) {
+        let x = deceleration.destination(velocity: velocity)
+        guard x.isFinite, velocity != 0 else { return (0, 0) }
+        let destination = Int64(max(-1e15, min(1e15, x)).rounded())
+        guard destination != 0 else { return (0, 0) }
+        let boundary = Double(destination) - (destination > 0 ? 0.5 : -0.5) - Coast.lead(total: destination)
+        return (destination, deceleration.time(toReach: boundary, velocity: velocity) ?? .infinity)
     }
 }

@@ -106,11 +106,14 @@ public enum StopReason: String, Sendable, Hashable {
     /// A release on another device started a coast of its own (the fingers on it had touched
     /// down before this coast began, so no new touch stopped it).
     case replaced
-    /// The coast reached `coast.max_duration`.
+    /// `coast.max_duration` cut the coast with output still to write: the wheel output short
+    /// of its destination rounded, the virtual fingers further than 0.05 mm from rest. A coast
+    /// whose output wrote everything before then ends as `finished`.
     case maxDuration = "max-duration"
     /// The virtual fingers reached the margin of the virtual touchpad (`output.mode = "touchpad"`).
     case edge
-    /// The coast came to rest.
+    /// The coast's output came to rest: the wheel wrote its destination rounded (its model
+    /// then 60 units short, `CoastExtent`), the virtual fingers came within 0.05 mm of rest.
     case finished
 }
 
@@ -159,7 +162,8 @@ public struct CoastPlan: Hashable, Sendable {
     /// Where the coast will come to rest, hi-res wheel units (vertical > 0 scrolls up).
     public var destinationHiRes: (vertical: Double, horizontal: Double)
     /// What the coast will emit in all unless stopped, hi-res units: the destination rounded
-    /// when it comes to rest within `coast.max_duration`, else where it is at that time, rounded.
+    /// when the output (the model plus its 60-unit lead) reaches it within `coast.max_duration`,
+    /// else where the output is at that time, rounded (`CoastExtent`).
     public var totalHiRes: (vertical: Int64, horizontal: Int64)
     /// How long the coast will run after the release.
     public var duration: Duration

@@ -73,10 +73,11 @@ import Testing
         #expect(!coast.settles)
         let step = coast.advance(to: Instant(microseconds: 5_000_000))
         #expect(step.ended)
-        // x(1 s) = (v0/k)(1 − e^(−k·1 s)), k = −1000·ln 0.998: 4320 units of the 4997 at rest.
+        // x(1 s) = (v0/k)(1 − e^(−k·1 s)), k = −1000·ln 0.998: 4320 units of the 4997 at rest,
+        // and the output 60 units ahead of it.
         let k = -1000 * log(0.998)
-        let expected = (10_000 / k * (1 - exp(-k * 1))).rounded()
-        #expect(Double(step.output.verticalHiRes) == expected, "stops where the model is at max_duration")
+        let expected = (10_000 / k * (1 - exp(-k * 1)) + 60).rounded()
+        #expect(Double(step.output.verticalHiRes) == expected, "stops where the output is at max_duration")
     }
 
     /// Woken exactly at each deadline, a coast writes something at every wake-up but its last

@@ -85,10 +85,22 @@ private final class SVGDocument: NSObject, XMLParserDelegate {
 
 /// Plots under the defaults and under other settings, read back from the SVG as a viewer would.
 @Suite struct CoastPlotTests {
-    let defaults = Configuration.defaults
+    /// The defaults with the wheel output (`output.mode = "wheel"`).
+    let defaults: Configuration = {
+        var configuration = Configuration.defaults
+        configuration.output.mode = .wheel
+        return configuration
+    }()
 
     /// k for the default rate 0.998, per second.
     var k: Double { Deceleration(ratePerMillisecond: 0.998).decayPerSecond }
+
+    /// When the wheel output of a coast at `v0` units/s (rate 0.998) has written the destination
+    /// rounded, D: the output runs 60 units ahead of the model, so when the model is 60.5 short.
+    func written(_ v0: Double) -> Double {
+        let d = (v0 / k).rounded()
+        return -log(1 - k * (d - 60.5) / v0) / k
+    }
 
     // MARK: The curves
 
@@ -100,14 +112,15 @@ private final class SVGDocument: NSObject, XMLParserDelegate {
             // A release of s mm/s at `speed` hi-res units/mm is v0 = speed·s units/s; X = v0/k.
             let v0 = curve.releaseSpeed * defaults.scroll.speed
             let last = try #require(curve.samples.last)
-            let settle = Deceleration(ratePerMillisecond: 0.998).settleTime(velocity: v0, epsilon: 0.5)
+            let settle = written(v0)
             #expect(curve.coasts && !curve.isClamped)
             if settle <= maxSeconds {
+                // 400 mm/s (36000 units/s at 90 units/mm), whose model comes within half a unit
+                // of rest only after 5.24 s, has written all of it by 2.84 s.
                 #expect(curve.settles)
                 #expect(abs(last.hiResUnits - v0 / k) < 1e-9, "ends at X = v0/k: \(last.hiResUnits) vs \(v0 / k)")
-                #expect(abs(curve.duration - settle) < 1e-6, "ends when within half a unit: \(curve.duration) vs \(settle)")
+                #expect(abs(curve.duration - settle) < 1e-6, "ends when the output has written round(X): \(curve.duration) vs \(settle)")
             } else {
-                // At 90 units/mm, 400 mm/s (36000 units/s) would need 5.24 s: the engine cuts it.
                 let cut = Deceleration(ratePerMillisecond: 0.998).position(after: maxSeconds, velocity: v0)
                 #expect(!curve.settles && curve.duration == maxSeconds)
                 #expect(abs(last.hiResUnits - cut) < 1e-9, "ends where max_duration cuts it: \(last.hiResUnits) vs \(cut)")
@@ -129,7 +142,8 @@ private final class SVGDocument: NSObject, XMLParserDelegate {
         let nearHalf = curve.samples.min { abs($0.seconds - 0.5) < abs($1.seconds - 0.5) }!
         let expected = Deceleration(ratePerMillisecond: 0.998).position(after: nearHalf.seconds, velocity: 1000)
         #expect(abs(nearHalf.hiResUnits - expected) < 1e-9)
-        #expect(abs(curve.duration - 3.4499) < 1e-4, "T(ε = 0.5) from the golden table")
+        // Its output has written round(X) = 499 when the model is at 438.5: after 1.0503 s.
+        #expect(abs(curve.duration - 1.0503) < 1e-4, "\(curve.duration)")
     }
 
     @Test func slowReleasesDoNotCoastAndFastOnesAreClamped() {
@@ -138,10 +152,8 @@ private final class SVGDocument: NSObject, XMLParserDelegate {
         #expect(!plot.curves[0].coasts && plot.curves[0].samples.isEmpty)
         #expect(plot.curves[1].coasts, "exactly min_speed coasts, as in the engine")
         #expect(plot.curves[2].coastSpeed == 1500 && plot.curves[2].isClamped)
-        // 1500 mm/s × 90 = 135000 units/s needs 5.9 s to settle: cut at max_duration (5 s).
-        #expect(!plot.curves[2].settles && plot.curves[2].duration == 5)
-        let cut = Deceleration(ratePerMillisecond: 0.998).position(after: 5, velocity: 1500 * defaults.scroll.speed)
-        #expect(abs(plot.curves[2].distanceHiRes - cut) < 1e-9)
+        // 1500 mm/s × 90 = 135000 units/s: the output has written round(X) after 3.50 s.
+        #expect(plot.curves[2].settles && abs(plot.curves[2].duration - written(135_000)) < 1e-6)
     }
 
     @Test func aCoastCutByMaxDurationEndsWhereTheEngineStopsIt() {
@@ -231,18 +243,21 @@ private final class SVGDocument: NSObject, XMLParserDelegate {
             let start = try #require(line.points.first)
             #expect(abs(rate.value(start.y) - curve.releaseSpeed * defaults.scroll.speed / 120) <= rate.pixel)
             let end = try #require(line.points.last)
-            #expect(rate.value(end.y) < 1, "a settled coast ends almost still")
+            // The output stops when the model is 60.5 units short of rest: at 60.5·k units/s.
+            #expect(abs(rate.value(end.y) - 60.5 * k / 120) <= rate.pixel, "ends at \(rate.value(end.y)) detents/s")
         }
     }
 
     @Test func theLegendSaysNoCoastAndClamped() throws {
-        let document = SVGDocument(CoastPlot(configuration: defaults, speeds: [20, 200, 1800]).svg(source: "built-in defaults"))
+        var configuration = defaults
+        configuration.coast.maxDuration = .milliseconds(3000)
+        let document = SVGDocument(CoastPlot(configuration: configuration, speeds: [20, 200, 1800]).svg(source: "built-in defaults"))
         let texts = document.all("text").map(\.text)
         let entries = document.all("text", class: "legend-entry").map(\.text)
         #expect(entries == ["20 mm/s: no coast", "200 mm/s", "1800 mm/s"])
         #expect(texts.contains("slower than min_speed, 50 mm/s"))
         #expect(texts.contains("clamped to max_speed, 1500 mm/s"))
-        #expect(texts.contains("cut at 5.00 s by max_duration"), "1500 mm/s needs 5.24 s: cut")
+        #expect(texts.contains("cut at 3.00 s by max_duration"), "1500 mm/s needs 3.50 s: cut")
         #expect(texts.contains { $0.hasPrefix("at rest after ") })
         #expect(document.all("line", class: "max-duration").count == 2, "the cut is marked in both panels")
     }
@@ -266,8 +281,8 @@ private final class SVGDocument: NSObject, XMLParserDelegate {
         configuration.coast.decelerationRate = 0.99  // "fast": coasts of about half a second
         let document = SVGDocument(CoastPlot(configuration: configuration).svg(source: "x"))
         let labels = document.all("text", class: "tick", in: "position-panel").filter { $0.classes.contains("x") }.map(\.text)
-        // The longest, 400 mm/s (36000 units/s at 90 units/mm), rests after 0.88 s.
-        #expect(labels == ["0.0", "0.2", "0.4", "0.6", "0.8", "1.0"], "\(labels)")
+        // The longest, 400 mm/s (36000 units/s at 90 units/mm), has written everything after 0.41 s.
+        #expect(labels == ["0.0", "0.1", "0.2", "0.3", "0.4", "0.5"], "\(labels)")
     }
 
     /// Axes of any length get ticks a reader can tell apart: at most `maximumDecimals` places,

@@ -78,7 +78,7 @@ import Testing
         },
         Story(name: "protocol-a-flick", device: "protocol-a-touch-screen",
               summary: "a one-finger drag up on a protocol A touchscreen: the view coasts down",
-              outcome: Outcome(coasts: 1, end: .maxDuration, vertical: -1, horizontal: 0)) { screen in
+              outcome: Outcome(coasts: 1, end: .finished, vertical: -1, horizontal: 0)) { screen in
             screen.down(Vector(x: 100, y: 120))
             screen.move(by: Vector(x: 0, y: -40), over: .milliseconds(120))
             screen.lift()

@@ -182,19 +182,27 @@ import FlickTestSupport
                 coasted += 1
                 // The model for the reported velocity, computed here: traditional scrolling (the
                 // default, no desktop setting), so fingers down scroll down (vertical = −v_y) and
-                // fingers right scroll right; X = v·scroll.speed/k with k = −1000·ln d. The
-                // destination when it settles within max_duration, else where it is at
-                // max_duration. (Settling: within half a unit of X on the larger axis,
-                // T = ln(0.5/|X|)/−k.)
+                // fingers right scroll right; X = v·scroll.speed/k with k = −1000·ln d. The output
+                // runs 60 units ahead of the model, never past D = round(X): it has written D once
+                // the model is 60.5 short of it, at t = −ln(1 − k·(|D| − 60.5)/|v|)/k (0 for
+                // |D| ≤ 60). When both axes get there within max_duration the coast writes D,
+                // else max_duration cuts it where the output is then: x(limit) plus 60, at most D.
                 let k = -1000 * log(config.coast.decelerationRate)
-                let destination = (vertical: -plan.velocity.y * config.scroll.speed / k,
-                                   horizontal: plan.velocity.x * config.scroll.speed / k)
-                let largest = max(abs(destination.vertical), abs(destination.horizontal))
-                let settle = log(0.5 / largest) / -k
                 let limit = config.coast.maxDuration.seconds
-                let reached = settle <= limit ? 1 : 1 - exp(-k * limit)
-                let vertical = destination.vertical * reached
-                let horizontal = destination.horizontal * reached
+                let velocity = (vertical: -plan.velocity.y * config.scroll.speed, horizontal: plan.velocity.x * config.scroll.speed)
+                func written(_ v: Double) -> (total: Double, seconds: Double) {
+                    let d = (v / k).rounded()
+                    guard abs(d) > 60.5 else { return (d, 0) }
+                    return (d, -log(1 - k * (abs(d) - 60.5) / abs(v)) / k)
+                }
+                func cut(_ v: Double, _ d: Double) -> Double {
+                    let ahead = v / k * (1 - exp(-k * limit)) + (d >= 0 ? min(60, d) : max(-60, d))
+                    return (d >= 0 ? min(ahead, d) : max(ahead, d)).rounded()
+                }
+                let wv = written(velocity.vertical), wh = written(velocity.horizontal)
+                let settles = max(wv.seconds, wh.seconds) <= limit
+                let vertical = settles ? wv.total : cut(velocity.vertical, wv.total)
+                let horizontal = settles ? wh.total : cut(velocity.horizontal, wh.total)
                 #expect(pad.verticalTotal != 0 || pad.horizontalTotal != 0, "round \(round): a coast that wrote nothing\n\(pad.transcript)")
                 #expect(abs(Double(pad.verticalTotal) - vertical.rounded()) <= 1, "round \(round): vertical \(pad.verticalTotal) vs \(vertical)")
                 #expect(abs(Double(pad.horizontalTotal) - horizontal.rounded()) <= 1, "round \(round): horizontal \(pad.horizontalTotal) vs \(horizontal)")

@@ -42,11 +42,11 @@ import Testing
           arguments: [(3000.0, 0.998), (-500.0, 0.998), (200.0, 0.9999), (1500.0, 0.99)])
     func totalKeptAndNoLongGaps(velocity: Double, rate: Double) {
         var c = Self.coast(velocity: velocity, rate: rate)
-        // X = v0/k with k = −1000·ln d when it comes within half a unit of X by the 60 s limit
-        // (T = ln(0.5·k/|v0|)/−k), else x(60 s) = X·(1 − e^(−60·k)).
+        // round(X), X = v0/k with k = −1000·ln d: each output reaches it, the model 60.5 units
+        // short, well within the 60 s limit (200 units/s at 0.9999 after 35 s; its model would
+        // come within half a unit of X only after 83 s).
         let k = -1000 * log(rate)
-        let settle = log(0.5 * k / abs(velocity)) / -k
-        let total = Int64((velocity / k * (settle <= 60 ? 1 : 1 - exp(-k * 60))).rounded())
+        let total = Int64((velocity / k).rounded())
         let out = Self.run(&c, from: Self.origin + Self.period)
         let sum = out.reduce(Int64(0)) { $0 + Int64($1.1) }
         #expect(!out.isEmpty, "the coast wrote nothing")
@@ -73,9 +73,11 @@ import Testing
     @Test("a coast cut by max_duration emits its total by the end, nothing after")
     func cutCoast() {
         var c = Self.coast(velocity: 3000, maxDuration: .milliseconds(300))
-        // Where the model is at 300 ms: x(t) = (v0/k)·(1 − e^(−k·t)), k = −1000·ln 0.998.
+        // Where the output is at 300 ms: the model x(t) = (v0/k)·(1 − e^(−k·t)), k = −1000·ln 0.998,
+        // plus the lead.
         let k = -1000 * log(0.998)
-        let total = Int64((3000 / k * (1 - exp(-k * 0.3))).rounded())
+        let total = Int64((3000 / k * (1 - exp(-k * 0.3)) + 60).rounded())
+        #expect(!c.settles && c.end == Self.origin + .milliseconds(300))
         let out = Self.run(&c, from: Self.origin + Self.period)
         #expect(!out.isEmpty, "the coast wrote nothing")
         #expect(out.reduce(Int64(0)) { $0 + Int64($1.1) } == total, "\(out), expected \(total)")
@@ -83,21 +85,32 @@ import Testing
     }
 
     /// With the lead the output reaches its total while the model is 60.5 units short, at
-    /// t = −ln(1 − k·(total − 60.5)/v0)/k: the coast ends with that event (a cut one too, not
-    /// silent until max_duration) and says when beforehand, so its plan's duration is true.
+    /// t = −ln(1 − k·(total − 60.5)/v0)/k: the coast ends with that event and says when
+    /// beforehand, so its plan's duration is true. One that settles ends exactly then (its
+    /// total is round(X)); one cut by max_duration writes where the output is at max_duration,
+    /// and so ends within the last unit before it.
     @Test("a coast ends with its last event, when it said it would",
           arguments: [(3000.0, Duration.milliseconds(60000)), (-3000.0, .milliseconds(60000)),
                       (3000.0, .milliseconds(300)), (30000.0, .milliseconds(5000))])
     func endsWithItsLastEvent(velocity: Double, maxDuration: Duration) throws {
         var c = Self.coast(velocity: velocity, maxDuration: maxDuration)
         let k = -1000 * log(0.998)
-        let settle = log(0.5 * k / abs(velocity)) / -k
-        let cut = min(settle, maxDuration.seconds)
-        let total = (velocity / k * (settle <= maxDuration.seconds ? 1 : 1 - exp(-k * cut))).rounded()
+        let destination = (velocity / k).rounded()
+        let written = -log(1 - k * (destination - (velocity > 0 ? 60.5 : -60.5)) / velocity) / k
+        let settles = written <= maxDuration.seconds
+        let lead = velocity > 0 ? 60.0 : -60.0
+        let total = settles ? destination : (velocity / k * (1 - exp(-k * maxDuration.seconds)) + lead).rounded()
         let last = total - (velocity > 0 ? 60.5 : -60.5)
         let expected = Self.origin + Duration.seconds(-log(1 - k * last / velocity) / k)
+        #expect(c.settles == settles)
         #expect(abs((c.outputEnd - expected).microseconds) <= 1, "\(c.outputEnd) vs \(expected)")
-        #expect(c.outputEnd < c.end, "the model is still moving when the output is done")
+        if settles {
+            #expect(c.outputEnd == c.end, "a coast that settles ends when its output has written round(X)")
+        } else {
+            // Within the model's last unit before max_duration: it moves faster than 60·k units/s.
+            #expect(c.end == Self.origin + maxDuration && c.outputEnd <= c.end
+                        && (c.end - c.outputEnd).seconds <= 1 / (60 * k), "\(c.outputEnd), cut at \(c.end)")
+        }
         var now = Self.origin + Self.period
         var lastEvent: Instant?
         var endedAt: Instant?
