@@ -238,3 +238,27 @@ public struct CoastExtent: Hashable, Sendable {
         return (destination, deceleration.time(toReach: boundary, velocity: velocity) ?? .infinity)
     }
 }
+
+/// How long the virtual fingers' glide (`output.mode = "touchpad"`) moves and whether it comes
+/// to rest: `VirtualFingers`'s own end rule (`modelEnd`), for the engine's plan and `flickd plot`.
+///
+/// The glide's model `x(t) = (v0/k)(1 − e^(−kt))` (mm on the virtual pad) ends within
+/// `VirtualFingers.restDistance` (0.05 mm) of its rest `v0/k`, or is cut at `maxDuration`;
+/// neither depends on `scroll.speed`. A glide that would reach the virtual pad's margin stops
+/// there sooner (`Ending.edge`), which this does not cover.
+public struct GlideExtent: Hashable, Sendable {
+    /// From the glide model's time zero to the end of the motion.
+    public let duration: Duration
+    /// True when the fingers come to rest; false when `maxDuration` cuts the glide.
+    public let settles: Bool
+    /// How far the model has carried the fingers then, mm (the landing's make-up not included).
+    public let millimetres: Double
+
+    /// The extent of a glide at `speed` mm/s (≥ 0).
+    public init(speed: Double, deceleration: Deceleration, maxDuration: Duration) {
+        let model = VirtualFingers.modelEnd(speed: speed, deceleration: deceleration, maxDuration: maxDuration)
+        settles = model.settles
+        duration = settles ? Duration.seconds(model.settleTime) : maxDuration
+        millimetres = model.distance
+    }
+}

@@ -448,8 +448,8 @@ public final class Engine {
                                 deceleration: deceleration, maxDuration: settings.maxDuration, period: period)
         let start = fingers.start(velocity: onPad, deceleration: deceleration, maxDuration: settings.maxDuration,
                                     at: time)
-        let duration = fingers.nextDeadline.map { _ in Self.glideDuration(speed: onPad.length, deceleration: deceleration,
-                                                                          maxDuration: settings.maxDuration) } ?? .zero
+        let duration = fingers.nextDeadline.map { _ in GlideExtent(speed: onPad.length, deceleration: deceleration,
+                                                                   maxDuration: settings.maxDuration).duration } ?? .zero
         let plan = CoastPlan(releaseVelocity: released, velocity: v, boosted: boosted,
                              destinationHiRes: (0, 0), totalHiRes: (0, 0), duration: duration,
                              travelMillimetres: deceleration.position(after: settings.maxDuration.seconds, velocity: v.length))
@@ -459,12 +459,6 @@ public final class Engine {
         if let lift = start.lift { onTouchFrame?(lift, time) }
         if let landing = start.landing { onTouchFrame?(landing, time) }
         return WheelOutput()
-    }
-
-    /// How long the fingers move after a release at `speed` (mm/s).
-    private static func glideDuration(speed: Double, deceleration: Deceleration, maxDuration: Duration) -> Duration {
-        let settle = Duration.seconds(deceleration.settleTime(velocity: speed, epsilon: VirtualFingers.restDistance))
-        return min(settle, maxDuration)
     }
 
     /// The wheel output due at `time` (call at or after `nextDeadline`; earlier is harmless).

@@ -1,12 +1,16 @@
 import FlickCore
 
 /// How coasts play out under a configuration, for `flickd plot`: one curve per release speed,
-/// sampled from the same model and the same end rule the engine uses, drawn as an SVG.
+/// sampled from the same model and the same end rule the engine uses for the configured
+/// output (`output.mode`), drawn as an SVG.
 ///
 /// A release of `s` mm/s (clamped to `coast.max_speed`, no coast below `coast.min_speed`)
-/// starts a wheel velocity of `v0 = s · scroll.speed` hi-res units per second, which decays as
-/// `Deceleration` says. The coast ends where `Coast` ends it: at rest (within half a hi-res unit
-/// of `X = v0/k`) or cut at `coast.max_duration`.
+/// starts a velocity of `v0 = s · scroll.speed` hi-res units per second, which decays as
+/// `Deceleration` says. With the wheel output the curve is what the wheel writes, the model
+/// plus its 60-unit lead, and ends where `CoastExtent` ends it: when the output has written the
+/// destination rounded, or cut at `coast.max_duration`. With the touchpad output it is the
+/// virtual fingers' model, ending where `GlideExtent` ends it: within 0.05 mm of rest
+/// (whatever `scroll.speed`), or cut at `coast.max_duration`.
 public struct CoastPlot: Sendable {
     /// The release speeds drawn when none are given, mm/s.
     public static let defaultSpeeds: [Double] = [50, 100, 200, 400]
@@ -31,12 +35,14 @@ public struct CoastPlot: Sendable {
         /// The speed the coast starts with, mm/s: the release speed clamped to
         /// `coast.max_speed`; nil when the release is below `coast.min_speed` and does not coast.
         public var coastSpeed: Double?
-        /// True when the coast ends at rest; false when `coast.max_duration` cuts it.
+        /// True when the output comes to rest (the wheel has written its destination rounded,
+        /// the fingers are within 0.05 mm of rest); false when `coast.max_duration` cuts it.
         public var settles: Bool
-        /// How long the coast runs, seconds (0 without a coast).
+        /// How long the output runs after its model's time zero (within a frame of the release),
+        /// seconds (0 without a coast).
         public var duration: Double
-        /// Where the coast ends, hi-res units: its destination `X = v0/k` when it settles, else
-        /// its position when it is cut (0 without a coast).
+        /// Where the coast ends, hi-res units: what the wheel output writes in all, or where
+        /// the fingers' model stops, times `scroll.speed` (0 without a coast).
         public var distanceHiRes: Double
         /// The curve from release to the end, evenly spaced in time; the last sample is the end
         /// (empty without a coast).
@@ -77,22 +83,32 @@ public struct CoastPlot: Sendable {
         // Drawn as distance scrolled, whichever way: the content-follows-fingers sign is positive.
         let v0 = decided.wheelVelocity(natural: true, unitsPerMillimetre: configuration.scroll.speed).vertical
         let deceleration = Deceleration(ratePerMillisecond: settings.decelerationRate)
-        // The engine's own end rule decides when it ends, so the plot cannot drift from it.
-        let extent = CoastExtent(hiResUnitsPerSecond: v0, deceleration: deceleration, maxDuration: settings.maxDuration)
-        let duration = extent.duration.seconds
+        // The engine's own end rule for the configured output decides when it ends, and where,
+        // so the plot cannot drift from it.
+        let settles: Bool
+        let duration: Double
+        let position: (Double) -> Double
+        switch configuration.output.mode {
+        case .wheel:
+            let extent = CoastExtent(hiResUnitsPerSecond: v0, deceleration: deceleration, maxDuration: settings.maxDuration)
+            (settles, duration) = (extent.settles, extent.duration.seconds)
+            // The end is where the output is in whole units: all it writes.
+            let end = extent.duration.seconds
+            position = { $0 >= end ? Double(extent.totalVertical)
+                                   : CoastExtent.output(after: $0, velocity: v0, total: extent.totalVertical, deceleration: deceleration) }
+        case .touchpad:
+            let extent = GlideExtent(speed: speed, deceleration: deceleration, maxDuration: settings.maxDuration)
+            (settles, duration) = (extent.settles, extent.duration.seconds)
+            position = { deceleration.position(after: $0, velocity: v0) }
+        }
         var samples: [Curve.Sample] = []
         samples.reserveCapacity(samplesPerCurve + 1)
-        for i in 0..<samplesPerCurve {
-            let t = duration * Double(i) / Double(samplesPerCurve)
-            samples.append(.init(seconds: t, hiResUnits: deceleration.position(after: t, velocity: v0),
-                                 hiResUnitsPerSecond: deceleration.velocity(after: t, velocity: v0)))
+        for i in 0...samplesPerCurve {
+            let t = i == samplesPerCurve ? duration : duration * Double(i) / Double(samplesPerCurve)
+            samples.append(.init(seconds: t, hiResUnits: position(t), hiResUnitsPerSecond: deceleration.velocity(after: t, velocity: v0)))
         }
-        // A coast that settles emits its whole destination; one that is cut stops where it is.
-        let end = extent.settles ? deceleration.destination(velocity: v0) : deceleration.position(after: duration, velocity: v0)
-        samples.append(.init(seconds: duration, hiResUnits: end,
-                             hiResUnitsPerSecond: deceleration.velocity(after: duration, velocity: v0)))
-        return Curve(releaseSpeed: releaseSpeed, coastSpeed: speed, settles: extent.settles, duration: duration,
-                     distanceHiRes: end, samples: samples)
+        return Curve(releaseSpeed: releaseSpeed, coastSpeed: speed, settles: settles, duration: duration,
+                     distanceHiRes: samples.last?.hiResUnits ?? 0, samples: samples)
     }
 
     // MARK: SVG
@@ -126,7 +142,7 @@ public struct CoastPlot: Sendable {
         out.rect(x: 0, y: 0, width: layout.width, height: layout.height, attributes: ["fill": "white"])
 
         let coast = configuration.coast
-        out.text("Coasts: deceleration_rate \(Self.plain(coast.decelerationRate)), "
+        out.text("Coasts (output.mode \(configuration.output.mode.rawValue)): deceleration_rate \(Self.plain(coast.decelerationRate)), "
                  + "scroll.speed \(Self.plain(speed)) units/mm, "
                  + "max_duration \(Self.plain(coast.maxDuration.milliseconds)) ms",
                  x: layout.panelLeft, y: 30, attributes: ["font-size": "16", "font-weight": "bold", "id": "title"])
@@ -269,8 +285,9 @@ public struct CoastPlot: Sendable {
             "data-end": curve.settles ? "settled" : "max_duration",
         ])
         guard let last = points.last else { return }
-        if !isPosition && !curve.settles {
-            // Cut at max_duration: the wheel events stop at once.
+        if !isPosition && (!curve.settles || configuration.output.mode == .wheel) {
+            // The output stops while the model still moves: cut at max_duration, or the wheel
+            // output's end, its model 60 units short of rest (60·k units/s).
             out.line(from: last, to: (last.0, layout.y(0, panel.values, top: panel.top)),
                      attributes: ["stroke": colour, "stroke-width": "1.5", "stroke-dasharray": "2 3"])
         }
@@ -314,9 +331,18 @@ public struct CoastPlot: Sendable {
             y += 24
         }
         y += 4
-        let notes = [
-            "Each curve ends where the coast ends:",
-            "● at rest (within half a hi-res unit)",
+        let notes = configuration.output.mode == .wheel ? [
+            "Each curve is what the wheel output",
+            "writes, 60 hi-res units ahead of the",
+            "model, and ends where it ends:",
+            "● all written (the model 60 units short)",
+            "○ cut at max_duration",
+            "A new touch, click or key stops a coast",
+            "sooner.",
+        ] : [
+            "Each curve ends where the virtual",
+            "touchpad's fingers stop:",
+            "● at rest (within 0.05 mm)",
             "○ cut at max_duration",
             "A new touch, click or key stops a coast",
             "sooner.",

@@ -11,11 +11,17 @@ struct PlotCommand: FlickdCommand {
             scrolled (in wheel detents, 120 hi-res units each, with the millimetres of finger \
             travel that would scroll as far on the right), and how fast it is moving (detents \
             per second, with the finger speed in mm/s on the right). There is one curve per \
-            release speed in --speeds, computed with the same model and end rule as the daemon: \
-            a curve ends where the coast ends, at rest (a filled dot) or cut at \
-            coast.max_duration (an open dot). A release slower than coast.min_speed does not \
-            coast and is listed as "no coast"; one faster than coast.max_speed is clamped to it, \
-            and the legend says so.
+            release speed in --speeds, computed with the same model and end rule as the daemon \
+            uses for the configured output (output.mode, named in the title), from the model's \
+            start, within a frame of the release. With the wheel output a curve is what the \
+            wheel writes, 60 hi-res units ahead of the model, and ends when it has written the \
+            destination rounded, the model still 60 units short of rest (a filled dot), or cut \
+            at coast.max_duration (an open dot). With the touchpad output a curve ends when the \
+            virtual fingers stop: within 0.05 mm of rest (a filled dot), whatever scroll.speed, \
+            or cut at coast.max_duration (an open dot); a glide that would reach the virtual \
+            touchpad's margin stops there sooner, which the plot does not show. A release \
+            slower than coast.min_speed does not coast and is listed as "no coast"; one faster \
+            than coast.max_speed is clamped to it, and the legend says so.
 
             The settings are read as `flickd run` reads them: --config FILE, else \
             $XDG_CONFIG_HOME/flickd/config.toml (~/.config/flickd/config.toml), else \
@@ -29,7 +35,8 @@ struct PlotCommand: FlickdCommand {
 
             Exit status: 0 when the plot was written; 1 when the configuration has errors or \
             cannot be read, a \
-            speed is not a positive decimal number or is above \(Int(fastestSpeed)) mm/s, or the SVG cannot be written (to \
+            speed is not a positive decimal number or is above \(Int(fastestSpeed)) mm/s, \
+            --speeds gives more than \(maximumSpeeds) speeds, or the SVG cannot be written (to \
             the --out file or to standard output); 64 when the \
             command line cannot be run (an unknown option, a missing value).
             """,

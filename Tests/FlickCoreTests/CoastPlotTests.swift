@@ -118,14 +118,15 @@ private final class SVGDocument: NSObject, XMLParserDelegate {
                 // 400 mm/s (36000 units/s at 90 units/mm), whose model comes within half a unit
                 // of rest only after 5.24 s, has written all of it by 2.84 s.
                 #expect(curve.settles)
-                #expect(abs(last.hiResUnits - v0 / k) < 1e-9, "ends at X = v0/k: \(last.hiResUnits) vs \(v0 / k)")
+                #expect(last.hiResUnits == (v0 / k).rounded(), "ends at round(X), X = v0/k: \(last.hiResUnits) vs \(v0 / k)")
                 #expect(abs(curve.duration - settle) < 1e-6, "ends when the output has written round(X): \(curve.duration) vs \(settle)")
             } else {
-                let cut = Deceleration(ratePerMillisecond: 0.998).position(after: maxSeconds, velocity: v0)
+                let cut = Deceleration(ratePerMillisecond: 0.998).position(after: maxSeconds, velocity: v0) + 60
                 #expect(!curve.settles && curve.duration == maxSeconds)
                 #expect(abs(last.hiResUnits - cut) < 1e-9, "ends where max_duration cuts it: \(last.hiResUnits) vs \(cut)")
             }
             #expect(curve.samples.first?.hiResUnitsPerSecond == v0)
+            #expect(curve.samples.first?.hiResUnits == 60, "the wheel output's first event carries the 60-unit lead")
             // Position rises and velocity falls all the way.
             for (a, b) in zip(curve.samples, curve.samples.dropFirst()) {
                 #expect(b.seconds > a.seconds && b.hiResUnits >= a.hiResUnits && b.hiResUnitsPerSecond <= a.hiResUnitsPerSecond)
@@ -134,16 +135,29 @@ private final class SVGDocument: NSObject, XMLParserDelegate {
     }
 
     @Test func theDesignNotesGoldenCaseIsOnTheCurve() {
-        // DESIGN_NOTES §1: v0 = 1000 units/s at 0.998 → x(0.5 s) = 315.928, X = 499.4998.
-        var configuration = defaults
-        configuration.scroll.speed = 10  // 100 mm/s × 10 units/mm = 1000 units/s
-        let curve = CoastPlot(configuration: configuration, speeds: [100]).curves[0]
-        #expect(abs((curve.samples.last?.hiResUnits ?? 0) - 499.4998) < 1e-4)
-        let nearHalf = curve.samples.min { abs($0.seconds - 0.5) < abs($1.seconds - 0.5) }!
-        let expected = Deceleration(ratePerMillisecond: 0.998).position(after: nearHalf.seconds, velocity: 1000)
-        #expect(abs(nearHalf.hiResUnits - expected) < 1e-9)
-        // Its output has written round(X) = 499 when the model is at 438.5: after 1.0503 s.
-        #expect(abs(curve.duration - 1.0503) < 1e-4, "\(curve.duration)")
+        // DESIGN_NOTES §1: v0 = 1000 units/s at 0.998 → x(0.5 s) = 315.928, X = 499.4998. The
+        // wheel output runs 60 units ahead; the virtual fingers follow the model itself.
+        for mode in OutputMode.allCases {
+            var configuration = defaults
+            configuration.output.mode = mode
+            configuration.scroll.speed = 10  // 100 mm/s × 10 units/mm = 1000 units/s
+            let curve = CoastPlot(configuration: configuration, speeds: [100]).curves[0]
+            let nearHalf = curve.samples.min { abs($0.seconds - 0.5) < abs($1.seconds - 0.5) }!
+            let expected = Deceleration(ratePerMillisecond: 0.998).position(after: nearHalf.seconds, velocity: 1000)
+            let lead = mode == .wheel ? 60.0 : 0
+            #expect(abs(nearHalf.hiResUnits - expected - lead) < 1e-9, "\(mode)")
+            switch mode {
+            case .wheel:
+                // Its output has written round(X) = 499 when the model is at 438.5: after 1.0503 s.
+                #expect(curve.samples.last?.hiResUnits == 499)
+                #expect(abs(curve.duration - 1.0503) < 1e-4, "\(curve.duration)")
+            case .touchpad:
+                // The fingers stop 0.05 mm (0.5 units at 10 units/mm) short of X: T(ε) from the
+                // golden table, 3.4499 s.
+                #expect(abs((curve.samples.last?.hiResUnits ?? 0) - 498.9998) < 1e-4)
+                #expect(abs(curve.duration - 3.4499) < 1e-4, "\(curve.duration)")
+            }
+        }
     }
 
     @Test func slowReleasesDoNotCoastAndFastOnesAreClamped() {
@@ -161,7 +175,8 @@ private final class SVGDocument: NSObject, XMLParserDelegate {
         configuration.coast.maxDuration = .milliseconds(1000)
         let curve = CoastPlot(configuration: configuration, speeds: [200]).curves[0]
         #expect(!curve.settles && curve.duration == 1)
-        #expect(abs(curve.distanceHiRes - Deceleration(ratePerMillisecond: 0.998).position(after: 1, velocity: 200 * defaults.scroll.speed)) < 1e-9)
+        // Where the wheel output is then, in whole units: the model plus the lead.
+        #expect(curve.distanceHiRes == (Deceleration(ratePerMillisecond: 0.998).position(after: 1, velocity: 200 * defaults.scroll.speed) + 60).rounded())
     }
 
     // MARK: The SVG, read back
@@ -208,13 +223,14 @@ private final class SVGDocument: NSObject, XMLParserDelegate {
         #expect(lines.count == 4)
         for (line, curve) in zip(lines, plot.curves) {
             let end = try #require(line.points.last)
-            let destination = curve.releaseSpeed * defaults.scroll.speed / k / 120  // X = v0/k, in detents
+            let destination = (curve.releaseSpeed * defaults.scroll.speed / k).rounded() / 120  // round(X), in detents
             #expect(abs(detents.value(end.y) - destination) <= detents.pixel,
                     "\(curve.releaseSpeed) mm/s: ends at \(detents.value(end.y)) detents, X = \(destination) (one pixel = \(detents.pixel))")
             #expect(abs(time.value(end.x) - curve.duration) <= time.pixel,
                     "\(curve.releaseSpeed) mm/s: ends at \(time.value(end.x)) s, expected \(curve.duration) s")
             let start = try #require(line.points.first)
-            #expect(abs(detents.value(start.y)) <= detents.pixel && abs(time.value(start.x)) <= time.pixel, "starts at 0, 0")
+            #expect(abs(detents.value(start.y) - 0.5) <= detents.pixel && abs(time.value(start.x)) <= time.pixel,
+                    "starts at 0 s and the lead, half a detent")
         }
     }
 
@@ -304,7 +320,8 @@ private final class SVGDocument: NSObject, XMLParserDelegate {
     }
 
     /// `flickd plot --speeds 1e-18` with `coast.min_speed = 0`: a coast far too small to see is
-    /// drawn along 0 of an axis of 10⁻⁹, labelled with nine places.
+    /// drawn along 0 of an axis of 10⁻⁹, labelled with nine places (its velocity: the wheel
+    /// output writes nothing at all).
     @Test func aVanishinglySlowReleaseIsPlottedOnTheSmallestAxis() throws {
         var configuration = defaults
         configuration.coast.minSpeed = 0
@@ -312,7 +329,8 @@ private final class SVGDocument: NSObject, XMLParserDelegate {
         #expect(plot.curves[0].coasts)
         let document = SVGDocument(plot.svg(source: "x"))
         #expect(document.error == nil)
-        let labels = document.all("text", class: "tick", in: "position-panel").filter { $0.classes.contains("y-left") }.map(\.text)
+        #expect(plot.curves[0].distanceHiRes == 0)
+        let labels = document.all("text", class: "tick", in: "velocity-panel").filter { $0.classes.contains("y-left") }.map(\.text)
         #expect(labels == ["0.000000000", "0.000000001"], "\(labels)")
     }
 
@@ -345,5 +363,50 @@ private final class SVGDocument: NSObject, XMLParserDelegate {
         }
         // Enough elements with several attributes that an unsorted writer could not pass.
         #expect(elements > 50 && sortedRuns > 20, "\(elements) elements, \(sortedRuns) with 3 or more attributes")
+    }
+    // MARK: The output the daemon writes
+
+    /// The touchpad output, the default, ends where the virtual fingers stop: 0.05 mm short of
+    /// rest, whatever `scroll.speed` (50 mm/s: 3.10 s; 400 mm/s: 4.14 s, not cut at 5 s as the
+    /// wheel model's half unit said), and the legend says so.
+    @Test func theTouchpadOutputEndsWhereTheFingersStop() throws {
+        for speed in [90.0, 30] {
+            var configuration = Configuration.defaults
+            configuration.scroll.speed = speed
+            let plot = CoastPlot(configuration: configuration)
+            for curve in plot.curves {
+                let settle = Deceleration(ratePerMillisecond: 0.998).settleTime(velocity: curve.releaseSpeed, epsilon: 0.05)
+                #expect(curve.settles && abs(curve.duration - settle) < 1e-6, "\(curve.releaseSpeed) mm/s: \(curve.duration) s")
+                let last = try #require(curve.samples.last)
+                #expect(abs(last.hiResUnits - (curve.releaseSpeed / k - 0.05) * speed) < 1e-5)
+            }
+            #expect(abs(plot.curves[0].duration - 3.10) < 0.005 && abs(plot.curves[3].duration - 4.14) < 0.005)
+        }
+        let texts = SVGDocument(CoastPlot(configuration: .defaults).svg(source: "x")).all("text").map(\.text)
+        #expect(texts.contains("● at rest (within 0.05 mm)"))
+        #expect(texts.contains { $0.hasPrefix("Coasts (output.mode touchpad)") })
+        var cut = Configuration.defaults
+        cut.coast.maxDuration = .milliseconds(2000)
+        let curve = CoastPlot(configuration: cut, speeds: [400]).curves[0]
+        #expect(!curve.settles && curve.duration == 2)
+    }
+
+    /// The plot's end is the engine's: a 400 mm/s flick driven through an engine with each
+    /// output ends, as its report says, when and how the plot's curve for that speed ends.
+    @Test("the plot's curve ends when and how the engine's coast ends, for each output", arguments: OutputMode.allCases)
+    func thePlotEndsWhereTheEngineEnds(output: OutputMode) throws {
+        for maxDuration in [5000, 3000] {
+            var configuration = Configuration.defaults
+            configuration.output.mode = output
+            configuration.coast.maxDuration = .milliseconds(Int64(maxDuration))
+            let coast = try CoastEndReasonTests.flick(millimetres: 40, output: output, configuration: configuration)
+            let curve = CoastPlot(configuration: configuration, speeds: [coast.plan.velocity.length]).curves[0]
+            #expect(curve.settles == (coast.reason == .finished), "\(output), \(maxDuration) ms: plot \(curve.settles), engine \(coast.reason)")
+            #expect(coast.reason == .finished || coast.reason == .maxDuration)
+            // The models start within a frame of the release (the wheel's a tick period before
+            // it, the fingers' a frame less the lead); the last frame or event is on the frame grid.
+            let ended = (coast.end - coast.release).seconds
+            #expect(abs(ended - curve.duration) <= 2.0 / 120, "\(output), \(maxDuration) ms: engine \(ended) s, plot \(curve.duration) s")
+        }
     }
 }
