@@ -153,53 +153,176 @@ struct LibinputQuirksTests {
                 "libinput reads the size only when no resolution hint applies")
     }
 
+    /// The machine's and the id matches. A `MatchProduct` list is libinput 1.27's: flickd takes
+    /// it where the shipped files use lists (the installed libinput reads them), and refuses it,
+    /// as libinput 1.22 does, where they do not.
     @Test func machineAndListMatches() {
         let text = """
             [By machine]
             MatchDMIModalias=dmi:*svnLENOVO:*pvrThinkPadX1*
             MatchProduct=0x0001;0x000E
             AttrResolutionHint=40x40
-
-            [Unknown match key]
-            MatchSomethingNew=1
-            MatchName=*
-            AttrResolutionHint=5x5
-
-            [Broken hint]
-            MatchName=*
-            AttrResolutionHint=31
             """
-        let lenovo = LibinputQuirks(files: [("q.quirks", text)], dmiModalias: "dmi:bvnLENOVO:svnLENOVO:pn20XW:pvrThinkPadX1Carbon:")
+        let shipped127 = ("/usr/share/libinput/50-system-apple.quirks", """
+            [Apple Touchpads]
+            MatchVendor=0x05AC
+            MatchProduct=0x0262;0x0263
+            ModelAppleTouchpad=1
+            """)
+        let files = [shipped127, ("/usr/share/libinput/50-system-lenovo.quirks", text)]
+        let lenovo = LibinputQuirks(files: files, dmiModalias: "dmi:bvnLENOVO:svnLENOVO:pn20XW:pvrThinkPadX1Carbon:")
+        #expect(lenovo.problems == [])
+        #expect(lenovo.grammarRelease == "1.27")
         #expect(lenovo.applied(to: Self.pad("any pad", product: 14), kind: .touchpad).1?.value == .resolution(x: 40, y: 40))
+        #expect(lenovo.applied(to: Self.pad("any pad", product: 1), kind: .touchpad).1?.value == .resolution(x: 40, y: 40))
         #expect(lenovo.applied(to: Self.pad("any pad", product: 15), kind: .touchpad).1 == nil, "not in the product list")
-        let other = LibinputQuirks(files: [("q.quirks", text)], dmiModalias: "dmi:svnDell:pnXPS:")
+        let other = LibinputQuirks(files: files, dmiModalias: "dmi:svnDell:pnXPS:")
         #expect(other.applied(to: Self.pad("any pad", product: 14), kind: .touchpad).1 == nil)
-        #expect(LibinputQuirks(files: [("q.quirks", text)]).applied(to: Self.pad("any pad", product: 14), kind: .touchpad).1 == nil,
+        #expect(LibinputQuirks(files: files).applied(to: Self.pad("any pad", product: 14), kind: .touchpad).1 == nil,
                 "no DMI modalias: a DMI match never holds")
+
+        // libinput 1.22's files (one id a line): the list in an override is an error, and costs every quirk.
+        let with122 = LibinputQuirks(files: [("/usr/share/libinput/30-vendor.quirks", Self.elantech),
+                                             ("/etc/libinput/local-overrides.quirks", text)],
+                                     dmiModalias: "dmi:bvnLENOVO:svnLENOVO:pn20XW:pvrThinkPadX1Carbon:")
+        #expect(with122.grammarRelease == "1.22")
+        #expect(with122.problems.count == 1)
+        #expect(with122.problems.first?.hasPrefix(#"/etc/libinput/local-overrides.quirks:3: libinput cannot parse "MatchProduct=0x0001;0x000E""#) == true,
+                "\(with122.problems)")
+        #expect(with122.applied(to: Self.pad("ETPS/2 Elantech Touchpad", product: 14), kind: .touchpad).1 == nil)
     }
 
-    /// The files' text as editors leave it: CRLF line ends, blanks around names and `=`,
-    /// comments and empty lines; a section without a Match line, a key that only starts like
-    /// a hint's, a hint before any section, and a file without a final newline.
-    @Test func theTextIsReadAsLibinputWritesAndUsersEditIt() {
-        let text = "AttrResolutionHint=9x9\r\n# [Commented]\r\n\r\n[  Spaced  ]\r\n  MatchName = *Elantech* \r\n"
-            + "AttrSizeHintX=1x1\r\n\tAttrResolutionHint =  33x34\t\r\n[No match]\nAttrResolutionHint=7x7\n[Last]\nMatchName=*Last*\nAttrSizeHint=100x55"
-        let quirks = LibinputQuirks(files: [("/etc/libinput/local-overrides.quirks", text)])
+    /// libinput's grammar changed in 1.23 (`AttrEventCode=-BTN_RIGHT` for
+    /// `AttrEventCodeDisable=BTN_RIGHT`) and 1.26 (`MatchUniq`): the shipped files say which
+    /// libinput reads them, and an override is judged by that libinput's rules.
+    @Test func theShippedFilesSayWhichLibinputsGrammarApplies() {
+        let shipped123 = ("/usr/share/libinput/30-vendor-elantech.quirks", """
+            [Elantech Touchpads]
+            MatchName=*Elantech Touchpad*
+            AttrResolutionHint=31x31
+            AttrEventCode=-BTN_RIGHT;+EV_ABS;-EV_KEY:0x110
+            AttrInputProp=+INPUT_PROP_BUTTONPAD
+            """)
+        let uniq = ("/etc/libinput/local-overrides.quirks", """
+            [My pad]
+            MatchUniq=abc
+            AttrSizeHint=80x40
+            """)
+        let old = ("/etc/libinput/local-overrides.quirks", """
+            [My pad]
+            MatchName=*Elantech Touchpad*
+            AttrEventCodeDisable=BTN_RIGHT
+            """)
+        let pad = Self.pad("ETPS/2 Elantech Touchpad")
+        let new = LibinputQuirks(files: [shipped123])
+        #expect(new.grammarRelease == "1.23")
+        #expect(new.problems == [])
+        #expect(new.applied(to: pad, kind: .touchpad).1?.value == .resolution(x: 31, y: 31))
+        #expect(LibinputQuirks(files: [shipped123, uniq]).problems.first?.hasPrefix(
+            #"/etc/libinput/local-overrides.quirks:2: libinput cannot parse "MatchUniq=abc""#) == true, "MatchUniq came in 1.26")
+        #expect(LibinputQuirks(files: [shipped123, old]).problems.first?.hasPrefix(
+            #"/etc/libinput/local-overrides.quirks:3: an unknown key in "AttrEventCodeDisable=BTN_RIGHT""#) == true, "gone in 1.23")
+        let shipped126 = ("/usr/share/libinput/50-system.quirks", "[Some keyboard]\nMatchUniq=xyz\nModelBouncingKeys=1\n")
+        let read126 = LibinputQuirks(files: [shipped123, shipped126, uniq])
+        #expect(read126.grammarRelease == "1.26")
+        #expect(read126.problems == [])
+        #expect(read126.applied(to: pad, kind: .touchpad).1?.value == .resolution(x: 31, y: 31),
+                "MatchUniq never matches (flickd does not know a device's uniq); the section is valid")
+        // A libinput newer than flickd knows: a key only its files use does not cost every quirk.
+        let future = ("/usr/share/libinput/50-future.quirks", "[Future]\nMatchName=*\nModelSomethingNew=1\n")
+        let newer = LibinputQuirks(files: [shipped123, future])
+        #expect(newer.problems == [])
+        #expect(newer.applied(to: pad, kind: .touchpad).1?.value == .resolution(x: 31, y: 31))
+        #expect(LibinputQuirks(files: [shipped123, ("/etc/libinput/local-overrides.quirks", future.1)]).problems.count == 1,
+                "an unknown key in the administrator's file alone is an error")
+    }
+
+    /// libinput refuses every quirk when any file has an error (quirks_init_subsystem fails,
+    /// and libinput runs without quirks): an Apple pad is then not natural by default, and an
+    /// Elantech pad gets libinput's 69 × 50 mm guess. flickd read such text leniently (it
+    /// trimmed blanks and carriage returns, lowered case, skipped bad lines) and applied the
+    /// quirks libinput dropped: the glide ran against the finger, or at the wrong speed. Each
+    /// text here is one `libinput quirks validate` (1.22.1) refuses.
+    @Test(arguments: [
+        ("[My pad]\r\nMatchName=*Elantech*\r\nAttrResolutionHint=20x20\r\n", 1, "no closing ] in"),
+        ("[My pad]\nMatchName=*Elantech* \nAttrResolutionHint=20x20\n", 2, "trailing blank in"),
+        ("[My pad]\n  MatchName=*Elantech*\nAttrResolutionHint=20x20\n", 2, "leading blank in"),
+        ("[My pad]\nMatchName = *Elantech*\nAttrResolutionHint=20x20\n", 2, "libinput cannot parse"),
+        ("[My pad]\nAttrResolutionHint=20x20\nMatchName=*Elantech*\n", 2, "the section's Match lines must come first"),
+        ("[My pad]\nMatchName=*Elantech*\nAttrResolutionHint=20x20\nMatchBus=ps2\n", 4, "a Match line after"),
+        ("[My pad]\nMatchVendor=0x05ac\nAttrResolutionHint=20x20\n", 2, "libinput cannot parse"),
+        ("[My pad]\nMatchBus=USB\nAttrResolutionHint=20x20\n", 2, "libinput cannot parse"),
+        ("[My pad]\nMatchUdevType=touchscreen\nAttrResolutionHint=20x20\n", 2, "libinput cannot parse"),
+        ("[My pad]\nMatchName=*Elantech*\nMatchName=*Pad*\nAttrResolutionHint=20x20\n", 3, "a second MatchName"),
+        ("[My pad]\nMatchDMIModalias=*svnLENOVO*\nAttrResolutionHint=20x20\n", 2, "libinput cannot parse"),
+        ("[My pad]\nMatchName=*Elantech*\nAttrResolutionHint=31\n", 3, "libinput cannot parse"),
+        ("[My pad]\nMatchName=*Elantech*\nAttrResolutionHint=0x31\n", 3, "libinput cannot parse"),
+        ("[My pad]\nMatchName=\"*Elantech*\"\nAttrResolutionHint=20x20\n", 2, "a quoted value in"),
+        ("[My pad]\nMatchName=*Elantech*\nAttrResolutionHint=20x20\nModelAppleTouchpad=true\n", 4, "a model that is neither 1 nor 0"),
+        ("[My pad]\nMatchName=*Elantech*\nAttrPressureRange=10:20\n", 3, "libinput cannot parse"),
+        ("[My pad]\nMatchName=*Elantech*\nAttrResolutionHint=20x20\nResolution=20\n", 4, "a key that is not Match"),
+        ("[My pad]\nMatchName=*Elantech*\nAttrSomething=1\n", 3, "an unknown key in"),
+        ("[My pad]\nMatchName=*Elantech*\nAttrEventCodeDisable=BTN_NOTHING\n", 3, "libinput cannot parse"),
+        ("[My pad]\nMatchName=*Elantech*\n\n[Another]\nMatchName=*\nAttrSizeHint=1x1\n", 4, "a section that has no Match line and property yet"),
+        ("[My pad]\nMatchName=*Elantech*\n", 2, "the last section, [My pad], has no property"),
+        ("MatchName=*Elantech*\n[My pad]\nMatchName=*Elantech*\nAttrResolutionHint=20x20\n", 1, "a line before any [Section]"),
+        ("# only a comment\n", nil, "no [Section] in the file"),
+    ] as [(String, Int?, String)])
+    func oneErrorInAnyFileLeavesLibinputAndFlickdWithoutQuirks(text: String, line: Int?, reason: String) {
+        let apple = ("/usr/share/libinput/50-system-apple.quirks", "[Apple Touchpads USB]\nMatchVendor=0x05AC\nMatchBus=usb\nModelAppleTouchpad=1\n")
+        let elantech = ("/usr/share/libinput/30-vendor-elantech.quirks", Self.elantech)
+        let macBook = LibinputQuirks.Device(name: "bcm5974", bustype: 0x03, vendor: 0x05ac, product: 0x0262, version: 0, udevType: "touchpad")
+        let good = LibinputQuirks(files: [elantech, apple])
+        #expect(good.problems == [])
+        #expect(good.naturalScrollingByDefault(for: macBook) != nil)
+        #expect(good.applied(to: Self.pad("ETPS/2 Elantech Touchpad"), kind: .touchpad).1 != nil)
+
+        let reported = Reported()
+        let onDemand = QuirksOnDemand(load: { LibinputQuirks(files: [elantech, apple, ("/etc/libinput/local-overrides.quirks", text)]) },
+                                      report: { reported.lines.append($0) })
+        #expect(onDemand.naturalScrollingByDefault(Self.pad("bcm5974", resolution: 40, bustype: 0x03, vendor: 0x05ac, product: 0x0262), kind: .touchpad) == nil,
+                "libinput has no ModelAppleTouchpad: not natural by default")
+        #expect(onDemand.applied(to: Self.pad("ETPS/2 Elantech Touchpad"), kind: .touchpad).1 == nil, "libinput's guess, not a hint")
+        let at = "/etc/libinput/local-overrides.quirks" + (line.map { ":\($0)" } ?? "") + ": " + reason
+        #expect(reported.lines.count == 1 && reported.lines[0].hasPrefix(at), "expected \(at)…, reported \(reported.lines)")
+        #expect(reported.lines.allSatisfy { $0.hasSuffix("libinput then uses none of its quirks, nor does flickd") })
+        #expect(onDemand.quirks.problems == reported.lines)
+        #expect(reported.lines.count == 1, "told once")
+    }
+
+    /// The files' text as libinput reads it: a line is cut at its first `#` with the blanks
+    /// before it (a comment may follow a section, a match or a value), lines may be empty,
+    /// `Key==value` is `Key=value`, and the last line needs no newline. flickd skipped only
+    /// lines that began with `#`, so `MatchName=*Elantech Touchpad* # my pad` never matched
+    /// and `AttrResolutionHint=40x40 # measured` was ignored.
+    @Test func theTextIsReadAsLibinputReadsIt() {
+        let text = "# [Commented]\n\n[My pad] # the one on my desk\nMatchName=*Elantech Touchpad* # my pad\n"
+            + "MatchBus==ps2\t# PS/2\nAttrResolutionHint=40x40 # measured\n#AttrResolutionHint=1x1\n\n"
+            + "[Last]\nMatchName=*Last*\nAttrSizeHint=100x55"
+        let quirks = LibinputQuirks(files: [("/usr/share/libinput/30-vendor.quirks", Self.elantech), ("/etc/libinput/local-overrides.quirks", text)])
+        #expect(quirks.problems == [])
         let hint = quirks.applied(to: Self.pad("ETPS/2 Elantech Touchpad"), kind: .touchpad).1
-        #expect(hint?.value == .resolution(x: 33, y: 34))
-        #expect(hint?.source == "local-overrides.quirks [  Spaced  ] AttrResolutionHint=33x34")
+        #expect(hint?.value == .resolution(x: 40, y: 40))
+        #expect(hint?.source == "local-overrides.quirks [My pad] AttrResolutionHint=40x40")
         #expect(quirks.applied(to: Self.pad("The Last Pad"), kind: .touchpad).1?.value == .size(width: 100, height: 55))
-        #expect(quirks.applied(to: Self.pad("Some Pad"), kind: .touchpad).1 == nil, "a section needs a Match line")
+        #expect(quirks.applied(to: Self.pad("Some Pad"), kind: .touchpad).1 == nil)
     }
 
     /// This machine's libinput files, where libinput is installed: its Elantech section is read.
     @Test(.enabled(if: TextFileProbe.exists(LibinputQuirks.dataDirectory + "/30-vendor-elantech.quirks"),
                    "libinput's quirks files are not installed here (libinput-bin)"))
     func theSystemFilesGiveElantechPadsLibinputsResolution() {
-        let hint = LibinputQuirks.system().applied(to: Self.pad("ETPS/2 Elantech Touchpad"), kind: .touchpad).1
+        let system = LibinputQuirks.system()
+        #expect(system.problems == [], "libinput reads its own files")
+        let hint = system.applied(to: Self.pad("ETPS/2 Elantech Touchpad"), kind: .touchpad).1
         #expect(hint?.value == .resolution(x: 31, y: 31))
         #expect(hint?.source.hasPrefix("30-vendor-elantech.quirks [Elantech Touchpads]") == true)
     }
+}
+
+/// The lines `QuirksOnDemand` reported.
+final class Reported: @unchecked Sendable {
+    var lines: [String] = []
 }
 
 enum TextFileProbe {
