@@ -132,7 +132,32 @@ import FlickTestSupport
         #expect(v == .zero)
         var h2 = Self.history(count: 16) { 1000 * $0 }
         let moving = try #require(VelocityEstimator(kind: kind).estimate(&h2, release: Self.release + .milliseconds(39)))
-        #expect(moving.y > 900, "39 ms is still a moving release")
+        switch kind {
+        case .lsq2:
+            #expect(moving.y > 900, "39 ms is still a moving release: the fit's velocity at the newest sample")
+        case .lookback:
+            // Where the finger was 70 ms before the release, 31 ms before the newest sample: 31
+            // units in 70 ms.
+            #expect(abs(moving.y - 1000 * 31 / 70) < 1e-6, "39 ms is still a moving release: \(moving.y)")
+        }
+    }
+
+    /// DESIGN_NOTES §2: look-back takes where the touch was 70 ms before the release, not before
+    /// the newest motion. Fingers at 300 mm/s that stay still 30 ms (no frames) and lift moved
+    /// 12 mm in the 70 ms before the release: 171 mm/s (it answered 300).
+    @Test func lookbackReachesBackFromTheRelease() throws {
+        var h = TouchHistory(capacity: 64)
+        // 300 mm/s for 160 ms, a frame every 8 ms, the last at release − 30 ms.
+        let last = Self.release - .milliseconds(30)
+        for frame in 0...20 {
+            h.append(TouchSample(time: last - .milliseconds(Int64(160 - frame * 8)), position: Vector(x: 0, y: 0.3 * Double(frame * 8))))
+        }
+        let v = try #require(VelocityEstimator(kind: .lookback).estimate(&h, release: Self.release))
+        #expect(abs(v.y - 300.0 * 40 / 70) < 1e-6, "expected 171.4 mm/s, got \(v.y)")
+        // Released with the newest frame, the same history gives the fingers' speed.
+        var fresh = h
+        let atOnce = try #require(VelocityEstimator(kind: .lookback).estimate(&fresh, release: last))
+        #expect(abs(atOnce.y - 300) < 1e-6)
     }
 
     @Test func lsq2UsesAtMostTwentySamplesWithin100ms() throws {
