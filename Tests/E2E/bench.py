@@ -19,6 +19,13 @@ Subcommands
                400 ms, then stopped by a one-finger tap. The output's frames: the wheel's
                REL_WHEEL_HI_RES frames, or the virtual touchpad's frames that move its fingers
                (ABS_MT_POSITION_Y; each frame counted once, though it moves both fingers).
+               On the virtual touchpad the next flick waits until the stopped glide's fingers
+               have lifted (VirtualFingers.stillBeforeLift, about 550 ms after the stop), so
+               that its first frame is a landing, what a flick after a pause gets: a release
+               while they still rest continues them, and that first frame is due a frame
+               period (8 ms) after the release whatever flickd's own latency. Each flick says
+               whether its first frame landed (ABS_MT_TRACKING_ID >= 0 in it); the latency is
+               given over all flicks and for each kind apart.
                Latency: the kernel's timestamp of the first frame minus that of the frame that
                lifted the last finger (both CLOCK_MONOTONIC, read back through evdev). Tick
                intervals: between consecutive frames in the first 300 ms of each coast (where
@@ -602,7 +609,8 @@ class Bench:
         t_exec = mono()
         daemon = bench_flickd_class(S)(self.args.flickd, self.args.out, CONFIG, "bench-" + self.args.label)
         self.out["startup_ms"] = ready.wait_ms(t_exec, 30)
-        self.note("start-up (exec -> READY=1): %s ms" % self.out["startup_ms"])
+        self.note("start-up (exec -> READY=1): %s" % ("%s ms" % self.out["startup_ms"] if self.out["startup_ms"] is not None
+                                                       else "no READY=1 within 30 s"))
         # flickd creates its output device when it opens the pad (open_pad waits for it).
         tap = daemon.later(output_tap_class(S))
         pid = daemon.proc.pid
@@ -637,6 +645,7 @@ class Bench:
             tap.close()
             status = daemon.stop()
             self.out["exit_status"] = status
+            self.note("flickd's exit status at the stop (SIGTERM): %s" % status)
             ready.__exit__(None, None, None)
             if default_fa is not None:
                 set_fault_around(default_fa)
@@ -651,6 +660,9 @@ class Bench:
         with open(path, "w") as f:
             json.dump(self.out, f, indent=2)
         self.note("wrote %s (%.0f s in the guest)" % (path, self.out["guest_seconds"]))
+        # Figures of a flickd that crashed, or that SIGTERM did not stop, are not flickd's.
+        if self.out["exit_status"] != 0:
+            sys.exit("bench.py run: flickd exited with status %s at the stop (0 expected)" % self.out["exit_status"])
 
     @staticmethod
     def _mem_line(m):
@@ -755,10 +767,24 @@ class Bench:
         self.player_late.append(r.get("max_late_ms", 0.0))
         return r, mark
 
+    def _wait_lift(self, tap, since, timeout):
+        """The kernel time of the virtual touchpad's first lift (ABS_MT_TRACKING_ID -1) after
+        `since`, waiting for it up to `timeout` seconds; None when none came."""
+        end = mono() + timeout
+        while True:
+            lifts = [e[0] for e in tap.between(since, code=self.E.ABS_MT_TRACKING_ID) if e[2] < 0]
+            if lifts:
+                return lifts[0]
+            if mono() >= end:
+                return None
+            time.sleep(0.02)
+
     def timing(self, daemon, tap, pad):
         S, E = self.S, self.E
         latencies, intervals, first_tick, lost, per_flick = [], [], [], 0, []
+        landing, continuing, no_lift = [], [], 0
         long_gaps = 0
+        touchpad = self.out["output"] != "wheel"
         for i in range(self.args.timing_flicks):
             r, mark = self._flick(daemon, pad, "down" if i % 2 == 0 else "up", speed=200, duration=0.15)
             plan = S.coast_plan(daemon, mark, 3)
@@ -767,20 +793,33 @@ class Bench:
                 self.note("  flick %d: no coast (player %.1f ms late)" % (i, r.get("max_late_ms", 0)))
                 continue
             time.sleep(0.4)
+            t_stop = mono()
             pad.tap(hold=0.02)
             S.coast_end(daemon, mark, 3)
+            if touchpad:
+                # The stopped glide's fingers rest, settle and lift about 550 ms after the stop
+                # (VirtualFingers.stillBeforeLift): the next flick starts from lifted fingers, so
+                # its first frame is a landing, as after any pause (see the docstring).
+                if self._wait_lift(tap, t_stop, 2.0) is None:
+                    no_lift += 1
+                    self.note("  flick %d: the virtual fingers did not lift within 2 s of the stop" % i)
             k_release = r.get("k_release") or r["t_release"]
             events = frame_times(tap.between(k_release - 0.0005, k_release + 1.0, self.motion_code))
             if not events:
                 lost += 1
                 continue
-            latencies.append(events[0] - k_release)
-            per_flick.append({"latency_ms": round((events[0] - k_release) * 1000, 3),
+            latency = events[0] - k_release
+            latencies.append(latency)
+            landed = None
+            if touchpad:
+                landed = any(e[2] >= 0 for e in tap.between(events[0], events[0] + 1e-6, E.ABS_MT_TRACKING_ID))
+                (landing if landed else continuing).append(latency)
+            per_flick.append({"latency_ms": round(latency * 1000, 3), "landed": landed,
                               "release_after_last_motion_ms": round((k_release - r["k_last_motion"]) * 1000, 3)
                               if r.get("k_last_motion") else None,
                               "player_max_late_ms": r.get("max_late_ms")})
             early = [t for t in events if t - events[0] < 0.3]
-            if self.out["output"] == "wheel":
+            if not touchpad:
                 if len(early) > 1:
                     first_tick.append(early[1] - k_release - self.period)
                 ticks = early[1:]
@@ -789,7 +828,6 @@ class Bench:
                 # make-up 2-8 ms after the landing, the baseline 1 ms later, the model's first
                 # 2 ms after that: VirtualFingers.makeUpInterval, baselineInterval,
                 # openingInterval); fingers still down continue a frame period after the release.
-                landed = any(e[2] >= 0 for e in tap.between(events[0], events[0] + 1e-6, E.ABS_MT_TRACKING_ID))
                 ticks = early[3:] if landed else early
             gaps = [b - a for a, b in zip(ticks, ticks[1:])]
             long_gaps += sum(1 for g in gaps if g > 1.5 * self.period)
@@ -799,6 +837,13 @@ class Bench:
         self.out["latency_ms"] = summary_ms(latencies)
         self.out["latency_ms"]["flicks_without_coast"] = lost
         self.out["latency_ms"]["per_flick"] = per_flick
+        if touchpad:
+            # What the figure is: first frames that landed fingers (flickd's own path: the
+            # release read, the coast planned, the landing written) and first frames of fingers
+            # still down (due a frame period after the release, by design).
+            self.out["latency_landing_ms"] = summary_ms(landing)
+            self.out["latency_continuing_ms"] = summary_ms(continuing)
+            self.out["latency_ms"]["lift_not_seen"] = no_lift
         self.out["tick_interval_ms"] = summary_ms(intervals, self.period)
         self.out["tick_interval_ms"]["over_1.5_periods"] = long_gaps
         self.out["tick_jitter_ms"] = summary_ms(jitter)
@@ -807,6 +852,13 @@ class Bench:
         if li["n"] and ti["n"]:
             self.note("release -> first output event over %d flicks: p50 %.3f ms, p99 %.3f ms, max %.3f ms" % (
                 li["n"], li["p50"], li["p99"], li["max"]))
+            for key, what in (("latency_landing_ms", "with a landing"), ("latency_continuing_ms", "fingers still down")):
+                k = self.out.get(key)
+                if k and k["n"]:
+                    self.note("  %s: %d flicks, p50 %.3f ms, p99 %.3f ms, min %.3f, max %.3f ms" % (
+                        what, k["n"], k["p50"], k["p99"], k["min"], k["max"]))
+            if lost:
+                self.note("  %d of %d timing flicks had no coast (or no output)" % (lost, self.args.timing_flicks))
             self.note("tick interval over %d intervals: p50 %.3f ms, p99 %.3f ms (nominal %.3f); |jitter| p50 %.3f p99 %.3f ms" % (
                 ti["n"], ti["p50"], ti["p99"], ti["nominal"], tj["p50"], tj["p99"]))
         else:
@@ -1137,7 +1189,9 @@ def table(args):
             a["rss_kib"] - b["rss_kib"], a["rss_anon_kib"] - b["rss_anon_kib"], a["rss_file_kib"] - b["rss_file_kib"],
             a["pss_kib"] - b["pss_kib"], a["pss_anon_kib"] - b["pss_anon_kib"], a["pss_file_kib"] - b["pss_file_kib"])
 
-    rows.append(("Start-up (exec -> READY=1)", ["%s ms" % _fmt(b.get("startup_ms")) for b in benches]))
+    rows.append(("Start-up (exec -> READY=1)", ["%s ms" % _fmt(b["startup_ms"]) if b.get("startup_ms") is not None
+                                                else "no READY=1 within 30 s" for b in benches]))
+    rows.append(("flickd's exit status at the stop (SIGTERM)", ["%s" % b.get("exit_status", "-") for b in benches]))
     rows.append(("RSS after start (1 touchpad open)", [mem(b["memory_start"]) for b in benches]))
     if any(b.get("floor") for b in benches):
         rows.append(("Floor program after start (same boot)", [mem(b.get("floor", {}).get("memory_start")) for b in benches]))
@@ -1148,9 +1202,11 @@ def table(args):
         rows.append(("Floor program start-up (exec -> ready)", ["%s ms" % _fmt(b.get("floor", {}).get("startup_ms"))
                                                                 for b in benches]))
     rows.append(("RSS after %d flicks" % benches[0]["flicks"]["count"],
-                 ["%s (%+d kB; %d of %d coasted, %d stopped by the tap)" % (
+                 ["%s (Rss %s kB; %d of %d coasted, %d stopped by the tap)" % (
                      mem(b["memory_after_flicks"]),
-                     b["memory_after_flicks"]["status_kib"]["VmRSS"] - b["memory_start"]["status_kib"]["VmRSS"],
+                     "%+d" % (b["memory_after_flicks"]["rss_kib"] - b["memory_start"]["rss_kib"])
+                     if b["memory_after_flicks"].get("rss_kib") is not None and b["memory_start"].get("rss_kib") is not None
+                     else "?",
                      b["flicks"]["coasted"], b["flicks"]["count"], b["flicks"]["stopped_by_touch"]) for b in benches]))
     rows.append(("  Rss after - after start", [diff(b["memory_after_flicks"], b["memory_start"]) for b in benches]))
     if any(b.get("memory_after_reloads") for b in benches):
@@ -1170,9 +1226,22 @@ def table(args):
         _fmt(b["coast_cpu"]["whole_coast"]["seconds"]), b["coast_cpu"]["whole_coast"]["wheel_frames"],
         _fmt(b["coast_cpu"]["whole_coast"].get("run_us_per_frame"), nd=0)) if b.get("coast_cpu") else "-"
         for b in benches]))
-    rows.append(("Release -> first wheel event", ["p50 %s, p99 %s, max %s ms (n=%d)" % (
-        _fmt(b["latency_ms"]["p50"]), _fmt(b["latency_ms"]["p99"]), _fmt(b["latency_ms"]["max"]),
-        b["latency_ms"]["n"]) for b in benches]))
+    def latency(l):
+        return "p50 %s, p99 %s, min %s, max %s ms (n=%d)" % (
+            _fmt(l["p50"]), _fmt(l["p99"]), _fmt(l["min"]), _fmt(l["max"]), l["n"]) if l else "-"
+
+    rows.append(("Release -> first output event, all flicks", ["%s; %s of %s timing flicks without a coast" % (
+        latency(b["latency_ms"]), b["latency_ms"].get("flicks_without_coast", "?"),
+        b["latency_ms"]["n"] + b["latency_ms"].get("flicks_without_coast", 0)) for b in benches]))
+    if any(b.get("latency_landing_ms") for b in benches):
+        # The virtual touchpad: a first frame that lands fingers is flickd's own latency; one
+        # that continues fingers still down is due a frame period (8 ms) after the release.
+        rows.append(("  first frame a landing (fingers were up)", [latency(b.get("latency_landing_ms")) for b in benches]))
+        rows.append(("  first frame continuing resting fingers", ["%s%s" % (
+            latency(b.get("latency_continuing_ms")),
+            "; %d stop(s) whose lift was not seen within 2 s" % b["latency_ms"]["lift_not_seen"]
+            if b["latency_ms"].get("lift_not_seen")
+            else "") for b in benches]))
     rows.append(("Tick interval (first 300 ms)", ["p50 %s, p99 %s ms vs %s; |dev| p50 %s, p99 %s (n=%d)" % (
         _fmt(b["tick_interval_ms"]["p50"]), _fmt(b["tick_interval_ms"]["p99"]), _fmt(b["tick_interval_ms"]["nominal"]),
         _fmt(b["tick_jitter_ms"]["p50"]), _fmt(b["tick_jitter_ms"]["p99"]), b["tick_interval_ms"]["n"]) for b in benches]))
