@@ -309,6 +309,9 @@ public final class Daemon {
         self.makeOutput = makeOutput
         self.monitor = monitor
         self.logger = logger
+        // A quirks file libinput cannot parse costs every quirk, libinput's and so flickd's:
+        // said once, when a device first needs the files.
+        (monitor as? DeviceMonitor)?.quirks.report = { [logger] problem in logger.warning("\(problem)") }
         self.notifier = notifier
         self.configuration = configuration
         self.desktop = desktop

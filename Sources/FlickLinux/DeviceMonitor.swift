@@ -66,8 +66,9 @@ public struct InputNode: Hashable, Sendable {
 /// Use `inputNodes()` for what exists now; `startMonitoring()` gives a descriptor for the
 /// event loop, and `receiveChanges(_:)` reads it when it is ready.
 public final class DeviceMonitor {
-    /// libinput's quirks, read when the first touch device without a resolution is described.
-    let quirks = QuirksOnDemand()
+    /// libinput's quirks, read when the first touch device without a resolution is described;
+    /// set its `report` to hear why libinput, and so flickd, would use none of them.
+    public let quirks = QuirksOnDemand()
 
     /// An evdev node that appeared or went away.
     public enum Change: Hashable, Sendable {

@@ -295,7 +295,18 @@ public struct Doctor {
         if let changes = xServerChanges() { checks.append(changes) }
         checks.append(output(configuration, touch: touch, desktop: desktop))
         checks += glideLength(configuration)
+        checks += quirksProblems()
         return checks
+    }
+
+    /// A warning for each quirks file libinput cannot parse: libinput then uses none of its
+    /// quirks (no size or resolution hints, no natural scrolling by default on Apple's
+    /// touchpads), and flickd follows it.
+    private func quirksProblems() -> [Check] {
+        quirks.quirks.problems.map { problem in
+            Check(title: "libinput quirks", status: .warning, detail: problem,
+                  fix: "correct or remove that line; `libinput quirks validate` checks every file")
+        }
     }
 
     /// Whether this user's session is the active one on seat0, where logind records it: a

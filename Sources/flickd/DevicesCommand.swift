@@ -66,8 +66,12 @@ struct DevicesCommand: FlickdCommand {
                 """)
         }
 
+        // A quirks file libinput cannot parse: libinput uses none of them, and nor does flickd.
+        var quirksProblems: [String] = []
+        monitor.quirks.report = { quirksProblems.append($0) }
         let listing = DeviceListing.list(nodes, from: monitor, configuration: configuration)
         print(listing.text, terminator: "")
+        for problem in quirksProblems { print("libinput quirks: \(problem)") }
         if let failure = listing.failure { fail(failure) }
     }
 }

@@ -201,6 +201,32 @@ import Testing
         #expect(other.detail.contains("/dev/input/event4 \"SynPS/2 Synaptics TouchPad\" scrolls traditional: the virtual fingers move as yours did"), "\(other.text)")
     }
 
+    /// A local override that libinput cannot parse (a CRLF line end): libinput uses none of its
+    /// quirks, so the Apple pad scrolls traditional by default, and doctor names the file and
+    /// line. With the file as libinput writes it, no such warning.
+    @Test func aQuirksFileLibinputCannotParseIsNamed() throws {
+        var system = FakeSystem()
+        let sysfs = "/sys/devices/platform/i8042/serio1/input/input5/event4/device/id/"
+        system.fileContents[sysfs + "vendor"] = "05ac\n"
+        system.fileContents[sysfs + "product"] = "0273\n"
+        system.fileContents[sysfs + "bustype"] = "0003\n"
+        let kcminputrc = PerDeviceNaturalScrolling(kcminputrc: "[Libinput][1][2][Another Mouse]\nNaturalScroll=true\n", file: "kcminputrc")
+        system.desktop = DesktopSettings.Answer(false, "KDE kcminputrc", perDevice: kcminputrc)
+        let apple = ("/usr/share/libinput/50-system-apple.quirks",
+                     "[Apple Touchpads USB]\nMatchVendor=0x05AC\nMatchBus=usb\nMatchUdevType=touchpad\nModelAppleTouchpad=1\n")
+        system.quirksFiles = [apple, (LibinputQuirks.overridesFile, "[Mine]\nMatchName=*Pad*\nAttrSizeHint=100x60\n")]
+        #expect(system.checks().titled("libinput quirks").isEmpty, "files libinput reads: nothing to say")
+
+        system.quirksFiles = [apple, (LibinputQuirks.overridesFile, "[Mine]\r\nMatchName=*Pad*\r\nAttrSizeHint=100x60\r\n")]
+        let broken = try system.checks().one("libinput quirks")
+        #expect(broken.status == .warning)
+        #expect(broken.detail.hasPrefix(LibinputQuirks.overridesFile + ":1: "), "\(broken.text)")
+        #expect(broken.detail.hasSuffix("libinput then uses none of its quirks, nor does flickd"), "\(broken.text)")
+        #expect(broken.fix?.contains("libinput quirks validate") == true)
+        let output = try system.checks().one("output")
+        #expect(output.detail.contains("/dev/input/event4 \"SynPS/2 Synaptics TouchPad\" scrolls traditional"), "no quirk, not natural: \(output.text)")
+    }
+
     /// An X server whose synaptics driver glides by itself for the pad: doctor names it, and the
     /// way to flickd's glide instead; nothing is said where the driver does not glide.
     @Test func aPadWhoseDriverGlidesIsNamed() throws {
