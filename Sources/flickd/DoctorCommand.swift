@@ -64,6 +64,9 @@ struct DoctorCommand: FlickdCommand {
             - glide length: with the touchpad output, a warning where coasts can glide
               farther than the virtual touchpad holds (about 0.87 m along an axis) and
               stop at its edge, with the settings that do it.
+            - libinput quirks: a warning for each quirks file libinput cannot parse
+              (/usr/share/libinput, /etc/libinput/local-overrides.quirks), with its line:
+              libinput then uses none of its quirks, and nor does flickd.
 
             Run it as the user whose desktop session flickd serves, not with sudo: the answers \
             are about the user who runs it. Every fix runs from any directory.
