@@ -3,7 +3,8 @@
 ///
 /// Each tick emits `round(x(t_n)) − round(x(t_{n−1}))`, so the total after any sequence of
 /// ticks is `round(x(t_last))`, whatever the tick rate; when the coast settles the total is
-/// exactly `round(X)`. Legacy detents come from an accumulator: one per 120 hi-res units.
+/// exactly `round(X)`. Legacy detents come from an accumulator: one per 120 hi-res units, going
+/// on from what earlier coasts left (`carryLegacy(_:)`).
 ///
 /// The output runs `lead` units ahead of the model (at most `leadHiRes`, never past the total):
 /// libinput 1.20–1.28 holds back hi-res wheel motion after a pause until 60 units have
@@ -91,6 +92,24 @@ struct Coast {
         guard total != 0 else { return 0 }
         let boundary = Double(total) - (total > 0 ? 0.5 : -0.5) - Self.lead(total: total)
         return deceleration.time(toReach: boundary, velocity: velocity)
+    }
+
+    /// What is left under a legacy detent on each axis, hi-res units (|value| < 120), for the
+    /// next coast.
+    var legacyRemainder: (vertical: Int64, horizontal: Int64) { (legacyVertical, legacyHorizontal) }
+
+    /// Goes on from `remainder`, what earlier coasts left under a legacy detent, on each axis
+    /// this coast moves the same way; an axis it moves the other way starts from zero, as the
+    /// kernel's HID wheel handling resets on a reversal (a remainder the other way would
+    /// swallow up to 119 units of this coast), and one it does not move keeps it. Call before
+    /// the first `advance`.
+    mutating func carryLegacy(_ remainder: (vertical: Int64, horizontal: Int64)) {
+        legacyVertical = Self.carried(remainder.vertical, total: total.vertical)
+        legacyHorizontal = Self.carried(remainder.horizontal, total: total.horizontal)
+    }
+
+    private static func carried(_ remainder: Int64, total: Int64) -> Int64 {
+        remainder.signum() * total.signum() < 0 ? 0 : remainder
     }
 
     /// Emits the movement from the last tick to `time`. Returns the output and whether the

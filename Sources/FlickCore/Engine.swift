@@ -24,6 +24,7 @@ public final class Engine {
             guard output != oldValue else { return }
             if let coast { stop(at: coast.lastTick, reason: .reconfigured) }
             fingers.abandon()
+            legacyRemainder = (0, 0)
         }
     }
 
@@ -110,6 +111,19 @@ public final class Engine {
     private var stoppedCoast: (source: DeviceID, velocity: Vector, time: Instant)?
     /// Hi-res units the running coast returned that did not reach the apps (`notWritten`).
     private var unwrittenHiRes: (vertical: Int64, horizontal: Int64) = (0, 0)
+    /// Hi-res units of wheel output not yet sent as a legacy detent (under 120 each way), left
+    /// by the coasts before the running one: the next coast in the same direction on an axis
+    /// goes on from them, one that reverses starts afresh (`Coast.carryLegacy(_:)`).
+    ///
+    /// Rationale: readers of the legacy events only (wlroots 0.15, sway 1.7) see whole detents;
+    /// a remainder that belonged to each coast lost up to 119 units at every end, and small
+    /// flicks, each under 120, never scrolled there at all. The kernel's HID wheel handling
+    /// likewise keeps it until the direction reverses. It is kept across idle time and from
+    /// one source device to the next: the reader sees one virtual wheel, and whatever the pace,
+    /// what a hi-res reader scrolled reaches it in whole detents, at most one detent behind
+    /// (a timeout would drop it between the usual flicks, seconds apart). It is dropped when
+    /// `output` changes: the wheel may be another device to the reader by the time it is back.
+    private var legacyRemainder: (vertical: Int64, horizontal: Int64) = (0, 0)
 
     /// An engine with `configuration`.
     public init(configuration: Configuration = .defaults, stallLimit: Duration = Engine.stallLimit) {
@@ -421,6 +435,7 @@ public final class Engine {
                              travelMillimetres: Deceleration(ratePerMillisecond: settings.decelerationRate)
                                  .position(after: settings.maxDuration.seconds, velocity: v.length))
         onReport?(.coastStarted(device: device, time: time, plan: plan))
+        started.carryLegacy(legacyRemainder)
         let (output, ended) = started.advance(to: time)
         unwrittenHiRes = (0, 0)
         coast = started
@@ -551,6 +566,8 @@ public final class Engine {
     private func finish(at time: Instant, reason: StopReason) {
         guard let running = coast else { return }
         coast = nil
+        // The touchpad output's coast is bookkeeping only: it wrote no wheel events.
+        if output == .wheel { legacyRemainder = running.legacyRemainder }
         let unwritten = unwrittenHiRes
         unwrittenHiRes = (0, 0)
         onReport?(.coastEnded(time: time, reason: reason,
