@@ -19,7 +19,10 @@ CLOCK_MONOTONIC seconds (time.monotonic(), the clock of the kernel's evdev times
                      "decelerate" with the same scroll events as the ScrolledWindow's own, px/s;
                      GTK3: a scroll-stop event, "decel 0 0")
     T own            the last v/h change was made by GTK's own glide (no input event since
-                     its "decelerate"); written right after that change's v/h line
+                     its "decelerate"); written right after that change's v/h line. A glide
+                     that outlives the next scroll event (GTK 4.8 ignores the first event of a
+                     scroll sequence) goes on with changes stamped -1 and no "own" line:
+                     harness.py counts those as the glide's too (own_glide_changes)
     T center V H     the harness asked for the middle (stdin line "center"); offsets set to V, H
     T ready W H      the content's scrollable size (px), once known
 

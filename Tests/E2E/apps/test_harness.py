@@ -5,6 +5,7 @@ docs/APPS.md reports come from these functions.
     /usr/bin/python3 Tests/E2E/apps/test_harness.py
 """
 
+import math
 import os
 import shutil
 import subprocess
@@ -78,6 +79,38 @@ class OwnGlideFrom(unittest.TestCase):
                   for ran, first in ((False, None), (True, None), (True, 15.760))]
         self.assertEqual(counts, [1, None, 0], "without flickd: from the finger's end; flickd wrote nothing: no "
                                                "figure; flickd's first frame at 15760 ms: from its glide's sequence")
+
+
+class UnmarkedOwnGlide(unittest.TestCase):
+    """GTK 4.8 ignores the first event of a scroll sequence: its own glide can outlive flickd's
+    first event, whose handling ended app.py's "coasting", so the glide's later ticks are
+    logged with no input time and no "own" line."""
+    # OwnGlideFrom's flick: flickd's glide's sequence begins at 15809 ms (app 15.8154 s) and
+    # its first applied change is stamped 15817; then GTK's glide ticks on at 15.830 and
+    # 15.846 s, unmarked; the harness's "center" jumps to 10000 px (no input time either).
+    LINES = OwnGlideFrom.LINES + log((15.830, "v", 10400.0, -1), (15.846, "v", 10420.0, -1),
+                                     (15.860, "v", 10440.0, 15850), (15.9, "center", 10000.0, 5000.0),
+                                     (15.9, "v", 10000.0, -1), (15.9, "h", 5000.0, -1))
+    FLICK = {"t_touch": 15.60, "t_release": 15.765, "k_release": 15.765}
+
+    def test_gtks_changes_with_no_input_time_after_flickds_first_event_count(self):
+        res = harness.measure(self.LINES, self.FLICK, "v", 15.760, 15.5, flickd_ran=True, unmarked_own=True)
+        self.assertEqual((res["own_after_flickd"], res["own_unmarked"]), (2, 2), "the two ticks; not the center's jumps")
+
+    def test_not_for_an_app_without_a_glide_of_its_own(self):
+        res = harness.measure(self.LINES, self.FLICK, "v", 15.760, 15.5, flickd_ran=True)
+        self.assertEqual((res["own_after_flickd"], res["own_unmarked"]), (0, 0))
+
+    def test_a_marked_change_counts_once_and_changes_before_the_glides_sequence_not_at_all(self):
+        # Without flickd (from the finger's end, 15.7263 s): the two marked changes (their
+        # "own" lines) and the two unmarked ticks; the changes stamped 15762 were marked.
+        self.assertEqual(harness.own_glide_changes(self.LINES, 15.7263, True), (2, 2))
+        self.assertEqual(harness.own_glide_changes(self.LINES, 15.8154, True), (0, 2))
+        self.assertEqual(harness.own_glide_changes(self.LINES, 15.8154), (0, 0))
+
+    def test_a_change_after_a_center_to_another_offset_is_no_jump(self):
+        lines = log((1.0, "center", 100.0, 50.0), (1.0, "v", 100.0, -1), (1.1, "h", 60.0, -1))
+        self.assertEqual(harness.own_glide_changes(lines, 0.5, True), (0, 1))
 
 
 class CheckScenario(unittest.TestCase):
@@ -447,12 +480,23 @@ class Speeds(unittest.TestCase):
         self.assertFalse(res["turned"])
         self.assertEqual(res["distance_px"], 0.0, "backwards is no distance the way the user flicked")
 
-    def test_content_that_stops_dead_has_a_whole_window_gap_and_no_coast_step(self):
+    def test_content_that_stops_dead_has_an_endless_gap_and_no_coast_step(self):
+        # The app paints every 100 ms in the finger phase (1.72-2.02 s) and after it; its content
+        # never moves after the finger's last change. Capped at the 300 ms window the gap was
+        # 3 frames here, and 1.5 (met) for an app painting every 200 ms: a gap that never ends
+        # meets no goal, whatever the app's frame period.
         finger = [(1.72 + 0.01 * i, "v", 1000.0 + 60 * i, 1700 + 10 * i) for i in range(31)]
-        res = harness.measure(log(*finger), self.FLICK, "v", 2.015, 1.5)
-        self.assertEqual(res["gap_ms"], 300.0)
+        paints = [(1.72 + 0.1 * i, "paint") for i in range(8)]
+        res = harness.measure(log(*sorted(finger + paints)), self.FLICK, "v", 2.015, 1.5)
+        self.assertEqual(res["gap_ms"], math.inf)
+        self.assertAlmostEqual(res["frame_ms"], 100.0, places=6)
+        self.assertEqual(res["gap_frames"], math.inf)
+        self.assertFalse(harness.GOAL_MET["gap_frames"](res["gap_frames"]))
         self.assertIsNone(res["step_ratio"], "no coast step to judge")
         self.assertEqual(res["distance_px"], 0.0)
+        # One change after the finger's, then none: the stall from it to the window's end.
+        moved = log(*sorted(finger + paints + [(2.12, "v", 2810.0, 2100)]))
+        self.assertAlmostEqual(harness.measure(moved, self.FLICK, "v", 2.015, 1.5)["gap_ms"], 200.0, places=6)
 
     def test_a_stall_at_the_windows_end_counts_when_the_content_never_moves_again(self):
         # The glide's last change 100 ms after the finger's (app time 2.02 s), then nothing: the
@@ -475,6 +519,187 @@ class Speeds(unittest.TestCase):
         self.assertEqual(harness.content_at(series, 0.5), 10.0)
         self.assertEqual(harness.content_at(series, 1.99), 10.0)
         self.assertEqual(harness.content_at(series, 2.0), 20.0)
+
+
+class Formulas(unittest.TestCase):
+    """measure()'s figures from one log worked by hand: each formula's mutation changes one.
+
+    The finger lands at 1.000 s (kernel) and lifts at 1.100 s; its events are stamped every
+    10 ms from 1000 to 1090 ms and the app shows each 20 ms later. From 1000 px (a change before
+    the touch) the finger moves the content to 1010, 1020, ... 1060 (steps of 10), 1080, 1100,
+    1120 (20) and 1160 (40). flickd's first event comes at 1.105 s; its glide's changes, stamped
+    with flickd's events, show 20 ms late (app s, px, input ms): 1.130 1260 1110, 1.150 1290 1130,
+    1.250 1360 1230, 1.290 1380 1270, then a stall to 1.480 1390 1460, 1.500 1395 1480 and,
+    after a longer one outside the first 300 ms, 2.000 1396 1980. The
+    app paints at 1.020, 1.040, 1.060 and 1.100 s in the finger phase, and at 1.200-1.240 every
+    10 ms after it."""
+    FLICK = {"k_touch": 1.000, "k_release": 1.100}
+    FINGER = [1010.0, 1020.0, 1030.0, 1040.0, 1050.0, 1060.0, 1080.0, 1100.0, 1120.0, 1160.0]
+    COAST = [(1.130, 1260.0, 1110), (1.150, 1290.0, 1130), (1.250, 1360.0, 1230), (1.290, 1380.0, 1270),
+             (1.480, 1390.0, 1460), (1.500, 1395.0, 1480), (2.000, 1396.0, 1980)]
+    PAINTS = [1.020, 1.040, 1.060, 1.100, 1.200, 1.210, 1.220, 1.230, 1.240]
+
+    def lines(self, axis="v", way=1.0):
+        """The log on `axis`; way -1: the content moves the other way (natural scrolling: the
+        same distances from 3000 px, downwards)."""
+        def px(x):
+            return x if way > 0 else 3000.0 - x
+        entries = [(0.95, axis, px(1000.0), 940)]
+        entries += [(1.020 + 0.01 * i, axis, px(x), 1000 + 10 * i) for i, x in enumerate(self.FINGER)]
+        entries += [(t, axis, px(x), ms) for t, x, ms in self.COAST]
+        entries += [(t, "paint") for t in self.PAINTS]
+        return log(*sorted(entries))
+
+    def measure(self, **kw):
+        return harness.measure(self.lines(**kw), self.FLICK, kw.get("axis", "v"), 1.105, 0.5, flickd_ran=True)
+
+    def check_figures(self, res):
+        # The finger's speed: the last 50 ms up to its last event (1090 ms, 1160 px) from 1040 ms
+        # (1050 px): 110 px / 0.05 s.
+        self.assertAlmostEqual(res["speed_before_px_s"], 2200.0, places=6)
+        # The glide's: from 1160 px, where the content stood at the release (its last point at or
+        # before 1100 ms is the finger's 1090), to 1200 ms, between 1130 (1290) and 1230 (1360):
+        # 1290 + 70 x 0.7 = 1339; 179 px / 0.1 s.
+        self.assertAlmostEqual(res["speed_after_px_s"], 1790.0, places=6)
+        self.assertAlmostEqual(res["ratio"], 1790.0 / 2200.0, places=9)
+        # App clock: the finger's last change at 1.110 s; in the window to 1.410 s the changes at
+        # 1.130, 1.150, 1.250, 1.290 (gaps 20, 20, 100, 40 ms); the next at 1.480 begins in the
+        # window and counts whole: 190 ms. (The 500 ms before 2.000 s begin after the window.)
+        self.assertAlmostEqual(res["gap_ms"], 190.0, places=6)
+        # The paints from the finger's first change (1.020) to its last (1.110): 20, 20, 40 ms;
+        # their median. (Over 1 s more each side the later ones make it 15.)
+        self.assertAlmostEqual(res["frame_ms"], 20.0, places=6)
+        self.assertAlmostEqual(res["gap_frames"], 190.0 / 20.0, places=9)
+        # The finger's steps: five of 10, three of 20, one of 40; the median.
+        self.assertEqual(res["finger_step_px"], 10.0)
+        # From the finger's last change (1160): 100, 30, 70, 20, 10, 5, 1; the largest.
+        self.assertEqual(res["coast_step_px"], 100.0)
+        self.assertEqual(res["step_ratio"], 10.0)
+        # From 1160 at the release to 1396 at rest, against v0/k = 2200 / 2.002 px (k = -1000 ln
+        # 0.998 per s): 236 x 2.002 / 2200.
+        self.assertAlmostEqual(res["distance_px"], 236.0, places=6)
+        self.assertAlmostEqual(res["distance_fraction"], 236.0 * harness.MODEL_K_PER_S / 2200.0, places=9)
+        self.assertAlmostEqual(res["distance_fraction"], 0.21476, places=5)
+        self.assertAlmostEqual(res["finger_gap_ms"], 10.0, places=6)
+        self.assertAlmostEqual(res["handover_ms"], 20.0, places=6)
+        self.assertAlmostEqual(res["lag_ms"], 20.0, places=6)
+        self.assertFalse(res["turned"])
+        self.assertEqual(res["own_after_flickd"], 0)
+
+    def test_down(self):
+        self.check_figures(self.measure())
+
+    def test_up_natural_scrolling_gives_the_same_figures(self):
+        self.check_figures(self.measure(way=-1.0))
+
+    def test_horizontal(self):
+        self.check_figures(self.measure(axis="h"))
+        self.check_figures(self.measure(axis="h", way=-1.0))
+
+
+class ScenarioRun(unittest.TestCase):
+    """run_scenario on stubs: the app's log grows as the harness centres and flicks. Each flick
+    lands 1 s after the "center", its finger events stamped every 10 ms for 240 ms (60 px each)
+    and shown 20 ms late; the release 5 ms after the last. The app paints at the finger phase's
+    first and last change only (240 ms apart) and its content stops dead at the release."""
+
+    class Log:
+        def __init__(self):
+            self.now, self.lines = 10.0, []
+
+    class App:
+        input_clock_slack_s, center_late_s = 0.0, 0.0
+
+        def __init__(self, app_log, toolkit="qt6"):
+            self.log, self.toolkit = app_log, toolkit
+
+        def recenter(self):
+            t = self.log.now
+            self.log.lines += log((t, "center", 5000, 0), (t, "v", 5000, -1))
+            self.log.now += 1.0
+            return t
+
+        def wait_still(self, **kw):
+            pass
+
+        def lines(self):
+            return list(self.log.lines)
+
+    class Pad:
+        desc, height_mm, width_mm = {}, 67.0, 97.0
+
+        def __init__(self, app_log, unmarked_tick=False):
+            self.log, self.unmarked_tick = app_log, unmarked_tick
+
+        def flick(self, direction, **kw):
+            t0 = self.log.now
+            for i in range(25):
+                self.log.lines += log((t0 + 0.02 + 0.01 * i, "v", 5000.0 + 60 * (i + 1), round(1000 * t0) + 10 * i))
+            self.log.lines += log((t0 + 0.02, "paint"), (t0 + 0.26, "paint"))
+            if self.unmarked_tick:  # a change with no input time 100 ms after the finger's last
+                self.log.lines += log((t0 + 0.36, "v", 6600.0, -1))
+            self.log.now += 1.0
+            return {"k_touch": t0, "k_release": t0 + 0.245, "max_late_ms": 0}
+
+    class Daemon:
+        def text(self):
+            return ""
+
+        def libinput_counts(self):
+            return dict(harness.NOTHING_SEEN, limited=0)
+
+        def wait_quiet(self):
+            pass
+
+        def first_event_after(self, t):
+            return t + 0.015  # flickd wrote after each release
+
+        def timer_opening_after(self, mark):
+            return None
+
+        def bad_lines(self):
+            return []
+
+    def run_scenario(self, flicks, toolkit="qt6", unmarked_tick=False, mode="default"):
+        import argparse
+        import io
+        app_log = self.Log()
+        checks = harness.Checks()
+        args = argparse.Namespace(flicks=flicks, verbose=False, check=True)
+        out = io.StringIO()
+        sleep, harness.time.sleep = harness.time.sleep, lambda s: None
+        stdout, sys.stdout = sys.stdout, out
+        try:
+            row = harness.run_scenario(args, harness.Server(), self.App(app_log, toolkit), self.Pad(app_log, unmarked_tick),
+                                       self.Daemon(), mode, 150.0, "vertical", checks)
+        finally:
+            sys.stdout = stdout
+            harness.time.sleep = sleep
+        return row, checks, out.getvalue()
+
+    def test_content_that_stops_dead_does_not_meet_the_gap_goal_on_the_pooled_frame_period(self):
+        row, checks, out = self.run_scenario(5)
+        # Each finger phase has one paint interval (240 ms): none has a period of its own, the
+        # five pooled give 240 ms. Capped at the 300 ms window the gap was 1.25 frames: met.
+        self.assertEqual((row["flicks"], row["frame_pooled_flicks"], row["frame_ms"]), (5, 5, 240.0))
+        self.assertEqual((row["gap_ms"], row["gap_frames"]), (math.inf, math.inf))
+        self.assertEqual(harness.goal_figure(row, "gap_frames"), (math.inf, 5, None))
+        self.assertIn("goal NOT met: ?/qt6/default 150 mm/s vertical: largest gap in the first 300 ms", out)
+        self.assertIn("the content did not move at all after the finger's last change", out)
+
+    def test_a_gtk_apps_changes_with_no_input_time_after_flickds_first_event_are_its_glides(self):
+        row, checks, out = self.run_scenario(5, "gtk4", unmarked_tick=True)
+        self.assertEqual((row["own_after_flickd"], row["own_after_flickd_max"], row["own_unmarked_max"]), (1, 1, 1))
+        self.assertIn("no change from the app's own glide after flickd's first event", "\n".join(checks.failures))
+        row, checks, out = self.run_scenario(5, "qt6", unmarked_tick=True)
+        self.assertEqual((row["own_after_flickd"], row["own_unmarked_max"]), (0, 0), "Qt widgets have no glide")
+        row, checks, out = self.run_scenario(5, "gtk3", unmarked_tick=True, mode="wheel")
+        self.assertEqual(row["own_after_flickd"], 0, "GTK3 animates a wheel step of flickd's: no input time either")
+
+    def test_a_goal_needs_five_flicks_when_the_run_asks_for_fewer(self):
+        row, checks, out = self.run_scenario(3)
+        self.assertEqual((row["flicks"], row["goal_flicks_needed"]), (3, harness.GOAL_MIN_FLICKS))
+        self.assertEqual((checks.goals_met, checks.goals_not_met, checks.goals_unmeasurable), (0, 0, 3))
 
 
 class XInputClock(unittest.TestCase):
@@ -1264,6 +1489,253 @@ class FlickdScenarioChecks(unittest.TestCase):
             checks = self.judge(self.row([], discarded=4, server=server, toolkit=toolkit))
             self.assertEqual(checks.failed, 0, (server, toolkit))
         self.assertEqual(self.judge(self.row([dict(self.FLICK)] * 5)).failed, 0)
+
+
+class FlickdEnds(unittest.TestCase):
+    """A flickd that crashes, fails or hangs mid-run is seen: after each scenario and extra
+    check (check_running) and when it is stopped (Flickd.stop, stop_flickd)."""
+
+    def flickd(self, argv, ready=False):
+        """A Flickd around the process `argv` (no devices); with `ready`, once it printed a line."""
+        d = harness.Flickd.__new__(harness.Flickd)
+        d.mode, d.watches, d.taps = "default", [], []
+        fd, d.log_path = tempfile.mkstemp(suffix=".log")
+        os.close(fd)
+        self.addCleanup(os.unlink, d.log_path)
+        d.proc = subprocess.Popen(argv, stdout=subprocess.PIPE if ready else subprocess.DEVNULL)
+        self.addCleanup(lambda: d.proc.poll() is not None or (d.proc.kill(), d.proc.wait()))
+        if ready:
+            d.proc.stdout.readline()
+            self.addCleanup(d.proc.stdout.close)
+        return d
+
+    def stop(self, d):
+        sleep, harness.time.sleep = harness.time.sleep, lambda s: None
+        try:
+            return d.stop()
+        finally:
+            harness.time.sleep = sleep
+
+    PYTHON_EXIT_ON_TERM = ("import signal, sys, time\n"
+                           "signal.signal(signal.SIGTERM, lambda *a: sys.exit(%d))\n"
+                           "print('ready', flush=True)\n"
+                           "time.sleep(30)\n")
+
+    def test_status_zero_on_sigterm_is_a_clean_stop(self):
+        d = self.flickd([sys.executable, "-c", self.PYTHON_EXIT_ON_TERM % 0], ready=True)
+        self.assertEqual(d.ended(), "")
+        self.assertIsNone(self.stop(d))
+
+    def test_another_status_on_sigterm_a_crash_before_it_and_a_hang_are_not(self):
+        d = self.flickd([sys.executable, "-c", self.PYTHON_EXIT_ON_TERM % 1], ready=True)
+        self.assertEqual(self.stop(d), "it exited with status 1 on SIGTERM")
+        d = self.flickd(["sh", "-c", "exit 3"])
+        d.proc.wait()
+        self.assertTrue(d.ended().startswith("flickd (default) exited with status 3"), d.ended())
+        self.assertEqual(self.stop(d), "it had exited with status 3 before it was stopped")
+        d = self.flickd([sys.executable, "-c", "import signal, time\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+                                             "print('ready', flush=True)\ntime.sleep(30)\n"], ready=True)
+        d.STOP_TIMEOUT_S = 0.3
+        self.assertEqual(self.stop(d), "it had not exited 0.3 s after SIGTERM (hung: killed)")
+
+    def test_a_device_that_went_away_while_flickd_runs(self):
+        d = self.flickd(["sleep", "30"])
+        tap = harness.DevTap.__new__(harness.DevTap)
+        tap.devnode, tap.removed = "/dev/input/event9", False
+        d.taps = [tap]
+        self.assertEqual(d.ended(), "")
+        tap.gone()  # the tap's read failed
+        self.assertTrue(d.ended().startswith("flickd (default) runs, but its device /dev/input/event9 went away"))
+
+    class Daemon:
+        """A Flickd for run_mode: ends after `ends_after` scenarios; stop() says `stopped`."""
+        ends_after, stopped, made = None, None, []
+
+        def __init__(self, binary, mode, work, devnode):
+            self.ran, self.mode = 0, mode
+            FlickdEnds.Daemon.made.append(self)
+
+        def ended(self):
+            return "flickd (default) exited with status -11 (SIGSEGV)" if self.ends_after is not None and \
+                self.ran >= self.ends_after else ""
+
+        def stop(self):
+            self.stop_called = True
+            return self.stopped if self.ended() == "" else "it had exited with status -11 (SIGSEGV) before it was stopped"
+
+        def text(self):
+            return "the log"
+
+    class App:
+        toolkit, status = "gtk3", ""
+
+        def ended(self):
+            return self.status
+
+    class Server(harness.Server):
+        name = "sway"
+
+    def run_mode(self, ends_after=None, stopped=None, app_status=""):
+        import argparse
+        FlickdEnds.Daemon.made = []
+        daemon_class = type("Daemon", (self.Daemon,), {"ends_after": ends_after, "stopped": stopped})
+        played = []
+
+        def scenario(args, server, app, pad, daemon, mode, speed, direction, checks):
+            played.append(direction)
+            daemon.ran += 1
+            return {"direction": direction}
+        args = argparse.Namespace(variants={}, flickd="flickd", directions=["vertical", "horizontal"], speeds=[150.0],
+                                  touch_stop=False, quick_flicks=False, stop_scroll=False, check=True)
+        saved = harness.Flickd, harness.run_scenario
+        harness.Flickd, harness.run_scenario = daemon_class, scenario
+        checks = harness.Checks()
+        app = self.App()
+        app.status = app_status
+        with open(os.devnull, "w") as quiet:
+            stdout, sys.stdout = sys.stdout, quiet
+            try:
+                rows = harness.run_mode(args, self.Server(), app, type("Pad", (), {"devnode": "/dev/input/event5"})(),
+                                        "default", "/nonexistent", checks)
+            finally:
+                sys.stdout = stdout
+                harness.Flickd, harness.run_scenario = saved
+        return rows, played, checks
+
+    def test_a_flickd_that_crashed_in_a_scenario_fails_and_ends_the_mode(self):
+        rows, played, checks = self.run_mode(ends_after=1)
+        self.assertEqual(played, ["vertical"], "the horizontal scenario would have measured no flickd")
+        self.assertEqual(checks.failures, ["sway/gtk3/default: flickd, the app and the display server still run after "
+                                           "the 150 mm/s vertical scenario"], "reported once, not again at the stop")
+        self.assertEqual(checks.errors, 1)
+        self.assertTrue(FlickdEnds.Daemon.made[0].stop_called)
+
+    def test_a_flickd_that_runs_to_the_end_and_exits_zero_passes(self):
+        rows, played, checks = self.run_mode()
+        self.assertEqual((played, checks.failures, checks.passed), (["vertical", "horizontal"], [], 1))
+
+    def test_a_flickd_that_does_not_exit_zero_on_sigterm_fails(self):
+        rows, played, checks = self.run_mode(stopped="it had not exited 10 s after SIGTERM (hung: killed)")
+        self.assertEqual(checks.failures, ["sway/gtk3/default: flickd ran until stopped and exited with status 0 on SIGTERM"])
+
+    def test_an_app_that_ended_fails(self):
+        rows, played, checks = self.run_mode(app_status="the gtk3 app exited with status -6 (SIGABRT)")
+        self.assertEqual(played, ["vertical"])
+        self.assertEqual(checks.failures[0], "sway/gtk3/default: flickd, the app and the display server still run after "
+                                             "the 150 mm/s vertical scenario")
+
+    def test_a_server_whose_process_ended(self):
+        server = self.Server()
+        self.assertEqual(server.ended(), "")
+        server.display_proc = subprocess.Popen(["sh", "-c", "exit 2"])
+        server.display_proc.wait()
+        self.assertEqual(server.ended(), "sway exited with status 2")
+        self.assertEqual(harness.exit_text(-9), "-9 (SIGKILL)")
+
+
+class TouchStopTries(unittest.TestCase):
+    """A touch-stop check judges TOUCH_STOP_TRIES measured tries: a flickd that wrote nothing
+    after the later releases passed on the first one."""
+
+    class Pad(StopsUnderTheBadEventCheck.Pad):
+        def flick(self, *a, **kw):
+            return {"k_touch": 1.0, "k_release": 1.25, "max_late_ms": 0}
+
+    class App(StopsUnderTheBadEventCheck.App):
+        # The finger's events stamped 1000-1240 ms, flickd's coast 1260-1390 ms, each shown 10 ms
+        # later; the touch at 1.4 s.
+        def lines(self):
+            return log(*[(0.01 + i / 1000, "v", 100.0 + i, i) for i in range(1000, 1400, 10)])
+
+    class Daemon(StopsUnderTheBadEventCheck.Daemon):
+        """flickd coasting the first `coasts` flicks; after them ended (`crash`) or silent."""
+        coasts, crash = 1, False
+
+        def __init__(self):
+            self.calls = 0
+
+        def libinput_counts(self):
+            return dict(harness.NOTHING_SEEN, limited=0)
+
+        def first_event_after(self, t):
+            self.calls += 1
+            return 1.26 if self.calls <= self.coasts else None
+
+        def last_motion_after(self, t):
+            return (1.39, None) if self.calls <= self.coasts else (None, None)
+
+        def ended(self):
+            return "flickd (default) exited with status -11 (SIGSEGV)" if self.crash and self.calls > self.coasts else ""
+
+    def run_touch_stop(self, **daemon):
+        import argparse
+        checks = harness.Checks()
+        args = argparse.Namespace(flicks=3, verbose=False)
+        sleep, harness.time.sleep = harness.time.sleep, lambda s: None
+        with open(os.devnull, "w") as quiet:
+            stdout, sys.stdout = sys.stdout, quiet
+            try:
+                row = harness.run_touch_stop(args, harness.Sway.__new__(harness.Sway), self.App(), self.Pad(),
+                                             type("D", (self.Daemon,), daemon)(), "default", checks)
+            finally:
+                sys.stdout = stdout
+                harness.time.sleep = sleep
+        return row, checks
+
+    def test_three_tries_clean_pass(self):
+        row, checks = self.run_touch_stop(coasts=10)
+        self.assertEqual((row["tries"], checks.failures, checks.passed, checks.goals_met), (3, [], 2, 1))
+
+    def test_a_flickd_that_ended_after_the_first_try_fails(self):
+        row, checks = self.run_touch_stop(coasts=1, crash=True)
+        self.assertEqual(checks.failures, ["sway/gtk3/default touch on the real pad mid-coast: flickd coasts every flick "
+                                           "written on time until the touch"])
+        self.assertEqual(row["not_tries"], {"flickd ended": 1})
+
+    def test_one_try_of_three_is_not_measurable(self):
+        row, checks = self.run_touch_stop(coasts=1)
+        self.assertEqual((row["tries"], row["not_tries"]), (1, {"no coast": 5}))
+        self.assertEqual((checks.failed, checks.passed, checks.unmeasurable, checks.goals_met), (0, 1, 1, 0),
+                         "the bad events' check; the stop's not measurable; no goal")
+
+
+class XTraceFlush(unittest.TestCase):
+    """xi2_trace.py writes what the server sent before the harness reads the file: the server
+    sends each raw event twice (the slave's copy, then the master's), and the release's scroll
+    stop is the last of its batch when flickd is not running."""
+
+    def test_a_batch_ending_with_the_masters_copy_is_flushed(self):
+        import struct
+        from types import SimpleNamespace
+        import xi2_trace
+        from Xlib.ext import ge, xinput
+
+        class End(Exception):
+            pass
+
+        # Valuator 3 (the pad's vertical scroll) set: 0.0, a scroll stop.
+        rest = bytes([1 << 3, 0, 0, 0]) + struct.pack("=iI", 0, 0) * 2
+
+        def raw(deviceid):
+            return SimpleNamespace(type=ge.GenericEventCode, evtype=xinput.RawMotion,
+                                   data=SimpleNamespace(deviceid=deviceid, sourceid=7, vlen=1, rest=rest, time=26261))
+
+        class Display:
+            queue = [raw(7), raw(2)]  # the slave's copy, then the master's
+
+            def next_event(self):
+                if not self.queue:
+                    raise End()
+                return self.queue.pop(0)
+
+            def pending_events(self):
+                return len(self.queue)
+
+        with tempfile.NamedTemporaryFile("r", suffix=".log") as trace:
+            with open(trace.name, "w") as out:
+                with self.assertRaises(End):
+                    xi2_trace.follow(Display(), out, {7: {3: "v"}}, lambda: None)
+                self.assertEqual(trace.read(), "scroll 7 26261 v 0.000\n", "read while the tracer still runs")
 
 
 class HarnessBreakage(unittest.TestCase):

@@ -2,7 +2,8 @@
 """The X server's scroll events as X clients get them: XI2 raw motion on the root window.
 
 Run in the guest beside Xorg by harness.py --x-trace (docs/APPS.md, "What Qt does at the
-device switch"); writes to OUT, one line each, flushed after each batch of events:
+device switch"); writes to OUT, one line each, flushed whenever no event is queued (after each
+batch of events):
 
     device ID NAME              a slave pointer (at start, and again when the hierarchy changes)
     scroll ID MS AXIS VALUE     a scroll valuator of a raw motion event from slave ID: the
@@ -39,6 +40,28 @@ def raw_values(vlen, rest):
     return values
 
 
+def follow(d, out, scroll_axes, list_devices):
+    """Writes the scroll valuators of each raw motion event `d` (an Xlib display) delivers to
+    `out`, for the slaves and axes of `scroll_axes` (list_devices() fills it again when the
+    hierarchy changes), until next_event() raises. Flushed whenever no event is queued, whatever
+    the last one was: the server sends each raw event twice (the slave's copy, which is written,
+    and the master's right after it), so a flush only after a slave's copy with nothing queued
+    seldom came, and a batch's last lines (the release's scroll stop among them: nothing follows
+    it without flickd) stayed in the buffer when the harness read the file."""
+    while True:
+        e = d.next_event()
+        if e.type == ge.GenericEventCode:
+            if e.evtype == xinput.HierarchyChanged:
+                list_devices()
+            elif e.evtype == xinput.RawMotion and e.data.deviceid == e.data.sourceid:  # the slave's copy
+                values = raw_values(e.data.vlen, e.data.rest)
+                for number, axis in scroll_axes.get(e.data.sourceid, {}).items():
+                    if number in values:
+                        out.write("scroll %d %d %s %.3f\n" % (e.data.sourceid, e.data.time, axis, values[number]))
+        if not d.pending_events():  # one write per batch the server sent
+            out.flush()
+
+
 def main():
     out = open(sys.argv[1], "w")
     d = display.Display()
@@ -63,19 +86,7 @@ def main():
 
     list_devices()
     d.screen().root.xinput_select_events([(xinput.AllDevices, xinput.RawMotionMask | xinput.HierarchyChangedMask)])
-    while True:
-        e = d.next_event()
-        if e.type != ge.GenericEventCode:
-            continue
-        if e.evtype == xinput.HierarchyChanged:
-            list_devices()
-        elif e.evtype == xinput.RawMotion and e.data.deviceid == e.data.sourceid:  # the slave's copy
-            values = raw_values(e.data.vlen, e.data.rest)
-            for number, axis in scroll_axes.get(e.data.sourceid, {}).items():
-                if number in values:
-                    out.write("scroll %d %d %s %.3f\n" % (e.data.sourceid, e.data.time, axis, values[number]))
-            if not d.pending_events():  # one write per batch the server sent
-                out.flush()
+    follow(d, out, scroll_axes, list_devices)
 
 
 if __name__ == "__main__":
