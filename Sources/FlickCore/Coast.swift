@@ -29,6 +29,8 @@ struct Coast {
     let settles: Bool
     /// What the coast emits in all unless stopped, hi-res units (`CoastExtent`).
     let total: (vertical: Int64, horizontal: Int64)
+    /// `coast.max_duration` after the origin: no tick is asked for later.
+    let cutoff: Instant
     /// Shortest interval between ticks.
     let period: Duration
 
@@ -57,6 +59,7 @@ struct Coast {
         settles = extent.settles
         end = origin + extent.duration
         total = (extent.totalVertical, extent.totalHorizontal)
+        cutoff = origin + maxDuration
         lastTick = origin
     }
 
@@ -171,15 +174,15 @@ struct Coast {
 
     /// When output next changes: the earliest time one axis crosses the next half unit, but not
     /// sooner than one period after the last tick, and no later than the end. A coast that
-    /// settles ends at its last crossing, which keeps the period too; only `coast.max_duration`
-    /// may come sooner.
+    /// settles ends at its last crossing, which keeps the period too, unless `coast.max_duration`
+    /// comes sooner: only that may cut a period short.
     var nextDeadline: Instant {
         var soonest = end
         let goal = total
         if let t = crossing(velocity: vertical, emitted: emittedVertical, total: goal.vertical), t < soonest { soonest = t }
         if let t = crossing(velocity: horizontal, emitted: emittedHorizontal, total: goal.horizontal), t < soonest { soonest = t }
         let earliest = lastTick + period
-        return soonest < earliest ? (settles ? earliest : min(earliest, end)) : soonest
+        return soonest < earliest ? min(earliest, settles ? cutoff : end) : soonest
     }
 
     /// When one axis's output (the model plus the lead) crosses the next half unit past what it

@@ -124,4 +124,24 @@ import Testing
         #expect(end == lastEvent, "ended at \(end), last event at \(String(describing: lastEvent))")
         #expect(end >= c.outputEnd && end - c.outputEnd <= Self.period, "ended \(end), said \(c.outputEnd)")
     }
+    /// At 10 ticks a second (100 ms apart) and max_duration 50 ms, a coast that writes its
+    /// destination in 11 ms still writes its last step by max_duration, not a period after its
+    /// first tick (the soak found one writing at 100 ms).
+    @Test("a coast that settles within a tick period writes its end by max_duration")
+    func noTickPastMaxDuration() {
+        var c = Coast(source: 1, origin: Self.origin, vertical: 20_000, horizontal: 0, millimetresPerSecond: Vector(x: 0, y: 1),
+                      deceleration: Deceleration(ratePerMillisecond: 0.9), maxDuration: .milliseconds(50),
+                      period: .milliseconds(100))
+        #expect(c.settles && c.end < Self.origin + .milliseconds(12), "written by \(c.end)")
+        var now = Self.origin + .milliseconds(1)
+        var ended = false
+        for _ in 0..<10 where !ended {
+            ended = c.advance(to: now).ended
+            if !ended {
+                now = c.nextDeadline
+                #expect(now <= Self.origin + .milliseconds(50), "a tick at \(now), past max_duration")
+            }
+        }
+        #expect(ended && c.emittedVertical == 190, "ended \(ended), \(c.emittedVertical) of 190 units")
+    }
 }
