@@ -14,4 +14,38 @@ extension StringProtocol {
         }
         return false
     }
+
+    /// Where `other` first occurs in this text, compared as `containsText(_:)` compares; nil
+    /// when it does not (or is empty). `firstRange(of:)` lives in `_StringProcessing`.
+    public func firstRange(ofText other: some StringProtocol) -> Range<Index>? {
+        guard !other.isEmpty else { return nil }
+        var start = startIndex
+        while start != endIndex {
+            if let end = end(ofText: other, at: start) { return start..<end }
+            formIndex(after: &start)
+        }
+        return nil
+    }
+
+    /// Where `other` last occurs in this text (`firstRange(ofText:)`, from the end); nil when it
+    /// does not (or is empty). `ranges(of:).last` lives in `_StringProcessing`.
+    public func lastRange(ofText other: some StringProtocol) -> Range<Index>? {
+        guard !other.isEmpty else { return nil }
+        var start = endIndex
+        while start != startIndex {
+            formIndex(before: &start)
+            if let end = end(ofText: other, at: start) { return start..<end }
+        }
+        return nil
+    }
+
+    /// The end of `other` when this text holds it from `start`, Character by Character.
+    private func end(ofText other: some StringProtocol, at start: Index) -> Index? {
+        var index = start
+        for character in other {
+            guard index != endIndex, self[index] == character else { return nil }
+            formIndex(after: &index)
+        }
+        return index
+    }
 }

@@ -23,4 +23,28 @@ import _StringProcessing
         #expect((text.firstRange(of: other) != nil) == expected)
         #expect(text.dropFirst(0).containsText(other.dropFirst(0)) == expected)
     }
+
+    /// `firstRange(ofText:)` and `lastRange(ofText:)` stand in for `firstRange(of:)` and
+    /// `ranges(of:).last` (the configuration loader's reading of toml++'s messages); where the
+    /// text occurs, the same ranges as those, and nil for the empty text (where they give an
+    /// empty range).
+    @Test(arguments: cases + [("a' as b' as c", "' as ", true)])
+    func rangesAsStringProcessingGives(text: String, other: String, expected: Bool) {
+        let first = text.firstRange(ofText: other), last = text.lastRange(ofText: other)
+        #expect((first != nil) == (expected && !other.isEmpty))
+        #expect((last != nil) == (expected && !other.isEmpty))
+        guard !other.isEmpty else { return }
+        #expect(first == text.firstRange(of: other))
+        #expect(last == text.ranges(of: other).last, "no case here overlaps itself, where ranges(of:) skips ahead")
+    }
+
+    /// The last occurrence, not the first; overlapping ones too ("aa" in "aaa": from the second a).
+    @Test func theLastRangeIsTheLastOccurrence() {
+        let text = "cannot redefine existing table 'a' as b' as table"
+        let last = text.lastRange(ofText: "' as ")
+        #expect(last.map { text[$0.upperBound...] } == "table")
+        #expect(text.firstRange(ofText: "' as ").map { text[$0.upperBound...] } == "b' as table")
+        let aaa = "aaa"
+        #expect(aaa.lastRange(ofText: "aa") == aaa.index(after: aaa.startIndex)..<aaa.endIndex)
+    }
 }

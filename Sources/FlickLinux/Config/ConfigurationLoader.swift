@@ -564,7 +564,7 @@ public enum ConfigurationLoader {
     /// toml++'s "cannot redefine existing KIND 'NAME'" (or "... 'NAME' as table"): the kind and
     /// where the name is in `message`; nil for any other message.
     static func redefinition(in message: String) -> (kind: Substring, name: Range<String.Index>)? {
-        guard let marker = message.firstRange(of: "cannot redefine existing "),
+        guard let marker = message.firstRange(ofText: "cannot redefine existing "),
               let open = message[marker.upperBound...].firstIndex(of: "'") else { return nil }
         let start = message.index(after: open)
         // The name may hold quotes of its own ('"mimin_speed" '): it ends at the last quote, or
@@ -572,7 +572,7 @@ public enum ConfigurationLoader {
         let close: String.Index
         if message.last == "'" {
             close = message.index(before: message.endIndex)
-        } else if let asType = message[start...].ranges(of: "' as ").last {
+        } else if let asType = message[start...].lastRange(ofText: "' as ") {
             close = asType.lowerBound
         } else {
             return nil
@@ -606,8 +606,8 @@ public enum ConfigurationLoader {
         } else {
             return nil
         }
-        let garbled = named.contains("\"") || named.contains("'")
-        let same = garbled ? found.parts.allSatisfy({ !$0.isEmpty && named.contains($0) })
+        let garbled = named.contains { $0 == "\"" || $0 == "'" }
+        let same = garbled ? found.parts.allSatisfy({ !$0.isEmpty && named.containsText($0) })
                            : found.parts.joined(separator: ".") == named.trimmingWhitespace
         guard same else { return nil }
         return found
@@ -696,7 +696,7 @@ public enum ConfigurationLoader {
     /// The way out of toml++'s "cannot redefine existing string 'device.name' as table", as the
     /// end of its message: `[device.name]` under a section that sets `name`. Nil for any other.
     static func deviceKeyAsTable(message: String) -> String? {
-        guard let marker = message.firstRange(of: "' as "), let open = message[..<marker.lowerBound].lastIndex(of: "'") else { return nil }
+        guard let marker = message.firstRange(ofText: "' as "), let open = message[..<marker.lowerBound].lastIndex(of: "'") else { return nil }
         let name = message[message.index(after: open)..<marker.lowerBound]
         guard name.hasPrefix(deviceSection + "."), message.hasSuffix("' as table") || message.hasSuffix("' as array-of-tables") else { return nil }
         let key = String(name.dropFirst(deviceSection.count + 1))
