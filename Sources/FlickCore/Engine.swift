@@ -542,8 +542,8 @@ public final class Engine {
     /// lift follow from `tick`). For `.sessionInactive` the fingers, gliding or resting, lift
     /// at once instead: `onTouchFrame` gets the lift from here.
     public func stop(at time: Instant, reason: StopReason) {
-        // Shutting down, resting fingers settle and lift without waiting for a hand.
-        if reason == .shutdown { fingers.handLifted(from: nil) }
+        // Shutting down (or stopping), resting fingers settle and lift without waiting for a hand.
+        if reason == .shutdown || reason == .jobControl { fingers.handLifted(from: nil) }
         if let running = coast {
             if reason == .touch {
                 stoppedCoast = (running.source, running.velocity(at: time), time)

@@ -101,6 +101,9 @@ public enum StopReason: String, Sendable, Hashable {
     case reconfigured
     /// The daemon is shutting down.
     case shutdown
+    /// The daemon is about to stop for job control (SIGTSTP, Ctrl-Z under `flickd run`): as for
+    /// `.shutdown`, the virtual fingers rest, settle and lift first.
+    case jobControl = "job-control"
     /// Another user's session became the active one on the seat: the daemon pauses.
     case sessionInactive = "session-inactive"
     /// A release on another device started a coast of its own (the fingers on it had touched

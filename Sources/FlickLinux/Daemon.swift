@@ -503,21 +503,20 @@ public final class Daemon {
         }
     }
 
-    /// SIGTSTP (Ctrl-Z under `flickd run` in a terminal): stops the coast and lifts the virtual
-    /// fingers at once, then stops the process as SIGTSTP's default action would, so that the
-    /// shell's job control works; goes on when continued (SIGCONT). Stopped with the fingers
-    /// down, they would rest on the virtual pad for as long as the process stays stopped: to
-    /// libinput a touch that never ends (its scroll gets no stop) and to anything that asks, a
-    /// touched pad. A stopped process can write neither the rest's settle frames nor the lift
-    /// after it, so the fingers lift at once, as for another user's session
-    /// (`.sessionInactive`).
+    /// SIGTSTP (Ctrl-Z under `flickd run` in a terminal): stops the coast, lets the virtual
+    /// fingers rest, settle and lift as at a shutdown (`liftFingers`, at most
+    /// `shutdownLiftBudget`), then stops the process as SIGTSTP's default action would, so that
+    /// the shell's job control works; goes on when continued (SIGCONT). Stopped with the
+    /// fingers down, they would rest on the virtual pad for as long as the process stays
+    /// stopped: to libinput a touch that never ends. Lifted at once while still moving, GTK
+    /// would take the lift for a flick's end and glide on by itself.
     private func stopForJobControl() {
-        let time = now()
-        logger.info("SIGTSTP: the coast stops and the virtual fingers lift; flickd stops until SIGCONT")
-        engine.stop(at: time, reason: .sessionInactive)
+        logger.info("SIGTSTP: the coast stops and the virtual fingers lift; then flickd stops until continued")
+        liftFingers(reason: .jobControl)
         followCoast()
         signals.whileUnblocked(SIGTSTP, raiseStop)
-        logger.info("SIGCONT: flickd goes on")
+        // In an orphaned process group (a service) the kernel drops the raised SIGTSTP: no stop.
+        logger.info("flickd goes on after SIGTSTP")
     }
 
     /// Reads the configuration again and applies it, or keeps the running one when it cannot
@@ -952,10 +951,23 @@ public final class Daemon {
     static let shutdownLiftBudget = Duration.seconds(1)
 
     private func shutDown() {
+        liftFingers(reason: .shutdown)
+        output?.close()
+        // Only now, with nothing left gliding or down, may STOPPING=1 wait for a full queue;
+        // it still comes before the exit, as systemd wants.
+        notifier?.stopping()
+        for open in devices.values { _ = try? poll.remove(open.device.fileDescriptor) }
+        devices.removeAll()
+        idsByNode.removeAll()
+    }
+
+    /// Stops any coast for `reason` and waits, on the clock, for the virtual fingers to rest,
+    /// settle and lift, at most `shutdownLiftBudget`; past it they lift at once.
+    private func liftFingers(reason: StopReason) {
         let stopped = now()
-        engine.stop(at: stopped, reason: .shutdown)
-        // Frozen fingers lift only after resting, even now: destroying the device at once would
-        // lift them while the toolkit may still think they move (GTK would glide on its own).
+        engine.stop(at: stopped, reason: reason)
+        // Frozen fingers lift only after resting, even now: lifting them at once would end the
+        // scroll while the toolkit may still think they move (GTK would glide on its own).
         let giveUp = stopped + Self.shutdownLiftBudget
         while engine.hasFingersDown, let deadline = engine.nextDeadline, now() < giveUp {
             let wait = min(deadline, giveUp) - now()
@@ -969,13 +981,6 @@ public final class Daemon {
             logger.debug("the virtual fingers did not lift within \(Self.shutdownLiftBudget.microseconds / 1000) ms of the stop: lifted now")
             engine.stop(at: now(), reason: .sessionInactive)
         }
-        output?.close()
-        // Only now, with nothing left gliding or down, may STOPPING=1 wait for a full queue;
-        // it still comes before the exit, as systemd wants.
-        notifier?.stopping()
-        for open in devices.values { _ = try? poll.remove(open.device.fileDescriptor) }
-        devices.removeAll()
-        idsByNode.removeAll()
     }
 
     // MARK: Timer

@@ -45,8 +45,8 @@ struct RunCommand: FlickdCommand {
             when Xfce or Plasma saves them) and when a sway starts; what it changes is logged.
 
             Signals: SIGHUP reloads the configuration file; SIGTERM and SIGINT stop any coast, remove the \
-            virtual device and exit with status 0; SIGTSTP (Ctrl-Z) stops any coast, lifts the \
-            virtual fingers and stops flickd until SIGCONT.
+            virtual device and exit with status 0; SIGTSTP (Ctrl-Z) stops any coast, lets the \
+            virtual fingers settle and lift, and stops flickd until SIGCONT.
 
             Exit status: 0 after SIGTERM or SIGINT; 1 when /dev/uinput cannot be opened at \
             start (the virtual device could not be created), the configuration cannot be \
