@@ -171,43 +171,60 @@ public struct LibinputQuirks: Sendable {
         self.dmiModalias = dmiModalias
         self.deviceTree = deviceTree
         let shipped = files.filter { $0.path != Self.overridesFile }
+        typealias Read = Result<[Section], QuirksProblem>
+        func read(with grammar: Grammar, toFirstError: Bool) -> [Read] {
+            var read: [Read] = []
+            for file in shipped {
+                let result = QuirksParser.parse(file.path, file.text, grammar)
+                read.append(result)
+                if toFirstError, case .failure = result { break }
+            }
+            return read
+        }
+        func refused(_ read: [Read]) -> Int { read.count { if case .failure = $0 { true } else { false } } }
         // The oldest release whose grammar takes every shipped file: the installed libinput is
         // that one or a later one that reads its files alike.
-        var grammar = Grammar.releases[0]
-        var shippedSections: [[Section]]?
+        var chosen: (grammar: Grammar, read: [Read])?
         for candidate in Grammar.releases {
-            var all: [[Section]] = []
-            for file in shipped {
-                guard case .success(let read) = QuirksParser.parse(file.path, file.text, candidate) else { break }
-                all.append(read)
-            }
-            if all.count == shipped.count {
-                grammar = candidate
-                shippedSections = all
+            let files = read(with: candidate, toFirstError: true)
+            if files.count == shipped.count && refused(files) == 0 {
+                chosen = (candidate, files)
                 break
             }
         }
-        if shippedSections == nil {
-            // A libinput newer than flickd knows: the newest grammar, with the keys its shipped
-            // files use, so that a new key alone does not cost every quirk.
+        if chosen == nil {
+            // None takes them all. A libinput newer than flickd knows: the newest grammar, with
+            // the keys its shipped files use, so that a new key alone does not cost every quirk.
+            // Or a file copied in from another libinput (one written for a newer one, on an
+            // older): the grammar that takes the most files, so that the problems name the odd
+            // ones out, not the rest (the oldest such grammar, where several take as many).
             var newest = Grammar.releases[Grammar.releases.count - 1]
             newest.release += " and the keys of the installed files"
             for file in shipped { newest.keys.formUnion(QuirksParser.propertyKeys(file.text)) }
-            grammar = newest
+            for candidate in Grammar.releases + [newest] {
+                let files = read(with: candidate, toFirstError: false)
+                if chosen.map({ refused(files) < refused($0.read) }) ?? true { chosen = (candidate, files) }
+            }
         }
+        let grammar = chosen?.grammar ?? Grammar.releases[0]
+        let shippedRead = chosen?.read ?? []
         var sections: [Section] = []
         var problems: [String] = []
-        var shippedRead = 0
+        var next = 0
         for file in files {
-            if let shippedSections, file.path != Self.overridesFile {
+            let result: Read
+            if file.path != Self.overridesFile, next < shippedRead.count {
                 // Already read with this grammar while choosing it.
-                sections += shippedSections[shippedRead]
-                shippedRead += 1
-                continue
+                result = shippedRead[next]
+                next += 1
+            } else {
+                result = QuirksParser.parse(file.path, file.text, grammar)
             }
-            switch QuirksParser.parse(file.path, file.text, grammar) {
+            switch result {
             case .success(let read): sections += read
-            case .failure(let problem): problems.append(problem.description)
+            case .failure(var problem):
+                problem.release = grammar.release
+                problems.append(problem.description)
             }
         }
         if shipped.isEmpty && !files.isEmpty {
@@ -342,9 +359,13 @@ struct QuirksProblem: Error, CustomStringConvertible {
     /// whole file.
     var line: Int?
     var reason: String
+    /// The libinput release whose rules refused it (`LibinputQuirks.grammarRelease`): flickd
+    /// infers it from the files libinput ships, so the message says by which.
+    var release: String?
 
     var description: String {
-        "\(path)\(line.map { ":\($0)" } ?? ""): \(reason); libinput then uses none of its quirks, nor does flickd"
+        let rules = release.map { " (read by the rules of libinput \($0), as this machine's own quirks files say)" } ?? ""
+        return "\(path)\(line.map { ":\($0)" } ?? ""): \(reason)\(rules); libinput then uses none of its quirks, nor does flickd"
     }
 }
 

@@ -237,6 +237,38 @@ struct LibinputQuirksTests {
                 "an unknown key in the administrator's file alone is an error")
     }
 
+    /// A file copied into libinput's directory from a newer libinput (upstream's Elantech file,
+    /// `AttrEventCode=`, on Debian 12's 1.22, as maintainers suggest to try a quirk): no
+    /// grammar takes every file. The problem names that file, by 1.22's rules, which take the
+    /// others; it named the others (by the newest rules) and never that one.
+    @Test func aFileFromAnotherLibinputIsTheOneNamed() {
+        let apple122 = ("/usr/share/libinput/50-system-apple.quirks", """
+            [Apple Touchpads USB]
+            MatchVendor=0x05AC
+            MatchBus=usb
+            MatchUdevType=touchpad
+            ModelAppleTouchpad=1
+            AttrEventCodeDisable=BTN_RIGHT
+            """)
+        let lenovo122 = ("/usr/share/libinput/50-system-lenovo.quirks", """
+            [Lenovo ThinkPad]
+            MatchName=*Synaptics*
+            AttrInputPropDisable=INPUT_PROP_BUTTONPAD
+            """)
+        let copied = ("/usr/share/libinput/30-vendor-elantech.quirks", """
+            [Elantech Touchpads]
+            MatchName=*Elantech Touchpad*
+            AttrResolutionHint=31x31
+            AttrEventCode=-BTN_RIGHT
+            """)
+        let read = LibinputQuirks(files: [copied, apple122, lenovo122])
+        #expect(read.problems.count == 1, "\(read.problems)")
+        #expect(read.problems.first?.hasPrefix(#"/usr/share/libinput/30-vendor-elantech.quirks:4: "#) == true, "\(read.problems)")
+        #expect(read.problems.first?.contains("read by the rules of libinput 1.22") == true, "\(read.problems)")
+        #expect(read.grammarRelease == "1.22")
+        #expect(read.applied(to: Self.pad("ETPS/2 Elantech Touchpad"), kind: .touchpad).1 == nil, "no quirks, as in libinput")
+    }
+
     /// libinput refuses every quirk when any file has an error (quirks_init_subsystem fails,
     /// and libinput runs without quirks): an Apple pad is then not natural by default, and an
     /// Elantech pad gets libinput's 69 × 50 mm guess. flickd read such text leniently (it
