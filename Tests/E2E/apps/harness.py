@@ -2104,7 +2104,8 @@ def run_touch_stop(args, server, app, pad, daemon, mode, checks):
     skipped = {"late": 0, "flickd ended": 0, "no coast": 0, "coast after the touch": 0, "unseen": 0}
     ended = ""
     before = daemon.libinput_counts()
-    for i in range(args.flicks * 2):
+    # Twice the tries needed, or the flicks asked for: --flicks 1 still plays enough.
+    for i in range(max(args.flicks, TOUCH_STOP_TRIES) * 2):
         if len(tries) >= TOUCH_STOP_TRIES:
             break
         center_t = app.recenter()

@@ -1667,10 +1667,10 @@ class TouchStopTries(unittest.TestCase):
         def ended(self):
             return "flickd (default) exited with status -11 (SIGSEGV)" if self.crash and self.calls > self.coasts else ""
 
-    def run_touch_stop(self, **daemon):
+    def run_touch_stop(self, flicks=3, **daemon):
         import argparse
         checks = harness.Checks()
-        args = argparse.Namespace(flicks=3, verbose=False)
+        args = argparse.Namespace(flicks=flicks, verbose=False)
         sleep, harness.time.sleep = harness.time.sleep, lambda s: None
         with open(os.devnull, "w") as quiet:
             stdout, sys.stdout = sys.stdout, quiet
@@ -1691,6 +1691,11 @@ class TouchStopTries(unittest.TestCase):
         self.assertEqual(checks.failures, ["sway/gtk3/default touch on the real pad mid-coast: flickd coasts every flick "
                                            "written on time until the touch"])
         self.assertEqual(row["not_tries"], {"flickd ended": 1})
+
+    def test_one_flick_asked_still_plays_three_tries(self):
+        row, checks = self.run_touch_stop(flicks=1, coasts=10)
+        self.assertEqual((row["tries"], checks.failures, checks.goals_met), (3, [], 1),
+                         "--flicks 1 played 2 tries, never enough to judge")
 
     def test_one_try_of_three_is_not_measurable(self):
         row, checks = self.run_touch_stop(coasts=1)
