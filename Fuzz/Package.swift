@@ -47,7 +47,7 @@ let package = Package(
             ]
         ),
 
-        // The property soak (scripts/soak) and the engine seed writer (scripts/fuzz --seeds).
+        // The property soak (scripts/soak) and the engine seed writer (Soak --write-engine-seeds).
         .executableTarget(
             name: "Soak",
             dependencies: [

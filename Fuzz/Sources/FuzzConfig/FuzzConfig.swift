@@ -10,8 +10,9 @@ import FuzzSupport
 /// Checks: a rejected file gives at least one problem, each naming a line of the file (or
 /// none); an accepted configuration has every key within the range the key table documents,
 /// reads back the same when its values are written out again by the key table, and drives the
-/// engine through a two-finger flick on a touchpad and a drag on a touchscreen with every
-/// invariant of `EngineHarness` holding.
+/// engine (with the output its `output.mode` names: the virtual touchpad by default) through a
+/// two-finger flick on a touchpad and a drag on a touchscreen with every invariant of
+/// `EngineHarness` holding.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzConfig(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let text = String(decoding: UnsafeRawBufferPointer(start: start, count: count), as: UTF8.self)

@@ -67,23 +67,28 @@ public struct EngineScript: Sendable {
 ///
 /// ```
 /// header   6 bytes  count, d0, d1, d2, configA, configB
-///                   devices: 1 + count % 3 of them, device i = table entry d_i % table size;
-///                   configuration: ConfigurationVariant(configA, configB)
+///                   devices: 1 + (count & 3) % 3 of them, device i = table entry d_i % table size;
+///                   configuration: ConfigurationVariant(configA, configB, count >> 2)
 /// steps    8 bytes  op, a, v0, v1, v2, v3, t0, t1   (a last partial step is ignored)
 ///   op & 3          script device (modulo the device count)
 ///   op >> 2         0...47  event: EventTable.codes[kind % 32], value v0...v3 (Int32, LE)
 ///                   48...55 raw event: type a % 32, code v0 | v1 << 8, value Int16(v2 | v3 << 8)
-///                   56...58 stop: reason [button, key, touch, shutdown][a % 4]
+///                   56...58 stop: reason [button, key, touch, shutdown, button, key, touch,
+///                           sessionInactive][a % 8]
 ///                   59      tick off schedule by Int32(v0...v3) µs (late > 0, early < 0)
 ///                   60      unplug / plug back the device
 ///                   61      abandon the device's gesture (SYN_DROPPED)
-///                   62      reconfigure: ConfigurationVariant(a, v0)
+///                   62      reconfigure: ConfigurationVariant(a, v0, v1)
 ///                   63      desktop natural scrolling = a & 1
 ///   t0 | t1 << 8    time since the previous step: t1 < 0xF0: t × 10 µs (0...614 ms);
 ///                   0xF0: t0 ms backwards; 0xF1: t0 s backwards; 0xF2: t0 × 1000 s forwards;
-///                   0xF3: 2^(t0 % 64) µs forwards; 0xF4...0xFF: t0 ms forwards
+///                   0xF3: 2^(t0 % 63) µs forwards; 0xF4...0xFF: t0 ms forwards
 /// ```
 /// Times start at 1 s and stay within 0...`EngineScript.latestTime`.
+///
+/// Inputs made before the third configuration byte (`count >> 2`) and `sessionInactive` keep
+/// their meaning when their count byte is below 4 (the seed writer's is 0) and no stop step
+/// has `a % 8 == 7` (that was `shutdown`); others decode to other devices or configurations.
 extension EngineScript {
     /// Bytes per step.
     public static let stepSize = 8
@@ -96,9 +101,9 @@ extension EngineScript {
     public init(bytes: UnsafeRawBufferPointer) {
         func byte(_ i: Int) -> UInt8 { i < bytes.count ? bytes[i] : 0 }
         let table = FuzzDevices.all.count
-        let count = 1 + Int(byte(0)) % 3
+        let count = 1 + Int(byte(0) & 3) % 3
         devices = (0..<count).map { FuzzDevices.all[Int(byte(1 + $0)) % table] }
-        configuration = ConfigurationVariant(a: byte(4), b: byte(5)).configuration
+        configuration = ConfigurationVariant(a: byte(4), b: byte(5), c: byte(0) >> 2).configuration
         steps = []
         var time = Self.startTime
         var offset = Self.headerSize
@@ -122,7 +127,7 @@ extension EngineScript {
                 let value = Int32(Int16(bitPattern: UInt16(v.2) | UInt16(v.3) << 8))
                 action = .event(device: device, InputEvent(type: UInt16(a % 32), code: code, value: value))
             case 56...58:
-                action = .stop([StopReason.button, .key, .touch, .shutdown][Int(a % 4)])
+                action = .stop([StopReason.button, .key, .touch, .shutdown, .button, .key, .touch, .sessionInactive][Int(a % 8)])
             case 59:
                 action = .tick(lateness: Duration(microseconds: Int64(Int32(bitPattern: word))))
             case 60:
@@ -130,7 +135,7 @@ extension EngineScript {
             case 61:
                 action = .abandon(device)
             case 62:
-                action = .reconfigure(ConfigurationVariant(a: a, b: v.0).configuration)
+                action = .reconfigure(ConfigurationVariant(a: a, b: v.0, c: v.1).configuration)
             default:
                 action = .desktopNaturalScrolling(a & 1 == 1)
             }
@@ -150,12 +155,14 @@ extension EngineScript {
         }
     }
 
-    /// Encodes the events of a one-device script as fuzzer input (for seeds): `configA` and
-    /// `configB` are the header's configuration bytes. Events whose code is not in
+    /// Encodes the events of a one-device script as fuzzer input (for seeds): `configA`,
+    /// `configB` and `configC` (0...63) are the header's configuration bytes. Events whose code is not in
     /// `EventTable.codes` become raw events with their value cut to 16 bits; time steps are
     /// rounded to 10 µs. Other actions are left out.
-    public static func encode(device: Int, configA: UInt8, configB: UInt8, events: [TimedEvent]) -> [UInt8] {
-        var bytes: [UInt8] = [0, UInt8(device), 0, 0, configA, configB]
+    public static func encode(device: Int, configA: UInt8, configB: UInt8, configC: UInt8 = 0,
+                              events: [TimedEvent]) -> [UInt8] {
+        precondition(configC < 64, "the header holds 6 bits of configC")
+        var bytes: [UInt8] = [configC << 2, UInt8(device), 0, 0, configA, configB]
         var previous: Instant?
         for timed in events {
             var step = [UInt8](repeating: 0, count: stepSize)
@@ -178,6 +185,12 @@ extension EngineScript {
             bytes += step
         }
         return bytes
+    }
+
+    /// The two time bytes of a step `delta` µs after the one before (the closest encodable).
+    public static func encodeDeltaBytes(_ delta: Int64) -> [UInt8] {
+        let (t0, t1) = encodeDelta(delta)
+        return [t0, t1]
     }
 
     /// The closest encodable time step to `delta` µs.
@@ -232,7 +245,7 @@ public enum EventTable {
     ]
 }
 
-/// A configuration chosen by two bytes: the defaults, the limits of every range the loader
+/// A configuration chosen by three bytes: the defaults, the limits of every range the loader
 /// accepts, and the combinations that matter (all values are ones `flickd.toml` may hold).
 ///
 /// ```
@@ -243,14 +256,24 @@ public enum EventTable {
 ///    lookback; bits 3-4 touchpad.fingers [2, 3, 4, 2]; bit 5 touchscreen.fingers 2;
 ///    bit 6 coast.axis_lock 0 (else 20, or 45 with bit 7); bit 7 the far ends: min_speed 0,
 ///    max_speed 100000, scroll.speed 1000, lift_window 500 ms, lift_travel 50 mm
+/// c: bit 0 output.mode = "touchpad" (else "wheel", which inputs made before this byte ran);
+///    bit 1 stop.touch = false; bit 2 stop.button = false; bit 3 touchpad.enabled = false;
+///    bits 4-5 [none; a [[device]] section for names containing "touch" (deceleration 0.9,
+///    scroll.speed 0.1, natural on, 3 touchpad fingers, 4 touchscreen fingers, resolution 1000);
+///    sections turning "screen" devices off and, for "pad", touchpad.enabled = false,
+///    touchscreen.enabled, resolution 1; the low ends: scroll.speed 0.1, max_speed 1,
+///    min_speed 0]; bit 6 min_speed 10000 (its top) with max_speed 100000; bit 7 the low ends
+///    of lift_window (0 ms) and lift_travel (0 mm). The header gives bits 0-5 only.
 /// ```
 public struct ConfigurationVariant: Hashable, Sendable {
     public var a: UInt8
     public var b: UInt8
+    public var c: UInt8
 
-    public init(a: UInt8, b: UInt8) {
+    public init(a: UInt8, b: UInt8, c: UInt8 = 0) {
         self.a = a
         self.b = b
+        self.c = c
     }
 
     public var configuration: Configuration {
@@ -272,6 +295,43 @@ public struct ConfigurationVariant: Hashable, Sendable {
             c.scroll.speed = 1000
             c.touchpad.liftWindow = .milliseconds(500)
             c.touchpad.liftTravel = 50
+        }
+        let more = self.c
+        c.output.mode = more & 1 != 0 ? .touchpad : .wheel
+        c.stop.touch = more & 2 == 0
+        c.stop.button = more & 4 == 0
+        c.touchpad.enabled = more & 8 == 0
+        if more >> 4 & 3 == 3 {
+            c.scroll.speed = 0.1
+            c.coast.maxSpeed = 1
+            c.coast.minSpeed = 0
+        }
+        if more & 64 != 0 {
+            c.coast.minSpeed = 10_000
+            c.coast.maxSpeed = 100_000
+        }
+        if more & 128 != 0 {
+            c.touchpad.liftWindow = .zero
+            c.touchpad.liftTravel = 0
+        }
+        // Sections last: a section's settings are the top level's with its own on top.
+        switch more >> 4 & 3 {
+        case 1:
+            var own = c
+            own.coast.decelerationRate = 0.9
+            own.scroll.speed = 0.1
+            own.scroll.natural = .on
+            own.touchpad.fingers = 3
+            own.touchscreen.fingers = 4
+            c.devices = [DeviceRule(name: "touch", resolution: 1000, configuration: own)]
+        case 2:
+            var own = c
+            own.touchpad.enabled = false
+            own.touchscreen.enabled = true
+            c.devices = [DeviceRule(name: "screen", enabled: false, configuration: c),
+                         DeviceRule(name: "pad", resolution: 1, configuration: own)]
+        default:
+            break
         }
         return c
     }

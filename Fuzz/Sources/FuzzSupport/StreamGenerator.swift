@@ -38,17 +38,44 @@ public struct StreamGenerator {
 
     // MARK: Configurations
 
-    /// A configuration from anywhere in the accepted ranges, leaning towards the defaults.
+    /// A configuration from anywhere in the accepted ranges, leaning towards the defaults: either
+    /// output, stops off, touchpads off, `[[device]]` sections.
     public mutating func configuration() -> Configuration {
         if chance(0.25) {
-            return ConfigurationVariant(a: UInt8.random(in: 0...255, using: &rng), b: UInt8.random(in: 0...255, using: &rng)).configuration
+            return ConfigurationVariant(a: UInt8.random(in: 0...255, using: &rng), b: UInt8.random(in: 0...255, using: &rng),
+                                        c: UInt8.random(in: 0...255, using: &rng)).configuration
         }
+        var c = settings()
+        c.output.mode = chance(0.5) ? .touchpad : .wheel
+        c.stop.touch = chance(0.85)
+        c.stop.button = chance(0.85)
+        c.stop.key = chance(0.85)
+        if chance(0.25) {
+            // Sections for names that some devices of the table have (and some not), each with
+            // settings of its own; now and then one that turns its devices off.
+            let names = ["touch", "pad", "screen", "synaptics", "elantech", "alps", "generic", "atmel", "ep0430"]
+            for _ in 0..<integer(1...3) {
+                var own = settings()
+                own.output = c.output
+                own.stop = c.stop
+                c.devices.append(DeviceRule(name: names.randomElement(using: &rng)!, enabled: chance(0.85),
+                                            resolution: chance(0.7) ? nil : logUniform(1, 1000), configuration: own))
+            }
+        }
+        return c
+    }
+
+    /// The settings a `[[device]]` section may hold too, from anywhere in their ranges.
+    private mutating func settings() -> Configuration {
         var c = Configuration()
-        c.scroll.speed = chance(0.7) ? uniform(5, 60) : logUniform(0.1, 1000)
+        c.scroll.speed = chance(0.7) ? uniform(5, 60) : chance(0.9) ? logUniform(0.1, 1000) : [0.1, 1000].randomElement(using: &rng)!
         c.scroll.natural = [NaturalScrolling.auto, .on, .off].randomElement(using: &rng)!
         c.coast.decelerationRate = chance(0.5) ? [0.998, 0.99].randomElement(using: &rng)! : uniform(0.9, 0.9999)
-        c.coast.maxSpeed = chance(0.7) ? 1500 : logUniform(1, 100_000)
-        c.coast.minSpeed = chance(0.7) ? min(50, c.coast.maxSpeed / 2) : uniform(0, c.coast.maxSpeed * 0.99)
+        c.coast.maxSpeed = chance(0.7) ? 1500 : chance(0.9) ? logUniform(1, 100_000) : [1, 100_000].randomElement(using: &rng)!
+        // min_speed's range is 0...10000, and below max_speed.
+        let fastestMinimum = min(10_000, c.coast.maxSpeed * 0.99)
+        c.coast.minSpeed = chance(0.7) ? min(50, c.coast.maxSpeed / 2)
+            : chance(0.9) ? uniform(0, fastestMinimum) : [0, fastestMinimum].randomElement(using: &rng)!
         c.coast.maxDuration = .milliseconds(Int64(chance(0.9) ? (chance(0.6) ? 5000 : uniform(50, 5000)) : uniform(50, 60000)))
         c.coast.tickRate = chance(0.6) ? 120 : uniform(10, 1000).rounded()
         c.coast.boost = chance(0.8)
@@ -57,6 +84,7 @@ public struct StreamGenerator {
         c.touchpad.fingers = chance(0.8) ? 2 : integer(2...4)
         c.touchpad.liftWindow = .milliseconds(Int64(chance(0.7) ? 50 : integer(0...500)))
         c.touchpad.liftTravel = chance(0.7) ? 2 : uniform(0, 50)
+        c.touchpad.enabled = chance(0.9)
         c.touchscreen.enabled = chance(0.6)
         c.touchscreen.fingers = chance(0.8) ? 1 : integer(1...4)
         return c
@@ -113,7 +141,7 @@ public struct StreamGenerator {
             let u = uniform(0, 1)
             let after = Duration(microseconds: Int64(1.2 * u * u * Double(script.configuration.coast.maxDuration.microseconds)))
             if chance(0.6) {
-                let reason = [StopReason.button, .key, .touch, .shutdown].randomElement(using: &rng)!
+                let reason = [StopReason.button, .key, .touch, .shutdown, .sessionInactive].randomElement(using: &rng)!
                 script.steps.append(.init(time: time + after, action: .stop(reason)))
             }
             if chance(0.05) { script.steps.append(.init(time: time + after, action: .tick(lateness: .milliseconds(Int64(integer(-50...2000)))))) }
@@ -169,7 +197,7 @@ public struct StreamGenerator {
             for _ in 0..<integer(1...4) {
                 let at = first + Duration(microseconds: Int64.random(in: 0...(last - first).microseconds, using: &rng))
                 let index = script.steps.firstIndex { $0.time > at } ?? script.steps.count
-                script.steps.insert(.init(time: at, action: .stop([.button, .key, .touch].randomElement(using: &rng)!)), at: index)
+                script.steps.insert(.init(time: at, action: .stop([.button, .key, .touch, .sessionInactive].randomElement(using: &rng)!)), at: index)
             }
         }
         return script

@@ -113,6 +113,7 @@ struct Soak {
               steps \(statistics.steps), events \(statistics.events), ticks \(statistics.ticks), non-empty outputs \(statistics.nonEmptyOutputs)
               coasts \(statistics.coasts): \(statistics.coastsRunOut) ran out (totals checked exactly against the plan and the model), \(statistics.coastsStopped) stopped
               stop calls during a coast \(statistics.stopsWhileCoasting), stalled ticks \(statistics.stalls)
+              virtual touchpad: \(statistics.landings) landings, \(statistics.touchFrames) frames
               failures \(failures.count)
             """)
         if !failures.isEmpty {
@@ -138,8 +139,10 @@ struct Soak {
     }
 
     /// Writes the engine fuzzer's seed corpus: a scripted flick on every device of the table
-    /// (and a double flick, boosted, on the first three), and the start of each real recording
-    /// whose device is in the table.
+    /// (and a double flick, boosted, on the first three), each with the wheel output (`flick-`)
+    /// and the touchpad output (`glide-`, configuration byte c bit 0), a glide stopped by
+    /// `sessionInactive` and one caught by a touch, and the start of each real recording whose
+    /// device is in the table.
     static func writeEngineSeeds(to directory: String, recordings: [Recording]) {
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var written = 0
@@ -156,10 +159,35 @@ struct Soak {
             var events = stream.events(for: flick, at: &time)
             // touchscreen.enabled (configA bit 0) so that touchscreens coast too.
             write("flick-\(index).bin", EngineScript.encode(device: index, configA: 1, configB: 0, events: events))
+            write("glide-\(index).bin", EngineScript.encode(device: index, configA: 1, configB: 0, configC: 1, events: events))
+            if index == 0 {
+                // The session switches away 300 ms into the glide: the fingers lift at once.
+                var bytes = EngineScript.encode(device: index, configA: 1, configB: 0, configC: 1, events: events)
+                bytes += [56 << 2, 7, 0, 0, 0, 0] + Array(EngineScript.encodeDeltaBytes(300_000))
+                write("glide-session-inactive-\(index).bin", bytes)
+            }
             if index < 3 {
+                let single = events
                 time = time + .milliseconds(200)
                 events += stream.events(for: flick, at: &time)
                 write("double-flick-\(index).bin", EngineScript.encode(device: index, configA: 1, configB: 0, events: events))
+                write("double-glide-\(index).bin", EngineScript.encode(device: index, configA: 1, configB: 0, configC: 1, events: events))
+                if index == 0 {
+                    // The second flick after the first glide has ended, its fingers resting or
+                    // up; and under a [[device]] section (c bits 4-5 = 1).
+                    var later = single
+                    var at = time + .milliseconds(400)
+                    later += stream.events(for: flick, at: &at)
+                    write("late-double-glide-\(index).bin", EngineScript.encode(device: index, configA: 1, configB: 0, configC: 1, events: later))
+                    // Three fingers, as the section asks (its resolution, 1000 units/mm, makes
+                    // the flick fast).
+                    var three = FingerStream(description: description)
+                    var from = EngineScript.startTime
+                    let threeFingers = Flick(fingers: 3, start: Vector(x: 20, y: 12), velocity: Vector(x: 0, y: 160),
+                                             motion: .milliseconds(90))
+                    write("glide-section-\(index).bin", EngineScript.encode(device: index, configA: 1, configB: 0, configC: 1 | 16,
+                                                                            events: three.events(for: threeFingers, at: &from)))
+                }
             }
         }
         // The start of each recording whose device is in the table (the shared recordings are
