@@ -654,14 +654,7 @@ enum QuirksParser {
     /// (`EV_ABS`), codes (`BTN_RIGHT`, `KEY_…`, `ABS_…`, `REL_…`, `SW_…`) or `EV_KEY:0x110`,
     /// named as libevdev names them; since 1.23 each after a `+` or `-`.
     static func eventCodes(_ value: String, signed: Bool) -> Bool {
-        let items = value.split(separator: ";")
-        guard !items.isEmpty, items.count <= 32 else { return false }
-        return items.allSatisfy { item in
-            var item = Substring(item)
-            if signed {
-                guard let sign = item.first, sign == "+" || sign == "-" else { return false }
-                item = item.dropFirst()
-            }
+        items(value, signed: signed) { item in
             guard let colon = item.firstIndex(of: ":") else {
                 if item.hasPrefix("EV_") { return libevdev_event_type_from_name(String(item)) != -1 }
                 let types: [(String, UInt32)] = [("KEY_", 1), ("BTN_", 1), ("ABS_", 3), ("REL_", 2), ("SW_", 5)]
@@ -674,6 +667,22 @@ enum QuirksParser {
             let type = libevdev_event_type_from_name(String(name))
             guard type != -1, let code = scanHexadecimal(item[item.index(after: colon)...]) else { return false }
             return code >= 0 && code <= Int64(libevdev_event_type_get_max(UInt32(type)))
+        }
+    }
+
+    /// Whether `value` is 1 to 32 `;`-separated items, each (since 1.23, `signed`) after a `+`
+    /// or `-`, that `accepts` takes (without the sign): the lists `eventCodes` and
+    /// `inputProperties` read.
+    private static func items(_ value: String, signed: Bool, _ accepts: (Substring) -> Bool) -> Bool {
+        let items = value.split(separator: ";")
+        guard !items.isEmpty, items.count <= 32 else { return false }
+        return items.allSatisfy { item in
+            var item = item
+            if signed {
+                guard let sign = item.first, sign == "+" || sign == "-" else { return false }
+                item = item.dropFirst()
+            }
+            return accepts(item)
         }
     }
 
@@ -695,14 +704,7 @@ enum QuirksParser {
     /// hexadecimal (at most 0x1F) or named (`INPUT_PROP_BUTTONPAD`); since 1.23 each after a
     /// `+` or `-`.
     static func inputProperties(_ value: String, signed: Bool) -> Bool {
-        let items = value.split(separator: ";")
-        guard !items.isEmpty, items.count <= 32 else { return false }
-        return items.allSatisfy { item in
-            var item = Substring(item)
-            if signed {
-                guard let sign = item.first, sign == "+" || sign == "-" else { return false }
-                item = item.dropFirst()
-            }
+        items(value, signed: signed) { item in
             if let number = unsignedNumber(String(item), radix: 16) { return number <= 0x1F }
             return libevdev_property_from_name(String(item)) != -1 || (signed && item == "INPUT_PROP_PRESSUREPAD")
         }

@@ -184,19 +184,28 @@ import Testing
     /// KDE Plasma on Wayland with no group for the pad: KWin leaves it at libinput's default,
     /// natural for Apple's pads, and the virtual pad at libinput's (off): doctor says the
     /// fingers move against it. It said "traditional" for every such pad before.
-    @Test func anApplePadWithoutAGroupScrollsAsLibinputsDefault() throws {
+    /// An Apple USB pad (event4) on KDE Plasma under Wayland with no kcminputrc group for it,
+    /// and libinput's Apple quirk.
+    static func appleOnKDE() -> FakeSystem {
         var system = FakeSystem()
-        let sysfs = "/sys/devices/platform/i8042/serio1/input/input5/event4/device/id/"
-        system.fileContents[sysfs + "vendor"] = "05ac\n"
-        system.fileContents[sysfs + "product"] = "0273\n"
-        system.fileContents[sysfs + "bustype"] = "0003\n"
+        system.fileContents[appleSysfs + "vendor"] = "05ac\n"
+        system.fileContents[appleSysfs + "product"] = "0273\n"
+        system.fileContents[appleSysfs + "bustype"] = "0003\n"
         let kcminputrc = PerDeviceNaturalScrolling(kcminputrc: "[Libinput][1][2][Another Mouse]\nNaturalScroll=true\n", file: "kcminputrc")
         system.desktop = DesktopSettings.Answer(false, "KDE kcminputrc", perDevice: kcminputrc)
-        system.quirksFiles = [("/usr/share/libinput/50-system-apple.quirks",
-                               "[Apple Touchpads USB]\nMatchVendor=0x05AC\nMatchBus=usb\nMatchUdevType=touchpad\nModelAppleTouchpad=1\n")]
+        system.quirksFiles = [appleQuirks]
+        return system
+    }
+
+    static let appleSysfs = "/sys/devices/platform/i8042/serio1/input/input5/event4/device/id/"
+    static let appleQuirks = ("/usr/share/libinput/50-system-apple.quirks",
+                              "[Apple Touchpads USB]\nMatchVendor=0x05AC\nMatchBus=usb\nMatchUdevType=touchpad\nModelAppleTouchpad=1\n")
+
+    @Test func anApplePadWithoutAGroupScrollsAsLibinputsDefault() throws {
+        var system = Self.appleOnKDE()
         let apple = try system.checks().one("output")
         #expect(apple.detail.contains("/dev/input/event4 \"SynPS/2 Synaptics TouchPad\" scrolls natural: the virtual fingers move against yours"), "\(apple.text)")
-        system.fileContents[sysfs + "bustype"] = "0011\n"
+        system.fileContents[Self.appleSysfs + "bustype"] = "0011\n"
         let other = try system.checks().one("output")
         #expect(other.detail.contains("/dev/input/event4 \"SynPS/2 Synaptics TouchPad\" scrolls traditional: the virtual fingers move as yours did"), "\(other.text)")
     }
@@ -205,15 +214,8 @@ import Testing
     /// quirks, so the Apple pad scrolls traditional by default, and doctor names the file and
     /// line. With the file as libinput writes it, no such warning.
     @Test func aQuirksFileLibinputCannotParseIsNamed() throws {
-        var system = FakeSystem()
-        let sysfs = "/sys/devices/platform/i8042/serio1/input/input5/event4/device/id/"
-        system.fileContents[sysfs + "vendor"] = "05ac\n"
-        system.fileContents[sysfs + "product"] = "0273\n"
-        system.fileContents[sysfs + "bustype"] = "0003\n"
-        let kcminputrc = PerDeviceNaturalScrolling(kcminputrc: "[Libinput][1][2][Another Mouse]\nNaturalScroll=true\n", file: "kcminputrc")
-        system.desktop = DesktopSettings.Answer(false, "KDE kcminputrc", perDevice: kcminputrc)
-        let apple = ("/usr/share/libinput/50-system-apple.quirks",
-                     "[Apple Touchpads USB]\nMatchVendor=0x05AC\nMatchBus=usb\nMatchUdevType=touchpad\nModelAppleTouchpad=1\n")
+        var system = Self.appleOnKDE()
+        let apple = Self.appleQuirks
         system.quirksFiles = [apple, (LibinputQuirks.overridesFile, "[Mine]\nMatchName=*Pad*\nAttrSizeHint=100x60\n")]
         #expect(system.checks().titled("libinput quirks").isEmpty, "files libinput reads: nothing to say")
 
