@@ -566,9 +566,15 @@ public final class Engine {
     private func finish(at time: Instant, reason: StopReason) {
         guard let running = coast else { return }
         coast = nil
-        // The touchpad output's coast is bookkeeping only: it wrote no wheel events.
-        if output == .wheel { legacyRemainder = running.legacyRemainder }
+        // The touchpad output's coast is bookkeeping only: it wrote no wheel events. What a
+        // coast left under a detent counts towards the next only where all of it reached the
+        // apps: an axis with units not written (a failed write, the release's step dropped for
+        // a modifier) carries nothing, or legacy readers would get a detent early.
         let unwritten = unwrittenHiRes
+        if output == .wheel {
+            let left = running.legacyRemainder
+            legacyRemainder = (unwritten.vertical == 0 ? left.vertical : 0, unwritten.horizontal == 0 ? left.horizontal : 0)
+        }
         unwrittenHiRes = (0, 0)
         onReport?(.coastEnded(time: time, reason: reason,
                               emittedHiRes: (running.emittedVertical - unwritten.vertical,

@@ -55,4 +55,25 @@ import FlickFingerStories
         #expect(script.verticalDetents == -1, "\(Self.totals(script))")
         #expect(script.coastEndReasons.count == 4)
     }
+
+    @Test("units a coast did not write (its release step dropped for a modifier) are not carried: the next flick starts from zero")
+    func unwrittenUnitsAreNotCarried() throws {
+        let script = FingerScript(description: TouchpadOutputTests.touchpad, configuration: Self.configuration)
+        script.down(Vector(x: 40, y: 20), Vector(x: 60, y: 20))
+        script.move(by: Vector(x: 0, y: 10), over: .milliseconds(100))
+        script.advance(to: script.now + script.frameInterval)
+        script.lift()
+        // The daemon's handling of Ctrl held at the release: the first step is not written, and
+        // the coast stops.
+        let dropped = try #require(script.output.last)
+        #expect(dropped.time == script.now && dropped.wheel.verticalHiRes < 0, "the release's step")
+        script.engine.notWritten(dropped.wheel)
+        script.engine.stop(at: script.now, reason: .key)
+        script.wait(.seconds(2))
+        Self.flick(script, down: true)
+        let written = script.verticalTotal - Int64(dropped.wheel.verticalHiRes)
+        #expect((60..<120).contains(-written), "the second flick's units alone reached the apps: \(written)")
+        #expect(script.verticalDetents - Int64(dropped.wheel.verticalDetents) == 0,
+                "no detent for \(written) units written (the dropped \(dropped.wheel.verticalHiRes) carried one)")
+    }
 }
