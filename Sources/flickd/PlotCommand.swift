@@ -19,7 +19,9 @@ struct PlotCommand: FlickdCommand {
             at coast.max_duration (an open dot). With the touchpad output a curve ends when the \
             virtual fingers stop: within 0.05 mm of rest (a filled dot), whatever scroll.speed, \
             or cut at coast.max_duration (an open dot); a glide that would reach the virtual \
-            touchpad's margin stops there sooner, which the plot does not show. A release \
+            touchpad's margin stops there sooner, which the plot does not show. The daemon \
+            writes on its ticks, so its last event may come up to one tick period \
+            (1/coast.tick_rate) after a curve's end. A release \
             slower than coast.min_speed does not coast and is listed as "no coast"; one faster \
             than coast.max_speed is clamped to it, and the legend says so.
 
