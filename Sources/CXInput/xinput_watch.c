@@ -18,11 +18,11 @@
 #include <X11/Xlib.h>
 #include <X11/extensions/XInput2.h>
 
-// Under AddressSanitizer (scripts/sanitize), what Xlib allocates inside an escape (XOpenDisplay;
-// every call where every call is escaped) is left out of the leak check: a display whose X
-// server was lost then is left half made (see `escapable`), with whatever Xlib was making. A
-// watch flickd fails to close is still reported, by its own allocation (here, not Xlib's: the
-// display refers to `lost` only).
+// Under AddressSanitizer (scripts/sanitize), what Xlib allocates inside an escape (an opening's
+// calls, on its thread; every call where every call is escaped) is left out of the leak check:
+// a display whose X server was lost then is left half made (see `escapable`), with whatever
+// Xlib was making. A watch flickd fails to close is still reported, by its own allocation
+// (here, not Xlib's: the display refers to `lost` only).
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
 #include <sanitizer/lsan_interface.h>
@@ -103,6 +103,29 @@ static pthread_cond_t opening_done;
 // An abandoned opening's thread still waits for its X server; the next opening waits for it.
 static int straying;
 
+// libXext keeps, per extension, a record of the displays it was used on (XInput's in libXi, the
+// Generic Event extension's in libXext), and the close of the last display in one frees the
+// record and forgets it, outside any lock (libXi 1.8's XInputClose, libXext 1.3's
+// _xgeDpyClose). A thread making its first XInput call on another display at that moment uses
+// the record freed (the SIGSEGV in XextFindDisplay of docs/RELIABILITY.md). So the first
+// display that made an XInput call and came back is never closed: both records keep it, and
+// are never freed. Its socket is closed, the rest (about 75 kB, once) left.
+static pthread_mutex_t anchoring = PTHREAD_MUTEX_INITIALIZER;
+static Display *anchor;
+
+static void anchor_if_first(Display *display) {
+    pthread_mutex_lock(&anchoring);
+    if (!anchor) anchor = display;
+    pthread_mutex_unlock(&anchoring);
+}
+
+static int is_anchor(Display *display) {
+    pthread_mutex_lock(&anchoring);
+    int anchored = display == anchor;
+    pthread_mutex_unlock(&anchoring);
+    return anchored;
+}
+
 static void say(char *why, size_t size, const char *format, ...) {
     if (size == 0) return;
     va_list arguments;
@@ -179,12 +202,12 @@ static void close_display(void *display) {
 }
 
 // Closes the watch's display and frees it; with `shut_reading`, the socket's reading side is
-// shut first (see `flickd_xwatch_close`). A display left by an escape only has its socket
-// closed. Where every call is escaped, XCloseDisplay's last request meets the shut reading
-// side as a lost connection, and the display is left too: so closing a watch whose server
-// still answers costs its 75 kB there.
+// shut first (see `flickd_xwatch_close`). A display left by an escape, or kept as `anchor`,
+// only has its socket closed. Where every call is escaped, XCloseDisplay's last request meets
+// the shut reading side as a lost connection, and the display is left too: so closing a watch
+// whose server still answers costs its 75 kB there.
 static void close_watch(struct flickd_xwatch *watch, int shut_reading) {
-    if (*watch->lost != ABANDONED) {
+    if (*watch->lost != ABANDONED && !is_anchor(watch->display)) {
         if (shut_reading) shutdown(watch->fd, SHUT_RD);
         if (escapable(0, close_display, watch->display)) close(watch->fd);
     } else {
@@ -277,6 +300,8 @@ struct preparation {
     int select;
     // 0: ready; -1: the X server has no XInput 2.
     int outcome;
+    // An XInput call was made: the display is in libXi's and libXext's records (`anchor`).
+    int recorded;
 };
 
 // Asks for XInput 2 and, with `select`, selects the property events.
@@ -285,8 +310,12 @@ static void prepare(void *argument) {
     struct flickd_xwatch *watch = preparation->watch;
     int event, error;
     int major = 2, minor = 0;
-    if (!x.XQueryExtension(watch->display, "XInputExtension", &watch->opcode, &event, &error) ||
-        x.XIQueryVersion(watch->display, &major, &minor) != Success) {
+    if (!x.XQueryExtension(watch->display, "XInputExtension", &watch->opcode, &event, &error)) {
+        preparation->outcome = -1;
+        return;
+    }
+    preparation->recorded = 1;
+    if (x.XIQueryVersion(watch->display, &major, &minor) != Success) {
         preparation->outcome = -1;
         return;
     }
@@ -341,8 +370,11 @@ static flickd_xwatch *open_now(const char *display, const char *properties, int 
     }
     watch->fd = x.XConnectionNumber(watch->display);
     if (!escape_every_call) x.XSetIOErrorExitHandler(watch->display, connection_lost, watch->lost);
+    // Inside an escape too: libXi does not survive every lost connection it returns from
+    // (XIQueryVersion reads the version its first request did not get: a NULL pointer).
     struct preparation preparation = {.watch = watch, .properties = properties, .select = select};
-    if (escapable(0, prepare, &preparation)) *watch->lost = ABANDONED;
+    if (escapable(1, prepare, &preparation)) *watch->lost = ABANDONED;
+    else if (preparation.recorded) anchor_if_first(watch->display);
     if (*watch->lost) {
         say(why, why_size, "the X server %s closed the connection", name);
         close_watch(watch, 1);
@@ -454,7 +486,7 @@ static void *open_on_thread(void *argument) {
     if (opening->reading && watch) {
         struct reading reading = {.display = watch->display, .properties = opening->properties,
                                   .devices = opening->devices, .capacity = opening->capacity, .count = -1};
-        if (escapable(0, read_all, &reading)) *watch->lost = ABANDONED;
+        if (escapable(1, read_all, &reading)) *watch->lost = ABANDONED;
         count = reading.count;
         int lost = count < 0 || *watch->lost;
         if (lost) {

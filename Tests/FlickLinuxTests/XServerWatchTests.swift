@@ -408,6 +408,39 @@ struct XServerWatchTests {
         #expect(watch.receive() == .touchpads)
     }
 
+    /// With the exit handler (libX11 1.7 and later), an X server lost at any message's end of an
+    /// opening's or a read's answers, or 4 bytes after it, is a miss, and the process goes on:
+    /// libXi does not survive every lost connection it returns from (a server lost before
+    /// XIQueryVersion's first answer made it read a NULL pointer, the SIGSEGV of a sanitizer run
+    /// of this suite), so an opening's calls run inside an escape.
+    @Test(.enabled(if: VirtualXServer.available, "needs Xvfb and xinput (Debian's xvfb and xinput packages)"))
+    func aServerLostAtAnyAnswerOfAnOpeningIsAMissWithTheExitHandler() throws {
+        let server = try VirtualXServer()
+        defer { server.end() }
+        let counted = try LostAfterSetup(forwardingTo: server, cut: 1 << 40)
+        let whole = try XInputDevices.read(display: counted.display).get()
+        let answers = try #require(counted.answeredAfterSetup())
+        let ends = try #require(counted.messageEnds())
+        for cut in ends.flatMap({ [$0, $0 + 4] }) where cut < answers - 32 {
+            let lost = try LostAfterSetup(forwardingTo: server, cut: cut)
+            let read = XInputDevices.read(display: lost.display)
+            #expect(read == .failure(DesktopSettings.Miss(why: "the X server \(lost.display) closed the connection", unanswered: true)),
+                    "cut after \(cut) of \(answers) bytes: \(read)")
+        }
+        let countedWatch = try LostAfterSetup(forwardingTo: server, cut: 1 << 40)
+        _ = try XServerWatch(display: countedWatch.display)
+        let watchAnswers = try #require(countedWatch.answeredAfterSetup())
+        let watchEnds = try #require(countedWatch.messageEnds())
+        for cut in watchEnds.flatMap({ [$0, $0 + 4] }) where cut < watchAnswers - 32 {
+            let lost = try LostAfterSetup(forwardingTo: server, cut: cut)
+            #expect(throws: DesktopSettings.Miss(why: "the X server \(lost.display) closed the connection"),
+                    "cut after \(cut) of \(watchAnswers) bytes") {
+                try XServerWatch(display: lost.display)
+            }
+        }
+        #expect(try XInputDevices.read(display: server.display).get() == whole, "the next read is whole")
+    }
+
     /// A libX11 without the I/O error exit handler (before 1.7: RHEL 8's, Ubuntu 20.04's) ends
     /// the process on a lost connection unless its I/O error handler leaves Xlib, so there every
     /// Xlib call runs inside an escape. In a process of its own (the mode is the process's) made
