@@ -6,17 +6,11 @@ extension StringProtocol {
     /// modules are built without that module (it costs about 200 KiB resident for this one
     /// search; docs/PERFORMANCE.md, "Resident memory against the floor").
     public func containsText(_ other: some StringProtocol) -> Bool {
-        if other.isEmpty { return true }
-        var start = startIndex
-        while start != endIndex {
-            if self[start...].starts(with: other) { return true }
-            formIndex(after: &start)
-        }
-        return false
+        other.isEmpty || firstRange(ofText: other) != nil
     }
 
-    /// Where `other` first occurs in this text, compared as `containsText(_:)` compares; nil
-    /// when it does not (or is empty). `firstRange(of:)` lives in `_StringProcessing`.
+    /// Where `other` first occurs in this text, compared `Character` by `Character`; nil when
+    /// it does not (or is empty). `firstRange(of:)` lives in `_StringProcessing`.
     public func firstRange(ofText other: some StringProtocol) -> Range<Index>? {
         guard !other.isEmpty else { return nil }
         var start = startIndex
