@@ -40,6 +40,24 @@ import FlickCore
         #expect(try source.reload().scroll.speed == 45)
     }
 
+    /// /etc's file deleted while a user's file now stands before it: the user's file is read,
+    /// as it would be with /etc's still there; only a gone file's stand-ins later in the search
+    /// path (or the defaults) wait for a restart.
+    @Test func aFileGoneGivesWayToOneBeforeIt() throws {
+        let directory = ConfigScratchDirectory()
+        let (user, system) = (directory.file("user.toml"), directory.file("system.toml"))
+        directory.write("system.toml", "[scroll]\nspeed = 30\n")
+        let source = ConfigurationSource(explicitPath: nil, searchPath: [user, system])
+        #expect(try source.load().scroll.speed == 30)
+        #expect(source.path == system)
+
+        directory.remove("system.toml")
+        #expect(throws: ConfigurationError.self, "no file before it: the running settings stay") { try source.reload() }
+        directory.write("user.toml", "[scroll]\nspeed = 40\n")
+        #expect(try source.reload().scroll.speed == 40)
+        #expect(source.path == user)
+    }
+
     @Test func anEmptyFileIsTheDefaultsAtStartButKeepsTheSettingsOnReload() throws {
         let directory = ConfigScratchDirectory()
         directory.write("config.toml", "")

@@ -11,11 +11,12 @@ import FlickCore
 /// where there was none, or shadowing /etc's) is read. It throws, and the daemon keeps the
 /// running configuration, when:
 /// - the file has problems (syntax, unknown keys, values out of range), as always;
-/// - the file the running settings came from is gone. An editor that saves by renaming a new
-///   file over the old one, or by deleting and rewriting it, makes it vanish for a moment;
-///   reverting to the defaults (or to /etc's file) then would flip the settings in the middle
-///   of a save. A file really deleted keeps its settings until flickd restarts, and the log
-///   says so;
+/// - the file the running settings came from is gone, and no file before it in the search
+///   path is there. An editor that saves by renaming a new file over the old one, or by
+///   deleting and rewriting it, makes it vanish for a moment; reverting to the defaults (or to
+///   /etc's file) then would flip the settings in the middle of a save. A file really deleted
+///   keeps its settings until flickd restarts, or until a file that comes before it appears
+///   (/etc's deleted, then ~/.config's written), and the log says so;
 /// - the file is empty or blank. `>` in a shell and editors that truncate before writing leave
 ///   an empty file that inotify may report before the text arrives; reading it as "the
 ///   defaults" would do the same flip. A file that means the defaults can say so with one
@@ -71,10 +72,13 @@ public final class ConfigurationSource {
     /// - Throws: `ConfigurationError`, saying why the running configuration should stay: the
     ///   file's problems, the file in use being gone, or an empty file.
     public func reload() throws -> Configuration {
-        if let path, !Syscall.hasEntry(path) {
+        let resolved = resolve()
+        // A file that comes before the one gone would have been read with it there: it is no
+        // stand-in in the middle of a save.
+        if let path, !Syscall.hasEntry(path), !comesFirst(resolved, before: path) {
             throw Self.keep(path, "the file is gone (deleted, or renamed away by an editor); the running settings stay until it is back (restart flickd to run without it)")
         }
-        guard let file = resolve() else { return .defaults }  // there was none and still is none
+        guard let file = resolved else { return .defaults }  // there was none and still is none
         let text = try ConfigurationLoader.readText(path: file)
         if Self.isBlank(text) {
             throw Self.keep(file, "the file is empty (perhaps half-written); the running settings stay. For the built-in defaults, leave a comment line in it")
@@ -82,6 +86,14 @@ public final class ConfigurationSource {
         let configuration = try ConfigurationLoader.parse(text: text, path: file)
         path = file
         return configuration
+    }
+
+    /// Whether `file` is earlier in the search path than `path` (never with `--config`, the
+    /// only file).
+    private func comesFirst(_ file: String?, before path: String) -> Bool {
+        guard explicitPath == nil, let file, let index = searchPath.firstIndex(of: file),
+              let pathIndex = searchPath.firstIndex(of: path) else { return false }
+        return index < pathIndex
     }
 
     /// Whether `text` is empty or blank: spaces, tabs, line breaks, a byte order mark. Such a
