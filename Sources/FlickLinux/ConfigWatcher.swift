@@ -6,12 +6,13 @@ import Glibc
 /// file and renaming it over the old one would leave a watch on the file looking at the old,
 /// deleted inode. In the directory it follows the file's name being closed after writing
 /// (IN_CLOSE_WRITE), renamed in (IN_MOVED_TO), made as a link (IN_CREATE of a symbolic or
-/// hard link), deleted or renamed away (IN_DELETE, IN_MOVED_FROM); events for other names are
-/// dropped. Writes in progress (IN_MODIFY) are not followed: the close that ends them is. A
-/// regular file created under the name (IN_CREATE) may be one still being written, or one
-/// complete when made, whose close never comes under this name (a hard link whose first name
-/// was removed since, as Python's atomicwrites makes a file; a file made with O_TMPFILE and
-/// linked in): it is `createdUnclosed`, for `LiveConfiguration` to read once it is quiet.
+/// hard link), deleted or renamed away (IN_DELETE, IN_MOVED_FROM), or its permissions, owner
+/// or times changed (IN_ATTRIB: `chmod 644` on a file flickd could not read); events for other
+/// names are dropped. Writes in progress (IN_MODIFY) are not followed: the close that ends
+/// them is. A regular file created under the name (IN_CREATE) may be one still being written,
+/// or one complete when made, whose close never comes under this name (a hard link whose first
+/// name was removed since, as Python's atomicwrites makes a file; a file made with O_TMPFILE
+/// and linked in): it is `createdUnclosed`, for `LiveConfiguration` to read once it is quiet.
 ///
 /// A directory that does not exist yet (no ~/.config/flickd; no xfce4/xfconf/xfce-perchannel-xml
 /// in a user's first Xfce session until xfconf's store first starts) is waited for from the nearest directory on
@@ -44,6 +45,10 @@ public final class ConfigWatcher {
             case createdUnclosed = "created (no close seen)"
             /// Deleted or renamed away, or its directory was.
             case removed
+            /// Its permissions, owner or times changed (`chmod`, `chown`, `touch`): a file that
+            /// could not be read may be readable now. Mostly nothing changed, and a reload finds
+            /// the settings unchanged.
+            case attributesChanged = "attributes changed"
             /// Its directory appeared: the file may be there already.
             case directoryAppeared = "directory appeared"
             /// The kernel's event queue overflowed: anything may have changed.
@@ -72,7 +77,7 @@ public final class ConfigWatcher {
 
     /// Every event flickd cares about, for both a file's directory and its parent.
     static let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM
-        | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+        | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
 
     /// A name followed in a directory, and the watched file a change to it is reported for:
     /// the file itself, or a symbolic link's target on the way from it.
@@ -184,10 +189,14 @@ public final class ConfigWatcher {
 
     /// `changes` without a creation with no close seen that a later change to the same file
     /// says more about (its close, mostly: a file created and written in one batch is `written`).
-    /// A creation with no close seen that is left is the last word on its file.
+    /// A creation with no close seen that is left is the last word on its file. A change of
+    /// attributes says nothing about the text: a file made, `fchmod`ed and still being written
+    /// must still wait to be quiet.
     static func closingCreations(_ changes: [Change]) -> [Change] {
         changes.enumerated().filter { index, change in
-            change.kind != .createdUnclosed || !changes[(index + 1)...].contains { $0.path == change.path && $0.kind != .createdUnclosed }
+            change.kind != .createdUnclosed || !changes[(index + 1)...].contains {
+                $0.path == change.path && $0.kind != .createdUnclosed && $0.kind != .attributesChanged
+            }
         }.map(\.element)
     }
 
@@ -216,8 +225,9 @@ public final class ConfigWatcher {
                 let (fileDirectory, fileName) = Self.split(entry.name)
                 if fileDirectory == directory && fileName == name {
                     if let kind = Self.fileKind(mask, at: full) { changes.append(Change(path: entry.file, kind: kind)) }
-                } else if Self.isOnTheWay(full, to: fileDirectory) {
-                    // The file's directory or one above it, seen from the directory it is made in.
+                } else if mask & UInt32(IN_ATTRIB) == 0, Self.isOnTheWay(full, to: fileDirectory) {
+                    // The file's directory or one above it, seen from the directory it is made in
+                    // (its attributes changing, IN_ATTRIB, moves no watch).
                     if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
                         appearing.insert(entry.name)
                     } else if mask & UInt32(IN_DELETE | IN_MOVED_FROM) != 0 {
@@ -242,6 +252,9 @@ public final class ConfigWatcher {
             return Syscall.contentState(path) != nil ? .createdUnclosed : nil
         }
         if mask & UInt32(IN_DELETE | IN_MOVED_FROM) != 0 { return .removed }
+        // Only a file there can be read: a name with attributes but no regular file under it
+        // (a directory in its place) is none yet.
+        if mask & UInt32(IN_ATTRIB) != 0 { return Syscall.contentState(path) != nil ? .attributesChanged : nil }
         return nil
     }
 

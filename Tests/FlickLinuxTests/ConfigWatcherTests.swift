@@ -185,6 +185,48 @@ final class DaemonWatchdog {
         #expect(try harness.changes() == [.init(path: path, kind: .removed)])
     }
 
+    /// `chmod 644` on a file flickd could not read ("Permission denied", the settings kept): the
+    /// file is readable now, with no save to say so. Another file's mode, or the directory's,
+    /// is nothing.
+    @Test func aChangeOfPermissionsIsSeen() throws {
+        let directory = ConfigScratchDirectory()
+        let path = directory.file("config.toml")
+        directory.write("config.toml", "[scroll]\nspeed = 30\n")
+        directory.write("notes.txt", "unrelated")
+        #expect(chmod(path, 0o200) == 0)
+        let harness = try Harness([path], logger: quiet)
+        _ = try harness.changes()
+
+        #expect(chmod(path, 0o644) == 0)
+        #expect(try harness.changes() == [.init(path: path, kind: .attributesChanged)])
+
+        #expect(chmod(directory.file("notes.txt"), 0o600) == 0)
+        #expect(chmod(directory.path, 0o750) == 0)
+        #expect(try harness.changes() == [])
+        #expect(harness.watcher.watchedDirectories == [directory.path])
+    }
+
+    /// A file made, its mode set and still being written (`install`, `cp -p`): the mode says
+    /// nothing of the text, which is read once quiet or at its close.
+    @Test func aChangeOfPermissionsDoesNotEndAWaitForTheClose() throws {
+        let directory = ConfigScratchDirectory()
+        let path = directory.file("config.toml")
+        let harness = try Harness([path], logger: quiet)
+
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        try #require(fd >= 0)
+        #expect(fchmod(fd, 0o644) == 0)
+        #expect(try harness.changes() == [.init(path: path, kind: .createdUnclosed), .init(path: path, kind: .attributesChanged)])
+        close(fd)
+        #expect(try harness.changes() == [.init(path: path, kind: .written)])
+
+        let created = ConfigWatcher.Change(path: path, kind: .createdUnclosed)
+        let chmodded = ConfigWatcher.Change(path: path, kind: .attributesChanged)
+        #expect(ConfigWatcher.closingCreations([created, chmodded]) == [created, chmodded])
+        #expect(ConfigWatcher.closingCreations([created, chmodded, .init(path: path, kind: .written)])
+                == [chmodded, .init(path: path, kind: .written)])
+    }
+
     @Test func aMissingDirectoryIsWaitedForFromItsParent() throws {
         let directory = ConfigScratchDirectory()
         let path = directory.file("flickd/config.toml")
