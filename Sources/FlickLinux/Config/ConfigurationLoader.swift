@@ -704,9 +704,13 @@ public enum ConfigurationLoader {
     }
 
     /// The lines of `text`, as TOML counts them: each ends at a line feed (split by bytes: Swift
-    /// reads CRLF as one character, no "\n"), a CRLF's carriage return left at its end.
+    /// reads CRLF as one character, no "\n"), a CRLF's carriage return left at its end. A byte
+    /// order mark before the first line is left out, as toml++ skips it: kept, `[device.coast]`
+    /// on line 1 would start with no bracket.
     static func sourceLines(_ text: String) -> [Substring] {
-        text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { Substring($0) }
+        let bytes = text.utf8
+        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.index(bytes.startIndex, offsetBy: 3) : bytes.startIndex
+        return bytes[start...].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { Substring($0) }
     }
 
     /// A table header as written on its line: `[coast]`, `[[device]]`, `[ device . "coast" ]`.
