@@ -242,19 +242,41 @@ private func loadShared(_ path: String) throws -> Recording {
     }
 
     /// Cut before its B: 03 line (among the B: lines), a description lacks the axes B: 00
-    /// says it has: that is named at the B: 00 line; before B: 01, the keys too.
+    /// says it has: that is named at the B: 00 line; before B: 01, the keys too. Cut before
+    /// any B: line (after N:, I: or P:), it lacks them all: named at its last line. As a .desc
+    /// and as a recording's own, followed by its events.
     @Test func aDescriptionCutAmongItsBitmasksIsCutShort() throws {
         let events = "E: 0.000000 0000 0000 0\n"
-        for (line, cut) in lineEndCuts(in: Self.synapticsDescription, afterLines: 4...17) {
-            let lacking = line == 4 ? "EV_KEY but there is no B: 01 line" : "EV_ABS but there is no B: 03 line"
-            #expect {
-                _ = try EvemuParser.parse(text: events, description: cut)
-            } throws: { error in
-                guard let error = error as? RecordingError else { return false }
-                return error.part == .description && error.line == 4 && error.message.hasPrefix("B: 00 lists \(lacking)")
-                    && error.message.hasSuffix("cut short?")
+        for (line, cut) in lineEndCuts(in: Self.synapticsDescription, afterLines: 1...17) {
+            for separate in [true, false] {
+                #expect("cut after line \(line), \(separate ? "a .desc" : "embedded")") {
+                    _ = separate ? try EvemuParser.parse(text: events, description: cut) : try EvemuParser.parse(text: cut + events)
+                } throws: { error in
+                    guard let error = error as? RecordingError, error.part == (separate ? .description : .recording),
+                          error.message.hasSuffix("cut short?") else { return false }
+                    if line < 4 {
+                        return error.line == line && error.message.hasPrefix("the description ends before its B: lines")
+                    }
+                    let lacking = line == 4 ? "EV_KEY but there is no B: 01 line" : "EV_ABS but there is no B: 03 line"
+                    return error.line == 4 && error.message.hasPrefix("B: 00 lists \(lacking)")
+                }
             }
         }
+    }
+
+    /// The recordings the tests write themselves (`EvemuWriter`) say in B: 00 which event types
+    /// the device has, as evdev does: cut after that line, one lacks the keys it lists.
+    @Test func evemuWriterListsTheEventTypesInBitmaskZero() throws {
+        let text = EvemuWriter.text(description: try Fixtures.device("synaptics-t440"), events: [])
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let typesLine = try #require(lines.firstIndex { $0.hasPrefix("B: 00") }) + 1
+        #expect(lines[typesLine - 1] == "B: 00 0b 00 00 00 00 00 00 00", "EV_SYN, EV_KEY and EV_ABS")
+        for (line, cut) in lineEndCuts(in: text, afterLines: typesLine...typesLine) {
+            #expect(throws: RecordingError(line: line, message: "B: 00 lists EV_KEY but there is no B: 01 line (evemu writes one for every type B: 00 lists): cut short?")) {
+                try EvemuParser.parse(text: cut)
+            }
+        }
+        #expect(try EvemuParser.parse(text: text).description.slotCount > 0)
     }
 
     /// Every shared evemu description, a .desc or a recording's own, cut at any line end from

@@ -213,6 +213,31 @@ import Testing
         }
     }
 
+    /// A `.desc` cut after its first lines (N:, I:, P:), before any B: line, is refused as cut
+    /// short at its last line, not replayed as a device that reports no touch positions.
+    @Test func aDescriptionCutBeforeItsBitmasksIsRefused() throws {
+        let pad = try FingerScript(device: "elantech-touchpad")
+        pad.down(Vector(x: 20, y: 10), Vector(x: 40, y: 10))
+        pad.move(by: Vector(x: 0, y: 20), over: .milliseconds(100))
+        pad.lift()
+        let whole = EvemuWriter.text(description: pad.description, events: [])
+        let bare = try Self.temporaryFile("cut-bits.events", EvemuWriter.text(description: pad.description, events: pad.sent)
+            .split(separator: "\n", omittingEmptySubsequences: false).filter { !"NIPBA".contains($0.first ?? " ") || $0.dropFirst().first != ":" }
+            .joined(separator: "\n"))
+        let lines = whole.split(separator: "\n").prefix { !$0.hasPrefix("B:") }
+        #expect(lines.last?.hasPrefix("P:") == true, "\(lines)")
+        let cut = try Self.temporaryFile("cut-bits.desc", lines.joined(separator: "\n") + "\n")
+        let full = try Self.temporaryFile("full-bits.desc", whole)
+        defer { Self.remove(bare, cut, full) }
+        let result = try Self.run(["replay", bare, "--desc", cut])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr == "flickd: \(cut):\(lines.count): the description ends before its B: lines (evemu writes a B: line for every event type): cut short?\n",
+                "\(result.stderr)")
+        #expect(result.stdout.isEmpty, "\(result.stdout)")
+        let replayed = try Self.run(["replay", bare, "--desc", full])
+        #expect(replayed.status == 0 && replayed.stdout.contains("\n# gestures: 1, coasts: 1\n"), "\(replayed)")
+    }
+
     /// `--desc` is read only for an evemu recording without a description of its own; where
     /// it is not used, a line on standard error says so and the replay is the same.
     @Test func aDescriptionThatIsNotUsedIsWarnedOf() throws {

@@ -11,7 +11,12 @@ public enum EvemuWriter {
         lines.append("N: " + description.name)
         lines.append("I: " + [description.bustype, description.vendor, description.product, 1].map { hex($0, width: 4) }.joined(separator: " "))
         lines += bitmask(prefix: "P:", bits: Set(description.properties))
-        lines += bitmask(prefix: "B: 00", bits: [EventCode.synReport, EventCode.synMTReport, EventCode.synDropped])
+        // B: 00 is EV_SYN's bitmask, which evdev (and so evemu) fills with the device's event
+        // types, not with SYN_* codes: EV_SYN always, EV_KEY and EV_ABS where it has them.
+        var types: Set<UInt16> = [EventCode.synchronization]
+        if !description.keys.isEmpty { types.insert(EventCode.key) }
+        if !description.absoluteAxes.isEmpty { types.insert(EventCode.absolute) }
+        lines += bitmask(prefix: "B: 00", bits: types)
         lines += bitmask(prefix: "B: 01", bits: description.keys)
         lines += bitmask(prefix: "B: 03", bits: Set(description.absoluteAxes.keys))
         for (code, axis) in description.absoluteAxes.sorted(by: { $0.key < $1.key }) {

@@ -21,10 +21,10 @@ import FlickCore
 /// reported as a truncated file, since evemu always ends its lines, unless it is visibly whole:
 /// an `E:` line whose comment has begun (evemu 1.3 writes one after every value), or a
 /// SYN_REPORT (its value 0 however much of `0000` is left). A description cut at a line end is
-/// caught by what evemu always writes: an `A:` line for every axis its `B: 03` line lists, and a
-/// `B: 01` / `B: 03` line when its `B: 00` line lists EV_KEY / EV_ABS. Without that check a
-/// `.desc` that lost its last `A:` lines replays as a device without slots or pressure, and
-/// gives another answer rather than an error.
+/// caught by what evemu always writes: `B:` lines after `N:`, `I:` and `P:`, an `A:` line for
+/// every axis its `B: 03` line lists, and a `B: 01` / `B: 03` line when its `B: 00` line lists
+/// EV_KEY / EV_ABS. Without that check a `.desc` that lost its last `A:` lines replays as a
+/// device without slots or pressure, and gives another answer rather than an error.
 public enum EvemuParser {
     /// Parses evemu `text`. The device description is the one embedded in `text` (`N:`, `I:`,
     /// ... lines) or, when it has none, the one in `description` (the text of a `.desc` file).
@@ -89,6 +89,8 @@ public enum EvemuParser {
         var listedAxes: Set<UInt16> = []
         var listedAxesLine: Int?
         var sawDescriptionLine = false
+        /// The last line that described the device (`N:`, `I:`, `P:`, `B:`, `A:`).
+        var lastDescriptionLine = 0
         var events: [TimedEvent] = []
         var firstEventLine: Int?
 
@@ -123,12 +125,20 @@ public enum EvemuParser {
             try checkCompleteness()
         }
 
-        /// Fails when the description lacks a line evemu always writes: a `B: 01` / `B: 03`
-        /// line for EV_KEY / EV_ABS when `B: 00` lists them, an `A:` line for each axis `B: 03`
-        /// lists. A text cut at a line end lacks them, and parses without any other error.
+        /// Fails when the description lacks a line evemu always writes: a `B:` line at all
+        /// (evemu writes one for every event type, after `N:`, `I:` and `P:`), a `B: 01` /
+        /// `B: 03` line for EV_KEY / EV_ABS when `B: 00` lists them, an `A:` line for each axis
+        /// `B: 03` lists. A text cut at a line end lacks them, and parses without any other error.
         /// Only EV_KEY and EV_ABS are checked: they are what flickd reads, and hand-written
         /// descriptions (the tests' own) may list other types without their lines.
         private func checkCompleteness() throws(RecordingError) {
+            if sawDescriptionLine && bitmaskBytes.isEmpty {
+                // Without it the device has no keys and no axes: it would replay as one that
+                // reports no touch positions, an answer instead of an error.
+                throw RecordingError(line: lastDescriptionLine,
+                                     message: "the description ends before its B: lines (evemu writes a B: line for every event type): cut short?",
+                                     part: part)
+            }
             if let eventTypesLine {
                 for type in [EventCode.key, EventCode.absolute] where eventTypes.contains(type) && bitmaskBytes[type] == nil {
                     throw RecordingError(line: eventTypesLine,
@@ -217,6 +227,7 @@ public enum EvemuParser {
             name = String(decoding: TextLines.trim(rest), as: UTF8.self)
             nameLine = line.number
             sawDescriptionLine = true
+            lastDescriptionLine = line.number
         }
 
         private mutating func readID(_ line: TextLine, _ rest: ArraySlice<UInt8>) throws(RecordingError) {
@@ -227,6 +238,7 @@ public enum EvemuParser {
             id = (try hex16(line, fields[0], "bus"), try hex16(line, fields[1], "vendor"), try hex16(line, fields[2], "product"))
             _ = try hex16(line, fields[3], "version")
             sawDescriptionLine = true
+            lastDescriptionLine = line.number
         }
 
         /// Sets the bits of `bytes` (hex fields), which start at byte `offset` of a bitmask.
@@ -253,6 +265,7 @@ public enum EvemuParser {
             properties.formUnion(try bits(line, fields[...], offset: propertyBytes))
             propertyBytes += fields.count
             sawDescriptionLine = true
+            lastDescriptionLine = line.number
         }
 
         private mutating func readBitmask(_ line: TextLine, _ rest: ArraySlice<UInt8>) throws(RecordingError) {
@@ -278,6 +291,7 @@ public enum EvemuParser {
             default: break
             }
             sawDescriptionLine = true
+            lastDescriptionLine = line.number
         }
 
         private mutating func readAxis(_ line: TextLine, _ rest: ArraySlice<UInt8>) throws(RecordingError) {
@@ -296,6 +310,7 @@ public enum EvemuParser {
             let resolution = fields.count == 6 ? try int32(line, fields[5], "resolution") : 0
             axes[code] = AxisInfo(minimum: minimum, maximum: maximum, fuzz: fuzz, flat: flat, resolution: resolution)
             sawDescriptionLine = true
+            lastDescriptionLine = line.number
         }
 
         private mutating func readState(_ line: TextLine, _ rest: ArraySlice<UInt8>) throws(RecordingError) {
