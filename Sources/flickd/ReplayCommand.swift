@@ -88,14 +88,6 @@ struct ReplayCommand: FlickdCommand {
         json = arguments.flag("json")
     }
 
-    /// Whether `text` has nothing but blank lines and comments.
-    static func holdsNothing(_ text: String) -> Bool {
-        text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }).allSatisfy { line in
-            let content = line.drop { $0 == " " || $0 == "\t" || $0 == "\u{FEFF}" }
-            return content.isEmpty || content.first == "#"
-        }
-    }
-
     func run() throws {
         let configuration: Configuration
         do {
@@ -108,9 +100,10 @@ struct ReplayCommand: FlickdCommand {
 
         let text = try readOrExit(file)
         let format = Recording.format(of: text)
-        // A file of blank lines and comments (an interrupted recording) is no evemu recording,
-        // whatever `format(of:)` falls back to: loading it says so.
-        if device != nil, format == .evemu, !Self.holdsNothing(text) {
+        // A file of blank lines and comments (an interrupted recording, maybe cut in a comment)
+        // is no evemu recording, whatever `format(of:)` falls back to: loading it says what it
+        // is, as `Recording.load` decides.
+        if device != nil, format == .evemu, Recording.hasContentLine(text) {
             throw UsageError(message: "--device chooses among the devices of a libinput record file; \(file) is an evemu recording, which holds one",
                              command: Self.commandDescription)
         }

@@ -81,6 +81,16 @@ public struct Recording: Hashable, Sendable {
         return .evemu
     }
 
+    /// Whether some line of `text` is neither blank nor a comment (a byte order mark before the
+    /// first line skipped): false for an empty file, one of comments, and one cut in a comment,
+    /// which hold no recording of either format to choose a device in.
+    public static func hasContentLine(_ text: String) -> Bool {
+        TextLines.split(TextLines.withoutByteOrderMark(text)).contains { line in
+            let content = line.trimmed
+            return !content.isEmpty && content.first != UInt8(ascii: "#")
+        }
+    }
+
     /// Reads a recording in either format, telling them apart with `format(of:)`.
     ///
     /// `description` is the text of an evemu `.desc` file, used when `text` is evemu without an
@@ -96,7 +106,9 @@ public struct Recording: Hashable, Sendable {
         }
         switch format(of: text) {
         case .evemu:
-            if device != nil {
+            // Comments cut at the end of the file are no evemu recording to choose in: the
+            // reader reports the cut, as it does without a device.
+            if device != nil, hasContentLine(text) {
                 throw RecordingError(line: 1, message: "--device chooses among the devices of a libinput record file; an evemu recording holds one")
             }
             return try EvemuParser.parse(text: text, description: description)
