@@ -30,6 +30,21 @@ public struct Replay {
         public var reason: NoCoastReason
     }
 
+    /// A gesture still under way when the recording ends: its fingers were down after the last
+    /// event, so it neither coasted nor ended without a coast (a recording stopped, or cut,
+    /// mid-gesture).
+    public struct UnfinishedGesture: Hashable, Sendable {
+        /// Seconds since the recording's start (`Replay.init`'s `start`): its last event.
+        public var time: Double
+        /// Fingers on the device after the recording's last whole frame.
+        public var fingers: Int
+
+        /// Why it did not coast, as the replay prints it among the gestures that did not.
+        public var reason: String {
+            fingers > 0 ? "the recording ends with \(fingers) finger\(fingers == 1 ? "" : "s") down" : "the recording ends mid-gesture"
+        }
+    }
+
     /// Every wheel event, in order.
     public private(set) var emitted: [Emitted] = []
     /// Gestures that began (fingers touched an idle device).
@@ -38,6 +53,9 @@ public struct Replay {
     public private(set) var coasts: [CoastRecord] = []
     /// Gestures that ended without a coast, in order.
     public private(set) var noCoasts: [NoCoastRecord] = []
+    /// The gesture under way when the recording ends, nil when there is none. Every gesture of
+    /// `gestures` is one of `coasts`, one of `noCoasts`, or this one.
+    public private(set) var unfinished: UnfinishedGesture?
     /// Why each coast ended, in order.
     public private(set) var coastEnds: [(time: Double, reason: StopReason)] = []
     /// Whether the device was read, and why not.
@@ -57,14 +75,22 @@ public struct Replay {
         var coasts: [CoastRecord] = []
         var noCoasts: [NoCoastRecord] = []
         var ends: [(Double, StopReason)] = []
+        // A gesture begins on an idle device and ends in one coast or no-coast report (or a
+        // bug report, which resets the engine's reading of the device to idle).
+        var underWay = false
         engine.onReport = { report in
             switch report {
-            case .gestureBegan: gestures += 1
-            case .coastStarted(_, let time, let plan): coasts.append(CoastRecord(time: seconds(time), plan: plan))
+            case .gestureBegan:
+                gestures += 1
+                underWay = true
+            case .coastStarted(_, let time, let plan):
+                coasts.append(CoastRecord(time: seconds(time), plan: plan))
+                underWay = false
             case .noCoast(_, let time, let velocity, let reason):
                 noCoasts.append(NoCoastRecord(time: seconds(time), velocity: velocity, reason: reason))
+                underWay = false
             case .coastEnded(let time, let reason, _): ends.append((seconds(time), reason))
-            case .bug: break
+            case .bug: underWay = false
             }
         }
         admission = engine.addDevice(device, description: recording.description)
@@ -82,11 +108,32 @@ public struct Replay {
         // The recording ends; the coast (if any) runs out on its own, ticked as the daemon would.
         engine.advance(to: .end, notBefore: latest) { write($0.output, at: $0.time) }
 
+        if underWay, let last = recording.events.last {
+            unfinished = UnfinishedGesture(time: seconds(last.time), fingers: Self.fingersDown(after: recording, admission: admission))
+        }
+
         self.emitted = emitted
         self.gestures = gestures
         self.coasts = coasts
         self.noCoasts = noCoasts
         self.coastEnds = ends
+    }
+
+    /// The fingers on the device after the last whole frame of `recording`, as the engine's
+    /// tracker counted them: the engine does not tell, and a second reading of the events is
+    /// needed only for a recording that ends mid-gesture.
+    private static func fingersDown(after recording: Recording, admission: DeviceAdmission) -> Int {
+        let kind: DeviceKind
+        switch admission {
+        case .used(let used, _), .stopOnly(let used, _): kind = used
+        case .ignored: return 0
+        }
+        var tracker = ContactTracker(description: recording.description, kind: kind)
+        var fingers = 0
+        for timed in recording.events {
+            if let frame = tracker.handle(timed.event, at: timed.time) { fingers = frame.fingerCount }
+        }
+        return fingers
     }
 
     /// Total value written per code (REL_WHEEL_HI_RES, ...).

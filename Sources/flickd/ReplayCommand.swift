@@ -205,6 +205,9 @@ struct ReplayCommand: FlickdCommand {
             let speed = none.velocity.map { ", release \(DecimalText.fixed($0.length, 1)) mm/s" } ?? ""
             print("# \(DecimalText.fixed(none.time, 3)) s: no coast: \(none.reason)\(speed)")
         }
+        if let unfinished = replay.unfinished {
+            print("# \(DecimalText.fixed(unfinished.time, 3)) s: no coast: \(unfinished.reason)")
+        }
         let totals = replay.totals.map { "\(EventNames.codeName(type: EventCode.relative, code: $0.code)) \($0.total)" }
         print("# totals: " + totals.joined(separator: ", "))
     }
@@ -221,12 +224,15 @@ struct ReplayCommand: FlickdCommand {
                 + "\"destination_hi_res\": {\"vertical\": \(DecimalText.fixed(c.plan.destinationHiRes.vertical, 1)), \"horizontal\": \(DecimalText.fixed(c.plan.destinationHiRes.horizontal, 1))}, "
                 + "\"duration_s\": \(DecimalText.fixed(c.plan.duration.seconds, 3))}"
         }
-        let none = replay.noCoasts.map { n in
+        var none = replay.noCoasts.map { n in
             var fields = "{\"time\": \(DecimalText.fixed(n.time, 6)), \"reason\": \(QuotedText.quoted(n.reason.description))"
             if let v = n.velocity {
                 fields += ", \"release_velocity_mm_s\": \(vector(v)), \"release_speed_mm_s\": \(DecimalText.fixed(v.length, 1))"
             }
             return fields + "}"
+        }
+        if let unfinished = replay.unfinished {
+            none.append("{\"time\": \(DecimalText.fixed(unfinished.time, 6)), \"reason\": \(QuotedText.quoted(unfinished.reason))}")
         }
         let totals = replay.totals.map { "\"\(EventNames.codeName(type: EventCode.relative, code: $0.code))\": \($0.total)" }
         let device = "{\"name\": \(QuotedText.quoted(recording.description.name)), \"node\": \(recording.node.map(QuotedText.quoted) ?? "null")}"

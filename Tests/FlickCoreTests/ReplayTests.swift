@@ -3,6 +3,7 @@ import Testing
 @testable import FlickCore
 @testable import FlickTools
 import FlickTestSupport
+import FlickFingerStories
 
 /// Replays of the real recordings in ../shared/recordings.
 @Suite(.needsSharedRecordings) struct RecordingReplays {
@@ -152,10 +153,44 @@ import FlickTestSupport
                 #expect(recording.events == Array(whole.events.prefix(eventLines)), "\(name): \(recording.events.count) events, \(eventLines) E: lines")
                 let replay = Replay(recording, configuration: .defaults)
                 #expect(replay.gestures <= wholeReplay.gestures, "\(name)")
+                // Every gesture is accounted for: one cut mid-gesture as the recording's end.
+                #expect(replay.gestures == replay.coasts.count + replay.noCoasts.count + (replay.unfinished == nil ? 0 : 1),
+                        "\(name): \(replay.gestures) gestures, \(replay.coasts.count) coasts, \(replay.noCoasts.map(\.reason))")
                 if replay.coasts.isEmpty { #expect(replay.emitted.isEmpty, "\(name): output without a coast") }
                 checked += 1
             }
         }
         #expect(checked >= 40)
+    }
+}
+
+/// How a replay accounts for a recording's gestures: each one coasts, ends without a coast, or
+/// is under way when the recording ends.
+@Suite struct ReplayGestureAccounting {
+    /// Two fingers land at 1 s and scroll 20 mm down over 100 ms; the recording stops there.
+    @Test func aRecordingEndingWithFingersDownSaysSo() throws {
+        let pad = try FingerScript(device: "synaptics-t440")
+        pad.down(Vector(x: 40, y: 30), Vector(x: 60, y: 30))
+        pad.move(by: Vector(x: 0, y: 20), over: .milliseconds(100))
+        let replay = Replay(Recording(description: pad.description, events: pad.sent), configuration: .defaults)
+        #expect(replay.gestures == 1 && replay.coasts.isEmpty && replay.noCoasts.isEmpty, "\(replay.noCoasts.map(\.reason))")
+        let unfinished = try #require(replay.unfinished)
+        #expect(unfinished.fingers == 2)
+        #expect(unfinished.reason == "the recording ends with 2 fingers down")
+        #expect(abs(unfinished.time - (pad.sent.last!.time - pad.sent.first!.time).seconds) < 1e-9)
+        #expect(replay.emitted.isEmpty)
+
+        // One finger lifted, the other still down past the lift window: still under way.
+        pad.lift(0)
+        pad.wait(.milliseconds(500))
+        pad.stationaryFrame()
+        let lifting = Replay(Recording(description: pad.description, events: pad.sent), configuration: .defaults)
+        #expect(lifting.unfinished?.fingers == 1 && lifting.gestures == 1, "\(String(describing: lifting.unfinished))")
+
+        // Lifted: the gesture ended, and nothing is under way.
+        pad.lift()
+        let lifted = Replay(Recording(description: pad.description, events: pad.sent), configuration: .defaults)
+        #expect(lifted.unfinished == nil)
+        #expect(lifted.gestures == lifted.coasts.count + lifted.noCoasts.count)
     }
 }

@@ -241,6 +241,32 @@ import Testing
         #expect(replayed.status == 0 && replayed.stdout.contains("\n# gestures: 1, coasts: 1\n"), "\(replayed)")
     }
 
+    /// A recording that ends with fingers down (stopped mid-gesture) counts that gesture, and
+    /// says why it did not coast, in the text and among the JSON's `no_coast`.
+    @Test func aGestureUnderWayWhenTheRecordingEndsIsReported() throws {
+        let pad = try FingerScript(device: "elantech-touchpad")
+        pad.down(Vector(x: 20, y: 10), Vector(x: 40, y: 10))
+        pad.move(by: Vector(x: 0, y: 20), over: .milliseconds(100))
+        let path = try Self.temporaryFile("under-way.events", EvemuWriter.text(description: pad.description, events: pad.sent))
+        defer { Self.remove(path) }
+        let end = (try #require(pad.sent.last).time - (try #require(pad.sent.first)).time).seconds
+
+        let text = try Self.run(["replay", path])
+        #expect(text.status == 0, "\(text.stderr)")
+        let lines = text.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("# gestures: 1, coasts: 0"), "\(text.stdout)")
+        #expect(lines.contains { $0.hasPrefix("# ") && $0.hasSuffix(" s: no coast: the recording ends with 2 fingers down") }, "\(text.stdout)")
+
+        let json = try Self.run(["replay", path, "--json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let summary = try Self.summary(json.stdout)
+        let none = try #require(summary["no_coast"] as? [[String: Any]], "\(summary)")
+        #expect(summary["gestures"] as? Int == 1 && none.count == 1, "\(summary)")
+        #expect(none.first?["reason"] as? String == "the recording ends with 2 fingers down", "\(none)")
+        // At the recording's last event, in seconds since its first.
+        #expect(abs((none.first?["time"] as? Double ?? -1) - end) < 1e-6, "\(none), \(end)")
+    }
+
     /// `--desc` is read only for an evemu recording without a description of its own; where
     /// it is not used, a line on standard error says so and the replay is the same.
     @Test func aDescriptionThatIsNotUsedIsWarnedOf() throws {
