@@ -367,10 +367,14 @@ public enum LibinputRecordParser {
 
     /// Whether `node` is one of libinput's own events (`{time: 0.190000, type: GESTURE_HOLD_BEGIN,
     /// ...}`): with several devices and `--with-libinput`, libinput record can print them into
-    /// an `evdev:` list, where they are skipped as in a `libinput:` one.
+    /// an `evdev:` list, where they are skipped as in a `libinput:` one. Its device notices
+    /// carry no time (`{type: DEVICE_REMOVED, seat: seat0, logical_seat: default}`): those
+    /// two types are enough.
     private static func isLibinputEvent(_ node: YAMLNode) -> Bool {
-        guard case .mapping = node.value else { return false }
-        return node["time"] != nil && node["type"] != nil
+        guard case .mapping = node.value, let type = node["type"] else { return false }
+        if node["time"] != nil { return true }
+        guard case .scalar(let name) = type.value else { return false }
+        return name == "DEVICE_ADDED" || name == "DEVICE_REMOVED"
     }
 
     /// One `[sec, usec, type, code, value]`.
