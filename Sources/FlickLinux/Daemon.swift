@@ -73,6 +73,10 @@ public final class Daemon {
         case pointer
         /// A keyboard: a key press stops a coast.
         case keyboard
+        /// A mouse whose node has keyboard keys too (`InputNode.hasKeys`): a button press stops
+        /// a coast under stop.button, a key press under stop.key, and a modifier held on it
+        /// keeps a release from coasting, as on a keyboard.
+        case pointerWithKeys
     }
 
     private struct OpenDevice {
@@ -168,7 +172,8 @@ public final class Daemon {
     /// (`followDriverGlides`), by device node: opened again when an answer says it no longer
     /// does.
     private var closedForDriverGlides: [String: DeviceIdentity] = [:]
-    /// Touch devices judged not used (`keeps`), by node: their sysfs path. udev's "change" of
+    /// Touch devices judged not used (`keeps`), and devices left alone (`InputNode.Exclusion`),
+    /// by node: their sysfs path. udev's "change" of
     /// the same device judges it again (a hwdb entry may have fixed its axes) but says an
     /// unchanged judgement at debug level only (a `udevadm trigger` logged each one anew).
     private var unusedTouchNodes: [String: String] = [:]
@@ -564,13 +569,8 @@ public final class Daemon {
             if Rehearsal.flicks(under: configuration) != rehearsed { rehearse() }
         }
         // Mice and keyboards are open only while their kind stops coasts.
-        for (id, open) in devices.sorted(by: { $0.key < $1.key }) {
-            switch open.role {
-            case .pointer where !stopSources.button, .keyboard where !stopSources.key:
-                close(id, at: time, why: "closed (it no longer stops coasts)")
-            default:
-                break
-            }
+        for (id, open) in devices.sorted(by: { $0.key < $1.key }) where open.role != .touch && role(for: open.node) == nil {
+            close(id, at: time, why: "closed (it no longer stops coasts)")
         }
         // The engine has admitted its devices again under the new configuration: a disabled
         // kind is no longer read, an enabled one is.
@@ -1236,10 +1236,21 @@ public final class Daemon {
     /// an axis range or resolution, a rule that classifies it anew): it is opened again when
     /// what flickd knows of it changed, its kind or (a touch device) its axes and name, so it is
     /// not read with a scale the kernel no longer has. Nothing changed: it stays as it is.
+    /// A device udev now says flickd does not read (another kind, one whose stop setting is
+    /// off, one libinput ignores) is closed, and the log says why.
     private func reread(_ id: DeviceID, _ open: OpenDevice, as node: InputNode, at time: Instant) {
+        guard let role = role(for: node) else {
+            close(id, at: time, why: "changed, closed: \(Self.whyNotOpened(node))")
+            if let exclusion = node.exclusion, !node.syspath.isEmpty {
+                // Said just now: a rescan or reload that finds it alike says so at debug only.
+                unusedTouchNodes[node.devnode] = node.syspath
+                unusedTouchLines[node.devnode] = Self.leftAloneLine(node, exclusion)
+            }
+            return
+        }
         let change: String
-        if node.kind != open.node.kind {
-            change = "udev now says it is a \(node.kind.rawValue)"
+        if node.kind != open.node.kind || role != open.role {
+            change = "udev now says it is a \(node.kind.rawValue)\(node.hasKeys ? " with keyboard keys" : "")"
         } else if open.role == .touch, let now = open.device.describeAgain(), now != open.description {
             change = "its axes or name changed"
         } else {
@@ -1247,6 +1258,39 @@ public final class Daemon {
         }
         close(id, at: time, why: "changed (\(change)): reading it again")
         self.open(node, at: time, announced: true)
+    }
+
+    /// What the log says of a device flickd leaves alone: "/dev/input/event7 (name): not used
+    /// (on seat1, not seat0)".
+    static func leftAloneLine(_ node: InputNode, _ exclusion: InputNode.Exclusion) -> String {
+        "\(node.devnode) (\(node.printedName)): not used (\(exclusion))"
+    }
+
+    /// How `node` is read under the stop settings in force; nil: it is not opened (not a touch
+    /// device, and nothing of it stops a coast; or a device flickd leaves alone).
+    private func role(for node: InputNode) -> Role? {
+        guard node.exclusion == nil else { return nil }
+        switch node.kind {
+        case .touchpad, .touchscreen: return .touch
+        // A mouse with keyboard keys stops coasts with either: open while either stops them.
+        case .mouse where node.hasKeys: return stopSources.button || stopSources.key ? .pointerWithKeys : nil
+        case .mouse: return stopSources.button ? .pointer : nil
+        case .keyboard: return stopSources.key ? .keyboard : nil
+        case .other: return nil
+        }
+    }
+
+    /// Why a node `role(for:)` does not open is not read, as the log says it: "libinput
+    /// ignores it (LIBINPUT_IGNORE_DEVICE)", "udev now says it is a mouse, and stop.button is
+    /// false".
+    static func whyNotOpened(_ node: InputNode) -> String {
+        if let exclusion = node.exclusion { return "\(exclusion)" }
+        switch node.kind {
+        case .mouse where node.hasKeys: return "udev now says it is a mouse with keyboard keys, and stop.button and stop.key are false"
+        case .mouse: return "udev now says it is a mouse, and stop.button is false"
+        case .keyboard: return "udev now says it is a keyboard, and stop.key is false"
+        case .touchpad, .touchscreen, .other: return "udev no longer says it is a touchpad, touchscreen, mouse or keyboard"
+        }
     }
 
     /// Opens every device the monitor lists that is not open yet. A refused node no longer
@@ -1295,13 +1339,14 @@ public final class Daemon {
         guard !isOwnDevice(node) else { return }
         // No touch device at this node any more (its removal lost): not a refused one either.
         if node.kind != .touchpad && node.kind != .touchscreen { refusedTouchNodes[node.devnode] = nil }
-        let role: Role
-        switch node.kind {
-        case .touchpad, .touchscreen: role = .touch
-        case .mouse where stopSources.button: role = .pointer
-        case .keyboard where stopSources.key: role = .keyboard
-        case .mouse, .keyboard, .other:
+        guard let role = role(for: node) else {
             refusedOtherNodes[node.devnode] = nil
+            // A device udev calls a touchpad or the like, left alone as libinput leaves it:
+            // said once at info, like a touch device judged not used (`keeps`).
+            if let exclusion = node.exclusion {
+                sayNotUsed(Self.leftAloneLine(node, exclusion), of: node)
+                unusedTouchNodes[node.devnode] = node.syspath
+            }
             return
         }
         if role == .touch { refusedOtherNodes[node.devnode] = nil }
@@ -1362,6 +1407,14 @@ public final class Daemon {
             logger.info("\(node.devnode) (\(node.printedName)): mouse, a button press stops a coast")
         case .keyboard:
             logger.info("\(node.devnode) (\(node.printedName)): keyboard, a key press stops a coast")
+        case .pointerWithKeys:
+            let press = stopSources.button && stopSources.key ? "a button or key press" : stopSources.button ? "a button press" : "a key press"
+            logger.info("\(node.devnode) (\(node.printedName)): mouse with keyboard keys, \(press) stops a coast")
+        }
+        if role != .touch {
+            // Left alone before (another seat's, one libinput ignored): no longer.
+            unusedTouchNodes[node.devnode] = nil
+            unusedTouchLines[node.devnode] = nil
         }
         if role == .touch || watchingStopSources {
             do {
@@ -1393,11 +1446,7 @@ public final class Daemon {
     /// it again) is said at debug level; a new reason, or another device at the node, at info.
     private func keeps(_ admission: DeviceAdmission, node: InputNode, buttons: Bool, sizeHint: LibinputQuirks.Hint? = nil) -> Bool {
         let label = "\(node.devnode) (\(node.printedName))"
-        func sayNotUsed(_ line: String) {
-            let said = !node.syspath.isEmpty && unusedTouchNodes[node.devnode] == node.syspath && unusedTouchLines[node.devnode] == line
-            if said { logger.debug("\(line)") } else { logger.info("\(line)") }
-            unusedTouchLines[node.devnode] = line
-        }
+        func sayNotUsed(_ line: String) { self.sayNotUsed(line, of: node) }
         switch admission {
         case .used(let kind, let geometry):
             // The quirk is named only where it set the scale in use (a [[device]] resolution wins).
@@ -1421,6 +1470,14 @@ public final class Daemon {
             sayNotUsed("\(label): not used (\(why))")
             return false
         }
+    }
+
+    /// Says `line`, why `node` is not used: at info, or at debug when the same line was said of
+    /// the same device before (a udev change, a rescan or a reload judging it alike).
+    private func sayNotUsed(_ line: String, of node: InputNode) {
+        let said = !node.syspath.isEmpty && unusedTouchNodes[node.devnode] == node.syspath && unusedTouchLines[node.devnode] == line
+        if said { logger.debug("\(line)") } else { logger.info("\(line)") }
+        unusedTouchLines[node.devnode] = line
     }
 
     /// Why nothing of a touch device whose flicks are not read stops a coast: the settings that
@@ -1485,7 +1542,7 @@ public final class Daemon {
                 return
             }
             logHeldEnd(after: output, written: emit(output))
-        case .pointer, .keyboard:
+        case .pointer, .keyboard, .pointerWithKeys:
             guard event.type == EventCode.key, event.value == 1, engine.isCoasting else { return }
             let isButton = Self.isButton(event.code)
             guard isButton ? stopSources.button : stopSources.key else { return }
@@ -1502,15 +1559,15 @@ public final class Daemon {
         125, 126,  // KEY_LEFTMETA, KEY_RIGHTMETA
     ]
 
-    /// Whether a keyboard, or a touch device with keys of its own, holds a modifier down now.
-    /// Reads what each keyboard sent while unwatched (dropped, as `watch` drops it) so that
+    /// Whether a keyboard, or a touch device or mouse with keys of its own, holds a modifier down
+    /// now. Reads what each keyboard sent while unwatched (dropped, as `watch` drops it) so that
     /// libevdev's key state is current; a keyboard that fails the read is left for `watch` to
     /// close.
     private func modifierHeld() -> Bool {
         var held = false
         for open in devices.values {
             switch open.role {
-            case .keyboard:
+            case .keyboard, .pointerWithKeys:
                 switch open.device.readAvailable({ _ in }) {
                 case .drained, .more: break
                 case .vanished, .failed: continue

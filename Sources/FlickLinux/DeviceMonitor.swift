@@ -10,16 +10,24 @@ public struct InputNode: Hashable, Sendable {
         case touchpad
         /// `ID_INPUT_TOUCHSCREEN`: gestures are read.
         case touchscreen
-        /// `ID_INPUT_MOUSE` or `ID_INPUT_POINTINGSTICK`: watched only for button presses.
+        /// `ID_INPUT_MOUSE` or `ID_INPUT_POINTINGSTICK`: watched only for button presses (and
+        /// key presses, when its node is a keyboard too: `InputNode.hasKeys`).
         case mouse
         /// `ID_INPUT_KEYBOARD`: watched only for key presses.
         case keyboard
-        /// Anything else (power buttons, tablets, joysticks, unclassified): not opened.
+        /// Anything else (power buttons, tablets, joysticks, unclassified), and any device
+        /// flickd leaves alone (`InputNode.Exclusion`): not opened.
         case other
 
         /// The kind of a device with the udev properties `property` looks up (a value of
-        /// "1" means set). A touchpad or touchscreen wins over mouse and keyboard.
+        /// "1" means set). A touchpad or touchscreen wins over mouse and keyboard. A device
+        /// libinput ignores (`Exclusion.libinputIgnores`) is `.other`.
         public static func classify(property: (String) -> String?) -> Kind {
+            InputNode.judge(property: property).kind
+        }
+
+        /// The kind by `ID_INPUT_*` alone.
+        static func byInputProperties(_ property: (String) -> String?) -> Kind {
             func isSet(_ key: String) -> Bool { property(key) == "1" }
             if isSet("ID_INPUT_TOUCHPAD") { return .touchpad }
             if isSet("ID_INPUT_TOUCHSCREEN") { return .touchscreen }
@@ -38,6 +46,34 @@ public struct InputNode: Hashable, Sendable {
         }
     }
 
+    /// Why a device udev calls a touchpad, touchscreen, mouse or keyboard is left alone (its
+    /// kind is then `.other`), as libinput leaves it alone: what flickd's virtual device writes
+    /// reaches the desktop through libinput, so flickd reads what the desktop reads.
+    public enum Exclusion: Hashable, Sendable, CustomStringConvertible {
+        /// udev's `LIBINPUT_IGNORE_DEVICE` is set (to anything but "0"): libinput does not open
+        /// it (a game controller's touchpad, a touchscreen whose phantom touches a rule
+        /// silences). Read, its swipes would glide on the virtual pad that libinput does read,
+        /// and its phantom touches would stop coasts.
+        case libinputIgnores
+        /// udev's `ID_SEAT` names another seat than the one flickd follows
+        /// (`InputNode.followedSeat`): another user's touchpad, whose flicks would glide into
+        /// this user's session. libinput's seat assignment reads `ID_SEAT` alike.
+        case otherSeat(String)
+
+        /// Why, as the log and `flickd devices` say it: "libinput ignores it
+        /// (LIBINPUT_IGNORE_DEVICE)", "on seat1, not seat0".
+        public var description: String {
+            switch self {
+            case .libinputIgnores: return "libinput ignores it (LIBINPUT_IGNORE_DEVICE)"
+            case .otherSeat(let seat): return "on \(QuotedText.controlsEscaped(seat)), not \(InputNode.followedSeat)"
+            }
+        }
+    }
+
+    /// The seat whose devices flickd reads: the one `SeatWatch` follows. A device without
+    /// `ID_SEAT` is on it, as for libinput and logind.
+    public static let followedSeat = "seat0"
+
     /// The device node, e.g. `/dev/input/event5`.
     public var devnode: String
     /// The node's sysfs path, e.g. `/sys/devices/.../input/input7/event5`.
@@ -46,6 +82,13 @@ public struct InputNode: Hashable, Sendable {
     public var name: String
     /// What udev classified it as.
     public var kind: Kind
+    /// Why flickd leaves alone a device udev calls a touchpad, touchscreen, mouse or keyboard
+    /// (`kind` is then `.other`); nil otherwise.
+    public var exclusion: Exclusion?
+    /// Whether a mouse's node has keyboard keys too (`ID_INPUT_KEYBOARD` beside
+    /// `ID_INPUT_MOUSE`: Logitech's K400, a keyboard with a pointer on one node): its keys stop
+    /// coasts as a keyboard's do.
+    public var hasKeys: Bool
 
     /// `name` as a message prints it: its control characters escaped (`\u001B`), so that a
     /// device's name (any bytes a uinput device was given) can neither break a log line nor
@@ -53,11 +96,33 @@ public struct InputNode: Hashable, Sendable {
     public var printedName: String { QuotedText.controlsEscaped(name) }
 
     /// A node; `DeviceMonitor` makes these from udev.
-    public init(devnode: String, syspath: String, name: String, kind: Kind) {
+    public init(devnode: String, syspath: String, name: String, kind: Kind, exclusion: Exclusion? = nil, hasKeys: Bool = false) {
         self.devnode = devnode
         self.syspath = syspath
         self.name = name
         self.kind = kind
+        self.exclusion = exclusion
+        self.hasKeys = hasKeys
+    }
+
+    /// A node whose udev properties `property` looks up, judged as `judge(property:)` does.
+    public init(devnode: String, syspath: String, name: String, property: (String) -> String?) {
+        let (kind, exclusion, hasKeys) = Self.judge(property: property)
+        self.init(devnode: devnode, syspath: syspath, name: name, kind: kind, exclusion: exclusion, hasKeys: hasKeys)
+    }
+
+    /// What flickd makes of a device with the udev properties `property` looks up: its kind by
+    /// `ID_INPUT_*`, unless libinput ignores it (`LIBINPUT_IGNORE_DEVICE` set, not "0") or its
+    /// `ID_SEAT` (unset: seat0) is not `followedSeat`: then `.other`, and why. A mouse with
+    /// `ID_INPUT_KEYBOARD` has keys.
+    static func judge(property: (String) -> String?) -> (kind: Kind, exclusion: Exclusion?, hasKeys: Bool) {
+        let kind = Kind.byInputProperties(property)
+        guard kind != .other else { return (.other, nil, false) }
+        // libinput's evdev_device_create skips a device whose property is set to anything
+        // but "0" (an empty value counts as set there too).
+        if let ignore = property("LIBINPUT_IGNORE_DEVICE"), ignore != "0" { return (.other, .libinputIgnores, false) }
+        if let seat = property("ID_SEAT"), !seat.isEmpty, seat != followedSeat { return (.other, .otherSeat(seat), false) }
+        return (kind, nil, kind == .mouse && property("ID_INPUT_KEYBOARD") == "1")
     }
 }
 
@@ -195,10 +260,9 @@ public final class DeviceMonitor {
         // The name lives on the parent input device (inputN), not the event node.
         let parent = udev_device_get_parent_with_subsystem_devtype(device, "input", nil)
         let name = parent.flatMap { udev_device_get_sysattr_value($0, "name") }.map { String(cString: $0) } ?? ""
-        let kind = InputNode.Kind.classify { key in
+        return InputNode(devnode: devnode, syspath: syspath, name: name) { key in
             udev_device_get_property_value(device, key).map { String(cString: $0) }
         }
-        return InputNode(devnode: devnode, syspath: syspath, name: name, kind: kind)
     }
 
     /// Orders `/dev/input/event2` before `/dev/input/event10`.

@@ -9,7 +9,9 @@ import Glibc
 /// pauses while another user is active (its devices closed, a coast stopped) and opens them
 /// again when this user is back. Without that record (no file, or no ACTIVE_UID in it: no
 /// logind, a seat with no active session) nothing is known and flickd runs as before. Not
-/// created for root (`flickd run` as root follows no one's session).
+/// created for root (`flickd run` as root follows no one's session). The devices udev assigns
+/// to another seat (`ID_SEAT`) are never read, whoever is active there
+/// (`InputNode.Exclusion.otherSeat`).
 public final class SeatWatch {
     /// What the seat file says about this user.
     public enum Activity: Equatable, Sendable {
@@ -21,8 +23,8 @@ public final class SeatWatch {
         case unknown
     }
 
-    /// The file logind keeps for seat0.
-    public static let seat0 = "/run/systemd/seats/seat0"
+    /// The file logind keeps for seat0, the seat whose devices flickd reads.
+    public static let seat0 = "/run/systemd/seats/" + InputNode.followedSeat
 
     /// The watch on the file's directory, for the daemon's epoll set.
     public var fileDescriptor: Int32 { watcher.fileDescriptor }

@@ -106,12 +106,24 @@ final class ScriptedDevices: DeviceSource {
     var currentSlots: [String: Int] = [:]
 
     /// A node of `kind` named `name` at `/dev/input/event<number>`, described by the repository's
-    /// device fixture `fixture` when it is a touch device.
-    func node(_ number: Int, _ kind: InputNode.Kind, name: String, fixture: String? = nil) throws -> InputNode {
+    /// device fixture `fixture` when it is a touch device. `udev`: more udev properties beside
+    /// the kind's `ID_INPUT_*` (`ID_SEAT`, `LIBINPUT_IGNORE_DEVICE`, `ID_INPUT_KEYBOARD`), judged
+    /// as `DeviceMonitor` judges them.
+    func node(_ number: Int, _ kind: InputNode.Kind, name: String, fixture: String? = nil,
+              udev: [String: String] = [:]) throws -> InputNode {
         let devnode = "/dev/input/event\(number)"
         descriptions[devnode] = try fixture.map(Fixtures.device) ?? DeviceDescription(name: name)
-        return InputNode(devnode: devnode, syspath: "/sys/devices/virtual/input/input\(number)/event\(number)",
-                         name: name, kind: kind)
+        let syspath = "/sys/devices/virtual/input/input\(number)/event\(number)"
+        guard !udev.isEmpty else { return InputNode(devnode: devnode, syspath: syspath, name: name, kind: kind) }
+        var properties = udev
+        switch kind {
+        case .touchpad: properties["ID_INPUT_TOUCHPAD"] = "1"
+        case .touchscreen: properties["ID_INPUT_TOUCHSCREEN"] = "1"
+        case .mouse: properties["ID_INPUT_MOUSE"] = "1"
+        case .keyboard: properties["ID_INPUT_KEYBOARD"] = "1"
+        case .other: break
+        }
+        return InputNode(devnode: devnode, syspath: syspath, name: name) { properties[$0] }
     }
 
     /// The steps to play, one per wake-up.
@@ -1065,5 +1077,132 @@ struct DaemonDeviceTests {
                 "\(log.lines)")
         #expect(!log.lines.contains { $0.contains(mouse.devnode) && $0.contains("closed") }, "the mouse still stops coasts")
         #expect(source.opened == [keyboard.devnode, mouse.devnode, keyboard.devnode], "opened again by the second reload")
+    }
+
+    /// A node udev assigns to another seat (multi-seat: a second user's keyboard, mouse and
+    /// touchpad on seat1) is that seat's user's: a flickd following seat0 leaves it alone, as
+    /// libinput's seat0 context does, and says so once. Its own seat's pad is read.
+    @Test("a touchpad on seat1 is not opened; one without ID_SEAT, or on seat0, is")
+    func anotherSeatsTouchpadIsNotOpened() throws {
+        let source = ScriptedDevices()
+        let theirs = try source.node(7, .touchpad, name: "Seat 1 TouchPad", fixture: "synaptics-t440", udev: ["ID_SEAT": "seat1"])
+        let theirMouse = try source.node(8, .mouse, name: "Seat 1 Mouse", udev: ["ID_SEAT": "seat1"])
+        let ours = try source.node(5, .touchpad, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440", udev: ["ID_SEAT": "seat0"])
+        let screen = try source.node(6, .touchscreen, name: "ELAN Touchscreen", fixture: "touch-screen")
+        source.present = [ours, screen, theirs, theirMouse]
+        let log = try Self.run(source, steps: [{ [.changed(theirs)] }])
+        #expect(source.opened == [ours.devnode, screen.devnode], "\(log.lines)")
+        #expect(log.lines.filter { $0 == "info: /dev/input/event7 (Seat 1 TouchPad): not used (on seat1, not seat0)" }.count == 1,
+                "said once; the change judging it alike at debug: \(log.lines)")
+        #expect(log.lines.contains("debug: /dev/input/event7 (Seat 1 TouchPad): not used (on seat1, not seat0)"), "\(log.lines)")
+        #expect(log.lines.contains("info: /dev/input/event8 (Seat 1 Mouse): not used (on seat1, not seat0)"), "\(log.lines)")
+    }
+
+    /// udev's LIBINPUT_IGNORE_DEVICE (the Arch wiki's rule for a DualSense controller's
+    /// touchpad; a touchscreen whose phantom touches a rule silences): libinput does not read
+    /// it, nor does flickd. Set to "0" it is read.
+    @Test("a touchpad with LIBINPUT_IGNORE_DEVICE=1 is not opened; with 0 it is")
+    func aDeviceLibinputIgnoresIsNotOpened() throws {
+        let source = ScriptedDevices()
+        let ignored = try source.node(7, .touchpad, name: "Sony DualSense Touchpad", fixture: "synaptics-t440", udev: ["LIBINPUT_IGNORE_DEVICE": "1"])
+        let read = try source.node(5, .touchpad, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440", udev: ["LIBINPUT_IGNORE_DEVICE": "0"])
+        source.present = [read, ignored]
+        let log = try Self.run(source, steps: [])
+        #expect(source.opened == [read.devnode], "\(log.lines)")
+        #expect(log.lines.contains("info: /dev/input/event7 (Sony DualSense Touchpad): not used (libinput ignores it (LIBINPUT_IGNORE_DEVICE))"),
+                "\(log.lines)")
+    }
+
+    /// A keyboard and pointer on one node (Logitech's K400; udev sets ID_INPUT_KEYBOARD beside
+    /// ID_INPUT_MOUSE): its keys stop coasts, so stop.button = false leaves it open for them.
+    /// A plain mouse beside it is not opened.
+    @Test("a mouse node with keyboard keys is opened with stop.button = false, for its keys")
+    func aMouseWithKeysIsOpenedForItsKeys() throws {
+        let source = ScriptedDevices()
+        let combo = try source.node(3, .mouse, name: "Logitech K400", udev: ["ID_INPUT_KEYBOARD": "1"])
+        let mouse = try source.node(4, .mouse, name: "Logitech USB Optical Mouse")
+        source.present = [combo, mouse]
+        var configuration = Configuration()
+        configuration.stop.button = false
+        let log = CollectedLog()
+        let daemon = try Self.daemon(source, Outputs(), log: log, configuration: configuration)
+        raise(SIGTERM)
+        try daemon.run()
+        #expect(source.opened == [combo.devnode], "\(log.lines)")
+        #expect(log.lines.contains("info: /dev/input/event3 (Logitech K400): mouse with keyboard keys, a key press stops a coast"), "\(log.lines)")
+    }
+
+    /// Reloads: stop.button turned off closes the plain mouse and leaves the one with keys open;
+    /// stop.key turned off too closes that one.
+    @Test("a reload keeps a mouse with keyboard keys open while stop.key is on, and closes it once neither stops a coast")
+    func aMouseWithKeysFollowsBothStops() throws {
+        let source = ScriptedDevices()
+        let combo = try source.node(3, .mouse, name: "Logitech K400", udev: ["ID_INPUT_KEYBOARD": "1"])
+        let mouse = try source.node(4, .mouse, name: "Logitech USB Optical Mouse")
+        source.present = [combo, mouse]
+        var noButtons = Configuration()
+        noButtons.stop.button = false
+        var neither = noButtons
+        neither.stop.key = false
+        var linesAtSecondReload: [String] = []
+        let log = CollectedLog()
+        let reloads = try Self.runTwoReloads(source, Outputs(), log: log, to: noButtons, then: neither) {
+            linesAtSecondReload = log.lines
+        }
+        #expect(reloads == 2)
+        #expect(linesAtSecondReload.contains("info: \(mouse.devnode) (Logitech USB Optical Mouse): closed (it no longer stops coasts)"), "\(log.lines)")
+        #expect(!linesAtSecondReload.contains { $0.contains(combo.devnode) && $0.contains("closed") }, "its keys still stop coasts: \(log.lines)")
+        #expect(log.lines.contains("info: \(combo.devnode) (Logitech K400): closed (it no longer stops coasts)"), "\(log.lines)")
+    }
+
+    /// udev's "change" says an open device is one flickd does not read (a rule that unsets its
+    /// ID_INPUT_TOUCHPAD, one that sets LIBINPUT_IGNORE_DEVICE, a keyboard that stop.key leaves
+    /// alone): it is closed, the log says why, and nothing is read again.
+    @Test("a change that makes an open device one flickd does not read closes it and says why")
+    func aChangeToAKindNotReadClosesTheDevice() throws {
+        let source = ScriptedDevices()
+        let pad = try source.node(5, .touchpad, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440")
+        let screen = try source.node(6, .touchscreen, name: "ELAN Touchscreen", fixture: "touch-screen")
+        var padAsOther = pad
+        padAsOther.kind = .other
+        let screenIgnored = try source.node(6, .touchscreen, name: "ELAN Touchscreen", fixture: "touch-screen",
+                                            udev: ["LIBINPUT_IGNORE_DEVICE": "1"])
+        source.present = [pad, screen]
+        var openedAtTheEnd: [String] = []
+        let log = try Self.run(source, steps: [
+            { [.changed(padAsOther), .changed(screenIgnored)] },
+            {
+                openedAtTheEnd = source.opened
+                return [.changed(screenIgnored)]
+            },
+        ])
+        #expect(log.lines.contains("info: /dev/input/event5 (SynPS/2 Synaptics TouchPad): changed, closed: udev no longer says it is a touchpad, touchscreen, mouse or keyboard"),
+                "\(log.lines)")
+        #expect(log.lines.contains("info: /dev/input/event6 (ELAN Touchscreen): changed, closed: libinput ignores it (LIBINPUT_IGNORE_DEVICE)"),
+                "\(log.lines)")
+        #expect(!log.lines.contains { $0.contains("reading it again") || $0.contains("a other") }, "\(log.lines)")
+        #expect(!log.lines.contains { $0.hasPrefix("info: ") && $0.hasSuffix("not used (libinput ignores it (LIBINPUT_IGNORE_DEVICE))") },
+                "said once, at the close; the next change at debug: \(log.lines)")
+        #expect(openedAtTheEnd == [pad.devnode, screen.devnode], "nothing opened again")
+    }
+
+    @Test("a change to a keyboard while stop.key is false closes the device: a keyboard is not read then")
+    func aChangeToAKeyboardThatStopsNothingClosesIt() throws {
+        let source = ScriptedDevices()
+        let pad = try source.node(5, .touchpad, name: "Combo", fixture: "synaptics-t440")
+        var asKeyboard = pad
+        asKeyboard.kind = .keyboard
+        source.present = [pad]
+        var configuration = Configuration()
+        configuration.stop.key = false
+        source.play([{ [.changed(asKeyboard)] }, {
+            raise(SIGTERM)
+            return []
+        }])
+        let log = CollectedLog()
+        try Self.daemon(source, Outputs(), log: log, configuration: configuration).run()
+        #expect(log.lines.contains("info: /dev/input/event5 (Combo): changed, closed: udev now says it is a keyboard, and stop.key is false"),
+                "\(log.lines)")
+        #expect(source.opened == [pad.devnode])
     }
 }

@@ -36,13 +36,15 @@ struct DaemonEventPathTests {
          .event(InputEvent(type: EventCode.synchronization, code: EventCode.synReport, value: 0), at: time)]
     }
 
-    /// A source with the T440 pad, a keyboard and a mouse present.
-    static func source() throws -> ScriptedDevices {
+    /// A source with the T440 pad, a keyboard and a mouse present; `mouseHasKeys`: the mouse's
+    /// node is a keyboard too (Logitech's K400).
+    static func source(mouseHasKeys: Bool = false) throws -> ScriptedDevices {
         let source = ScriptedDevices()
         source.present = [
             try source.node(2, .keyboard, name: "AT Translated Set 2 keyboard"),
             try source.node(5, .touchpad, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440"),
-            try source.node(6, .mouse, name: "Logitech USB Optical Mouse"),
+            try source.node(6, .mouse, name: mouseHasKeys ? "Logitech K400" : "Logitech USB Optical Mouse",
+                            udev: mouseHasKeys ? ["ID_INPUT_KEYBOARD": "1"] : [:]),
         ]
         return source
     }
@@ -424,6 +426,32 @@ struct DaemonEventPathTests {
             end.now()
         }
         #expect(outputs.wheels.first?.frames.isEmpty == true, "\(outputs.wheels.first?.frames.map(\.verticalHiRes) ?? [])")
+        #expect(Self.coastEnds(log) == ["key"], "\(log.lines)")
+    }
+
+    /// A keyboard and pointer on one node that udev lists as a mouse (Logitech's K400), Ctrl
+    /// held on it since before the flick: no coast (Ctrl + scroll would zoom), as with Ctrl held
+    /// on a keyboard.
+    @Test("a modifier held on a mouse node with keyboard keys at the release: no coast")
+    func aModifierOnAMouseWithKeysStopsTheCoast() throws {
+        let source = try Self.source(mouseHasKeys: true)
+        let (outputs, log) = try Self.runFlick(source, beforeFlick: { source.devices[Self.mouse]!.keysDown = [29] }, atFrame: 1) { end, _ in
+            end.now()
+        }
+        #expect(outputs.wheels.first?.frames.isEmpty == true, "\(outputs.wheels.first?.frames.map(\.verticalHiRes) ?? [])")
+        #expect(Self.coastEnds(log) == ["key"], "\(log.lines)")
+    }
+
+    /// The same node with stop.button = false: still opened, and a key pressed on it during the
+    /// coast stops it, as one on a keyboard does.
+    @Test("with stop.button = false, a key pressed on a mouse node with keyboard keys stops the coast")
+    func aKeyOnAMouseWithKeysStopsTheCoast() throws {
+        let source = try Self.source(mouseHasKeys: true)
+        var configuration = Self.wheelConfiguration()
+        configuration.stop.button = false
+        let (_, log) = try Self.runFlick(source, configuration: configuration, atFrame: 3) { end, _ in
+            source.devices[Self.mouse]?.feed(Self.press(30, at: Syscall.monotonicNow())) { end.now() }  // KEY_A
+        }
         #expect(Self.coastEnds(log) == ["key"], "\(log.lines)")
     }
 
