@@ -11,15 +11,18 @@ import Glibc
 ///   libinput driver applies to each touchpad, real and virtual, whoever set it (Xfce, Plasma
 ///   on X11, a start-up script's `xinput set-prop`): its devices' properties, read over a
 ///   connection of flickd's own with a 2 s timeout (`XInputDevices`); and a change
-///   there is heard as the X server makes it (`openServerWatch()`). Without an answer there,
-///   the places below. GNOME applies its one setting to every touchpad.
+///   there is heard as the X server makes it (`openServerWatch()`). Where it has no touchpad
+///   with those settings (or libX11 and libXi cannot be loaded), the places below; where it
+///   timed out or could not be reached, none of them: the search is `unanswered`, and the
+///   daemon keeps what the X server said before. GNOME applies its one setting to every touchpad.
 /// - **KDE Plasma**: `NaturalScroll` in the touchpad's `[Libinput][vendor][product][name]` group
 ///   of `$XDG_CONFIG_HOME/kcminputrc` (Wayland, Plasma 5.x and 6), or `naturalScroll` in
 ///   `touchpadxlibinputrc` (the X11 touchpad module, one group per touchpad); the session type's
 ///   file first. kcminputrc also holds mice, so only groups named like a touchpad or holding a
 ///   touchpad-only key (`TapToClick`, `DisableWhileTyping`, ...) give the desktop-wide value.
 ///   On Wayland with the desktop saying it is KDE, KWin applies every group to its own device
-///   (`PerDeviceNaturalScrolling`), whatever the name, and that is read too. No entry: KWin's
+///   (`PerDeviceNaturalScrolling`), whatever the name, and that is read too; kcminputrc alone,
+///   which always answers, even when it has no group or does not exist. No entry: KWin's
 ///   `[Libinput][Defaults][Touchpad]` group's, else libinput's default for the pad: off, but on
 ///   for Apple's pads (`LibinputQuirks.naturalScrollingByDefault`). Each file
 ///   is read as KConfig reads it: the one in each `$XDG_CONFIG_DIRS` directory (`/etc/xdg`)
@@ -34,10 +37,13 @@ import Glibc
 ///   `swaymsg -t get_inputs` prints), asked over that socket with a 1 s timeout. sway
 ///   applies `input` rules by identifier or by type, so it answers per device, with what each
 ///   touchpad has now (`libinput.natural_scroll`); and it tells when that changes, and a sway
-///   that starts later is waited for (`watchChanges()`).
-/// - **Unknown or unset desktop**: the KDE files if they exist (Plasma writes them only when
-///   its touchpad settings were changed), never gsettings: GNOME's schemas are installed on
-///   most systems, and their default would claim natural scrolling for a desktop that has none.
+///   that starts later is waited for (`watchChanges()`). A sway that did not answer makes the
+///   search `unanswered`, as the X server's silence does.
+/// - **Unset desktop**: the KDE files if they exist (Plasma writes them only when its touchpad
+///   settings were changed), never gsettings: GNOME's schemas are installed on most systems, and
+///   their default would claim natural scrolling for a desktop that has none.
+/// - **Any other desktop** (Hyprland, niri, COSMIC, ...): nothing more. A KDE file there is left
+///   from an earlier Plasma login, not the setting the compositor applies.
 ///
 /// Rationale: a wrong guess makes every coast run backwards, so only a setting a desktop in
 /// use actually wrote (or, on GNOME, its effective value) counts; otherwise nil, and "auto"
@@ -349,22 +355,37 @@ public enum DesktopSettings {
         let (isKDE, isGNOME) = desktops(environment)
         var misses: [String] = []
         var unanswered = false
-        func look(_ place: (Environment) -> Result<Answer, Miss>) -> Answer? {
+        var perDeviceUnanswered = false
+        func look(_ place: (Environment) -> Result<Answer, Miss>, keepsPerDevice: Bool = false) -> Answer? {
             switch place(environment) {
             case .success(let answer): return answer
             case .failure(let miss):
                 misses.append(miss.why)
                 unanswered = unanswered || miss.unanswered
+                // libX11 or libXi missing: the X server was never asked and never will be, so
+                // there is no earlier answer to keep, and the files below are the best there is.
+                if keepsPerDevice && miss.unanswered && !XInputDevices.librariesMissing(miss.why) { perDeviceUnanswered = true }
                 return nil
             }
         }
-        if askedXDisplay(environment) != nil, let found = look(x11NaturalScrolling) { return .found(found) }
-        if !isKDE && !isGNOME, let found = look(swayNaturalScrolling) { return .found(found) }
-        if isKDE || !isGNOME, let found = look({ kdeNaturalScrolling(in: $0, kwin: isKDE) }) { return .found(found) }
+        func nothing() -> Finding {
+            let desktop = environment.currentDesktop.map { "XDG_CURRENT_DESKTOP=\($0)" } ?? "XDG_CURRENT_DESKTOP unset"
+            let why = ([desktop] + misses).joined(separator: "; ")
+            return unanswered ? .unanswered(why: why) : .none(why: why)
+        }
+        if askedXDisplay(environment) != nil, let found = look(x11NaturalScrolling, keepsPerDevice: true) { return .found(found) }
+        if !isKDE && !isGNOME, let found = look(swayNaturalScrolling, keepsPerDevice: true) { return .found(found) }
+        // Rationale: the X server or sway, which hold each touchpad's setting in force, timed out
+        // or could not be reached; a KDE file left from an earlier Plasma login would answer
+        // with no per-device settings, and replace the good answer they gave before (the daemon
+        // keeps that only for an unanswered search).
+        if perDeviceUnanswered { return nothing() }
+        // KDE's files only on KDE, or where no desktop is named: on another (Hyprland, niri,
+        // COSMIC) a file left from an earlier Plasma login is not the setting in force.
+        let desktopUnset = (environment.currentDesktop ?? "").trimmingWhitespace.isEmpty
+        if isKDE || desktopUnset, let found = look({ kdeNaturalScrolling(in: $0, kwin: isKDE) }) { return .found(found) }
         if isGNOME, let found = look(gnomeNaturalScrolling) { return .found(found) }
-        let desktop = environment.currentDesktop.map { "XDG_CURRENT_DESKTOP=\($0)" } ?? "XDG_CURRENT_DESKTOP unset"
-        let why = ([desktop] + misses).joined(separator: "; ")
-        return unanswered ? .unanswered(why: why) : .none(why: why)
+        return nothing()
     }
 
     /// Why a place the search looked in gave no answer; `unanswered`: it keeps a setting but
@@ -478,55 +499,73 @@ public enum DesktopSettings {
     }
 
     /// KDE Plasma's answer from its files. `kwin`: the desktop says it is KDE, so that on
-    /// Wayland its compositor, KWin, applies kcminputrc's groups per device. Another Wayland
-    /// compositor (Hyprland, niri, a sway that did not answer) applies its own setting to every
-    /// pad alike, and a kcminputrc left from an earlier Plasma login would make the virtual
-    /// fingers move against the real ones there: only its touchpad's value counts.
+    /// Wayland its compositor, KWin, applies kcminputrc's groups per device (`kwinNaturalScrolling`).
+    /// Elsewhere (an X11 session, or no desktop named) a kcminputrc may be left from an earlier
+    /// Plasma login, and applying KWin's rule to a compositor that applies one setting to every
+    /// pad would make the virtual fingers move against the real ones: only its touchpad's value
+    /// counts.
     private static func kdeNaturalScrolling(in environment: Environment, kwin: Bool) -> Result<Answer, Miss> {
         guard let files = kdeFiles(environment) else {
             return .failure(Miss(why: "no KDE files to read ($XDG_CONFIG_HOME and $HOME unset)"))
         }
-        let isX11 = isX11Session(environment)
+        if kwin && !isX11Session(environment), let kcminputrc = files.first(where: \.isKcminputrc) {
+            return .success(kwinNaturalScrolling(kcminputrc.path, environment))
+        }
         var read: [String] = []
         for (path, isKcminputrc) in files {
             // KConfig reads the file of each system directory, the least important first, and the
-            // user's last: a group's entry in a later file overrides the same in an earlier one,
-            // and the per-device parser takes a device's last entry. Each file starts in no group
-            // (`[$]` is a header of no parts): its first keys are not the last file's last group's.
+            // user's last (`kdeCascade`).
             let cascade = kdeCascade(path, environment).compactMap { file in environment.readFile(file).map { (file, $0) } }
             guard !cascade.isEmpty else { continue }
-            let text = cascade.map { $0.1 }.joined(separator: "\n[$]\n")
             read.append(contentsOf: cascade.map { $0.0 })
-            // KWin applies kcminputrc's groups per device on Wayland; on X11 it is a stale file.
-            let perDevice = isKcminputrc && kwin && !isX11 ? PerDeviceNaturalScrolling(kcminputrc: text, file: cascade.map { $0.0 }.joined(separator: ", ")) : nil
             let parse = isKcminputrc ? kcminputrcNaturalScrolling : touchpadxlibinputrcNaturalScrolling
             // The desktop-wide value is the first touchpad's of the most important file that has
             // one: the user's, then the system directories' in their order.
             guard let (file, found) = cascade.reversed().lazy.compactMap({ file, text in parse(text).map { (file, $0) } }).first else {
-                // No group is named like a touchpad or holds a touchpad-only key (a pad named
-                // "Synaptics TM3276-022" or "bcm5974" whose natural scrolling alone was changed;
-                // or only flickd's own pad has a group). KWin still applies each group to its
-                // device and libinput's default to the rest: the per-device settings are the
-                // answer, and the desktop-wide value is that default.
-                if let perDevice, !perDevice.entries.isEmpty || perDevice.defaultsGroup != nil {
-                    let listed = perDevice.entries.map { "\($0.device.name): \($0.natural)" }.joined(separator: ", ")
-                    let unlisted = perDevice.unlisted ?? PerDeviceNaturalScrolling.unsetDefault
-                    let where_ = perDevice.unlistedIsLibinputDefault ? "libinput's default: off, on for Apple's pads"
-                        : perDevice.defaultsGroup.map { "KWin's \($0), \(unlisted)" } ?? "\(unlisted)"
-                    // The names are the devices' as KConfig wrote them, their \xNN escapes read back.
-                    return .success(Answer(unlisted,
-                                           QuotedText.controlsEscaped("KDE \(perDevice.source): no group named like a touchpad (\(where_), where a device has no group)\(listed.isEmpty ? "" : "; " + listed)"),
-                                           perDevice: perDevice))
-                }
                 continue
             }
             // The group names a device as KConfig wrote it, its \xNN escapes read back.
-            return .success(Answer(found.value, QuotedText.controlsEscaped("KDE \(file) \(found.group) \(found.key)"), perDevice: perDevice))
+            return .success(Answer(found.value, QuotedText.controlsEscaped("KDE \(file) \(found.group) \(found.key)")))
         }
         if read.isEmpty {
             return .failure(Miss(why: "no KDE touchpad file (\(files.map(\.path).joined(separator: ", ")))"))
         }
         return .failure(Miss(why: "no touchpad's natural scrolling in \(read.joined(separator: ", "))"))
+    }
+
+    /// KWin's settings on Wayland, from the kcminputrc at `path` and the system's under it: KWin
+    /// applies each `[Libinput]` group to its own device, whatever the device's name, and to a
+    /// device without one its defaults group's, else libinput's default for the device (off,
+    /// on for Apple's pads). So there is always an answer, per device: with no kcminputrc at all
+    /// (a fresh install; Plasma writes it once a setting is changed), every device, flickd's
+    /// virtual pad included, keeps libinput's default. Taking no file for no answer made the
+    /// glide of an Apple pad, natural by default, run against the finger. The X11 module's
+    /// `touchpadxlibinputrc` is not read: left from an X11 login, KWin does not apply it.
+    private static func kwinNaturalScrolling(_ path: String, _ environment: Environment) -> Answer {
+        // Each file starts in no group (`[$]` is a header of no parts): its first keys are not
+        // the last file's last group's; the per-device parser takes a device's last entry.
+        let cascade = kdeCascade(path, environment).compactMap { file in environment.readFile(file).map { (file, $0) } }
+        let text = cascade.map { $0.1 }.joined(separator: "\n[$]\n")
+        let source = cascade.isEmpty ? "\(path), not written yet" : cascade.map { $0.0 }.joined(separator: ", ")
+        let perDevice = PerDeviceNaturalScrolling(kcminputrc: text, file: source)
+        // The desktop-wide value is the first touchpad's of the most important file that has one.
+        if let (file, found) = cascade.reversed().lazy.compactMap({ file, text in kcminputrcNaturalScrolling(text).map { (file, $0) } }).first {
+            // The group names a device as KConfig wrote it, its \xNN escapes read back.
+            return Answer(found.value, QuotedText.controlsEscaped("KDE \(file) \(found.group) \(found.key)"), perDevice: perDevice)
+        }
+        // No group is named like a touchpad or holds a touchpad-only key (a pad named
+        // "Synaptics TM3276-022" or "bcm5974" whose natural scrolling alone was changed; only
+        // flickd's own pad has a group; no group, or no file): the desktop-wide value is what a
+        // device without a group gets.
+        let listed = perDevice.entries.map { "\($0.device.name): \($0.natural)" }.joined(separator: ", ")
+        let unlisted = perDevice.unlisted ?? PerDeviceNaturalScrolling.unsetDefault
+        let where_ = perDevice.unlistedIsLibinputDefault ? "libinput's default: off, on for Apple's pads"
+            : perDevice.defaultsGroup.map { "KWin's \($0), \(unlisted)" } ?? "\(unlisted)"
+        let what = cascade.isEmpty ? "no touchpad setting changed" : "no group named like a touchpad"
+        // The names are the devices' as KConfig wrote them, their \xNN escapes read back.
+        return Answer(unlisted,
+                      QuotedText.controlsEscaped("KDE \(perDevice.source): \(what) (\(where_), where a device has no group)\(listed.isEmpty ? "" : "; " + listed)"),
+                      perDevice: perDevice)
     }
 
     // MARK: Parsers

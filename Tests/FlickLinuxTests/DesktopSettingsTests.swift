@@ -215,10 +215,12 @@ import Testing
         }
         session.sway = []
         if case .none = DesktopSettings.search(in: session.environment(desktop: "sway")) {} else {
-            Issue.record("no sway, no KDE file: none")
+            Issue.record("no sway: none")
         }
-        #expect(DesktopSettings.search(in: session.environment(desktop: "KDE"))
-                == .none(why: "XDG_CURRENT_DESKTOP=KDE; no KDE touchpad file (/home/u/.config/kcminputrc, /home/u/.config/touchpadxlibinputrc)"))
+        // Plasma on X11 without its files (KWin on Wayland always answers: see
+        // `kwinWithoutATouchpadGroupLeavesEachDeviceAtLibinputsDefault`).
+        #expect(DesktopSettings.search(in: session.environment(desktop: "KDE", session: "x11"))
+                == .none(why: "XDG_CURRENT_DESKTOP=KDE; no KDE touchpad file (/home/u/.config/touchpadxlibinputrc, /home/u/.config/kcminputrc)"))
         session.display = ":0"
         if case .unanswered = DesktopSettings.search(in: session.environment(desktop: "XFCE", session: "x11")) {} else {
             Issue.record("the X server could not be asked: unanswered")
@@ -235,10 +237,11 @@ import Testing
         #expect(DesktopSettings.search(in: session.environment(desktop: "GNOME"))
                 == .none(why: "XDG_CURRENT_DESKTOP=GNOME; gsettings printed \"uint32 7\", not true or false"))
 
-        #expect(DesktopSettings.search(in: session.environment(desktop: "KDE"))
-                == .none(why: "XDG_CURRENT_DESKTOP=KDE; no KDE touchpad file (/home/u/.config/kcminputrc, /home/u/.config/touchpadxlibinputrc)"))
+        // Plasma on X11 (on Wayland KWin's kcminputrc always answers).
+        #expect(DesktopSettings.search(in: session.environment(desktop: "KDE", session: "x11"))
+                == .none(why: "XDG_CURRENT_DESKTOP=KDE; no KDE touchpad file (/home/u/.config/touchpadxlibinputrc, /home/u/.config/kcminputrc)"))
         session.files["/home/u/.config/kcminputrc"] = "[Mouse]\nNaturalScroll=true\n"
-        #expect(DesktopSettings.search(in: session.environment(desktop: "KDE"))
+        #expect(DesktopSettings.search(in: session.environment(desktop: "KDE", session: "x11"))
                 == .none(why: "XDG_CURRENT_DESKTOP=KDE; no touchpad's natural scrolling in /home/u/.config/kcminputrc"))
         session.files = [:]
 
@@ -246,10 +249,10 @@ import Testing
                 == .none(why: "XDG_CURRENT_DESKTOP unset; no sway running (no sway-ipc socket at $SWAYSOCK or in $XDG_RUNTIME_DIR); no KDE touchpad file (/home/u/.config/kcminputrc, /home/u/.config/touchpadxlibinputrc)"))
         session.sway = [FakeSession.noReply]
         #expect(DesktopSettings.search(in: session.environment(desktop: "sway"))
-                == .unanswered(why: "XDG_CURRENT_DESKTOP=sway; sway at /run/user/1000/sway-ipc.1000.500.sock did not answer get_inputs within 1 s; no KDE touchpad file (/home/u/.config/kcminputrc, /home/u/.config/touchpadxlibinputrc)"))
+                == .unanswered(why: "XDG_CURRENT_DESKTOP=sway; sway at /run/user/1000/sway-ipc.1000.500.sock did not answer get_inputs within 1 s"))
         session.sway = ["{\"not\": \"a list\"}"]
         #expect(DesktopSettings.search(in: session.environment(desktop: "sway"))
-                == .unanswered(why: "XDG_CURRENT_DESKTOP=sway; sway's get_inputs reply at /run/user/1000/sway-ipc.1000.500.sock could not be read; no KDE touchpad file (/home/u/.config/kcminputrc, /home/u/.config/touchpadxlibinputrc)"))
+                == .unanswered(why: "XDG_CURRENT_DESKTOP=sway; sway's get_inputs reply at /run/user/1000/sway-ipc.1000.500.sock could not be read"))
         #expect(session.asked.count == 2, "gsettings asked on GNOME only")
     }
 
@@ -272,7 +275,9 @@ import Testing
         #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE", session: "x11"))?.perDevice == nil,
                 "a kcminputrc read in an X11 session is not applied per device")
         session.files = [:]
-        #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE")) == nil)
+        #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE", session: "x11")) == nil)
+        #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE"))?.perDevice != nil,
+                "KWin on Wayland: libinput's default for every device, not GNOME's")
         #expect(session.asked.isEmpty, "GNOME's schema default says nothing about Plasma")
     }
 
@@ -396,21 +401,52 @@ import Testing
         #expect(mouse.value == false)
         #expect(mouse.perDevice?.natural(for: DeviceIdentity(name: "SynPS/2 Synaptics TouchPad", vendor: 2, product: 7)) == false)
         #expect(mouse.perDevice?.virtualTouchpad == false)
-        session.files["/home/u/.config/kcminputrc"] = "[Mouse]\ncursorSize=24\n"
-        #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE")) == nil, "no Libinput group: no answer")
     }
 
-    /// A kcminputrc left from an earlier Plasma login, read on another Wayland compositor
-    /// (Hyprland, niri, a sway that did not answer), which applies one setting to every pad:
-    /// its touchpad's value is the answer, never KWin's per-device rule, under which the virtual
-    /// fingers would move against the real ones.
+    /// KWin on Wayland with no `[Libinput]` group, or no kcminputrc at all (a fresh install,
+    /// where no touchpad setting was ever changed): KWin leaves every device at libinput's
+    /// default, natural on an Apple pad, traditional on the virtual one. Before, this gave no
+    /// per-device answer, the virtual pad was taken to scroll as the source did, and an Apple
+    /// pad's glide ran against the finger. A `touchpadxlibinputrc` left from an X11 login is
+    /// not KWin's on Wayland and is not read.
+    @Test func kwinWithoutATouchpadGroupLeavesEachDeviceAtLibinputsDefault() throws {
+        let apple = DeviceIdentity(name: "bcm5974", vendor: 0x05ac, product: 0x0273)
+        let synaptics = DeviceIdentity(name: "SynPS/2 Synaptics TouchPad", vendor: 2, product: 7)
+        let session = FakeSession()
+        for files in [[:], ["/home/u/.config/kcminputrc": "[Mouse]\ncursorSize=24\n"],
+                      ["/home/u/.config/touchpadxlibinputrc": Self.touchpadxlibinputrc]] as [[String: String]] {
+            session.files = files
+            let found = try #require(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE")), "\(files)")
+            let perDevice = try #require(found.perDevice, "\(files): KWin applies libinput's default per device")
+            #expect(perDevice.natural(for: apple, libinputDefault: { true }) == true, "\(files): an Apple pad is natural by default")
+            #expect(perDevice.natural(for: synaptics) == false)
+            #expect(perDevice.virtualTouchpad == false)
+            #expect(found.value == false, "\(files): the desktop-wide value is libinput's default, not the X11 file's")
+            #expect(found.source.containsText("libinput's default"), "\(found.source)")
+        }
+        session.files = [:]
+        #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE"))?.source
+                == "KDE /home/u/.config/kcminputrc, not written yet: no touchpad setting changed (libinput's default: off, on for Apple's pads, where a device has no group)")
+    }
+
+    /// A kcminputrc left from an earlier Plasma login, read where no desktop is named (a
+    /// compositor that sets no XDG_CURRENT_DESKTOP), which applies one setting to every pad: its
+    /// touchpad's value is the answer, never KWin's per-device rule, under which the virtual
+    /// fingers would move against the real ones. A desktop named otherwise (Hyprland, niri,
+    /// COSMIC, sway) does not read it at all: it is not the setting that compositor applies.
+    /// Before, a leftover NaturalScroll=true made "auto" natural there.
     @Test func aKcminputrcOnAnotherCompositorIsNotAppliedPerDevice() throws {
         let session = FakeSession()
         session.files["/home/u/.config/kcminputrc"] = "[Libinput][1739][52934][SYNA801A:00 06CB:CEC6 Touchpad]\nNaturalScroll=true\n"
-        for desktop in ["Hyprland", "niri", "sway", nil] as [String?] {
+        for desktop in [nil, ""] as [String?] {
             let found = try #require(DesktopSettings.naturalScrolling(in: session.environment(desktop: desktop)))
             #expect(found.value == true)
             #expect(found.perDevice == nil, "\(desktop ?? "unset"): not KWin")
+        }
+        for desktop in ["Hyprland", "niri", "COSMIC", "sway"] {
+            #expect(DesktopSettings.search(in: session.environment(desktop: desktop))
+                    == .none(why: "XDG_CURRENT_DESKTOP=\(desktop); no sway running (no sway-ipc socket at $SWAYSOCK or in $XDG_RUNTIME_DIR)"),
+                    "\(desktop): the file is not read")
         }
         #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE"))?.perDevice?.virtualTouchpad == false)
         // startx from a console: the session type is tty, the display X's. The X server was not
@@ -419,6 +455,37 @@ import Testing
         startx.display = ":0"
         startx.xServerDevices = { _ in .failure(DesktopSettings.Miss(why: "cannot connect")) }
         #expect(DesktopSettings.naturalScrolling(in: startx)?.perDevice == nil)
+    }
+
+    /// The X server or sway, which hold each touchpad's setting in force, timed out or could
+    /// not be reached (a busy login): the search is unanswered, so that the daemon keeps what
+    /// they said before. Before, a KDE file left from an earlier Plasma login answered instead,
+    /// with no per-device settings, and replaced the good answer.
+    @Test func aPerDevicePlaceThatDidNotAnswerIsNotReplacedByALeftoverFile() {
+        let session = FakeSession()
+        session.files["/home/u/.config/kcminputrc"] = "[Libinput][1739][52934][SYNA801A:00 06CB:CEC6 Touchpad]\nNaturalScroll=true\n"
+        session.files["/home/u/.config/touchpadxlibinputrc"] = Self.touchpadxlibinputrc
+        session.display = ":0"
+        let noSway = "; no sway running (no sway-ipc socket at $SWAYSOCK or in $XDG_RUNTIME_DIR)"
+        for (desktop, why) in [("XFCE", "XDG_CURRENT_DESKTOP=XFCE; cannot connect to the X server :0" + noSway),
+                               ("KDE", "XDG_CURRENT_DESKTOP=KDE; cannot connect to the X server :0"),
+                               (nil, "XDG_CURRENT_DESKTOP unset; cannot connect to the X server :0" + noSway)] as [(String?, String)] {
+            #expect(DesktopSettings.search(in: session.environment(desktop: desktop, session: "x11")) == .unanswered(why: why),
+                    "\(desktop ?? "unset"): the X server did not answer")
+        }
+        session.display = nil
+        session.sway = [FakeSession.noReply]
+        #expect(DesktopSettings.search(in: session.environment(desktop: nil))
+                == .unanswered(why: "XDG_CURRENT_DESKTOP unset; sway at /run/user/1000/sway-ipc.1000.500.sock did not answer get_inputs within 1 s"))
+
+        // libX11 or libXi cannot be loaded: the X server will never answer, and Plasma's own
+        // file is the best there is.
+        session.sway = []
+        session.display = ":0"
+        session.xServerFailure = "libXi.so.6: cannot open shared object file: No such file or directory"
+        let found = DesktopSettings.search(in: session.environment(desktop: "KDE", session: "x11")).answer
+        #expect(found?.value == true)
+        #expect(found?.source == "KDE /home/u/.config/touchpadxlibinputrc [SynPS/2 Synaptics TouchPad] naturalScroll")
     }
 
     @Test func anUnknownDesktopReadsOnlyFilesADesktopWrote() {
