@@ -160,6 +160,18 @@ private func oneSwayChange(_ ours: Int32, _ sway: Int32, counting watches: Probe
     }
 }
 
+/// A query that asks `probe` and reads nothing of the session running the tests: no watch of
+/// its desktop or X server unless a test passes one, and no driver glides to ask about whatever
+/// the session is (`DesktopQuery`'s defaults are the session's: in an X11 terminal the daemon
+/// asked the desktop where a test said it must not).
+private func testQuery(probe: @escaping @Sendable ([DeviceIdentity]) -> DesktopQuery.Answer,
+                       watchChanges: @escaping (Logger) -> (any DesktopWatch)? = { _ in nil },
+                       openServerWatch: @escaping @Sendable () -> ServerWatchOpening? = { nil },
+                       watchServerStart: @escaping (Logger) -> (any DesktopWatch)? = { _ in nil }) throws -> DesktopQuery {
+    try DesktopQuery(probe: probe, watchChanges: watchChanges, openServerWatch: openServerWatch,
+                     watchServerStart: watchServerStart, tellsDriverGlides: false)
+}
+
 /// Runs a daemon with no devices, asking `desktop`, until `logger` ends it (a watchdog ends it
 /// after 10 s); nothing reloads.
 private func runUntilLogged(_ engine: Engine, logger: Logger, desktop: DesktopQuery) throws {
@@ -179,7 +191,7 @@ private func runUntilLogged(_ engine: Engine, logger: Logger, desktop: DesktopQu
 struct DesktopQueryTests {
     @Test func theAnswerComesOnTheDescriptorAndAskingDoesNotWait() throws {
         let gate = Gate()
-        let query = try DesktopQuery { _ in gate.wait(); return .found(DesktopSettings.Answer(true, "test desktop")) }
+        let query = try testQuery { _ in gate.wait(); return .found(DesktopSettings.Answer(true, "test desktop")) }
         #expect(query.ask(), "returns while the probe still waits at the gate")
         #expect(!readable(query.fileDescriptor, within: 0))
         #expect(query.receive() == nil, "no answer yet")
@@ -193,7 +205,7 @@ struct DesktopQueryTests {
     }
 
     @Test func noDesktopSettingIsAnAnswerToo() throws {
-        let query = try DesktopQuery { _ in .none(why: "no desktop here") }
+        let query = try testQuery { _ in .none(why: "no desktop here") }
         query.ask()
         #expect(readable(query.fileDescriptor, within: 5000))
         let answer = try #require(query.receive())
@@ -207,7 +219,7 @@ struct DesktopQueryTests {
         let gate = Gate(), entered = Gate()
         defer { gate.open() }
         let probes = ProbeCounter()
-        let query = try DesktopQuery { _ in
+        let query = try testQuery { _ in
             let n = probes.next()
             if n == 1 {
                 entered.open()
@@ -235,7 +247,7 @@ struct DesktopQueryTests {
     @Test func aHangingQueryDoesNotDelayTheLoop() throws {
         let gate = Gate()
         defer { gate.open() }
-        let query = try DesktopQuery { _ in gate.wait(); return .found(DesktopSettings.Answer(true, "slow desktop")) }
+        let query = try testQuery { _ in gate.wait(); return .found(DesktopSettings.Answer(true, "slow desktop")) }
         let engine = Engine()
         var faster = Configuration()
         faster.scroll.speed = 48
@@ -256,7 +268,7 @@ struct DesktopQueryTests {
     }
 
     @Test func theAnswerIsAppliedWhenItComes() throws {
-        let query = try DesktopQuery { _ in .found(DesktopSettings.Answer(true, "test desktop")) }
+        let query = try testQuery { _ in .found(DesktopSettings.Answer(true, "test desktop")) }
         let engine = Engine()
         let logger = Logger(label: "flickd-test") { _ in TerminateOnLine(prefix: "natural scrolling: auto → true (test desktop)") }
         try runUntilLogged(engine, logger: logger, desktop: query)
@@ -267,7 +279,7 @@ struct DesktopQueryTests {
         var explicit = Configuration()
         explicit.scroll.natural = .off
         explicit.output.mode = .wheel
-        let query = try DesktopQuery { _ in Issue.record("asked"); return .none(why: "asked") }
+        let query = try testQuery { _ in Issue.record("asked"); return .none(why: "asked") }
         let engine = Engine(configuration: explicit)
         let logger = Logger(label: "flickd-test") { _ in TerminateOnLine(prefix: "natural scrolling: false (scroll.natural = false in the configuration") }
         let daemon = try Daemon(engine: engine, wheel: RecordingWheel(), monitor: nil, logger: logger, desktop: query) { explicit }
@@ -285,7 +297,7 @@ struct DesktopQueryTests {
         explicit.scroll.natural = .off
         explicit.output.mode = .touchpad
         let virtual = PerDeviceNaturalScrolling.Entry(device: VirtualTouchpad.identity, natural: true)
-        let query = try DesktopQuery { devices in
+        let query = try testQuery { devices in
             #expect(devices == [VirtualTouchpad.identity], "in touchpad mode the answer must hold the virtual pad's own setting")
             return .found(DesktopSettings.Answer(true, "KDE test", perDevice: PerDeviceNaturalScrolling(entries: [virtual], source: "kcminputrc")))
         }
@@ -309,7 +321,7 @@ struct DesktopQueryTests {
         explicit.output.mode = .touchpad
         let (ours, sway) = try socketPair()
         defer { close(sway) }
-        let query = try DesktopQuery(probe: { _ in .found(DesktopSettings.Answer(true, "sway test")) },
+        let query = try testQuery(probe: { _ in .found(DesktopSettings.Answer(true, "sway test")) },
                                      watchChanges: oneSwayChange(ours, sway, counting: ProbeCounter()))
         let line = "natural scrolling: false (scroll.natural = false in the configuration, for touchscreen coasts; a touchpad's glide on flickd virtual touchpad goes the way the desktop's own setting scrolls it)"
         let lines = LevelledLines(endAfter: 2, of: line)
@@ -328,7 +340,7 @@ struct DesktopQueryTests {
         defer { close(sway) }
         let probes = ProbeCounter()
         let watches = ProbeCounter()
-        let query = try DesktopQuery(probe: { _ in
+        let query = try testQuery(probe: { _ in
             // The second ask is answered after the change.
             .found(DesktopSettings.Answer(probes.next() != 1, "sway test"))
         }, watchChanges: oneSwayChange(ours, sway, counting: watches))
@@ -346,7 +358,7 @@ struct DesktopQueryTests {
         let (ours, sway) = try socketPair()
         defer { close(sway) }
         let probes = ProbeCounter()
-        let query = try DesktopQuery(probe: { _ in
+        let query = try testQuery(probe: { _ in
             probes.next() == 1 ? .found(DesktopSettings.Answer(true, "test desktop"))
                 : .unanswered(why: "gsettings did not answer within 5 s (killed)")
         }, watchChanges: oneSwayChange(ours, sway, counting: ProbeCounter()))
@@ -366,7 +378,7 @@ struct DesktopQueryTests {
         let (ours, sway) = try socketPair()
         defer { close(sway) }
         let probes = ProbeCounter()
-        let query = try DesktopQuery(probe: { _ in
+        let query = try testQuery(probe: { _ in
             _ = probes.next()
             return .found(DesktopSettings.Answer(true, "test desktop"))
         }, watchChanges: oneSwayChange(ours, sway, counting: ProbeCounter()))
@@ -386,7 +398,7 @@ struct DesktopQueryTests {
         let answered = Connection()
         defer { answered.close() }
         let probes = ProbeCounter()
-        let query = try DesktopQuery(probe: { _ in
+        let query = try testQuery(probe: { _ in
             probes.next() == 1 ? .none(why: "no sway running") : .found(DesktopSettings.Answer(true, "sway test"))
         }, watchChanges: { logger in
             guard sway == nil, let watch = try? SwaySessionWatch(socket: nil, runtimeDirectory: runtime.path, logger: logger) else {
@@ -416,7 +428,7 @@ struct DesktopQueryTests {
         let probes = ProbeCounter()
         let openings = ProbeCounter()
         let probedBeforeOpening = ProbeCounter()
-        let query = try DesktopQuery(probe: { _ in
+        let query = try testQuery(probe: { _ in
             _ = threads.next()
             return .found(DesktopSettings.Answer(probes.next() != 1, "x test"))
         }, watchChanges: { _ in nil }, openServerWatch: {
@@ -439,7 +451,7 @@ struct DesktopQueryTests {
     @Test func aChangeTheServerWatchReportsIsAskedAgain() throws {
         let watch = try PipeWatch()
         let probes = ProbeCounter()
-        let query = try DesktopQuery(probe: { _ in
+        let query = try testQuery(probe: { _ in
             let number = probes.next()
             // The ask made when the watch came reads the old setting; it changes after.
             if number == 2 { watch.signal() }
@@ -457,7 +469,7 @@ struct DesktopQueryTests {
     @Test func aServerWatchThatCannotOpenIsTriedAgainAndLoggedOnce() throws {
         let change = try PipeWatch()
         let openings = ProbeCounter()
-        let query = try DesktopQuery(probe: { _ in .found(DesktopSettings.Answer(true, "x test")) },
+        let query = try testQuery(probe: { _ in .found(DesktopSettings.Answer(true, "x test")) },
                                      watchChanges: { _ in change }, openServerWatch: {
                                          _ = openings.next()
                                          return .failed(why: "no X server")
@@ -480,7 +492,7 @@ struct DesktopQueryTests {
         let start = try PipeWatch(says: .started, source: "X0 for an X server to start")
         let openings = ProbeCounter()
         let startsMade = ProbeCounter()
-        let query = try DesktopQuery(probe: { _ in .found(DesktopSettings.Answer(true, "x test")) },
+        let query = try testQuery(probe: { _ in .found(DesktopSettings.Answer(true, "x test")) },
                                      watchChanges: { _ in nil }, openServerWatch: {
                                          switch openings.next() {
                                          case 1:
@@ -512,7 +524,7 @@ struct DesktopQueryTests {
     /// The X server goes away (a logout): the log says its watch ended, and when it comes back.
     @Test func aServerWatchThatEndsIsLogged() throws {
         let watch = try PipeWatch(ending: true)
-        let query = try DesktopQuery(probe: { _ in .found(DesktopSettings.Answer(true, "x test")) },
+        let query = try testQuery(probe: { _ in .found(DesktopSettings.Answer(true, "x test")) },
                                      watchChanges: { _ in nil }, openServerWatch: {
                                          watch.signal()
                                          return .opened(watch)
