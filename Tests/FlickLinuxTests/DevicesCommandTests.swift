@@ -213,3 +213,27 @@ extension DevicesCommandTests {
             == "configuration: /etc/flickd/config.toml")
     }
 }
+
+extension DevicesCommandTests {
+    /// A touchpad the daemon leaves alone says why (libinput ignores it; another seat's), and a
+    /// mouse whose node has keyboard keys is used while either stop setting is on, as the
+    /// daemon's `role(for:)` opens it.
+    @Test func excludedDevicesSayWhyAndAMouseWithKeysFollowsBothStopSettings() throws {
+        let (devices, nodes) = try Self.laptop()
+        var ignored = try devices.node(7, .other, name: "DualSense Wireless Controller Touchpad")
+        ignored.exclusion = .libinputIgnores
+        var seat1 = try devices.node(8, .other, name: "Second Seat TouchPad")
+        seat1.exclusion = .otherSeat("seat1")
+        var combo = try devices.node(9, .mouse, name: "Logitech K400 Plus")
+        combo.hasKeys = true
+        let buttonOff = try Self.configuration("[stop]\nbutton = false\n")
+        let text = DeviceListing.list(nodes + [ignored, seat1, combo], from: devices, configuration: buttonOff).text
+        #expect(text.contains("kind:        other\n    used:        no: libinput ignores it (LIBINPUT_IGNORE_DEVICE)\n"), "\(text)")
+        #expect(text.contains("kind:        other\n    used:        no: on seat1, not seat0\n"), "\(text)")
+        #expect(text.contains("\"Logitech K400 Plus\"\n    kind:        mouse\n    used:        to stop a coast"), "\(text)")
+        #expect(text.contains("\"Logitech USB Receiver\"\n    kind:        mouse\n    used:        no: stop.button is false"), "\(text)")
+        let bothOff = try Self.configuration("[stop]\nbutton = false\nkey = false\n")
+        let off = DeviceListing.list([combo], from: devices, configuration: bothOff).text
+        #expect(off.contains("used:        no: stop.button and stop.key are false (a button or key press does not stop a coast)"), "\(off)")
+    }
+}

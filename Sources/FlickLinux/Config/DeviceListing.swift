@@ -66,14 +66,18 @@ public enum DeviceListing {
         }
         switch node.kind {
         case .other:
-            text += field("used", "no: not a touchpad, touchscreen, mouse or keyboard")
+            // A touchpad or the like that flickd leaves alone says why (libinput ignores it, another seat's).
+            text += field("used", "no: \(node.exclusion.map { "\($0)" } ?? "not a touchpad, touchscreen, mouse or keyboard")")
             return nil
         case .mouse, .keyboard:
-            let (stops, key, press) = node.kind == .mouse ? (engine.configuration.stop.button, "stop.button", "a button press")
-                                                          : (engine.configuration.stop.key, "stop.key", "a key press")
+            let stop = engine.configuration.stop
+            // A mouse whose node has keyboard keys stops coasts with either (`Daemon.role(for:)`).
+            let (stops, key, press) = node.kind == .mouse && node.hasKeys
+                ? (stop.button || stop.key, "stop.button and stop.key are", stop.button == stop.key ? "a button or key press" : stop.button ? "a button press" : "a key press")
+                : node.kind == .mouse ? (stop.button, "stop.button is", "a button press") : (stop.key, "stop.key is", "a key press")
             // The daemon opens a mouse or keyboard only to stop coasts with it.
             guard stops else {
-                text += field("used", "no: \(key) is false (\(press) does not stop a coast)")
+                text += field("used", "no: \(key) false (\(press) does not stop a coast)")
                 return nil
             }
             // Opened only to show whether the daemon could; nothing is read.
