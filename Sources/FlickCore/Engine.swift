@@ -493,8 +493,13 @@ public final class Engine {
 
     /// Moves or lifts the virtual fingers (`output` `.touchpad`).
     private func tickFingers(at time: Instant) -> WheelOutput {
-        if fingers.isGliding, let due = fingers.nextDeadline, time - due > stallLimit {
+        if fingers.isGliding, let due = fingers.nextDeadline,
+           time - due > stallLimit || fingers.landingDelay.map({ $0 > stallLimit }) == true {
             // The machine was asleep: freeze rather than jump; the settle frames follow (the first at once).
+            // A release handled that late (after a suspend, a stopped process: the kernel kept
+            // its events) glides no more than the wheel's coast would: its landing's write put
+            // the first frame's deadline after it, so only the landing's delay tells. The fingers
+            // that landed rest and lift.
             stop(at: time, reason: .stall)
         }
         let (frame, ended) = fingers.advance(to: time)

@@ -87,7 +87,8 @@ public struct TouchFrame: Hashable, Sendable, CustomStringConvertible {
 /// to nothing (GTK does; Qt drops every event the X server handled before Qt handled the device
 /// switch, docs/APPS.md). The model's clock starts `lead` early, and the
 /// fingers catch up with it at most `maximumCatchUp` times its speed: the handover (landing,
-/// dropped frame, reaction time) leaves no hole in the content's motion. When the model comes
+/// dropped frame, reaction time) leaves no hole in the content's motion. Fingers not caught up
+/// when the model ends stop where they are. When the model comes
 /// to rest (or at `coast.max_duration`) the fingers rest `restBeforeLift`, then lift.
 ///
 /// A stop (touch, key, button, device removed, reconfigure, shutdown) freezes the fingers at
@@ -183,7 +184,11 @@ public struct VirtualFingers: Sendable {
     public static let heldWrite = Duration.milliseconds(2)
 
     /// How much faster than the model the fingers may move while they catch up with it (after
-    /// the make-up, with the lead, or after the ramp of a fast release).
+    /// the make-up, with the lead, after the ramp of a fast release or a landing written late),
+    /// to the model's end: fingers still behind then stop where they are, and the rest of the
+    /// travel is dropped (2.4 mm of 152 at 1500 mm/s with `deceleration_rate = 0.99`, 40 mm of
+    /// 502 at 1000 mm/s and 0.998 with the landing written 150 ms late), so the glide's last
+    /// frames are as slow as the model's.
     public static let maximumCatchUp = 1.3
 
     /// The least first motion frame of a new landing, mm along the motion. libinput (1.22)
@@ -263,7 +268,8 @@ public struct VirtualFingers: Sendable {
     /// Starting the model this much earlier, the fingers catch up with where the content would
     /// be had the finger gone on, within the speed-increase cap and `maximumCatchUp`, so the
     /// glide continues the finger's speed instead of opening with a hole. The travel is the
-    /// model's all the same; the glide ends `lead` sooner.
+    /// model's all the same, where the fingers catch up before its end (`maximumCatchUp`); the
+    /// glide ends `lead` sooner.
     public static let lead = Duration.milliseconds(16)
 
     /// The motion ends when the model is this close to where it comes to rest, mm, and the
@@ -323,6 +329,10 @@ public struct VirtualFingers: Sendable {
         /// not judged by libinput either, and the ramp goes on from the speed before it.
         var speedBefore = 0.0
         var lastWritten: Instant?
+        /// The release's time (its kernel stamp), and how long after it the landing reached the
+        /// kernel (flickd's reaction; zero until it is reported, and when continuing).
+        let released: Instant
+        var landingDelay: Duration = .zero
         /// Continuing resting fingers: how they rested (since when, and the settle frames still
         /// owed for a motion that stopped while moving), given back by a stop before the first
         /// frame moves them (`freeze`). nil after a landing.
@@ -417,6 +427,15 @@ public struct VirtualFingers: Sendable {
         case .gliding: return true
         case .up, .resting: return false
         }
+    }
+
+    /// How long after the release its landing reached the kernel (`frameWritten(at:)`), while the
+    /// fingers that landed for it have not moved yet; nil otherwise. The model runs from the
+    /// release, so the fingers would catch up with all of it: `Engine` takes one later than its
+    /// stall limit (a release handled after a suspend, a stopped process) for a stall.
+    public var landingDelay: Duration? {
+        guard case .gliding(let glide) = state, glide.distance == 0, glide.makeUp > 0 else { return nil }
+        return glide.landingDelay
     }
 
     /// When `advance(to:)` next has a frame to write; nil when the fingers are up.
@@ -531,7 +550,7 @@ public struct VirtualFingers: Sendable {
                                makeUp: makeUp, firstStart: first, secondStart: second, end: end,
                                finalDistance: finalDistance, settles: settles, reachesEdge: reachesEdge, opening: opening,
                                nextFrame: time + firstInterval, interval: firstInterval,
-                               lastFrame: time, lastModelTime: time, resumedFrom: resumedFrom))
+                               lastFrame: time, lastModelTime: time, released: time, resumedFrom: resumedFrom))
         return Start(lift: lift, landing: landing)
     }
 
@@ -672,22 +691,35 @@ public struct VirtualFingers: Sendable {
             // after a held-up write the model's (which takes the hold-up, less `heldWrite`, as
             // lag) can be longer, and a frame at the top speed then came out at 2000 mm/s in
             // 8 ms, over libinput's 20 mm at 12 ms. The shorter of the two bounds the frame.
-            let interval = max(Self.framePeriod.seconds / 8,
+            var interval = max(Self.framePeriod.seconds / 8,
                                min((modelTime - glide.lastModelTime).seconds, (time - glide.lastFrame).seconds))
+            if glide.opening == .resumed {
+                // The first frame of a continued glide (its model ended or not) counts from the
+                // release's kernel stamp, and libinput judges no frame after the fingers' rest: a
+                // release handled late would open with the ramp's speed times the whole delay in
+                // one frame (15 mm at 50 ms), a jump in the content. It moves one frame period's
+                // worth at most, as the make-up after a landing counts from the landing's write.
+                interval = min(interval, Self.framePeriod.seconds)
+            }
             // The make-up frame's interval is chosen for its length (`makeUpInterval`).
             var allowed = opening == .makeUp ? Double.infinity
                 : min(glide.lastSpeed + Self.maximumSpeedIncrease, Self.maximumSpeed) * interval
-            if opening == .done && !ended && glide.distance > 0 {
-                // Catching up (the lead, a ramp from rest) never runs faster than
-                // `maximumCatchUp` times the model: the content speeds up a little for a few
-                // frames instead of jumping ahead.
-                let t = modelTime < glide.origin ? 0 : (modelTime - glide.origin).seconds
+            if opening == .done && glide.distance > 0 {
+                // Catching up (the lead, a ramp from rest, a late landing) never runs faster
+                // than `maximumCatchUp` times the model: the content speeds up a little for a
+                // few frames instead of jumping ahead. The last frame too: fingers still behind
+                // when the model ends stop where this frame puts them, the rest dropped. Moving
+                // it then, after the content had crawled, was a jump up to the top speed, and
+                // the lift 200 ms after fast frames let a browser fling (the settle frames are
+                // only for glides that stop while moving).
+                let modelEnd = min(modelTime, glide.end)
+                let t = modelEnd < glide.origin ? 0 : (modelEnd - glide.origin).seconds
                 let modelSpeed = glide.deceleration.velocity(after: t, velocity: glide.speed)
                 allowed = min(allowed, Self.maximumCatchUp * modelSpeed * interval)
             }
             let step = max(0, min(wanted - glide.distance, allowed))
             let distance = glide.distance + step
-            let done = ended && distance >= glide.finalDistance - 1e-9
+            let done = ended
             // libinput judges the frame after the make-up as if the fingers had been at rest (it
             // resets their history when the landing's finger count settles, so a long frame
             // there was seen discarded as a jump at 600 mm/s), and the frame after a resumed
@@ -760,6 +792,7 @@ public struct VirtualFingers: Sendable {
         // A landing written late delays the handover, which the lead's catch-up absorbs; it
         // is not a motion frame whose interval the next one must match.
         let landing = glide.distance == 0 && glide.makeUp > 0
+        if landing { glide.landingDelay = max(glide.landingDelay, time - glide.released) }
         let held = time - glide.lastFrame
         if held > Self.heldWrite && !landing { glide.lag = glide.lag + (held - Self.heldWrite) }
         if let before = glide.lastWritten, time - before > Self.unjudgedInterval, !landing {

@@ -422,4 +422,40 @@ import FlickTestSupport
         #expect(pad.script.coastEndReasons == [.maxDuration])
         #expect(pad.actions == [.land, .move, .lift])
     }
+
+    /// A pad whose frames the daemon writes `late` after the release it handles (its landing's
+    /// write reported then, as the daemon reports every write), and on time after it.
+    static func handledLate(_ late: Duration) -> (pad: Pad, release: Instant) {
+        let pad = Pad()
+        var handled: Instant?
+        pad.script.engine.onTouchFrame = { [unowned pad] frame, time in
+            pad.frames.append((time, frame))
+            // The first frame is the landing, written when flickd reads the release.
+            let written = max(time, handled ?? time + late)
+            handled = handled ?? written
+            pad.script.engine.touchFrameWritten(at: written)
+        }
+        pad.flick(Vector(x: 0, y: 20))
+        return (pad, pad.script.now)
+    }
+
+    @Test("a release flickd reads 2 s after its stamp (a stopped process, a suspend; the kernel kept the events): the fingers land, glide not, rest and lift, as the wheel's coast stops")
+    func releaseHandledAfterAStall() throws {
+        let (pad, release) = Self.handledLate(.seconds(2))
+        pad.script.wait(.seconds(4))
+        #expect(pad.actions == [.land, .lift], "no glide: \(pad.frames.count) frames")
+        #expect(pad.script.coastEndReasons == [.stall])
+        let lift = try #require(pad.frames.last { $0.frame.action == .lift })
+        #expect(lift.time - (release + .seconds(2)) >= VirtualFingers.restBeforeLift, "no land-and-lift within the tap timeout")
+        #expect(!pad.script.engine.hasFingersDown)
+    }
+
+    @Test("a release read 300 ms after its stamp, under the stall limit, still glides")
+    func releaseHandledLateGlides() throws {
+        let (pad, _) = Self.handledLate(.milliseconds(300))
+        pad.script.wait(.seconds(6))
+        #expect(pad.actions == [.land, .move, .lift])
+        #expect(pad.script.coastEndReasons == [.finished])
+        #expect(pad.travel.y > 30)
+    }
 }
