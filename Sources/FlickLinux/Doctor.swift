@@ -245,6 +245,8 @@ public struct Doctor {
             "log out of every session and back in (or reboot): the session and the systemd user manager keep the groups they started with"
         /// Starts the service now and at every login.
         public static let enableService = "systemctl --user enable --now flickd"
+        /// Starts the kernel installed since boot, where the running one's modules are gone.
+        public static let reboot = "reboot (into the kernel installed since boot, whose modules are there)"
     }
 
     private let probe: any SystemProbe
@@ -274,8 +276,9 @@ public struct Doctor {
             checks.append(Check(title: "user", status: .warning,
                                 detail: "running as root, which may open every device: run `flickd doctor` as the user whose session flickd serves to see what that user can do"))
         }
-        checks.append(uinputModule())
-        checks.append(uinputWritable())
+        let uinput = uinputState()
+        checks.append(uinputModule(uinput))
+        checks.append(uinputWritable(uinput))
         checks += touchChecks(touch, group: group, user: user)
         checks.append(groupCheck(group, user: user, devicesDenied: touch.denied))
         checks.append(service())
@@ -350,19 +353,63 @@ public struct Doctor {
 
     // MARK: uinput
 
-    private func uinputModule() -> Check {
+    /// What the uinput checks found, asked once: opening /dev/uinput may load the module.
+    private struct UinputState {
+        /// /dev/uinput exists.
+        var node: Bool
+        /// The module is loaded or built into the kernel (`UinputDevice.moduleInKernel`).
+        var inKernel: Bool
+        /// Why /dev/uinput does not open as the daemon opens it; nil when it does or is missing.
+        var openError: SystemError?
+        /// The running kernel's module directory, gone since boot (`UinputDevice.modulesGoneSinceBoot`).
+        var modulesGone: String?
+        /// A static node: /dev/uinput with no module behind it, made at boot by systemd's
+        /// kmod-static-nodes. Opening it loads the module, where the opener may open it;
+        /// `udevadm trigger` cannot reach it (no device in sysfs).
+        var staticNode: Bool { node && !inKernel }
+    }
+
+    private func uinputState() -> UinputState {
+        let node = probe.exists("/dev/uinput")
+        // Asked before the open below, which may load the module.
+        let inKernel = UinputDevice.moduleInKernel(exists: probe.exists, readFile: probe.readFile)
+        let modulesGone = UinputDevice.modulesGoneSinceBoot(exists: probe.exists, readFile: probe.readFile)
+        return UinputState(node: node, inKernel: inKernel, openError: node ? probe.uinputAccess() : nil, modulesGone: modulesGone)
+    }
+
+    /// The fix that loads uinput now: once, where flickd's modules-load file (installed)
+    /// loads it at boot, else now and at every boot; a reboot where nothing can load it now.
+    private func loadUinputFix(_ uinput: UinputState) -> String {
+        if uinput.modulesGone != nil { return Fix.reboot }
+        return UinputDevice.installedFile(UinputDevice.modulesLoadFiles, exists: probe.exists) == nil ? Fix.loadUinput : Fix.loadUinputNow
+    }
+
+    private func uinputModule(_ uinput: UinputState) -> Check {
         let title = "uinput module"
         if probe.exists("/sys/module/uinput") {
             return Check(title: title, status: .ok, detail: "loaded (/sys/module/uinput)")
         }
-        if let builtIn = uinputBuiltInList() {
+        if let builtIn = UinputDevice.builtInList(readFile: probe.readFile) {
             return Check(title: title, status: .ok, detail: "built into the kernel (\(builtIn) lists uinput.ko)")
         }
-        if probe.exists("/dev/uinput") {
+        if uinput.node {
             // systemd's kmod-static-nodes makes the nodes of modules not loaded yet at boot, from
-            // their devname aliases; the first open of one loads its module.
+            // their devname aliases; the first open of one loads its module, where the opener
+            // may open it (root's alone, unless flickd's rule was there at boot: static_node=).
+            let node = "/dev/uinput is a static node (made at boot by systemd's kmod-static-nodes)"
+            let gone = uinput.modulesGone.map { ": \(UinputDevice.modulesGoneCause($0))" } ?? ""
+            if let error = uinput.openError, error.isPermissionDenied {
+                return Check(title: title, status: .failure,
+                             detail: "not loaded: \(node), whose first open would load the module, but this user cannot open it (\(error.reason))\(gone.isEmpty ? "; the fix loads it" : gone)",
+                             fix: loadUinputFix(uinput))
+            }
+            if let error = uinput.openError, error.isMissing {
+                return Check(title: title, status: .failure,
+                             detail: "not loaded: \(node), and the kernel could not load the module when it was opened (\(error.reason))\(gone.isEmpty ? "; `sudo modprobe uinput` loads it or says why" : gone)",
+                             fix: loadUinputFix(uinput))
+            }
             return Check(title: title, status: .ok,
-                         detail: "not loaded yet: /dev/uinput is a static node (made at boot by systemd's kmod-static-nodes), and the kernel loads the module when flickd first opens it")
+                         detail: "not loaded yet: \(node), and the kernel loads the module when flickd first opens it")
         }
         if let installed = UinputDevice.installedFile(UinputDevice.modulesLoadFiles, exists: probe.exists) {
             // Writing the file again to /etc would change nothing, and would shadow the package's.
@@ -375,20 +422,9 @@ public struct Doctor {
                      fix: Fix.loadUinput)
     }
 
-    /// The running kernel's modules.builtin when it lists uinput.ko (the module is part of the
-    /// kernel, and /sys/module/uinput may not exist); nil when it does not or cannot be read.
-    private func uinputBuiltInList() -> String? {
-        guard case .success(let release) = probe.readFile("/proc/sys/kernel/osrelease") else { return nil }
-        let path = "/lib/modules/\(Self.firstLine(release))/modules.builtin"
-        guard case .success(let list) = probe.readFile(path) else { return nil }
-        // Lines are paths under the kernel tree: kernel/drivers/input/misc/uinput.ko.
-        let listed = list.split(separator: "\n").contains { $0 == "uinput.ko" || $0.hasSuffix("/uinput.ko") }
-        return listed ? path : nil
-    }
-
-    private func uinputWritable() -> Check {
+    private func uinputWritable(_ uinput: UinputState) -> Check {
         let title = "/dev/uinput writable"
-        guard probe.exists("/dev/uinput") else {
+        guard uinput.node else {
             if probe.exists("/sys/module/uinput") {
                 return Check(title: title, status: .failure,
                              detail: "uinput is loaded but there is no /dev/uinput node (a container without the host's /dev?); flickd must run where the device node is")
@@ -397,20 +433,47 @@ public struct Doctor {
                          fix: "sudo modprobe uinput")
         }
         // Opened as the daemon opens it to create its device, not judged by access(W_OK).
-        guard let error = probe.uinputAccess() else {
+        guard let error = uinput.openError else {
             return Check(title: title, status: .ok, detail: "yes (opens read-write, as flickd opens it)")
         }
-        if error.isPermissionDenied, let installed = UinputDevice.installedFile(UinputDevice.udevRuleFiles, exists: probe.exists) {
+        let installed = UinputDevice.installedFile(UinputDevice.udevRuleFiles, exists: probe.exists)
+        if error.isPermissionDenied, uinput.staticNode, let gone = uinput.modulesGone {
+            // The rule, installed, gives the static node to the seat's user at the next boot
+            // (static_node=); nothing applies it before, nor loads the module.
+            let cause = "uinput is not loaded and /dev/uinput is the static node made at boot, root's alone; \(UinputDevice.modulesGoneCause(gone))"
+            if let installed {
+                return Check(title: title, status: .failure,
+                             detail: "no (\(error.reason)), though flickd's udev rule is installed (\(installed)): \(cause)", fix: Fix.reboot)
+            }
+            return Check(title: title, status: .failure,
+                         detail: "no (\(error.reason)): \(cause); flickd's udev rule gives /dev/uinput to the user at the seat from then on (the fix writes it; scripts/install and the package install it)",
+                         fix: "\(UinputDevice.writeUdevRule), then \(Fix.reboot)")
+        }
+        // Where uinput is not in the kernel, udev cannot handle the static node (`udevadm trigger
+        // /dev/uinput` says "No such device"): the fix loads the module first, whose "add" event
+        // applies the rule.
+        let loadFirst = uinput.staticNode ? UinputDevice.loadModuleFirst : ""
+        let staticNode = "uinput is not loaded, and /dev/uinput is the static node made at boot, root's alone, which udev hands over only once the module loads (the fix loads it first)"
+        if error.isPermissionDenied, let installed {
             // Writing the rule again to /etc would not help, would shadow the package's and
             // outlive its purge: the rule is there, and the cause is elsewhere.
+            let why = uinput.staticNode ? "\(staticNode); should it stay denied: \(UinputDevice.installedRuleCauses)"
+                : "\(UinputDevice.installedRuleCauses) (the fix applies the rule now)"
             return Check(title: title, status: .failure,
-                         detail: "no (\(error.reason)), though flickd's udev rule is installed (\(installed)): \(UinputDevice.installedRuleCauses) (the fix applies the rule now); or give /dev/uinput to a group you are in",
-                         fix: Fix.applyUinputRule)
+                         detail: "no (\(error.reason)), though flickd's udev rule is installed (\(installed)): \(why); or give /dev/uinput to a group you are in",
+                         fix: loadFirst + Fix.applyUinputRule)
         }
         if error.isPermissionDenied {
+            let why = uinput.staticNode ? "\(staticNode); then " : ""
             return Check(title: title, status: .failure,
-                         detail: "no (\(error.reason)): flickd's udev rule gives /dev/uinput to the user at the seat (the fix writes it; scripts/install and the package install it), or give it to a group you are in",
-                         fix: Fix.uinputRule)
+                         detail: "no (\(error.reason)): \(why)flickd's udev rule gives /dev/uinput to the user at the seat (the fix writes it; scripts/install and the package install it), or give it to a group you are in",
+                         fix: loadFirst + Fix.uinputRule)
+        }
+        if error.isMissing, uinput.staticNode {
+            let why = uinput.modulesGone.map(UinputDevice.modulesGoneCause) ?? "`sudo modprobe uinput` loads it or says why"
+            return Check(title: title, status: .failure,
+                         detail: "no (\(error.reason)): /dev/uinput is the static node made at boot, and the kernel could not load uinput behind it; \(why)",
+                         fix: loadUinputFix(uinput))
         }
         return Check(title: title, status: .failure, detail: "no: \(error)")
     }

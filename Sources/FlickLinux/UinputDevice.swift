@@ -13,10 +13,13 @@ final class UinputDevice {
     public static let udevRule = #"KERNEL=="uinput", SUBSYSTEM=="misc", OPTIONS+="static_node=uinput", TAG+="uaccess""#
     /// Where scripts/install puts the rule (the package installs it under /usr/lib/udev/rules.d).
     public static let udevRuleFile = "/etc/udev/rules.d/70-flickd-uinput.rules"
+    /// Writes `udevRule` to `udevRuleFile`, from any directory.
+    public static let writeUdevRule = "echo '\(udevRule)' | sudo tee \(udevRuleFile) >/dev/null"
     /// Writes `udevRule` to `udevRuleFile` and applies it to /dev/uinput now, from any directory:
-    /// the user's session gets its access without logging in again.
+    /// the user's session gets its access without logging in again. Only where uinput is in the
+    /// kernel (`moduleInKernel`): `udevadm trigger` needs the device behind the node.
     public static let installUdevRule =
-        "echo '\(udevRule)' | sudo tee \(udevRuleFile) >/dev/null && sudo udevadm control --reload && sudo udevadm trigger /dev/uinput"
+        "\(writeUdevRule) && sudo udevadm control --reload && sudo udevadm trigger /dev/uinput"
     /// Loads uinput now and has it loaded at every boot, from any directory.
     public static let loadModule = "sudo modprobe uinput && echo uinput | sudo tee /etc/modules-load.d/flickd-uinput.conf >/dev/null"
 
@@ -50,19 +53,100 @@ final class UinputDevice {
     public static let installedModuleCauses =
         "systemd-modules-load loads it at boot, so the likelier cause is that the file came after the last boot, or that the running kernel has no uinput module (modules of a kernel upgraded since boot replaced, a kernel built without it), which `sudo modprobe uinput` says"
 
+    /// What a fix that applies the udev rule runs first where uinput is not in the kernel: the
+    /// /dev/uinput there is the static node systemd's kmod-static-nodes made at boot, root's
+    /// alone, with no device behind it, so `udevadm trigger /dev/uinput` fails ("No such
+    /// device") and the rule reaches the node only with the module's own "add" event.
+    public static let loadModuleFirst = "\(loadModuleNow) && "
+
+    /// Whether uinput is in the running kernel: loaded (/sys/module/uinput), or built in (the
+    /// kernel's modules.builtin lists it, and /sys/module/uinput may not exist).
+    public static func moduleInKernel(exists: (String) -> Bool = Syscall.exists,
+                                      readFile: (String) -> Result<String, SystemError> = readText) -> Bool {
+        exists("/sys/module/uinput") || builtInList(readFile: readFile) != nil
+    }
+
+    /// The running kernel's modules.builtin when it lists uinput.ko (the module is part of the
+    /// kernel); nil when it does not or cannot be read.
+    public static func builtInList(readFile: (String) -> Result<String, SystemError> = readText) -> String? {
+        guard let release = kernelRelease(readFile: readFile) else { return nil }
+        let path = "/lib/modules/\(release)/modules.builtin"
+        guard case .success(let list) = readFile(path) else { return nil }
+        // Lines are paths under the kernel tree: kernel/drivers/input/misc/uinput.ko.
+        let listed = list.split(separator: "\n").contains { $0 == "uinput.ko" || $0.hasSuffix("/uinput.ko") }
+        return listed ? path : nil
+    }
+
+    /// The running kernel's module directory where it is gone although /dev/uinput, the static
+    /// node made at boot from that directory's modules.devname, shows it was there at boot: a
+    /// kernel upgraded since boot whose package removed it (Arch's does), so neither modprobe
+    /// nor opening the node can load uinput until a reboot. Nil where uinput is in the kernel,
+    /// there is no node, the directory is there, or the kernel's release cannot be read.
+    public static func modulesGoneSinceBoot(exists: (String) -> Bool = Syscall.exists,
+                                            readFile: (String) -> Result<String, SystemError> = readText) -> String? {
+        guard exists("/dev/uinput"), !moduleInKernel(exists: exists, readFile: readFile),
+              let release = kernelRelease(readFile: readFile) else { return nil }
+        let directory = "/lib/modules/\(release)"
+        return exists(directory) ? nil : directory
+    }
+
+    /// Why uinput cannot be loaded until a reboot, where the running kernel's `modules` are gone.
+    public static func modulesGoneCause(_ modules: String) -> String {
+        "the running kernel's modules (\(modules)) are gone (a kernel upgrade since boot removed them), so nothing can load uinput until a reboot"
+    }
+
+    /// The running kernel's release (`uname -r`), from /proc; nil when it cannot be read.
+    private static func kernelRelease(readFile: (String) -> Result<String, SystemError>) -> String? {
+        guard case .success(let text) = readFile("/proc/sys/kernel/osrelease") else { return nil }
+        let release = text.prefix { $0 != "\n" }
+        return release.isEmpty ? nil : String(release)
+    }
+
+    /// `clause` begun with a capital, to start a sentence.
+    private static func sentence(_ clause: String) -> String { clause.prefix(1).uppercased() + clause.dropFirst() }
+
+    /// The text of a file on this machine.
+    public static func readText(_ path: String) -> Result<String, SystemError> {
+        do { return .success(try TextFile.read(path)) } catch { return .failure(error) }
+    }
+
     /// The daemon's fix for /dev/uinput not writable, in sentences: apply the rule installed at
     /// `installedRule` (and why it did not help), or, where it is not installed, install it.
-    public static func permissionAdvice(installedRule: String?) -> String {
-        guard let installedRule else {
-            return "Install the udev rule that gives the logged-in user access (uaccess; scripts/install and the package do): `\(installUdevRule)`."
+    /// Where uinput is not in the kernel (`moduleInKernel`), the fix loads it first, the rule
+    /// then applying to its device; where the running kernel's `modulesGone`, it says to reboot.
+    public static func permissionAdvice(installedRule: String?, moduleInKernel: Bool = moduleInKernel(),
+                                        modulesGone: String? = modulesGoneSinceBoot()) -> String {
+        if !moduleInKernel, let modulesGone {
+            let cause = "the uinput module is not loaded and /dev/uinput is the node made at boot, root's alone; \(modulesGoneCause(modulesGone))"
+            guard let installedRule else {
+                return "\(sentence(cause)). Install the udev rule that gives the logged-in user access (uaccess) with `\(writeUdevRule)`, then reboot."
+            }
+            return "flickd's udev rule is installed (\(installedRule)), but \(cause). Reboot."
         }
-        return "flickd's udev rule is installed (\(installedRule)): \(installedRuleCauses). Apply it now with `\(applyUdevRule)`."
+        guard !moduleInKernel else {
+            guard let installedRule else {
+                return "Install the udev rule that gives the logged-in user access (uaccess; scripts/install and the package do): `\(installUdevRule)`."
+            }
+            return "flickd's udev rule is installed (\(installedRule)): \(installedRuleCauses). Apply it now with `\(applyUdevRule)`."
+        }
+        let notLoaded = "the uinput module is not loaded, and /dev/uinput is the node made at boot, root's alone, which udev hands over only once the module loads"
+        guard let installedRule else {
+            return "\(sentence(notLoaded)). Load it and install the udev rule that gives the logged-in user access (uaccess; scripts/install and the package do): `\(loadModuleFirst)\(installUdevRule)`."
+        }
+        return "flickd's udev rule is installed (\(installedRule)), but \(notLoaded). Load it and apply the rule with `\(loadModuleFirst)\(applyUdevRule)`; if access stays denied: \(installedRuleCauses)."
     }
 
     /// The daemon's fix for uinput not loaded, in sentences: load it now, where the
     /// modules-load file at `installedModules` loads it at boot (and why it is not loaded), or
-    /// now and at every boot.
-    public static func moduleAdvice(installedModules: String?) -> String {
+    /// now and at every boot; where the running kernel's `modulesGone`, reboot.
+    public static func moduleAdvice(installedModules: String?, modulesGone: String? = modulesGoneSinceBoot()) -> String {
+        if let modulesGone {
+            let cause = sentence(modulesGoneCause(modulesGone))
+            guard installedModules != nil else {
+                return "\(cause): reboot, then load it, now and at every boot, with `\(loadModule)`."
+            }
+            return "\(cause): reboot (flickd's modules-load file, installed, loads it at boot)."
+        }
         guard let installedModules else {
             return "Load it, now and at every boot, with `\(loadModule)` (scripts/install does both)."
         }

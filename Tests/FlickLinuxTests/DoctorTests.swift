@@ -46,6 +46,65 @@ import Testing
         #expect(builtIn.detail == "built into the kernel (/lib/modules/6.1.0-18-amd64/modules.builtin lists uinput.ko)", "\(builtIn.text)")
     }
 
+    /// uinput not loaded, and /dev/uinput the static node kmod-static-nodes made at boot, root's
+    /// alone (flickd's rule not there at boot): the user's open fails before the kernel would
+    /// load the module, and `udevadm trigger /dev/uinput` fails with no device behind the node.
+    /// Every fix loads the module first, whose "add" event lets udev apply the rule.
+    @Test(arguments: [[], ["/usr/lib/udev/rules.d/70-flickd-uinput.rules"]])
+    func aStaticUinputNodeTheUserCannotOpenHasTheModuleLoadedFirst(rules: [String]) throws {
+        var system = FakeSystem()
+        system.files = Set(["/dev/uinput", "/dev/input"] + rules)
+        system.fileContents["/proc/sys/kernel/osrelease"] = "6.1.0-18-amd64\n"
+        system.files.insert("/lib/modules/6.1.0-18-amd64")
+        system.uinputError = SystemError(errno: EACCES, call: "open", path: "/dev/uinput")
+        let checks = system.checks()
+        let module = try checks.one("uinput module")
+        #expect(module.status == .failure, "\(module.text)")
+        #expect(module.fix == "sudo modprobe uinput && echo uinput | sudo tee /etc/modules-load.d/flickd-uinput.conf >/dev/null", "\(module.text)")
+        #expect(module.detail.contains("cannot open it (Permission denied)"), "\(module.text)")
+        let writable = try checks.one("/dev/uinput writable")
+        #expect(writable.status == .failure)
+        let fix = try #require(writable.fix)
+        #expect(fix.hasPrefix("sudo modprobe uinput && "), "\(writable.text)")
+        #expect(fix == "sudo modprobe uinput && " + (rules.isEmpty ? UinputDevice.installUdevRule : UinputDevice.applyUdevRule), "\(writable.text)")
+        #expect(writable.detail.contains("static node made at boot"), "\(writable.text)")
+
+        // The daemon's error says the same.
+        let advice = UinputDevice.permissionAdvice(installedRule: rules.first, moduleInKernel: false, modulesGone: nil)
+        #expect(advice.contains("`sudo modprobe uinput && "), "\(advice)")
+    }
+
+    /// The static node, and the running kernel's modules gone since boot (Arch's kernel
+    /// package removes them on an upgrade): opening the node fails with ENODEV, or EACCES
+    /// before that, and modprobe cannot load uinput either. The fix is a reboot.
+    @Test(arguments: [ENODEV, EACCES])
+    func aStaticUinputNodeWhoseKernelModulesAreGoneNeedsAReboot(errno: Int32) throws {
+        var system = FakeSystem()
+        system.files = ["/dev/uinput", "/dev/input", "/usr/lib/modules-load.d/flickd-uinput.conf"]
+        system.fileContents["/proc/sys/kernel/osrelease"] = "6.12.1-arch1-1\n"
+        system.uinputError = SystemError(errno: errno, call: "open", path: "/dev/uinput")
+        let checks = system.checks()
+        let module = try checks.one("uinput module")
+        #expect(module.status == .failure && module.fix == Doctor.Fix.reboot, "\(module.text)")
+        #expect(module.detail.contains("the running kernel's modules (/lib/modules/6.12.1-arch1-1) are gone"), "\(module.text)")
+        let writable = try checks.one("/dev/uinput writable")
+        #expect(writable.status == .failure, "\(writable.text)")
+        #expect(writable.fix == (errno == ENODEV ? Doctor.Fix.reboot : "\(UinputDevice.writeUdevRule), then \(Doctor.Fix.reboot)"), "\(writable.text)")
+        #expect(UinputDevice.moduleAdvice(installedModules: "/usr/lib/modules-load.d/flickd-uinput.conf", modulesGone: "/lib/modules/6.12.1-arch1-1")
+                    .contains("reboot"))
+        #expect(UinputDevice.permissionAdvice(installedRule: "/usr/lib/udev/rules.d/70-flickd-uinput.rules", moduleInKernel: false,
+                                              modulesGone: "/lib/modules/6.12.1-arch1-1").hasSuffix("Reboot."))
+
+        // With the modules there, the kernel's refusal is modprobe's to explain.
+        system.files.insert("/lib/modules/6.12.1-arch1-1")
+        let loadable = system.checks()
+        #expect(try loadable.one("uinput module").fix == "sudo modprobe uinput")
+        if errno == ENODEV {
+            let writable = try loadable.one("/dev/uinput writable")
+            #expect(writable.fix == "sudo modprobe uinput" && writable.detail.contains("could not load uinput"), "\(writable.text)")
+        }
+    }
+
     /// Doctor opens /dev/uinput as the daemon does (read-write): where that fails, doctor says
     /// so with the same error, rather than judging by access(W_OK). Here /dev/uinput is
     /// usually missing, and both say ENOENT from the same call.
@@ -90,7 +149,7 @@ import Testing
         #expect(Doctor.blocks(checks))
 
         // The daemon's error says the same.
-        let advice = UinputDevice.permissionAdvice(installedRule: named)
+        let advice = UinputDevice.permissionAdvice(installedRule: named, moduleInKernel: true, modulesGone: nil)
         #expect(advice == "flickd's udev rule is installed (\(named)): \(UinputDevice.installedRuleCauses). Apply it now with `sudo udevadm control --reload && sudo udevadm trigger --action=change /dev/uinput`.")
     }
 
@@ -107,15 +166,15 @@ import Testing
         #expect(module.fix == "sudo modprobe uinput", "\(module.text)")
         #expect(module.detail.hasSuffix("though flickd's modules-load file is installed (\(file)): systemd-modules-load loads it at boot, so the likelier cause is that the file came after the last boot, or that the running kernel has no uinput module (modules of a kernel upgraded since boot replaced, a kernel built without it), which `sudo modprobe uinput` says"),
                 "\(module.text)")
-        #expect(UinputDevice.moduleAdvice(installedModules: file)
+        #expect(UinputDevice.moduleAdvice(installedModules: file, modulesGone: nil)
                 == "flickd's modules-load file is installed (\(file)): \(UinputDevice.installedModuleCauses). Load it now with `sudo modprobe uinput`.")
     }
 
     /// Where neither file is installed, the daemon's fixes install them, as before; its error
     /// looks where the files are on this machine.
     @Test func theDaemonsUinputFixesInstallWhatIsNotInstalled() {
-        #expect(UinputDevice.permissionAdvice(installedRule: nil) == "Install the udev rule that gives the logged-in user access (uaccess; scripts/install and the package do): `\(UinputDevice.installUdevRule)`.")
-        #expect(UinputDevice.moduleAdvice(installedModules: nil) == "Load it, now and at every boot, with `\(UinputDevice.loadModule)` (scripts/install does both).")
+        #expect(UinputDevice.permissionAdvice(installedRule: nil, moduleInKernel: true, modulesGone: nil) == "Install the udev rule that gives the logged-in user access (uaccess; scripts/install and the package do): `\(UinputDevice.installUdevRule)`.")
+        #expect(UinputDevice.moduleAdvice(installedModules: nil, modulesGone: nil) == "Load it, now and at every boot, with `\(UinputDevice.loadModule)` (scripts/install does both).")
         #expect(UinputDevice.installedFile(UinputDevice.udevRuleFiles) { $0.hasPrefix("/usr/lib/") } == "/usr/lib/udev/rules.d/70-flickd-uinput.rules")
         #expect(UinputDevice.installedFile(UinputDevice.modulesLoadFiles) { _ in false } == nil)
         let denied = VirtualWheelError(SystemError(errno: EACCES, call: "open", path: "/dev/uinput"), device: VirtualTouchpad.name)
