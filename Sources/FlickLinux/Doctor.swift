@@ -245,6 +245,8 @@ public struct Doctor {
             "log out of every session and back in (or reboot): the session and the systemd user manager keep the groups they started with"
         /// Starts the service now and at every login.
         public static let enableService = "systemctl --user enable --now flickd"
+        /// Says why the service stopped, where starting it again would only fail again.
+        public static let readJournal = "journalctl --user -u flickd -e"
         /// Starts the kernel installed since boot, where the running one's modules are gone.
         public static let reboot = "reboot (into the kernel installed since boot, whose modules are there)"
     }
@@ -630,6 +632,18 @@ public struct Doctor {
             return Check(title: title, status: .failure,
                          detail: "\(isEnabled ? "enabled" : "not enabled") and failed: `journalctl --user -u flickd -e` says why",
                          fix: "systemctl --user restart flickd" + (isEnabled ? "" : " && systemctl --user enable flickd"))
+        case (_, "activating"):
+            // Between Restart=on-failure's tries (the unit's RestartSec) systemd says
+            // "activating" too, sub-state auto-restart: starting it again would fail as it did;
+            // the journal says why.
+            let sub = probe.run(["systemctl", "--user", "show", "--property=SubState", "--value", "flickd"]).map { Self.firstLine($0.output) }
+            if let sub, sub.hasPrefix("start") {
+                return Check(title: title, status: .warning,
+                             detail: "\(isEnabled ? "enabled" : "not enabled") and starting (\(sub)): run `flickd doctor` again in a few seconds")
+            }
+            return Check(title: title, status: .failure,
+                         detail: "\(isEnabled ? "enabled" : "not enabled") and activating: systemd is starting it, or restarting it after it failed (Restart=on-failure, up to its start limit); `\(Fix.readJournal)` says why it stopped",
+                         fix: Fix.readJournal + (isEnabled ? "" : ", then: systemctl --user enable flickd"))
         case (false, "active"):
             return Check(title: title, status: .warning,
                          detail: "running but not enabled: it will not start at the next login",

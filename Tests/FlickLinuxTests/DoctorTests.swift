@@ -314,6 +314,22 @@ import Testing
         #expect(check.fix == "systemctl --user restart flickd")
     }
 
+    /// Between Restart=on-failure's tries systemd says "activating": enabling and starting it
+    /// again would change nothing; the journal says why it stopped.
+    @Test func aServiceRestartingAfterAFailurePointsAtTheJournal() throws {
+        let check = try service(enabled: CommandResult(status: 0, output: "enabled\n"),
+                                active: CommandResult(status: 3, output: "activating\n"))
+        #expect(check.status == .failure, "\(check.text)")
+        #expect(check.fix != Doctor.Fix.enableService && check.fix == "journalctl --user -u flickd -e", "\(check.text)")
+
+        // Caught while starting (Type=notify, before READY=1): look again.
+        var system = FakeSystem()
+        system.commands["systemctl --user is-active flickd"] = CommandResult(status: 3, output: "activating\n")
+        system.commands["systemctl --user show --property=SubState --value flickd"] = CommandResult(status: 0, output: "start\n")
+        let starting = try system.checks().one("flickd service")
+        #expect(starting.status == .warning && starting.fix == nil, "\(starting.text)")
+    }
+
     @Test func aServiceNotInstalledIsAFailureOnBothSystemdSpellings() throws {
         // systemd 252 says it in words on stderr; newer ones print "not-found".
         for enabled in [CommandResult(status: 1, output: "Failed to get unit file state for flickd.service: No such file or directory\n"),
