@@ -371,6 +371,10 @@ else
     check "a missing --binary is refused, saying so" grep -q "is not an executable file" "$work/err.log"
 fi
 check "install --help prints the usage" bash -c "'$repo/scripts/install' --help | grep -q -- '--destdir DIR'"
+check "install --help names what scripts/lib/paths.sh refuses in --prefix" \
+    bash -c "'$repo/scripts/install' --help | grep -qF -- \"control characters, \\\\ ' \\\" % \\\$ & |\""
+check "install --help allows no fewer characters than scripts/lib/paths.sh does" \
+    bash -c "! '$repo/scripts/install' --help | grep -q 'only letters'"
 check "uninstall --help prints the usage" bash -c "'$repo/scripts/uninstall' --help | grep -q -- '--destdir DIR'"
 
 if [ "$failures" -ne 0 ]; then
