@@ -27,7 +27,8 @@
 #     configuration file) makes scripts/install fail saying where to look, and that with
 #     the file fixed the service starts again with its virtual touchpad;
 #   - runs `SUDO_USER=tester scripts/uninstall` (with the PATH of `su -c`) and checks that the
-#     service is stopped and disabled, the files are gone and so is the virtual touchpad.
+#     service is stopped and disabled, the files are gone and so is the virtual touchpad; run
+#     again, that it says the service is not installed (not that the manager is unreachable).
 # Without logind nothing applies uaccess ACLs in the guest, so the test grants tester
 # /dev/uinput itself (as logind would for the active session) after the first install.
 set -euo pipefail
@@ -388,6 +389,15 @@ for f in /usr/local/bin/flickd /usr/local/lib/systemd/user/flickd.service /usr/l
     check "removed $f" test ! -e "$f"
 done
 check "the virtual touchpad is gone" bash -c '! grep -q "Name=\"flickd virtual touchpad\"" /proc/bus/input/devices'
+# Run again, with the unit gone: nothing to stop, and tester's user manager is there to say so.
+if SUDO_USER=tester PATH=$su_path scripts/uninstall >"$E2E_TMP/uninstall-again.log" 2>&1; then
+    pass "scripts/uninstall again exits 0"
+else
+    fail "scripts/uninstall again exits 0"
+fi
+sed 's/^/  | /' "$E2E_TMP/uninstall-again.log"
+check "it says flickd.service is not installed for tester, not that the user manager cannot be reached" \
+    bash -c 'grep -q "flickd.service is not installed for tester" "$1" && ! grep -q "could not reach" "$1"' _ "$E2E_TMP/uninstall-again.log"
 kill "$touchpad" 2>/dev/null || true
 wait "$touchpad" 2>/dev/null || true
 

@@ -217,13 +217,51 @@ else
     echo "skip the desktop user checks (no user 'nobody' here)"
 fi
 
+# ------------------------------------------------- the service, for uninstall, not as root ---
+# scripts/lib/desktop-user.sh's stop_user_service with `id -u` answering 1000 (as-user-bin,
+# which the sbin tools' checks below use too) and a stand-in systemctl whose answers
+# $SYSTEMCTL_IS picks: "unreachable" (every call fails, as without a user manager), "gone" (the
+# unit file removed by an uninstall before: LoadState not-found, disable refused) or "stuck"
+# (loaded and running, disable refused).
+# Prints what it said, then the systemctl calls.
+mkdir -p "$work/as-user-bin" "$work/systemctl-bin"
+printf '#!/bin/sh\nif [ "$*" = -u ]; then echo 1000; else exec %q "$@"; fi\n' "$(command -v id)" \
+    >"$work/as-user-bin/id"
+cat >"$work/systemctl-bin/systemctl" <<EOF
+#!/bin/sh
+echo "systemctl \$*" >>"$work/systemctl-calls"
+case "\$SYSTEMCTL_IS \$*" in
+    unreachable*) echo "Failed to connect to bus: No medium found" >&2; exit 1 ;;
+    "gone --user show -P LoadState flickd.service") echo not-found ;;
+    "stuck --user show -P LoadState flickd.service") echo loaded ;;
+    *" --user disable --now flickd") echo "Failed to disable unit: Unit file flickd.service does not exist." >&2; exit 1 ;;
+    "gone --user is-active --quiet flickd") exit 3 ;;
+    "stuck --user is-active --quiet flickd") exit 0 ;;
+    "stuck --user stop flickd") exit 0 ;;
+    *) exit 1 ;;
+esac
+EOF
+chmod 755 "$work/as-user-bin/id" "$work/systemctl-bin/systemctl"
+stop_service() {  # unreachable|gone|stuck
+    rm -f "$work/systemctl-calls"
+    env SYSTEMCTL_IS="$1" PATH="$work/as-user-bin:$work/systemctl-bin:$PATH" bash -c \
+        'set -euo pipefail; say() { echo "$*"; }; . "$1"; target_user=$(id -un); stop_user_service' \
+        stop-service "$repo/scripts/lib/desktop-user.sh" 2>&1
+    cat "$work/systemctl-calls" 2>/dev/null || true
+}
+said=$(stop_service unreachable)
+check "uninstall without a reachable user manager says so" grep -q "could not reach your systemd user manager" <<<"$said"
+said=$(stop_service gone)
+check "uninstall run again (the unit file gone) says it is not installed, not that the manager is unreachable" \
+    bash -c 'grep -q "flickd.service is not installed for" <<<"$1" && ! grep -q "could not reach" <<<"$1"' _ "$said"
+said=$(stop_service stuck)
+check "uninstall stops a running flickd whose disable fails, saying why" \
+    bash -c 'grep -qx "systemctl --user stop flickd" <<<"$1" && grep -q "could not disable it (Failed to disable unit" <<<"$1"' _ "$said"
+
 # ------------------------------------------------------------- the sbin tools, run as root ---
 # scripts/lib/root-tools.sh, with an `id -u` that answers 0 (as-root-bin) or 1000: prints the
 # PATH add_sbin_to_path leaves.
-mkdir -p "$work/as-user-bin" "$work/bash-only"
-printf '#!/bin/sh\nif [ "$*" = -u ]; then echo 1000; else exec %q "$@"; fi\n' "$(command -v id)" \
-    >"$work/as-user-bin/id"
-chmod 755 "$work/as-user-bin/id"
+mkdir -p "$work/bash-only"
 ln -s "$(command -v bash)" "$work/bash-only/bash"
 path_after() {  # ID_DIR PATH
     env PATH="$1:$2" bash -c 'set -euo pipefail; . "$1"; add_sbin_to_path; echo "$PATH"' \

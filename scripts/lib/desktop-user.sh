@@ -4,6 +4,8 @@
 #   find_target_user    sets target_user and target_how (below)
 #   user_systemctl ARG...   systemctl --user ARG... for $target_user
 #   user_can_open_uinput    whether $target_user can open /dev/uinput now
+#   stop_user_service       stops and disables flickd.service for $target_user, saying what it
+#                           did (with the caller's `say`)
 
 # Sets target_user to the user whose session runs flickd: you; run as root, the user who ran
 # sudo ($SUDO_USER) or pkexec ($PKEXEC_UID), else the user who logged in before su (logname:
@@ -70,4 +72,51 @@ user_can_open_uinput() {
         return
     fi
     runuser -u "$target_user" -- sh -c ': <>/dev/uinput' 2>/dev/null
+}
+
+# Stops and disables flickd.service for $target_user (scripts/uninstall). Tells a user manager
+# that cannot be reached from one without the unit (an uninstall run before: `disable` then
+# fails with "Unit file flickd.service does not exist"), and stops a running flickd even where
+# disabling it fails.
+stop_user_service() {
+    local load out home link
+    home=$(getent passwd "$target_user" | cut -d: -f6) || home=""
+    link=$home/.config/systemd/user/graphical-session.target.wants/flickd.service
+    # "loaded", "not-found" (no unit file, as systemd last read its directories), "masked"...;
+    # nothing when the manager cannot be reached.
+    load=$(user_systemctl show -P LoadState flickd.service 2>/dev/null) || load=""
+    if [ -z "$load" ]; then
+        if [ "$(id -u)" -eq 0 ]; then
+            # Without a running manager, the enablement is only a symlink in their home.
+            if [ -L "$link" ]; then rm -f "$link" && say "removed $link"; fi
+        else
+            say "note: could not reach your systemd user manager; if flickd is enabled, run: systemctl --user disable --now flickd"
+        fi
+        return 0
+    fi
+    if [ "$load" = not-found ]; then
+        # A flickd started before its unit file went keeps running until stopped; an enablement
+        # left behind names a unit that is not there.
+        if user_systemctl is-active --quiet flickd 2>/dev/null && user_systemctl stop flickd 2>/dev/null; then
+            say "stopped flickd.service for $target_user (its unit file was removed already)"
+        else
+            say "flickd.service is not installed for $target_user: nothing to stop or disable"
+        fi
+        if [ -L "$link" ]; then rm -f "$link" && say "removed $link"; fi
+        return 0
+    fi
+    if out=$(user_systemctl disable --now flickd 2>&1); then
+        say "stopped and disabled flickd.service for $target_user"
+        return 0
+    fi
+    out=$(printf '%s' "$out" | tail -n 1)
+    if user_systemctl is-active --quiet flickd 2>/dev/null; then
+        if user_systemctl stop flickd 2>/dev/null; then
+            say "stopped flickd.service for $target_user, but could not disable it ($out)"
+        else
+            say "warning: could not stop or disable flickd.service for $target_user ($out)"
+        fi
+    else
+        say "note: could not disable flickd.service for $target_user ($out); it is not running"
+    fi
 }
