@@ -258,6 +258,26 @@ said=$(stop_service stuck)
 check "uninstall stops a running flickd whose disable fails, saying why" \
     bash -c 'grep -qx "systemctl --user stop flickd" <<<"$1" && grep -q "could not disable it (Failed to disable unit" <<<"$1"' _ "$said"
 
+# ------------------------------------ the user manager's groups, for install, not as root ---
+# scripts/lib/desktop-user.sh's process_lacks_group, on a process whose groups are known: the
+# user manager's, by which install tells whether flickd.service gets the group through which
+# this shell opens /dev/uinput.
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+    setpriv --regid=4241 --groups=4242,4243 sleep 60 &
+    grouped=$!
+    for _ in $(seq 50); do [ "$(cat "/proc/$grouped/comm" 2>/dev/null)" = sleep ] && break; sleep 0.1; done
+    lacks() { bash -c '. "$1"; process_lacks_group "$2" "$3"' lacks "$repo/scripts/lib/desktop-user.sh" "$@"; }
+    has() { ! lacks "$@"; }
+    check "a process lacks a group it was not given" lacks "$grouped" 4244
+    check "a process has its supplementary groups" has "$grouped" 4243
+    check "a process has its own gid" has "$grouped" 4241
+    check "a process that is not there lacks nothing (cannot tell)" has 999999999 4244
+    kill "$grouped" 2>/dev/null || true
+    wait "$grouped" 2>/dev/null || true
+else
+    echo "skip the user manager's group checks (not root, or no setpriv)"
+fi
+
 # ------------------------------------------------------------- the sbin tools, run as root ---
 # scripts/lib/root-tools.sh, with an `id -u` that answers 0 (as-root-bin) or 1000: prints the
 # PATH add_sbin_to_path leaves.

@@ -4,6 +4,7 @@
 #   find_target_user    sets target_user and target_how (below)
 #   user_systemctl ARG...   systemctl --user ARG... for $target_user
 #   user_can_open_uinput    whether $target_user can open /dev/uinput now
+#   process_lacks_group PID GID   whether process PID (a user manager) lacks group GID
 #   stop_user_service       stops and disables flickd.service for $target_user, saying what it
 #                           did (with the caller's `say`)
 
@@ -52,12 +53,23 @@ user_systemctl() {
 # active local session: someone installing over SSH, with nobody or someone else at the seat,
 # has none. Tried as that user with the groups their user manager has, which its services get
 # (a group /etc/group gave them since their login, as usermod above, is not among them); with
-# no manager running, with their groups as /etc/group has them (runuser).
+# no manager running, with their groups as /etc/group has them (runuser). Not as root, tried in
+# this shell, whose groups may be more than the manager's (a login since `usermod -aG`, newgrp):
+# where this shell has /dev/uinput's group and the manager lacks it, sets
+# uinput_group_missing to that group and fails.
 user_can_open_uinput() {
     local uid gid pid groups
+    uinput_group_missing=""
     if [ "$(id -u)" -ne 0 ]; then
-        (: <>/dev/uinput) 2>/dev/null
-        return
+        (: <>/dev/uinput) 2>/dev/null || return 1
+        gid=$(stat -c %g /dev/uinput 2>/dev/null) || return 0
+        pid=$(systemctl show -P MainPID "user@$(id -u).service" 2>/dev/null) || return 0
+        if [ "${pid:-0}" -gt 0 ] && id -G | tr ' ' '\n' | grep -x "$gid" >/dev/null && process_lacks_group "$pid" "$gid"; then
+            uinput_group_missing=$(getent group "$gid" | cut -d: -f1) || uinput_group_missing=""
+            uinput_group_missing=${uinput_group_missing:-$gid}
+            return 1
+        fi
+        return 0
     fi
     uid=$(id -u "$target_user") && gid=$(id -g "$target_user") || return 1
     pid=$(systemctl show -P MainPID "user@$uid.service" 2>/dev/null) || pid=0
@@ -72,6 +84,16 @@ user_can_open_uinput() {
         return
     fi
     runuser -u "$target_user" -- sh -c ': <>/dev/uinput' 2>/dev/null
+}
+
+# Whether the process PID lacks the group GID, as its /proc/PID/status says (its effective gid
+# and supplementary groups); false when that cannot be read.
+process_lacks_group() {  # PID GID
+    local status
+    status=$(cat "/proc/$1/status" 2>/dev/null) && [ -n "$status" ] || return 1
+    ! printf '%s\n' "$status" \
+        | sed -n 's/^Gid:[[:space:]]*[0-9]*[[:space:]]*\([0-9]*\).*/\1/p; s/^Groups:[[:space:]]*//p' \
+        | tr -s ' \t' '\n\n' | grep -x "$2" >/dev/null
 }
 
 # Stops and disables flickd.service for $target_user (scripts/uninstall). Tells a user manager
