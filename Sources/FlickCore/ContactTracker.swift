@@ -28,6 +28,22 @@ struct Contact {
     var touches: Bool { active && !isPalm && !isHovering }
 }
 
+/// How one contact has moved, as the touch-jump filter reads it (`ContactTracker.jumpGrowthMillimetres`).
+struct ContactMotion {
+    /// Where the contact is with the jumps dropped taken out (mm): its motion, and how far it
+    /// moved since the gesture's fingers landed, are measured on this.
+    var position = Vector.zero
+    /// Its last step, taken or dropped, as mm per `ContactTracker.jumpReferenceInterval`
+    /// (libinput's `last_delta_mm`).
+    var normalizedStep = 0.0
+    /// Where it was reported (mm) before the jump last dropped, and when: the next step is also
+    /// measured from there, and the shorter of the two (normalised to the time each spans) is
+    /// taken. A jump that comes back is then no motion, and real motion that looked like a jump
+    /// (a finger landing already fast) is counted in full a frame late.
+    var heldPosition: Vector?
+    var heldTime = Instant.zero
+}
+
 /// What one frame (all events up to SYN_REPORT) says about the fingers on a device.
 public struct FrameSummary: Hashable, Sendable {
     /// When the frame was reported.
@@ -50,6 +66,11 @@ public struct FrameSummary: Hashable, Sendable {
     /// Over the same contacts: how far they moved apart from that common motion (mean distance
     /// of each displacement from the mean, mm; pinch, spread, rotation).
     public var apartMillimetres: Double
+    /// True when every contact there in the last frame and this one jumped (a touchpad's firmware
+    /// reporting it far from where it is: `ContactTracker.jumpGrowthMillimetres`): the frame says
+    /// nothing of their motion (`translation` is zero), and the next frame's translation covers
+    /// this one's too.
+    public var motionDropped = false
 }
 
 /// Turns a device's raw events into frames of contacts (positions in millimetres).
@@ -100,6 +121,30 @@ public struct ContactTracker {
     /// Protocol A: events were lost since the contacts were last listed (SYN_DROPPED, contacts
     /// kept over the resynchronisation), so where they went is unknown until a frame lists them.
     private var contactsUnverified = false
+    /// Touch jumps are dropped (touchpads: libinput checks only those).
+    private var filtersJumps: Bool
+    /// Each place's contact's motion, for the jump filter and for `baselinePositions`.
+    private var motions: [ContactMotion]
+    /// `motions`' positions when `markBaseline()` last ran.
+    private var baselinePositions: [Vector]
+    /// The last frame had every contact's motion dropped as a jump (`FrameSummary.motionDropped`).
+    private var previousMotionDropped = false
+
+    /// Touch jumps (touchpads only): a contact's step, normalised to `jumpReferenceInterval`,
+    /// this much (mm) longer than its last one is not finger motion (a finger does not gain
+    /// 583 mm/s in one 12 ms frame) but the firmware reporting the contact elsewhere for a frame
+    /// (ALPS pads sending 4095/0; what libinput logs as "Touch jump detected and discarded"):
+    /// its motion in that frame is dropped. libinput's `tp_detect_jumps` rule and figure.
+    /// libinput also takes any step over 20 mm per 12 ms (1667 mm/s) for a jump; flickd does not:
+    /// flicks that fast are real (`coast.max_speed` may be set above it), and a jump from a
+    /// steady motion is a sudden growth all the same.
+    public static let jumpGrowthMillimetres = 7.0
+    /// Touch jumps: the frame interval steps are normalised to (libinput measured its figures on
+    /// a touchpad reporting every 12 ms).
+    public static let jumpReferenceInterval = Duration.milliseconds(12)
+    /// Touch jumps: frames further apart than this (2.5 reference intervals) are irregular, and
+    /// their steps are not checked (nothing tells a jump from motion over such a gap).
+    public static let jumpLongestInterval = Duration(microseconds: 30_000)
 
     /// Largest number of contacts tracked at once on unslotted devices.
     public static let unslottedCapacity = 10
@@ -158,6 +203,9 @@ public struct ContactTracker {
         case .singleTouch: contactCapacity = 1
         }
         contacts = Array(repeating: Contact(), count: capacity)
+        filtersJumps = kind == .touchpad
+        motions = Array(repeating: ContactMotion(), count: capacity)
+        baselinePositions = Array(repeating: .zero, count: capacity)
         if case .slotted = contactProtocol, contacts.indices.contains(currentSlot) { slot = currentSlot }
         previous = contacts
         baseline = contacts
@@ -172,6 +220,7 @@ public struct ContactTracker {
     /// the slot changes; and it would read a palm landing again, with no tool type event, as a finger.)
     mutating func rescale(description: DeviceDescription, kind: DeviceKind, resolutionOverride: Double?) {
         geometry = DeviceGeometry(description: description, kind: kind, resolutionOverride: resolutionOverride)
+        filtersJumps = kind == .touchpad
     }
 
     /// How many fingers the last frame had down.
@@ -352,6 +401,8 @@ public struct ContactTracker {
         var newTouch = false
         var sum = Vector.zero
         var matched = 0
+        var jumped = 0
+        let interval = previousFrameTime.map { time - $0 } ?? .zero
         for i in contacts.indices {
             let now = contacts[i]
             guard now.touches else { continue }
@@ -359,12 +410,18 @@ public struct ContactTracker {
             let before = previous[i]
             // A contact that hovered and touches again is a new touch, as in libinput.
             if before.touches && before.identity == now.identity {
-                sum = sum + millimetres(now) - millimetres(before)
-                matched += 1
-            } else if !rebased {
-                newTouch = true
+                if let step = step(ofContactAt: i, to: millimetres(now), from: millimetres(before), over: interval, at: time) {
+                    sum = sum + step
+                    matched += 1
+                } else {
+                    jumped += 1
+                }
+            } else {
+                motions[i] = ContactMotion(position: millimetres(now))
+                if !rebased { newTouch = true }
             }
         }
+        let motionDropped = matched == 0 && jumped > 0
         // The kernel's pointer emulation (input_mt_report_pointer_emulation) counts every slot
         // with a tracking id in BTN_TOOL_*, palms and hovering contacts included. As libinput
         // does, the keys only add fingers the contacts cannot hold (a pad with two slots and
@@ -390,13 +447,16 @@ public struct ContactTracker {
             time: time, fingerCount: fingers,
             translation: matched > 0 ? sum / Double(matched) : .zero,
             newTouch: newTouch, resynchronized: dropped || keysReleasedUnderContacts,
-            togetherMillimetres: motion.together, apartMillimetres: motion.apart)
+            togetherMillimetres: motion.together, apartMillimetres: motion.apart,
+            motionDropped: motionDropped)
         // A gesture's fingers land in a frame where the count changes: the next frames' motion
         // is measured from there. A resynchronisation's frame may replace every contact with the
         // count unchanged (fingers lifted and landed again while events were lost, libevdev's
         // delta handed on as one frame): measured from the old contacts, the new ones would
-        // never move.
-        if fingers != previousFingerCount || dropped { markBaseline() }
+        // never move. A finger landing as another lifts (the count unchanged) starts a gesture
+        // afresh too (`GestureRecognizer`).
+        if fingers != previousFingerCount || dropped || newTouch { markBaseline() }
+        previousMotionDropped = motionDropped
         dropped = false
         previousToolCount = tools
         previousFingerCount = fingers
@@ -553,26 +613,84 @@ public struct ContactTracker {
                y: Double(Int64(c.y) - Int64(origin.y)) / geometry.y.unitsPerMillimetre)
     }
 
+    /// The motion (mm) of the contact at place `i` from `before` (the last frame, `interval`
+    /// ago) to `now`; nil when the step is a touch jump, dropped.
+    ///
+    /// libinput's rule (`tp_detect_jumps`), on touchpads: with the step normalised to a 12 ms
+    /// frame,
+    ///
+    ///     s = |now − before| × 12 ms / interval
+    ///     jump when s − s_last > 7 mm   (s_last: the contact's last s, jump or not)
+    ///
+    /// unchecked when the interval is 0 or longer than 30 ms (irregular frames); libinput's
+    /// other rule, s > 20 mm, is left out (`jumpGrowthMillimetres`). Where libinput
+    /// then measures the next step from the jumped position (a jump out and back reads as a jump
+    /// and a move back), the step after a jump is also measured from where the contact was
+    /// before it, and the shorter (normalised to its own span) is taken: out and back is no
+    /// motion; a finger that really went there (it stays) moves on from there; and motion fast
+    /// enough to look like a jump (a finger landing at speed) is counted in full, a frame late.
+    /// A contact measured from before its jump adds to the frame's mean motion only its share
+    /// over this frame (the other contacts' motion stood for it in the last one), or all of
+    /// it when every contact jumped in the last frame (that frame's motion was dropped whole).
+    private mutating func step(ofContactAt i: Int, to now: Vector, from before: Vector,
+                               over interval: Duration, at time: Instant) -> Vector? {
+        var motion = motions[i]
+        defer { motions[i] = motion }
+        var step = now - before
+        var span = interval
+        if let held = motion.heldPosition {
+            let fromHeld = now - held
+            let heldSpan = time - motion.heldTime
+            // Compared as speeds: the step from before the jump spans more time.
+            if heldSpan > .zero && interval > .zero
+                && fromHeld.length * interval.seconds <= step.length * heldSpan.seconds {
+                step = fromHeld
+                span = heldSpan
+            }
+        }
+        let checked = filtersJumps && !dropped && interval > .zero && interval <= Self.jumpLongestInterval
+        if checked {
+            let normalized = step.length * Self.jumpReferenceInterval.seconds / span.seconds
+            let isJump = normalized - motion.normalizedStep > Self.jumpGrowthMillimetres
+            motion.normalizedStep = normalized
+            if isJump {
+                if motion.heldPosition == nil {
+                    motion.heldPosition = before
+                    motion.heldTime = time - interval
+                }
+                return nil
+            }
+        }
+        motion.heldPosition = nil
+        motion.position = motion.position + step
+        guard span != interval && !previousMotionDropped && span > .zero else { return step }
+        return step * (interval.seconds / span.seconds)
+    }
+
     /// Remembers where each contact is now, to measure how they move relative to each other.
     private mutating func markBaseline() {
-        for i in contacts.indices { baseline[i] = contacts[i] }
+        for i in contacts.indices {
+            baseline[i] = contacts[i]
+            baselinePositions[i] = motions[i].position
+        }
     }
 
     /// Since `markBaseline()`, over the contacts still present: how far they moved together
     /// (length of the mean displacement, mm) and how far they moved apart from that common
     /// motion (mean distance of each displacement from the mean, mm; pinch, spread, rotation).
+    /// Touch jumps dropped are not motion: a glitch is neither a scroll nor a pinch.
     private func motionSinceBaseline() -> (together: Double, apart: Double) {
         var sum = Vector.zero
         var n = 0
         for i in contacts.indices where isSameContact(i) {
-            sum = sum + millimetres(contacts[i]) - millimetres(baseline[i])
+            sum = sum + motions[i].position - baselinePositions[i]
             n += 1
         }
         guard n > 0 else { return (0, 0) }
         let mean = sum / Double(n)
         var apart = 0.0
         for i in contacts.indices where isSameContact(i) {
-            apart += (millimetres(contacts[i]) - millimetres(baseline[i]) - mean).length
+            apart += (motions[i].position - baselinePositions[i] - mean).length
         }
         return (mean.length, apart / Double(n))
     }

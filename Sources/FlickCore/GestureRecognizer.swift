@@ -114,6 +114,15 @@ struct GestureRecognizer {
                 return .none
             }
             if fingers == requiredFingers {
+                if frame.newTouch {
+                    // A finger landed as one lifted, in the same frame (the count unchanged: a
+                    // touchscreen's next drag, a finger put back as another left): a new gesture,
+                    // read afresh from here. Its release must not be fitted over the lifted
+                    // finger's motion; and the lifted one's release would coast under a finger
+                    // that landed, which stops a coast at once.
+                    enter(fingers: fingers, at: frame.time)
+                    return .none
+                }
                 record(frame)
                 // The tracker measures the contacts' motion from the frame they landed in, the
                 // frame that entered this state.
@@ -213,8 +222,11 @@ struct GestureRecognizer {
         }
     }
 
-    /// Adds a frame of the scroll to the history.
+    /// Adds a frame of the scroll to the history. A frame whose motion was dropped whole (every
+    /// contact jumped) adds no sample: where the fingers were then is unknown, and the next
+    /// frame's motion covers it.
     private mutating func record(_ frame: FrameSummary) {
+        if frame.motionDropped { return }
         if let newest = history.newest {
             let gap = frame.time - newest.time
             if gap > VelocityEstimator.stopWindow || gap < .zero {
