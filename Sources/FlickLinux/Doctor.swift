@@ -851,7 +851,7 @@ public struct Doctor {
             return Check(title: title, status: .ok,
                          detail: "wheel: coasts are hi-res wheel events on \"\(VirtualWheel.name)\", scaled by scroll.speed")
         case .touchpad:
-            let base = "touchpad: coasts move two fingers on \"\(VirtualTouchpad.name)\"; the desktop's touchpad settings (natural scrolling, speed) apply to it as to your pad, and flickd does not invert it again"
+            let base = "touchpad: coasts move two fingers on \"\(VirtualTouchpad.name)\"; a desktop with one setting for every touchpad (natural scrolling, scrolling speed) applies it to this one as to your pad, and flickd does not invert it again"
             if let found = desktop, let perDevice = found.perDevice {
                 // Only where some touchpad's flicks go through it: one whose driver glides is left to that glide.
                 if perDevice.synapticsDrivesVirtualTouchpad,
@@ -915,7 +915,9 @@ public struct Doctor {
             detail += "; \(node.devnode) \(QuotedText.quoted(node.name)) scrolls \(words(natural)): "
             detail += natural == virtual ? "the virtual fingers move as yours did" : "the virtual fingers move against yours, so the glide keeps your direction"
         }
-        return detail
+        // flickd reads only the direction: a scrolling speed set for the real pad alone
+        // (KWin's ScrollFactor, sway's scroll_factor) leaves the glide at the virtual pad's.
+        return detail + "; a scrolling speed the desktop keeps per device is the virtual touchpad's own too: give \"\(VirtualTouchpad.name)\" your touchpad's, or glides run faster or slower than your scrolls"
     }
 
     /// One check per touchpad a `[[device]]` section matches: its own `scroll.natural`,
