@@ -44,6 +44,29 @@ struct ContactMotion {
     var heldTime = Instant.zero
 }
 
+/// What one MT slot of a device held when it was opened (libevdev's state then): the values the
+/// kernel will not send again until they change (the input core drops an unchanged value).
+public struct SlotAtOpen: Hashable, Sendable {
+    /// ABS_MT_TRACKING_ID: -1 when the slot holds no contact.
+    public var trackingID: Int32
+    /// ABS_MT_POSITION_X and ABS_MT_POSITION_Y, device units.
+    public var x: Int32
+    public var y: Int32
+    /// ABS_MT_TOOL_TYPE (MT_TOOL_PALM: a palm); 0 when the device has none.
+    public var toolType: Int32
+    /// ABS_MT_DISTANCE (> 0: hovering); 0 when the device has none.
+    public var distance: Int32
+
+    /// A slot holding `trackingID` (-1: none) at (`x`, `y`), of `toolType`, `distance` above.
+    public init(trackingID: Int32, x: Int32, y: Int32, toolType: Int32 = 0, distance: Int32 = 0) {
+        self.trackingID = trackingID
+        self.x = x
+        self.y = y
+        self.toolType = toolType
+        self.distance = distance
+    }
+}
+
 /// What one frame (all events up to SYN_REPORT) says about the fingers on a device.
 public struct FrameSummary: Hashable, Sendable {
     /// When the frame was reported.
@@ -172,8 +195,12 @@ public struct ContactTracker {
     /// A tracker for `description`, reading it as a device of `kind`. `currentSlot` is the
     /// slot the kernel's next MT event goes to when no ABS_MT_SLOT comes first (the kernel
     /// sends one only when the slot changes): libevdev's current slot when the device was
-    /// opened, or the last ABS_MT_SLOT read since.
-    public init(description: DeviceDescription, kind: DeviceKind, resolutionOverride: Double? = nil, currentSlot: Int = 0) {
+    /// opened, or the last ABS_MT_SLOT read since. `slotsAtOpen`: what each slot held then
+    /// (libevdev's state), so that a contact already down counts (as a finger down before, not
+    /// a new touch), and a contact landing later whose position or tool type equals the slot's
+    /// last (the kernel sends no event for it) is read where, and as what, it is.
+    public init(description: DeviceDescription, kind: DeviceKind, resolutionOverride: Double? = nil, currentSlot: Int = 0,
+                slotsAtOpen: [SlotAtOpen] = []) {
         geometry = DeviceGeometry(description: description, kind: kind, resolutionOverride: resolutionOverride)
         let slots = description.slotCount
         if slots > 0 {
@@ -212,6 +239,24 @@ public struct ContactTracker {
         arranged = contacts
         matcher = ContactMatcher(capacity: contactProtocol == .unslotted ? capacity : 0)
         velocities = Array(repeating: .zero, count: contactProtocol == .unslotted ? capacity : 0)
+        guard case .slotted = contactProtocol, !slotsAtOpen.isEmpty else { return }
+        for (i, held) in zip(contacts.indices, slotsAtOpen) {
+            contacts[i].active = held.trackingID >= 0
+            contacts[i].x = held.x
+            contacts[i].y = held.y
+            contacts[i].isPalm = held.toolType == EventCode.mtToolPalm
+            contacts[i].isHovering = held.distance > 0
+            if contacts[i].active { contacts[i].identity = newIdentity() }
+            previous[i] = contacts[i]
+        }
+        // Contacts down at open are fingers down before the first frame: matched in it, never
+        // new touches (a gesture under way at open is the engine's to leave unread: it abandons
+        // the gesture of a tracker that starts with fingers down).
+        for i in contacts.indices where contacts[i].touches {
+            motions[i].position = millimetres(contacts[i])
+            previousFingerCount += 1
+        }
+        markBaseline()
     }
 
     /// Reads the same device with a new resolution override from now on, keeping what it

@@ -89,6 +89,8 @@ public final class Engine {
         /// The device's current MT slot while it has no tracker (it is ignored), for the
         /// tracker it gets when a reload admits it: the slot at open, then each ABS_MT_SLOT.
         var currentSlot = 0
+        /// What the slots held at open, for the tracker `addDevice` gives it (stale after that).
+        var slotsAtOpen: [SlotAtOpen] = []
 
         init(description: DeviceDescription, resolutionOverride: Double?, configuration: Configuration) {
             self.description = description
@@ -136,15 +138,18 @@ public final class Engine {
     /// Starts reading `device`. `resolutionOverride` (units/mm) replaces a missing or wrong
     /// resolution; `driverGlides` as `setDriverGlides`; `currentSlot` is the device's current
     /// MT slot when it was opened (libevdev's), where its next MT event goes unless an
-    /// ABS_MT_SLOT comes first. Returns whether its gestures will be read, and why not.
+    /// ABS_MT_SLOT comes first; `slotsAtOpen` what its slots held then (`ContactTracker.init`).
+    /// Returns whether its gestures will be read, and why not.
     @discardableResult
     public func addDevice(_ device: DeviceID, description: DeviceDescription, resolutionOverride: Double? = nil,
-                          driverGlides: String? = nil, currentSlot: Int = 0) -> DeviceAdmission {
+                          driverGlides: String? = nil, currentSlot: Int = 0, slotsAtOpen: [SlotAtOpen] = []) -> DeviceAdmission {
         let state = Device(description: description, resolutionOverride: resolutionOverride, configuration: configuration)
         state.driverGlides = driverGlides
         state.currentSlot = currentSlot
+        state.slotsAtOpen = slotsAtOpen
         devices[device] = state
         decideDirection(state)
+        defer { state.slotsAtOpen = [] }
         return admit(state)
     }
 
@@ -248,7 +253,7 @@ public final class Engine {
     private static func tracker(for state: Device, kind: DeviceKind) -> ContactTracker {
         guard var tracker = state.tracker else {
             return ContactTracker(description: state.description, kind: kind, resolutionOverride: state.resolution,
-                                  currentSlot: state.currentSlot)
+                                  currentSlot: state.currentSlot, slotsAtOpen: state.slotsAtOpen)
         }
         tracker.rescale(description: state.description, kind: kind, resolutionOverride: state.resolution)
         return tracker

@@ -1392,7 +1392,8 @@ public final class Daemon {
             let description = device.describe()
             hasButtons = description.hasPointerButtons
             let glides = desktopAnswer?.perDevice?.driverGlides(for: DeviceIdentity(description))
-            guard keeps(engine.addDevice(id, description: description, driverGlides: glides, currentSlot: device.currentSlot), node: node,
+            guard keeps(engine.addDevice(id, description: description, driverGlides: glides, currentSlot: device.currentSlot,
+                                            slotsAtOpen: (device as? EvdevDevice)?.slots ?? []), node: node,
                         buttons: hasButtons, sizeHint: device.sizeHint) else {
                 engine.removeDevice(id, at: time)
                 if glides != nil { closedForDriverGlides[node.devnode] = DeviceIdentity(description) }

@@ -79,6 +79,23 @@ public final class EvdevDevice {
     /// libevdev's current MT slot: from the state read at open and every event read since.
     public var currentSlot: Int { max(0, Int(libevdev_get_current_slot(evdev))) }
 
+    /// What each MT slot holds, as libevdev knows it (from the state read at open and every
+    /// event read since): the tracking id, position, tool type and distance the kernel will not
+    /// send again until they change. Empty for a device without slots. Allocates: read at open.
+    public var slots: [SlotAtOpen] {
+        let count = libevdev_get_num_slots(evdev)
+        // Without tracking ids, libevdev answers 0 for each: that would read as contacts down.
+        guard count > 0, libevdev_has_event_code(evdev, UInt32(EV_ABS), UInt32(ABS_MT_TRACKING_ID)) != 0 else { return [] }
+        func value(_ slot: Int32, _ code: Int32) -> Int32 {
+            libevdev_get_slot_value(evdev, UInt32(slot), UInt32(code))
+        }
+        return (0..<count).map { slot in
+            SlotAtOpen(trackingID: value(slot, ABS_MT_TRACKING_ID),
+                       x: value(slot, ABS_MT_POSITION_X), y: value(slot, ABS_MT_POSITION_Y),
+                       toolType: value(slot, ABS_MT_TOOL_TYPE), distance: value(slot, ABS_MT_DISTANCE))
+        }
+    }
+
     /// The device's capabilities: name, ids, properties, keys and absolute axes.
     ///
     /// Built on demand (it allocates): only touch devices and `flickd devices` need it.
