@@ -1393,7 +1393,7 @@ public final class Daemon {
             hasButtons = description.hasPointerButtons
             let glides = desktopAnswer?.perDevice?.driverGlides(for: DeviceIdentity(description))
             guard keeps(engine.addDevice(id, description: description, driverGlides: glides, currentSlot: device.currentSlot,
-                                            slotsAtOpen: (device as? EvdevDevice)?.slots ?? []), node: node,
+                                            slotsAtOpen: device.slots), node: node,
                         buttons: hasButtons, sizeHint: device.sizeHint) else {
                 engine.removeDevice(id, at: time)
                 if glides != nil { closedForDriverGlides[node.devnode] = DeviceIdentity(description) }

@@ -45,11 +45,16 @@ public protocol InputDevice: AnyObject {
     /// kernel sends one only when the slot changes), as of the last event read or the state
     /// read at open; 0 for a device without slots.
     var currentSlot: Int { get }
+    /// What each MT slot holds as of the state read at open (tracking id, position, tool type,
+    /// distance: what the kernel will not send again until it changes); empty for a device
+    /// without slots or tracking ids. Allocates: read at open.
+    var slots: [SlotAtOpen] { get }
 }
 
 extension InputDevice {
     public var sizeHint: LibinputQuirks.Hint? { nil }
     public var naturalScrollingByDefault: String? { nil }
+    public var slots: [SlotAtOpen] { [] }
 }
 
 extension EvdevDevice: InputDevice {}

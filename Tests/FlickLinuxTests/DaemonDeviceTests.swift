@@ -44,6 +44,8 @@ final class ScriptedDevices: DeviceSource {
 
         /// The kernel's current MT slot when the daemon opens the device (set by the test).
         var currentSlot = 0
+        /// What each MT slot holds when the daemon opens the device (set by the test).
+        var slots: [SlotAtOpen] = []
 
         /// The next read reports the device gone (ENODEV), as the kernel does for a device
         /// unplugged before udev's removal is read.
@@ -104,6 +106,8 @@ final class ScriptedDevices: DeviceSource {
     private(set) var devices: [String: Device] = [:]
     /// The kernel's current MT slot of a node when the daemon opens it (0 when not named).
     var currentSlots: [String: Int] = [:]
+    /// What each MT slot of a node holds when the daemon opens it (none when not named).
+    var slotsAtOpen: [String: [SlotAtOpen]] = [:]
 
     /// A node of `kind` named `name` at `/dev/input/event<number>`, described by the repository's
     /// device fixture `fixture` when it is a touch device. `udev`: more udev properties beside
@@ -156,6 +160,7 @@ final class ScriptedDevices: DeviceSource {
             device.naturalScrollingByDefault = kind == .touchpad ? quirks.naturalScrollingByDefault(for: LibinputQuirks.Device(description, kind: kind)) : nil
         }
         device.currentSlot = currentSlots[node.devnode] ?? 0
+        device.slots = slotsAtOpen[node.devnode] ?? []
         device.currentDescription = { [unowned self] in
             var now = self.descriptions[node.devnode] ?? DeviceDescription(name: node.name)
             if let quirks = self.quirks, let kind = node.kind.touchKind { now = quirks.applied(to: now, kind: kind).0 }

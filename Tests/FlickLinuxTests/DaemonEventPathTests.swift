@@ -170,6 +170,47 @@ struct DaemonEventPathTests {
         #expect(log.lines.contains { $0.contains(": coast at ") }, "\(log.lines)")
     }
 
+    /// A palm rested in slot 2 of a five-slot pad and lifted before flickd opened it; it lands
+    /// again there while two fingers flick, and the kernel sends no ABS_MT_TOOL_TYPE for it
+    /// (unchanged). The daemon hands the engine what each slot held at open (`InputDevice.slots`),
+    /// so the palm is a palm and the two fingers coast; without it the palm was a third finger
+    /// and nothing coasted (`SlotAtOpenTests.palmToolTypeFromOpen` for the engine alone).
+    @Test("the slots' state at open reaches the engine: a palm landing again in its slot is a palm, and the flick coasts")
+    func slotsAtOpen() throws {
+        let source = ScriptedDevices()
+        source.present = [try source.node(5, .touchpad, name: "Synaptics TM3075-002", fixture: "synaptics-rmi4")]
+        let description = source.descriptions[Self.pad]!
+        let geometry = DeviceGeometry(description: description, kind: .touchpad)
+        func units(_ x: Double, _ y: Double) -> (Int32, Int32) {
+            (Int32((x * geometry.x.unitsPerMillimetre).rounded()), Int32((y * geometry.y.unitsPerMillimetre).rounded()))
+        }
+        let palm = units(80, 45)
+        var slots = Array(repeating: SlotAtOpen(trackingID: -1, x: 0, y: 0), count: description.slotCount)
+        slots[2] = SlotAtOpen(trackingID: -1, x: palm.0, y: palm.1, toolType: EventCode.mtToolPalm)
+        source.slotsAtOpen[Self.pad] = slots
+        source.currentSlots[Self.pad] = 2
+        let (outputs, log) = try Self.runFlick(source, flick: { _, release in
+            func abs(_ code: UInt16, _ value: Int32) -> InputEvent { InputEvent(type: EventCode.absolute, code: code, value: value) }
+            let syn = InputEvent(type: EventCode.synchronization, code: EventCode.synReport, value: 0)
+            let a0 = units(30, 10), b0 = units(50, 10)
+            var frames: [(Int64, [InputEvent])] = []
+            // Two fingers land (slots 0 and 1) with the palm (slot 2: id and position, no tool type).
+            frames.append((0, [abs(EventCode.absMTSlot, 0), abs(EventCode.absMTTrackingID, 10), abs(EventCode.absMTPositionX, a0.0), abs(EventCode.absMTPositionY, a0.1),
+                               abs(EventCode.absMTSlot, 1), abs(EventCode.absMTTrackingID, 11), abs(EventCode.absMTPositionX, b0.0), abs(EventCode.absMTPositionY, b0.1),
+                               abs(EventCode.absMTSlot, 2), abs(EventCode.absMTTrackingID, 12), abs(EventCode.absMTPositionX, palm.0 + 1), syn]))
+            for step in 1...12 {
+                let y = units(0, 10 + 20 * Double(step) / 12).1
+                frames.append((8 * Int64(step), [abs(EventCode.absMTSlot, 0), abs(EventCode.absMTPositionY, y),
+                                                 abs(EventCode.absMTSlot, 1), abs(EventCode.absMTPositionY, y), syn]))
+            }
+            frames.append((104, [abs(EventCode.absMTSlot, 0), abs(EventCode.absMTTrackingID, -1), abs(EventCode.absMTSlot, 1), abs(EventCode.absMTTrackingID, -1),
+                                 abs(EventCode.absMTSlot, 2), abs(EventCode.absMTTrackingID, -1), syn]))
+            return frames.flatMap { frame in frame.1.map { EvdevDevice.Reading.event($0, at: release - .milliseconds(104 - frame.0)) } }
+        }, atFrame: 3) { end, _ in end.now() }
+        #expect(outputs.wheels.first?.frames.count ?? 0 >= 3, "\(log.lines)")
+        #expect(log.lines.contains { $0.contains(": coast at ") }, "\(log.lines)")
+    }
+
     @Test("a flick coasts out of the wheel output, its timer ticks, and a key pressed during the coast stops it")
     func aKeyStopsTheCoast() throws {
         let source = try Self.source()
