@@ -36,6 +36,13 @@ enum ChildProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        // The child's log style must not depend on how the tests were started: under a systemd
+        // service (a CI runner, systemd-run, a terminal run as a user service) INVOCATION_ID or
+        // JOURNAL_STREAM would make flickd write journald's `<3>` prefixes (LogStyle.detect).
+        var environment = ProcessInfo.processInfo.environment
+        environment["INVOCATION_ID"] = nil
+        environment["JOURNAL_STREAM"] = nil
+        process.environment = environment
         process.standardOutput = out
         process.standardError = err
         let ended = DispatchSemaphore(value: 0)

@@ -265,7 +265,10 @@ struct DaemonEventPathTests {
             virtual.afterWrite = { [unowned virtual] frame in onFrame(frame, virtual) }
             return []
         }])
-        let daemon = try DaemonDeviceTests.daemon(source, outputs, log: log, configuration: configuration, reload: reload)
+        // The loop runs on the real clock: a test descheduled under load is no suspend, and its
+        // glide must not freeze as a stall (Engine.stallLimit, 500 ms) before the test's moment.
+        let daemon = try DaemonDeviceTests.daemon(source, outputs, log: log, configuration: configuration,
+                                                  stallLimit: Self.noStall, reload: reload)
         setUp(daemon)
         let watchdog = DaemonWatchdog(seconds: 10)
         defer {
@@ -536,7 +539,11 @@ struct DaemonEventPathTests {
         let virtual = try #require(outputs.touchpads.first)
         let actions = virtual.frames.map(\.action)
         #expect(virtual.closed)
-        #expect(moves == 10 + VirtualFingers.settleFrames, "stopped mid-glide, then the settle frames: \(actions)")
+        // The rests and settle frames take about 630 ms of the 1 s budget; a machine so loaded
+        // that they take longer gets the budget's lift at once (logged), which is the rule too.
+        let gaveUp = log.lines.contains { $0.contains("did not lift within") }
+        #expect(gaveUp || moves == 10 + VirtualFingers.settleFrames, "stopped mid-glide, then the settle frames: \(actions)")
+        #expect(moves >= 10, "stopped mid-glide: \(actions)")
         #expect(actions.last == .lift, "the last frame before the touchpad was destroyed: \(actions)")
         if let stopped, let lifted {
             #expect(lifted - stopped > VirtualFingers.stillBeforeLift, "the rests ran long: \(lifted - stopped)")
