@@ -6,7 +6,9 @@ import FlickTestSupport
 import FlickFingerStories
 
 /// Replays of the real recordings in ../shared/recordings.
-@Suite(.needsSharedRecordings) struct RecordingReplays {
+// The trait is on each test, not on the suite: a suite skipped whole is reported once, without
+// its tests, so scripts/test's count of skipped tests would miss them.
+@Suite struct RecordingReplays {
     static func load(_ path: String) throws -> Recording {
         let text = try Fixtures.text(atPath: path)
         let description = try Fixtures.descriptionPath(forRecording: path).map { try Fixtures.text(atPath: $0) }
@@ -22,7 +24,7 @@ import FlickFingerStories
 
     static var all: [String] { Fixtures.recordingPaths() }
 
-    @Test(arguments: all, [nil, 2])
+    @Test(.needsSharedRecordings, arguments: all, [nil, 2])
     func everyRecordingReplays(path: String, touchscreenFingers: Int?) throws {
         let replay = try Self.replay(path, touchscreenFingers: touchscreenFingers)
         let name = URL(fileURLWithPath: path).lastPathComponent
@@ -39,7 +41,7 @@ import FlickFingerStories
                 "\(name): legacy detents \(totals[EventCode.relWheel]!) for \(totals[EventCode.relWheelHiRes]!) hi-res")
     }
 
-    @Test("the recordings' coasts (touchscreens read, with one finger and with two) each end within coast.max_duration; some coast")
+    @Test("the recordings' coasts (touchscreens read, with one finger and with two) each end within coast.max_duration; some coast", .needsSharedRecordings)
     func coastsEndWithinTheMaxDuration() throws {
         var coasts: [(name: String, duration: Duration)] = []
         for path in Self.all {
@@ -54,7 +56,7 @@ import FlickFingerStories
         }
     }
 
-    @Test("taps do not coast")
+    @Test("taps do not coast", .needsSharedRecordings)
     func tapsDoNotCoast() throws {
         let taps = Self.all.filter { URL(fileURLWithPath: $0).lastPathComponent.contains("tap") }
         try #require(!taps.isEmpty, "no recording of taps in \(Fixtures.recordingsDirectory): nothing to check")
@@ -66,7 +68,7 @@ import FlickFingerStories
         }
     }
 
-    @Test func twoFingerVerticalScrollOnSynapticsIsReadAsScrolls() throws {
+    @Test(.needsSharedRecordings) func twoFingerVerticalScrollOnSynapticsIsReadAsScrolls() throws {
         let path = try #require(Self.all.first { $0.contains("SynPS2_Synaptics_TouchPad.two-finger-vert-scroll") })
         let replay = try Self.replay(path)
         // Whatever coasts the user's releases produce, they are vertical: the recording is of
@@ -81,7 +83,7 @@ import FlickFingerStories
         #expect(scrolls > 0, "no two-finger scroll recognised: \(replay.noCoasts.map(\.reason))")
     }
 
-    @Test func touchscreenScrollDownCoastsNaturally() throws {
+    @Test(.needsSharedRecordings) func touchscreenScrollDownCoastsNaturally() throws {
         let path = try #require(Self.all.first { $0.contains("EP0430M09.2-finger-scroll-down") })
         var config = Configuration()
         config.touchscreen.enabled = true
@@ -96,7 +98,7 @@ import FlickFingerStories
         #expect(replay.totals.first { $0.code == EventCode.relHorizontalWheelHiRes }!.total == 0)
     }
 
-    @Test func replayIsDeterministic() throws {
+    @Test(.needsSharedRecordings) func replayIsDeterministic() throws {
         // Every recording, touchscreens scrolled with two fingers so that one of them coasts:
         // with the defaults none of the samples coasts, and empty outputs compare equal.
         var coasted = 0
@@ -115,7 +117,7 @@ import FlickFingerStories
     /// line is an error on that line: `EvemuRecordingTests.recordingsCutMidLineNameTheCutLine`;
     /// one inside the recording's own description is cut short:
     /// `EvemuRecordingTests.sharedDescriptionsCutAtALineEndAmongTheirAxesAreCutShort`.)
-    @Test func recordingsCutAtALineEndReplayTheEventsBeforeTheCut() throws {
+    @Test(.needsSharedRecordings) func recordingsCutAtALineEndReplayTheEventsBeforeTheCut() throws {
         var checked = 0
         for path in Self.all {
             let text = try Fixtures.text(atPath: path)
@@ -168,7 +170,7 @@ import FlickFingerStories
 /// is under way when the recording ends.
 @Suite struct ReplayGestureAccounting {
     /// Two fingers land at 1 s and scroll 20 mm down over 100 ms; the recording stops there.
-    @Test func aRecordingEndingWithFingersDownSaysSo() throws {
+    @Test(.needsSharedRecordings) func aRecordingEndingWithFingersDownSaysSo() throws {
         let pad = try FingerScript(device: "synaptics-t440")
         pad.down(Vector(x: 40, y: 30), Vector(x: 60, y: 30))
         pad.move(by: Vector(x: 0, y: 20), over: .milliseconds(100))

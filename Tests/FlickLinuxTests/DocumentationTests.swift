@@ -88,6 +88,22 @@ extension DocumentationTests {
         return (try? String(contentsOf: url, encoding: .utf8)) ?? ""
     }
 
+    /// A test that needs ../shared carries the trait itself: a suite skipped whole is reported
+    /// once, without its tests, so scripts/test's count of skipped tests (one line per skipped
+    /// test) would miss them, and a bare clone's summary would not say what did not run.
+    @Test func noSuiteIsSkippedWhole() throws {
+        let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let files = try #require(FileManager.default.enumerator(atPath: tests.path)).compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
+        #expect(files.count > 50, "the test sources were found: \(files.count)")
+        for file in files {
+            let text = (try? String(contentsOf: tests.appendingPathComponent(file), encoding: .utf8)) ?? ""
+            for line in text.split(separator: "\n")
+            where line.trimmingCharacters(in: .whitespaces).hasPrefix("@Suite(") && line.contains(".needsShared") {
+                Issue.record("\(file): \(line.trimmingCharacters(in: .whitespaces)): put the trait on each @Test")
+            }
+        }
+    }
+
     /// The fixes doctor and the errors print write the shipped udev rule and modules-load file
     /// themselves (they work from any directory): the same rule, the same module.
     @Test func theUinputFixesWriteWhatTheRepositoryShips() {
