@@ -51,6 +51,27 @@ public final class Engine {
     /// the real pad's direction.
     public var virtualTouchpadNaturalScrolling: Bool?
 
+    /// The desktop's scrolling speed for the virtual touchpad itself (KWin's `ScrollFactor`,
+    /// sway's `scroll_factor`: what it multiplies a pad's scroll by), where it keeps one per
+    /// device and the daemon can read it; nil: unknown, taken as the source pad's (no scaling).
+    /// A touchpad's glide moves the virtual fingers `glideSpeedRatio` times as fast as the
+    /// release, so that the content goes on at the speed the real pad scrolled it.
+    public var virtualTouchpadScrollFactor: Double?
+
+    /// The range `glideSpeedRatio` is kept in. A factor set for one pad 10 times the other's is
+    /// a misconfiguration more likely than a wish; beyond it the fingers would spend the glide
+    /// at their top speed (`VirtualFingers.maximumSpeed`) or crawl under a device unit a frame.
+    public static let glideSpeedRatios: ClosedRange<Double> = 0.1...10
+
+    /// How much faster than the release the virtual fingers move for a touchpad whose desktop
+    /// scrolling speed is `source` while the virtual pad's is `virtual`: `source / virtual`,
+    /// kept in `glideSpeedRatios`; 1 when either is unknown, not finite or negative, or the
+    /// virtual pad's is 0 (it scrolls nothing at any speed).
+    public static func glideSpeedRatio(source: Double?, virtual: Double?) -> Double {
+        guard let source, let virtual, source.isFinite, virtual.isFinite, source >= 0, virtual > 0 else { return 1 }
+        return min(max(source / virtual, glideSpeedRatios.lowerBound), glideSpeedRatios.upperBound)
+    }
+
     /// A tick this much later than it was due means the machine stalled (suspend): the coast
     /// ends rather than jump.
     public static let stallLimit = Duration.milliseconds(500)
@@ -69,6 +90,9 @@ public final class Engine {
         /// The desktop's own natural-scrolling setting for this device, where it keeps one per
         /// device; nil: `Engine.desktopNaturalScrolling`.
         var desktopNaturalScrolling: Bool?
+        /// The desktop's own scrolling speed for this device, where it keeps one per device
+        /// (`Engine.setDesktopScrollFactor`); nil: unknown.
+        var desktopScrollFactor: Double?
         /// Why the driver the desktop reads this device with glides by itself (the synaptics X
         /// driver's coasting), so that its flicks start no coast here; nil: it does not.
         var driverGlides: String?
@@ -161,6 +185,14 @@ public final class Engine {
         guard let state = devices[device] else { return }
         state.desktopNaturalScrolling = natural
         decideDirection(state)
+    }
+
+    /// Sets the desktop's own scrolling speed for `device` (KWin's `ScrollFactor`, sway's
+    /// `scroll_factor`), where it keeps one per device and the daemon can read it; nil: unknown.
+    /// With the touchpad output, a glide from this touchpad moves the virtual fingers
+    /// `glideSpeedRatio(source: factor, virtual: virtualTouchpadScrollFactor)` times as fast.
+    public func setDesktopScrollFactor(_ factor: Double?, for device: DeviceID) {
+        devices[device]?.desktopScrollFactor = factor
     }
 
     /// Says that the driver the desktop reads `device` with glides by itself, and why (nil: it
@@ -422,8 +454,13 @@ public final class Engine {
             // `scroll.natural` says (it does not change a touchpad's glide).
             let sourceNatural = kind == .touchpad ? state.desktopNaturalScrolling ?? state.touchpadScrollsNaturally
                                                   : state.touchpadScrollsNaturally
+            // Likewise its scrolling speed: the virtual pad's multiplies the fingers' motion, so
+            // they move faster by the real pad's over it. A touchscreen's content followed the
+            // finger itself, at no pad's factor: its glide is not scaled.
+            let speedRatio = kind == .touchpad
+                ? Self.glideSpeedRatio(source: state.desktopScrollFactor, virtual: virtualTouchpadScrollFactor) : 1
             return glide(from: device, kind: kind, settings: configuration, sourceNatural: sourceNatural,
-                         released: released, velocity: v, boosted: boosted, at: time)
+                         speedRatio: speedRatio, released: released, velocity: v, boosted: boosted, at: time)
         }
         let period = Duration.seconds(1 / max(1, settings.tickRate))
         // The model starts one period before the release (never before the newest motion), so
@@ -450,9 +487,16 @@ public final class Engine {
 
     /// Starts the virtual fingers with velocity `v` (mm/s on the source, after boost, axis lock
     /// and clamp); `sourceNatural`: whether the desktop scrolls the source's kind of touchpad
-    /// naturally. The wheel `Coast` is kept for its bookkeeping (boost, the plan), never ticked.
+    /// naturally; `speedRatio`: how much faster than `v` the fingers move (`glideSpeedRatio`).
+    /// The wheel `Coast` is kept for its bookkeeping (boost, the plan), never ticked: it keeps
+    /// `v`, the source's velocity, which a boost compares with the next release's.
+    ///
+    /// A ratio above 1 lengthens the glide on the pad as it speeds it: the fingers' top speed
+    /// (`VirtualFingers.maximumSpeed`) and the surface's margins bound it as they bound any
+    /// glide (a faster start ramps to the top speed and catches up with the model within
+    /// `maximumCatchUp`; a longer path lands at the margin behind and stops at the one ahead).
     private func glide(from device: DeviceID, kind: DeviceKind, settings configuration: Configuration, sourceNatural: Bool,
-                       released: Vector, velocity v: Vector, boosted: Bool, at time: Instant) -> WheelOutput {
+                       speedRatio: Double, released: Vector, velocity v: Vector, boosted: Bool, at time: Instant) -> WheelOutput {
         let settings = configuration.coast
         // The desktop applies its touchpad setting to the virtual pad too: with the same
         // setting as the source pad's, the virtual fingers move as the real ones did; with a
@@ -461,7 +505,7 @@ public final class Engine {
         // the other way when the virtual pad scrolls traditionally.
         let virtualNatural = virtualTouchpadNaturalScrolling ?? sourceNatural
         let followsFingers = kind == .touchpad ? virtualNatural == sourceNatural : virtualNatural
-        let onPad = followsFingers ? v : v * -1
+        let onPad = (followsFingers ? v : v * -1) * speedRatio
         let deceleration = Deceleration(ratePerMillisecond: settings.decelerationRate)
         let period = Duration.seconds(1 / max(1, settings.tickRate))
         let bookkeeping = Coast(source: device, origin: time, vertical: 0, horizontal: 0, millimetresPerSecond: v,

@@ -741,8 +741,10 @@ public final class Daemon {
         desktopAsked = false
         let perDevice = finding.answer?.perDevice
         engine.virtualTouchpadNaturalScrolling = perDevice?.virtualTouchpad
+        engine.virtualTouchpadScrollFactor = perDevice?.virtualTouchpadScrollFactor
         for (id, open) in devices where open.role == .touch {
             engine.setDesktopNaturalScrolling(desktopNaturalScrolling(for: open), for: id)
+            engine.setDesktopScrollFactor(desktopScrollFactor(for: open), for: id)
         }
         followDriverGlides(perDevice)
         warnOfSynapticsOutput(perDevice)
@@ -825,6 +827,14 @@ public final class Daemon {
         return perDevice.natural(for: identity) { open.node.kind == .touchpad && open.device.naturalScrollingByDefault != nil }
     }
 
+    /// The desktop's own scrolling speed for the touch device `open`, where it keeps one per
+    /// device (KWin's `ScrollFactor`, sway's `scroll_factor`); nil where it does not or does not
+    /// list the device.
+    private func desktopScrollFactor(for open: OpenDevice) -> Double? {
+        guard let identity = open.identity else { return nil }
+        return desktopAnswer?.perDevice?.scrollFactor(for: identity)
+    }
+
     /// `logNaturalScrolling`'s line; nil for a device that is no touchpad.
     private func naturalScrollingLine(_ open: OpenDevice) -> String? {
         guard open.node.kind == .touchpad, let identity = open.identity else { return nil }
@@ -836,6 +846,10 @@ public final class Daemon {
         let own = desktopNaturalScrolling(for: open) ?? natural.isNatural
         if engine.output == .touchpad, let virtual = engine.virtualTouchpadNaturalScrolling, virtual != own {
             line += "; the virtual touchpad's is \(virtual), so its fingers move against yours"
+        }
+        if engine.output == .touchpad, let speed = GlideSpeedText(source: desktopScrollFactor(for: open),
+                                                                  virtual: engine.virtualTouchpadScrollFactor), !speed.same {
+            line += "; \(speed.sentence)"
         }
         return line
     }
@@ -1430,6 +1444,7 @@ public final class Daemon {
         devices[id] = open
         if let identity, let perDevice = desktopAnswer?.perDevice {
             engine.setDesktopNaturalScrolling(desktopNaturalScrolling(for: open), for: id)
+            engine.setDesktopScrollFactor(desktopScrollFactor(for: open), for: id)
             // A desktop that lists only the devices it has (sway) has not answered for a
             // touchpad plugged in since: ask it again.
             if node.kind == .touchpad, perDevice.unlisted == nil, perDevice.natural(for: identity) == nil {

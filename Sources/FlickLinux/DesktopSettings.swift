@@ -659,8 +659,30 @@ public struct PerDeviceNaturalScrolling: Sendable, Equatable {
     /// which `natural(for:libinputDefault:)` asks about.
     public var unlistedIsLibinputDefault = false
 
+    /// One device's scrolling speed: what the desktop multiplies its scrolls by (KWin's
+    /// `ScrollFactor`, sway's `scroll_factor`).
+    public struct ScrollFactor: Sendable, Equatable {
+        public var device: DeviceIdentity
+        public var factor: Double
+
+        public init(device: DeviceIdentity, factor: Double) {
+            self.device = device
+            self.factor = factor
+        }
+    }
+
+    /// The devices with a scrolling speed of their own, in the desktop's order (KWin: a group
+    /// holding `ScrollFactor`, with or without `NaturalScroll`; sway: every touchpad it lists).
+    /// None on an X server: its libinput driver keeps no such factor.
+    public var scrollFactors: [ScrollFactor] = []
+    /// What a device without a scrolling speed of its own gets: KWin's defaults group's
+    /// `ScrollFactor`, else `unsetScrollFactor`, on KDE; nil (unknown) elsewhere.
+    public var unlistedScrollFactor: Double?
+
     /// libinput's default for most devices, off.
     public static let unsetDefault = false
+    /// The scrolling speed KWin and sway give a device without a factor: scrolls as libinput made them.
+    public static let unsetScrollFactor = 1.0
 
     public init(entries: [Entry], source: String, unlisted: Bool? = unsetDefault) {
         self.entries = entries
@@ -672,31 +694,47 @@ public struct PerDeviceNaturalScrolling: Sendable, Equatable {
     /// without one gets KWin's defaults for touchpads (`kwinDefaults`).
     init(kcminputrc text: String, file: String) {
         var entries: [Entry] = []
+        var scrollFactors: [ScrollFactor] = []
         let config = KConfig(text: text)
         for group in config.groups {
-            guard let device = Self.device(ofGroup: group.path),
-                  let entry = group.entries.last(where: { $0.key.lowercased() == "naturalscroll" }),
-                  let natural = KConfig.boolean(entry.value) else { continue }
-            entries.append(Entry(device: device, natural: natural))
+            guard let device = Self.device(ofGroup: group.path) else { continue }
+            // Each key on its own: a group may set the speed and leave the direction to the defaults.
+            if let entry = group.entries.last(where: { $0.key.lowercased() == "naturalscroll" }),
+               let natural = KConfig.boolean(entry.value) {
+                entries.append(Entry(device: device, natural: natural))
+            }
+            if let factor = Self.scrollFactor(in: group.entries) {
+                scrollFactors.append(ScrollFactor(device: device, factor: factor))
+            }
         }
         let defaults = Self.kwinDefaults(config)
         self.init(entries: entries, source: file, unlisted: defaults?.natural ?? Self.unsetDefault)
         defaultsGroup = defaults?.group
         unlistedIsLibinputDefault = defaults?.natural == nil
+        self.scrollFactors = scrollFactors
+        unlistedScrollFactor = defaults?.scrollFactor ?? Self.unsetScrollFactor
+    }
+
+    /// The last `ScrollFactor` among a group's `entries` that KWin can read (a number: KConfig
+    /// reads a `qreal` as Qt's `toDouble`, which takes no unit or comma); nil when none.
+    static func scrollFactor(in entries: [(key: String, value: String)]) -> Double? {
+        guard let entry = entries.last(where: { $0.key.lowercased() == "scrollfactor" }),
+              let factor = Double(entry.value), factor.isFinite else { return nil }
+        return factor
     }
 
     /// The group of KWin's defaults that applies to a touchpad, when kcminputrc has one, and the
-    /// `NaturalScroll` it gives (nil when it has none: libinput's default stays). KWin takes
-    /// `[Libinput][Defaults][Touchpad]`, else `[Libinput][Defaults][Pointer]` (a touchpad is a
-    /// pointer), else `[Libinput][Defaults]` itself, and a device's own group over it.
-    static func kwinDefaults(_ config: KConfig) -> (group: String, natural: Bool?)? {
+    /// `NaturalScroll` and `ScrollFactor` it gives (nil when it has none: libinput's default
+    /// direction, a factor of 1). KWin takes `[Libinput][Defaults][Touchpad]`, else
+    /// `[Libinput][Defaults][Pointer]` (a touchpad is a pointer), else `[Libinput][Defaults]`
+    /// itself, and a device's own group over it.
+    static func kwinDefaults(_ config: KConfig) -> (group: String, natural: Bool?, scrollFactor: Double?)? {
         for path in [["Libinput", "Defaults", "Touchpad"], ["Libinput", "Defaults", "Pointer"], ["Libinput", "Defaults"]] {
             // KConfig has a group that has subgroups too; its own entries are those headed by it.
             guard config.groups.contains(where: { $0.path.starts(with: path) }) else { continue }
-            let value = config.groups.filter { $0.path == path }
-                .flatMap(\.entries).last { $0.key.lowercased() == "naturalscroll" }
-                .flatMap { KConfig.boolean($0.value) }
-            return (path.map { "[\($0)]" }.joined(), value)
+            let entries = config.groups.filter { $0.path == path }.flatMap(\.entries)
+            let value = entries.last { $0.key.lowercased() == "naturalscroll" }.flatMap { KConfig.boolean($0.value) }
+            return (path.map { "[\($0)]" }.joined(), value, scrollFactor(in: entries))
         }
         return nil
     }
@@ -718,6 +756,17 @@ public struct PerDeviceNaturalScrolling: Sendable, Equatable {
         guard let unlisted else { return nil }
         return unlistedIsLibinputDefault ? libinputDefault() : unlisted
     }
+
+    /// The scrolling speed the desktop gives the device `identity` (`scrollFactors`, else
+    /// `unlistedScrollFactor`); nil when its ids are unknown or the desktop keeps none for it
+    /// that flickd can read (sway has not listed it; an X server).
+    public func scrollFactor(for identity: DeviceIdentity) -> Double? {
+        guard identity.vendor != nil, identity.product != nil else { return nil }
+        return scrollFactors.last { $0.device == identity }?.factor ?? unlistedScrollFactor
+    }
+
+    /// The scrolling speed the desktop gives flickd's virtual touchpad; nil when unknown.
+    public var virtualTouchpadScrollFactor: Double? { scrollFactor(for: VirtualTouchpad.identity) }
 
     /// Why the driver of the device `identity` glides by itself; nil when it does not, or the
     /// device is not listed or cannot be named.
@@ -1034,5 +1083,55 @@ extension Syscall {
     /// Sends `signal` to `child`; a child already gone is not an error worth reporting.
     static func sendSignal(_ signal: Int32, to child: pid_t) {
         _ = Glibc.kill(child, signal)
+    }
+}
+
+/// A touchpad's scrolling speed against the virtual touchpad's, as the desktop gives them, in
+/// words for the daemon's log and `flickd doctor`: the engine moves the virtual fingers
+/// `ratio` times as fast as the real ones (`Engine.glideSpeedRatio`).
+struct GlideSpeedText: Equatable {
+    /// The desktop's factor for the real pad and for the virtual one.
+    var source: Double
+    var virtual: Double
+    /// `Engine.glideSpeedRatio(source:virtual:)`.
+    var ratio: Double
+
+    /// nil when either factor is unknown.
+    init?(source: Double?, virtual: Double?) {
+        guard let source, let virtual else { return nil }
+        self.source = source
+        self.virtual = virtual
+        ratio = Engine.glideSpeedRatio(source: source, virtual: virtual)
+    }
+
+    /// `2.0×`, `0.5×`, `1.25×`: to the hundredth, at least one decimal.
+    static func times(_ factor: Double) -> String {
+        guard factor.isFinite, abs(factor) < 1e12 else { return "\(factor)×" }
+        let hundredths = Int64((factor * 100).rounded())
+        let sign = hundredths < 0 ? "-" : ""
+        let whole = abs(hundredths) / 100, fraction = abs(hundredths) % 100
+        let decimals = fraction % 10 == 0 ? "\(fraction / 10)" : (fraction < 10 ? "0" : "") + "\(fraction)"
+        return "\(sign)\(whole).\(decimals)×"
+    }
+
+    /// Whether both pads scroll at the same speed: the fingers move as fast as the real ones.
+    var same: Bool { ratio == 1 && source == virtual }
+
+    /// How fast the virtual fingers move against the real ones, and why: `"2.0× as fast, so
+    /// that the glide keeps your speed"`; where the ratio was clamped, that the glide then runs
+    /// slower (or faster) than the scrolls.
+    var pace: String {
+        if same { return "as fast as yours" }
+        if !(virtual > 0) { return "at any speed, but the desktop scrolls the virtual touchpad by nothing: glides do not show" }
+        let exact = source / virtual
+        if exact > ratio { return "\(Self.times(ratio)) as fast, the most flickd matches: glides run slower than your scrolls" }
+        if exact < ratio { return "\(Self.times(ratio)) as fast, the least flickd matches: glides run faster than your scrolls" }
+        return "\(Self.times(ratio)) as fast, so that the glide keeps your speed"
+    }
+
+    /// The daemon's per-pad log clause: `"the desktop scrolls it at 2.0×, flickd virtual
+    /// touchpad at 1.0×: the virtual fingers move 2.0× as fast, so that the glide keeps your speed"`.
+    var sentence: String {
+        "the desktop scrolls it at \(Self.times(source)), \(VirtualTouchpad.name) at \(Self.times(virtual)): the virtual fingers move \(pace)"
     }
 }

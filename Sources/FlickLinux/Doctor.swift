@@ -894,7 +894,8 @@ public struct Doctor {
     }
 
     /// On a desktop that keeps natural scrolling per device and says what it gives each: the
-    /// virtual touchpad's setting against each real touchpad's, and which way the fingers move.
+    /// virtual touchpad's setting against each real touchpad's, and which way the fingers move;
+    /// where it says each one's scrolling speed too (KWin, sway), how fast they move.
     private func perDeviceDirections(_ perDevice: PerDeviceNaturalScrolling, desktop: Bool,
                                      configuration: Configuration, touch: TouchDevices) -> String {
         func words(_ natural: Bool) -> String { natural ? "natural" : "traditional" }
@@ -903,20 +904,30 @@ public struct Doctor {
             // with a touchpad or touchscreen open.
             return "touchpad: coasts move two fingers on \"\(VirtualTouchpad.name)\"; the desktop keeps natural scrolling per device (\(perDevice.source)) and does not list that device now (is flickd running? it creates the device when it opens a touchpad or touchscreen); flickd reads its setting then and moves the fingers so that the glide keeps your direction"
         }
+        let virtualFactor = perDevice.virtualTouchpadScrollFactor
         var detail = "touchpad: coasts move two fingers on \"\(VirtualTouchpad.name)\"; the desktop keeps natural scrolling per device (\(perDevice.source)) and scrolls it \(words(virtual))"
+        if let virtualFactor { detail += " at \(GlideSpeedText.times(virtualFactor))" }
         let pads = touch.nodes.map(\.node).filter { $0.kind == .touchpad }
         if pads.isEmpty { return detail + "; no touchpad to compare it with" }
+        var speedsRead = virtualFactor != nil
         for node in pads {
             let identity = self.identity(of: node)
             // The desktop's setting for the pad where it gives one (the engine's rule:
             // `scroll.natural` does not change a touchpad's glide), else as configured.
             let natural = perDevice.natural(for: identity, libinputDefault: libinputDefault(node))
                 ?? configuration.naturalScrolling(for: identity, kind: .touchpad, desktop: desktop).isNatural
-            detail += "; \(node.devnode) \(QuotedText.quoted(node.name)) scrolls \(words(natural)): "
+            // Its speed against the virtual pad's, as the daemon matches it (`Engine.glideSpeedRatio`).
+            let speed = GlideSpeedText(source: perDevice.scrollFactor(for: identity), virtual: virtualFactor)
+            if speed == nil { speedsRead = false }
+            detail += "; \(node.devnode) \(QuotedText.quoted(node.name)) scrolls \(words(natural))"
+            if let speed, !speed.same { detail += " at \(GlideSpeedText.times(speed.source))" }
+            detail += ": "
             detail += natural == virtual ? "the virtual fingers move as yours did" : "the virtual fingers move against yours, so the glide keeps your direction"
+            if let speed, !speed.same { detail += natural == virtual ? ", \(speed.pace)" : ", and \(speed.pace)" }
         }
-        // flickd reads only the direction: a scrolling speed set for the real pad alone
-        // (KWin's ScrollFactor, sway's scroll_factor) leaves the glide at the virtual pad's.
+        if speedsRead { return detail }
+        // A speed the desktop keeps per device that flickd cannot read (an X server's libinput
+        // driver's scroll distance; a sway that does not list its factor) is the virtual pad's own.
         return detail + "; a scrolling speed the desktop keeps per device is the virtual touchpad's own too: give \"\(VirtualTouchpad.name)\" your touchpad's, or glides run faster or slower than your scrolls"
     }
 

@@ -2,10 +2,13 @@ import CJSON
 import FlickCore
 import Glibc
 
-/// sway's touchpads and their natural scrolling, from its IPC: what `swaymsg -t get_inputs
-/// --raw` prints, a JSON array with one object per input, e.g.
+/// sway's touchpads, their natural scrolling and their scrolling speed, from its IPC: what
+/// `swaymsg -t get_inputs --raw` prints, a JSON array with one object per input, e.g.
 /// `{"identifier": "2:7:SynPS/2_Synaptics_TouchPad", "name": "SynPS/2 Synaptics TouchPad",
-/// "vendor": 2, "product": 7, "type": "touchpad", "libinput": {"natural_scroll": "enabled", ...}}`.
+/// "vendor": 2, "product": 7, "type": "touchpad", "scroll_factor": 1.0,
+/// "libinput": {"natural_scroll": "enabled", ...}}`. `scroll_factor` (sway-ipc(7)) is the
+/// input's own, beside `libinput`: sway multiplies each scroll event by it, 1.0 unless an
+/// `input` rule set one, and lists it for every pointer, touchpads included.
 ///
 /// Rationale: sway applies `input` rules by identifier (`input "2:7:SynPS/2_Synaptics_TouchPad"
 /// natural_scroll enabled`) or by type, and flickd's virtual touchpad has an identifier of its
@@ -37,27 +40,35 @@ public enum SwayInputs {
         return string(input, "type") == "touchpad"
     }
 
-    /// The touchpads in `json`, sway's `get_inputs` reply, with the natural scrolling each has
-    /// now (sway lists only the devices it has, so an unlisted one is unknown); nil when
-    /// `json` is not such a reply. Touchpads without the setting (libinput says they cannot
-    /// scroll naturally) are left out.
+    /// The touchpads in `json`, sway's `get_inputs` reply, with the natural scrolling and the
+    /// scrolling speed (`scroll_factor`) each has now (sway lists only the devices it has, so an
+    /// unlisted one is unknown); nil when `json` is not such a reply. Touchpads without the
+    /// natural-scrolling setting (libinput says they cannot scroll naturally) have no entry;
+    /// a touchpad without a readable `scroll_factor` (an older sway) has no factor.
     public static func touchpads(_ json: String) -> PerDeviceNaturalScrolling? {
         guard let root = json_tokener_parse(json) else { return nil }
         defer { json_object_put(root) }
         guard json_object_is_type(root, json_type_array) != 0 else { return nil }
         var entries: [PerDeviceNaturalScrolling.Entry] = []
+        var scrollFactors: [PerDeviceNaturalScrolling.ScrollFactor] = []
         for index in 0..<json_object_array_length(root) {
             guard let input = json_object_array_get_idx(root, index),
                   string(input, "type") == "touchpad",
                   let name = string(input, "name"),
                   let vendor = integer(input, "vendor").flatMap(UInt16.init(exactly:)),
-                  let product = integer(input, "product").flatMap(UInt16.init(exactly:)),
-                  let libinput = member(input, "libinput"),
+                  let product = integer(input, "product").flatMap(UInt16.init(exactly:)) else { continue }
+            let device = DeviceIdentity(name: name, vendor: vendor, product: product)
+            if let factor = number(input, "scroll_factor") {
+                scrollFactors.append(.init(device: device, factor: factor))
+            }
+            guard let libinput = member(input, "libinput"),
                   let natural = string(libinput, "natural_scroll"),
                   natural == "enabled" || natural == "disabled" else { continue }
-            entries.append(.init(device: DeviceIdentity(name: name, vendor: vendor, product: product), natural: natural == "enabled"))
+            entries.append(.init(device: device, natural: natural == "enabled"))
         }
-        return PerDeviceNaturalScrolling(entries: entries, source: source, unlisted: nil)
+        var perDevice = PerDeviceNaturalScrolling(entries: entries, source: source, unlisted: nil)
+        perDevice.scrollFactors = scrollFactors
+        return perDevice
     }
 
     /// The IPC socket of the sway this session runs: `$SWAYSOCK` when a sway listens on it;
@@ -102,6 +113,15 @@ public enum SwayInputs {
         guard let value = member(object, key), json_object_is_type(value, json_type_string) != 0,
               let text = json_object_get_string(value) else { return nil }
         return String(cString: text)
+    }
+
+    /// A number member, written as a double (`1.000000`, as sway writes it) or an integer; nil
+    /// when missing, of another type, or not finite.
+    private static func number(_ object: OpaquePointer, _ key: String) -> Double? {
+        guard let value = member(object, key),
+              json_object_is_type(value, json_type_double) != 0 || json_object_is_type(value, json_type_int) != 0 else { return nil }
+        let number = json_object_get_double(value)
+        return number.isFinite ? number : nil
     }
 
     private static func integer(_ object: OpaquePointer, _ key: String) -> Int64? {

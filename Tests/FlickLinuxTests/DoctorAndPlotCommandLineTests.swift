@@ -171,7 +171,7 @@ import Testing
         #expect(against.status == .ok, "flickd handles it: \(against.text)")
         #expect(against.detail.contains("scrolls it traditional"), "no group for the virtual pad: libinput's default")
         #expect(against.detail.contains("/dev/input/event4 \"SynPS/2 Synaptics TouchPad\" scrolls natural: the virtual fingers move against yours"))
-        // Only the direction is read: a speed set for the real pad alone is not the virtual pad's.
+        // An answer without speeds (an X server's): a speed set for the real pad alone is not the virtual pad's.
         #expect(against.detail.hasSuffix("a scrolling speed the desktop keeps per device is the virtual touchpad's own too: give \"flickd virtual touchpad\" your touchpad's, or glides run faster or slower than your scrolls"), "\(against.text)")
         let virtual = PerDeviceNaturalScrolling.Entry(device: VirtualTouchpad.identity, natural: true)
         system.desktop?.perDevice?.entries.append(virtual)
@@ -181,6 +181,36 @@ import Testing
         system.fileContents["/home/ada/.config/flickd/config.toml"] = "[scroll]\nnatural = false\n"
         let explicit = try system.checks().one("output")
         #expect(explicit.detail.contains("scrolls natural: the virtual fingers move as yours did"), "\(explicit.text)")
+    }
+
+    /// KDE Plasma on Wayland with a scrolling speed for the real pad alone (Plasma's touchpad
+    /// page writes ScrollFactor to the pad's group): doctor says both speeds and that the
+    /// virtual fingers move that much faster, and no longer tells to copy the speed by hand.
+    @Test func perDeviceScrollingSpeedsAreReadAndMatched() throws {
+        var system = FakeSystem()
+        let sysfs = "/sys/devices/platform/i8042/serio1/input/input5/event4/device/id/"
+        system.fileContents[sysfs + "vendor"] = "0002\n"
+        system.fileContents[sysfs + "product"] = "0007\n"
+        let kcminputrc = "[Libinput][2][7][SynPS/2 Synaptics TouchPad]\nNaturalScroll=false\nScrollFactor=2\n"
+        system.desktop = DesktopSettings.Answer(false, "KDE kcminputrc",
+                                                perDevice: PerDeviceNaturalScrolling(kcminputrc: kcminputrc, file: "kcminputrc"))
+        let doubled = try system.checks().one("output")
+        #expect(doubled.status == .ok, "\(doubled.text)")
+        #expect(doubled.detail.contains("(kcminputrc) and scrolls it traditional at 1.0×"), "\(doubled.text)")
+        #expect(doubled.detail.hasSuffix("; /dev/input/event4 \"SynPS/2 Synaptics TouchPad\" scrolls traditional at 2.0×: the virtual fingers move as yours did, 2.0× as fast, so that the glide keeps your speed"),
+                "\(doubled.text)")
+        #expect(!doubled.detail.contains("give \"flickd virtual touchpad\" your touchpad's"), "the speed is matched, not left to the user")
+        // The same speed on both (KWin's defaults group): nothing to match, nothing said of it.
+        let same = "[Libinput][Defaults][Touchpad]\nScrollFactor=2\n" + kcminputrc
+        system.desktop?.perDevice = PerDeviceNaturalScrolling(kcminputrc: same, file: "kcminputrc")
+        let matched = try system.checks().one("output")
+        #expect(matched.detail.contains("(kcminputrc) and scrolls it traditional at 2.0×"), "\(matched.text)")
+        #expect(matched.detail.hasSuffix("scrolls traditional: the virtual fingers move as yours did"), "\(matched.text)")
+        // Beyond what flickd matches: said so.
+        let far = "[Libinput][2][7][SynPS/2 Synaptics TouchPad]\nScrollFactor=20\n"
+        system.desktop?.perDevice = PerDeviceNaturalScrolling(kcminputrc: far, file: "kcminputrc")
+        let clamped = try system.checks().one("output")
+        #expect(clamped.detail.hasSuffix("scrolls traditional at 20.0×: the virtual fingers move as yours did, 10.0× as fast, the most flickd matches: glides run slower than your scrolls"), "\(clamped.text)")
     }
 
     /// KDE Plasma on Wayland with no group for the pad: KWin leaves it at libinput's default,

@@ -1,0 +1,153 @@
+import FlickCore
+import FlickFingerStories
+import Glibc
+import Testing
+@testable import FlickLinux
+
+/// Scrolling speeds a desktop keeps per device (KWin's `ScrollFactor` in kcminputrc, sway's
+/// `scroll_factor` in `get_inputs`), read beside the direction, and the touchpad glide matched
+/// to them: the virtual pad's factor multiplies the fingers' motion, so they move faster by the
+/// real pad's over it.
+@Suite struct ScrollFactorTests {
+    static let pad = DeviceIdentity(name: "SynPS/2 Synaptics TouchPad", vendor: 2, product: 7)
+    static let padGroup = "[Libinput][2][7][SynPS/2 Synaptics TouchPad]"
+
+    // MARK: KWin
+
+    @Test func kwinsScrollFactorIsReadPerDeviceWithItsDefaultsAndOne() {
+        // Plasma's touchpad page sets it for the real pad only: the virtual pad scrolls at 1.
+        let own = PerDeviceNaturalScrolling(kcminputrc: "\(Self.padGroup)\nNaturalScroll=true\nScrollFactor=2\n", file: "kcminputrc")
+        #expect(own.scrollFactor(for: Self.pad) == 2)
+        #expect(own.virtualTouchpadScrollFactor == 1, "no group, no defaults: KWin's 1")
+        // A group with the speed alone: the direction stays the defaults'.
+        let speedOnly = PerDeviceNaturalScrolling(kcminputrc: "\(Self.padGroup)\nScrollFactor=0.5\n", file: "kcminputrc")
+        #expect(speedOnly.scrollFactor(for: Self.pad) == 0.5)
+        #expect(speedOnly.natural(for: Self.pad) == false && speedOnly.entries.isEmpty)
+        // KWin's defaults group, in its order, gives every device without a factor of its own one.
+        let defaults = PerDeviceNaturalScrolling(
+            kcminputrc: "[Libinput][Defaults][Touchpad]\nScrollFactor=1.5\n\(Self.padGroup)\nScrollFactor=3\n", file: "kcminputrc")
+        #expect(defaults.virtualTouchpadScrollFactor == 1.5 && defaults.scrollFactor(for: Self.pad) == 3)
+        let pointer = PerDeviceNaturalScrolling(
+            kcminputrc: "[Libinput][Defaults][Pointer]\nScrollFactor=1.5\n[Libinput][Defaults][Touchpad]\nTapToClick=true\n", file: "kcminputrc")
+        #expect(pointer.virtualTouchpadScrollFactor == 1, "the touchpad group comes first; without the key, KWin's 1")
+        // The last readable entry counts; what KWin cannot read as a number leaves its default.
+        let unreadable = PerDeviceNaturalScrolling(kcminputrc: "\(Self.padGroup)\nScrollFactor=2\nScrollFactor=fast\n", file: "kcminputrc")
+        #expect(unreadable.scrollFactor(for: Self.pad) == 1)
+        #expect(own.scrollFactor(for: DeviceIdentity(name: "no ids")) == nil)
+    }
+
+    /// Through the whole search, as the daemon asks it: KDE on Wayland, kcminputrc in the user's
+    /// directory; the fixture's mouse interface has a `ScrollFactor` of its own.
+    @Test func theSearchOnKDECarriesTheFactors() throws {
+        let session = DesktopSettingsTests.FakeSession()
+        session.files["/home/u/.config/kcminputrc"] = DesktopSettingsTests.kcminputrc + "\n[Libinput][1739][52934][SYNA801A:00 06CB:CEC6 Touchpad]\nScrollFactor=2\n"
+        let found = try #require(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE")))
+        let perDevice = try #require(found.perDevice)
+        #expect(perDevice.scrollFactor(for: DeviceIdentity(name: "SYNA801A:00 06CB:CEC6 Touchpad", vendor: 1739, product: 52934)) == 2)
+        #expect(perDevice.scrollFactor(for: DeviceIdentity(name: "SYNA801A:00 06CB:CEC6 Mouse", vendor: 1739, product: 52934)) == 0.75)
+        #expect(perDevice.virtualTouchpadScrollFactor == 1)
+        #expect(found.value == false, "the direction as before")
+    }
+
+    // MARK: sway
+
+    @Test func swaysScrollFactorIsReadBesideLibinput() throws {
+        let reply = """
+            [{"identifier": "2:7:SynPS/2_Synaptics_TouchPad", "name": "SynPS/2 Synaptics TouchPad", "vendor": 2, "product": 7, "type": "touchpad", "scroll_factor": 0.500000, "libinput": {"natural_scroll": "enabled"}},
+             {"identifier": "0:0:flickd_virtual_touchpad", "name": "\(VirtualTouchpad.name)", "vendor": 0, "product": 0, "type": "touchpad", "scroll_factor": 1.000000, "libinput": {"natural_scroll": "disabled"}},
+             {"identifier": "1267:12410:ELAN_Touchpad", "name": "ELAN Touchpad", "vendor": 1267, "product": 12410, "type": "touchpad", "scroll_factor": 3, "libinput": {"send_events": "enabled"}},
+             {"identifier": "2:10:TPPS/2_IBM_TrackPoint", "name": "TPPS/2 IBM TrackPoint", "vendor": 2, "product": 10, "type": "pointer", "scroll_factor": 4.0}]
+            """
+        let found = try #require(SwayInputs.touchpads(reply))
+        #expect(found.scrollFactor(for: Self.pad) == 0.5)
+        #expect(found.virtualTouchpadScrollFactor == 1)
+        #expect(found.scrollFactor(for: DeviceIdentity(name: "ELAN Touchpad", vendor: 1267, product: 12410)) == 3,
+                "a pad without natural scrolling still has a speed (an integer read as one)")
+        #expect(found.scrollFactor(for: DeviceIdentity(name: "TPPS/2 IBM TrackPoint", vendor: 2, product: 10)) == nil, "not a touchpad")
+        #expect(found.scrollFactor(for: DeviceIdentity(name: "Other", vendor: 9, product: 9)) == nil, "not listed: unknown")
+        // A sway that lists no factor: unknown, and the glide is not scaled.
+        let older = try #require(SwayInputs.touchpads(SwayInputsTests.reply()))
+        #expect(older.virtualTouchpadScrollFactor == nil && older.scrollFactor(for: Self.pad) == nil)
+        #expect(older.natural(for: Self.pad) == true, "the direction as before")
+    }
+
+    // MARK: The glide
+
+    /// kcminputrc with ScrollFactor=2 for the real pad only, applied as the daemon applies it:
+    /// the virtual fingers glide twice as far as with the file that sets no speed.
+    @Test func kcminputrcsFactorForTheRealPadOnlyDoublesTheGlide() throws {
+        func travel(_ kcminputrc: String) throws -> (travel: Double, velocity: Double) {
+            let script = try FingerScript(device: "synaptics-t440")
+            var frames: [TouchFrame] = []
+            script.engine.output = .touchpad
+            script.engine.onTouchFrame = { frame, _ in frames.append(frame) }
+            let perDevice = PerDeviceNaturalScrolling(kcminputrc: kcminputrc, file: "kcminputrc")
+            script.engine.virtualTouchpadScrollFactor = perDevice.virtualTouchpadScrollFactor
+            script.engine.setDesktopScrollFactor(perDevice.scrollFactor(for: DeviceIdentity(script.description)), for: script.device)
+            script.down(Vector(x: 30, y: 20), Vector(x: 50, y: 20))
+            script.move(by: Vector(x: 0, y: 20), over: .milliseconds(100))
+            script.wait(script.frameInterval)
+            script.lift()
+            script.wait(.seconds(8))
+            let plan = try #require(script.coasts.first)
+            let first = try #require(frames.first), last = try #require(frames.last)
+            return ((last.centroid - first.centroid).y, plan.velocity.y)
+        }
+        let identity = DeviceIdentity(try FingerScript(device: "synaptics-t440").description)
+        let group = "[Libinput][\(identity.vendor ?? 0)][\(identity.product ?? 0)][\(identity.name)]"
+        let plain = try travel("\(group)\nNaturalScroll=false\n")
+        let doubled = try travel("\(group)\nNaturalScroll=false\nScrollFactor=2\n")
+        #expect(doubled.velocity == plain.velocity, "the release is the same")
+        let one = plain.travel - VirtualFingers.makeUp(speed: plain.velocity)
+        let two = doubled.travel - VirtualFingers.makeUp(speed: 2 * plain.velocity)
+        #expect(one > 50, "\(plain)")
+        #expect(abs(two / one - 2) < 0.01, "\(two) vs \(one)")
+    }
+
+    // MARK: Words
+
+    @Test func factorsAreSaidToTheHundredth() {
+        #expect(GlideSpeedText.times(2) == "2.0×")
+        #expect(GlideSpeedText.times(0.5) == "0.5×")
+        #expect(GlideSpeedText.times(1.25) == "1.25×")
+        #expect(GlideSpeedText.times(0.333) == "0.33×")
+        #expect(GlideSpeedText.times(0.05) == "0.05×")
+        #expect(GlideSpeedText(source: 2, virtual: nil) == nil)
+        #expect(GlideSpeedText(source: 2, virtual: 1)?.sentence
+                == "the desktop scrolls it at 2.0×, flickd virtual touchpad at 1.0×: the virtual fingers move 2.0× as fast, so that the glide keeps your speed")
+        #expect(GlideSpeedText(source: 50, virtual: 1)?.pace == "10.0× as fast, the most flickd matches: glides run slower than your scrolls")
+        #expect(GlideSpeedText(source: 0, virtual: 1)?.pace == "0.1× as fast, the least flickd matches: glides run faster than your scrolls")
+        #expect(GlideSpeedText(source: 1, virtual: 1)?.same == true)
+    }
+}
+
+// In the daemon devices' suite, which runs its daemons one at a time (each ends by SIGTERM).
+extension DaemonDeviceTests {
+    /// KDE on Wayland with ScrollFactor=2 for the real pad only: the daemon gives the engine both
+    /// factors, and its line for the pad says the fingers move twice as fast.
+    @Test func theDesktopsScrollFactorsReachTheEngineAndTheLog() throws {
+        let source = ScriptedDevices()
+        let pad = try source.node(4, .touchpad, name: "bcm5974", fixture: "generic-usb-touchpad")
+        source.descriptions[pad.devnode]?.vendor = 0x06cb
+        source.descriptions[pad.devnode]?.product = 0x0001
+        source.present = [pad]
+        let name = try #require(source.descriptions[pad.devnode]?.name)
+        let kcminputrc = PerDeviceNaturalScrolling(kcminputrc: "[Libinput][1739][1][\(name)]\nScrollFactor=2\n", file: "kcminputrc")
+        let query = try DesktopQuery(probe: { _ in .found(DesktopSettings.Answer(false, "KDE test", perDevice: kcminputrc)) },
+                                     watchChanges: { _ in nil }, openServerWatch: { nil })
+        var configuration = Configuration()
+        configuration.output.mode = .touchpad
+        let log = CollectedLog()
+        log.onLine = { line in if line.hasPrefix("debug: /dev/input/event4 (bcm5974): natural scrolling") { raise(SIGTERM) } }
+        let engine = Engine(configuration: configuration)
+        let daemon = try Daemon(engine: engine, output: nil, makeOutput: Outputs().make,
+                                monitor: source, logger: log.logger, desktop: query) { configuration }
+        let watchdog = DaemonWatchdog(seconds: 10)
+        try daemon.run()
+        watchdog.cancel()
+        #expect(engine.virtualTouchpadScrollFactor == 1)
+        let line = try #require(log.lines.last { $0.hasPrefix("debug: /dev/input/event4 (bcm5974): natural scrolling") })
+        #expect(line.hasSuffix("; the desktop scrolls it at 2.0×, flickd virtual touchpad at 1.0×: the virtual fingers move 2.0× as fast, so that the glide keeps your speed"),
+                "\(line)")
+    }
+}
