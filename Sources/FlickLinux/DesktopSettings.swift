@@ -673,7 +673,8 @@ public struct PerDeviceNaturalScrolling: Sendable, Equatable {
 
     /// The devices with a scrolling speed of their own, in the desktop's order (KWin: a group
     /// holding `ScrollFactor`, with or without `NaturalScroll`; sway: every touchpad it lists).
-    /// None on an X server: its libinput driver keeps no such factor.
+    /// None on an X server: its libinput driver has no factor, but a per-device scroll distance
+    /// (`libinput Scrolling Pixel Distance`, 15 by default, more is slower), not read yet.
     public var scrollFactors: [ScrollFactor] = []
     /// What a device without a scrolling speed of its own gets: KWin's defaults group's
     /// `ScrollFactor`, else `unsetScrollFactor`, on KDE; nil (unknown) elsewhere.
