@@ -19,7 +19,7 @@ public func fuzzEngine(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     do {
         let statistics = try EngineHarness.run(script)
         if printStatistics {
-            let line = "engine: \(script.devices.map(\.name)) \(statistics.steps) steps, \(statistics.coasts) coasts (\(statistics.coastsRunOut) ran out), \(statistics.ticks) ticks, \(statistics.nonEmptyOutputs) outputs\n"
+            let line = "engine: \(script.devices.map(\.name)) \(statistics.steps) steps, \(statistics.coasts) coasts (\(statistics.coastsRunOut) ran out), \(statistics.ticks) ticks, \(statistics.nonEmptyOutputs) outputs (\(statistics.unwrittenOutputs) not written, in \(statistics.coastsWithUnwritten) coasts)\n"
             _ = line.withCString { write(2, $0, strlen($0)) }
         }
     } catch {

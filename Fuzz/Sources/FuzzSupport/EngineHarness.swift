@@ -28,6 +28,10 @@ public struct HarnessStatistics: Sendable {
     /// Frames written to the virtual touchpad (`output.mode = "touchpad"`), and its landings.
     public var touchFrames = 0
     public var landings = 0
+    /// Wheel outputs reported not written (`Engine.notWritten(_:)`) while their coast ran, and
+    /// the coasts that ended with some.
+    public var unwrittenOutputs = 0
+    public var coastsWithUnwritten = 0
 
     public init() {}
 
@@ -43,6 +47,8 @@ public struct HarnessStatistics: Sendable {
         stalls += other.stalls
         touchFrames += other.touchFrames
         landings += other.landings
+        unwrittenOutputs += other.unwrittenOutputs
+        coastsWithUnwritten += other.coastsWithUnwritten
     }
 }
 
@@ -64,6 +70,11 @@ public struct HarnessStatistics: Sendable {
 ///   of the hi-res total on top of what earlier coasts left under a detent (kept on an axis the
 ///   coast moves the same way or not at all, dropped on one it reverses, and when the output
 ///   changes); the engine's own count of what it wrote matches;
+/// - wheel output reported not written (`Engine.notWritten(_:)`, the script's `notWritten`: the
+///   output of the call just before, as the daemon reports a failed write or the release's step
+///   dropped for a modifier) still counts towards the coast's plan (it is never written again),
+///   but not towards what the engine says the coast wrote at its end, which is exactly the rest;
+///   and an axis with units not written leaves nothing under a detent for the next coast;
 /// - the engine reports no bug and no non-finite velocity; it coasts exactly when it has a
 ///   deadline; every coast ends by itself within `max_duration / tick period` ticks, plus one
 ///   for each tick the script made before its deadline (the engine takes an early tick as the
@@ -117,6 +128,10 @@ public final class EngineHarness {
     /// next coast goes on from it on an axis it moves the same way, from zero on one it reverses;
     /// an axis it does not move keeps it. Dropped when the output changes.
     private var legacyRemainder: (vertical: Int64, horizontal: Int64) = (0, 0)
+    /// The non-empty wheel output of the last call to the engine, and the coast it belongs to
+    /// (`Coast.serial`): what a `notWritten` step reports. Nil after any other call.
+    private var lastOutput: (output: WheelOutput, owner: Int)?
+    private var coastsStarted = 0
 
     /// A running coast as the harness follows it.
     private struct Coast {
@@ -129,6 +144,10 @@ public final class EngineHarness {
         var horizontal: Int64 = 0
         var verticalDetents: Int64 = 0
         var horizontalDetents: Int64 = 0
+        /// Of `vertical`, `horizontal`: what was reported not written.
+        var unwritten: (vertical: Int64, horizontal: Int64) = (0, 0)
+        /// Which coast of the script this is, from 1.
+        var serial = 0
         var ticks = 0
         var earlyTicks = 0
         /// Started with the touchpad output: the plan's wheel totals are zero, and nothing is written as wheel output.
@@ -236,6 +255,24 @@ public final class EngineHarness {
             if coast != nil { throw fail("still coasting after a reload at \(time)") }
         case .desktopNaturalScrolling(let natural):
             engine.desktopNaturalScrolling = natural
+            lastOutput = nil
+        case .notWritten:
+            guard let last = lastOutput else { break }
+            let (output, owner) = (last.output, last.owner)
+            // The daemon reports an output once, right after the call that returned it, while
+            // the coast it belongs to runs (one that ended in that call has reported its end:
+            // the engine ignores the report then). Nothing else can be running then.
+            if let running = coast, running.serial != owner {
+                throw fail("notWritten at \(time): the output \(output) of coast \(owner) with coast \(running.serial) running")
+            }
+            engine.notWritten(output)
+            if var running = coast {
+                running.unwritten.vertical += Int64(output.verticalHiRes)
+                running.unwritten.horizontal += Int64(output.horizontalHiRes)
+                coast = running
+                statistics.unwrittenOutputs += 1
+            }
+            try settle(WheelOutput(), outputBelongsToNewCoast: false, at: time, call: .other, context: "notWritten(\(output)) at \(time)")
         }
         try switchPendingOutput(at: time)
     }
@@ -377,6 +414,7 @@ public final class EngineHarness {
     private func settle(_ output: WheelOutput, outputBelongsToNewCoast: Bool, at time: Instant, call: Call,
                         context: @autoclosure () -> String) throws(HarnessFailure) {
         if let problem = reportProblem { throw fail("\(context()): \(problem)") }
+        lastOutput = nil
         if !output.isEmpty { statistics.nonEmptyOutputs += 1 }
         if engine.output == .touchpad && !output.isEmpty { throw fail("\(context()): wheel output \(output) with the touchpad output") }
         try checkFrames(call: call, at: time, context: context())
@@ -402,6 +440,8 @@ public final class EngineHarness {
                     throw fail("\(context()): a coast started while the one from \(running.start) had not ended")
                 }
                 try check(started.plan, of: started, context: context())
+                coastsStarted += 1
+                started.serial = coastsStarted
                 current = started
                 currentIsNew = true
                 statistics.coasts += 1
@@ -415,6 +455,7 @@ public final class EngineHarness {
                 if !attributed && currentIsNew == outputBelongsToNewCoast {
                     add(output, to: &ended)
                     attributed = true
+                    lastOutput = (output, ended.serial)
                 }
                 try check(ended, endedAt: endTime, reason: reason, emitted: emitted, context: context())
                 current = nil
@@ -427,6 +468,7 @@ public final class EngineHarness {
             }
             add(output, to: &owner)
             current = owner
+            lastOutput = (output, owner.serial)
         }
         coast = current
         try checkCoasting(context: context())
@@ -589,15 +631,24 @@ public final class EngineHarness {
     private func check(_ coast: Coast, endedAt time: Instant, reason: StopReason,
                        emitted: (vertical: Int64, horizontal: Int64), context: String) throws(HarnessFailure) {
         let what = { "\(context): coast from \(coast.start) ended (\(reason))" }
-        guard emitted == (coast.vertical, coast.horizontal) else {
-            throw fail("\(what()): the engine says it wrote \(emitted), the outputs add up to \((coast.vertical, coast.horizontal))")
+        // What reached the apps: the outputs less those reported not written.
+        let written = (coast.vertical - coast.unwritten.vertical, coast.horizontal - coast.unwritten.horizontal)
+        guard emitted == written else {
+            throw fail("\(what()): the engine says it wrote \(emitted), the outputs add up to \((coast.vertical, coast.horizontal)), \(coast.unwritten) of it not written")
         }
+        if coast.unwritten != (0, 0) { statistics.coastsWithUnwritten += 1 }
         // Legacy detents: whole 120s of what this coast wrote on top of what earlier ones left.
         let legacy = (coast.legacyStart.vertical + coast.vertical, coast.legacyStart.horizontal + coast.horizontal)
         guard coast.verticalDetents == legacy.0 / 120, coast.horizontalDetents == legacy.1 / 120 else {
             throw fail("\(what()): detents \((coast.verticalDetents, coast.horizontalDetents)) for hi-res \((coast.vertical, coast.horizontal)) on top of \(coast.legacyStart) left by earlier coasts")
         }
-        if !coast.touchpad { legacyRemainder = (legacy.0 % 120, legacy.1 % 120) }
+        // The engine's detents went on counting what was not written (its outputs are the
+        // coast's own), but an axis with units that did not reach the apps carries nothing: the
+        // next coast would give legacy readers a detent early.
+        if !coast.touchpad {
+            legacyRemainder = (coast.unwritten.vertical == 0 ? legacy.0 % 120 : 0,
+                               coast.unwritten.horizontal == 0 ? legacy.1 % 120 : 0)
+        }
         let total = coast.plan.totalHiRes
         switch reason {
         case .finished, .maxDuration:

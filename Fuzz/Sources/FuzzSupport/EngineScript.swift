@@ -47,6 +47,12 @@ public struct EngineScript: Sendable {
         case reconfigure(Configuration)
         /// The desktop's natural-scrolling setting changes.
         case desktopNaturalScrolling(Bool)
+        /// The wheel output the engine returned last (from the handled event or the tick just
+        /// before this step) did not reach the apps: the daemon's `Engine.notWritten(_:)` after a
+        /// write that failed, or for the release's step when a modifier is held at the release
+        /// (then followed by `stop(.key)` at the same time). Nothing when that call returned no
+        /// wheel output or another call came since.
+        case notWritten
     }
 
     /// The latest instant a step may have: about what the recording parsers accept
@@ -72,7 +78,9 @@ public struct EngineScript: Sendable {
 /// steps    8 bytes  op, a, v0, v1, v2, v3, t0, t1   (a last partial step is ignored)
 ///   op & 3          script device (modulo the device count)
 ///   op >> 2         0...47  event: EventTable.codes[kind % 32], value v0...v3 (Int32, LE)
-///                   48...55 raw event: type a % 32, code v0 | v1 << 8, value Int16(v2 | v3 << 8)
+///                   48...54 raw event: type a % 32, code v0 | v1 << 8, value Int16(v2 | v3 << 8)
+///                   55      the wheel output returned last was not written (a failed write;
+///                           with a stop step (key) at the same time: a modifier held at the release)
 ///                   56...58 stop: reason [button, key, touch, shutdown, button, key, touch,
 ///                           sessionInactive][a % 8]
 ///                   59      tick off schedule by Int32(v0...v3) µs (late > 0, early < 0)
@@ -89,6 +97,8 @@ public struct EngineScript: Sendable {
 /// Inputs made before the third configuration byte (`count >> 2`) and `sessionInactive` keep
 /// their meaning when their count byte is below 4 (the seed writer's is 0) and no stop step
 /// has `a % 8 == 7` (that was `shutdown`); others decode to other devices or configurations.
+/// Steps with `op >> 2 == 55` were raw events before `notWritten` took that opcode (the seed
+/// writer's raw events are 48, so no committed seed had one).
 extension EngineScript {
     /// Bytes per step.
     public static let stepSize = 8
@@ -122,10 +132,12 @@ extension EngineScript {
             case 0...47:
                 let (type, code) = EventTable.codes[Int(op >> 2) % EventTable.codes.count]
                 action = .event(device: device, InputEvent(type: type, code: code, value: Int32(bitPattern: word)))
-            case 48...55:
+            case 48...54:
                 let code = UInt16(v.0) | UInt16(v.1) << 8
                 let value = Int32(Int16(bitPattern: UInt16(v.2) | UInt16(v.3) << 8))
                 action = .event(device: device, InputEvent(type: UInt16(a % 32), code: code, value: value))
+            case 55:
+                action = .notWritten
             case 56...58:
                 action = .stop([StopReason.button, .key, .touch, .shutdown, .button, .key, .touch, .sessionInactive][Int(a % 8)])
             case 59:

@@ -8,7 +8,8 @@ import Glibc
 
 /// Makes random engine scripts for the soak: scripted flicks with random physics, random
 /// event noise, and windows of real recordings, with random mutations, stops at random times
-/// (often while a coast runs), late ticks, unplugs and reloads, under random configurations
+/// (often while a coast runs), late ticks, unplugs and reloads, wheel output not written (a
+/// failed write, a modifier held at the release), under random configurations
 /// from the whole range the configuration file accepts.
 public struct StreamGenerator {
     /// The kinds of stream.
@@ -136,6 +137,11 @@ public struct StreamGenerator {
             for timed in streams[device].events(for: flick, at: &time) {
                 script.steps.append(.init(time: timed.time, action: .event(device: device, timed.event)))
             }
+            // A modifier held at the release: its first step is not written and the coast stops.
+            if chance(0.08), let release = script.steps.last?.time {
+                script.steps.append(.init(time: release, action: .notWritten))
+                script.steps.append(.init(time: release, action: .stop(.key)))
+            }
             // Often something happens while the coast runs.
             // Mostly early in the coast, where it writes the most, sometimes past its end.
             let u = uniform(0, 1)
@@ -149,6 +155,15 @@ public struct StreamGenerator {
             if chance(0.03) { script.steps.append(.init(time: time + after, action: .abandon(device))) }
             if chance(0.03) { script.steps.append(.init(time: time + after, action: .reconfigure(configuration()))) }
             if chance(0.03) { script.steps.append(.init(time: time + after, action: .desktopNaturalScrolling(chance(0.5)))) }
+            if chance(0.15) {
+                // Writes that fail (the virtual wheel gone, a full buffer): one, or a run of them.
+                let failing = Duration(microseconds: Int64(uniform(0, 1) * Double(script.configuration.coast.maxDuration.microseconds)))
+                var at = time + failing
+                for _ in 0..<(chance(0.5) ? 1 : integer(2...30)) {
+                    script.steps.append(.init(time: at, action: .notWritten))
+                    at = at + Duration(microseconds: Int64(integer(0...20_000)))
+                }
+            }
             // The next flick: often within the boost window, sometimes much later.
             time = time + .milliseconds(Int64(chance(0.6) ? integer(30...750) : integer(750...8000)))
             if script.steps.last.map({ $0.time > time }) == true { time = script.steps.last!.time }
@@ -177,6 +192,7 @@ public struct StreamGenerator {
             let device = integer(0...(script.devices.count - 1))
             script.steps.append(.init(time: time, action: .event(device: device, InputEvent(type: type, code: code, value: value))))
             if chance(0.01) { script.steps.append(.init(time: time, action: .stop(.button))) }
+            if chance(0.01) { script.steps.append(.init(time: time, action: .notWritten)) }
         }
         return script
     }
@@ -198,6 +214,13 @@ public struct StreamGenerator {
                 let at = first + Duration(microseconds: Int64.random(in: 0...(last - first).microseconds, using: &rng))
                 let index = script.steps.firstIndex { $0.time > at } ?? script.steps.count
                 script.steps.insert(.init(time: at, action: .stop([.button, .key, .touch, .sessionInactive].randomElement(using: &rng)!)), at: index)
+            }
+        }
+        if chance(0.2), let first = script.steps.first?.time, let last = script.steps.last?.time, last > first {
+            for _ in 0..<integer(1...20) {
+                let at = first + Duration(microseconds: Int64.random(in: 0...(last - first).microseconds, using: &rng))
+                let index = script.steps.firstIndex { $0.time > at } ?? script.steps.count
+                script.steps.insert(.init(time: at, action: .notWritten), at: index)
             }
         }
         return script

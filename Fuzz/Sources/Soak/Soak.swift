@@ -113,6 +113,7 @@ struct Soak {
               steps \(statistics.steps), events \(statistics.events), ticks \(statistics.ticks), non-empty outputs \(statistics.nonEmptyOutputs)
               coasts \(statistics.coasts): \(statistics.coastsRunOut) ran out (totals checked exactly against the plan and the model), \(statistics.coastsStopped) stopped
               stop calls during a coast \(statistics.stopsWhileCoasting), stalled ticks \(statistics.stalls)
+              wheel outputs not written \(statistics.unwrittenOutputs), in \(statistics.coastsWithUnwritten) coasts
               virtual touchpad: \(statistics.landings) landings, \(statistics.touchFrames) frames
               failures \(failures.count)
             """)
@@ -141,8 +142,9 @@ struct Soak {
     /// Writes the engine fuzzer's seed corpus: a scripted flick on every device of the table
     /// (and a double flick, boosted, on the first three), each with the wheel output (`flick-`)
     /// and the touchpad output (`glide-`, configuration byte c bit 0), a glide stopped by
-    /// `sessionInactive` and one caught by a touch, and the start of each real recording whose
-    /// device is in the table.
+    /// `sessionInactive` and one caught by a touch, on the first device a release whose step is
+    /// not written (a modifier held) and a coast whose writes fail, and the start of each real
+    /// recording whose device is in the table.
     static func writeEngineSeeds(to directory: String, recordings: [Recording]) {
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var written = 0
@@ -165,6 +167,24 @@ struct Soak {
                 var bytes = EngineScript.encode(device: index, configA: 1, configB: 0, configC: 1, events: events)
                 bytes += [56 << 2, 7, 0, 0, 0, 0] + Array(EngineScript.encodeDeltaBytes(300_000))
                 write("glide-session-inactive-\(index).bin", bytes)
+            }
+            if index == 0 {
+                // A modifier held at the release: its first step is not written and the coast
+                // stops (a stop step, key, at the same time); then, 500 ms later, a flick that
+                // must not go on from it. And a coast whose writes fail from 100 ms on, ten times.
+                var again = stream
+                var at = time + .milliseconds(500)
+                let second = again.events(for: flick, at: &at)
+                var bytes = EngineScript.encode(device: index, configA: 1, configB: 0, events: events)
+                bytes += [55 << 2, 0, 0, 0, 0, 0, 0, 0] + [56 << 2, 1, 0, 0, 0, 0, 0, 0]
+                var steps = Array(EngineScript.encode(device: index, configA: 1, configB: 0, events: second)
+                    .dropFirst(EngineScript.headerSize))
+                steps.replaceSubrange(6..<8, with: EngineScript.encodeDeltaBytes((second[0].time - events[events.count - 1].time).microseconds))
+                write("flick-modifier-\(index).bin", bytes + steps)
+                var failing = EngineScript.encode(device: index, configA: 1, configB: 0, events: events)
+                failing += [55 << 2, 0, 0, 0, 0, 0] + EngineScript.encodeDeltaBytes(100_000)
+                for _ in 0..<9 { failing += [55 << 2, 0, 0, 0, 0, 0] + EngineScript.encodeDeltaBytes(8_333) }
+                write("flick-write-failed-\(index).bin", failing)
             }
             if index < 3 {
                 let single = events
