@@ -37,7 +37,10 @@ Scenarios (each asserted; a failed check prints expected and actual):
                   motion frame after the stop, the lift after 200 ms still, no scroll but the
                   final stop; a pad plugged in later coasts
   tp-kde          KDE's per-device natural scrolling (kcminputrc): the virtual fingers move
-                  against the real ones while only the real pad is natural
+                  against the real ones while only the real pad is natural; and its per-device
+                  scrolling speed: with the real pad's ScrollFactor at 2 the log says "2.0× as
+                  fast" and the same flick carries the virtual fingers 1.6-2.4 times as far
+                  (per mm/s of release) as with none, in the same run
   tp-gnome        GNOME's natural-scroll (real dconf and gsettings on a private session bus),
                   changed with `gsettings set` while flickd runs: flickd follows, and a
                   touchscreen drag's virtual fingers turn with it; a gsettings that takes 2 s
@@ -820,10 +823,35 @@ class Scenarios:
             li.close(); tap.close()
             c.check(s, "flickd exits 0 on SIGTERM", daemon.stop() == 0, 0, daemon.proc.returncode)
 
+    # A coast on the virtual touchpad: "device N: coast at t=...: (vx, vy) mm/s for ..., M mm on
+    # the virtual touchpad"; (vx, vy) is the real pad's velocity, before any scaling.
+    TP_PLAN = r"device \d+: coast at [^\n]*?: \((-?\d+), (-?\d+)\) mm/s[^\n]*on the virtual touchpad"
+
+    def glide_travel(self, tap, t0):
+        """How far flickd's virtual fingers went, mm, from their first frame down at or after
+        `t0` (the landing) to their last before the lift (vertical; the mean over the fingers
+        down at both); None when no glide was seen."""
+        frames = tap.positions(t0)
+        down = [i for i, (t, fingers) in enumerate(frames) if fingers]
+        if not down:
+            return None
+        first = down[0]
+        last = first
+        while last + 1 < len(frames) and frames[last + 1][1]:
+            last += 1
+        a, b = frames[first][1], frames[last][1]
+        slots = [sl for sl in a if sl in b]
+        if not slots:
+            return None
+        per_mm = tap.dev.absinfo(E.ABS_MT_POSITION_Y).resolution or 1
+        return sum(b[sl][1] - a[sl][1] for sl in slots) / len(slots) / per_mm
+
     def tp_kde(self):
         """KDE Plasma on Wayland keeps natural scrolling per device (kcminputrc): with the real
         pad natural and the virtual pad at libinput's default, the virtual fingers move against
-        the real ones; once the virtual pad is natural too, with them."""
+        the real ones; once the virtual pad is natural too, with them. It keeps the scrolling
+        speed per device too (ScrollFactor): with the real pad's at 2 and the virtual pad's at
+        KWin's default (1), the same flick carries the virtual fingers twice as far."""
         s = "tp-kde"
         home = os.path.join(self.out, "tp-kde-config")
         os.makedirs(home, exist_ok=True)
@@ -831,17 +859,28 @@ class Scenarios:
         ident = load(TWO_SLOTS)["id"]
         pad_group = "[Libinput][%d][%d][%s]\nNaturalScroll=true\nTapToClick=true\n" % (
             ident["vendor"], ident["product"], load(TWO_SLOTS)["name"])
+        virtual_group = "[Libinput][0][0][flickd virtual touchpad]\nNaturalScroll=true\n"
         with open(rc, "w") as f:
             f.write(pad_group)
         env = {"XDG_CURRENT_DESKTOP": "KDE", "XDG_SESSION_TYPE": "wayland", "XDG_CONFIG_HOME": home}
         daemon, tap, li = self.start_touchpad("tp-kde", env)
         c = self.checks
+        # (label, kcminputrc, the virtual pad's natural scrolling, the real pad's ScrollFactor).
+        # The second part differs from the first by the real pad's ScrollFactor only (the
+        # virtual pad still has no group: KWin's default, 1), so its glide is judged against the
+        # first's, within this run: the emulated guest's speeds vary from run to run.
+        parts = [("virtual pad without a group", pad_group, False, None),
+                 ("real pad at ScrollFactor=2", pad_group + "ScrollFactor=2\n", False, 2.0),
+                 ("virtual pad natural too", pad_group + virtual_group, True, None)]
+        travel = {}
         try:
             with open_pad(TWO_SLOTS, daemon) as pad:
-                for label, virtual_natural in [("virtual pad without a group", False), ("virtual pad natural too", True)]:
-                    if virtual_natural:
-                        with open(rc, "a") as f:
-                            f.write("[Libinput][0][0][flickd virtual touchpad]\nNaturalScroll=true\n")
+                for i, (label, text, virtual_natural, factor) in enumerate(parts):
+                    if i:
+                        # Whole or not at all (a rename): the file watcher reads no half-written file.
+                        with open(rc + ".new", "w") as f:
+                            f.write(text)
+                        os.replace(rc + ".new", rc)
                         mark = daemon.mark()
                         daemon.proc.send_signal(signal.SIGHUP)
                     else:
@@ -849,9 +888,17 @@ class Scenarios:
                     said = daemon.wait_log(r"the desktop keeps it per device \([^)]*\); flickd virtual touchpad: (true|false)", 10, mark)
                     c.check(s, label + ": flickd read the virtual pad's own setting", said is not None and said.group(1) == str(virtual_natural).lower(),
                             str(virtual_natural).lower(), said and said.group(0))
+                    if factor is not None:
+                        # The pad's debug line after the reload (Daemon.naturalScrollingLine, GlideSpeedText).
+                        pace = daemon.wait_log(re.escape(pad.devnode) + r" \([^)]*\): [^\n]*the virtual fingers move ([^\n]*)", 5, mark)
+                        want = "%.1f× as fast" % factor
+                        c.check(s, label + ": flickd logs that the virtual fingers move %s" % want,
+                                pace is not None and pace.group(1).startswith(want), want,
+                                pace.group(0) if pace else daemon.text()[mark:][-600:])
                     time.sleep(0.5)
                     r, plan, mark, host_start = self.flick(daemon, pad, "down", speed=150, duration=0.25)
-                    daemon.wait_log(r"coast ended at [^\n]*", 8, mark)
+                    planned = daemon.wait_log(self.TP_PLAN, 5, mark)
+                    end = daemon.wait_log(r"coast ended at [^\n]*: ([a-z-]+)", 8, mark)
                     time.sleep(0.8)
                     moving = [e for e in li.since(host_start, "POINTER_SCROLL_FINGER") if e[3] or e[4]]
                     # libinput here applies no desktop settings: the virtual pad's events show
@@ -860,7 +907,34 @@ class Scenarios:
                     c.check(s, label + ": the virtual fingers move %s the real ones" % ("with" if virtual_natural else "against"),
                             len(moving) > 10 and all(e[3] * want >= 0 for e in moving),
                             "> 10 events, vertical sign %d" % want, [(e[3], e[4]) for e in moving][:6])
-                    self.check_clean(s, label, li, host_start, tap, (r.get("k_release") or r["t_release"]) - 0.05)
+                    k_release = r.get("k_release") or r["t_release"]
+                    self.check_clean(s, label, li, host_start, tap, k_release - 0.05)
+                    # How far the virtual fingers went, per mm/s of the real pad's release
+                    # velocity (the plan's): the gesture player's speed varies under emulation.
+                    mm = self.glide_travel(tap, k_release - 0.05)
+                    speed = math.hypot(int(planned.group(1)), int(planned.group(2))) if planned else None
+                    if mm is not None and speed:
+                        travel[i] = (abs(mm), speed, end.group(1) if end else None)
+                        print("     %s: the virtual fingers went %.1f mm for a %.0f mm/s release (%.3f s), glide ended: %s"
+                              % (label, abs(mm), speed, abs(mm) / speed, travel[i][2]), flush=True)
+                    if factor is not None:
+                        # 1.6 .. 2.4: the make-up and the rest distance do not scale exactly, and
+                        # the landing's timing varies under emulation. Flicks at 150 mm/s: the
+                        # doubled glide (about 150 mm) stays far from the 1000 mm pad's margin.
+                        low, high = 0.8 * factor, 1.2 * factor
+                        if 0 in travel and i in travel:
+                            base, scaled = travel[0], travel[i]
+                            ratio = (scaled[0] / scaled[1]) / (base[0] / base[1])
+                            raw = scaled[0] / base[0]
+                            print("     %s: %.2f times the travel per mm/s of ScrollFactor 1's (%.2f times its travel)"
+                                  % (label, ratio, raw), flush=True)
+                            c.check(s, label + ": the same flick carries the virtual fingers %.0f× as far (%.1f .. %.1f, per mm/s of release)"
+                                    % (factor, low, high), low <= ratio <= high, "%.1f .. %.1f" % (low, high),
+                                    "%.2f: %.1f mm at %.0f mm/s (ended: %s) against %.1f mm at %.0f mm/s (ended: %s)"
+                                    % (ratio, scaled[0], scaled[1], scaled[2], base[0], base[1], base[2]))
+                        else:
+                            c.check(s, label + ": the virtual fingers' travel and the release velocity are seen in both flicks",
+                                    False, "both", "%s; %s" % (travel, planned and planned.group(0)))
                     time.sleep(0.5)
         finally:
             li.close(); tap.close()
