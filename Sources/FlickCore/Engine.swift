@@ -25,6 +25,7 @@ public final class Engine {
             if let coast { stop(at: coast.lastTick, reason: .reconfigured) }
             fingers.abandon()
             legacyRemainder = (0, 0)
+            lastCoastJustEnded = false
         }
     }
 
@@ -150,6 +151,10 @@ public final class Engine {
     /// (a timeout would drop it between the usual flicks, seconds apart). It is dropped when
     /// `output` changes: the wheel may be another device to the reader by the time it is back.
     private var legacyRemainder: (vertical: Int64, horizontal: Int64) = (0, 0)
+    /// The last wheel coast has ended and no coast has started since: output it returned in
+    /// the call that ended it (its last step) may still be reported not written, and then
+    /// counts against `legacyRemainder` as units not written count in `finish`.
+    private var lastCoastJustEnded = false
 
     /// An engine with `configuration`.
     public init(configuration: Configuration = .defaults, stallLimit: Duration = Engine.stallLimit) {
@@ -480,6 +485,7 @@ public final class Engine {
         started.carryLegacy(legacyRemainder)
         let (output, ended) = started.advance(to: time)
         unwrittenHiRes = (0, 0)
+        lastCoastJustEnded = false
         coast = started
         if ended { finish(at: time, reason: started.settles ? .finished : .maxDuration) }
         return output
@@ -519,6 +525,7 @@ public final class Engine {
                              travelMillimetres: deceleration.position(after: settings.maxDuration.seconds, velocity: v.length))
         onReport?(.coastStarted(device: device, time: time, plan: plan))
         unwrittenHiRes = (0, 0)
+        lastCoastJustEnded = false
         coast = bookkeeping
         if let lift = start.lift { onTouchFrame?(lift, time) }
         if let landing = start.landing { onTouchFrame?(landing, time) }
@@ -586,8 +593,19 @@ public final class Engine {
     /// failed; the release's first step, dropped when a modifier held at the release stops the
     /// coast): the report of the coast's end does not count it. It is not written again later
     /// (a late jump would be worse than the loss).
+    ///
+    /// The output may be the coast's last: the call that returned it (the tick that ran it out,
+    /// a release whose coast ends in its first step) also ended the coast. Its end is already
+    /// reported, counting that output as written (that count cannot be taken back), but the
+    /// legacy detent remainder it left is dropped on each axis the output moved, as for any
+    /// coast with units not written (see `finish`).
     public func notWritten(_ output: WheelOutput) {
-        guard coast != nil else { return }
+        guard coast != nil else {
+            guard lastCoastJustEnded else { return }
+            if output.verticalHiRes != 0 { legacyRemainder.vertical = 0 }
+            if output.horizontalHiRes != 0 { legacyRemainder.horizontal = 0 }
+            return
+        }
         unwrittenHiRes.vertical += Int64(output.verticalHiRes)
         unwrittenHiRes.horizontal += Int64(output.horizontalHiRes)
     }
@@ -628,6 +646,7 @@ public final class Engine {
         if output == .wheel {
             let left = running.legacyRemainder
             legacyRemainder = (unwritten.vertical == 0 ? left.vertical : 0, unwritten.horizontal == 0 ? left.horizontal : 0)
+            lastCoastJustEnded = true
         }
         unwrittenHiRes = (0, 0)
         onReport?(.coastEnded(time: time, reason: reason,

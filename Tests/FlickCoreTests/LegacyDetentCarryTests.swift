@@ -76,4 +76,22 @@ import FlickFingerStories
         #expect(script.verticalDetents - Int64(dropped.wheel.verticalDetents) == 0,
                 "no detent for \(written) units written (the dropped \(dropped.wheel.verticalHiRes) carried one)")
     }
+
+    @Test("a coast's last step reported not written (the write at the tick that ran it out failed): nothing is carried, the next flick starts from zero")
+    func anUnwrittenLastStepIsNotCarried() throws {
+        let script = FingerScript(description: TouchpadOutputTests.touchpad, configuration: Self.configuration)
+        Self.flick(script, down: true)
+        #expect(script.coastEndReasons == [.finished])
+        // The daemon's failed write of the output of the tick that ended the coast: the engine
+        // has reported the coast's end by the time it hears of it.
+        let last = try #require(script.output.last)
+        #expect(last.wheel.verticalHiRes < 0 && last.wheel.verticalDetents == 0, "the coast's last step, under a detent: \(last.wheel)")
+        script.engine.notWritten(last.wheel)
+        Self.flick(script, down: true)
+        let written = script.verticalTotal - Int64(last.wheel.verticalHiRes)
+        #expect(-written >= 120, "about 100 units each, the same way: a detent if carried (\(written))")
+        #expect(script.verticalDetents == 0,
+                "the first coast's remainder, its last \(last.wheel.verticalHiRes) units not written, is not carried\n\(script.transcript)")
+        #expect(script.coastEndReasons == [.finished, .finished])
+    }
 }

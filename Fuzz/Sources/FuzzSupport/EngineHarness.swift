@@ -32,6 +32,8 @@ public struct HarnessStatistics: Sendable {
     /// the coasts that ended with some.
     public var unwrittenOutputs = 0
     public var coastsWithUnwritten = 0
+    /// Coasts' last steps (the output of the call that ended the coast) reported not written.
+    public var unwrittenLastSteps = 0
 
     public init() {}
 
@@ -49,6 +51,7 @@ public struct HarnessStatistics: Sendable {
         landings += other.landings
         unwrittenOutputs += other.unwrittenOutputs
         coastsWithUnwritten += other.coastsWithUnwritten
+        unwrittenLastSteps += other.unwrittenLastSteps
     }
 }
 
@@ -74,7 +77,9 @@ public struct HarnessStatistics: Sendable {
 ///   output of the call just before, as the daemon reports a failed write or the release's step
 ///   dropped for a modifier) still counts towards the coast's plan (it is never written again),
 ///   but not towards what the engine says the coast wrote at its end, which is exactly the rest;
-///   and an axis with units not written leaves nothing under a detent for the next coast;
+///   and an axis with units not written leaves nothing under a detent for the next coast, also
+///   when they were the coast's last step (reported after the call that ended the coast, whose
+///   end counted them as written);
 /// - the engine reports no bug and no non-finite velocity; it coasts exactly when it has a
 ///   deadline; every coast ends by itself within `max_duration / tick period` ticks, plus one
 ///   for each tick the script made before its deadline (the engine takes an early tick as the
@@ -260,8 +265,10 @@ public final class EngineHarness {
             guard let last = lastOutput else { break }
             let (output, owner) = (last.output, last.owner)
             // The daemon reports an output once, right after the call that returned it, while
-            // the coast it belongs to runs (one that ended in that call has reported its end:
-            // the engine ignores the report then). Nothing else can be running then.
+            // the coast it belongs to runs, or just after that coast ended in that call (its
+            // last step): its end is reported already, counting the output as written, but what
+            // it left under a detent is not carried on an axis the output moved. Nothing else
+            // can be running then.
             if let running = coast, running.serial != owner {
                 throw fail("notWritten at \(time): the output \(output) of coast \(owner) with coast \(running.serial) running")
             }
@@ -271,6 +278,10 @@ public final class EngineHarness {
                 running.unwritten.horizontal += Int64(output.horizontalHiRes)
                 coast = running
                 statistics.unwrittenOutputs += 1
+            } else {
+                if output.verticalHiRes != 0 { legacyRemainder.vertical = 0 }
+                if output.horizontalHiRes != 0 { legacyRemainder.horizontal = 0 }
+                statistics.unwrittenLastSteps += 1
             }
             try settle(WheelOutput(), outputBelongsToNewCoast: false, at: time, call: .other, context: "notWritten(\(output)) at \(time)")
         }
