@@ -161,6 +161,10 @@ public enum DesktopSettings {
         var currentDesktop: String?
         /// `XDG_SESSION_TYPE`: `wayland` or `x11`.
         var sessionType: String?
+        /// `KDE_FULL_SESSION=true`: Plasma's own session start set it (and hands it to the
+        /// systemd user manager), so KWin is the compositor; `XDG_CURRENT_DESKTOP=KDE` alone is
+        /// also set on other compositors for Qt's and the KDE portal's sake.
+        var kdeFullSession = false
         /// `$XDG_CONFIG_HOME`, else `$HOME/.config`; nil when neither is set.
         var configHome: String?
         /// `$XDG_CONFIG_DIRS`, else `/etc/xdg`: the system-wide configuration directories, the
@@ -198,9 +202,11 @@ public enum DesktopSettings {
         /// `XDG_SESSION_TYPE`, `DISPLAY`, `WAYLAND_DISPLAY`), from this process's environment;
         /// nothing is read or asked (no sway socket is tried), and nothing can be.
         static func session() -> Environment {
-            Environment(currentDesktop: variable("XDG_CURRENT_DESKTOP"), sessionType: variable("XDG_SESSION_TYPE"),
-                        configHome: nil, readFile: { _ in nil }, gsettingsGet: { _, _ in .failed("not asked") },
-                        display: variable("DISPLAY"), waylandDisplay: variable("WAYLAND_DISPLAY"))
+            var environment = Environment(currentDesktop: variable("XDG_CURRENT_DESKTOP"), sessionType: variable("XDG_SESSION_TYPE"),
+                                          configHome: nil, readFile: { _ in nil }, gsettingsGet: { _, _ in .failed("not asked") },
+                                          display: variable("DISPLAY"), waylandDisplay: variable("WAYLAND_DISPLAY"))
+            environment.kdeFullSession = variable("KDE_FULL_SESSION") == "true"
+            return environment
         }
 
         /// This process's environment.
@@ -509,7 +515,17 @@ public enum DesktopSettings {
             return .failure(Miss(why: "no KDE files to read ($XDG_CONFIG_HOME and $HOME unset)"))
         }
         if kwin && !isX11Session(environment), let kcminputrc = files.first(where: \.isKcminputrc) {
-            return .success(kwinNaturalScrolling(kcminputrc.path, environment))
+            let answer = kwinNaturalScrolling(kcminputrc.path, environment)
+            // With no [Libinput] group at all, the answer is libinput's default for every pad:
+            // right under KWin, but XDG_CURRENT_DESKTOP=KDE is set on other compositors too
+            // (Hyprland, sway: for Qt and the KDE portal), which give every pad their own one
+            // setting; there, an Apple pad's glide would run against the finger. So only in
+            // Plasma's own session (KDE_FULL_SESSION).
+            let anyGroup = answer.perDevice.map { !$0.entries.isEmpty || $0.defaultsGroup != nil } ?? false
+            guard anyGroup || environment.kdeFullSession else {
+                return .failure(Miss(why: "XDG_CURRENT_DESKTOP=KDE without KDE_FULL_SESSION=true, and no [Libinput] group in \(answer.perDevice?.source ?? kcminputrc.path): KWin is not known to run"))
+            }
+            return .success(answer)
         }
         var read: [String] = []
         for (path, isKcminputrc) in files {
@@ -1097,9 +1113,10 @@ struct GlideSpeedText: Equatable {
     /// `Engine.glideSpeedRatio(source:virtual:)`.
     var ratio: Double
 
-    /// nil when either factor is unknown.
+    /// nil when either factor is unknown, or one the engine takes for unknown (not finite, or
+    /// negative: a hand-edited ScrollFactor=-1, which reverses that pad in KWin).
     init?(source: Double?, virtual: Double?) {
-        guard let source, let virtual else { return nil }
+        guard let source, let virtual, source.isFinite, virtual.isFinite, source >= 0, virtual >= 0 else { return nil }
         self.source = source
         self.virtual = virtual
         ratio = Engine.glideSpeedRatio(source: source, virtual: virtual)

@@ -143,6 +143,9 @@ import Testing
         var xServer: [[XInputDevices.Device]] = []
         var xServerFailure = "cannot connect to the X server :0"
         var xServerAsks: [String] = []
+        /// `KDE_FULL_SESSION=true` (Plasma's own session); false: XDG_CURRENT_DESKTOP=KDE set on
+        /// another compositor.
+        var kdeFullSession = true
 
         func environment(desktop: String?, session: String? = "wayland", waits: Int = 0,
                          waitingFor: [DeviceIdentity] = [VirtualTouchpad.identity]) -> DesktopSettings.Environment {
@@ -162,6 +165,7 @@ import Testing
             }
             environment.display = display
             environment.waylandDisplay = waylandDisplay
+            environment.kdeFullSession = kdeFullSession
             environment.xServerDevices = { [unowned self] display in
                 xServerAsks.append(display)
                 guard !xServer.isEmpty else { return .failure(DesktopSettings.Miss(why: xServerFailure, unanswered: true)) }
@@ -409,6 +413,27 @@ import Testing
     /// per-device answer, the virtual pad was taken to scroll as the source did, and an Apple
     /// pad's glide ran against the finger. A `touchpadxlibinputrc` left from an X11 login is
     /// not KWin's on Wayland and is not read.
+    /// XDG_CURRENT_DESKTOP=KDE is also set on Hyprland or sway for Qt's sake: with no
+    /// [Libinput] group to show KWin's rule, only Plasma's own session (KDE_FULL_SESSION) gets
+    /// libinput's per-device defaults; elsewhere no answer, and the fingers move as the user's
+    /// did (an Apple pad's glide ran backwards there, every pad having the compositor's one
+    /// setting). A group written by Plasma's settings is KWin's rule either way.
+    @Test func kdeNamedWithoutPlasmasSessionAnswersOnlyFromAGroup() throws {
+        let session = FakeSession()
+        session.kdeFullSession = false
+        session.files = [:]
+        let none = DesktopSettings.search(in: session.environment(desktop: "KDE"))
+        guard case .none(let why) = none else { Issue.record("no answer without KWin: \(none)"); return }
+        #expect(why.contains("without KDE_FULL_SESSION=true"), "\(why)")
+        session.files = ["/home/u/.config/kcminputrc": "[Libinput][2][7][SynPS/2 Synaptics TouchPad]\nNaturalScroll=true\n"]
+        let found = try #require(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE")))
+        #expect(found.perDevice != nil && found.value == true, "\(found)")
+        session.kdeFullSession = true
+        session.files = [:]
+        let plasma = try #require(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE")))
+        #expect(plasma.perDevice != nil, "\(plasma)")
+    }
+
     @Test func kwinWithoutATouchpadGroupLeavesEachDeviceAtLibinputsDefault() throws {
         let apple = DeviceIdentity(name: "bcm5974", vendor: 0x05ac, product: 0x0273)
         let synaptics = DeviceIdentity(name: "SynPS/2 Synaptics TouchPad", vendor: 2, product: 7)
@@ -449,12 +474,15 @@ import Testing
                     "\(desktop): the file is not read")
         }
         #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE"))?.perDevice?.virtualTouchpad == false)
-        // startx from a console: the session type is tty, the display X's. The X server was not
-        // read here (no fake), so the file is a stale one: not per device.
+        // startx from a console: the session type is tty, the display X's. The X server could
+        // not be reached (XInputDevices.read marks every failure unanswered): the search is
+        // unanswered, and no KDE file stands in for the X server's per-device settings.
         var startx = session.environment(desktop: "KDE", session: "tty")
         startx.display = ":0"
-        startx.xServerDevices = { _ in .failure(DesktopSettings.Miss(why: "cannot connect")) }
-        #expect(DesktopSettings.naturalScrolling(in: startx)?.perDevice == nil)
+        startx.xServerDevices = { _ in .failure(DesktopSettings.Miss(why: "cannot connect", unanswered: true)) }
+        if case .unanswered = DesktopSettings.search(in: startx) {} else {
+            Issue.record("the X server did not answer: unanswered, not a KDE file")
+        }
     }
 
     /// The X server or sway, which hold each touchpad's setting in force, timed out or could

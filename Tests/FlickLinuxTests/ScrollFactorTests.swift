@@ -113,6 +113,9 @@ import Testing
         #expect(GlideSpeedText.times(0.333) == "0.33×")
         #expect(GlideSpeedText.times(0.05) == "0.05×")
         #expect(GlideSpeedText(source: 2, virtual: nil) == nil)
+        // A factor the engine takes for unknown (the glide is not scaled) is not described as a pace.
+        #expect(GlideSpeedText(source: -1, virtual: 1) == nil)
+        #expect(GlideSpeedText(source: 2, virtual: .nan) == nil)
         #expect(GlideSpeedText(source: 2, virtual: 1)?.sentence
                 == "the desktop scrolls it at 2.0×, flickd virtual touchpad at 1.0×: the virtual fingers move 2.0× as fast, so that the glide keeps your speed")
         #expect(GlideSpeedText(source: 50, virtual: 1)?.pace == "10.0× as fast, the most flickd matches: glides run slower than your scrolls")
