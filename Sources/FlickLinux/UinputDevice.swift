@@ -70,11 +70,15 @@ final class UinputDevice {
     /// kernel); nil when it does not or cannot be read.
     public static func builtInList(readFile: (String) -> Result<String, SystemError> = readText) -> String? {
         guard let release = kernelRelease(readFile: readFile) else { return nil }
-        let path = "/lib/modules/\(release)/modules.builtin"
-        guard case .success(let list) = readFile(path) else { return nil }
-        // Lines are paths under the kernel tree: kernel/drivers/input/misc/uinput.ko.
-        let listed = list.split(separator: "\n").contains { $0 == "uinput.ko" || $0.hasSuffix("/uinput.ko") }
-        return listed ? path : nil
+        // /usr/lib/modules too: a system not merged into /usr may keep them only there.
+        for root in moduleRoots {
+            let path = "\(root)/\(release)/modules.builtin"
+            guard case .success(let list) = readFile(path) else { continue }
+            // Lines are paths under the kernel tree: kernel/drivers/input/misc/uinput.ko.
+            let listed = list.split(separator: "\n").contains { $0 == "uinput.ko" || $0.hasSuffix("/uinput.ko") }
+            return listed ? path : nil
+        }
+        return nil
     }
 
     /// The running kernel's module directory where it is gone although /dev/uinput, the static
@@ -86,9 +90,16 @@ final class UinputDevice {
                                             readFile: (String) -> Result<String, SystemError> = readText) -> String? {
         guard exists("/dev/uinput"), !moduleInKernel(exists: exists, readFile: readFile),
               let release = kernelRelease(readFile: readFile) else { return nil }
-        let directory = "/lib/modules/\(release)"
-        return exists(directory) ? nil : directory
+        // Only where the system keeps its modules there at all: NixOS keeps them elsewhere, and
+        // a container may see the host's /dev/uinput without them; a reboot is no fix there.
+        guard moduleRoots.contains(where: exists) else { return nil }
+        let directories = moduleRoots.map { "\($0)/\(release)" }
+        return directories.contains(where: exists) ? nil : directories[0]
     }
+
+    /// Where kernels' module directories are: /lib/modules, and /usr/lib/modules where /lib is
+    /// not merged into /usr.
+    static let moduleRoots = ["/lib/modules", "/usr/lib/modules"]
 
     /// Why uinput cannot be loaded until a reboot, where the running kernel's `modules` are gone.
     public static func modulesGoneCause(_ modules: String) -> String {
