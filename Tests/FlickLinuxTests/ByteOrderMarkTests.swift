@@ -26,4 +26,15 @@ import Testing
         // Only before the first line: anywhere else it is text toml++ reads, and refuses.
         #expect(ConfigurationLoader.sourceLines("[coast]\n\u{FEFF}boost = true") == ["[coast]", "\u{FEFF}boost = true"])
     }
+
+    /// A byte that is not UTF-8 on line 1 after the mark: its column counts from after the mark,
+    /// as toml++'s syntax errors and editors count (it said column 3 for "a" then 0xFF).
+    @Test func anInvalidByteOnLineOneCountsFromAfterTheMark() {
+        func column(_ bytes: [UInt8]) -> Int? {
+            do { _ = try ConfigurationLoader.text(of: bytes, path: "config.toml"); return nil } catch { return error.problems.first?.column }
+        }
+        #expect(column([0xEF, 0xBB, 0xBF, 0x61, 0xFF]) == 2)
+        #expect(column([0x61, 0xFF]) == 2)
+        #expect(column([0xEF, 0xBB, 0xBF, 0x61, 0x0A, 0x62, 0xFF]) == 2, "line 2 has no mark")
+    }
 }

@@ -41,7 +41,9 @@ public enum ConfigurationLoader {
     ///   would otherwise read as text whose names match no device.
     static func text(of bytes: [UInt8], path: String) throws(ConfigurationError) -> String {
         if let offset = TextFile.firstInvalidUTF8(in: bytes) {
-            let lineStart = bytes[..<offset].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+            // Line 1 starts after a byte order mark, which toml++ and editors do not count.
+            let bom = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+            let lineStart = bytes[..<offset].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? min(bom, offset)
             let line = 1 + bytes[..<offset].count(where: { $0 == UInt8(ascii: "\n") })
             // Columns count characters, as the syntax errors' do.
             let column = 1 + String(decoding: bytes[lineStart..<offset], as: UTF8.self).count
