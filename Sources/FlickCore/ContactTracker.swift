@@ -36,12 +36,22 @@ struct ContactMotion {
     /// Its last step, taken or dropped, as mm per `ContactTracker.jumpReferenceInterval`
     /// (libinput's `last_delta_mm`).
     var normalizedStep = 0.0
+    /// When its position last changed (it landed then at the latest): its steps are measured
+    /// over the time since. A pad may report positions only every other frame (hid-multitouch
+    /// pads whose frames between carry only MSC_TIMESTAMP or pressure), and a button's frame
+    /// moves no contact: such a frame is no step of 0 mm.
+    var lastChange = Instant.zero
     /// Where it was reported (mm) before the jump last dropped, and when: the next step is also
-    /// measured from there, and the shorter of the two (normalised to the time each spans) is
-    /// taken. A jump that comes back is then no motion, and real motion that looked like a jump
-    /// (a finger landing already fast) is counted in full a frame late.
+    /// measured from there, and taken when it does not grow much over the steps around it
+    /// (`ContactTracker.step`). A jump that comes back is then no motion, and real motion that
+    /// looked like a jump (a finger landing already fast) is counted in full a frame late.
     var heldPosition: Vector?
     var heldTime = Instant.zero
+    /// `normalizedStep` before the jump held.
+    var heldStep = 0.0
+    /// The last frame, since the jump held, whose mean motion other contacts made without this
+    /// one (`heldTime` when none): they stood for its motion until then.
+    var coveredUntil = Instant.zero
 }
 
 /// What one MT slot of a device held when it was opened (libevdev's state then): the values the
@@ -150,8 +160,6 @@ public struct ContactTracker {
     private var motions: [ContactMotion]
     /// `motions`' positions when `markBaseline()` last ran.
     private var baselinePositions: [Vector]
-    /// The last frame had every contact's motion dropped as a jump (`FrameSummary.motionDropped`).
-    private var previousMotionDropped = false
 
     /// Touch jumps (touchpads only): a contact's step, normalised to `jumpReferenceInterval`,
     /// this much (mm) longer than its last one is not finger motion (a finger does not gain
@@ -455,18 +463,26 @@ public struct ContactTracker {
             let before = previous[i]
             // A contact that hovered and touches again is a new touch, as in libinput.
             if before.touches && before.identity == now.identity {
-                if let step = step(ofContactAt: i, to: millimetres(now), from: millimetres(before), over: interval, at: time) {
+                if let step = step(ofContactAt: i, to: millimetres(now), from: millimetres(before),
+                                   moved: now.x != before.x || now.y != before.y, over: interval, at: time) {
                     sum = sum + step
                     matched += 1
                 } else {
                     jumped += 1
                 }
             } else {
-                motions[i] = ContactMotion(position: millimetres(now))
+                motions[i] = ContactMotion(position: millimetres(now), lastChange: time)
                 if !rebased { newTouch = true }
             }
         }
         let motionDropped = matched == 0 && jumped > 0
+        if jumped > 0 && matched > 0 {
+            // The contacts still held were left out of this frame's mean motion: the others'
+            // motion stands for theirs up to now.
+            for i in contacts.indices where contacts[i].touches && motions[i].heldPosition != nil {
+                motions[i].coveredUntil = time
+            }
+        }
         // The kernel's pointer emulation (input_mt_report_pointer_emulation) counts every slot
         // with a tracking id in BTN_TOOL_*, palms and hovering contacts included. As libinput
         // does, the keys only add fingers the contacts cannot hold (a pad with two slots and
@@ -501,7 +517,6 @@ public struct ContactTracker {
         // never move. A finger landing as another lifts (the count unchanged) starts a gesture
         // afresh too (`GestureRecognizer`).
         if fingers != previousFingerCount || dropped || newTouch { markBaseline() }
-        previousMotionDropped = motionDropped
         dropped = false
         previousToolCount = tools
         previousFingerCount = fingers
@@ -659,57 +674,79 @@ public struct ContactTracker {
     }
 
     /// The motion (mm) of the contact at place `i` from `before` (the last frame, `interval`
-    /// ago) to `now`; nil when the step is a touch jump, dropped.
+    /// ago) to `now` (`moved`: its position changed); nil when the step is a touch jump, dropped.
     ///
     /// libinput's rule (`tp_detect_jumps`), on touchpads: with the step normalised to a 12 ms
     /// frame,
     ///
-    ///     s = |now − before| × 12 ms / interval
+    ///     s = |now − before| × 12 ms / (time since the contact's position last changed)
     ///     jump when s − s_last > 7 mm   (s_last: the contact's last s, jump or not)
     ///
-    /// unchecked when the interval is 0 or longer than 30 ms (irregular frames); libinput's
-    /// other rule, s > 20 mm, is left out (`jumpGrowthMillimetres`). Where libinput
-    /// then measures the next step from the jumped position (a jump out and back reads as a jump
-    /// and a move back), the step after a jump is also measured from where the contact was
-    /// before it, and the shorter (normalised to its own span) is taken: out and back is no
-    /// motion; a finger that really went there (it stays) moves on from there; and motion fast
-    /// enough to look like a jump (a finger landing at speed) is counted in full, a frame late.
-    /// A contact measured from before its jump adds to the frame's mean motion only its share
-    /// over this frame (the other contacts' motion stood for it in the last one), or all of
-    /// it when every contact jumped in the last frame (that frame's motion was dropped whole).
-    private mutating func step(ofContactAt i: Int, to now: Vector, from before: Vector,
+    /// judged, as in libinput, only when the contact moved: a frame where it did not (a pad
+    /// reporting positions every other frame, a button's frame) is no step of 0 mm that would
+    /// make the next real one a jump. Unchecked when the frames are 0 or more than 30 ms apart
+    /// (irregular frames); a contact still for longer than that is measured over the last frame
+    /// (its motion starts there: a jump after a rest is still a jump). libinput's other rule,
+    /// s > 20 mm, is left out (`jumpGrowthMillimetres`).
+    ///
+    /// Where libinput then measures the next step from the jumped position (a jump out and back
+    /// reads as a jump and a move back), the step after a jump is also measured from where the
+    /// contact was before it, and taken unless it grows more than the jump threshold over both
+    /// the step before the jump and the step from the jumped spot: out and back is no motion
+    /// (the step from the jumped spot is the long way back); motion fast enough to look like a
+    /// jump (a finger landing at speed) is counted in full, a frame late, even when rounding
+    /// and uneven frame times make it a hair faster than the step from the jumped spot; and a
+    /// finger that really went there and stays (a step of 0 from there) moves on from there.
+    /// A held contact that did not move, or a frame read with the jump's own time (or earlier),
+    /// keeps the hold and adds no motion. A contact measured from before its jump adds to the
+    /// frame's mean motion only its share since the others' motion last stood for it
+    /// (`ContactMotion.coveredUntil`): all of it when every contact jumped.
+    private mutating func step(ofContactAt i: Int, to now: Vector, from before: Vector, moved: Bool,
                                over interval: Duration, at time: Instant) -> Vector? {
         var motion = motions[i]
         defer { motions[i] = motion }
-        var step = now - before
-        var span = interval
-        if let held = motion.heldPosition {
+        let held = motion.heldPosition
+        guard moved else { return held == nil ? .zero : nil }
+        if held != nil && interval <= .zero { return nil }
+        let sinceChange = time - motion.lastChange
+        let span = sinceChange <= Self.jumpLongestInterval ? sinceChange : interval
+        motion.lastChange = time
+        let step = now - before
+        let checked = filtersJumps && !dropped && interval > .zero && interval <= Self.jumpLongestInterval
+            && span > .zero
+        guard checked else {
+            motion.heldPosition = nil
+            motion.position = motion.position + step
+            return step
+        }
+        let reference = Self.jumpReferenceInterval.seconds
+        let normalized = step.length * reference / span.seconds
+        if let held {
             let fromHeld = now - held
             let heldSpan = time - motion.heldTime
-            // Compared as speeds: the step from before the jump spans more time.
-            if heldSpan > .zero && interval > .zero
-                && fromHeld.length * interval.seconds <= step.length * heldSpan.seconds {
-                step = fromHeld
-                span = heldSpan
+            let normalizedFromHeld = fromHeld.length * reference / heldSpan.seconds
+            if normalizedFromHeld - max(motion.heldStep, normalized) <= Self.jumpGrowthMillimetres {
+                motion.heldPosition = nil
+                motion.normalizedStep = normalizedFromHeld
+                motion.position = motion.position + fromHeld
+                return fromHeld * ((time - motion.coveredUntil).seconds / heldSpan.seconds)
             }
         }
-        let checked = filtersJumps && !dropped && interval > .zero && interval <= Self.jumpLongestInterval
-        if checked {
-            let normalized = step.length * Self.jumpReferenceInterval.seconds / span.seconds
-            let isJump = normalized - motion.normalizedStep > Self.jumpGrowthMillimetres
+        let isJump = normalized - motion.normalizedStep > Self.jumpGrowthMillimetres
+        if isJump {
+            if held == nil {
+                motion.heldPosition = before
+                motion.heldTime = time - span
+                motion.heldStep = motion.normalizedStep
+                motion.coveredUntil = motion.heldTime
+            }
             motion.normalizedStep = normalized
-            if isJump {
-                if motion.heldPosition == nil {
-                    motion.heldPosition = before
-                    motion.heldTime = time - interval
-                }
-                return nil
-            }
+            return nil
         }
+        motion.normalizedStep = normalized
         motion.heldPosition = nil
         motion.position = motion.position + step
-        guard span != interval && !previousMotionDropped && span > .zero else { return step }
-        return step * (interval.seconds / span.seconds)
+        return step
     }
 
     /// Remembers where each contact is now, to measure how they move relative to each other.

@@ -120,4 +120,77 @@ import FlickTestSupport
         let coast = try #require(screen.coasts.first, "no coast: \(screen.noCoastReasons)")
         #expect(abs(coast.releaseVelocity.y - 2500) < 125, "released at \(coast.releaseVelocity) mm/s")
     }
+
+    /// Two fingers land and at once move `speed` mm/s down on a pad that reports positions only
+    /// every other frame (8 ms frames; the frames between carry only MSC_TIMESTAMP, as some
+    /// hid-multitouch pads send), for 160 ms, then lift.
+    @Test("positions every other frame: a fast scroll is not taken for jumps, and coasts at its speed",
+          arguments: [400.0, 1000.0])
+    func positionsEveryOtherFrame(speed: Double) throws {
+        let pad = try FingerScript(device: "synaptics-t440")
+        let interval = Duration.milliseconds(8)
+        pad.frameInterval = interval
+        pad.down(Vector(x: 30, y: 10), Vector(x: 50, y: 10))
+        for _ in 1...10 {
+            pad.stationaryFrame()
+            pad.move(by: Vector(x: 0, y: speed * 2 * interval.seconds), over: interval)
+        }
+        pad.lift()
+        pad.wait(.seconds(8))
+        let coast = try #require(pad.coasts.first, "no coast: \(pad.noCoastReasons)")
+        #expect(abs(coast.releaseVelocity.y - speed) < speed * 0.1, "released at \(coast.releaseVelocity) mm/s, moved at \(speed)")
+    }
+
+    /// A fast flick as `flick`, two fingers, sampled every 8 ms (each finger where it really
+    /// is, rounded to device units by the pad) but each frame read up to 3 ms early or late (a
+    /// loaded machine; `seed` picks the pattern), for 120 ms.
+    @Test("a fast flick with jittering frame times is counted in full and coasts at its speed",
+          arguments: [800.0, 1200.0], [1, 2, 3, 4, 5, 6] as [UInt64])
+    func fastFlickWithJitter(speed: Double, seed: UInt64) throws {
+        let pad = try FingerScript(device: "synaptics-t440")
+        pad.down(Vector(x: 30, y: 10), Vector(x: 50, y: 10))
+        let start = pad.now
+        var state = seed &* 0x9E37_79B9_7F4A_7C15
+        for k in 1...15 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let jitter = Duration(microseconds: Int64((state >> 33) % 6_001) - 3_000)
+            let sampled = Duration.milliseconds(8 * Int64(k))
+            pad.frameInterval = start + sampled + jitter - pad.now
+            let current = try #require(pad.fingers[0])
+            pad.move(by: Vector(x: 0, y: 10 + speed * sampled.seconds - current.y), over: pad.frameInterval)
+        }
+        pad.lift()
+        pad.wait(.seconds(8))
+        let coast = try #require(pad.coasts.first, "no coast: \(pad.noCoastReasons)")
+        #expect(abs(coast.releaseVelocity.y - speed) < speed * 0.06, "released at \(coast.releaseVelocity) mm/s, flicked at \(speed)")
+    }
+
+    @Test("a jump whose way back comes in a frame with the jump's own time does not coast")
+    func jumpBackAtTheSameTime() throws {
+        let pad = try FingerScript(device: "synaptics-t440")
+        let padID: DeviceID = 99
+        let description = try Fixtures.device("synaptics-t440")
+        pad.engine.addDevice(padID, description: description)
+        var writer = FingerFrameWriter(description: description, clampsToAxes: false)
+        func frame(_ fingers: [Vector?]) { writer.frame(fingers) { _ = pad.engine.handle($0, from: padID, at: pad.now) } }
+        let still = [Vector(x: 40, y: 30), Vector(x: 60, y: 30)] as [Vector?]
+        frame(still)
+        for _ in 1...25 {
+            pad.advance(to: pad.now + .milliseconds(8))
+            frame(still)
+            pad.advance(to: pad.now + .milliseconds(8))
+            writer.restingFrame(still, timestamp: pad.now.microseconds) { _ = pad.engine.handle($0, from: padID, at: pad.now) }
+        }
+        pad.advance(to: pad.now + .milliseconds(8))
+        frame(still.map { $0.map { $0 + Vector(x: 0, y: 15) } })
+        // The way back, in a frame read with the same time.
+        frame(still)
+        for _ in 1...3 {
+            pad.advance(to: pad.now + .milliseconds(8))
+            frame(still)
+        }
+        frame([nil, nil])
+        pad.wait(.seconds(3))
+        #expect(pad.coasts.isEmpty, "\(pad.coasts.map(\.releaseVelocity))")
+    }
 }
