@@ -357,22 +357,32 @@ struct DaemonDeviceTests {
             source.descriptions[pad.devnode]?.vendor = vendor
             source.descriptions[pad.devnode]?.bustype = 0x03
             source.present = [pad]
-            let kcminputrc = PerDeviceNaturalScrolling(kcminputrc: "[Libinput][1][2][Another Mouse]\nNaturalScroll=true\n", file: "kcminputrc")
-            let query = try DesktopQuery(probe: { _ in .found(DesktopSettings.Answer(false, "KDE test", perDevice: kcminputrc)) },
-                                         watchChanges: { _ in nil }, openServerWatch: { nil })
-            var configuration = Configuration()
-            configuration.output.mode = .touchpad
-            let log = CollectedLog()
-            log.onLine = { line in if line.hasPrefix("debug: /dev/input/event4 (bcm5974): natural scrolling") { raise(SIGTERM) } }
-            let daemon = try Daemon(engine: Engine(configuration: configuration), output: nil, makeOutput: Outputs().make,
-                                    monitor: source, logger: log.logger, desktop: query) { configuration }
-            let watchdog = DaemonWatchdog(seconds: 10)
-            try daemon.run()
-            watchdog.cancel()
-            let line = try #require(log.lines.last { $0.hasPrefix("debug: /dev/input/event4 (bcm5974): natural scrolling") })
+            let (line, _) = try Self.padLine(source, kcminputrc: "[Libinput][1][2][Another Mouse]\nNaturalScroll=true\n")
             #expect(line.hasPrefix("debug: /dev/input/event4 (bcm5974): natural scrolling \(natural) ("), "\(line)")
             #expect(line.hasSuffix("; the virtual touchpad's is false, so its fingers move against yours") == natural, "\(line)")
         }
+    }
+
+    /// Runs a daemon with the touchpad output on `source` (its pad at event4, "bcm5974") whose
+    /// desktop answers with the per-device settings of `kcminputrc` (KDE's file), until it logs
+    /// the pad's natural-scrolling line; returns that line and the engine.
+    static func padLine(_ source: ScriptedDevices, kcminputrc text: String) throws -> (line: String, engine: Engine) {
+        let kcminputrc = PerDeviceNaturalScrolling(kcminputrc: text, file: "kcminputrc")
+        let query = try DesktopQuery(probe: { _ in .found(DesktopSettings.Answer(false, "KDE test", perDevice: kcminputrc)) },
+                                     watchChanges: { _ in nil }, openServerWatch: { nil })
+        var configuration = Configuration()
+        configuration.output.mode = .touchpad
+        let log = CollectedLog()
+        log.onLine = { line in if line.hasPrefix("debug: /dev/input/event4 (bcm5974): natural scrolling") { raise(SIGTERM) } }
+        let engine = Engine(configuration: configuration)
+        let daemon = try Daemon(engine: engine, output: nil, makeOutput: Outputs().make,
+                                monitor: source, logger: log.logger, desktop: query) { configuration }
+        let watchdog = DaemonWatchdog(seconds: 10)
+        try daemon.run()
+        watchdog.cancel()
+        log.onLine = nil
+        let line = try #require(log.lines.last { $0.hasPrefix("debug: /dev/input/event4 (bcm5974): natural scrolling") })
+        return (line, engine)
     }
 
     @Test("with only a touchscreen that stops coasts, nothing is created; the first touchpad plugged in creates the output, later pads and removals keep it")

@@ -135,21 +135,8 @@ extension DaemonDeviceTests {
         source.descriptions[pad.devnode]?.product = 0x0001
         source.present = [pad]
         let name = try #require(source.descriptions[pad.devnode]?.name)
-        let kcminputrc = PerDeviceNaturalScrolling(kcminputrc: "[Libinput][1739][1][\(name)]\nScrollFactor=2\n", file: "kcminputrc")
-        let query = try DesktopQuery(probe: { _ in .found(DesktopSettings.Answer(false, "KDE test", perDevice: kcminputrc)) },
-                                     watchChanges: { _ in nil }, openServerWatch: { nil })
-        var configuration = Configuration()
-        configuration.output.mode = .touchpad
-        let log = CollectedLog()
-        log.onLine = { line in if line.hasPrefix("debug: /dev/input/event4 (bcm5974): natural scrolling") { raise(SIGTERM) } }
-        let engine = Engine(configuration: configuration)
-        let daemon = try Daemon(engine: engine, output: nil, makeOutput: Outputs().make,
-                                monitor: source, logger: log.logger, desktop: query) { configuration }
-        let watchdog = DaemonWatchdog(seconds: 10)
-        try daemon.run()
-        watchdog.cancel()
+        let (line, engine) = try DaemonDeviceTests.padLine(source, kcminputrc: "[Libinput][1739][1][\(name)]\nScrollFactor=2\n")
         #expect(engine.virtualTouchpadScrollFactor == 1)
-        let line = try #require(log.lines.last { $0.hasPrefix("debug: /dev/input/event4 (bcm5974): natural scrolling") })
         #expect(line.hasSuffix("; the desktop scrolls it at 2.0×, flickd virtual touchpad at 1.0×: the virtual fingers move 2.0× as fast, so that the glide keeps your speed"),
                 "\(line)")
     }
