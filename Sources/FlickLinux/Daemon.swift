@@ -1286,10 +1286,10 @@ public final class Daemon {
         guard node.exclusion == nil else { return nil }
         switch node.kind {
         case .touchpad, .touchscreen: return .touch
-        // A mouse with keyboard keys stops coasts with either: open while either stops them.
-        case .mouse where node.hasKeys: return stopSources.button || stopSources.key ? .pointerWithKeys : nil
-        case .mouse: return stopSources.button ? .pointer : nil
-        case .keyboard: return stopSources.key ? .keyboard : nil
+        // Open while something of it stops coasts (a mouse with keyboard keys: either setting).
+        case .mouse, .keyboard:
+            guard node.stopPress(under: stopSources) != nil else { return nil }
+            return node.kind == .keyboard ? .keyboard : node.hasKeys ? .pointerWithKeys : .pointer
         case .other: return nil
         }
     }
@@ -1423,8 +1423,7 @@ public final class Daemon {
         case .keyboard:
             logger.info("\(node.devnode) (\(node.printedName)): keyboard, a key press stops a coast")
         case .pointerWithKeys:
-            let press = stopSources.button && stopSources.key ? "a button or key press" : stopSources.button ? "a button press" : "a key press"
-            logger.info("\(node.devnode) (\(node.printedName)): mouse with keyboard keys, \(press) stops a coast")
+            logger.info("\(node.devnode) (\(node.printedName)): mouse with keyboard keys, \(node.stopPress(under: stopSources) ?? "nothing") stops a coast")
         }
         if role != .touch {
             // Left alone before (another seat's, one libinput ignored): no longer.

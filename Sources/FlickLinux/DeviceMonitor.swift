@@ -95,6 +95,21 @@ public struct InputNode: Hashable, Sendable {
     /// send a terminal a command.
     public var printedName: String { QuotedText.controlsEscaped(name) }
 
+    /// What of this mouse or keyboard stops a coast under `stop`, as the daemon opens it and the
+    /// log and `flickd devices` say it: "a button press" (stop.button), "a key press"
+    /// (stop.key), "a button or key press" (a mouse with keyboard keys under both); nil when
+    /// nothing of it does (it is not opened) or it is not a mouse or keyboard.
+    public func stopPress(under stop: Configuration.Stop) -> String? {
+        let button = kind == .mouse && stop.button
+        let key = (kind == .keyboard || kind == .mouse && hasKeys) && stop.key
+        switch (button, key) {
+        case (true, true): return "a button or key press"
+        case (true, false): return "a button press"
+        case (false, true): return "a key press"
+        case (false, false): return nil
+        }
+    }
+
     /// A node; `DeviceMonitor` makes these from udev.
     public init(devnode: String, syspath: String, name: String, kind: Kind, exclusion: Exclusion? = nil, hasKeys: Bool = false) {
         self.devnode = devnode

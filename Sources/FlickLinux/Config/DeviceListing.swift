@@ -70,14 +70,11 @@ public enum DeviceListing {
             text += field("used", "no: \(node.exclusion.map { "\($0)" } ?? "not a touchpad, touchscreen, mouse or keyboard")")
             return nil
         case .mouse, .keyboard:
-            let stop = engine.configuration.stop
-            // A mouse whose node has keyboard keys stops coasts with either (`Daemon.role(for:)`).
-            let (stops, key, press) = node.kind == .mouse && node.hasKeys
-                ? (stop.button || stop.key, "stop.button and stop.key are", stop.button == stop.key ? "a button or key press" : stop.button ? "a button press" : "a key press")
-                : node.kind == .mouse ? (stop.button, "stop.button is", "a button press") : (stop.key, "stop.key is", "a key press")
-            // The daemon opens a mouse or keyboard only to stop coasts with it.
-            guard stops else {
-                text += field("used", "no: \(key) false (\(press) does not stop a coast)")
+            // The daemon opens a mouse or keyboard only to stop coasts with it, by the same rule.
+            guard let press = node.stopPress(under: engine.configuration.stop) else {
+                // Every setting off: what it would stop with under the defaults.
+                let settings = node.kind == .keyboard ? "stop.key is" : node.hasKeys ? "stop.button and stop.key are" : "stop.button is"
+                text += field("used", "no: \(settings) false (\(node.stopPress(under: Configuration.Stop()) ?? "a press") does not stop a coast)")
                 return nil
             }
             // Opened only to show whether the daemon could; nothing is read.
