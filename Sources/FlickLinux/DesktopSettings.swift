@@ -8,7 +8,8 @@ import Glibc
 ///
 /// Where it looks, by `XDG_CURRENT_DESKTOP`:
 /// - **Any X11 session but GNOME's** (`isX11`): the X server itself, which holds what its
-///   libinput driver applies to each touchpad, real and virtual, whoever set it (Xfce, Plasma
+///   libinput driver applies to each touchpad (natural scrolling, and the scroll distance that
+///   is its speed), real and virtual, whoever set it (Xfce, Plasma
 ///   on X11, a start-up script's `xinput set-prop`): its devices' properties, read over a
 ///   connection of flickd's own with a 2 s timeout (`XInputDevices`); and a change
 ///   there is heard as the X server makes it (`openServerWatch()`). Where it has no touchpad
@@ -432,22 +433,34 @@ public enum DesktopSettings {
 
     /// The X server's answer on an X11 session: what its libinput or synaptics driver applies
     /// to each touchpad, real and virtual, and whether the driver glides by itself (see
-    /// `XInputDevices`). A miss when the server cannot be reached (or libXi cannot be loaded),
-    /// or when it has no touchpad driven by either (Xwayland), so that the desktop's own files
-    /// are read then.
+    /// `XInputDevices`); and the scrolling speed of each touchpad the libinput driver drives
+    /// (`XInputDevices.scrollFactor`, from its scroll distance), none for the synaptics
+    /// driver's. A miss when the server cannot be reached (or libXi cannot be loaded), or when
+    /// it has no touchpad driven by either (Xwayland), so that the desktop's own files are read
+    /// then.
     private static func x11NaturalScrolling(in environment: Environment) -> Result<Answer, Miss> {
         guard let display = environment.display else { return .failure(Miss(why: "no X display ($DISPLAY unset)")) }
         let source = XInputDevices.source(display: display)
         return perDeviceAnswer(environment) {
-            let entries: [PerDeviceNaturalScrolling.Entry]
+            var entries: [PerDeviceNaturalScrolling.Entry] = []
+            var scrollFactors: [PerDeviceNaturalScrolling.ScrollFactor] = []
             switch environment.xServerDevices(display) {
             case .failure(let miss): return .failure(miss)
-            case .success(let devices): entries = devices.compactMap(XInputDevices.touchpad)
+            case .success(let devices):
+                for device in devices {
+                    guard let entry = XInputDevices.touchpad(device) else { continue }
+                    entries.append(entry)
+                    if entry.xDriver == XInputDevices.libinput, let factor = XInputDevices.scrollFactor(device) {
+                        scrollFactors.append(.init(device: entry.device, factor: factor))
+                    }
+                }
             }
             guard !entries.isEmpty else {
                 return .failure(Miss(why: "the X server at \(display) has no touchpad with libinput's or the synaptics driver's settings"))
             }
-            return .success(PerDeviceNaturalScrolling(entries: entries, source: source, unlisted: nil))
+            var perDevice = PerDeviceNaturalScrolling(entries: entries, source: source, unlisted: nil)
+            perDevice.scrollFactors = scrollFactors
+            return .success(perDevice)
         }
     }
 
@@ -676,7 +689,8 @@ public struct PerDeviceNaturalScrolling: Sendable, Equatable {
     public var unlistedIsLibinputDefault = false
 
     /// One device's scrolling speed: what the desktop multiplies its scrolls by (KWin's
-    /// `ScrollFactor`, sway's `scroll_factor`).
+    /// `ScrollFactor`, sway's `scroll_factor`; under X, the libinput driver's default scroll
+    /// distance over the device's).
     public struct ScrollFactor: Sendable, Equatable {
         public var device: DeviceIdentity
         public var factor: Double
@@ -688,12 +702,14 @@ public struct PerDeviceNaturalScrolling: Sendable, Equatable {
     }
 
     /// The devices with a scrolling speed of their own, in the desktop's order (KWin: a group
-    /// holding `ScrollFactor`, with or without `NaturalScroll`; sway: every touchpad it lists).
-    /// None on an X server: its libinput driver has no factor, but a per-device scroll distance
-    /// (`libinput Scrolling Pixel Distance`, 15 by default, more is slower), not read yet.
+    /// holding `ScrollFactor`, with or without `NaturalScroll`; sway: every touchpad it lists;
+    /// an X server: every touchpad its libinput driver drives, 15 over the pad's
+    /// `libinput Scrolling Pixel Distance`, see `XInputDevices.scrollFactor`; none for the
+    /// synaptics driver's).
     public var scrollFactors: [ScrollFactor] = []
     /// What a device without a scrolling speed of its own gets: KWin's defaults group's
-    /// `ScrollFactor`, else `unsetScrollFactor`, on KDE; nil (unknown) elsewhere.
+    /// `ScrollFactor`, else `unsetScrollFactor`, on KDE; nil (unknown) elsewhere (sway, an X
+    /// server).
     public var unlistedScrollFactor: Double?
 
     /// libinput's default for most devices, off.
@@ -776,7 +792,8 @@ public struct PerDeviceNaturalScrolling: Sendable, Equatable {
 
     /// The scrolling speed the desktop gives the device `identity` (`scrollFactors`, else
     /// `unlistedScrollFactor`); nil when its ids are unknown or the desktop keeps none for it
-    /// that flickd can read (sway has not listed it; an X server).
+    /// that flickd can read (sway or the X server has not listed it; the synaptics X driver's
+    /// pads; an older sway or libinput X driver without the setting).
     public func scrollFactor(for identity: DeviceIdentity) -> Double? {
         guard identity.vendor != nil, identity.product != nil else { return nil }
         return scrollFactors.last { $0.device == identity }?.factor ?? unlistedScrollFactor

@@ -895,7 +895,8 @@ public struct Doctor {
 
     /// On a desktop that keeps natural scrolling per device and says what it gives each: the
     /// virtual touchpad's setting against each real touchpad's, and which way the fingers move;
-    /// where it says each one's scrolling speed too (KWin, sway), how fast they move.
+    /// where it says each one's scrolling speed too (KWin, sway, an X server's libinput
+    /// driver), how fast they move.
     private func perDeviceDirections(_ perDevice: PerDeviceNaturalScrolling, desktop: Bool,
                                      configuration: Configuration, touch: TouchDevices) -> String {
         func words(_ natural: Bool) -> String { natural ? "natural" : "traditional" }
@@ -926,8 +927,8 @@ public struct Doctor {
             if let speed, !speed.same { detail += natural == virtual ? ", \(speed.pace)" : ", and \(speed.pace)" }
         }
         if speedsRead { return detail }
-        // A speed the desktop keeps per device that flickd cannot read (an X server's libinput
-        // driver's scroll distance; a sway that does not list its factor) is the virtual pad's own.
+        // A speed the desktop keeps per device that flickd cannot read (the synaptics X driver's
+        // scrolling distance; a sway that does not list its factor) is the virtual pad's own.
         return detail + "; a scrolling speed the desktop keeps per device is the virtual touchpad's own too: give \"\(VirtualTouchpad.name)\" your touchpad's, or glides run faster or slower than your scrolls"
     }
 

@@ -1,14 +1,17 @@
 import CXInput
 import FlickCore
 
-/// The touchpads of an X11 session and the natural scrolling the X server's libinput driver
-/// applies to each, from the X server's input devices and their properties (what `xinput list`
-/// and `xinput list-props ID` show):
+/// The touchpads of an X11 session and the natural scrolling and scrolling speed the X
+/// server's libinput driver applies to each, from the X server's input devices and their
+/// properties (what `xinput list` and `xinput list-props ID` show):
 ///
 ///     SynPS/2 Synaptics TouchPad (id 7, a slave pointer):
 ///         libinput Tapping Enabled: 0
 ///         libinput Natural Scrolling Enabled: 1
+///         libinput Scrolling Pixel Distance: 15
 ///         Device Product ID: 2, 7
+///
+/// The scroll distance is the pad's speed, more being slower (`scrollFactor`).
 ///
 /// Rationale: under X11 every desktop keeps its touchpad settings its own way, and many per
 /// device: Xfce's `pointers` channel and KDE Plasma's `touchpadxlibinputrc` by the device's
@@ -34,7 +37,8 @@ import FlickCore
 /// (`PerDeviceNaturalScrolling.Entry.driverGlides`): a glide of flickd's on top of the
 /// driver's stopped the driver's in the guest (docs/APPS.md, "The synaptics X driver"). The
 /// driver gives a device whose ids are both 0 (flickd's virtual touchpad) no `Device Product
-/// ID`.
+/// ID`. Such a pad's scrolling speed is left unknown: its scrolling distance is in the pad's
+/// own units, which say nothing against another driver's pixel distance.
 public enum XInputDevices {
     /// One of the X server's slave pointers (or floating slaves): its name, and the values of
     /// those of `properties` it has (integers and floats, a few of each).
@@ -48,15 +52,39 @@ public enum XInputDevices {
         }
     }
 
-    /// The properties read of each device: libinput's natural scrolling and tapping (which
-    /// libinput offers for touchpads only), the synaptics driver's scrolling distance and
-    /// coasting speed, and the device's ids.
+    /// The properties read of each device: libinput's natural scrolling, tapping (which
+    /// libinput offers for touchpads only) and scroll distance, the synaptics driver's
+    /// scrolling distance and coasting speed, and the device's ids. At most
+    /// `FLICKD_XPROPERTIES_MAX` (8), what the C reader keeps.
     public static let naturalScrolling = "libinput Natural Scrolling Enabled"
     public static let tapping = "libinput Tapping Enabled"
+    public static let scrollPixelDistance = "libinput Scrolling Pixel Distance"
     public static let scrollingDistance = "Synaptics Scrolling Distance"
     public static let coastingSpeed = "Synaptics Coasting Speed"
     public static let productID = "Device Product ID"
-    public static let properties = [naturalScrolling, tapping, scrollingDistance, coastingSpeed, productID]
+    public static let properties = [naturalScrolling, tapping, scrollPixelDistance, scrollingDistance, coastingSpeed, productID]
+
+    /// The libinput X driver's scroll distance for a device nobody set one for: 15 (its
+    /// `ScrollPixelDistance` option's default; the driver takes 10 to 50).
+    public static let defaultScrollPixelDistance = 15.0
+
+    /// The scrolling speed the libinput X driver gives `device`, as a factor on the driver's
+    /// default, as KWin's `ScrollFactor` and sway's `scroll_factor` are on theirs:
+    ///
+    ///     factor = defaultScrollPixelDistance / distance        (15 / 30 = 0.5: half as fast)
+    ///
+    /// The driver makes a device's `libinput Scrolling Pixel Distance` the increment of its
+    /// smooth-scroll valuators, and clients (GTK, Qt, the server's own wheel-button emulation)
+    /// scroll by the valuator's motion over that increment: twice the distance, half the
+    /// scroll for the same finger motion. So the two pads' speeds, as
+    /// `Engine.glideSpeedRatio(source:virtual:)` takes them, give the virtual pad's distance
+    /// over the real pad's. nil when the device has no such property (the synaptics driver's
+    /// pads, an X server's other drivers), or its value is not a positive distance.
+    public static func scrollFactor(_ device: Device) -> Double? {
+        guard let values = device.properties[scrollPixelDistance], values.count == 1,
+              let distance = values.first, distance.isFinite, distance > 0 else { return nil }
+        return defaultScrollPixelDistance / distance
+    }
 
     /// The touchpad `device` is, with its natural scrolling and whether its driver glides by
     /// itself; nil for another device, or a touchpad whose driver is neither libinput nor

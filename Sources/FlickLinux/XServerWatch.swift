@@ -3,8 +3,9 @@ import Glibc
 import FlickCore
 
 /// The X server's touchpad settings as they change: XInput 2's property events for the
-/// properties `XInputDevices` reads (libinput's natural scrolling; the synaptics driver's
-/// scrolling distance and coasting), on every device, present and future. An `xinput set-prop`
+/// properties `XInputDevices` reads (libinput's natural scrolling and scroll distance; the
+/// synaptics driver's scrolling distance and coasting), on every device, present and future.
+/// An `xinput set-prop`
 /// in a window manager's start-up script, Xfce's settings daemon applying a change or giving a
 /// new device its settings, Plasma's on X11: each changes such a property in the X server,
 /// which is what `DesktopSettings` reads, so the watch says when to read it again.
@@ -15,10 +16,16 @@ import FlickCore
 /// Opening connects and waits for the X server's answers, up to `openTimeout`, so it happens
 /// on `DesktopQuery`'s helper thread; reading and closing never block.
 final class XServerWatch: DesktopWatch, @unchecked Sendable {
-    /// The property watched on a pad libinput drives: the one `XInputDevices` reads.
-    static let property = "libinput Natural Scrolling Enabled"
+    /// The properties watched on a pad libinput drives, those of its settings `XInputDevices`
+    /// reads: its natural scrolling, and its scroll distance (its scrolling speed,
+    /// `XInputDevices.scrollFactor`).
+    static let property = XInputDevices.naturalScrolling
+    static let scrollDistanceProperty = XInputDevices.scrollPixelDistance
     /// Those watched on a pad the synaptics driver drives (`XInputDevices`).
-    static let synapticsProperties = ["Synaptics Scrolling Distance", "Synaptics Coasting Speed"]
+    static let synapticsProperties = [XInputDevices.scrollingDistance, XInputDevices.coastingSpeed]
+    /// Every property watched: four, the most `flickd_xwatch_open` takes (the fixed array in
+    /// the C shim; a fifth would have to raise it).
+    static let properties = [property, scrollDistanceProperty] + synapticsProperties
 
     private let watch: OpaquePointer
     let fileDescriptor: Int32
@@ -39,7 +46,7 @@ final class XServerWatch: DesktopWatch, @unchecked Sendable {
     init(display: String, timeout: Duration = openTimeout) throws(DesktopSettings.Miss) {
         var why = [CChar](repeating: 0, count: 256)
         let milliseconds = Int32(clamping: max(1, timeout.microseconds / 1000))
-        guard let watch = flickd_xwatch_open(display, ([Self.property] + Self.synapticsProperties).joined(separator: "\n"), milliseconds, &why, why.count) else {
+        guard let watch = flickd_xwatch_open(display, Self.properties.joined(separator: "\n"), milliseconds, &why, why.count) else {
             throw DesktopSettings.Miss(why: String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         self.watch = watch

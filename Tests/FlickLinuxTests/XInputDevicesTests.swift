@@ -11,10 +11,13 @@ import Testing
     typealias FakeSession = DesktopSettingsTests.FakeSession
     typealias Device = XInputDevices.Device
 
-    /// A touchpad the libinput driver drives.
-    static func touchpad(_ name: String, natural: Double, ids: [Double]) -> Device {
-        Device(name: name, properties: [XInputDevices.tapping: [0], XInputDevices.naturalScrolling: [natural],
-                                        XInputDevices.productID: ids])
+    /// A touchpad the libinput driver drives; with `distance`, its `libinput Scrolling Pixel
+    /// Distance` (every libinput X driver since 0.27 gives a pad one, 15 by default).
+    static func touchpad(_ name: String, natural: Double, ids: [Double], distance: Double? = nil) -> Device {
+        var device = Device(name: name, properties: [XInputDevices.tapping: [0], XInputDevices.naturalScrolling: [natural],
+                                                     XInputDevices.productID: ids])
+        device.properties[XInputDevices.scrollPixelDistance] = distance.map { [$0] }
+        return device
     }
 
     static let xtestPointer = Device(name: "Virtual core XTEST pointer", properties: [:])
@@ -198,5 +201,94 @@ import Testing
         session.xServer = [Self.xServer(natural: 1, virtual: 0)]
         #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "XFCE", session: "x11"))?.perDevice?
                     .synapticsDrivesVirtualTouchpad == false, "libinput drives it")
+    }
+
+    // MARK: Scrolling speed
+
+    /// The X session of the test guest's Xorg with the libinput driver: the real pad's scroll
+    /// distance `real` and the virtual pad's `virtual` (nil: the device has no such property),
+    /// both scrolling traditionally.
+    static func xServer(realDistance real: Double?, virtualDistance virtual: Double?) -> [Device] {
+        [xtestPointer, touchpad("SynPS/2 Synaptics TouchPad", natural: 0, ids: [2, 7], distance: real),
+         touchpad(VirtualTouchpad.name, natural: 0, ids: [0, 0], distance: virtual), mouse]
+    }
+
+    /// The search on Xfce's X11 session with `devices`, as the daemon asks it.
+    static func x11Answer(_ devices: [Device]) throws -> PerDeviceNaturalScrolling {
+        let session = FakeSession()
+        session.display = ":0"
+        session.xServer = [devices]
+        let found = try #require(DesktopSettings.naturalScrolling(in: session.environment(desktop: "XFCE", session: "x11")))
+        return try #require(found.perDevice)
+    }
+
+    /// The real pad's glide speed as the daemon gives it to the engine: its factor against the
+    /// virtual pad's (`Engine.glideSpeedRatio`); nil where `GlideSpeedText` has none to say
+    /// (either unknown: the engine then does not scale the glide).
+    static func glideSpeed(_ perDevice: PerDeviceNaturalScrolling) -> GlideSpeedText? {
+        GlideSpeedText(source: perDevice.scrollFactor(for: t440), virtual: perDevice.virtualTouchpadScrollFactor)
+    }
+
+    /// `xinput set-prop 7 "libinput Scrolling Pixel Distance" 30` on the real pad: it scrolls
+    /// half as fast as one at the default 15, and the virtual pad is still at 15, so the
+    /// virtual fingers move half as fast as the finger did, and the glide goes on at the speed
+    /// the content scrolled under it (before, they moved as fast: the glide ran twice as fast).
+    @Test func aRealPadsLargerScrollDistanceSlowsTheVirtualFingers() throws {
+        #expect(XInputDevices.scrollFactor(Self.touchpad("x", natural: 0, ids: [2, 7], distance: 30)) == 0.5)
+        #expect(XInputDevices.scrollFactor(Self.touchpad("x", natural: 0, ids: [2, 7], distance: 10)) == 1.5)
+        let perDevice = try Self.x11Answer(Self.xServer(realDistance: 30, virtualDistance: 15))
+        #expect(perDevice.scrollFactor(for: Self.t440) == 0.5)
+        #expect(perDevice.virtualTouchpadScrollFactor == 1)
+        let speed = try #require(Self.glideSpeed(perDevice))
+        #expect(speed.ratio == 0.5)
+        #expect(speed.sentence == "the desktop scrolls it at 0.5×, flickd virtual touchpad at 1.0×: the virtual fingers move 0.5× as fast, so that the glide keeps your speed")
+        #expect(perDevice.scrollFactor(for: DeviceIdentity(name: Self.mouse.name, vendor: 1133, product: 49244)) == nil, "not a touchpad")
+        // The virtual pad given the real pad's distance: the fingers move as fast as yours.
+        let matched = try Self.x11Answer(Self.xServer(realDistance: 30, virtualDistance: 30))
+        #expect(Self.glideSpeed(matched)?.ratio == 1)
+        // Or the other way round: the virtual pad slower than the real one, the fingers faster.
+        let faster = try Self.x11Answer(Self.xServer(realDistance: 15, virtualDistance: 45))
+        #expect(Self.glideSpeed(faster)?.ratio == 3)
+    }
+
+    /// Both pads at the driver's default: both speeds are read (1.0), and the glide is not
+    /// scaled (doctor and the log say nothing of speed).
+    @Test func bothPadsAtTheDefaultDistanceScrollAlike() throws {
+        let perDevice = try Self.x11Answer(Self.xServer(realDistance: 15, virtualDistance: 15))
+        #expect(perDevice.scrollFactor(for: Self.t440) == 1)
+        #expect(perDevice.virtualTouchpadScrollFactor == 1)
+        let speed = try #require(Self.glideSpeed(perDevice))
+        #expect(speed.ratio == 1 && speed.same)
+    }
+
+    /// A pad without the property (an X driver older than libinput's 0.27, or a value that is
+    /// no distance): its speed is unknown, and the other pad's alone scales nothing.
+    @Test func aPadWithoutTheScrollDistanceHasAnUnknownSpeed() throws {
+        let noVirtual = try Self.x11Answer(Self.xServer(realDistance: 30, virtualDistance: nil))
+        #expect(noVirtual.scrollFactor(for: Self.t440) == 0.5, "the real pad's is read")
+        #expect(noVirtual.virtualTouchpadScrollFactor == nil)
+        #expect(Self.glideSpeed(noVirtual) == nil)
+        let noReal = try Self.x11Answer(Self.xServer(realDistance: nil, virtualDistance: 30))
+        #expect(noReal.scrollFactor(for: Self.t440) == nil)
+        #expect(noReal.virtualTouchpadScrollFactor == 0.5, "the virtual pad's is read")
+        #expect(Self.glideSpeed(noReal) == nil)
+        var zero = Self.touchpad("x", natural: 0, ids: [2, 7], distance: 0)
+        #expect(XInputDevices.scrollFactor(zero) == nil, "no distance")
+        zero.properties[XInputDevices.scrollPixelDistance] = [15, 15]
+        #expect(XInputDevices.scrollFactor(zero) == nil, "not one value")
+    }
+
+    /// A real pad the synaptics driver drives beside a virtual pad libinput drives: the
+    /// synaptics pad's scrolling distance is in its own units, so its speed is unknown (even
+    /// should it carry a `libinput Scrolling Pixel Distance` too), and the glide is not scaled.
+    @Test func aPadTheSynapticsDriverDrivesHasAnUnknownSpeed() throws {
+        var synaptics = Self.synapticsPad()
+        synaptics.properties[XInputDevices.scrollPixelDistance] = [30]
+        let perDevice = try Self.x11Answer([Self.xtestPointer, synaptics,
+                                            Self.touchpad(VirtualTouchpad.name, natural: 0, ids: [0, 0], distance: 15)])
+        #expect(perDevice.driverGlides(for: Self.t440) != nil, "the synaptics driver's pad")
+        #expect(perDevice.scrollFactor(for: Self.t440) == nil)
+        #expect(perDevice.virtualTouchpadScrollFactor == 1, "the virtual pad's is read")
+        #expect(Self.glideSpeed(perDevice) == nil)
     }
 }

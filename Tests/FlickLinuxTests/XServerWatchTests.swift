@@ -373,6 +373,29 @@ struct XServerWatchTests {
         #expect(pad.driverGlides == "the synaptics X driver glides by itself (Synaptics Coasting Speed 7.5)")
     }
 
+    /// `xinput set-prop ID "libinput Scrolling Pixel Distance" 30`, as a start-up script slows
+    /// a pad down: the watch hears it (the daemon reads the X server again), and the read gives
+    /// the device's distance, a speed of 15/30. (xinput makes the property an INTEGER where the
+    /// libinput driver makes it a CARDINAL; the reader takes both, at 32 bits.)
+    @Test(.enabled(if: VirtualXServer.available, "needs Xvfb and xinput (Debian's xvfb and xinput packages)"))
+    func aScrollDistanceSetIsHeardAndRead() throws {
+        let server = try VirtualXServer()
+        defer { server.end() }
+        let watch = try XServerWatch(display: server.display)
+        try server.setProperty(XInputDevices.scrollPixelDistance, ["--type=int", "--format=32"], ["30"])
+        #expect(readable(watch.fileDescriptor))
+        #expect(watch.receive() == .touchpads, "a pad's speed changed")
+        let devices = try XInputDevices.read(display: server.display).get()
+        let pointer = try #require(devices.first { $0.name == "Virtual core XTEST pointer" }, "\(devices)")
+        #expect(pointer.properties[XInputDevices.scrollPixelDistance] == [30])
+        #expect(XInputDevices.scrollFactor(pointer) == 0.5)
+        // The watch takes four properties at most: the last of them is still heard.
+        #expect(XServerWatch.properties.last == XInputDevices.coastingSpeed)
+        try server.setProperty(XInputDevices.coastingSpeed, ["--type=float"], ["0", "50"])
+        #expect(readable(watch.fileDescriptor))
+        #expect(watch.receive() == .touchpads)
+    }
+
     /// An X server lost while XOpenDisplay still runs (after the connection's setup, before
     /// the display is handed back): Xlib's default for a lost connection is then exit(1), which
     /// a server ending at the wrong moment made of a test run in this suite. Both the watch's
