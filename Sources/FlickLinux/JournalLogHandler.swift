@@ -12,19 +12,23 @@ public enum LogStyle: Hashable, Sendable {
     /// The style for a process whose stderr is `stderr` (nil: unknown), given its environment.
     ///
     /// Journal style when `$JOURNAL_STREAM` (`DEVICE:INODE`, set by systemd when it connects
-    /// stderr to the journal) names the file stderr actually is, or when `$INVOCATION_ID` (set
-    /// by systemd for every service) is set and stderr is not a terminal (stderr to syslog or
-    /// kmsg, which read the same prefixes). Both variables are inherited by everything a
-    /// service starts, a terminal emulator's shells included, so neither alone is trusted.
+    /// stderr to the journal) names the file stderr actually is, or, without a
+    /// `$JOURNAL_STREAM`, when `$INVOCATION_ID` (set by systemd for every service) is set and
+    /// stderr is not a terminal (stderr to syslog or kmsg, which read the same prefixes). Both
+    /// variables are inherited by everything a service starts, a terminal emulator's shells
+    /// included, so neither alone is trusted: a `$JOURNAL_STREAM` that names another file says
+    /// that stderr was pointed elsewhere since (`flickd run 2>&1 | tee log` in such a shell),
+    /// and `$INVOCATION_ID` is not asked then.
     public static func detect(
         environment: (String) -> String?, stderr: FileIdentity?, stderrIsTerminal: Bool
     ) -> LogStyle {
-        if let stream = environment("JOURNAL_STREAM"), let stderr {
+        if let stream = environment("JOURNAL_STREAM"), !stream.isEmpty {
             let parts = stream.split(separator: ":", omittingEmptySubsequences: false)
             if parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]),
                FileIdentity(device: device, inode: inode) == stderr {
                 return .journal
             }
+            return .terminal
         }
         if let invocation = environment("INVOCATION_ID"), !invocation.isEmpty, !stderrIsTerminal {
             return .journal

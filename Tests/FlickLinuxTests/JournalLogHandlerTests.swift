@@ -91,4 +91,21 @@ struct JournalLogHandlerTests {
         #expect(style([:]) == .terminal)
         #expect(style([:], terminal: true) == .terminal)
     }
+
+    @Test("a JOURNAL_STREAM naming another file than stderr is a terminal's, whatever INVOCATION_ID says")
+    func aJournalStreamOfAnotherFileIsNoJournal() {
+        // A shell in a terminal emulator started as a systemd user service inherits both, and
+        // `flickd run --verbose 2>&1 | tee log` points stderr at a pipe: no `<7>` prefixes
+        // for the person reading it, and timestamps.
+        let pipe = FileIdentity(device: 14, inode: 88_812)
+        func style(_ environment: [String: String], stderr: FileIdentity? = pipe) -> LogStyle {
+            LogStyle.detect(environment: { environment[$0] }, stderr: stderr, stderrIsTerminal: false)
+        }
+        #expect(style(["JOURNAL_STREAM": "23:9999", "INVOCATION_ID": "0123abcd"]) == .terminal)
+        #expect(style(["JOURNAL_STREAM": "garbage", "INVOCATION_ID": "0123abcd"]) == .terminal)
+        #expect(style(["JOURNAL_STREAM": "23:9999", "INVOCATION_ID": "0123abcd"], stderr: nil) == .terminal)
+        #expect(style(["JOURNAL_STREAM": "14:88812", "INVOCATION_ID": "0123abcd"]) == .journal)
+        // Set but empty is no stream: INVOCATION_ID decides (stderr to kmsg or syslog).
+        #expect(style(["JOURNAL_STREAM": "", "INVOCATION_ID": "0123abcd"]) == .journal)
+    }
 }
