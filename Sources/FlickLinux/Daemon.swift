@@ -1659,9 +1659,11 @@ public final class Daemon {
     }
 
     /// Tells the service manager the devices in use, after one was opened or closed.
+    /// One the service manager could not take (its queue full) is tried again at the next
+    /// wake-up: the counts it told are remembered only once it is sent.
     private func reportStatus() {
-        reportedStatus = statusCounts
-        notifier?.status(serviceStatus())
+        let counts = statusCounts
+        if notifier?.status(serviceStatus()) ?? true { reportedStatus = counts }
     }
 
     // MARK: Reports

@@ -133,8 +133,10 @@ public final class ServiceNotifier {
         notify(["STOPPING=1"], kind: .stopping, waiting: true)
     }
 
-    /// A one-line status for `systemctl status`: `STATUS=`, never waiting for room.
-    public func status(_ text: String) {
+    /// A one-line status for `systemctl status`: `STATUS=`, never waiting for room. Returns
+    /// whether it was sent (false: the queue was full, or the socket is gone).
+    @discardableResult
+    public func status(_ text: String) -> Bool {
         notify(Self.statusField(text), kind: .status, waiting: false)
     }
 

@@ -417,6 +417,41 @@ struct ServiceNotifierTests {
         #expect(Self.failures(run.log).last?.contains("of STOPPING=1") == true, "\(run.log.lines)")
     }
 
+    @Test("a status the full queue could not take is sent at the next wake-up once there is room, not only when the devices change again")
+    func aStatusNotSentIsSentAgain() throws {
+        let listener = try NotifySocketListener(abstract: false)
+        let log = CollectedLog()
+        let notifier = try ServiceNotifier(address: listener.address, logger: log.logger)
+        let source = ScriptedDevices()
+        let pad = try source.node(5, .touchpad, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440")
+        var atStart: [String] = [], afterRoom: [String] = []
+        var queued = 0
+        _ = try DaemonDeviceTests.run(source, steps: [
+            {
+                // The service manager stops reading, its queue fills; then the pad is plugged in.
+                atStart = listener.received()
+                while Self.failures(log).isEmpty && queued < 5000 {
+                    notifier.status("filling \(queued)")
+                    queued += 1
+                }
+                source.present = [pad]
+                return [.added(pad)]
+            },
+            {
+                // It reads its queue again: the status it could not take is still owed.
+                _ = listener.received()
+                return []
+            },
+            {
+                afterRoom = listener.received()
+                return []
+            },
+        ], notifier: notifier)
+        #expect(atStart == ["READY=1\nSTATUS=waiting for a touchpad or touchscreen"], "\(atStart)")
+        #expect(Self.failures(log).count == 1, "the queue filled after \(queued) statuses: \(log.lines)")
+        #expect(afterRoom == ["STATUS=reading 1 touch device"], "the pad's status, at the wake-up after there was room: \(afterRoom)")
+    }
+
     @Test("the daemon: READY after startup, RELOADING then READY around SIGHUP, STOPPING on SIGTERM")
     func daemonLifecycle() throws {
         let listener = try NotifySocketListener(abstract: false)
