@@ -50,3 +50,16 @@ public enum StandardOutput {
         if failure == nil { failure = error }
     }
 }
+
+extension StandardError {
+    /// Ignores SIGPIPE from now on, for `flickd run` to call first thing. Its default kills
+    /// flickd at a log line written to a pipe whose reader has gone: in `flickd run 2>&1 | grep
+    /// coast`, Ctrl-C ends grep as well, often first, and the line saying "SIGINT: shutting
+    /// down" would end flickd before its shutdown lifts the virtual fingers. Ignored, the write
+    /// fails with EPIPE, which `write` drops. (systemd ignores it for a service already:
+    /// IgnoreSIGPIPE=yes.) An ignored SIGPIPE is inherited across exec: the programs the daemon
+    /// starts get it back at its default (`DesktopSettings.spawn`).
+    public static func ignoreBrokenPipe() {
+        _ = signal(SIGPIPE, SIG_IGN)
+    }
+}

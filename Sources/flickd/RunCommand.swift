@@ -80,6 +80,9 @@ struct RunCommand: FlickdCommand {
         // A SIGCHLD ignored by whoever started flickd would have the kernel reap the desktop
         // probe's gsettings before flickd can wait for it.
         ChildSignal.setDefault()
+        // A log line to a pipe whose reader has gone (`2>&1 | grep coast` ended by the same
+        // Ctrl-C) must not end flickd before its shutdown lifts the virtual fingers.
+        StandardError.ignoreBrokenPipe()
         let level: Logger.Level = verbose ? .debug : .info
         let style = LogStyle.detect()
         LoggingSystem.bootstrap { _ in JournalLogHandler(style: style, logLevel: level) }

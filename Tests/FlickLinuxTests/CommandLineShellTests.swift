@@ -61,3 +61,20 @@ extension CommandLineShellTests {
         #expect(config.stderr.hasPrefix(#"Error: The value of '--config <FILE>' is not UTF-8: '/tmp/\xE9.toml'"#), "\(config)")
     }
 }
+
+extension CommandLineShellTests {
+    /// `flickd run 2>&1 | grep coast`, grep ended first (by the Ctrl-C that stops both): a log
+    /// line to a pipe nobody reads any more fails, and flickd goes on to its own end (its
+    /// shutdown lifts the virtual fingers) rather than dying of SIGPIPE at the write. Here
+    /// the end is a configuration that cannot be read: status 1, not signal 13. The pipe is a
+    /// FIFO opened for reading and writing, then its reading end closed: no reader, from the
+    /// start, and no race with one that exits.
+    @Test func aLogLineNobodyReadsDoesNotKillTheDaemon() throws {
+        let directory = NSTemporaryDirectory() + "flickd-test-\(getpid())-sigpipe"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = try Self.shell(#"mkfifo "$1/log" && exec 3<>"$1/log" 4>"$1/log" 3<&- && exec "$0" run --config "$1/missing.toml" 2>&4 4>&-"#,
+                                    directory)
+        #expect(result.status == 1, "flickd run with stderr a pipe nobody reads: \(result)")
+    }
+}
