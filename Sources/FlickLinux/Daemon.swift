@@ -241,6 +241,10 @@ public final class Daemon {
     /// the call; returns when it is continued. Tests stand in for it (the real one would stop
     /// the test run).
     var raiseStop: () -> Void = { _ = raise(SIGTSTP) }
+    /// Whether the terminal flickd was started in has hung up, asked at a SIGHUP: then the
+    /// SIGHUP is the window's closing, not a reload. Tests stand in for it (a pty of their own
+    /// would have to hang up the test run's standard streams).
+    var terminalHungUp: () -> Bool = StartingTerminal.current().hasHungUp
     /// The loop's own descriptors whose reads `readFault` can fail.
     enum LoopRead { case timer, signals, reloadTimer }
     /// A read error to take instead of reading one of the loop's own descriptors, which leaves
@@ -479,7 +483,8 @@ public final class Daemon {
 
     private enum SignalOutcome { case keepRunning, exit }
 
-    /// Handles every pending signal; SIGHUP reloads even when a SIGTERM came with it.
+    /// Handles every pending signal; SIGHUP reloads even when a SIGTERM came with it, unless
+    /// the terminal flickd was started in has hung up: then it shuts down as SIGTERM does.
     /// - Throws: when the signalfd cannot be read (it stays readable; the loop stops).
     private func receiveSignals() throws(SystemError) -> SignalOutcome {
         var outcome = SignalOutcome.keepRunning
@@ -495,6 +500,12 @@ public final class Daemon {
             switch signal {
             case nil:
                 return outcome
+            case SIGHUP where terminalHungUp():
+                // The terminal's window was closed: its shell passes SIGHUP on to its jobs.
+                // Reloading would leave flickd running unseen, and a flickd.service started
+                // later would glide every flick a second time.
+                logger.info("SIGHUP: the terminal flickd was started in has closed: shutting down")
+                outcome = .exit
             case SIGHUP:
                 reload(because: "SIGHUP")
             case SIGTERM, SIGINT:

@@ -63,3 +63,31 @@ extension StandardError {
         _ = signal(SIGPIPE, SIG_IGN)
     }
 }
+
+/// The terminal flickd was started in, through its standard input, output or error: to tell,
+/// at a SIGHUP, whether that terminal has hung up (its window closed) or someone asks for a
+/// reload (`systemctl reload`, `kill -HUP`).
+///
+/// A hung-up terminal fails every call on a descriptor of it with EIO, the process's own
+/// descriptors included, whether or not it is the process's controlling terminal (the kernel
+/// swaps the files' operations for failing ones before it sends SIGHUP). Checks without such a
+/// descriptor are not reliable: `open("/dev/tty")` fails with ENXIO for a process started with
+/// `setsid` in a terminal that is still open, and `tcgetpgrp` with ENOTTY.
+public struct StartingTerminal: Sendable {
+    /// Which of standard input, output and error (0, 1, 2) were a terminal at `current()`.
+    public let descriptors: [Int32]
+
+    /// The standard streams that are a terminal now.
+    public static func current() -> StartingTerminal {
+        StartingTerminal(descriptors: [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO].filter(Syscall.isTerminal))
+    }
+
+    /// Whether the terminal has hung up: asking one of `descriptors` for its settings
+    /// (`tcgetattr`) fails with EIO. Never, without a terminal at start.
+    public func hasHungUp() -> Bool {
+        descriptors.contains { fd in
+            var settings = termios()
+            return tcgetattr(fd, &settings) != 0 && Glibc.errno == EIO
+        }
+    }
+}

@@ -44,12 +44,16 @@ struct RunCommand: FlickdCommand {
             read at start, on each reload, whenever the desktop's settings change (on X11 \
             when Xfce or Plasma saves them) and when a sway starts; what it changes is logged.
 
-            Signals: SIGHUP reloads the configuration file; SIGTERM and SIGINT stop any coast, remove the \
-            virtual device and exit with status 0; SIGTSTP (Ctrl-Z) stops any coast, lets the \
-            virtual fingers settle and lift, and stops flickd until SIGCONT.
+            Signals: SIGHUP reloads the configuration file, except when the terminal flickd \
+            was started in (its standard input, output or error) has closed: that SIGHUP is \
+            the window's closing, and flickd stops as after SIGTERM rather than run on unseen; \
+            SIGTERM and SIGINT stop any coast, remove the virtual device and exit with status \
+            0; SIGTSTP (Ctrl-Z) stops any coast, lets the virtual fingers settle and lift, and \
+            stops flickd until SIGCONT.
 
-            Exit status: 0 after SIGTERM or SIGINT; 1 when /dev/uinput cannot be opened at \
-            start (the virtual device could not be created), the configuration cannot be \
+            Exit status: 0 after SIGTERM, SIGINT or the closed terminal's SIGHUP; 1 when \
+            /dev/uinput cannot be opened at start (the virtual device could not be created), \
+            the configuration cannot be \
             read, or the event loop fails (its timer or signals cannot be read: the virtual \
             fingers lift first); 64 when the command line cannot be run (an unknown \
             option, a missing value).

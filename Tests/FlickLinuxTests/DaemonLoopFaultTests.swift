@@ -103,3 +103,71 @@ struct DaemonLoopFaultTests {
                 "\(log.lines)")
     }
 }
+
+/// SIGHUP from a terminal whose window was closed (its shell passes the kernel's SIGHUP on to
+/// its jobs) ends `flickd run` as SIGTERM does; any other SIGHUP (`systemctl reload`, `kill
+/// -HUP`) reloads. Reloading then would leave flickd running unseen, and a flickd.service
+/// started later would glide every flick twice.
+extension DaemonLoopFaultTests {
+    /// What a SIGHUP at a touchpad glide's third motion frame did, the terminal hung up or not:
+    /// the virtual touchpad, how many reloads ran (each ends the run with SIGTERM), the
+    /// notifications the service manager got and the log.
+    static func hangUp(terminalHungUp hungUp: Bool) throws
+        -> (touchpad: RecordingTouchpad, reloads: Int, notifications: [String], log: CollectedLog)
+    {
+        let source = try DaemonEventPathTests.source()
+        let log = CollectedLog()
+        let outputs = DaemonDeviceTests.Outputs()
+        let listener = try NotifySocketListener(abstract: false)
+        let notifier = try ServiceNotifier(address: listener.address, logger: log.logger)
+        var moves = 0
+        source.play([{
+            let pad = source.devices[DaemonEventPathTests.pad]!
+            pad.feed(DaemonEventPathTests.flick(on: pad.description, releasedAt: Syscall.monotonicNow()))
+            outputs.touchpads[0].afterWrite = { frame in
+                guard frame.action == .move else { return }
+                moves += 1
+                if moves == 3 { raise(SIGHUP) }
+            }
+            return []
+        }])
+        var reloads = 0
+        let configuration = DaemonEventPathTests.touchpadConfiguration
+        let daemon = try DaemonDeviceTests.daemon(source, outputs, log: log, configuration: configuration, notifier: notifier,
+                                                  stallLimit: DaemonEventPathTests.noStall) {
+            reloads += 1
+            raise(SIGTERM)
+            return configuration
+        }
+        daemon.terminalHungUp = { hungUp }
+        let watchdog = DaemonWatchdog(seconds: 10)
+        defer {
+            for pad in outputs.touchpads { pad.afterWrite = nil }
+            watchdog.cancel()
+        }
+        try daemon.run()
+        return (try #require(outputs.touchpads.first), reloads, listener.received(), log)
+    }
+
+    @Test("SIGHUP mid-glide from a terminal that has closed: no reload; the virtual fingers settle and lift, STOPPING=1 once, and run() returns")
+    func aClosedTerminalsHangUpShutsDown() throws {
+        let (touchpad, reloads, notifications, log) = try Self.hangUp(terminalHungUp: true)
+        let actions = touchpad.frames.map(\.action)
+        #expect(reloads == 0, "\(log.lines)")
+        #expect(touchpad.closed && actions.last == .lift, "lifted before the touchpad went: \(actions)")
+        #expect(actions.filter { $0 == .move }.count == 3 + VirtualFingers.settleFrames, "the settle frames before the lift: \(actions)")
+        #expect(DaemonEventPathTests.coastEnds(log) == ["shutdown"], "\(log.lines)")
+        #expect(log.lines.contains("info: SIGHUP: the terminal flickd was started in has closed: shutting down"), "\(log.lines)")
+        #expect(notifications.filter { $0 == "STOPPING=1" }.count == 1 && notifications.last == "STOPPING=1", "\(notifications)")
+        #expect(!notifications.contains { $0.hasPrefix("RELOADING=1") }, "\(notifications)")
+    }
+
+    @Test("SIGHUP mid-glide with no terminal closed (systemctl reload): the configuration is read again, and the daemon runs on (until the reload's SIGTERM)")
+    func aHangUpWithoutAClosedTerminalReloads() throws {
+        let (_, reloads, notifications, log) = try Self.hangUp(terminalHungUp: false)
+        #expect(reloads == 1, "\(log.lines)")
+        #expect(log.lines.contains("info: SIGHUP: configuration reloaded"), "\(log.lines)")
+        #expect(!log.lines.contains { $0.contains("has closed") }, "\(log.lines)")
+        #expect(notifications.contains { $0.hasPrefix("RELOADING=1") } && notifications.last == "STOPPING=1", "\(notifications)")
+    }
+}
