@@ -964,6 +964,9 @@ class XorgNatural(Xorg):
     (run_xfce_change) or by `xinput set-prop` alone (run_xinput_change)."""
     name = "xorg-natural"
     PROPERTY = "libinput Natural Scrolling Enabled"
+    # The libinput driver's per-device scroll distance: its scrolling speed (15 by default,
+    # more is slower), which flickd matches the glide to (run_xinput_change).
+    DISTANCE = "libinput Scrolling Pixel Distance"
 
     def __init__(self, work):
         work = os.path.join(work, "xorg-natural")
@@ -1002,6 +1005,12 @@ class XorgNatural(Xorg):
         """The X server's natural scrolling for the device `name`: "1", "0", or None."""
         r = self.xinput("list-props", name)
         m = re.search(r"^\s*%s \(\d+\):\s*(\d)" % re.escape(self.PROPERTY), r.stdout, re.M)
+        return m.group(1) if m else None
+
+    def distance(self, name):
+        """The X server's scroll distance for the device `name` (a string), or None."""
+        r = self.xinput("list-props", name)
+        m = re.search(r"^\s*%s \(\d+\):\s*(\d+)" % re.escape(self.DISTANCE), r.stdout, re.M)
         return m.group(1) if m else None
 
     def xfconf_set(self, value):
@@ -1068,9 +1077,53 @@ def run_xinput_change(args, server, pad, work, checks):
             daemon, pad, lambda setting: server.xinput("set-prop", server.pad_name, server.PROPERTY, setting), 10)
         checks.check(name, "flickd follows an xinput set-prop on the real pad without a reload", followed,
                      "%s natural scrolling true, then false, then true, each within 10 s" % pad.devnode, "; ".join(steps))
+        followed, steps = follow_distance_change(daemon, pad, server)
+        checks.check(name, "flickd matches the glide to the real pad's scroll distance set by xinput set-prop",
+                     followed, "%s: distance 30 -> %s; back to 15 -> no speed clause; each within 10 s"
+                     % (pad.devnode, SPEED_AT_DISTANCE_30), "; ".join(steps))
     finally:
         server.xinput("set-prop", server.pad_name, server.PROPERTY, "1")
+        server.xinput("set-prop", server.pad_name, server.DISTANCE, "15")
         stop_flickd(checks, name, daemon)
+
+
+# flickd's clause for the real pad with the X server's scroll distance 30 against the virtual
+# pad's 15 (the driver's default): the pad scrolls half as fast, so the fingers move half as
+# fast (XInputDevices.scrollFactor: 15 / distance).
+SPEED_AT_DISTANCE_30 = ("the desktop scrolls it at 0.5\u00d7, flickd virtual touchpad at 1.0\u00d7: "
+                        "the virtual fingers move 0.5\u00d7 as fast, so that the glide keeps your speed")
+
+
+def pad_lines(daemon, devnode):
+    """flickd's natural-scrolling lines for the touchpad at `devnode`, in order."""
+    return re.findall(r"^.*" + re.escape(devnode) + r" \([^)]*\): natural scrolling .*$", daemon.text(), re.M)
+
+
+def follow_distance_change(daemon, pad, server):
+    """Sets the real pad's scroll distance to 30 with `xinput set-prop`, then back to 15, and
+    waits up to 10 s each for a new line of flickd's for the pad with the speed clause, then
+    without: (both followed, one step per change)."""
+    steps = []
+    followed = True
+    for distance, wanted in (("30", True), ("15", False)):
+        before = len(pad_lines(daemon, pad.devnode))
+        t = mono()
+        r = server.xinput("set-prop", server.pad_name, server.DISTANCE, distance)
+        last = None
+        deadline = mono() + 10
+        while r.returncode == 0 and mono() < deadline:
+            lines = pad_lines(daemon, pad.devnode)
+            if len(lines) > before and (SPEED_AT_DISTANCE_30 in lines[-1]) == wanted \
+                    and (wanted or "as fast" not in lines[-1]):
+                last = lines[-1]
+                break
+            time.sleep(0.2)
+        ok = last is not None
+        x = "X server: real %s, virtual %s" % (server.distance(server.pad_name), server.distance("flickd virtual touchpad"))
+        steps.append("%s -> %s (%s)" % (distance, "followed in %.1f s" % (mono() - t) if ok else "NOT followed (%s)" % (
+            (r.stderr or "").strip() or (pad_lines(daemon, pad.devnode) or ["no line"])[-1]), x))
+        followed = followed and ok
+    return followed, steps
 
 
 def check_x_per_device(server, pad, daemon, checks):
