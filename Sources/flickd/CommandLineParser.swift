@@ -186,6 +186,14 @@ enum CommandLineParser {
             rest = rest.dropFirst()
             if onlyArguments || !word.hasPrefix("-") || word == "-" {
                 guard let argument = description.argument, parsed.argument == nil else {
+                    // `flickd -- devices`: after "--" a word is an argument, never a subcommand,
+                    // and the default subcommand takes none; a typo it is not.
+                    if defaulted, description.argument == nil, onlyArguments {
+                        let named = subcommand(named: word, main)?.commandDescription
+                        throw UsageError(message: "Unexpected argument '\(word)' after '--'"
+                                             + (named == nil ? "" : ": write the subcommand first"),
+                                         command: named)
+                    }
                     // After options given to the default subcommand (`flickd --verbose chek-config`).
                     if defaulted, description.argument == nil { throw unknownSubcommand(word, main) }
                     throw UsageError(message: "Unexpected argument '\(word)'", command: description)
@@ -413,7 +421,22 @@ protocol MainCommand {
 extension MainCommand {
     /// Parses the process's arguments and runs the subcommand; exits with its status.
     static func main() {
+        catchBrokenPipe()
         exit(status())
+    }
+
+    /// Makes a write to a closed pipe (`flickd replay big.yml | head -1`) fail with EPIPE, which
+    /// `exit` reports as any failed write is reported (status 1), rather than kill the process
+    /// with SIGPIPE (status 141, the "A failed write" promise of the help broken).
+    ///
+    /// Rationale: a handler that does nothing, not SIG_IGN: an ignored signal stays ignored
+    /// across exec, so every program flickd starts (doctor's systemctl, the desktop's
+    /// gsettings) would inherit it unless each spawn reset it; a caught one is reset to the
+    /// default by exec itself. glibc's `signal` restarts the calls it interrupts (SA_RESTART).
+    /// (`flickd run` then ignores it outright, `StandardError.ignoreBrokenPipe`, and resets it
+    /// for the programs it starts itself.)
+    private static func catchBrokenPipe() {
+        _ = signal(SIGPIPE) { _ in }
     }
 
     /// Parses the process's arguments and runs the subcommand: the status to exit with.

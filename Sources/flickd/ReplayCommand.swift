@@ -89,23 +89,25 @@ struct ReplayCommand: FlickdCommand {
     }
 
     func run() throws {
+        let text = try readOrExit(file)
+        let format = Recording.format(of: text)
+        // A file of blank lines and comments (an interrupted recording, maybe cut in a comment)
+        // is no evemu recording, whatever `format(of:)` falls back to: loading it says what it
+        // is, as `Recording.load` decides. Judged before the configuration is read: a command
+        // line that cannot be run is a usage error (64) whatever else is wrong.
+        if device != nil, format == .evemu, Recording.hasContentLine(text) {
+            throw UsageError(message: "--device chooses among the devices of a libinput record file; \(file) is an evemu recording, which holds one",
+                             command: Self.commandDescription)
+        }
+
         let configuration: Configuration
         do {
             // Only --config: the same recording replays the same on any machine.
             configuration = try loadConfiguration(path: ConfigurationLocation.explicitOnly(configFile).resolve())
         } catch {
-            StandardError.write("flickd: \(error)\n")
+            // Led as run, devices and plot lead it.
+            StandardError.write("flickd: \(ConfigurationError.lead(for: error)); nothing was replayed:\n\(error)\n")
             throw ExitCode.failure
-        }
-
-        let text = try readOrExit(file)
-        let format = Recording.format(of: text)
-        // A file of blank lines and comments (an interrupted recording, maybe cut in a comment)
-        // is no evemu recording, whatever `format(of:)` falls back to: loading it says what it
-        // is, as `Recording.load` decides.
-        if device != nil, format == .evemu, Recording.hasContentLine(text) {
-            throw UsageError(message: "--device chooses among the devices of a libinput record file; \(file) is an evemu recording, which holds one",
-                             command: Self.commandDescription)
         }
         // Only evemu reads a separate description: a libinput record file describes its devices
         // itself, and a --desc that is not there must not stop its replay.

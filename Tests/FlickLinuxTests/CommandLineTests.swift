@@ -186,8 +186,8 @@ import Testing
         #expect(try Self.run(["help", "check-config"]).stdout.contains("  --config <FILE>"))
     }
 
-    /// A configuration file that cannot be read is not said to have errors: run, devices and
-    /// plot say they cannot use it, above the reason; a file with errors is still said to have them.
+    /// A configuration file that cannot be read is not said to have errors: run, devices, plot
+    /// and replay say they cannot use it, above the reason; a file with errors is still said to have them.
     @Test func anUnreadableConfigurationIsNotCalledOneWithErrors() throws {
         let missing = "/nonexistent-flickd-test/config.toml"
         let reason = "\(missing): cannot read the configuration file: No such file or directory (errno 2)\n"
@@ -197,11 +197,16 @@ import Testing
         #expect(devices.status == 1 && devices.stderr == "flickd: cannot use the configuration:\n" + reason, "\(devices)")
         let plot = try Self.run(["plot", "--config", missing])
         #expect(plot.status == 1 && plot.stderr == "flickd: cannot use the configuration; nothing was drawn:\n" + reason, "\(plot)")
+        let recording = try Self.temporaryFile("lead.yml", LibinputRecordSamples.twoFingerScroll)
+        defer { try? FileManager.default.removeItem(atPath: recording) }
+        let replay = try Self.run(["replay", recording, "--config", missing])
+        #expect(replay.status == 1 && replay.stderr == "flickd: cannot use the configuration; nothing was replayed:\n" + reason, "\(replay)")
 
         let bad = try Self.temporaryFile("errors.toml", "[coast]\nboost = 3\n")
         defer { try? FileManager.default.removeItem(atPath: bad) }
         #expect(try Self.run(["run", "--config", bad]).stderr.contains("error: the configuration has errors; nothing was started:\n\(bad):2: "))
         #expect(try Self.run(["plot", "--config", bad]).stderr.hasPrefix("flickd: the configuration has errors; nothing was drawn:\n\(bad):2: "))
+        #expect(try Self.run(["replay", recording, "--config", bad]).stderr.hasPrefix("flickd: the configuration has errors; nothing was replayed:\n\(bad):2: "))
     }
 
     /// An empty file is the defaults at start, so it is valid; but a running flickd keeps its
@@ -318,6 +323,9 @@ import Testing
          "  See 'flickd --help'"),
         // A subcommand after an option: the option was taken for run's.
         (["--verbose", "devices"], "Error: Options come after the subcommand: write 'devices' first", "Usage: flickd devices "),
+        // After "--" a word is an argument, never a subcommand: not "Did you mean 'devices'?".
+        (["--", "devices"], "Error: Unexpected argument 'devices' after '--': write the subcommand first", "Usage: flickd devices "),
+        (["--", "bogus"], "Error: Unexpected argument 'bogus' after '--'", "  See 'flickd --help'"),
         (["--json", "replay", "a.events"], "Error: Options come after the subcommand: write 'replay' first", "Usage: flickd replay "),
         (["plot", "--speed", "100"], "Error: Unknown option '--speed'. Did you mean '--speeds'?", "Usage: flickd plot "),
         (["replay"], "Error: Missing expected argument '<FILE>'", "Usage: flickd replay <FILE>"),

@@ -312,7 +312,7 @@ import Testing
 
     /// `--device` chooses among the devices of a `libinput record` file: given with an evemu
     /// recording, which holds one, it is a command line that cannot be run (64 and the usage),
-    /// not a fault at the recording's first line.
+    /// not a fault at the recording's first line, nor hidden by a --config that cannot be read.
     @Test func deviceWithAnEvemuRecordingIsAUsageError() throws {
         let pad = try FingerScript(device: "elantech-touchpad")
         pad.down(Vector(x: 20, y: 10))
@@ -325,5 +325,8 @@ import Testing
         #expect(lines.first == "Error: --device chooses among the devices of a libinput record file; \(recording) is an evemu recording, which holds one", "\(result)")
         #expect(lines.dropFirst().first?.hasPrefix("Usage: flickd replay <FILE>") == true, "\(result)")
         #expect(result.stdout.isEmpty)
+        // Judged before the configuration is read: a missing --config does not hide it.
+        let missing = try Self.run(["replay", recording, "--device", "/dev/input/event5", "--config", "/nonexistent-flickd-test/config.toml"])
+        #expect(missing.status == 64 && missing.stderr == result.stderr, "\(missing)")
     }
 }
