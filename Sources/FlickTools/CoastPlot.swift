@@ -10,7 +10,12 @@ import FlickCore
 /// plus its 60-unit lead, and ends where `CoastExtent` ends it: when the output has written the
 /// destination rounded, or cut at `coast.max_duration`. With the touchpad output it is the
 /// virtual fingers' model, ending where `GlideExtent` ends it: within 0.05 mm of rest
-/// (whatever `scroll.speed`), or cut at `coast.max_duration`.
+/// (whatever `scroll.speed`), or cut at `coast.max_duration`; it is drawn in millimetres of the
+/// fingers' travel, which `scroll.speed` does not scale (libinput and the apps scale it as they
+/// scale the real fingers').
+///
+/// The plot follows the top-level settings only: a `[[device]]` section's own coast settings
+/// are named (`sectionsNotShown`), not drawn.
 public struct CoastPlot: Sendable {
     /// The release speeds drawn when none are given, mm/s.
     public static let defaultSpeeds: [Double] = [50, 100, 200, 400]
@@ -28,6 +33,11 @@ public struct CoastPlot: Sendable {
             public var hiResUnits: Double
             /// Velocity, hi-res wheel units per second (≥ 0).
             public var hiResUnitsPerSecond: Double
+            /// Distance scrolled so far, mm of finger travel (≥ 0): the virtual fingers' own
+            /// with the touchpad output, the wheel's units ÷ `scroll.speed` with the wheel's.
+            public var millimetres: Double
+            /// Velocity, mm/s of finger travel (≥ 0), as `millimetres`.
+            public var millimetresPerSecond: Double
         }
 
         /// The release speed asked for, mm/s of finger travel.
@@ -44,6 +54,8 @@ public struct CoastPlot: Sendable {
         /// Where the coast ends, hi-res units: what the wheel output writes in all, or where
         /// the fingers' model stops, times `scroll.speed` (0 without a coast).
         public var distanceHiRes: Double
+        /// Where the coast ends, mm of finger travel, as `Sample.millimetres` (0 without a coast).
+        public var distanceMillimetres: Double
         /// The curve from release to the end, evenly spaced in time; the last sample is the end
         /// (empty without a coast).
         public var samples: [Sample]
@@ -77,7 +89,7 @@ public struct CoastPlot: Sendable {
                                       at: .zero, settings: settings)
         guard releaseSpeed > 0, case .coast(let decided) = release else {
             return Curve(releaseSpeed: releaseSpeed, coastSpeed: nil, settles: true, duration: 0,
-                         distanceHiRes: 0, samples: [])
+                         distanceHiRes: 0, distanceMillimetres: 0, samples: [])
         }
         let speed = abs(decided.velocity.y)
         // Drawn as distance scrolled, whichever way: the content-follows-fingers sign is positive.
@@ -88,6 +100,9 @@ public struct CoastPlot: Sendable {
         let settles: Bool
         let duration: Double
         let position: (Double) -> Double
+        // Millimetres at a time: the fingers' model in mm itself, not hi-res units divided back,
+        // so that a touchpad plot is the same text whatever scroll.speed.
+        let millimetres: (Double) -> (position: Double, velocity: Double)
         switch configuration.output.mode {
         case .wheel:
             let extent = CoastExtent(hiResUnitsPerSecond: v0, deceleration: deceleration, maxDuration: settings.maxDuration)
@@ -96,19 +111,48 @@ public struct CoastPlot: Sendable {
             let end = extent.duration.seconds
             position = { $0 >= end ? Double(extent.totalVertical)
                                    : CoastExtent.output(after: $0, velocity: v0, total: extent.totalVertical, deceleration: deceleration) }
+            let perMillimetre = configuration.scroll.speed
+            millimetres = { (position($0) / perMillimetre, deceleration.velocity(after: $0, velocity: v0) / perMillimetre) }
         case .touchpad:
             let extent = GlideExtent(speed: speed, deceleration: deceleration, maxDuration: settings.maxDuration)
             (settles, duration) = (extent.settles, extent.duration.seconds)
             position = { deceleration.position(after: $0, velocity: v0) }
+            millimetres = { (deceleration.position(after: $0, velocity: speed), deceleration.velocity(after: $0, velocity: speed)) }
         }
         var samples: [Curve.Sample] = []
         samples.reserveCapacity(samplesPerCurve + 1)
         for i in 0...samplesPerCurve {
             let t = i == samplesPerCurve ? duration : duration * Double(i) / Double(samplesPerCurve)
-            samples.append(.init(seconds: t, hiResUnits: position(t), hiResUnitsPerSecond: deceleration.velocity(after: t, velocity: v0)))
+            let travel = millimetres(t)
+            samples.append(.init(seconds: t, hiResUnits: position(t), hiResUnitsPerSecond: deceleration.velocity(after: t, velocity: v0),
+                                 millimetres: travel.position, millimetresPerSecond: travel.velocity))
         }
         return Curve(releaseSpeed: releaseSpeed, coastSpeed: speed, settles: settles, duration: duration,
-                     distanceHiRes: samples.last?.hiResUnits ?? 0, samples: samples)
+                     distanceHiRes: samples.last?.hiResUnits ?? 0, distanceMillimetres: samples.last?.millimetres ?? 0,
+                     samples: samples)
+    }
+
+    // MARK: [[device]] sections
+
+    /// The enabled `[[device]]` sections whose coasts differ from the top level's in what the
+    /// plot draws (deceleration_rate, min_speed, max_speed, max_duration; scroll.speed with the
+    /// wheel output), each named as `device[2] (name "Apple")`: the plot does not show them.
+    public var sectionsNotShown: [String] {
+        func drawn(_ settings: Configuration) -> [Double] {
+            let coast = settings.coast
+            return [coast.decelerationRate, coast.minSpeed, coast.maxSpeed, coast.maxDuration.seconds]
+                + (configuration.output.mode == .wheel ? [settings.scroll.speed] : [])
+        }
+        return configuration.devices.enumerated().compactMap { index, rule in
+            guard rule.enabled, drawn(rule.configuration) != drawn(configuration) else { return nil }
+            func id(_ value: UInt16) -> String {
+                let hex = String(value, radix: 16)
+                return "0x" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            }
+            let matches = (rule.name.map { ["name \"\($0)\""] } ?? []) + (rule.vendor.map { ["vendor \(id($0))"] } ?? [])
+                + (rule.product.map { ["product \(id($0))"] } ?? [])
+            return "device[\(index + 1)]" + (matches.isEmpty ? "" : " (\(matches.joined(separator: ", ")))")
+        }
     }
 
     // MARK: SVG
@@ -125,54 +169,87 @@ public struct CoastPlot: Sendable {
         var out = SVGWriter()
         let layout = Layout.standard
         let speed = configuration.scroll.speed
+        let scale = Scale(configuration)
         let coasting = curves.filter(\.coasts)
 
         // Axis ranges, with a little headroom so that no curve or end point sits on the frame.
         let longest = coasting.map(\.duration).max() ?? 0
         let timeAxis = Ticks(upTo: (longest > 0 ? longest : configuration.coast.maxDuration.seconds) * 1.02)
-        let farthest = coasting.map { $0.distanceHiRes / Self.hiResUnitsPerDetent }.max() ?? 0
+        let farthest = coasting.map(scale.distance).max() ?? 0
         let positionAxis = Ticks(upTo: farthest > 0 ? farthest * 1.05 : 1)
-        let fastest = coasting.compactMap { $0.coastSpeed.map { $0 * speed / Self.hiResUnitsPerDetent } }.max() ?? 0
+        let fastest = coasting.compactMap { $0.samples.first.map(scale.velocity) }.max() ?? 0
         let velocityAxis = Ticks(upTo: fastest > 0 ? fastest * 1.05 : 1)
-        // Detents → mm of finger travel that would scroll as far: ×120/speed.
-        let millimetresPerDetent = Self.hiResUnitsPerDetent / speed
 
         out.open(width: layout.width, height: layout.height)
         out.element("title", text: "flickd coast plot")
         out.rect(x: 0, y: 0, width: layout.width, height: layout.height, attributes: ["fill": "white"])
 
         let coast = configuration.coast
+        // scroll.speed scales the wheel output only: the touchpad's title leaves it out.
         out.text("Coasts (output.mode \(configuration.output.mode.rawValue)): deceleration_rate \(Self.plain(coast.decelerationRate)), "
-                 + "scroll.speed \(Self.plain(speed)) units/mm, "
+                 + (scale.millimetresPerUnit == nil ? "" : "scroll.speed \(Self.plain(speed)) units/mm, ")
                  + "max_duration \(Self.plain(coast.maxDuration.milliseconds)) ms",
                  x: layout.panelLeft, y: 30, attributes: ["font-size": "16", "font-weight": "bold", "id": "title"])
         let k = Deceleration(ratePerMillisecond: coast.decelerationRate).decayPerSecond
+        let units = scale.millimetresPerUnit.map { "1 detent = 120 hi-res units = \(DecimalText.fixed($0, 2)) mm of finger travel" }
+            ?? "the virtual fingers' travel, scaled by libinput and the apps as a finger's"
         out.text("k = \(DecimalText.fixed(k, 3))/s; min_speed \(Self.plain(coast.minSpeed)) mm/s, "
-                 + "max_speed \(Self.plain(coast.maxSpeed)) mm/s; 1 detent = 120 hi-res units = "
-                 + "\(DecimalText.fixed(millimetresPerDetent, 2)) mm of finger travel",
+                 + "max_speed \(Self.plain(coast.maxSpeed)) mm/s; \(units)",
                  x: layout.panelLeft, y: 50, attributes: ["font-size": "12", "fill": "#444", "id": "subtitle"])
         out.text("settings: \(source)", x: layout.panelLeft, y: 66,
                  attributes: ["font-size": "12", "fill": "#444", "id": "source"])
 
+        let wheel = scale.millimetresPerUnit != nil
         let panels = [
             Panel(id: "position", title: "Scroll position", top: layout.positionTop, values: positionAxis,
-                  leftLabel: "position (wheel detents)", rightLabel: "finger travel equivalent (mm)"),
+                  leftLabel: wheel ? "position (wheel detents)" : "position (mm of finger travel)",
+                  rightLabel: "finger travel equivalent (mm)"),
             Panel(id: "velocity", title: "Velocity", top: layout.velocityTop, values: velocityAxis,
-                  leftLabel: "velocity (detents/s)", rightLabel: "finger speed equivalent (mm/s)"),
+                  leftLabel: wheel ? "velocity (detents/s)" : "velocity (mm/s of finger travel)",
+                  rightLabel: "finger speed equivalent (mm/s)"),
         ]
         for panel in panels {
             out.open("g", attributes: ["id": "\(panel.id)-panel"])
-            drawAxes(panel, time: timeAxis, millimetresPerDetent: millimetresPerDetent, layout: layout, into: &out)
+            drawAxes(panel, time: timeAxis, millimetresPerUnit: scale.millimetresPerUnit, layout: layout, into: &out)
             for (index, curve) in curves.enumerated() where curve.coasts {
                 drawCurve(curve, colour: Self.palette[index % Self.palette.count], panel: panel, time: timeAxis,
-                          layout: layout, into: &out)
+                          scale: scale, layout: layout, into: &out)
             }
             out.close("g")
         }
 
-        drawLegend(layout: layout, millimetresPerDetent: millimetresPerDetent, into: &out)
+        drawLegend(layout: layout, scale: scale, into: &out)
         out.close()
         return out.text
+    }
+
+    /// What the vertical axes count: wheel detents with the wheel output (and mm of finger
+    /// travel on the right, 120 / scroll.speed mm a detent), the virtual fingers' mm with the
+    /// touchpad output, which scroll.speed does not scale (no right axis).
+    private struct Scale {
+        /// Mm of finger travel per unit of the left axis; nil when the left axis is in mm.
+        var millimetresPerUnit: Double?
+        /// A sample's position and velocity in the left axis's units.
+        var position: (Curve.Sample) -> Double
+        var velocity: (Curve.Sample) -> Double
+        /// Where a curve ends, in the left axis's units.
+        var distance: (Curve) -> Double
+
+        init(_ configuration: Configuration) {
+            switch configuration.output.mode {
+            case .wheel:
+                let detent = CoastPlot.hiResUnitsPerDetent
+                millimetresPerUnit = detent / configuration.scroll.speed
+                position = { $0.hiResUnits / detent }
+                velocity = { $0.hiResUnitsPerSecond / detent }
+                distance = { $0.distanceHiRes / detent }
+            case .touchpad:
+                millimetresPerUnit = nil
+                position = \.millimetres
+                velocity = \.millimetresPerSecond
+                distance = \.distanceMillimetres
+            }
+        }
     }
 
     /// One of the two panels: its vertical axis and labels.
@@ -209,7 +286,7 @@ public struct CoastPlot: Sendable {
         }
     }
 
-    private func drawAxes(_ panel: Panel, time: Ticks, millimetresPerDetent: Double, layout: Layout,
+    private func drawAxes(_ panel: Panel, time: Ticks, millimetresPerUnit: Double?, layout: Layout,
                           into out: inout SVGWriter) {
         let top = panel.top, bottom = panel.top + layout.panelHeight
         let left = layout.panelLeft, right = layout.panelRight
@@ -246,18 +323,21 @@ public struct CoastPlot: Sendable {
                  attributes: ["font-size": "12", "text-anchor": "middle", "class": "axis-label y-left",
                               "transform": "rotate(-90 \(DecimalText.fixed(left - 52, 1)) \(DecimalText.fixed(middle, 1)))"])
 
-        // Right axis: the same scale in mm (or mm/s) of finger travel, ticks of its own.
-        let millimetres = Ticks(upTo: panel.values.upper * millimetresPerDetent, extend: false, count: 6)
-        for value in millimetres.values {
-            let y = layout.y(value / millimetresPerDetent, panel.values, top: top)
-            out.line(from: (right, y), to: (right + 5, y),
-                     attributes: ["stroke": "#444", "class": "tick-mark y-right", "data-value": millimetres.label(value)])
-            out.text(millimetres.label(value), x: right + 8, y: y + 4,
-                     attributes: ["font-size": "12", "class": "tick y-right", "data-value": millimetres.label(value)])
+        // Right axis: the same scale in mm (or mm/s) of finger travel, ticks of its own; none
+        // when the left axis is in mm already.
+        if let millimetresPerUnit {
+            let millimetres = Ticks(upTo: panel.values.upper * millimetresPerUnit, extend: false, count: 6)
+            for value in millimetres.values {
+                let y = layout.y(value / millimetresPerUnit, panel.values, top: top)
+                out.line(from: (right, y), to: (right + 5, y),
+                         attributes: ["stroke": "#444", "class": "tick-mark y-right", "data-value": millimetres.label(value)])
+                out.text(millimetres.label(value), x: right + 8, y: y + 4,
+                         attributes: ["font-size": "12", "class": "tick y-right", "data-value": millimetres.label(value)])
+            }
+            out.text(panel.rightLabel, x: right + 58, y: middle,
+                     attributes: ["font-size": "12", "text-anchor": "middle", "class": "axis-label y-right",
+                                  "transform": "rotate(90 \(DecimalText.fixed(right + 58, 1)) \(DecimalText.fixed(middle, 1)))"])
         }
-        out.text(panel.rightLabel, x: right + 58, y: middle,
-                 attributes: ["font-size": "12", "text-anchor": "middle", "class": "axis-label y-right",
-                              "transform": "rotate(90 \(DecimalText.fixed(right + 58, 1)) \(DecimalText.fixed(middle, 1)))"])
 
         // Where max_duration would cut a coast, when it is on the chart.
         let cut = configuration.coast.maxDuration.seconds
@@ -272,11 +352,11 @@ public struct CoastPlot: Sendable {
         }
     }
 
-    private func drawCurve(_ curve: Curve, colour: String, panel: Panel, time: Ticks, layout: Layout,
+    private func drawCurve(_ curve: Curve, colour: String, panel: Panel, time: Ticks, scale: Scale, layout: Layout,
                            into out: inout SVGWriter) {
         let isPosition = panel.id == "position"
         let points = curve.samples.map { sample -> (Double, Double) in
-            let value = (isPosition ? sample.hiResUnits : sample.hiResUnitsPerSecond) / Self.hiResUnitsPerDetent
+            let value = isPosition ? scale.position(sample) : scale.velocity(sample)
             return (layout.x(sample.seconds, time), layout.y(value, panel.values, top: panel.top))
         }
         out.polyline(points, attributes: [
@@ -295,7 +375,7 @@ public struct CoastPlot: Sendable {
                                                        "stroke-width": "1.5", "class": "end \(panel.id)"])
     }
 
-    private func drawLegend(layout: Layout, millimetresPerDetent: Double, into out: inout SVGWriter) {
+    private func drawLegend(layout: Layout, scale: Scale, into out: inout SVGWriter) {
         let coast = configuration.coast
         let left = layout.legendLeft
         var y = layout.positionTop
@@ -310,10 +390,14 @@ public struct CoastPlot: Sendable {
             if let coastSpeed = curve.coastSpeed {
                 out.line(from: (left, y - 4), to: (left + 24, y - 4),
                          attributes: ["stroke": colour, "stroke-width": "2.5"])
-                let detents = curve.distanceHiRes / Self.hiResUnitsPerDetent
+                let distance = scale.distance(curve)
+                // Detents only where there is a wheel: the touchpad output's glide is finger travel.
+                let travel = scale.millimetresPerUnit.map {
+                    "\(DecimalText.fixed(distance, 1)) detents (\(DecimalText.fixed(distance * $0, 0)) mm of travel),"
+                } ?? "\(DecimalText.fixed(distance, 0)) mm of finger travel,"
                 headline = name
                 details = (curve.isClamped ? ["clamped to max_speed, \(Self.plain(coastSpeed)) mm/s"] : [])
-                    + ["\(DecimalText.fixed(detents, 1)) detents (\(DecimalText.fixed(detents * millimetresPerDetent, 0)) mm of travel),",
+                    + [travel,
                        curve.settles ? "at rest after \(DecimalText.fixed(curve.duration, 2)) s"
                                      : "cut at \(DecimalText.fixed(curve.duration, 2)) s by max_duration"]
             } else {
@@ -350,6 +434,18 @@ public struct CoastPlot: Sendable {
         for note in notes {
             out.text(note, x: left, y: y, attributes: ["font-size": "11", "fill": "#444"])
             y += 15
+        }
+        // The top level is all the plot draws: a section with coasts of its own is named, not
+        // silently left out (`flickd run` gives its devices those).
+        let sections = sectionsNotShown
+        if !sections.isEmpty {
+            y += 8
+            let lines = ["The top-level settings are drawn;", "not these [[device]] sections'", "coast settings:"] + sections
+            for (index, line) in lines.enumerated() {
+                out.text(line, x: left, y: y, attributes: ["font-size": "11", "fill": "#b00"]
+                         .merging(index >= 3 ? ["class": "section-not-shown"] : [:]) { $1 })
+                y += 15
+            }
         }
         out.close("g")
     }
@@ -477,16 +573,20 @@ struct SVGWriter {
         attributes.sorted { $0.key < $1.key }.map { " \($0.key)=\"\(escape($0.value))\"" }.joined()
     }
 
-    /// `text` with `&`, `<`, `>` and `"` escaped.
+    /// `text` with `&`, `<`, `>` and `"` escaped, and each character XML 1.0 does not allow
+    /// (the C0 controls but tab, newline and carriage return; U+FFFE, U+FFFF) replaced by
+    /// U+FFFD: a --config path holding an escape must not make the document not well-formed.
     static func escape(_ text: String) -> String {
         var out = ""
-        for character in text {
-            switch character {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
-            default: out.append(character)
+            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+            case "\u{0}"..."\u{1F}", "\u{FFFE}", "\u{FFFF}": out += "\u{FFFD}"
+            default: out.unicodeScalars.append(scalar)
             }
         }
         return out

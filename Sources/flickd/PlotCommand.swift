@@ -8,9 +8,13 @@ struct PlotCommand: FlickdCommand {
         abstract: "Draw the coasts the current settings give, as an SVG, to tune them by eye.",
         discussion: """
             Draws two panels over the seconds after the fingers lift: how far the page has \
-            scrolled (in wheel detents, 120 hi-res units each, with the millimetres of finger \
-            travel that would scroll as far on the right), and how fast it is moving (detents \
-            per second, with the finger speed in mm/s on the right). There is one curve per \
+            scrolled and how fast it is moving. With the touchpad output (output.mode = \
+            "touchpad", the default) both are in millimetres (and mm/s) of the virtual fingers' \
+            travel, which libinput and the apps scale as they scale the fingers' own: \
+            scroll.speed does not apply, and the plot does not depend on it. With the wheel \
+            output they are in wheel detents (120 hi-res units each, scaled by scroll.speed) and \
+            detents per second, with the millimetres (and mm/s) of finger travel that would \
+            scroll as far on the right. There is one curve per \
             release speed in --speeds, computed with the same model and end rule as the daemon \
             uses for the configured output (output.mode, named in the title), from the model's \
             start, within a frame of the release. With the wheel output a curve is what the \
@@ -27,8 +31,13 @@ struct PlotCommand: FlickdCommand {
 
             The settings are read as `flickd run` reads them: --config FILE, else \
             $XDG_CONFIG_HOME/flickd/config.toml (~/.config/flickd/config.toml), else \
-            /etc/flickd/config.toml, else the built-in defaults. The title names \
-            coast.deceleration_rate, scroll.speed and coast.max_duration. To compare two \
+            /etc/flickd/config.toml, else the built-in defaults. The plot draws the top-level \
+            settings: an enabled [[device]] section whose own coast.deceleration_rate, \
+            coast.min_speed, coast.max_speed or coast.max_duration (or, with the wheel output, \
+            scroll.speed) differs is named in the legend and on standard error, not drawn; to \
+            see its coasts, put its settings at the top level of a file of their own and plot \
+            that. The title names coast.deceleration_rate, scroll.speed (with the wheel output) \
+            and coast.max_duration. To compare two \
             settings, plot each with its own --config and --out and open both.
 
             Typical speeds: a gentle flick releases at 50–150 mm/s, a brisk one at 300–800 mm/s. \
@@ -106,6 +115,12 @@ struct PlotCommand: FlickdCommand {
             fail("\(ConfigurationError.lead(for: error)); nothing was drawn:\n\(error)")
         }
         let plot = CoastPlot(configuration: configuration, speeds: speeds)
+        let sections = plot.sectionsNotShown
+        if !sections.isEmpty {
+            // `flickd run` gives these devices coasts the plot does not show: said, not left out silently.
+            StandardError.write(QuotedText.controlsEscaped("flickd: note: the plot draws the top-level settings, not the coast "
+                + "settings of \(sections.joined(separator: ", ")) (their own in [[device]])") + "\n")
+        }
         let svg = plot.svg(source: path ?? "built-in defaults")
         guard let out else {
             print(svg, terminator: "")

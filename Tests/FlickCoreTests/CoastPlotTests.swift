@@ -292,6 +292,16 @@ private final class SVGDocument: NSObject, XMLParserDelegate {
         #expect(document.all("text").map(\.text).contains("settings: /tmp/a & b <\"c\">.toml"))
     }
 
+    /// A --config path holding a control character (an escape, a bell) that XML 1.0 does not
+    /// allow: shown as U+FFFD, and the document stays well-formed.
+    @Test func aControlCharacterInThePathIsReplaced() throws {
+        let svg = CoastPlot(configuration: defaults).svg(source: "/tmp/\u{1B}[31mred\u{7}.toml")
+        let document = SVGDocument(svg)
+        #expect(document.error == nil, "not well-formed XML: \(String(describing: document.error))")
+        #expect(document.all("text").map(\.text).contains("settings: /tmp/\u{FFFD}[31mred\u{FFFD}.toml"))
+        #expect(!svg.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+    }
+
     @Test func shortCoastsGetDecimalTicks() throws {
         var configuration = defaults
         configuration.coast.decelerationRate = 0.99  // "fast": coasts of about half a second
@@ -389,6 +399,70 @@ private final class SVGDocument: NSObject, XMLParserDelegate {
         cut.coast.maxDuration = .milliseconds(2000)
         let curve = CoastPlot(configuration: cut, speeds: [400]).curves[0]
         #expect(!curve.settles && curve.duration == 2)
+    }
+
+    /// With the touchpad output, the default, scroll.speed does not apply (the virtual fingers'
+    /// travel is scaled by libinput and the apps): two plots that differ only in it are the same
+    /// document, in mm and mm/s, with no detents and no scroll.speed. With the wheel output it
+    /// scales everything, and the plots differ.
+    @Test func theTouchpadPlotDoesNotDependOnScrollSpeed() throws {
+        func svg(_ mode: OutputMode, speed: Double) -> String {
+            var configuration = Configuration.defaults
+            configuration.output.mode = mode
+            configuration.scroll.speed = speed
+            return CoastPlot(configuration: configuration, speeds: [50, 100, 200, 400, 2000]).svg(source: "x")
+        }
+        let touchpad = svg(.touchpad, speed: 90)
+        #expect(touchpad == svg(.touchpad, speed: 30), "scroll.speed changed the touchpad plot")
+        #expect(touchpad == svg(.touchpad, speed: 7.5), "scroll.speed changed the touchpad plot")
+        #expect(svg(.wheel, speed: 90) != svg(.wheel, speed: 30), "the wheel plot follows scroll.speed")
+
+        let document = SVGDocument(touchpad)
+        let texts = document.all("text").map(\.text)
+        #expect(!touchpad.contains("scroll.speed") && !touchpad.contains("detent"), "\(texts)")
+        for label in ["position (mm of finger travel)", "velocity (mm/s of finger travel)"] {
+            #expect(texts.contains(label), "axis label \"\(label)\" present")
+        }
+        #expect(document.all("text", class: "axis-label").count == 4, "x and left in each panel: the left is in mm already")
+        // In mm: 400 mm/s comes to rest 0.05 mm short of 400/k mm.
+        let position = try document.scale("y-left", in: "position-panel")
+        let end = try #require(document.all("polyline", class: "position").first { $0.attributes["data-release-speed"] == "400" }?.points.last)
+        #expect(abs(position.value(end.y) - (400 / k - 0.05)) <= position.pixel, "ends at \(position.value(end.y)) mm")
+        let rate = try document.scale("y-left", in: "velocity-panel")
+        let start = try #require(document.all("polyline", class: "velocity").first { $0.attributes["data-release-speed"] == "400" }?.points.first)
+        #expect(abs(rate.value(start.y) - 400) <= rate.pixel, "starts at \(rate.value(start.y)) mm/s")
+        #expect(texts.contains("\(DecimalText.fixed(400 / k - 0.05, 0)) mm of finger travel,"), "\(texts)")
+    }
+
+    // MARK: [[device]] sections
+
+    /// The plot draws the top-level settings: each enabled [[device]] section whose coasts
+    /// differ in what the plot draws is named in the legend, as `flickd run` would coast its
+    /// devices otherwise; a disabled section, one that differs only in what the plot does not
+    /// draw (boost), or, with the touchpad output, only in scroll.speed, is not.
+    @Test func deviceSectionsWithCoastsOfTheirOwnAreNamed() throws {
+        func section(_ name: String?, vendor: UInt16? = nil, enabled: Bool = true,
+                     _ change: (inout Configuration) -> Void) -> DeviceRule {
+            var settings = Configuration.defaults
+            change(&settings)
+            return DeviceRule(name: name, vendor: vendor, enabled: enabled, configuration: settings)
+        }
+        var configuration = Configuration.defaults
+        configuration.devices = [
+            section("Apple", vendor: 0x5ac) { $0.coast.decelerationRate = 0.99 },
+            section("Off", enabled: false) { $0.coast.decelerationRate = 0.99 },
+            section("Boost") { $0.coast.boost = false },
+            section("Speed") { $0.scroll.speed = 30 },
+            section(nil) { $0.coast.maxDuration = .milliseconds(2000) },
+        ]
+        let touchpad = CoastPlot(configuration: configuration)
+        #expect(touchpad.sectionsNotShown == ["device[1] (name \"Apple\", vendor 0x05ac)", "device[5]"])
+        let named = SVGDocument(touchpad.svg(source: "x")).all("text", class: "section-not-shown").map(\.text)
+        #expect(named == touchpad.sectionsNotShown)
+        configuration.output.mode = .wheel
+        #expect(CoastPlot(configuration: configuration).sectionsNotShown
+                == ["device[1] (name \"Apple\", vendor 0x05ac)", "device[4] (name \"Speed\")", "device[5]"])
+        #expect(SVGDocument(CoastPlot(configuration: defaults).svg(source: "x")).all("text", class: "section-not-shown").isEmpty)
     }
 
     /// The plot's end is the engine's: a 400 mm/s flick driven through an engine with each

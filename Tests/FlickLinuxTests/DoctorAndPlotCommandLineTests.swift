@@ -25,6 +25,24 @@ import Testing
         #expect(result.status == 0 && result.stdout.hasPrefix("<?xml") && result.stdout.contains("settings: /dev/null"))
     }
 
+    /// A [[device]] section with coast settings of its own, which `flickd run` gives its
+    /// devices: plot draws the top level and says so, on standard error and in the legend, and
+    /// its help says so.
+    @Test func plotNamesTheDeviceSectionsItDoesNotDraw() throws {
+        let config = temporary("sections.toml")
+        defer { unlink(config) }
+        try TextFile.write("[[device]]\nname = \"Apple\"\n[device.coast]\ndeceleration_rate = \"fast\"\n"
+                           + "[[device]]\nname = \"Elan\"\n[device.touchpad]\nfingers = 3\n", to: config)
+        let result = try flickd(["plot", "--config", config])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr == "flickd: note: the plot draws the top-level settings, not the coast settings of "
+                + "device[1] (name \"Apple\") (their own in [[device]])\n", "\(result)")
+        #expect(result.stdout.contains(">device[1] (name &quot;Apple&quot;)</text>") && !result.stdout.contains("Elan"))
+        let help = try flickd(["help", "plot"]).stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
+        #expect(help.contains("The plot draws the top-level settings: an enabled [[device]] section whose own"), "\(help)")
+        #expect(help.contains("scroll.speed does not apply, and the plot does not depend on it"), "\(help)")
+    }
+
     @Test func plotRefusesABadSpeedInOneLine() throws {
         let result = try flickd(["plot", "--speeds", "50,fast"])
         #expect(result.status == 1 && result.stdout.isEmpty)
