@@ -189,7 +189,7 @@ import Testing
         #expect(against.status == .ok, "flickd handles it: \(against.text)")
         #expect(against.detail.contains("scrolls it traditional"), "no group for the virtual pad: libinput's default")
         #expect(against.detail.contains("/dev/input/event4 \"SynPS/2 Synaptics TouchPad\" scrolls natural: the virtual fingers move against yours"))
-        // An answer without speeds (an X server's): a speed set for the real pad alone is not the virtual pad's.
+        // An answer without speeds (a KDE answer built without factors): a speed set for the real pad alone is not the virtual pad's.
         #expect(against.detail.hasSuffix("a scrolling speed the desktop keeps per device is the virtual touchpad's own too: give \"flickd virtual touchpad\" your touchpad's, or glides run faster or slower than your scrolls"), "\(against.text)")
         let virtual = PerDeviceNaturalScrolling.Entry(device: VirtualTouchpad.identity, natural: true)
         system.desktop?.perDevice?.entries.append(virtual)
