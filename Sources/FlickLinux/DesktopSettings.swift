@@ -34,12 +34,13 @@ import Glibc
 ///   dconf database is a binary GVariant file, the keyfiles in /etc/dconf hold only system
 ///   defaults, and only gsettings also knows the schema's default (natural, on GNOME).
 /// - **sway**, found by its IPC socket (`$SWAYSOCK`, else a live `sway-ipc.UID.PID.sock` in
-///   `$XDG_RUNTIME_DIR`) when the desktop is neither GNOME nor KDE: its `get_inputs` (what
-///   `swaymsg -t get_inputs` prints), asked over that socket with a 1 s timeout. sway
-///   applies `input` rules by identifier or by type, so it answers per device, with what each
-///   touchpad has now (`libinput.natural_scroll`); and it tells when that changes, and a sway
-///   that starts later is waited for (`watchChanges()`). A sway that did not answer makes the
-///   search `unanswered`, as the X server's silence does.
+///   `$XDG_RUNTIME_DIR`) when the desktop is neither GNOME nor KDE, and first, whatever the
+///   desktop's name, when `$SWAYSOCK` itself names a socket a sway listens on (`swayNamed`):
+///   its `get_inputs` (what `swaymsg -t get_inputs` prints), asked over that socket with a
+///   1 s timeout. sway applies `input` rules by identifier or by type, so it answers per
+///   device, with what each touchpad has now (`libinput.natural_scroll`); and it tells when
+///   that changes, and a sway that starts later is waited for (`watchChanges()`). A sway that
+///   did not answer makes the search `unanswered`, as the X server's silence does.
 /// - **Unset desktop**: the KDE files if they exist (Plasma writes them only when its touchpad
 ///   settings were changed), never gsettings: GNOME's schemas are installed on most systems, and
 ///   their default would claim natural scrolling for a desktop that has none.
@@ -183,9 +184,9 @@ public enum DesktopSettings {
         /// `$SWAYSOCK` as set, whether a sway listens there or not (a sway started with it set
         /// binds there); nil: unset.
         var swaysock: String?
-        /// sway's inputs as JSON (its `get_inputs` reply, asked over `swaySocket`); nil when
+        /// sway's inputs as JSON (its `get_inputs` reply, asked over `swaySocket`); why not when
         /// sway cannot be reached or does not answer in time.
-        var swayInputs: (_ socket: String) -> String? = { _ in nil }
+        var swayInputs: (_ socket: String) -> Result<String, SwayIPC.Failure> = { _ in .failure(.timedOut) }
         /// `$DISPLAY` and `$WAYLAND_DISPLAY` (see `isX11`).
         var display: String?
         var waylandDisplay: String?
@@ -264,7 +265,7 @@ public enum DesktopSettings {
         if isX11(environment), let path = xfcePointersFile(environment) {
             return try? DesktopFilesWatch(paths: [path], logger: logger)
         }
-        if !isKDE && !isGNOME {
+        if (!isKDE && !isGNOME) || swayNamed(environment) {
             return try? SwaySessionWatch(socket: environment.swaySocket, runtimeDirectory: environment.runtimeDirectory,
                                          swaysock: environment.swaysock, logger: logger)
         }
@@ -317,10 +318,24 @@ public enum DesktopSettings {
     }
 
     /// Whether `XDG_CURRENT_DESKTOP` names KDE or a GNOME-family desktop; sway is looked for on
-    /// any other.
+    /// any other (and on these when `swayNamed`).
     private static func desktops(_ environment: Environment) -> (isKDE: Bool, isGNOME: Bool) {
         let desktops = (environment.currentDesktop ?? "").lowercased().split(separator: ":").map(String.init)
         return (desktops.contains("kde"), desktops.contains { $0.containsText("gnome") || $0 == "pantheon" })
+    }
+
+    /// Whether `$SWAYSOCK` itself names the socket a sway listens on (`swaySocket` is it), not
+    /// merely a socket found by name in the runtime directory: then sway runs this session,
+    /// whatever `XDG_CURRENT_DESKTOP` says.
+    ///
+    /// Rationale: sway sessions set `XDG_CURRENT_DESKTOP=KDE` (for Qt and the KDE portal) or
+    /// `...:GNOME`; asked by the name, flickd read a kcminputrc left from a Plasma login or
+    /// gsettings' default, and a glide could run against the finger. sway sets `SWAYSOCK` for
+    /// its children; a live socket there is sway's word. A `sway-ipc` socket found by name
+    /// alone may be another session's sway, and does not outrank the desktop's name.
+    static func swayNamed(_ environment: Environment) -> Bool {
+        guard let swaysock = environment.swaysock, !swaysock.isEmpty else { return false }
+        return environment.swaySocket == swaysock
     }
 
     /// Xfce's `pointers` channel as its settings store saves it, a few seconds after each change
@@ -381,7 +396,9 @@ public enum DesktopSettings {
             return unanswered ? .unanswered(why: why) : .none(why: why)
         }
         if askedXDisplay(environment) != nil, let found = look(x11NaturalScrolling, keepsPerDevice: true) { return .found(found) }
-        if !isKDE && !isGNOME, let found = look(swayNaturalScrolling, keepsPerDevice: true) { return .found(found) }
+        if (!isKDE && !isGNOME) || swayNamed(environment), let found = look(swayNaturalScrolling, keepsPerDevice: true) {
+            return .found(found)
+        }
         // Rationale: the X server or sway, which hold each touchpad's setting in force, timed out
         // or could not be reached; a KDE file left from an earlier Plasma login would answer
         // with no per-device settings, and replace the good answer they gave before (the daemon
@@ -423,8 +440,10 @@ public enum DesktopSettings {
             return .failure(Miss(why: "no sway running (no sway-ipc socket at $SWAYSOCK or in $XDG_RUNTIME_DIR)"))
         }
         return perDeviceAnswer(environment) {
-            guard let json = environment.swayInputs(socket) else {
-                return .failure(Miss(why: "sway at \(socket) did not answer get_inputs within \(swayTimeout.spoken)", unanswered: true))
+            let json: String
+            switch environment.swayInputs(socket) {
+            case .success(let reply): json = reply
+            case .failure(let failure): return .failure(Miss(why: failure.why("get_inputs", at: socket, within: swayTimeout), unanswered: true))
             }
             return SwayInputs.touchpads(json).map { .success($0) }
                 ?? .failure(Miss(why: "sway's get_inputs reply at \(socket) could not be read", unanswered: true))

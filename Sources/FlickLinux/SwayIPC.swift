@@ -82,22 +82,69 @@ public enum SwayIPC {
         }
     }
 
+    /// Why a request got no reply, for messages.
+    public enum Failure: Error, Equatable, Sendable {
+        /// No connection was made: nothing listens there (refused, no socket), or sway's listen
+        /// backlog is full (`wouldBlock`: it runs, busy, its clients unread).
+        case unreachable(SystemError)
+        /// sway closed the connection (or it broke) before a whole reply came: it exited, or
+        /// drops what it cannot serve.
+        case closed
+        /// No whole reply within the wait.
+        case timedOut
+        /// A reply of another type than the request's.
+        case wrongType(UInt32)
+        /// What came is not sway's protocol.
+        case malformed
+
+        /// What happened to the request named `request` (`"get_inputs"`) at `socket`, waited
+        /// for up to `timeout`: `"sway at /run/user/1000/sway-ipc.1000.500.sock did not answer
+        /// get_inputs within 1 s"`.
+        public func why(_ request: String, at socket: String, within timeout: Duration) -> String {
+            switch self {
+            case .unreachable(let error) where error.wouldBlock:
+                return "sway at \(socket) did not accept the connection for \(request): its listen backlog is full (busy)"
+            case .unreachable(let error):
+                return "sway at \(socket) could not be reached for \(request) (\(error.call): \(error.reason))"
+            case .closed:
+                return "sway at \(socket) closed the connection without answering \(request)"
+            case .timedOut:
+                return "sway at \(socket) did not answer \(request) within \(timeout.spoken)"
+            case .wrongType(let type):
+                return "sway at \(socket) answered \(request) with a message of type \(type)"
+            case .malformed:
+                return "what came from \(socket) in answer to \(request) is not sway's IPC protocol"
+            }
+        }
+    }
+
     /// Sends one request of `type` to the sway listening on `socket` and returns its reply's
-    /// payload; nil when sway cannot be reached, answers something else, or has not answered
-    /// whole within `timeout`.
-    public static func request(socket: String, type: UInt32, payload: String = "", timeout: Duration) -> String? {
+    /// payload; why not when sway cannot be reached, answers something else, or has not
+    /// answered whole within `timeout`.
+    public static func request(socket: String, type: UInt32, payload: String = "", timeout: Duration) -> Result<String, Failure> {
         let deadline = Syscall.monotonicNow() + timeout
-        guard let fd = try? Syscall.connectUnixStream(to: socket) else { return nil }
+        let fd: Int32
+        do {
+            fd = try Syscall.connectUnixStream(to: socket)
+        } catch {
+            return .failure(.unreachable(error))
+        }
         defer { Syscall.close(fd) }
         var decoder = Decoder()
-        guard (try? write(encode(type: type, payload: payload), to: fd, before: deadline)) != nil else { return nil }
+        do {
+            try write(encode(type: type, payload: payload), to: fd, before: deadline)
+        } catch {
+            return .failure(error.errno == ETIMEDOUT ? .timedOut : .closed)
+        }
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
             do {
-                if let message = try decoder.next() { return message.type == type ? message.text : nil }
-            } catch { return nil }
-            guard Syscall.waitReadable(fd, until: deadline) else { return nil }
-            guard let count = try? Syscall.read(fd, into: &chunk), count > 0 else { return nil }
+                if let message = try decoder.next() {
+                    return message.type == type ? .success(message.text) : .failure(.wrongType(message.type))
+                }
+            } catch { return .failure(.malformed) }
+            guard Syscall.waitReadable(fd, until: deadline) else { return .failure(.timedOut) }
+            guard let count = try? Syscall.read(fd, into: &chunk), count > 0 else { return .failure(.closed) }
             chunk.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
         }
     }
@@ -319,7 +366,16 @@ public final class SwaySessionWatch: DesktopWatch {
                     // A directory that cannot be watched (gone, no permission) is one place less.
                     guard let watch = try? Syscall.inotifyAddWatch(fd, path: place.path,
                                                                    mask: UInt32(IN_CREATE | IN_MOVED_TO | IN_ONLYDIR)) else { continue }
-                    directories[watch] = place
+                    // `$SWAYSOCK`'s directory may be the runtime directory spelt otherwise
+                    // (`/run/user/1000//sway.sock`, a symlink): inotify gives the same watch,
+                    // which then serves both places' names.
+                    if var same = directories[watch] {
+                        same.isRuntime = same.isRuntime || place.isRuntime
+                        same.swaysockName = same.swaysockName ?? place.swaysockName
+                        directories[watch] = same
+                    } else {
+                        directories[watch] = place
+                    }
                 }
                 if directories.isEmpty || (try? poll.add(fd, token: Token.directory)) == nil {
                     directories = [:]
@@ -378,15 +434,16 @@ public final class SwaySessionWatch: DesktopWatch {
     /// Reads what came: `.touchpads` when the running sway says a touchpad was added or
     /// reconfigured; `.started` when a new sway, connected to, first answered (the one
     /// running at the start only when it answered late); `.closed` when nothing is
-    /// left to watch (sway exited and there is no runtime directory to wait in, or the
-    /// directory itself went); `.none` otherwise (sway exiting included: the watch waits for
-    /// the next one).
+    /// left to watch (sway exited and there is no runtime directory to wait in, the
+    /// directory itself went, or, without inotify, the last try found no sway); `.none`
+    /// otherwise (sway exiting included: the watch waits for the next one).
     public func receive() -> DesktopChange { receive(at: Syscall.monotonicNow()) }
 
     /// `receive()` at `time` on the monotonic clock (tests pass one: the retry timer, armed
     /// for instants long past, has fired at once).
     func receive(at time: Instant) -> DesktopChange {
         var change = DesktopChange.none
+        var lookAgain = false
         if let connection {
             switch connection.watch.receive() {
             case .touchpads, .started: change = .touchpads
@@ -395,7 +452,7 @@ public final class SwaySessionWatch: DesktopWatch {
                 try? poll.remove(connection.watch.fileDescriptor)
                 self.connection = nil
                 firstAnswer = .heard
-                reconnect(after: connection, at: time)
+                lookAgain = reconnect(after: connection, at: time)
             }
             if self.connection?.watch === connection.watch, connection.watch.answered {
                 switch firstAnswer {
@@ -425,7 +482,7 @@ public final class SwaySessionWatch: DesktopWatch {
         // Without inotify a sway being tried again (its backlog was full) is still followed.
         if directories.isEmpty && connection == nil && (inotify != nil || retryDeadline == nil) { return .closed }
         if look { startRetrying() }
-        if (try? retry.acknowledge()) == true { look = true }
+        if (try? retry.acknowledge()) == true || lookAgain { look = true }
         if look && connection == nil {
             if let socket = SwayInputs.socketPath(swaysock: swaysock, runtimeDirectory: runtimeDirectory, user: user) {
                 connect(socket)
@@ -437,6 +494,10 @@ public final class SwaySessionWatch: DesktopWatch {
             }
             armRetry(after: time)
         }
+        // Without inotify nothing but the retry timer wakes a watch with no connection: with
+        // the last try gone by, it ends, and the daemon makes a new one at its next ask (a
+        // reload, a touchpad plugged in). Left, it followed nothing until flickd restarted.
+        if directories.isEmpty && connection == nil && retryDeadline == nil { return .closed }
         return change
     }
 
@@ -449,22 +510,29 @@ public final class SwaySessionWatch: DesktopWatch {
     /// that never came, and followed nothing until flickd restarted. One that never answered
     /// is not tried again: it was exiting, or it accepts and drops (no loop). A sway whose
     /// listen backlog is full (EAGAIN: busy, its clients unread) runs on: it is tried again
-    /// as one that just appeared.
-    private func reconnect(after ended: (watch: SwayInputWatch, socket: String), at time: Instant) {
+    /// as one that just appeared. True when the sway that answered is gone: another may run
+    /// already (started while this one ran: its socket's appearance was heard while connected,
+    /// and will not come again), so the caller looks for one at once, and tries again as for
+    /// a socket that just appeared.
+    private func reconnect(after ended: (watch: SwayInputWatch, socket: String), at time: Instant) -> Bool {
         guard ended.watch.answered else {
             logger.debug("natural scrolling: sway's IPC (\(ended.socket)) ended; waiting for a sway to start")
-            return
+            return false
         }
         let failure = connect(ended.socket)
         if connection != nil {
             firstAnswer = .started
-            logger.info("natural scrolling: sway closed flickd's IPC connection (\(ended.socket)) and still listens: connected again")
+            // The sway that was there, or a new one bound at the same path (`$SWAYSOCK`).
+            logger.info("natural scrolling: flickd's connection to sway's IPC (\(ended.socket)) ended, and a sway listens there still: connected again")
+            return false
         } else if failure?.wouldBlock == true {
             startRetrying()
             armRetry(after: time)
-        } else {
-            logger.debug("natural scrolling: sway's IPC (\(ended.socket)) ended; waiting for a sway to start")
+            return false
         }
+        logger.debug("natural scrolling: sway's IPC (\(ended.socket)) ended; looking for another sway")
+        startRetrying()
+        return true
     }
 
     /// Connects to the sway at `socket`; why not, when it cannot.

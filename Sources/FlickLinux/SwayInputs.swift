@@ -22,9 +22,9 @@ public enum SwayInputs {
     public static let source = "sway: get_inputs"
 
     /// sway's inputs as JSON, asked over the IPC socket `socket`: the `get_inputs` reply
-    /// (what `swaymsg -t get_inputs --raw` prints); nil when sway cannot be reached or has not
-    /// answered within `timeout`.
-    public static func ask(socket: String, timeout: Duration) -> String? {
+    /// (what `swaymsg -t get_inputs --raw` prints); why not when sway cannot be reached, closed
+    /// the connection, answered otherwise or has not answered within `timeout`.
+    public static func ask(socket: String, timeout: Duration) -> Result<String, SwayIPC.Failure> {
         SwayIPC.request(socket: socket, type: SwayIPC.MessageType.getInputs, timeout: timeout)
     }
 
@@ -96,11 +96,20 @@ public enum SwayInputs {
     }
 
     /// Whether something listens on the Unix stream socket at `path`: a connection is made
-    /// (and closed at once).
+    /// (and closed at once), or refused only because the listen backlog is full (EAGAIN).
+    ///
+    /// Rationale: a full backlog is a sway that runs but has not accepted its last few clients
+    /// (stalled a moment, or flickd's own earlier probes unread). Taken for no sway, the ask
+    /// said "no sway running" instead of "did not answer", the daemon dropped the answer it
+    /// kept, and with `natural_scroll enabled` every glide ran against the finger until sway's
+    /// next event; `$SWAYSOCK` could also be passed over for another socket found by name.
     public static func listens(_ path: String) -> Bool {
-        guard let fd = try? Syscall.connectUnixStream(to: path) else { return false }
-        Syscall.close(fd)
-        return true
+        do {
+            Syscall.close(try Syscall.connectUnixStream(to: path))
+            return true
+        } catch {
+            return error.wouldBlock
+        }
     }
 
     private static func member(_ object: OpaquePointer, _ key: String) -> OpaquePointer? {

@@ -134,6 +134,9 @@ import Testing
         var sway: [String] = []
         static let noReply = "(no reply)"
         var swayAsks = 0
+        /// `$SWAYSOCK` names the socket sway listens on (else it was found by name in the
+        /// runtime directory).
+        var swaysockSet = false
         var pauses: [FlickCore.Duration] = []
         /// `$DISPLAY`, `$WAYLAND_DISPLAY`, and the X server's devices, one list per ask (the
         /// last repeats); empty: the ask fails as `xServerFailure` says. `xServerAsks`: the
@@ -157,11 +160,12 @@ import Testing
                     return gsettings.map { .output($0) } ?? .failed(gsettingsFailure)
                 })
             environment.swaySocket = sway.isEmpty ? nil : "/run/user/1000/sway-ipc.1000.500.sock"
+            environment.swaysock = swaysockSet ? "/run/user/1000/sway-ipc.1000.500.sock" : nil
             environment.swayInputs = { [unowned self] socket in
                 #expect(socket == "/run/user/1000/sway-ipc.1000.500.sock")
                 swayAsks += 1
                 let reply = sway[min(swayAsks, sway.count) - 1]
-                return reply == Self.noReply ? nil : reply
+                return reply == Self.noReply ? .failure(.timedOut) : .success(reply)
             }
             environment.display = display
             environment.waylandDisplay = waylandDisplay

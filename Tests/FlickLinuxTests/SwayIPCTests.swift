@@ -415,7 +415,7 @@ import Testing
         #expect(watch.receive() == .none, "connected again; not answered yet")
         // Required: without a connection the accept below would wait for ever.
         try #require(watch.source == "sway's input events (\(sway.path))")
-        #expect(log.lines.contains("info: natural scrolling: sway closed flickd's IPC connection (\(sway.path)) and still listens: connected again"))
+        #expect(log.lines.contains("info: natural scrolling: flickd's connection to sway's IPC (\(sway.path)) ended, and a sway listens there still: connected again"))
         let second = try Self.answerSubscription(sway)
         defer { close(second) }
         #expect(Self.waitReadable(watch, for: .seconds(5)))
@@ -461,6 +461,108 @@ import Testing
         #expect(said == .started)
     }
 
+    /// A second sway starts while flickd follows the first (its socket appears while
+    /// connected), then the first exits: the second is followed. Before, the watch tried the
+    /// first's socket again, then waited for a socket to appear that had appeared already, and
+    /// followed nothing until a reload.
+    @Test func aSwayStartedWhileAnotherRanIsFollowedWhenTheFirstExits() throws {
+        let runtime = try TemporaryDirectory("flickd-runtime")
+        let first = try ListeningSocket(runtime.path + "/sway-ipc.\(getuid()).\(getpid()).sock")
+        defer { first.close() }
+        let watch = try SwaySessionWatch(socket: first.path, runtimeDirectory: runtime.path, retryInterval: .milliseconds(1),
+                                         answerWait: .seconds(60), logger: Self.quiet)
+        let connection = try Self.answerSubscription(first)
+        #expect(Self.waitReadable(watch, for: .seconds(5)))
+        #expect(watch.receive() == .none, "the sway running at the start, answering in time")
+
+        let second = try ListeningSocket(runtime.path + "/sway-ipc.\(getuid()).2147483646.sock")
+        defer { second.close() }
+        #expect(Self.waitReadable(watch, for: .seconds(5)), "its socket appeared")
+        #expect(watch.receive() == .none)
+        #expect(watch.source == "sway's input events (\(first.path))", "the first is followed still")
+
+        // The first exits: its connection and socket go.
+        close(connection)
+        first.close()
+        #expect(Self.waitReadable(watch, for: .seconds(5)))
+        #expect(watch.receive() == .none, "connected to the second; not answered yet")
+        // Required: without a connection the accept below would wait for ever.
+        try #require(watch.source == "sway's input events (\(second.path))")
+        let next = try Self.answerSubscription(second)
+        defer { close(next) }
+        #expect(Self.waitReadable(watch, for: .seconds(5)))
+        #expect(watch.receive() == .started)
+    }
+
+    /// `$SWAYSOCK` in the runtime directory spelt otherwise (`/run/user/1000//sway.sock`, or
+    /// through a symlink): inotify gives one watch for both, which serves both places' names.
+    /// Before, the second place replaced the first, and a sway binding `sway-ipc.UID.PID.sock`
+    /// was no longer noticed.
+    @Test func swaysockInTheRuntimeDirectorySpeltOtherwiseLeavesItWatched() throws {
+        let runtime = try TemporaryDirectory("flickd-runtime")
+        // The tries the watch makes from its start come a minute apart here: only inotify tells.
+        let watch = try SwaySessionWatch(socket: nil, runtimeDirectory: runtime.path, swaysock: runtime.path + "//x.sock",
+                                         retryInterval: .seconds(60), logger: Self.quiet)
+        #expect(watch.source == runtime.path + " for a sway to start")
+        let sway = try ListeningSocket(runtime.path + "/sway-ipc.\(getuid()).\(getpid()).sock")
+        defer { sway.close() }
+        try #require(Self.waitReadable(watch, for: .seconds(2)), "the runtime directory's sway socket appeared")
+        #expect(watch.receive() == .none)
+        #expect(watch.source == "sway's input events (\(sway.path))")
+
+        // `$SWAYSOCK` through a symlink to the runtime directory: its name is still noticed.
+        let elsewhere = try TemporaryDirectory("flickd-swaysock")
+        let link = elsewhere.path + "/runtime"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: runtime.path)
+        let linked = try SwaySessionWatch(socket: nil, runtimeDirectory: runtime.path, swaysock: link + "/x.sock",
+                                          retryInterval: .seconds(60), logger: Self.quiet)
+        let named = try ListeningSocket(runtime.path + "/x.sock")
+        defer { named.close() }
+        try #require(Self.waitReadable(linked, for: .seconds(2)), "SWAYSOCK's socket appeared")
+        #expect(linked.receive() == .none)
+        #expect(linked.source == "sway's input events (\(link)/x.sock)")
+    }
+
+    /// Without inotify, a sway whose backlog was full when its connection ended is tried again
+    /// on the retry schedule (virtual time); once the last try found none, nothing is left to
+    /// wake the watch: it ends, and the daemon makes a new one at its next ask (a reload, a
+    /// touchpad plugged in). Before, it stayed, dead, and the daemon, which makes a watch only
+    /// when it has none, never replaced it.
+    @Test func withoutInotifyTheWatchEndsWhenItsTriesAreUsedUp() throws {
+        let runtime = try TemporaryDirectory("flickd-runtime")
+        let sway = try ListeningSocket(runtime.path + "/sway-ipc.\(getuid()).\(getpid()).sock")
+        defer { sway.close() }
+        let noInotify = { () throws(SystemError) -> Int32 in throw SystemError(errno: EMFILE, call: "inotify_init1") }
+        // Times long past on the monotonic clock: once armed, the timer has fired.
+        let t0 = Instant(microseconds: 1_000_000)
+        let watch = try SwaySessionWatch(socket: sway.path, runtimeDirectory: runtime.path, answerWait: .seconds(60),
+                                         now: t0, inotify: noInotify, logger: Self.quiet)
+        let first = try Self.answerSubscription(sway)
+        #expect(Self.waitReadable(watch, for: .seconds(5)))
+        #expect(watch.receive(at: t0 + .milliseconds(10)) == .none)
+        // Connections sway has not accepted, until one more would not fit.
+        var waiting: [Int32] = []
+        defer { waiting.forEach { close($0) } }
+        while waiting.count < 64, let fd = try? Syscall.connectUnixStream(to: sway.path) { waiting.append(fd) }
+        try #require(waiting.count < 64, "the backlog filled")
+
+        close(first)
+        #expect(Self.waitReadable(watch, for: .seconds(5)))
+        #expect(watch.receive(at: t0 + .seconds(1)) == .none)
+        try #require(watch.retryDeadline != nil, "tried again later")
+        var said: [DesktopChange] = []
+        while let deadline = watch.retryDeadline, said.count <= 2 * SwaySessionWatch.retries {
+            guard Self.waitReadable(watch, for: .seconds(5)) else {
+                Issue.record("the retry armed for \(deadline) did not fire")
+                break
+            }
+            said.append(watch.receive(at: deadline))
+        }
+        // (The first try may come in the receive that armed it: its instant is long past.)
+        #expect(said.last == .closed && said.dropLast().allSatisfy { $0 == .none }, "\(said.count) tries: \(said)")
+        #expect(said.count >= SwaySessionWatch.retries - 1 && said.count <= SwaySessionWatch.retries)
+    }
+
     static let quiet = Logger(label: "flickd-test") { _ in NoOpLogHandler() }
 
     /// Waits up to `limit` for the watch to have something to read.
@@ -494,7 +596,15 @@ import Testing
         let sway = try #require(DesktopSettings.watchChanges(in: session("sway", sway: server.path), logger: quiet))
         #expect(sway.source == "sway's input events (\(server.path))")
         #expect(DesktopSettings.watchChanges(in: session("KDE", sway: server.path), logger: quiet) is DesktopFilesWatch,
-                "KDE says what it is: its files, never a sway socket left in the environment")
+                "KDE says what it is: its files, never a sway socket found only by name (another session's, maybe)")
+        // A sway listening where `$SWAYSOCK` says is this session's compositor whatever the
+        // desktop's name: sway sessions set XDG_CURRENT_DESKTOP=KDE (for Qt and the KDE portal)
+        // or ...:GNOME. Before, KDE's files or dconf were watched there, and sway never.
+        for desktop in ["KDE", "sway:GNOME"] {
+            var named = session(desktop, sway: server.path)
+            named.swaysock = server.path
+            #expect(DesktopSettings.watchChanges(in: named, logger: quiet)?.source == "sway's input events (\(server.path))", "\(desktop)")
+        }
 
         // System Settings saves kcminputrc by renaming a new file over it.
         let kde = try #require(DesktopSettings.watchChanges(in: session("KDE"), logger: quiet))
@@ -537,34 +647,53 @@ import Testing
             request.type == SwayIPC.MessageType.getInputs ? SwayIPC.encode(type: 100, payload: SwayInputsTests.reply()) : nil
         })
         defer { server.stop() }
-        let json = try #require(SwayInputs.ask(socket: server.path, timeout: .milliseconds(5000)))
+        let json = try SwayInputs.ask(socket: server.path, timeout: .milliseconds(5000)).get()
         let found = try #require(SwayInputs.touchpads(json))
         #expect(found.natural(for: DeviceIdentity(name: "SynPS/2 Synaptics TouchPad", vendor: 2, product: 7)) == true)
         #expect(found.virtualTouchpad == false)
     }
 
+    /// Each way an ask fails is told as what happened: before, every one was "did not answer
+    /// get_inputs within 1 s", a refusal and a closed connection included.
     @Test func aSwayThatClosesAnswersAnotherTypeOrIsSilentGivesNoAnswer() throws {
+        func why(_ asked: Result<String, SwayIPC.Failure>, _ socket: String) -> String {
+            guard case .failure(let failure) = asked else { return "answered" }
+            return failure.why("get_inputs", at: socket, within: .seconds(1))
+        }
         let closing = try FakeSway(reply: { _ in nil })
         defer { closing.stop() }
-        #expect(SwayInputs.ask(socket: closing.path, timeout: .milliseconds(5000)) == nil)
+        #expect(why(SwayInputs.ask(socket: closing.path, timeout: .milliseconds(5000)), closing.path)
+                == "sway at \(closing.path) closed the connection without answering get_inputs")
 
         let wrong = try FakeSway(reply: { _ in SwayIPC.encode(type: 1, payload: "[]") })
         defer { wrong.stop() }
-        #expect(SwayInputs.ask(socket: wrong.path, timeout: .milliseconds(5000)) == nil)
+        #expect(why(SwayInputs.ask(socket: wrong.path, timeout: .milliseconds(5000)), wrong.path)
+                == "sway at \(wrong.path) answered get_inputs with a message of type 1")
+
+        let stranger = try FakeSway(reply: { _ in Array("HTTP/1.1 400 Bad Request\r\n\r\n".utf8) })
+        defer { stranger.stop() }
+        #expect(why(SwayInputs.ask(socket: stranger.path, timeout: .milliseconds(5000)), stranger.path)
+                == "what came from \(stranger.path) in answer to get_inputs is not sway's IPC protocol")
 
         // A silent sway is waited for until the deadline, and no longer (the control: one that
         // answers is heard).
         let silent = try FakeSway(reply: { _ in SwayIPC.encode(type: 100, payload: "[]") }, answers: false)
         defer { silent.stop() }
         let asked = Syscall.monotonicNow()
-        #expect(SwayInputs.ask(socket: silent.path, timeout: .milliseconds(50)) == nil)
+        #expect(why(SwayInputs.ask(socket: silent.path, timeout: .milliseconds(50)), silent.path)
+                == "sway at \(silent.path) did not answer get_inputs within 1 s")
         let waited = Syscall.monotonicNow() - asked
         #expect(waited >= .milliseconds(50) && waited < .seconds(10), "waited \(waited)")
         let answering = try FakeSway(reply: { _ in SwayIPC.encode(type: 100, payload: "[]") })
         defer { answering.stop() }
-        #expect(SwayInputs.ask(socket: answering.path, timeout: .seconds(5)) != nil, "the control: an answer within the wait")
+        #expect(SwayInputs.ask(socket: answering.path, timeout: .seconds(5)) == .success("[]"), "the control: an answer within the wait")
 
-        #expect(SwayInputs.ask(socket: closing.path + ".gone", timeout: .milliseconds(5000)) == nil, "no socket")
+        #expect(why(SwayInputs.ask(socket: closing.path + ".gone", timeout: .milliseconds(5000)), closing.path + ".gone")
+                == "sway at \(closing.path).gone could not be reached for get_inputs (connect: No such file or directory)")
+        let starting = try ListeningSocket(closing.path + ".bound", listening: false)
+        defer { starting.close() }
+        #expect(why(SwayInputs.ask(socket: starting.path, timeout: .milliseconds(5000)), starting.path)
+                == "sway at \(starting.path) could not be reached for get_inputs (connect: Connection refused)")
     }
 }
 

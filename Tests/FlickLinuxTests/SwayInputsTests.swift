@@ -67,6 +67,8 @@ import Testing
         session.files["/home/u/.config/kcminputrc"] = DesktopSettingsTests.kcminputrc
         session.sway = [Self.reply()]
         #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "sway"))?.source.hasPrefix(SwayInputs.source) == true)
+        // A sway found only by name in the runtime directory (`$SWAYSOCK` names none) may be
+        // another session's: the desktop's name decides (see the test below for `$SWAYSOCK`).
         #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE"))?.source.hasPrefix("KDE") == true)
         #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "GNOME"))?.source.hasPrefix("GNOME") == true)
         // With no desktop named, a KDE file is read where no sway runs; a sway that did not
@@ -79,6 +81,54 @@ import Testing
         #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: nil, waits: 8))?.source.hasPrefix("KDE") == true)
         #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "sway", waits: 8)) == nil)
         #expect(session.pauses.isEmpty, "no sway socket: nothing to wait for")
+    }
+
+    /// sway sessions set XDG_CURRENT_DESKTOP=KDE (for Qt and the KDE portal) or ...:GNOME. A
+    /// sway listening where `$SWAYSOCK` says is this session's compositor: it is asked first,
+    /// whatever the name. Before, a kcminputrc left from a Plasma login (here: not natural) or
+    /// gsettings' default answered, and the glide ran against the finger.
+    @Test func aSwayAtSwaysockIsAskedWhateverTheDesktopIsCalled() throws {
+        let session = DesktopSettingsTests.FakeSession()
+        session.gsettings = "false\n"
+        session.files["/home/u/.config/kcminputrc"] = "[Libinput][2][7][SynPS/2 Synaptics TouchPad]\nNaturalScroll=false\n"
+        session.sway = [Self.reply()]
+        session.swaysockSet = true
+        for desktop in ["KDE", "sway:GNOME", "ubuntu:GNOME"] {
+            let found = try #require(DesktopSettings.naturalScrolling(in: session.environment(desktop: desktop)), "\(desktop)")
+            #expect(found.source.hasPrefix(SwayInputs.source), "\(desktop): \(found.source)")
+            #expect(found.value == true && found.perDevice?.virtualTouchpad == false, "\(desktop)")
+        }
+        #expect(session.asked.isEmpty, "gsettings is not asked")
+        // sway silent: what it said before holds (unanswered), no KDE file instead.
+        session.sway = [DesktopSettingsTests.FakeSession.noReply]
+        if case .unanswered = DesktopSettings.search(in: session.environment(desktop: "KDE")) {} else {
+            Issue.record("sway at SWAYSOCK did not answer: unanswered")
+        }
+        // No sway: KDE is read as before.
+        session.sway = []
+        #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE"))?.source
+                == "KDE /home/u/.config/kcminputrc [Libinput][2][7][SynPS/2 Synaptics TouchPad] NaturalScroll")
+    }
+
+    /// sway's listen backlog full (sway stalled a moment, or flickd's probes unaccepted): the
+    /// socket is a sway's all the same, and the ask fails as unanswered, so that the daemon
+    /// keeps what sway said last. Before, it was "no sway running", and the daemon dropped it.
+    @Test func aSwayWithItsBacklogFullListensAndDidNotAnswer() throws {
+        let runtime = try TemporaryDirectory("flickd-sway")
+        let sway = try ListeningSocket(runtime.path + "/sway-ipc.\(getuid()).\(getpid()).sock")
+        defer { sway.close() }
+        var waiting: [Int32] = []
+        defer { waiting.forEach { close($0) } }
+        while waiting.count < 64, let fd = try? Syscall.connectUnixStream(to: sway.path) { waiting.append(fd) }
+        try #require(waiting.count < 64, "the backlog filled")
+        #expect(SwayInputs.listens(sway.path))
+        #expect(SwayInputs.socketPath(swaysock: sway.path, runtimeDirectory: nil) == sway.path)
+
+        var environment = DesktopSettingsTests.FakeSession().environment(desktop: "sway")
+        environment.swaySocket = SwayInputs.socketPath(swaysock: nil, runtimeDirectory: runtime.path)
+        environment.swayInputs = { SwayInputs.ask(socket: $0, timeout: .seconds(1)) }
+        #expect(DesktopSettings.search(in: environment)
+                == .unanswered(why: "XDG_CURRENT_DESKTOP=sway; sway at \(sway.path) did not accept the connection for get_inputs: its listen backlog is full (busy)"))
     }
 
     @Test func theDaemonWaitsForSwayToListTheVirtualTouchpad() throws {
