@@ -17,15 +17,21 @@ import Glibc
 /// A directory that does not exist yet (no ~/.config/flickd; no xfce4/xfconf/xfce-perchannel-xml
 /// in a user's first Xfce session until xfconf's store first starts) is waited for from the nearest directory on
 /// the way that exists; as each level appears the watch moves down to it, and when the file's
-/// directory goes the watch moves back up. (A directory above the watched one being renamed is
-/// not followed, nor a directory on the way that is a symbolic link being pointed elsewhere,
-/// as a restow of a folded GNU stow tree does: the watch stays on the old target until a
-/// reload or restart. A link at the file itself is followed, below.)
+/// directory goes the watch moves back up. (A directory above the watched one being renamed
+/// sends no event here: the watch stays on the directory under its new name until a reload,
+/// which looks at the way again, `refresh()`.)
 ///
 /// A file that is a symbolic link (config.toml linked into a dotfiles repository, as GNU stow
 /// does) is followed through it: the directory of the link's target is watched too (and of
-/// the next target, for a chain), and a change there is a change of the file. The links are
-/// read again after every batch of events, so that a link pointed elsewhere is followed there.
+/// the next target, for a chain), and a change there is a change of the file. So is a
+/// directory on the way that is a link (~/.config/flickd itself linked into the repository, as
+/// stow folds a tree): the directory holding the link is watched, for the link being removed or
+/// pointed elsewhere (a restow), and so is the way through the link's target, as for any path,
+/// so that a target directory deleted and made again (`git checkout` of a branch without the
+/// file, then back; `rm -r`, `mkdir`) is waited for where it is made, not behind the dangling
+/// link. The links are read again after every batch of events, so that a link pointed
+/// elsewhere is followed there, and a watched directory's name that leads to another directory
+/// than the one watched (its identity, `FileIdentity`) is watched again.
 ///
 /// The watcher only tells; `LiveConfiguration` waits for the changes to settle and reloads.
 public final class ConfigWatcher {
@@ -95,6 +101,9 @@ public final class ConfigWatcher {
     /// The directories watched, by watch descriptor (one inode may be reached by two paths).
     private var directoriesByWatch: [Int32: Set<String>] = [:]
     private var watchByDirectory: [String: Int32] = [:]
+    /// The directory each name led to when its watch was added (nil: `stat` failed then): a
+    /// name that leads elsewhere now is watched again.
+    private var identityByDirectory: [String: FileIdentity?] = [:]
     /// Directories a watch failed on, so each failure is logged once.
     private var reportedFailures: Set<String> = []
     /// What the watch is for, in its warnings.
@@ -180,6 +189,15 @@ public final class ConfigWatcher {
         return Self.closingCreations(Self.latest(changes))
     }
 
+    /// Looks at the way to each file again, as after a batch of events: a link pointed
+    /// elsewhere, or a watched directory's name that leads to another directory now (one above
+    /// it renamed, which sends no event here), is watched where it leads. `LiveConfiguration`
+    /// calls it at each reload, so SIGHUP sets the watches right whatever was missed.
+    func refresh() {
+        followed = Self.followedNames(of: paths)
+        rearm()
+    }
+
     /// `changes` with each change kept at its last place only: the order says what a file's
     /// last change was (removed, then created again and not yet closed, is a creation).
     static func latest(_ changes: [Change]) -> [Change] {
@@ -259,7 +277,8 @@ public final class ConfigWatcher {
     }
 
     /// Watches, for each file, the nearest directory on its way that exists (`nearestDirectory`);
-    /// stops watching directories no longer needed. A directory made after it was looked for
+    /// stops watching directories no longer needed, and watches again a name that leads to
+    /// another directory than the one watched. A directory made after it was looked for
     /// and before its parent's watch was in place sends no event, so it looks again after every
     /// watch added, until nothing changes (a bounded number of times: the file's depth).
     private func rearm(quiet: Bool = false) {
@@ -275,15 +294,24 @@ public final class ConfigWatcher {
             if let directory = Self.nearestDirectory(of: entry.name), !wanted.contains(directory) { wanted.append(directory) }
         }
         for (directory, watch) in watchByDirectory where !wanted.contains(directory) {
-            watchByDirectory[directory] = nil
-            directoriesByWatch[watch]?.remove(directory)
-            if directoriesByWatch[watch]?.isEmpty == true { forget(watch, remove: true) }
+            detach(directory, from: watch)
         }
         var added = false
-        for directory in wanted where watchByDirectory[directory] == nil {
+        for directory in wanted {
+            // Looked at before the watch is added: a directory swapped in between is watched
+            // under an identity it does not have, and watched again at the next pass.
+            let identity = Syscall.fileIdentity(atPath: directory)
+            if let watch = watchByDirectory[directory] {
+                if identity == identityByDirectory[directory] { continue }
+                // The name leads elsewhere now (a link on the way pointed at another directory,
+                // a directory above renamed and another made in its place): the watch looks
+                // at the old directory.
+                detach(directory, from: watch)
+            }
             do {
                 let watch = try addWatch(fileDescriptor, directory, Self.mask)
                 watchByDirectory[directory] = watch
+                identityByDirectory[directory] = identity
                 directoriesByWatch[watch, default: []].insert(directory)
                 reportedFailures.remove(directory)
                 added = true
@@ -300,8 +328,11 @@ public final class ConfigWatcher {
         return added
     }
 
-    /// Each of `paths`, then, for one that is a symbolic link, its target, and the target's
-    /// target for a chain (up to 40 links, the kernel's limit; a loop ends where it closes).
+    /// Each of `paths`, then the links the kernel passes through on the way to it (up to 40,
+    /// the kernel's limit; a loop ends where it closes): for a file that is a symbolic link,
+    /// its target; for a directory on the way that is one, the link itself (its directory
+    /// shows it removed or pointed elsewhere) and the path through the link's target (whose
+    /// directory, or the nearest one on its way, is watched); and so on along a chain.
     /// A relative target is joined to its link's directory as written: the kernel resolves
     /// `..` after the links on the way, as it does when it follows the link.
     static func followedNames(of paths: [String]) -> [Followed] {
@@ -309,16 +340,56 @@ public final class ConfigWatcher {
         for path in paths {
             result.append(Followed(name: path, file: path))
             var seen: Set<String> = [path]
-            var current = path
-            for _ in 0..<40 {
-                guard let target = Syscall.symbolicLinkTarget(current), !target.isEmpty else { break }
-                let next = target.hasPrefix("/") ? target : join(split(current).directory, target)
-                guard seen.insert(next).inserted else { break }
-                result.append(Followed(name: next, file: path))
-                current = next
+            // The names whose ways are still to be looked at; the links themselves are not
+            // (the way to a link is the way to the name it was found on).
+            var ways = [path]
+            var next = 0
+            var links = 0
+            func follow(_ name: String, way: Bool) {
+                guard seen.insert(name).inserted else { return }
+                result.append(Followed(name: name, file: path))
+                if way { ways.append(name) }
+            }
+            while next < ways.count, links < 40 {
+                let current = ways[next]
+                next += 1
+                // The first directory on the way that is a link: the rest of the way, through
+                // its target, is looked at in turn.
+                if let (link, rest) = firstLinkedDirectory(on: current),
+                   let target = linkTarget(of: link) {
+                    links += 1
+                    follow(link, way: false)
+                    follow(target == "/" ? rest : target + rest, way: true)
+                }
+                if let target = linkTarget(of: current) {
+                    links += 1
+                    follow(target, way: true)
+                }
             }
         }
         return result
+    }
+
+    /// Where the symbolic link `link` points, as a path from where `link` is (without a
+    /// trailing slash); nil when `link` is none, or empty.
+    private static func linkTarget(of link: String) -> String? {
+        guard var target = Syscall.symbolicLinkTarget(link), !target.isEmpty else { return nil }
+        while target.count > 1 && target.hasSuffix("/") { target.removeLast() }
+        return target.hasPrefix("/") ? target : join(split(link).directory, target)
+    }
+
+    /// The first directory on the way to `path` that is a symbolic link, and the rest of the
+    /// way after it (`/config.toml`); nil when none is.
+    static func firstLinkedDirectory(on path: String) -> (link: String, rest: String)? {
+        var index = path.startIndex
+        while let slash = path[index...].firstIndex(of: "/") {
+            if slash != path.startIndex {
+                let directory = String(path[..<slash])
+                if Syscall.isSymbolicLink(directory) { return (directory, String(path[slash...])) }
+            }
+            index = path.index(after: slash)
+        }
+        return nil
     }
 
     /// The deepest directory on the way to `path` that exists: the file's own directory, else
@@ -345,8 +416,18 @@ public final class ConfigWatcher {
     private func forget(_ watch: Int32, remove: Bool) {
         for directory in directoriesByWatch.removeValue(forKey: watch) ?? [] where watchByDirectory[directory] == watch {
             watchByDirectory[directory] = nil
+            identityByDirectory[directory] = nil
         }
         if remove { Syscall.inotifyRemoveWatch(fileDescriptor, watch) }
+    }
+
+    /// Stops watching `directory` through `watch`; the watch goes when no other name uses it
+    /// (one inode may be reached by two paths).
+    private func detach(_ directory: String, from watch: Int32) {
+        watchByDirectory[directory] = nil
+        identityByDirectory[directory] = nil
+        directoriesByWatch[watch]?.remove(directory)
+        if directoriesByWatch[watch]?.isEmpty == true { forget(watch, remove: true) }
     }
 
     /// `/a/b/c.toml` → (`/a/b`, `c.toml`); `c.toml` → (`.`, `c.toml`); `/c.toml` → (`/`, `c.toml`).
@@ -438,5 +519,19 @@ extension Syscall {
         var status = stat()
         guard stat(path, &status) == 0 else { return false }
         return status.st_mode & S_IFMT == S_IFDIR
+    }
+
+    /// Whether the entry at `path` is a symbolic link (`lstat`); false when there is none.
+    static func isSymbolicLink(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK
+    }
+
+    /// The device and inode numbers of what `path` leads to (`stat`, following symbolic links,
+    /// as `inotify_add_watch` does); nil when it leads nowhere.
+    static func fileIdentity(atPath path: String) -> FileIdentity? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
     }
 }

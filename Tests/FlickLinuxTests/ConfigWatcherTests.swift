@@ -416,3 +416,78 @@ extension ConfigWatcherTests {
         #expect(try harness.changes() == [.init(path: path, kind: .written)])
     }
 }
+
+extension ConfigWatcherTests {
+    /// ~/.config/flickd folded by GNU stow into a link to the dotfiles repository's directory;
+    /// `git checkout` of a branch without the file deletes the file and the emptied directory,
+    /// and checking out back makes both again. The watch went with the directory and waited
+    /// behind the dangling link, where nothing is made, so every later save went unseen: it
+    /// waits where the link's target is made.
+    @Test func aLinkedDirectoryDeletedAndMadeAgainIsFollowed() throws {
+        let directory = ConfigScratchDirectory()
+        directory.makeDirectory("dotfiles")
+        directory.makeDirectory("dotfiles/flickd")
+        directory.write("dotfiles/flickd/config.toml", "[coast]\n")
+        #expect(symlink("dotfiles/flickd", directory.file("flickd")) == 0, "relative, as stow makes it")
+        let path = directory.file("flickd/config.toml")
+        let harness = try Harness([path], logger: quiet)
+        #expect(harness.watcher.watchedDirectories == [directory.path, directory.file("dotfiles/flickd"), directory.file("flickd")],
+                "the link's directory, and the file's through the link and through its target")
+
+        // git checkout of a branch without the file.
+        directory.remove("dotfiles/flickd/config.toml")
+        directory.removeDirectory("dotfiles/flickd")
+        let gone = try harness.changes()
+        #expect(!gone.isEmpty && gone.allSatisfy { $0 == .init(path: path, kind: .removed) }, "\(gone)")
+        #expect(harness.watcher.watchedDirectories == [directory.path, directory.file("dotfiles")],
+                "behind the dangling link, and where its target is made again")
+
+        // And back: the directory and its file made before the watcher reads a thing.
+        directory.makeDirectory("dotfiles/flickd")
+        directory.write("dotfiles/flickd/config.toml", "[coast]\nboost = false\n")
+        #expect(try harness.changes() == [.init(path: path, kind: .directoryAppeared)], "the file may be there: it is")
+        #expect(harness.watcher.watchedDirectories == [directory.path, directory.file("dotfiles/flickd"), directory.file("flickd")])
+        directory.write("dotfiles/flickd/.config.toml.swp", "[coast]\n")
+        directory.rename("dotfiles/flickd/.config.toml.swp", "dotfiles/flickd/config.toml")
+        #expect(try harness.changes() == [.init(path: path, kind: .replaced)], "a later save")
+    }
+
+    /// A restow pointing the linked directory at another one (a new link renamed over the
+    /// old): the file is the new directory's, and the old directory's is no longer it.
+    @Test func aLinkedDirectoryPointedElsewhereIsFollowedThere() throws {
+        let directory = ConfigScratchDirectory()
+        for name in ["dotfiles", "dotfiles/flickd", "other", "other/flickd"] { directory.makeDirectory(name) }
+        directory.write("dotfiles/flickd/config.toml", "")
+        directory.write("other/flickd/config.toml", "")
+        #expect(symlink("dotfiles/flickd", directory.file("flickd")) == 0)
+        let path = directory.file("flickd/config.toml")
+        let harness = try Harness([path], logger: quiet)
+
+        #expect(symlink("other/flickd", directory.file(".flickd.new")) == 0)
+        directory.rename(".flickd.new", "flickd")
+        let pointed = try harness.changes()
+        #expect(pointed == [.init(path: path, kind: .replaced), .init(path: path, kind: .directoryAppeared)],
+                "the link replaced, and with it the file's directory: \(pointed)")
+        #expect(harness.watcher.watchedDirectories == [directory.path, directory.file("flickd"), directory.file("other/flickd")])
+        directory.write("other/flickd/config.toml", "[coast]\n")
+        #expect(try harness.changes() == [.init(path: path, kind: .written)], "the new target")
+        directory.write("dotfiles/flickd/config.toml", "[coast]\n")
+        #expect(try harness.changes() == [], "the old target is no longer the file's directory")
+    }
+
+    /// Links on the way, each resolved as the kernel does: a directory link, a link through it,
+    /// a chain of directory links.
+    @Test func theLinksOnTheWayAreFoundInTurn() {
+        let directory = ConfigScratchDirectory()
+        for name in ["repo", "repo/flickd", "stow"] { directory.makeDirectory(name) }
+        #expect(symlink(directory.file("repo/flickd") + "/", directory.file("stow/flickd")) == 0, "absolute, with a trailing slash")
+        #expect(symlink("stow/flickd", directory.file("flickd")) == 0)
+        let path = directory.file("flickd/config.toml")
+        #expect(ConfigWatcher.firstLinkedDirectory(on: path)! == (directory.file("flickd"), "/config.toml"))
+        #expect(ConfigWatcher.firstLinkedDirectory(on: directory.file("repo/flickd/config.toml")) == nil)
+        #expect(ConfigWatcher.followedNames(of: [path]).map(\.name)
+                == [path, directory.file("flickd"), directory.file("stow/flickd/config.toml"),
+                    directory.file("stow/flickd"), directory.file("repo/flickd/config.toml")])
+        #expect(ConfigWatcher.followedNames(of: [path]).allSatisfy { $0.file == path })
+    }
+}

@@ -156,3 +156,37 @@ import FlickCore
         #expect(throws: ConfigurationError.self) { try LiveConfiguration(source: source, watch: false, logger: Logger(label: "test")) }
     }
 }
+
+extension LiveConfigurationTests {
+    /// A directory above the file's renamed, and another made in its place with the file in it
+    /// (`mv ~/.config ~/.config.old`, then a fresh one): nothing tells the watcher, whose watch
+    /// stays on the renamed directory. A reload (SIGHUP, or any save seen) looks at the way
+    /// again and watches the directory the name leads to now.
+    @Test func aReloadWatchesTheDirectoryTheNameLeadsToNow() throws {
+        let directory = ConfigScratchDirectory()
+        directory.makeDirectory("config")
+        directory.makeDirectory("config/flickd")
+        let path = directory.file("config/flickd/config.toml")
+        directory.write("config/flickd/config.toml", "[scroll]\nspeed = 30\n")
+        let source = ConfigurationSource(location: ConfigurationLocation(explicit: path, searchPath: []))
+        let live = try LiveConfiguration(source: source, watch: true, logger: Logger(label: "test"))
+        let watcher = try #require(live.watcher)
+
+        directory.rename("config", "config.old")
+        directory.makeDirectory("config")
+        directory.makeDirectory("config/flickd")
+        directory.write("config/flickd/config.toml", "[scroll]\nspeed = 40\n")
+        #expect(try watcher.receive() == [], "no event reaches the watch on the renamed directory")
+
+        guard case .changed(let new) = live.reload(unlessUnchanged: true) else {
+            Issue.record("the new file was not taken")
+            return
+        }
+        #expect(new.scroll.speed == 40)
+        directory.write("config/flickd/config.toml", "[scroll]\nspeed = 45\n")
+        #expect(try watcher.receive() == [.init(path: path, kind: .written)], "the new directory is watched")
+        directory.write("config.old/flickd/config.toml", "[scroll]\nspeed = 50\n")
+        #expect(try watcher.receive() == [], "the renamed one no longer is")
+        #expect(watcher.watchedDirectories == [directory.file("config/flickd")])
+    }
+}

@@ -126,8 +126,11 @@ public final class LiveConfiguration {
 
     /// Reads the settings again. `unlessUnchanged`: settings equal to `current` are
     /// `.unchanged` (a save that changes nothing must not stop a coast); otherwise they are
-    /// `.changed` even when equal (SIGHUP applies them again).
+    /// `.changed` even when equal (SIGHUP applies them again). The watcher first looks at the
+    /// way to the file again (`ConfigWatcher.refresh()`): a reload, SIGHUP's above all, also
+    /// mends a watch that events could not (a directory above the file renamed and made again).
     public func reload(unlessUnchanged: Bool) -> Reload {
+        watcher?.refresh()
         let configuration: Configuration
         do {
             configuration = try read()
