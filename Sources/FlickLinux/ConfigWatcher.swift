@@ -33,6 +33,9 @@ import Glibc
 /// elsewhere is followed there, and a watched directory's name that leads to another directory
 /// than the one watched (its identity, `FileIdentity`) is watched again.
 ///
+/// An overflow of the kernel's event queue may have lost a directory's deletion: every watch
+/// is dropped and set up again from the paths.
+///
 /// The watcher only tells; `LiveConfiguration` waits for the changes to settle and reloads.
 public final class ConfigWatcher {
     /// Something that happened to a watched file.
@@ -169,9 +172,21 @@ public final class ConfigWatcher {
     /// Reads every pending event and returns the changes to the watched files, in order,
     /// without repeats. Empty when the events were about other files.
     public func receive() throws(SystemError) -> [Change] {
+        try receive(injecting: [])
+    }
+
+    /// An event as inotify reports it: watch descriptor, mask, name.
+    typealias Event = (watch: Int32, mask: UInt32, name: String)
+
+    /// `receive()`, with `injected` handled first as if read (tests: a queue overflow, which
+    /// the kernel makes only under load).
+    func receive(injecting injected: [Event]) throws(SystemError) -> [Change] {
         var changes: [Change] = []
         var directoriesMoved = false
         var appearing: Set<String> = []
+        for event in injected {
+            if handle(watch: event.watch, mask: event.mask, name: event.name, into: &changes, appearing: &appearing) { directoriesMoved = true }
+        }
         try Syscall.readInotifyEvents(fileDescriptor, buffer: buffer.bytes) { watch, mask, name in
             if handle(watch: watch, mask: mask, name: name, into: &changes, appearing: &appearing) { directoriesMoved = true }
         }
@@ -224,6 +239,12 @@ public final class ConfigWatcher {
                         appearing: inout Set<String>) -> Bool {
         if mask & UInt32(IN_Q_OVERFLOW) != 0 {
             changes += paths.map { Change(path: $0, kind: .overflowed) }
+            // The events lost may have said a watched directory was deleted (IN_DELETE_SELF,
+            // IN_IGNORED): its watch, kept, would look at nothing for good, even with a new
+            // directory under the name (its inode number may be the old one's again). Every
+            // watch is dropped (one the kernel dropped already fails with EINVAL: the same) and
+            // set up again from the paths.
+            for watch in Array(directoriesByWatch.keys) { forget(watch, remove: true) }
             return true
         }
         guard let directories = directoriesByWatch[watch] else { return false }  // a watch given up

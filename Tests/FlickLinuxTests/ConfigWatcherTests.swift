@@ -491,3 +491,52 @@ extension ConfigWatcherTests {
         #expect(ConfigWatcher.followedNames(of: [path]).allSatisfy { $0.file == path })
     }
 }
+
+extension ConfigWatcherTests {
+    /// Reads and drops every event pending on `watcher`'s descriptor: the events an overflow lost.
+    static func discardEvents(_ watcher: ConfigWatcher) {
+        var buffer = [UInt8](repeating: 0, count: 8192)
+        while buffer.withUnsafeMutableBytes({ read(watcher.fileDescriptor, $0.baseAddress, $0.count) }) > 0 {}
+    }
+
+    /// The watches added, by path, through the watcher's seam.
+    final class AddedWatches {
+        var watches: [(path: String, watch: Int32)] = []
+        func add(_ fd: Int32, _ path: String, _ mask: UInt32) throws(SystemError) -> Int32 {
+            let watch = try Syscall.inotifyAddWatch(fd, path: path, mask: mask)
+            watches.append((path, watch))
+            return watch
+        }
+    }
+
+    /// The kernel's queue overflowed while the file's directory was deleted and made again:
+    /// its deletion (IN_DELETE_SELF, IN_IGNORED) was among the events lost, and the watch kept
+    /// looked at nothing, for good. Every watch is set up again.
+    @Test func anOverflowWatchesEveryDirectoryAgain() throws {
+        let directory = ConfigScratchDirectory()
+        directory.makeDirectory("flickd")
+        let path = directory.file("flickd/config.toml")
+        let added = AddedWatches()
+        let watcher = try ConfigWatcher(paths: [path], logger: quiet, purpose: .configuration, requireWatch: false, addWatch: added.add)
+        #expect(added.watches.map(\.path) == [directory.file("flickd")])
+        let overflow: ConfigWatcher.Event = (watch: -1, mask: UInt32(IN_Q_OVERFLOW), name: "")
+
+        directory.removeDirectory("flickd")
+        directory.makeDirectory("flickd")
+        Self.discardEvents(watcher)
+        #expect(try watcher.receive(injecting: [overflow]) == [.init(path: path, kind: .overflowed)])
+        #expect(added.watches.map(\.path) == [directory.file("flickd"), directory.file("flickd")], "watched again")
+        directory.write("flickd/config.toml", "[coast]\n")
+        #expect(try watcher.receive() == [.init(path: path, kind: .written)])
+
+        // Deleted and made again under the old inode number (ext4 reuses them): the same
+        // directory as far as `stat` tells, its watch dropped by the kernel (done here by hand).
+        let dropped = try #require(added.watches.last?.watch)
+        #expect(inotify_rm_watch(watcher.fileDescriptor, dropped) == 0)
+        Self.discardEvents(watcher)
+        #expect(try watcher.receive(injecting: [overflow]) == [.init(path: path, kind: .overflowed)])
+        #expect(added.watches.count == 3, "watched again")
+        directory.write("flickd/config.toml", "[coast]\nboost = false\n")
+        #expect(try watcher.receive() == [.init(path: path, kind: .written)])
+    }
+}
