@@ -118,9 +118,10 @@ public enum DesktopSettings {
     /// Whether the desktop's touchpads scroll naturally, and where that was read
     /// (`"GNOME gsettings org.gnome.desktop.peripherals.touchpad natural-scroll"`); when no
     /// setting was found, where flickd looked and why it found none.
-    /// `waitingFor`: on sway, when one of these devices is not among the inputs yet (sway adds
-    /// a device a moment after the kernel does, flickd's virtual touchpad included), or sway did
-    /// not answer in time (busy starting), ask again every 250 ms, up to 8 more times, before
+    /// `waitingFor`: on sway or an X server, when one of these devices is not among the inputs
+    /// yet (they add a device a moment after the kernel does, flickd's virtual touchpad
+    /// included), or sway did not answer in time (busy starting; an X server that did not is
+    /// not asked again), ask again every 250 ms, up to 8 more times, before
     /// answering with what it said last. The daemon names its touchpads
     /// and, with the touchpad output, its virtual one; `flickd doctor` waits for none.
     public static func naturalScrolling(waitingFor devices: [DeviceIdentity] = []) -> Finding {
@@ -460,7 +461,13 @@ public enum DesktopSettings {
     private static func x11NaturalScrolling(in environment: Environment) -> Result<Answer, Miss> {
         guard let display = environment.display else { return .failure(Miss(why: "no X display ($DISPLAY unset)")) }
         let source = XInputDevices.source(display: display)
-        return perDeviceAnswer(environment) {
+        // Rationale: an X server that failed an ask is not asked again. One that is hung (or
+        // stopped) keeps the connection thread of the ask that gave up, and every later ask waits
+        // its full 2 s for that thread: 8 more asks held the query's thread ~20 s. One that is
+        // still starting is the start watch's (`XServerStartWatch`). A listing without a device
+        // waited for (and one without any touchpad: the virtual one may not be added yet) is
+        // asked again, as on sway.
+        let found = perDeviceAnswer(environment, asksAgainAfterMiss: false) {
             var entries: [PerDeviceNaturalScrolling.Entry] = []
             var scrollFactors: [PerDeviceNaturalScrolling.ScrollFactor] = []
             switch environment.xServerDevices(display) {
@@ -474,21 +481,21 @@ public enum DesktopSettings {
                     }
                 }
             }
-            guard !entries.isEmpty else {
-                return .failure(Miss(why: "the X server at \(display) has no touchpad with libinput's or the synaptics driver's settings"))
-            }
             var perDevice = PerDeviceNaturalScrolling(entries: entries, source: source, unlisted: nil)
             perDevice.scrollFactors = scrollFactors
             return .success(perDevice)
         }
+        guard case .success(let answer) = found, answer.perDevice?.entries.isEmpty ?? false else { return found }
+        return .failure(Miss(why: "the X server at \(display) has no touchpad with libinput's or the synaptics driver's settings"))
     }
 
     /// The answer of a desktop that lists its touchpads with their settings (sway, an X
     /// server): `ask`ed again every 250 ms while a device of `environment.waitingFor` is not
-    /// listed, up to `environment.waits` more times, then the last listing. Its first real
+    /// listed (and, with `asksAgainAfterMiss`, while an ask gives no listing), up to
+    /// `environment.waits` more times, then the last listing. Its first real
     /// touchpad's setting is the desktop's; one with no touchpad but flickd's answers
     /// libinput's default. A miss when no ask gave a listing (the last ask's reason).
-    private static func perDeviceAnswer(_ environment: Environment,
+    private static func perDeviceAnswer(_ environment: Environment, asksAgainAfterMiss: Bool = true,
                                         _ ask: () -> Result<PerDeviceNaturalScrolling, Miss>) -> Result<Answer, Miss> {
         var waits = environment.waits
         var listing: PerDeviceNaturalScrolling?
@@ -500,6 +507,7 @@ public enum DesktopSettings {
                 if !environment.waitingFor.contains(where: { found.natural(for: $0) == nil }) { waits = 0 }
             case .failure(let reason):
                 miss = reason
+                if !asksAgainAfterMiss { waits = 0 }
             }
             guard waits > 0 else { break }
             waits -= 1

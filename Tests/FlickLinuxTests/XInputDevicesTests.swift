@@ -101,6 +101,30 @@ import Testing
         #expect(session.pauses == [.milliseconds(250), .milliseconds(250)])
     }
 
+    /// An X server that fails an ask (hung, stopped, slower than 2 s, or none at all) is not
+    /// asked again while the daemon waits for its touchpads: a hung one holds every later ask
+    /// 2 s more (they wait for the first ask's connection), so 8 more asks held the query's
+    /// thread ~20 s. A server still starting is the start watch's.
+    @Test func anXServerThatFailsIsAskedOnce() {
+        let session = FakeSession()
+        session.display = ":0"
+        session.xServerFailure = "the X server :0 did not answer within 2 s"
+        let finding = DesktopSettings.search(in: session.environment(desktop: "XFCE", session: "x11", waits: 8,
+                                                                     waitingFor: [Self.t440, VirtualTouchpad.identity]))
+        if case .unanswered = finding {} else { Issue.record("expected unanswered, got \(finding)") }
+        #expect(session.xServerAsks.count == 1, "one ask, not 1 + 8")
+        #expect(session.pauses.isEmpty, "no pause after a miss")
+        // One with no touchpad yet (a touchscreen machine, flickd's pad not added yet) is a
+        // listing without the device waited for: asked again, as before.
+        session.xServerAsks = []
+        session.xServer = [[Self.xtestPointer, Self.mouse],
+                           [Self.xtestPointer, Self.mouse, Self.touchpad(VirtualTouchpad.name, natural: 1, ids: [0, 0])]]
+        let found = DesktopSettings.naturalScrolling(in: session.environment(desktop: "XFCE", session: "x11", waits: 8))
+        #expect(found?.perDevice?.virtualTouchpad == true)
+        #expect(session.xServerAsks.count == 2)
+        #expect(session.pauses == [.milliseconds(250)])
+    }
+
     /// An X server that cannot be reached leaves the search unanswered (no weaker file replaces
     /// what it said before; Xfce has no KDE files to read anyway); one with no touchpad has the
     /// desktop's files read; and the log says why.
