@@ -733,11 +733,15 @@ public final class Daemon {
     /// The query's descriptor is readable: an answer came, or the server watch an ask wanted.
     private func desktopAnswered() {
         guard let desktop else { return }
-        if let finding = desktop.receive() { apply(finding) }
+        // The answer first, which empties the pipe (a watch kept after that wakes the loop
+        // again); then the watch, before the answer is applied: an ask the answer makes (a change
+        // came meanwhile) must see the watch, or it has the query open a second one.
+        let finding = desktop.receive()
         // The watch opens after the probe: a change between the two was heard by neither.
         if takeServerWatch(desktop) {
             if desktopAsked { desktopAskAgain = true } else { askDesktop(for: configuration.current) }
         }
+        if let finding { apply(finding) }
     }
 
     /// Applies the desktop's answer to the settings in force, and logs it. A desktop that did

@@ -144,6 +144,9 @@ public final class DesktopQuery: @unchecked Sendable {
     public func takeServerWatch() -> ServerWatchOpening? {
         state.locked {
             defer { state.serverWatch = nil }
+            // An ask that wanted a watch and is not served yet is served by this one: the helper
+            // thread would find none waiting and open a second, which the loop closes.
+            if case .opened = state.serverWatch { state.serverWatchWanted = false }
             return state.serverWatch
         }
     }

@@ -99,6 +99,30 @@ private func readable(_ fd: Int32, within milliseconds: Int32) -> Bool {
     return poll(&entry, 1, milliseconds) == 1
 }
 
+/// Whether `fd` holds at least `count` bytes within 10 s: the helper thread wrote them.
+private func bytesWaiting(_ fd: Int32, atLeast count: Int32) -> Bool {
+    var deadline = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &deadline)
+    deadline.tv_sec += 10
+    while true {
+        var bytes: Int32 = 0
+        _ = ioctl(fd, UInt(FIONREAD), &bytes)
+        if bytes >= count { return true }
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        if now.tv_sec > deadline.tv_sec { return false }
+        sched_yield()
+    }
+}
+
+/// Whether `query` answers within 5 s (a wake with no answer, a watch kept, is waited past).
+private func answered(_ query: DesktopQuery) -> Bool {
+    while readable(query.fileDescriptor, within: 5000) {
+        if query.receive() != nil { return true }
+    }
+    return false
+}
+
 /// Logs nowhere, and sends SIGTERM to the logging thread (the daemon's) on a line starting with
 /// `prefix`: the loop ends once it has done what the line says.
 private struct TerminateOnLine: LogHandler {
@@ -445,6 +469,79 @@ struct DesktopQueryTests {
         #expect(openings.count == 1, "the open watch is kept: the second ask opens none")
         #expect(probedBeforeOpening.count == 1, "opened after the first probe")
         #expect(threads.ranOnOneThread, "opened on the thread the probes run on")
+    }
+
+    /// A change comes while the first ask is probed, and its answer and the X server's watch
+    /// both wait when the loop wakes: the loop takes the watch before it applies the answer, so
+    /// the ask for the change opens no second watch (one more connection to the X server, up to
+    /// 2 s of the query's thread, then closed by the loop), and is the only ask after the watch.
+    @Test func anAnswerAndTheServerWatchInOneWakeOpenOneWatch() throws {
+        let change = try PipeWatch()
+        let watch = try PipeWatch(source: "the X server's watch")
+        let seen = Gate()
+        let openings = ProbeCounter()
+        let probes = ProbeCounter()
+        let query = try testQuery(probe: { _ in
+            let number = probes.next()
+            if number == 1 {
+                // Someone changes a setting; the loop hears it while this ask is out.
+                change.signal()
+                seen.wait()
+            }
+            return .found(DesktopSettings.Answer(number == 2, "x test"))
+        }, watchChanges: { _ in change }, openServerWatch: {
+            _ = openings.next()
+            return .opened(watch)
+        })
+        let heard = "natural scrolling: the desktop's touchpad settings may have changed (a test's watch); asking again"
+        // The loop, having heard the change, waits until the answer and the watch are both kept
+        // (each wakes it with one byte): one wake brings both.
+        let lines = LevelledLines(endAfter: 1, of: "natural scrolling: auto → true (x test)") { } each: { line in
+            guard line == heard else { return }
+            seen.open()
+            #expect(bytesWaiting(query.fileDescriptor, atLeast: 2), "the answer and the watch within 10 s")
+        }
+        try runUntilLogged(Engine(), logger: Logger(label: "flickd-test") { _ in lines }, desktop: query)
+        #expect(query.asks == 2, "at start, and once for the change and the watch together")
+        #expect(openings.count == 1)
+    }
+
+    /// The loop asks for a watch while the one opened for an earlier ask waits to be taken (a
+    /// reload or a hot-plug handled in the same wake), and takes it before the helper thread
+    /// comes to that ask: the ask is served by the watch taken, and no second one is opened.
+    @Test func aWatchTakenServesAnAskThatWantedOne() throws {
+        let watch = try PipeWatch(source: "the X server's watch")
+        let started = Gate()
+        let release = Gate()
+        let openings = ProbeCounter()
+        let probes = ProbeCounter()
+        let query = try testQuery(probe: { _ in
+            if probes.next() == 2 {
+                started.open()
+                release.wait()
+            }
+            return .found(DesktopSettings.Answer(true, "x test"))
+        }, openServerWatch: {
+            _ = openings.next()
+            return .opened(watch)
+        })
+        #expect(query.ask(openingServerWatch: true))
+        #expect(answered(query), "the first ask")
+        #expect(query.ask())
+        // The second probe runs: the first ask's watch, opened before it, is kept, not taken yet.
+        started.wait()
+        #expect(query.ask(openingServerWatch: true))
+        guard case .opened = query.takeServerWatch() else {
+            Issue.record("the first ask's watch")
+            return
+        }
+        release.open()
+        #expect(answered(query), "the third ask")
+        // A fourth ask, probed once the helper thread is done with the third, opening included.
+        #expect(query.ask())
+        #expect(answered(query), "the fourth ask")
+        #expect(openings.count == 1)
+        #expect(query.takeServerWatch() == nil)
     }
 
     /// A change the X server's watch reports (`xinput set-prop`) is asked about at once.
