@@ -122,7 +122,10 @@ public final class XServerStartWatch: DesktopWatch {
         try poll.add(timer.fileDescriptor, token: Token.timer)
         let fd = try Syscall.inotifyCreate()
         do throws(SystemError) {
-            _ = try Syscall.inotifyAddWatch(fd, path: directory, mask: UInt32(IN_CREATE | IN_MOVED_TO | IN_ONLYDIR))
+            // The directory's own removal and renaming too (`.closed`): a rename keeps the
+            // watch on it, and tells nothing unless asked for.
+            _ = try Syscall.inotifyAddWatch(fd, path: directory,
+                                            mask: UInt32(IN_CREATE | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR))
             try poll.add(fd, token: Token.directory)
         } catch {
             Syscall.close(fd)

@@ -616,6 +616,20 @@ struct XServerWatchTests {
         }
     }
 
+    /// The socket's directory renamed (a clean-up moving the old `/tmp/.X11-unix` aside): the
+    /// watch is on the renamed one, where no server will bind, so it ends as for a removal.
+    @Test func aRenamedSocketDirectoryEndsTheStartWatch() throws {
+        let parent = try TemporaryDirectory("flickd-x11-tmp")
+        let path = parent.path + "/.X11-unix"
+        #expect(mkdir(path, 0o700) == 0)
+        let past = Instant(seconds: 1, microseconds: 0)
+        let watch = try XServerStartWatch(socket: path + "/X5", firstWait: .milliseconds(500), now: past)
+        #expect(!Self.startReadable(watch, within: .milliseconds(50)))
+        #expect(rename(path, parent.path + "/.X11-unix.old") == 0)
+        #expect(Self.startReadable(watch, within: .seconds(5)), "told at once")
+        #expect(watch.receive(at: past) == .closed)
+    }
+
     /// Creates an empty file at `path` and closes it (an open file would keep its directory's
     /// removal from being told until it is closed).
     static func touch(_ path: String) -> Bool {
