@@ -132,5 +132,53 @@ class OnlyNames(unittest.TestCase):
             self.assertFalse(made, script + ": nothing written")
 
 
+class SkippedChecks(unittest.TestCase):
+    """A check scenarios.py cannot judge in a run (the gesture player ran late) is a skip: a
+    "skip " line, counted in the last line "e2e: N passed, M failed, K skipped", which
+    scripts/test adds to its own passed and skipped (for faults.py's line too)."""
+
+    HERE = os.path.dirname(os.path.abspath(__file__))
+
+    def plan_speed(self, late_ms):
+        import argparse
+        import contextlib
+        import io
+        import scenarios
+        runner = scenarios.Scenarios(argparse.Namespace(out="/nonexistent", flickd="flickd", flicks=0))
+        m = {"vdev": {"speed_mm_s": 200.0, "max_late_ms": late_ms}, "velocity": (0, 190), "plan": ""}
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            runner.check_plan_speed("flick-down", "MT-B pad", m, "down")
+            with self.assertRaises(SystemExit):
+                runner.checks.exit("e2e")
+        return runner.checks, out.getvalue().splitlines()
+
+    def test_a_flick_played_late_is_a_skip_with_why(self):
+        checks, lines = self.plan_speed(late_ms=35.0)
+        self.assertEqual((checks.passed, checks.failed, checks.skipped), (0, 0, 1))
+        self.assertTrue(any(l.startswith("skip flick-down: MT-B pad: the planned velocity") and "35 ms late" in l
+                            for l in lines), lines)
+        self.assertEqual(lines[-1], "e2e: 0 passed, 0 failed, 1 skipped")
+
+    def test_a_flick_played_on_time_is_judged(self):
+        checks, lines = self.plan_speed(late_ms=3.0)
+        self.assertEqual((checks.passed, checks.failed, checks.skipped), (1, 0, 0))
+        self.assertEqual(lines[-1], "e2e: 1 passed, 0 failed, 0 skipped")
+
+    def test_scripts_test_counts_the_passed_and_the_skipped(self):
+        import re
+        import subprocess
+        import tempfile
+        with open(os.path.join(self.HERE, "..", "..", "scripts", "test")) as f:
+            function = re.search(r"^add_summary_counts\(\) \{.*?^\}$", f.read(), re.M | re.S).group(0)
+        with tempfile.NamedTemporaryFile("w", suffix=".log") as log:
+            log.write("skip tp-flick: ...\ne2e: 5 passed, 0 failed, 2 skipped\nfaults: 7 passed, 0 failed, 1 skipped\n")
+            log.flush()
+            r = subprocess.run(["bash", "-c", "set -euo pipefail; passed=10 skipped=1\n%s\n"
+                                "add_summary_counts e2e %s; add_summary_counts faults %s; echo $passed $skipped"
+                                % (function, log.name, log.name)], capture_output=True, text=True)
+        self.assertEqual(r.stdout.strip(), "22 4", r.stderr)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=1)
