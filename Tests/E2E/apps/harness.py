@@ -92,8 +92,10 @@ device wrote with the kernel's time (.frames-N: seconds of CLOCK_MONOTONIC, type
 EV_SYN left out); with --x-trace, per Xorg-type server xi2-trace-SERVER.log.
 
 With --check (see Checks and check_scenario; docs/APPS.md): ASSERTED checks on every scenario
-with flickd ("ok"/"FAIL"; no bad event, no own glide after flickd's first event, distance after
-the release >= 0.2 of the model's) and issue 11's GOALS ("goal met:"/"goal NOT met:", never
+with flickd ("ok"/"FAIL"; no bad event, no own glide after flickd's first event for an app
+that glides by itself, distance after the release >= 0.2 of the model's, flickd's glide ended
+after each flick), the negative control (Qt6 without flickd stops dead: the distance check must
+fail there) and issue 11's GOALS ("goal met:"/"goal NOT met:", never
 failing), "not measurable:" where no flick could be measured; the last lines are
 "apps goals: N met, M not met, K not measurable" (goals only), "apps checks not measurable: K"
 and "apps: N passed, M failed". After each scenario and extra check flickd, the app and the
@@ -233,6 +235,10 @@ SETTLE_OWN_S = 0.25
 # change outside an input event's handling: such a change counts as their glide's
 # (own_glide_changes).
 GLIDING_TOOLKITS = ("gtk3", "gtk4")
+# The toolkits whose apps have no glide of their own: without flickd (mode none) their content
+# stops dead at the release, unless the X driver glides (XorgSynaptics.DRIVER_GLIDES). That run
+# is the negative control of the "keeps moving" check: it must fail there (check_scenario).
+STOP_DEAD_TOOLKITS = ("qt6",)
 # How late chromium's own input times may be (App.input_clock_slack_s).
 CHROMIUM_INPUT_SLACK_S = 0.05
 # A scenario is not measurable when this many flicks written on time gave no figures and none did
@@ -1526,13 +1532,27 @@ def flickd_devnodes():
     return sorted(found)
 
 
+# What `flickd check-config` of a build from before the [output] table says of one (the table
+# and output.mode = "touchpad" came in the same commit, 104c995).
+UNKNOWN_OUTPUT_TABLE = re.compile(r":1: unknown (?:section|table) \[output\]")
+
+
 def supports_output_table(binary, work, mode="wheel"):
-    """Whether this flickd accepts `[output] mode = "<mode>"` (older builds know no [output])."""
+    """Whether this flickd accepts `[output] mode = "<mode>"`: True when `check-config` accepts
+    it, False when it says the [output] table is unknown (an older build). Any other answer (an
+    error of another kind, a crash) raises RuntimeError: taken for an older build, mode wheel
+    would run the default output under the name wheel, and mode touchpad would be left out."""
     path = os.path.join(work, "probe-output-%s.toml" % mode)
     with open(path, "w") as f:
         f.write('[output]\nmode = "%s"\n' % mode)
     r = subprocess.run([binary, "check-config", path], capture_output=True, text=True)
-    return r.returncode == 0
+    if r.returncode == 0:
+        return True
+    said = (r.stdout + r.stderr).strip()
+    if r.returncode > 0 and UNKNOWN_OUTPUT_TABLE.search(said):
+        return False
+    raise RuntimeError("%s check-config of [output] mode = \"%s\" exited with status %s, not for an unknown "
+                       "[output] table: %s" % (binary, mode, exit_text(r.returncode), said[-600:] or "no output"))
 
 
 class Flickd:
@@ -1621,12 +1641,14 @@ class Flickd:
         return total
 
     def wait_quiet(self, quiet=0.5, timeout=10.0):
-        """Until none of flickd's devices wrote anything for `quiet` s (a coast has ended)."""
+        """Until none of flickd's devices wrote anything for `quiet` s (a coast has ended): True
+        then, False when they still wrote at `timeout`."""
         end = mono() + timeout
         while mono() < end:
             if mono() - max(tap.last() for tap in self.taps) >= quiet:
-                return
+                return True
             time.sleep(0.1)
+        return False
 
     def bad_lines(self):
         """The bad events' lines of the last libinput_counts()."""
@@ -2137,6 +2159,20 @@ def measure_touch_stop(lines, flick, touch, last_motion, center_t, slack, settle
                             None if c[2] is None else round(1000 * (c[2] - k_touch))) for c, px in steps]}
 
 
+GLIDE_ENDED = "flickd's glide ended (its devices quiet for 0.5 s within 10 s of the app's settle)"
+
+
+def wait_settled(app, daemon):
+    """After a flick: waits until the app is still and flickd's devices are quiet. "" when they
+    settled, else what was still moving: flickd still writing when its wait ran out is a glide
+    that never ends, which must fail (GLIDE_ENDED), not be measured as one that ended."""
+    still = app.wait_still(quiet=0.8, timeout=12)
+    if daemon is None or daemon.wait_quiet():
+        return ""
+    return "flickd's devices still wrote 10 s after the app %s" % (
+        "was still" if still else "had not been still for 0.8 s within 12 s")
+
+
 def run_touch_stop(args, server, app, pad, daemon, mode, checks):
     """Issue 11: a touch on the real pad while flickd's virtual fingers carry a coast stops it,
     with no stray scroll in either direction. A 150 mm/s flick down; TOUCH_STOP_AFTER_S after the
@@ -2145,17 +2181,22 @@ def run_touch_stop(args, server, app, pad, daemon, mode, checks):
     Asserted (robust under emulation), over TOUCH_STOP_TRIES measured tries (fewer: not
     measurable): flickd's last motion within TOUCH_STOP_WITHIN_S of the touch (its devices and
     the pad on the kernel clock) and no offset change from the toolkit's own glide after it; a
-    flick written on time after which flickd wrote nothing because it had ended fails. Reported
+    flick written on time after which flickd wrote nothing fails (it had ended, or it runs and
+    did not coast a 150 mm/s flick, which run_scenario fails too; a coast it logged and the
+    touch stopped before its first write is a stall of flickd's, not a try), and so does a glide
+    that had not ended 10 s after the app was still (wait_settled). Reported
     as goals (the app's input clock is noisy here, and a rare backward step at the start of a
     coast was seen under Xorg + Qt6): no input-driven change after flickd's last motion, none
     against the flick."""
     name = "%s/%s/%s touch on the real pad mid-coast" % (server.name, app.toolkit, mode)
     tries = []
-    # Tries not measured, by why: written late, flickd wrote nothing after the release (it ended:
-    # a failure; running: as an emulator stall of flickd's), its coast began after the touch,
-    # the app did not see the flick.
-    skipped = {"late": 0, "flickd ended": 0, "no coast": 0, "coast after the touch": 0, "unseen": 0}
-    ended = ""
+    # Tries not measured, by why: written late, flickd wrote nothing after the release (it ended,
+    # or it runs and logged no coast: both a failure; it logged one the touch stopped before its
+    # first write: flickd stalled past the touch under emulation), its coast began after the
+    # touch, the app did not see the flick.
+    skipped = {"late": 0, "flickd ended": 0, "no coast": 0, "stopped before its first write": 0,
+               "coast after the touch": 0, "unseen": 0}
+    ended = unsettled = ""
     before = daemon.libinput_counts()
     # Twice the tries needed, or the flicks asked for: --flicks 1 still plays enough.
     for i in range(max(args.flicks, TOUCH_STOP_TRIES) * 2):
@@ -2163,14 +2204,16 @@ def run_touch_stop(args, server, app, pad, daemon, mode, checks):
             break
         center_t = app.recenter()
         duration, y = flick_plan(pad, "down", 150.0)
+        log_mark = len(daemon.text())
         flick = pad.flick("down", speed=150.0, duration=duration, interval=0.010, spacing=18.0, y=y,
                           at_write_time=True)
         r = flick.get("k_release") or flick["t_release"]
         time.sleep(TOUCH_STOP_AFTER_S)
         touch = pad.touch(hold=TOUCH_STOP_HOLD_S, y=y - pad.height_mm / 4)
         time.sleep(0.5)
-        app.wait_still(quiet=0.8, timeout=12)
-        daemon.wait_quiet()
+        unsettled = wait_settled(app, daemon)
+        if unsettled:
+            break  # judged below: the touch did not end the glide
         k_touch = touch.get("k_touch") or touch["t_touch"]
         first = daemon.first_event_after(r - 0.005)
         last_motion, settle = daemon.last_motion_after(r - 0.005)
@@ -2183,7 +2226,8 @@ def run_touch_stop(args, server, app, pad, daemon, mode, checks):
             if ended:
                 skipped["flickd ended"] += 1
                 break  # no later try can coast
-            skipped["no coast"] += 1
+            planned = re.search(r"device \d+: coast at ", daemon.text()[log_mark:])
+            skipped["stopped before its first write" if planned else "no coast"] += 1
             continue
         if first >= k_touch:
             skipped["coast after the touch"] += 1
@@ -2207,10 +2251,15 @@ def run_touch_stop(args, server, app, pad, daemon, mode, checks):
     # rest, where a tap or a motion would come.
     check_bad_events(checks, name, "during the touch stops", seen, daemon)
     not_tries = "; not tries: %s" % ", ".join("%d %s" % (n, why) for why, n in row["not_tries"].items()) if row["not_tries"] else ""
-    if ended:
+    if unsettled:
+        checks.check(name, GLIDE_ENDED, False, "flickd's devices quiet after the touch", unsettled)
+        return row
+    if ended or skipped["no coast"]:
         checks.check(name, "flickd coasts every flick written on time until the touch", False,
-                     "output from flickd after each release", "%d of %d tries measured before it ended: %s" % (
-                         len(tries), TOUCH_STOP_TRIES, ended))
+                     "output from flickd after each release",
+                     ("%d of %d tries measured before it ended: %s" % (len(tries), TOUCH_STOP_TRIES, ended)) if ended
+                     else "flickd runs but wrote nothing after the release of %d of the 150 mm/s flicks written on time "
+                     "(%d tries measured%s)" % (skipped["no coast"], len(tries), not_tries))
         return row
     if len(tries) < TOUCH_STOP_TRIES:
         checks.check(name, "the coast stops with no stray scroll", None, "",
@@ -2366,8 +2415,10 @@ def run_quick_flicks(args, server, app, pad, daemon, mode, checks):
                                 at_write_time=True))
         time.sleep(QUICK_FLICK_GAP_S)
     time.sleep(0.5)
-    app.wait_still(quiet=0.8, timeout=12)
-    daemon.wait_quiet()
+    unsettled = wait_settled(app, daemon)
+    if unsettled:
+        checks.check(name, GLIDE_ENDED, False, "flickd's devices quiet after the last flick's glide", unsettled)
+        return None
     seen = libinput_since(daemon, before)
     bad = seen and seen["bad"]
     bad_ok, bad_note = bad_event_verdict(seen)
@@ -2473,8 +2524,10 @@ def run_stop_scroll(args, server, app, pad, daemon, mode, checks):
             scroll = pad.scroll("down", speed=STOP_SCROLL_SPEED, duration=STOP_SCROLL_S, hold=hold, interval=0.010,
                                 spacing=18.0, at_write_time=True)
             time.sleep(0.5)
-            app.wait_still(quiet=0.8, timeout=12)
-            daemon.wait_quiet()
+            unsettled = wait_settled(app, daemon)
+            if unsettled:
+                checks.check(name, GLIDE_ENDED, False, "flickd's devices quiet after the hand scroll", unsettled)
+                return None
             late = max(flick.get("max_late_ms") or 0, scroll.get("max_late_ms") or 0) > 25
             # Forward is the way the flick's finger moved the content: a scroll the content
             # showed the other way must not count as forward.
@@ -2959,8 +3012,11 @@ def run_after_runtime_change(args, server, app, pad, daemon, mode, checks):
     try:
         r = server.swaymsg("input", identifier, "natural_scroll", "disabled")
         followed = r.returncode == 0 and wait_direction(daemon, pad.devnode, "false")
-        log("swaymsg input %s natural_scroll disabled: %s" % (
-            identifier, "flickd followed" if followed else "flickd did not follow (%s)" % r.stderr.strip()))
+        checks.check("%s/%s/%s" % (server.name, app.toolkit, mode),
+                     "sway applies `swaymsg input ... natural_scroll disabled` and flickd follows", followed,
+                     "swaymsg exits 0; %s natural scrolling false" % pad.devnode,
+                     ("flickd followed" if followed else "flickd did not follow") if r.returncode == 0 else
+                     "swaymsg exited with status %s: %s" % (exit_text(r.returncode), (r.stdout + r.stderr).strip()[-300:]))
         run_scenario(args, server, app, pad, daemon, mode, 150, "vertical", checks,
                      label="after swaymsg input natural_scroll disabled")
     finally:
@@ -2986,6 +3042,7 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks,
     per = []
     discarded = late = turned = judged_turn = 0
     turned_flicks = []
+    unsettled = ""
     before = daemon.libinput_counts() if daemon else None
     scenario_t0 = mono()
     for i in range(args.flicks * 3):
@@ -3001,9 +3058,9 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks,
         flick = pad.flick(finger_dir, **kw)
         r = flick.get("k_release") or flick["t_release"]
         time.sleep(0.5)
-        app.wait_still(quiet=0.8, timeout=12)
-        if daemon:
-            daemon.wait_quiet()
+        unsettled = wait_settled(app, daemon)
+        if unsettled:
+            break  # not measured: check_scenario fails the scenario (GLIDE_ENDED)
         first = daemon.first_event_after(r - 0.005) if daemon else None
         input_clock = None
         if getattr(server, "x_trace_path", None):
@@ -3059,6 +3116,8 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks,
     row = {"server": server.name, "toolkit": app.toolkit, "mode": mode, "speed_mm_s": speed,
            "direction": direction, "travel_mm": round(duration * speed, 1), "flicks": len(per), "discarded": discarded,
            "discarded_late": late, "turned": turned, "turn_judged": judged_turn}
+    if unsettled:
+        row["glide_not_ended"] = unsettled
     if turned_flicks:
         row["turned_flicks"] = turned_flicks
     if label:
@@ -3165,11 +3224,21 @@ def check_scenario(checks, row, mode, daemon):
         return
     if mode == "none":
         checks.without_flickd[(row["server"], row["toolkit"], row["speed_mm_s"], row["direction"])] = row["flicks"]
-        # Reference only: shows the asserted check can fail (Qt widgets stop dead without flickd).
-        if frac is not None:
+        would = None if unmeasured or frac is None else frac >= ASSERT_DISTANCE_FRACTION
+        if row["toolkit"] in STOP_DEAD_TOOLKITS and not getattr(SERVERS.get(row["server"]), "DRIVER_GLIDES", False):
+            # The negative control: an app with no glide of its own stops dead without flickd, so
+            # the asserted check must fail here; if it would pass, it cannot fail anywhere.
+            checks.check(name, "negative control: without flickd the content stops dead, so \"%s\" fails" % moving,
+                         None if would is None else not would, "< %.2f (would FAIL)" % ASSERT_DISTANCE_FRACTION,
+                         unmeasured or "would %s: %s" % ("pass: the check cannot fail" if would else "FAIL", figures))
+        elif would is not None:
+            # Reference only: an app gliding by itself (or the X driver for it) keeps moving.
             print("  reference (mode none, not counted): %s: %s would %s (%s)" % (
-                name, moving, "pass" if frac >= ASSERT_DISTANCE_FRACTION else "FAIL", figures), flush=True)
+                name, moving, "pass" if would else "FAIL", figures), flush=True)
         return
+    if row.get("glide_not_ended"):
+        checks.check(name, GLIDE_ENDED, False, "flickd's devices quiet after each flick's glide",
+                     "after flick %d: %s" % (row["flicks"] + row["discarded"] + 1, row["glide_not_ended"]))
     # Asserted.
     seen_ok, seen_note = seen_verdict(checks, row)
     checks.check(name, "the app saw the flicks with flickd running", seen_ok,
@@ -3182,7 +3251,9 @@ def check_scenario(checks, row, mode, daemon):
                  0, bad_note.lstrip("; ") if bad is None else "%d %s; hold gestures (not counted): %d%s" % (
                      bad, daemon.bad_lines()[-3:], row["flickd_hold_gestures"], bad_note))
     # chromium's page cannot tell its own fling's wheel events from the input's (browser_app.py
-    # writes no "own" lines), so a zero there would say nothing.
+    # writes no "own" lines), so a zero there would say nothing. An app with no glide of its own
+    # (Qt widgets: app.py writes "own" lines for GTK only) has no such check: it could not fail,
+    # and a fast flick flickd did not coast fails "flickd coasted every measured flick" below.
     own_unknown = unmeasured or ("chromium's own glide is not visible to the page" if row["toolkit"] == "chromium" else None)
     own_ok = None if own_unknown else row["own_after_flickd"] == 0
     if not own_unknown and row["own_after_flickd"] is None:
@@ -3190,11 +3261,12 @@ def check_scenario(checks, row, mode, daemon):
         # coast are a fault; slow ones may have been read under coast.min_speed.
         own_unknown = "flickd wrote nothing after the release of any of the %d flicks measured: it coasted none" % row["flicks"]
         own_ok = False if row["speed_mm_s"] >= 2 * FLICKD_MIN_SPEED_MM_S else None
-    checks.check(name, "no change from the app's own glide after flickd's first event (median over flicks)", own_ok, 0,
-                 own_unknown or "median %s, max %s over the flicks%s" % (
-                     row["own_after_flickd"], row["own_after_flickd_max"],
-                     " (changes with no input event that the app had not marked as its glide's: up to %s)"
-                     % row["own_unmarked_max"] if row.get("own_unmarked_max") else ""))
+    if row["toolkit"] not in STOP_DEAD_TOOLKITS:
+        checks.check(name, "no change from the app's own glide after flickd's first event (median over flicks)", own_ok, 0,
+                     own_unknown or "median %s, max %s over the flicks%s" % (
+                         row["own_after_flickd"], row["own_after_flickd_max"],
+                         " (changes with no input event that the app had not marked as its glide's: up to %s)"
+                         % row["own_unmarked_max"] if row.get("own_unmarked_max") else ""))
     # A flickd that coasts only some flicks: at twice coast.min_speed or more every measured
     # flick must have output from flickd after its release (at 60 mm/s the emulator's late last
     # frames can make a release read under it: docs/APPS.md).
@@ -3578,7 +3650,11 @@ def main():
     if not os.environ.get("E2E_GUEST"):
         sys.exit("apps: run me in the e2e guest (Tests/E2E/guest run --mem 2048 -- ...)")
     os.makedirs(args.out, exist_ok=True)
-    if "touchpad" in args.modes + args.also_modes and not supports_output_table(args.flickd, args.out, "touchpad"):
+    try:
+        touchpad = "touchpad" not in args.modes + args.also_modes or supports_output_table(args.flickd, args.out, "touchpad")
+    except RuntimeError as e:
+        sys.exit("apps: %s" % e)
+    if not touchpad:
         print("apps: SKIPPED mode touchpad: %s does not accept [output] mode = \"touchpad\"" % args.flickd, flush=True)
         args.modes = [m for m in args.modes if m != "touchpad"]
         args.also_modes = [m for m in args.also_modes if m != "touchpad"]

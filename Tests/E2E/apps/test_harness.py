@@ -17,6 +17,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
 
 
+def argparse_namespace(**kw):
+    import argparse
+    return argparse.Namespace(**kw)
+
+
 def log(*entries):
     """App log lines as the harness reads them: (app time s, kind, [fields])."""
     return [(t, kind, [str(f) for f in fields]) for t, kind, *fields in entries]
@@ -171,6 +176,57 @@ class CheckScenario(unittest.TestCase):
         checks = self.judge(23)
         self.assertEqual(checks.failures, ["xorg/gtk4/default 60 mm/s horizontal: no change from the app's own glide "
                                            "after flickd's first event (median over flicks)"])
+
+    def run_check(self, mode="default", **row):
+        import io
+        checks = harness.Checks()
+        out = io.StringIO()
+        stdout, sys.stdout = sys.stdout, out
+        try:
+            harness.check_scenario(checks, dict(self.ROW, own_after_flickd=0, flickd_bad_events=0, **row), mode,
+                                   self.Daemon())
+        finally:
+            sys.stdout = stdout
+        return checks, out.getvalue()
+
+    # Qt6 under sway without flickd, as in the reduced set: five flicks whose content stopped
+    # dead at the release (distance 0.0 x the model).
+    STOP_DEAD = dict(server="sway", toolkit="qt6", speed_mm_s=150.0, direction="vertical", distance_fraction=0.0,
+                     distance_px=0.0, ratios=[0.0] * 5)
+
+    def test_the_negative_control_passes_when_the_content_stops_dead_without_flickd(self):
+        checks, out = self.run_check("none", **self.STOP_DEAD)
+        self.assertEqual((checks.passed, checks.failed, checks.unmeasurable), (1, 0, 0), out)
+        self.assertIn("negative control: without flickd the content stops dead", out)
+
+    def test_a_keeps_moving_check_that_would_pass_without_flickd_fails_the_run(self):
+        checks, out = self.run_check("none", **dict(self.STOP_DEAD, distance_fraction=1.02, distance_px=1700.0))
+        self.assertEqual(checks.failed, 1, out)
+        self.assertIn("the check cannot fail", out)
+
+    def test_a_negative_control_with_no_flick_measured_is_not_measurable(self):
+        checks, out = self.run_check("none", **dict(self.STOP_DEAD, flicks=0, distance_fraction=None))
+        self.assertEqual((checks.passed, checks.failed, checks.unmeasurable), (0, 0, 1), out)
+
+    def test_apps_that_glide_by_themselves_without_flickd_are_a_reference_only(self):
+        for row in (dict(self.STOP_DEAD, toolkit="gtk3", distance_fraction=0.8),
+                    dict(self.STOP_DEAD, server="xorg-synaptics", distance_fraction=0.9)):
+            checks, out = self.run_check("none", **row)
+            self.assertEqual((checks.passed, checks.failed, checks.unmeasurable), (0, 0, 0), row)
+            self.assertIn("reference (mode none, not counted)", out)
+
+    def test_an_app_with_no_glide_of_its_own_has_no_own_glide_check(self):
+        # app.py writes "own" lines for GTK alone: for Qt6 the check could only pass.
+        what = "no change from the app's own glide"
+        checks, out = self.run_check(**dict(self.STOP_DEAD, distance_fraction=1.0))
+        self.assertNotIn(what, out)
+        self.assertEqual((checks.failed, checks.unmeasurable), (0, 0), out)
+        checks, out = self.run_check(**dict(self.STOP_DEAD, toolkit="gtk3", distance_fraction=1.0))
+        self.assertIn("ok   sway/gtk3/default 150 mm/s vertical: " + what, out)
+
+    def test_a_glide_that_did_not_end_fails(self):
+        checks, out = self.run_check(glide_not_ended="flickd's devices still wrote 10 s after the app was still")
+        self.assertIn("xorg/gtk4/default 60 mm/s horizontal: " + harness.GLIDE_ENDED, checks.failures)
 
 
 class GoalJudging(unittest.TestCase):
@@ -355,7 +411,7 @@ class StopsUnderTheBadEventCheck(unittest.TestCase):
             return 0.0
 
         def wait_still(self, **kw):
-            pass
+            return True
 
         def lines(self):
             return []
@@ -367,8 +423,11 @@ class StopsUnderTheBadEventCheck(unittest.TestCase):
         def libinput_counts(self):
             return next(self.counts)
 
+        def text(self):
+            return ""
+
         def wait_quiet(self):
-            pass
+            return True  # flickd's glide ended
 
         def first_event_after(self, t):
             return None
@@ -620,7 +679,7 @@ class ScenarioRun(unittest.TestCase):
             return t
 
         def wait_still(self, **kw):
-            pass
+            return True
 
         def lines(self):
             return list(self.log.lines)
@@ -649,7 +708,7 @@ class ScenarioRun(unittest.TestCase):
             return dict(harness.NOTHING_SEEN, limited=0)
 
         def wait_quiet(self):
-            pass
+            return True  # flickd's glide ended
 
         def first_event_after(self, t):
             return t + 0.015  # flickd wrote after each release
@@ -695,6 +754,22 @@ class ScenarioRun(unittest.TestCase):
         self.assertEqual((row["own_after_flickd"], row["own_unmarked_max"]), (0, 0), "Qt widgets have no glide")
         row, checks, out = self.run_scenario(5, "gtk3", unmarked_tick=True, mode="wheel")
         self.assertEqual(row["own_after_flickd"], 0, "GTK3 animates a wheel step of flickd's: no input time either")
+
+    def test_a_glide_that_never_ends_is_a_failure_not_a_measurement(self):
+        import io
+        checks = harness.Checks()
+        app_log = self.Log()
+        daemon = type("Writing", (self.Daemon,), {"wait_quiet": lambda self: False})()
+        sleep, harness.time.sleep = harness.time.sleep, lambda s: None
+        stdout, sys.stdout = sys.stdout, io.StringIO()
+        try:
+            row = harness.run_scenario(argparse_namespace(flicks=5, verbose=False, check=True), harness.Server(),
+                                       self.App(app_log), self.Pad(app_log), daemon, "default", 150.0, "vertical", checks)
+        finally:
+            sys.stdout = stdout
+            harness.time.sleep = sleep
+        self.assertEqual(row["flicks"], 0, "the flick was not measured")
+        self.assertIn("?/qt6/default 150 mm/s vertical: " + harness.GLIDE_ENDED, checks.failures)
 
     def test_a_goal_needs_five_flicks_when_the_run_asks_for_fewer(self):
         row, checks, out = self.run_scenario(3)
@@ -1667,6 +1742,12 @@ class TouchStopTries(unittest.TestCase):
         def ended(self):
             return "flickd (default) exited with status -11 (SIGSEGV)" if self.crash and self.calls > self.coasts else ""
 
+        def text(self):
+            # Each flick's coast logged when `logged` (flickd read the release and the touch
+            # together: the touch stopped the coast before its first write).
+            return "device 5: coast at 1.25: (0, 150) mm/s for 1.2 s, 90 mm on the virtual touchpad\n" * (
+                self.calls if getattr(self, "logged", False) else 0)
+
     def run_touch_stop(self, flicks=3, **daemon):
         import argparse
         checks = harness.Checks()
@@ -1697,11 +1778,111 @@ class TouchStopTries(unittest.TestCase):
         self.assertEqual((row["tries"], checks.failures, checks.goals_met), (3, [], 1),
                          "--flicks 1 played 2 tries, never enough to judge")
 
-    def test_one_try_of_three_is_not_measurable(self):
+    def test_a_running_flickd_that_coasts_no_later_flick_fails(self):
+        # Alive, but nothing written after the later 150 mm/s releases, all written on time:
+        # run_scenario fails this ("flickd coasted every measured flick"), so must the touch stop.
         row, checks = self.run_touch_stop(coasts=1)
         self.assertEqual((row["tries"], row["not_tries"]), (1, {"no coast": 5}))
+        self.assertEqual(checks.failures, ["sway/gtk3/default touch on the real pad mid-coast: flickd coasts every flick "
+                                           "written on time until the touch"])
+
+    def test_a_coast_flickd_logged_and_the_touch_stopped_before_its_first_write_is_no_try(self):
+        # flickd stalled past the touch (emulation): it planned the coast, the touch ended it.
+        row, checks = self.run_touch_stop(coasts=1, logged=True)
+        self.assertEqual((row["tries"], row["not_tries"]), (1, {"stopped before its first write": 5}))
+        self.assertEqual((checks.failed, checks.unmeasurable), (0, 1))
+
+    def test_tries_written_late_are_not_measurable(self):
+        class LatePad(self.Pad):
+            flicks = 0
+
+            def flick(self, *a, **kw):
+                LatePad.flicks += 1
+                return dict(TouchStopTries.Pad.flick(self), max_late_ms=0 if LatePad.flicks == 1 else 40.0)
+        saved, self.Pad = self.Pad, LatePad
+        try:
+            row, checks = self.run_touch_stop(coasts=10)
+        finally:
+            self.Pad = saved
+        self.assertEqual((row["tries"], row["not_tries"]), (1, {"late": 5}))
         self.assertEqual((checks.failed, checks.passed, checks.unmeasurable, checks.goals_met), (0, 1, 1, 0),
                          "the bad events' check; the stop's not measurable; no goal")
+
+    def test_a_glide_the_touch_did_not_end_fails(self):
+        row, checks = self.run_touch_stop(coasts=10, wait_quiet=lambda self: False)
+        self.assertEqual(checks.failures, ["sway/gtk3/default touch on the real pad mid-coast: " + harness.GLIDE_ENDED])
+
+
+class OutputTableProbe(unittest.TestCase):
+    """supports_output_table: only flickd's own "unknown section [output]" means a build from
+    before the table; any other refusal fails the run, not a mode run under another's name."""
+
+    def probe(self, script):
+        with tempfile.TemporaryDirectory() as work:
+            binary = os.path.join(work, "flickd")
+            with open(binary, "w") as f:
+                f.write("#!/bin/sh\n" + script + "\n")
+            os.chmod(binary, 0o755)
+            return harness.supports_output_table(binary, work, "touchpad")
+
+    def test_a_build_that_accepts_the_table(self):
+        self.assertTrue(self.probe("exit 0"))
+
+    def test_a_build_from_before_the_table(self):
+        # What flickd check-config says of a section it does not know.
+        self.assertFalse(self.probe('echo "$2:1: unknown section [output]; the sections are [scroll], [coast], '
+                                    '[velocity], [touchpad], [touchscreen] and [[device]]" >&2; exit 1'))
+
+    def test_any_other_refusal_is_an_error(self):
+        for script in ('echo "$2:2: output.mode = \\"touchpad\\" is not one of \\"wheel\\"" >&2; exit 1',
+                       "kill -SEGV $$", "echo no such file >&2; exit 2"):
+            with self.assertRaises(RuntimeError, msg=script):
+                self.probe(script)
+
+
+class RuntimeChange(unittest.TestCase):
+    """The scenario after `swaymsg input ... natural_scroll disabled` asserts that sway took the
+    change and flickd followed it."""
+
+    class Server:
+        name = "sway-natural"
+
+        def __init__(self, returncode):
+            self.returncode = returncode
+
+        def swaymsg(self, *words):
+            return subprocess.CompletedProcess(["swaymsg"] + list(words), self.returncode if "disabled" in words else 0,
+                                               "", "Error: no such input" if self.returncode else "")
+
+    class Daemon:
+        def __init__(self, follows):
+            self.follows = follows
+
+        def text(self):
+            return "/dev/input/event5 (pad): natural scrolling %s\n" % ("false" if self.follows else "true")
+
+    def run_change(self, returncode=0, follows=True):
+        checks = harness.Checks()
+        saved = harness.run_scenario, harness.wait_direction
+        harness.run_scenario = lambda *a, **kw: None
+        harness.wait_direction = lambda daemon, devnode, value, seconds=20: harness.pad_directions(daemon, devnode)[-1:] == [value]
+        stdout, sys.stdout = sys.stdout, open(os.devnull, "w")
+        try:
+            harness.run_after_runtime_change(None, self.Server(returncode), type("App", (), {"toolkit": "qt6"})(),
+                                             type("Pad", (), {"devnode": "/dev/input/event5"})(), self.Daemon(follows),
+                                             "default", checks)
+        finally:
+            sys.stdout.close()
+            sys.stdout = stdout
+            harness.run_scenario, harness.wait_direction = saved
+        return checks
+
+    def test_followed(self):
+        self.assertEqual((self.run_change().passed, self.run_change().failed), (1, 0))
+
+    def test_a_swaymsg_that_failed_or_a_flickd_that_did_not_follow_fails(self):
+        self.assertEqual(self.run_change(returncode=1).failed, 1)
+        self.assertEqual(self.run_change(follows=False).failed, 1)
 
 
 class XTraceFlush(unittest.TestCase):
