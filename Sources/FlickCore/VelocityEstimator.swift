@@ -59,8 +59,8 @@ public struct VelocityEstimator: Sendable {
     /// ≤ 20 samples within 100 ms of the newest (τ = sample time − newest time, in seconds);
     /// the velocity at the newest sample is `b1`. With only two samples it falls back to the
     /// straight line through them (as Android lowers the degree when samples are few). Nil when
-    /// three or more samples fit no parabola: they hold fewer than three distinct times (a
-    /// recording with coarse stamps).
+    /// the samples fit no curve of that degree: two stamped alike, or three or more at fewer
+    /// than three distinct times (a recording with coarse stamps).
     ///
     /// Source idea: Android's `VelocityTracker` default strategy (also Flutter's).
     static func leastSquaresQuadratic(_ history: TouchHistory) -> Vector? {
@@ -90,7 +90,9 @@ public struct VelocityEstimator: Sendable {
         if used == 2 {
             let older = history[newest: 1]
             let dt = (newest.time - older.time).seconds
-            return dt > 0 ? (newest.position - older.position) / dt : .zero
+            // Two samples stamped alike give no line either: as for three or more at fewer than
+            // three times, not a stop (which would read as fingers that had stopped).
+            return dt > 0 ? (newest.position - older.position) / dt : nil
         }
         // Fewer than three times fix no parabola (the determinant below is then zero but for
         // rounding, and the slope it gives is noise).

@@ -93,6 +93,21 @@ import FlickTestSupport
         #expect(abs(v.y - 325) < 1e-9, "2.6 units in 8 ms: \(v.y)")
     }
 
+    @Test("two samples stamped alike fit no line: LSQ2 gives the look-back average, not a stop")
+    func twoSamplesStampedAlikeGiveTheAverage() throws {
+        // A movement, a pause of 112 ms (beyond the fit's 100 ms window), then one read of two
+        // frames stamped alike: only those two are the fit's.
+        var h = TouchHistory(capacity: 64)
+        let start = Self.release - .milliseconds(120)
+        for (ms, y) in [(0, 0.0), (8, 1.0), (120, 2.0), (120, 2.6)] {
+            h.append(TouchSample(time: start + .milliseconds(Int64(ms)), position: Vector(x: 0, y: y)))
+        }
+        #expect(VelocityEstimator.leastSquaresQuadratic(h) == nil)
+        let v = try #require(VelocityEstimator(kind: .lsq2).estimate(&h, release: Self.release))
+        // 70 ms back from the newest: 1.0 + 42/112 of the way to 2.0; 1.225 units in 70 ms.
+        #expect(abs(v.y - 17.5) < 1e-9, "the look-back average, not 0: \(v.y)")
+    }
+
     @Test func repeatedFinalFrameIsDropped() throws {
         var h = Self.history(count: 16, repeatLast: true, position: Self.decelerating)
         let v = try #require(VelocityEstimator(kind: .lsq2).estimate(&h, release: Self.release + Self.interval))
