@@ -16,18 +16,39 @@ public final class Engine {
     /// Which output the daemon writes, and so which one the engine computes: `.wheel` (the
     /// default here, for replays and tests) returns wheel output from `handle` and `tick`;
     /// `.touchpad` returns none and calls `onTouchFrame` with the virtual fingers' frames. The
-    /// daemon sets it from `output.mode`, once the virtual fingers are up. Changing it stops a
-    /// coast; fingers still down are forgotten (the daemon destroys their device, which ends
-    /// their touches).
-    public var output: OutputMode = .wheel {
-        didSet {
-            guard output != oldValue else { return }
-            if let coast { stop(at: coast.lastTick, reason: .reconfigured) }
-            fingers.abandon()
-            legacyRemainder = (0, 0)
-            lastCoastJustEnded = false
+    /// daemon sets it from `output.mode` (`setOutput(_:at:)`), once the virtual fingers are up.
+    /// Changing it stops a coast; fingers still down are forgotten (the daemon destroys their
+    /// device, which ends their touches). Set here, without a time, a running coast ends at the
+    /// last `tick` (or its release, when none came since): use `setOutput(_:at:)` while one may run.
+    public var output: OutputMode {
+        get { currentOutput }
+        set {
+            // The later of the coast's last tick and the engine's: the touchpad output's coast
+            // is never ticked itself.
+            var latest = coast?.lastTick ?? Instant(microseconds: 0)
+            if let lastTickTime, lastTickTime > latest { latest = lastTickTime }
+            setOutput(newValue, at: latest)
         }
     }
+
+    /// Changes `output` at `time`: a running coast ends then (`.reconfigured`), as its report says.
+    ///
+    /// Rationale: the touchpad output's coast is bookkeeping that is never ticked, so its own
+    /// last tick is the release: ended there, a glide switched off 500 ms later read as one
+    /// that ended at once.
+    public func setOutput(_ mode: OutputMode, at time: Instant) {
+        guard mode != currentOutput else { return }
+        // Stopped under the old output, whose bookkeeping it is (`finish`).
+        if coast != nil { stop(at: time, reason: .reconfigured) }
+        currentOutput = mode
+        fingers.abandon()
+        legacyRemainder = (0, 0)
+        lastCoastJustEnded = false
+    }
+
+    private var currentOutput: OutputMode = .wheel
+    /// The time of the last `tick`, for `output`'s setter, which is given none.
+    private var lastTickTime: Instant?
 
     /// Called with each frame for the virtual touchpad and the time it is for, while `output`
     /// is `.touchpad`, from `handle` (a landing with the release), `tick`, and `stop` for
@@ -55,22 +76,29 @@ public final class Engine {
     /// The desktop's scrolling speed for the virtual touchpad itself (KWin's `ScrollFactor`,
     /// sway's `scroll_factor`: what it multiplies a pad's scroll by), where it keeps one per
     /// device and the daemon can read it; nil: unknown, taken as the source pad's (no scaling).
-    /// A touchpad's glide moves the virtual fingers `glideSpeedRatio` times as fast as the
-    /// release, so that the content goes on at the speed the real pad scrolled it.
+    /// A glide moves the virtual fingers `glideSpeedRatio` times as fast as the release, so
+    /// that the content goes on at the speed the real pad scrolled it (a touchscreen counts as
+    /// a pad at 1: its content followed the finger at no factor).
     public var virtualTouchpadScrollFactor: Double?
 
-    /// The range `glideSpeedRatio` is kept in. A factor set for one pad 10 times the other's is
-    /// a misconfiguration more likely than a wish; beyond it the fingers would spend the glide
-    /// at their top speed (`VirtualFingers.maximumSpeed`) or crawl under a device unit a frame.
+    /// The range the size of `glideSpeedRatio` is kept in (but for 0). A factor set for one pad
+    /// 10 times the other's is a misconfiguration more likely than a wish; beyond it the fingers
+    /// would spend the glide at their top speed (`VirtualFingers.maximumSpeed`) or crawl under a
+    /// device unit a frame.
     public static let glideSpeedRatios: ClosedRange<Double> = 0.1...10
 
     /// How much faster than the release the virtual fingers move for a touchpad whose desktop
-    /// scrolling speed is `source` while the virtual pad's is `virtual`: `source / virtual`,
-    /// kept in `glideSpeedRatios`; 1 when either is unknown, not finite or negative, or the
-    /// virtual pad's is 0 (it scrolls nothing at any speed).
+    /// scrolling speed is `source` while the virtual pad's is `virtual` (a touchscreen: `source`
+    /// 1): `|source / virtual|`, kept in `glideSpeedRatios`, negative when the two have opposite
+    /// signs (KWin's `ScrollFactor=-1` reverses a pad: the fingers then move the other way, so
+    /// that the content keeps the real pad's direction); 0 when `source` is 0 (the desktop
+    /// scrolls nothing with that pad: its releases glide nothing either); 1 when either is
+    /// unknown or not finite, or the virtual pad's is 0 (it scrolls nothing at any speed).
     public static func glideSpeedRatio(source: Double?, virtual: Double?) -> Double {
-        guard let source, let virtual, source.isFinite, virtual.isFinite, source >= 0, virtual > 0 else { return 1 }
-        return min(max(source / virtual, glideSpeedRatios.lowerBound), glideSpeedRatios.upperBound)
+        guard let source, let virtual, source.isFinite, virtual.isFinite, virtual != 0 else { return 1 }
+        if source == 0 { return 0 }
+        let size = min(max(abs(source / virtual), glideSpeedRatios.lowerBound), glideSpeedRatios.upperBound)
+        return (source < 0) == (virtual < 0) ? size : -size
     }
 
     /// A tick this much later than it was due means the machine stalled (suspend): the coast
@@ -444,6 +472,22 @@ public final class Engine {
         case .coast(let coast):
             decided = coast
         }
+        // The desktop's scrolling speed for the source pad against the virtual pad's: the
+        // virtual pad's multiplies the fingers' motion, so they move faster by the real pad's
+        // over it. A touchscreen's content followed the finger itself, at no pad's factor: a
+        // pad at 1 (the virtual pad's own factor still applies to its glide).
+        let speedRatio = output == .touchpad
+            ? Self.glideSpeedRatio(source: kind == .touchpad ? state.desktopScrollFactor : 1, virtual: virtualTouchpadScrollFactor)
+            : 1
+        if speedRatio == 0 {
+            // The desktop scrolls nothing with this pad (sway's `scroll_factor 0`, KWin's
+            // `ScrollFactor=0`): the user's own scrolls on it moved nothing, so no glide does
+            // either, and no fingers land on the virtual pad (a running coast goes on, as after
+            // any release that does not coast).
+            forgetStoppedCoast(of: device)
+            onReport?(.noCoast(device: device, time: time, velocity: velocity, reason: .scrollsNothing))
+            return WheelOutput()
+        }
         // A boost is used once: the next release starts afresh.
         stoppedCoast = nil
         let released = decided.releaseVelocity
@@ -459,11 +503,7 @@ public final class Engine {
             // `scroll.natural` says (it does not change a touchpad's glide).
             let sourceNatural = kind == .touchpad ? state.desktopNaturalScrolling ?? state.touchpadScrollsNaturally
                                                   : state.touchpadScrollsNaturally
-            // Likewise its scrolling speed: the virtual pad's multiplies the fingers' motion, so
-            // they move faster by the real pad's over it. A touchscreen's content followed the
-            // finger itself, at no pad's factor: its glide is not scaled.
-            let speedRatio = kind == .touchpad
-                ? Self.glideSpeedRatio(source: state.desktopScrollFactor, virtual: virtualTouchpadScrollFactor) : 1
+            // Likewise its scrolling speed (`speedRatio`, above).
             return glide(from: device, kind: kind, settings: configuration, sourceNatural: sourceNatural,
                          speedRatio: speedRatio, released: released, velocity: v, boosted: boosted, at: time)
         }
@@ -493,11 +533,12 @@ public final class Engine {
 
     /// Starts the virtual fingers with velocity `v` (mm/s on the source, after boost, axis lock
     /// and clamp); `sourceNatural`: whether the desktop scrolls the source's kind of touchpad
-    /// naturally; `speedRatio`: how much faster than `v` the fingers move (`glideSpeedRatio`).
-    /// The wheel `Coast` is kept for its bookkeeping (boost, the plan), never ticked: it keeps
-    /// `v`, the source's velocity, which a boost compares with the next release's.
+    /// naturally; `speedRatio`: how much faster than `v` the fingers move, negative the other
+    /// way (`glideSpeedRatio`, never 0 here). The wheel `Coast` is kept for its bookkeeping
+    /// (boost, the plan), never ticked: it keeps `v`, the source's velocity, which a boost
+    /// compares with the next release's.
     ///
-    /// A ratio above 1 lengthens the glide on the pad as it speeds it: the fingers' top speed
+    /// A ratio above 1 (in size) lengthens the glide on the pad as it speeds it: the fingers' top speed
     /// (`VirtualFingers.maximumSpeed`) and the surface's margins bound it as they bound any
     /// glide (a faster start ramps to the top speed and catches up with the model within
     /// `maximumCatchUp`; a longer path lands at the margin behind and stops at the one ahead).
@@ -511,6 +552,7 @@ public final class Engine {
         // the other way when the virtual pad scrolls traditionally.
         let virtualNatural = virtualTouchpadNaturalScrolling ?? sourceNatural
         let followsFingers = kind == .touchpad ? virtualNatural == sourceNatural : virtualNatural
+        // A negative ratio (one of the pads reversed by its factor) turns them round once more.
         let onPad = (followsFingers ? v : v * -1) * speedRatio
         let deceleration = Deceleration(ratePerMillisecond: settings.decelerationRate)
         let period = Duration.seconds(1 / max(1, settings.tickRate))
@@ -534,6 +576,7 @@ public final class Engine {
 
     /// The wheel output due at `time` (call at or after `nextDeadline`; earlier is harmless).
     public func tick(at time: Instant) -> WheelOutput {
+        lastTickTime = time
         if output == .touchpad { return tickFingers(at: time) }
         guard var running = coast else { return WheelOutput() }
         if time - running.nextDeadline > stallLimit {

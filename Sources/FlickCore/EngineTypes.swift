@@ -139,6 +139,10 @@ public enum NoCoastReason: Hashable, Sendable, CustomStringConvertible {
     case noMotion
     /// The gesture was abandoned (SYN_DROPPED resync, device removed).
     case abandoned
+    /// The desktop scrolls nothing with the touchpad (its scroll factor is 0: sway's
+    /// `scroll_factor 0`, KWin's `ScrollFactor=0`), so its glide on the virtual touchpad would
+    /// move nothing either (`output.mode = "touchpad"`).
+    case scrollsNothing
 
     public var description: String {
         switch self {
@@ -150,6 +154,7 @@ public enum NoCoastReason: Hashable, Sendable, CustomStringConvertible {
         case .tooFewFingers(let n): return "\(n) finger\(n == 1 ? "" : "s"), not a scroll"
         case .noMotion: return "no motion (a tap)"
         case .abandoned: return "gesture abandoned"
+        case .scrollsNothing: return "the desktop scrolls nothing with this touchpad (scroll factor 0)"
         }
     }
 }

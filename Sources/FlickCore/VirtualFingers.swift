@@ -916,9 +916,17 @@ extension Configuration {
     /// a diagonal glide has more room (`VirtualFingers.fastestFittingSpeed`). Reads neither
     /// `output.mode` nor `devices`: for a `[[device]]` section, ask its configuration (or
     /// `resolved(for:)`'s).
-    public func touchpadGlideSpeedLimit() -> Double? {
-        VirtualFingers.fastestFittingSpeed(deceleration: Deceleration(ratePerMillisecond: coast.decelerationRate),
-                                           maxDuration: coast.maxDuration, upTo: coast.maxSpeed)
+    ///
+    /// `speedRatio`: how much faster than the release the fingers move on a pad the desktop
+    /// scrolls at another speed than the virtual one (`Engine.glideSpeedRatio`, its size): the
+    /// fingers' limit over it, for releases up to `coast.max_speed` (the fingers' up to that
+    /// times the ratio); nil for a ratio of 0 (no glide).
+    public func touchpadGlideSpeedLimit(speedRatio: Double = 1) -> Double? {
+        let ratio = abs(speedRatio)
+        guard ratio > 0, ratio.isFinite else { return nil }
+        return VirtualFingers.fastestFittingSpeed(deceleration: Deceleration(ratePerMillisecond: coast.decelerationRate),
+                                                  maxDuration: coast.maxDuration, upTo: coast.maxSpeed * ratio)
+            .map { $0 / ratio }
     }
 
     /// What `flickd check-config`, `flickd doctor` and the daemon's log say about glides that

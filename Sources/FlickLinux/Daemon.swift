@@ -865,6 +865,7 @@ public final class Daemon {
         if engine.output == .touchpad, let speed = GlideSpeedText(source: desktopScrollFactor(for: open),
                                                                   virtual: engine.virtualTouchpadScrollFactor), !speed.same {
             line += "; \(speed.sentence)"
+            if let edge = speed.edge(engine.configuration.resolved(for: identity).configuration) { line += "; \(edge)" }
         }
         return line
     }
@@ -918,7 +919,7 @@ public final class Daemon {
     private func replaceOutput(with mode: OutputMode) {
         guard let current = output else {
             // Not created yet: the new mode's device is, when it is needed.
-            engine.output = mode
+            engine.setOutput(mode, at: now())
             failedOutput = nil
             logger.info("output: \(Self.describe(mode)), created when a touchpad or touchscreen is used")
             return
@@ -937,7 +938,8 @@ public final class Daemon {
         current.close()
         owedLift = nil
         output = replacement
-        engine.output = mode
+        // A glide switched off now ends now, as its report says.
+        engine.setOutput(mode, at: now())
         outputFailing = false
         logger.info("output: \(Self.describe(mode))")
     }

@@ -1154,13 +1154,15 @@ struct GlideSpeedText: Equatable {
     /// The desktop's factor for the real pad and for the virtual one.
     var source: Double
     var virtual: Double
-    /// `Engine.glideSpeedRatio(source:virtual:)`.
+    /// `Engine.glideSpeedRatio(source:virtual:)`: negative when the fingers are turned round,
+    /// 0 when the pad glides nothing.
     var ratio: Double
 
-    /// nil when either factor is unknown, or one the engine takes for unknown (not finite, or
-    /// negative: a hand-edited ScrollFactor=-1, which reverses that pad in KWin).
+    /// nil when either factor is unknown, or one the engine takes for unknown (not finite). A
+    /// negative one (a hand-edited ScrollFactor=-1, which reverses that pad in KWin) turns the
+    /// fingers round where the other pad's is positive.
     init?(source: Double?, virtual: Double?) {
-        guard let source, let virtual, source.isFinite, virtual.isFinite, source >= 0, virtual >= 0 else { return nil }
+        guard let source, let virtual, source.isFinite, virtual.isFinite else { return nil }
         self.source = source
         self.virtual = virtual
         ratio = Engine.glideSpeedRatio(source: source, virtual: virtual)
@@ -1179,21 +1181,45 @@ struct GlideSpeedText: Equatable {
     /// Whether both pads scroll at the same speed: the fingers move as fast as the real ones.
     var same: Bool { ratio == 1 && source == virtual }
 
+    /// Whether the desktop scrolls nothing with the real pad (its factor is 0): its releases
+    /// start no glide.
+    var glidesNothing: Bool { ratio == 0 }
+
+    /// What a pad the desktop scrolls by nothing does.
+    static let nothing = "the desktop scrolls nothing with it, so its releases do not glide"
+
     /// How fast the virtual fingers move against the real ones, and why: `"2.0× as fast, so
     /// that the glide keeps your speed"`; where the ratio was clamped, that the glide then runs
-    /// slower (or faster) than the scrolls.
-    var pace: String {
+    /// slower (or faster) than the scrolls; where one factor is negative, that they are turned
+    /// round (unless `way` is false: the caller says which way they move).
+    func pace(way: Bool) -> String {
         if same { return "as fast as yours" }
-        if !(virtual > 0) { return "at any speed, but the desktop scrolls the virtual touchpad by nothing: glides do not show" }
-        let exact = source / virtual
-        if exact > ratio { return "\(Self.times(ratio)) as fast, the most flickd matches: glides run slower than your scrolls" }
-        if exact < ratio { return "\(Self.times(ratio)) as fast, the least flickd matches: glides run faster than your scrolls" }
-        return "\(Self.times(ratio)) as fast, so that the glide keeps your speed"
+        if virtual == 0 { return "at any speed, but the desktop scrolls the virtual touchpad by nothing: glides do not show" }
+        if glidesNothing { return "not at all: \(Self.nothing)" }
+        let size = abs(ratio), exact = abs(source / virtual)
+        let turned = way && ratio < 0 ? " and turned round (a negative factor reverses one of the pads)" : ""
+        if exact > size { return "\(Self.times(size)) as fast\(turned), the most flickd matches: glides run slower than your scrolls" }
+        if exact < size { return "\(Self.times(size)) as fast\(turned), the least flickd matches: glides run faster than your scrolls" }
+        return "\(Self.times(size)) as fast\(turned), so that the glide keeps your speed"
     }
+
+    /// `pace(way: true)`.
+    var pace: String { pace(way: true) }
 
     /// The daemon's per-pad log clause: `"the desktop scrolls it at 2.0×, flickd virtual
     /// touchpad at 1.0×: the virtual fingers move 2.0× as fast, so that the glide keeps your speed"`.
     var sentence: String {
-        "the desktop scrolls it at \(Self.times(source)), \(VirtualTouchpad.name) at \(Self.times(virtual)): the virtual fingers move \(pace)"
+        let factors = "the desktop scrolls it at \(Self.times(source)), \(VirtualTouchpad.name) at \(Self.times(virtual))"
+        return glidesNothing ? "\(factors): \(Self.nothing)" : "\(factors): the virtual fingers move \(pace)"
+    }
+
+    /// Where the fingers' faster motion runs the glides of this pad's faster releases, under its
+    /// `configuration`, into the edge of the virtual touchpad though `ratio` is not 1 (the
+    /// configuration's own limit, `Configuration.touchpadGlideSpeedLimit()`, is warned of as
+    /// it loads): `"glides from releases faster than 869 mm/s on it stop at the edge of flickd's
+    /// virtual touchpad"`; nil when the ratio is 1 or 0, or every release fits.
+    func edge(_ configuration: Configuration) -> String? {
+        guard ratio != 1, ratio != 0, let limit = configuration.touchpadGlideSpeedLimit(speedRatio: ratio) else { return nil }
+        return "glides from releases faster than \(Int64(limit.rounded(.down))) mm/s on it stop at the edge of flickd's virtual touchpad"
     }
 }

@@ -923,8 +923,16 @@ public struct Doctor {
             detail += "; \(node.devnode) \(QuotedText.quoted(node.name)) scrolls \(words(natural))"
             if let speed, !speed.same { detail += " at \(GlideSpeedText.times(speed.source))" }
             detail += ": "
-            detail += natural == virtual ? "the virtual fingers move as yours did" : "the virtual fingers move against yours, so the glide keeps your direction"
-            if let speed, !speed.same { detail += natural == virtual ? ", \(speed.pace)" : ", and \(speed.pace)" }
+            if let speed, speed.glidesNothing {
+                detail += GlideSpeedText.nothing
+                continue
+            }
+            // A negative factor on one of the two pads turns the fingers round once more.
+            let turned = (speed?.ratio ?? 1) < 0
+            let against = (natural != virtual) != turned
+            detail += against ? "the virtual fingers move against yours\(turned ? " (a negative factor reverses one of the pads)" : ""), so the glide keeps your direction"
+                              : "the virtual fingers move as yours did"
+            if let speed, !speed.same { detail += (against ? ", and " : ", ") + speed.pace(way: false) }
         }
         if speedsRead { return detail }
         // A speed the desktop keeps per device that flickd cannot read (the synaptics X driver's

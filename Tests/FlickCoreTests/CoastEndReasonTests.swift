@@ -81,4 +81,41 @@ import FlickFingerStories
         let end = cut.release + VirtualFingers.framePeriod - VirtualFingers.lead + .milliseconds(300)
         #expect(cut.end >= end && cut.end - end <= VirtualFingers.framePeriod, "ended \(cut.end), cut at \(end)")
     }
+
+    /// The daemon switches the output on a reload (`Daemon.replaceOutput`) while a glide runs:
+    /// the touchpad output's coast is bookkeeping that is never ticked, so its own last tick
+    /// is the release. The end is reported when the switch came.
+    @Test("a touchpad glide switched to the wheel 500 ms after its release ends then, as reconfigured")
+    func outputSwitchedMidGlideEndsThen() throws {
+        for told in [true, false] {
+            let script = FingerScript(description: TouchpadOutputTests.touchpad)
+            script.engine.output = .touchpad
+            script.down(Vector(x: 40, y: 10), Vector(x: 60, y: 10))
+            script.move(by: Vector(x: 0, y: 40), over: .milliseconds(100))
+            script.advance(to: script.now + script.frameInterval)
+            script.lift()
+            let release = script.now
+            script.wait(.milliseconds(500))
+            #expect(script.engine.isCoasting, "still gliding 500 ms on")
+            if told {
+                script.engine.setOutput(.wheel, at: script.now)
+            } else {
+                // Set without a time: at the last tick (the script ticks every deadline up to now).
+                script.engine.output = .wheel
+            }
+            #expect(!script.engine.isCoasting)
+            let ends = script.reports.compactMap { report -> (Instant, StopReason)? in
+                if case .coastEnded(let time, let reason, _) = report { return (time, reason) }
+                return nil
+            }
+            let end = try #require(ends.first)
+            #expect(ends.count == 1 && end.1 == .reconfigured, "\(ends)")
+            let after = end.0 - release
+            if told {
+                #expect(end.0 == script.now, "ended \(after) after the release, switched 500 ms after it")
+            } else {
+                #expect(after > .milliseconds(480) && end.0 <= script.now, "ended \(after) after the release")
+            }
+        }
+    }
 }

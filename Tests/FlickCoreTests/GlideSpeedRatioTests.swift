@@ -60,18 +60,105 @@ import FlickTestSupport
         #expect(abs(both.travel.y - plain.travel.y) < 1e-9)
     }
 
-    @Test("the ratio is kept within 0.1–10×; a factor that is unknown, negative or not finite, or a virtual pad at 0, leaves 1")
+    @Test("the ratio's size is kept within 0.1–10×, its sign the factors'; a real pad at 0 gives 0; a factor unknown or not finite, or a virtual pad at 0, leaves 1")
     func ratioIsClamped() {
         #expect(Engine.glideSpeedRatio(source: 2, virtual: 1) == 2)
         #expect(Engine.glideSpeedRatio(source: 0.5, virtual: 2) == 0.25)
         #expect(Engine.glideSpeedRatio(source: 100, virtual: 1) == 10)
-        #expect(Engine.glideSpeedRatio(source: 0, virtual: 1) == 0.1)
+        #expect(Engine.glideSpeedRatio(source: 0.001, virtual: 1) == 0.1)
+        #expect(Engine.glideSpeedRatio(source: 0, virtual: 1) == 0)
+        #expect(Engine.glideSpeedRatio(source: -0.0, virtual: 1) == 0)
         #expect(Engine.glideSpeedRatio(source: 1, virtual: 0) == 1)
-        #expect(Engine.glideSpeedRatio(source: -1, virtual: 1) == 1)
+        #expect(Engine.glideSpeedRatio(source: -1, virtual: 1) == -1)
+        #expect(Engine.glideSpeedRatio(source: -2, virtual: -1) == 2)
+        #expect(Engine.glideSpeedRatio(source: 1, virtual: -2) == -0.5)
+        #expect(Engine.glideSpeedRatio(source: -100, virtual: 1) == -10)
         #expect(Engine.glideSpeedRatio(source: .nan, virtual: 1) == 1)
         #expect(Engine.glideSpeedRatio(source: 1, virtual: .infinity) == 1)
         #expect(Engine.glideSpeedRatio(source: nil, virtual: 1) == 1)
         #expect(Engine.glideSpeedRatio(source: 1, virtual: nil) == 1)
+    }
+
+    /// sway's `scroll_factor 0` (KWin's `ScrollFactor=0`) on the real pad: the user's own
+    /// scrolls on it move nothing, so its flicks glide nothing either: no fingers land, and the
+    /// release says why. The wheel output, a mouse's wheel to the desktop, is not scaled.
+    @Test("the real pad at factor 0: no fingers land on the virtual pad, the release reports why; the wheel output still coasts")
+    func aPadThatScrollsNothingGlidesNothing() throws {
+        let pad = Self.glide(source: 0, virtual: 1)
+        #expect(pad.frames.isEmpty, "no fingers land: \(pad.actions)")
+        #expect(pad.script.coasts.isEmpty && pad.script.coastEndReasons.isEmpty)
+        #expect(pad.script.noCoastReasons == [.scrollsNothing], "\(pad.script.noCoastReasons)")
+        #expect(!pad.script.engine.isCoasting && !pad.script.engine.hasFingersDown)
+        // A glide of another device's running then goes on: only this release starts nothing.
+        let wheel = TouchpadOutputTests.Pad()
+        wheel.script.engine.output = .wheel
+        wheel.script.engine.setDesktopScrollFactor(0, for: wheel.script.device)
+        wheel.flick(Vector(x: 0, y: 20))
+        wheel.script.wait(.seconds(8))
+        #expect(wheel.script.coasts.count == 1 && wheel.script.verticalTotal != 0)
+    }
+
+    /// KWin's `ScrollFactor=-1` reverses that pad's scrolls: the content went the other way
+    /// from its fingers, so the virtual fingers move the other way too (the virtual pad at 1),
+    /// as far; with both pads at -1 the desktop reverses both alike.
+    @Test("a negative factor on one pad turns the fingers round, as far; on both, as plain", arguments: [false, true])
+    func aNegativeFactorTurnsTheFingersRound(natural: Bool) throws {
+        func glide(source: Double?, virtual: Double?) -> TouchpadOutputTests.Pad {
+            let pad = TouchpadOutputTests.Pad()
+            pad.script.engine.desktopNaturalScrolling = natural
+            pad.script.engine.setDesktopScrollFactor(source, for: pad.script.device)
+            pad.script.engine.virtualTouchpadScrollFactor = virtual
+            pad.flick(Vector(x: 0, y: 20))
+            pad.script.wait(.seconds(8))
+            return pad
+        }
+        let plain = glide(source: 1, virtual: 1)
+        #expect(plain.travel.y > 70, "down, as the real fingers: \(plain.travel)")
+        let reversed = glide(source: -1, virtual: 1)
+        #expect(abs(reversed.travel.y + plain.travel.y) < 1e-6, "up, as far: \(reversed.travel) vs \(plain.travel)")
+        #expect(reversed.actions == [.land, .move, .lift] && reversed.script.coastEndReasons == [.finished])
+        let virtualReversed = glide(source: 1, virtual: -1)
+        #expect(abs(virtualReversed.travel.y + plain.travel.y) < 1e-6, "\(virtualReversed.travel)")
+        let both = glide(source: -1, virtual: -1)
+        #expect(abs(both.travel.y - plain.travel.y) < 1e-9, "\(both.travel) vs \(plain.travel)")
+        // Against a virtual pad that scrolls the other way round too, the two turns cancel.
+        let again = TouchpadOutputTests.Pad()
+        again.script.engine.desktopNaturalScrolling = natural
+        again.script.engine.virtualTouchpadNaturalScrolling = !natural
+        again.script.engine.setDesktopScrollFactor(-1, for: again.script.device)
+        again.script.engine.virtualTouchpadScrollFactor = 1
+        again.flick(Vector(x: 0, y: 20))
+        again.script.wait(.seconds(8))
+        #expect(abs(again.travel.y - plain.travel.y) < 1e-9, "\(again.travel) vs \(plain.travel)")
+    }
+
+    /// A touchscreen's content followed the finger at no pad's factor: a pad at 1 against the
+    /// virtual pad's own. KWin giving flickd's virtual touchpad ScrollFactor=2 (its own group,
+    /// or the defaults group) would otherwise double every touchscreen glide.
+    @Test("a touchscreen's glide counts as a pad at 1: the virtual pad at 2 halves the fingers' travel", arguments: [2.0, 0.5])
+    func aTouchscreenCountsAsAPadAtOne(virtual: Double) throws {
+        func swipe(virtual: Double?) throws -> (travel: Double, velocity: Double) {
+            var configuration = Configuration()
+            configuration.touchscreen.enabled = true
+            let screen = TouchpadOutputTests.Pad(TouchpadOutputTests.touchscreen, configuration: configuration)
+            screen.script.engine.virtualTouchpadScrollFactor = virtual
+            screen.swipe(Vector(x: 0, y: 20))
+            screen.script.wait(.seconds(8))
+            let plan = try #require(screen.script.coasts.first)
+            #expect(screen.actions == [.land, .move, .lift])
+            return (abs(screen.travel.y), abs(plan.velocity.y))
+        }
+        let plain = try swipe(virtual: nil)
+        let atOne = try swipe(virtual: 1)
+        #expect(abs(atOne.travel - plain.travel) < 1e-9)
+        let scaled = try swipe(virtual: virtual)
+        #expect(scaled.velocity == plain.velocity, "the release is the same")
+        let k = Deceleration(ratePerMillisecond: 0.998).decayPerSecond
+        let one = plain.travel - VirtualFingers.makeUp(speed: plain.velocity)
+        let ratio = 1 / virtual
+        let other = scaled.travel - VirtualFingers.makeUp(speed: ratio * plain.velocity)
+        #expect(abs(one - plain.velocity / k) < 0.1, "\(one)")
+        #expect(abs(other - ratio * plain.velocity / k) < 0.1, "\(other) vs \(ratio * plain.velocity / k)")
     }
 
     /// A fast flick (about 1000 mm/s) at ten times the virtual pad's speed: 10 000 mm/s wanted.

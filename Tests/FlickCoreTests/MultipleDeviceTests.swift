@@ -158,6 +158,7 @@ import FlickTestSupport
         faster.coast.decelerationRate = 0.99
         pad.engine.apply(faster, at: pad.now)
         #expect(!pad.engine.isCoasting)
+        #expect(pad.coastEndReasons == [.reconfigured], "\(pad.coastEndReasons)")
         #expect(pad.engine.configuration == faster)
     }
 }

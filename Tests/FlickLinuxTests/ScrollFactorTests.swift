@@ -114,13 +114,45 @@ import Testing
         #expect(GlideSpeedText.times(0.05) == "0.05×")
         #expect(GlideSpeedText(source: 2, virtual: nil) == nil)
         // A factor the engine takes for unknown (the glide is not scaled) is not described as a pace.
-        #expect(GlideSpeedText(source: -1, virtual: 1) == nil)
         #expect(GlideSpeedText(source: 2, virtual: .nan) == nil)
         #expect(GlideSpeedText(source: 2, virtual: 1)?.sentence
                 == "the desktop scrolls it at 2.0×, flickd virtual touchpad at 1.0×: the virtual fingers move 2.0× as fast, so that the glide keeps your speed")
         #expect(GlideSpeedText(source: 50, virtual: 1)?.pace == "10.0× as fast, the most flickd matches: glides run slower than your scrolls")
-        #expect(GlideSpeedText(source: 0, virtual: 1)?.pace == "0.1× as fast, the least flickd matches: glides run faster than your scrolls")
+        #expect(GlideSpeedText(source: 0.01, virtual: 1)?.pace == "0.1× as fast, the least flickd matches: glides run faster than your scrolls")
         #expect(GlideSpeedText(source: 1, virtual: 1)?.same == true)
+        // A pad the desktop scrolls by nothing glides nothing; one whose factor is negative
+        // (KWin's ScrollFactor=-1 reverses it) has its fingers turned round.
+        #expect(GlideSpeedText(source: 0, virtual: 1)?.sentence
+                == "the desktop scrolls it at 0.0×, flickd virtual touchpad at 1.0×: the desktop scrolls nothing with it, so its releases do not glide")
+        #expect(GlideSpeedText(source: -1, virtual: 1)?.sentence
+                == "the desktop scrolls it at -1.0×, flickd virtual touchpad at 1.0×: the virtual fingers move 1.0× as fast and turned round (a negative factor reverses one of the pads), so that the glide keeps your speed")
+        #expect(GlideSpeedText(source: -1, virtual: -1)?.same == true)
+    }
+
+    /// At twice the virtual pad's speed the fingers move twice as fast as the release: with the
+    /// defaults (0.998, up to 1500 mm/s, which all fit at 1×) releases over about 869 mm/s take
+    /// them to the pad's edge. Said where the ratio is not 1; the configuration's own limit is
+    /// warned of as it loads.
+    @Test func glidesThatTheRatioRunsIntoTheEdgeAreSaid() throws {
+        let defaults = Configuration()
+        #expect(defaults.touchpadGlideSpeedLimit() == nil)
+        let doubled = try #require(defaults.touchpadGlideSpeedLimit(speedRatio: 2))
+        #expect(abs(doubled - 869) < 2, "\(doubled)")
+        #expect(defaults.touchpadGlideSpeedLimit(speedRatio: -2) == doubled, "turned round, as far")
+        #expect(defaults.touchpadGlideSpeedLimit(speedRatio: 0) == nil)
+        #expect(GlideSpeedText(source: 2, virtual: 1)?.edge(defaults)
+                == "glides from releases faster than \(Int64(doubled.rounded(.down))) mm/s on it stop at the edge of flickd's virtual touchpad")
+        #expect(GlideSpeedText(source: 1, virtual: 2)?.edge(defaults) == nil, "half as fast: every release fits")
+        #expect(GlideSpeedText(source: 0, virtual: 1)?.edge(defaults) == nil, "no glide")
+        // A configuration whose own glides outrun the pad (0.999: over about 874 mm/s): at 0.6×
+        // releases up to 874 / 0.6 fit, at 0.5× every one up to coast.max_speed = 1500 mm/s.
+        var long = Configuration()
+        long.coast.decelerationRate = 0.999
+        let own = try #require(long.touchpadGlideSpeedLimit())
+        let slower = try #require(long.touchpadGlideSpeedLimit(speedRatio: 0.6))
+        #expect(abs(slower - own / 0.6) < 1e-6, "\(slower) vs \(own)")
+        #expect(long.touchpadGlideSpeedLimit(speedRatio: 0.5) == nil)
+        #expect(GlideSpeedText(source: 2, virtual: 2)?.edge(long) == nil, "the same speed: the warning's")
     }
 }
 
@@ -137,7 +169,33 @@ extension DaemonDeviceTests {
         let name = try #require(source.descriptions[pad.devnode]?.name)
         let (line, engine) = try DaemonDeviceTests.padLine(source, kcminputrc: "[Libinput][1739][1][\(name)]\nScrollFactor=2\n")
         #expect(engine.virtualTouchpadScrollFactor == 1)
-        #expect(line.hasSuffix("; the desktop scrolls it at 2.0×, flickd virtual touchpad at 1.0×: the virtual fingers move 2.0× as fast, so that the glide keeps your speed"),
+        // At 2× the default settings' faster releases (up to coast.max_speed = 1500 mm/s, which
+        // all fit at 1×) stop at the edge of the virtual pad: the line says from what speed.
+        let limit = try #require(engine.configuration.touchpadGlideSpeedLimit(speedRatio: 2))
+        #expect(line.hasSuffix("; the desktop scrolls it at 2.0×, flickd virtual touchpad at 1.0×: the virtual fingers move 2.0× as fast, so that the glide keeps your speed; glides from releases faster than \(Int64(limit.rounded(.down))) mm/s on it stop at the edge of flickd's virtual touchpad"),
                 "\(line)")
+    }
+}
+
+extension ScrollFactorTests {
+    /// `flickd doctor` on KDE Plasma under Wayland, the real pad's group as `group` says:
+    /// the output check's detail.
+    static func doctorSays(_ group: String) throws -> String {
+        var system = FakeSystem()
+        let sysfs = "/sys/devices/platform/i8042/serio1/input/input5/event4/device/id/"
+        system.fileContents[sysfs + "vendor"] = "0002\n"
+        system.fileContents[sysfs + "product"] = "0007\n"
+        let kcminputrc = "[Libinput][2][7][SynPS/2 Synaptics TouchPad]\nNaturalScroll=false\n" + group
+        system.desktop = DesktopSettings.Answer(false, "KDE kcminputrc",
+                                                perDevice: PerDeviceNaturalScrolling(kcminputrc: kcminputrc, file: "kcminputrc"))
+        return try system.checks().one("output").detail
+    }
+
+    /// What doctor says of a pad at 0 (it glides nothing) and at -1 (the fingers turned round).
+    @Test func doctorSaysWhereTheRatioTakesTheGlide() throws {
+        let nothing = try Self.doctorSays("ScrollFactor=0\n")
+        #expect(nothing.hasSuffix("scrolls traditional at 0.0×: the desktop scrolls nothing with it, so its releases do not glide"), "\(nothing)")
+        let reversed = try Self.doctorSays("ScrollFactor=-1\n")
+        #expect(reversed.hasSuffix("scrolls traditional at -1.0×: the virtual fingers move against yours (a negative factor reverses one of the pads), so the glide keeps your direction, and 1.0× as fast, so that the glide keeps your speed"), "\(reversed)")
     }
 }
