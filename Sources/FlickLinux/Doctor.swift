@@ -933,6 +933,8 @@ public struct Doctor {
             detail += against ? "the virtual fingers move against yours\(turned ? " (a negative factor reverses one of the pads)" : ""), so the glide keeps your direction"
                               : "the virtual fingers move as yours did"
             if let speed, !speed.same { detail += (against ? ", and " : ", ") + speed.pace(way: false) }
+            // Faster fingers reach the virtual pad's edge sooner: from what release, as the daemon logs it.
+            if let speed, let edge = speed.edge(configuration.resolved(for: identity).configuration) { detail += " (\(edge))" }
         }
         if speedsRead { return detail }
         // A speed the desktop keeps per device that flickd cannot read (the synaptics X driver's

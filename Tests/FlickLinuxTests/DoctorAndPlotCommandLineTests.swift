@@ -215,7 +215,7 @@ import Testing
         let doubled = try system.checks().one("output")
         #expect(doubled.status == .ok, "\(doubled.text)")
         #expect(doubled.detail.contains("(kcminputrc) and scrolls it traditional at 1.0×"), "\(doubled.text)")
-        #expect(doubled.detail.hasSuffix("; /dev/input/event4 \"SynPS/2 Synaptics TouchPad\" scrolls traditional at 2.0×: the virtual fingers move as yours did, 2.0× as fast, so that the glide keeps your speed"),
+        #expect(doubled.detail.hasSuffix("; /dev/input/event4 \"SynPS/2 Synaptics TouchPad\" scrolls traditional at 2.0×: the virtual fingers move as yours did, 2.0× as fast, so that the glide keeps your speed (glides from releases faster than 869 mm/s on it stop at the edge of flickd's virtual touchpad)"),
                 "\(doubled.text)")
         #expect(!doubled.detail.contains("give \"flickd virtual touchpad\" your touchpad's"), "the speed is matched, not left to the user")
         // The same speed on both (KWin's defaults group): nothing to match, nothing said of it.
@@ -228,7 +228,7 @@ import Testing
         let far = "[Libinput][2][7][SynPS/2 Synaptics TouchPad]\nScrollFactor=20\n"
         system.desktop?.perDevice = PerDeviceNaturalScrolling(kcminputrc: far, file: "kcminputrc")
         let clamped = try system.checks().one("output")
-        #expect(clamped.detail.hasSuffix("scrolls traditional at 20.0×: the virtual fingers move as yours did, 10.0× as fast, the most flickd matches: glides run slower than your scrolls"), "\(clamped.text)")
+        #expect(clamped.detail.hasSuffix("scrolls traditional at 20.0×: the virtual fingers move as yours did, 10.0× as fast, the most flickd matches: glides run slower than your scrolls (glides from releases faster than 173 mm/s on it stop at the edge of flickd's virtual touchpad)"), "\(clamped.text)")
     }
 
     /// KDE Plasma on Wayland with no group for the pad: KWin leaves it at libinput's default,
