@@ -144,7 +144,8 @@ public struct LibinputQuirks: Sendable {
     /// libinput ships use (`Grammar.releases`).
     public let grammarRelease: String
 
-    /// The quirks of this machine's libinput. Files that cannot be read count as absent.
+    /// The quirks of this machine's libinput. Only a file that does not exist (ENOENT: no
+    /// override file) counts as absent; one that cannot be read is a problem, as in libinput.
     public static func system() -> LibinputQuirks {
         var paths: [String] = []
         var found = glob_t()
@@ -155,12 +156,35 @@ public struct LibinputQuirks: Sendable {
         }
         globfree(&found)
         paths.append(overridesFile)
-        let files = paths.compactMap { path in (try? TextFile.read(path)).map { (path, $0) } }
         let compatible = (try? TextFile.read("/sys/firmware/devicetree/base/compatible")) ?? ""
-        return LibinputQuirks(
-            files: files,
-            dmiModalias: ((try? TextFile.read("/sys/class/dmi/id/modalias")) ?? "").trimmingWhitespace,
-            deviceTree: String(compatible.split(separator: "\0", omittingEmptySubsequences: true).first ?? ""))
+        return reading(paths,
+                       dmiModalias: ((try? TextFile.read("/sys/class/dmi/id/modalias")) ?? "").trimmingWhitespace,
+                       deviceTree: String(compatible.split(separator: "\0", omittingEmptySubsequences: true).first ?? ""))
+    }
+
+    /// The quirks of the files at `paths` (in libinput's order), each read with `read`.
+    ///
+    /// libinput's `parse_file` takes a file that does not exist (ENOENT) for none: the override
+    /// file is optional. Any other failure (EACCES on a local-overrides.quirks of mode 0600, a
+    /// directory named `*.quirks`, which libinput opens and then reads as an empty file) makes
+    /// it refuse every quirk: here a problem, which leaves no hint and no model in force.
+    static func reading(_ paths: [String], dmiModalias: String = "", deviceTree: String = "",
+                        with read: (String) -> Result<String, SystemError> = { path in
+                            Result { () throws(SystemError) in try TextFile.read(path) }
+                        }) -> LibinputQuirks {
+        var files: [(path: String, text: String)] = []
+        var unreadable: [QuirksProblem] = []
+        for path in paths {
+            switch read(path) {
+            case .success(let text): files.append((path, text))
+            case .failure(let error) where error.errno == ENOENT: continue
+            case .failure(let error):
+                let reason = error.errno == EISDIR ? "is a directory, which libinput reads as an empty file"
+                                                   : "cannot be read (\(error.reason))"
+                unreadable.append(QuirksProblem(path: path, line: nil, reason: reason))
+            }
+        }
+        return LibinputQuirks(files: files, unreadable: unreadable, dmiModalias: dmiModalias, deviceTree: deviceTree)
     }
 
     /// Quirks read from `files` (path and text, in the order libinput reads them: its data
@@ -168,6 +192,12 @@ public struct LibinputQuirks: Sendable {
     /// administrator's; every other one is taken as shipped with libinput, and chooses the
     /// grammar.
     public init(files: [(path: String, text: String)], dmiModalias: String = "", deviceTree: String = "") {
+        self.init(files: files, unreadable: [], dmiModalias: dmiModalias, deviceTree: deviceTree)
+    }
+
+    /// Quirks read from `files`, where the files `unreadable` could not be read (`reading`):
+    /// with any, libinput uses no quirk, nor do these.
+    init(files: [(path: String, text: String)], unreadable: [QuirksProblem], dmiModalias: String, deviceTree: String) {
         self.dmiModalias = dmiModalias
         self.deviceTree = deviceTree
         let shipped = files.filter { $0.path != Self.overridesFile }
@@ -230,6 +260,7 @@ public struct LibinputQuirks: Sendable {
         if shipped.isEmpty && !files.isEmpty {
             problems.append(QuirksProblem(path: Self.dataDirectory, line: nil, reason: "no .quirks files").description)
         }
+        problems += unreadable.map(\.description)
         self.problems = problems
         self.sections = problems.isEmpty ? sections : []
         self.grammarRelease = grammar.release

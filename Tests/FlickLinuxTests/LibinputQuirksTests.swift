@@ -1,4 +1,5 @@
 import FlickCore
+import Glibc
 import Testing
 @testable import FlickLinux
 
@@ -338,6 +339,35 @@ struct LibinputQuirksTests {
         #expect(hint?.source == "local-overrides.quirks [My pad] AttrResolutionHint=40x40")
         #expect(quirks.applied(to: Self.pad("The Last Pad"), kind: .touchpad).1?.value == .size(width: 100, height: 55))
         #expect(quirks.applied(to: Self.pad("Some Pad"), kind: .touchpad).1 == nil)
+    }
+
+    /// libinput takes only a file that does not exist for none (the override file is
+    /// optional); any other file it cannot read makes it refuse every quirk. flickd left an
+    /// unreadable file out and kept the rest: a local-overrides.quirks of mode 0600 (EACCES), or
+    /// a directory named `*.quirks`, still gave an Elantech pad libinput's hint, which libinput
+    /// itself then ran without.
+    @Test func aQuirksFileThatCannotBeReadCostsEveryQuirkAsInLibinput() {
+        let shipped = "/usr/share/libinput/30-vendor-elantech.quirks"
+        let overrides = LibinputQuirks.overridesFile
+        func quirks(_ failing: [String: Int32]) -> LibinputQuirks {
+            LibinputQuirks.reading([shipped, "/usr/share/libinput/50-mine.quirks", overrides]) { path in
+                if let errno = failing[path] { return .failure(SystemError(errno: errno, call: "open", path: path)) }
+                return path == shipped ? .success(Self.elantech) : .failure(SystemError(errno: ENOENT, call: "open", path: path))
+            }
+        }
+        let absent = quirks([:])
+        #expect(absent.problems == [], "no override file, and a data file removed since the listing: none")
+        #expect(absent.applied(to: Self.pad("ETPS/2 Elantech Touchpad"), kind: .touchpad).1?.value == .resolution(x: 31, y: 31))
+
+        let private0600 = quirks([overrides: EACCES])
+        #expect(private0600.problems == ["\(overrides): cannot be read (Permission denied); libinput then uses none of its quirks, nor does flickd"],
+                "\(private0600.problems)")
+        #expect(private0600.applied(to: Self.pad("ETPS/2 Elantech Touchpad"), kind: .touchpad).1 == nil, "libinput's guess, not a hint")
+
+        let directory = quirks(["/usr/share/libinput/50-mine.quirks": EISDIR])
+        #expect(directory.problems.count == 1 && directory.problems[0].hasPrefix("/usr/share/libinput/50-mine.quirks: is a directory"),
+                "\(directory.problems)")
+        #expect(directory.applied(to: Self.pad("ETPS/2 Elantech Touchpad"), kind: .touchpad).1 == nil)
     }
 
     /// This machine's libinput files, where libinput is installed: its Elantech section is read.
