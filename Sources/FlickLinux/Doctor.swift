@@ -13,6 +13,11 @@ public protocol SystemProbe {
     func uinputAccess() -> SystemError?
     /// Nil when `path` opens read-only; else why not.
     func readAccess(_ path: String) -> SystemError?
+    /// The group through which this user reads `path` (a touch device's node): the file's
+    /// group, where neither its others' bits, its owner's (this user's file) nor an ACL entry
+    /// for this user (udev's uaccess) lets the user read it; nil where no group is needed, or
+    /// where that cannot be told.
+    func readingGroup(_ path: String) -> UInt32?
     /// The evdev nodes udev knows of.
     func inputNodes() -> [InputNode]
     /// The real user, from the account database; nil when it has no entry.
@@ -114,8 +119,28 @@ public struct LiveSystem: SystemProbe {
         return nil
     }
 
+    public func readingGroup(_ path: String) -> UInt32? {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IROTH == 0, status.st_uid != getuid() else { return nil }
+        if let acl = Self.accessACL(path), Doctor.aclLetsRead(acl, uid: getuid()) { return nil }
+        // With an ACL the group bits are its mask: the file's group reads through it, at most.
+        return status.st_mode & S_IRGRP != 0 ? status.st_gid : nil
+    }
+
     public func inputNodes() -> [InputNode] {
         (try? DeviceMonitor())?.inputNodes() ?? []
+    }
+
+    /// The `system.posix_acl_access` attribute of `path` (where udev's uaccess puts the seat
+    /// user's entry); nil without one. getxattr is libc's, but Swift's Glibc module leaves
+    /// sys/xattr.h out: it is looked up by name.
+    private static func accessACL(_ path: String) -> [UInt8]? {
+        typealias GetXattr = @convention(c) (UnsafePointer<CChar>, UnsafePointer<CChar>, UnsafeMutableRawPointer?, Int) -> Int
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "getxattr") else { return nil }
+        let getxattr = unsafeBitCast(symbol, to: GetXattr.self)
+        var bytes = [UInt8](repeating: 0, count: 1024)
+        let size = bytes.withUnsafeMutableBytes { getxattr(path, "system.posix_acl_access", $0.baseAddress, $0.count) }
+        return size > 0 ? Array(bytes[..<size]) : nil
     }
 
     public func currentUser() -> UserAccount? {
@@ -247,6 +272,16 @@ public struct Doctor {
         public static let enableService = "systemctl --user enable --now flickd"
         /// Says why the service stopped, where starting it again would only fail again.
         public static let readJournal = "journalctl --user -u flickd -e"
+        /// Starts a failed service again, past the start limit systemd stopped it at.
+        public static let restartFailed = "systemctl --user reset-failed flickd && systemctl --user restart flickd"
+        /// Starts the service in a session that does not start graphical-session.target, now
+        /// and at every login (README, "Running as a service").
+        public static let startWithSession =
+            "systemctl --user start flickd, and add that command to your session's startup (its autostart programs, ~/.xinitrc before the window manager, or an exec line in i3's or sway's config)"
+        /// Restarts the systemd user manager, which keeps the groups it started with: it
+        /// outlives a quick logout (logind's UserStopDelaySec, 10 s) and, with lingering on, every logout.
+        public static let restartUserManager =
+            "log out of every session, wait 10 seconds for the systemd user manager to stop, and log back in; or reboot (the only way where lingering keeps the manager running: Linger=yes in `loginctl show-user $USER`)"
         /// Starts the kernel installed since boot, where the running one's modules are gone.
         public static let reboot = "reboot (into the kernel installed since boot, whose modules are there)"
     }
@@ -287,6 +322,7 @@ public struct Doctor {
         if let seat = seatCheck(user: user) { checks.append(seat) }
         let service = serviceEnvironment()
         if let service {
+            if let groups = serviceGroups(service, touch: touch, user: user) { checks.append(groups) }
             checks.append(serviceDesktop(service))
             if let display = serviceDisplay(service) { checks.append(display) }
         }
@@ -596,9 +632,11 @@ public struct Doctor {
 
     // MARK: Service
 
-    /// `systemctl --user is-enabled` answers meaning the unit starts with the user manager.
-    private static let enabledStates: Set<String> = ["enabled", "enabled-runtime", "static", "alias", "indirect",
-                                                     "generated", "transient", "linked", "linked-runtime"]
+    /// `systemctl --user is-enabled` answers meaning the unit starts with the user manager at
+    /// every login. Not "enabled-runtime" nor "linked-runtime" (links in /run, gone at the
+    /// next boot), "linked" (the unit file linked in, not enabled) nor "indirect" (not enabled
+    /// itself): with those a running flickd does not start at the next login.
+    private static let enabledStates: Set<String> = ["enabled", "static", "alias", "generated", "transient"]
 
     private func service() -> Check {
         let title = "flickd service"
@@ -609,7 +647,11 @@ public struct Doctor {
         let active = probe.run(["systemctl", "--user", "is-active", "flickd"])
         let enabledWord = Self.firstLine(enabled.output)
         let activeWord = active.map { Self.firstLine($0.output) } ?? ""
-        let notInstalled = enabledWord == "not-found" || enabled.output.containsText("No such file or directory")
+        // systemd before 253 says a missing unit in words on stderr: "Failed to get unit file
+        // state for flickd.service: No such file or directory". Not "Failed to connect to bus:
+        // No such file or directory" (no bus socket in XDG_RUNTIME_DIR), which says nothing of it.
+        let notInstalled = enabledWord == "not-found"
+            || (enabled.output.containsText("Failed to get unit file state") && enabled.output.containsText("No such file or directory"))
         if let noManager = [enabled, active].compactMap({ $0 }).first(where: { Self.lacksUserManager($0.output) }) {
             let unit = notInstalled ? "; flickd.service is not installed either (scripts/install installs it)" : ""
             return Check(title: title, status: .warning,
@@ -629,9 +671,11 @@ public struct Doctor {
         case (true, "active"):
             return Check(title: title, status: .ok, detail: "enabled and running")
         case (_, "failed"):
+            // A restart before the cause is fixed fails as it did, and right after the unit's
+            // start limit (StartLimitBurst=5 in 60 s) systemd refuses it until reset-failed.
             return Check(title: title, status: .failure,
-                         detail: "\(isEnabled ? "enabled" : "not enabled") and failed: `journalctl --user -u flickd -e` says why",
-                         fix: "systemctl --user restart flickd" + (isEnabled ? "" : " && systemctl --user enable flickd"))
+                         detail: "\(isEnabled ? "enabled" : "not enabled") and failed: `\(Fix.readJournal)` says why; once that is fixed, `\(Fix.restartFailed)` starts it again (reset-failed clears the start limit systemd stops at after 5 failed starts in a minute)",
+                         fix: Fix.readJournal + ", then: \(Fix.restartFailed)" + (isEnabled ? "" : " && systemctl --user enable flickd"))
         case (_, "activating"):
             // Between Restart=on-failure's tries (the unit's RestartSec) systemd says
             // "activating" too, sub-state auto-restart: starting it again would fail as it did;
@@ -645,9 +689,21 @@ public struct Doctor {
                          detail: "\(isEnabled ? "enabled" : "not enabled") and activating: systemd is starting it, or restarting it after it failed (Restart=on-failure, up to its start limit); `\(Fix.readJournal)` says why it stopped",
                          fix: Fix.readJournal + (isEnabled ? "" : ", then: systemctl --user enable flickd"))
         case (false, "active"):
+            let word = enabledWord.isEmpty || enabledWord == "disabled" ? "" : " (\(enabledWord))"
             return Check(title: title, status: .warning,
-                         detail: "running but not enabled: it will not start at the next login",
+                         detail: "running but not enabled\(word): it will not start at the next login",
                          fix: "systemctl --user enable flickd")
+        case (true, "inactive"):
+            // The unit is WantedBy=graphical-session.target: a session that never starts the
+            // target (Xfce on Debian 12, i3, startx, sway without its systemd integration)
+            // never starts flickd, and `enable --now` would last this session only.
+            let target = probe.run(["systemctl", "--user", "is-active", "graphical-session.target"]).map { Self.firstLine($0.output) }
+            if let target, !target.isEmpty, target != "active", !target.containsText("Failed") {
+                return Check(title: title, status: .failure,
+                             detail: "enabled, inactive: this session does not start graphical-session.target (\(target)), which starts flickd (its unit is WantedBy= it), so flickd starts at no login; have the session's startup start it",
+                             fix: Fix.startWithSession)
+            }
+            return Check(title: title, status: .failure, detail: "enabled, inactive", fix: Fix.enableService)
         default:
             let state = activeWord.isEmpty ? "not running" : activeWord
             return Check(title: title, status: .failure,
@@ -658,7 +714,7 @@ public struct Doctor {
 
     /// A process id, its environment's variables, and the file its `--config` names (an
     /// absolute path; nil without one).
-    private typealias ServiceEnvironment = (pid: Int, variables: [Substring: Substring], configFile: String?)
+    private typealias ServiceEnvironment = (pid: Int, variables: [Substring: Substring], configFile: String?, groups: [UInt32]?)
 
     /// The running service's process id, environment (its `/proc/PID/environ`, the PID from
     /// systemd) and `--config` (its `/proc/PID/cmdline`, a relative file joined to its working
@@ -687,7 +743,38 @@ public struct Doctor {
                 configFile = (base.hasSuffix("/") ? base : base + "/") + file
             }
         }
-        return (pid, variables, configFile)
+        // The groups it runs with: its user manager's, from when that started.
+        var groups: [UInt32]?
+        if case .success(let status) = probe.readFile("/proc/\(pid)/status") { groups = Self.statusGroups(status) }
+        return (pid, variables, configFile, groups)
+    }
+
+    /// Whether the running service has the group through which the touch devices readable
+    /// here are read (the input group, mostly). A user added with usermod who logs in again
+    /// quickly gets it in the new session, doctor's too, but the systemd user manager, which
+    /// outlives a quick logout (UserStopDelaySec, 10 s) or any logout (lingering), keeps the
+    /// groups it started with, and so does every flickd it starts: it logs "cannot open". nil
+    /// where no touch device needs a group, where the service's groups cannot be read, or for root.
+    private func serviceGroups(_ service: ServiceEnvironment, touch: TouchDevices, user: UserAccount?) -> Check? {
+        guard let groups = service.groups, user?.uid != 0 else { return nil }
+        let title = "service groups"
+        let readable = touch.nodes.filter { $0.error == nil }.map(\.node)
+        let needing = readable.compactMap { node in probe.readingGroup(node.devnode).map { (node: node, gid: $0) } }
+        guard !needing.isEmpty else { return nil }
+        let inputGID = probe.groupID(named: Self.inputGroup)
+        func name(_ gid: UInt32) -> String { gid == inputGID ? "the \(Self.inputGroup) group (gid \(gid))" : "group \(gid)" }
+        let missing = needing.filter { !groups.contains($0.gid) }
+        guard let first = missing.first else {
+            let gids = Set(needing.map(\.gid)).sorted().map(name).joined(separator: ", ")
+            return Check(title: title, status: .ok, detail: "flickd (pid \(service.pid)) has \(gids), which the touch devices take")
+        }
+        let nodes = missing.map(\.node.devnode).joined(separator: ", ")
+        let who = user?.name ?? "this user"
+        // It still reads a device that needs no group, or one whose group it has.
+        let status: Check.Status = missing.count < readable.count ? .warning : .failure
+        return Check(title: title, status: status,
+                     detail: "flickd (pid \(service.pid)) runs without \(name(first.gid)), which this session has and \(nodes) take\(missing.count == 1 ? "s" : ""), so it cannot open \(missing.count == 1 ? "it" : "them"): the systemd user manager that started it began before \(who) joined the group and keeps the groups it started with (a quick logout and login, or lingering, keeps it running; restarting flickd does not help)",
+                     fix: Fix.restartUserManager)
     }
 
     /// The value of `--config FILE` or `--config=FILE` in a command line (`arguments[0]` the
@@ -765,6 +852,33 @@ public struct Doctor {
     static func cookieFile(authority: String?, home: String?) -> String? {
         if let authority, !authority.isEmpty { return authority }
         return home.flatMap { $0.isEmpty ? nil : $0 + "/.Xauthority" }
+    }
+
+    /// Whether a POSIX access ACL (the `system.posix_acl_access` attribute: a 4-byte version,
+    /// then entries of a 16-bit tag, 16-bit permissions and 32-bit id, little-endian) lets user
+    /// `uid` read: an ACL_USER entry for it with read, within the mask when there is one.
+    static func aclLetsRead(_ bytes: [UInt8], uid: UInt32) -> Bool {
+        let user: UInt16 = 0x02, mask: UInt16 = 0x10, read: UInt16 = 0x04
+        var userReads = false
+        var maskReads = true
+        var offset = 4
+        while offset + 8 <= bytes.count {
+            let tag = UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8
+            let permissions = UInt16(bytes[offset + 2]) | UInt16(bytes[offset + 3]) << 8
+            let id = (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[offset + 4 + $1]) << (8 * UInt32($1)) }
+            if tag == user && id == uid { userReads = permissions & read != 0 }
+            if tag == mask { maskReads = permissions & read != 0 }
+            offset += 8
+        }
+        return userReads && maskReads
+    }
+
+    /// The supplementary groups on the `Groups:` line of a `/proc/PID/status`; nil without one.
+    static func statusGroups(_ status: String) -> [UInt32]? {
+        for line in status.split(separator: "\n") where line.hasPrefix("Groups:") {
+            return line.dropFirst("Groups:".count).split(whereSeparator: { $0 == " " || $0 == "\t" }).compactMap { UInt32($0) }
+        }
+        return nil
     }
 
     /// The first line of `text`, trimmed.
@@ -1023,6 +1137,15 @@ public struct Doctor {
         DeviceIdentity(name: node.name, vendor: sysfsID(node, "vendor"), product: sysfsID(node, "product"))
     }
 
+    /// Whether some touchscreen here coasts: its `touchscreen.enabled` resolved as the daemon
+    /// resolves it, a matching `[[device]]` section's before the top level's.
+    private func touchscreenCoasts(_ configuration: Configuration?, touch: TouchDevices) -> Bool {
+        guard let configuration else { return false }
+        return touch.nodes.map(\.node).contains { node in
+            node.kind == .touchscreen && configuration.resolved(for: identity(of: node)).configuration.touchscreen.enabled
+        }
+    }
+
     /// Whether coasts will go the way the desktop scrolls: `scroll.natural` against the
     /// desktop's own touchpad setting (`DesktopSettings`). Never a failure: flickd works either
     /// way, but a mismatch makes every coast run backwards.
@@ -1050,7 +1173,7 @@ public struct Doctor {
         case (.auto, nil):
             let searched = "scroll.natural = \"auto\" found no desktop setting\(why)"
             let touchpadOutput = configuration?.output.mode == .touchpad
-            let touchscreenCoasts = configuration?.touchscreen.enabled == true && touch.nodes.contains { $0.node.kind == .touchscreen }
+            let touchscreenCoasts = self.touchscreenCoasts(configuration, touch: touch)
             if touchpadOutput && !touchscreenCoasts {
                 return Check(title: title, status: .ok,
                              detail: "not needed: \(searched); with the touchpad output a touchpad's virtual fingers move as yours did, so a desktop with one setting for every touchpad keeps your direction either way (the wheel output and touchscreen coasts would need scroll.natural = true if your touchpad scrolls naturally)")
@@ -1066,7 +1189,7 @@ public struct Doctor {
                 return Check(title: title, status: .ok,
                              detail: "\(words(natural)): scroll.natural = \(natural), as the desktop (\(found.source))")
             }
-            let touchscreenCoasts = configuration?.touchscreen.enabled == true && touch.nodes.contains { $0.node.kind == .touchscreen }
+            let touchscreenCoasts = self.touchscreenCoasts(configuration, touch: touch)
             if configuration?.output.mode == .touchpad && !touchscreenCoasts {
                 // The engine's rule: a touchpad's glide through the virtual pad follows the
                 // desktop's setting, which it gives both pads; nothing uses scroll.natural here.

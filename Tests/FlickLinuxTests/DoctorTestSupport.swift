@@ -38,6 +38,9 @@ struct FakeSystem: SystemProbe {
     func hasEntry(_ path: String) -> Bool { exists(path) || danglingLinks.contains(path) }
     func uinputAccess() -> SystemError? { uinputError }
     func readAccess(_ path: String) -> SystemError? { readErrors[path] }
+    /// The group each node is read through (`readingGroup`): the touchpad is root:input 0660.
+    var readingGroups: [String: UInt32] = ["/dev/input/event4": 105]
+    func readingGroup(_ path: String) -> UInt32? { readingGroups[path] }
     func inputNodes() -> [InputNode] { nodes }
     func currentUser() -> UserAccount? { user }
     func groupID(named name: String) -> UInt32? { name == "input" ? inputGID : nil }

@@ -288,6 +288,54 @@ import Testing
         #expect(touch.fix == nil, "nothing to run: flickd belongs on the machine with the touchpad")
     }
 
+    /// `sudo usermod -aG input ada`, then a quick logout and login: the new session has the
+    /// group, so doctor reads the touchpad, but the systemd user manager outlived the logout
+    /// (UserStopDelaySec) and the flickd it started lacks the group and logs "cannot open".
+    /// Doctor said every check passed; it now reads the service's groups.
+    @Test func aServiceWhoseUserManagerPredatesTheGroupCannotReadTheDevices() throws {
+        var system = FakeSystem()
+        system.commands["systemctl --user show --property=MainPID --value flickd"] = CommandResult(status: 0, output: "4242\n")
+        system.fileContents["/proc/4242/environ"] = "HOME=/home/ada\0XDG_CURRENT_DESKTOP=GNOME\0"
+        system.fileContents["/proc/4242/status"] = "Name:\tflickd\nUid:\t1000\t1000\t1000\t1000\nGroups:\t1000 \nNSpid:\t4242\n"
+        let checks = system.checks()
+        #expect(try checks.one("input group").status == .ok, "this session has it")
+        let groups = try checks.one("service groups")
+        #expect(groups.status == .failure, "\(checks.report)")
+        #expect(groups.detail.hasPrefix("flickd (pid 4242) runs without the input group (gid 105), which this session has and /dev/input/event4 takes, so it cannot open it"),
+                "\(groups.text)")
+        #expect(groups.fix == Doctor.Fix.restartUserManager && groups.fix?.contains("wait 10 seconds") == true)
+        #expect(Doctor.blocks(checks))
+
+        // The user manager started after the usermod: fine.
+        system.fileContents["/proc/4242/status"] = "Groups:\t105 1000 \n"
+        let has = try system.checks().one("service groups")
+        #expect(has.status == .ok && has.detail == "flickd (pid 4242) has the input group (gid 105), which the touch devices take", "\(has.text)")
+
+        // A touchpad readable without the group (udev's uaccess ACL): nothing to check.
+        system.fileContents["/proc/4242/status"] = "Groups:\t1000\n"
+        system.readingGroups = [:]
+        #expect(system.checks().titled("service groups").isEmpty)
+        #expect(!Doctor.blocks(system.checks()))
+    }
+
+    /// udev's uaccess gives the seat's user an ACL entry: the device needs no group then.
+    @Test func anACLEntryForTheUserLetsItReadWithinTheMask() {
+        func acl(_ entries: [(tag: UInt16, permissions: UInt16, id: UInt32)]) -> [UInt8] {
+            var bytes: [UInt8] = [2, 0, 0, 0]
+            for entry in entries {
+                bytes += [UInt8(entry.tag & 0xff), UInt8(entry.tag >> 8), UInt8(entry.permissions & 0xff), UInt8(entry.permissions >> 8)]
+                bytes += (0..<4).map { UInt8(truncatingIfNeeded: entry.id >> (8 * UInt32($0))) }
+            }
+            return bytes
+        }
+        let uaccess = acl([(0x01, 6, UInt32.max), (0x02, 6, 1000), (0x04, 6, UInt32.max), (0x10, 6, UInt32.max), (0x20, 0, UInt32.max)])
+        #expect(Doctor.aclLetsRead(uaccess, uid: 1000))
+        #expect(!Doctor.aclLetsRead(uaccess, uid: 1001), "another user's entry")
+        #expect(!Doctor.aclLetsRead(acl([(0x02, 6, 1000), (0x10, 2, UInt32.max)]), uid: 1000), "the mask takes read away")
+        #expect(Doctor.statusGroups("Name:\tflickd\nGroups:\t24 105 1000 \n") == [24, 105, 1000])
+        #expect(Doctor.statusGroups("Groups:\n") == [] && Doctor.statusGroups("Name:\tx\n") == nil)
+    }
+
     @Test func runningAsRootIsAWarningAndTheGroupIsNotNeeded() throws {
         var system = FakeSystem()
         system.user = UserAccount(uid: 0, name: "root", primaryGroup: 0)
@@ -300,12 +348,34 @@ import Testing
 
     // MARK: The service
 
-    private func service(enabled: CommandResult?, active: CommandResult?) throws -> Doctor.Check {
+    /// The service's line where systemctl answers `enabled` and `active` for flickd, and
+    /// `session` for graphical-session.target (nil: not asked, or no answer).
+    private func service(enabled: CommandResult?, active: CommandResult?, session: CommandResult? = nil) throws -> Doctor.Check {
         var system = FakeSystem()
         system.commands = [:]
         system.commands["systemctl --user is-enabled flickd"] = enabled
         system.commands["systemctl --user is-active flickd"] = active
+        system.commands["systemctl --user is-active graphical-session.target"] = session
         return try system.checks().one("flickd service")
+    }
+
+    /// Sessions that never start graphical-session.target (Xfce on Debian 12, i3, startx) never
+    /// start the unit, WantedBy= it: after every login doctor said "enabled, inactive" and gave
+    /// `enable --now`, which lasts this session only. It now says why and gives the startup fix.
+    @Test func anEnabledServiceInASessionWithoutTheGraphicalTargetIsStartedByTheSession() throws {
+        let enabled = CommandResult(status: 0, output: "enabled\n")
+        let inactive = CommandResult(status: 3, output: "inactive\n")
+        let check = try service(enabled: enabled, active: inactive, session: inactive)
+        #expect(check.status == .failure, "\(check.text)")
+        #expect(check.detail.contains("this session does not start graphical-session.target"), "\(check.text)")
+        #expect(check.fix == Doctor.Fix.startWithSession)
+        #expect(check.fix?.hasPrefix("systemctl --user start flickd, and add that command to your session's startup") == true)
+
+        // A session that starts it (GNOME, Plasma): flickd was stopped since; start it again.
+        let stopped = try service(enabled: enabled, active: inactive, session: CommandResult(status: 0, output: "active\n"))
+        #expect(stopped.text == "✗ flickd service: enabled, inactive\n    fix: systemctl --user enable --now flickd")
+        // No answer about the target: as before.
+        #expect(try service(enabled: enabled, active: inactive).fix == Doctor.Fix.enableService)
     }
 
     @Test func aDisabledServiceIsEnabledAndStarted() throws {
@@ -320,7 +390,14 @@ import Testing
         let check = try service(enabled: CommandResult(status: 0, output: "enabled\n"),
                                 active: CommandResult(status: 3, output: "failed\n"))
         #expect(check.status == .failure && check.detail.contains("journalctl --user -u flickd"))
-        #expect(check.fix == "systemctl --user restart flickd")
+        // A bare restart right after the unit's start limit (5 starts a minute) is refused,
+        // and before the cause is fixed fails again: the journal first, as README says.
+        #expect(check.fix == "journalctl --user -u flickd -e, then: systemctl --user reset-failed flickd && systemctl --user restart flickd",
+                "\(check.text)")
+        let notEnabled = try service(enabled: CommandResult(status: 1, output: "disabled\n"),
+                                     active: CommandResult(status: 3, output: "failed\n"))
+        #expect(notEnabled.fix?.hasPrefix("journalctl --user -u flickd -e, then: ") == true
+                && notEnabled.fix?.hasSuffix(" && systemctl --user enable flickd") == true, "\(notEnabled.text)")
     }
 
     /// Between Restart=on-failure's tries systemd says "activating": enabling and starting it
@@ -358,6 +435,14 @@ import Testing
             active: CommandResult(status: 1, output: "Failed to connect to bus: No medium found\n"))
         #expect(noBus.status == .warning, "\(noBus.text)")
         #expect(noBus.detail.contains("Failed to connect to bus: No medium found"))
+
+        // No bus socket (sudo -u, or su keeping another user's XDG_RUNTIME_DIR): systemctl says
+        // "No such file or directory" of the socket, not of the unit.
+        let noSocket = CommandResult(status: 1, output: "Failed to connect to bus: No such file or directory\n")
+        let socket = try service(enabled: noSocket, active: noSocket)
+        #expect(socket.status == .warning && socket.detail.hasPrefix("no systemd user manager to ask (Failed to connect to bus: No such file or directory)"),
+                "\(socket.text)")
+        #expect(!socket.detail.contains("not installed"), "\(socket.text)")
     }
 
     @Test func aMaskedServiceIsUnmaskedFirst() throws {
@@ -370,6 +455,15 @@ import Testing
         let check = try service(enabled: CommandResult(status: 1, output: "disabled\n"),
                                 active: CommandResult(status: 0, output: "active\n"))
         #expect(check.status == .warning && check.fix == "systemctl --user enable flickd")
+
+        // Linked in, enabled in /run only (gone at reboot), or indirect: not started at the
+        // next login either; doctor said "enabled and running".
+        for word in ["linked", "linked-runtime", "indirect", "enabled-runtime"] {
+            let running = try service(enabled: CommandResult(status: 0, output: word + "\n"),
+                                      active: CommandResult(status: 0, output: "active\n"))
+            #expect(running.status == .warning && running.fix == "systemctl --user enable flickd", "\(word): \(running.text)")
+            #expect(running.detail == "running but not enabled (\(word)): it will not start at the next login", "\(running.text)")
+        }
     }
 
     // MARK: The configuration
@@ -710,6 +804,30 @@ import Testing
         let withTouchscreen = try system.checks().one("natural scrolling")
         #expect(withTouchscreen.status == .warning)
         #expect(withTouchscreen.detail.hasSuffix("set scroll.natural = true or touchscreen coasts run backwards"))
+    }
+
+    /// A touchscreen whose coast a `[[device]]` section turns on, the top level's
+    /// `touchscreen.enabled` false: the daemon resolves the section for it, so it coasts and
+    /// its fingers' direction needs the setting. Doctor read the top level only and said "not
+    /// needed" and "not used".
+    @Test func aTouchscreenThatCoastsOnlyByItsDeviceSectionNeedsTheSetting() throws {
+        var system = FakeSystem()
+        system.nodes.append(InputNode(devnode: "/dev/input/event9", syspath: "", name: "ELAN Touchscreen", kind: .touchscreen))
+        let section = "[[device]]\nname = \"ELAN Touchscreen\"\n[device.touchscreen]\nenabled = true\n"
+        system.desktop = nil
+        system.fileContents["/home/ada/.config/flickd/config.toml"] = "[touchscreen]\nenabled = false\n\n" + section
+        let auto = try system.checks().one("natural scrolling")
+        #expect(auto.status == .warning && auto.detail.hasSuffix("set scroll.natural = true or touchscreen coasts run backwards"), "\(auto.text)")
+
+        system.desktop = DesktopSettings.Answer(false, "GNOME gsettings org.gnome.desktop.peripherals.touchpad natural-scroll")
+        system.fileContents["/home/ada/.config/flickd/config.toml"] = "[scroll]\nnatural = true\n\n" + section
+        let against = try system.checks().one("natural scrolling")
+        #expect(against.status == .warning && against.detail.contains("coasts will run against your scrolls"), "\(against.text)")
+
+        // A section for another device leaves this touchscreen at the top level's false.
+        system.fileContents["/home/ada/.config/flickd/config.toml"] = "[scroll]\nnatural = true\n\n"
+            + section.replacingOccurrences(of: "ELAN Touchscreen", with: "Wacom")
+        #expect(try system.checks().one("natural scrolling").status == .ok)
     }
 
     @Test func anExplicitSettingAgainstTheDesktopWarns() throws {
