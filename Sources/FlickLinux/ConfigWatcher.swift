@@ -323,7 +323,10 @@ public final class ConfigWatcher {
             // under an identity it does not have, and watched again at the next pass.
             let identity = Syscall.fileIdentity(atPath: directory)
             if let watch = watchByDirectory[directory] {
-                if identity == identityByDirectory[directory] { continue }
+                // Not there for the moment (removed since `nearestDirectory` found it): the
+                // watch stays, and its own IN_DELETE_SELF says so; dropped here, that event
+                // would be discarded as a watch given up, and nothing would arm again.
+                if identity == nil || identity == identityByDirectory[directory] { continue }
                 // The name leads elsewhere now (a link on the way pointed at another directory,
                 // a directory above renamed and another made in its place): the watch looks
                 // at the old directory.

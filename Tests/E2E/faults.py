@@ -50,7 +50,7 @@ and actual. Faults:
              still coasts, with no capabilities
 Figures (printed, and written to DIR/faults-figures.json): descriptor and memory readings over
 the cycles, the overrun's size, the stall's largest step against the jump it avoided, the
-exposure score. The last line is "faults: N passed, M failed"; exit status 1 on a failure.
+exposure score. The last line is "faults: N passed, M failed, K skipped"; exit status 1 on a failure.
 """
 
 import argparse
