@@ -122,25 +122,13 @@ public struct LiveSystem: SystemProbe {
     public func readingGroup(_ path: String) -> UInt32? {
         var status = stat()
         guard stat(path, &status) == 0, status.st_mode & S_IROTH == 0, status.st_uid != getuid() else { return nil }
-        if let acl = Self.accessACL(path), Doctor.aclLetsRead(acl, uid: getuid()) { return nil }
+        if let acl = Syscall.extendedAttribute(path, "system.posix_acl_access"), Doctor.aclLetsRead(acl, uid: getuid()) { return nil }
         // With an ACL the group bits are its mask: the file's group reads through it, at most.
         return status.st_mode & S_IRGRP != 0 ? status.st_gid : nil
     }
 
     public func inputNodes() -> [InputNode] {
         (try? DeviceMonitor())?.inputNodes() ?? []
-    }
-
-    /// The `system.posix_acl_access` attribute of `path` (where udev's uaccess puts the seat
-    /// user's entry); nil without one. getxattr is libc's, but Swift's Glibc module leaves
-    /// sys/xattr.h out: it is looked up by name.
-    private static func accessACL(_ path: String) -> [UInt8]? {
-        typealias GetXattr = @convention(c) (UnsafePointer<CChar>, UnsafePointer<CChar>, UnsafeMutableRawPointer?, Int) -> Int
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "getxattr") else { return nil }
-        let getxattr = unsafeBitCast(symbol, to: GetXattr.self)
-        var bytes = [UInt8](repeating: 0, count: 1024)
-        let size = bytes.withUnsafeMutableBytes { getxattr(path, "system.posix_acl_access", $0.baseAddress, $0.count) }
-        return size > 0 ? Array(bytes[..<size]) : nil
     }
 
     public func currentUser() -> UserAccount? {

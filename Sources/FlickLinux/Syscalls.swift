@@ -89,6 +89,15 @@ enum Syscall {
         return count >= 0 ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
     }
 
+    /// The bytes of `path`'s extended attribute `name` (`system.posix_acl_access`, where udev's
+    /// uaccess puts the seat user's entry), up to `limit`; nil without one, or when it cannot be
+    /// read.
+    static func extendedAttribute(_ path: String, _ name: String, limit: Int = 1024) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: limit)
+        let size = bytes.withUnsafeMutableBytes { getxattr(path, name, $0.baseAddress, $0.count) }
+        return size > 0 ? Array(bytes[..<size]) : nil
+    }
+
     /// `close(fd)`. Never retried and never fails: on Linux the descriptor is released even
     /// when close reports an error, so there is nothing a caller could do.
     static func close(_ fd: Int32) {

@@ -33,6 +33,22 @@ struct SyscallTests {
         }
     }
 
+    @Test("an extended attribute is read back as its bytes; one a file does not have is nil")
+    func extendedAttribute() throws {
+        let directory = ConfigScratchDirectory()
+        directory.write("device", "")
+        let path = directory.file("device")
+        #expect(Syscall.extendedAttribute(path, "system.posix_acl_access") == nil, "a file without an ACL")
+        let value: [UInt8] = [2, 0, 0, 0, 1, 0, 6, 0]
+        guard setxattr(path, "user.flickd-test", value, value.count, 0) == 0 else {
+            // A file system without user attributes: nothing to read back here.
+            try #require(errno == ENOTSUP, "setxattr: \(errno)")
+            return
+        }
+        #expect(Syscall.extendedAttribute(path, "user.flickd-test") == value)
+        #expect(Syscall.extendedAttribute(directory.file("missing"), "user.flickd-test") == nil)
+    }
+
     @Test("the monotonic clock is CLOCK_MONOTONIC in microseconds, and moves forward")
     func monotonicClock() {
         // clock_gettime read directly before and after brackets it exactly.

@@ -1,6 +1,6 @@
 #ifndef FLICKD_CSHIM_H
 #define FLICKD_CSHIM_H
-// What Swift cannot import on its own: the epoll, timerfd and signalfd headers are not in
+// What Swift cannot import on its own: the epoll, timerfd, signalfd and xattr headers are not in
 // Swift's Glibc module, and glibc spells several of their flags as enum members or macros
 // that do not come through as plain integers. Each is re-exported here as a constant of the
 // type the syscall takes.
@@ -16,6 +16,7 @@
 #include <malloc.h>
 #include <sys/mman.h>
 #include <fcntl.h>
+#include <sys/xattr.h>
 
 // epoll
 static const int cshim_epoll_cloexec = EPOLL_CLOEXEC;
