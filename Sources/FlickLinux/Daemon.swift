@@ -1677,10 +1677,11 @@ public final class Daemon {
 
     /// Tells the service manager the devices in use, after one was opened or closed.
     /// One the service manager could not take (its queue full) is tried again at the next
-    /// wake-up: the counts it told are remembered only once it is sent.
+    /// wake-up: the counts it told are remembered only once it is sent. Any other failure (no
+    /// service manager listens at the address) counts as told: it would fail at every wake-up.
     private func reportStatus() {
         let counts = statusCounts
-        if notifier?.status(serviceStatus()) ?? true { reportedStatus = counts }
+        if notifier?.status(serviceStatus()) != .queueFull { reportedStatus = counts }
     }
 
     // MARK: Reports

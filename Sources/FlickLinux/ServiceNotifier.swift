@@ -133,12 +133,33 @@ public final class ServiceNotifier {
         notify(["STOPPING=1"], kind: .stopping, waiting: true)
     }
 
-    /// A one-line status for `systemctl status`: `STATUS=`, never waiting for room. Returns
-    /// whether it was sent (false: the queue was full, or the socket is gone).
-    @discardableResult
-    public func status(_ text: String) -> Bool {
-        notify(Self.statusField(text), kind: .status, waiting: false)
+    /// What became of a status.
+    public enum StatusOutcome: Sendable, Equatable {
+        /// The service manager has it.
+        case sent
+        /// Its queue was full (EAGAIN, ENOBUFS): there may be room later.
+        case queueFull
+        /// Any other failure (nothing listens at the address: ENOENT, ECONNREFUSED): sending it
+        /// again would fail again.
+        case failed
     }
+
+    /// A one-line status for `systemctl status`: `STATUS=`, never waiting for room. Returns
+    /// whether it was sent, and if not whether it is worth sending again (only a full queue
+    /// is: a socket nobody listens on stays so, and a retry at every wake-up would cost a
+    /// failing sendto each evdev batch and glide frame).
+    @discardableResult
+    public func status(_ text: String) -> StatusOutcome {
+        var failure: SystemError?
+        guard !notify(Self.statusField(text), kind: .status, waiting: false, failure: &failure) else { return .sent }
+        switch failure?.errno {
+        case EAGAIN, EWOULDBLOCK, ENOBUFS: return .queueFull
+        default: return .failed
+        }
+    }
+
+    /// Called with each datagram before it is sent, for tests counting the attempts.
+    var onSend: ((String) -> Void)?
 
     /// The datagram for `fields`: one `NAME=value` per line.
     static func message(_ fields: [String]) -> String {
@@ -156,10 +177,17 @@ public final class ServiceNotifier {
     /// each `kind`. Returns whether it was sent.
     @discardableResult
     private func notify(_ fields: [String], kind: Kind, waiting: Bool) -> Bool {
+        var failure: SystemError?
+        return notify(fields, kind: kind, waiting: waiting, failure: &failure)
+    }
+
+    /// `notify`, giving the error of a send that failed in `failure`.
+    private func notify(_ fields: [String], kind: Kind, waiting: Bool, failure: inout SystemError?) -> Bool {
         do {
             try send(Self.message(fields), waiting: waiting)
             return true
         } catch {
+            failure = error
             guard reportedFailures.insert(kind).inserted else { return false }
             logger.warning("cannot notify the service manager of \(kind.rawValue): \(error) (later failures of \(kind.rawValue) are not logged)")
             return false
@@ -168,6 +196,7 @@ public final class ServiceNotifier {
 
     /// Sends `message` as one datagram, `waiting` for room (up to the send timeout) or not.
     func send(_ message: String, waiting: Bool = true) throws(SystemError) {
+        onSend?(message)
         var message = message
         // withUTF8 rethrows untyped errors: carry the typed one out in a Result.
         let outcome = message.withUTF8 { bytes in

@@ -452,6 +452,26 @@ struct ServiceNotifierTests {
         #expect(afterRoom == ["STATUS=reading 1 touch device"], "the pad's status, at the wake-up after there was room: \(afterRoom)")
     }
 
+    @Test("a status to a socket nobody listens on is tried once, not again at every wake-up after it")
+    func aStatusNobodyCanTakeIsNotRetried() throws {
+        // NOTIFY_SOCKET names a path where nothing is bound (ENOENT): the pad's status fails
+        // for good. Five more wake-ups follow the plug; each would try it again if it were owed.
+        let log = CollectedLog()
+        let notifier = try ServiceNotifier(address: "/tmp/flickd-test-nobody-\(getpid())-\(UInt32.random(in: 0...UInt32.max))",
+                                           logger: log.logger)
+        var statuses: [String] = []
+        notifier.onSend = { (message: String) in if message.hasPrefix("STATUS=") { statuses.append(message) } }
+        let source = ScriptedDevices()
+        let pad = try source.node(5, .touchpad, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440")
+        let plug: () -> [DeviceMonitor.Change] = {
+            source.present = [pad]
+            return [.added(pad)]
+        }
+        _ = try DaemonDeviceTests.run(source, steps: [plug] + Array(repeating: { [] }, count: 5), notifier: notifier)
+        #expect(statuses == ["STATUS=reading 1 touch device"], "the pad's status, tried once: \(statuses.count) attempts: \(statuses)")
+        #expect(Self.failures(log).count == 3, "READY, STATUS and STOPPING each logged once: \(log.lines)")
+    }
+
     @Test("the daemon: READY after startup, RELOADING then READY around SIGHUP, STOPPING on SIGTERM")
     func daemonLifecycle() throws {
         let listener = try NotifySocketListener(abstract: false)
