@@ -1,3 +1,4 @@
+import CShim
 import FlickCore
 import Glibc
 
@@ -241,10 +242,11 @@ public final class Daemon {
     /// the call; returns when it is continued. Tests stand in for it (the real one would stop
     /// the test run).
     var raiseStop: () -> Void = { _ = raise(SIGTSTP) }
-    /// Whether the terminal flickd was started in has hung up, asked at a SIGHUP: then the
-    /// SIGHUP is the window's closing, not a reload. Tests stand in for it (a pty of their own
-    /// would have to hang up the test run's standard streams).
-    var terminalHungUp: () -> Bool = StartingTerminal.current().hasHungUp
+    /// Whether a SIGHUP from the sender given is the hang-up of the terminal flickd was
+    /// started in, asked at each SIGHUP: then it is the window's closing, not a reload. Tests
+    /// stand in for it (a pty of their own would have to hang up the test run's standard
+    /// streams).
+    var terminalHungUp: (SignalSender) -> Bool = StartingTerminal.current().isHangUp(from:)
     /// The loop's own descriptors whose reads `readFault` can fail.
     enum LoopRead { case timer, signals, reloadTimer }
     /// A read error to take instead of reading one of the loop's own descriptors, which leaves
@@ -484,15 +486,17 @@ public final class Daemon {
     private enum SignalOutcome { case keepRunning, exit }
 
     /// Handles every pending signal; SIGHUP reloads even when a SIGTERM came with it, unless
-    /// the terminal flickd was started in has hung up: then it shuts down as SIGTERM does.
+    /// it is the hang-up of the terminal flickd was started in: then it shuts down as SIGTERM
+    /// does.
     /// - Throws: when the signalfd cannot be read (it stays readable; the loop stops).
     private func receiveSignals() throws(SystemError) -> SignalOutcome {
         var outcome = SignalOutcome.keepRunning
         while true {
-            let signal: Int32?
+            let signal: Int32?, sender: SignalSender
             do throws(SystemError) {
                 if let fault = readFault?(.signals) { throw fault }
-                signal = try signals.next()
+                let received = try signals.nextWithSender()
+                (signal, sender) = (received?.number, received?.sender ?? SignalSender(code: 0, processID: 0))
             } catch {
                 logger.error("cannot read signals (\(error)): flickd cannot hear SIGTERM or SIGHUP without them and stops")
                 throw error
@@ -500,10 +504,11 @@ public final class Daemon {
             switch signal {
             case nil:
                 return outcome
-            case SIGHUP where terminalHungUp():
+            case SIGHUP where terminalHungUp(sender):
                 // The terminal's window was closed: its shell passes SIGHUP on to its jobs.
                 // Reloading would leave flickd running unseen, and a flickd.service started
-                // later would glide every flick a second time.
+                // later would glide every flick a second time. A SIGHUP from anyone else is a
+                // reload, even once the terminal is gone (`kill -HUP` to a disowned flickd).
                 logger.info("SIGHUP: the terminal flickd was started in has closed: shutting down")
                 outcome = .exit
             case SIGHUP:
@@ -1723,5 +1728,30 @@ public final class Daemon {
     /// `value` rounded for a log line; never traps (NaN or huge values print as they are).
     private static func whole(_ value: Double) -> String {
         value.isFinite && value.magnitude < 1e15 ? "\(Int(value.rounded()))" : "\(value)"
+    }
+}
+
+// The signalfd read with its sender, for the SIGHUP of a hung-up terminal (`StartingTerminal`).
+extension Syscall {
+    /// Reads one signal from a signalfd with its sender; nil when none is pending.
+    static func nextSignalAndSender(_ fd: Int32) throws(SystemError) -> (number: Int32, sender: SignalSender)? {
+        var info = signalfd_siginfo()
+        do throws(SystemError) {
+            let count = try withUnsafeMutableBytes(of: &info) { (buffer) throws(SystemError) in
+                try read(fd, into: buffer)
+            }
+            guard count == MemoryLayout<signalfd_siginfo>.size else { return nil }
+        } catch where error.wouldBlock {
+            return nil
+        }
+        return (Int32(bitPattern: info.ssi_signo),
+                SignalSender(code: info.ssi_code, processID: pid_t(bitPattern: info.ssi_pid)))
+    }
+}
+
+extension SignalReceiver {
+    /// The next pending signal's number and sender, nil when none is pending.
+    func nextWithSender() throws(SystemError) -> (number: Int32, sender: SignalSender)? {
+        try Syscall.nextSignalAndSender(fileDescriptor)
     }
 }

@@ -64,22 +64,65 @@ extension StandardError {
     }
 }
 
+/// Who sent a signal, as the signalfd tells it (`signalfd_siginfo`'s `ssi_code` and `ssi_pid`).
+public struct SignalSender: Sendable, Equatable {
+    /// How it was sent: `SI_KERNEL` (0x80) from the kernel itself (a terminal's hang-up),
+    /// `SI_USER` (0) from `kill`, `SI_TKILL` (-6) from `tgkill` and `raise`.
+    public var code: Int32
+    /// The sending process's id; 0 for the kernel.
+    public var processID: pid_t
+
+    /// A sender of `code` in process `processID`.
+    public init(code: Int32, processID: pid_t) {
+        self.code = code
+        self.processID = processID
+    }
+
+    /// Whether the kernel sent it (`SI_KERNEL`), as it sends a hang-up's SIGHUP.
+    public var isKernel: Bool { code == Int32(SI_KERNEL) }
+}
+
 /// The terminal flickd was started in, through its standard input, output or error: to tell,
-/// at a SIGHUP, whether that terminal has hung up (its window closed) or someone asks for a
-/// reload (`systemctl reload`, `kill -HUP`).
+/// at a SIGHUP, whether it is that terminal's hang-up (its window closed) or someone asks for
+/// a reload (`systemctl reload`, `kill -HUP`).
 ///
 /// A hung-up terminal fails every call on a descriptor of it with EIO, the process's own
 /// descriptors included, whether or not it is the process's controlling terminal (the kernel
 /// swaps the files' operations for failing ones before it sends SIGHUP). Checks without such a
 /// descriptor are not reliable: `open("/dev/tty")` fails with ENXIO for a process started with
 /// `setsid` in a terminal that is still open, and `tcgetpgrp` with ENOTTY.
+///
+/// That the terminal has hung up is not enough: a flickd left running after its window closed
+/// (`flickd run & disown`, `nohup flickd run &`) finds it hung up at every later SIGHUP, and
+/// `kill -HUP` from another shell asks it for a reload. Only the hang-up's own SIGHUP stops it:
+/// sent by the kernel (to the session leader, and to the foreground job when the session
+/// leader exits) or by flickd's session leader (the shell passing it on to its jobs as it
+/// exits). And only a terminal whose session flickd is in counts: one started with `setsid`
+/// has left it, and its hang-up sends flickd nothing.
 public struct StartingTerminal: Sendable {
-    /// Which of standard input, output and error (0, 1, 2) were a terminal at `current()`.
+    /// Which of standard input, output and error (0, 1, 2) were, at `current()`, a terminal
+    /// whose session is flickd's (`tcgetsid` is `getsid(0)`).
     public let descriptors: [Int32]
+    /// flickd's session at `current()`: its leader's process id (`getsid(0)`).
+    public let session: pid_t
 
-    /// The standard streams that are a terminal now.
+    /// A terminal on `descriptors` of flickd's `session`.
+    public init(descriptors: [Int32], session: pid_t) {
+        self.descriptors = descriptors
+        self.session = session
+    }
+
+    /// The standard streams that are now a terminal of this process's session.
     public static func current() -> StartingTerminal {
-        StartingTerminal(descriptors: [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO].filter(Syscall.isTerminal))
+        current(of: [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO])
+    }
+
+    /// Those of `candidates` that are now a terminal of this process's session: the terminal
+    /// says so (`tcgetsid`), which it does only to a process of its session (ENOTTY otherwise).
+    static func current(of candidates: [Int32]) -> StartingTerminal {
+        let session = getsid(0)
+        return StartingTerminal(descriptors: candidates.filter { Syscall.isTerminal($0) && tcgetsid($0) == session },
+                                session: session)
     }
 
     /// Whether the terminal has hung up: asking one of `descriptors` for its settings
@@ -89,5 +132,12 @@ public struct StartingTerminal: Sendable {
             var settings = termios()
             return tcgetattr(fd, &settings) != 0 && Glibc.errno == EIO
         }
+    }
+
+    /// Whether a SIGHUP from `sender` is the terminal's hang-up, which ends flickd: the
+    /// terminal has hung up, and the kernel or the session's leader sent it. Any other sender
+    /// asks for a reload.
+    public func isHangUp(from sender: SignalSender) -> Bool {
+        (sender.isKernel || sender.processID == session) && hasHungUp()
     }
 }

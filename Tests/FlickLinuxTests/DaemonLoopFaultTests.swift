@@ -109,11 +109,11 @@ struct DaemonLoopFaultTests {
 /// -HUP`) reloads. Reloading then would leave flickd running unseen, and a flickd.service
 /// started later would glide every flick twice.
 extension DaemonLoopFaultTests {
-    /// What a SIGHUP at a touchpad glide's third motion frame did, the terminal hung up or not:
-    /// the virtual touchpad, how many reloads ran (each ends the run with SIGTERM), the
-    /// notifications the service manager got and the log.
-    static func hangUp(terminalHungUp hungUp: Bool) throws
-        -> (touchpad: RecordingTouchpad, reloads: Int, notifications: [String], log: CollectedLog)
+    /// What a SIGHUP at a touchpad glide's third motion frame did, decided by `terminal`: the
+    /// virtual touchpad, how many reloads ran (each ends the run with SIGTERM), the
+    /// notifications the service manager got, the log, and the senders the hook was given.
+    static func hangUp(_ terminal: StartingTerminal) throws
+        -> (touchpad: RecordingTouchpad, reloads: Int, notifications: [String], log: CollectedLog, senders: [SignalSender])
     {
         let source = try DaemonEventPathTests.source()
         let log = CollectedLog()
@@ -139,20 +139,39 @@ extension DaemonLoopFaultTests {
             raise(SIGTERM)
             return configuration
         }
-        daemon.terminalHungUp = { hungUp }
+        var senders: [SignalSender] = []
+        daemon.terminalHungUp = { sender in
+            senders.append(sender)
+            return terminal.isHangUp(from: sender)
+        }
         let watchdog = DaemonWatchdog(seconds: 10)
         defer {
             for pad in outputs.touchpads { pad.afterWrite = nil }
             watchdog.cancel()
         }
         try daemon.run()
-        return (try #require(outputs.touchpads.first), reloads, listener.received(), log)
+        return (try #require(outputs.touchpads.first), reloads, listener.received(), log, senders)
     }
 
-    @Test("SIGHUP mid-glide from a terminal that has closed: no reload; the virtual fingers settle and lift, STOPPING=1 once, and run() returns")
+    /// A terminal of the session led by `leader` whose window has closed: a pty's slave whose
+    /// master is closed (kept open until the test process ends, a few descriptors).
+    static func closedTerminal(sessionLeader leader: pid_t) throws -> StartingTerminal {
+        let (master, slave) = try StartingTerminalTests.pty()
+        close(master)
+        return StartingTerminal(descriptors: [slave], session: leader)
+    }
+
+    /// The SIGHUP the test raises comes from this process, by tgkill: `SI_TKILL`, this pid.
+    static let raised = SignalSender(code: Int32(SI_TKILL), processID: getpid())
+    /// A process that is not this one: the leader of a session in which this one's raise() is
+    /// another sender's SIGHUP.
+    static let someoneElse: pid_t = getpid() == 1 ? 2 : 1
+
+    @Test("SIGHUP mid-glide from flickd's session leader once its terminal has closed (the shell passing the hang-up on): no reload; the virtual fingers settle and lift, STOPPING=1 once, and run() returns")
     func aClosedTerminalsHangUpShutsDown() throws {
-        let (touchpad, reloads, notifications, log) = try Self.hangUp(terminalHungUp: true)
+        let (touchpad, reloads, notifications, log, senders) = try Self.hangUp(Self.closedTerminal(sessionLeader: getpid()))
         let actions = touchpad.frames.map(\.action)
+        #expect(senders == [Self.raised], "the hook is told who sent the SIGHUP: \(senders)")
         #expect(reloads == 0, "\(log.lines)")
         #expect(touchpad.closed && actions.last == .lift, "lifted before the touchpad went: \(actions)")
         #expect(actions.filter { $0 == .move }.count == 3 + VirtualFingers.settleFrames, "the settle frames before the lift: \(actions)")
@@ -162,9 +181,19 @@ extension DaemonLoopFaultTests {
         #expect(!notifications.contains { $0.hasPrefix("RELOADING=1") }, "\(notifications)")
     }
 
+    @Test("SIGHUP mid-glide from another process once the terminal has closed (`kill -HUP` to a disowned flickd, systemctl reload): the configuration is read again")
+    func anotherSendersHangUpReloadsAfterTheTerminalClosed() throws {
+        let (_, reloads, notifications, log, senders) = try Self.hangUp(Self.closedTerminal(sessionLeader: Self.someoneElse))
+        #expect(senders == [Self.raised], "\(senders)")
+        #expect(reloads == 1, "\(log.lines)")
+        #expect(log.lines.contains("info: SIGHUP: configuration reloaded"), "\(log.lines)")
+        #expect(!log.lines.contains { $0.contains("has closed") }, "\(log.lines)")
+        #expect(notifications.contains { $0.hasPrefix("RELOADING=1") } && notifications.last == "STOPPING=1", "\(notifications)")
+    }
+
     @Test("SIGHUP mid-glide with no terminal closed (systemctl reload): the configuration is read again, and the daemon runs on (until the reload's SIGTERM)")
     func aHangUpWithoutAClosedTerminalReloads() throws {
-        let (_, reloads, notifications, log) = try Self.hangUp(terminalHungUp: false)
+        let (_, reloads, notifications, log, _) = try Self.hangUp(StartingTerminal(descriptors: [], session: getpid()))
         #expect(reloads == 1, "\(log.lines)")
         #expect(log.lines.contains("info: SIGHUP: configuration reloaded"), "\(log.lines)")
         #expect(!log.lines.contains { $0.contains("has closed") }, "\(log.lines)")

@@ -25,7 +25,7 @@ import Testing
     func aClosedWindowHangsUpItsTerminal() throws {
         let (master, slave) = try Self.pty()
         defer { close(slave) }
-        let terminal = StartingTerminal(descriptors: [slave])
+        let terminal = StartingTerminal(descriptors: [slave], session: getsid(0))
         #expect(!terminal.hasHungUp())
         close(master)
         #expect(terminal.hasHungUp())
@@ -37,8 +37,36 @@ import Testing
         try #require(pipe(&ends) == 0)
         defer { close(ends[0]) }
         close(ends[1])
-        #expect(!StartingTerminal(descriptors: []).hasHungUp())
+        #expect(!StartingTerminal(descriptors: [], session: getsid(0)).hasHungUp())
         // A descriptor that is no terminal fails with ENOTTY, not EIO: no hang-up either.
-        #expect(!StartingTerminal(descriptors: [ends[0]]).hasHungUp())
+        #expect(!StartingTerminal(descriptors: [ends[0]], session: getsid(0)).hasHungUp())
+    }
+
+    @Test("a terminal of another session (flickd started with setsid): not taken at start, never hung up when its window closes")
+    func aTerminalOfAnotherSessionNeverHangsUp() throws {
+        // The test's pty is no session's controlling terminal, as flickd's terminal is not
+        // after `setsid flickd run`: tcgetsid says ENOTTY.
+        let (master, slave) = try Self.pty()
+        defer { close(slave) }
+        let terminal = StartingTerminal.current(of: [slave])
+        #expect(terminal.descriptors.isEmpty && terminal.session == getsid(0), "\(terminal)")
+        close(master)
+        #expect(!terminal.hasHungUp())
+        #expect(!terminal.isHangUp(from: SignalSender(code: Int32(SI_KERNEL), processID: 0)))
+    }
+
+    @Test("a closed terminal's SIGHUP ends flickd only from the kernel or the session's leader; anyone else's reloads")
+    func onlyTheHangUpsOwnSenders() throws {
+        let (master, slave) = try Self.pty()
+        defer { close(slave) }
+        let leader: pid_t = 4242
+        let terminal = StartingTerminal(descriptors: [slave], session: leader)
+        let kernel = SignalSender(code: Int32(SI_KERNEL), processID: 0)
+        let shell = SignalSender(code: Int32(SI_USER), processID: leader)
+        let otherShell = SignalSender(code: Int32(SI_USER), processID: 4343)
+        #expect(![kernel, shell, otherShell].contains { terminal.isHangUp(from: $0) }, "the window is open: each reloads")
+        close(master)
+        #expect(terminal.isHangUp(from: kernel) && terminal.isHangUp(from: shell), "the hang-up's own SIGHUPs")
+        #expect(!terminal.isHangUp(from: otherShell), "kill -HUP from another shell reloads")
     }
 }
