@@ -92,11 +92,14 @@ public final class Engine {
     /// 1): `|source / virtual|`, kept in `glideSpeedRatios`, negative when the two have opposite
     /// signs (KWin's `ScrollFactor=-1` reverses a pad: the fingers then move the other way, so
     /// that the content keeps the real pad's direction); 0 when `source` is 0 (the desktop
-    /// scrolls nothing with that pad: its releases glide nothing either); 1 when either is
-    /// unknown or not finite, or the virtual pad's is 0 (it scrolls nothing at any speed).
+    /// scrolls nothing with that pad: its releases glide nothing either, whatever the virtual
+    /// pad's); 1 when either is unknown or not finite, or the virtual pad's is 0 (it scrolls
+    /// nothing at any speed).
     public static func glideSpeedRatio(source: Double?, virtual: Double?) -> Double {
-        guard let source, let virtual, source.isFinite, virtual.isFinite, virtual != 0 else { return 1 }
+        // The real pad first: at 0 the user's own scrolls on it moved nothing, and a glide that
+        // ran (invisibly, on a virtual pad at 0 too) would only hold fingers down for nothing.
         if source == 0 { return 0 }
+        guard let source, let virtual, source.isFinite, virtual.isFinite, virtual != 0 else { return 1 }
         let size = min(max(abs(source / virtual), glideSpeedRatios.lowerBound), glideSpeedRatios.upperBound)
         return (source < 0) == (virtual < 0) ? size : -size
     }

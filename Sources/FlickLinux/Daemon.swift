@@ -864,12 +864,20 @@ public final class Daemon {
         // The desktop's own setting for the pad, where it gives one, is what the virtual pad's is
         // compared with (the engine's rule): `scroll.natural` does not change a touchpad's glide.
         let own = desktopNaturalScrolling(for: open) ?? natural.isNatural
-        if engine.output == .touchpad, let virtual = engine.virtualTouchpadNaturalScrolling, virtual != own {
-            line += "; the virtual touchpad's is \(virtual), so its fingers move against yours"
+        guard engine.output == .touchpad else { return line }
+        let speed = GlideSpeedText(source: desktopScrollFactor(for: open), virtual: engine.virtualTouchpadScrollFactor)
+        // Two turns of the fingers, as the engine makes them (and `flickd doctor` says them): the
+        // two pads' directions differ, and a negative factor on one of them. Both cancel.
+        let turned = speed.map { $0.ratio < 0 } ?? false
+        let reverses = "a negative factor reverses one of the pads"
+        if let virtual = engine.virtualTouchpadNaturalScrolling, virtual != own {
+            line += turned ? "; the virtual touchpad's is \(virtual), and \(reverses): its fingers move as yours did"
+                           : "; the virtual touchpad's is \(virtual), so its fingers move against yours"
+        } else if turned {
+            line += "; its fingers move against yours: \(reverses)"
         }
-        if engine.output == .touchpad, let speed = GlideSpeedText(source: desktopScrollFactor(for: open),
-                                                                  virtual: engine.virtualTouchpadScrollFactor), !speed.same {
-            line += "; \(speed.sentence)"
+        if let speed, !speed.same {
+            line += "; \(speed.sentence(way: false))"
             if let edge = speed.edge(engine.configuration.resolved(for: identity).configuration) { line += "; \(edge)" }
         }
         return line

@@ -1194,8 +1194,10 @@ struct GlideSpeedText: Equatable {
     /// round (unless `way` is false: the caller says which way they move).
     func pace(way: Bool) -> String {
         if same { return "as fast as yours" }
-        if virtual == 0 { return "at any speed, but the desktop scrolls the virtual touchpad by nothing: glides do not show" }
+        // A real pad at 0 glides nothing, whatever the virtual pad's factor (sway's `input
+        // type:touchpad scroll_factor 0` sets both).
         if glidesNothing { return "not at all: \(Self.nothing)" }
+        if virtual == 0 { return "at any speed, but the desktop scrolls the virtual touchpad by nothing: glides do not show" }
         let size = abs(ratio), exact = abs(source / virtual)
         let turned = way && ratio < 0 ? " and turned round (a negative factor reverses one of the pads)" : ""
         if exact > size { return "\(Self.times(size)) as fast\(turned), the most flickd matches: glides run slower than your scrolls" }
@@ -1207,19 +1209,24 @@ struct GlideSpeedText: Equatable {
     var pace: String { pace(way: true) }
 
     /// The daemon's per-pad log clause: `"the desktop scrolls it at 2.0×, flickd virtual
-    /// touchpad at 1.0×: the virtual fingers move 2.0× as fast, so that the glide keeps your speed"`.
-    var sentence: String {
+    /// touchpad at 1.0×: the virtual fingers move 2.0× as fast, so that the glide keeps your
+    /// speed"`; whether a negative factor turns them round is said unless `way` is false.
+    func sentence(way: Bool) -> String {
         let factors = "the desktop scrolls it at \(Self.times(source)), \(VirtualTouchpad.name) at \(Self.times(virtual))"
-        return glidesNothing ? "\(factors): \(Self.nothing)" : "\(factors): the virtual fingers move \(pace)"
+        return glidesNothing ? "\(factors): \(Self.nothing)" : "\(factors): the virtual fingers move \(pace(way: way))"
     }
+
+    /// `sentence(way: true)`.
+    var sentence: String { sentence(way: true) }
 
     /// Where the fingers' faster motion runs the glides of this pad's faster releases, under its
     /// `configuration`, into the edge of the virtual touchpad though `ratio` is not 1 (the
     /// configuration's own limit, `Configuration.touchpadGlideSpeedLimit()`, is warned of as
     /// it loads): `"glides from releases faster than 869 mm/s on it stop at the edge of flickd's
-    /// virtual touchpad"`; nil when the ratio is 1 or 0, or every release fits.
+    /// virtual touchpad"`; nil when the ratio's size is 1 (turned round or not, the fingers
+    /// move as fast as the configuration's own glide) or 0, or every release fits.
     func edge(_ configuration: Configuration) -> String? {
-        guard ratio != 1, ratio != 0, let limit = configuration.touchpadGlideSpeedLimit(speedRatio: ratio) else { return nil }
+        guard abs(ratio) != 1, ratio != 0, let limit = configuration.touchpadGlideSpeedLimit(speedRatio: ratio) else { return nil }
         return "glides from releases faster than \(Int64(limit.rounded(.down))) mm/s on it stop at the edge of flickd's virtual touchpad"
     }
 }

@@ -69,6 +69,8 @@ import FlickTestSupport
         #expect(Engine.glideSpeedRatio(source: 0, virtual: 1) == 0)
         #expect(Engine.glideSpeedRatio(source: -0.0, virtual: 1) == 0)
         #expect(Engine.glideSpeedRatio(source: 1, virtual: 0) == 1)
+        #expect(Engine.glideSpeedRatio(source: 0, virtual: 0) == 0, "sway's `input type:touchpad scroll_factor 0`: both pads at 0")
+        #expect(Engine.glideSpeedRatio(source: 0, virtual: nil) == 0)
         #expect(Engine.glideSpeedRatio(source: -1, virtual: 1) == -1)
         #expect(Engine.glideSpeedRatio(source: -2, virtual: -1) == 2)
         #expect(Engine.glideSpeedRatio(source: 1, virtual: -2) == -0.5)
@@ -89,13 +91,70 @@ import FlickTestSupport
         #expect(pad.script.coasts.isEmpty && pad.script.coastEndReasons.isEmpty)
         #expect(pad.script.noCoastReasons == [.scrollsNothing], "\(pad.script.noCoastReasons)")
         #expect(!pad.script.engine.isCoasting && !pad.script.engine.hasFingersDown)
-        // A glide of another device's running then goes on: only this release starts nothing.
+        // The wheel output is not scaled: the same pad's flick coasts there.
         let wheel = TouchpadOutputTests.Pad()
         wheel.script.engine.output = .wheel
         wheel.script.engine.setDesktopScrollFactor(0, for: wheel.script.device)
         wheel.flick(Vector(x: 0, y: 20))
         wheel.script.wait(.seconds(8))
         #expect(wheel.script.coasts.count == 1 && wheel.script.verticalTotal != 0)
+    }
+
+    /// Two touchpads, A at factor 1 and B at 0 (its touches do not stop a coast by `stop.touch`,
+    /// and B's hand was already down when A's glide began: no landing on B stops it). B's
+    /// release starts nothing, and takes nothing from A's glide: A's virtual fingers go on.
+    @Test("pad A glides on the virtual pad; pad B at factor 0 releases a flick mid-glide: A's fingers keep moving to the glide's end")
+    func aPadThatScrollsNothingLeavesAnotherPadsGlide() throws {
+        var configuration = Configuration()
+        configuration.stop.touch = false
+        let a = TouchpadOutputTests.Pad(configuration: configuration)
+        let engine = a.script.engine
+        engine.virtualTouchpadScrollFactor = 1
+        engine.setDesktopScrollFactor(1, for: a.script.device)
+        let b: DeviceID = 8
+        engine.addDevice(b, description: TouchpadOutputTests.touchpad)
+        engine.setDesktopScrollFactor(0, for: b)
+        var writer = FingerFrameWriter(description: TouchpadOutputTests.touchpad, clampsToAxes: false)
+        var hand: [Vector?] = []
+        func frameOnB() { writer.frame(hand) { _ = engine.handle($0, from: b, at: a.script.now) } }
+        // t = 0: two fingers rest on B. Then A: a flick 20 mm down over 100 ms, released.
+        hand = [Vector(x: 40, y: 20), Vector(x: 60, y: 20)]
+        frameOnB()
+        a.script.wait(.milliseconds(50))
+        a.flick(Vector(x: 0, y: 20))
+        let release = a.script.now
+        // 200 ms into A's glide, B's hand flicks 20 mm down over 100 ms and lifts.
+        a.script.wait(.milliseconds(200))
+        for step in 1...12 {
+            a.script.wait(.milliseconds(8))
+            hand = [Vector(x: 40, y: 20 + 20 * Double(step) / 12), Vector(x: 60, y: 20 + 20 * Double(step) / 12)]
+            frameOnB()
+        }
+        a.script.wait(.milliseconds(8))
+        hand = [nil, nil]
+        frameOnB()
+        let bReleased = a.script.now
+        #expect(a.script.noCoastReasons == [.scrollsNothing], "B's flick glides nothing: \(a.script.noCoastReasons)")
+        a.script.wait(.seconds(8))
+        #expect(a.script.coasts.count == 1 && a.script.coastEndReasons == [.finished],
+                "A's glide ran to its end: \(a.script.coastEndReasons)")
+        #expect(a.actions == [.land, .move, .lift], "one landing, at A's release: \(a.actions)")
+        #expect(a.frames.first?.time == release)
+        let after = a.moves.filter { $0.time > bReleased }
+        #expect(after.count > 100, "A's fingers kept moving after B's release: \(after.count) frames")
+        let moved = zip(after, after.dropFirst()).filter { $1.frame.centroid.y > $0.frame.centroid.y }.count
+        #expect(moved > 100, "and moving down, as A's flick: \(moved) frames moved")
+    }
+
+    /// sway's `input type:touchpad scroll_factor 0` sets every touchpad at 0, flickd's virtual
+    /// one too: the real pad's own scrolls move nothing, so its flick glides nothing either,
+    /// rather than fingers gliding on a virtual pad that moves nothing.
+    @Test("both pads at factor 0 (sway's `input type:touchpad scroll_factor 0`): no fingers land, the release reports why")
+    func bothPadsAtZeroGlideNothing() throws {
+        let pad = Self.glide(source: 0, virtual: 0)
+        #expect(pad.actions.isEmpty, "no fingers land: \(pad.actions)")
+        #expect(pad.script.coasts.isEmpty && pad.script.noCoastReasons == [.scrollsNothing], "\(pad.script.noCoastReasons)")
+        #expect(!pad.script.engine.isCoasting && !pad.script.engine.hasFingersDown)
     }
 
     /// KWin's `ScrollFactor=-1` reverses that pad's scrolls: the content went the other way

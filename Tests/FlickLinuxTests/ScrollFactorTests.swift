@@ -106,7 +106,7 @@ import Testing
 
     // MARK: Words
 
-    @Test func factorsAreSaidToTheHundredth() {
+    @Test func factorsAreSaidToTheHundredth() throws {
         #expect(GlideSpeedText.times(2) == "2.0×")
         #expect(GlideSpeedText.times(0.5) == "0.5×")
         #expect(GlideSpeedText.times(1.25) == "1.25×")
@@ -127,6 +127,12 @@ import Testing
         #expect(GlideSpeedText(source: -1, virtual: 1)?.sentence
                 == "the desktop scrolls it at -1.0×, flickd virtual touchpad at 1.0×: the virtual fingers move 1.0× as fast and turned round (a negative factor reverses one of the pads), so that the glide keeps your speed")
         #expect(GlideSpeedText(source: -1, virtual: -1)?.same == true)
+        // sway's `input type:touchpad scroll_factor 0` sets the virtual pad at 0 as well: the
+        // real pad's releases glide nothing, which is no pace "as fast as yours".
+        let bothNothing = try #require(GlideSpeedText(source: 0, virtual: 0))
+        #expect(!bothNothing.same && bothNothing.glidesNothing)
+        #expect(bothNothing.pace == "not at all: the desktop scrolls nothing with it, so its releases do not glide")
+        #expect(bothNothing.sentence == "the desktop scrolls it at 0.0×, flickd virtual touchpad at 0.0×: the desktop scrolls nothing with it, so its releases do not glide")
     }
 
     /// At twice the virtual pad's speed the fingers move twice as fast as the release: with the
@@ -153,6 +159,9 @@ import Testing
         #expect(abs(slower - own / 0.6) < 1e-6, "\(slower) vs \(own)")
         #expect(long.touchpadGlideSpeedLimit(speedRatio: 0.5) == nil)
         #expect(GlideSpeedText(source: 2, virtual: 2)?.edge(long) == nil, "the same speed: the warning's")
+        #expect(GlideSpeedText(source: -1, virtual: 1)?.edge(long) == nil, "turned round at the same speed: the warning's too")
+        #expect(GlideSpeedText(source: 1, virtual: -1)?.edge(long) == nil)
+        #expect(GlideSpeedText(source: -2, virtual: 1)?.edge(defaults) != nil, "turned round and twice as fast: said")
     }
 }
 
@@ -177,6 +186,34 @@ extension DaemonDeviceTests {
     }
 }
 
+extension DaemonDeviceTests {
+    /// The pad's line under KDE with the pad's group `group`: the daemon's debug line.
+    static func padLine(group: String) throws -> String {
+        let source = ScriptedDevices()
+        let pad = try source.node(4, .touchpad, name: "bcm5974", fixture: "generic-usb-touchpad")
+        source.descriptions[pad.devnode]?.vendor = 0x06cb
+        source.descriptions[pad.devnode]?.product = 0x0001
+        source.present = [pad]
+        let name = try #require(source.descriptions[pad.devnode]?.name)
+        return try DaemonDeviceTests.padLine(source, kcminputrc: "[Libinput][1739][1][\(name)]\n" + group).line
+    }
+
+    /// The real pad natural, the virtual one traditional (KWin's default), the real pad's
+    /// ScrollFactor=-1: the two turns of the fingers cancel, as the engine makes them, and the
+    /// line says one way, not both.
+    @Test func aNegativeFactorAndADifferentDirectionCancelInThePadsLine() throws {
+        let both = try Self.padLine(group: "NaturalScroll=true\nScrollFactor=-1\n")
+        #expect(both.hasSuffix("; the virtual touchpad's is false, and a negative factor reverses one of the pads: its fingers move as yours did; the desktop scrolls it at -1.0×, flickd virtual touchpad at 1.0×: the virtual fingers move 1.0× as fast, so that the glide keeps your speed"),
+                "\(both)")
+        #expect(!both.contains("against yours") && !both.contains("turned round"), "\(both)")
+        // The directions alike: the negative factor alone turns them.
+        let turned = try Self.padLine(group: "NaturalScroll=false\nScrollFactor=-1\n")
+        #expect(turned.hasSuffix("; its fingers move against yours: a negative factor reverses one of the pads; the desktop scrolls it at -1.0×, flickd virtual touchpad at 1.0×: the virtual fingers move 1.0× as fast, so that the glide keeps your speed"),
+                "\(turned)")
+        #expect(!turned.contains("turned round"), "said once: \(turned)")
+    }
+}
+
 extension ScrollFactorTests {
     /// `flickd doctor` on KDE Plasma under Wayland, the real pad's group as `group` says:
     /// the output check's detail.
@@ -197,5 +234,8 @@ extension ScrollFactorTests {
         #expect(nothing.hasSuffix("scrolls traditional at 0.0×: the desktop scrolls nothing with it, so its releases do not glide"), "\(nothing)")
         let reversed = try Self.doctorSays("ScrollFactor=-1\n")
         #expect(reversed.hasSuffix("scrolls traditional at -1.0×: the virtual fingers move against yours (a negative factor reverses one of the pads), so the glide keeps your direction, and 1.0× as fast, so that the glide keeps your speed"), "\(reversed)")
+        // KWin's defaults group at 0 for every touchpad, the virtual one too: nothing glides.
+        let bothNothing = try Self.doctorSays("[Libinput][Defaults][Touchpad]\nScrollFactor=0\n")
+        #expect(bothNothing.hasSuffix("scrolls traditional at 0.0×: the desktop scrolls nothing with it, so its releases do not glide"), "\(bothNothing)")
     }
 }
