@@ -185,6 +185,11 @@ public enum DesktopSettings {
         /// `$SWAYSOCK` as set, whether a sway listens there or not (a sway started with it set
         /// binds there); nil: unset.
         var swaysock: String?
+        /// Whether the sway listening on the socket given is this session's compositor: in
+        /// `current()`, the one serving `$WAYLAND_DISPLAY` (`SwayInputs.servesDisplay`), false
+        /// when that cannot be told (no `$WAYLAND_DISPLAY`). An environment built otherwise (a
+        /// test's) asks nothing and takes it for this session's.
+        var swayServesThisSession: (_ socket: String) -> Bool = { _ in true }
         /// sway's inputs as JSON (its `get_inputs` reply, asked over `swaySocket`); why not when
         /// sway cannot be reached or does not answer in time.
         var swayInputs: (_ socket: String) -> Result<String, SwayIPC.Failure> = { _ in .failure(.timedOut) }
@@ -229,6 +234,10 @@ public enum DesktopSettings {
             environment.swaySocket = SwayInputs.socketPath(swaysock: variable("SWAYSOCK"), runtimeDirectory: runtimeDirectory)
             environment.runtimeDirectory = runtimeDirectory
             environment.swaysock = variable("SWAYSOCK")
+            let waylandSocket = SwayInputs.waylandSocket(display: variable("WAYLAND_DISPLAY"), runtimeDirectory: runtimeDirectory)
+            environment.swayServesThisSession = { socket in
+                waylandSocket.map { SwayInputs.servesDisplay(swaySocket: socket, waylandSocket: $0) } ?? false
+            }
             environment.swayInputs = { socket in SwayInputs.ask(socket: socket, timeout: swayTimeout) }
             environment.xServerDevices = { display in XInputDevices.read(display: display, timeout: xServerTimeout) }
             environment.pause = { duration in Syscall.sleep(duration) }
@@ -326,17 +335,24 @@ public enum DesktopSettings {
     }
 
     /// Whether `$SWAYSOCK` itself names the socket a sway listens on (`swaySocket` is it), not
-    /// merely a socket found by name in the runtime directory: then sway runs this session,
-    /// whatever `XDG_CURRENT_DESKTOP` says.
+    /// merely a socket found by name in the runtime directory, and that sway serves this
+    /// session's Wayland display (`swayServesThisSession`): then sway runs this session,
+    /// whatever `XDG_CURRENT_DESKTOP` says, but for Plasma's own session (`KDE_FULL_SESSION`).
     ///
     /// Rationale: sway sessions set `XDG_CURRENT_DESKTOP=KDE` (for Qt and the KDE portal) or
     /// `...:GNOME`; asked by the name, flickd read a kcminputrc left from a Plasma login or
     /// gsettings' default, and a glide could run against the finger. sway sets `SWAYSOCK` for
-    /// its children; a live socket there is sway's word. A `sway-ipc` socket found by name
-    /// alone may be another session's sway, and does not outrank the desktop's name.
+    /// its children; a live socket there is sway's word, if that sway is the compositor of
+    /// `$WAYLAND_DISPLAY`. sway's `50-systemd-user.conf` imports `SWAYSOCK` into the user
+    /// manager, which all the user's sessions share: a Plasma or GNOME session on another VT
+    /// then sees a live `SWAYSOCK` of a sway that is not its compositor. A `sway-ipc` socket
+    /// found by name alone may be another session's sway too, and does not outrank the
+    /// desktop's name.
     static func swayNamed(_ environment: Environment) -> Bool {
-        guard let swaysock = environment.swaysock, !swaysock.isEmpty else { return false }
-        return environment.swaySocket == swaysock
+        guard !environment.kdeFullSession, let swaysock = environment.swaysock, !swaysock.isEmpty,
+              environment.swaySocket == swaysock
+        else { return false }
+        return environment.swayServesThisSession(swaysock)
     }
 
     /// Xfce's `pointers` channel as its settings store saves it, a few seconds after each change

@@ -112,6 +112,39 @@ public enum SwayInputs {
         }
     }
 
+    /// The socket of the Wayland compositor at `display` (`$WAYLAND_DISPLAY`): `display` when it
+    /// is a path, else `display` in `runtimeDirectory` (`$XDG_RUNTIME_DIR`), as libwayland finds
+    /// it; nil when either is missing.
+    public static func waylandSocket(display: String?, runtimeDirectory: String?) -> String? {
+        guard let display, !display.isEmpty else { return nil }
+        if display.hasPrefix("/") { return display }
+        guard let runtimeDirectory, runtimeDirectory.hasPrefix("/") else { return nil }
+        return runtimeDirectory + "/" + display
+    }
+
+    /// The process that listens on the Unix stream socket at `path`, as the kernel tells a
+    /// connection to it (`SO_PEERCRED`: the listener's process at its listen); nil when no
+    /// connection can be made.
+    static func listener(of path: String) -> pid_t? {
+        guard let fd = try? Syscall.connectUnixStream(to: path) else { return nil }
+        defer { Syscall.close(fd) }
+        return try? Syscall.peerProcess(fd)
+    }
+
+    /// Whether the sway listening at `swaySocket` is the compositor of the Wayland display at
+    /// `waylandSocket`: one process listens on both. False when either cannot be reached.
+    ///
+    /// Rationale: sway's `50-systemd-user.conf` imports `SWAYSOCK` into the user manager,
+    /// shared by the user's sessions; a Plasma or GNOME session started later on another VT
+    /// imports its own `WAYLAND_DISPLAY` but leaves that `SWAYSOCK`, live while that sway runs.
+    /// Its `WAYLAND_DISPLAY` is then KWin's or mutter's, not the sway's. A process id is asked
+    /// of each socket rather than read from sway's socket name, which a sway started with
+    /// `SWAYSOCK` set keeps from its predecessor.
+    static func servesDisplay(swaySocket: String, waylandSocket: String) -> Bool {
+        guard let sway = listener(of: swaySocket), let compositor = listener(of: waylandSocket) else { return false }
+        return sway == compositor
+    }
+
     private static func member(_ object: OpaquePointer, _ key: String) -> OpaquePointer? {
         var value: OpaquePointer?
         guard json_object_object_get_ex(object, key, &value) != 0 else { return nil }
@@ -136,5 +169,19 @@ public enum SwayInputs {
     private static func integer(_ object: OpaquePointer, _ key: String) -> Int64? {
         guard let value = member(object, key), json_object_is_type(value, json_type_int) != 0 else { return nil }
         return json_object_get_int64(value)
+    }
+}
+
+extension Syscall {
+    /// The process id of the peer of the connected Unix socket `fd` (`SO_PEERCRED`).
+    static func peerProcess(_ fd: Int32) throws(SystemError) -> pid_t {
+        // struct ucred { pid_t pid; uid_t uid; gid_t gid; }: Glibc's module leaves it out
+        // (it needs _GNU_SOURCE); its three 32-bit fields are read as such.
+        var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
+        var length = socklen_t(MemoryLayout<Int32>.size * 3)
+        _ = try retrying("getsockopt(SO_PEERCRED)") {
+            withUnsafeMutableBytes(of: &credentials) { getsockopt(fd, SOL_SOCKET, SO_PEERCRED, $0.baseAddress, &length) }
+        }
+        return credentials.pid
     }
 }

@@ -137,6 +137,9 @@ import Testing
         /// `$SWAYSOCK` names the socket sway listens on (else it was found by name in the
         /// runtime directory).
         var swaysockSet = false
+        /// The sway at `$SWAYSOCK` is the compositor of `$WAYLAND_DISPLAY` (else it is another
+        /// session's, whose `SWAYSOCK` the user manager kept).
+        var swayServesThisSession = true
         var pauses: [FlickCore.Duration] = []
         /// `$DISPLAY`, `$WAYLAND_DISPLAY`, and the X server's devices, one list per ask (the
         /// last repeats); empty: the ask fails as `xServerFailure` says. `xServerAsks`: the
@@ -161,6 +164,10 @@ import Testing
                 })
             environment.swaySocket = sway.isEmpty ? nil : "/run/user/1000/sway-ipc.1000.500.sock"
             environment.swaysock = swaysockSet ? "/run/user/1000/sway-ipc.1000.500.sock" : nil
+            environment.swayServesThisSession = { [unowned self] socket in
+                #expect(socket == "/run/user/1000/sway-ipc.1000.500.sock")
+                return swayServesThisSession
+            }
             environment.swayInputs = { [unowned self] socket in
                 #expect(socket == "/run/user/1000/sway-ipc.1000.500.sock")
                 swayAsks += 1

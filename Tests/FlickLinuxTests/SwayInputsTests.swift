@@ -93,6 +93,7 @@ import Testing
         session.files["/home/u/.config/kcminputrc"] = "[Libinput][2][7][SynPS/2 Synaptics TouchPad]\nNaturalScroll=false\n"
         session.sway = [Self.reply()]
         session.swaysockSet = true
+        session.kdeFullSession = false  // sway's session names KDE, but Plasma did not start it
         for desktop in ["KDE", "sway:GNOME", "ubuntu:GNOME"] {
             let found = try #require(DesktopSettings.naturalScrolling(in: session.environment(desktop: desktop)), "\(desktop)")
             #expect(found.source.hasPrefix(SwayInputs.source), "\(desktop): \(found.source)")
@@ -108,6 +109,52 @@ import Testing
         session.sway = []
         #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE"))?.source
                 == "KDE /home/u/.config/kcminputrc [Libinput][2][7][SynPS/2 Synaptics TouchPad] NaturalScroll")
+    }
+
+    /// sway's `50-systemd-user.conf` imports `SWAYSOCK` into the user manager the user's
+    /// sessions share; a Plasma or GNOME session on another VT then finds it live while that
+    /// sway runs. That sway is not the compositor of `$WAYLAND_DISPLAY`, or Plasma says it
+    /// runs (`KDE_FULL_SESSION=true`): the desktop's name decides, as without a sway.
+    @Test func anotherSessionsSwayAtSwaysockDoesNotOutrankTheDesktop() throws {
+        let session = DesktopSettingsTests.FakeSession()
+        session.gsettings = "false\n"
+        session.files["/home/u/.config/kcminputrc"] = "[Libinput][2][7][SynPS/2 Synaptics TouchPad]\nNaturalScroll=false\n"
+        session.sway = [Self.reply()]
+        session.swaysockSet = true
+        let kde = "KDE /home/u/.config/kcminputrc [Libinput][2][7][SynPS/2 Synaptics TouchPad] NaturalScroll"
+        // Plasma's own session, even with a sway at SWAYSOCK that would serve its display.
+        session.kdeFullSession = true
+        #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE"))?.source == kde)
+        #expect(session.swayAsks == 0, "sway is not asked")
+        // The sway at SWAYSOCK listens on another Wayland display than this session's.
+        session.kdeFullSession = false
+        session.swayServesThisSession = false
+        #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE"))?.source == kde)
+        let gnome = try #require(DesktopSettings.naturalScrolling(in: session.environment(desktop: "ubuntu:GNOME")))
+        #expect(gnome.source.hasPrefix("GNOME"), "\(gnome.source)")
+        #expect(session.swayAsks == 0, "sway is not asked")
+        // The same sway serving this session's display: sway answers.
+        session.swayServesThisSession = true
+        #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE"))?.source.hasPrefix(SwayInputs.source) == true)
+    }
+
+    /// Which process listens on a socket, as the kernel says it (`SO_PEERCRED`): both this
+    /// test's sockets are this process's, so they count as one compositor's; a Wayland socket
+    /// nobody listens on serves nothing.
+    @Test func theSameProcessListensOnBothSockets() throws {
+        let runtime = try TemporaryDirectory("flickd-sway")
+        let sway = try ListeningSocket(runtime.path + "/sway-ipc.\(getuid()).\(getpid()).sock")
+        let wayland = try ListeningSocket(runtime.path + "/wayland-1")
+        defer { sway.close(); wayland.close() }
+        #expect(SwayInputs.listener(of: sway.path) == getpid())
+        #expect(SwayInputs.servesDisplay(swaySocket: sway.path, waylandSocket: wayland.path))
+        #expect(!SwayInputs.servesDisplay(swaySocket: sway.path, waylandSocket: runtime.path + "/wayland-0"), "no compositor there")
+        #expect(SwayInputs.listener(of: runtime.path + "/wayland-0") == nil)
+        // $WAYLAND_DISPLAY as libwayland reads it: a name in the runtime directory, or a path.
+        #expect(SwayInputs.waylandSocket(display: "wayland-1", runtimeDirectory: runtime.path) == wayland.path)
+        #expect(SwayInputs.waylandSocket(display: wayland.path, runtimeDirectory: nil) == wayland.path)
+        #expect(SwayInputs.waylandSocket(display: "wayland-1", runtimeDirectory: nil) == nil)
+        #expect(SwayInputs.waylandSocket(display: nil, runtimeDirectory: runtime.path) == nil)
     }
 
     /// sway's listen backlog full (sway stalled a moment, or flickd's probes unaccepted): the
