@@ -105,6 +105,7 @@ public final class Daemon {
         static let serverChanges: UInt64 = 8
         static let seat: UInt64 = 9
         static let serverStart: UInt64 = 10
+        static let terminal: UInt64 = 11
         static let deviceFlag: UInt64 = 1 << 32
 
         static func device(_ id: DeviceID) -> UInt64 { deviceFlag | UInt64(UInt32(bitPattern: id)) }
@@ -247,6 +248,12 @@ public final class Daemon {
     /// stand in for it (a pty of their own would have to hang up the test run's standard
     /// streams).
     var terminalHungUp: (SignalSender) -> Bool = StartingTerminal.current().isHangUp(from:)
+    /// The terminal flickd was started in, watched from `run()` for its hang-up (EPOLLHUP on
+    /// one of its descriptors): a terminal emulator that signals the shell and waits for it to
+    /// exit before it closes the terminal (Konsole, xterm) delivers every SIGHUP while the
+    /// terminal is still open, and a job in the background may get none at all. Tests give one
+    /// of their own (a pty) or none.
+    var startingTerminal = StartingTerminal.current()
     /// The loop's own descriptors whose reads `readFault` can fail.
     enum LoopRead { case timer, signals, reloadTimer }
     /// A read error to take instead of reading one of the loop's own descriptors, which leaves
@@ -372,6 +379,13 @@ public final class Daemon {
         warmLoop()
         // Start-up's allocations (configuration, device scan) are done with.
         Syscall.releaseFreeHeap()
+        if let terminal = startingTerminal.descriptors.first {
+            do {
+                try poll.addHangUp(terminal, token: Token.terminal)
+            } catch {
+                logger.debug("the terminal flickd was started in is not watched for its closing: \(error)")
+            }
+        }
         do {
             try loop()
         } catch {
@@ -415,6 +429,11 @@ public final class Daemon {
                     serverStarting()
                 case Token.seat:
                     seatChanged()
+                case Token.terminal:
+                    if terminalClosed() {
+                        shutDown()
+                        return
+                    }
                 default:
                     if let id = Token.deviceID(token) { read(id) }
                 }
@@ -522,6 +541,21 @@ public final class Daemon {
                 continue
             }
         }
+    }
+
+    /// The starting terminal reported a hang-up or an error: whether it has closed (its window
+    /// closed: flickd shuts down as after SIGTERM, rather than run on unseen, and a flickd.service
+    /// started later would glide every flick a second time). A report without a hang-up (not
+    /// seen) stops the watch, which would otherwise wake the loop for ever.
+    private func terminalClosed() -> Bool {
+        guard let terminal = startingTerminal.descriptors.first else { return false }
+        if startingTerminal.hasHungUp() {
+            logger.info("the terminal flickd was started in has closed: shutting down")
+            return true
+        }
+        try? poll.remove(terminal)
+        logger.debug("the terminal flickd was started in reported an error, not a hang-up: no longer watched")
+        return false
     }
 
     /// SIGTSTP (Ctrl-Z under `flickd run` in a terminal): stops the coast, lets the virtual

@@ -28,6 +28,12 @@ final class EventPoll {
         try Syscall.epollAdd(fileDescriptor, fd, token: token)
     }
 
+    /// Watches `fd` for its hang-up alone (EPOLLHUP and EPOLLERR, which epoll always reports):
+    /// never readable for input, so a terminal the user types into does not wake the loop.
+    func addHangUp(_ fd: Int32, token: UInt64) throws(SystemError) {
+        try Syscall.epollAdd(fileDescriptor, fd, token: token, events: 0)
+    }
+
     /// Stops watching `fd`.
     func remove(_ fd: Int32) throws(SystemError) {
         try Syscall.epollRemove(fileDescriptor, fd)

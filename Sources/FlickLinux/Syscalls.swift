@@ -121,10 +121,10 @@ enum Syscall {
         try retrying("epoll_create1") { epoll_create1(cshim_epoll_cloexec) }
     }
 
-    /// Watches `fd` for input; `token` comes back from `epollWait` when it is ready.
-    static func epollAdd(_ epoll: Int32, _ fd: Int32, token: UInt64) throws(SystemError) {
+    /// Watches `fd` for input (or `events`); `token` comes back from `epollWait` when it is ready.
+    static func epollAdd(_ epoll: Int32, _ fd: Int32, token: UInt64, events: UInt32 = cshim_epollin) throws(SystemError) {
         var event = epoll_event()
-        event.events = cshim_epollin
+        event.events = events
         event.data.u64 = token
         _ = try retrying("epoll_ctl") { epoll_ctl(epoll, cshim_epoll_ctl_add, fd, &event) }
     }

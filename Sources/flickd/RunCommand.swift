@@ -44,14 +44,17 @@ struct RunCommand: FlickdCommand {
             read at start, on each reload, whenever the desktop's settings change (on X11 \
             when Xfce or Plasma saves them) and when a sway starts; what it changes is logged.
 
-            Signals: SIGHUP reloads the configuration file, except when the terminal flickd \
-            was started in (its standard input, output or error) has closed: that SIGHUP is \
-            the window's closing, and flickd stops as after SIGTERM rather than run on unseen; \
+            Signals: SIGHUP reloads the configuration file, except the hang-up of the \
+            terminal flickd was started in (its standard input, output or error), sent by the \
+            kernel or the shell leading that terminal's session once it has closed; flickd \
+            also watches that terminal, and when it closes (its window closed), with or \
+            without a signal, flickd stops as after SIGTERM rather than run on unseen (run \
+            it with nohup or setsid, or as the service, to outlive the terminal); \
             SIGTERM and SIGINT stop any coast, remove the virtual device and exit with status \
             0; SIGTSTP (Ctrl-Z) stops any coast, lets the virtual fingers settle and lift, and \
             stops flickd until SIGCONT.
 
-            Exit status: 0 after SIGTERM, SIGINT or the closed terminal's SIGHUP; 1 when \
+            Exit status: 0 after SIGTERM, SIGINT or the closing of the terminal; 1 when \
             /dev/uinput cannot be opened at start (the virtual device could not be created), \
             the configuration cannot be \
             read, or the event loop fails (its timer or signals cannot be read: the virtual \

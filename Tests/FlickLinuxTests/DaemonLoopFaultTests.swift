@@ -181,7 +181,7 @@ extension DaemonLoopFaultTests {
         #expect(!notifications.contains { $0.hasPrefix("RELOADING=1") }, "\(notifications)")
     }
 
-    @Test("SIGHUP mid-glide from another process once the terminal has closed (`kill -HUP` to a disowned flickd, systemctl reload): the configuration is read again")
+    @Test("SIGHUP mid-glide from another process once the terminal has closed (`kill -HUP` from another shell, systemctl reload): the configuration is read again")
     func anotherSendersHangUpReloadsAfterTheTerminalClosed() throws {
         let (_, reloads, notifications, log, senders) = try Self.hangUp(Self.closedTerminal(sessionLeader: Self.someoneElse))
         #expect(senders == [Self.raised], "\(senders)")
@@ -198,5 +198,86 @@ extension DaemonLoopFaultTests {
         #expect(log.lines.contains("info: SIGHUP: configuration reloaded"), "\(log.lines)")
         #expect(!log.lines.contains { $0.contains("has closed") }, "\(log.lines)")
         #expect(notifications.contains { $0.hasPrefix("RELOADING=1") } && notifications.last == "STOPPING=1", "\(notifications)")
+    }
+}
+
+/// The terminal's window closed with no SIGHUP for flickd while it is open (Konsole and xterm
+/// signal the shell and wait for it to exit before they close the terminal; a job in the
+/// background gets none): the hang-up itself, seen on the terminal's descriptor, ends `flickd
+/// run` as SIGTERM does.
+extension DaemonLoopFaultTests {
+    @Test("the starting terminal closed mid-glide, no signal sent: the virtual fingers settle and lift, STOPPING=1 once, no reload, and run() returns")
+    func aTerminalThatClosesWithoutASignalShutsDown() throws {
+        let source = try DaemonEventPathTests.source()
+        let log = CollectedLog()
+        let outputs = DaemonDeviceTests.Outputs()
+        let listener = try NotifySocketListener(abstract: false)
+        let notifier = try ServiceNotifier(address: listener.address, logger: log.logger)
+        let (master, slave) = try StartingTerminalTests.pty()
+        defer { close(slave) }
+        var masterOpen = true
+        defer { if masterOpen { close(master) } }
+        var moves = 0
+        source.play([{
+            let pad = source.devices[DaemonEventPathTests.pad]!
+            pad.feed(DaemonEventPathTests.flick(on: pad.description, releasedAt: Syscall.monotonicNow()))
+            outputs.touchpads[0].afterWrite = { frame in
+                guard frame.action == .move else { return }
+                moves += 1
+                // The window closes: its terminal emulator closes the pty's master.
+                if moves == 3 { close(master); masterOpen = false }
+            }
+            return []
+        }])
+        var reloads = 0
+        let configuration = DaemonEventPathTests.touchpadConfiguration
+        let daemon = try DaemonDeviceTests.daemon(source, outputs, log: log, configuration: configuration, notifier: notifier,
+                                                  stallLimit: DaemonEventPathTests.noStall) {
+            reloads += 1
+            return configuration
+        }
+        daemon.startingTerminal = StartingTerminal(descriptors: [slave], session: getsid(0))
+        let watchdog = DaemonWatchdog(seconds: 10)
+        defer {
+            for pad in outputs.touchpads { pad.afterWrite = nil }
+            watchdog.cancel()
+        }
+        try daemon.run()
+        let touchpad = try #require(outputs.touchpads.first)
+        let actions = touchpad.frames.map(\.action)
+        let notifications = listener.received()
+        #expect(reloads == 0, "\(log.lines)")
+        #expect(touchpad.closed && actions.last == .lift, "lifted before the touchpad went: \(actions)")
+        #expect(DaemonEventPathTests.coastEnds(log) == ["shutdown"], "\(log.lines)")
+        #expect(log.lines.contains("info: the terminal flickd was started in has closed: shutting down"), "\(log.lines)")
+        #expect(!log.lines.contains { $0.contains("SIGTERM") }, "ended by the hang-up, not the watchdog: \(log.lines)")
+        #expect(notifications.filter { $0 == "STOPPING=1" }.count == 1 && notifications.last == "STOPPING=1", "\(notifications)")
+    }
+
+    @Test("a terminal still open wakes nothing: the daemon runs on until SIGTERM")
+    func anOpenTerminalIsNotAHangUp() throws {
+        let (master, slave) = try StartingTerminalTests.pty()
+        defer { close(master); close(slave) }
+        let source = try DaemonEventPathTests.source()
+        let log = CollectedLog()
+        let outputs = DaemonDeviceTests.Outputs()
+        source.play([{
+            // Typed into the terminal: input for flickd's standard input, which it never reads.
+            // Waited for on the terminal's side, so that it is there before the next wake-up.
+            _ = write(master, "x\n", 2)
+            var typed = pollfd(fd: slave, events: Int16(POLLIN), revents: 0)
+            _ = poll(&typed, 1, 2000)
+            return []
+        }, {
+            raise(SIGTERM)
+            return []
+        }])
+        let daemon = try DaemonDeviceTests.daemon(source, outputs, log: log)
+        daemon.startingTerminal = StartingTerminal(descriptors: [slave], session: getsid(0))
+        let watchdog = DaemonWatchdog(seconds: 10)
+        defer { watchdog.cancel() }
+        try daemon.run()
+        #expect(log.lines.contains("info: SIGTERM: shutting down"), "\(log.lines)")
+        #expect(!log.lines.contains { $0.contains("has closed") || $0.contains("no longer watched") }, "\(log.lines)")
     }
 }
