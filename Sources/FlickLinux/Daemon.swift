@@ -514,7 +514,7 @@ public final class Daemon {
             let signal: Int32?, sender: SignalSender
             do throws(SystemError) {
                 if let fault = readFault?(.signals) { throw fault }
-                let received = try signals.nextWithSender()
+                let received = try signals.next()
                 (signal, sender) = (received?.number, received?.sender ?? SignalSender(code: 0, processID: 0))
             } catch {
                 logger.error("cannot read signals (\(error)): flickd cannot hear SIGTERM or SIGHUP without them and stops")
@@ -1770,30 +1770,5 @@ public final class Daemon {
     /// `value` rounded for a log line; never traps (NaN or huge values print as they are).
     private static func whole(_ value: Double) -> String {
         value.isFinite && value.magnitude < 1e15 ? "\(Int(value.rounded()))" : "\(value)"
-    }
-}
-
-// The signalfd read with its sender, for the SIGHUP of a hung-up terminal (`StartingTerminal`).
-extension Syscall {
-    /// Reads one signal from a signalfd with its sender; nil when none is pending.
-    static func nextSignalAndSender(_ fd: Int32) throws(SystemError) -> (number: Int32, sender: SignalSender)? {
-        var info = signalfd_siginfo()
-        do throws(SystemError) {
-            let count = try withUnsafeMutableBytes(of: &info) { (buffer) throws(SystemError) in
-                try read(fd, into: buffer)
-            }
-            guard count == MemoryLayout<signalfd_siginfo>.size else { return nil }
-        } catch where error.wouldBlock {
-            return nil
-        }
-        return (Int32(bitPattern: info.ssi_signo),
-                SignalSender(code: info.ssi_code, processID: pid_t(bitPattern: info.ssi_pid)))
-    }
-}
-
-extension SignalReceiver {
-    /// The next pending signal's number and sender, nil when none is pending.
-    func nextWithSender() throws(SystemError) -> (number: Int32, sender: SignalSender)? {
-        try Syscall.nextSignalAndSender(fileDescriptor)
     }
 }

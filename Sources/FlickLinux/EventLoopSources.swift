@@ -105,8 +105,8 @@ final class SignalReceiver {
         Syscall.restoreSignalMask(previousMask)
     }
 
-    /// The next pending signal's number, nil when none is pending.
-    func next() throws(SystemError) -> Int32? {
+    /// The next pending signal's number and sender, nil when none is pending.
+    func next() throws(SystemError) -> (number: Int32, sender: SignalSender)? {
         try Syscall.nextSignal(fileDescriptor)
     }
 

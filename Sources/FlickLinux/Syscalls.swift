@@ -289,8 +289,9 @@ enum Syscall {
         _ = Glibc.signal(SIGCHLD, SIG_DFL)
     }
 
-    /// Reads one signal from a signalfd; nil when none is pending.
-    static func nextSignal(_ fd: Int32) throws(SystemError) -> Int32? {
+    /// Reads one signal from a signalfd, with its sender (for the SIGHUP of a hung-up terminal,
+    /// `StartingTerminal`); nil when none is pending.
+    static func nextSignal(_ fd: Int32) throws(SystemError) -> (number: Int32, sender: SignalSender)? {
         var info = signalfd_siginfo()
         do throws(SystemError) {
             let count = try withUnsafeMutableBytes(of: &info) { (buffer) throws(SystemError) in
@@ -300,7 +301,7 @@ enum Syscall {
         } catch where error.wouldBlock {
             return nil
         }
-        return Int32(bitPattern: info.ssi_signo)
+        return (Int32(bitPattern: info.ssi_signo), SignalSender(code: info.ssi_code, processID: pid_t(bitPattern: info.ssi_pid)))
     }
 }
 
