@@ -115,6 +115,22 @@ extension DaemonLoopFaultTests {
     static func hangUp(_ terminal: StartingTerminal) throws
         -> (touchpad: RecordingTouchpad, reloads: Int, notifications: [String], log: CollectedLog, senders: [SignalSender])
     {
+        var senders: [SignalSender] = []
+        let run = try glide(atThirdFrame: { raise(SIGHUP) }) { daemon in
+            daemon.terminalHungUp = { sender in
+                senders.append(sender)
+                return terminal.isHangUp(from: sender)
+            }
+        }
+        return (run.touchpad, run.reloads, run.notifications, run.log, senders)
+    }
+
+    /// A touchpad glide on a daemon `prepare`d by the test, `atThirdFrame` done as its third
+    /// motion frame is written: the virtual touchpad, how many reloads ran (each ends the run
+    /// with SIGTERM), the notifications the service manager got, and the log.
+    static func glide(atThirdFrame: @escaping () -> Void, prepare: (Daemon) -> Void) throws
+        -> (touchpad: RecordingTouchpad, reloads: Int, notifications: [String], log: CollectedLog)
+    {
         let source = try DaemonEventPathTests.source()
         let log = CollectedLog()
         let outputs = DaemonDeviceTests.Outputs()
@@ -127,7 +143,7 @@ extension DaemonLoopFaultTests {
             outputs.touchpads[0].afterWrite = { frame in
                 guard frame.action == .move else { return }
                 moves += 1
-                if moves == 3 { raise(SIGHUP) }
+                if moves == 3 { atThirdFrame() }
             }
             return []
         }])
@@ -139,18 +155,14 @@ extension DaemonLoopFaultTests {
             raise(SIGTERM)
             return configuration
         }
-        var senders: [SignalSender] = []
-        daemon.terminalHungUp = { sender in
-            senders.append(sender)
-            return terminal.isHangUp(from: sender)
-        }
+        prepare(daemon)
         let watchdog = DaemonWatchdog(seconds: 10)
         defer {
             for pad in outputs.touchpads { pad.afterWrite = nil }
             watchdog.cancel()
         }
         try daemon.run()
-        return (try #require(outputs.touchpads.first), reloads, listener.received(), log, senders)
+        return (try #require(outputs.touchpads.first), reloads, listener.received(), log)
     }
 
     /// A terminal of the session led by `leader` whose window has closed: a pty's slave whose
@@ -208,44 +220,15 @@ extension DaemonLoopFaultTests {
 extension DaemonLoopFaultTests {
     @Test("the starting terminal closed mid-glide, no signal sent: the virtual fingers settle and lift, STOPPING=1 once, no reload, and run() returns")
     func aTerminalThatClosesWithoutASignalShutsDown() throws {
-        let source = try DaemonEventPathTests.source()
-        let log = CollectedLog()
-        let outputs = DaemonDeviceTests.Outputs()
-        let listener = try NotifySocketListener(abstract: false)
-        let notifier = try ServiceNotifier(address: listener.address, logger: log.logger)
         let (master, slave) = try StartingTerminalTests.pty()
         defer { close(slave) }
         var masterOpen = true
         defer { if masterOpen { close(master) } }
-        var moves = 0
-        source.play([{
-            let pad = source.devices[DaemonEventPathTests.pad]!
-            pad.feed(DaemonEventPathTests.flick(on: pad.description, releasedAt: Syscall.monotonicNow()))
-            outputs.touchpads[0].afterWrite = { frame in
-                guard frame.action == .move else { return }
-                moves += 1
-                // The window closes: its terminal emulator closes the pty's master.
-                if moves == 3 { close(master); masterOpen = false }
-            }
-            return []
-        }])
-        var reloads = 0
-        let configuration = DaemonEventPathTests.touchpadConfiguration
-        let daemon = try DaemonDeviceTests.daemon(source, outputs, log: log, configuration: configuration, notifier: notifier,
-                                                  stallLimit: DaemonEventPathTests.noStall) {
-            reloads += 1
-            return configuration
+        // The window closes at the third frame: its terminal emulator closes the pty's master.
+        let (touchpad, reloads, notifications, log) = try Self.glide(atThirdFrame: { close(master); masterOpen = false }) { daemon in
+            daemon.startingTerminal = StartingTerminal(descriptors: [slave], session: getsid(0))
         }
-        daemon.startingTerminal = StartingTerminal(descriptors: [slave], session: getsid(0))
-        let watchdog = DaemonWatchdog(seconds: 10)
-        defer {
-            for pad in outputs.touchpads { pad.afterWrite = nil }
-            watchdog.cancel()
-        }
-        try daemon.run()
-        let touchpad = try #require(outputs.touchpads.first)
         let actions = touchpad.frames.map(\.action)
-        let notifications = listener.received()
         #expect(reloads == 0, "\(log.lines)")
         #expect(touchpad.closed && actions.last == .lift, "lifted before the touchpad went: \(actions)")
         #expect(DaemonEventPathTests.coastEnds(log) == ["shutdown"], "\(log.lines)")
