@@ -430,10 +430,9 @@ public final class Daemon {
                 case Token.seat:
                     seatChanged()
                 case Token.terminal:
-                    if terminalClosed() {
-                        shutDown()
-                        return
-                    }
+                    terminalClosed()
+                    shutDown()
+                    return
                 default:
                     if let id = Token.deviceID(token) { read(id) }
                 }
@@ -543,19 +542,15 @@ public final class Daemon {
         }
     }
 
-    /// The starting terminal reported a hang-up or an error: whether it has closed (its window
-    /// closed: flickd shuts down as after SIGTERM, rather than run on unseen, and a flickd.service
-    /// started later would glide every flick a second time). A report without a hang-up (not
-    /// seen) stops the watch, which would otherwise wake the loop for ever.
-    private func terminalClosed() -> Bool {
-        guard let terminal = startingTerminal.descriptors.first else { return false }
-        if startingTerminal.hasHungUp() {
-            logger.info("the terminal flickd was started in has closed: shutting down")
-            return true
-        }
-        try? poll.remove(terminal)
-        logger.debug("the terminal flickd was started in reported an error, not a hang-up: no longer watched")
-        return false
+    /// The starting terminal reported a hang-up (watched for nothing else: `addHangUp`), so it
+    /// has closed (its window closed): flickd shuts down (the caller) as after SIGTERM, rather than run on
+    /// unseen, and a flickd.service started later would glide every flick a second time.
+    /// Rationale: the report itself is the closing, not `StartingTerminal.hasHungUp()`: a pty
+    /// reports EPOLLHUP as soon as its master is closed, a moment before the kernel hangs up its
+    /// descriptors (which `tcgetattr`'s EIO tells), and a loop that woke in between and looked
+    /// again would miss it for good.
+    private func terminalClosed() {
+        logger.info("the terminal flickd was started in has closed: shutting down")
     }
 
     /// SIGTSTP (Ctrl-Z under `flickd run` in a terminal): stops the coast, lets the virtual

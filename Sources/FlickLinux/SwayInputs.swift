@@ -122,17 +122,37 @@ public enum SwayInputs {
         return runtimeDirectory + "/" + display
     }
 
-    /// The process that listens on the Unix stream socket at `path`, as the kernel tells a
-    /// connection to it (`SO_PEERCRED`: the listener's process at its listen); nil when no
-    /// connection can be made.
-    static func listener(of path: String) -> pid_t? {
-        guard let fd = try? Syscall.connectUnixStream(to: path) else { return nil }
+    /// Who listens on a Unix stream socket (`listener(of:)`).
+    enum Listener: Equatable {
+        /// The process, as the kernel tells a connection to it (`SO_PEERCRED`: the listener's
+        /// process at its listen).
+        case process(pid_t)
+        /// Someone, whose listen backlog is full (EAGAIN): a sway stalled a moment, or one that
+        /// has not accepted flickd's own earlier probes yet.
+        case busy
+        /// No one: no connection can be made, or the kernel gives no process id (0: a listener
+        /// outside flickd's PID namespace, as in a container sharing the runtime directory).
+        case none
+    }
+
+    /// Who listens on the Unix stream socket at `path`.
+    static func listener(of path: String) -> Listener {
+        let fd: Int32
+        do {
+            fd = try Syscall.connectUnixStream(to: path)
+        } catch {
+            return error.wouldBlock ? .busy : .none
+        }
         defer { Syscall.close(fd) }
-        return try? Syscall.peerProcess(fd)
+        guard let process = try? Syscall.peerProcess(fd), process > 0 else { return .none }
+        return .process(process)
     }
 
     /// Whether the sway listening at `swaySocket` is the compositor of the Wayland display at
-    /// `waylandSocket`: one process listens on both. False when either cannot be reached.
+    /// `waylandSocket`: one process listens on both. False when either cannot be reached, or
+    /// the kernel names no process; true when the sway's backlog is full (it cannot be asked
+    /// who it is, and is asked for its inputs then, which fails as unanswered: the daemon keeps
+    /// what sway said last rather than take a leftover KDE or GNOME setting for it).
     ///
     /// Rationale: sway's `50-systemd-user.conf` imports `SWAYSOCK` into the user manager,
     /// shared by the user's sessions; a Plasma or GNOME session started later on another VT
@@ -141,8 +161,11 @@ public enum SwayInputs {
     /// of each socket rather than read from sway's socket name, which a sway started with
     /// `SWAYSOCK` set keeps from its predecessor.
     static func servesDisplay(swaySocket: String, waylandSocket: String) -> Bool {
-        guard let sway = listener(of: swaySocket), let compositor = listener(of: waylandSocket) else { return false }
-        return sway == compositor
+        switch listener(of: swaySocket) {
+        case .none: return false
+        case .busy: return true
+        case .process(let sway): return listener(of: waylandSocket) == .process(sway)
+        }
     }
 
     private static func member(_ object: OpaquePointer, _ key: String) -> OpaquePointer? {

@@ -261,6 +261,6 @@ extension DaemonLoopFaultTests {
         defer { watchdog.cancel() }
         try daemon.run()
         #expect(log.lines.contains("info: SIGTERM: shutting down"), "\(log.lines)")
-        #expect(!log.lines.contains { $0.contains("has closed") || $0.contains("no longer watched") }, "\(log.lines)")
+        #expect(!log.lines.contains { $0.contains("has closed") }, "\(log.lines)")
     }
 }

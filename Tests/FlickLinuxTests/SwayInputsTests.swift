@@ -146,10 +146,10 @@ import Testing
         let sway = try ListeningSocket(runtime.path + "/sway-ipc.\(getuid()).\(getpid()).sock")
         let wayland = try ListeningSocket(runtime.path + "/wayland-1")
         defer { sway.close(); wayland.close() }
-        #expect(SwayInputs.listener(of: sway.path) == getpid())
+        #expect(SwayInputs.listener(of: sway.path) == .process(getpid()))
         #expect(SwayInputs.servesDisplay(swaySocket: sway.path, waylandSocket: wayland.path))
         #expect(!SwayInputs.servesDisplay(swaySocket: sway.path, waylandSocket: runtime.path + "/wayland-0"), "no compositor there")
-        #expect(SwayInputs.listener(of: runtime.path + "/wayland-0") == nil)
+        #expect(SwayInputs.listener(of: runtime.path + "/wayland-0") == .none)
         // $WAYLAND_DISPLAY as libwayland reads it: a name in the runtime directory, or a path.
         #expect(SwayInputs.waylandSocket(display: "wayland-1", runtimeDirectory: runtime.path) == wayland.path)
         #expect(SwayInputs.waylandSocket(display: wayland.path, runtimeDirectory: nil) == wayland.path)
@@ -170,6 +170,12 @@ import Testing
         try #require(waiting.count < 64, "the backlog filled")
         #expect(SwayInputs.listens(sway.path))
         #expect(SwayInputs.socketPath(swaysock: sway.path, runtimeDirectory: nil) == sway.path)
+        // Who it is cannot be asked then: taken for this session's sway (asked, and unanswered),
+        // not for another session's, whose leftover KDE or GNOME setting would replace its answer.
+        let wayland = try ListeningSocket(runtime.path + "/wayland-1")
+        defer { wayland.close() }
+        #expect(SwayInputs.listener(of: sway.path) == .busy)
+        #expect(SwayInputs.servesDisplay(swaySocket: sway.path, waylandSocket: wayland.path))
 
         var environment = DesktopSettingsTests.FakeSession().environment(desktop: "sway")
         environment.swaySocket = SwayInputs.socketPath(swaysock: nil, runtimeDirectory: runtime.path)
