@@ -526,7 +526,8 @@ public final class Daemon {
                 // The terminal's window was closed: its shell passes SIGHUP on to its jobs.
                 // Reloading would leave flickd running unseen, and a flickd.service started
                 // later would glide every flick a second time. A SIGHUP from anyone else is a
-                // reload, even once the terminal is gone (`kill -HUP` to a disowned flickd).
+                // reload (`kill -HUP` from another shell, `systemctl reload`). The terminal's
+                // closing itself is watched as well (`terminalClosed`).
                 logger.info("SIGHUP: the terminal flickd was started in has closed: shutting down")
                 outcome = .exit
             case SIGHUP:
@@ -543,8 +544,8 @@ public final class Daemon {
     }
 
     /// The starting terminal reported a hang-up (watched for nothing else: `addHangUp`), so it
-    /// has closed (its window closed): flickd shuts down (the caller) as after SIGTERM, rather than run on
-    /// unseen, and a flickd.service started later would glide every flick a second time.
+    /// has closed (its window closed): the caller shuts down as after SIGTERM, rather than run
+    /// on unseen, and a flickd.service started later would glide every flick a second time.
     /// Rationale: the report itself is the closing, not `StartingTerminal.hasHungUp()`: a pty
     /// reports EPOLLHUP as soon as its master is closed, a moment before the kernel hangs up its
     /// descriptors (which `tcgetattr`'s EIO tells), and a loop that woke in between and looked
