@@ -92,9 +92,10 @@ public struct SignalSender: Sendable, Equatable {
 /// descriptor are not reliable: `open("/dev/tty")` fails with ENXIO for a process started with
 /// `setsid` in a terminal that is still open, and `tcgetpgrp` with ENOTTY.
 ///
-/// That the terminal has hung up is not enough: a flickd left running after its window closed
-/// (`flickd run & disown`, `nohup flickd run &`) finds it hung up at every later SIGHUP, and
-/// `kill -HUP` from another shell asks it for a reload. Only the hang-up's own SIGHUP stops it:
+/// That the terminal has hung up is not enough: a flickd that outlived its window (had the
+/// closing been missed) would find it hung up at every later SIGHUP, and `kill -HUP` from
+/// another shell asks it for a reload; the daemon also watches the terminal's descriptor for
+/// the closing itself. Only the hang-up's own SIGHUP stops it:
 /// sent by the kernel (to the session leader, and to the foreground job when the session
 /// leader exits) or by flickd's session leader (the shell passing it on to its jobs as it
 /// exits). And only a terminal whose session flickd is in counts: one started with `setsid`
