@@ -53,6 +53,8 @@ public protocol SystemProbe {
     func sessionXServer() -> (display: String, authority: String?)?
     /// This session's `XDG_CURRENT_DESKTOP`; nil when unset.
     func sessionDesktop() -> String?
+    /// Whether this session is Plasma's own: `KDE_FULL_SESSION=true`, which Plasma's start sets.
+    func sessionIsPlasmas() -> Bool
     /// Opens and closes a watch on the X server `display`'s device properties, as the daemon
     /// keeps one (`XServerWatch`): nil when it opened, else why not.
     func watchXServer(_ display: String) -> String?
@@ -178,6 +180,8 @@ public struct LiveSystem: SystemProbe {
     }
 
     public func sessionDesktop() -> String? { DesktopSettings.Environment.session().currentDesktop }
+
+    public func sessionIsPlasmas() -> Bool { DesktopSettings.Environment.session().kdeFullSession }
 
     public func watchXServer(_ display: String) -> String? {
         do {
@@ -786,7 +790,9 @@ public struct Doctor {
 
     /// Whether the running service has this session's `XDG_CURRENT_DESKTOP`, by which
     /// `scroll.natural = "auto"` picks where to read the desktop's touchpad setting (GNOME's
-    /// gsettings, KDE's files, sway, the X server). The session's unset: nothing to compare.
+    /// gsettings, KDE's files, sway, the X server), and, in Plasma's own session, its
+    /// `KDE_FULL_SESSION=true`, by which a kcminputrc without groups is taken for KWin's
+    /// per-device defaults. The session's desktop unset: nothing to compare.
     private func serviceDesktop(_ service: ServiceEnvironment) -> Check {
         let title = "service desktop"
         let its = service.variables["XDG_CURRENT_DESKTOP"].map(String.init)
@@ -794,11 +800,20 @@ public struct Doctor {
             return Check(title: title, status: .ok,
                          detail: "this session sets no XDG_CURRENT_DESKTOP: nothing to compare flickd's (pid \(service.pid)) with")
         }
+        // Plasma's session marks itself; a service without the mark reads a kcminputrc with no
+        // groups as no setting, where KWin gives each pad libinput's default.
+        let plasmaMissing = probe.sessionIsPlasmas() && service.variables["KDE_FULL_SESSION"].map(String.init) != "true"
+        let imports = "XDG_CURRENT_DESKTOP" + (plasmaMissing ? " KDE_FULL_SESSION" : "")
         guard its == session else {
             let has = its.map { "XDG_CURRENT_DESKTOP=\($0)" } ?? "no XDG_CURRENT_DESKTOP"
             return Check(title: title, status: .warning,
-                         detail: "flickd (pid \(service.pid)) runs with \(has), this session's is \(session), so natural scrolling \"auto\" may look for the setting in the wrong place; to make it last, have your session's start-up import XDG_CURRENT_DESKTOP into the user manager (`systemctl --user import-environment`) before flickd starts",
-                         fix: "systemctl --user import-environment XDG_CURRENT_DESKTOP && systemctl --user restart flickd")
+                         detail: "flickd (pid \(service.pid)) runs with \(has), this session's is \(session), so natural scrolling \"auto\" may look for the setting in the wrong place; to make it last, have your session's start-up import \(imports) into the user manager (`systemctl --user import-environment`) before flickd starts",
+                         fix: "systemctl --user import-environment \(imports) && systemctl --user restart flickd")
+        }
+        if plasmaMissing {
+            return Check(title: title, status: .warning,
+                         detail: "flickd (pid \(service.pid)) runs with this session's XDG_CURRENT_DESKTOP=\(session) but without its KDE_FULL_SESSION=true, so with no touchpad group in kcminputrc it does not take KWin's per-device defaults (an Apple pad's glide may run backwards); to make it last, have your session's start-up import KDE_FULL_SESSION into the user manager before flickd starts",
+                         fix: "systemctl --user import-environment KDE_FULL_SESSION && systemctl --user restart flickd")
         }
         return Check(title: title, status: .ok, detail: "flickd (pid \(service.pid)) runs with this session's XDG_CURRENT_DESKTOP=\(session)")
     }

@@ -82,6 +82,9 @@ struct FakeSystem: SystemProbe {
     /// This session's `XDG_CURRENT_DESKTOP`.
     var desktopName: String? = "GNOME"
     func sessionDesktop() -> String? { desktopName }
+    /// `KDE_FULL_SESSION=true` in this session (Plasma's own).
+    var plasmaSession = false
+    func sessionIsPlasmas() -> Bool { plasmaSession }
     /// Why a watch on the X server's device properties would not open; nil: it opens.
     var xServerWatchFailure: String?
     func watchXServer(_ display: String) -> String? { xServerWatchFailure }

@@ -558,9 +558,10 @@ import Testing
     }
 
     /// The service's desktop name against this session's (GNOME by default in `FakeSystem`).
-    private func serviceDesktop(environ: [String], session: String? = "GNOME") throws -> Doctor.Check {
+    private func serviceDesktop(environ: [String], session: String? = "GNOME", plasma: Bool = false) throws -> Doctor.Check {
         var system = FakeSystem()
         system.desktopName = session
+        system.plasmaSession = plasma
         system.commands["systemctl --user show --property=MainPID --value flickd"] = CommandResult(status: 0, output: "4242\n")
         system.fileContents["/proc/4242/environ"] = environ.map { $0 + "\0" }.joined()
         return try system.checks().one("service desktop")
@@ -573,6 +574,22 @@ import Testing
         #expect(missing.fix == "systemctl --user import-environment XDG_CURRENT_DESKTOP && systemctl --user restart flickd")
         let other = try serviceDesktop(environ: ["XDG_CURRENT_DESKTOP=sway"])
         #expect(other.status == .warning && other.detail.contains("runs with XDG_CURRENT_DESKTOP=sway, this session's is GNOME"))
+    }
+
+    /// Plasma's own session sets KDE_FULL_SESSION=true: a service without it reads a kcminputrc
+    /// with no groups as no setting, not as KWin's per-device defaults.
+    @Test func aServiceWithoutPlasmasMarkIsToldToImportIt() throws {
+        let unmarked = try serviceDesktop(environ: ["XDG_CURRENT_DESKTOP=KDE"], session: "KDE", plasma: true)
+        #expect(unmarked.status == .warning, "\(unmarked.text)")
+        #expect(unmarked.detail.contains("but without its KDE_FULL_SESSION=true"), "\(unmarked.text)")
+        #expect(unmarked.fix == "systemctl --user import-environment KDE_FULL_SESSION && systemctl --user restart flickd")
+        let neither = try serviceDesktop(environ: ["HOME=/home/ada"], session: "KDE", plasma: true)
+        #expect(neither.fix == "systemctl --user import-environment XDG_CURRENT_DESKTOP KDE_FULL_SESSION && systemctl --user restart flickd",
+                "\(neither.text)")
+        let marked = try serviceDesktop(environ: ["XDG_CURRENT_DESKTOP=KDE", "KDE_FULL_SESSION=true"], session: "KDE", plasma: true)
+        #expect(marked.status == .ok, "\(marked.text)")
+        // KDE named without Plasma's session (sway setting it for Qt): nothing to import.
+        #expect(try serviceDesktop(environ: ["XDG_CURRENT_DESKTOP=KDE"], session: "KDE").status == .ok)
     }
 
     @Test func aServiceWithTheSessionsDesktopNameOrASessionWithoutOneIsFine() throws {
