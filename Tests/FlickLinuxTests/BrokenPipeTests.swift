@@ -36,10 +36,7 @@ import Testing
         let process = Process()
         process.executableURL = FlickdBinary.url
         process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["INVOCATION_ID"] = nil
-        environment["JOURNAL_STREAM"] = nil
-        process.environment = environment
+        process.environment = ChildProcess.environment
         process.standardOutput = out
         process.standardError = err
         try process.run()

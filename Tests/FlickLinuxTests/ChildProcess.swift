@@ -21,6 +21,17 @@ enum ChildProcess {
     /// and an issue is recorded). Its output goes to files, not pipes: reading one pipe to its
     /// end while the child fills the other (a sanitizer's report on stderr) would block both
     /// processes.
+    /// The environment a child flickd gets: the tests' own, but its log style must not depend on
+    /// how the tests were started: under a systemd service (a CI runner, systemd-run, a terminal
+    /// run as a user service) INVOCATION_ID or JOURNAL_STREAM would make flickd write journald's
+    /// `<3>` prefixes (LogStyle.detect).
+    static var environment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["INVOCATION_ID"] = nil
+        environment["JOURNAL_STREAM"] = nil
+        return environment
+    }
+
     static func run(_ executable: String, _ arguments: [String], limitSeconds: Double = limitSeconds) throws -> Result {
         let base = NSTemporaryDirectory() + "flickd-test-\(getpid())-\(UUID().uuidString)"
         let outPath = base + ".out", errPath = base + ".err"
@@ -36,12 +47,6 @@ enum ChildProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        // The child's log style must not depend on how the tests were started: under a systemd
-        // service (a CI runner, systemd-run, a terminal run as a user service) INVOCATION_ID or
-        // JOURNAL_STREAM would make flickd write journald's `<3>` prefixes (LogStyle.detect).
-        var environment = ProcessInfo.processInfo.environment
-        environment["INVOCATION_ID"] = nil
-        environment["JOURNAL_STREAM"] = nil
         process.environment = environment
         process.standardOutput = out
         process.standardError = err
