@@ -218,11 +218,15 @@ else
 fi
 
 # ------------------------------------------------- the service, for uninstall, not as root ---
-# scripts/lib/desktop-user.sh's stop_user_service with `id -u` answering 1000 (as-user-bin,
-# which the sbin tools' checks below use too) and a stand-in systemctl whose answers
-# $SYSTEMCTL_IS picks: "unreachable" (every call fails, as without a user manager), "gone" (the
-# unit file removed by an uninstall before: LoadState not-found, disable refused) or "stuck"
-# (loaded and running, disable refused).
+# scripts/lib/desktop-user.sh's stop_user_service, for an uninstall of /usr/local (whose unit is
+# /usr/local/lib/systemd/user/flickd.service), then its reload_user_units, with `id -u`
+# answering 1000 (as-user-bin, which the sbin tools' checks below use too) and a stand-in
+# systemctl whose answers $SYSTEMCTL_IS picks: "unreachable" (every call fails, as without a
+# user manager), "gone" (the unit file removed by an uninstall before: LoadState not-found,
+# disable refused), "stuck" (this install's unit, loaded and running, disable refused),
+# "packaged" (the .deb's unit in /usr/lib/systemd/user, loaded and running: another install's)
+# or "shadowing" (this install's unit, before the .deb's on the search path: the .deb's loads
+# after the daemon-reload).
 # Prints what it said, then the systemctl calls.
 mkdir -p "$work/as-user-bin" "$work/systemctl-bin"
 printf '#!/bin/sh\nif [ "$*" = -u ]; then echo 1000; else exec %q "$@"; fi\n' "$(command -v id)" \
@@ -230,22 +234,32 @@ printf '#!/bin/sh\nif [ "$*" = -u ]; then echo 1000; else exec %q "$@"; fi\n' "$
 cat >"$work/systemctl-bin/systemctl" <<EOF
 #!/bin/sh
 echo "systemctl \$*" >>"$work/systemctl-calls"
+[ "\$*" != "--user daemon-reload" ] || touch "$work/systemctl-reloaded"
 case "\$SYSTEMCTL_IS \$*" in
     unreachable*) echo "Failed to connect to bus: No medium found" >&2; exit 1 ;;
     "gone --user show -P LoadState flickd.service") echo not-found ;;
-    "stuck --user show -P LoadState flickd.service") echo loaded ;;
+    "stuck --user show -P LoadState flickd.service"|"packaged --user show -P LoadState flickd.service"|\\
+            "shadowing --user show -P LoadState flickd.service") echo loaded ;;
+    "stuck --user show -P FragmentPath flickd.service") echo /usr/local/lib/systemd/user/flickd.service ;;
+    "packaged --user show -P FragmentPath flickd.service") echo /usr/lib/systemd/user/flickd.service ;;
+    "shadowing --user show -P FragmentPath flickd.service")
+        if [ -e "$work/systemctl-reloaded" ]; then echo /usr/lib/systemd/user/flickd.service
+        else echo /usr/local/lib/systemd/user/flickd.service; fi ;;
+    "packaged --user disable --now flickd"|"shadowing --user disable --now flickd") exit 0 ;;
     *" --user disable --now flickd") echo "Failed to disable unit: Unit file flickd.service does not exist." >&2; exit 1 ;;
     "gone --user is-active --quiet flickd") exit 3 ;;
-    "stuck --user is-active --quiet flickd") exit 0 ;;
+    "stuck --user is-active --quiet flickd"|"packaged --user is-active --quiet flickd") exit 0 ;;
     "stuck --user stop flickd") exit 0 ;;
+    *" --user daemon-reload") exit 0 ;;
     *) exit 1 ;;
 esac
 EOF
 chmod 755 "$work/as-user-bin/id" "$work/systemctl-bin/systemctl"
-stop_service() {  # unreachable|gone|stuck
-    rm -f "$work/systemctl-calls"
+stop_service() {  # unreachable|gone|stuck|packaged|shadowing
+    rm -f "$work/systemctl-calls" "$work/systemctl-reloaded"
     env SYSTEMCTL_IS="$1" PATH="$work/as-user-bin:$work/systemctl-bin:$PATH" bash -c \
-        'set -euo pipefail; say() { echo "$*"; }; . "$1"; target_user=$(id -un); stop_user_service' \
+        'set -euo pipefail; say() { echo "$*"; }; . "$1"; target_user=$(id -un); bin_path=/usr/local/bin/flickd
+         stop_user_service /usr/local/lib/systemd/user/flickd.service; reload_user_units' \
         stop-service "$repo/scripts/lib/desktop-user.sh" 2>&1
     cat "$work/systemctl-calls" 2>/dev/null || true
 }
@@ -257,6 +271,17 @@ check "uninstall run again (the unit file gone) says it is not installed, not th
 said=$(stop_service stuck)
 check "uninstall stops a running flickd whose disable fails, saying why" \
     bash -c 'grep -qx "systemctl --user stop flickd" <<<"$1" && grep -q "could not disable it (Failed to disable unit" <<<"$1"' _ "$said"
+said=$(stop_service packaged)
+check "uninstall leaves another install's flickd.service (the .deb's) running and enabled, saying so" \
+    bash -c '! grep -q "^systemctl --user \(disable\|stop\)" <<<"$1" &&
+             grep -q "left flickd.service for .* alone: its unit file is /usr/lib/systemd/user/flickd.service" <<<"$1" &&
+             ! grep -q "stopped" <<<"$1"' _ "$said"
+if ! grep -q "left flickd.service" <<<"$said"; then sed 's/^/    /' <<<"$said"; fi
+said=$(stop_service shadowing)
+check "uninstall stops this install's flickd.service, then names the .deb's that loads now and how to start it" \
+    bash -c 'grep -qx "systemctl --user disable --now flickd" <<<"$1" &&
+             grep -q "another flickd.service is installed (/usr/lib/systemd/user/flickd.service) and is stopped now" <<<"$1" &&
+             grep -q "systemctl --user enable --now flickd" <<<"$1"' _ "$said"
 
 # ------------------------------------ the user manager's groups, for install, not as root ---
 # scripts/lib/desktop-user.sh's process_lacks_group, on a process whose groups are known: the

@@ -5,8 +5,12 @@
 #   user_systemctl ARG...   systemctl --user ARG... for $target_user
 #   user_can_open_uinput    whether $target_user can open /dev/uinput now
 #   process_lacks_group PID GID   whether process PID (a user manager) lacks group GID
-#   stop_user_service       stops and disables flickd.service for $target_user, saying what it
-#                           did (with the caller's `say`)
+#   stop_user_service UNIT...   stops and disables flickd.service for $target_user when the
+#                           unit file their manager loads is one of UNIT... (this install's),
+#                           saying what it did (with the caller's `say`); leaves another
+#                           install's alone
+#   reload_user_units       after the unit files went: daemon-reload for $target_user, and says
+#                           how to start another install's flickd.service that now loads
 
 # Sets target_user to the user whose session runs flickd: you; run as root, the user who ran
 # sudo ($SUDO_USER) or pkexec ($PKEXEC_UID), else the user who logged in before su (logname:
@@ -96,12 +100,30 @@ process_lacks_group() {  # PID GID
         | tr -s ' \t' '\n\n' | grep -x "$2" >/dev/null
 }
 
-# Stops and disables flickd.service for $target_user (scripts/uninstall). Tells a user manager
+# Whether the unit file PATH is one of our_units: by the file itself, as systemd may name it
+# through a linked directory (Debian's /etc/xdg/systemd/user is a link to /etc/systemd/user).
+# The file need not exist any more (a link left to a removed unit).
+is_our_unit() {  # PATH
+    local path want
+    [ -n "$1" ] || return 1
+    path=$(readlink -f "$(dirname "$1")" 2>/dev/null)/$(basename "$1")
+    for want in ${our_units[@]+"${our_units[@]}"}; do
+        [ "$path" = "$(readlink -f "$(dirname "$want")" 2>/dev/null)/$(basename "$want")" ] && return 0
+    done
+    return 1
+}
+
+# Stops and disables flickd.service for $target_user (scripts/uninstall), when the unit file
+# their manager loads is one of UNIT... (this install's). Another install's (the .deb's in
+# /usr/lib/systemd/user, another --prefix's, the user's own copy) is left as it is, and said
+# so: disabling it would stop a flickd this uninstall removes nothing of. Tells a user manager
 # that cannot be reached from one without the unit (an uninstall run before: `disable` then
 # fails with "Unit file flickd.service does not exist"), and stops a running flickd even where
-# disabling it fails.
-stop_user_service() {
-    local load out home link
+# disabling it fails. Sets user_service_stopped to 1 when it stopped or disabled this install's.
+stop_user_service() {  # UNIT...
+    local load out home link fragment runs
+    our_units=("$@")
+    user_service_stopped=0
     home=$(getent passwd "$target_user" | cut -d: -f6) || home=""
     link=$home/.config/systemd/user/graphical-session.target.wants/flickd.service
     # "loaded", "not-found" (no unit file, as systemd last read its directories), "masked"...;
@@ -109,8 +131,15 @@ stop_user_service() {
     load=$(user_systemctl show -P LoadState flickd.service 2>/dev/null) || load=""
     if [ -z "$load" ]; then
         if [ "$(id -u)" -eq 0 ]; then
-            # Without a running manager, the enablement is only a symlink in their home.
-            if [ -L "$link" ]; then rm -f "$link" && say "removed $link"; fi
+            # Without a running manager, the enablement is only a symlink in their home: this
+            # install's when it names this install's unit file.
+            if [ -L "$link" ]; then
+                if is_our_unit "$(readlink "$link")"; then
+                    rm -f "$link" && say "removed $link"
+                else
+                    say "left $link alone: it enables $(readlink "$link"), not this install's flickd.service"
+                fi
+            fi
         else
             say "note: could not reach your systemd user manager; if flickd is enabled, run: systemctl --user disable --now flickd"
         fi
@@ -121,24 +150,59 @@ stop_user_service() {
         # left behind names a unit that is not there.
         if user_systemctl is-active --quiet flickd 2>/dev/null && user_systemctl stop flickd 2>/dev/null; then
             say "stopped flickd.service for $target_user (its unit file was removed already)"
+            user_service_stopped=1
         else
             say "flickd.service is not installed for $target_user: nothing to stop or disable"
         fi
         if [ -L "$link" ]; then rm -f "$link" && say "removed $link"; fi
         return 0
     fi
+    # The unit file that runs (scripts/install compares it the same way). Empty when systemd
+    # names none (a unit generated or transient): then it is taken to be this install's.
+    fragment=$(user_systemctl show -P FragmentPath flickd.service 2>/dev/null) || fragment=""
+    if [ -n "$fragment" ] && ! is_our_unit "$fragment"; then
+        say "left flickd.service for $target_user alone: its unit file is $fragment, from another install, not this one"
+        runs=$(sed -n 's/^ExecStart=//p' "$fragment" 2>/dev/null | tail -n 1) || runs=""
+        if [ -n "${bin_path:-}" ] && [ "$runs" = "$bin_path run" ]; then
+            say "  note: it runs $bin_path, which this removes: remove $fragment too, or it fails when it starts next"
+        fi
+        return 0
+    fi
     if out=$(user_systemctl disable --now flickd 2>&1); then
         say "stopped and disabled flickd.service for $target_user"
+        user_service_stopped=1
         return 0
     fi
     out=$(printf '%s' "$out" | tail -n 1)
     if user_systemctl is-active --quiet flickd 2>/dev/null; then
         if user_systemctl stop flickd 2>/dev/null; then
             say "stopped flickd.service for $target_user, but could not disable it ($out)"
+            user_service_stopped=1
         else
             say "warning: could not stop or disable flickd.service for $target_user ($out)"
         fi
     else
         say "note: could not disable flickd.service for $target_user ($out); it is not running"
+    fi
+}
+
+# After this install's unit files went (scripts/uninstall): systemctl --user daemon-reload for
+# $target_user. When stop_user_service stopped this install's flickd and another install's
+# flickd.service loads now (the .deb's in /usr/lib/systemd/user, which this one's in
+# /usr/local came before), says how to enable and start that one: the `disable` above took
+# the enablement, which is by name, from it too.
+reload_user_units() {
+    local load fragment
+    user_systemctl daemon-reload 2>/dev/null || return 0
+    [ "${user_service_stopped:-0}" = 1 ] || return 0
+    load=$(user_systemctl show -P LoadState flickd.service 2>/dev/null) || load=""
+    [ "$load" = loaded ] || return 0
+    fragment=$(user_systemctl show -P FragmentPath flickd.service 2>/dev/null) || fragment=""
+    if [ -n "$fragment" ] && ! is_our_unit "$fragment"; then
+        if [ "$(id -u)" -eq 0 ]; then
+            say "another flickd.service is installed ($fragment) and is stopped now; to use it, $target_user runs: systemctl --user enable --now flickd"
+        else
+            say "another flickd.service is installed ($fragment) and is stopped now; to use it, run: systemctl --user enable --now flickd"
+        fi
     fi
 }
