@@ -363,7 +363,7 @@ cat >"$work/apt-bin/apt-get" <<EOF
 echo "apt-get \$*" >>"$work/apt-calls"
 [ "\$1" != update ] || touch "$work/apt-lists"
 EOF
-printf '#!/bin/sh\nexec "$@"\n' >"$work/apt-bin/sudo"
+printf '#!/bin/sh\n[ "$1" != -v ] || exit 0\nexec "$@"\n' >"$work/apt-bin/sudo"
 chmod 755 "$work/apt-bin/"*
 deps_with_bolt() {  # APT_HAS_BOLT [lists]: with "lists", the package lists are there already
     rm -f "$work/apt-lists" "$work/apt-calls"
@@ -405,6 +405,44 @@ install_fails() {
         grep -q "apt-get install failed three times" "$work/deps.log"
 }
 check "one that fails three times fails install-deps" install_fails
+# A user sudo refuses (not in the sudoers file), not as root (`id -u` answering 1000): sudo is
+# asked once, before apt-get, and what is said names sudo and the way out, not apt-get.
+mkdir -p "$work/refusing-sudo-bin"
+cat >"$work/refusing-sudo-bin/sudo" <<EOF
+#!/bin/sh
+echo "sudo \$*" >>"$work/sudo-calls"
+echo "flickd-tester is not in the sudoers file." >&2
+exit 1
+EOF
+chmod 755 "$work/refusing-sudo-bin/sudo"
+sudo_refuses() {
+    rm -f "$work/sudo-calls" "$work/apt-lists" "$work/apt-calls"
+    touch "$work/sudo-calls" "$work/apt-calls"
+    ! env PATH="$work/as-user-bin:$work/refusing-sudo-bin:$work/apt-bin:$PATH" FLICKD_BOLT=1 APT_HAS_BOLT=1 \
+        "$repo/scripts/install-deps" --test >"$work/deps.log" 2>&1 &&
+        test "$(wc -l <"$work/sudo-calls")" = 1 && test ! -s "$work/apt-calls" &&
+        ! grep -q "trying again\|failed three times" "$work/deps.log" &&
+        grep -q "needs root, and sudo refused .* run this as root (su -c" "$work/deps.log"
+}
+if sudo_refuses; then
+    pass "a user sudo refuses is asked once, told that installing needs root and sudo refused them, and pointed to su -c"
+else
+    fail "a user sudo refuses is asked once, told that installing needs root and sudo refused them, and pointed to su -c"
+    sed 's/^/    /' "$work/sudo-calls" "$work/apt-calls" "$work/deps.log"
+fi
+# sudo's refusal at apt-get (its credentials expired since `sudo -v`, a wrong password then) is
+# not tried again as apt-get's own failure would be.
+printf '#!/bin/sh\n[ "$1" != -v ] || exit 0\necho "sudo $*" >>"%s"\necho "Sorry, try again." >&2\nexit 1\n' \
+    "$work/sudo-calls" >"$work/refusing-sudo-bin/sudo"
+sudo_refuses_apt() {
+    rm -f "$work/sudo-calls" "$work/apt-lists" "$work/apt-calls"
+    touch "$work/sudo-calls" "$work/apt-calls"
+    ! env PATH="$work/as-user-bin:$work/refusing-sudo-bin:$work/apt-bin:$PATH" FLICKD_BOLT=1 APT_HAS_BOLT=1 \
+        "$repo/scripts/install-deps" --test >"$work/deps.log" 2>&1 &&
+        test "$(wc -l <"$work/sudo-calls")" = 1 && ! grep -q "trying again" "$work/deps.log" &&
+        grep -q "sudo apt-get update failed: sudo refused" "$work/deps.log"
+}
+check "sudo refusing apt-get itself is not tried again" sudo_refuses_apt
 
 # ------------------------------------------------------------------------- mistakes caught ---
 # A prefix refused by install, saying why (MESSAGE), with nothing staged; by uninstall too, but
