@@ -1,7 +1,10 @@
 # The build of flickd that ships: sourced by scripts/install (what it installs) and
 # scripts/bench-daemon (what it measures), so that the two cannot drift apart.
 #
-#   release_flags SWIFT   sets the array release_flags to the `swift build` arguments
+#   release_flags SWIFT   sets the array release_flags to the `swift build` arguments; runs
+#                         SWIFT, and makes .build/static-libstdc++, through the array
+#                         release_as when it is set (a command prefix: scripts/install run as
+#                         root sets it to `runuser -u OWNER --`, the checkout's owner, who builds)
 #   release_bolt BINARY   after `swift build`: sets release_binary to the binary to ship (BINARY
 #                         rewritten by BOLT when release_flags prepared for it, else BINARY)
 #
@@ -55,7 +58,7 @@
 #   note. Off by default: a BOLTed binary is 2.2 times the size, and GNU strip (so dh_strip
 #   and most packaging tools) breaks it. docs/PERFORMANCE.md and docs/DESIGN.md say what it saves.
 release_flags() {
-    local swift=$1 glibc resources bin order here archive cxxdir
+    local swift=$1 glibc resources bin order here archive cxxdir where
     release_bolt_tool=""
     here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
     order="$here/flickd.order"
@@ -88,8 +91,12 @@ release_flags() {
     set -- $glibc
     [ "$1" -gt 2 ] || { [ "$1" -eq 2 ] && [ "$2" -ge 36 ]; } || return 0
     # lld sits beside the swift driver, which the toolchain's runtime resource path locates
-    # even when `swift` is a proxy (swiftly).
-    resources=$("$swift" -print-target-info 2>/dev/null | sed -n 's/.*"runtimeResourcePath": "\(.*\)".*/\1/p')
+    # even when `swift` is a proxy (swiftly). Asked as whoever builds (release_as): a swiftly
+    # proxy in the owner's home finds its toolchain from the owner's configuration, and run as
+    # root it may find none, which would drop the flags below from a build that has lld. Its
+    # failure is no error (callers run with errexit and pipefail): the note below says it.
+    resources=$(${release_as[@]+"${release_as[@]}"} "$swift" -print-target-info 2>/dev/null \
+        | sed -n 's/.*"runtimeResourcePath": "\(.*\)".*/\1/p') || resources=""
     for bin in "$(dirname "$(readlink -f "$swift")")" "${resources:+$resources/../../bin}"; do
         if [ -n "$bin" ] && [ -x "$bin/ld.lld" ]; then
             release_flags+=(-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs)
@@ -104,6 +111,13 @@ release_flags() {
             return 0
         fi
     done
+    # Said, as the build then takes more memory at run time than docs/PERFORMANCE.md says.
+    if [ -n "$resources" ]; then
+        where="beside $swift or in $(cd "$resources/../.." 2>/dev/null && pwd || echo "$resources/../..")/bin"
+    else
+        where="beside $swift, and '$swift -print-target-info' did not say where its toolchain is"
+    fi
+    echo "note: no ld.lld $where: flickd is linked without lld's packed relocations, function sections and symbol order (about 1 MiB more resident; docs/PERFORMANCE.md)" >&2
 }
 
 # The shipped binary from the linked one: BOLT places the order file's functions first (see

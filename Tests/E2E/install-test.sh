@@ -444,6 +444,41 @@ sudo_refuses_apt() {
 }
 check "sudo refusing apt-get itself is not tried again" sudo_refuses_apt
 
+# -------------------------------------------------------------- scripts/release-flags.sh ---
+# Where lld is found, for scripts/install run as root: a stand-in swift like swiftly's proxy in
+# a user's home, which names its toolchain (in -print-target-info) only when run as that user
+# (through the stand-in prefix as-owner, as release_as runs it; as root the proxy finds no
+# configuration), with ld.lld in the toolchain and not beside the proxy. A copy of the script,
+# so that the .build/static-libstdc++ it makes is under $work.
+if [ "$(getconf GNU_LIBC_VERSION 2>/dev/null | sed -n 's/^glibc 2\.\([0-9]*\).*/\1/p')" -ge 36 ] 2>/dev/null; then
+    mkdir -p "$work/rf/scripts" "$work/swiftly/bin" "$work/toolchain/usr/bin" "$work/toolchain/usr/lib/swift"
+    cp "$repo/scripts/release-flags.sh" "$work/rf/scripts/"
+    cat >"$work/swiftly/bin/swift" <<EOF
+#!/bin/sh
+[ "\$AS_OWNER" = 1 ] || { echo "swiftly: no configuration found" >&2; exit 1; }
+echo '  "runtimeResourcePath": "$work/toolchain/usr/lib/swift",'
+EOF
+    printf '#!/bin/sh\nexit 0\n' >"$work/toolchain/usr/bin/ld.lld"
+    printf '#!/bin/sh\nexec env AS_OWNER=1 "$@"\n' >"$work/as-owner"
+    chmod 755 "$work/swiftly/bin/swift" "$work/toolchain/usr/bin/ld.lld" "$work/as-owner"
+    flags_for() {  # RELEASE_AS...: prints release_flags, then what it said
+        bash -c 'set -euo pipefail; . "$1"; shift 2; [ $# -eq 0 ] || release_as=("$@"); release_flags "$swift"
+                 printf "%s\n" "${release_flags[@]}"' \
+            flags "$work/rf/scripts/release-flags.sh" _ "$@" 2>&1
+    }
+    export swift=$work/swiftly/bin/swift
+    said=$(flags_for "$work/as-owner") || true
+    check "run as root, release_flags asks the swift of the checkout's owner (release_as) for its toolchain, and links with its lld" \
+        grep -qx -- -use-ld=lld <<<"$said"
+    if ! grep -qx -- -use-ld=lld <<<"$said"; then sed 's/^/    /' <<<"$said"; fi
+    said=$(flags_for) || true  # (a release_flags that fails ends its caller, under errexit)
+    check "a swift that names no toolchain: no lld flags, and a note that says so" \
+        bash -c '! grep -qx -- -use-ld=lld <<<"$1" && grep -q "note: no ld.lld beside .*did not say where its toolchain is" <<<"$1"' _ "$said"
+    unset swift
+else
+    echo "skip the release flags' lld checks (glibc before 2.36: no lld flags to add)"
+fi
+
 # ------------------------------------------------------------------------- mistakes caught ---
 # A prefix refused by install, saying why (MESSAGE), with nothing staged; by uninstall too, but
 # with "installable" (uninstall removes what an earlier version installed there, whatever its
