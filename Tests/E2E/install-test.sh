@@ -444,6 +444,25 @@ sudo_refuses_apt() {
 }
 check "sudo refusing apt-get itself is not tried again" sudo_refuses_apt
 
+# ------------------------------------------------------------ scripts/package's Depends ---
+# Each program the unit runs besides flickd (ExecReload=/bin/kill) comes from an Essential
+# package, or from one that scripts/package adds to the .deb's Depends (a `depends="$depends,
+# ..."` line): asked of dpkg here, so only on a Debian-based system with the program installed.
+unit_programs=$(sed -n 's/^Exec[A-Za-z]*=[-@:+!]*\(\/[^ ]*\).*/\1/p' "$repo/systemd/flickd.service" | grep -v '/flickd$' | sort -u)
+added=$(sed -n 's/^depends="\$depends, \(.*\)"$/\1/p' "$repo/scripts/package" | tr ',' '\n' | sed 's/^ *//; s/ .*//')
+for program in $unit_programs; do
+    if ! command -v dpkg >/dev/null || ! owner=$(dpkg -S "$program" 2>/dev/null | cut -d: -f1 | head -n 1) || [ -z "$owner" ]; then
+        echo "skip the .deb's dependency for the unit's $program (no dpkg, or no package here owns it)"
+        continue
+    fi
+    if [ "$(dpkg-query -W -f='${Essential}' "$owner" 2>/dev/null)" = yes ]; then
+        pass "the unit's $program is from $owner, which is Essential"
+    else
+        check "the unit's $program is from $owner, which is not Essential: scripts/package adds it to Depends (added: $(echo $added))" \
+            grep -qx "$owner" <<<"$added"
+    fi
+done
+
 # -------------------------------------------------------------- scripts/release-flags.sh ---
 # Where lld is found, for scripts/install run as root: a stand-in swift like swiftly's proxy in
 # a user's home, which names its toolchain (in -print-target-info) only when run as that user
