@@ -525,6 +525,7 @@ public final class Engine {
                              travelMillimetres: Deceleration(ratePerMillisecond: settings.decelerationRate)
                                  .position(after: settings.maxDuration.seconds, velocity: v.length))
         onReport?(.coastStarted(device: device, time: time, plan: plan))
+        coastsStarted &+= 1
         started.carryLegacy(legacyRemainder)
         let (output, ended) = started.advance(to: time)
         unwrittenHiRes = (0, 0)
@@ -569,6 +570,7 @@ public final class Engine {
                              destinationHiRes: (0, 0), totalHiRes: (0, 0), duration: duration,
                              travelMillimetres: deceleration.position(after: settings.maxDuration.seconds, velocity: v.length))
         onReport?(.coastStarted(device: device, time: time, plan: plan))
+        coastsStarted &+= 1
         unwrittenHiRes = (0, 0)
         lastCoastJustEnded = false
         coast = bookkeeping
@@ -634,6 +636,12 @@ public final class Engine {
 
     /// True while a coast is running.
     public var isCoasting: Bool { coast != nil }
+
+    /// How many coasts releases have started (wheel coasts and glides; wraps): compared before
+    /// and after a `handle`, whether that event started one, even one that also ended in it
+    /// (a short coast whose whole output comes with its release), when `isCoasting` is false
+    /// again.
+    public private(set) var coastsStarted = 0
 
     /// Says that `output`, returned for the running coast, did not reach the apps (a write that
     /// failed; the release's first step, dropped when a modifier held at the release stops the

@@ -1597,21 +1597,29 @@ public final class Daemon {
     private func dispatch(_ event: InputEvent, from id: DeviceID, role: Role, at time: Instant) {
         switch role {
         case .touch:
-            let wasCoasting = engine.isCoasting
-            if wasCoasting, stopSources.key, event.type == EventCode.key, event.value == 1, !Self.isButton(event.code) {
+            if engine.isCoasting, stopSources.key, event.type == EventCode.key, event.value == 1, !Self.isButton(event.code) {
                 // A keyboard key on a touch device's own node (a keyboard and touchpad combo
                 // that udev lists as a touchpad; a tablet's Windows key): a key press, as on a
                 // keyboard.
                 engine.stop(at: time, reason: .key)
             }
             heldEnd = .holding
+            let coastsBefore = engine.coastsStarted
             let output = engine.handle(event, from: id, at: time)
             // A coast that starts with a modifier held would reach the apps as Ctrl + scroll
             // (zoom), Shift + scroll or Alt + scroll: its press came before the coast, while
             // keyboards go unread, so it is looked up now, before the release's first output.
-            if !wasCoasting && engine.isCoasting && stopSources.key && modifierHeld() {
+            // Asked of every coast this event started, also one whose whole output came with
+            // its release and so has ended already (a short coast): the output is then that
+            // coast's alone.
+            if engine.coastsStarted != coastsBefore && stopSources.key && modifierHeld() {
                 logger.debug("a modifier key is held at the release: no coast")
                 engine.notWritten(output)
+                // A coast that ended in its own release ended for the key too: nothing of it was
+                // written. (While it runs, an end held is that of the coast it replaced.)
+                if !engine.isCoasting, case .held(let end, _, let emitted) = heldEnd {
+                    heldEnd = .held(time: end, reason: .key, emitted: emitted)
+                }
                 logHeldEnd(after: output, written: false)
                 engine.stop(at: time, reason: .key)
                 return

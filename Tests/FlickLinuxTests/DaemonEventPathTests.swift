@@ -18,12 +18,18 @@ struct DaemonEventPathTests {
     /// The wheel output, made at start (a touchpad is present), is `outputs.wheels[0]`.
     /// Two fingers move 20 mm down over 96 ms on `description` and lift, the lift stamped `release`.
     static func flick(on description: DeviceDescription, releasedAt release: Instant) -> [EvdevDevice.Reading] {
+        flick(on: description, releasedAt: release, millimetres: 20)
+    }
+
+    /// Two fingers move `millimetres` down over 96 ms on `description` and lift, the lift
+    /// stamped `release`.
+    static func flick(on description: DeviceDescription, releasedAt release: Instant, millimetres: Double) -> [EvdevDevice.Reading] {
         var writer = FingerFrameWriter(description: description)
         var readings: [EvdevDevice.Reading] = []
         let frames = 12
         for step in 0...frames {
             let time = release - .milliseconds(Int64(8 * (frames + 1 - step)))
-            let y = 10 + 20 * Double(step) / Double(frames)
+            let y = 10 + millimetres * Double(step) / Double(frames)
             writer.frame([Vector(x: 20, y: y), Vector(x: 40, y: y)]) { readings.append(.event($0, at: time)) }
         }
         writer.frame([nil, nil]) { readings.append(.event($0, at: release)) }
@@ -416,6 +422,34 @@ struct DaemonEventPathTests {
             end.now()
         }
         #expect(outputs.made == [.wheel])
+        #expect(outputs.wheels.first?.frames.isEmpty == true, "nothing written: \(outputs.wheels.first?.frames.map(\.verticalHiRes) ?? [])")
+        #expect(Self.coastEnds(log) == ["key"], "\(log.lines)")
+        #expect(log.lines.contains { $0.hasPrefix("debug: coast ended at ") && $0.hasSuffix(": key, 0 v120, 0 h120") },
+                "the log counts no unit written: \(log.lines)")
+    }
+
+    /// A short coast (coast.deceleration_rate = 0.9, a release at about 80 mm/s) runs out in its
+    /// release's own event, its whole output written with it: the coast is over before the
+    /// modifier is looked up. Its output was written, a zoom step under Ctrl, when the daemon
+    /// asked whether a coast was running rather than whether the release started one.
+    @Test("a modifier held at a release whose short coast ends in the release itself: nothing written")
+    func aModifierHeldAtTheReleaseOfAShortCoast() throws {
+        var configuration = Self.wheelConfiguration()
+        configuration.coast.decelerationRate = 0.9
+        let slow: (DeviceDescription, Instant) -> [EvdevDevice.Reading] = { Self.flick(on: $0, releasedAt: $1, millimetres: 8) }
+        // The flick alone: its coast starts and ends at the release, its output written then.
+        let free = try Self.source()
+        let (alone, aloneLog) = try Self.runFlick(free, configuration: configuration, flick: slow, atFrame: 1) { _, _ in }
+        let started = aloneLog.lines.first { $0.contains(": coast at ") }.flatMap { $0.split(separator: " ").dropFirst(5).first }
+        let ended = aloneLog.lines.first { $0.hasPrefix("debug: coast ended at ") }.flatMap { $0.split(separator: " ").dropFirst(4).first }
+        #expect(started != nil && started == ended, "the coast ends at its release: \(aloneLog.lines)")
+        #expect(alone.wheels.first?.frames.count == 1 && alone.wheels.first?.frames.first?.verticalHiRes != 0,
+                "written with the release: \(alone.wheels.first?.frames.map(\.verticalHiRes) ?? [])")
+
+        let source = try Self.source()
+        let (outputs, log) = try Self.runFlick(source, configuration: configuration, beforeFlick: Self.keyBeforeTheFlick(source, 29),
+                                               flick: slow, atFrame: 1) { end, _ in end.now() }
+        #expect(log.lines.contains { $0.contains(": coast at ") }, "a coast started: \(log.lines)")
         #expect(outputs.wheels.first?.frames.isEmpty == true, "nothing written: \(outputs.wheels.first?.frames.map(\.verticalHiRes) ?? [])")
         #expect(Self.coastEnds(log) == ["key"], "\(log.lines)")
         #expect(log.lines.contains { $0.hasPrefix("debug: coast ended at ") && $0.hasSuffix(": key, 0 v120, 0 h120") },
