@@ -148,9 +148,9 @@ public final class Engine {
         /// What the slots held at open, for the tracker `addDevice` gives it (stale after that).
         var slotsAtOpen: [SlotAtOpen] = []
 
-        init(description: DeviceDescription, resolutionOverride: Double?, configuration: Configuration) {
+        init(description: DeviceDescription, kind: DeviceKind?, resolutionOverride: Double?, configuration: Configuration) {
             self.description = description
-            self.kind = description.kind
+            self.kind = kind
             self.resolutionOverride = resolutionOverride
             (settings, rule) = configuration.resolved(for: description)
         }
@@ -195,15 +195,25 @@ public final class Engine {
 
     // MARK: Devices
 
-    /// Starts reading `device`. `resolutionOverride` (units/mm) replaces a missing or wrong
+    /// Starts reading `device`. `kind`: what udev tags it (ID_INPUT_TOUCHPAD or
+    /// ID_INPUT_TOUCHSCREEN), which wins over the kind its capabilities suggest
+    /// (`DeviceDescription.kind`) when it reports positions (`hasPosition`); nil: that one (a
+    /// replay, which has no udev). `resolutionOverride` (units/mm) replaces a missing or wrong
     /// resolution; `driverGlides` as `setDriverGlides`; `currentSlot` is the device's current
     /// MT slot when it was opened (libevdev's), where its next MT event goes unless an
     /// ABS_MT_SLOT comes first; `slotsAtOpen` what its slots held then (`ContactTracker.init`).
     /// Returns whether its gestures will be read, and why not.
+    ///
+    /// Rationale: libinput reads a device as udev tags it, and the desktop's settings for it
+    /// (natural scrolling, libinput's quirks) follow that tag: a touch panel that looks like a
+    /// touchpad (a finger tool, not direct), which an hwdb entry tags a touchscreen, scrolls
+    /// there with one finger, its content following it.
     @discardableResult
-    public func addDevice(_ device: DeviceID, description: DeviceDescription, resolutionOverride: Double? = nil,
-                          driverGlides: String? = nil, currentSlot: Int = 0, slotsAtOpen: [SlotAtOpen] = []) -> DeviceAdmission {
-        let state = Device(description: description, resolutionOverride: resolutionOverride, configuration: configuration)
+    public func addDevice(_ device: DeviceID, description: DeviceDescription, kind: DeviceKind? = nil,
+                          resolutionOverride: Double? = nil, driverGlides: String? = nil, currentSlot: Int = 0,
+                          slotsAtOpen: [SlotAtOpen] = []) -> DeviceAdmission {
+        let state = Device(description: description, kind: description.hasPosition ? kind ?? description.kind : description.kind,
+                           resolutionOverride: resolutionOverride, configuration: configuration)
         state.driverGlides = driverGlides
         state.currentSlot = currentSlot
         state.slotsAtOpen = slotsAtOpen

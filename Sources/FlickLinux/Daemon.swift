@@ -1466,8 +1466,10 @@ public final class Daemon {
             let description = device.describe()
             hasButtons = description.hasPointerButtons
             let glides = desktopAnswer?.perDevice?.driverGlides(for: DeviceIdentity(description))
-            guard keeps(engine.addDevice(id, description: description, driverGlides: glides, currentSlot: device.currentSlot,
-                                            slotsAtOpen: device.slots), node: node,
+            // Read as udev tags it (what libinput and the desktop's settings for it follow),
+            // whatever its capabilities suggest.
+            guard keeps(engine.addDevice(id, description: description, kind: node.kind.touchKind, driverGlides: glides,
+                                         currentSlot: device.currentSlot, slotsAtOpen: device.slots), node: node,
                         buttons: hasButtons, sizeHint: device.sizeHint) else {
                 engine.removeDevice(id, at: time)
                 if glides != nil { closedForDriverGlides[node.devnode] = DeviceIdentity(description) }

@@ -1220,4 +1220,48 @@ struct DaemonDeviceTests {
                 "\(log.lines)")
         #expect(source.opened == [pad.devnode])
     }
+
+    /// A touch panel that looks like a touchpad (a finger tool, not direct: the Intuos5's finger
+    /// half stands in for it) which an hwdb entry tags a touchscreen (`ID_INPUT_TOUCHPAD=0`,
+    /// `ID_INPUT_TOUCHSCREEN=1`): libinput and the desktop read it as a touchscreen, and so does
+    /// flickd. It read it as a touchpad (two fingers, touchpad.enabled, the pad's direction).
+    /// One finger moves 20 mm down over 96 ms and lifts: the content follows it down.
+    @Test("a device udev tags a touchscreen is read as one, whatever its capabilities suggest")
+    func udevsTouchscreenTagWins() throws {
+        let source = ScriptedDevices()
+        source.present = [try source.node(5, .touchscreen, name: "Wacom Intuos5 touch M Finger", fixture: "wacom-intuos5-finger")]
+        #expect(source.descriptions[DaemonEventPathTests.pad]?.kind == .touchpad, "the fixture looks like a touchpad")
+        var configuration = DaemonEventPathTests.wheelConfiguration()
+        configuration.touchscreen.enabled = true
+        let (outputs, log) = try DaemonEventPathTests.runFlick(source, configuration: configuration, flick: { description, release in
+            var writer = FingerFrameWriter(description: description, kind: .touchscreen)
+            var readings: [EvdevDevice.Reading] = []
+            for step in 0...12 {
+                let time = release - .milliseconds(Int64(8 * (13 - step)))
+                writer.frame([Vector(x: 30, y: 10 + 20 * Double(step) / 12)]) { readings.append(.event($0, at: time)) }
+            }
+            writer.frame([nil]) { readings.append(.event($0, at: release)) }
+            return readings
+        }, atFrame: 3) { end, _ in end.now() }
+        #expect(log.lines.contains { $0.hasPrefix("info: /dev/input/event5 (Wacom Intuos5 touch M Finger): touchscreen, ") && $0.hasSuffix("; flicks coast") },
+                "\(log.lines)")
+        let written = outputs.wheels.first?.frames.map(\.verticalHiRes) ?? []
+        #expect(written.count >= 3 && written.allSatisfy { $0 >= 0 } && written.contains { $0 > 0 },
+                "a coast upward, the content following the finger down: \(written)")
+    }
+
+    /// The reverse: a device udev tags a touchpad whose capabilities alone say neither (MT
+    /// positions, but no finger tool nor BTN_TOUCH, and not direct): libinput reads it as a
+    /// touchpad, and so does flickd. It was "not used (not a touchpad or touchscreen)".
+    @Test("a device udev tags a touchpad is read as one though its capabilities say neither")
+    func udevsTouchpadTagWins() throws {
+        let source = ScriptedDevices()
+        let pad = try source.node(5, .touchpad, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440")
+        source.descriptions[pad.devnode]?.keys.subtract([EventCode.toolFinger, EventCode.touch])
+        #expect(source.descriptions[pad.devnode]?.kind == nil, "its capabilities say neither")
+        source.present = [pad]
+        let log = try Self.run(source, steps: [])
+        #expect(log.lines.contains { $0.hasPrefix("info: /dev/input/event5 (SynPS/2 Synaptics TouchPad): touchpad, ") && $0.hasSuffix("; flicks coast") },
+                "\(log.lines)")
+    }
 }
