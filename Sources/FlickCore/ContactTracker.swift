@@ -23,9 +23,19 @@ struct Contact {
     /// The contact hovers above the surface (ABS_MT_DISTANCE > 0; atmel_mxt_ts keeps the slot
     /// and its tracking id while a finger hovers): not touching.
     var isHovering = false
+    /// ABS_MT_PRESSURE (device units): the slot's, kept like the tool type (the input core drops
+    /// an unchanged value, so a touch landing with its slot's last pressure sends none).
+    var pressure: Int32 = 0
+    /// On a pad that tells touches by pressure (`TouchPressure`): the contact has not pressed
+    /// hard enough to touch yet, or pressed less than the low threshold since (libinput's
+    /// TOUCH_HOVERING). A light thumb resting while a finger points is no finger.
+    var isLight = false
+    /// The contact's pressure went over the palm threshold (`TouchPressure.palmThreshold`): a palm
+    /// until it lifts, whatever its pressure does (libinput's PALM_PRESSURE cannot be released).
+    var isPressurePalm = false
 
     /// Whether the contact is a finger touching the device.
-    var touches: Bool { active && !isPalm && !isHovering }
+    var touches: Bool { active && !isPalm && !isHovering && !isLight && !isPressurePalm }
 }
 
 /// How one contact has moved, as the touch-jump filter reads it (`ContactTracker.jumpGrowthMillimetres`).
@@ -66,15 +76,112 @@ public struct SlotAtOpen: Hashable, Sendable {
     public var toolType: Int32
     /// ABS_MT_DISTANCE (> 0: hovering); 0 when the device has none.
     public var distance: Int32
+    /// ABS_MT_PRESSURE, device units; 0 when the device has none.
+    public var pressure: Int32
 
-    /// A slot holding `trackingID` (-1: none) at (`x`, `y`), of `toolType`, `distance` above.
-    public init(trackingID: Int32, x: Int32, y: Int32, toolType: Int32 = 0, distance: Int32 = 0) {
+    /// A slot holding `trackingID` (-1: none) at (`x`, `y`), of `toolType`, `distance` above,
+    /// pressing with `pressure`.
+    public init(trackingID: Int32, x: Int32, y: Int32, toolType: Int32 = 0, distance: Int32 = 0, pressure: Int32 = 0) {
         self.trackingID = trackingID
         self.x = x
         self.y = y
         self.toolType = toolType
         self.distance = distance
+        self.pressure = pressure
     }
+}
+
+/// How a touchpad tells a finger touching it from one resting lightly on it, and from a palm, by
+/// pressure, as libinput does (`tp_init_pressure`, `tp_unhover_pressure`,
+/// `tp_init_palmdetect_pressure` in evdev-mt-touchpad.c).
+///
+/// A contact starts touching when its pressure reaches `touch.high` and stops when it falls below
+/// `touch.low` (hysteresis); until it touches it is no finger: not counted, its motion not read.
+/// A contact whose pressure exceeds `palmThreshold` is a palm until it lifts. libinput does this
+/// on touchpads only (a touchscreen's touches are its contacts), and not on pads it reads by touch
+/// size (Apple's, `AttrTouchSizeRange`) or whose pressure is a force (pressure pads).
+public struct TouchPressure: Hashable, Sendable {
+    /// Pressure thresholds of touch detection, device units of `axis`.
+    public struct Thresholds: Hashable, Sendable {
+        /// ABS_MT_PRESSURE on pads read by slots, ABS_PRESSURE on single-touch and semi-MT pads
+        /// (libinput reads those as single-touch pads).
+        public var axis: UInt16
+        /// A contact touches once its pressure is at least this.
+        public var high: Int32
+        /// A touching contact stops touching when its pressure is below this.
+        public var low: Int32
+
+        /// Touches begin at `high` and end below `low` on `axis`.
+        public init(axis: UInt16, high: Int32, low: Int32) {
+            self.axis = axis
+            self.high = high
+            self.low = low
+        }
+    }
+
+    /// Touch detection by pressure; nil: every contact touches.
+    public var touch: Thresholds?
+    /// ABS_MT_PRESSURE above which a contact is a palm, device units; nil: none is.
+    public var palmThreshold: Int32?
+
+    /// libinput's palm pressure threshold where no quirk sets one (`tp_read_palm_pressure_prop`).
+    public static let defaultPalmThreshold: Int32 = 130
+
+    /// Touch detection by `touch`, palms above `palmThreshold`.
+    public init(touch: Thresholds?, palmThreshold: Int32?) {
+        self.touch = touch
+        self.palmThreshold = palmThreshold
+    }
+
+    /// What libinput uses on `description` read as `kind`, given what its quirks say:
+    /// `pressureRange` (`AttrPressureRange=high:low`; 0:0 turns detection off), `palmThreshold`
+    /// (`AttrPalmPressureThreshold`; 0 turns it off, as in libinput 1.31), `touchSizeRange`
+    /// (`AttrTouchSizeRange` applies: libinput then detects touches by size, not pressure), and
+    /// whether the pad is external (libinput detects no palm on an external pad). nil when it
+    /// uses neither.
+    ///
+    /// Without a quirk the thresholds come from the axis, as "approximately the synaptics
+    /// defaults": high = minimum + 0.12 × range, low = minimum + 0.10 × range (truncated, as C
+    /// assigns them to an int). A quirk's range outside the axis is discarded, and so is
+    /// detection. A pressure axis with a resolution (or INPUT_PROP_PRESSUREPAD) is a force, not
+    /// a contact size: libinput then reads no pressure at all.
+    public static func libinput(for description: DeviceDescription, kind: DeviceKind,
+                                pressureRange: (high: Int32, low: Int32)? = nil, palmThreshold: Int32? = nil,
+                                touchSizeRange: Bool = false, isExternal: Bool = false) -> TouchPressure? {
+        guard kind == .touchpad else { return nil }
+        let mtPressure = description.absoluteAxes[EventCode.absMTPressure]
+        if description.properties.contains(Self.propPressurePad) || (mtPressure?.resolution ?? 0) != 0 { return nil }
+        // libinput reads a semi-MT pad as a single-touch one (`tp_init_slots`), and protocol A
+        // through mtdev, which gives it slots.
+        let multitouch = (description.slotCount > 0 && !description.isSemiMultitouch) || description.usesProtocolA
+        let axisCode = multitouch ? EventCode.absMTPressure : EventCode.absPressure
+        var touch: Thresholds?
+        if !touchSizeRange, let axis = description.absoluteAxes[axisCode] {
+            let high: Int64, low: Int64
+            if let pressureRange {
+                (high, low) = (Int64(pressureRange.high), Int64(pressureRange.low))
+            } else {
+                let range = Double(Int64(axis.maximum) - Int64(axis.minimum))
+                high = Int64((Double(axis.minimum) + 0.12 * range).rounded(.towardZero))
+                low = Int64((Double(axis.minimum) + 0.10 * range).rounded(.towardZero))
+            }
+            let bounds = Int64(axis.minimum)...Int64(axis.maximum)
+            let off = pressureRange.map { $0.high == 0 && $0.low == 0 } ?? false
+            if !off && bounds.contains(high) && bounds.contains(low) {
+                touch = Thresholds(axis: axisCode, high: Int32(high), low: Int32(low))
+            }
+        }
+        var palm: Int32?
+        if multitouch && mtPressure != nil && !isExternal {
+            let threshold = palmThreshold ?? Self.defaultPalmThreshold
+            palm = threshold != 0 ? threshold : nil
+        }
+        guard touch != nil || palm != nil else { return nil }
+        return TouchPressure(touch: touch, palmThreshold: palm)
+    }
+
+    /// INPUT_PROP_PRESSUREPAD (Linux 6.2).
+    static let propPressurePad: UInt16 = 0x07
 }
 
 /// What one frame (all events up to SYN_REPORT) says about the fingers on a device.
@@ -160,6 +267,13 @@ public struct ContactTracker {
     private var motions: [ContactMotion]
     /// `motions`' positions when `markBaseline()` last ran.
     private var baselinePositions: [Vector]
+    /// How pressure tells touches and palms (touchpads); nil: it does not.
+    public let touchPressure: TouchPressure?
+    /// ABS_PRESSURE: the pressure of a single-touch or semi-MT pad's one touch.
+    private var singlePressure: Int32 = 0
+    /// Single-touch and semi-MT pads read by pressure: the touch has pressed hard enough, and
+    /// not let up below the low threshold since.
+    private var singleTouchPressed = false
 
     /// Touch jumps (touchpads only): a contact's step, normalised to `jumpReferenceInterval`,
     /// this much (mm) longer than its last one is not finger motion (a finger does not gain
@@ -207,8 +321,12 @@ public struct ContactTracker {
     /// (libevdev's state), so that a contact already down counts (as a finger down before, not
     /// a new touch), and a contact landing later whose position or tool type equals the slot's
     /// last (the kernel sends no event for it) is read where, and as what, it is.
+    ///
+    /// `touchPressure`: how the device tells touches by pressure (`TouchPressure.libinput`); nil:
+    /// every contact the device reports touches.
     public init(description: DeviceDescription, kind: DeviceKind, resolutionOverride: Double? = nil, currentSlot: Int = 0,
-                slotsAtOpen: [SlotAtOpen] = []) {
+                slotsAtOpen: [SlotAtOpen] = [], touchPressure: TouchPressure? = nil) {
+        self.touchPressure = touchPressure
         geometry = DeviceGeometry(description: description, kind: kind, resolutionOverride: resolutionOverride)
         let slots = description.slotCount
         if slots > 0 {
@@ -254,6 +372,12 @@ public struct ContactTracker {
             contacts[i].y = held.y
             contacts[i].isPalm = held.toolType == EventCode.mtToolPalm
             contacts[i].isHovering = held.distance > 0
+            contacts[i].pressure = held.pressure
+            // libinput begins a touch down at open as any other: by its pressure.
+            if let touch = touchPressure?.touch, touch.axis == EventCode.absMTPressure {
+                contacts[i].isLight = held.pressure < touch.high
+            }
+            if let palm = touchPressure?.palmThreshold { contacts[i].isPressurePalm = held.pressure > palm }
             if contacts[i].active { contacts[i].identity = newIdentity() }
             previous[i] = contacts[i]
         }
@@ -344,6 +468,10 @@ public struct ContactTracker {
         case (.slotted, EventCode.absMTDistance):
             // Like the tool type, the slot's: the input core drops an unchanged value.
             if contacts.indices.contains(slot) { contacts[slot].isHovering = event.value > 0 }
+        case (.slotted, EventCode.absMTPressure):
+            if contacts.indices.contains(slot) { contacts[slot].pressure = event.value }
+        case (.unslotted, EventCode.absMTPressure):
+            staged.pressure = event.value
         case (.unslotted, EventCode.absMTPositionX):
             staged.x = event.value
             stagedHasPosition = true
@@ -361,6 +489,8 @@ public struct ContactTracker {
             contacts[0].x = event.value
         case (.singleTouch, EventCode.absY):
             contacts[0].y = event.value
+        case (_, EventCode.absPressure):
+            singlePressure = event.value
         default:
             break
         }
@@ -443,6 +573,7 @@ public struct ContactTracker {
 
         var tools = toolCount
         if touchKeyUsed && !touchKeyDown { tools = 0 }
+        applyPressure(tools: tools)
         // When the announced finger count changes on a bounding-box or single-position device,
         // its reported positions change meaning: motion across that frame is not finger motion.
         let rebased = tools != previousToolCount && (isSemiMultitouch || contactProtocol == .singleTouch)
@@ -489,6 +620,9 @@ public struct ContactTracker {
         // BTN_TOOL_TRIPLETAP); otherwise the contacts that touch are the fingers.
         let toolsCount = tools > contactCapacity
         var fingers = toolsCount ? max(tracked, tools) : tracked
+        // More fingers than contacts on a pad read by pressure: libinput takes them all to press
+        // hard enough while one contact does, and none while none does (`tp_unhover_pressure`).
+        if toolsCount && tracked == 0 && touchPressure?.touch != nil { fingers = 0 }
         if touchKeyUsed && !touchKeyDown && contactProtocol != .unslotted { fingers = 0 }
         // BTN_TOUCH and every BTN_TOOL_* up while slots still hold contacts: drivers derive these
         // keys from the slots in the same frame (input_mt_report_pointer_emulation), so this is
@@ -528,6 +662,57 @@ public struct ContactTracker {
     }
 
     private var previousFingerCount = 0
+
+    /// Marks which contacts touch by their pressure, and which are palms by it
+    /// (`TouchPressure`), as libinput's `tp_unhover_pressure` and `tp_palm_detect` do each frame:
+    ///
+    ///     light contact:    touches once pressure ≥ high
+    ///     touching contact: light again once pressure < low
+    ///     any contact:      a palm, until it lifts, once pressure > palm threshold
+    ///
+    /// A contact that landed (a new tracking id, or a protocol A contact not in the last frame)
+    /// starts light. With more fingers announced (BTN_TOOL_*) than a pad's several slots hold,
+    /// libinput ends no touch by pressure: the slots' contacts stand for fingers whose pressure it
+    /// does not know. Single-touch and semi-MT pads have one touch, by ABS_PRESSURE.
+    private mutating func applyPressure(tools: Int) {
+        guard let touchPressure else { return }
+        if let touch = touchPressure.touch {
+            if touch.axis == EventCode.absPressure {
+                let any = contacts.contains { $0.active }
+                if !any {
+                    singleTouchPressed = false
+                } else if !singleTouchPressed {
+                    singleTouchPressed = singlePressure >= touch.high
+                } else if singlePressure < touch.low {
+                    singleTouchPressed = false
+                }
+                for i in contacts.indices { contacts[i].isLight = !singleTouchPressed }
+            } else {
+                let overflow = tools > contactCapacity && contactCapacity > 1
+                for i in contacts.indices where contacts[i].active {
+                    let same = previous[i].active && previous[i].identity == contacts[i].identity
+                    var light = same ? previous[i].isLight : true
+                    if light {
+                        if contacts[i].pressure >= touch.high { light = false }
+                    } else if !overflow && contacts[i].pressure < touch.low {
+                        light = true
+                    }
+                    contacts[i].isLight = light
+                }
+                // libinput then begins every light touch while one touches: the fingers beyond
+                // the slots are taken to press as hard as the one that does.
+                if overflow && contacts.contains(where: { $0.active && !$0.isLight }) {
+                    for i in contacts.indices where contacts[i].active { contacts[i].isLight = false }
+                }
+            }
+        }
+        if let palm = touchPressure.palmThreshold {
+            for i in contacts.indices where contacts[i].active {
+                let same = previous[i].active && previous[i].identity == contacts[i].identity
+                contacts[i].isPressurePalm = (same && previous[i].isPressurePalm) || contacts[i].pressure > palm
+            }
+        }
+    }
 
     /// Protocol A with tracking ids: puts each of the frame's `stagedCount` contacts where the
     /// last frame had the contact of the same id, so that motion, touches and lifts are read per

@@ -46,7 +46,7 @@ public protocol InputDevice: AnyObject {
     /// read at open; 0 for a device without slots.
     var currentSlot: Int { get }
     /// What each MT slot holds as of the state read at open (tracking id, position, tool type,
-    /// distance: what the kernel will not send again until it changes); empty for a device
+    /// distance, pressure: what the kernel will not send again until it changes); empty for a device
     /// without slots or tracking ids. Allocates: read at open.
     var slots: [SlotAtOpen] { get }
 }

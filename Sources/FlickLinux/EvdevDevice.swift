@@ -80,8 +80,9 @@ public final class EvdevDevice {
     public var currentSlot: Int { max(0, Int(libevdev_get_current_slot(evdev))) }
 
     /// What each MT slot holds, as libevdev knows it (from the state read at open and every
-    /// event read since): the tracking id, position, tool type and distance the kernel will not
-    /// send again until they change. Empty for a device without slots. Allocates: read at open.
+    /// event read since): the tracking id, position, tool type, distance and pressure the kernel
+    /// will not send again until they change. Empty for a device without slots. Allocates: read
+    /// at open.
     public var slots: [SlotAtOpen] {
         let count = libevdev_get_num_slots(evdev)
         // Without tracking ids, libevdev answers 0 for each: that would read as contacts down.
@@ -92,7 +93,8 @@ public final class EvdevDevice {
         return (0..<count).map { slot in
             SlotAtOpen(trackingID: value(slot, ABS_MT_TRACKING_ID),
                        x: value(slot, ABS_MT_POSITION_X), y: value(slot, ABS_MT_POSITION_Y),
-                       toolType: value(slot, ABS_MT_TOOL_TYPE), distance: value(slot, ABS_MT_DISTANCE))
+                       toolType: value(slot, ABS_MT_TOOL_TYPE), distance: value(slot, ABS_MT_DISTANCE),
+                       pressure: value(slot, ABS_MT_PRESSURE))
         }
     }
 
