@@ -105,16 +105,20 @@ public struct TouchFrame: Hashable, Sendable, CustomStringConvertible {
 /// of device.
 ///
 /// A release while the fingers are still down (at rest, waiting to lift) continues with the
-/// same fingers from where they are: libinput is still in its scroll, so nothing is dropped
-/// and there is no visible stop; a lift and a new landing would stop the content for the rest.
-/// Fingers whose path since the landing never took them `handScrollDistance` from it started no
-/// scroll: they continue with a landing's opening (make-up, baseline). Fingers that did started
-/// one, and are in it still wherever they are now, back near the landing point included.
-/// But each such glide starts where the last one stopped, so quick flicks one after the other
-/// walk the fingers towards the margin: where the surface ahead is shorter than the new glide,
-/// they lift and land again, centred on the glide as fingers that were up land (`start`),
-/// unless they landed less than `restBeforeLift` ago and never moved `handScrollDistance` from
-/// where they landed (a land-and-lift that short could be a two-finger tap).
+/// same fingers from where they are: libinput is still in its scroll, so no make-up frame is
+/// dropped and no landing's opening comes between. Fingers whose path since the landing never
+/// took them `handScrollDistance` from it started no scroll: they continue with a landing's
+/// opening (make-up, baseline). Fingers that did started one, and are in it still wherever they
+/// are now, back near the landing point included. Two things make such fingers lift and land
+/// again, centred on the glide as fingers that were up land (`start`), instead:
+/// - the glide goes across the axis libinput locked their scroll to (`ScrollLock`): it zeroes
+///   motion off that axis until the new one has lasted about 100 ms (a diagonal until it has
+///   gone 5 mm), and the content would stand still right after the release;
+/// - each continued glide starts where the last one stopped, so quick flicks one after the
+///   other walk the fingers towards the margin: the surface ahead is shorter than the glide.
+/// Not within `restBeforeLift` of the landing unless the fingers moved
+/// `handScrollDistance` from where they landed (a land-and-lift that short could be a
+/// two-finger tap): fingers that never moved started no scroll, so no lock holds them either.
 ///
 /// Pure state: every call takes the time. Nothing allocates.
 public struct VirtualFingers: Sendable {
@@ -373,6 +377,38 @@ public struct VirtualFingers: Sendable {
         }
     }
 
+    /// The axes libinput's two-finger scroll lets through once it has locked
+    /// (`tp_gesture_apply_scroll_constraints`, libinput 1.22 and later): motion within 30° of
+    /// the vertical for 100 ms locks the scroll to the vertical axis (and within 30° of the
+    /// horizontal to that one), and the other axis's motion is zeroed until it has gone on for
+    /// 100 ms of its own; motion between (30–60° from an axis) for 100 ms, or 5 mm of it, frees
+    /// both axes. The lock lasts until the fingers lift. A new scroll zeroes the same off-axis
+    /// motion of a glide within 30° of an axis while nothing is locked yet, so a glide of the
+    /// locked axis's class loses nothing a landing would not. A scroll shorter than 100 ms has
+    /// only part of the way to its lock, which holds a diagonal back all the same: its glide
+    /// counts as locked from its first frame on.
+    enum ScrollLock: Sendable, Equatable {
+        /// Locked to the vertical axis: a glide within 30° of it.
+        case vertical
+        /// Locked to the horizontal axis: a glide within 30° of it.
+        case horizontal
+        /// Both axes free: a diagonal glide (libinput's slope between tan 30° and tan 60°).
+        case free
+
+        /// The lock a scroll along `direction` comes to.
+        init(_ direction: Vector) {
+            // libinput's slope thresholds: tan 60° and tan 30°.
+            let slope = direction.x != 0 ? abs(direction.y / direction.x) : .infinity
+            self = slope >= 1.73 ? .vertical : slope < 0.57 ? .horizontal : .free
+        }
+
+        /// Whether a glide along `direction` goes on in a scroll with this lock as it would in
+        /// a new one: nothing free, or a glide of the locked axis's class.
+        func admits(_ direction: Vector) -> Bool {
+            self == .free || self == ScrollLock(direction)
+        }
+    }
+
     /// Where the fingers are.
     enum State: Sendable {
         /// No finger down.
@@ -399,6 +435,9 @@ public struct VirtualFingers: Sendable {
     /// that point now does not tell: fingers that glided 30 mm down and 29 mm back up are in
     /// a scroll, and a make-up frame there would be scrolled, not dropped (a jump).
     private var scrolled = false
+    /// The axes libinput's scroll of these fingers lets through (`ScrollLock`): the first
+    /// glide's since their scroll started. Meaningful only while `scrolled`.
+    private var scrollLock = ScrollLock.free
     /// Whether the frame `advance(to:)` returned last has not been reported written yet
     /// (`frameWritten(at:)`): only that report moves a rest to the kernel's stamp.
     private var writeOwed = false
@@ -461,7 +500,8 @@ public struct VirtualFingers: Sendable {
     }
 
     /// The frames a glide's start writes at once, in order: a lift (fingers down with too
-    /// little room ahead land again) and a landing (the fingers were up, or lifted just now).
+    /// little room ahead, or whose scroll is locked to another axis, land again) and a landing
+    /// (the fingers were up, or lifted just now).
     /// Neither when fingers already down continue from where they are.
     public struct Start: Equatable, Sendable {
         public var lift: TouchFrame?
@@ -471,7 +511,8 @@ public struct VirtualFingers: Sendable {
     /// Starts a glide at `time` with `velocity` (mm/s on the virtual pad; the direction the
     /// fingers move). Returns the frames to write now: a landing when the fingers were up; none
     /// when fingers already down continue from where they are; a lift and a landing when they
-    /// are down but the surface ahead of them is shorter than the glide.
+    /// are down but the surface ahead of them is shorter than the glide, or the glide goes
+    /// across the axis libinput locked their scroll to (`ScrollLock`).
     public mutating func start(velocity: Vector, deceleration: Deceleration, maxDuration: Duration,
                                at time: Instant) -> Start {
         let speed = velocity.length
@@ -484,14 +525,16 @@ public struct VirtualFingers: Sendable {
         var lift: TouchFrame?
         if isDown, let landed, time - landed >= Self.restBeforeLift || scrolled {
             // Continuing, the glide would be cut where the fingers reach the margin (and the
-            // next quick flick would find no room at all): lift and land again instead. The
-            // fingers rest (the release's stop froze them); a toolkit glide the lift may start
-            // from the real finger's motion is cancelled by the landing's scroll at once, as
-            // after every release. Not within `restBeforeLift` of the landing unless the fingers
-            // moved as far as starts libinput's scroll (`handScrollDistance`), more than its tap
-            // motion threshold: a shorter touch that moved less could be a two-finger tap.
+            // next quick flick would find no room at all), or held back by libinput's axis lock
+            // for its first 100 ms, its fastest: lift and land again instead, a new scroll with
+            // nothing locked. The fingers rest (the release's stop froze them); a toolkit glide
+            // the lift may start from the real finger's motion is cancelled by the landing's
+            // scroll at once, as after every release. Not within `restBeforeLift` of the landing
+            // unless the fingers moved as far as starts libinput's scroll
+            // (`handScrollDistance`), more than its tap motion threshold: a shorter touch that
+            // moved less could be a two-finger tap (and started no scroll to be locked).
             let room = Self.room(from: first, second, along: direction) - settleReach
-            if model.distance > room {
+            if model.distance > room || (scrolled && !scrollLock.admits(direction)) {
                 lift = TouchFrame(action: .lift, first: first, second: second)
                 state = .up
             }
@@ -504,6 +547,9 @@ public struct VirtualFingers: Sendable {
         // Fingers down that have moved as far as starts libinput's scroll continue it; fingers
         // that have not (stopped before the make-up frame) have no scroll to continue.
         let scrolling = isDown && scrolled
+        // The scroll these fingers continue keeps its lock (this glide is of its class, or it is
+        // free); a scroll still to start locks to this glide's axis.
+        if !scrolling { scrollLock = ScrollLock(direction) }
         var resumedFrom: (still: Instant, settle: Settle?)?
         switch state {
         case .up:

@@ -969,6 +969,84 @@ import FlickTestSupport
         #expect(frames.allSatisfy { $0.frame.first.y >= VirtualPad.marginMillimetres })
     }
 
+    // MARK: libinput's axis lock across continued glides
+
+    /// libinput locks a two-finger scroll to the axis it has moved along for 100 ms
+    /// (`tp_gesture_apply_scroll_constraints`) and frees it only at a new scroll: fingers that
+    /// continue a vertical scroll with a horizontal glide would have its motion zeroed for
+    /// about 100 ms, the content standing still right after the release. They lift and land
+    /// again: a new scroll, whose lock starts free.
+    @Test("a release across the axis of the fingers' scroll lifts them and lands them again: libinput's axis lock would hold the new glide back",
+          arguments: [Vector(x: 150, y: 0), Vector(x: -150, y: 0), Vector(x: 106, y: 106), Vector(x: -90, y: -130)])
+    func anotherAxisLandsAgain(velocity: Vector) throws {
+        var fingers = VirtualFingers(lead: .zero)
+        // 150 mm/s down, stopped 200 ms in: about 27 mm down, libinput locked to the vertical axis.
+        let (moved, stop) = Self.stopped(&fingers, velocity: Vector(x: 0, y: 150), after: .milliseconds(200))
+        #expect(moved.filter { $0.frame.action == .move }.count > 12)
+        let held = (fingers.first, fingers.second)
+        // 100 ms later, while the fingers rest, a flick sideways (or diagonal), with room ahead.
+        let release = stop + .milliseconds(100)
+        let start = fingers.start(velocity: velocity, deceleration: Self.deceleration,
+                                  maxDuration: .milliseconds(5000), at: release)
+        let lift = try #require(start.lift, "continued the vertical scroll at \(velocity)")
+        let landing = try #require(start.landing)
+        #expect(lift.first == held.0 && lift.second == held.1)
+        let across = landing.second - landing.first
+        #expect(abs(across.x * velocity.x + across.y * velocity.y) < 1e-6, "side by side across the new glide")
+        // A landing's opening: the make-up first, then the model; the whole glide comes to rest.
+        let frames = Self.run(&fingers, from: release)
+        let first = try #require(frames.first)
+        #expect(first.time == release + VirtualFingers.makeUpInterval(distance: VirtualFingers.makeUp(speed: velocity.length)))
+        #expect(frames.compactMap(\.ended) == [.settled])
+    }
+
+    /// Along the locked axis (either way), or near it as libinput clamps a new scroll's first
+    /// frames too, the scroll goes on: the fingers continue without a lift.
+    @Test("a release along the axis of the fingers' scroll continues it without a lift",
+          arguments: [Vector(x: 0, y: 150), Vector(x: 0, y: -150), Vector(x: 40, y: -150)])
+    func sameAxisContinues(velocity: Vector) throws {
+        var fingers = VirtualFingers(lead: .zero)
+        let stop = Self.stopped(&fingers, velocity: Vector(x: 0, y: 150), after: .milliseconds(200)).stop
+        let before = fingers.first
+        let start = fingers.start(velocity: velocity, deceleration: Self.deceleration,
+                                  maxDuration: .milliseconds(5000), at: stop + .milliseconds(100))
+        #expect(start == VirtualFingers.Start(), "\(start)")
+        #expect(fingers.first == before && fingers.isGliding)
+    }
+
+    /// A diagonal scroll frees both axes in libinput for the rest of the touch: any glide after it
+    /// continues; and one that continued a scroll keeps its lock, so a third glide across it
+    /// lands again.
+    @Test("after a diagonal scroll a release in any direction continues; after a continued vertical one, a sideways release lands again")
+    func lockLastsTheWholeTouch() throws {
+        var diagonal = VirtualFingers(lead: .zero)
+        let stop = Self.stopped(&diagonal, velocity: Vector(x: 106, y: 106), after: .milliseconds(200)).stop
+        #expect(diagonal.start(velocity: Vector(x: 150, y: 0), deceleration: Self.deceleration,
+                               maxDuration: .milliseconds(5000), at: stop + .milliseconds(100)) == VirtualFingers.Start())
+        var fingers = VirtualFingers(lead: .zero)
+        let down = Self.stopped(&fingers, velocity: Vector(x: 0, y: 150), after: .milliseconds(200)).stop
+        let up = down + .milliseconds(100)
+        #expect(fingers.start(velocity: Vector(x: 0, y: -150), deceleration: Self.deceleration,
+                              maxDuration: .milliseconds(5000), at: up) == VirtualFingers.Start())
+        let upStop = up + .milliseconds(150)
+        _ = Self.run(&fingers, from: up, until: upStop)
+        fingers.freeze(at: upStop)
+        let sideways = fingers.start(velocity: Vector(x: 150, y: 0), deceleration: Self.deceleration,
+                                     maxDuration: .milliseconds(5000), at: upStop + .milliseconds(100))
+        #expect(sideways.lift != nil && sideways.landing != nil, "\(sideways)")
+    }
+
+    /// Fingers that never moved started no scroll (libinput has nothing locked) and, within the
+    /// tap timeout of their landing, must not lift: a glide across continues them.
+    @Test("fingers that never moved continue across the axis: no scroll to be locked, and no lift within the tap timeout")
+    func unmovedFingersContinueAcross() throws {
+        var fingers = VirtualFingers(lead: .zero)
+        let (moved, stop) = Self.stopped(&fingers, velocity: Vector(x: 0, y: 150), after: .milliseconds(1))
+        #expect(!moved.contains { $0.frame.action == .move })
+        #expect(fingers.start(velocity: Vector(x: 150, y: 0), deceleration: Self.deceleration,
+                              maxDuration: .milliseconds(5000), at: stop + .milliseconds(100)) == VirtualFingers.Start())
+    }
+
     // MARK: The longest glide the pad holds
 
     /// How a glide that lands at `speed` (mm/s) along `direction` ends, run to the lift with
