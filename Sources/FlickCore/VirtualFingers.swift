@@ -116,7 +116,7 @@ public struct TouchFrame: Hashable, Sendable, CustomStringConvertible {
 ///   gone 5 mm), and the content would stand still right after the release;
 /// - each continued glide starts where the last one stopped, so quick flicks one after the
 ///   other walk the fingers towards the margin: the surface ahead is shorter than the glide.
-/// Not within `restBeforeLift` of the landing unless the fingers moved
+/// Not within `restBeforeLift` of the landing's write unless the fingers moved
 /// `handScrollDistance` from where they landed (a land-and-lift that short could be a
 /// two-finger tap): fingers that never moved started no scroll, so no lock holds them either.
 ///
@@ -425,7 +425,9 @@ public struct VirtualFingers: Sendable {
     /// The touchpad a hand's two fingers are down on and since when (`handDown(on:at:)`); nil
     /// when none are.
     private var hand: (device: DeviceID, since: Instant)?
-    /// When the fingers last landed.
+    /// When the fingers last landed: the landing's kernel stamp once it is reported written
+    /// (`frameWritten(at:)`), the release's time until then. The tap guard counts from it, as
+    /// the rest before the lift does from the landing's write.
     private(set) var landed: Instant?
     /// Where the first finger last landed, mm.
     private var landingPoint = VirtualPad.centre
@@ -838,7 +840,13 @@ public struct VirtualFingers: Sendable {
         // A landing written late delays the handover, which the lead's catch-up absorbs; it
         // is not a motion frame whose interval the next one must match.
         let landing = glide.distance == 0 && glide.makeUp > 0
-        if landing { glide.landingDelay = max(glide.landingDelay, time - glide.released) }
+        if landing {
+            glide.landingDelay = max(glide.landingDelay, time - glide.released)
+            // The touch began when the kernel stamped the landing: the tap guard counts from
+            // there, as the rest before the lift does (a lift written with the landing reports
+            // first; the landing's own report is the later one).
+            if let landed, time > landed { self.landed = time }
+        }
         let held = time - glide.lastFrame
         if held > Self.heldWrite && !landing { glide.lag = glide.lag + (held - Self.heldWrite) }
         if let before = glide.lastWritten, time - before > Self.unjudgedInterval, !landing {

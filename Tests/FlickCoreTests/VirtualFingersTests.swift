@@ -1047,6 +1047,30 @@ import FlickTestSupport
                               maxDuration: .milliseconds(5000), at: stop + .milliseconds(100)) == VirtualFingers.Start())
     }
 
+    /// The tap guard counts from the landing's write, as the rest before the lift does: a
+    /// landing written 30 ms late, frozen before its make-up frame, and a release 205 ms after
+    /// the first whose glide does not fit would otherwise lift 175 ms after the landing with no
+    /// travel: a two-finger tap within libinput's 180 ms.
+    @Test("the tap guard counts from the landing's write: a landing written 30 ms late is not lifted 175 ms after it")
+    func tapGuardFromTheLandingsWrite() throws {
+        var fingers = VirtualFingers(lead: .zero)
+        // 1500 mm/s down lands high on the pad; its landing reaches the kernel 30 ms after the
+        // release, and a stop 1 ms later comes before the make-up frame.
+        _ = try #require(fingers.start(velocity: Vector(x: 0, y: 1500), deceleration: Self.deceleration,
+                                       maxDuration: .milliseconds(5000), at: Self.release).landing)
+        let written = Self.release + .milliseconds(30)
+        fingers.frameWritten(at: written)
+        fingers.freeze(at: written + .milliseconds(1))
+        // A fast flick up 205 ms after the first release: about 60 mm of room above, 750 mm of glide.
+        let again = Self.release + .milliseconds(205)
+        let start = fingers.start(velocity: Vector(x: 0, y: -1500), deceleration: Self.deceleration,
+                                  maxDuration: .milliseconds(5000), at: again)
+        #expect(start.lift == nil, "lifted \(again - written) after the landing's write, having never moved")
+        let frames = Self.run(&fingers, from: again)
+        let lift = try #require(frames.last { $0.frame.action == .lift })
+        #expect(lift.time - written >= Self.rest)
+    }
+
     // MARK: The longest glide the pad holds
 
     /// How a glide that lands at `speed` (mm/s) along `direction` ends, run to the lift with
