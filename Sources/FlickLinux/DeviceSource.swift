@@ -49,12 +49,16 @@ public protocol InputDevice: AnyObject {
     /// distance, pressure: what the kernel will not send again until it changes); empty for a device
     /// without slots or tracking ids. Allocates: read at open.
     var slots: [SlotAtOpen] { get }
+    /// How libinput tells this touchpad's touches and palms by pressure, its quirks applied
+    /// (`ContactTracker`'s `touchPressure`); nil where it does not. Allocates: read at open.
+    var touchPressure: TouchPressure? { get }
 }
 
 extension InputDevice {
     public var sizeHint: LibinputQuirks.Hint? { nil }
     public var naturalScrollingByDefault: String? { nil }
     public var slots: [SlotAtOpen] { [] }
+    public var touchPressure: TouchPressure? { nil }
 }
 
 extension EvdevDevice: InputDevice {}

@@ -114,6 +114,15 @@ public final class EvdevDevice {
         return quirks.quirks.naturalScrollingByDefault(Self.describe(evdev), kind: quirks.kind)
     }
 
+    /// How libinput reads this touchpad's pressure, with its quirks
+    /// (`LibinputQuirks.touchPressure`); nil for a touchscreen, a device opened without quirks,
+    /// or one whose pressure libinput does not read. Reads the quirks files (allocates): asked
+    /// once, at open.
+    public var touchPressure: TouchPressure? {
+        guard let quirks, quirks.kind == .touchpad else { return nil }
+        return quirks.quirks.quirks.touchPressure(for: Self.describe(evdev), kind: .touchpad, in: LibinputQuirks.systemFiles())
+    }
+
     /// The capabilities as the kernel has them now: `describe()` keeps what libevdev read at
     /// open, while udev may have set an axis since (a hwdb entry applied on "change"). A second
     /// libevdev reads them from the same descriptor (ioctls only: no event is read).
