@@ -19,6 +19,41 @@ public struct Replay {
         /// Seconds since the recording's start (`Replay.init`'s `start`).
         public var time: Double
         public var plan: CoastPlan
+        /// How it ended: the replay runs every coast out, so only a coast still running when
+        /// the engine stopped reporting (none does) has none.
+        public var end: CoastEnd?
+    }
+
+    /// How a coast ended: a coast cut short (a touch, a button, `coast.max_duration`, a stall)
+    /// wrote less than its plan's destination, and this says why.
+    public struct CoastEnd: Hashable, Sendable {
+        /// Seconds since the recording's start (`Replay.init`'s `start`).
+        public var time: Double
+        public var reason: StopReason
+        /// REL_WHEEL_HI_RES units the coast wrote (> 0 scrolls up).
+        public var verticalHiRes: Int64
+        /// REL_HWHEEL_HI_RES units the coast wrote (> 0 scrolls right).
+        public var horizontalHiRes: Int64
+    }
+
+    /// Where the recording's clock steps back: evemu stamps events with the wall clock
+    /// (CLOCK_REALTIME), which an NTP step or a clock set by hand moves back, while the daemon
+    /// reads the kernel's monotonic stamps, which never go back. The replay joins the parts:
+    /// every event from the step on is shifted to come `bridgeSeconds` after the one before it.
+    public struct ClockStep: Hashable, Sendable {
+        /// The first event stamped earlier than the one before it: its number (from 1) among
+        /// the replayed device's events in file order (the evemu file's Nth `E:` line).
+        public var event: Int
+        /// How far back the clock went there (s, > 0), as the replay joins the parts: the event
+        /// came this much earlier than `bridgeSeconds` after the one before; the events from
+        /// it on are replayed this much later than stamped.
+        public var seconds: Double
+        /// The time taken to pass between the event before the step and the one after (s):
+        /// the interval between the two frames before the step, the device's frame rate then
+        /// (0 when there were none), for the recording cannot tell.
+        public var bridgeSeconds: Double
+        /// How many times in all the clock steps back (each joined the same way).
+        public var count: Int
     }
 
     /// A gesture that did not coast, and why.
@@ -58,16 +93,21 @@ public struct Replay {
     public private(set) var unfinished: UnfinishedGesture?
     /// Why each coast ended, in order.
     public private(set) var coastEnds: [(time: Double, reason: StopReason)] = []
+    /// The first place the recording's clock steps back, nil when it never does.
+    public private(set) var clockStep: ClockStep?
     /// Whether the device was read, and why not.
     public private(set) var admission: DeviceAdmission = .ignored(why: "not replayed")
 
     /// Replays `recording` under `configuration`. Times are seconds since `start`, the
-    /// recording's first event of any device (`Recording.loadWithClockStart`); nil: the
-    /// replayed device's first event, the recording's first for evemu, which records one.
+    /// recording's earliest event of any device (`Recording.loadWithClockStart`); nil: the
+    /// replayed device's first event, the recording's first for evemu, which records one. A
+    /// clock that steps back is joined up (`ClockStep`), so the first event is the earliest.
     public init(_ recording: Recording, configuration: Configuration, start: Instant? = nil) {
         let engine = Engine(configuration: configuration)
         let device: DeviceID = 1
-        let start = start ?? recording.events.first?.time ?? .zero
+        let (times, step) = Self.monotonicTimes(recording.events)
+        clockStep = step
+        let start = start ?? times.first ?? .zero
         var latest = start
         func seconds(_ t: Instant) -> Double { (t - start).seconds }
 
@@ -89,7 +129,13 @@ public struct Replay {
             case .noCoast(_, let time, let velocity, let reason):
                 noCoasts.append(NoCoastRecord(time: seconds(time), velocity: velocity, reason: reason))
                 underWay = false
-            case .coastEnded(let time, let reason, _): ends.append((seconds(time), reason))
+            case .coastEnded(let time, let reason, let written):
+                ends.append((seconds(time), reason))
+                // One coast runs at a time: the one ending is the last started.
+                if let last = coasts.indices.last, coasts[last].end == nil {
+                    coasts[last].end = CoastEnd(time: seconds(time), reason: reason,
+                                                verticalHiRes: written.vertical, horizontalHiRes: written.horizontal)
+                }
             case .bug: underWay = false
             }
         }
@@ -99,17 +145,16 @@ public struct Replay {
         func write(_ output: WheelOutput, at time: Instant) {
             output.forEachEvent { code, value in emitted.append(Emitted(time: seconds(time), code: code, value: value)) }
         }
-        for timed in recording.events {
-            // Recordings can step backwards in time; the engine sees them as they are.
-            latest = engine.advance(to: timed.time, notBefore: latest) { write($0.output, at: $0.time) }
-            latest = max(latest, timed.time)
-            write(engine.handle(timed.event, from: device, at: timed.time), at: timed.time)
+        for (timed, time) in zip(recording.events, times) {
+            latest = engine.advance(to: time, notBefore: latest) { write($0.output, at: $0.time) }
+            latest = max(latest, time)
+            write(engine.handle(timed.event, from: device, at: time), at: time)
         }
         // The recording ends; the coast (if any) runs out on its own, ticked as the daemon would.
         engine.advance(to: .end, notBefore: latest) { write($0.output, at: $0.time) }
 
-        if underWay, let last = recording.events.last {
-            unfinished = UnfinishedGesture(time: seconds(last.time), fingers: Self.fingersDown(after: recording, admission: admission))
+        if underWay, let last = times.last {
+            unfinished = UnfinishedGesture(time: seconds(last), fingers: Self.fingersDown(after: recording, times: times, admission: admission))
         }
 
         self.emitted = emitted
@@ -122,7 +167,7 @@ public struct Replay {
     /// The fingers on the device after the last whole frame of `recording`, as the engine's
     /// tracker counted them: the engine does not tell, and a second reading of the events is
     /// needed only for a recording that ends mid-gesture.
-    private static func fingersDown(after recording: Recording, admission: DeviceAdmission) -> Int {
+    private static func fingersDown(after recording: Recording, times: [Instant], admission: DeviceAdmission) -> Int {
         let kind: DeviceKind
         switch admission {
         case .used(let used, _), .stopOnly(let used, _): kind = used
@@ -130,10 +175,56 @@ public struct Replay {
         }
         var tracker = ContactTracker(description: recording.description, kind: kind)
         var fingers = 0
-        for timed in recording.events {
-            if let frame = tracker.handle(timed.event, at: timed.time) { fingers = frame.fingerCount }
+        for (timed, time) in zip(recording.events, times) {
+            if let frame = tracker.handle(timed.event, at: time) { fingers = frame.fingerCount }
         }
         return fingers
+    }
+
+    /// The events' times as a clock that never goes back would have stamped them, and where
+    /// the recorded clock stepped back (nil when it never did). The daemon reads monotonic
+    /// stamps: fed as recorded, a flick released after the step would start its coast seconds
+    /// before the ticks already run, and end at its first tick as a stall.
+    static func monotonicTimes(_ events: [TimedEvent]) -> (times: [Instant], step: ClockStep?) {
+        var times: [Instant] = []
+        times.reserveCapacity(events.count)
+        var shift = Duration.zero
+        var step: ClockStep?
+        // The last two distinct times (shifted): their interval bridges a step.
+        var last: Instant?
+        var beforeLast: Instant?
+        for (index, timed) in events.enumerated() {
+            var time = timed.time + shift
+            if let previous = last, time < previous {
+                let bridge = beforeLast.map { previous - $0 } ?? .zero
+                let back = (previous - time) + bridge
+                shift = shift + back
+                time = previous + bridge
+                if step == nil {
+                    step = ClockStep(event: index + 1, seconds: back.seconds, bridgeSeconds: bridge.seconds, count: 1)
+                } else {
+                    step?.count += 1
+                }
+            }
+            if time != last {
+                beforeLast = last
+                last = time
+            }
+            times.append(time)
+        }
+        return (times, step)
+    }
+
+    /// What of `geometry`'s size was estimated (no resolution reported, none given): "size"
+    /// for both axes, "width" (x) or "height" (y) for one, nil for neither. The text and the
+    /// JSON output both go by it, so they say the same of a device with one axis estimated.
+    public static func estimatedPart(of geometry: DeviceGeometry) -> String? {
+        switch (geometry.x.isEstimated, geometry.y.isEstimated) {
+        case (true, true): return "size"
+        case (true, false): return "width"
+        case (false, true): return "height"
+        case (false, false): return nil
+        }
     }
 
     /// Total value written per code (REL_WHEEL_HI_RES, ...).

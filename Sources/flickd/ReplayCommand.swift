@@ -37,8 +37,21 @@ struct ReplayCommand: FlickdCommand {
             shifted where an event came before the file's zero), the code (REL_WHEEL_HI_RES, REL_HWHEEL_HI_RES, REL_WHEEL, \
             REL_HWHEEL) and the value. REL_WHEEL > 0 scrolls up; REL_HWHEEL > 0 scrolls right; \
             120 hi-res units are one wheel detent. A summary follows: gestures seen, coasts \
-            started with their release velocity, the reason each other gesture did not coast, \
-            and the totals per code. A recording with no events (a description alone) replays \
+            started with their release velocity and planned destination, each followed by a \
+            "coast ended" line with why it ended and the hi-res units it wrote (finished; or cut \
+            short, short of its destination: touch, button, key, max-duration, replaced), the \
+            reason each other gesture did not coast, and the totals per code.
+
+            The daemon reads the kernel's monotonic timestamps, which never go back; evemu \
+            stamps events with the wall clock, which an NTP step or a clock set by hand moves \
+            back. Where the recording's clock steps back, a "# the recording's clock steps back" \
+            line names the first event stamped before the one preceding it (counted from 1, \
+            the Nth E: line) and by how much, and the replay joins the parts: the events from \
+            there on are shifted to follow the one before at the frame interval before the \
+            step (the recording cannot tell how long it really was), so the times printed never \
+            go back and the first event is the earliest.
+
+            A recording with no events (a description alone) replays \
             to nothing, and a "# the recording holds no events" line says so. Device names are \
             printed as recorded, but quoted and escaped as in JSON when empty or holding a \
             control character.
@@ -52,8 +65,11 @@ struct ReplayCommand: FlickdCommand {
             (state "stop_only" or "ignored" with why it was not read for gestures, and size_mm \
             null; quirk the recording's libinput quirk that gave the size); "events", how many \
             the recording holds (0 for a description alone); "also_in_recording", the touch \
-            devices not replayed as [{"name": "...", "node": "..."}]; then "gestures", \
-            "coasts", "no_coast" and "totals" as in the text.
+            devices not replayed as [{"name": "...", "node": "..."}]; "clock_steps_back", null \
+            or {"event": 57, "seconds": 10.0, "bridge_seconds": 0.008, "count": 1} (count: how \
+            many steps back in all, each joined so); then "gestures", "coasts" (each with "end": \
+            {"time": ..., "reason": "touch", "written_hi_res": {"vertical": ..., \
+            "horizontal": ...}}), "no_coast" and "totals" as in the text.
 
             To report a bug: record the device with `sudo libinput record /dev/input/eventN > \
             session.yml` while doing the gesture, and attach the file with the output of \
@@ -150,16 +166,25 @@ struct ReplayCommand: FlickdCommand {
     /// resolution), nil when none did: a [[device]] resolution in --config wins over the quirk.
     private func sizingQuirk(_ geometry: DeviceGeometry, recording: Recording) -> String? {
         let recorded = recording.description.absoluteAxes[EventCode.absMTPositionX] ?? recording.description.absoluteAxes[EventCode.absX]
-        guard !geometry.x.isEstimated, let quirk = recording.resolutionQuirk, let recorded,
+        guard Replay.estimatedPart(of: geometry) == nil, let quirk = recording.resolutionQuirk, let recorded,
               Double(recorded.resolution) == geometry.x.unitsPerMillimetre else { return nil }
         return quirk
     }
 
     /// Where the size came from when the device reports no resolution.
     private func sizeNote(_ geometry: DeviceGeometry, kind: DeviceKind, recording: Recording) -> String {
-        if geometry.x.isEstimated {
-            let guess = kind == .touchpad ? "libinput's 69 x 50 mm guess" : "a 13.3-inch panel"
-            return " (size estimated: no resolution and no libinput quirk in the recording: \(guess); a [[device]] resolution in --config sets it)"
+        if let part = Replay.estimatedPart(of: geometry) {
+            let guess: String
+            switch (part, kind) {
+            case ("width", .touchpad): guess = "libinput's 69 mm guess"
+            case ("height", .touchpad): guess = "libinput's 50 mm guess"
+            case (_, .touchpad): guess = "libinput's 69 x 50 mm guess"
+            case ("width", _): guess = "a 13.3-inch panel's 294 mm"
+            case ("height", _): guess = "a 13.3-inch panel's 165 mm"
+            default: guess = "a 13.3-inch panel"
+            }
+            let axis = part == "width" ? " on x" : part == "height" ? " on y" : ""
+            return " (\(part) estimated: no resolution\(axis) and no libinput quirk in the recording: \(guess); a [[device]] resolution in --config sets it)"
         }
         if let quirk = sizingQuirk(geometry, recording: recording) {
             return " (no resolution from the kernel: the recording's libinput quirk \(Self.shown(quirk)))"
@@ -195,6 +220,10 @@ struct ReplayCommand: FlickdCommand {
         if recording.events.isEmpty {
             print("# the recording holds no events (a device description alone): nothing to replay")
         }
+        if let step = replay.clockStep {
+            let more = step.count > 1 ? "; it steps back \(step.count) times in all, each joined so" : ""
+            print("# the recording's clock steps back \(DecimalText.fixed(step.seconds, 3)) s at event \(step.event): replayed with the events from there on \(DecimalText.fixed(step.bridgeSeconds, 3)) s after the one before (the frame interval before the step), as a clock that never goes back would stamp them\(more)")
+        }
         for event in replay.emitted {
             print("\(DecimalText.fixed(event.time, 6)) \(EventNames.codeName(type: EventCode.relative, code: event.code)) \(event.value)")
         }
@@ -202,6 +231,10 @@ struct ReplayCommand: FlickdCommand {
         for coast in replay.coasts {
             let v = coast.plan.releaseVelocity
             print("# \(DecimalText.fixed(coast.time, 3)) s: coast, release \(DecimalText.fixed(v.length, 1)) mm/s (x \(DecimalText.fixed(v.x, 1)), y \(DecimalText.fixed(v.y, 1)))\(coast.plan.boosted ? ", boosted" : ""), destination \(DecimalText.fixed(coast.plan.destinationHiRes.vertical, 0)) / \(DecimalText.fixed(coast.plan.destinationHiRes.horizontal, 0)) hi-res (vertical / horizontal), \(DecimalText.fixed(coast.plan.duration.seconds, 2)) s")
+            // A coast cut short wrote less than its destination: the totals need the reason.
+            if let end = coast.end {
+                print("# \(DecimalText.fixed(end.time, 3)) s: coast ended: \(end.reason.rawValue), \(end.verticalHiRes) / \(end.horizontalHiRes) hi-res written")
+            }
         }
         for none in replay.noCoasts {
             let speed = none.velocity.map { ", release \(DecimalText.fixed($0.length, 1)) mm/s" } ?? ""
@@ -224,7 +257,8 @@ struct ReplayCommand: FlickdCommand {
                 + "\"release_speed_mm_s\": \(DecimalText.fixed(c.plan.releaseVelocity.length, 1)), "
                 + "\"coast_velocity_mm_s\": \(vector(c.plan.velocity)), \"boosted\": \(c.plan.boosted), "
                 + "\"destination_hi_res\": {\"vertical\": \(DecimalText.fixed(c.plan.destinationHiRes.vertical, 1)), \"horizontal\": \(DecimalText.fixed(c.plan.destinationHiRes.horizontal, 1))}, "
-                + "\"duration_s\": \(DecimalText.fixed(c.plan.duration.seconds, 3))}"
+                + "\"duration_s\": \(DecimalText.fixed(c.plan.duration.seconds, 3)), "
+                + "\"end\": \(c.end.map { "{\"time\": \(DecimalText.fixed($0.time, 6)), \"reason\": \(QuotedText.quoted($0.reason.rawValue)), \"written_hi_res\": {\"vertical\": \($0.verticalHiRes), \"horizontal\": \($0.horizontalHiRes)}}" } ?? "null")}"
         }
         var none = replay.noCoasts.map { n in
             var fields = "{\"time\": \(DecimalText.fixed(n.time, 6)), \"reason\": \(QuotedText.quoted(n.reason.description))"
@@ -242,7 +276,7 @@ struct ReplayCommand: FlickdCommand {
         switch replay.admission {
         case .used(let kind, let geometry):
             let size = "{\"x\": \(DecimalText.fixed(geometry.x.lengthMillimetres, 1)), \"y\": \(DecimalText.fixed(geometry.y.lengthMillimetres, 1)), "
-                + "\"estimated\": \(geometry.x.isEstimated || geometry.y.isEstimated), "
+                + "\"estimated\": \(Replay.estimatedPart(of: geometry) != nil), "
                 + "\"quirk\": \(sizingQuirk(geometry, recording: recording).map(QuotedText.quoted) ?? "null")}"
             admission = "{\"state\": \"used\", \"kind\": \(QuotedText.quoted(kind.rawValue)), \"why\": null, \"size_mm\": \(size)}"
         case .stopOnly(let kind, let why):
@@ -250,11 +284,14 @@ struct ReplayCommand: FlickdCommand {
         case .ignored(let why):
             admission = "{\"state\": \"ignored\", \"kind\": null, \"why\": \(QuotedText.quoted(why)), \"size_mm\": null}"
         }
+        let clockStep = replay.clockStep.map { step in
+            "{\"event\": \(step.event), \"seconds\": \(DecimalText.fixed(step.seconds, 6)), \"bridge_seconds\": \(DecimalText.fixed(step.bridgeSeconds, 6)), \"count\": \(step.count)}"
+        } ?? "null"
         let others = recording.otherTouchDevices.map { other in
             "{\"name\": \(QuotedText.quoted(other.name)), \"node\": \(other.node.map(QuotedText.quoted) ?? "null")}"
         }
         print("{\"summary\": {\"device\": \(device), \"admission\": \(admission), \"events\": \(recording.events.count), "
-              + "\"also_in_recording\": [\(others.joined(separator: ", "))], "
+              + "\"also_in_recording\": [\(others.joined(separator: ", "))], \"clock_steps_back\": \(clockStep), "
               + "\"gestures\": \(replay.gestures), \"coasts\": [\(coasts.joined(separator: ", "))], "
               + "\"no_coast\": [\(none.joined(separator: ", "))], \"totals\": {\(totals.joined(separator: ", "))}}}")
     }

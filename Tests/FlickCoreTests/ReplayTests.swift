@@ -196,3 +196,79 @@ import FlickFingerStories
         #expect(lifted.gestures == lifted.coasts.count + lifted.noCoasts.count)
     }
 }
+
+/// A recording whose clock steps back (evemu stamps events with the wall clock, which an NTP
+/// step moves) replays as the daemon, reading monotonic stamps, would have seen it.
+@Suite struct ReplayClockSteps {
+    /// Two fingers land at 1 s and scroll 20 mm down over 104 ms, 8 ms a frame, and lift.
+    static func flick() throws -> FingerScript {
+        let pad = try FingerScript(device: "elantech-touchpad")
+        pad.down(Vector(x: 20, y: 10), Vector(x: 40, y: 10))
+        pad.move(by: Vector(x: 0, y: 20), over: .milliseconds(104))
+        pad.lift()
+        return pad
+    }
+
+    /// The flick's frames from 1.080 s on (the last three moves and the lift) stamped 10 s
+    /// earlier, as after an NTP step: the replay says where the clock stepped back, and joins
+    /// the parts a frame interval apart, so the flick coasts as recorded with a steady clock:
+    /// the same wheel events, and the coast ends `finished`, not cut at its first tick as a
+    /// stall with times gone negative.
+    @Test func aClockSteppingBackIsJoinedAndSaidWhere() throws {
+        let pad = try Self.flick()
+        // Stamped by a wall clock at 1000 s (evemu writes no time before 0).
+        let sent = pad.sent.map { TimedEvent(time: $0.time + .seconds(1000), event: $0.event) }
+        let stepAt = Instant(microseconds: 1_001_080_000)
+        let stepped = sent.map { timed in
+            timed.time >= stepAt ? TimedEvent(time: timed.time - .seconds(10), event: timed.event) : timed
+        }
+        let steady = Replay(try Recording.load(text: EvemuWriter.text(description: pad.description, events: sent)), configuration: .defaults)
+        let replay = Replay(try Recording.load(text: EvemuWriter.text(description: pad.description, events: stepped)), configuration: .defaults)
+        try #require(steady.coasts.count == 1 && steady.clockStep == nil, "\(steady.noCoasts.map(\.reason))")
+
+        let step = try #require(replay.clockStep)
+        let first = try #require(sent.firstIndex { $0.time >= stepAt })
+        #expect(step.event == first + 1 && step.count == 1, "\(step)")
+        #expect(abs(step.seconds - 10) < 1e-9 && abs(step.bridgeSeconds - 0.008) < 1e-9, "\(step)")
+        #expect(replay.coasts.map(\.end?.reason) == [.finished], "\(replay.coasts.map(\.end))")
+        #expect(replay.emitted == steady.emitted,
+                "expected \(steady.emitted.map { "\($0.time) \($0.code) \($0.value)" })\nreplayed \(replay.emitted.map { "\($0.time) \($0.code) \($0.value)" })")
+        #expect(replay.emitted.allSatisfy { $0.time >= 0 }, "\(replay.emitted)")
+    }
+
+    /// Each coast's end is kept with it: a flick's coast caught by a finger 150 ms after the
+    /// release (at 0.254 s) ends `touch`, having written less than its destination.
+    @Test func aCoastKeepsWhyItEnded() throws {
+        let pad = try Self.flick()
+        pad.wait(.milliseconds(150))
+        pad.down(Vector(x: 30, y: 30))
+        pad.lift()
+        let replay = Replay(Recording(description: pad.description, events: pad.sent), configuration: .defaults)
+        let coast = try #require(replay.coasts.first)
+        let end = try #require(coast.end)
+        #expect(end.reason == .touch && abs(end.time - 0.254) < 1e-9, "\(end)")
+        let total = try #require(replay.totals.first { $0.code == EventCode.relWheelHiRes }).total
+        #expect(end.verticalHiRes == total && end.horizontalHiRes == 0, "\(end), total \(total)")
+        #expect(Double(abs(total)) < abs(coast.plan.destinationHiRes.vertical) - 120, "\(total) of \(coast.plan.destinationHiRes)")
+    }
+}
+
+/// What of a device's size a replay says was estimated: the axis without a resolution.
+@Suite struct ReplayEstimatedSize {
+    /// The Elantech pad reports resolution 0 on both axes; given 12 units/mm on one, the other
+    /// is the one estimated.
+    @Test func theAxisWithoutResolutionIsNamed() throws {
+        let pad = try Fixtures.device("elantech-touchpad")
+        func geometry(x: Int32, y: Int32) -> DeviceGeometry {
+            var description = pad
+            for (codes, resolution) in [([EventCode.absX, EventCode.absMTPositionX], x), ([EventCode.absY, EventCode.absMTPositionY], y)] {
+                for code in codes { description.absoluteAxes[code]?.resolution = resolution }
+            }
+            return DeviceGeometry(description: description, kind: .touchpad)
+        }
+        #expect(Replay.estimatedPart(of: geometry(x: 12, y: 12)) == nil)
+        #expect(Replay.estimatedPart(of: geometry(x: 0, y: 12)) == "width")
+        #expect(Replay.estimatedPart(of: geometry(x: 12, y: 0)) == "height")
+        #expect(Replay.estimatedPart(of: geometry(x: 0, y: 0)) == "size")
+    }
+}

@@ -329,4 +329,101 @@ import Testing
         let missing = try Self.run(["replay", recording, "--device", "/dev/input/event5", "--config", "/nonexistent-flickd-test/config.toml"])
         #expect(missing.status == 64 && missing.stderr == result.stderr, "\(missing)")
     }
+
+    /// Two fingers land at 1 s on the Elantech pad, scroll 20 mm down over 104 ms, 8 ms a
+    /// frame, and lift.
+    static func flick() throws -> FingerScript {
+        let pad = try FingerScript(device: "elantech-touchpad")
+        pad.down(Vector(x: 20, y: 10), Vector(x: 40, y: 10))
+        pad.move(by: Vector(x: 0, y: 20), over: .milliseconds(104))
+        pad.lift()
+        return pad
+    }
+
+    /// A flick, then a finger 150 ms after the release: the coast stops short of its planned
+    /// destination, and the output says why and how much it wrote, in the text after the
+    /// coast's line and in the JSON's coast, so that the totals are explained.
+    @Test func whyACoastEndedIsPrinted() throws {
+        let pad = try Self.flick()
+        pad.wait(.milliseconds(150))
+        pad.down(Vector(x: 30, y: 30))
+        pad.lift()
+        try #require(pad.coastEndReasons == [.touch], "\(pad.transcript)")
+        let path = try Self.temporaryFile("touched.events", EvemuWriter.text(description: pad.description, events: pad.sent))
+        defer { Self.remove(path) }
+
+        let text = try Self.run(["replay", path])
+        #expect(text.status == 0, "\(text.stderr)")
+        let lines = text.stdout.split(separator: "\n").map(String.init)
+        let coast = try #require(lines.firstIndex { $0.hasPrefix("# 0.104 s: coast, ") }, "\(text.stdout)")
+        let total = try #require(lines.last { $0.hasPrefix("# totals: REL_WHEEL_HI_RES ") }?.split(separator: " ")[3].dropLast(), "\(text.stdout)")
+        #expect(lines.dropFirst(coast + 1).first == "# 0.254 s: coast ended: touch, \(total) / 0 hi-res written", "\(text.stdout)")
+
+        let json = try Self.run(["replay", path, "--json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let coasts = try #require(try Self.summary(json.stdout)["coasts"] as? [[String: Any]])
+        let end = try #require(coasts.first?["end"] as? [String: Any], "\(coasts)")
+        #expect(end["reason"] as? String == "touch" && abs((end["time"] as? Double ?? 0) - 0.254) < 1e-6, "\(end)")
+        let written = try #require(end["written_hi_res"] as? [String: Int], "\(end)")
+        #expect(written["vertical"].map(String.init) == String(total) && written["horizontal"] == 0, "\(written)")
+    }
+
+    /// An evemu recording whose last frames are stamped 10 s earlier (its wall clock stepped
+    /// back): a line says where, and the flick replays as with a steady clock, its coast
+    /// finished, no time negative.
+    @Test func aClockSteppingBackIsSaid() throws {
+        let pad = try Self.flick()
+        // Stamped by a wall clock at 1000 s (evemu writes no time before 0).
+        let sent = pad.sent.map { timed in
+            var event = timed
+            event.time = timed.time + .seconds(1000)
+            return event
+        }
+        let stepAt = Instant(microseconds: 1_001_080_000)
+        let stepped = sent.map { timed in
+            var event = timed
+            if timed.time >= stepAt { event.time = timed.time - .seconds(10) }
+            return event
+        }
+        let event = try #require(sent.firstIndex { $0.time >= stepAt }) + 1
+        let steady = try Self.temporaryFile("steady.events", EvemuWriter.text(description: pad.description, events: sent))
+        let path = try Self.temporaryFile("stepped.events", EvemuWriter.text(description: pad.description, events: stepped))
+        defer { Self.remove(steady, path) }
+
+        let text = try Self.run(["replay", path])
+        #expect(text.status == 0, "\(text.stderr)")
+        let lines = text.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.dropFirst().first == "# the recording's clock steps back 10.000 s at event \(event): replayed with the events from there on 0.008 s after the one before (the frame interval before the step), as a clock that never goes back would stamp them", "\(text.stdout)")
+        #expect(lines.contains { $0.hasPrefix("# ") && $0.contains(" s: coast ended: finished, ") }, "\(text.stdout)")
+        #expect(!lines.contains { $0.hasPrefix("-") || $0.hasPrefix("# -") }, "\(text.stdout)")
+        let steadyLines = try Self.run(["replay", steady]).stdout.split(separator: "\n").map(String.init)
+        #expect(Array(lines.dropFirst(2)) == Array(steadyLines.dropFirst()), "stepped:\n\(text.stdout)\nsteady:\n\(steadyLines.joined(separator: "\n"))")
+
+        let json = try Self.summary(try Self.run(["replay", path, "--json"]).stdout)
+        let step = try #require(json["clock_steps_back"] as? [String: Any], "\(json)")
+        #expect(step["event"] as? Int == event && step["seconds"] as? Double == 10 && step["count"] as? Int == 1, "\(step)")
+        #expect(try Self.summary(try Self.run(["replay", steady, "--json"]).stdout)["clock_steps_back"] is NSNull)
+    }
+
+    /// A pad with a resolution on x and none on y: the text's first line says the height was
+    /// estimated, as the JSON's `"estimated": true` does. (libinput rejects such a device, and
+    /// once the replay does too, it is ignored, and neither output gives a size.)
+    @Test func aSizeEstimatedOnOneAxisIsSaidInBothOutputs() throws {
+        var description = try Fixtures.device("elantech-touchpad")
+        for code in [EventCode.absX, EventCode.absMTPositionX] { description.absoluteAxes[code]?.resolution = 12 }
+        let pad = FingerScript(description: description)
+        pad.down(Vector(x: 20, y: 10))
+        pad.lift()
+        let path = try Self.temporaryFile("height.events", EvemuWriter.text(description: description, events: pad.sent))
+        defer { Self.remove(path) }
+        let text = try Self.run(["replay", path])
+        let json = try Self.summary(try Self.run(["replay", path, "--json"]).stdout)
+        let admission = try #require(json["admission"] as? [String: Any], "\(json)")
+        guard admission["state"] as? String == "used" else {
+            #expect(admission["state"] as? String == "ignored" && admission["size_mm"] is NSNull, "\(admission)")
+            return
+        }
+        #expect((admission["size_mm"] as? [String: Any])?["estimated"] as? Bool == true, "\(admission)")
+        #expect(text.stdout.split(separator: "\n").first?.hasSuffix(" mm (height estimated: no resolution on y and no libinput quirk in the recording: libinput's 50 mm guess; a [[device]] resolution in --config sets it)") == true, "\(text.stdout)")
+    }
 }
