@@ -1,14 +1,17 @@
 /// Estimates the release velocity of a gesture from its history (DESIGN_NOTES §2).
 ///
 /// Both estimators first drop the zero-length frames just before lift-off (touchpads repeat
-/// the last position while the fingers leave) and answer zero when the newest motion is older
-/// than `stopWindow` at release: the fingers had stopped.
+/// the last position while the fingers leave) and answer zero when the fingers had stopped:
+/// when they have stayed within `restRadius` of where they lifted for longer than `stopWindow`
+/// at release (an exact stop is the case of no motion at all). Whatever they answer is then held
+/// to what the fingers' newest motion supports (`supportFactor`).
 public struct VelocityEstimator: Sendable {
     /// Which fit to use.
     public var kind: VelocityEstimatorKind
 
-    /// Newest motion older than this at release means the fingers had stopped (velocity 0);
-    /// also the largest gap between samples that still belongs to one movement.
+    /// Fingers that have not moved beyond `restRadius` for longer than this at release had
+    /// stopped (velocity 0); also the largest gap between samples that still belongs to one
+    /// movement, and the span of newest motion a release velocity must be supported by.
     public static let stopWindow = Duration.milliseconds(40)
     /// LSQ2 uses samples no older than this before the newest.
     public static let fitWindow = Duration.milliseconds(100)
@@ -16,34 +19,121 @@ public struct VelocityEstimator: Sendable {
     public static let maximumFitSamples = 20
     /// Look-back interpolates where the gesture was this long before the release.
     public static let lookbackWindow = Duration.milliseconds(70)
+    /// Resting fingers' jitter (mm): samples within this distance of the newest are fingers at
+    /// rest, and fingers that turned back must have gone back further than this. Two units of the
+    /// coarsest pads (10 units/mm), eight of a 42 units/mm Synaptics (whose hwdb fuzz is 8).
+    public static let restRadius = 0.2
+    /// A release velocity is at most this many times the speed the fingers' newest motion
+    /// supports: their travel in its direction over the last `stopWindow` before the newest
+    /// sample, per second. Fingers speeding up steadily from a standstill (or from moving that
+    /// way already) end a window at no more than twice their mean speed over it.
+    public static let supportFactor = 2.0
 
     /// An estimator of `kind`.
     public init(kind: VelocityEstimatorKind) { self.kind = kind }
 
     /// The velocity (mm/s, device coordinates) at release time `release`, or nil when the
     /// history holds no usable motion. Trailing zero-length samples are dropped from `history`.
+    ///
+    /// Three rules keep a quadratic fitted over "fast, then stopped" from answering for fingers
+    /// that no longer moved that way (a parabola through a sharp stop curves back at its end):
+    /// - Fingers at rest: trailing samples within `restRadius` of the newest count as no motion
+    ///   for the stop rule, so a unit of jitter in the last frame reads as the stop an exact
+    ///   repeat does. They stay in the fit (only exact repeats leave it): real slow motion there
+    ///   is what shows the fit the fingers slowing down.
+    /// - Turned back: a fit against the motion's average stands only when the newest steps went
+    ///   its way by more than `restRadius`; otherwise the average answers.
+    /// - Supported: the answer's speed is at most `supportFactor` times the fingers' travel in
+    ///   its direction over the last `stopWindow` before the newest sample, per second. Fingers
+    ///   that crept (10 mm/s after a 200 mm/s flick) give at most 20 mm/s, not the 91 mm/s the
+    ///   average over the look-back window (reaching into the flick) gave.
     public func estimate(_ history: inout TouchHistory, release: Instant) -> Vector? {
         Self.dropTrailingZeroLengthSamples(&history)
-        guard let newest = history.newest, history.count >= 2 else { return nil }
-        if release - newest.time > Self.stopWindow { return .zero }
+        guard history.count >= 2 else { return nil }
+        if release - Self.restingSince(history) > Self.stopWindow { return .zero }
+        let velocity: Vector
         switch kind {
         case .lsq2:
             // A parabola fitted to forward motion can turn back at its end when the stamps are
-            // uneven (frames stamped in a bunch, then one late: a stalled sender). A release
-            // velocity against the motion's average whose newest step went forward is that
-            // artefact: the average over the look-back window answers instead, as it does when
-            // no parabola fits (samples at only two distinct times). A newest step that went
-            // back with the fit is the finger turning back before it lifted: the fit stands.
-            // The average, like the fit, is the velocity at the newest sample (the stop rule
-            // above has already judged the pause before the release).
+            // uneven (frames stamped in a bunch, then one late: a stalled sender) or the fingers
+            // stopped sharply. A release velocity against the motion's average whose newest
+            // steps did not go its way by more than jitter is that artefact: the average over the
+            // look-back window answers instead, as it does when no parabola fits (samples at only
+            // two distinct times). Newest steps that went back with the fit, further than
+            // jitter, are the finger turning back before it lifted: the fit stands. The average,
+            // like the fit, is the velocity at the newest sample (the stop rule above has already
+            // judged the pause before the release).
             let average = Self.lookback(history)
-            guard let fitted = Self.leastSquaresQuadratic(history) else { return average }
-            if fitted • average < 0 && (history[newest: 0].position - history[newest: 1].position) • fitted <= 0 {
-                return average
+            if let fitted = Self.leastSquaresQuadratic(history) {
+                let artefact = fitted • average < 0 && Self.newestRun(history, along: fitted) <= Self.restRadius
+                velocity = artefact ? average : fitted
+            } else {
+                velocity = average
             }
-            return fitted
-        case .lookback: return Self.lookback(history, release: release)
+        case .lookback:
+            velocity = Self.lookback(history, release: release)
         }
+        return Self.supported(velocity, by: history)
+    }
+
+    /// When the fingers came to rest where they are: the time of the oldest of the trailing
+    /// samples that all lie within `restRadius` of the newest (the newest's own time when the
+    /// one before it is further).
+    static func restingSince(_ history: TouchHistory) -> Instant {
+        let newest = history[newest: 0]
+        var since = newest.time
+        var age = 1
+        while age < history.count {
+            let sample = history[newest: age]
+            if (sample.position - newest.position).length > restRadius { break }
+            since = sample.time
+            age += 1
+        }
+        return since
+    }
+
+    /// How far (mm) the newest steps went along `direction`: the steps from the newest back
+    /// until one goes against it (zero-length steps go neither way).
+    static func newestRun(_ history: TouchHistory, along direction: Vector) -> Double {
+        let length = direction.length
+        guard length > 0 else { return 0 }
+        let unit = direction / length
+        var run = 0.0
+        var age = 1
+        while age < history.count {
+            let along = (history[newest: age - 1].position - history[newest: age].position) • unit
+            if along < 0 { break }
+            run += along
+            age += 1
+        }
+        return run
+    }
+
+    /// `velocity`, its speed held to `supportFactor` times what the newest motion supports: the
+    /// fingers' travel in its direction (steps against it count as none) over the last
+    /// `stopWindow` before the newest sample, or since the oldest when the history is shorter,
+    /// per second. Unchanged when the samples span no time.
+    static func supported(_ velocity: Vector, by history: TouchHistory) -> Vector {
+        let speed = velocity.length
+        guard speed > 0, speed.isFinite else { return velocity }
+        let unit = velocity / speed
+        let newest = history[newest: 0]
+        let start = max(newest.time - stopWindow, history[newest: history.count - 1].time)
+        let span = (newest.time - start).seconds
+        guard span > 0 else { return velocity }
+        var travel = 0.0
+        var age = 1
+        while age < history.count {
+            let newer = history[newest: age - 1], older = history[newest: age]
+            if newer.time <= start { break }
+            let along = max((newer.position - older.position) • unit, 0)
+            // The step that began before the window counts for its part inside it.
+            let inside = older.time >= start ? 1 : (newer.time - start).seconds / (newer.time - older.time).seconds
+            travel += along * inside
+            age += 1
+        }
+        let limit = supportFactor * travel / span
+        return speed > limit ? unit * limit : velocity
     }
 
     /// Drops samples at the end that did not move from the sample before them.

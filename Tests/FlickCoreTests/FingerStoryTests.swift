@@ -518,6 +518,41 @@ import FlickTestSupport
         #expect(pad.coasts.count == 1)
     }
 
+    /// Two fingers flick at 200 mm/s and stop dead; five frames later the last frame reports
+    /// them a unit back (0.03 mm: 1 unit of this 42 units/mm pad), and they lift. An exact
+    /// repeat read as a stop; the unit of jitter made the fit coast up at 77 mm/s.
+    @Test func jitterAfterTheFingersStoppedDoesNotCoastBack() throws {
+        let pad = try FingerScript(device: "synaptics-t440")
+        Self.twoFingers(pad)
+        pad.move(by: Vector(x: 0, y: 20), over: .milliseconds(100))
+        for _ in 0..<5 { pad.stationaryFrame() }
+        pad.move(by: Vector(x: 0, y: -0.03), over: .milliseconds(8))
+        pad.lift()
+        pad.wait(.seconds(1))
+        #expect(pad.coasts.isEmpty, "\(pad.transcript)")
+        #expect(pad.output.isEmpty)
+        #expect(pad.noCoastReasons == [.fingersStopped], "\(pad.noCoastReasons)")
+    }
+
+    /// Two fingers flick at 200 mm/s, then creep 0.4 mm in 40 ms (10 mm/s) and lift. The fit
+    /// turned back and the look-back average over 70 ms, reaching into the flick, coasted at
+    /// 91 mm/s. The last 40 ms support 10 mm/s: the release is held to twice that, too slow.
+    @Test func creepingAfterTheFlickDoesNotCoast() throws {
+        let pad = try FingerScript(device: "synaptics-t440")
+        Self.twoFingers(pad)
+        pad.move(by: Vector(x: 0, y: 20), over: .milliseconds(100))
+        pad.move(by: Vector(x: 0, y: 0.4), over: .milliseconds(40))
+        pad.lift()
+        pad.wait(.seconds(1))
+        #expect(pad.coasts.isEmpty, "\(pad.transcript)")
+        guard case .tooSlow(let speed) = pad.noCoastReasons.last else {
+            Issue.record("expected tooSlow, got \(pad.noCoastReasons)")
+            return
+        }
+        // Twice the creep, within a unit (0.024 mm in 40 ms) of the pad's rounding.
+        #expect(speed <= 2 * (10 + 0.6), "twice the creep at most: \(speed)")
+    }
+
     @Test func lookbackEstimatorCoastsToo() throws {
         var config = Configuration()
         config.velocity.estimator = .lookback

@@ -201,3 +201,82 @@ import FlickTestSupport
         #expect(v == Vector(x: 0, y: 500), "two samples: the line through them")
     }
 }
+
+/// Fingers that stop sharply after a flick: a parabola fitted over 100 ms of "fast, then
+/// stopped" curves back at its end. Positions in mm, a frame every 8 ms.
+@Suite struct VelocityEstimatorAfterAStop {
+    static let interval = Duration.milliseconds(8)
+    static let start = Instant(microseconds: 10_000_000)
+
+    /// 13 frames at 1.6 mm (200 mm/s) from `start`, then a frame every 8 ms moving `then[i]` mm.
+    static func flick(then steps: [Double]) -> TouchHistory {
+        var h = TouchHistory(capacity: 64)
+        var y = 0.0
+        var time = start
+        h.append(TouchSample(time: time, position: Vector(x: 0, y: y)))
+        for step in Array(repeating: 1.6, count: 13) + steps {
+            time = time + interval
+            y += step
+            h.append(TouchSample(time: time, position: Vector(x: 0, y: y)))
+        }
+        return h
+    }
+
+    @Test("a unit of jitter after the fingers stopped reads as the stop an exact repeat does, never a coast back",
+          arguments: VelocityEstimatorKind.allCases)
+    func jitterAfterAStopIsAStop(kind: VelocityEstimatorKind) throws {
+        // 13 frames at 200 mm/s, 5 frames where they stopped, the last 0.033 mm back (a unit of
+        // a 30 units/mm pad); released a frame later. LSQ2 answered −77 mm/s: up, against the
+        // flick, faster than coast.min_speed.
+        var h = Self.flick(then: [0, 0, 0, 0, 0, -0.033])
+        let release = h.newest!.time + Self.interval
+        let v = try #require(VelocityEstimator(kind: kind).estimate(&h, release: release))
+        #expect(v.y > -Configuration.defaults.coast.minSpeed, "\(kind): \(v.y)")
+        #expect(v == .zero, "\(kind): at rest 48 ms before the release, the fingers had stopped: \(v)")
+    }
+
+    @Test("fingers that crept after the flick coast no faster than twice their creep",
+          arguments: VelocityEstimatorKind.allCases)
+    func creepingAfterAFlickIsSlow(kind: VelocityEstimatorKind) throws {
+        // 200 mm/s, then five frames at 10 mm/s (0.08 mm each); released a frame later. The fit
+        // turned back, and the look-back average that answered instead reached into the flick:
+        // 91 mm/s, a coast. The last 40 ms support 10 mm/s: at most 20.
+        var h = Self.flick(then: Array(repeating: 0.08, count: 5))
+        let release = h.newest!.time + Self.interval
+        let v = try #require(VelocityEstimator(kind: kind).estimate(&h, release: release))
+        #expect(v.y >= 0 && v.y <= 2 * 10 + 1e-9, "\(kind): \(v.y)")
+    }
+
+    @Test("a finger that rolls back by more than jitter after it stopped coasts back no faster than that roll supports")
+    func aRollBackIsSlow() throws {
+        // Stopped 5 frames, then 0.3 mm back in one frame: 7.5 mm/s over the last 40 ms, at
+        // most 15 back (LSQ2 answered −82).
+        var h = Self.flick(then: [0, 0, 0, 0, 0, -0.3])
+        let v = try #require(VelocityEstimator(kind: .lsq2).estimate(&h, release: h.newest!.time))
+        #expect(v.y <= 0 && v.y >= -15 - 1e-9, "\(v.y)")
+    }
+
+    @Test("steady speed-up from a standstill keeps its full speed under the support rule",
+          arguments: [24, 40, 64])
+    func speedingUpFromAStandstillKeepsItsSpeed(milliseconds: Int) throws {
+        // Constant acceleration from rest to 200 mm/s in `milliseconds`, released with the newest.
+        var h = TouchHistory(capacity: 64)
+        let a = 200 / (Double(milliseconds) / 1000)
+        for frame in 0...(milliseconds / 8) {
+            let t = Double(frame) * 0.008
+            h.append(TouchSample(time: Self.start + .milliseconds(Int64(frame * 8)), position: Vector(x: 0, y: a * t * t / 2)))
+        }
+        let v = try #require(VelocityEstimator(kind: .lsq2).estimate(&h, release: h.newest!.time))
+        #expect(abs(v.y - 200) < 1e-6, "\(v.y)")
+    }
+
+    @Test("a fit against the motion whose newest steps went back less than jitter gives the average")
+    func aBackStepWithinJitterIsNoTurn() throws {
+        // Stopped 3 frames (24 ms: still a moving release), then 0.1 mm back, released at once.
+        var h = Self.flick(then: [0, 0, 0, -0.1])
+        let raw = try #require(VelocityEstimator.leastSquaresQuadratic(h))
+        #expect(raw.y < 0, "the fit turned back: \(raw.y)")
+        let v = try #require(VelocityEstimator(kind: .lsq2).estimate(&h, release: h.newest!.time))
+        #expect(v.y > 0, "the flick's way: \(v.y)")
+    }
+}
