@@ -53,6 +53,13 @@ struct GestureRecognizer {
     private var position = Vector.zero
     /// The farthest (mm) the gesture has been from where it landed.
     private var farthest = 0.0
+    /// Where (mm, in `position`'s terms) the movement the history holds began: where the fingers
+    /// landed, or where they rested before a pause restarted the history.
+    private var movementStart = Vector.zero
+    /// The farthest (mm) the movement the history holds has gone from `movementStart`.
+    private var movementFarthest = 0.0
+    /// Whether a pause restarted the history since the fingers landed.
+    private var restarted = false
     /// How far a gesture must have gone, when it ends near where it landed, for its travel to
     /// count as the farthest point's: a scroll that flicks back to where it began travels far,
     /// while two fingers tapping may drift a millimetre or two as they settle and lift.
@@ -61,9 +68,28 @@ struct GestureRecognizer {
     /// The travel a tap is told by (`ReleaseDecision`'s minimum travel): the net displacement,
     /// or the farthest point where that is at least `outAndBackDistance`. Not the path length,
     /// which a resting pair's jitter adds up over a long touch.
-    private var releaseTravel: Double {
-        let net = position.length
-        return farthest >= Self.outAndBackDistance ? max(net, farthest) : net
+    private var releaseTravel: Double { Self.travel(net: position.length, farthest: farthest) }
+
+    /// The travel (as `releaseTravel`) of a movement `net` mm from its start that got `farthest`
+    /// mm from it.
+    static func travel(net: Double, farthest: Double) -> Double {
+        farthest >= outAndBackDistance ? max(net, farthest) : net
+    }
+
+    /// The release velocity at `time` from the history (which the estimator trims).
+    ///
+    /// After a pause restarted the history, the movement since is judged on its own: one that
+    /// travelled less than `ReleaseDecision.minimumTravel` is no flick, and the fingers read as
+    /// stopped (velocity 0) rather than as a tap, for the gesture as a whole travelled. Counted
+    /// from the landing, the scroll before the pause let two frames after it (0.2 and 0.5 mm)
+    /// pass the tap gate and coast at their 62.5 mm/s.
+    private mutating func releaseVelocity(at time: Instant) -> Vector? {
+        let velocity = estimator.estimate(&history, release: time)
+        if restarted, velocity != nil,
+           Self.travel(net: (position - movementStart).length, farthest: movementFarthest) < ReleaseDecision.minimumTravel {
+            return .zero
+        }
+        return velocity
     }
 
     init(requiredFingers: Int, liftWindow: Duration, liftTravel: Double, estimator: VelocityEstimator) {
@@ -140,7 +166,7 @@ struct GestureRecognizer {
             }
             // The first finger(s) lifted: freeze the velocity from the history before this frame,
             // whose centroid may already have jumped.
-            let velocity = estimator.estimate(&history, release: frame.time)
+            let velocity = releaseVelocity(at: frame.time)
             let newest = history.newest?.time ?? frame.time
             if fingers == 0 {
                 state = .idle
@@ -218,6 +244,9 @@ struct GestureRecognizer {
             history.removeAll()
             position = .zero
             farthest = 0
+            movementStart = .zero
+            movementFarthest = 0
+            restarted = false
             history.append(TouchSample(time: time, position: position))
         }
     }
@@ -230,12 +259,17 @@ struct GestureRecognizer {
         if let newest = history.newest {
             let gap = frame.time - newest.time
             if gap > VelocityEstimator.stopWindow || gap < .zero {
-                // A long pause (or time going backwards) starts a new movement.
+                // A long pause (or time going backwards) starts a new movement, from where the
+                // fingers rested.
                 history.removeAll()
+                movementStart = position
+                movementFarthest = 0
+                restarted = true
             }
         }
         position = position + frame.translation
         farthest = max(farthest, position.length)
+        movementFarthest = max(movementFarthest, (position - movementStart).length)
         history.append(TouchSample(time: frame.time, position: position))
     }
 }
