@@ -74,6 +74,18 @@ import Testing
         #expect(text.contains("    resolution:  18.0 × 14.0 units/mm, estimated: libinput's guess for a 69 × 50 mm pad"), "\(text)")
     }
 
+    /// udev's tag decides, as in the daemon and libinput: a touch panel that looks like a
+    /// touchpad (a finger tool, no INPUT_PROP_DIRECT) which an hwdb entry tags a touchscreen is
+    /// listed as the touchscreen the daemon reads it as.
+    @Test func aDeviceUdevTagsATouchscreenIsListedAsOne() throws {
+        let devices = ScriptedDevices()
+        let panel = try devices.node(7, .touchscreen, name: "Wacom Intuos5 touch M Finger", fixture: "wacom-intuos5-finger")
+        var configuration = Configuration.defaults
+        configuration.touchscreen.enabled = true
+        let text = DeviceListing.list([panel], from: devices, configuration: configuration).text
+        #expect(text.contains("    used:        yes: touchscreen flicks coast\n"), "\(text)")
+    }
+
     @Test func aDeviceThatCannotBeOpenedIsAFailure() throws {
         let (devices, nodes) = try Self.laptop()
         devices.refused = ["/dev/input/event1"]

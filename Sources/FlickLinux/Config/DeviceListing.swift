@@ -86,7 +86,8 @@ public enum DeviceListing {
             let device: any InputDevice
             do { device = try source.open(node) } catch { return error }
             let description = device.describe()
-            let admission = engine.addDevice(id, description: description)
+            // As the daemon: udev's tag decides the kind of a device that reports positions.
+            let admission = engine.addDevice(id, description: description, kind: kind)
             // The scale the engine reads the device with: a [[device]] resolution wins over the
             // device's own and libinput's (a device not read gets the one it would be read with).
             let (_, section) = engine.configuration.resolved(for: DeviceIdentity(description))
