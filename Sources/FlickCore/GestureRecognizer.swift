@@ -60,6 +60,11 @@ struct GestureRecognizer {
     private var movementFarthest = 0.0
     /// Whether a pause restarted the history since the fingers landed.
     private var restarted = false
+    /// After the first lift: the fingers still down's travel (mm since the first lift) when they
+    /// last moved beyond `VelocityEstimator.restRadius`, and when that was (the history's newest
+    /// sample until they do).
+    private var liftRest = Vector.zero
+    private var liftMotion = Instant.zero
     /// How far a gesture must have gone, when it ends near where it landed, for its travel to
     /// count as the farthest point's: a scroll that flicks back to where it began travels far,
     /// while two fingers tapping may drift a millimetre or two as they settle and lift.
@@ -172,16 +177,30 @@ struct GestureRecognizer {
                 state = .idle
                 return .released(velocity: velocity, newestMotion: newest, travel: releaseTravel)
             }
+            liftRest = .zero
+            liftMotion = newest
             state = .lifting(since: frame.time, velocity: velocity, newestMotion: newest, travel: .zero)
             return .none
 
         case .lifting(let since, let velocity, let newest, let travel):
             let moved = travel + frame.translation
             let strayed = Self.ownMotion(moved, velocity: velocity, since: frame.time - since).length > liftTravel
+            if (moved - liftRest).length > VelocityEstimator.restRadius {
+                liftRest = moved
+                liftMotion = frame.time
+            }
             if fingers == 0 {
                 state = .idle
                 if frame.time - since > liftWindow || strayed {
                     return .ended(reason: .fingerStayed, velocity: velocity)
+                }
+                if velocity != nil && frame.time - liftMotion > VelocityEstimator.stopWindow {
+                    // The stop rule, at the last lift: the fingers left behind had not moved
+                    // (beyond jitter) for longer than the stop window, so the hand had stopped,
+                    // whatever the velocity frozen at the first lift says. Judged only at the
+                    // first lift, a hand that stopped and lifted one finger, then the other 40 ms
+                    // later, coasted at the speed it had before it stopped.
+                    return .released(velocity: .zero, newestMotion: newest, travel: releaseTravel)
                 }
                 return .released(velocity: velocity, newestMotion: newest, travel: releaseTravel)
             }

@@ -553,6 +553,25 @@ import FlickTestSupport
         #expect(speed <= 2 * (10 + 0.6), "twice the creep at most: \(speed)")
     }
 
+    /// The stop rule at a staggered lift: two fingers flick at 200 mm/s and stop; 24 ms later
+    /// one lifts (the velocity is frozen: a moving release), the other stays still 40 ms
+    /// (frames with no motion: pressure only) and lifts within the lift window. The hand had
+    /// stopped 80 ms before the last lift; judged only at the first lift, it coasted at 200 mm/s.
+    @Test func aStaggeredLiftAfterTheHandStoppedDoesNotCoast() throws {
+        let pad = try FingerScript(device: "synaptics-t440")
+        Self.twoFingers(pad)
+        pad.move(by: Vector(x: 0, y: 20), over: .milliseconds(100))
+        for _ in 0..<3 { pad.stationaryFrame() }
+        pad.wait(pad.frameInterval)
+        pad.lift(0)
+        for _ in 0..<5 { pad.stationaryFrame() }
+        pad.wait(pad.frameInterval)
+        pad.lift(1)
+        pad.wait(.seconds(1))
+        #expect(pad.coasts.isEmpty, "\(pad.transcript)")
+        #expect(pad.noCoastReasons == [.fingersStopped], "\(pad.noCoastReasons)")
+    }
+
     @Test func lookbackEstimatorCoastsToo() throws {
         var config = Configuration()
         config.velocity.estimator = .lookback
