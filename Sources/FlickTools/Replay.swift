@@ -80,6 +80,25 @@ public struct Replay {
         }
     }
 
+    /// A touch, key or button press on a device of the recording that is not replayed (a
+    /// keyboard or a second touch device of `libinput record --all`), during a coast: the
+    /// daemon, which reads every device, would have stopped the coast there, or, for a modifier
+    /// key held when the coast started, not have started it.
+    public struct UnreplayedStop: Hashable, Sendable {
+        /// Seconds since the recording's start (`Replay.init`'s `start`): the press or touch,
+        /// or for a modifier held, the coast's start.
+        public var time: Double
+        /// The coast it falls in: its index in `coasts`.
+        public var coast: Int
+        /// `.touch`, `.button` or `.key`, as the daemon would have stopped it.
+        public var reason: StopReason
+        /// True for a modifier key (Ctrl, Shift, Alt, Super) held down when the coast started:
+        /// the daemon starts no coast then (it would reach the apps as Ctrl + scroll, zoom).
+        public var modifierHeld: Bool
+        /// The device it came from.
+        public var device: RecordedDevice
+    }
+
     /// Every wheel event, in order.
     public private(set) var emitted: [Emitted] = []
     /// Gestures that began (fingers touched an idle device).
@@ -95,6 +114,10 @@ public struct Replay {
     public private(set) var coastEnds: [(time: Double, reason: StopReason)] = []
     /// The first place the recording's clock steps back, nil when it never does.
     public private(set) var clockStep: ClockStep?
+    /// For each coast that the input of a device not replayed would have stopped (or not
+    /// started), the first such input, in the coasts' order. Only the replayed device's input
+    /// runs through the engine: this says where the daemon would have done otherwise.
+    public private(set) var unreplayedStops: [UnreplayedStop] = []
     /// Whether the device was read, and why not.
     public private(set) var admission: DeviceAdmission = .ignored(why: "not replayed")
 
@@ -162,6 +185,74 @@ public struct Replay {
         self.coasts = coasts
         self.noCoasts = noCoasts
         self.coastEnds = ends
+        unreplayedStops = Self.unreplayedStops(recording.otherDevices, coasts: coasts, configuration: configuration, seconds: seconds)
+    }
+
+    /// Ctrl, Shift, Alt and Super (Meta), left and right: the keys the daemon starts no coast
+    /// under (`Daemon.modifierKeys`).
+    static let modifierKeys: Set<UInt16> = [29, 97, 42, 54, 56, 100, 125, 126]
+
+    /// Whether `code` is a button, not a key (BTN_MISC ... BTN_GEAR_UP, the d-pad's, the
+    /// trigger-happy ones), as the daemon tells them (`Daemon.isButton`).
+    static func isButton(_ code: UInt16) -> Bool {
+        (0x100..<0x160).contains(code) || (0x220..<0x224).contains(code) || (0x2c0..<0x2e8).contains(code)
+    }
+
+    /// The first input of `devices` (not replayed) that the daemon would have stopped each
+    /// coast on, by its stop rules: a finger landing on a touch device (always on one whose
+    /// flicks are read, else as `stop.touch` says), a key press (`stop.key`, also on a touch
+    /// device's own node), a mouse's button press (`stop.button`), and a modifier key held when
+    /// the coast starts (`stop.key`).
+    private static func unreplayedStops(_ devices: [RecordedInput], coasts: [CoastRecord], configuration: Configuration,
+                                        seconds: (Instant) -> Double) -> [UnreplayedStop] {
+        guard !devices.isEmpty, !coasts.isEmpty else { return [] }
+        let stop = configuration.stop
+        var presses: [(time: Double, reason: StopReason, device: RecordedDevice)] = []
+        var modifiersDown: [(from: Double, to: Double, device: RecordedDevice)] = []
+        for other in devices {
+            let kind = other.description.kind
+            let touchStops: Bool
+            switch kind {
+            case .touchpad?: touchStops = stop.touch || configuration.touchpad.enabled
+            case .touchscreen?: touchStops = stop.touch || configuration.touchscreen.enabled
+            case nil: touchStops = false
+            }
+            var pressed: [UInt16: Double] = [:]
+            for timed in other.events {
+                let event = timed.event
+                let time = seconds(timed.time)
+                let landing = (event.type == EventCode.key && event.code == EventCode.touch && event.value == 1)
+                    || (event.type == EventCode.absolute && event.code == EventCode.absMTTrackingID && event.value >= 0)
+                if touchStops && landing { presses.append((time, .touch, other.device)) }
+                guard event.type == EventCode.key else { continue }
+                if modifierKeys.contains(event.code) {
+                    if event.value == 0, let from = pressed.removeValue(forKey: event.code) {
+                        modifiersDown.append((from, time, other.device))
+                    } else if event.value == 1 {
+                        pressed[event.code] = time
+                    }
+                }
+                guard event.value == 1 else { continue }
+                if isButton(event.code) {
+                    // A touch device's own button comes with its touch, which is what stops.
+                    if kind == nil && stop.button && other.description.hasPointerButtons { presses.append((time, .button, other.device)) }
+                } else if stop.key {
+                    presses.append((time, .key, other.device))
+                }
+            }
+            modifiersDown += pressed.map { ($0.value, .infinity, other.device) }
+        }
+        presses.sort { $0.time < $1.time }
+        var stops: [UnreplayedStop] = []
+        for (index, coast) in coasts.enumerated() {
+            let end = coast.end?.time ?? .infinity
+            if stop.key, let held = modifiersDown.filter({ $0.from <= coast.time && coast.time < $0.to }).min(by: { $0.from < $1.from }) {
+                stops.append(UnreplayedStop(time: coast.time, coast: index, reason: .key, modifierHeld: true, device: held.device))
+            } else if let press = presses.first(where: { $0.time >= coast.time && $0.time < end }) {
+                stops.append(UnreplayedStop(time: press.time, coast: index, reason: press.reason, modifierHeld: false, device: press.device))
+            }
+        }
+        return stops
     }
 
     /// The fingers on the device after the last whole frame of `recording`, as the engine's

@@ -17,7 +17,12 @@ struct ReplayCommand: FlickdCommand {
             daemon would at coast.tick_rate, with the configuration from --config (else the \
             built-in defaults). Nothing is written to any device. Of a `libinput record` file holding several devices (--all), the touch \
             device with the most evdev frames is replayed (or the one --device names), and the \
-            other touch devices are named on a "# also in the recording, not replayed" line.
+            other touch devices are named on a "# also in the recording, not replayed" line. \
+            Only the replayed device's input runs through the engine: the other devices' \
+            touches and key and button presses, on which the daemon stops a coast (stop.touch, \
+            stop.key, stop.button), and a modifier key held at a release, under which it starts \
+            none, are not replayed. Where one falls in a coast, a warning on standard error names \
+            it and the coast runs on as printed.
 
             A device that reports no resolution is measured as libinput measured it: with the \
             AttrResolutionHint or AttrSizeHint among the quirks a `libinput record` file lists \
@@ -69,7 +74,9 @@ struct ReplayCommand: FlickdCommand {
             or {"event": 57, "seconds": 10.0, "bridge_seconds": 0.008, "count": 1} (count: how \
             many steps back in all, each joined so); then "gestures", "coasts" (each with "end": \
             {"time": ..., "reason": "touch", "written_hi_res": {"vertical": ..., \
-            "horizontal": ...}}), "no_coast" and "totals" as in the text.
+            "horizontal": ...}}), "no_coast" and "totals" as in the text; "unreplayed_stops", \
+            the warnings' input: [{"coast_time": ..., "time": ..., "reason": "key", \
+            "modifier_held": false, "device": {"name": "...", "node": "..."}}].
 
             To report a bug: record the device with `sudo libinput record /dev/input/eventN > \
             session.yml` while doing the gesture, and attach the file with the output of \
@@ -146,6 +153,16 @@ struct ReplayCommand: FlickdCommand {
         }
 
         let replay = Replay(recording, configuration: configuration, start: start)
+        for stop in replay.unreplayedStops {
+            let coast = DecimalText.fixed(replay.coasts[stop.coast].time, 3)
+            let device = "\(Self.shown(stop.device.name))\(stop.device.node.map { " (\(Self.shown($0)))" } ?? "")"
+            if stop.modifierHeld {
+                StandardError.write("flickd: warning: a modifier key was held on \(device), which is not replayed, when the coast of \(coast) s started: the daemon would not have started it (stop.key)\n")
+            } else {
+                let what = stop.reason == .touch ? "a touch on" : stop.reason == .button ? "a button press on" : "a key press on"
+                StandardError.write("flickd: warning: \(what) \(device), which is not replayed, at \(DecimalText.fixed(stop.time, 3)) s would have stopped the coast of \(coast) s there (stop.\(stop.reason.rawValue))\n")
+            }
+        }
         if json {
             printJSON(replay, recording: recording)
         } else {
@@ -287,12 +304,18 @@ struct ReplayCommand: FlickdCommand {
         let clockStep = replay.clockStep.map { step in
             "{\"event\": \(step.event), \"seconds\": \(DecimalText.fixed(step.seconds, 6)), \"bridge_seconds\": \(DecimalText.fixed(step.bridgeSeconds, 6)), \"count\": \(step.count)}"
         } ?? "null"
+        let unreplayed = replay.unreplayedStops.map { stop in
+            "{\"coast_time\": \(DecimalText.fixed(replay.coasts[stop.coast].time, 6)), \"time\": \(DecimalText.fixed(stop.time, 6)), "
+                + "\"reason\": \(QuotedText.quoted(stop.reason.rawValue)), \"modifier_held\": \(stop.modifierHeld), "
+                + "\"device\": {\"name\": \(QuotedText.quoted(stop.device.name)), \"node\": \(stop.device.node.map(QuotedText.quoted) ?? "null")}}"
+        }
         let others = recording.otherTouchDevices.map { other in
             "{\"name\": \(QuotedText.quoted(other.name)), \"node\": \(other.node.map(QuotedText.quoted) ?? "null")}"
         }
         print("{\"summary\": {\"device\": \(device), \"admission\": \(admission), \"events\": \(recording.events.count), "
               + "\"also_in_recording\": [\(others.joined(separator: ", "))], \"clock_steps_back\": \(clockStep), "
               + "\"gestures\": \(replay.gestures), \"coasts\": [\(coasts.joined(separator: ", "))], "
-              + "\"no_coast\": [\(none.joined(separator: ", "))], \"totals\": {\(totals.joined(separator: ", "))}}}")
+              + "\"no_coast\": [\(none.joined(separator: ", "))], \"totals\": {\(totals.joined(separator: ", "))}, "
+              + "\"unreplayed_stops\": [\(unreplayed.joined(separator: ", "))]}}")
     }
 }

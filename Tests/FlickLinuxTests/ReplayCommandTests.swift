@@ -426,4 +426,42 @@ import Testing
         #expect((admission["size_mm"] as? [String: Any])?["estimated"] as? Bool == true, "\(admission)")
         #expect(text.stdout.split(separator: "\n").first?.hasSuffix(" mm (height estimated: no resolution on y and no libinput quirk in the recording: libinput's 50 mm guess; a [[device]] resolution in --config sets it)") == true, "\(text.stdout)")
     }
+
+    /// A `libinput record --all` file: the pad's scroll coasts from 0.095 s to 2.495 s, and the
+    /// keyboard beside it, not replayed, presses A at 0.3 s: a warning says the daemon would
+    /// have stopped the coast there, and the JSON lists it. Left Ctrl held from 0.05 s instead:
+    /// the daemon would have started no coast. A press after the coast says nothing.
+    @Test func inputOfDevicesNotReplayedThatWouldStopACoastIsNamed() throws {
+        /// The keyboard pressing `code` at `time` ("0, 300000": 0.3 s), not released.
+        func recording(keyAt time: String, code: String = "30") -> String {
+            let keyboard = LibinputRecordSamples.keyboard.replacingOccurrences(of: "- [  0,   5000,", with: "- [\(time),")
+                .replacingOccurrences(of: "1,  30,       1]", with: "1,  \(code),       1]")
+            return LibinputRecordSamples.withDevices(before: [keyboard], count: 2)
+        }
+        let during = try Self.temporaryFile("key-during.yml", recording(keyAt: "0, 300000"))
+        let held = try Self.temporaryFile("ctrl-held.yml", recording(keyAt: "0, 50000", code: "29"))
+        let after = try Self.temporaryFile("key-after.yml", recording(keyAt: "3, 0"))
+        defer { Self.remove(during, held, after) }
+
+        let text = try Self.run(["replay", during])
+        #expect(text.status == 0 && text.stdout.contains("\n# 0.095 s: coast, "), "\(text)")
+        #expect(text.stderr == "flickd: warning: a key press on AT Translated Set 2 keyboard (/dev/input/event3), which is not replayed, at 0.300 s would have stopped the coast of 0.095 s there (stop.key)\n", "\(text.stderr)")
+        let json = try Self.run(["replay", during, "--json"])
+        let stops = try #require(try Self.summary(json.stdout)["unreplayed_stops"] as? [[String: Any]], "\(json.stdout)")
+        #expect(stops.count == 1 && stops.first?["reason"] as? String == "key" && stops.first?["time"] as? Double == 0.3
+                && stops.first?["modifier_held"] as? Bool == false, "\(stops)")
+        #expect((stops.first?["device"] as? [String: String]) == ["name": "AT Translated Set 2 keyboard", "node": "/dev/input/event3"], "\(stops)")
+
+        let ctrl = try Self.run(["replay", held])
+        #expect(ctrl.stderr == "flickd: warning: a modifier key was held on AT Translated Set 2 keyboard (/dev/input/event3), which is not replayed, when the coast of 0.095 s started: the daemon would not have started it (stop.key)\n", "\(ctrl.stderr)")
+
+        let later = try Self.run(["replay", after])
+        #expect(later.status == 0 && later.stderr.isEmpty, "\(later)")
+        #expect(try Self.summary(try Self.run(["replay", after, "--json"]).stdout)["unreplayed_stops"] as? [Any] != nil)
+        // With stop.key off, the daemon would not stop on it either.
+        let noKeys = try Self.temporaryFile("no-keys.toml", "[stop]\nkey = false\n")
+        defer { Self.remove(noKeys) }
+        let off = try Self.run(["replay", during, "--config", noKeys])
+        #expect(off.status == 0 && off.stderr.isEmpty, "\(off)")
+    }
 }

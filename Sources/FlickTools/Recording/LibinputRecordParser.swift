@@ -146,6 +146,12 @@ public enum LibinputRecordParser {
         }
         var recording = Recording(description: description, events: events, resolutionQuirk: quirk)
         recording.otherTouchDevices = others
+        // Another device's malformed events were never an error: it is not the one replayed.
+        recording.otherDevices = described.indices.filter { $0 != chosen }.map { index in
+            let (node, description) = described[index]
+            let events = node["events"].flatMap { try? readEvents($0) } ?? []
+            return RecordedInput(device: RecordedDevice(name: description.name, node: nodeName(node)), description: description, events: events)
+        }
         recording.node = nodeName(device)
         let starts = described.compactMap { earliestTime($0.node["events"]) }
         return (recording, starts.min())

@@ -32,6 +32,12 @@ public struct Recording: Hashable, Sendable {
     /// (in file order): only the one with the most evdev frames is, or the one `--device` names.
     /// Empty for a file with one touch device, and for evemu, which records one device.
     public var otherTouchDevices: [RecordedDevice] = []
+    /// Every device of a `libinput record` file that was not replayed (in file order), with
+    /// its events: the replay reads only the replayed device's, and uses these to say which of
+    /// their touches and key or button presses the daemon would have stopped a coast on
+    /// (`Replay.unreplayedStops`). A device whose events are malformed has none here. Empty
+    /// for evemu, which records one device.
+    public var otherDevices: [RecordedInput] = []
     /// The node the replayed device was recorded from (`/dev/input/event5`), as a `libinput
     /// record` file names it; nil for evemu, which names none.
     public var node: String?
@@ -176,4 +182,21 @@ public struct RecordedDevice: Hashable, Sendable, CustomStringConvertible {
 
     /// `NAME (/dev/input/eventN)`, or the name alone without a node; nothing escaped.
     public var description: String { node.map { "\(name) (\($0))" } ?? name }
+}
+
+/// A device of a recording that was not replayed, and its events.
+public struct RecordedInput: Hashable, Sendable {
+    /// Its name and node.
+    public var device: RecordedDevice
+    /// Its capabilities.
+    public var description: DeviceDescription
+    /// Its evdev events, in file order, on the recording's clock.
+    public var events: [TimedEvent]
+
+    /// `device`, described by `description`, with `events`.
+    public init(device: RecordedDevice, description: DeviceDescription, events: [TimedEvent]) {
+        self.device = device
+        self.description = description
+        self.events = events
+    }
 }
