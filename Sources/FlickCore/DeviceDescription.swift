@@ -32,6 +32,30 @@ public struct AxisInfo: Hashable, Sendable {
     /// The axis range in device units, whichever way round the kernel gives its ends (an
     /// axis with `minimum > maximum` spans the same); at least 1, so that it divides.
     public var span: Int64 { max(1, abs(Int64(maximum) - Int64(minimum))) }
+
+    /// The axis range as the libinput that reads the device divides it into a size (an
+    /// `AttrSizeHint`, or the 69 × 50 mm guess for a touchpad): `span`, or one more where that
+    /// libinput counts the values an inclusive range holds; at least 1.
+    public func libinputRange(_ measure: LibinputAxisRange) -> Int64 {
+        switch measure {
+        case .difference: span
+        // libinput's abs((int)absinfo_range(a)), absinfo_range being max − min + 1.
+        case .inclusive: max(1, abs(Int64(maximum) - Int64(minimum) + 1))
+        }
+    }
+}
+
+/// How a libinput release measures an axis range where it turns a size in millimetres into
+/// whole units per millimetre (evdev.c's `evdev_fix_abs_resolution` for an `AttrSizeHint`,
+/// evdev-mt-touchpad.c's `tp_init_default_resolution` for the 69 × 50 mm guess). libinput 1.25
+/// (commit 4effe6b1, "the kernel range is inclusive min and max") changed it; the two differ
+/// by a few per cent on a small range (ALPS 0...2000 guessed 69 mm wide: 28 or 29 units/mm).
+public enum LibinputAxisRange: Hashable, Sendable {
+    /// `maximum − minimum`: libinput 1.24 and earlier (Debian 12's 1.22). Also where the
+    /// installed libinput is not known (a replay, a test): flickd's measure before it knew both.
+    case difference
+    /// `maximum − minimum + 1`: libinput 1.25 and later.
+    case inclusive
 }
 
 /// A touch device's capabilities: what flickd needs to read its events.
@@ -55,12 +79,18 @@ public struct DeviceDescription: Hashable, Sendable {
     public var keys: Set<UInt16>
     /// `EV_ABS` axes the device has, by code.
     public var absoluteAxes: [UInt16: AxisInfo]
+    /// How the libinput that reads the device measures an axis range when it gives a device
+    /// without a resolution one (`LibinputAxisRange`): the daemon learns it from libinput's
+    /// quirks files (`LibinputQuirks.applied`); `.difference` where it is not known.
+    public var libinputAxisRange: LibinputAxisRange
 
     /// A description; only `absoluteAxes` matter for reading touches.
     public init(
         name: String, bustype: UInt16 = 0, vendor: UInt16 = 0, product: UInt16 = 0, version: UInt16 = 0,
-        properties: Set<UInt16> = [], keys: Set<UInt16> = [], absoluteAxes: [UInt16: AxisInfo] = [:]
+        properties: Set<UInt16> = [], keys: Set<UInt16> = [], absoluteAxes: [UInt16: AxisInfo] = [:],
+        libinputAxisRange: LibinputAxisRange = .difference
     ) {
+        self.libinputAxisRange = libinputAxisRange
         self.name = name
         self.bustype = bustype
         self.vendor = vendor
@@ -83,15 +113,37 @@ public struct DeviceDescription: Hashable, Sendable {
     /// buttons), not only the touch and tool keys every touch device has.
     public var hasPointerButtons: Bool { keys.contains(where: EventCode.isPointerButton) }
 
-    /// Why libinput rejects the device as a kernel bug, so that no desktop scrolls with it: one
-    /// of its absolute axes has `minimum == maximum`, a range of no width ("device has min == max
-    /// on ABS_X"); nil when there is none. As libinput, it passes over ABS_MISC, ABS_MT_SLOT and
-    /// ABS_MT_TOOL_TYPE, and an axis from ABS_MISC up to ABS_MT_SLOT with 0 for both (libinput
-    /// only turns that one off). Such a device is not a touch device (`kind` is nil): a flick on
-    /// it scrolls nothing, and a glide would come from nowhere.
+    /// Why libinput rejects the device as a kernel bug (evdev.c's `evdev_reject_device`), so
+    /// that no desktop scrolls with it; nil when it does not. In libinput's order: it has only
+    /// one of ABS_X and ABS_Y, or of ABS_MT_POSITION_X and ABS_MT_POSITION_Y; a resolution on
+    /// only one axis of either pair ("kernel has only x or y resolution, not both"); or one of
+    /// its absolute axes has `minimum == maximum`, a range of no width ("device has min == max
+    /// on ABS_X"). As libinput, it passes over the MT pair of a device that is not multitouch
+    /// (ABS_MT_SLOT - 1 beside ABS_MT_SLOT: libevdev gives it no slots), and over ABS_MISC,
+    /// ABS_MT_SLOT and ABS_MT_TOOL_TYPE, and an axis from ABS_MISC up to ABS_MT_SLOT with 0 for
+    /// both ends (libinput only turns that one off). libinput's REL_X-without-REL_Y rule is not
+    /// mirrored: a description holds no relative axes. Such a device is not a touch device
+    /// (`kind` is nil): a flick on it scrolls nothing, and a glide would come from nowhere (on a
+    /// pad with one resolution, flickd read the other axis by a guess of its own).
     public var rangeProblem: String? {
         let positions: [UInt16: String] = [EventCode.absX: "ABS_X", EventCode.absY: "ABS_Y",
                                            EventCode.absMTPositionX: "ABS_MT_POSITION_X", EventCode.absMTPositionY: "ABS_MT_POSITION_Y"]
+        let rejected = "libinput rejects such a device as a kernel bug, so no desktop scrolls with it"
+        let fakeMultitouch = absoluteAxes[EventCode.absMTSlot] != nil && absoluteAxes[EventCode.absMTSlot - 1] != nil
+        var pairs: [(x: UInt16, y: UInt16)] = [(EventCode.absX, EventCode.absY)]
+        if !fakeMultitouch { pairs.append((EventCode.absMTPositionX, EventCode.absMTPositionY)) }
+        for pair in pairs {
+            let (x, y) = (absoluteAxes[pair.x], absoluteAxes[pair.y])
+            if (x == nil) != (y == nil) {
+                let (has, lacks) = x == nil ? (pair.y, pair.x) : (pair.x, pair.y)
+                return "\(positions[has]!) without \(positions[lacks]!): no position can be read from it (\(rejected))"
+            }
+        }
+        for pair in pairs {
+            guard let x = absoluteAxes[pair.x], let y = absoluteAxes[pair.y], (x.resolution == 0) != (y.resolution == 0) else { continue }
+            return "\(positions[pair.x]!) has resolution \(x.resolution) and \(positions[pair.y]!) \(y.resolution): "
+                + "the kernel gives only one of x and y a resolution (\(rejected))"
+        }
         for code in absoluteAxes.keys.sorted() {
             guard let axis = absoluteAxes[code], axis.minimum == axis.maximum else { continue }
             switch code {
@@ -104,7 +156,7 @@ public struct DeviceDescription: Hashable, Sendable {
                     return "\(name) has min == max (\(axis.minimum)): no position can be read from it (libinput rejects such a device as a kernel bug)"
                 }
                 let hex = String(code, radix: 16)
-                return "absolute axis 0x\(hex.count < 2 ? "0" + hex : hex) has min == max (\(axis.minimum)): libinput rejects such a device as a kernel bug, so no desktop scrolls with it"
+                return "absolute axis 0x\(hex.count < 2 ? "0" + hex : hex) has min == max (\(axis.minimum)): \(rejected)"
             }
         }
         return nil
@@ -214,8 +266,9 @@ public enum ResolutionHint: Hashable, Sendable {
     }
 
     /// `description` with the resolution this hint gives it (a size is divided into each axis
-    /// range in whole units, as libinput does); nil when the device reports a resolution, or
-    /// the hint would give an axis less than one unit per millimetre.
+    /// range in whole units, as libinput does, the range measured as its
+    /// `libinputAxisRange` says); nil when the device reports a resolution, or the hint would
+    /// give an axis less than one unit per millimetre.
     public func applied(to description: DeviceDescription) -> DeviceDescription? {
         let unresolved = Self.unresolvedPairs(of: description)
         guard !unresolved.isEmpty else { return nil }
@@ -227,8 +280,9 @@ public enum ResolutionHint: Hashable, Sendable {
                 x.resolution = rx
                 y.resolution = ry
             case .size(let width, let height):
-                x.resolution = Int32(clamping: x.span / Int64(width))
-                y.resolution = Int32(clamping: y.span / Int64(height))
+                let measure = description.libinputAxisRange
+                x.resolution = Int32(clamping: x.libinputRange(measure) / Int64(width))
+                y.resolution = Int32(clamping: y.libinputRange(measure) / Int64(height))
             }
             guard x.resolution > 0, y.resolution > 0 else { return nil }
             result.absoluteAxes[pair.x] = x
@@ -264,16 +318,27 @@ public struct DeviceGeometry: Hashable, Sendable {
     public static let assumedTouchpadSize = (width: 69.0, height: 50.0)
 
     /// Assumed size of a touchscreen that reports resolution 0, in millimetres: a 13.3-inch
-    /// 16:9 laptop panel.
+    /// 16:9 laptop panel, landscape (294 mm along x), or portrait (294 mm along y) where y
+    /// has the longer range. Equal ranges (an eGalax screen's 0...2047 on both) say nothing of
+    /// the shape: such a panel is taken as landscape.
     public static let assumedTouchscreenSize = (width: 294.0, height: 165.0)
 
     /// The geometry of `description`, estimating missing resolutions for a device of `kind`.
     /// `resolutionOverride` (units/mm, both axes) wins over what the device reports.
     public init(description: DeviceDescription, kind: DeviceKind, resolutionOverride: Double? = nil) {
-        let assumed = kind == .touchpad ? Self.assumedTouchpadSize : Self.assumedTouchscreenSize
+        func axis(_ mtCode: UInt16, _ code: UInt16) -> AxisInfo {
+            description.absoluteAxes[mtCode] ?? description.absoluteAxes[code] ?? AxisInfo(minimum: 0, maximum: 1000)
+        }
+        var assumed = kind == .touchpad ? Self.assumedTouchpadSize : Self.assumedTouchscreenSize
+        if kind == .touchscreen,
+           axis(EventCode.absMTPositionY, EventCode.absY).span > axis(EventCode.absMTPositionX, EventCode.absX).span {
+            // A portrait panel: its longer range lies along y. Read as landscape, one of
+            // 0...1200 × 0...1920 measured 4.1 units/mm across and 11.6 down, and a drag's
+            // speed depended on its direction; turned, 7.3 and 6.5 (1080 × 1920: one scale).
+            assumed = (width: Self.assumedTouchscreenSize.height, height: Self.assumedTouchscreenSize.width)
+        }
         func scale(_ mtCode: UInt16, _ code: UInt16, assumedLength: Double) -> AxisScale {
-            let axis = description.absoluteAxes[mtCode] ?? description.absoluteAxes[code]
-                ?? AxisInfo(minimum: 0, maximum: 1000)
+            let axis = axis(mtCode, code)
             let span = Double(axis.span)
             if let resolutionOverride, resolutionOverride > 0 {
                 return AxisScale(unitsPerMillimetre: resolutionOverride, isEstimated: false,
@@ -284,9 +349,11 @@ public struct DeviceGeometry: Hashable, Sendable {
                 return AxisScale(unitsPerMillimetre: r, isEstimated: false, lengthMillimetres: span / r)
             }
             if kind == .touchpad {
-                // libinput gives such a pad whole units per millimetre (the range divided by
-                // 69 or 50 and truncated): the virtual touchpad must use the same scale.
-                let r = max(1, (span / assumedLength).rounded(.down))
+                // libinput gives such a pad whole units per millimetre (the range, measured
+                // as that libinput measures it, divided by 69 or 50 and truncated): the
+                // virtual touchpad must use the same scale.
+                let range = Double(axis.libinputRange(description.libinputAxisRange))
+                let r = max(1, (range / assumedLength).rounded(.down))
                 return AxisScale(unitsPerMillimetre: r, isEstimated: true, lengthMillimetres: span / r)
             }
             return AxisScale(unitsPerMillimetre: span / assumedLength, isEstimated: true,

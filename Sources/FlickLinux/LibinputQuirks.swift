@@ -144,6 +144,14 @@ public struct LibinputQuirks: Sendable {
     /// libinput ships use (`Grammar.releases`).
     public let grammarRelease: String
 
+    /// How the installed libinput measures an axis range when it gives a device without a
+    /// resolution one, by the grammar its files chose: libinput 1.25 and later count
+    /// `maximum − minimum + 1`, earlier ones `maximum − minimum`. 1.24 and 1.25 read their
+    /// files alike; flickd takes such files for 1.25's (Ubuntu 24.04's, where 1.24 shipped
+    /// only in short-lived releases), which errs by a unit per millimetre at most, on 1.24.
+    /// Without any shipped file, `.difference`, flickd's measure before.
+    public let libinputAxisRange: LibinputAxisRange
+
     /// The quirks of this machine's libinput. Only a file that does not exist (ENOENT: no
     /// override file) counts as absent; one that cannot be read is a problem, as in libinput.
     public static func system() -> LibinputQuirks {
@@ -213,9 +221,13 @@ public struct LibinputQuirks: Sendable {
         }
         func refused(_ read: [Read]) -> Int { read.count { if case .failure = $0 { true } else { false } } }
         // The oldest release whose grammar takes every shipped file: the installed libinput is
-        // that one or a later one that reads its files alike.
+        // that one or a later one that reads its files alike. A later one that only dropped a
+        // key takes them too: its files are known by that key's absence (1.31's files never
+        // set ModelPressurePad, 1.23 to 1.30's always do).
+        let shippedKeys = Set(shipped.flatMap { QuirksParser.propertyKeys($0.text) })
         var chosen: (grammar: Grammar, read: [Read])?
         for candidate in Grammar.releases {
+            if let key = candidate.alwaysShippedKey, !shippedKeys.contains(key) { continue }
             let files = read(with: candidate, toFirstError: true)
             if files.count == shipped.count && refused(files) == 0 {
                 chosen = (candidate, files)
@@ -264,6 +276,7 @@ public struct LibinputQuirks: Sendable {
         self.problems = problems
         self.sections = problems.isEmpty ? sections : []
         self.grammarRelease = grammar.release
+        self.libinputAxisRange = shipped.isEmpty ? .difference : grammar.libinputAxisRange
     }
 
     /// The hint libinput uses for `device`: a resolution hint wins over a size hint (libinput
@@ -294,9 +307,13 @@ public struct LibinputQuirks: Sendable {
 
     /// `description` with the resolution libinput gives it, when the device reports none on
     /// x and y (MT and single-touch axes alike) and a hint applies; the hint used, or nil when
-    /// the description is returned as it was.
+    /// none does. A device without a resolution learns how this libinput measures its ranges
+    /// (`DeviceDescription.libinputAxisRange`), for a size hint and for the 69 × 50 mm guess
+    /// `DeviceGeometry` makes where no hint applies.
     public func applied(to description: DeviceDescription, kind: DeviceKind) -> (DeviceDescription, Hint?) {
         guard ResolutionHint.couldApply(to: description) else { return (description, nil) }
+        var description = description
+        description.libinputAxisRange = libinputAxisRange
         guard var hint = hint(for: Device(description, kind: kind)), let result = hint.value.applied(to: description) else { return (description, nil) }
         hint.unitsPerMillimetreX = (result.absoluteAxes[EventCode.absMTPositionX] ?? result.absoluteAxes[EventCode.absX])?.resolution ?? 0
         return (result, hint)
@@ -333,6 +350,16 @@ struct Grammar: Sendable {
     /// `AttrEventCode`/`AttrInputProp` values with a `+` or `-` before each code (1.23, which
     /// replaced `AttrEventCodeDisable`/`Enable` and `AttrInputPropDisable`/`Enable`).
     var signedCodes = false
+    /// `INPUT_PROP_PRESSUREPAD` named in `AttrInputProp` whatever libevdev knows (1.31, which
+    /// sets it in place of `ModelPressurePad`); before, only a libevdev that knows the name
+    /// (1.13.6 and later) takes it.
+    var namesPressurePadProperty = false
+    /// A key that every set of files this release ships uses and the next release no longer
+    /// knows (1.30's `ModelPressurePad`): files this grammar takes without it are the next one's.
+    var alwaysShippedKey: String?
+    /// How the release measures an axis range for a size (`LibinputAxisRange`): `.inclusive`
+    /// from 1.25, and for the 1.24 grammar, which 1.25 shares.
+    var libinputAxisRange = LibinputAxisRange.difference
 
     static let models122: Set<String> = [
         "ModelALPSSerialTouchpad", "ModelAppleTouchpad", "ModelAppleTouchpadOneButton", "ModelBouncingKeys",
@@ -352,7 +379,8 @@ struct Grammar: Sendable {
 
     /// The releases whose quirks grammar differs from the one before, oldest first, from
     /// libinput's git history (src/quirks.c, src/util-prop-parsers.c): 1.25 reads as 1.24,
-    /// 1.28 as 1.27. 1.22 is Debian 12's.
+    /// 1.28 as 1.27. 1.22 is Debian 12's. 1.31 only takes away (`ModelPressurePad`) and names
+    /// INPUT_PROP_PRESSUREPAD itself: its files are told from 1.30's by `alwaysShippedKey`.
     static let releases: [Grammar] = {
         let r122 = Grammar(release: "1.22", keys: models122.union(attributes122))
         var r123 = r122
@@ -363,6 +391,7 @@ struct Grammar: Sendable {
         var r124 = r123
         r124.release = "1.24"
         r124.keys.insert("ModelTouchpadPhantomClicks")
+        r124.libinputAxisRange = .inclusive
         var r126 = r124
         r126.release = "1.26"
         r126.matchesUniq = true
@@ -377,8 +406,10 @@ struct Grammar: Sendable {
         r130.keys.remove("ModelLogitechMXMaster3")
         r130.keys.insert("ModelScrollOnMiddleClick")
         var r131 = r130
+        r130.alwaysShippedKey = "ModelPressurePad"
         r131.release = "1.31"
         r131.keys.remove("ModelPressurePad")
+        r131.namesPressurePadProperty = true
         return [r122, r123, r124, r126, r127, r129, r130, r131]
     }()
 }
@@ -609,7 +640,8 @@ enum QuirksParser {
         case "AttrTrackpointMultiplier": return valid(isDecimal(value))
         case "AttrUseVelocityAveraging", "AttrTabletSmoothing", "AttrIsVirtual": return valid(value == "1" || value == "0")
         case "AttrEventCodeDisable", "AttrEventCodeEnable", "AttrEventCode": return valid(eventCodes(value, signed: grammar.signedCodes))
-        case "AttrInputPropDisable", "AttrInputPropEnable", "AttrInputProp": return valid(inputProperties(value, signed: grammar.signedCodes))
+        case "AttrInputPropDisable", "AttrInputPropEnable", "AttrInputProp":
+            return valid(inputProperties(value, signed: grammar.signedCodes, namesPressurePad: grammar.namesPressurePadProperty))
         default:
             // A key known only from a newer libinput's files: its value cannot be checked.
             return valid(true)
@@ -732,12 +764,14 @@ enum QuirksParser {
     }
 
     /// util-prop-parsers.c `parse_input_prop_property`: 1 to 32 `;`-separated properties,
-    /// hexadecimal (at most 0x1F) or named (`INPUT_PROP_BUTTONPAD`); since 1.23 each after a
-    /// `+` or `-`.
-    static func inputProperties(_ value: String, signed: Bool) -> Bool {
+    /// hexadecimal (at most 0x1F) or named (`INPUT_PROP_BUTTONPAD`) as libevdev names them;
+    /// since 1.23 each after a `+` or `-`. `INPUT_PROP_PRESSUREPAD` is named by libevdev 1.13.6
+    /// and later, and by libinput itself from 1.31 (`namesPressurePad`): an older libinput on
+    /// an older libevdev refuses it.
+    static func inputProperties(_ value: String, signed: Bool, namesPressurePad: Bool = false) -> Bool {
         items(value, signed: signed) { item in
             if let number = unsignedNumber(String(item), radix: 16) { return number <= 0x1F }
-            return libevdev_property_from_name(String(item)) != -1 || (signed && item == "INPUT_PROP_PRESSUREPAD")
+            return libevdev_property_from_name(String(item)) != -1 || (namesPressurePad && item == "INPUT_PROP_PRESSUREPAD")
         }
     }
 }

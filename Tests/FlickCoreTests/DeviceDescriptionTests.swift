@@ -80,6 +80,51 @@ import FlickTestSupport
         #expect(rejected.rangeProblem?.hasPrefix("absolute axis 0x2e has min == max (4)") == true, "not 0: rejected")
     }
 
+    /// A touchpad whose kernel gives a resolution to one position axis only (MT X 12, MT Y 0):
+    /// libinput rejects it ("kernel has only x or y MT resolution, not both"), so no desktop
+    /// scrolls with it. flickd read it, x by the kernel's scale and y by its own guess, and
+    /// glided the virtual pad after flicks the desktop had never scrolled.
+    @Test func aResolutionOnOnlyOneAxisIsRejectedAsLibinputRejectsIt() throws {
+        func pad(mtX: Int32, mtY: Int32, x: Int32 = 0, y: Int32 = 0) -> DeviceDescription {
+            DeviceDescription(name: "Odd pad", keys: [EventCode.toolFinger, EventCode.touch],
+                              absoluteAxes: [EventCode.absX: AxisInfo(minimum: 0, maximum: 1280, resolution: x),
+                                             EventCode.absY: AxisInfo(minimum: 0, maximum: 704, resolution: y),
+                                             EventCode.absMTPositionX: AxisInfo(minimum: 0, maximum: 1280, resolution: mtX),
+                                             EventCode.absMTPositionY: AxisInfo(minimum: 0, maximum: 704, resolution: mtY),
+                                             EventCode.absMTSlot: AxisInfo(minimum: 0, maximum: 4)])
+        }
+        let oneMT = pad(mtX: 12, mtY: 0)
+        #expect(oneMT.kind == nil)
+        let why = try #require(oneMT.rangeProblem)
+        #expect(why.hasPrefix("ABS_MT_POSITION_X has resolution 12 and ABS_MT_POSITION_Y 0"), "\(why)")
+        #expect(Engine().addDevice(1, description: oneMT) == .ignored(why: why))
+        #expect(pad(mtX: 0, mtY: 0, x: 0, y: 12).rangeProblem?.hasPrefix("ABS_X has resolution 0 and ABS_Y 12") == true)
+        #expect(pad(mtX: 12, mtY: 12, x: 12, y: 12).kind == .touchpad)
+        #expect(pad(mtX: 0, mtY: 0).kind == .touchpad, "none on either: libinput guesses both")
+        #expect(pad(mtX: 12, mtY: 12).kind == .touchpad, "each pair is judged alone")
+    }
+
+    /// Only one axis of a pair: libinput rejects the device (ABS_X without ABS_Y, or an MT
+    /// position without the other), except the MT pair of a device that only claims every axis
+    /// (ABS_MT_SLOT - 1 beside ABS_MT_SLOT), which it does not read as multitouch.
+    @Test func onlyOneAxisOfAPairIsRejectedAsLibinputRejectsIt() {
+        let x = AxisInfo(minimum: 0, maximum: 1280)
+        let y = AxisInfo(minimum: 0, maximum: 704)
+        let keys: Set<UInt16> = [EventCode.toolFinger, EventCode.touch]
+        let withoutY = DeviceDescription(name: "Odd pad", keys: keys,
+                                         absoluteAxes: [EventCode.absX: x, EventCode.absMTPositionX: x, EventCode.absMTPositionY: y])
+        #expect(withoutY.rangeProblem?.hasPrefix("ABS_X without ABS_Y") == true, "\(String(describing: withoutY.rangeProblem))")
+        #expect(withoutY.kind == nil)
+        let withoutMTX = DeviceDescription(name: "Odd pad", keys: keys,
+                                           absoluteAxes: [EventCode.absX: x, EventCode.absY: y, EventCode.absMTPositionY: y])
+        #expect(withoutMTX.rangeProblem?.hasPrefix("ABS_MT_POSITION_Y without ABS_MT_POSITION_X") == true)
+        var claimsEverything = withoutMTX
+        claimsEverything.absoluteAxes[EventCode.absMTSlot] = AxisInfo(minimum: 0, maximum: 1)
+        claimsEverything.absoluteAxes[EventCode.absMTSlot - 1] = AxisInfo(minimum: 0, maximum: 1)
+        #expect(claimsEverything.rangeProblem == nil)
+        #expect(claimsEverything.kind == .touchpad)
+    }
+
     // MARK: What udev's input_id says the device is
 
     /// An old USB touchscreen as the kernel's usbtouchscreen driver describes it (eGalax, 3M
