@@ -1244,6 +1244,61 @@ class Scenarios:
         finally:
             li.close(); tap.close(); daemon.stop()
 
+    def tp_turn(self):
+        """A flick down, then, while its glide runs, a flick to the right: the second flick's
+        fingers stop the first glide (the virtual fingers freeze, still down), and its release
+        starts a sideways glide. libinput locked the virtual fingers' scroll to the vertical
+        axis during the first glide, and keeps that lock until they lift: a glide continued
+        with the same fingers lost its first ~100 ms sideways (libinput zeroed it), so flickd
+        lifts and lands them again. Judged on libinput's own scroll: its units per device unit
+        of the virtual fingers' travel, sideways in the second glide against vertically in the
+        first (the virtual pad has one resolution on both axes)."""
+        s = "tp-turn"
+        daemon, tap, li = self.start_touchpad("tp-turn")
+        c = self.checks
+        try:
+            with open_pad(MANY_SLOTS, daemon) as pad:
+                time.sleep(0.5)
+                for attempt in range(3):
+                    r1, plan1, mark, host_start = self.flick(daemon, pad, "down", speed=250, duration=0.12)
+                    time.sleep(0.25)
+                    r2, plan2, mark2, _ = self.flick(daemon, pad, "right", speed=250, duration=0.12)
+                    end = daemon.wait_log(r"coast ended at [^\n]*: ([a-z-]+)", 8, mark2)
+                    time.sleep(1.2)   # the rest, the settle frames, the lift; libinput's reader
+                    if plan1 is not None and plan2 is not None:
+                        break
+                    print("     (a flick did not coast; played again)", flush=True)
+                c.check(s, "both flicks coast", plan1 is not None and plan2 is not None, "two 'coast at' lines",
+                        daemon.text()[mark:][-600:])
+                if plan1 is None or plan2 is None:
+                    return
+                k_release = r2.get("k_release") or r2["t_release"]
+                kinds = [(round((t - k_release) * 1000, 1), k) for t, k in tap.kinds(k_release - 0.05, k_release + 0.2)
+                         if k != "move"]
+                print("     virtual fingers at the second release (ms after it): %s" % kinds, flush=True)
+                dx = dy = 0.0
+                frames = tap.positions((r1.get("k_release") or r1["t_release"]) - 0.05)
+                for (_, a), (_, b) in zip(frames, frames[1:]):
+                    if 0 in a and 0 in b:
+                        dx += abs(b[0][0] - a[0][0])
+                        dy += abs(b[0][1] - a[0][1])
+                scrolls = li.since(host_start, "POINTER_SCROLL_FINGER")
+                vert = sum(abs(e[3]) for e in scrolls)
+                horiz = sum(abs(e[4]) for e in scrolls)
+                down = vert / dy if dy else float("nan")
+                right = horiz / dx if dx else float("nan")
+                ratio = right / down if down else float("nan")
+                print("     libinput: %.1f units vertically for %d device units, %.1f sideways for %d: "
+                      "%.3f and %.3f per unit, sideways/vertical %.2f" % (vert, dy, horiz, dx, down, right, ratio),
+                      flush=True)
+                c.check(s, "the sideways glide after a vertical one reaches libinput whole: its units per device unit "
+                        "within 0.9-1.1 of the vertical glide's", 0.9 <= ratio <= 1.1, "0.9-1.1", round(ratio, 3))
+                self.check_clean(s, "flick down, then right", li, host_start)
+                c.check(s, "the sideways glide ended", end is not None, "a 'coast ended' line", daemon.text()[mark2:][-400:])
+        finally:
+            li.close(); tap.close()
+            c.check(s, "flickd exits 0 on SIGTERM", daemon.stop() == 0, 0, daemon.proc.returncode)
+
     def horizontal(self):
         s = "horizontal"
         daemon, tap, li = self.start("horizontal")
@@ -1579,7 +1634,7 @@ def only_names(parser, text, names):
 # The scenarios in the order they run, each the Scenarios method of its name with "-" as "_"
 # but "figures" (`measure`, left out by --no-figures).
 SCENARIOS = ("flick-down", "no-coast", "touch-stops", "horizontal", "hotplug", "keys", "sigterm", "tp-flick",
-             "tp-stops", "tp-kde", "tp-gnome", "sizes", "figures")
+             "tp-stops", "tp-turn", "tp-kde", "tp-gnome", "sizes", "figures")
 
 
 def scenario_method(runner, name):
