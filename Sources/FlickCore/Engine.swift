@@ -147,6 +147,9 @@ public final class Engine {
         var currentSlot = 0
         /// What the slots held at open, for the tracker `addDevice` gives it (stale after that).
         var slotsAtOpen: [SlotAtOpen] = []
+        /// How a touchpad's pressure tells touches and palms (`addDevice`), kept for every
+        /// tracker the device gets (a reload that admits it again builds a new one).
+        var touchPressure: TouchPressure?
 
         init(description: DeviceDescription, kind: DeviceKind?, resolutionOverride: Double?, configuration: Configuration) {
             self.description = description
@@ -202,6 +205,10 @@ public final class Engine {
     /// resolution; `driverGlides` as `setDriverGlides`; `currentSlot` is the device's current
     /// MT slot when it was opened (libevdev's), where its next MT event goes unless an
     /// ABS_MT_SLOT comes first; `slotsAtOpen` what its slots held then (`ContactTracker.init`).
+    /// `touchPressure`: how a touchpad's contacts touch by pressure (`PressureReading`: the
+    /// daemon's come from the pad's quirks; by default every contact touches, as a replay without
+    /// the recording machine's quirks reads them); not used on a touchscreen, where libinput
+    /// reads no pressure.
     /// Returns whether its gestures will be read, and why not.
     ///
     /// Rationale: libinput reads a device as udev tags it, and the desktop's settings for it
@@ -211,10 +218,16 @@ public final class Engine {
     @discardableResult
     public func addDevice(_ device: DeviceID, description: DeviceDescription, kind: DeviceKind? = nil,
                           resolutionOverride: Double? = nil, driverGlides: String? = nil, currentSlot: Int = 0,
-                          slotsAtOpen: [SlotAtOpen] = []) -> DeviceAdmission {
+                          slotsAtOpen: [SlotAtOpen] = [], touchPressure: PressureReading = .everyContact) -> DeviceAdmission {
         let state = Device(description: description, kind: description.hasPosition ? kind ?? description.kind : description.kind,
                            resolutionOverride: resolutionOverride, configuration: configuration)
         state.driverGlides = driverGlides
+        if state.kind == .touchpad {
+            switch touchPressure {
+            case .description: state.touchPressure = TouchPressure.libinput(for: description, kind: .touchpad)
+            case .given(let given): state.touchPressure = given
+            }
+        }
         state.currentSlot = currentSlot
         state.slotsAtOpen = slotsAtOpen
         devices[device] = state
@@ -331,7 +344,8 @@ public final class Engine {
     private static func tracker(for state: Device, kind: DeviceKind) -> ContactTracker {
         guard var tracker = state.tracker else {
             return ContactTracker(description: state.description, kind: kind, resolutionOverride: state.resolution,
-                                  currentSlot: state.currentSlot, slotsAtOpen: state.slotsAtOpen)
+                                  currentSlot: state.currentSlot, slotsAtOpen: state.slotsAtOpen,
+                                  touchPressure: kind == .touchpad ? state.touchPressure : nil)
         }
         tracker.rescale(description: state.description, kind: kind, resolutionOverride: state.resolution)
         return tracker

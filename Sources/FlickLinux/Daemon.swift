@@ -1467,9 +1467,11 @@ public final class Daemon {
             hasButtons = description.hasPointerButtons
             let glides = desktopAnswer?.perDevice?.driverGlides(for: DeviceIdentity(description))
             // Read as udev tags it (what libinput and the desktop's settings for it follow),
-            // whatever its capabilities suggest.
+            // whatever its capabilities suggest; a touchpad's touches told by pressure as
+            // libinput tells them there, its quirks applied (read once, here).
             guard keeps(engine.addDevice(id, description: description, kind: node.kind.touchKind, driverGlides: glides,
-                                         currentSlot: device.currentSlot, slotsAtOpen: device.slots), node: node,
+                                         currentSlot: device.currentSlot, slotsAtOpen: device.slots,
+                                         touchPressure: .given(device.touchPressure)), node: node,
                         buttons: hasButtons, sizeHint: device.sizeHint) else {
                 engine.removeDevice(id, at: time)
                 if glides != nil { closedForDriverGlides[node.devnode] = DeviceIdentity(description) }

@@ -1,6 +1,7 @@
 import Testing
 @testable import FlickCore
 import FlickTestSupport
+import FlickFingerStories
 
 /// Touchpads that tell touches by pressure (libinput's `tp_unhover_pressure`): a contact resting
 /// too lightly is no finger, and one pressing like a palm is a palm. A light thumb resting while
@@ -189,5 +190,72 @@ import FlickTestSupport
             }
         }
         #expect(counts == [0, 2, 0])
+    }
+}
+
+/// The engine reads a touchpad's pressure as libinput does (`Engine.addDevice`'s
+/// `touchPressure`; `FingerScript` asks for libinput's rule from the pad's description): the stories of
+/// `PressureTests` through the whole engine, on the rmi4 pad (0...255: touches from 30, palms
+/// over 130), its fingers pressing the writer's plausible 63 unless the story says otherwise.
+@Suite struct EnginePressureTests {
+    @Test("one finger points at 300 mm/s beside a thumb resting at pressure 20, both lift in one frame: no coast")
+    func aLightThumbBesideAPointingFinger() throws {
+        let pad = try FingerScript(device: "synaptics-rmi4")
+        let finger = pad.down(Vector(x: 30, y: 20))[0]
+        pad.down(pressing: 20, Vector(x: 60, y: 20))
+        pad.move(over: .milliseconds(150)) { $0 == finger ? Vector(x: 0, y: 45) : .zero }
+        pad.lift()
+        pad.wait(.seconds(3))
+        #expect(pad.coasts.isEmpty && pad.output.isEmpty, "libinput saw one finger pointing, never a scroll:\n\(pad.transcript)")
+    }
+
+    @Test("the same thumb pressing 40 (a finger to libinput): the two-finger motion coasts, as libinput scrolled it")
+    func aFirmThumbIsAFinger() throws {
+        let pad = try FingerScript(device: "synaptics-rmi4")
+        let finger = pad.down(Vector(x: 30, y: 20))[0]
+        pad.down(pressing: 40, Vector(x: 60, y: 20))
+        pad.move(over: .milliseconds(150)) { $0 == finger ? Vector(x: 0, y: 45) : .zero }
+        pad.lift()
+        pad.wait(.seconds(3))
+        #expect(pad.coasts.count == 1, "\(pad.transcript)")
+    }
+
+    /// Two fingers flick down at 200 mm/s; 50 ms in, a contact lands pressing `third` and
+    /// stays 30 ms after the two lift.
+    static func flickWithAThirdContact(pressing third: Int32) throws -> FingerScript {
+        let pad = try FingerScript(device: "synaptics-rmi4")
+        pad.frameInterval = .milliseconds(10)
+        pad.down(Vector(x: 40, y: 20), Vector(x: 60, y: 20))
+        pad.move(by: Vector(x: 0, y: 10), over: .milliseconds(50))
+        let contact = pad.down(pressing: third, Vector(x: 20, y: 50))[0]
+        pad.move(over: .milliseconds(100)) { $0 == contact ? .zero : Vector(x: 0, y: 20) }
+        pad.lift(0, 1)
+        pad.wait(.milliseconds(30))
+        pad.lift(contact)
+        return pad
+    }
+
+    @Test("a light third contact (pressure 15) during a two-finger flick: the flick coasts")
+    func aLightThirdContactDuringAFlick() throws {
+        let pad = try Self.flickWithAThirdContact(pressing: 15)
+        #expect(pad.coasts.count == 1, "a two-finger flick as libinput reads it:\n\(pad.transcript)")
+    }
+
+    @Test("a third finger pressing 60 during the flick: three fingers, no coast (libinput's reading too)")
+    func aFirmThirdFingerStopsTheFlick() throws {
+        let pad = try Self.flickWithAThirdContact(pressing: 60)
+        #expect(pad.coasts.isEmpty, "\(pad.transcript)")
+    }
+
+    @Test("given no pressure rule (a pad libinput reads by touch size), every contact counts: the light thumb makes a scroll, which coasts")
+    func givenNoRuleEveryContactCounts() throws {
+        // The daemon's way: what the pad's quirks say, here that libinput reads no pressure.
+        let pad = try FingerScript(device: "synaptics-rmi4", touchPressure: .given(nil))
+        let finger = pad.down(Vector(x: 30, y: 20))[0]
+        pad.down(pressing: 20, Vector(x: 60, y: 20))
+        pad.move(over: .milliseconds(150)) { $0 == finger ? Vector(x: 0, y: 45) : .zero }
+        pad.lift()
+        pad.wait(.seconds(3))
+        #expect(pad.coasts.count == 1, "\(pad.transcript)")
     }
 }

@@ -31,6 +31,9 @@ public final class FingerScript {
 
     /// Finger positions (mm) by finger number; nil once lifted.
     public private(set) var fingers: [Vector?] = []
+    /// Pressures (device units) the story gave fingers by number (`down(pressing:_:)`); the others press the writer's plausible finger pressure
+    /// (`FingerFrameWriter.defaultPressure`) on a touchpad with a pressure axis.
+    public private(set) var pressures: [Int: Int32] = [:]
     /// Writes the device's events for the fingers.
     private var writer: FingerFrameWriter
 
@@ -41,8 +44,12 @@ public final class FingerScript {
     /// Every event the device sent, with its time: the recording of the story.
     public private(set) var sent: [TimedEvent] = []
 
-    /// Fingers on `description`, feeding a new engine with `configuration`.
-    public init(description: DeviceDescription, configuration: Configuration = .defaults) {
+    /// Fingers on `description`, feeding a new engine with `configuration`, which reads the
+    /// pad's pressure as `touchPressure` says (default: libinput's rule from the description,
+    /// right for the fixtures, which no quirk covers; the fingers press the writer's
+    /// plausible pressure unless a story says otherwise).
+    public init(description: DeviceDescription, configuration: Configuration = .defaults,
+                touchPressure: PressureReading = .description) {
         self.description = description
         let engine = Engine(configuration: configuration)
         self.engine = engine
@@ -57,12 +64,13 @@ public final class FingerScript {
                 Issue.record("the engine reported a bug on device \(device) at \(self.now): \(message)")
             }
         }
-        engine.addDevice(device, description: description)
+        engine.addDevice(device, description: description, touchPressure: touchPressure)
     }
 
     /// Fingers on the repository's device fixture `name` (`Fixtures.device`).
-    public convenience init(device name: String, configuration: Configuration = .defaults) throws {
-        self.init(description: try Fixtures.device(name), configuration: configuration)
+    public convenience init(device name: String, configuration: Configuration = .defaults,
+                            touchPressure: PressureReading = .description) throws {
+        self.init(description: try Fixtures.device(name), configuration: configuration, touchPressure: touchPressure)
     }
 
     // MARK: Finger actions
@@ -77,6 +85,16 @@ public final class FingerScript {
         }
         frame()
         return numbers
+    }
+
+    /// Puts fingers down at `positions` pressing `pressure` (device units: a thumb resting
+    /// lightly, a palm), in one frame.
+    @discardableResult
+    public func down(pressing pressure: Int32, _ positions: Vector...) -> [Int] {
+        for n in positions.indices { pressures[fingers.count + n] = pressure }
+        for p in positions { fingers.append(p) }
+        frame()
+        return Array(fingers.count - positions.count..<fingers.count)
     }
 
     /// Moves every finger on the device by `delta` (mm) in a straight line over `duration`,
@@ -188,6 +206,11 @@ public final class FingerScript {
 
     /// Writes one frame describing the fingers now.
     private func frame() {
-        writer.frame(fingers) { send($0) }
+        guard !pressures.isEmpty else {
+            writer.frame(fingers) { send($0) }
+            return
+        }
+        let given = fingers.indices.map { pressures[$0] ?? writer.defaultPressure ?? 0 }
+        writer.frame(fingers, pressures: given) { send($0) }
     }
 }

@@ -46,6 +46,9 @@ final class ScriptedDevices: DeviceSource {
         var currentSlot = 0
         /// What each MT slot holds when the daemon opens the device (set by the test).
         var slots: [SlotAtOpen] = []
+        /// How libinput reads the pad's pressure, its quirks applied (`EvdevDevice.touchPressure`):
+        /// `ScriptedDevices.touchPressures`; nil (every contact counts) when the test names none.
+        var touchPressure: TouchPressure?
 
         /// The next read reports the device gone (ENODEV), as the kernel does for a device
         /// unplugged before udev's removal is read.
@@ -108,6 +111,9 @@ final class ScriptedDevices: DeviceSource {
     var currentSlots: [String: Int] = [:]
     /// What each MT slot of a node holds when the daemon opens it (none when not named).
     var slotsAtOpen: [String: [SlotAtOpen]] = [:]
+    /// How libinput reads a node's pressure when the daemon opens it (`InputDevice.touchPressure`;
+    /// none when not named, as a device opened without quirks).
+    var touchPressures: [String: TouchPressure] = [:]
 
     /// A node of `kind` named `name` at `/dev/input/event<number>`, described by the repository's
     /// device fixture `fixture` when it is a touch device. `udev`: more udev properties beside
@@ -161,6 +167,7 @@ final class ScriptedDevices: DeviceSource {
         }
         device.currentSlot = currentSlots[node.devnode] ?? 0
         device.slots = slotsAtOpen[node.devnode] ?? []
+        device.touchPressure = touchPressures[node.devnode]
         device.currentDescription = { [unowned self] in
             var now = self.descriptions[node.devnode] ?? DeviceDescription(name: node.name)
             if let quirks = self.quirks, let kind = node.kind.touchKind { now = quirks.applied(to: now, kind: kind).0 }

@@ -217,6 +217,59 @@ struct DaemonEventPathTests {
         #expect(log.lines.contains { $0.contains(": coast at ") }, "\(log.lines)")
     }
 
+    /// Two fingers pressing `fingers` flick 20 mm down over 96 ms on `description`; from the
+    /// fourth frame a third contact rests pressing `third`; it lifts with the two, stamped `release`.
+    static func flickWithAThirdContact(on description: DeviceDescription, releasedAt release: Instant,
+                                       fingers: Int32, third: Int32) -> [EvdevDevice.Reading] {
+        var writer = FingerFrameWriter(description: description)
+        var readings: [EvdevDevice.Reading] = []
+        let frames = 12
+        for step in 0...frames {
+            let time = release - .milliseconds(Int64(8 * (frames + 1 - step)))
+            let y = 10 + 20 * Double(step) / Double(frames)
+            writer.frame([Vector(x: 20, y: y), Vector(x: 40, y: y), step >= 3 ? Vector(x: 70, y: 40) : nil],
+                         pressures: [fingers, fingers, third]) { readings.append(.event($0, at: time)) }
+        }
+        writer.frame([nil, nil, nil]) { readings.append(.event($0, at: release)) }
+        return readings
+    }
+
+    /// A source with the rmi4 pad (five slots, ABS_MT_PRESSURE 0...255) at `pad`, whose
+    /// pressure libinput reads as `touchPressure` says.
+    static func pressurePad(_ touchPressure: TouchPressure?) throws -> ScriptedDevices {
+        let source = ScriptedDevices()
+        source.present = [try source.node(5, .touchpad, name: "Synaptics TM3075-002", fixture: "synaptics-rmi4")]
+        if let touchPressure { source.touchPressures[Self.pad] = touchPressure }
+        return source
+    }
+
+    /// libinput's rule on the rmi4 pad (touches from 30) reaches the engine: a contact resting
+    /// at 15 during a two-finger flick is no finger, and the flick coasts. Before the daemon
+    /// handed the engine the pad's `touchPressure`, the contact was a third finger: no coast.
+    @Test("the pad's pressure rule reaches the engine: a light third contact during a two-finger flick is no finger, and it coasts")
+    func aLightThirdContactDuringAFlick() throws {
+        let rmi4 = try Fixtures.device("synaptics-rmi4")
+        let source = try Self.pressurePad(TouchPressure.libinput(for: rmi4, kind: .touchpad))
+        let (outputs, log) = try Self.runFlick(source, flick: { description, release in
+            Self.flickWithAThirdContact(on: description, releasedAt: release, fingers: 60, third: 15)
+        }, atFrame: 3) { end, _ in end.now() }
+        #expect(outputs.wheels.first?.frames.count ?? 0 >= 3, "\(log.lines)")
+        #expect(log.lines.contains { $0.contains(": coast at ") }, "\(log.lines)")
+    }
+
+    /// The pad's quirk (Elantech's AttrPressureRange=10:8 on the same axis) is what the engine
+    /// uses, not the axis's default (30:25, `PressureReading.description`): two fingers
+    /// pressing 20 flick and coast.
+    @Test("the pad's own pressure quirk reaches the engine: fingers at 20 count where it says touches begin at 10")
+    func thePadsQuirkWins() throws {
+        let rmi4 = try Fixtures.device("synaptics-rmi4")
+        let quirk = TouchPressure.libinput(for: rmi4, kind: .touchpad, pressureRange: (high: 10, low: 8))
+        let light = try Self.runFlick(try Self.pressurePad(quirk), flick: { description, release in
+            Self.flickWithAThirdContact(on: description, releasedAt: release, fingers: 20, third: 0)
+        }, atFrame: 3) { end, _ in end.now() }
+        #expect(light.log.lines.contains { $0.contains(": coast at ") }, "\(light.log.lines)")
+    }
+
     @Test("a flick coasts out of the wheel output, its timer ticks, and a key pressed during the coast stops it")
     func aKeyStopsTheCoast() throws {
         let source = try Self.source()

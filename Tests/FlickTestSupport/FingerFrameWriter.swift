@@ -43,17 +43,40 @@ public struct FingerFrameWriter {
         self.clampsToAxes = clampsToAxes
         self.kind = kind ?? description.kind ?? .touchpad
         geometry = DeviceGeometry(description: description, kind: self.kind)
+        defaultPressure = self.kind == .touchpad ? Self.fingerPressure(description) : nil
+    }
+
+    /// What a finger presses when a frame gives it no pressure: on a touchpad with a pressure
+    /// axis, `fingerPressure`; nil (none written) elsewhere.
+    public let defaultPressure: Int32?
+
+    /// A finger's plausible pressure on the touchpad `description`: a quarter of its pressure
+    /// axis (ABS_MT_PRESSURE, else ABS_PRESSURE), about 64 on 0...255, kept between libinput's
+    /// touch threshold (12 % of the axis) and its palm threshold (130), so that a pad read by
+    /// pressure (`TouchPressure.libinput`) counts the finger as libinput would; nil without a
+    /// pressure axis.
+    ///
+    /// Rationale: the engine reads a touchpad's pressure as libinput does, and a contact that
+    /// never reports one presses 0: no finger. Real fingers report a pressure on every pad with
+    /// the axis; a test that means another writes it.
+    public static func fingerPressure(_ description: DeviceDescription) -> Int32? {
+        guard let axis = description.absoluteAxes[EventCode.absMTPressure] ?? description.absoluteAxes[EventCode.absPressure] else { return nil }
+        let minimum = Int64(axis.minimum), range = Int64(axis.maximum) - Int64(axis.minimum)
+        let touch = minimum + (range * 12 + 99) / 100
+        let quarter = min(minimum + range / 4, Int64(TouchPressure.defaultPalmThreshold) - 10)
+        return Int32(clamping: min(max(quarter, touch), Int64(axis.maximum)))
     }
 
     /// Writes one frame, up to and including its `SYN_REPORT`, through `emit`.
     ///
     /// `fingers[i]` is finger `i`'s position (mm), nil while it is not on the device; a finger
     /// keeps its number from landing to lift. `pressures[i]` is finger `i`'s contact pressure
-    /// (device units), written where the device has a pressure axis; nil writes none.
+    /// (device units), written where the device has a pressure axis; a finger without one (nil,
+    /// or past the array's end) presses `defaultPressure`, none on a device without it.
     public mutating func frame(_ fingers: [Vector?], pressures: [Int32]? = nil, _ emit: (InputEvent) -> Void) {
         let down = fingers.indices.filter { fingers[$0] != nil }
         func pressure(_ finger: Int) -> Int32? {
-            guard let pressures, pressures.indices.contains(finger) else { return nil }
+            guard let pressures, pressures.indices.contains(finger) else { return defaultPressure }
             return pressures[finger]
         }
         let slots = description.slotCount
