@@ -1263,7 +1263,10 @@ class Scenarios:
                     r1, plan1, mark, host_start = self.flick(daemon, pad, "down", speed=250, duration=0.12)
                     time.sleep(0.25)
                     r2, plan2, mark2, _ = self.flick(daemon, pad, "right", speed=250, duration=0.12)
-                    end = daemon.wait_log(r"coast ended at [^\n]*: ([a-z-]+)", 8, mark2)
+                    # The second flick's landing ends the first glide ("touch"); the sideways
+                    # glide's own end comes after its "coast at" line.
+                    second = daemon.wait_log(r"device \d+: coast at [^\n]*", 5, mark2)
+                    end = daemon.wait_log(r"coast ended at [^\n]*: ([a-z-]+)", 8, second.end()) if second else None
                     time.sleep(1.2)   # the rest, the settle frames, the lift; libinput's reader
                     if plan1 is not None and plan2 is not None:
                         break
@@ -1294,7 +1297,9 @@ class Scenarios:
                 c.check(s, "the sideways glide after a vertical one reaches libinput whole: its units per device unit "
                         "within 0.9-1.1 of the vertical glide's", 0.9 <= ratio <= 1.1, "0.9-1.1", round(ratio, 3))
                 self.check_clean(s, "flick down, then right", li, host_start)
-                c.check(s, "the sideways glide ended", end is not None, "a 'coast ended' line", daemon.text()[mark2:][-400:])
+                c.check(s, "the sideways glide ended at rest", end is not None and end.group(1) in ("finished", "stall"),
+                        "a 'coast ended ...: finished' line after its 'coast at' (stall: the guest held flickd up)",
+                        end.group(0) if end else daemon.text()[mark2:][-400:])
         finally:
             li.close(); tap.close()
             c.check(s, "flickd exits 0 on SIGTERM", daemon.stop() == 0, 0, daemon.proc.returncode)
