@@ -162,6 +162,22 @@ public struct DeviceDescription: Hashable, Sendable {
         return nil
     }
 
+    /// Why libinput refuses the device where it reads it as a touchpad (udev's ID_INPUT_TOUCHPAD,
+    /// or a finger tool on an indirect device: `kind`); nil when it takes it. Its touchpad code
+    /// (evdev-mt-touchpad.c's `tp_pass_sanity_check`, alike in 1.22 and later) needs ABS_X,
+    /// BTN_TOUCH and BTN_TOOL_FINGER; without one it logs "device failed touchpad sanity
+    /// checks" and adds no device, so no desktop scrolls with it and a glide would come from
+    /// nowhere. libinput's touchscreen path (the fallback dispatch) has no such check.
+    public var touchpadSanityProblem: String? {
+        var missing: [String] = []
+        if absoluteAxes[EventCode.absX] == nil { missing.append("ABS_X") }
+        if !keys.contains(EventCode.touch) { missing.append("BTN_TOUCH") }
+        if !keys.contains(EventCode.toolFinger) { missing.append("BTN_TOOL_FINGER") }
+        guard let last = missing.popLast() else { return nil }
+        let lacks = missing.isEmpty ? last : missing.joined(separator: ", ") + " and " + last
+        return "a touchpad without \(lacks): it fails libinput's touchpad sanity checks, so no desktop scrolls with it"
+    }
+
     /// The kind of touch device this is, or nil when it is neither a touchpad nor a touchscreen
     /// (a mouse, a tablet's pen, a joystick, an accelerometer), or one libinput rejects
     /// (`rangeProblem`).

@@ -114,6 +114,9 @@ public final class Engine {
     private final class Device {
         let description: DeviceDescription
         let kind: DeviceKind?
+        /// Why a device read as a touchpad is not one libinput takes
+        /// (`DeviceDescription.touchpadSanityProblem`): `kind` is nil then.
+        let refusal: String?
         let resolutionOverride: Double?
         /// The settings for this device (a matching `[[device]]` section's, else the global ones).
         var settings: Configuration
@@ -153,7 +156,11 @@ public final class Engine {
 
         init(description: DeviceDescription, kind: DeviceKind?, resolutionOverride: Double?, configuration: Configuration) {
             self.description = description
-            self.kind = kind
+            // libinput adds no device for a touchpad that fails its sanity checks, whatever
+            // made it one (udev's tag or its capabilities): nothing scrolls with it there.
+            let refusal = kind == .touchpad ? description.touchpadSanityProblem : nil
+            self.kind = refusal == nil ? kind : nil
+            self.refusal = refusal
             self.resolutionOverride = resolutionOverride
             (settings, rule) = configuration.resolved(for: description)
         }
@@ -201,7 +208,8 @@ public final class Engine {
     /// Starts reading `device`. `kind`: what udev tags it (ID_INPUT_TOUCHPAD or
     /// ID_INPUT_TOUCHSCREEN), which wins over the kind its capabilities suggest
     /// (`DeviceDescription.kind`) when it reports positions (`hasPosition`); nil: that one (a
-    /// replay, which has no udev). `resolutionOverride` (units/mm) replaces a missing or wrong
+    /// replay, which has no udev). A touchpad libinput refuses
+    /// (`DeviceDescription.touchpadSanityProblem`) is ignored, whichever decided its kind. `resolutionOverride` (units/mm) replaces a missing or wrong
     /// resolution; `driverGlides` as `setDriverGlides`; `currentSlot` is the device's current
     /// MT slot when it was opened (libevdev's), where its next MT event goes unless an
     /// ABS_MT_SLOT comes first; `slotsAtOpen` what its slots held then (`ContactTracker.init`).
@@ -211,7 +219,8 @@ public final class Engine {
     /// reads no pressure.
     /// Returns whether its gestures will be read, and why not.
     ///
-    /// Rationale: libinput reads a device as udev tags it, and the desktop's settings for it
+    /// Rationale: libinput reads a device as udev tags it (a touchpad only where it passes
+    /// libinput's touchpad sanity checks), and the desktop's settings for it
     /// (natural scrolling, libinput's quirks) follow that tag: a touch panel that looks like a
     /// touchpad (a finger tool, not direct), which an hwdb entry tags a touchscreen, scrolls
     /// there with one finger, its content following it.
@@ -294,7 +303,7 @@ public final class Engine {
 
     private func admission(for state: Device) -> DeviceAdmission {
         guard let kind = state.kind else {
-            if let problem = state.description.rangeProblem { return .ignored(why: problem) }
+            if let problem = state.description.rangeProblem ?? state.refusal { return .ignored(why: problem) }
             return .ignored(why: state.description.hasPosition ? "not a touchpad or touchscreen" : "reports no touch positions")
         }
         if state.rule?.enabled == false {

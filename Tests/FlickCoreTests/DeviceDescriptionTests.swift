@@ -55,6 +55,31 @@ import FlickTestSupport
         #expect(replay.admission == .ignored(why: device.rangeProblem!), "\(replay.admission)")
     }
 
+    /// libinput's touchpad code needs ABS_X, BTN_TOUCH and BTN_TOOL_FINGER
+    /// (`tp_pass_sanity_check`); a touchpad without one is refused, by the engine too, and by a
+    /// replay, whichever decided it is a touchpad (here its capabilities: a finger tool, indirect).
+    @Test func aTouchpadFailingLibinputsSanityCheckIsIgnored() throws {
+        let good = try Fixtures.device("synaptics-t440")
+        #expect(good.touchpadSanityProblem == nil)
+        var device = good
+        device.keys.remove(EventCode.touch)
+        device.absoluteAxes[EventCode.absX] = nil
+        device.absoluteAxes[EventCode.absY] = nil
+        #expect(device.touchpadSanityProblem
+                == "a touchpad without ABS_X and BTN_TOUCH: it fails libinput's touchpad sanity checks, so no desktop scrolls with it")
+        #expect(device.kind == .touchpad, "udev tags it a touchpad")
+        #expect(Engine().addDevice(1, description: device) == .ignored(why: device.touchpadSanityProblem!))
+        #expect(Engine().addDevice(1, description: device, kind: .touchpad) == .ignored(why: device.touchpadSanityProblem!))
+        let replay = Replay(Recording(description: device, events: []), configuration: Configuration())
+        #expect(replay.admission == .ignored(why: device.touchpadSanityProblem!), "\(replay.admission)")
+        // libinput's touchscreen path has no such check: a tagged touchscreen is read.
+        guard case .used(kind: .touchscreen, _) = Engine(configuration: { var c = Configuration.defaults; c.touchscreen.enabled = true; return c }())
+            .addDevice(1, description: device, kind: .touchscreen) else {
+            Issue.record("a touchscreen without BTN_TOUCH is not used")
+            return
+        }
+    }
+
     /// Other axes without a range: libinput rejects the device for most (a pressure axis of
     /// 0...0), and only turns off one from ABS_MISC up to ABS_MT_SLOT that is 0...0; it passes
     /// over ABS_MT_SLOT and ABS_MT_TOOL_TYPE.

@@ -1258,9 +1258,11 @@ struct DaemonDeviceTests {
     }
 
     /// The reverse: a device udev tags a touchpad whose capabilities alone say neither (MT
-    /// positions, but no finger tool nor BTN_TOUCH, and not direct): libinput reads it as a
-    /// touchpad, and so does flickd. It was "not used (not a touchpad or touchscreen)".
-    @Test("a device udev tags a touchpad is read as one though its capabilities say neither")
+    /// positions, but no finger tool nor BTN_TOUCH, and not direct). libinput reads it as a
+    /// touchpad, and its touchpad code refuses it (`tp_pass_sanity_check`: "device failed
+    /// touchpad sanity checks"): no device, nothing scrolls with it. flickd read it as a
+    /// touchpad and glided after flicks the desktop never scrolled; it is not used, and says why.
+    @Test("a device udev tags a touchpad without the keys libinput's touchpad code needs is not used")
     func udevsTouchpadTagWins() throws {
         let source = ScriptedDevices()
         let pad = try source.node(5, .touchpad, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440")
@@ -1268,7 +1270,25 @@ struct DaemonDeviceTests {
         #expect(source.descriptions[pad.devnode]?.kind == nil, "its capabilities say neither")
         source.present = [pad]
         let log = try Self.run(source, steps: [])
-        #expect(log.lines.contains { $0.hasPrefix("info: /dev/input/event5 (SynPS/2 Synaptics TouchPad): touchpad, ") && $0.hasSuffix("; flicks coast") },
-                "\(log.lines)")
+        #expect(log.lines.contains("""
+            info: /dev/input/event5 (SynPS/2 Synaptics TouchPad): not used (a touchpad without BTN_TOUCH and \
+            BTN_TOOL_FINGER: it fails libinput's touchpad sanity checks, so no desktop scrolls with it)
+            """), "\(log.lines)")
+    }
+
+    /// A pad with a finger tool but no BTN_TOUCH: udev tags it a touchpad and libinput's
+    /// sanity check refuses it as above. It was read as a touchpad before the tag decided.
+    @Test("a touchpad with a finger tool but no BTN_TOUCH is not used")
+    func aTouchpadWithoutBTNTouchIsNotUsed() throws {
+        let source = ScriptedDevices()
+        let pad = try source.node(5, .touchpad, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440")
+        source.descriptions[pad.devnode]?.keys.remove(EventCode.touch)
+        #expect(source.descriptions[pad.devnode]?.kind == .touchpad, "its capabilities say a touchpad")
+        source.present = [pad]
+        let log = try Self.run(source, steps: [])
+        #expect(log.lines.contains("""
+            info: /dev/input/event5 (SynPS/2 Synaptics TouchPad): not used (a touchpad without BTN_TOUCH: \
+            it fails libinput's touchpad sanity checks, so no desktop scrolls with it)
+            """), "\(log.lines)")
     }
 }

@@ -86,6 +86,20 @@ import Testing
         #expect(text.contains("    used:        yes: touchscreen flicks coast\n"), "\(text)")
     }
 
+    /// A device udev tags a touchpad that libinput's touchpad code refuses (no finger tool):
+    /// listed as not used, with the reason, as the daemon logs it.
+    @Test func aTouchpadLibinputRefusesSaysWhyItIsNotUsed() throws {
+        let devices = ScriptedDevices()
+        let pad = try devices.node(5, .touchpad, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440")
+        devices.descriptions[pad.devnode]?.keys.remove(EventCode.toolFinger)
+        let text = DeviceListing.list([pad], from: devices, configuration: .defaults).text
+        #expect(text.contains("""
+                used:        no: a touchpad without BTN_TOOL_FINGER: it fails libinput's touchpad sanity checks, \
+            so no desktop scrolls with it
+
+            """), "\(text)")
+    }
+
     @Test func aDeviceThatCannotBeOpenedIsAFailure() throws {
         let (devices, nodes) = try Self.laptop()
         devices.refused = ["/dev/input/event1"]
