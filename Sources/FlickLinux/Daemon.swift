@@ -1113,9 +1113,22 @@ public final class Daemon {
 
     /// The engine's reports, logged; a coast's end waits while `heldEnd` is holding.
     private func reported(_ report: EngineReport) {
-        if case .holding = heldEnd, case .coastEnded(let time, let reason, let emitted) = report {
-            heldEnd = .held(time: time, reason: reason, emitted: emitted)
-            return
+        if case .coastEnded(let time, let reason, let emitted) = report {
+            switch heldEnd {
+            case .holding:
+                heldEnd = .held(time: time, reason: reason, emitted: emitted)
+                return
+            case .held(let earlier, let earlierReason, let earlierEmitted):
+                // Two ends in one call (a release that replaced a running coast and whose own
+                // short coast ended in it): the output is the last coast's, so that end is the
+                // one held; the replaced coast's is logged now, as it was counted.
+                Self.log(.coastEnded(time: earlier, reason: earlierReason, emittedHiRes: earlierEmitted),
+                         output: engine.output, to: logger)
+                heldEnd = .held(time: time, reason: reason, emitted: emitted)
+                return
+            case .none:
+                break
+            }
         }
         Self.log(report, output: engine.output, to: logger)
     }
@@ -1620,7 +1633,8 @@ public final class Daemon {
                 logger.debug("a modifier key is held at the release: no coast")
                 engine.notWritten(output)
                 // A coast that ended in its own release ended for the key too: nothing of it was
-                // written. (While it runs, an end held is that of the coast it replaced.)
+                // written; its end is the one held (`reported`). (While it runs, an end held is
+                // that of the coast it replaced.)
                 if !engine.isCoasting, case .held(let end, _, let emitted) = heldEnd {
                     heldEnd = .held(time: end, reason: .key, emitted: emitted)
                 }

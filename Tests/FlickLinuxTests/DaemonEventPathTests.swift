@@ -509,6 +509,65 @@ struct DaemonEventPathTests {
                 "the log counts no unit written: \(log.lines)")
     }
 
+    /// Two pads: the T440's coast runs; a second pad's fingers, down since before it began, flick
+    /// slowly with Ctrl held on it and lift. That release replaces the running coast and starts
+    /// a short one (coast.deceleration_rate = 0.9 on that pad) that ends in the release itself.
+    /// Both ends come in one call: the T440's (`replaced`, its units all written) was the one
+    /// held, the second pad's was logged at once (`finished`, its unwritten units counted), and
+    /// then the T440's end was relabelled `key` with the second pad's output taken from its count.
+    @Test("a modifier held at a release on a second pad whose short coast replaced another and ended in the release: each end is its own")
+    func aModifierAtAShortCoastThatReplacedAnother() throws {
+        let second = "/dev/input/event7"
+        var configuration = Self.wheelConfiguration()
+        var short = configuration
+        short.coast.decelerationRate = 0.9
+        configuration.devices = [DeviceRule(name: "Second Pad", configuration: short)]
+        let source = try Self.source()
+        source.present.append(try source.node(7, .touchpad, name: "Second Pad", fixture: "synaptics-t440"))
+        source.descriptions[second]?.name = "Second Pad"
+        var writer: FingerFrameWriter?
+        var firstRelease: Instant?
+        let (outputs, log) = try Self.runFlick(source, configuration: configuration, beforeFlick: {
+            // Two fingers rest on the second pad from 200 ms before the T440's flick ends.
+            let pad = source.devices[second]!
+            var fingers = FingerFrameWriter(description: pad.description)
+            var readings: [EvdevDevice.Reading] = []
+            let now = Syscall.monotonicNow()
+            for step in 0..<3 {
+                fingers.frame([Vector(x: 20, y: 10), Vector(x: 40, y: 10)]) { readings.append(.event($0, at: now - .milliseconds(Int64(200 - 8 * step)))) }
+            }
+            pad.feed(readings)
+            writer = fingers
+        }, flick: { description, release in
+            firstRelease = release
+            return Self.flick(on: description, releasedAt: release)
+        }, atFrame: 3) { _, _ in
+            // Ctrl down on the second pad's own node; its fingers move at about 60 mm/s
+            // since the T440's release, and lift now.
+            let pad = source.devices[second]!
+            pad.keysDown = [29]
+            let release = Syscall.monotonicNow()
+            let start = firstRelease!
+            let frames = 12
+            let step = (release - start).microseconds / Int64(frames + 1)
+            let millimetres = 6 * Double((release - start).microseconds) / 96_000
+            var readings: [EvdevDevice.Reading] = []
+            for index in 1...frames {
+                let y = 10 + millimetres * Double(index) / Double(frames)
+                writer!.frame([Vector(x: 20, y: y), Vector(x: 40, y: y)]) { readings.append(.event($0, at: start + Duration(microseconds: step * Int64(index)))) }
+            }
+            writer!.frame([nil, nil]) { readings.append(.event($0, at: release)) }
+            pad.feed(readings)
+        }
+        #expect(log.lines.filter { $0.contains(": coast at ") }.count == 2, "two coasts started: \(log.lines)")
+        #expect(Self.coastEnds(log) == ["replaced", "key"], "the T440's replaced, then the second pad's: \(log.lines)")
+        let written = outputs.wheels.first?.frames.reduce(Int64(0)) { $0 + Int64($1.verticalHiRes) } ?? 0
+        let ends = log.lines.filter { $0.hasPrefix("debug: coast ended at ") }
+        #expect(ends.first?.contains(": replaced, \(written) v120, 0 h120") ?? false,
+                "the T440's coast counts what was written (\(written)): \(ends)")
+        #expect(ends.last?.hasSuffix(": key, 0 v120, 0 h120") ?? false, "the second pad's wrote nothing: \(ends)")
+    }
+
     @Test("with the touchpad output, a modifier held at the release: the virtual fingers land and lift without moving")
     func aModifierHeldAtTheReleaseMovesNoVirtualFinger() throws {
         let source = try Self.source()
