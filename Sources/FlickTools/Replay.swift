@@ -24,7 +24,8 @@ public struct Replay {
         public var end: CoastEnd?
     }
 
-    /// How a coast ended: a coast cut short (a touch, a button, `coast.max_duration`, a stall)
+    /// How a coast ended: a coast cut short (a touch, a button, `coast.max_duration`, events
+    /// the recording says were lost)
     /// wrote less than its plan's destination, and this says why.
     public struct CoastEnd: Hashable, Sendable {
         /// Seconds since the recording's start (`Replay.init`'s `start`).
@@ -92,6 +93,10 @@ public struct Replay {
         public var coast: Int
         /// `.touch`, `.button` or `.key`, as the daemon would have stopped it.
         public var reason: StopReason
+        /// The setting under which the daemon stops there (`stop.touch`, `stop.key`,
+        /// `stop.button`); nil for a touch on a device whose flicks are read, which stops a
+        /// coast whatever `stop.touch` says (it may be the next flick).
+        public var setting: String?
         /// True for a modifier key (Ctrl, Shift, Alt, Super) held down when the coast started:
         /// the daemon starts no coast then (it would reach the apps as Ctrl + scroll, zoom).
         public var modifierHeld: Bool
@@ -162,7 +167,8 @@ public struct Replay {
             case .bug: underWay = false
             }
         }
-        admission = engine.addDevice(device, description: recording.description)
+        // As the daemon reads it: udev's tag, where the recording lists one, decides its kind.
+        admission = engine.addDevice(device, description: recording.description, kind: recording.udevKind)
 
         var emitted: [Emitted] = []
         func write(_ output: WheelOutput, at time: Instant) {
@@ -200,22 +206,29 @@ public struct Replay {
 
     /// The first input of `devices` (not replayed) that the daemon would have stopped each
     /// coast on, by its stop rules: a finger landing on a touch device (always on one whose
-    /// flicks are read, else as `stop.touch` says), a key press (`stop.key`, also on a touch
-    /// device's own node), a mouse's button press (`stop.button`), and a modifier key held when
-    /// the coast starts (`stop.key`).
+    /// flicks are read, else as `stop.touch` says; never on one it ignores), a key press
+    /// (`stop.key`, also on a touch device's own node), a mouse's button press (`stop.button`),
+    /// and a modifier key held when the coast starts (`stop.key`). Whether a touch device's
+    /// flicks are read, read only to stop coasts, or ignored is the engine's admission of it
+    /// (its kind as udev tagged it, `touchpad.enabled`, a [[device]] section's `enabled` and
+    /// settings), asked of an engine of its own that reads none of its events.
     private static func unreplayedStops(_ devices: [RecordedInput], coasts: [CoastRecord], configuration: Configuration,
                                         seconds: (Instant) -> Double) -> [UnreplayedStop] {
         guard !devices.isEmpty, !coasts.isEmpty else { return [] }
         let stop = configuration.stop
-        var presses: [(time: Double, reason: StopReason, device: RecordedDevice)] = []
+        var presses: [(time: Double, reason: StopReason, setting: String?, device: RecordedDevice)] = []
         var modifiersDown: [(from: Double, to: Double, device: RecordedDevice)] = []
-        for other in devices {
-            let kind = other.description.kind
-            let touchStops: Bool
-            switch kind {
-            case .touchpad?: touchStops = stop.touch || configuration.touchpad.enabled
-            case .touchscreen?: touchStops = stop.touch || configuration.touchscreen.enabled
-            case nil: touchStops = false
+        let probe = Engine(configuration: configuration)
+        for (index, other) in devices.enumerated() {
+            let kind = Recording.kind(of: other.description, udevKind: other.udevKind)
+            // The engine's own rule (`Engine.handle`): a touch on a device whose flicks are read
+            // always stops a coast, on one read only to stop them as `stop.touch` says, on one
+            // ignored never.
+            let touchSetting: String??
+            switch kind == nil ? nil : probe.addDevice(DeviceID(index + 1), description: other.description, kind: other.udevKind) {
+            case .used?: touchSetting = .some(nil)
+            case .stopOnly?: touchSetting = stop.touch ? .some("stop.touch") : nil
+            case .ignored?, nil: touchSetting = nil
             }
             var pressed: [UInt16: Double] = [:]
             for timed in other.events {
@@ -223,7 +236,7 @@ public struct Replay {
                 let time = seconds(timed.time)
                 let landing = (event.type == EventCode.key && event.code == EventCode.touch && event.value == 1)
                     || (event.type == EventCode.absolute && event.code == EventCode.absMTTrackingID && event.value >= 0)
-                if touchStops && landing { presses.append((time, .touch, other.device)) }
+                if let setting = touchSetting, landing { presses.append((time, .touch, setting, other.device)) }
                 guard event.type == EventCode.key else { continue }
                 if modifierKeys.contains(event.code) {
                     if event.value == 0, let from = pressed.removeValue(forKey: event.code) {
@@ -235,9 +248,9 @@ public struct Replay {
                 guard event.value == 1 else { continue }
                 if isButton(event.code) {
                     // A touch device's own button comes with its touch, which is what stops.
-                    if kind == nil && stop.button && other.description.hasPointerButtons { presses.append((time, .button, other.device)) }
+                    if kind == nil && stop.button && other.description.hasPointerButtons { presses.append((time, .button, "stop.button", other.device)) }
                 } else if stop.key {
-                    presses.append((time, .key, other.device))
+                    presses.append((time, .key, "stop.key", other.device))
                 }
             }
             modifiersDown += pressed.map { ($0.value, .infinity, other.device) }
@@ -247,9 +260,10 @@ public struct Replay {
         for (index, coast) in coasts.enumerated() {
             let end = coast.end?.time ?? .infinity
             if stop.key, let held = modifiersDown.filter({ $0.from <= coast.time && coast.time < $0.to }).min(by: { $0.from < $1.from }) {
-                stops.append(UnreplayedStop(time: coast.time, coast: index, reason: .key, modifierHeld: true, device: held.device))
+                stops.append(UnreplayedStop(time: coast.time, coast: index, reason: .key, setting: "stop.key", modifierHeld: true, device: held.device))
             } else if let press = presses.first(where: { $0.time >= coast.time && $0.time < end }) {
-                stops.append(UnreplayedStop(time: press.time, coast: index, reason: press.reason, modifierHeld: false, device: press.device))
+                stops.append(UnreplayedStop(time: press.time, coast: index, reason: press.reason, setting: press.setting,
+                                            modifierHeld: false, device: press.device))
             }
         }
         return stops
@@ -332,12 +346,14 @@ extension Recording {
     /// record` file (a keyboard's key press may come seconds before the touchpad's first
     /// frame; an event before libinput's start is negative), nil for evemu, which records one
     /// device: its first event.
-    public static func loadWithClockStart(text: String, description: String? = nil, device: String? = nil) throws(RecordingError)
+    /// `isOwnDevice` tells flickd's own virtual devices by name (`LibinputRecordParser.read`).
+    public static func loadWithClockStart(text: String, description: String? = nil, device: String? = nil,
+                                          isOwnDevice: (String) -> Bool = { _ in false }) throws(RecordingError)
         -> (recording: Recording, start: Instant?) {
         // As load decides: an empty text is no libinput record file, whatever its comment says.
         guard TextLines.emptiness(text) == nil, format(of: text) == .libinputRecord else {
             return (try load(text: text, description: description, device: device), nil)
         }
-        return try LibinputRecordParser.read(text: text, device: device)
+        return try LibinputRecordParser.read(text: text, device: device, isOwnDevice: isOwnDevice)
     }
 }

@@ -22,13 +22,16 @@ struct ReplayCommand: FlickdCommand {
             touches and key and button presses, on which the daemon stops a coast (stop.touch, \
             stop.key, stop.button), and a modifier key held at a release, under which it starts \
             none, are not replayed. Where one falls in a coast, a warning on standard error names \
-            it and the coast runs on as printed.
+            it and the coast runs on as printed. flickd's own virtual devices, which a recording \
+            taken while flickd runs lists, are never replayed nor warned of: the daemon does not \
+            read them. A touch device is read as udev tagged it where the recording lists the \
+            tag (ID_INPUT_TOUCHPAD, ID_INPUT_TOUCHSCREEN), as the daemon reads it.
 
             A device that reports no resolution is measured as libinput measured it: with the \
             AttrResolutionHint or AttrSizeHint among the quirks a `libinput record` file lists \
             (those of the machine it was recorded on), else by its kind: a touchpad as 69 x 50 mm, \
-            a touchscreen as a 13.3-inch panel (294 x 165 mm); the first line says which size \
-            was estimated. This machine's quirks files are not read, so a replay gives the same \
+            a touchscreen as a 13.3-inch panel (294 x 165 mm, or 165 x 294 mm upright where its y \
+            range is the longer); the first line says that the size was estimated. This machine's quirks files are not read, so a replay gives the same \
             on any machine. A [[device]] resolution in --config wins over both. An evemu recording lists no quirks: \
             on the machine it was recorded on, `libinput quirks list /dev/input/eventN` shows \
             the hint libinput applies, and a [[device]] resolution gives it to the replay.
@@ -44,7 +47,9 @@ struct ReplayCommand: FlickdCommand {
             120 hi-res units are one wheel detent. A summary follows: gestures seen, coasts \
             started with their release velocity and planned destination, each followed by a \
             "coast ended" line with why it ended and the hi-res units it wrote (finished; or cut \
-            short, short of its destination: touch, button, key, max-duration, replaced), the \
+            short, short of its destination: touch, button, resynchronized (the recording's \
+            SYN_DROPPED: the kernel lost events), max-duration; a key, a stall or another \
+            device's coast, which stop the daemon's, do not come in a replay), the \
             reason each other gesture did not coast, and the totals per code.
 
             The daemon reads the kernel's monotonic timestamps, which never go back; evemu \
@@ -76,7 +81,8 @@ struct ReplayCommand: FlickdCommand {
             {"time": ..., "reason": "touch", "written_hi_res": {"vertical": ..., \
             "horizontal": ...}}), "no_coast" and "totals" as in the text; "unreplayed_stops", \
             the warnings' input: [{"coast_time": ..., "time": ..., "reason": "key", \
-            "modifier_held": false, "device": {"name": "...", "node": "..."}}].
+            "setting": "stop.key" (null for a touch on a device whose flicks are read, which \
+            stops a coast whatever stop.touch says), "modifier_held": false, "device": {"name": "...", "node": "..."}}].
 
             To report a bug: record the device with `sudo libinput record /dev/input/eventN > \
             session.yml` while doing the gesture, and attach the file with the output of \
@@ -138,7 +144,8 @@ struct ReplayCommand: FlickdCommand {
         let recording: Recording
         let start: Instant?
         do {
-            (recording, start) = try Recording.loadWithClockStart(text: text, description: descriptionText, device: device)
+            (recording, start) = try Recording.loadWithClockStart(text: text, description: descriptionText, device: device,
+                                                                  isOwnDevice: Daemon.isVirtualDeviceName)
         } catch {
             let path = error.part == .description ? (descriptionFile ?? file) : file
             let place = error.line == 0 ? path : "\(path):\(error.line)"
@@ -160,7 +167,9 @@ struct ReplayCommand: FlickdCommand {
                 StandardError.write("flickd: warning: a modifier key was held on \(device), which is not replayed, when the coast of \(coast) s started: the daemon would not have started it (stop.key)\n")
             } else {
                 let what = stop.reason == .touch ? "a touch on" : stop.reason == .button ? "a button press on" : "a key press on"
-                StandardError.write("flickd: warning: \(what) \(device), which is not replayed, at \(DecimalText.fixed(stop.time, 3)) s would have stopped the coast of \(coast) s there (stop.\(stop.reason.rawValue))\n")
+                // A touch on a device whose flicks are read stops a coast whatever stop.touch says.
+                let rule = stop.setting ?? "its flicks are read: any touch on it stops a coast"
+                StandardError.write("flickd: warning: \(what) \(device), which is not replayed, at \(DecimalText.fixed(stop.time, 3)) s would have stopped the coast of \(coast) s there (\(rule))\n")
             }
         }
         if json {
@@ -191,15 +200,8 @@ struct ReplayCommand: FlickdCommand {
     /// Where the size came from when the device reports no resolution.
     private func sizeNote(_ geometry: DeviceGeometry, kind: DeviceKind, recording: Recording) -> String {
         if let part = Replay.estimatedPart(of: geometry) {
-            let guess: String
-            switch (part, kind) {
-            case ("width", .touchpad): guess = "libinput's 69 mm guess"
-            case ("height", .touchpad): guess = "libinput's 50 mm guess"
-            case (_, .touchpad): guess = "libinput's 69 x 50 mm guess"
-            case ("width", _): guess = "a 13.3-inch panel's 294 mm"
-            case ("height", _): guess = "a 13.3-inch panel's 165 mm"
-            default: guess = "a 13.3-inch panel"
-            }
+            // A panel's guess is upright or not by its ranges: the size printed says which.
+            let guess = kind == .touchpad ? "libinput's 69 x 50 mm guess" : "a 13.3-inch panel"
             let axis = part == "width" ? " on x" : part == "height" ? " on y" : ""
             return " (\(part) estimated: no resolution\(axis) and no libinput quirk in the recording: \(guess); a [[device]] resolution in --config sets it)"
         }
@@ -306,7 +308,8 @@ struct ReplayCommand: FlickdCommand {
         } ?? "null"
         let unreplayed = replay.unreplayedStops.map { stop in
             "{\"coast_time\": \(DecimalText.fixed(replay.coasts[stop.coast].time, 6)), \"time\": \(DecimalText.fixed(stop.time, 6)), "
-                + "\"reason\": \(QuotedText.quoted(stop.reason.rawValue)), \"modifier_held\": \(stop.modifierHeld), "
+                + "\"reason\": \(QuotedText.quoted(stop.reason.rawValue)), \"setting\": \(stop.setting.map(QuotedText.quoted) ?? "null"), "
+                + "\"modifier_held\": \(stop.modifierHeld), "
                 + "\"device\": {\"name\": \(QuotedText.quoted(stop.device.name)), \"node\": \(stop.device.node.map(QuotedText.quoted) ?? "null")}}"
         }
         let others = recording.otherTouchDevices.map { other in

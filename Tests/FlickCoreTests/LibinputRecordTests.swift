@@ -604,4 +604,23 @@ import FlickTestSupport
             (error as? RecordingError).map { $0.line == 3 && $0.message.contains("not a recording") } ?? false
         }
     }
+
+    /// The recording's udev tag is the kind the daemon read the device as: the pad tagged
+    /// ID_INPUT_TOUCHSCREEN=1 is read as a touchscreen, by the parser and by the replay's
+    /// engine; untagged (no `udev:` list), its capabilities decide.
+    @Test func theRecordedUdevTagIsTheDevicesKind() throws {
+        let retagged = LibinputRecordSamples.twoFingerScroll.replacingOccurrences(of: "- ID_INPUT_TOUCHPAD=1", with: "- ID_INPUT_TOUCHSCREEN=1")
+        let recording = try Recording.load(text: retagged)
+        #expect(recording.udevKind == .touchscreen)
+        var configuration = Configuration()
+        configuration.touchscreen.enabled = true
+        guard case .used(let kind, _) = Replay(recording, configuration: configuration).admission else {
+            Issue.record("not read: \(Replay(recording, configuration: configuration).admission)")
+            return
+        }
+        #expect(kind == .touchscreen)
+        #expect(try Recording.load(text: LibinputRecordSamples.twoFingerScroll).udevKind == .touchpad)
+        let untagged = LibinputRecordSamples.twoFingerScroll.replacingOccurrences(of: "- ID_INPUT_TOUCHPAD=1\n", with: "")
+        #expect(try Recording.load(text: untagged).udevKind == nil)
+    }
 }

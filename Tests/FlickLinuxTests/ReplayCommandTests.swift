@@ -306,7 +306,9 @@ import Testing
     @Test func theHelpSaysHowEachKindIsMeasuredAndWhenDescIsIgnored() throws {
         let help = try Self.run(["help", "replay"]).stdout.replacingOccurrences(of: "\n", with: " ")
             .split(separator: " ").joined(separator: " ")
-        #expect(help.contains("a touchpad as 69 x 50 mm, a touchscreen as a 13.3-inch panel (294 x 165 mm)"), "\(help)")
+        #expect(help.contains("a touchpad as 69 x 50 mm, a touchscreen as a 13.3-inch panel (294 x 165 mm, or 165 x 294 mm upright where its y range is the longer)"), "\(help)")
+        // The ends a replay can give: no key, stall nor other device's coast comes in one.
+        #expect(help.contains("touch, button, resynchronized (the recording's SYN_DROPPED: the kernel lost events), max-duration;"), "\(help)")
         #expect(help.contains("a warning on standard error"), "\(help)")
     }
 
@@ -405,28 +407,6 @@ import Testing
         #expect(try Self.summary(try Self.run(["replay", steady, "--json"]).stdout)["clock_steps_back"] is NSNull)
     }
 
-    /// A pad with a resolution on x and none on y: the text's first line says the height was
-    /// estimated, as the JSON's `"estimated": true` does. (libinput rejects such a device, and
-    /// once the replay does too, it is ignored, and neither output gives a size.)
-    @Test func aSizeEstimatedOnOneAxisIsSaidInBothOutputs() throws {
-        var description = try Fixtures.device("elantech-touchpad")
-        for code in [EventCode.absX, EventCode.absMTPositionX] { description.absoluteAxes[code]?.resolution = 12 }
-        let pad = FingerScript(description: description)
-        pad.down(Vector(x: 20, y: 10))
-        pad.lift()
-        let path = try Self.temporaryFile("height.events", EvemuWriter.text(description: description, events: pad.sent))
-        defer { Self.remove(path) }
-        let text = try Self.run(["replay", path])
-        let json = try Self.summary(try Self.run(["replay", path, "--json"]).stdout)
-        let admission = try #require(json["admission"] as? [String: Any], "\(json)")
-        guard admission["state"] as? String == "used" else {
-            #expect(admission["state"] as? String == "ignored" && admission["size_mm"] is NSNull, "\(admission)")
-            return
-        }
-        #expect((admission["size_mm"] as? [String: Any])?["estimated"] as? Bool == true, "\(admission)")
-        #expect(text.stdout.split(separator: "\n").first?.hasSuffix(" mm (height estimated: no resolution on y and no libinput quirk in the recording: libinput's 50 mm guess; a [[device]] resolution in --config sets it)") == true, "\(text.stdout)")
-    }
-
     /// A `libinput record --all` file: the pad's scroll coasts from 0.095 s to 2.495 s, and the
     /// keyboard beside it, not replayed, presses A at 0.3 s: a warning says the daemon would
     /// have stopped the coast there, and the JSON lists it. Left Ctrl held from 0.05 s instead:
@@ -463,5 +443,108 @@ import Testing
         defer { Self.remove(noKeys) }
         let off = try Self.run(["replay", during, "--config", noKeys])
         #expect(off.status == 0 && off.stderr.isEmpty, "\(off)")
+    }
+
+    /// flickd's own virtual touchpad as `libinput record --all` lists it while flickd runs: its
+    /// fingers land at 0.096 s, 1 ms after the pad's release, and glide 12 frames, more than
+    /// the pad's 8.
+    static let virtualTouchpad: String = {
+        var frames = """
+              - evdev:
+                - [  0,  96000,   3,  57,       1]
+                - [  0,  96000,   3,  53,     500]
+                - [  0,  96000,   3,  54,     500]
+                - [  0,  96000,   1, 330,       1]
+                - [  0,  96000,   1, 325,       1]
+                - [  0,  96000,   0,   0,       0]
+
+            """
+        for frame in 1...11 {
+            let time = 96_000 + 8_000 * frame
+            frames += """
+                  - evdev:
+                    - [  0, \(time),   3,  54,     \(500 + 20 * frame)]
+                    - [  0, \(time),   0,   0,       0]
+
+                """
+        }
+        return """
+            - node: /dev/input/event20
+              evdev:
+                name: "flickd virtual touchpad"
+                id: [6, 0, 0, 1]
+                codes:
+                  1: [325, 330, 333] # EV_KEY
+                  3: [0, 1, 47, 53, 54, 57] # EV_ABS
+                absinfo:
+                  0: [0, 2000, 0, 0, 20]
+                  1: [0, 1400, 0, 0, 20]
+                  47: [0, 1, 0, 0, 0]
+                  53: [0, 2000, 0, 0, 20]
+                  54: [0, 1400, 0, 0, 20]
+                  57: [0, 65535, 0, 0, 0]
+                properties: [0]
+              udev:
+                properties:
+                - ID_INPUT=1
+                - ID_INPUT_TOUCHPAD=1
+              events:
+
+            """ + frames
+    }()
+
+    /// A recording taken while flickd runs lists its virtual touchpad, whose fingers land just
+    /// after each release the daemon glides: the daemon never reads its own devices, so the
+    /// replay neither chooses it (though it is the busier) nor warns that its landing would
+    /// have stopped the coast, nor names it among the touch devices left out.
+    @Test func flickdsOwnVirtualTouchpadIsNeitherReplayedNorWarnedOf() throws {
+        let path = try Self.temporaryFile("virtual.yml", LibinputRecordSamples.withDevices(after: [Self.virtualTouchpad], count: 2))
+        let alone = try Self.temporaryFile("virtual-alone.yml", LibinputRecordSamples.twoFingerScroll)
+        defer { Self.remove(path, alone) }
+        let result = try Self.run(["replay", path])
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
+        let padOnly = try Self.run(["replay", alone])
+        #expect(result.stdout == padOnly.stdout, "with the virtual touchpad:\n\(result.stdout)\npad alone:\n\(padOnly.stdout)")
+        #expect(result.stdout.contains("\n# 0.095 s: coast, "), "\(result.stdout)")
+        let json = try Self.summary(try Self.run(["replay", path, "--json"]).stdout)
+        #expect((json["unreplayed_stops"] as? [Any])?.isEmpty == true && (json["also_in_recording"] as? [Any])?.isEmpty == true, "\(json)")
+    }
+
+    /// A touchpad-like device (a finger tool, not direct) that udev tagged a touchscreen where
+    /// it was recorded (ID_INPUT_TOUCHSCREEN=1 in the recording's udev properties): the daemon
+    /// reads it as one, and so does the replay.
+    @Test func aDeviceUdevTaggedATouchscreenIsReplayedAsOne() throws {
+        let retagged = LibinputRecordSamples.twoFingerScroll.replacingOccurrences(of: "- ID_INPUT_TOUCHPAD=1", with: "- ID_INPUT_TOUCHSCREEN=1")
+        try #require(retagged != LibinputRecordSamples.twoFingerScroll)
+        let path = try Self.temporaryFile("retagged.yml", retagged)
+        defer { Self.remove(path) }
+        let text = try Self.run(["replay", path])
+        #expect(text.status == 0, "\(text)")
+        #expect(text.stdout.hasPrefix("# SynPS/2 Synaptics TouchPad: touchscreen, "), "\(text.stdout)")
+        let admission = try #require(try Self.summary(try Self.run(["replay", path, "--json"]).stdout)["admission"] as? [String: Any])
+        #expect(admission["kind"] as? String == "touchscreen", "\(admission)")
+    }
+
+    /// The touchscreen beside the pad, touched at 0.2 s in the pad's coast: the warning follows
+    /// the daemon's reading of it. Turned off by a [[device]] section, the daemon ignores it:
+    /// no warning. Read for flicks (touchscreen.enabled) with stop.touch = false, its touch still stops the coast,
+    /// and the warning names no setting that is not what decides.
+    @Test func theOtherTouchDevicesStopFollowsHowTheDaemonReadsIt() throws {
+        let path = try Self.temporaryFile("screen-touch.yml", Self.padAndScreen())
+        let off = try Self.temporaryFile("screen-off.toml", "[[device]]\nname = \"ELAN Touchscreen\"\nenabled = false\n")
+        let noTouch = try Self.temporaryFile("no-touch.toml", "[touchscreen]\nenabled = true\n[stop]\ntouch = false\n")
+        let stopOnly = try Self.temporaryFile("stop-only.toml", "[stop]\ntouch = true\n")
+        defer { Self.remove(path, off, noTouch, stopOnly) }
+
+        let ignored = try Self.run(["replay", path, "--config", off])
+        #expect(ignored.status == 0 && ignored.stderr.isEmpty, "\(ignored)")
+
+        let read = try Self.run(["replay", path, "--config", noTouch])
+        #expect(read.stderr == "flickd: warning: a touch on ELAN Touchscreen (/dev/input/event9), which is not replayed, at 0.200 s would have stopped the coast of 0.095 s there (its flicks are read: any touch on it stops a coast)\n", "\(read.stderr)")
+        let stops = try #require(try Self.summary(try Self.run(["replay", path, "--config", noTouch, "--json"]).stdout)["unreplayed_stops"] as? [[String: Any]])
+        #expect(stops.count == 1 && stops.first?["setting"] is NSNull, "\(stops)")
+
+        let watched = try Self.run(["replay", path, "--config", stopOnly])
+        #expect(watched.stderr.hasSuffix("would have stopped the coast of 0.095 s there (stop.touch)\n"), "\(watched.stderr)")
     }
 }

@@ -65,7 +65,15 @@ public enum LibinputRecordParser {
     /// `--all` a keyboard's key press may start the recording seconds before the touchpad's
     /// first frame; an event before the start is negative (see above). Another device's
     /// malformed events are not read (as before) and give no time.
-    public static func read(text: String, device node: String? = nil) throws(RecordingError) -> (recording: Recording, start: Instant?) {
+    ///
+    /// `isOwnDevice` tells flickd's own virtual devices by name (`Daemon.isVirtualDeviceName`,
+    /// which this module cannot see): `libinput record --all` taken while flickd runs lists
+    /// them, and the daemon never reads them. They are never chosen to replay (the virtual
+    /// touchpad's glides, frame after frame, often outnumber the real pad's), nor listed among
+    /// the other devices, whose touches would seem to stop each coast they themselves write;
+    /// `--device` naming one still replays it.
+    public static func read(text: String, device node: String? = nil,
+                            isOwnDevice: (String) -> Bool = { _ in false }) throws(RecordingError) -> (recording: Recording, start: Instant?) {
         guard let root = try YAMLDocument.parse(TextLines.withoutByteOrderMark(text)) else {
             throw RecordingError(line: 1, message: "empty libinput record file")
         }
@@ -93,7 +101,7 @@ public enum LibinputRecordParser {
                 throw RecordingError(line: count.line, message: "ndevices: \(number), but the \"devices:\" list (from line \(devices.line)) holds \(list.count): the file is cut short or was edited; make ndevices the number of devices listed")
             }
         }
-        var described: [(node: YAMLNode, description: DeviceDescription)] = []
+        var described: [(node: YAMLNode, description: DeviceDescription, udevKind: DeviceKind?)] = []
         for device in list {
             guard case .mapping = device.value else {
                 throw RecordingError(line: device.line, message: "a device must be a mapping (node, evdev, events), found \(device.kindName)")
@@ -108,7 +116,7 @@ public enum LibinputRecordParser {
                 let node = nodeName(device) ?? "listed here"
                 throw RecordingError(line: device.line, message: "the device \(node) has no \"events:\" list, which libinput record always writes: the recording was cut short?")
             }
-            described.append((device, description))
+            described.append((device, description, udevKind(device["udev"])))
         }
         // A keyboard or mouse recorded alongside (`--all`) carries no gesture: the touch device
         // is the one the report is about, the one with the most event frames, the first listed
@@ -116,7 +124,12 @@ public enum LibinputRecordParser {
         // first in node order. With none that has events, a device libinput rejects for an axis
         // of no width (the pad the user recorded, most likely), else the first device is replayed
         // and reported as not read, which says more than an error would.
-        let touch = described.indices.filter { described[$0].description.kind != nil }
+        // The kind the daemon reads each as (udev's tag where it reports positions); flickd's
+        // own devices are none the daemon reads.
+        let touch = described.indices.filter {
+            Recording.kind(of: described[$0].description, udevKind: described[$0].udevKind) != nil
+                && !isOwnDevice(described[$0].description.name)
+        }
         let chosen: Int
         if let node {
             guard let index = described.firstIndex(where: { nodeName($0.node) == node }) else {
@@ -145,12 +158,15 @@ public enum LibinputRecordParser {
             events = try readEvents(eventList)
         }
         var recording = Recording(description: description, events: events, resolutionQuirk: quirk)
+        recording.udevKind = described[chosen].udevKind
         recording.otherTouchDevices = others
         // Another device's malformed events were never an error: it is not the one replayed.
-        recording.otherDevices = described.indices.filter { $0 != chosen }.map { index in
-            let (node, description) = described[index]
+        recording.otherDevices = described.indices.filter { $0 != chosen && !isOwnDevice(described[$0].description.name) }.map { index in
+            let (node, description, udevKind) = described[index]
             let events = node["events"].flatMap { try? readEvents($0) } ?? []
-            return RecordedInput(device: RecordedDevice(name: description.name, node: nodeName(node)), description: description, events: events)
+            var input = RecordedInput(device: RecordedDevice(name: description.name, node: nodeName(node)), description: description, events: events)
+            input.udevKind = udevKind
+            return input
         }
         recording.node = nodeName(device)
         let starts = described.compactMap { earliestTime($0.node["events"]) }
@@ -171,6 +187,22 @@ public enum LibinputRecordParser {
             }
         }
         return earliest
+    }
+
+    /// The touch kind udev tagged a device with when it was recorded, from its `udev:
+    /// properties:` list (`- ID_INPUT_TOUCHPAD=1`), as the daemon reads the tag: a touchpad
+    /// before a touchscreen, a value other than "1" unset. nil without either tag or without
+    /// the list (a file of another tool, an edited one).
+    private static func udevKind(_ udev: YAMLNode?) -> DeviceKind? {
+        guard case .sequence(let entries)? = udev?["properties"]?.value else { return nil }
+        var set: Set<String> = []
+        for entry in entries {
+            guard case .scalar(let text) = entry.value else { continue }
+            if text == "ID_INPUT_TOUCHPAD=1" || text == "ID_INPUT_TOUCHSCREEN=1" { set.insert(text) }
+        }
+        if set.contains("ID_INPUT_TOUCHPAD=1") { return .touchpad }
+        if set.contains("ID_INPUT_TOUCHSCREEN=1") { return .touchscreen }
+        return nil
     }
 
     /// A device entry's `node:` (`/dev/input/event5`), when it has one.

@@ -24,6 +24,11 @@ public struct Recording: Hashable, Sendable {
     public var description: DeviceDescription
     /// The events, in file order (not sorted: a recording whose clock jumped stays as it was).
     public var events: [TimedEvent]
+    /// The touch kind udev tagged the device with where it was recorded (ID_INPUT_TOUCHPAD or
+    /// ID_INPUT_TOUCHSCREEN, from a `libinput record` file's `udev:` properties), which the
+    /// daemon reads it as when it reports positions (`Engine.addDevice`'s `kind`); nil when
+    /// the recording lists neither tag (evemu lists none): its capabilities decide.
+    public var udevKind: DeviceKind?
     /// The libinput quirk that gave `description` its resolution where the device reports none
     /// (`AttrResolutionHint=31x31`): `libinput record` lists the quirks of the machine it ran
     /// on, and the recording is read as libinput read it there. nil when none applied.
@@ -60,6 +65,13 @@ public struct Recording: Hashable, Sendable {
         case evemu
         /// `libinput record` YAML (`version: 1`, `ndevices:`, `devices:`).
         case libinputRecord
+    }
+
+    /// The kind the daemon reads a device described by `description` as, which udev tagged
+    /// `udevKind`: the tag where the device reports positions, else its capabilities' kind, as
+    /// `Engine.addDevice` decides.
+    public static func kind(of description: DeviceDescription, udevKind: DeviceKind?) -> DeviceKind? {
+        description.hasPosition ? udevKind ?? description.kind : description.kind
     }
 
     /// Which format `text` is in, judged by its first line that is neither blank nor a comment
@@ -192,6 +204,8 @@ public struct RecordedInput: Hashable, Sendable {
     public var description: DeviceDescription
     /// Its evdev events, in file order, on the recording's clock.
     public var events: [TimedEvent]
+    /// The touch kind udev tagged it with (`Recording.udevKind`), nil when none.
+    public var udevKind: DeviceKind?
 
     /// `device`, described by `description`, with `events`.
     public init(device: RecordedDevice, description: DeviceDescription, events: [TimedEvent]) {
