@@ -61,8 +61,8 @@ struct GestureRecognizer {
     /// Whether a pause restarted the history since the fingers landed.
     private var restarted = false
     /// After the first lift: the fingers still down's travel (mm since the first lift) when they
-    /// last moved beyond `VelocityEstimator.restRadius`, and when that was (the history's newest
-    /// sample until they do).
+    /// last moved beyond `VelocityEstimator.restRadius`, and when that was (the first lift's
+    /// frame until they do).
     private var liftRest = Vector.zero
     private var liftMotion = Instant.zero
     /// How far a gesture must have gone, when it ends near where it landed, for its travel to
@@ -178,7 +178,10 @@ struct GestureRecognizer {
                 return .released(velocity: velocity, newestMotion: newest, travel: releaseTravel)
             }
             liftRest = .zero
-            liftMotion = newest
+            // The fingers left behind are judged from this lift on: the rest before it was
+            // judged here already (a release still moving by the stop rule), and counting it
+            // again would stop a flick whose pad sent a few still frames as the fingers left.
+            liftMotion = frame.time
             state = .lifting(since: frame.time, velocity: velocity, newestMotion: newest, travel: .zero)
             return .none
 

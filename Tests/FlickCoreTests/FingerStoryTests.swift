@@ -572,6 +572,23 @@ import FlickTestSupport
         #expect(pad.noCoastReasons == [.fingersStopped], "\(pad.noCoastReasons)")
     }
 
+    /// The rest before the first lift is judged there (24 ms: still moving); the finger left
+    /// behind lifts 20 ms later without moving, a stagger within a flick's: it coasts. Counting
+    /// the two rests together (44 ms, over the stop window) stopped it.
+    @Test func stillFramesAsTheFingersLeaveThenAStaggeredLiftCoasts() throws {
+        let pad = try FingerScript(device: "synaptics-t440")
+        Self.twoFingers(pad)
+        pad.move(by: Vector(x: 0, y: 20), over: .milliseconds(100))
+        for _ in 0..<2 { pad.stationaryFrame() }
+        pad.wait(pad.frameInterval)
+        pad.lift(0)
+        pad.stationaryFrame()
+        pad.wait(.milliseconds(12))
+        pad.lift(1)
+        pad.wait(.seconds(1))
+        #expect(pad.coasts.count == 1, "\(pad.transcript)")
+    }
+
     @Test func lookbackEstimatorCoastsToo() throws {
         var config = Configuration()
         config.velocity.estimator = .lookback
