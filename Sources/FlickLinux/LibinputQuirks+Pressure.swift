@@ -1,3 +1,4 @@
+import CEvdev
 import FlickCore
 import Glibc
 
@@ -31,11 +32,27 @@ extension LibinputQuirks {
         public var palmPressureThreshold: Int32?
         /// `AttrTouchSizeRange`.
         public var touchSizeRange: QuirkRange?
+        /// The EV_ABS codes the last `AttrEventCodeDisable` (1.22) or `AttrEventCode` (`-ABS_…`,
+        /// 1.23 on) that applies takes away: libinput disables them in libevdev before it reads
+        /// the pad (`evdev_pre_configure_model_quirks`), so it reads no pressure from them
+        /// (`ABS_MT_PRESSURE;ABS_PRESSURE;` on pressure pads such as Dell's Precision 5680).
+        /// Enabling an EV_ABS code needs its range, which a quirk cannot give: a `+` adds none.
+        public var disabledAxes: Set<UInt16>
+        /// `ModelPressurePad` (1.23 to 1.30): libinput disables ABS_MT_PRESSURE and ABS_PRESSURE
+        /// (`tp_init_pressurepad`).
+        public var pressurePadModel: Bool?
+        /// INPUT_PROP_PRESSUREPAD as the last `AttrInputProp` that names it sets it (`+`: true,
+        /// `-`: false); from 1.31, where libinput reads a pad with it as a pressure pad.
+        public var pressurePadProperty: Bool?
 
-        public init(pressureRange: QuirkRange? = nil, palmPressureThreshold: Int32? = nil, touchSizeRange: QuirkRange? = nil) {
+        public init(pressureRange: QuirkRange? = nil, palmPressureThreshold: Int32? = nil, touchSizeRange: QuirkRange? = nil,
+                    disabledAxes: Set<UInt16> = [], pressurePadModel: Bool? = nil, pressurePadProperty: Bool? = nil) {
             self.pressureRange = pressureRange
             self.palmPressureThreshold = palmPressureThreshold
             self.touchSizeRange = touchSizeRange
+            self.disabledAxes = disabledAxes
+            self.pressurePadModel = pressurePadModel
+            self.pressurePadProperty = pressurePadProperty
         }
     }
 
@@ -96,6 +113,15 @@ extension LibinputQuirks {
                 case "AttrTouchSizeRange": result.touchSizeRange = Self.range(value) ?? result.touchSizeRange
                 case "AttrPalmPressureThreshold":
                     if let threshold = UInt32(value), let fits = Int32(exactly: threshold) { result.palmPressureThreshold = fits }
+                // libinput reads the last value of a key that applies (`quirk_find_prop` runs
+                // backwards), not a union of them.
+                case "AttrEventCodeDisable" where !grammar.signedCodes:
+                    result.disabledAxes = Self.disabledAxes(value, signed: false)
+                case "AttrEventCode" where grammar.signedCodes:
+                    result.disabledAxes = Self.disabledAxes(value, signed: true)
+                case "ModelPressurePad": result.pressurePadModel = value == "1"
+                case "AttrInputProp" where grammar.namesPressurePadProperty:
+                    if let set = Self.pressurePadProperty(value) { result.pressurePadProperty = set }
                 default: break
                 }
             }
@@ -115,6 +141,21 @@ extension LibinputQuirks {
                               in files: [(path: String, text: String)]) -> TouchPressure? {
         guard kind == .touchpad else { return nil }
         let quirks = pressureQuirks(for: Device(description, kind: kind), in: files)
+        // The pad as libinput sees it once its quirks have taken axes and set properties away:
+        // without ABS_MT_PRESSURE (on a pad with slots; ABS_PRESSURE on others) it reads no
+        // touch by pressure, without ABS_MT_PRESSURE no palm (`tp_init_pressure`,
+        // `tp_init_palmdetect_pressure`), and a pressure pad neither (`tp_init_pressurepad`).
+        var description = description
+        for code in quirks.disabledAxes { description.absoluteAxes[code] = nil }
+        if quirks.pressurePadModel == true {
+            description.absoluteAxes[Self.absMTPressure] = nil
+            description.absoluteAxes[Self.absPressure] = nil
+        }
+        switch quirks.pressurePadProperty {
+        case true?: description.properties.insert(Self.propPressurePad)
+        case false?: description.properties.remove(Self.propPressurePad)
+        case nil: break
+        }
         let touchSize = quirks.touchSizeRange.map { range in
             !(range.high == 0 && range.low == 0) && description.absoluteAxes[Self.absMTTouchMajor] != nil
                 && description.slotCount >= 5
@@ -127,6 +168,51 @@ extension LibinputQuirks {
     }
 
     static let absMTTouchMajor: UInt16 = 0x30
+    static let absPressure: UInt16 = 0x18
+    static let absMTPressure: UInt16 = 0x3a
+    static let propPressurePad: UInt16 = 0x07
+    static let evABS: Int32 = 3
+
+    /// The EV_ABS codes an event code list (as `QuirksParser.eventCodes` accepts it) disables:
+    /// each `-` item (every item before 1.23, `signed` false) that names an ABS code, `EV_ABS`
+    /// (the whole type) or `EV_ABS:0x3a`.
+    static func disabledAxes(_ value: String, signed: Bool) -> Set<UInt16> {
+        var codes: Set<UInt16> = []
+        for var item in value.split(separator: ";") {
+            if signed {
+                guard let sign = item.first else { continue }
+                item = item.dropFirst()
+                guard sign == "-" else { continue }
+            }
+            if let colon = item.firstIndex(of: ":") {
+                guard libevdev_event_type_from_name(String(item[..<colon])) == evABS else { continue }
+                var digits = item[item.index(after: colon)...]
+                if digits.lowercased().hasPrefix("0x") { digits = digits.dropFirst(2) }
+                if let code = UInt16(digits, radix: 16) { codes.insert(code) }
+            } else if item == "EV_ABS" {
+                // The whole type: every axis, so both pressures.
+                codes.formUnion(0...UInt16(libevdev_event_type_get_max(UInt32(evABS))))
+            } else if item.hasPrefix("ABS_") {
+                let code = libevdev_event_code_from_name(UInt32(evABS), String(item))
+                if code >= 0 { codes.insert(UInt16(code)) }
+            }
+        }
+        return codes
+    }
+
+    /// What an `AttrInputProp` value (signed, 1.23 on) does to INPUT_PROP_PRESSUREPAD: the last
+    /// item naming it (by name or 0x07) decides; nil when none does.
+    static func pressurePadProperty(_ value: String) -> Bool? {
+        var result: Bool?
+        for item in value.split(separator: ";") {
+            guard let sign = item.first else { continue }
+            let name = item.dropFirst()
+            let number = name.lowercased().hasPrefix("0x") ? UInt16(name.dropFirst(2), radix: 16) : UInt16(name, radix: 16)
+            guard name == "INPUT_PROP_PRESSUREPAD" || number == propPressurePad else { continue }
+            result = sign == "+"
+        }
+        return result
+    }
     static let busBluetooth: UInt16 = 0x05
     static let vendorLogitech: UInt16 = 0x046d
 

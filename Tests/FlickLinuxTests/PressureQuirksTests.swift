@@ -89,4 +89,89 @@ import FlickCore
         #expect(quirks.touchPressure(for: fewSlots, kind: .touchpad, in: files)
                 == TouchPressure(touch: .init(axis: EventCode.absMTPressure, high: 30, low: 25), palmThreshold: nil))
     }
+
+    /// Dell's Precision 5680 pad (i2c 27C6:0F60), a pressure pad whose ABS_MT_PRESSURE has no
+    /// resolution: only the quirk tells libinput that its pressure is a force.
+    static let dell5680 = pad("DELL0C6C:00 27C6:0F60 Touchpad", bus: 0x18, vendor: 0x27c6, product: 0x0f60)
+
+    @Test("1.22: AttrEventCodeDisable=ABS_MT_PRESSURE;ABS_PRESSURE; on Dell's Precision 5680: every contact counts, no palm by pressure")
+    func eventCodeDisable122() {
+        let files = [("/usr/share/libinput/50-system-dell.quirks", """
+            [Dell Precision5680 Touchpad]
+            MatchBus=i2c
+            MatchVendor=0x27C6
+            MatchProduct=0x0F60
+            AttrEventCodeDisable=ABS_MT_PRESSURE;ABS_PRESSURE;
+            """)]
+        let quirks = LibinputQuirks(files: files)
+        #expect(quirks.problems.isEmpty)
+        #expect(quirks.grammarRelease == "1.22")
+        // Before: touches from 30 of 0...255, a palm over 130, on a force reading.
+        #expect(quirks.touchPressure(for: Self.dell5680, kind: .touchpad, in: files) == nil)
+        // Another pad in the same files keeps the defaults.
+        #expect(quirks.touchPressure(for: Self.pad("SynPS/2 Synaptics TouchPad"), kind: .touchpad, in: files)
+                == TouchPressure(touch: .init(axis: EventCode.absMTPressure, high: 30, low: 25), palmThreshold: 130))
+    }
+
+    @Test("1.30: ModelPressurePad=1 and AttrEventCode=-ABS_MT_PRESSURE disable pressure; ModelPressurePad=0 later does not")
+    func pressurePadModel130() {
+        let shipped = ("/usr/share/libinput/50-system-dell.quirks", """
+            [Dell Precision5680 Touchpad]
+            MatchBus=i2c
+            MatchVendor=0x27C6
+            MatchProduct=0x0F60
+            ModelPressurePad=1
+            """)
+        let quirks = LibinputQuirks(files: [shipped])
+        #expect(quirks.problems.isEmpty)
+        #expect(quirks.grammarRelease == "1.23")
+        #expect(quirks.touchPressure(for: Self.dell5680, kind: .touchpad, in: [shipped]) == nil)
+        // A later section that turns the model off wins (libinput reads the last value).
+        let off = [shipped, (LibinputQuirks.overridesFile, "[Mine]\nMatchBus=i2c\nModelPressurePad=0\n")]
+        let offQuirks = LibinputQuirks(files: off)
+        #expect(offQuirks.touchPressure(for: Self.dell5680, kind: .touchpad, in: off)?.touch
+                == .init(axis: EventCode.absMTPressure, high: 30, low: 25))
+        // AttrEventCode: ABS_MT_PRESSURE alone ends touches and palms by pressure on a pad with slots.
+        let codes = [("/usr/share/libinput/50-system-dell.quirks", """
+            [Dell Precision5680 Touchpad]
+            MatchBus=i2c
+            MatchVendor=0x27C6
+            MatchProduct=0x0F60
+            AttrEventCode=-ABS_MT_PRESSURE;
+            ModelPressurePad=0
+            """)]
+        #expect(LibinputQuirks(files: codes).touchPressure(for: Self.dell5680, kind: .touchpad, in: codes) == nil)
+    }
+
+    @Test("AttrEventCode=-ABS_PRESSURE alone on a pad with slots: libinput still reads ABS_MT_PRESSURE")
+    func singlePressureDisabledOnMultitouch() {
+        let files = [("/usr/share/libinput/50-system-dell.quirks", """
+            [Dell Precision5680 Touchpad]
+            MatchBus=i2c
+            MatchVendor=0x27C6
+            AttrEventCode=-ABS_PRESSURE;+BTN_RIGHT
+            ModelPressurePad=0
+            """)]
+        let quirks = LibinputQuirks(files: files)
+        #expect(quirks.problems.isEmpty)
+        var pad = Self.dell5680
+        pad.absoluteAxes[0x18] = AxisInfo(minimum: 0, maximum: 255)
+        #expect(quirks.touchPressure(for: pad, kind: .touchpad, in: files)
+                == TouchPressure(touch: .init(axis: EventCode.absMTPressure, high: 30, low: 25), palmThreshold: 130))
+    }
+
+    @Test("1.31: AttrInputProp=+INPUT_PROP_PRESSUREPAD makes the pad a pressure pad")
+    func pressurePadProperty131() {
+        let files = [("/usr/share/libinput/50-system-dell.quirks", """
+            [Dell Precision5680 Touchpad]
+            MatchBus=i2c
+            MatchVendor=0x27C6
+            MatchProduct=0x0F60
+            AttrInputProp=+INPUT_PROP_PRESSUREPAD
+            """)]
+        let quirks = LibinputQuirks(files: files)
+        #expect(quirks.problems.isEmpty)
+        #expect(quirks.grammarRelease == "1.31")
+        #expect(quirks.touchPressure(for: Self.dell5680, kind: .touchpad, in: files) == nil)
+    }
 }
