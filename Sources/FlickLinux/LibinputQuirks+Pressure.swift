@@ -100,7 +100,7 @@ extension LibinputQuirks {
                 if key.hasPrefix("Match") {
                     // Every Match line comes before the section's properties.
                     if let match = QuirksParser.parseMatch(pieces[0], pieces[1], grammar) {
-                        applies = applies && matchesForPressure(match, device)
+                        applies = applies && matches(match, device)
                     } else {
                         applies = false
                     }
@@ -222,20 +222,5 @@ extension LibinputQuirks {
         let parts = value.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, let high = Int32(parts[0]), let low = Int32(parts[1]), low < high else { return nil }
         return QuirkRange(high: high, low: low)
-    }
-
-    /// Whether `match` holds for `device` (as `LibinputQuirks` matches its own sections).
-    private func matchesForPressure(_ match: Match, _ device: Device) -> Bool {
-        switch match {
-        case .name(let glob): fnmatch(glob, device.name, 0) == 0
-        case .dmiModalias(let glob): !dmiModalias.isEmpty && fnmatch(glob, dmiModalias, 0) == 0
-        case .deviceTree(let glob): !deviceTree.isEmpty && fnmatch(glob, deviceTree, 0) == 0
-        case .bus(let bus): bus == device.bustype
-        case .vendor(let id): id == device.vendor
-        case .products(let ids): ids.contains(device.product)
-        case .version(let id): id == device.version
-        case .udevType(let type): type == device.udevType
-        case .uniq: false
-        }
     }
 }

@@ -322,7 +322,9 @@ public struct LibinputQuirks: Sendable {
     /// Bus names of `MatchBus`, as the kernel numbers them (linux/input.h).
     static let buses: [String: UInt16] = ["usb": 0x03, "bluetooth": 0x05, "ps2": 0x11, "i2c": 0x18, "spi": 0x1C, "rmi": 0x1D]
 
-    private func matches(_ match: Match, _ device: Device) -> Bool {
+    /// Whether `match` holds for `device`, by libinput's rules (the size hints' and the
+    /// pressure quirks' sections alike).
+    func matches(_ match: Match, _ device: Device) -> Bool {
         switch match {
         case .name(let glob): fnmatch(glob, device.name, 0) == 0
         case .dmiModalias(let glob): !dmiModalias.isEmpty && fnmatch(glob, dmiModalias, 0) == 0
