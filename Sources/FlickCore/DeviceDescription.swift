@@ -170,7 +170,13 @@ public struct DeviceDescription: Hashable, Sendable {
     /// nowhere. libinput's touchscreen path (the fallback dispatch) has no such check.
     public var touchpadSanityProblem: String? {
         var missing: [String] = []
-        if absoluteAxes[EventCode.absX] == nil { missing.append("ABS_X") }
+        // libinput gives a device with MT positions but neither ABS_X nor ABS_Y (an Android-style
+        // driver's) ABS_X and ABS_Y copied from them before this check (`evdev_fix_android_mt`),
+        // unless it is fake MT (ABS_MT_SLOT - 1 beside ABS_MT_SLOT: libevdev gives it no slots).
+        let fakeMultitouch = absoluteAxes[EventCode.absMTSlot] != nil && absoluteAxes[EventCode.absMTSlot - 1] != nil
+        let androidMultitouch = absoluteAxes[EventCode.absY] == nil && !fakeMultitouch
+            && absoluteAxes[EventCode.absMTPositionX] != nil && absoluteAxes[EventCode.absMTPositionY] != nil
+        if absoluteAxes[EventCode.absX] == nil && !androidMultitouch { missing.append("ABS_X") }
         if !keys.contains(EventCode.touch) { missing.append("BTN_TOUCH") }
         if !keys.contains(EventCode.toolFinger) { missing.append("BTN_TOOL_FINGER") }
         guard let last = missing.popLast() else { return nil }

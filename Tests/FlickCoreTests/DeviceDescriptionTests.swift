@@ -58,15 +58,31 @@ import FlickTestSupport
     /// libinput's touchpad code needs ABS_X, BTN_TOUCH and BTN_TOOL_FINGER
     /// (`tp_pass_sanity_check`); a touchpad without one is refused, by the engine too, and by a
     /// replay, whichever decided it is a touchpad (here its capabilities: a finger tool, indirect).
+    /// A pad with MT positions but neither ABS_X nor ABS_Y (an Android-style or uinput driver's)
+    /// passes: libinput copies ABS_X and ABS_Y from the MT axes before its sanity check
+    /// (`evdev_fix_android_mt`). Without MT positions, or fake MT, it has no ABS_X to copy.
+    @Test func aTouchpadWithOnlyMultitouchPositionsIsUsed() throws {
+        var device = try Fixtures.device("synaptics-t440")
+        device.absoluteAxes[EventCode.absX] = nil
+        device.absoluteAxes[EventCode.absY] = nil
+        #expect(device.touchpadSanityProblem == nil)
+        guard case .used(.touchpad, _) = Engine().addDevice(1, description: device, kind: .touchpad) else {
+            Issue.record("an MT-only touchpad is read"); return
+        }
+        var fake = device
+        fake.absoluteAxes[EventCode.absMTSlot - 1] = AxisInfo(minimum: 0, maximum: 1)
+        #expect(fake.touchpadSanityProblem?.hasPrefix("a touchpad without ABS_X:") == true, "\(fake.touchpadSanityProblem ?? "nil")")
+    }
+
     @Test func aTouchpadFailingLibinputsSanityCheckIsIgnored() throws {
         let good = try Fixtures.device("synaptics-t440")
         #expect(good.touchpadSanityProblem == nil)
         var device = good
         device.keys.remove(EventCode.touch)
-        device.absoluteAxes[EventCode.absX] = nil
-        device.absoluteAxes[EventCode.absY] = nil
+        device.keys.remove(EventCode.toolFinger)
         #expect(device.touchpadSanityProblem
-                == "a touchpad without ABS_X and BTN_TOUCH: it fails libinput's touchpad sanity checks, so no desktop scrolls with it")
+                == "a touchpad without BTN_TOUCH and BTN_TOOL_FINGER: it fails libinput's touchpad sanity checks, so no desktop scrolls with it")
+        device.keys.insert(EventCode.toolFinger)
         #expect(device.kind == .touchpad, "udev tags it a touchpad")
         #expect(Engine().addDevice(1, description: device) == .ignored(why: device.touchpadSanityProblem!))
         #expect(Engine().addDevice(1, description: device, kind: .touchpad) == .ignored(why: device.touchpadSanityProblem!))
