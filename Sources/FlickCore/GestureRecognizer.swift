@@ -61,10 +61,15 @@ struct GestureRecognizer {
     /// Whether a pause restarted the history since the fingers landed.
     private var restarted = false
     /// After the first lift: the fingers still down's travel (mm since the first lift) when they
-    /// last moved beyond `VelocityEstimator.restRadius`, and when that was (the first lift's
-    /// frame until they do).
+    /// last moved beyond `VelocityEstimator.restRadius`, and when that was (the history's newest
+    /// motion until they do).
     private var liftRest = Vector.zero
     private var liftMotion = Instant.zero
+    /// How much longer than the stop window the hand may be still at the last lift of a
+    /// staggered lift and still coast: pads send still frames as the fingers leave (two or three
+    /// at 125 Hz), and the first lift's rule already let up to 40 ms of them pass. A hand still
+    /// for longer than the stop window and this together, counted from its newest motion, stopped.
+    static let leavingAllowance = Duration.milliseconds(20)
     /// How far a gesture must have gone, when it ends near where it landed, for its travel to
     /// count as the farthest point's: a scroll that flicks back to where it began travels far,
     /// while two fingers tapping may drift a millimetre or two as they settle and lift.
@@ -178,10 +183,7 @@ struct GestureRecognizer {
                 return .released(velocity: velocity, newestMotion: newest, travel: releaseTravel)
             }
             liftRest = .zero
-            // The fingers left behind are judged from this lift on: the rest before it was
-            // judged here already (a release still moving by the stop rule), and counting it
-            // again would stop a flick whose pad sent a few still frames as the fingers left.
-            liftMotion = frame.time
+            liftMotion = newest
             state = .lifting(since: frame.time, velocity: velocity, newestMotion: newest, travel: .zero)
             return .none
 
@@ -197,12 +199,13 @@ struct GestureRecognizer {
                 if frame.time - since > liftWindow || strayed {
                     return .ended(reason: .fingerStayed, velocity: velocity)
                 }
-                if velocity != nil && frame.time - liftMotion > VelocityEstimator.stopWindow {
-                    // The stop rule, at the last lift: the fingers left behind had not moved
-                    // (beyond jitter) for longer than the stop window, so the hand had stopped,
-                    // whatever the velocity frozen at the first lift says. Judged only at the
-                    // first lift, a hand that stopped and lifted one finger, then the other 40 ms
-                    // later, coasted at the speed it had before it stopped.
+                if velocity != nil && frame.time - liftMotion > VelocityEstimator.stopWindow + Self.leavingAllowance {
+                    // The stop rule, at the last lift: the hand (the fingers left behind, beyond
+                    // jitter) had been still since its newest motion for longer than the stop
+                    // window and the leaving allowance, so it had stopped, whatever the velocity
+                    // frozen at the first lift says. Judged only at the first lift, a hand that
+                    // stopped, lifted one finger 32 ms later and the other 32 ms after that
+                    // coasted at the speed it had before it stopped.
                     return .released(velocity: .zero, newestMotion: newest, travel: releaseTravel)
                 }
                 return .released(velocity: velocity, newestMotion: newest, travel: releaseTravel)

@@ -573,8 +573,8 @@ import FlickTestSupport
     }
 
     /// The rest before the first lift is judged there (24 ms: still moving); the finger left
-    /// behind lifts 20 ms later without moving, a stagger within a flick's: it coasts. Counting
-    /// the two rests together (44 ms, over the stop window) stopped it.
+    /// behind lifts 20 ms later without moving, a stagger within a flick's: 44 ms still in all,
+    /// within the stop window and the allowance for still frames as the fingers leave: it coasts.
     @Test func stillFramesAsTheFingersLeaveThenAStaggeredLiftCoasts() throws {
         let pad = try FingerScript(device: "synaptics-t440")
         Self.twoFingers(pad)
@@ -587,6 +587,23 @@ import FlickTestSupport
         pad.lift(1)
         pad.wait(.seconds(1))
         #expect(pad.coasts.count == 1, "\(pad.transcript)")
+    }
+
+    /// A hand still 32 ms before the first lift (judged moving there) and 32 ms more before the
+    /// second: 64 ms still, over the stop window and the leaving allowance: it had stopped.
+    @Test func aShorterStaggerAfterTheHandStoppedDoesNotCoastEither() throws {
+        let pad = try FingerScript(device: "synaptics-t440")
+        Self.twoFingers(pad)
+        pad.move(by: Vector(x: 0, y: 20), over: .milliseconds(100))
+        for _ in 0..<3 { pad.stationaryFrame() }
+        pad.wait(pad.frameInterval)
+        pad.lift(0)
+        for _ in 0..<3 { pad.stationaryFrame() }
+        pad.wait(pad.frameInterval)
+        pad.lift(1)
+        pad.wait(.seconds(1))
+        #expect(pad.coasts.isEmpty, "\(pad.transcript)")
+        #expect(pad.noCoastReasons == [.fingersStopped], "\(pad.noCoastReasons)")
     }
 
     @Test func lookbackEstimatorCoastsToo() throws {
