@@ -608,6 +608,25 @@ import FlickTestSupport
     /// The recording's udev tag is the kind the daemon read the device as: the pad tagged
     /// ID_INPUT_TOUCHSCREEN=1 is read as a touchscreen, by the parser and by the replay's
     /// engine; untagged (no `udev:` list), its capabilities decide.
+    /// A device udev marks LIBINPUT_IGNORE_DEVICE (a touchscreen silenced for phantom touches)
+    /// is one neither libinput nor the daemon opens: not the device replayed, even listed first
+    /// with as many frames, nor one whose input would have stopped a coast.
+    @Test func aDeviceLibinputIgnoresIsNotReplayed() throws {
+        let text = LibinputRecordSamples.twoFingerScroll
+        let start = text.range(of: "- node: /dev/input/event5\n")!.lowerBound
+        let ignoredCopy = String(text[start...])
+            .replacingOccurrences(of: "- node: /dev/input/event5\n", with: "- node: /dev/input/event9\n")
+            .replacingOccurrences(of: "- ID_INPUT=1\n", with: "- LIBINPUT_IGNORE_DEVICE=1\n")
+        #expect(ignoredCopy.contains("LIBINPUT_IGNORE_DEVICE=1"))
+        let recording = try Recording.load(text: LibinputRecordSamples.withDevices(before: [ignoredCopy], count: 2))
+        #expect(recording.node == "/dev/input/event5")
+        #expect(!recording.otherDevices.contains { $0.device.node == "/dev/input/event9" })
+        #expect(recording.otherTouchDevices.isEmpty)
+        // Set to 0 it is read: the first listed of equals is replayed.
+        let notIgnored = ignoredCopy.replacingOccurrences(of: "LIBINPUT_IGNORE_DEVICE=1", with: "LIBINPUT_IGNORE_DEVICE=0")
+        #expect(try Recording.load(text: LibinputRecordSamples.withDevices(before: [notIgnored], count: 2)).node == "/dev/input/event9")
+    }
+
     @Test func theRecordedUdevTagIsTheDevicesKind() throws {
         let retagged = LibinputRecordSamples.twoFingerScroll.replacingOccurrences(of: "- ID_INPUT_TOUCHPAD=1", with: "- ID_INPUT_TOUCHSCREEN=1")
         let recording = try Recording.load(text: retagged)

@@ -126,9 +126,12 @@ public enum LibinputRecordParser {
         // and reported as not read, which says more than an error would.
         // The kind the daemon reads each as (udev's tag where it reports positions); flickd's
         // own devices are none the daemon reads.
+        // Nor does it read a device udev marks LIBINPUT_IGNORE_DEVICE (a touchscreen silenced
+        // for phantom touches): libinput does not open it.
+        let ignored = Set(described.indices.filter { libinputIgnores(described[$0].node["udev"]) })
         let touch = described.indices.filter {
             Recording.kind(of: described[$0].description, udevKind: described[$0].udevKind) != nil
-                && !isOwnDevice(described[$0].description.name)
+                && !isOwnDevice(described[$0].description.name) && !ignored.contains($0)
         }
         let chosen: Int
         if let node {
@@ -161,7 +164,9 @@ public enum LibinputRecordParser {
         recording.udevKind = described[chosen].udevKind
         recording.otherTouchDevices = others
         // Another device's malformed events were never an error: it is not the one replayed.
-        recording.otherDevices = described.indices.filter { $0 != chosen && !isOwnDevice(described[$0].description.name) }.map { index in
+        recording.otherDevices = described.indices.filter {
+            $0 != chosen && !isOwnDevice(described[$0].description.name) && !ignored.contains($0)
+        }.map { index in
             let (node, description, udevKind) = described[index]
             let events = node["events"].flatMap { try? readEvents($0) } ?? []
             var input = RecordedInput(device: RecordedDevice(name: description.name, node: nodeName(node)), description: description, events: events)
@@ -203,6 +208,16 @@ public enum LibinputRecordParser {
         if set.contains("ID_INPUT_TOUCHPAD=1") { return .touchpad }
         if set.contains("ID_INPUT_TOUCHSCREEN=1") { return .touchscreen }
         return nil
+    }
+
+    /// Whether the device's recorded `udev: properties:` set `LIBINPUT_IGNORE_DEVICE` to
+    /// anything but "0", as the daemon reads it (`InputNode.Exclusion.libinputIgnores`).
+    private static func libinputIgnores(_ udev: YAMLNode?) -> Bool {
+        guard case .sequence(let entries)? = udev?["properties"]?.value else { return false }
+        return entries.contains { entry in
+            guard case .scalar(let text) = entry.value, text.hasPrefix("LIBINPUT_IGNORE_DEVICE=") else { return false }
+            return text != "LIBINPUT_IGNORE_DEVICE=0"
+        }
     }
 
     /// A device entry's `node:` (`/dev/input/event5`), when it has one.
