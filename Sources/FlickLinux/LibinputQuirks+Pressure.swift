@@ -59,16 +59,7 @@ extension LibinputQuirks {
     /// The texts of the files `system()` reads, in its order (the files that cannot be read left
     /// out: `system()` then has a problem, and no quirk applies).
     public static func systemFiles() -> [(path: String, text: String)] {
-        var paths: [String] = []
-        var found = glob_t()
-        if glob(dataDirectory + "/*.quirks", 0, nil, &found) == 0 {
-            for index in 0..<Int(found.gl_pathc) {
-                if let entry = found.gl_pathv[index] { paths.append(String(cString: entry)) }
-            }
-        }
-        globfree(&found)
-        paths.append(overridesFile)
-        return paths.compactMap { path in (try? TextFile.read(path)).map { (path, $0) } }
+        systemPaths().compactMap { path in (try? TextFile.read(path)).map { (path, $0) } }
     }
 
     /// The pressure quirks of `device` in `files` (the files these quirks were read from): for

@@ -152,9 +152,9 @@ public struct LibinputQuirks: Sendable {
     /// Without any shipped file, `.difference`, flickd's measure before.
     public let libinputAxisRange: LibinputAxisRange
 
-    /// The quirks of this machine's libinput. Only a file that does not exist (ENOENT: no
-    /// override file) counts as absent; one that cannot be read is a problem, as in libinput.
-    public static func system() -> LibinputQuirks {
+    /// The files libinput reads, in its order: the shipped `*.quirks` (glob's C-locale sort,
+    /// libinput's versionsort for every shipped name), then the local overrides.
+    static func systemPaths() -> [String] {
         var paths: [String] = []
         var found = glob_t()
         if glob(dataDirectory + "/*.quirks", 0, nil, &found) == 0 {
@@ -164,6 +164,13 @@ public struct LibinputQuirks: Sendable {
         }
         globfree(&found)
         paths.append(overridesFile)
+        return paths
+    }
+
+    /// The quirks of this machine's libinput. Only a file that does not exist (ENOENT: no
+    /// override file) counts as absent; one that cannot be read is a problem, as in libinput.
+    public static func system() -> LibinputQuirks {
+        let paths = systemPaths()
         let compatible = (try? TextFile.read("/sys/firmware/devicetree/base/compatible")) ?? ""
         return reading(paths,
                        dmiModalias: ((try? TextFile.read("/sys/class/dmi/id/modalias")) ?? "").trimmingWhitespace,
