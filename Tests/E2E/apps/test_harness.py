@@ -183,7 +183,7 @@ class CheckScenario(unittest.TestCase):
         out = io.StringIO()
         stdout, sys.stdout = sys.stdout, out
         try:
-            harness.check_scenario(checks, dict(self.ROW, own_after_flickd=0, flickd_bad_events=0, **row), mode,
+            harness.check_scenario(checks, dict(dict(self.ROW, own_after_flickd=0, flickd_bad_events=0), **row), mode,
                                    self.Daemon())
         finally:
             sys.stdout = stdout
@@ -223,6 +223,15 @@ class CheckScenario(unittest.TestCase):
         self.assertEqual((checks.failed, checks.unmeasurable), (0, 0), out)
         checks, out = self.run_check(**dict(self.STOP_DEAD, toolkit="gtk3", distance_fraction=1.0))
         self.assertIn("ok   sway/gtk3/default 150 mm/s vertical: " + what, out)
+
+    def test_bad_events_fail_the_synaptics_rows_too(self):
+        for server in ("xorg-synaptics", "xorg-synaptics-nocoast"):
+            checks, out = self.run_check(server=server, flickd_bad_events=1, flickd_output_flicks=0, turn_judged=5)
+            self.assertIn("%s/gtk4/default 60 mm/s horizontal: no button/tap/motion/swipe/pinch gesture from "
+                          "flickd's devices" % server, checks.failures, out)
+            checks, out = self.run_check(server=server, flickd_output_flicks=0, turn_judged=5, turned=1)
+            self.assertIn("%s/gtk4/default 60 mm/s horizontal: no glide against the finger (content back by > 0.5 x "
+                          "the finger's travel)" % server, checks.failures, out)
 
     def test_a_glide_that_did_not_end_fails(self):
         checks, out = self.run_check(glide_not_ended="flickd's devices still wrote 10 s after the app was still")
@@ -284,6 +293,15 @@ class GoalJudging(unittest.TestCase):
         self.assertEqual(harness.goal_figure(self.row([dict(self.FLICK)] * 5, needed=7), "ratio")[0], None)
         (s,) = harness.summarize([self.row(per)])
         self.assertEqual((s["ratio_met"], s["gap_met"]), ((1, 1), (0, 0)))
+
+    def test_keeps_moving_is_judged_on_the_unrounded_distance(self):
+        # 0.1996 prints as 0.2 and passed ">= 0.2"; without flickd the negative control failed.
+        row = self.row([dict(self.FLICK, distance_fraction=0.1996)] * 5, toolkit="qt6")
+        self.assertEqual(row["distance_fraction"], 0.2, "printed rounded")
+        self.assertIn("sway/qt6/default 150 mm/s vertical: content keeps moving after the release: "
+                      "distance >= 0.20 x the model's v0/k", self.judge(row).failures)
+        checks = self.judge(dict(row, mode="none"))
+        self.assertEqual((checks.passed, checks.failed), (1, 0), "the negative control: it would fail")
 
     def test_the_goal_line_says_of_how_many_flicks(self):
         with open(os.devnull, "w") as quiet:
@@ -719,7 +737,7 @@ class ScenarioRun(unittest.TestCase):
         def bad_lines(self):
             return []
 
-    def run_scenario(self, flicks, toolkit="qt6", unmarked_tick=False, mode="default"):
+    def run_scenario(self, flicks, toolkit="qt6", unmarked_tick=False, mode="default", server=None):
         import argparse
         import io
         app_log = self.Log()
@@ -729,7 +747,7 @@ class ScenarioRun(unittest.TestCase):
         sleep, harness.time.sleep = harness.time.sleep, lambda s: None
         stdout, sys.stdout = sys.stdout, out
         try:
-            row = harness.run_scenario(args, harness.Server(), self.App(app_log, toolkit), self.Pad(app_log, unmarked_tick),
+            row = harness.run_scenario(args, server or harness.Server(), self.App(app_log, toolkit), self.Pad(app_log, unmarked_tick),
                                        self.Daemon(), mode, 150.0, "vertical", checks)
         finally:
             sys.stdout = stdout
@@ -812,6 +830,51 @@ class XInputClock(unittest.TestCase):
         old = harness.measure(self.flick_log(), self.FLICK, "v", 26.269, 25.0, flickd_ran=True)
         self.assertGreater(old["speed_after_px_s"], res["speed_after_px_s"] + 5000)
         self.assertEqual(res["flickd_first_ms"], old["flickd_first_ms"], "flickd's delay stays on the kernel's clock")
+
+    # An app that stops dead under Xwayland, which has no release on its clock: the finger's
+    # last four pad frames merged into one change, stamped 8 ms after the kernel's release.
+    def stop_dead_log(self):
+        finger = [(26.031 + 0.01 * i, "v", 1000.0 + 60 * i, 26011 + 10 * i) for i in range(25)]
+        return log(*(finger + [(26.2941, "v", 1000.0 + 60 * 24 + 240, 26261)]))
+
+    def test_without_the_release_on_the_servers_clock_the_split_figures_are_not_measured(self):
+        why = harness.SwayXwayland.NO_INPUT_CLOCK
+        res = harness.measure(self.stop_dead_log(), self.FLICK, "v", 26.269, 25.0, flickd_ran=True, no_input_clock=why)
+        self.assertEqual(res["no_input_clock"], why)
+        self.assertEqual([res[k] for k in ("ratio", "gap_ms", "gap_frames", "step_ratio", "coast_step_px")], [None] * 5)
+        self.assertTrue(harness.finger_seen(res), "still a measured flick: its distance is judged")
+        # Split at the kernel's release, the 240 px backlog read as a glide: a ratio of 0.4,
+        # a gap of 0 and a coast step 4x the finger's, from an app that stopped dead.
+        self.assertAlmostEqual(res["unsplit"]["ratio"], 0.4, places=6)
+        self.assertAlmostEqual(res["unsplit"]["step_ratio"], 4.0, places=6)
+        for server, clock in ((harness.Xorg, None), (harness.SwayXwayland, None), (harness.KWinXwayland, None),
+                              (harness.MutterXwayland, None), (harness.Sway, "kernel"), (harness.KWin, "kernel")):
+            self.assertEqual(server.NO_INPUT_CLOCK is None, clock == "kernel", server.name)
+
+    def test_goals_of_flicks_without_the_input_clock_are_not_measurable(self):
+        # Xwayland: no flick has the release on its clock.
+        class Xwayland(harness.Server):
+            NO_INPUT_CLOCK = "Xwayland stamps the app's input events when it handles them"
+        run = ScenarioRun()
+        row, checks, out = run.run_scenario(5, server=Xwayland())
+        self.assertEqual((checks.goals_met, checks.goals_not_met, checks.goals_unmeasurable), (0, 0, 3), out)
+        self.assertEqual((row["flicks"], row["no_input_clock"]["flicks"]), (5, 5))
+        self.assertIn("speed ratio after/before in 0.85..1.15 (no input clock (Xwayland stamps", out)
+        # Xorg with a trace with no stop for two of five flicks: those are left out, and the goal
+        # judged on three is not measurable, with the note.
+        per = [dict(GoalJudging.FLICK) for _ in range(3)] + [
+            dict(GoalJudging.FLICK, ratio=None, gap_frames=None, step_ratio=None, no_input_clock="no stop") for _ in range(2)]
+        row = GoalJudging.row(per, no_input_clock={"flicks": 2, "reasons": ["no stop"]})
+        import io
+        checks, out = harness.Checks(), io.StringIO()
+        stdout, sys.stdout = sys.stdout, out
+        try:
+            harness.check_scenario(checks, row, "default", CheckScenario.Daemon())
+        finally:
+            sys.stdout = stdout
+        self.assertEqual(checks.goals_unmeasurable, 3)
+        self.assertIn("the median of 3 flicks, fewer than the 5 a goal needs; 2 of 5 flicks left out: no input clock (no stop)",
+                      out.getvalue())
 
     def test_quick_flicks_split_at_the_release_on_the_servers_clock(self):
         # A finger change read 8 ms after the kernel's release, then the glide's from 40 ms on:
@@ -1113,6 +1176,24 @@ scroll 8 22681 v 117.000
         self.assertEqual(len(events), 11)
         self.assertEqual(events[3], (8, 22638, "v", 0.841))
         self.assertEqual(harness.read_x_trace("/nonexistent/trace"), ({}, []))
+
+    def test_a_trace_read_after_each_flick_is_read_on_and_a_line_being_written_waits(self):
+        import tempfile
+        with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as f:
+            f.write(self.TRACE + "scroll 8 22690 v 11")  # the tracer mid-write of 116.250
+        self.addCleanup(os.unlink, f.name)
+        names, events = harness.read_x_trace(f.name)
+        self.assertEqual((len(events), events[-1]), (11, (8, 22681, "v", 117.0)), "not a value of 11")
+        with open(f.name, "a") as g:
+            g.write("6.250\ndevice 10 another\nscroll 10 22700 h 1.5\n")
+        names, events = harness.read_x_trace(f.name)
+        self.assertEqual(events[11:], [(8, 22690, "v", 116.25), (10, 22700, "h", 1.5)])
+        self.assertEqual((len(events), names[10], names[8]), (13, "another", "flickd virtual touchpad"))
+        # Another server's trace at the path (a new file): read from its start.
+        os.unlink(f.name)
+        with open(f.name, "w") as g:
+            g.write("device 3 pad\nscroll 3 5 v 0.000\n")
+        self.assertEqual(harness.read_x_trace(f.name), ({3: "pad"}, [(3, 5, "v", 0.0)]))
 
     def test_events_the_server_handled_before_the_first_applied_are_lost(self):
         _, events = self.trace()
@@ -1456,6 +1537,23 @@ class Summary(unittest.TestCase):
         self.assertEqual((wheel["ratio_met"], wheel["gap_met"], wheel["step_met"]), ((0, 1), (0, 0), (1, 1)),
                          "an unmeasured scenario or figure counts in neither")
 
+    def test_the_synaptics_drivers_glide_is_not_counted(self):
+        rows = [dict(self.row("default", 0.95, 1.0, 1.0), server="xorg-synaptics"),
+                dict(self.row("none", 0.95, 1.0, 1.0), server="xorg-synaptics"),
+                dict(self.row("default", 0.95, 1.0, 1.0), server="xorg-synaptics-nocoast"),
+                dict(self.row("wheel", 0.95, 1.0, 1.0), server="xorg-synaptics-nocoast")]
+        glide, none, nocoast, wheel = harness.summarize(rows)
+        self.assertEqual((glide["ratio_met"], glide["gap_met"], glide["step_met"]), ((0, 0), (0, 0), (0, 0)))
+        self.assertEqual(glide["not_counted"], "the synaptics driver's glide")
+        self.assertEqual((nocoast["ratio_met"], nocoast["not_counted"] is not None), ((0, 0), True))
+        self.assertEqual((none["ratio_met"], wheel["ratio_met"], wheel["not_counted"]), ((1, 1), (1, 1), None),
+                         "without flickd a comparison as for any server; flickd's wheel output is flickd's glide")
+        import tempfile
+        with tempfile.NamedTemporaryFile("r", suffix=".md") as f:
+            harness.write_table([dict(r, gap_ms=30, frame_ms=25, own_after_flickd=0, distance_px=100, distance_fraction=1.0,
+                                      flickd_bad_events=0, flickd_hold_gestures=0, edge_hits=0) for r in rows[:1]], f.name)
+            self.assertIn("| xorg-synaptics | qt6 | default | 1 | 0.95 | not counted (the synaptics driver's glide) |", f.read())
+
     def test_the_goals_edges_are_met(self):
         (s,) = harness.summarize([self.row("default", 0.85, 1.5, 2.0), self.row("default", 1.15, 0.5, 0.5)])
         self.assertEqual((s["ratio_met"], s["gap_met"], s["step_met"]), ((2, 2), (2, 2), (2, 2)))
@@ -1509,6 +1607,18 @@ class CommandLine(unittest.TestCase):
             with self.assertRaises(SystemExit) as e:
                 harness.parse_args(["--flickd", "f"] + argv)
             self.assertIn("--modes and --also-modes take names of none,wheel,touchpad,default", str(e.exception.code))
+
+    def test_fewer_than_one_flick_is_an_error(self):
+        self.assertEqual(harness.parse_args(["--flickd", "f", "--flicks", "1"]).flicks, 1)
+        for n in ("0", "-3", "x"):
+            with open(os.devnull, "w") as quiet:
+                stderr, sys.stderr = sys.stderr, quiet
+                try:
+                    with self.assertRaises(SystemExit) as e:
+                        harness.parse_args(["--flickd", "f", "--flicks", n])
+                finally:
+                    sys.stderr = stderr
+            self.assertEqual(e.exception.code, 2, n)
 
     def test_an_unknown_direction_is_an_error(self):
         self.assertEqual(harness.parse_args(["--flickd", "f", "--directions", "horizontal,vertical"]).directions,
