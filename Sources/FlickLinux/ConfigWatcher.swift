@@ -2,7 +2,7 @@ import Glibc
 
 /// Tells when a configuration file may have changed, through inotify.
 ///
-/// It watches the directory of each file, not the file: an editor that saves by writing a new
+/// It watches the directory of each file, not the file alone: an editor that saves by writing a new
 /// file and renaming it over the old one would leave a watch on the file looking at the old,
 /// deleted inode. In the directory it follows the file's name being closed after writing
 /// (IN_CLOSE_WRITE), renamed in (IN_MOVED_TO), made as a link (IN_CREATE of a symbolic or
@@ -32,6 +32,19 @@ import Glibc
 /// link. The links are read again after every batch of events, so that a link pointed
 /// elsewhere is followed there, and a watched directory's name that leads to another directory
 /// than the one watched (its identity, `FileIdentity`) is watched again.
+///
+/// The file itself is watched too (IN_CLOSE_WRITE, IN_ATTRIB on its inode): a file with other
+/// names (`ln ~/dotfiles/flickd.toml ~/.config/flickd/config.toml`) written or `chmod`ed
+/// through one of them changes it with no event in its directory, which only reports what is
+/// done through the names in it. After every batch of events the name is looked at again,
+/// and a file that is another one now (renamed over, deleted and made again) is watched in its
+/// place; an event of a file that is no longer the one under the name is dropped (its
+/// directory tells what became of the name). A change seen both ways is one change: the same
+/// `Change`, merged in the batch, and by `LiveConfiguration`'s settle delay across batches.
+///
+/// A directory that cannot be watched (no permission: a directory root keeps to itself) is
+/// waited out from its parent, as a missing one is: the parent shows it replaced, or its
+/// permissions changed. The watches no longer wanted go only once the wanted ones are in place.
 ///
 /// An overflow of the kernel's event queue may have lost a directory's deletion: every watch
 /// is dropped and set up again from the paths.
@@ -87,6 +100,10 @@ public final class ConfigWatcher {
     /// Every event flickd cares about, for both a file's directory and its parent.
     static let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM
         | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+    /// The events of the file itself, for what is done to it through its other names: closed
+    /// after writing, as in its directory (writes in progress are not followed), and its
+    /// attributes (which include its count of links: a name made or removed elsewhere).
+    static let fileMask = UInt32(IN_CLOSE_WRITE | IN_ATTRIB)
 
     /// A name followed in a directory, and the watched file a change to it is reported for:
     /// the file itself, or a symbolic link's target on the way from it.
@@ -107,7 +124,17 @@ public final class ConfigWatcher {
     /// The directory each name led to when its watch was added (nil: `stat` failed then): a
     /// name that leads elsewhere now is watched again.
     private var identityByDirectory: [String: FileIdentity?] = [:]
-    /// Directories a watch failed on, so each failure is logged once.
+    /// The files of `paths` watched themselves, by watch descriptor (two of them may be names
+    /// of one file).
+    private var filesByWatch: [Int32: Set<String>] = [:]
+    /// Each file's watch, and the file it was added on (`stat`, through symbolic links, as
+    /// `inotify_add_watch` goes).
+    private var watchByFile: [String: (watch: Int32, identity: FileIdentity)] = [:]
+    /// Directories that exist and could not be watched at the last `rearm` (no permission): each
+    /// file's way is watched from above them, and their attributes changing there (`chmod`)
+    /// looks again.
+    private var unwatchable: Set<String> = []
+    /// Directories and files a watch failed on, so each failure is logged once.
     private var reportedFailures: Set<String> = []
     /// What the watch is for, in its warnings.
     private let purpose: Purpose
@@ -157,6 +184,7 @@ public final class ConfigWatcher {
         fileDescriptor = try Syscall.inotifyCreate()
         // With requireWatch the caller says what is lost, and a failure at the start is thrown.
         rearm(quiet: requireWatch)
+        armFiles()
         // Thrown from a whole object, deinit runs and closes the descriptor (closing it here too
         // closed it twice: a number another thread may have been given meanwhile).
         if requireWatch, let failure = failureAtStart { throw failure }
@@ -168,6 +196,8 @@ public final class ConfigWatcher {
 
     /// The directories watched now, sorted (for tests and `flickd run --verbose`).
     public var watchedDirectories: [String] { watchByDirectory.keys.sorted() }
+    /// The files of `paths` watched themselves now, sorted (for tests).
+    var watchedFiles: [String] { watchByFile.keys.sorted() }
 
     /// Reads every pending event and returns the changes to the watched files, in order,
     /// without repeats. Empty when the events were about other files.
@@ -197,6 +227,8 @@ public final class ConfigWatcher {
             directoriesMoved = true
         }
         if directoriesMoved { rearm() }
+        // Renamed over, deleted, made again: the file under the name may be another one now.
+        armFiles()
         // A level on the way appeared: the file may be there once its own directory is.
         for entry in followed where appearing.contains(entry.name) && watchByDirectory[Self.split(entry.name).directory] != nil {
             changes.append(Change(path: entry.file, kind: .directoryAppeared))
@@ -211,6 +243,7 @@ public final class ConfigWatcher {
     func refresh() {
         followed = Self.followedNames(of: paths)
         rearm()
+        armFiles()
     }
 
     /// `changes` with each change kept at its last place only: the order says what a file's
@@ -245,7 +278,23 @@ public final class ConfigWatcher {
             // watch is dropped (one the kernel dropped already fails with EINVAL: the same) and
             // set up again from the paths.
             for watch in Array(directoriesByWatch.keys) { forget(watch, remove: true) }
+            for watch in Array(filesByWatch.keys) { forgetFile(watch, remove: true) }
             return true
+        }
+        if let files = filesByWatch[watch] {
+            if mask & UInt32(IN_IGNORED) != 0 {
+                // The file is gone (its last name removed): its directory said so, if watched.
+                forgetFile(watch, remove: false)
+                return false
+            }
+            // Only while the name still leads to the file watched: one renamed over or deleted
+            // is no longer it (its count of links dropping sends IN_ATTRIB), and the directory's
+            // events say what became of the name.
+            for file in files where Syscall.fileIdentity(atPath: file) == watchByFile[file]?.identity {
+                if mask & UInt32(IN_CLOSE_WRITE) != 0 { changes.append(Change(path: file, kind: .written)) }
+                if mask & UInt32(IN_ATTRIB) != 0 { changes.append(Change(path: file, kind: .attributesChanged)) }
+            }
+            return false
         }
         guard let directories = directoriesByWatch[watch] else { return false }  // a watch given up
         if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
@@ -264,9 +313,15 @@ public final class ConfigWatcher {
                 let (fileDirectory, fileName) = Self.split(entry.name)
                 if fileDirectory == directory && fileName == name {
                     if let kind = Self.fileKind(mask, at: full) { changes.append(Change(path: entry.file, kind: kind)) }
-                } else if mask & UInt32(IN_ATTRIB) == 0, Self.isOnTheWay(full, to: fileDirectory) {
-                    // The file's directory or one above it, seen from the directory it is made in
-                    // (its attributes changing, IN_ATTRIB, moves no watch).
+                } else if mask & UInt32(IN_ATTRIB) != 0 {
+                    // Attributes changing move no watch, but for a directory on the way that could
+                    // not be watched: `chmod` may have made it watchable, and the file readable.
+                    if unwatchable.contains(full) && Self.isOnTheWay(full, to: fileDirectory) {
+                        appearing.insert(entry.name)
+                        rearm = true
+                    }
+                } else if Self.isOnTheWay(full, to: fileDirectory) {
+                    // The file's directory or one above it, seen from the directory it is made in.
                     if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
                         appearing.insert(entry.name)
                     } else if mask & UInt32(IN_DELETE | IN_MOVED_FROM) != 0 {
@@ -303,21 +358,25 @@ public final class ConfigWatcher {
     /// and before its parent's watch was in place sends no event, so it looks again after every
     /// watch added, until nothing changes (a bounded number of times: the file's depth).
     private func rearm(quiet: Bool = false) {
+        // Tried again at every rearm: permissions change.
+        unwatchable = []
         var passes = 0
         while passes < 64, arm(quiet: quiet) { passes += 1 }
     }
 
-    /// One pass of `rearm`; whether it added a watch. `quiet`: a failure is kept in
-    /// `failureAtStart`, not logged.
+    /// One pass of `rearm`; whether it must look again: it added a watch, or one it wanted
+    /// could not be added and a directory above is wanted instead. `quiet`: a failure is kept
+    /// in `failureAtStart`, not logged.
     private func arm(quiet: Bool = false) -> Bool {
         var wanted: [String] = []
         for entry in followed {
-            if let directory = Self.nearestDirectory(of: entry.name), !wanted.contains(directory) { wanted.append(directory) }
-        }
-        for (directory, watch) in watchByDirectory where !wanted.contains(directory) {
-            detach(directory, from: watch)
+            if let directory = Self.nearestDirectory(of: entry.name, avoiding: unwatchable), !wanted.contains(directory) {
+                wanted.append(directory)
+            }
         }
         var added = false
+        var failed = false
+        var again = false
         for directory in wanted {
             // Looked at before the watch is added: a directory swapped in between is watched
             // under an identity it does not have, and watched again at the next pass.
@@ -340,7 +399,17 @@ public final class ConfigWatcher {
                 reportedFailures.remove(directory)
                 added = true
             } catch {
-                // Gone again since the check: the parent's events will say when it is back.
+                failed = true
+                // Gone again since the check (removed, or a file in its place): the next pass
+                // finds the nearest directory above, whose events will say when it is back.
+                if !Syscall.isDirectory(directory) {
+                    again = true
+                    continue
+                }
+                // There and not watchable: waited out from above, as a missing one is (the
+                // parent sees it replaced or its permissions changed). Not when the user's
+                // watches are used up: the parent's would fail the same.
+                if error.errno != ENOSPC && error.errno != ENOMEM && unwatchable.insert(directory).inserted { again = true }
                 if error.isMissing { continue }
                 if quiet {
                     if failureAtStart == nil { failureAtStart = error }
@@ -349,7 +418,52 @@ public final class ConfigWatcher {
                 }
             }
         }
-        return added
+        // The watches no longer wanted go once every wanted one is in place: dropped before a
+        // wanted one failed, nothing would watch the way to the file any more (the parent that
+        // waited for a directory removed again between its `stat` and its watch).
+        if !failed {
+            for (directory, watch) in watchByDirectory where !wanted.contains(directory) {
+                detach(directory, from: watch)
+            }
+        }
+        return added || again
+    }
+
+    /// Watches each file of `paths` itself, for what is done to it through its other names
+    /// (hard links), and watches again one that is another file now. A file that cannot be
+    /// watched is logged when it has other names (something is missed then), once.
+    private func armFiles() {
+        for file in paths where watchByFile[file] == nil || watchByFile[file]?.identity != Syscall.fileIdentity(atPath: file) {
+            let old = watchByFile.removeValue(forKey: file)
+            // Looked at before the watch is added, as a directory is: a file swapped in between
+            // is watched again after the next batch.
+            if let status = Syscall.regularFileStatus(atPath: file) {
+                do {
+                    let watch = try addWatch(fileDescriptor, file, Self.fileMask)
+                    watchByFile[file] = (watch, status.identity)
+                    filesByWatch[watch, default: []].insert(file)
+                    reportedFailures.remove(file)
+                } catch {
+                    if status.links > 1, !error.isMissing, reportedFailures.insert(file).inserted {
+                        logger.warning("cannot watch \(file) itself for \(purpose.what) (\(error)): changes made through its other names (hard links) are missed; \(purpose.otherwise)")
+                    }
+                }
+            }
+            // The old file's watch goes, unless the new one is it (the same inode, the same
+            // watch) or another of `paths` names it too.
+            if let old, watchByFile[file]?.watch != old.watch {
+                filesByWatch[old.watch]?.remove(file)
+                if filesByWatch[old.watch]?.isEmpty == true { forgetFile(old.watch, remove: true) }
+            }
+        }
+    }
+
+    /// Drops the file watch `watch` (and asks the kernel to, when `remove`).
+    private func forgetFile(_ watch: Int32, remove: Bool) {
+        for file in filesByWatch.removeValue(forKey: watch) ?? [] where watchByFile[file]?.watch == watch {
+            watchByFile[file] = nil
+        }
+        if remove { Syscall.inotifyRemoveWatch(fileDescriptor, watch) }
     }
 
     /// Each of `paths`, then the links the kernel passes through on the way to it (up to 40,
@@ -418,9 +532,10 @@ public final class ConfigWatcher {
 
     /// The deepest directory on the way to `path` that exists: the file's own directory, else
     /// the nearest one above it; nil when none is (a relative path's first level missing too).
-    static func nearestDirectory(of path: String) -> String? {
+    /// Directories in `avoiding` (that could not be watched) count as missing.
+    static func nearestDirectory(of path: String, avoiding: Set<String> = []) -> String? {
         var directory = split(path).directory
-        while !Syscall.isDirectory(directory) {
+        while !Syscall.isDirectory(directory) || avoiding.contains(directory) {
             let parent = split(directory).directory
             if parent == directory { return nil }
             directory = parent
@@ -536,6 +651,14 @@ extension Syscall {
         var size: Int64
         var seconds: Int64
         var nanoseconds: Int64
+    }
+
+    /// The identity and number of names (`st_nlink`) of the regular file at `path` (`stat`,
+    /// following symbolic links); nil for no regular file.
+    static func regularFileStatus(atPath path: String) -> (identity: FileIdentity, links: UInt64)? {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        return (FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino)), UInt64(status.st_nlink))
     }
 
     /// Whether `path` is a directory (following symbolic links).

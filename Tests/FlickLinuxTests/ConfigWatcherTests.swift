@@ -501,10 +501,12 @@ extension ConfigWatcherTests {
 
     /// The watches added, by path, through the watcher's seam.
     final class AddedWatches {
-        var watches: [(path: String, watch: Int32)] = []
+        var watches: [(path: String, watch: Int32, mask: UInt32)] = []
+        /// The watches added on directories (the files are watched themselves too).
+        var directories: [(path: String, watch: Int32, mask: UInt32)] { watches.filter { $0.mask & UInt32(IN_ONLYDIR) != 0 } }
         func add(_ fd: Int32, _ path: String, _ mask: UInt32) throws(SystemError) -> Int32 {
             let watch = try Syscall.inotifyAddWatch(fd, path: path, mask: mask)
-            watches.append((path, watch))
+            watches.append((path, watch, mask))
             return watch
         }
     }
@@ -518,25 +520,130 @@ extension ConfigWatcherTests {
         let path = directory.file("flickd/config.toml")
         let added = AddedWatches()
         let watcher = try ConfigWatcher(paths: [path], logger: quiet, purpose: .configuration, requireWatch: false, addWatch: added.add)
-        #expect(added.watches.map(\.path) == [directory.file("flickd")])
+        #expect(added.directories.map(\.path) == [directory.file("flickd")])
         let overflow: ConfigWatcher.Event = (watch: -1, mask: UInt32(IN_Q_OVERFLOW), name: "")
 
         directory.removeDirectory("flickd")
         directory.makeDirectory("flickd")
         Self.discardEvents(watcher)
         #expect(try watcher.receive(injecting: [overflow]) == [.init(path: path, kind: .overflowed)])
-        #expect(added.watches.map(\.path) == [directory.file("flickd"), directory.file("flickd")], "watched again")
+        #expect(added.directories.map(\.path) == [directory.file("flickd"), directory.file("flickd")], "watched again")
         directory.write("flickd/config.toml", "[coast]\n")
         #expect(try watcher.receive() == [.init(path: path, kind: .written)])
 
         // Deleted and made again under the old inode number (ext4 reuses them): the same
         // directory as far as `stat` tells, its watch dropped by the kernel (done here by hand).
-        let dropped = try #require(added.watches.last?.watch)
+        let dropped = try #require(added.directories.last?.watch)
         #expect(inotify_rm_watch(watcher.fileDescriptor, dropped) == 0)
         Self.discardEvents(watcher)
         #expect(try watcher.receive(injecting: [overflow]) == [.init(path: path, kind: .overflowed)])
-        #expect(added.watches.count == 3, "watched again")
+        #expect(added.directories.count == 3, "watched again")
         directory.write("flickd/config.toml", "[coast]\nboost = false\n")
+        #expect(try watcher.receive() == [.init(path: path, kind: .written)])
+    }
+}
+
+extension ConfigWatcherTests {
+    /// config.toml a hard link to the dotfiles repository's file
+    /// (`ln ~/dotfiles/flickd.toml ~/.config/flickd/config.toml`), and vim, which writes a file
+    /// with other names in place, saving ~/dotfiles/flickd.toml: the kernel tells the directory
+    /// watches only of what is done through their names, and the save went unseen. The file is
+    /// watched itself; a change seen both ways is one change.
+    @Test func aFileEditedThroughItsOtherNameIsSeen() throws {
+        let directory = ConfigScratchDirectory()
+        directory.makeDirectory("conf")
+        directory.makeDirectory("other")
+        directory.write("other/real.toml", "[scroll]\nspeed = 30\n")
+        let path = directory.file("conf/config.toml")
+        #expect(link(directory.file("other/real.toml"), path) == 0)
+        let harness = try Harness([path], logger: quiet)
+        #expect(harness.watcher.watchedDirectories == [directory.file("conf")])
+        #expect(harness.watcher.watchedFiles == [path])
+
+        // Written in place through the other name (open O_TRUNC, write, close).
+        directory.write("other/real.toml", "[scroll]\nspeed = 40\n")
+        #expect(try harness.changes() == [.init(path: path, kind: .written)])
+        #expect(chmod(directory.file("other/real.toml"), 0o600) == 0)
+        #expect(try harness.changes() == [.init(path: path, kind: .attributesChanged)], "chmod through the other name")
+
+        // Through its own name: its directory and the file both tell, one change.
+        directory.write("conf/config.toml", "[scroll]\nspeed = 50\n")
+        #expect(try harness.changes() == [.init(path: path, kind: .written)])
+
+        // A new file renamed over config.toml: the other name is another file now.
+        directory.write("conf/.config.toml.new", "[scroll]\nspeed = 60\n")
+        directory.rename("conf/.config.toml.new", "conf/config.toml")
+        #expect(try harness.changes() == [.init(path: path, kind: .replaced)], "the old file's lost link is not a change")
+        directory.write("other/real.toml", "[scroll]\nspeed = 70\n")
+        #expect(try harness.changes() == [], "no longer config.toml")
+        directory.write("conf/config.toml", "[scroll]\nspeed = 80\n")
+        #expect(try harness.changes() == [.init(path: path, kind: .written)], "the new file")
+        #expect(harness.watcher.watchedFiles == [path])
+    }
+
+    /// A `watch` seam that does something first, once, for one path: a race or a refusal.
+    final class InterferingWatches {
+        let path: String
+        /// Done before the watch of `path` is added, once; nil: nothing.
+        var before: (() -> Void)?
+        /// Refuse the watch of `path` with this errno; 0: add it.
+        var refusal: Int32 = 0
+        var attempts: [String] = []
+        init(path: String) { self.path = path }
+        func add(_ fd: Int32, _ path: String, _ mask: UInt32) throws(SystemError) -> Int32 {
+            attempts.append(path)
+            if path == self.path {
+                before?()
+                before = nil
+                if refusal != 0 { throw SystemError(errno: refusal, call: "inotify_add_watch", path: path) }
+            }
+            return try Syscall.inotifyAddWatch(fd, path: path, mask: mask)
+        }
+    }
+
+    /// ~/.config/flickd made and removed again between the `stat` that found it and its watch:
+    /// the parent that waited for it was dropped first, and the watch on the directory then
+    /// failed, and nothing watched the way to the file any more. The parent keeps waiting.
+    @Test func aDirectoryRemovedBeforeItsWatchIsWaitedForStill() throws {
+        let directory = ConfigScratchDirectory()
+        let path = directory.file("flickd/config.toml")
+        let seam = InterferingWatches(path: directory.file("flickd"))
+        let watcher = try ConfigWatcher(paths: [path], logger: quiet, purpose: .configuration, requireWatch: false, addWatch: seam.add)
+        #expect(watcher.watchedDirectories == [directory.path])
+
+        seam.before = { rmdir(directory.file("flickd")) }
+        directory.makeDirectory("flickd")
+        #expect(try watcher.receive() == [], "made, and gone before it was watched")
+        #expect(watcher.watchedDirectories == [directory.path], "the parent waits on")
+
+        directory.makeDirectory("flickd")
+        directory.write("flickd/config.toml", "[coast]\n")
+        #expect(try watcher.receive().last == .init(path: path, kind: .directoryAppeared), "the file may be there: it is")
+        #expect(watcher.watchedDirectories == [directory.file("flickd")])
+        directory.write("flickd/config.toml", "[coast]\nboost = false\n")
+        #expect(try watcher.receive() == [.init(path: path, kind: .written)])
+    }
+
+    /// A directory on the way that cannot be watched (root's, mode 0700: EACCES) is waited out
+    /// from its parent: `chmod 755` on it is seen there, and it is watched then. It was left
+    /// unwatched with nothing above it, and the file never followed.
+    @Test func aDirectoryThatCannotBeWatchedIsWaitedOutFromItsParent() throws {
+        let log = CollectedLog()
+        let directory = ConfigScratchDirectory()
+        directory.makeDirectory("flickd")
+        #expect(chmod(directory.file("flickd"), 0o700) == 0)
+        let path = directory.file("flickd/config.toml")
+        let seam = InterferingWatches(path: directory.file("flickd"))
+        seam.refusal = EACCES
+        let watcher = try ConfigWatcher(paths: [path], logger: log.logger, purpose: .configuration, requireWatch: false, addWatch: seam.add)
+        #expect(watcher.watchedDirectories == [directory.path])
+        #expect(log.lines.count == 1 && log.lines.allSatisfy { $0.contains("cannot watch \(directory.file("flickd"))") }, "\(log.lines)")
+
+        seam.refusal = 0
+        #expect(chmod(directory.file("flickd"), 0o755) == 0)
+        #expect(try watcher.receive() == [.init(path: path, kind: .directoryAppeared)])
+        #expect(watcher.watchedDirectories == [directory.file("flickd")])
+        directory.write("flickd/config.toml", "[coast]\n")
         #expect(try watcher.receive() == [.init(path: path, kind: .written)])
     }
 }
