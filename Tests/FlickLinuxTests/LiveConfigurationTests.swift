@@ -149,6 +149,31 @@ import FlickCore
         #expect(ConfigWatcher.closingCreations([created, written]) == [written], "its close says more")
     }
 
+    /// A save, and SIGHUP in its settle delay: the reload reads the save, and the delay ending
+    /// after it reloads nothing more (it reloaded the same save again: a second RELOADING=1,
+    /// READY=1, and its errors logged twice).
+    @Test func aReloadInASavesSettleDelayIsItsOnlyReload() throws {
+        let directory = ConfigScratchDirectory()
+        let (_, live, timer) = try Self.following(directory)
+        let t0 = Instant(microseconds: 1_000_000)
+        directory.write("config.toml", "[scroll]\nspeed = 35\n")
+        try live.receiveChanges(at: t0)
+        #expect(timer.deadline == t0 + LiveConfiguration.settleDelay)
+        guard case .changed(let new) = live.reload(unlessUnchanged: false) else {
+            Issue.record("SIGHUP did not read the save")
+            return
+        }
+        #expect(new.scroll.speed == 35)
+        #expect(timer.deadline == nil, "nothing left to settle")
+        #expect(try live.settled(at: t0 + .milliseconds(200)) == nil, "the save was read already")
+
+        // The next save settles as any does.
+        directory.write("config.toml", "[scroll]\nspeed = 40\n")
+        try live.receiveChanges(at: t0 + .seconds(1))
+        let trigger = try #require(try live.settled(at: t0 + .seconds(1) + LiveConfiguration.settleDelay))
+        #expect(trigger == "\(directory.file("config.toml")) written", "\(trigger)")
+    }
+
     @Test func aFileWithProblemsAtStartIsAnError() {
         let directory = ConfigScratchDirectory()
         directory.write("config.toml", "[coast]\ntick_rate = 5\n")

@@ -129,8 +129,16 @@ public final class LiveConfiguration {
     /// `.changed` even when equal (SIGHUP applies them again). The watcher first looks at the
     /// way to the file again (`ConfigWatcher.refresh()`): a reload, SIGHUP's above all, also
     /// mends a watch that events could not (a directory above the file renamed and made again).
+    /// The changes waiting to settle are read with it: the settle timer is disarmed, so that a
+    /// SIGHUP in a save's settle delay reloads it once, not again when the delay ends.
     public func reload(unlessUnchanged: Bool) -> Reload {
         watcher?.refresh()
+        pendingChanges = []
+        unclosedStates = [:]
+        // Disarming also drops an expiry not yet read (timerfd_settime clears it): `settled(at:)`
+        // then finds nothing due. Should the timer fail, nothing is pending, and a firing finds
+        // an empty trigger: at worst one more reload of the same file.
+        try? settleTimer?.arm(at: nil)
         let configuration: Configuration
         do {
             configuration = try read()
