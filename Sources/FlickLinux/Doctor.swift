@@ -18,6 +18,11 @@ public protocol SystemProbe {
     /// for this user (udev's uaccess) lets the user read it; nil where no group is needed, or
     /// where that cannot be told.
     func readingGroup(_ path: String) -> UInt32?
+    /// The group through which this user opens `path` read-write (/dev/uinput, as the daemon
+    /// opens it): the file's group, where neither its others' bits, its owner's nor an ACL
+    /// entry for this user (udev's uaccess) lets the user read and write it; nil where no
+    /// group is needed, or where that cannot be told.
+    func writingGroup(_ path: String) -> UInt32?
     /// The evdev nodes udev knows of.
     func inputNodes() -> [InputNode]
     /// The real user, from the account database; nil when it has no entry.
@@ -55,6 +60,10 @@ public protocol SystemProbe {
     func sessionDesktop() -> String?
     /// Whether this session is Plasma's own: `KDE_FULL_SESSION=true`, which Plasma's start sets.
     func sessionIsPlasmas() -> Bool
+    /// This session's `SWAYSOCK` and `WAYLAND_DISPLAY` where its `SWAYSOCK` names the socket of
+    /// the sway serving its Wayland display (`DesktopSettings.swayNamed`): sway's settings are
+    /// read then, whatever `XDG_CURRENT_DESKTOP` says; nil elsewhere.
+    func sessionSway() -> (socket: String, waylandDisplay: String?)?
     /// Opens and closes a watch on the X server `display`'s device properties, as the daemon
     /// keeps one (`XServerWatch`): nil when it opened, else why not.
     func watchXServer(_ display: String) -> String?
@@ -121,12 +130,19 @@ public struct LiveSystem: SystemProbe {
         return nil
     }
 
-    public func readingGroup(_ path: String) -> UInt32? {
+    public func readingGroup(_ path: String) -> UInt32? { group(of: path, granting: 0o4) }
+
+    public func writingGroup(_ path: String) -> UInt32? { group(of: path, granting: 0o6) }
+
+    /// The group through which this user gets `permissions` (read 4, write 2, as in a mode's
+    /// digit) on `path`: `readingGroup`, `writingGroup`.
+    private func group(of path: String, granting permissions: mode_t) -> UInt32? {
         var status = stat()
-        guard stat(path, &status) == 0, status.st_mode & S_IROTH == 0, status.st_uid != getuid() else { return nil }
-        if let acl = Syscall.extendedAttribute(path, "system.posix_acl_access"), Doctor.aclLetsRead(acl, uid: getuid()) { return nil }
-        // With an ACL the group bits are its mask: the file's group reads through it, at most.
-        return status.st_mode & S_IRGRP != 0 ? status.st_gid : nil
+        guard stat(path, &status) == 0, status.st_mode & permissions != permissions, status.st_uid != getuid() else { return nil }
+        if let acl = Syscall.extendedAttribute(path, "system.posix_acl_access"),
+           Doctor.aclLets(acl, uid: getuid(), permissions: UInt16(permissions)) { return nil }
+        // With an ACL the group bits are its mask: the file's group gets through it, at most.
+        return (status.st_mode >> 3) & permissions == permissions ? status.st_gid : nil
     }
 
     public func inputNodes() -> [InputNode] {
@@ -182,6 +198,12 @@ public struct LiveSystem: SystemProbe {
     public func sessionDesktop() -> String? { DesktopSettings.Environment.session().currentDesktop }
 
     public func sessionIsPlasmas() -> Bool { DesktopSettings.Environment.session().kdeFullSession }
+
+    public func sessionSway() -> (socket: String, waylandDisplay: String?)? {
+        let environment = DesktopSettings.Environment.current()
+        guard DesktopSettings.swayNamed(environment), let socket = environment.swaysock else { return nil }
+        return (socket, environment.waylandDisplay)
+    }
 
     public func watchXServer(_ display: String) -> String? {
         do {
@@ -255,11 +277,13 @@ public struct Doctor {
         public static let applyUinputRule = UinputDevice.applyUdevRule
         /// Loads uinput now, where flickd's modules-load file (installed) loads it at boot.
         public static let loadUinputNow = UinputDevice.loadModuleNow
-        /// Joins the input group (effective from the next login).
-        public static let joinInputGroup = "sudo usermod -aG input $USER, then log out and back in"
-        /// Picks up a group added since login.
-        public static let logInAgain =
-            "log out of every session and back in (or reboot): the session and the systemd user manager keep the groups they started with"
+        /// Joins the input group (effective from the next login that starts a new user manager:
+        /// `logInAgain`).
+        public static let joinInputGroup = "sudo usermod -aG input $USER, then " + logInAgain
+        /// Picks up a group added since login: the session and the systemd user manager keep
+        /// the groups they started with, and the manager outlives a quick logout
+        /// (`restartUserManager`).
+        public static let logInAgain = restartUserManager
         /// Starts the service now and at every login.
         public static let enableService = "systemctl --user enable --now flickd"
         /// Says why the service stopped, where starting it again would only fail again.
@@ -298,8 +322,12 @@ public struct Doctor {
     /// Every check, in the order a fix is best applied.
     public func run() -> [Check] {
         let user = probe.currentUser()
-        let touch = touchDevices()
         let group = inputGroupState(user: user)
+        // The configuration before the touch devices, whose verdict counts only the devices
+        // flickd coasts on; its check keeps its place below.
+        let service = serviceEnvironment()
+        let (configurationCheck, configuration) = configuration(service: service)
+        let touch = touchDevices(configuration)
         var checks: [Check] = []
         if let user, user.uid == 0 {
             checks.append(Check(title: "user", status: .warning,
@@ -309,16 +337,14 @@ public struct Doctor {
         checks.append(uinputModule(uinput))
         checks.append(uinputWritable(uinput))
         checks += touchChecks(touch, group: group, user: user)
-        checks.append(groupCheck(group, user: user, devicesDenied: touch.denied))
-        checks.append(service())
+        checks.append(groupCheck(group, user: user, touch: touch))
+        checks.append(self.service())
         if let seat = seatCheck(user: user) { checks.append(seat) }
-        let service = serviceEnvironment()
+        if let groups = serviceGroups(service, uinput: uinput, touch: touch, user: user) { checks.append(groups) }
         if let service {
-            if let groups = serviceGroups(service, touch: touch, user: user) { checks.append(groups) }
             checks.append(serviceDesktop(service))
             if let display = serviceDisplay(service) { checks.append(display) }
         }
-        let (configurationCheck, configuration) = configuration(service: service)
         checks.append(configurationCheck)
         // Asked once for the three checks that use it: it may run gsettings, up to 5 s.
         let desktop = probe.desktopNaturalScrolling()
@@ -455,9 +481,11 @@ public struct Doctor {
     private func uinputWritable(_ uinput: UinputState) -> Check {
         let title = "/dev/uinput writable"
         guard uinput.node else {
-            if probe.exists("/sys/module/uinput") {
+            // Built into the kernel, uinput has no module to load, and `modprobe` makes no node.
+            if uinput.inKernel {
+                let how = probe.exists("/sys/module/uinput") ? "loaded" : "built into the kernel"
                 return Check(title: title, status: .failure,
-                             detail: "uinput is loaded but there is no /dev/uinput node (a container without the host's /dev?); flickd must run where the device node is")
+                             detail: "uinput is \(how) but there is no /dev/uinput node (a container without the host's /dev?); flickd must run where the device node is")
             }
             return Check(title: title, status: .failure, detail: "there is no /dev/uinput until the uinput module is loaded",
                          fix: "sudo modprobe uinput")
@@ -514,16 +542,41 @@ public struct Doctor {
     private struct TouchDevices {
         var hasInputDirectory: Bool
         var nodes: [(node: InputNode, error: SystemError?)]
+        /// The devices flickd does not coast on, by devnode, with the setting that says so;
+        /// none where the configuration is broken or has no device coast (nothing to tell the
+        /// devices apart by).
+        var idle: [String: String] = [:]
         /// A device could not be opened for lack of permission.
         var denied: Bool { nodes.contains { $0.error?.isPermissionDenied == true } }
-        /// At least one device can be read.
-        var anyReadable: Bool { nodes.contains { $0.error == nil } }
+        /// Whether flickd coasts on `node`.
+        func coasts(_ node: InputNode) -> Bool { idle[node.devnode] == nil }
+        /// No device flickd coasts on can be read: it has nothing to coast on. A readable
+        /// touchscreen that does not coast (the default) is no help.
+        var blocked: Bool { !nodes.contains { $0.error == nil && coasts($0.node) } }
+        /// Blocked, and a device flickd would coast on is denied: what a group would fix.
+        var deniedBlocks: Bool { blocked && nodes.contains { $0.error?.isPermissionDenied == true && coasts($0.node) } }
     }
 
-    private func touchDevices() -> TouchDevices {
+    private func touchDevices(_ configuration: Configuration?) -> TouchDevices {
         guard probe.exists("/dev/input") else { return TouchDevices(hasInputDirectory: false, nodes: []) }
         let nodes = probe.inputNodes().filter { $0.kind.touchKind != nil && !Daemon.isVirtualDeviceName($0.name) }
-        return TouchDevices(hasInputDirectory: true, nodes: nodes.map { ($0, probe.readAccess($0.devnode)) })
+        var idle: [String: String] = [:]
+        if let configuration {
+            for node in nodes { idle[node.devnode] = notCoasting(node, configuration) }
+            if idle.count == nodes.count { idle = [:] }
+        }
+        return TouchDevices(hasInputDirectory: true, nodes: nodes.map { ($0, probe.readAccess($0.devnode)) }, idle: idle)
+    }
+
+    /// Why flickd does not coast on `node` under `configuration`: the setting that says so,
+    /// resolved as the daemon resolves it (the first matching `[[device]]` section's before the
+    /// top level's); nil when it coasts.
+    private func notCoasting(_ node: InputNode, _ configuration: Configuration) -> String? {
+        let (settings, section) = configuration.resolved(for: identity(of: node))
+        let place = section.map { " in [[device]] \($0)" } ?? ""
+        if let section, !configuration.devices[section - 1].enabled { return "enabled = false\(place)" }
+        if node.kind == .touchpad { return settings.touchpad.enabled ? nil : "touchpad.enabled = false\(place)" }
+        return settings.touchscreen.enabled ? nil : "touchscreen.enabled = false\(place)"
     }
 
     private func touchChecks(_ touch: TouchDevices, group: InputGroupState, user: UserAccount?) -> [Check] {
@@ -538,9 +591,12 @@ public struct Doctor {
         }
         return touch.nodes.map { node, error in
             let name = "\(node.devnode) \(QuotedText.quoted(node.name)) (\(node.kind.rawValue))"
-            guard let error else { return Check(title: title, status: .ok, detail: "\(name): readable") }
-            // Only a failure when no touch device at all can be read.
-            let status: Check.Status = touch.anyReadable ? .warning : .failure
+            guard let error else {
+                let idle = touch.idle[node.devnode].map { ", but flickd does not coast on it (\($0))" } ?? ""
+                return Check(title: title, status: .ok, detail: "\(name): readable\(idle)")
+            }
+            // Only a failure for a device flickd coasts on, where it can read no other such device.
+            let status: Check.Status = touch.blocked && touch.coasts(node) ? .failure : .warning
             if error.isPermissionDenied {
                 let denied = "\(name): cannot be read (\(error.reason))"
                 // The group is no fix for root, which the input group's check does not ask to join.
@@ -588,7 +644,9 @@ public struct Doctor {
         return probe.databaseGroups(of: user).contains(gid) ? .pendingLogin : .notMember
     }
 
-    private func groupCheck(_ state: InputGroupState, user: UserAccount?, devicesDenied: Bool) -> Check {
+    private func groupCheck(_ state: InputGroupState, user: UserAccount?, touch: TouchDevices) -> Check {
+        // A failure only where the touch devices' verdict is one for want of permission.
+        let devicesDenied = touch.deniedBlocks
         let title = "input group"
         let who = user?.name ?? "this user"
         if let user, user.uid == 0, state != .noGroup {
@@ -608,8 +666,8 @@ public struct Doctor {
                          detail: "\(who) was added to input after this session started: programs started in it, flickd's service too, lack the group until the next login",
                          fix: Fix.logInAgain)
         case .notMember:
-            if devicesDenied {
-                return Check(title: title, status: .failure,
+            if touch.denied {
+                return Check(title: title, status: devicesDenied ? .failure : .warning,
                              detail: "\(who) is not a member, and reading touch devices takes it", fix: Fix.joinInputGroup)
             }
             return Check(title: title, status: .warning,
@@ -654,9 +712,12 @@ public struct Doctor {
                          detail: "flickd.service is not installed for systemd --user (scripts/install installs it; then the command below starts it)",
                          fix: Fix.enableService)
         }
-        if enabledWord == "masked" {
-            return Check(title: title, status: .failure, detail: "masked: systemd will not start it",
-                         fix: "systemctl --user unmask flickd && \(Fix.enableService)")
+        if enabledWord == "masked" || enabledWord == "masked-runtime" {
+            // `enable --now` refuses a masked unit; a mask in /run (`mask --runtime`) is lifted
+            // by `unmask --runtime`.
+            let runtime = enabledWord == "masked-runtime" ? " --runtime" : ""
+            return Check(title: title, status: .failure, detail: "\(enabledWord): systemd will not start it",
+                         fix: "systemctl --user unmask\(runtime) flickd && \(Fix.enableService)")
         }
         let isEnabled = Self.enabledStates.contains(enabledWord)
         switch (isEnabled, activeWord) {
@@ -680,6 +741,11 @@ public struct Doctor {
             return Check(title: title, status: .failure,
                          detail: "\(isEnabled ? "enabled" : "not enabled") and activating: systemd is starting it, or restarting it after it failed (Restart=on-failure, up to its start limit); `\(Fix.readJournal)` says why it stopped",
                          fix: Fix.readJournal + (isEnabled ? "" : ", then: systemctl --user enable flickd"))
+        case (_, "reloading"), (_, "deactivating"), (_, "refreshing"):
+            // Passing states: reading its configuration again (`systemctl --user reload`), or
+            // stopping; what follows is what counts.
+            return Check(title: title, status: .warning,
+                         detail: "\(isEnabled ? "enabled" : enabledWord.isEmpty ? "not enabled" : enabledWord) and \(activeWord): run `flickd doctor` again in a few seconds")
         case (false, "active"):
             let word = enabledWord.isEmpty || enabledWord == "disabled" ? "" : " (\(enabledWord))"
             return Check(title: title, status: .warning,
@@ -689,19 +755,37 @@ public struct Doctor {
             // The unit is WantedBy=graphical-session.target: a session that never starts the
             // target (Xfce on Debian 12, i3, startx, sway without its systemd integration)
             // never starts flickd, and `enable --now` would last this session only.
-            let target = probe.run(["systemctl", "--user", "is-active", "graphical-session.target"]).map { Self.firstLine($0.output) }
-            if let target, !target.isEmpty, target != "active", !target.containsText("Failed") {
+            if let target = graphicalTargetMissing() {
                 return Check(title: title, status: .failure,
                              detail: "enabled, inactive: this session does not start graphical-session.target (\(target)), which starts flickd (its unit is WantedBy= it), so flickd starts at no login; have the session's startup start it",
                              fix: Fix.startWithSession)
             }
             return Check(title: title, status: .failure, detail: "enabled, inactive", fix: Fix.enableService)
+        case (false, "inactive"):
+            // Enabling it would not start it at a login either in such a session: `enable --now`
+            // would start it for this session only.
+            let word = enabledWord.isEmpty ? "not enabled" : enabledWord
+            if let target = graphicalTargetMissing() {
+                return Check(title: title, status: .failure,
+                             detail: "\(word), inactive: this session does not start graphical-session.target (\(target)), which starts flickd once it is enabled (its unit is WantedBy= it), so `\(Fix.enableService)` would start it for this session only; have the session's startup start it",
+                             fix: Fix.startWithSession)
+            }
+            return Check(title: title, status: .failure, detail: "\(word), inactive", fix: Fix.enableService)
         default:
             let state = activeWord.isEmpty ? "not running" : activeWord
             return Check(title: title, status: .failure,
                          detail: "\(isEnabled ? "enabled" : enabledWord.isEmpty ? "not enabled" : enabledWord), \(state)",
                          fix: Fix.enableService)
         }
+    }
+
+    /// graphical-session.target's state where this session does not start it (Xfce on Debian 12,
+    /// i3, startx, sway without its systemd integration); nil where it is active or systemctl
+    /// does not say.
+    private func graphicalTargetMissing() -> String? {
+        guard let target = probe.run(["systemctl", "--user", "is-active", "graphical-session.target"]).map({ Self.firstLine($0.output) }),
+              !target.isEmpty, target != "active", !target.containsText("Failed") else { return nil }
+        return target
     }
 
     /// A process id, its environment's variables, and the file its `--config` names (an
@@ -741,32 +825,73 @@ public struct Doctor {
         return (pid, variables, configFile, groups)
     }
 
-    /// Whether the running service has the group through which the touch devices readable
-    /// here are read (the input group, mostly). A user added with usermod who logs in again
-    /// quickly gets it in the new session, doctor's too, but the systemd user manager, which
-    /// outlives a quick logout (UserStopDelaySec, 10 s) or any logout (lingering), keeps the
-    /// groups it started with, and so does every flickd it starts: it logs "cannot open". nil
-    /// where no touch device needs a group, where the service's groups cannot be read, or for root.
-    private func serviceGroups(_ service: ServiceEnvironment, touch: TouchDevices, user: UserAccount?) -> Check? {
-        guard let groups = service.groups, user?.uid != 0 else { return nil }
+    /// Whether the running service has the groups through which this session reads the touch
+    /// devices it reads (the input group, mostly) and opens /dev/uinput (a group that a udev
+    /// rule gives it, `GROUP="uinput", MODE="0660"`). A user added with usermod who logs in
+    /// again quickly gets them in the new session, doctor's too, but the systemd user manager,
+    /// which outlives a quick logout (UserStopDelaySec, 10 s) or any logout (lingering), keeps
+    /// the groups it started with, and so does every flickd it starts: it logs "cannot open",
+    /// or fails its start-time check of /dev/uinput. Where flickd does not run (that start
+    /// failed), the user manager's own groups, which it would start flickd with. nil where
+    /// nothing needs a group, where neither's groups can be read, or for root.
+    private func serviceGroups(_ service: ServiceEnvironment?, uinput: UinputState, touch: TouchDevices, user: UserAccount?) -> Check? {
+        guard user?.uid != 0 else { return nil }
         let title = "service groups"
+        let holder: (who: String, groups: [UInt32], running: Bool)
+        if let service, let groups = service.groups {
+            holder = ("flickd (pid \(service.pid))", groups, true)
+        } else if service == nil, let user, let manager = userManager(of: user) {
+            holder = ("the systemd user manager (pid \(manager.pid)), which starts flickd,", manager.groups, false)
+        } else {
+            return nil
+        }
         let readable = touch.nodes.filter { $0.error == nil }.map(\.node)
         let needing = readable.compactMap { node in probe.readingGroup(node.devnode).map { (node: node, gid: $0) } }
-        guard !needing.isEmpty else { return nil }
+        // /dev/uinput as this session opens it: the daemon opens it first, and stops without it.
+        let uinputGID = uinput.node && uinput.openError == nil ? probe.writingGroup("/dev/uinput") : nil
+        guard !needing.isEmpty || uinputGID != nil else { return nil }
         let inputGID = probe.groupID(named: Self.inputGroup)
-        func name(_ gid: UInt32) -> String { gid == inputGID ? "the \(Self.inputGroup) group (gid \(gid))" : "group \(gid)" }
-        let missing = needing.filter { !groups.contains($0.gid) }
-        guard let first = missing.first else {
-            let gids = Set(needing.map(\.gid)).sorted().map(name).joined(separator: ", ")
-            return Check(title: title, status: .ok, detail: "flickd (pid \(service.pid)) has \(gids), which the touch devices take")
+        let uinputGroupGID = probe.groupID(named: "uinput")
+        func name(_ gid: UInt32) -> String {
+            if gid == inputGID { return "the \(Self.inputGroup) group (gid \(gid))" }
+            return gid == uinputGroupGID ? "the uinput group (gid \(gid))" : "group \(gid)"
         }
-        let nodes = missing.map(\.node.devnode).joined(separator: ", ")
+        let missing = needing.filter { !holder.groups.contains($0.gid) }
+        let uinputMissing = uinputGID.map { !holder.groups.contains($0) } ?? false
+        var gids: [UInt32] = []
+        for gid in needing.map(\.gid) + (uinputGID.map { [$0] } ?? []) where !gids.contains(gid) { gids.append(gid) }
+        guard !missing.isEmpty || uinputMissing else {
+            let parts = gids.map { gid in
+                var takers: [String] = []
+                if needing.contains(where: { $0.gid == gid }) { takers.append("the touch devices") }
+                if gid == uinputGID { takers.append("/dev/uinput") }
+                return "\(name(gid)), which \(takers.joined(separator: " and ")) take\(takers == ["/dev/uinput"] ? "s" : "")"
+            }
+            return Check(title: title, status: .ok, detail: "\(holder.who) has \(parts.joined(separator: "; and "))")
+        }
+        var lacking: [UInt32] = []
+        for gid in missing.map(\.gid) + (uinputMissing ? uinputGID.map { [$0] } ?? [] : []) where !lacking.contains(gid) { lacking.append(gid) }
+        let nodes = missing.map(\.node.devnode) + (uinputMissing ? ["/dev/uinput"] : [])
         let who = user?.name ?? "this user"
-        // It still reads a device that needs no group, or one whose group it has.
-        let status: Check.Status = missing.count < readable.count ? .warning : .failure
+        let opener = holder.running ? "it" : "the flickd it starts"
+        let since = holder.running ? "the systemd user manager that started it began" : "it began"
+        let uinputEffect = uinputMissing ? " (flickd opens /dev/uinput when it starts, and stops without it)" : ""
+        // It still coasts on a device that needs no group, or one whose group it has.
+        let stillCoasts = readable.contains { node in touch.coasts(node) && !missing.contains { $0.node.devnode == node.devnode } }
+        let status: Check.Status = uinputMissing || !stillCoasts ? .failure : .warning
         return Check(title: title, status: status,
-                     detail: "flickd (pid \(service.pid)) runs without \(name(first.gid)), which this session has and \(nodes) take\(missing.count == 1 ? "s" : ""), so it cannot open \(missing.count == 1 ? "it" : "them"): the systemd user manager that started it began before \(who) joined the group and keeps the groups it started with (a quick logout and login, or lingering, keeps it running; restarting flickd does not help)",
+                     detail: "\(holder.who) runs without \(lacking.map(name).joined(separator: " and ")), which this session has and \(nodes.joined(separator: ", ")) take\(nodes.count == 1 ? "s" : ""), so \(opener) cannot open \(nodes.count == 1 ? "it" : "them")\(uinputEffect): \(since) before \(who) joined \(lacking.count == 1 ? "the group" : "them") and keeps the groups it started with (a quick logout and login, or lingering, keeps it running; restarting flickd does not help)",
                      fix: Fix.restartUserManager)
+    }
+
+    /// The systemd user manager's process id and supplementary groups: `user@UID.service`'s
+    /// main process, asked of the system manager; nil where that cannot be told.
+    private func userManager(of user: UserAccount) -> (pid: Int, groups: [UInt32])? {
+        guard let shown = probe.run(["systemctl", "show", "--property=MainPID", "--value", "user@\(user.uid).service"]),
+              let pid = Int(Self.firstLine(shown.output)), pid > 0,
+              case .success(let status) = probe.readFile("/proc/\(pid)/status"),
+              let groups = Self.statusGroups(status) else { return nil }
+        return (pid, groups)
     }
 
     /// The value of `--config FILE` or `--config=FILE` in a command line (`arguments[0]` the
@@ -792,7 +917,9 @@ public struct Doctor {
     /// `scroll.natural = "auto"` picks where to read the desktop's touchpad setting (GNOME's
     /// gsettings, KDE's files, sway, the X server), and, in Plasma's own session, its
     /// `KDE_FULL_SESSION=true`, by which a kcminputrc without groups is taken for KWin's
-    /// per-device defaults. The session's desktop unset: nothing to compare.
+    /// per-device defaults. In a sway session named KDE or GNOME (for Qt, for the portals), its
+    /// `SWAYSOCK` and `WAYLAND_DISPLAY` too, by which sway's settings outrank the name's
+    /// (`DesktopSettings.swayNamed`). The session's desktop unset: nothing to compare.
     private func serviceDesktop(_ service: ServiceEnvironment) -> Check {
         let title = "service desktop"
         let its = service.variables["XDG_CURRENT_DESKTOP"].map(String.init)
@@ -803,7 +930,16 @@ public struct Doctor {
         // Plasma's session marks itself; a service without the mark reads a kcminputrc with no
         // groups as no setting, where KWin gives each pad libinput's default.
         let plasmaMissing = probe.sessionIsPlasmas() && service.variables["KDE_FULL_SESSION"].map(String.init) != "true"
-        let imports = "XDG_CURRENT_DESKTOP" + (plasmaMissing ? " KDE_FULL_SESSION" : "")
+        // Under another name sway is looked for anyway, by its socket in the runtime directory.
+        let sway = Self.namesKDEOrGNOME(session) ? probe.sessionSway() : nil
+        var swayImports: [String] = []
+        if let sway {
+            if service.variables["SWAYSOCK"].map(String.init) != sway.socket { swayImports.append("SWAYSOCK") }
+            if let display = sway.waylandDisplay, service.variables["WAYLAND_DISPLAY"].map(String.init) != display {
+                swayImports.append("WAYLAND_DISPLAY")
+            }
+        }
+        let imports = (["XDG_CURRENT_DESKTOP"] + (plasmaMissing ? ["KDE_FULL_SESSION"] : []) + swayImports).joined(separator: " ")
         guard its == session else {
             let has = its.map { "XDG_CURRENT_DESKTOP=\($0)" } ?? "no XDG_CURRENT_DESKTOP"
             return Check(title: title, status: .warning,
@@ -815,7 +951,21 @@ public struct Doctor {
                          detail: "flickd (pid \(service.pid)) runs with this session's XDG_CURRENT_DESKTOP=\(session) but without its KDE_FULL_SESSION=true, so with no touchpad group in kcminputrc it does not take KWin's per-device defaults (an Apple pad's glide may run backwards); to make it last, have your session's start-up import KDE_FULL_SESSION into the user manager before flickd starts",
                          fix: "systemctl --user import-environment KDE_FULL_SESSION && systemctl --user restart flickd")
         }
+        if let sway, !swayImports.isEmpty {
+            let has = swayImports.map { name in service.variables[Substring(name)].map { "\(name)=\($0)" } ?? "no \(name)" }
+            let ours = "SWAYSOCK=\(sway.socket)" + (sway.waylandDisplay.map { ", WAYLAND_DISPLAY=\($0)" } ?? "")
+            let names = swayImports.joined(separator: " ")
+            return Check(title: title, status: .warning,
+                         detail: "flickd (pid \(service.pid)) runs with this session's XDG_CURRENT_DESKTOP=\(session) but with \(has.joined(separator: " and ")), where this session is sway's (\(ours)), so natural scrolling \"auto\" reads the setting where \(session) keeps it rather than sway's; to make it last, have your session's start-up import \(names) into the user manager (sway's 50-systemd-user.conf does) before flickd starts",
+                         fix: "systemctl --user import-environment \(names) && systemctl --user restart flickd")
+        }
         return Check(title: title, status: .ok, detail: "flickd (pid \(service.pid)) runs with this session's XDG_CURRENT_DESKTOP=\(session)")
+    }
+
+    /// Whether `XDG_CURRENT_DESKTOP` names KDE or a GNOME-family desktop, where sway's settings
+    /// are read only by its `SWAYSOCK` (`DesktopSettings`, which asks the name the same way).
+    static func namesKDEOrGNOME(_ desktop: String) -> Bool {
+        desktop.lowercased().split(separator: ":").contains { $0 == "kde" || $0.containsText("gnome") || $0 == "pantheon" }
     }
 
     /// On an X11 session where flickd asks the X server for each touchpad's natural scrolling:
@@ -860,20 +1010,24 @@ public struct Doctor {
     /// Whether a POSIX access ACL (the `system.posix_acl_access` attribute: a 4-byte version,
     /// then entries of a 16-bit tag, 16-bit permissions and 32-bit id, little-endian) lets user
     /// `uid` read: an ACL_USER entry for it with read, within the mask when there is one.
-    static func aclLetsRead(_ bytes: [UInt8], uid: UInt32) -> Bool {
-        let user: UInt16 = 0x02, mask: UInt16 = 0x10, read: UInt16 = 0x04
-        var userReads = false
-        var maskReads = true
+    static func aclLetsRead(_ bytes: [UInt8], uid: UInt32) -> Bool { aclLets(bytes, uid: uid, permissions: 0o4) }
+
+    /// Whether that ACL gives user `uid` every one of `permissions` (read 4, write 2): an
+    /// ACL_USER entry for it with them, within the mask when there is one.
+    static func aclLets(_ bytes: [UInt8], uid: UInt32, permissions wanted: UInt16) -> Bool {
+        let user: UInt16 = 0x02, mask: UInt16 = 0x10
+        var userHas = false
+        var maskHas = true
         var offset = 4
         while offset + 8 <= bytes.count {
             let tag = UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8
             let permissions = UInt16(bytes[offset + 2]) | UInt16(bytes[offset + 3]) << 8
             let id = (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[offset + 4 + $1]) << (8 * UInt32($1)) }
-            if tag == user && id == uid { userReads = permissions & read != 0 }
-            if tag == mask { maskReads = permissions & read != 0 }
+            if tag == user && id == uid { userHas = permissions & wanted == wanted }
+            if tag == mask { maskHas = permissions & wanted == wanted }
             offset += 8
         }
-        return userReads && maskReads
+        return userHas && maskHas
     }
 
     /// The supplementary groups on the `Groups:` line of a `/proc/PID/status`; nil without one.

@@ -22,16 +22,36 @@ struct DoctorCommand: FlickdCommand {
               check names the likelier cause: a session that is not the active local
               one on the seat.
             - touch devices: each touchpad and touchscreen udev knows, opened read-only.
+              One that cannot be read is a failure only where flickd can read no
+              device it coasts on (touchpad.enabled, touchscreen.enabled, and a
+              [[device]] section's enabled, per device as flickd resolves them): a
+              readable touchscreen that does not coast (the default) is no help.
             - input group: this user is in it, and so is this login session (a user
-              added with usermod lacks the group until the next login).
-            - flickd service: `systemctl --user is-enabled flickd` and `is-active`;
-              a warning when there is no systemctl or no user manager.
+              added with usermod lacks the group until the next login, and so does
+              the systemd user manager until it stops: the fix waits for that); a
+              failure only where that keeps flickd from every device it coasts on.
+            - flickd service: `systemctl --user is-enabled flickd` and `is-active`.
+              Not installed, masked, disabled or stopped: the fix enables and starts
+              it, or, in a session that does not start graphical-session.target
+              (which starts flickd's unit), has the session's startup start it.
+              Failed, or activating between Restart= tries: the fix reads the journal
+              first (`journalctl --user -u flickd -e`). A warning while it is
+              starting, reloading or stopping (look again), when it runs but is not
+              enabled, and when there is no systemctl or no user manager.
             - session: where systemd-logind records seat0's active session, whether it
               is this user's; a warning when another user's is (flickd pauses then,
               with no device open).
+            - service groups: whether the running service (where it does not run, the
+              systemd user manager that starts it) has the groups through which this
+              session reads the touch devices and opens /dev/uinput (its
+              /proc/PID/status): the user manager keeps the groups it started with, and
+              outlives a quick logout (10 s) or, with lingering, every logout.
             - service desktop: whether the running service has this session's
               XDG_CURRENT_DESKTOP, by which natural scrolling "auto" picks where to read
-              the desktop's setting (its /proc/PID/environ).
+              the desktop's setting (its /proc/PID/environ), in Plasma's own session
+              its KDE_FULL_SESSION, and in a sway session named KDE or GNOME (for Qt,
+              for the portals) its SWAYSOCK and WAYLAND_DISPLAY, by which flickd
+              reads sway's settings rather than the named desktop's.
             - service display: on an X11 session (not GNOME's), whether the running
               service has this session's DISPLAY and XAUTHORITY, which it needs to ask
               the X server for each touchpad's settings; a user manager started before
@@ -57,7 +77,10 @@ struct DoctorCommand: FlickdCommand {
               from the X server, with libX11 and libXi), the virtual touchpad's own natural
               scrolling against each touchpad's, and which way the virtual fingers move;
               a warning where the desktop keeps touchpad settings per device and flickd
-              cannot read them (on X11 without libX11 and libXi), with the fix.
+              cannot read them (on X11 without libX11 and libXi; KDE Plasma's
+              kcminputrc, where the virtual touchpad has a setting of its own), and
+              where the synaptics X driver drives the virtual touchpad (it scrolls it
+              by next to nothing, so glides do not show), with the fix.
             - device sections: a warning for each [[device]] section that never
               applies, because an earlier section matches every device it matches (the
               first matching section is used).
@@ -96,7 +119,7 @@ struct DoctorCommand: FlickdCommand {
         let warnings = checks.filter { $0.status == .warning }.count
         func count(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
         if Doctor.blocks(checks) {
-            print("\(count(failures, "problem")) stop flickd from working; \(count(warnings, "warning")).")
+            print("\(count(failures, "problem")) \(failures == 1 ? "stops" : "stop") flickd from working; \(count(warnings, "warning")).")
             throw ExitCode.failure
         }
         print(warnings == 0 ? "Everything flickd needs is in place." : "flickd can work; \(count(warnings, "warning")).")

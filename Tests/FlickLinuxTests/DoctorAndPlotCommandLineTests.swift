@@ -77,12 +77,39 @@ import Testing
         #expect(result.status == 1 && result.stdout.isEmpty && result.stderr.contains("\(config):2:"), "\(result.stderr)")
     }
 
+    /// The checks that failed (✗) in doctor's output.
+    private static func failures(_ result: FlickdBinary.Result) -> Int {
+        result.stdout.split(separator: "\n").filter { $0.hasPrefix("✗ ") }.count
+    }
+
+    /// That doctor's exit status 1 is the bad configuration's: doctor exits 1 on a machine
+    /// without uinput or touch devices (this build machine) whatever the file says. Its summary
+    /// counts every ✗, one more than the same doctor with a valid file.
+    private func expectTheConfigurationBlocks(_ result: FlickdBinary.Result) throws {
+        #expect(result.status == 1, "\(result)")
+        let good = try flickd(["doctor", "--config", "/dev/null"])
+        let count = Self.failures(result)
+        #expect(count == Self.failures(good) + 1, "\(result.stdout)\nwith /dev/null:\n\(good.stdout)")
+        let summary = "\(count) problem\(count == 1 ? " stops" : "s stop") flickd from working; "
+        #expect(result.stdout.split(separator: "\n").last?.hasPrefix(summary) == true, "\(result.stdout)")
+    }
+
+    /// Only the configuration broken, on a machine with everything else in place: doctor
+    /// blocks, on it alone.
+    @Test func aBadConfigurationAloneBlocks() throws {
+        var system = FakeSystem()
+        system.fileContents["/home/ada/.config/flickd/config.toml"] = "[scroll]\nspeeed = 3\n"
+        let checks = system.checks()
+        #expect(checks.filter { $0.status == .failure }.map(\.title) == ["configuration"], "\(checks.report)")
+        #expect(Doctor.blocks(checks))
+    }
+
     @Test func doctorReportsABadConfigurationAndFails() throws {
         let config = temporary("doctor.toml")
         defer { unlink(config) }
         try TextFile.write("[scroll]\nspeeed = 3\n", to: config)
         let result = try flickd(["doctor", "--config", config])
-        #expect(result.status == 1)
+        try expectTheConfigurationBlocks(result)
         #expect(result.stdout.contains("✗ configuration: \(config) has 1 problem"), "\(result.stdout)")
         #expect(result.stdout.contains("    fix: flickd check-config \(config)"))
         // Every line is a check (✓ ! ✗), a fix under one, or the summary.
@@ -99,7 +126,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try TextFile.write("[scroll]\nspeeed = 3\n", to: directory + "/bad.toml")
         let result = try CommandLineShellTests.shell(#"cd "$1" && exec "$0" doctor --config bad.toml"#, directory)
-        #expect(result.status == 1)
+        try expectTheConfigurationBlocks(result)
         let fix = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("    fix: flickd check-config ") },
                                "\(result.stdout)")
         let path = String(fix.dropFirst("    fix: flickd check-config ".count))
@@ -132,6 +159,25 @@ import Testing
         let help = try flickd(["help", "doctor"]).stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
         #expect(help.contains("Where flickd's udev rule is installed (/etc/udev/rules.d, or the package's /usr/lib/udev/rules.d), the fix applies it to /dev/uinput and does not write it again to /etc"), "\(help)")
         #expect(help.contains("Where flickd's modules-load file is installed (/etc/modules-load.d, or the package's /usr/lib/modules-load.d), the fix loads it now"), "\(help)")
+    }
+
+    /// Every check doctor prints is in `flickd help doctor`'s list, by the title it prints
+    /// (each `title` in Doctor.swift): "service groups" was missing.
+    @Test func doctorsHelpListsEveryCheck() throws {
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/FlickLinux/Doctor.swift")
+        let text = try String(contentsOf: source, encoding: .utf8)
+        var titles: Set<String> = []
+        for marker in ["title: \"", "let title = \""] {
+            for piece in text.components(separatedBy: marker).dropFirst() {
+                if let end = piece.firstIndex(of: "\"") { titles.insert(String(piece[..<end])) }
+            }
+        }
+        #expect(titles.count > 15 && titles.contains("service groups"), "\(titles.sorted())")
+        let help = try flickd(["help", "doctor"]).stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
+        for title in titles.sorted() {
+            #expect(help.contains(" - \(title): "), "\(title) is not in the help's list of checks")
+        }
     }
 
     @Test func theOutputInUseIsNamed() throws {

@@ -41,9 +41,15 @@ struct FakeSystem: SystemProbe {
     /// The group each node is read through (`readingGroup`): the touchpad is root:input 0660.
     var readingGroups: [String: UInt32] = ["/dev/input/event4": 105]
     func readingGroup(_ path: String) -> UInt32? { readingGroups[path] }
+    /// The group /dev/uinput is opened through (`writingGroup`): none, by default (flickd's
+    /// udev rule gives the seat's user an ACL entry).
+    var writingGroups: [String: UInt32] = [:]
+    func writingGroup(_ path: String) -> UInt32? { writingGroups[path] }
     func inputNodes() -> [InputNode] { nodes }
     func currentUser() -> UserAccount? { user }
-    func groupID(named name: String) -> UInt32? { name == "input" ? inputGID : nil }
+    /// The uinput group's id (a udev rule's `GROUP="uinput"`); nil: none.
+    var uinputGID: UInt32?
+    func groupID(named name: String) -> UInt32? { name == "input" ? inputGID : name == "uinput" ? uinputGID : nil }
     func databaseGroups(of user: UserAccount) -> [UInt32] { database }
     func processGroups() -> [UInt32] { process }
     func run(_ arguments: [String]) -> CommandResult? { commands[arguments.joined(separator: " ")] }
@@ -85,6 +91,9 @@ struct FakeSystem: SystemProbe {
     /// `KDE_FULL_SESSION=true` in this session (Plasma's own).
     var plasmaSession = false
     func sessionIsPlasmas() -> Bool { plasmaSession }
+    /// This session's sway, where its `SWAYSOCK` is the sway serving its display (`sessionSway`).
+    var sway: (socket: String, waylandDisplay: String?)?
+    func sessionSway() -> (socket: String, waylandDisplay: String?)? { sway }
     /// Why a watch on the X server's device properties would not open; nil: it opens.
     var xServerWatchFailure: String?
     func watchXServer(_ display: String) -> String? { xServerWatchFailure }

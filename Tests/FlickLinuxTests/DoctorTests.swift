@@ -46,6 +46,21 @@ import Testing
         #expect(builtIn.detail == "built into the kernel (/lib/modules/6.1.0-18-amd64/modules.builtin lists uinput.ko)", "\(builtIn.text)")
     }
 
+    /// uinput built into the kernel, but no /dev/uinput (a container without the host's /dev):
+    /// doctor gave `sudo modprobe uinput`, which has nothing to load and makes no node.
+    @Test func aBuiltInUinputWithoutItsNodeIsNotLoadedAgain() throws {
+        var system = FakeSystem()
+        system.files = ["/dev/input"]
+        system.fileContents["/proc/sys/kernel/osrelease"] = "6.1.0-18-amd64\n"
+        system.fileContents["/lib/modules/6.1.0-18-amd64/modules.builtin"] = "kernel/drivers/input/evdev.ko\nkernel/drivers/input/misc/uinput.ko\n"
+        let checks = system.checks()
+        #expect(try checks.one("uinput module").status == .ok)
+        let writable = try checks.one("/dev/uinput writable")
+        #expect(writable.status == .failure && writable.fix == nil, "\(writable.text)")
+        #expect(writable.detail == "uinput is built into the kernel but there is no /dev/uinput node (a container without the host's /dev?); flickd must run where the device node is",
+                "\(writable.text)")
+    }
+
     /// uinput not loaded, and /dev/uinput the static node kmod-static-nodes made at boot, root's
     /// alone (flickd's rule not there at boot): the user's open fails before the kernel would
     /// load the module, and `udevadm trigger /dev/uinput` fails with no device behind the node.
@@ -202,7 +217,7 @@ import Testing
         let checks = system.checks()
         let touch = try checks.one("touch devices")
         #expect(touch.status == .failure && touch.detail.contains("cannot be read (Permission denied)"))
-        #expect(touch.fix == "sudo usermod -aG input $USER, then log out and back in")
+        #expect(touch.fix == "sudo usermod -aG input $USER, then log out of every session, wait 10 seconds for the systemd user manager to stop, and log back in; or reboot (the only way where lingering keeps the manager running: Linger=yes in `loginctl show-user $USER`)")
         let group = try checks.one("input group")
         #expect(group.status == .failure && group.fix == touch.fix)
         #expect(Doctor.blocks(checks))
@@ -218,7 +233,7 @@ import Testing
         let group = try checks.one("input group")
         #expect(group.status == .failure)
         #expect(group.detail.contains("added to input after this session started"), "\(group.detail)")
-        #expect(group.fix?.hasPrefix("log out of every session and back in") == true)
+        #expect(group.fix?.hasPrefix("log out of every session, wait 10 seconds for the systemd user manager to stop") == true)
         #expect(try checks.one("touch devices").fix == group.fix, "not usermod again")
     }
 
@@ -264,6 +279,69 @@ import Testing
         let touch = system.checks().titled("touch devices")
         #expect(touch.map(\.status) == [.ok, .warning], "\(touch.map(\.text))")
         #expect(!Doctor.blocks(system.checks()))
+    }
+
+    private static let touchscreen = InputNode(devnode: "/dev/input/event9", syspath: "", name: "ELAN Touchscreen", kind: .touchscreen)
+
+    /// Not in the input group; the touchpad readable through udev's uaccess ACL, the
+    /// touchscreen (which does not coast by default) denied. Doctor exited 1, "1 problem stops
+    /// flickd from working" (the input group's ✗), while flickd coasts on the touchpad.
+    @Test func aDeniedTouchscreenThatDoesNotCoastDoesNotBlock() throws {
+        var system = FakeSystem()
+        system.database = [1000]
+        system.process = [1000]
+        system.nodes.append(Self.touchscreen)
+        system.readErrors["/dev/input/event9"] = denied
+        let checks = system.checks()
+        #expect(checks.titled("touch devices").map(\.status) == [.ok, .warning], "\(checks.report)")
+        let group = try checks.one("input group")
+        #expect(group.status == .warning && group.fix == Doctor.Fix.joinInputGroup, "\(group.text)")
+        #expect(!Doctor.blocks(checks), "\(checks.report)")
+    }
+
+    /// In the input group, the touchpad unreadable, the touchscreen readable but not coasting
+    /// (touchscreen.enabled defaults to false): doctor said "flickd can work", with nothing to
+    /// coast on. A touchscreen that coasts makes up for the touchpad.
+    @Test func aReadableTouchscreenThatDoesNotCoastIsNoHelp() throws {
+        var system = FakeSystem()
+        system.nodes.append(Self.touchscreen)
+        system.readErrors["/dev/input/event4"] = denied
+        let checks = system.checks()
+        let touch = checks.titled("touch devices")
+        #expect(touch.map(\.status) == [.failure, .ok], "\(checks.report)")
+        #expect(touch.last?.detail == "/dev/input/event9 \"ELAN Touchscreen\" (touchscreen): readable, but flickd does not coast on it (touchscreen.enabled = false)",
+                "\(checks.report)")
+        #expect(Doctor.blocks(checks))
+
+        // Outside the group, the touchpad denied: joining it is the fix that counts.
+        var outside = system
+        outside.database = [1000]
+        outside.process = [1000]
+        #expect(try outside.checks().one("input group").status == .failure)
+
+        system.fileContents["/home/ada/.config/flickd/config.toml"] = "[touchscreen]\nenabled = true\n"
+        let coasting = system.checks()
+        #expect(coasting.titled("touch devices").map(\.status) == [.warning, .ok], "\(coasting.report)")
+        #expect(!Doctor.blocks(coasting), "\(coasting.report)")
+
+        // The touchscreen's [[device]] section leaves it alone: no help again.
+        system.fileContents["/home/ada/.config/flickd/config.toml"] = "[touchscreen]\nenabled = true\n[[device]]\nname = \"ELAN\"\nenabled = false\n"
+        let left = system.checks()
+        #expect(left.titled("touch devices").last?.detail.hasSuffix("readable, but flickd does not coast on it (enabled = false in [[device]] 1)") == true,
+                "\(left.report)")
+        #expect(Doctor.blocks(left))
+    }
+
+    /// Every fix that needs a new login waits for the systemd user manager to stop: it
+    /// outlives a logout by 10 s (UserStopDelaySec) and keeps the groups it started with, so
+    /// "log out and back in" left flickd without the group.
+    @Test func theGroupFixesWaitForTheUserManagerToStop() {
+        for fix in [Doctor.Fix.joinInputGroup, Doctor.Fix.logInAgain] {
+            #expect(fix.contains("log out of every session, wait 10 seconds for the systemd user manager to stop, and log back in; or reboot (the only way where lingering keeps the manager running"),
+                    "\(fix)")
+            #expect(!fix.contains("log out and back in"), "\(fix)")
+        }
+        #expect(Doctor.Fix.joinInputGroup.hasPrefix("sudo usermod -aG input $USER, then log out of every session"))
     }
 
     @Test func noTouchDeviceAtAllBlocks() throws {
@@ -318,6 +396,47 @@ import Testing
         #expect(!Doctor.blocks(system.checks()))
     }
 
+    /// /dev/uinput given to a group (`GROUP="uinput", MODE="0660"`, as the uinput check
+    /// suggests), the user added to it, a quick logout and login: doctor opens /dev/uinput, but
+    /// the user manager kept its groups, and the flickd it starts fails its start-time check of
+    /// /dev/uinput. Doctor passed "/dev/uinput writable" and "service groups": it compared only
+    /// the touch devices' group, and only a running flickd's.
+    @Test func aUserManagerWithoutTheUinputGroupCannotStartFlickd() throws {
+        var system = FakeSystem()
+        system.uinputGID = 990
+        system.database = [1000, 105, 990]
+        system.process = [1000, 105, 990]
+        system.writingGroups["/dev/uinput"] = 990
+        // flickd failed its start: no main process; its user manager is pid 1234.
+        system.commands["systemctl --user is-active flickd"] = CommandResult(status: 3, output: "failed\n")
+        system.commands["systemctl show --property=MainPID --value user@1000.service"] = CommandResult(status: 0, output: "1234\n")
+        system.fileContents["/proc/1234/status"] = "Name:\tsystemd\nGroups:\t105 1000 \n"
+        let checks = system.checks()
+        #expect(try checks.one("/dev/uinput writable").status == .ok)
+        let manager = try checks.one("service groups")
+        #expect(manager.status == .failure, "\(checks.report)")
+        #expect(manager.detail.hasPrefix("the systemd user manager (pid 1234), which starts flickd, runs without the uinput group (gid 990), which this session has and /dev/uinput takes, so the flickd it starts cannot open it (flickd opens /dev/uinput when it starts, and stops without it): it began before ada joined the group"),
+                "\(manager.text)")
+        #expect(manager.fix == Doctor.Fix.restartUserManager)
+
+        // A flickd that runs (started while /dev/uinput was the seat user's), without the group.
+        system.commands["systemctl --user is-active flickd"] = CommandResult(status: 0, output: "active\n")
+        system.commands["systemctl --user show --property=MainPID --value flickd"] = CommandResult(status: 0, output: "4242\n")
+        system.fileContents["/proc/4242/environ"] = "HOME=/home/ada\0XDG_CURRENT_DESKTOP=GNOME\0"
+        system.fileContents["/proc/4242/status"] = "Groups:\t105 1000 \n"
+        let running = try system.checks().one("service groups")
+        #expect(running.status == .failure, "\(running.text)")
+        #expect(running.detail.hasPrefix("flickd (pid 4242) runs without the uinput group (gid 990), which this session has and /dev/uinput takes, so it cannot open it"),
+                "\(running.text)")
+
+        // With both groups: fine.
+        system.fileContents["/proc/4242/status"] = "Groups:\t105 990 1000 \n"
+        let has = try system.checks().one("service groups")
+        #expect(has.status == .ok, "\(has.text)")
+        #expect(has.detail == "flickd (pid 4242) has the input group (gid 105), which the touch devices take; and the uinput group (gid 990), which /dev/uinput takes",
+                "\(has.text)")
+    }
+
     /// udev's uaccess gives the seat's user an ACL entry: the device needs no group then.
     @Test func anACLEntryForTheUserLetsItReadWithinTheMask() {
         func acl(_ entries: [(tag: UInt16, permissions: UInt16, id: UInt32)]) -> [UInt8] {
@@ -332,6 +451,8 @@ import Testing
         #expect(Doctor.aclLetsRead(uaccess, uid: 1000))
         #expect(!Doctor.aclLetsRead(uaccess, uid: 1001), "another user's entry")
         #expect(!Doctor.aclLetsRead(acl([(0x02, 6, 1000), (0x10, 2, UInt32.max)]), uid: 1000), "the mask takes read away")
+        #expect(Doctor.aclLets(uaccess, uid: 1000, permissions: 6), "read and write, /dev/uinput's")
+        #expect(!Doctor.aclLets(acl([(0x02, 6, 1000), (0x10, 4, UInt32.max)]), uid: 1000, permissions: 6), "the mask takes write away")
         #expect(Doctor.statusGroups("Name:\tflickd\nGroups:\t24 105 1000 \n") == [24, 105, 1000])
         #expect(Doctor.statusGroups("Groups:\n") == [] && Doctor.statusGroups("Name:\tx\n") == nil)
     }
@@ -376,6 +497,37 @@ import Testing
         #expect(stopped.text == "✗ flickd service: enabled, inactive\n    fix: systemctl --user enable --now flickd")
         // No answer about the target: as before.
         #expect(try service(enabled: enabled, active: inactive).fix == Doctor.Fix.enableService)
+    }
+
+    /// Not enabled, in such a session: `enable --now` started it for this session only, and
+    /// enabled it for a target that never starts.
+    @Test func aDisabledServiceInASessionWithoutTheGraphicalTargetIsStartedByTheSession() throws {
+        let disabled = CommandResult(status: 1, output: "disabled\n")
+        let inactive = CommandResult(status: 3, output: "inactive\n")
+        let check = try service(enabled: disabled, active: inactive, session: inactive)
+        #expect(check.status == .failure && check.fix == Doctor.Fix.startWithSession, "\(check.text)")
+        #expect(check.detail.hasPrefix("disabled, inactive: this session does not start graphical-session.target (inactive)"), "\(check.text)")
+        let gnome = try service(enabled: disabled, active: inactive, session: CommandResult(status: 0, output: "active\n"))
+        #expect(gnome.text == "✗ flickd service: disabled, inactive\n    fix: systemctl --user enable --now flickd")
+    }
+
+    /// Masked in /run (`mask --runtime`): `enable --now` is refused for it as for `masked`.
+    @Test func aServiceMaskedForThisBootIsUnmaskedFirst() throws {
+        let check = try service(enabled: CommandResult(status: 1, output: "masked-runtime\n"),
+                                active: CommandResult(status: 3, output: "inactive\n"))
+        #expect(check.status == .failure && check.detail == "masked-runtime: systemd will not start it", "\(check.text)")
+        #expect(check.fix == "systemctl --user unmask --runtime flickd && systemctl --user enable --now flickd")
+    }
+
+    /// Reloading its configuration or stopping: passing states, which doctor took for a stopped
+    /// service (✗, `enable --now`).
+    @Test func aServiceReloadingOrStoppingIsLookedAtAgain() throws {
+        for word in ["reloading", "deactivating"] {
+            let check = try service(enabled: CommandResult(status: 0, output: "enabled\n"),
+                                    active: CommandResult(status: 0, output: word + "\n"))
+            #expect(check.status == .warning && check.fix == nil, "\(check.text)")
+            #expect(check.detail == "enabled and \(word): run `flickd doctor` again in a few seconds", "\(check.text)")
+        }
     }
 
     @Test func aDisabledServiceIsEnabledAndStarted() throws {
@@ -558,10 +710,12 @@ import Testing
     }
 
     /// The service's desktop name against this session's (GNOME by default in `FakeSystem`).
-    private func serviceDesktop(environ: [String], session: String? = "GNOME", plasma: Bool = false) throws -> Doctor.Check {
+    private func serviceDesktop(environ: [String], session: String? = "GNOME", plasma: Bool = false,
+                                sway: (socket: String, waylandDisplay: String?)? = nil) throws -> Doctor.Check {
         var system = FakeSystem()
         system.desktopName = session
         system.plasmaSession = plasma
+        system.sway = sway
         system.commands["systemctl --user show --property=MainPID --value flickd"] = CommandResult(status: 0, output: "4242\n")
         system.fileContents["/proc/4242/environ"] = environ.map { $0 + "\0" }.joined()
         return try system.checks().one("service desktop")
@@ -590,6 +744,27 @@ import Testing
         #expect(marked.status == .ok, "\(marked.text)")
         // KDE named without Plasma's session (sway setting it for Qt): nothing to import.
         #expect(try serviceDesktop(environ: ["XDG_CURRENT_DESKTOP=KDE"], session: "KDE").status == .ok)
+    }
+
+    /// sway sessions named KDE (for Qt) or GNOME: doctor reads sway's settings by its SWAYSOCK,
+    /// but a service with the name alone reads the named desktop's (a kcminputrc left from a
+    /// Plasma login, gsettings' default). Doctor compared the name only and said ✓.
+    @Test func aServiceWithoutTheSwaySessionsSocketIsToldToImportIt() throws {
+        let sway = (socket: "/run/user/1000/sway-ipc.1000.812.sock", waylandDisplay: Optional("wayland-1"))
+        let bare = try serviceDesktop(environ: ["XDG_CURRENT_DESKTOP=KDE"], session: "KDE", sway: sway)
+        #expect(bare.status == .warning, "\(bare.text)")
+        #expect(bare.detail.hasPrefix("flickd (pid 4242) runs with this session's XDG_CURRENT_DESKTOP=KDE but with no SWAYSOCK and no WAYLAND_DISPLAY, where this session is sway's (SWAYSOCK=/run/user/1000/sway-ipc.1000.812.sock, WAYLAND_DISPLAY=wayland-1)"),
+                "\(bare.text)")
+        #expect(bare.fix == "systemctl --user import-environment SWAYSOCK WAYLAND_DISPLAY && systemctl --user restart flickd")
+        // Another sway's socket (an older login's, kept by the user manager), and no desktop name.
+        let stale = try serviceDesktop(environ: ["SWAYSOCK=/run/user/1000/sway-ipc.1000.500.sock", "WAYLAND_DISPLAY=wayland-1"],
+                                       session: "sway:GNOME", sway: sway)
+        #expect(stale.fix == "systemctl --user import-environment XDG_CURRENT_DESKTOP SWAYSOCK && systemctl --user restart flickd", "\(stale.text)")
+        let same = try serviceDesktop(environ: ["XDG_CURRENT_DESKTOP=KDE", "SWAYSOCK=\(sway.socket)", "WAYLAND_DISPLAY=wayland-1"],
+                                      session: "KDE", sway: sway)
+        #expect(same.status == .ok, "\(same.text)")
+        // Named sway: the service finds sway by its socket in the runtime directory anyway.
+        #expect(try serviceDesktop(environ: ["XDG_CURRENT_DESKTOP=sway"], session: "sway", sway: sway).status == .ok)
     }
 
     @Test func aServiceWithTheSessionsDesktopNameOrASessionWithoutOneIsFine() throws {
