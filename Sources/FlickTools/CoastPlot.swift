@@ -167,7 +167,6 @@ public struct CoastPlot: Sendable {
     /// (`class="tick-mark x|y-left|y-right"`, `data-value`), so a reader can map pixels back.
     public func svg(source: String) -> String {
         var out = SVGWriter()
-        let layout = Layout.standard
         let speed = configuration.scroll.speed
         let scale = Scale(configuration)
         let coasting = curves.filter(\.coasts)
@@ -180,24 +179,45 @@ public struct CoastPlot: Sendable {
         let fastest = coasting.compactMap { $0.samples.first.map(scale.velocity) }.max() ?? 0
         let velocityAxis = Ticks(upTo: fastest > 0 ? fastest * 1.05 : 1)
 
-        out.open(width: layout.width, height: layout.height)
-        out.element("title", text: "flickd coast plot")
-        out.rect(x: 0, y: 0, width: layout.width, height: layout.height, attributes: ["fill": "white"])
-
+        // The header's lines, wrapped to the canvas's width: the panels go below them.
         let coast = configuration.coast
-        // scroll.speed scales the wheel output only: the touchpad's title leaves it out.
-        out.text("Coasts (output.mode \(configuration.output.mode.rawValue)): deceleration_rate \(Self.plain(coast.decelerationRate)), "
-                 + (scale.millimetresPerUnit == nil ? "" : "scroll.speed \(Self.plain(speed)) units/mm, ")
-                 + "max_duration \(Self.plain(coast.maxDuration.milliseconds)) ms",
-                 x: layout.panelLeft, y: 30, attributes: ["font-size": "16", "font-weight": "bold", "id": "title"])
+        let textRight = Layout.standard.width - Self.textMargin
+        // scroll.speed scales the wheel output only: the touchpad's title leaves it out. Broken
+        // between settings, not inside one.
+        let settings = ["Coasts (output.mode \(configuration.output.mode.rawValue)): deceleration_rate \(Self.plain(coast.decelerationRate)),"]
+            + (scale.millimetresPerUnit == nil ? [] : ["scroll.speed \(Self.plain(speed)) units/mm,"])
+            + ["max_duration \(Self.plain(coast.maxDuration.milliseconds)) ms"]
         let k = Deceleration(ratePerMillisecond: coast.decelerationRate).decayPerSecond
         let units = scale.millimetresPerUnit.map { "1 detent = 120 hi-res units = \(DecimalText.fixed($0, 2)) mm of finger travel" }
             ?? "the virtual fingers' travel, scaled by libinput and the apps as a finger's"
-        out.text("k = \(DecimalText.fixed(k, 3))/s; min_speed \(Self.plain(coast.minSpeed)) mm/s, "
-                 + "max_speed \(Self.plain(coast.maxSpeed)) mm/s; \(units)",
-                 x: layout.panelLeft, y: 50, attributes: ["font-size": "12", "fill": "#444", "id": "subtitle"])
-        out.text("settings: \(source)", x: layout.panelLeft, y: 66,
-                 attributes: ["font-size": "12", "fill": "#444", "id": "source"])
+        let left = Layout.standard.panelLeft
+        let header: [(lines: [String], id: String, size: Double, step: Double, attributes: [String: String])] = [
+            (Self.wrap(settings, fontSize: 16, width: textRight - left), "title", 16, 20, ["font-weight": "bold"]),
+            (Self.wrap("k = \(DecimalText.fixed(k, 3))/s; min_speed \(Self.plain(coast.minSpeed)) mm/s, "
+                       + "max_speed \(Self.plain(coast.maxSpeed)) mm/s; \(units)", fontSize: 12, width: textRight - left),
+             "subtitle", 12, 16, ["fill": "#444"]),
+            (Self.wrap("settings: \(source)", fontSize: 12, width: textRight - left), "source", 12, 16, ["fill": "#444"]),
+        ]
+        // The standard layout holds one line of each; each more moves the panels down.
+        let extraLines = header.map { Double($0.lines.count - 1) * $0.step }.reduce(0, +)
+        var layout = Layout.standard.movedDown(by: extraLines)
+        // The legend, drawn first for its height: the canvas grows to hold a long one.
+        var legend = SVGWriter()
+        let legendBottom = drawLegend(layout: layout, scale: scale, into: &legend)
+        layout.height = max(layout.height, (legendBottom + Self.textMargin).rounded(.up))
+
+        out.open(width: layout.width, height: layout.height)
+        out.element("title", text: "flickd coast plot")
+        out.rect(x: 0, y: 0, width: layout.width, height: layout.height, attributes: ["fill": "white"])
+        var y = 30.0
+        for part in header {
+            for (index, line) in part.lines.enumerated() {
+                out.text(line, x: left, y: y,
+                         attributes: part.attributes.merging(["font-size": Self.plain(part.size), "class": part.id]) { $1 }
+                            .merging(index == 0 ? ["id": part.id] : [:]) { $1 })
+                y += part.step
+            }
+        }
 
         let wheel = scale.millimetresPerUnit != nil
         let panels = [
@@ -218,7 +238,7 @@ public struct CoastPlot: Sendable {
             out.close("g")
         }
 
-        drawLegend(layout: layout, scale: scale, into: &out)
+        out.append(legend)
         out.close()
         return out.text
     }
@@ -274,6 +294,16 @@ public struct CoastPlot: Sendable {
         var legendLeft = 710.0
 
         static let standard = Layout()
+
+        /// This layout with the panels (and the canvas's bottom) `pixels` lower: below a
+        /// header of more lines.
+        func movedDown(by pixels: Double) -> Layout {
+            var layout = self
+            layout.positionTop += pixels
+            layout.velocityTop += pixels
+            layout.height += pixels
+            return layout
+        }
 
         /// The horizontal pixel of `seconds`.
         func x(_ seconds: Double, _ axis: Ticks) -> Double {
@@ -375,10 +405,26 @@ public struct CoastPlot: Sendable {
                                                        "stroke-width": "1.5", "class": "end \(panel.id)"])
     }
 
-    private func drawLegend(layout: Layout, scale: Scale, into out: inout SVGWriter) {
+    /// Draws the legend to the right of the panels, its lines wrapped to the canvas's width;
+    /// returns the baseline of its last line, for the canvas to hold it.
+    private func drawLegend(layout: Layout, scale: Scale, into out: inout SVGWriter) -> Double {
         let coast = configuration.coast
         let left = layout.legendLeft
+        let right = layout.width - Self.textMargin
         var y = layout.positionTop
+        var bottom = y
+        /// Writes `text` wrapped from `x`, each line `step` below the last, continuation lines
+        /// `indent` further right; the first line gets `first`'s attributes as well.
+        func lines(_ text: String, x: Double, size: Double, step: Double, indent: Double = 0,
+                   attributes: [String: String], first: [String: String] = [:]) {
+            for (index, line) in Self.wrap(text, fontSize: size, width: right - x - indent).enumerated() {
+                if index > 0 { y += step }
+                out.text(line, x: x + (index == 0 ? 0 : indent), y: y,
+                         attributes: attributes.merging(["font-size": Self.plain(size)]) { $1 }
+                            .merging(index == 0 ? first : [:]) { $1 })
+                bottom = y
+            }
+        }
         out.open("g", attributes: ["id": "legend"])
         out.text("Release speed", x: left, y: y - 10, attributes: ["font-size": "14", "font-weight": "bold"])
         y += 8
@@ -406,11 +452,11 @@ public struct CoastPlot: Sendable {
                 headline = "\(name): no coast"
                 details = ["slower than min_speed, \(Self.plain(coast.minSpeed)) mm/s"]
             }
-            out.text(headline, x: left + 32, y: y, attributes: ["font-size": "13", "class": "legend-entry",
-                                                                "data-release-speed": Self.plain(curve.releaseSpeed)])
+            lines(headline, x: left + 32, size: 13, step: 15, attributes: [:],
+                  first: ["class": "legend-entry", "data-release-speed": Self.plain(curve.releaseSpeed)])
             for line in details {
                 y += 15
-                out.text(line, x: left + 32, y: y, attributes: ["font-size": "11", "fill": "#444"])
+                lines(line, x: left + 32, size: 11, step: 15, attributes: ["fill": "#444"])
             }
             y += 24
         }
@@ -432,7 +478,7 @@ public struct CoastPlot: Sendable {
             "sooner.",
         ]
         for note in notes {
-            out.text(note, x: left, y: y, attributes: ["font-size": "11", "fill": "#444"])
+            lines(note, x: left, size: 11, step: 15, attributes: ["fill": "#444"])
             y += 15
         }
         // The top level is all the plot draws: a section with coasts of its own is named, not
@@ -440,14 +486,62 @@ public struct CoastPlot: Sendable {
         let sections = sectionsNotShown
         if !sections.isEmpty {
             y += 8
-            let lines = ["The top-level settings are drawn;", "not these [[device]] sections'", "coast settings:"] + sections
-            for (index, line) in lines.enumerated() {
-                out.text(line, x: left, y: y, attributes: ["font-size": "11", "fill": "#b00"]
-                         .merging(index >= 3 ? ["class": "section-not-shown"] : [:]) { $1 })
+            for line in ["The top-level settings are drawn;", "not these [[device]] sections'", "coast settings:"] {
+                lines(line, x: left, size: 11, step: 15, attributes: ["fill": "#b00"])
+                y += 15
+            }
+            // A long name (a touchpad's "ELAN0678:00 04F3:3195 Touchpad", a vendor and a
+            // product) goes on over lines of its own, indented; the first line carries it whole.
+            for section in sections {
+                lines(section, x: left, size: 11, step: 15, indent: 10, attributes: ["fill": "#b00"],
+                      first: ["class": "section-not-shown", "data-section": section])
                 y += 15
             }
         }
         out.close("g")
+        return bottom
+    }
+
+    /// The space between text and the canvas's right and bottom edges, pixels.
+    static let textMargin = 10.0
+
+    /// A character's estimated width in ems: wider than DejaVu Sans's average, so that a line
+    /// estimated to fit does. (No font metrics here: the viewer's font decides.)
+    static let characterWidth = 0.62
+
+    /// How many characters fit `width` pixels at `fontSize` by that estimate (at least one).
+    static func characters(fitting width: Double, fontSize: Double) -> Int {
+        max(1, Int((width / (fontSize * characterWidth)).rounded(.down)))
+    }
+
+    /// `text` broken at spaces into lines that fit `width` pixels at `fontSize`.
+    static func wrap(_ text: String, fontSize: Double, width: Double) -> [String] {
+        wrap(text.split(separator: " ").map(String.init), fontSize: fontSize, width: width)
+    }
+
+    /// `pieces` joined by spaces into lines that fit `width` pixels at `fontSize`, a line
+    /// broken only between pieces; a piece too long for a line of its own (a long path) goes on
+    /// from where the line is and is cut into lines of as many characters as fit.
+    static func wrap(_ pieces: [String], fontSize: Double, width: Double) -> [String] {
+        let fit = characters(fitting: width, fontSize: fontSize)
+        var lines: [String] = []
+        var current = ""
+        for piece in pieces {
+            if current.isEmpty {
+                current = piece
+            } else if current.count + 1 + piece.count <= fit || piece.count > fit {
+                current += " " + piece
+            } else {
+                lines.append(current)
+                current = piece
+            }
+            while current.count > fit {
+                lines.append(String(current.prefix(fit)))
+                current = String(current.dropFirst(fit))
+            }
+        }
+        if !current.isEmpty || lines.isEmpty { lines.append(current) }
+        return lines
     }
 
     /// Colours told apart by most colour-blind readers (Okabe and Ito), dark enough on white.
@@ -529,6 +623,9 @@ struct SVGWriter {
     }
 
     mutating func close() { text += "</svg>\n" }
+
+    /// Adds what `other` wrote (a part drawn apart, for its size).
+    mutating func append(_ other: SVGWriter) { text += other.text }
 
     mutating func open(_ name: String, attributes: [String: String]) {
         text += "<\(name)\(Self.attributes(attributes))>\n"

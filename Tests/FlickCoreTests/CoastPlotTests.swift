@@ -200,7 +200,9 @@ private final class SVGDocument: NSObject, XMLParserDelegate {
         configuration.scroll.speed = 30
         configuration.coast.maxDuration = .milliseconds(4000)
         let document = SVGDocument(CoastPlot(configuration: configuration).svg(source: "/home/me/.config/flickd/config.toml"))
-        let title = try #require(document.all("text").first { $0.attributes["id"] == "title" }).text
+        #expect(document.all("text").first { $0.attributes["id"] == "title" } != nil)
+        // Its lines, read together: a title too wide for one goes on below.
+        let title = document.all("text", class: "title").map(\.text).joined(separator: " ")
         #expect(title.contains("deceleration_rate 0.995"), "\(title)")
         #expect(title.contains("scroll.speed 30"), "\(title)")
         #expect(title.contains("max_duration 4000 ms"), "\(title)")
@@ -434,6 +436,95 @@ private final class SVGDocument: NSObject, XMLParserDelegate {
         #expect(texts.contains("\(DecimalText.fixed(400 / k - 0.05, 0)) mm of finger travel,"), "\(texts)")
     }
 
+    // MARK: Text on the canvas
+
+    /// Every `<text>` of `svg` lies on its canvas: its baseline at most the height, its right
+    /// end, by an estimate of its width, at most the width (a rotated one, its ends in height).
+    /// The estimate: characters × font size × 0.62, wider than DejaVu Sans's average.
+    func expectTextOnTheCanvas(_ svg: String, _ what: Comment, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let document = SVGDocument(svg)
+        #expect(document.error == nil, "not well-formed XML", sourceLocation: sourceLocation)
+        let canvas = try #require(document.elements.first { $0.name == "svg" })
+        let width = try #require(canvas.number("width")), height = try #require(canvas.number("height"))
+        let texts = document.all("text")
+        #expect(texts.count > 40, sourceLocation: sourceLocation)
+        for text in texts {
+            let x = try #require(text.number("x")), y = try #require(text.number("y"))
+            let size = try #require(text.number("font-size"), "\(text.text): no font-size")
+            let length = Double(text.text.count) * size * 0.62
+            let start: Double
+            switch text.attributes["text-anchor"] {
+            case "end": start = x - length
+            case "middle": start = x - length / 2
+            default: start = x
+            }
+            if text.attributes["transform"] != nil {
+                // The axis labels, turned a quarter: their length runs up and down from the middle.
+                #expect(x <= width && y - length / 2 >= 0 && y + length / 2 <= height,
+                        "\(what): \"\(text.text)\" at (\(x), \(y)), turned, leaves the \(width) × \(height) canvas",
+                        sourceLocation: sourceLocation)
+                continue
+            }
+            #expect(y <= height, "\(what): \"\(text.text)\" at y \(y) is below the canvas's \(height)", sourceLocation: sourceLocation)
+            #expect(start + length <= width,
+                    "\(what): \"\(text.text)\" from x \(start) ends at \(start + length), past the canvas's \(width)",
+                    sourceLocation: sourceLocation)
+        }
+    }
+
+    /// Eight release speeds, each clamped (a third legend line each), and two [[device]] sections
+    /// named at length: the legend wraps the names and the canvas grows to hold it all. (The
+    /// name ran to x ≈ 1013 and the note of the sections below the 760-pixel canvas.)
+    @Test func aLongLegendStaysOnTheCanvas() throws {
+        var elan = Configuration.defaults
+        elan.coast.maxSpeed = 1200
+        var apple = Configuration.defaults
+        apple.coast.decelerationRate = 0.99
+        for mode in OutputMode.allCases {
+            var configuration = Configuration.defaults
+            configuration.output.mode = mode
+            configuration.devices = [
+                DeviceRule(name: "ELAN0678:00 04F3:3195 Touchpad", configuration: elan),
+                DeviceRule(name: "Apple Inc. Magic Trackpad 2 (Bluetooth)", vendor: 0x05ac, product: 0x0265, configuration: apple),
+            ]
+            let plot = CoastPlot(configuration: configuration, speeds: [1600, 1700, 1800, 1900, 2000, 2100, 2200, 2300])
+            #expect(plot.curves.allSatisfy { $0.isClamped })
+            let svg = plot.svg(source: "/home/someone/.config/flickd/config.toml")
+            try expectTextOnTheCanvas(svg, "\(mode)")
+            // Each section is named whole on its first line's data-section, and all of its text is there.
+            let document = SVGDocument(svg)
+            let firsts = document.all("text", class: "section-not-shown")
+            #expect(firsts.compactMap { $0.attributes["data-section"] } == plot.sectionsNotShown)
+            let legend = document.all("text", in: "legend").map(\.text).joined(separator: " ")
+            for section in plot.sectionsNotShown {
+                #expect(legend.contains(section), "\(section) in \(legend)")
+            }
+        }
+    }
+
+    /// The wheel output's title names scroll.speed as well, and with longer values it is wider
+    /// than the canvas: it goes on on a second line, the panels below it. (It ran to x ≈ 1018
+    /// at the defaults.) A long settings path is cut into lines too.
+    @Test func aLongTitleStaysOnTheCanvas() throws {
+        var configuration = defaults
+        configuration.coast.decelerationRate = 0.9995
+        configuration.coast.maxDuration = .milliseconds(12500)
+        try expectTextOnTheCanvas(CoastPlot(configuration: configuration).svg(source: "built-in defaults"), "0.9995, 12500 ms")
+        try expectTextOnTheCanvas(CoastPlot(configuration: defaults).svg(source: "built-in defaults"), "wheel defaults")
+        let path = "/home/someone/" + String(repeating: "a-very-long-directory-name/", count: 8) + "config.toml"
+        let svg = CoastPlot(configuration: configuration).svg(source: path)
+        try expectTextOnTheCanvas(svg, "a long path")
+        let document = SVGDocument(svg)
+        #expect(document.all("text", class: "source").map(\.text).joined() == "settings: \(path)")
+        let title = document.all("text", class: "title").map(\.text).joined(separator: " ")
+        #expect(title == "Coasts (output.mode wheel): deceleration_rate 0.9995, scroll.speed 90 units/mm, max_duration 12500 ms")
+        // The panels start below the header's last line.
+        let header = document.all("text").filter { ["title", "subtitle", "source"].contains($0.attributes["class"] ?? "") }
+        let lastLine = try #require(header.compactMap { $0.number("y") }.max())
+        let panelTitle = try #require(document.all("text", class: "panel-title").first?.number("y"))
+        #expect(panelTitle >= lastLine + 20, "the panel's title at \(panelTitle), the header's last line at \(lastLine)")
+    }
+
     // MARK: [[device]] sections
 
     /// The plot draws the top-level settings: each enabled [[device]] section whose coasts
@@ -458,6 +549,7 @@ private final class SVGDocument: NSObject, XMLParserDelegate {
         let touchpad = CoastPlot(configuration: configuration)
         #expect(touchpad.sectionsNotShown == ["device[1] (name \"Apple\", vendor 0x05ac)", "device[5]"])
         let named = SVGDocument(touchpad.svg(source: "x")).all("text", class: "section-not-shown").map(\.text)
+        // Short enough for one line each: the first line is the whole name.
         #expect(named == touchpad.sectionsNotShown)
         configuration.output.mode = .wheel
         #expect(CoastPlot(configuration: configuration).sectionsNotShown
