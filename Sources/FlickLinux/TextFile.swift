@@ -14,6 +14,22 @@ public enum TextFile {
         return String(decoding: try readAll(fd, path: path), as: UTF8.self)
     }
 
+    /// Standard input to its end as UTF-8 (invalid bytes become U+FFFD), at most
+    /// `maximumBytes`: `flickd replay -`. Read from descriptor 0 itself, not reopened as
+    /// /dev/stdin, which fails for a socket.
+    public static func readStandardInput() throws(SystemError) -> String {
+        String(decoding: try readAll(STDIN_FILENO, path: "standard input"), as: UTF8.self)
+    }
+
+    /// Why a read of `TextFile` failed, for a message after the file's name ("cannot read
+    /// big.yml: ..."): the C library's text for the errno, but for a file over
+    /// `maximumBytes`, whose EFBIG (which no open or read of the system's gives) reads "File
+    /// too large" without saying what limit it passed.
+    public static func reason(for error: SystemError) -> String {
+        guard error.errno == EFBIG else { return error.reason }
+        return "it is larger than \(maximumBytes >> 20) MiB, the most flickd reads"
+    }
+
     /// The bytes of the regular file at `path` (the configuration's reader: check-config, doctor,
     /// the daemon's start and reload), at most `maximumBytes`; /dev/null reads as an empty file.
     ///

@@ -19,6 +19,9 @@ struct CommandOption {
     var valueName: String?
     /// One sentence for the help.
     var help: String
+    /// Whether the value `-` means standard output (or input), as the command reads it
+    /// (`plot --out -`); where it does not, a FILE value `-` is refused (`dashRefused`).
+    var takesDash = false
 
     /// `--config <FILE>` or `--verbose`.
     var synopsis: String { "--\(name)" + (valueName.map { " <\($0)>" } ?? "") }
@@ -32,6 +35,9 @@ struct CommandArgument {
     var help: String
     /// Whether the command needs it.
     var isRequired: Bool
+    /// Whether `-` means standard input, as the command reads it (`replay -`); where it does
+    /// not, a FILE argument `-` is refused (`dashRefused`).
+    var takesDash = false
 }
 
 /// What a subcommand accepts and how its help reads.
@@ -114,6 +120,13 @@ enum CommandLineParser {
             case "help":
                 rest = rest.dropFirst()
                 guard let name = rest.first else { return .print(mainHelp(main)) }
+                // `help` names one subcommand: a word after it would be ignored, unread.
+                if let extra = rest.dropFirst().first {
+                    throw UsageError(message: "Unexpected argument '\(extra)' after 'help \(name)': help takes one subcommand's name",
+                                     command: nil)
+                }
+                // `help help`, `help --help`: help's own help is the overview, which says how to use it.
+                if name == "help" || name == "--help" || name == "-h" { return .print(mainHelp(main)) }
                 guard let command = subcommand(named: name, main) else { throw unknownSubcommand(name, main) }
                 return .print(help(command.commandDescription))
             default: break
@@ -165,7 +178,8 @@ enum CommandLineParser {
 
     /// `name` is no subcommand: the nearest one, if it is a likely typo, and the list.
     private static func unknownSubcommand(_ name: String, _ main: MainCommand.Type) -> UsageError {
-        let names = main.subcommands.map { $0.commandDescription.name }
+        // `help` is a subcommand too (`flickd help plot`), if not one listed in the help's table.
+        let names = main.subcommands.map { $0.commandDescription.name } + ["help"]
         let suggestion = Suggestion.closest(to: name, among: names)
         let list = names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "")
         return UsageError(message: "Unknown subcommand '\(name)'. " + (suggestion.map { "Did you mean '\($0)'? " } ?? "")
@@ -203,6 +217,9 @@ enum CommandLineParser {
                 }
                 guard !notUTF8.contains(position) else {
                     throw notUTF8Error("The argument '<\(argument.valueName)>'", word, valueName: argument.valueName, command: description)
+                }
+                if word == "-", !argument.takesDash, argument.valueName.hasPrefix("FILE") {
+                    throw dashRefused("The argument '<\(argument.valueName)>'", command: description)
                 }
                 parsed.argument = word
                 continue
@@ -259,6 +276,9 @@ enum CommandLineParser {
             guard !notUTF8.contains(valuePosition) else {
                 throw notUTF8Error("The value of '\(option.synopsis)'", value, valueName: option.valueName ?? "", command: description)
             }
+            if value == "-", !option.takesDash, option.valueName?.hasPrefix("FILE") == true {
+                throw dashRefused("The value of '\(option.synopsis)'", command: description)
+            }
             parsed.values[option.name] = value
         }
         if let argument = description.argument, argument.isRequired, parsed.argument == nil {
@@ -278,6 +298,14 @@ enum CommandLineParser {
         let hint = valueName.hasPrefix("FILE")
             ? "; flickd takes file names as UTF-8 text only: give a UTF-8 name (`ln -s` makes one for an existing file)" : ""
         return UsageError(message: "\(what) is not UTF-8: '\(shown)'\(hint)", command: command)
+    }
+
+    /// `what`, a file name, was `-`, which this command does not read as standard input or
+    /// output: it would name a file called "-", which `./-` names when that is meant.
+    private static func dashRefused(_ what: String, command: CommandDescription) -> UsageError {
+        UsageError(message: "\(what) is '-', which flickd \(command.name) does not take for standard input or output: "
+                       + "give a file's name (./- for a file named '-')",
+                   command: command)
     }
 
     /// The process's arguments after the program's name, and the positions among them of those

@@ -53,7 +53,7 @@ struct PlotCommand: FlickdCommand {
             """,
         options: [
             CommandOption(name: "config", valueName: "FILE", help: "Read settings from FILE (TOML), as `flickd run --config FILE` does."),
-            CommandOption(name: "out", valueName: "FILE.svg", help: "Write the SVG to FILE instead of standard output."),
+            CommandOption(name: "out", valueName: "FILE.svg", help: "Write the SVG to FILE instead of standard output (- writes to standard output).", takesDash: true),
             CommandOption(
                 name: "speeds", valueName: "MM/S,...",
                 help: "Release speeds to draw, in mm/s of finger travel, separated by commas (at most \(maximumSpeeds)). Default: \(defaultSpeeds)."),
@@ -122,7 +122,8 @@ struct PlotCommand: FlickdCommand {
                 + "settings of \(sections.joined(separator: ", ")) (their own in [[device]])") + "\n")
         }
         let svg = plot.svg(source: path ?? "built-in defaults")
-        guard let out else {
+        // `--out -`: standard output, as a command line that builds `--out "$file"` may mean.
+        guard let out, out != "-" else {
             print(svg, terminator: "")
             return
         }

@@ -94,7 +94,7 @@ struct ReplayCommand: FlickdCommand {
             64 when the command line cannot be run (an unknown option, a missing value, --device \
             with an evemu recording).
             """,
-        argument: CommandArgument(valueName: "FILE", help: "The recording: evemu (.events) or libinput record (.yml).", isRequired: true),
+        argument: CommandArgument(valueName: "FILE", help: "The recording: evemu (.events) or libinput record (.yml); - reads it from standard input.", isRequired: true, takesDash: true),
         options: [
             CommandOption(name: "desc", valueName: "FILE", help: "An evemu device description (.desc) for a recording without one; with any other, not used (a warning says so)."),
             CommandOption(name: "config", valueName: "FILE", help: "Configuration file (TOML); default: the built-in defaults."),
@@ -181,9 +181,9 @@ struct ReplayCommand: FlickdCommand {
 
     private func readOrExit(_ path: String) throws -> String {
         do {
-            return try TextFile.read(path)
+            return try path == "-" ? TextFile.readStandardInput() : TextFile.read(path)
         } catch {
-            StandardError.write("flickd: cannot read \(path): \(error.reason)\n")
+            StandardError.write("flickd: cannot read \(path == "-" ? "standard input" : path): \(TextFile.reason(for: error))\n")
             throw ExitCode.failure
         }
     }

@@ -300,6 +300,10 @@ import Testing
         (["check-config", "--help"], "USAGE: flickd check-config "),
         (["help", "plot"], "USAGE: flickd plot "),
         (["doctor", "--help"], "USAGE: flickd doctor "),
+        // Help about help is the overview, which says how to use it (it was "Unknown subcommand").
+        (["help", "help"], "USAGE: flickd <subcommand>"),
+        (["help", "--help"], "USAGE: flickd <subcommand>"),
+        (["help", "-h"], "USAGE: flickd <subcommand>"),
     ])
     func helpExplainsItself(arguments: [String], usage: String) throws {
         let result = try Self.run(arguments)
@@ -310,7 +314,7 @@ import Testing
     }
 
     /// The end of the message for a word that is no subcommand.
-    static let subcommands = "The subcommands are run, devices, replay, check-config, plot and doctor"
+    static let subcommands = "The subcommands are run, devices, replay, check-config, plot, doctor and help"
 
     /// A command line that cannot be run says why, shows the usage and exits with 64
     /// (EX_USAGE), before the command does anything.
@@ -340,6 +344,12 @@ import Testing
         (["check-config", "a.toml", "b.toml"], "Error: Unexpected argument 'b.toml'", "Usage: flickd check-config [<FILE>]"),
         (["help", "bogus"], "Error: Unknown subcommand 'bogus'. \(subcommands)", "  See 'flickd --help'"),
         (["help", "dvices"], "Error: Unknown subcommand 'dvices'. Did you mean 'devices'? \(subcommands)", "  See 'flickd --help'"),
+        (["hlep", "plot"], "Error: Unknown subcommand 'hlep'. Did you mean 'help'? \(subcommands)", "  See 'flickd --help'"),
+        // `help` takes one name: a word after it was ignored.
+        (["help", "run", "extra"], "Error: Unexpected argument 'extra' after 'help run': help takes one subcommand's name",
+         "  See 'flickd --help'"),
+        (["help", "help", "plot"], "Error: Unexpected argument 'plot' after 'help help': help takes one subcommand's name",
+         "  See 'flickd --help'"),
         // An empty file name would only come back as an error about a file named "".
         (["run", "--config="], "Error: The value of '--config <FILE>' is empty", "Usage: flickd run "),
         (["plot", "--out", ""], "Error: The value of '--out <FILE.svg>' is empty", "Usage: flickd plot "),
