@@ -27,7 +27,7 @@ import Glibc
 ///   `[Libinput][Defaults][Touchpad]` group's, else libinput's default for the pad: off, but on
 ///   for Apple's pads (`LibinputQuirks.naturalScrollingByDefault`). Each file
 ///   is read as KConfig reads it: the one in each `$XDG_CONFIG_DIRS` directory (`/etc/xdg`)
-///   first, the user's over them.
+///   first, the user's over them, but not over what one of them locked (`[$i]`, `KConfig`).
 /// - **GNOME** and desktops built on its settings (Budgie, Pantheon, anything listing GNOME):
 ///   `gsettings get org.gnome.desktop.peripherals.touchpad natural-scroll`, run with a 5 s
 ///   timeout when gsettings is on the PATH. gsettings rather than dconf's files: the user's
@@ -590,10 +590,14 @@ public enum DesktopSettings {
             let cascade = kdeCascade(path, environment).compactMap { file in environment.readFile(file).map { (file, $0) } }
             guard !cascade.isEmpty else { continue }
             read.append(contentsOf: cascade.map { $0.0 })
-            let parse = isKcminputrc ? kcminputrcNaturalScrolling : touchpadxlibinputrcNaturalScrolling
+            let parse = isKcminputrc ? kcminputrcNaturalScrolling(in:) : touchpadxlibinputrcNaturalScrolling(in:)
             // The desktop-wide value is the first touchpad's of the most important file that has
-            // one: the user's, then the system directories' in their order.
-            guard let (file, found) = cascade.reversed().lazy.compactMap({ file, text in parse(text).map { (file, $0) } }).first else {
+            // one: the user's, then the system directories' in their order; an entry a less
+            // important file locked stays in that file's groups, and the user's is not read.
+            let config = KConfig(cascade: cascade.map { $0.1 })
+            guard let (file, found) = cascade.indices.reversed().lazy.compactMap({ index in
+                parse(config.groups.filter { $0.file == index }).map { (cascade[index].0, $0) }
+            }).first else {
                 continue
             }
             // The group names a device as KConfig wrote it, its \xNN escapes read back.
@@ -614,14 +618,16 @@ public enum DesktopSettings {
     /// glide of an Apple pad, natural by default, run against the finger. The X11 module's
     /// `touchpadxlibinputrc` is not read: left from an X11 login, KWin does not apply it.
     private static func kwinNaturalScrolling(_ path: String, _ environment: Environment) -> Answer {
-        // Each file starts in no group (`[$]` is a header of no parts): its first keys are not
-        // the last file's last group's; the per-device parser takes a device's last entry.
+        // Read as KConfig reads them (its locks kept); the per-device parser takes a device's
+        // last entry.
         let cascade = kdeCascade(path, environment).compactMap { file in environment.readFile(file).map { (file, $0) } }
-        let text = cascade.map { $0.1 }.joined(separator: "\n[$]\n")
+        let config = KConfig(cascade: cascade.map { $0.1 })
         let source = cascade.isEmpty ? "\(path), not written yet" : cascade.map { $0.0 }.joined(separator: ", ")
-        let perDevice = PerDeviceNaturalScrolling(kcminputrc: text, file: source)
+        let perDevice = PerDeviceNaturalScrolling(kcminputrc: config, file: source)
         // The desktop-wide value is the first touchpad's of the most important file that has one.
-        if let (file, found) = cascade.reversed().lazy.compactMap({ file, text in kcminputrcNaturalScrolling(text).map { (file, $0) } }).first {
+        if let (file, found) = cascade.indices.reversed().lazy.compactMap({ index in
+            kcminputrcNaturalScrolling(in: config.groups.filter { $0.file == index }).map { (cascade[index].0, $0) }
+        }).first {
             // The group names a device as KConfig wrote it, its \xNN escapes read back.
             return Answer(found.value, QuotedText.controlsEscaped("KDE \(file) \(found.group) \(found.key)"), perDevice: perDevice)
         }
@@ -661,7 +667,12 @@ public enum DesktopSettings {
 
     /// The first touchpad's `NaturalScroll` in a kcminputrc: its value, group and key.
     static func kcminputrcNaturalScrolling(_ text: String) -> (value: Bool, group: String, key: String)? {
-        for group in KConfig(text: text).groups where group.path.first == "Libinput" && group.path.count >= 4 {
+        kcminputrcNaturalScrolling(in: KConfig(text: text).groups)
+    }
+
+    /// The first touchpad's `NaturalScroll` among a kcminputrc's `groups`.
+    static func kcminputrcNaturalScrolling(in groups: [KConfig.Group]) -> (value: Bool, group: String, key: String)? {
+        for group in groups where group.path.first == "Libinput" && group.path.count >= 4 {
             let name = group.path[group.path.count - 1].lowercased()
             // flickd's own touchpad gets a group once its settings were changed: not the user's pad.
             if PerDeviceNaturalScrolling.device(ofGroup: group.path) == VirtualTouchpad.identity { continue }
@@ -675,9 +686,16 @@ public enum DesktopSettings {
     }
 
     /// The first touchpad's `naturalScroll` in a touchpadxlibinputrc (one group per touchpad,
-    /// named by the device).
+    /// named by the device), flickd's own pad's passed over as in kcminputrc.
     static func touchpadxlibinputrcNaturalScrolling(_ text: String) -> (value: Bool, group: String, key: String)? {
-        for group in KConfig(text: text).groups where !group.path.isEmpty {
+        touchpadxlibinputrcNaturalScrolling(in: KConfig(text: text).groups)
+    }
+
+    /// The first touchpad's `naturalScroll` among a touchpadxlibinputrc's `groups`.
+    static func touchpadxlibinputrcNaturalScrolling(in groups: [KConfig.Group]) -> (value: Bool, group: String, key: String)? {
+        for group in groups where !group.path.isEmpty {
+            // flickd's own touchpad gets a group once its settings were changed: not the user's pad.
+            if group.path.last == VirtualTouchpad.name { continue }
             guard let entry = group.entries.last(where: { $0.key.lowercased() == "naturalscroll" }),
                   let value = KConfig.boolean(entry.value) else { continue }
             return (value, group.header, entry.key)
@@ -769,9 +787,13 @@ public struct PerDeviceNaturalScrolling: Sendable, Equatable {
     /// The entries of a kcminputrc's `[Libinput]` groups that hold a `NaturalScroll`; a device
     /// without one gets KWin's defaults for touchpads (`kwinDefaults`).
     init(kcminputrc text: String, file: String) {
+        self.init(kcminputrc: KConfig(text: text), file: file)
+    }
+
+    /// The same, from kcminputrc's cascade as KConfig reads it (`KConfig(cascade:)`).
+    init(kcminputrc config: KConfig, file: String) {
         var entries: [Entry] = []
         var scrollFactors: [ScrollFactor] = []
-        let config = KConfig(text: text)
         for group in config.groups {
             guard let device = Self.device(ofGroup: group.path) else { continue }
             // Each key on its own: a group may set the speed and leave the direction to the defaults.
@@ -865,7 +887,8 @@ public struct PerDeviceNaturalScrolling: Sendable, Equatable {
 }
 
 /// The part of KDE's INI dialect the touchpad files use: `[a][b]` group headers, `key=value`
-/// entries, `key[$i]` and `key[locale]` suffixes, `#` comments.
+/// entries, `key[$i]` and `key[locale]` suffixes, `#` comments; and how KConfig reads a cascade
+/// of them, its `[$i]` locks included.
 struct KConfig {
     struct Group {
         /// The bracketed parts of the header: `[Libinput][1739][52934][Name]` → 4 parts.
@@ -874,49 +897,100 @@ struct KConfig {
         var header: String
         /// The entries in file order, keys without suffixes.
         var entries: [(key: String, value: String)]
+        /// Which file of the cascade the group was read from: its index, the least important
+        /// file's 0.
+        var file = 0
     }
 
-    /// The groups in file order; entries before any header are in a group with no parts.
+    /// The groups in file order, file after file; entries before any header are in a group
+    /// with no parts.
     var groups: [Group] = []
 
     init(text: String) {
-        var current = Group(path: [], header: "", entries: [])
-        for rawLine in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
-            let line = rawLine.trimmingWhitespace
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            if line.hasPrefix("[") {
-                groups.append(current)
-                let path = Self.headerParts(line)
-                current = Group(path: path, header: path.map { "[\($0)]" }.joined(), entries: [])
-                continue
+        self.init(cascade: [text])
+    }
+
+    /// The files of a cascade (`/etc/xdg`'s, then the user's), the least important first, as
+    /// KConfig reads them: each file's entries over the ones before, but none over an entry
+    /// KConfig keeps immutable. That is an entry written `key[$i]=`, and each entry of a group
+    /// headed `[group][$i]`, whose entries in the later files are then not read at all; a
+    /// `[$i]` line of its own (at the top of a file: every group after it is locked so) also
+    /// leaves the more important files unread.
+    ///
+    /// Rationale: an administrator locks a setting in `/etc/xdg/kcminputrc` (KDE's "Kiosk"),
+    /// and KWin applies the locked value whatever the user's file says. Read as plain
+    /// entries, the user's `NaturalScroll=false` won over a locked `NaturalScroll[$i]=true`,
+    /// and every glide ran backwards.
+    init(cascade texts: [String]) {
+        // Locked groups by path; locked entries by group path and lowercased key (the key is
+        // found lowercased, see `entries`' readers).
+        var lockedGroups: Set<[String]> = []
+        var lockedKeys: Set<[String]> = []
+        for (file, text) in texts.enumerated() {
+            var fileLocked = false
+            var groupLocked = false
+            var skipping = false
+            var newlyLocked: [[String]] = []
+            var current = Group(path: [], header: "", entries: [], file: file)
+            for rawLine in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+                let line = rawLine.trimmingWhitespace
+                if line.isEmpty || line.hasPrefix("#") { continue }
+                if line.hasPrefix("[") {
+                    groups.append(current)
+                    let (path, locked) = Self.header(line)
+                    if locked && path.isEmpty { fileLocked = true }
+                    groupLocked = fileLocked || locked
+                    // A group locked by an earlier file: its entries here are not read. One this
+                    // file locks is locked for the files after it.
+                    skipping = lockedGroups.contains(path)
+                    if groupLocked { newlyLocked.append(path) }
+                    current = Group(path: path, header: path.map { "[\($0)]" }.joined(), entries: [], file: file)
+                    continue
+                }
+                guard !skipping, let equals = line.firstIndex(of: "=") else { continue }
+                let (key, keyLocked) = Self.key(line[..<equals])
+                let id = current.path + [key.lowercased()]
+                if lockedKeys.contains(id) { continue }
+                current.entries.append((key, line[line.index(after: equals)...].trimmingWhitespace))
+                if groupLocked || keyLocked { lockedKeys.insert(id) }
             }
-            guard let equals = line.firstIndex(of: "=") else { continue }
-            var key = line[..<equals].trimmingWhitespace
-            if let bracket = key.firstIndex(of: "[") { key = String(key[..<bracket]).trimmingWhitespace }
-            let value = line[line.index(after: equals)...].trimmingWhitespace
-            current.entries.append((key, value))
+            groups.append(current)
+            lockedGroups.formUnion(newlyLocked)
+            if fileLocked { break }
         }
-        groups.append(current)
         groups.removeAll { $0.path.isEmpty && $0.entries.isEmpty }
     }
 
-    /// `[a][b c][$i]` → ["a", "b c"] (`$` markers dropped), each part unescaped: KConfig writes
-    /// a `]` in a group's name as `\x5d` (and `[` as `\x5b`, `\` as `\\`), so that a device named
-    /// "Foo [BT] Touchpad" has the group `[Foo \x5bBT\x5d Touchpad]`.
-    private static func headerParts(_ line: String) -> [String] {
+    /// An entry's key without its suffixes (`NaturalScroll[$i]` → `NaturalScroll`), and whether
+    /// one of them is an option bracket holding `i` (`[$i]`, `[$ie]`): immutable.
+    private static func key(_ text: Substring) -> (key: String, locked: Bool) {
+        guard let bracket = text.firstIndex(of: "[") else { return (text.trimmingWhitespace, false) }
+        let suffixes = text[bracket...].split(separator: "[").map { $0.prefix { $0 != "]" } }
+        return (String(text[..<bracket]).trimmingWhitespace, suffixes.contains { $0.hasPrefix("$") && $0.contains("i") })
+    }
+
+    /// `[a][b c][$i]` → (["a", "b c"], true): the parts (`$` markers dropped), each unescaped,
+    /// and whether the last is `$i`, KConfig's lock (a header of no parts but it: the file's).
+    /// KConfig writes a `]` in a group's name as `\x5d` (and `[` as `\x5b`, `\` as `\\`), so
+    /// that a device named "Foo [BT] Touchpad" has the group `[Foo \x5bBT\x5d Touchpad]`.
+    private static func header(_ line: String) -> (path: [String], locked: Bool) {
         var parts: [String] = []
+        var last: String?
         var current: String?
         for character in line {
             if current == nil {
                 if character == "[" { current = "" }
             } else if character == "]" {
-                if let part = current, !part.hasPrefix("$") { parts.append(unescaped(part)) }
+                if let part = current {
+                    if !part.hasPrefix("$") { parts.append(unescaped(part)) }
+                    last = part
+                }
                 current = nil
             } else {
                 current?.append(character)
             }
         }
-        return parts
+        return (parts, last == "$i")
     }
 
     /// KConfig's escapes in a name: `\xNN` (a byte), `\\`, `\n`, `\t`, `\r`, `\s` (a space);

@@ -99,6 +99,11 @@ import Testing
         #expect(found.group == "[SynPS/2 Synaptics TouchPad]")
         #expect(found.key == "naturalScroll")
         #expect(DesktopSettings.touchpadxlibinputrcNaturalScrolling("[SynPS/2 Synaptics TouchPad]\ntapToClick=true\n") == nil)
+        // flickd's own pad gets a group once its settings were changed in the X11 module, as in
+        // kcminputrc: not the user's pad. Before, its value was taken for the desktop's.
+        let virtualFirst = "[\(VirtualTouchpad.name)]\nnaturalScroll=true\n[SynPS/2 Synaptics TouchPad]\nnaturalScroll=false\n"
+        #expect(DesktopSettings.touchpadxlibinputrcNaturalScrolling(virtualFirst)?.value == false)
+        #expect(DesktopSettings.touchpadxlibinputrcNaturalScrolling(virtualFirst)?.group == "[SynPS/2 Synaptics TouchPad]")
     }
 
     @Test func kconfigBooleansAndHeaders() {
@@ -376,6 +381,51 @@ import Testing
     @Test func aFilesFirstKeysAreInNoGroup() {
         let text = "[Libinput][1][2][A Touchpad]\nNaturalScroll=true\n[$]\nNaturalScroll=false\n"
         #expect(KConfig(text: text).groups.first { $0.path == ["Libinput", "1", "2", "A Touchpad"] }?.entries.count == 1)
+        let cascade = KConfig(cascade: ["[Libinput][1][2][A Touchpad]\nNaturalScroll=true\n", "NaturalScroll=false\n"])
+        #expect(cascade.groups.map(\.path) == [["Libinput", "1", "2", "A Touchpad"], []])
+        #expect(cascade.groups.map(\.file) == [0, 1])
+    }
+
+    /// KConfig's locks (KDE's "Kiosk"): an entry written `key[$i]=`, a group headed
+    /// `[group][$i]`, or a file with a `[$i]` line at its top, in a less important file of the
+    /// cascade (/etc/xdg), keeps its value over the user's file, and KWin applies that value.
+    /// Before, the lock was read past: with `NaturalScroll[$i]=true` in /etc/xdg/kcminputrc and
+    /// the user's `NaturalScroll=false`, KWin scrolled naturally, flickd took false, and every
+    /// glide ran backwards.
+    @Test func aLockInTheSystemsKcminputrcHoldsOverTheUsersFile() throws {
+        let pad = "[Libinput][1739][52934][SYNA801A:00 06CB:CEC6 Touchpad]"
+        let identity = DeviceIdentity(name: "SYNA801A:00 06CB:CEC6 Touchpad", vendor: 1739, product: 52934)
+        for (system, what) in [(pad + "\nNaturalScroll[$i]=true\n", "the key locked"),
+                               (pad + "[$i]\nNaturalScroll=true\n", "the group locked"),
+                               ("[$i]\n" + pad + "\nNaturalScroll=true\n", "the file locked")] {
+            let session = FakeSession()
+            session.files = ["/etc/xdg/kcminputrc": system, "/home/u/.config/kcminputrc": pad + "\nNaturalScroll=false\nTapToClick=true\n"]
+            let found = try #require(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE")), "\(what)")
+            #expect(found.value == true && found.source.hasPrefix("KDE /etc/xdg/kcminputrc "), "\(what): \(found.source)")
+            #expect(found.perDevice?.natural(for: identity) == true, "\(what)")
+            // Plasma on X11 reads kcminputrc as its second file, through the same cascade.
+            let x11 = try #require(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE", session: "x11")), "\(what)")
+            #expect(x11.value == true, "\(what), X11: \(x11.source)")
+        }
+        // KWin's defaults group locked: the user's defaults do not reach a pad without a group
+        // of its own (here flickd's).
+        let session = FakeSession()
+        session.files = ["/etc/xdg/kcminputrc": "[Libinput][Defaults][Touchpad][$i]\nNaturalScroll=true\n",
+                         "/home/u/.config/kcminputrc": "[Libinput][Defaults][Touchpad]\nNaturalScroll=false\n"]
+        let locked = try #require(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE")))
+        #expect(locked.value == true && locked.perDevice?.virtualTouchpad == true, "\(locked.source)")
+        // The control: unlocked, the user's file wins.
+        session.files["/etc/xdg/kcminputrc"] = "[Libinput][Defaults][Touchpad]\nNaturalScroll=true\n"
+        let open = try #require(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE")))
+        #expect(open.value == false && open.perDevice?.virtualTouchpad == false, "\(open.source)")
+
+        // A locked key leaves its group's other keys open; the lock holds from the file that
+        // sets it on, so one in the user's file, read last, changes nothing.
+        let config = KConfig(cascade: [pad + "\nNaturalScroll[$i]=true\nTapToClick=false\n",
+                                       pad + "\nnaturalscroll=false\nTapToClick=true\n",
+                                       pad + "[$i]\nTapToClick=false\n"])
+        #expect(config.groups.map { $0.entries.map { "\($0.key)=\($0.value)" } }
+                == [["NaturalScroll=true", "TapToClick=false"], ["TapToClick=true"], ["TapToClick=false"]])
     }
 
     @Test func kdeWithOnlyTheVirtualPadsGroupGivesTheRealPadsLibinputsDefault() throws {
