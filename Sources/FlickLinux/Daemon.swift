@@ -730,7 +730,7 @@ public final class Daemon {
                 logger.info("natural scrolling: \(watch.source) ended (the X server went away); it is watched again \(again) the desktop is next asked (a reload, a touchpad plugged in)")
             } else {
                 desktopWatch = nil
-                logger.info("natural scrolling: \(watch.source) ended; the desktop is asked and watched again at the next reload")
+                logger.info("natural scrolling: the watch on \(watch.source) ended; the desktop is watched again when it is next asked (a reload, a touchpad plugged in)")
             }
         }
     }

@@ -34,7 +34,9 @@ import Glibc
 ///   dconf database is a binary GVariant file, the keyfiles in /etc/dconf hold only system
 ///   defaults, and only gsettings also knows the schema's default (natural, on GNOME).
 /// - **sway**, found by its IPC socket (`$SWAYSOCK`, else a live `sway-ipc.UID.PID.sock` in
-///   `$XDG_RUNTIME_DIR`) when the desktop is neither GNOME nor KDE, and first, whatever the
+///   `$XDG_RUNTIME_DIR`; never one that serves another Wayland display than `$WAYLAND_DISPLAY`,
+///   another session's or a nested sway, and none on an X11 session: `notThisSessionsSway`)
+///   when the desktop is neither GNOME nor KDE, and first, whatever the
 ///   desktop's name, when `$SWAYSOCK` itself names a socket a sway listens on (`swayNamed`):
 ///   its `get_inputs` (what `swaymsg -t get_inputs` prints), asked over that socket with a
 ///   1 s timeout. sway applies `input` rules by identifier or by type, so it answers per
@@ -178,7 +180,8 @@ public enum DesktopSettings {
         /// The standard output of `gsettings get <schema> <key>` when it exits with 0; else why
         /// not (no gsettings on the PATH, its exit status, its timeout).
         var gsettingsGet: (_ schema: String, _ key: String) -> ProgramOutput.Run
-        /// The IPC socket of the sway this session runs (`SwayInputs.socketPath`); nil: none.
+        /// The IPC socket of the sway this session runs (`SwayInputs.socketPath`, which passes
+        /// over one `swayServesThisSession` says is another display's); nil: none.
         var swaySocket: String?
         /// `$XDG_RUNTIME_DIR`, where a sway that starts later binds its socket; nil: unset.
         var runtimeDirectory: String?
@@ -186,10 +189,11 @@ public enum DesktopSettings {
         /// binds there); nil: unset.
         var swaysock: String?
         /// Whether the sway listening on the socket given is this session's compositor: in
-        /// `current()`, the one serving `$WAYLAND_DISPLAY` (`SwayInputs.servesDisplay`), false
-        /// when that cannot be told (no `$WAYLAND_DISPLAY`). An environment built otherwise (a
-        /// test's) asks nothing and takes it for this session's.
-        var swayServesThisSession: (_ socket: String) -> Bool = { _ in true }
+        /// `current()`, the one serving `$WAYLAND_DISPLAY` (`SwayInputs.servingDisplay`): true
+        /// (or busy), false (another compositor serves that display), nil when that cannot be
+        /// told (no `$WAYLAND_DISPLAY`, no compositor there to ask). An environment built
+        /// otherwise (a test's) asks nothing and takes it for this session's.
+        var swayServesThisSession: (_ socket: String) -> Bool? = { _ in true }
         /// sway's inputs as JSON (its `get_inputs` reply, asked over `swaySocket`); why not when
         /// sway cannot be reached or does not answer in time.
         var swayInputs: (_ socket: String) -> Result<String, SwayIPC.Failure> = { _ in .failure(.timedOut) }
@@ -231,13 +235,14 @@ public enum DesktopSettings {
                 guard let gsettings = ProgramOutput.find("gsettings") else { return .failed("gsettings is not on the PATH") }
                 return ProgramOutput.run(gsettings, ["get", schema, key], timeout: gsettingsTimeout)
             }
-            environment.swaySocket = SwayInputs.socketPath(swaysock: variable("SWAYSOCK"), runtimeDirectory: runtimeDirectory)
-            environment.runtimeDirectory = runtimeDirectory
-            environment.swaysock = variable("SWAYSOCK")
             let waylandSocket = SwayInputs.waylandSocket(display: variable("WAYLAND_DISPLAY"), runtimeDirectory: runtimeDirectory)
             environment.swayServesThisSession = { socket in
-                waylandSocket.map { SwayInputs.servesDisplay(swaySocket: socket, waylandSocket: $0) } ?? false
+                waylandSocket.flatMap { SwayInputs.servingDisplay(swaySocket: socket, waylandSocket: $0) }
             }
+            environment.swaySocket = SwayInputs.socketPath(swaysock: variable("SWAYSOCK"), runtimeDirectory: runtimeDirectory,
+                                                           servesThisSession: environment.swayServesThisSession)
+            environment.runtimeDirectory = runtimeDirectory
+            environment.swaysock = variable("SWAYSOCK")
             environment.swayInputs = { socket in SwayInputs.ask(socket: socket, timeout: swayTimeout) }
             environment.xServerDevices = { display in XInputDevices.read(display: display, timeout: xServerTimeout) }
             environment.pause = { duration in Syscall.sleep(duration) }
@@ -275,9 +280,11 @@ public enum DesktopSettings {
         if isX11(environment), let path = xfcePointersFile(environment) {
             return try? DesktopFilesWatch(paths: [path], logger: logger)
         }
-        if (!isKDE && !isGNOME) || swayNamed(environment) {
-            return try? SwaySessionWatch(socket: environment.swaySocket, runtimeDirectory: environment.runtimeDirectory,
-                                         swaysock: environment.swaysock, logger: logger)
+        // No sway on an X11 session: one running is another session's, or nested in this one.
+        if (!isKDE && !isGNOME) || swayNamed(environment), !hasOnlyXDisplay(environment) {
+            let socket = environment.swaySocket.flatMap { notThisSessionsSway(at: $0, environment) == nil ? $0 : nil }
+            return try? SwaySessionWatch(socket: socket, runtimeDirectory: environment.runtimeDirectory, swaysock: environment.swaysock,
+                                         servesThisSession: environment.swayServesThisSession, logger: logger)
         }
         if isGNOME, let configHome = environment.configHome {
             return try? DesktopFilesWatch(paths: [configHome + "/dconf/user"], logger: logger)
@@ -352,7 +359,32 @@ public enum DesktopSettings {
         guard !environment.kdeFullSession, let swaysock = environment.swaysock, !swaysock.isEmpty,
               environment.swaySocket == swaysock
         else { return false }
-        return environment.swayServesThisSession(swaysock)
+        return environment.swayServesThisSession(swaysock) == true
+    }
+
+    /// Why the sway at `socket` is not this session's compositor, so that it is neither asked
+    /// nor followed, on any desktop; nil when it is, or that cannot be told. On an X11 session
+    /// (`hasOnlyXDisplay`) no sway is; elsewhere, one that serves another Wayland display than
+    /// `$WAYLAND_DISPLAY` (`swayServesThisSession` false) is not.
+    ///
+    /// Rationale: sway's `50-systemd-user.conf` imports `SWAYSOCK` into the user manager the
+    /// user's sessions share, and a sway nested in this session binds a `sway-ipc` socket of
+    /// this user too. Asked on a desktop that is neither KDE nor GNOME (Hyprland on another VT),
+    /// that sway's per-device settings were taken for the ones in force: the virtual fingers
+    /// could move against the real ones, and a nested sway's "no touchpad but flickd's"
+    /// replaced a good answer kept from before.
+    static func notThisSessionsSway(at socket: String, _ environment: Environment) -> String? {
+        if hasOnlyXDisplay(environment) {
+            return "the sway at \(socket) is not this X11 session's compositor ($DISPLAY=\(environment.display ?? ""), no $WAYLAND_DISPLAY)"
+        }
+        guard environment.swayServesThisSession(socket) == false else { return nil }
+        return "the sway at \(socket) serves another Wayland display than this session's ($WAYLAND_DISPLAY=\(environment.waylandDisplay ?? "?"))"
+    }
+
+    /// Whether the session has an X display and no Wayland one: an X11 session, whatever
+    /// `XDG_SESSION_TYPE` says.
+    private static func hasOnlyXDisplay(_ environment: Environment) -> Bool {
+        environment.waylandDisplay == nil && environment.display != nil
     }
 
     /// Xfce's `pointers` channel as its settings store saves it, a few seconds after each change
@@ -456,6 +488,7 @@ public enum DesktopSettings {
         guard let socket = environment.swaySocket else {
             return .failure(Miss(why: "no sway running (no sway-ipc socket at $SWAYSOCK or in $XDG_RUNTIME_DIR)"))
         }
+        if let why = notThisSessionsSway(at: socket, environment) { return .failure(Miss(why: why)) }
         return perDeviceAnswer(environment) {
             let json: String
             switch environment.swayInputs(socket) {

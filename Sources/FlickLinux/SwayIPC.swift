@@ -267,11 +267,20 @@ public final class SwaySessionWatch: DesktopWatch {
     public static let retries = 20
 
     public var fileDescriptor: Int32 { poll.fileDescriptor }
-    public var source: String {
+    /// What the watch follows: sway's socket, or the directories it waits in for a sway to
+    /// start; once it has ended (`.closed`), the last of these it followed.
+    public var source: String { following ?? followed }
+
+    /// What the watch follows now; nil when nothing (it has ended, or is about to).
+    private var following: String? {
         if let socket = connection?.socket { return "sway's input events (\(socket))" }
         let waiting = directories.values.map(\.path).sorted().joined(separator: ", ")
-        return "\(waiting.isEmpty ? "?" : waiting) for a sway to start"
+        return waiting.isEmpty ? nil : "\(waiting) for a sway to start"
     }
+
+    /// The last thing `following` named, for the log line of a watch that ended: before, it
+    /// said "? for a sway to start".
+    private var followed = "sway's IPC"
 
     /// A directory a starting sway binds its socket in, and the names it binds there.
     private struct Place {
@@ -291,6 +300,8 @@ public final class SwaySessionWatch: DesktopWatch {
     private let runtimeDirectory: String?
     private let swaysock: String?
     private let user: uid_t
+    /// Whether the sway at a socket serves this session's Wayland display (`SwayInputs.socketPath`).
+    private let servesThisSession: (String) -> Bool?
     private let retryInterval: Duration
     private let logger: Logger
     private var connection: (watch: SwayInputWatch, socket: String)?
@@ -323,25 +334,30 @@ public final class SwaySessionWatch: DesktopWatch {
 
     /// Connects to the sway listening on `socket`, if given and it answers, and watches
     /// `runtimeDirectory`, and the directory of `swaysock` (`$SWAYSOCK` as set, live or not), for
-    /// the next sway. Without inotify it follows the sway it connected to, and warns on `logger`
+    /// the next sway: one that `servesThisSession` says serves another Wayland display than
+    /// this session's is not followed (`SwayInputs.socketPath`). Without inotify it follows the sway it connected to, and warns on `logger`
     /// that a later one is not waited for. Throws when it can do neither (inotify's error when
     /// that failed), or epoll or a timerfd cannot be had.
     public convenience init(socket: String?, runtimeDirectory: String?, swaysock: String? = nil, user: uid_t = getuid(),
+                            servesThisSession: @escaping (String) -> Bool? = { _ in nil },
                             retryInterval: Duration = .milliseconds(100), answerWait: Duration = DesktopSettings.swayTimeout,
                             logger: Logger) throws(SystemError) {
         try self.init(socket: socket, runtimeDirectory: runtimeDirectory, swaysock: swaysock, user: user,
-                      retryInterval: retryInterval, answerWait: answerWait, now: Syscall.monotonicNow(), logger: logger)
+                      servesThisSession: servesThisSession, retryInterval: retryInterval, answerWait: answerWait,
+                      now: Syscall.monotonicNow(), logger: logger)
     }
 
     /// The watch made at `now` on the monotonic clock (tests pass one long past: the retry
     /// timer, armed for it, fires at once), with its inotify instance from `makeInotify`
     /// (tests pass one that fails).
     init(socket: String?, runtimeDirectory: String?, swaysock: String? = nil, user: uid_t = getuid(),
+         servesThisSession: @escaping (String) -> Bool? = { _ in nil },
          retryInterval: Duration = .milliseconds(100), answerWait: Duration = DesktopSettings.swayTimeout,
          now: Instant, inotify makeInotify: () throws(SystemError) -> Int32 = Syscall.inotifyCreate, logger: Logger) throws(SystemError) {
         self.runtimeDirectory = runtimeDirectory
         self.swaysock = swaysock.flatMap { $0.hasPrefix("/") ? $0 : nil }
         self.user = user
+        self.servesThisSession = servesThisSession
         self.retryInterval = retryInterval
         self.answerWait = answerWait
         self.logger = logger
@@ -400,6 +416,7 @@ public final class SwaySessionWatch: DesktopWatch {
         if let inotifyFailure {
             logger.warning("natural scrolling: a sway that starts after this one is not waited for (\(inotifyFailure)); the desktop is asked again at each reload")
         }
+        followed = following ?? followed
         if connection == nil {
             // A sway already bound, not listening yet or with its backlog full (starting, the
             // probe's asks unread): its socket will not appear again for inotify to tell, so
@@ -442,6 +459,7 @@ public final class SwaySessionWatch: DesktopWatch {
     /// `receive()` at `time` on the monotonic clock (tests pass one: the retry timer, armed
     /// for instants long past, has fired at once).
     func receive(at time: Instant) -> DesktopChange {
+        followed = following ?? followed
         var change = DesktopChange.none
         var lookAgain = false
         if let connection {
@@ -484,7 +502,8 @@ public final class SwaySessionWatch: DesktopWatch {
         if look { startRetrying() }
         if (try? retry.acknowledge()) == true || lookAgain { look = true }
         if look && connection == nil {
-            if let socket = SwayInputs.socketPath(swaysock: swaysock, runtimeDirectory: runtimeDirectory, user: user) {
+            if let socket = SwayInputs.socketPath(swaysock: swaysock, runtimeDirectory: runtimeDirectory, user: user,
+                                                  servesThisSession: servesThisSession) {
                 connect(socket)
             }
             if connection != nil {

@@ -71,28 +71,47 @@ public enum SwayInputs {
         return perDevice
     }
 
-    /// The IPC socket of the sway this session runs: `$SWAYSOCK` when a sway listens on it;
-    /// else, in `runtimeDirectory` (`$XDG_RUNTIME_DIR`), a `sway-ipc.UID.*.sock` of this user
-    /// that a sway listens on. A user service started before sway, or whose `SWAYSOCK` (imported
+    /// The IPC socket of the sway this session runs. Of the sockets a sway listens on,
+    /// `$SWAYSOCK` first, then each `sway-ipc.UID.*.sock` of this user in `runtimeDirectory`
+    /// (`$XDG_RUNTIME_DIR`) in name order: the first that serves this session's Wayland display
+    /// (`servesThisSession` true), else the first of which that cannot be told (nil); one that
+    /// serves another display (false) is another session's sway, or one nested in this session,
+    /// and is never taken. A user service started before sway, or whose `SWAYSOCK` (imported
     /// into the user manager) names an earlier sway's socket, finds it the second way.
     ///
     /// Rationale: whether a sway listens is asked of the socket itself (`isListening`: a
     /// connection is accepted), not of the PID in its name: a crashed sway leaves its socket
     /// behind, a PID is reused, and a sway started with a `SWAYSOCK` that names a socket no
-    /// longer there binds at that name, its predecessor's PID and all.
+    /// longer there binds at that name, its predecessor's PID and all. Which display it serves
+    /// is asked too (`servingDisplay`): sway's `50-systemd-user.conf` imports `SWAYSOCK` into
+    /// the user manager the user's sessions share, and a sway nested in this session (or one on
+    /// another VT) may sort first; its touchpads' settings are not the ones in force here, and
+    /// following them made the virtual fingers move against the real ones.
     public static func socketPath(swaysock: String?, runtimeDirectory: String?, user: uid_t = getuid(),
-                                  isListening: (String) -> Bool = listens) -> String? {
-        if let swaysock, !swaysock.isEmpty, isListening(swaysock) { return swaysock }
-        guard let runtimeDirectory, runtimeDirectory.hasPrefix("/") else { return nil }
+                                  isListening: (String) -> Bool = listens,
+                                  servesThisSession: (String) -> Bool? = { _ in nil }) -> String? {
+        var untold: String?
+        // True when `path` is the one: a live sway serving this session's display.
+        func serves(_ path: String) -> Bool {
+            guard isListening(path) else { return false }
+            switch servesThisSession(path) {
+            case true?: return true
+            case nil: if untold == nil { untold = path }
+            case false?: break
+            }
+            return false
+        }
+        if let swaysock, !swaysock.isEmpty, serves(swaysock) { return swaysock }
+        guard let runtimeDirectory, runtimeDirectory.hasPrefix("/") else { return untold }
         var found = glob_t()
         defer { globfree(&found) }
-        guard glob(runtimeDirectory + "/sway-ipc.\(user).*.sock", 0, nil, &found) == 0 else { return nil }
+        guard glob(runtimeDirectory + "/sway-ipc.\(user).*.sock", 0, nil, &found) == 0 else { return untold }
         for index in 0..<Int(found.gl_pathc) {
             guard let entry = found.gl_pathv[index] else { continue }
             let path = String(cString: entry)
-            if isListening(path) { return path }
+            if path != swaysock, serves(path) { return path }
         }
-        return nil
+        return untold
     }
 
     /// Whether something listens on the Unix stream socket at `path`: a connection is made
@@ -150,9 +169,10 @@ public enum SwayInputs {
 
     /// Whether the sway listening at `swaySocket` is the compositor of the Wayland display at
     /// `waylandSocket`: one process listens on both. False when either cannot be reached, or
-    /// the kernel names no process; true when the sway's backlog is full (it cannot be asked
-    /// who it is, and is asked for its inputs then, which fails as unanswered: the daemon keeps
-    /// what sway said last rather than take a leftover KDE or GNOME setting for it).
+    /// the kernel names no process (`servingDisplay` nil); true when the sway's backlog is
+    /// full (it cannot be asked who it is, and is asked for its inputs then, which fails as
+    /// unanswered: the daemon keeps what sway said last rather than take a leftover KDE or
+    /// GNOME setting for it).
     ///
     /// Rationale: sway's `50-systemd-user.conf` imports `SWAYSOCK` into the user manager,
     /// shared by the user's sessions; a Plasma or GNOME session started later on another VT
@@ -161,10 +181,22 @@ public enum SwayInputs {
     /// of each socket rather than read from sway's socket name, which a sway started with
     /// `SWAYSOCK` set keeps from its predecessor.
     static func servesDisplay(swaySocket: String, waylandSocket: String) -> Bool {
+        servingDisplay(swaySocket: swaySocket, waylandSocket: waylandSocket) ?? false
+    }
+
+    /// Whether the sway listening at `swaySocket` serves the Wayland display at `waylandSocket`,
+    /// where that can be told: true when one process listens on both, or the sway's backlog is
+    /// full (taken for this session's, see `servesDisplay`); false when each socket names its
+    /// process and they differ (another compositor serves the display: the sway is another
+    /// session's, or nested); nil when a listener cannot be reached or named (no compositor at
+    /// the display, one busy, a listener outside flickd's PID namespace).
+    static func servingDisplay(swaySocket: String, waylandSocket: String) -> Bool? {
         switch listener(of: swaySocket) {
-        case .none: return false
+        case .none: return nil
         case .busy: return true
-        case .process(let sway): return listener(of: waylandSocket) == .process(sway)
+        case .process(let sway):
+            guard case .process(let compositor) = listener(of: waylandSocket) else { return nil }
+            return compositor == sway
         }
     }
 

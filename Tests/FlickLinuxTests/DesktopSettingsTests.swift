@@ -142,9 +142,10 @@ import Testing
         /// `$SWAYSOCK` names the socket sway listens on (else it was found by name in the
         /// runtime directory).
         var swaysockSet = false
-        /// The sway at `$SWAYSOCK` is the compositor of `$WAYLAND_DISPLAY` (else it is another
-        /// session's, whose `SWAYSOCK` the user manager kept).
-        var swayServesThisSession = true
+        /// The sway at `swaySocket` is the compositor of `$WAYLAND_DISPLAY` (false: it is another
+        /// session's, whose `SWAYSOCK` the user manager kept, or a nested one; nil: that cannot
+        /// be told).
+        var swayServesThisSession: Bool? = true
         var pauses: [FlickCore.Duration] = []
         /// `$DISPLAY`, `$WAYLAND_DISPLAY`, and the X server's devices, one list per ask (the
         /// last repeats); empty: the ask fails as `xServerFailure` says. `xServerAsks`: the

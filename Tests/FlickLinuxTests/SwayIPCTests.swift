@@ -353,6 +353,8 @@ import Testing
         close(try sway.accept())
         #expect(Self.waitReadable(watch, for: .seconds(5)))
         #expect(watch.receive() == .closed)
+        // The daemon logs the watch's end with what it followed: before, "? for a sway to start".
+        #expect(watch.source == "sway's input events (\(sway.path))")
 
         #expect(throws: SystemError.self) {
             try SwaySessionWatch(socket: runtime.path + "/gone.sock", runtimeDirectory: nil, logger: Self.quiet)
@@ -363,6 +365,7 @@ import Testing
         try FileManager.default.removeItem(atPath: session.path)
         #expect(Self.waitReadable(waiting, for: .seconds(5)))
         #expect(waiting.receive() == .closed)
+        #expect(waiting.source == session.path + " for a sway to start")
     }
 
     /// Without an inotify instance (the user's fs.inotify.max_user_instances used up) the watch
@@ -561,6 +564,31 @@ import Testing
         // (The first try may come in the receive that armed it: its instant is long past.)
         #expect(said.last == .closed && said.dropLast().allSatisfy { $0 == .none }, "\(said.count) tries: \(said)")
         #expect(said.count >= SwaySessionWatch.retries - 1 && said.count <= SwaySessionWatch.retries)
+        #expect(watch.source == "sway's input events (\(sway.path))", "the last thing followed, for the log; before, \"? for a sway to start\"")
+    }
+
+    /// A sway nested in this session (or another session's) binds a socket in the runtime
+    /// directory too, and here sorts first. Told it serves another Wayland display, the watch
+    /// does not follow it, and follows this session's sway when that one comes. Before, it
+    /// followed the first live socket, and the daemon asked that sway.
+    @Test func aSwayServingAnotherDisplayIsNotFollowed() throws {
+        let runtime = try TemporaryDirectory("flickd-runtime")
+        let nestedPath = runtime.path + "/sway-ipc.\(getuid()).1.sock"
+        let watch = try SwaySessionWatch(socket: nil, runtimeDirectory: runtime.path,
+                                         servesThisSession: { $0 == nestedPath ? false : nil },
+                                         retryInterval: .milliseconds(1), logger: Self.quiet)
+        let nested = try ListeningSocket(nestedPath)
+        defer { nested.close() }
+        #expect(Self.waitReadable(watch, for: .seconds(5)), "the directory's event")
+        #expect(watch.receive() == .none)
+        #expect(watch.source == runtime.path + " for a sway to start", "not the nested sway's")
+        let own = try ListeningSocket(runtime.path + "/sway-ipc.\(getuid()).2.sock")
+        defer { own.close() }
+        let deadline = Syscall.monotonicNow() + .seconds(5)
+        while watch.source != "sway's input events (\(own.path))", Syscall.monotonicNow() < deadline {
+            if Self.waitReadable(watch, for: .milliseconds(100)) { _ = watch.receive() }
+        }
+        #expect(watch.source == "sway's input events (\(own.path))")
     }
 
     static let quiet = Logger(label: "flickd-test") { _ in NoOpLogHandler() }
@@ -605,6 +633,23 @@ import Testing
             named.swaysock = server.path
             #expect(DesktopSettings.watchChanges(in: named, logger: quiet)?.source == "sway's input events (\(server.path))", "\(desktop)")
         }
+
+        // A sway serving another Wayland display than $WAYLAND_DISPLAY (another session's, at
+        // the SWAYSOCK the user manager kept) on a desktop that is neither KDE nor GNOME: not
+        // followed. Before, Hyprland's flickd followed it. Where that cannot be told, it is.
+        var hyprland = session("Hyprland", sway: server.path)
+        hyprland.swaysock = server.path
+        hyprland.waylandDisplay = "wayland-2"
+        hyprland.swayServesThisSession = { _ in false }
+        #expect(DesktopSettings.watchChanges(in: hyprland, logger: quiet)?.source == String(server.path.dropLast("/sway-ipc.sock".count)) + " for a sway to start",
+                "another session's sway: not followed; a sway of this session's may start at SWAYSOCK")
+        hyprland.swayServesThisSession = { _ in nil }
+        #expect(DesktopSettings.watchChanges(in: hyprland, logger: quiet)?.source == "sway's input events (\(server.path))")
+        // No sway is an X11 session's compositor.
+        var x11 = session("i3", sway: server.path)
+        x11.sessionType = "x11"
+        x11.display = ":0"
+        #expect(DesktopSettings.watchChanges(in: x11, logger: quiet) == nil)
 
         // System Settings saves kcminputrc by renaming a new file over it.
         let kde = try #require(DesktopSettings.watchChanges(in: session("KDE"), logger: quiet))

@@ -138,6 +138,49 @@ import Testing
         #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "KDE"))?.source.hasPrefix(SwayInputs.source) == true)
     }
 
+    /// sway's `50-systemd-user.conf` imports `SWAYSOCK` into the user manager the user's
+    /// sessions share, and a sway nested in this session binds a socket of this user too. The
+    /// same user in Hyprland on another VT (`WAYLAND_DISPLAY=wayland-2`) found that sway live,
+    /// and as Hyprland is neither KDE nor GNOME, sway was asked: flickd followed its per-device
+    /// settings, and the virtual fingers could move against the real ones. A sway that serves
+    /// another display is asked on no desktop; one of which that cannot be told is asked as
+    /// before; on an X11 session no sway is its compositor, and none is asked.
+    @Test func aSwayServingAnotherDisplayIsNotAskedOnAnyDesktop() throws {
+        let session = DesktopSettingsTests.FakeSession()
+        session.sway = [Self.reply()]
+        session.waylandDisplay = "wayland-2"
+        session.swayServesThisSession = false
+        for swaysockSet in [true, false] {
+            session.swaysockSet = swaysockSet
+            for desktop in ["Hyprland", "sway", nil] as [String?] {
+                let finding = DesktopSettings.search(in: session.environment(desktop: desktop))
+                #expect(finding.answer == nil, "\(desktop ?? "unset"), SWAYSOCK \(swaysockSet)")
+                #expect(finding.why?.contains("the sway at /run/user/1000/sway-ipc.1000.500.sock serves another Wayland display than this session's ($WAYLAND_DISPLAY=wayland-2)") == true,
+                        "\(finding)")
+            }
+        }
+        #expect(session.swayAsks == 0, "sway is not asked")
+        // Which display it serves cannot be told (no compositor answers at $WAYLAND_DISPLAY), or
+        // it is this one's: asked.
+        for serves in [nil, true] as [Bool?] {
+            session.swayServesThisSession = serves
+            #expect(DesktopSettings.naturalScrolling(in: session.environment(desktop: "Hyprland"))?.source.hasPrefix(SwayInputs.source) == true)
+        }
+        #expect(session.swayAsks == 2)
+        // An X11 session (no $WAYLAND_DISPLAY): the X server has no touchpad, and a sway found,
+        // whatever it serves, is not this session's compositor.
+        session.swayServesThisSession = nil
+        session.waylandDisplay = nil
+        session.display = ":0"
+        session.xServer = [[]]
+        for (desktop, type) in [("i3", "x11"), (nil, nil)] as [(String?, String?)] {
+            let finding = DesktopSettings.search(in: session.environment(desktop: desktop, session: type))
+            #expect(finding.answer == nil, "\(desktop ?? "unset"): \(finding)")
+            #expect(finding.why?.contains("the sway at /run/user/1000/sway-ipc.1000.500.sock is not this X11 session's compositor") == true, "\(finding)")
+        }
+        #expect(session.swayAsks == 2, "sway is not asked")
+    }
+
     /// Which process listens on a socket, as the kernel says it (`SO_PEERCRED`): both this
     /// test's sockets are this process's, so they count as one compositor's; a Wayland socket
     /// nobody listens on serves nothing.
@@ -150,6 +193,10 @@ import Testing
         #expect(SwayInputs.servesDisplay(swaySocket: sway.path, waylandSocket: wayland.path))
         #expect(!SwayInputs.servesDisplay(swaySocket: sway.path, waylandSocket: runtime.path + "/wayland-0"), "no compositor there")
         #expect(SwayInputs.listener(of: runtime.path + "/wayland-0") == .none)
+        #expect(SwayInputs.servingDisplay(swaySocket: sway.path, waylandSocket: wayland.path) == true)
+        #expect(SwayInputs.servingDisplay(swaySocket: sway.path, waylandSocket: runtime.path + "/wayland-0") == nil,
+                "no compositor there: cannot be told")
+        #expect(SwayInputs.servingDisplay(swaySocket: runtime.path + "/sway-ipc.gone.sock", waylandSocket: wayland.path) == nil)
         // $WAYLAND_DISPLAY as libwayland reads it: a name in the runtime directory, or a path.
         #expect(SwayInputs.waylandSocket(display: "wayland-1", runtimeDirectory: runtime.path) == wayland.path)
         #expect(SwayInputs.waylandSocket(display: wayland.path, runtimeDirectory: nil) == wayland.path)
@@ -176,9 +223,13 @@ import Testing
         defer { wayland.close() }
         #expect(SwayInputs.listener(of: sway.path) == .busy)
         #expect(SwayInputs.servesDisplay(swaySocket: sway.path, waylandSocket: wayland.path))
+        #expect(SwayInputs.servingDisplay(swaySocket: sway.path, waylandSocket: wayland.path) == true)
 
-        var environment = DesktopSettingsTests.FakeSession().environment(desktop: "sway")
-        environment.swaySocket = SwayInputs.socketPath(swaysock: nil, runtimeDirectory: runtime.path)
+        let session = DesktopSettingsTests.FakeSession()
+        var environment = session.environment(desktop: "sway")
+        environment.swayServesThisSession = { SwayInputs.servingDisplay(swaySocket: $0, waylandSocket: wayland.path) }
+        environment.swaySocket = SwayInputs.socketPath(swaysock: nil, runtimeDirectory: runtime.path,
+                                                       servesThisSession: environment.swayServesThisSession)
         environment.swayInputs = { SwayInputs.ask(socket: $0, timeout: .seconds(1)) }
         #expect(DesktopSettings.search(in: environment)
                 == .unanswered(why: "XDG_CURRENT_DESKTOP=sway; sway at \(sway.path) did not accept the connection for get_inputs: its listen backlog is full (busy)"))
@@ -265,6 +316,24 @@ import Testing
         #expect(find("", nil) == nil)
         #expect(find(nil, "relative/dir") == nil)
         #expect(SwayInputs.socketPath(swaysock: nil, runtimeDirectory: directory, user: 1000, isListening: { _ in false }) == nil)
+
+        // Which display each serves, where it can be told: a sway nested in this session (or
+        // another session's) may sort first, or be the one at SWAYSOCK. Before, the first live
+        // socket was taken, and its "no touchpad but flickd's" replaced a good answer.
+        func serving(_ swaysock: String?, _ serves: [String: Bool]) -> String? {
+            let found = SwayInputs.socketPath(swaysock: swaysock.map { directory + "/" + $0 }, runtimeDirectory: directory, user: 1000,
+                                              isListening: { listening.contains($0) },
+                                              servesThisSession: { serves[String($0.dropFirst(directory.count + 1))] })
+            return found.map { String($0.dropFirst(directory.count + 1)) }
+        }
+        let nested = "sway-ipc.1000.500.sock", own = "sway-ipc.1000.x.sock", swaysock = "sway-ipc.1000.swaysock.sock"
+        #expect(serving(nil, [nested: false, own: true]) == own, "the nested sway sorts first")
+        #expect(serving(nil, [nested: false]) == own, "one that cannot be told over one known to be another display's")
+        #expect(serving(nil, [nested: false, own: false]) == nil)
+        #expect(serving(swaysock, [swaysock: false, own: true]) == own, "SWAYSOCK another session's")
+        #expect(serving(swaysock, [nested: true]) == nested, "the sway known to serve this display over one that cannot be told")
+        #expect(serving(swaysock, [:]) == swaysock, "nothing can be told: SWAYSOCK, as before")
+        #expect(serving(nil, [:]) == nested, "nothing can be told: the first live one, as before")
 
         let sway = try ListeningSocket(directory + "/sway-ipc.1000.listening.sock")
         #expect(SwayInputs.listens(sway.path))
