@@ -33,6 +33,19 @@ import Testing
         #expect(zero.description == "/dev/zero: cannot read the configuration file: it is a character device, not a regular file")
     }
 
+    /// A configuration over the 64 MiB flickd reads is named with the limit, not the system's
+    /// "File too large". A sparse file: no 65 MiB is written.
+    @Test func aFileOverTheLimitIsNamedWithTheLimit() throws {
+        let directory = ConfigScratchDirectory()
+        let path = directory.file("config.toml")
+        let fd = open(path, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o600)
+        try #require(fd >= 0)
+        #expect(ftruncate(fd, 65 << 20) == 0)
+        close(fd)
+        let error = try #require(throws: ConfigurationError.self) { try ConfigurationLoader.load(path: path) }
+        #expect(error.description == "\(path): cannot read the configuration file: it is larger than 64 MiB, the most flickd reads")
+    }
+
     /// /dev/null is the conventional empty file (`--config /dev/null`: the built-in defaults),
     /// as it always read.
     @Test func devNullIsAnEmptyFile() throws {

@@ -28,6 +28,9 @@ public enum ConfigurationLoader {
                 reason = "it is a symbolic link to \(target), which does not exist"
             } else if error.errno == EISDIR || error.errno == TextFile.notRegularFile, let kind = TextFile.kind(of: path) {
                 reason = "it is \(kind), not a regular file"
+            } else if error.errno == EFBIG {
+                // The system's "File too large" is about the largest file a disk holds.
+                reason = TextFile.reason(for: error)
             }
             throw ConfigurationError(problems: [
                 .init(path: path, line: nil, key: nil, message: "cannot read the configuration file: \(reason)"),
