@@ -828,13 +828,14 @@ public final class Daemon {
     }
 
     /// Tells the engine which touchpads' drivers glide by themselves (the synaptics X driver's
-    /// coasting), so that their flicks start no second glide; logs each change of a device's
+    /// coasting), so that their flicks start no second glide, and which the desktop disabled
+    /// (`PerDeviceNaturalScrolling.noCoast`), whose flicks scroll nothing; logs each change of a device's
     /// use (`keeps`). One no longer kept (nothing of it stops a coast) is closed; one whose driver
     /// no longer glides but was closed for it is opened again.
     private func followDriverGlides(_ perDevice: PerDeviceNaturalScrolling?) {
         let time = now()
         for (id, open) in devices.sorted(by: { $0.key < $1.key }) where open.role == .touch {
-            let why = open.identity.flatMap { perDevice?.driverGlides(for: $0) }
+            let why = open.identity.flatMap { perDevice?.noCoast(for: $0) }
             guard let admission = engine.setDriverGlides(why, for: id) else { continue }
             if !keeps(admission, node: open.node, buttons: open.hasButtons, sizeHint: open.device.sizeHint) {
                 if let identity = open.identity { closedForDriverGlides[open.node.devnode] = identity }
@@ -842,7 +843,7 @@ public final class Daemon {
                 close(id, at: time, why: "closed")
             }
         }
-        let reopened = closedForDriverGlides.filter { perDevice?.driverGlides(for: $0.value) == nil }
+        let reopened = closedForDriverGlides.filter { perDevice?.noCoast(for: $0.value) == nil }
         guard !reopened.isEmpty, let monitor else { return }
         for devnode in reopened.keys { closedForDriverGlides[devnode] = nil }
         for node in monitor.inputNodes() where reopened[node.devnode] != nil { open(node, at: time) }
@@ -1478,7 +1479,7 @@ public final class Daemon {
         case .touch:
             let description = device.describe()
             hasButtons = description.hasPointerButtons
-            let glides = desktopAnswer?.perDevice?.driverGlides(for: DeviceIdentity(description))
+            let glides = desktopAnswer?.perDevice?.noCoast(for: DeviceIdentity(description))
             // Read as udev tags it (what libinput and the desktop's settings for it follow),
             // whatever its capabilities suggest; a touchpad's touches told by pressure as
             // libinput tells them there, its quirks applied (read once, here).

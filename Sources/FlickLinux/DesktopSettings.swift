@@ -806,6 +806,25 @@ public struct PerDeviceNaturalScrolling: Sendable, Equatable {
     /// server).
     public var unlistedScrollFactor: Double?
 
+    /// A device the desktop disabled, and how it says so (`"sway disables it (events
+    /// disabled)"`).
+    public struct Disabled: Sendable, Equatable {
+        public var device: DeviceIdentity
+        public var why: String
+
+        public init(device: DeviceIdentity, why: String) {
+            self.device = device
+            self.why = why
+        }
+    }
+
+    /// The touchpads the desktop disabled (sway's `events disabled`, KWin's `Enabled=false` in
+    /// the device's kcminputrc group), in the desktop's order.
+    ///
+    /// Rationale: the desktop hands a disabled pad's events to no app, but flickd reads the
+    /// kernel's device: its flicks coasted, scrolling what the pad itself could not.
+    public var disabled: [Disabled] = []
+
     /// libinput's default for most devices, off.
     public static let unsetDefault = false
     /// The scrolling speed KWin and sway give a device without a factor: scrolls as libinput made them.
@@ -840,6 +859,17 @@ public struct PerDeviceNaturalScrolling: Sendable, Equatable {
         }
         let defaults = Self.kwinDefaults(config)
         self.init(entries: entries, source: file, unlisted: defaults?.natural ?? Self.unsetDefault)
+        // KWin's `Enabled` per device, its last value in the cascade.
+        var enabled: [(device: DeviceIdentity, header: String, on: Bool)] = []
+        for group in config.groups {
+            guard let device = Self.device(ofGroup: group.path),
+                  let entry = group.entries.last(where: { $0.key.lowercased() == "enabled" }),
+                  let on = KConfig.boolean(entry.value) else { continue }
+            enabled.removeAll { $0.device == device }
+            enabled.append((device, group.header, on))
+        }
+        // The group names the device as KConfig wrote it: escaped where it is logged.
+        disabled = enabled.filter { !$0.on }.map { Disabled(device: $0.device, why: "KDE disables it (\($0.header) Enabled=false)") }
         defaultsGroup = defaults?.group
         unlistedIsLibinputDefault = defaults?.natural == nil
         self.scrollFactors = scrollFactors
@@ -905,6 +935,14 @@ public struct PerDeviceNaturalScrolling: Sendable, Equatable {
     public func driverGlides(for identity: DeviceIdentity) -> String? {
         guard identity.vendor != nil, identity.product != nil else { return nil }
         return entries.last { $0.device == identity }?.driverGlides
+    }
+
+    /// Why flickd starts no coast from the flicks of the device `identity`: its driver glides by
+    /// itself (`driverGlides(for:)`), or the desktop disabled it (`disabled`); nil when neither,
+    /// or the device cannot be named.
+    public func noCoast(for identity: DeviceIdentity) -> String? {
+        guard identity.vendor != nil, identity.product != nil else { return nil }
+        return driverGlides(for: identity) ?? disabled.last { $0.device == identity }.map { QuotedText.controlsEscaped($0.why) }
     }
 
     /// Whether the synaptics X driver drives flickd's virtual touchpad. It scrolls that pad by a

@@ -51,6 +51,7 @@ public enum SwayInputs {
         guard json_object_is_type(root, json_type_array) != 0 else { return nil }
         var entries: [PerDeviceNaturalScrolling.Entry] = []
         var scrollFactors: [PerDeviceNaturalScrolling.ScrollFactor] = []
+        var disabled: [PerDeviceNaturalScrolling.Disabled] = []
         for index in 0..<json_object_array_length(root) {
             guard let input = json_object_array_get_idx(root, index),
                   string(input, "type") == "touchpad",
@@ -61,6 +62,11 @@ public enum SwayInputs {
             if let factor = number(input, "scroll_factor") {
                 scrollFactors.append(.init(device: device, factor: factor))
             }
+            // `events disabled`: sway hands the pad's events to no app. (`disabled_on_external_mouse`
+            // depends on a mouse being plugged in, which sway does not say: left as enabled.)
+            if let libinput = member(input, "libinput"), string(libinput, "send_events") == "disabled" {
+                disabled.append(.init(device: device, why: "sway disables it (events disabled)"))
+            }
             guard let libinput = member(input, "libinput"),
                   let natural = string(libinput, "natural_scroll"),
                   natural == "enabled" || natural == "disabled" else { continue }
@@ -68,6 +74,7 @@ public enum SwayInputs {
         }
         var perDevice = PerDeviceNaturalScrolling(entries: entries, source: source, unlisted: nil)
         perDevice.scrollFactors = scrollFactors
+        perDevice.disabled = disabled
         return perDevice
     }
 

@@ -43,14 +43,16 @@ struct DaemonDriverGlideTests {
     /// the first ask and not at the second: the first line about the pad's use after its
     /// opening reloads (which asks again), the second "flicks coast" ends the run. `observe`
     /// sees the engine at each line about the pad's use. Returns the nodes opened and the lines.
-    static func run(configuration: Configuration, observe: @escaping (Engine) -> Void = { _ in }) throws -> (ScriptedDevices, [String]) {
+    static func run(configuration: Configuration, observe: @escaping (Engine) -> Void = { _ in },
+                    perDevice: (@Sendable (_ first: Bool, _ pad: DeviceIdentity) -> PerDeviceNaturalScrolling)? = nil) throws -> (ScriptedDevices, [String]) {
         let source = ScriptedDevices()
         source.present = [try source.node(5, .touchpad, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440")]
         let identity = DeviceIdentity(try Fixtures.device("synaptics-t440"))
         let asks = ProbeCounter()
         let query = try DesktopQuery(probe: { _ in
-            let glides = asks.next() == 1 ? Self.why : nil
-            let entry = PerDeviceNaturalScrolling.Entry(device: identity, natural: false, driverGlides: glides)
+            let first = asks.next() == 1
+            if let perDevice { return .found(DesktopSettings.Answer(false, "desktop test", perDevice: perDevice(first, identity))) }
+            let entry = PerDeviceNaturalScrolling.Entry(device: identity, natural: false, driverGlides: first ? Self.why : nil)
             return .found(DesktopSettings.Answer(false, "X server test", perDevice: PerDeviceNaturalScrolling(entries: [entry], source: "X server test")))
         }, watchChanges: { _ in nil }, openServerWatch: { nil }, tellsDriverGlides: true)
         let engine = Engine(configuration: configuration)
@@ -90,6 +92,28 @@ struct DaemonDriverGlideTests {
             return
         }
         #expect(source.opened == ["/dev/input/event5"], "kept open throughout: its touches stop coasts")
+    }
+
+    /// The desktop disabled the pad (sway's `events disabled`, KWin's `Enabled=false`): it
+    /// hands the pad's events to no app, but flickd reads the kernel's device, and its flicks
+    /// coasted, scrolling what the pad itself could not. Now they start none (its touches still
+    /// stop a coast, as a gliding driver's pad's do) until the desktop enables it again.
+    @Test func aPadTheDesktopDisabledStartsNoCoastUntilItIsEnabledAgain() throws {
+        let why = "sway disables it (events disabled)"
+        var admissions: [DeviceAdmission?] = []
+        let (source, lines) = try Self.run(configuration: Configuration(), observe: { admissions.append($0.admission(of: 1)) }) { first, pad in
+            var perDevice = PerDeviceNaturalScrolling(entries: [.init(device: pad, natural: false)], source: "sway test", unlisted: nil)
+            if first { perDevice.disabled = [.init(device: pad, why: why)] }
+            return perDevice
+        }
+        let said = lines.filter { $0.hasPrefix(Self.pad) }
+        #expect(said.dropFirst().first == "\(Self.pad), a touch or a press of its buttons stops a coast (\(why))", "\(said)")
+        #expect(said.last?.hasSuffix("flicks coast") == true, "enabled again: its flicks coast")
+        guard admissions.count >= 3, case .stopOnly? = admissions[1], case .used? = admissions.last else {
+            Issue.record("\(admissions)")
+            return
+        }
+        #expect(source.opened == ["/dev/input/event5"])
     }
 
     /// An explicit `scroll.natural` with the wheel output: the desktop is still asked, as the X

@@ -387,6 +387,21 @@ import Testing
         #expect(cascade.groups.map(\.file) == [0, 1])
     }
 
+    /// KWin's `Enabled=false` in a pad's group (System Settings' "Device enabled", or the
+    /// touchpad toggle key): KWin hands the pad's events to no app, so its flicks start no
+    /// coast of flickd's. The last value in the cascade counts.
+    @Test func aTouchpadKWinDisablesIsSaid() throws {
+        let pad = "[Libinput][1739][52934][SYNA801A:00 06CB:CEC6 Touchpad]"
+        let identity = DeviceIdentity(name: "SYNA801A:00 06CB:CEC6 Touchpad", vendor: 1739, product: 52934)
+        let off = PerDeviceNaturalScrolling(kcminputrc: pad + "\nEnabled=false\n", file: "kcminputrc")
+        #expect(off.noCoast(for: identity) == "KDE disables it (\(pad) Enabled=false)")
+        #expect(off.natural(for: identity) == false, "no NaturalScroll: the default, as before")
+        #expect(PerDeviceNaturalScrolling(kcminputrc: pad + "\nEnabled=true\n", file: "kcminputrc").noCoast(for: identity) == nil)
+        let again = PerDeviceNaturalScrolling(kcminputrc: KConfig(cascade: [pad + "\nEnabled=false\n", pad + "\nEnabled=true\n"]), file: "kcminputrc")
+        #expect(again.noCoast(for: identity) == nil, "the user's file enables it again")
+        #expect(off.noCoast(for: DeviceIdentity(name: "SYNA801A:00 06CB:CEC6 Touchpad")) == nil, "without ids it cannot be named")
+    }
+
     /// KConfig's locks (KDE's "Kiosk"): an entry written `key[$i]=`, a group headed
     /// `[group][$i]`, or a file with a `[$i]` line at its top, in a less important file of the
     /// cascade (/etc/xdg), keeps its value over the user's file, and KWin applies that value.

@@ -38,6 +38,20 @@ import Testing
         #expect(try #require(SwayInputs.touchpads(Self.reply(virtualPad: false))).virtualTouchpad == nil)
     }
 
+    /// sway's `input <pad> events disabled`: the pad's flicks start no coast of flickd's.
+    @Test func aTouchpadSwayDisablesIsSaid() throws {
+        let disabled = Self.reply().replacingOccurrences(of: #""type": "touchpad", "libinput": {"send_events": "enabled", "tap": "enabled""#,
+                                                         with: #""type": "touchpad", "libinput": {"send_events": "disabled", "tap": "enabled""#)
+        let found = try #require(SwayInputs.touchpads(disabled))
+        #expect(found.noCoast(for: Self.realPad) == "sway disables it (events disabled)")
+        #expect(found.natural(for: Self.realPad) == true, "its settings are read as before")
+        #expect(found.noCoast(for: VirtualTouchpad.identity) == nil)
+        #expect(try #require(SwayInputs.touchpads(Self.reply())).noCoast(for: Self.realPad) == nil)
+        let onExternalMouse = disabled.replacingOccurrences(of: #""send_events": "disabled""#, with: #""send_events": "disabled_on_external_mouse""#)
+        #expect(try #require(SwayInputs.touchpads(onExternalMouse)).noCoast(for: Self.realPad) == nil,
+                "disabled only while a mouse is plugged in, which sway does not say")
+    }
+
     @Test func aReplyThatIsNotAnInputListIsNoAnswer() {
         for text in ["", "[", "{}", #"{"success": false, "error": "Unknown command"}"#, "null", "42", "[1, 2"] {
             #expect(SwayInputs.touchpads(text) == nil, "\(text)")
