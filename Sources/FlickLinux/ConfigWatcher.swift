@@ -44,7 +44,9 @@ import Glibc
 ///
 /// A directory that cannot be watched (no permission: a directory root keeps to itself) is
 /// waited out from its parent, as a missing one is: the parent shows it replaced, or its
-/// permissions changed. The watches no longer wanted go only once the wanted ones are in place.
+/// permissions changed. The watches no longer wanted go only once the wanted ones are in place,
+/// but where the user's watches are used up (fs.inotify.max_user_watches): then they go first,
+/// to make room, and the wanted one is tried again.
 ///
 /// An overflow of the kernel's event queue may have lost a directory's deletion: every watch
 /// is dropped and set up again from the paths.
@@ -392,7 +394,7 @@ public final class ConfigWatcher {
                 detach(directory, from: watch)
             }
             do {
-                let watch = try addWatch(fileDescriptor, directory, Self.mask)
+                let watch = try addDirectoryWatch(directory, wanted: wanted)
                 watchByDirectory[directory] = watch
                 identityByDirectory[directory] = identity
                 directoriesByWatch[watch, default: []].insert(directory)
@@ -429,6 +431,23 @@ public final class ConfigWatcher {
         return added || again
     }
 
+    /// Adds the watch of `directory`, one of `wanted`. Where the user's watches are used up
+    /// (ENOSPC: fs.inotify.max_user_watches, editors' file watchers; ENOMEM), the watches no
+    /// longer wanted go first and it is tried once more: the parent that waited for ~/.config/flickd
+    /// holds the slot its child needs, and kept it would keep the child unwatched for good (a
+    /// missing or refused directory keeps them, `arm`). Should it fail again, nothing watches
+    /// the way, as nothing could.
+    private func addDirectoryWatch(_ directory: String, wanted: [String]) throws(SystemError) -> Int32 {
+        do {
+            return try addWatch(fileDescriptor, directory, Self.mask)
+        } catch where error.errno == ENOSPC || error.errno == ENOMEM {
+            let unwanted = watchByDirectory.filter { !wanted.contains($0.key) }
+            guard !unwanted.isEmpty else { throw error }
+            for (other, watch) in unwanted { detach(other, from: watch) }
+            return try addWatch(fileDescriptor, directory, Self.mask)
+        }
+    }
+
     /// Watches each file of `paths` itself, for what is done to it through its other names
     /// (hard links), and watches again one that is another file now. A file that cannot be
     /// watched is logged when it has other names (something is missed then), once.
@@ -439,7 +458,16 @@ public final class ConfigWatcher {
             // is watched again after the next batch.
             if let status = Syscall.regularFileStatus(atPath: file) {
                 do {
-                    let watch = try addWatch(fileDescriptor, file, Self.fileMask)
+                    let watch: Int32
+                    do {
+                        watch = try addWatch(fileDescriptor, file, Self.fileMask)
+                    } catch where (error.errno == ENOSPC || error.errno == ENOMEM) && old.map({ filesByWatch[$0.watch] == [file] }) == true {
+                        // The user's watches used up: the old file's, which goes anyway, makes
+                        // room for the new one's (kept until then, it kept the new file unwatched
+                        // until the next batch).
+                        if let old { forgetFile(old.watch, remove: true) }
+                        watch = try addWatch(fileDescriptor, file, Self.fileMask)
+                    }
                     watchByFile[file] = (watch, status.identity)
                     filesByWatch[watch, default: []].insert(file)
                     reportedFailures.remove(file)

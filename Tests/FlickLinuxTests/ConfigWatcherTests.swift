@@ -647,3 +647,97 @@ extension ConfigWatcherTests {
         #expect(try watcher.receive() == [.init(path: path, kind: .written)])
     }
 }
+
+extension ConfigWatcherTests {
+    /// A `watch` seam with the kernel's limit on live watches (fs.inotify.max_user_watches, used
+    /// up by editors' file watchers): a watch on an inode not watched yet is refused with ENOSPC
+    /// once `limit` watches live. The watcher's removals do not pass through the seam: the live
+    /// watches are read from /proc/self/fdinfo, where inotify lists each (`inotify wd:1 ino:…`).
+    final class LimitedWatches {
+        var limit = Int.max
+        var refusals: [String] = []
+        func add(_ fd: Int32, _ path: String, _ mask: UInt32) throws(SystemError) -> Int32 {
+            let live = Self.liveInodes(fd)
+            var status = stat()
+            let inode = stat(path, &status) == 0 ? String(UInt64(status.st_ino), radix: 16) : ""
+            if live.count >= limit && !live.contains(inode) {
+                refusals.append(path)
+                throw SystemError(errno: ENOSPC, call: "inotify_add_watch", path: path)
+            }
+            return try Syscall.inotifyAddWatch(fd, path: path, mask: mask)
+        }
+
+        /// The inode number (hexadecimal, as fdinfo writes it) of each live watch of `fd`.
+        static func liveInodes(_ fd: Int32) -> [String] {
+            let info = open("/proc/self/fdinfo/\(fd)", O_RDONLY | O_CLOEXEC)
+            guard info >= 0 else { return [] }
+            defer { close(info) }
+            var bytes: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { read(info, $0.baseAddress, $0.count) }
+                if count <= 0 { break }
+                bytes += chunk[..<count]
+            }
+            return String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+                .filter { $0.hasPrefix("inotify wd:") }
+                .compactMap { line in line.split(separator: " ").first { $0.hasPrefix("ino:") }.map { String($0.dropFirst(4)) } }
+        }
+    }
+
+    /// Every watch the user may have in use, the parent (the scratch directory, for ~/.config)
+    /// waiting for flickd/ among them: flickd/ is made, and its watch needs the slot the parent
+    /// holds. The parent was kept until every wanted watch was in place, so flickd/ stayed
+    /// unwatched, and every save to config.toml went unseen until SIGHUP. The parent goes first.
+    @Test func atTheWatchLimitTheParentMakesRoomForTheDirectoryItWaitedFor() throws {
+        let log = CollectedLog()
+        let directory = ConfigScratchDirectory()
+        let path = directory.file("flickd/config.toml")
+        let seam = LimitedWatches()
+        let watcher = try ConfigWatcher(paths: [path], logger: log.logger, purpose: .configuration, requireWatch: false, addWatch: seam.add)
+        #expect(watcher.watchedDirectories == [directory.path])
+        seam.limit = LimitedWatches.liveInodes(watcher.fileDescriptor).count
+        #expect(seam.limit == 1)
+
+        directory.makeDirectory("flickd")
+        #expect(try watcher.receive() == [.init(path: path, kind: .directoryAppeared)])
+        #expect(watcher.watchedDirectories == [directory.file("flickd")], "refused: \(seam.refusals)")
+        directory.write("flickd/config.toml", "[coast]\n")
+        #expect(try watcher.receive() == [.init(path: path, kind: .written)])
+        directory.write("flickd/config.toml", "[coast]\nboost = false\n")
+        #expect(try watcher.receive() == [.init(path: path, kind: .written)])
+        #expect(log.lines.isEmpty, "\(log.lines)")
+    }
+
+    /// config.toml a hard link, replaced by another hard link (a restow), with every watch the
+    /// user may have in use: the new file's watch was added before the old file's went, refused,
+    /// and a save through the new file's other name before the next batch went unseen. The old
+    /// file's watch goes first.
+    @Test func atTheWatchLimitTheOldFileMakesRoomForTheNewOne() throws {
+        let directory = ConfigScratchDirectory()
+        directory.makeDirectory("conf")
+        directory.makeDirectory("other")
+        directory.write("other/old.toml", "[scroll]\nspeed = 30\n")
+        let path = directory.file("conf/config.toml")
+        #expect(link(directory.file("other/old.toml"), path) == 0)
+        let seam = LimitedWatches()
+        let watcher = try ConfigWatcher(paths: [path], logger: quiet, purpose: .configuration, requireWatch: false, addWatch: seam.add)
+        #expect(watcher.watchedDirectories == [directory.file("conf")])
+        #expect(watcher.watchedFiles == [path])
+        seam.limit = LimitedWatches.liveInodes(watcher.fileDescriptor).count
+        #expect(seam.limit == 2)
+
+        // other/new.toml linked in as conf/.new and renamed over config.toml: the old file lives
+        // on as other/old.toml, and its watch with it.
+        directory.write("other/new.toml", "[scroll]\nspeed = 40\n")
+        #expect(link(directory.file("other/new.toml"), directory.file("conf/.new")) == 0)
+        directory.rename("conf/.new", "conf/config.toml")
+        #expect(try watcher.receive() == [.init(path: path, kind: .replaced)])
+        #expect(watcher.watchedFiles == [path], "refused: \(seam.refusals)")
+
+        directory.write("other/new.toml", "[scroll]\nspeed = 50\n")
+        #expect(try watcher.receive() == [.init(path: path, kind: .written)], "through its other name")
+        directory.write("other/old.toml", "[scroll]\nspeed = 60\n")
+        #expect(try watcher.receive() == [], "no longer config.toml")
+    }
+}
