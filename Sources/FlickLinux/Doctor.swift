@@ -326,8 +326,8 @@ public struct Doctor {
         // The configuration before the touch devices, whose verdict counts only the devices
         // flickd coasts on; its check keeps its place below.
         let service = serviceEnvironment()
-        let (configurationCheck, configuration) = configuration(service: service)
-        let touch = touchDevices(configuration)
+        let (configurationCheck, configuration, configurationFile) = configuration(service: service)
+        let touch = touchDevices(configuration, file: configurationFile)
         var checks: [Check] = []
         if let user, user.uid == 0 {
             checks.append(Check(title: "user", status: .warning,
@@ -543,9 +543,11 @@ public struct Doctor {
         var hasInputDirectory: Bool
         var nodes: [(node: InputNode, error: SystemError?)]
         /// The devices flickd does not coast on, by devnode, with the setting that says so;
-        /// none where the configuration is broken or has no device coast (nothing to tell the
-        /// devices apart by).
-        var idle: [String: String] = [:]
+        /// none where the configuration is broken.
+        var idle: [String: IdleSetting] = [:]
+        /// The configuration file read, or the one `flickd run` would read first where there is
+        /// none, for a fix that changes a setting.
+        var configurationFile: String?
         /// A device could not be opened for lack of permission.
         var denied: Bool { nodes.contains { $0.error?.isPermissionDenied == true } }
         /// Whether flickd coasts on `node`.
@@ -555,28 +557,49 @@ public struct Doctor {
         var blocked: Bool { !nodes.contains { $0.error == nil && coasts($0.node) } }
         /// Blocked, and a device flickd would coast on is denied: what a group would fix.
         var deniedBlocks: Bool { blocked && nodes.contains { $0.error?.isPermissionDenied == true && coasts($0.node) } }
+        /// flickd coasts on none of the devices, readable or not: only the configuration
+        /// gives it one.
+        var noneCoasts: Bool { !nodes.isEmpty && !nodes.contains { coasts($0.node) } }
     }
 
-    private func touchDevices(_ configuration: Configuration?) -> TouchDevices {
+    /// A setting that keeps flickd from coasting on a device: `key = false`, where the daemon
+    /// takes it from (a `[[device]]` section, by its number from 1, or the top level).
+    private struct IdleSetting: Hashable, CustomStringConvertible {
+        /// `touchpad.enabled`, `touchscreen.enabled`, or a section's `enabled`.
+        var key: String
+        var section: Int?
+
+        /// `touchscreen.enabled = false`, `enabled = false in [[device]] 1`.
+        var description: String { "\(key) = false" + (section.map { " in [[device]] \($0)" } ?? "") }
+
+        /// What sets it the other way, in the configuration `file`.
+        func enabling(in file: String?) -> String {
+            let named = file.map { " (\($0))" } ?? ""
+            return "set \(key) = true" + (section.map { " in [[device]] \($0) of" } ?? " in") + " the configuration\(named)"
+        }
+    }
+
+    private func touchDevices(_ configuration: Configuration?, file: String?) -> TouchDevices {
         guard probe.exists("/dev/input") else { return TouchDevices(hasInputDirectory: false, nodes: []) }
         let nodes = probe.inputNodes().filter { $0.kind.touchKind != nil && !Daemon.isVirtualDeviceName($0.name) }
-        var idle: [String: String] = [:]
+        var idle: [String: IdleSetting] = [:]
+        // Every device idle is kept too: a touchscreen alone, which does not coast by default,
+        // or touchpad.enabled = false, leaves flickd nothing to coast on (`touchChecks`).
         if let configuration {
             for node in nodes { idle[node.devnode] = notCoasting(node, configuration) }
-            if idle.count == nodes.count { idle = [:] }
         }
-        return TouchDevices(hasInputDirectory: true, nodes: nodes.map { ($0, probe.readAccess($0.devnode)) }, idle: idle)
+        return TouchDevices(hasInputDirectory: true, nodes: nodes.map { ($0, probe.readAccess($0.devnode)) }, idle: idle,
+                            configurationFile: file)
     }
 
     /// Why flickd does not coast on `node` under `configuration`: the setting that says so,
     /// resolved as the daemon resolves it (the first matching `[[device]]` section's before the
     /// top level's); nil when it coasts.
-    private func notCoasting(_ node: InputNode, _ configuration: Configuration) -> String? {
+    private func notCoasting(_ node: InputNode, _ configuration: Configuration) -> IdleSetting? {
         let (settings, section) = configuration.resolved(for: identity(of: node))
-        let place = section.map { " in [[device]] \($0)" } ?? ""
-        if let section, !configuration.devices[section - 1].enabled { return "enabled = false\(place)" }
-        if node.kind == .touchpad { return settings.touchpad.enabled ? nil : "touchpad.enabled = false\(place)" }
-        return settings.touchscreen.enabled ? nil : "touchscreen.enabled = false\(place)"
+        if let section, !configuration.devices[section - 1].enabled { return IdleSetting(key: "enabled", section: section) }
+        if node.kind == .touchpad { return settings.touchpad.enabled ? nil : IdleSetting(key: "touchpad.enabled", section: section) }
+        return settings.touchscreen.enabled ? nil : IdleSetting(key: "touchscreen.enabled", section: section)
     }
 
     private func touchChecks(_ touch: TouchDevices, group: InputGroupState, user: UserAccount?) -> [Check] {
@@ -590,35 +613,56 @@ public struct Doctor {
                           detail: "none: udev tags no /dev/input/event* node as a touchpad or touchscreen (`flickd devices` lists what there is; is udev running?)")]
         }
         return touch.nodes.map { node, error in
-            let name = "\(node.devnode) \(QuotedText.quoted(node.name)) (\(node.kind.rawValue))"
-            guard let error else {
-                let idle = touch.idle[node.devnode].map { ", but flickd does not coast on it (\($0))" } ?? ""
-                return Check(title: title, status: .ok, detail: "\(name): readable\(idle)")
-            }
-            // Only a failure for a device flickd coasts on, where it can read no other such device.
-            let status: Check.Status = touch.blocked && touch.coasts(node) ? .failure : .warning
-            if error.isPermissionDenied {
-                let denied = "\(name): cannot be read (\(error.reason))"
-                // The group is no fix for root, which the input group's check does not ask to join.
-                if user?.uid == 0 { return Check(title: title, status: status, detail: denied) }
-                // The fix the input group's check gives, where joining the group is one.
-                switch group {
-                case .notMember:
-                    return Check(title: title, status: status, detail: denied, fix: Fix.joinInputGroup)
-                case .pendingLogin:
-                    return Check(title: title, status: status, detail: denied, fix: Fix.logInAgain)
-                case .noGroup:
-                    return Check(title: title, status: status,
-                                 detail: "\(denied); this system has no input group: a udev rule must give the device to this user (TAG+=\"uaccess\")")
-                case .inSession:
-                    return Check(title: title, status: status,
-                                 detail: "\(denied), though this session has the input group: the node is not the group's to read (`ls -l \(node.devnode)` shows its owner, group and mode)")
-                case .unknownUser:
-                    return Check(title: title, status: status, detail: denied)
-                }
-            }
-            return Check(title: title, status: status, detail: "\(name): cannot be opened (\(error.reason))")
+            deviceCheck(node, error: error, touch: touch, group: group, user: user)
+        } + (touch.noneCoasts ? [noneCoasts(touch)] : [])
+    }
+
+    /// flickd coasts on no device here: it runs and does nothing, as with no device found, and
+    /// so a failure too. The fix is the setting, not a group.
+    private func noneCoasts(_ touch: TouchDevices) -> Check {
+        var settings: [IdleSetting] = []
+        for (node, _) in touch.nodes {
+            if let setting = touch.idle[node.devnode], !settings.contains(setting) { settings.append(setting) }
         }
+        let byDefault = settings.contains(IdleSetting(key: "touchscreen.enabled", section: nil))
+            ? "; a touchscreen does not coast by default" : ""
+        return Check(title: "touch devices", status: .failure,
+                     detail: "flickd coasts on none of them (\(settings.map(\.description).joined(separator: ", "))\(byDefault)), so it has nothing to coast on",
+                     fix: settings.map { $0.enabling(in: touch.configurationFile) }.joined(separator: "; or "))
+    }
+
+    /// The line of the touch device `node`: readable, or why not and what fixes it.
+    private func deviceCheck(_ node: InputNode, error: SystemError?, touch: TouchDevices, group: InputGroupState,
+                             user: UserAccount?) -> Check {
+        let title = "touch devices"
+        let name = "\(node.devnode) \(QuotedText.quoted(node.name)) (\(node.kind.rawValue))"
+        guard let error else {
+            let idle = touch.idle[node.devnode].map { ", but flickd does not coast on it (\($0))" } ?? ""
+            return Check(title: title, status: .ok, detail: "\(name): readable\(idle)")
+        }
+        // Only a failure for a device flickd coasts on, where it can read no other such device.
+        let status: Check.Status = touch.blocked && touch.coasts(node) ? .failure : .warning
+        if error.isPermissionDenied {
+            let denied = "\(name): cannot be read (\(error.reason))"
+            // The group is no fix for root, which the input group's check does not ask to join.
+            if user?.uid == 0 { return Check(title: title, status: status, detail: denied) }
+            // The fix the input group's check gives, where joining the group is one.
+            switch group {
+            case .notMember:
+                return Check(title: title, status: status, detail: denied, fix: Fix.joinInputGroup)
+            case .pendingLogin:
+                return Check(title: title, status: status, detail: denied, fix: Fix.logInAgain)
+            case .noGroup:
+                return Check(title: title, status: status,
+                             detail: "\(denied); this system has no input group: a udev rule must give the device to this user (TAG+=\"uaccess\")")
+            case .inSession:
+                return Check(title: title, status: status,
+                             detail: "\(denied), though this session has the input group: the node is not the group's to read (`ls -l \(node.devnode)` shows its owner, group and mode)")
+            case .unknownUser:
+                return Check(title: title, status: status, detail: denied)
+            }
+        }
+        return Check(title: title, status: status, detail: "\(name): cannot be opened (\(error.reason))")
     }
 
     // MARK: Groups
@@ -1065,17 +1109,19 @@ public struct Doctor {
     /// The configuration check, and the configuration when it is valid. The file is `--config`'s
     /// of doctor, else the one the running service reads: its own `--config`, else found with
     /// its `XDG_CONFIG_HOME` and `HOME`, which may differ from this shell's; without a running
-    /// service, the one `flickd run` here would read.
-    private func configuration(service: ServiceEnvironment?) -> (Check, Configuration?) {
+    /// service, the one `flickd run` here would read. With the file read, or where there is
+    /// none the first one searched: where a setting a fix names goes.
+    private func configuration(service: ServiceEnvironment?) -> (Check, Configuration?, file: String?) {
         let title = "configuration"
         let searchPath = service.map { service in
             ConfigurationLocation.searchPath { service.variables[Substring($0)].map(String.init) }
         } ?? probe.configurationSearchPath
         let location = ConfigurationLocation(explicit: explicitConfiguration ?? service?.configFile, searchPath: searchPath)
         guard let path = location.resolve(exists: probe.hasEntry) else {
+            // The first file searched is where a setting is best written.
             return (Check(title: title, status: .ok,
                           detail: "no file (looked for \(location.searched)): the built-in defaults apply"),
-                    .defaults)
+                    .defaults, location.searchPath.first)
         }
         let fix = "flickd check-config \(Self.shellQuoted(path))"
         let bytes: [UInt8]
@@ -1085,7 +1131,7 @@ public struct Doctor {
             // Not a regular file (a FIFO, a directory): say what it is rather than the errno's text.
             let kind = error.errno == EISDIR || error.errno == TextFile.notRegularFile ? TextFile.kind(of: path) : nil
             let why = kind.map { "it is \($0), not a regular file" } ?? error.reason
-            return (Check(title: title, status: .failure, detail: "cannot read \(path): \(why)", fix: fix), nil)
+            return (Check(title: title, status: .failure, detail: "cannot read \(path): \(why)", fix: fix), nil, path)
         }
         do {
             let text = try ConfigurationLoader.text(of: bytes, path: path)
@@ -1094,16 +1140,16 @@ public struct Doctor {
                 // The defaults at start; a reload takes it for a half-written file (ConfigurationSource.reload).
                 return (Check(title: title, status: .ok,
                               detail: "\(path) is empty: the built-in defaults at start, but a running flickd keeps its settings when the file is emptied (leave a comment line in it for the defaults on a reload too)"),
-                        configuration)
+                        configuration, path)
             }
-            return (Check(title: title, status: .ok, detail: "\(path) is valid"), configuration)
+            return (Check(title: title, status: .ok, detail: "\(path) is valid"), configuration, path)
         } catch let error as ConfigurationError {
             let count = error.problems.count
             let first = error.problems.first.map { ", the first: \($0)" } ?? ""
             return (Check(title: title, status: .failure,
-                          detail: "\(path) has \(count) problem\(count == 1 ? "" : "s")\(first)", fix: fix), nil)
+                          detail: "\(path) has \(count) problem\(count == 1 ? "" : "s")\(first)", fix: fix), nil, path)
         } catch {
-            return (Check(title: title, status: .failure, detail: "\(path): \(error)", fix: fix), nil)
+            return (Check(title: title, status: .failure, detail: "\(path): \(error)", fix: fix), nil, path)
         }
     }
 

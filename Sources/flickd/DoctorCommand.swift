@@ -25,7 +25,10 @@ struct DoctorCommand: FlickdCommand {
               One that cannot be read is a failure only where flickd can read no
               device it coasts on (touchpad.enabled, touchscreen.enabled, and a
               [[device]] section's enabled, per device as flickd resolves them): a
-              readable touchscreen that does not coast (the default) is no help.
+              readable touchscreen that does not coast (the default) is no help. A
+              failure too where flickd coasts on none of them (a touchscreen alone,
+              with touchscreen.enabled false by default; touchpad.enabled = false):
+              the fix names the setting and the configuration file.
             - input group: this user is in it, and so is this login session (a user
               added with usermod lacks the group until the next login, and so does
               the systemd user manager until it stops: the fix waits for that); a

@@ -332,6 +332,53 @@ import Testing
         #expect(Doctor.blocks(left))
     }
 
+    /// A touchscreen alone, the configuration's defaults (touchscreen.enabled is false): flickd
+    /// runs and coasts on nothing. Every device counted as coasting where none did, the
+    /// touchscreen's note was dropped, and doctor said "Everything flickd needs is in place",
+    /// exit 0. A failure, as with no touch device found, whose fix is the setting.
+    @Test func aTouchscreenAloneThatDoesNotCoastLeavesNothingToCoastOn() throws {
+        var system = FakeSystem()
+        system.nodes = [Self.touchscreen]
+        let checks = system.checks()
+        let touch = checks.titled("touch devices")
+        #expect(touch.map(\.status) == [.ok, .failure], "\(checks.report)")
+        #expect(touch.first?.detail == "/dev/input/event9 \"ELAN Touchscreen\" (touchscreen): readable, but flickd does not coast on it (touchscreen.enabled = false)",
+                "\(checks.report)")
+        #expect(touch.last?.detail == "flickd coasts on none of them (touchscreen.enabled = false; a touchscreen does not coast by default), so it has nothing to coast on",
+                "\(checks.report)")
+        #expect(touch.last?.fix == "set touchscreen.enabled = true in the configuration (/home/ada/.config/flickd/config.toml)", "\(checks.report)")
+        #expect(try checks.one("input group").status == .ok, "the group is no fix")
+        #expect(Doctor.blocks(checks))
+
+        system.fileContents["/home/ada/.config/flickd/config.toml"] = "[touchscreen]\nenabled = true\n"
+        let coasting = system.checks()
+        #expect(coasting.titled("touch devices").map(\.status) == [.ok], "\(coasting.report)")
+        #expect(!Doctor.blocks(coasting), "\(coasting.report)")
+    }
+
+    /// touchpad.enabled = false on a machine with a touchpad alone: the same, and the fix
+    /// names the key that turned it off, in the file read (`--config`'s here).
+    @Test func aTouchpadTurnedOffLeavesNothingToCoastOn() throws {
+        var system = FakeSystem()
+        system.fileContents["/home/ada/flickd.toml"] = "[touchpad]\nenabled = false\n"
+        let checks = system.checks(config: "/home/ada/flickd.toml")
+        let touch = checks.titled("touch devices")
+        #expect(touch.map(\.status) == [.ok, .failure], "\(checks.report)")
+        #expect(touch.first?.detail == "/dev/input/event4 \"SynPS/2 Synaptics TouchPad\" (touchpad): readable, but flickd does not coast on it (touchpad.enabled = false)",
+                "\(checks.report)")
+        #expect(touch.last?.detail == "flickd coasts on none of them (touchpad.enabled = false), so it has nothing to coast on", "\(checks.report)")
+        #expect(touch.last?.fix == "set touchpad.enabled = true in the configuration (/home/ada/flickd.toml)", "\(checks.report)")
+        #expect(Doctor.blocks(checks))
+
+        // With a touchscreen too, and its [[device]] section turning it off: either setting.
+        system.nodes.append(Self.touchscreen)
+        system.fileContents["/home/ada/flickd.toml"] = "[touchpad]\nenabled = false\n[touchscreen]\nenabled = true\n[[device]]\nname = \"ELAN\"\nenabled = false\n"
+        let both = system.checks(config: "/home/ada/flickd.toml")
+        #expect(both.titled("touch devices").map(\.status) == [.ok, .ok, .failure], "\(both.report)")
+        #expect(both.titled("touch devices").last?.fix == "set touchpad.enabled = true in the configuration (/home/ada/flickd.toml); or set enabled = true in [[device]] 1 of the configuration (/home/ada/flickd.toml)",
+                "\(both.report)")
+    }
+
     /// Every fix that needs a new login waits for the systemd user manager to stop: it
     /// outlives a logout by 10 s (UserStopDelaySec) and keeps the groups it started with, so
     /// "log out and back in" left flickd without the group.
