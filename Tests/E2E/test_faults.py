@@ -1,8 +1,11 @@
 #!/usr/bin/python3
 """Offline checks of faults.py's own judgement (no guest): /usr/bin/python3 Tests/E2E/test_faults.py"""
 import os
+import re
 import sys
+import types
 import unittest
+from unittest import mock
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import faults  # noqa: E402
@@ -178,6 +181,148 @@ class SkippedChecks(unittest.TestCase):
                                 "add_summary_counts e2e %s; add_summary_counts faults %s; echo $passed $skipped"
                                 % (function, log.name, log.name)], capture_output=True, text=True)
         self.assertEqual(r.stdout.strip(), "22 4", r.stderr)
+
+
+class FakeFlickd:
+    """What tp-turn reads of a flickd run: its log (given whole), its exit status."""
+
+    def __init__(self, log):
+        self.log = log
+        self.proc = types.SimpleNamespace(returncode=0)
+
+    def text(self):
+        return self.log
+
+    def mark(self):
+        return len(self.log)
+
+    def wait_log(self, pattern, timeout, after=0):
+        return re.compile(pattern).search(self.log, after)
+
+    def stop(self):
+        return 0
+
+
+class FakeTouchTap:
+    """flickd's virtual touchpad as tp-turn reads it: slot 0 going 100 units down, then 100
+    units right."""
+
+    def kinds(self, t0=0.0, t1=float("inf")):
+        return []
+
+    def positions(self, t0=0.0):
+        return [(1.0, {0: (0, 0)}), (1.1, {0: (0, 100)}), (1.5, {0: (100, 100)})]
+
+    def close(self):
+        pass
+
+
+class FakeDebugEvents:
+    """libinput on the virtual touchpad: 100 units of scroll down, then 100 to the right (as
+    many per device unit both ways)."""
+    errors = []
+
+    def since(self, t0, kind=None):
+        events = [(1.0, "POINTER_SCROLL_FINGER", 0.0, 100.0, 0.0, ""), (1.5, "POINTER_SCROLL_FINGER", 0.5, 0.0, 100.0, "")]
+        return [e for e in events if kind is None or e[1] == kind]
+
+    def close(self):
+        pass
+
+
+class TpTurn(unittest.TestCase):
+    """scenarios.py tp-turn judged on a scripted run: two flicks, each played once unless the
+    player ran late, and the sideways glide's end."""
+
+    DOWN = "device 3: coast at t=1000.0ms: (0, 250) mm/s for 1.2s, 60 mm on the virtual touchpad\n"
+    TOUCH = "coast ended at t=1250.0ms: touch\n"
+    RIGHT = "device 3: coast at t=1400.0ms: (250, 0) mm/s for 1.2s, 60 mm on the virtual touchpad\n"
+    ON_TIME = {"max_late_ms": 3.0, "k_release": 1.0}
+
+    def run_tp_turn(self, log, plans):
+        """tp_turn on `log` with flicks whose plans are `plans` in turn (then coasting ones);
+        (checks, failures, flicks played)."""
+        import argparse
+        import contextlib
+        import io
+        import scenarios
+        daemon = FakeFlickd(log)
+        runner = scenarios.Scenarios(argparse.Namespace(out="/nonexistent", flickd="flickd", flicks=0))
+        runner.start_touchpad = lambda name, env=None: (daemon, FakeTouchTap(), FakeDebugEvents())
+        plans = list(plans)
+        played = []
+
+        def flick(daemon, pad, direction, **kw):
+            played.append(direction)
+            plan = plans.pop(0) if plans else (0, 0)
+            # The second flick's log mark: after the first coast's lines.
+            mark = 0 if direction == "down" else len(self.DOWN + self.TOUCH)
+            return dict(self.ON_TIME), plan, mark, 0.0
+
+        runner.flick = flick
+        with mock.patch.object(scenarios, "open_pad", lambda name, d: contextlib.nullcontext(object())), \
+                mock.patch.object(scenarios.time, "sleep", lambda s: None), \
+                contextlib.redirect_stdout(io.StringIO()):
+            runner.tp_turn()
+        return runner.checks, runner.checks.failures, played
+
+    def test_a_flick_played_on_time_that_does_not_coast_fails_and_is_not_played_again(self):
+        checks, failures, played = self.run_tp_turn("", [(0, 0), None])
+        self.assertEqual(played, ["down", "right"])
+        self.assertEqual(failures, ["tp-turn: both flicks coast"])
+
+    def test_a_sideways_glide_that_stalled_without_a_late_timer_fails(self):
+        log = self.DOWN + self.TOUCH + self.RIGHT + "coast ended at t=2600.0ms: stall\n"
+        checks, failures, played = self.run_tp_turn(log, [])
+        self.assertEqual(played, ["down", "right"])
+        self.assertEqual(len(failures), 1, failures)
+        self.assertTrue(failures[0].startswith("tp-turn: the sideways glide ended at rest"), failures)
+
+    def test_one_that_stalled_on_a_wake_up_500_ms_late_passes(self):
+        log = (self.DOWN + self.TOUCH + self.RIGHT + "coast ended at t=2600.0ms: stall\n"
+               "the coast's timer woke 40 times: the first 0.41, 0.30 and 0.22 ms after their deadlines, at most "
+               "612.50 ms after; each frame written at most 0.35 ms after the wake-up\n")
+        self.assertEqual(self.run_tp_turn(log, [])[1], [])
+
+    def test_one_that_finished_passes(self):
+        log = self.DOWN + self.TOUCH + self.RIGHT + "coast ended at t=2600.0ms: finished\n"
+        checks, failures, _ = self.run_tp_turn(log, [])
+        self.assertEqual(failures, [])
+        self.assertGreater(checks.passed, 3)
+
+
+class VirtualFingersRead(unittest.TestCase):
+    """TouchTap follows the virtual touchpad's slots as the kernel holds them: a finger that
+    lands again at the X where the last one lifted sends no X (the kernel drops a repeated
+    value), and is still there."""
+
+    def tap(self):
+        import scenarios
+        import threading
+        from evdev import ecodes as E
+        abs_ = lambda code, value: (E.EV_ABS, code, value)  # noqa: E731
+        tap = scenarios.TouchTap.__new__(scenarios.TouchTap)
+        tap.lock = threading.Lock()
+        tap.dev = types.SimpleNamespace(absinfo=lambda code: types.SimpleNamespace(resolution=10))
+        tap.frames = [
+            (1.000, [abs_(E.ABS_MT_SLOT, 0), abs_(E.ABS_MT_TRACKING_ID, 1), abs_(E.ABS_MT_POSITION_X, 500),
+                     abs_(E.ABS_MT_POSITION_Y, 300)]),
+            (1.008, [abs_(E.ABS_MT_POSITION_Y, 310)]),
+            (1.016, [abs_(E.ABS_MT_TRACKING_ID, -1)]),
+            # Lands again 84 ms later at X 500: only the new tracking ID and Y reach the reader.
+            (1.100, [abs_(E.ABS_MT_TRACKING_ID, 2), abs_(E.ABS_MT_POSITION_Y, 200)]),
+            (1.108, [abs_(E.ABS_MT_POSITION_X, 502)]),
+        ]
+        return tap
+
+    def test_a_finger_landing_again_at_the_same_x_is_at_that_x(self):
+        frames = self.tap().positions(1.1)
+        self.assertEqual(frames, [(1.100, {0: (500, 200)}), (1.108, {0: (502, 200)})])
+
+    def test_and_moving_on_from_there_is_no_jump(self):
+        # From (500, 200) to (502, 200) in 8 ms: 0.2 mm, not the 50 mm from X 0.
+        self.assertEqual(self.tap().motion(1.05), [])
+        self.assertEqual(self.tap().motion(), [])
 
 
 if __name__ == "__main__":
