@@ -25,7 +25,9 @@ and actual. Faults:
              nothing changes (thousands of button clicks with no finger down): the flick after
              that resync coasts too
   stall      flickd stopped for 2 s mid-coast: the late tick ends the coast ("stall") instead of
-             jumping; no wheel event larger than a normal tick's step
+             jumping; no wheel event after the stop but one step under way, no larger than a
+             normal tick's step at the stop (the speed then over twice the longest interval
+             between two writes before it, or over 50 ms)
   sigkill    SIGKILL mid-coast: the kernel removes the virtual wheel; the next start coasts
   tp-sigkill SIGKILL while the virtual touchpad's fingers move (output.mode = "touchpad"): the
              kernel removes the device, libinput reports DEVICE_REMOVED and lists no flickd
@@ -40,8 +42,9 @@ and actual. Faults:
              back from the planned coasts); a good file written after them is applied
   seat       fast user switching: flickd as `nobody` with logind's seat0 file saying nobody's
              session is active coasts; the file rewritten (renamed over, as logind does) to say
-             another user's is active: flickd closes the pad and a flick on it coasts nothing;
-             nobody's again: the pad is opened again and a flick coasts
+             another user's is active: flickd closes the pad and a keyboard (no descriptor on
+             either) and a flick on the pad coasts nothing; nobody's again: both are opened again
+             and a flick coasts
   security   typing on a keyboard while flickd runs --verbose: idle typing neither wakes flickd
              nor adds a byte to its log, typing during a coast only ends it (reason "key"), no
              key code, name or typed word in the log (scenarios.py `keys` checks the stop
@@ -212,6 +215,28 @@ def typed_words_in(phrase, log):
     a number of its own: "1984" is also in times such as t=198412.3ms."""
     return [w for w in phrase.split() if len(w) > 3 and
             (re.search(r"(?<![\w.-])%s(?![\w.])" % w, log) if w.isdigit() else w in log)]
+
+
+def normal_step_bound(before, margin=2.0, least_s=0.05, window_s=0.1):
+    """The largest step a normal tick writes at the stop, hi-res units, from the wheel events
+    (kernel time, code, value) written before it: the coast's speed then (the units written in
+    its last `window_s` over that time) over `margin` × the longest interval between two of
+    those writes, or over `least_s` if longer. A tick writes the way gone since the one before,
+    so a tick the guest held up writes more: the longest interval is the lateness this guest
+    showed in the same run, and `least_s` (50 ms) allows a tick held up 40 ms, as the guest
+    delivers events 20-40 ms late now and then, in a run whose ticks were punctual. A tick that
+    catches up 100 ms at the stop writes more than this unless the guest held a tick up 46 ms
+    before it. 0 when fewer than two writes came before the stop."""
+    times = sorted({e[0] for e in before})
+    if len(times) < 2:
+        return 0.0
+    longest = max(b - a for a, b in zip(times, times[1:]))
+    recent = [t for t in times if t >= times[-1] - window_s]
+    if len(recent) < 2:
+        recent = times[-2:]
+    # The first write of the window ends the way before it: what came after it took recent's span.
+    units = sum(abs(e[2]) for e in before if recent[0] < e[0] <= recent[-1])
+    return units / (recent[-1] - recent[0]) * max(margin * longest, least_s)
 
 
 def split_under_way(after, t_cont, in_flight_s, bound):
@@ -583,11 +608,6 @@ class Faults:
     # -- 5: a stall mid-coast -------------------------------------------------------------------
 
     STALL_S = 2.0
-    # How late a tick may run in the emulated guest and still be a normal tick: flickd anchors a
-    # coast to the kernel's time of the release, so a tick that runs late (TCG scheduling, the
-    # release read 20 ms after the kernel stamped it) writes the position at the time it runs,
-    # up to Engine.stallLimit (500 ms) late by design. On hardware ticks are < 1 ms late.
-    TICK_LATENESS_S = 0.1
     # How soon after SIGCONT a write that was under way when flickd was stopped lands (the
     # emulated guest resumed it 2 ms after SIGCONT in the run that showed it).
     IN_FLIGHT_S = 0.05
@@ -619,15 +639,20 @@ class Faults:
                 if planned is None:
                     return
                 (_, vy), (total, _) = planned
-                # A normal tick's step: the release speed over one period, plus the lateness a
-                # tick has in this guest.
+                # A normal tick's step at the stop, measured in this run (normal_step_bound):
+                # the speed just before the stop over twice the longest interval between two
+                # writes, or over 50 ms if longer. flickd anchors a coast to the kernel's time of the release, so a tick
+                # that runs late (TCG scheduling) writes the way gone since the tick before, up
+                # to Engine.stallLimit (500 ms) late by design; on hardware ticks are < 1 ms late.
+                before = tap.between(k_release - 0.5, t_stopped, code=E.REL_WHEEL_HI_RES)
+                bound = normal_step_bound(before)
                 speed = abs(vy) * UNITS_PER_MM
-                bound = speed * (1 / TICK_RATE + self.TICK_LATENESS_S)
                 # What the first tick after the stall would have written, had it caught up.
                 k = -1000 * math.log(Faults.DEFAULT_RATE)
                 x = lambda t: abs(total) * (1 - math.exp(-k * t))  # noqa: E731
                 jump = x(t_cont - k_release) - x(t_stop - k_release)
                 biggest = max((abs(e[2]) for e in steps), default=0)
+                biggest_after = max((abs(e[2]) for e in after), default=0)
                 c(f, "the coast ended with reason stall", end is not None and end[0] == "stall", "stall", end)
                 # A write under way when SIGSTOP came: flickd reads the clock, computes the
                 # tick's step and writes it; stopped in between, it writes that one step when
@@ -641,15 +666,20 @@ class Faults:
                 if in_flight:
                     print("     a step under way when flickd was stopped was written %.0f ms after SIGCONT: %+d"
                           % ((in_flight[0][0] - t_cont) * 1000, in_flight[0][2]), flush=True)
-                c(f, "no single wheel event larger than a normal tick's step (%.0f; the jump avoided: %.0f)" % (bound, jump),
-                  biggest <= bound < jump, "<= %.0f" % bound, biggest)
+                c(f, "no wheel event after the stop larger than a normal tick's step at the stop (%.0f, measured "
+                  "before it; the jump avoided: %.0f)" % (bound, jump),
+                  biggest_after <= bound < jump, "<= %.0f (and %.0f < %.0f)" % (bound, bound, jump), biggest_after)
+                times = sorted({e[0] for e in before})
+                longest = max([0.0] + [b - a for a, b in zip(times, times[1:])])
                 self.figures["stall"] = {"stopped_s": round(t_cont - t_stopped, 2), "largest_step": biggest,
+                                         "largest_step_before_stop": max((abs(e[2]) for e in before), default=0),
+                                         "longest_interval_before_stop_ms": round(longest * 1000, 1),
                                          "step_under_way_at_stop": in_flight[0][2] if in_flight else None,
                                          "one_period_at_release_speed": round(speed / TICK_RATE, 1),
                                          "normal_step_bound": round(bound), "jump_avoided": round(jump)}
-                print("     stopped %.2f s mid-coast; largest step %d (one period at release speed: %.0f, bound %.0f); "
-                      "catching up would have jumped %.0f units" % (t_cont - t_stopped, biggest, speed / TICK_RATE, bound,
-                                                                     jump), flush=True)
+                print("     stopped %.2f s mid-coast; largest step %d (one period at release speed: %.0f); before the "
+                      "stop: longest interval %.1f ms, normal step bound %.0f; catching up would have jumped %.0f units"
+                      % (t_cont - t_stopped, biggest, speed / TICK_RATE, longest * 1000, bound, jump), flush=True)
         finally:
             if daemon.alive():
                 os.kill(pid, signal.SIGCONT)
@@ -911,16 +941,23 @@ class Faults:
         if os.path.exists(os.path.join(self.SEATS, "seat0")):
             raise RuntimeError("a seat0 file exists already: this guest runs a logind")
         set_user_acl("/dev/uinput", NOBODY)
-        daemon = tap = None
+        daemon = tap = keyboard = None
         pads = []
         try:
             self.write_seat(NOBODY)
             daemon, tap = self.start("seat", binary=self.nobody_wrapper(), workdir=self.public)
             pad = vdev.TouchDevice(load(MANY_SLOTS))
             pads.append(pad)
+            # A keyboard, which flickd keeps open to stop coasts: the pause closes it too.
+            keyboard = UInput({E.EV_KEY: list(range(E.KEY_ESC, E.KEY_MICMUTE + 1))}, name="e2e seat keyboard",
+                              bustype=E.BUS_USB, vendor=0x1234, product=0x567b)
             c = self.check
             opened = daemon.wait_log(re.escape(pad.devnode) + r" \([^)]*\): touchpad", 20)
             c(f, "with nobody's session active, the pad is opened", opened is not None, pad.devnode, daemon.text()[-600:])
+            typing = daemon.wait_log(r"(/dev/input/event\d+) \(e2e seat keyboard\): keyboard", 20)
+            keys = typing.group(1) if typing else None
+            c(f, "and the keyboard (a descriptor on it)", keys is not None and keys in open_descriptors(daemon.proc.pid).values(),
+              "an 'e2e seat keyboard: keyboard' line and a descriptor", daemon.text()[-600:])
             daemon.wait_output()
             r, plan, mark = self.flick(daemon, pad)
             total = self.coasted_total(daemon, tap, r, mark, plan)
@@ -930,10 +967,18 @@ class Faults:
             self.write_seat(4321)
             paused = daemon.wait_log(r"another user's session is active on the seat \(uid 4321\): flickd pauses", 10, mark)
             closed = daemon.wait_log(re.escape(pad.devnode) + r" \([^)]*\): closed: another user's session is active", 10, mark)
+            # flickd closes its devices one by one, the keyboard plugged in last after the pad,
+            # each descriptor as the line saying so is written.
+            daemon.wait_log(r"\(e2e seat keyboard\): closed: another user's session is active", 10, mark)
             c(f, "another user's session active: flickd says it pauses and closes the pad",
               paused is not None and closed is not None, "both lines", daemon.text()[mark:][-600:])
+            give_up = mono() + 2
             fds = open_descriptors(daemon.proc.pid)
-            c(f, "no descriptor on the pad", not any(t == pad.devnode for t in fds.values()), "none", sorted(set(fds.values())))
+            while any(t in (pad.devnode, keys) for t in fds.values()) and mono() < give_up:
+                time.sleep(0.05)
+                fds = open_descriptors(daemon.proc.pid)
+            c(f, "no descriptor on the pad or the keyboard", not any(t in (pad.devnode, keys) for t in fds.values()), "none",
+              sorted(set(fds.values())))
             host_start = mono()
             r2, plan2, mark2 = self.flick(daemon, pad)
             time.sleep(1.0)
@@ -946,14 +991,18 @@ class Faults:
             self.write_seat(NOBODY)
             back = daemon.wait_log(r"this user's session is active on the seat again", 10, mark)
             reopened = daemon.wait_log(re.escape(pad.devnode) + r" \([^)]*\): touchpad", 10, mark)
-            c(f, "nobody's session active again: flickd says so and opens the pad",
-              back is not None and reopened is not None, "both lines", daemon.text()[mark:][-600:])
+            retyping = daemon.wait_log(r"\(e2e seat keyboard\): keyboard", 10, mark)
+            c(f, "nobody's session active again: flickd says so and opens the pad and the keyboard",
+              back is not None and reopened is not None and retyping is not None, "the three lines",
+              daemon.text()[mark:][-600:])
             r3, plan3, mark3 = self.flick(daemon, pad)
             total3 = self.coasted_total(daemon, tap, r3, mark3, plan3)
             c(f, "and a flick coasts again (kernel total = plan)", plan3 is not None and total3 == plan3[0] != 0,
               plan3 and plan3[0], total3)
             c(f, "flickd is alive", daemon.alive(), "alive", "exited")
         finally:
+            if keyboard:
+                keyboard.close()
             release_as_nobody(pads, tap)
             shutil.rmtree(self.SEATS, ignore_errors=True)
             if daemon:

@@ -11,6 +11,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import faults  # noqa: E402
 
 REL_WHEEL_HI_RES = 0x0b
+TICK = 1 / 120.0   # scenarios.CONFIG's tick rate
 
 
 def wheel(*events):
@@ -18,10 +19,29 @@ def wheel(*events):
 
 
 class StepUnderWayAtTheStop(unittest.TestCase):
+    """The stall fault: flickd stopped mid-coast writes, once continued, at most the one step it
+    was writing when stopped, and that one no larger than a normal tick's step at the stop."""
     T_CONT = 10.0
 
+    # The coast's steps before the stop, kernel-stamped: 100 units a tick at 120 Hz for 0.3 s
+    # (12,000 units/s), one tick the guest held up 30 ms (360 units).
+    BEFORE = wheel(*[(7.0 + i * TICK, -100) for i in range(20)] + [(7.0 + 19 * TICK + 0.030, -360)]
+                   + [(7.0 + 19 * TICK + 0.030 + i * TICK, -100) for i in range(1, 16)])
+    PUNCTUAL = wheel(*[(7.0 + i * TICK, -100) for i in range(36)])
+
+    def bound(self):
+        return faults.normal_step_bound(self.BEFORE)
+
     def split(self, after):
-        return faults.split_under_way(after, self.T_CONT, 0.05, bound=2400)
+        return faults.split_under_way(after, self.T_CONT, 0.05, bound=self.bound())
+
+    def test_the_bound_is_the_speed_at_the_stop_over_twice_the_longest_interval(self):
+        # 12,000 units/s × 2 × 30 ms: 720, where the old one (the release speed of 250 mm/s at
+        # 90 units/mm over one period plus 100 ms) allowed 2,437.
+        self.assertAlmostEqual(self.bound(), 720, delta=1)
+
+    def test_or_over_50_ms_when_the_ticks_came_on_time(self):
+        self.assertAlmostEqual(faults.normal_step_bound(self.PUNCTUAL), 600, delta=1)
 
     def test_one_normal_step_just_after_sigcont_was_under_way(self):
         under_way, later = self.split(wheel((10.002, -95)))
@@ -36,8 +56,22 @@ class StepUnderWayAtTheStop(unittest.TestCase):
         self.assertEqual(self.split(wheel((10.2, -95)))[1], wheel((10.2, -95)), "200 ms after SIGCONT")
         self.assertEqual(self.split(wheel((10.002, -5000)))[1], wheel((10.002, -5000)), "a catch-up jump")
 
+    def test_a_step_that_caught_up_100_ms_is_not(self):
+        caught_up = -round(12000 * (0.100 + TICK))
+        self.assertEqual(self.split(wheel((10.002, caught_up)))[1], wheel((10.002, caught_up)))
+        self.assertEqual(faults.split_under_way(wheel((10.002, caught_up)), self.T_CONT, 0.05,
+                                                faults.normal_step_bound(self.PUNCTUAL))[1], wheel((10.002, caught_up)))
+
+    def test_a_step_of_a_tick_held_up_40_ms_was_under_way(self):
+        held = -round(12000 * (0.040 + TICK))
+        self.assertEqual(faults.split_under_way(wheel((10.002, held)), self.T_CONT, 0.05,
+                                                faults.normal_step_bound(self.PUNCTUAL))[0], wheel((10.002, held)))
+
     def test_nothing_written(self):
         self.assertEqual(self.split([]), ([], []))
+
+    def test_too_few_writes_before_the_stop_allow_none(self):
+        self.assertEqual(faults.normal_step_bound(wheel((7.0, -100))), 0.0)
 
 
 class TypedWordsInTheLog(unittest.TestCase):
