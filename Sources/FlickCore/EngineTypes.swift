@@ -221,20 +221,24 @@ public enum DeviceAdmission: Hashable, Sendable {
 ///
 /// Rationale: libinput's thresholds depend on the pad's quirks (Elantech's AttrPressureRange
 /// 10:8 against the axis's default 30 on 0...255; Apple's pads read by touch size), which only
-/// the machine the pad is on has. A replay of a recording made elsewhere therefore counts every
-/// contact, as it did before (`everyContact`): read by the description alone, the recorded
-/// Elantech fingers pressing 9 to 16 on a Samsung 700Z3A, which libinput counted, were no
-/// fingers, and its scroll was lost.
+/// the machine the pad is on has. `libinput record` lists them with the device (its `quirks:`,
+/// every quirk that applied there, already resolved), and `flickd replay` reads those as the
+/// daemon reads the quirks files (`LibinputQuirks.PressureQuirks`), an empty list as
+/// libinput's defaults (`given`). A recording that lists none (evemu, or a `libinput record`
+/// that could not read its quirks) counts every contact (`everyContact`): read by the
+/// description alone, the recorded Elantech fingers pressing 9 to 16 on a Samsung 700Z3A,
+/// which libinput counted, were no fingers, and its scroll was lost.
 public enum PressureReading: Hashable, Sendable {
     /// libinput's rule from the description alone, without quirks
     /// (`TouchPressure.libinput(for:kind:)`): right on a pad no quirk covers (the finger
     /// stories' fixtures), wrong where one does.
     case description
-    /// As given: the daemon's, from the pad's quirks (`InputDevice.touchPressure`); nil: every
-    /// contact touches, as on a pad libinput reads by touch size or whose pressure is a force.
+    /// As given: the daemon's, from the pad's quirks (`InputDevice.touchPressure`), or a
+    /// replay's, from the quirks its recording lists; nil: every contact touches, as on a pad
+    /// libinput reads by touch size or whose pressure is a force.
     case given(TouchPressure?)
 
-    /// Every contact the device reports touches: no rule (a replay, where the quirks of the
-    /// machine the recording was made on are not at hand).
+    /// Every contact the device reports touches: no rule (a replay of a recording that lists no
+    /// quirks of the machine it was made on, such as evemu's).
     public static let everyContact = PressureReading.given(nil)
 }

@@ -98,64 +98,20 @@ extension LibinputQuirks {
                     continue
                 }
                 guard applies else { continue }
-                let value = String(decoding: pieces[1], as: UTF8.self)
-                switch key {
-                case "AttrPressureRange": result.pressureRange = Self.range(value) ?? result.pressureRange
-                case "AttrTouchSizeRange": result.touchSizeRange = Self.range(value) ?? result.touchSizeRange
-                case "AttrPalmPressureThreshold":
-                    if let threshold = UInt32(value), let fits = Int32(exactly: threshold) { result.palmPressureThreshold = fits }
-                // libinput reads the last value of a key that applies (`quirk_find_prop` runs
-                // backwards), not a union of them.
-                case "AttrEventCodeDisable" where !grammar.signedCodes:
-                    result.disabledAxes = Self.disabledAxes(value, signed: false)
-                case "AttrEventCode" where grammar.signedCodes:
-                    result.disabledAxes = Self.disabledAxes(value, signed: true)
-                case "ModelPressurePad": result.pressurePadModel = value == "1"
-                case "AttrInputProp" where grammar.namesPressurePadProperty:
-                    if let set = Self.pressurePadProperty(value) { result.pressurePadProperty = set }
-                default: break
-                }
+                result.read(key: key, value: String(decoding: pieces[1], as: UTF8.self),
+                            namesPressurePadProperty: grammar.namesPressurePadProperty)
             }
         }
         return result
     }
 
-    /// How libinput reads the touchpad `description`'s pressure with these quirks
-    /// (`TouchPressure.libinput`), from `files` (`systemFiles()`); nil for any other device, or
-    /// where it reads none.
-    ///
-    /// Touch size replaces pressure where `AttrTouchSizeRange` applies, is not 0:0, and the pad
-    /// has ABS_MT_TOUCH_MAJOR and at least 5 slots (`tp_init_touch_size`). A pad is external,
-    /// and has no palm detection by pressure, on Bluetooth or from Logitech (libinput's
-    /// fallback when udev sets no ID_INPUT_TOUCHPAD_INTEGRATION; `evdev_tag_touchpad`).
+    /// How libinput reads the touchpad `description`'s pressure with the quirks of it in `files`
+    /// (`systemFiles()`): `PressureQuirks.touchPressure(for:kind:)`. nil for any other device,
+    /// or where it reads none.
     public func touchPressure(for description: DeviceDescription, kind: DeviceKind,
                               in files: [(path: String, text: String)]) -> TouchPressure? {
         guard kind == .touchpad else { return nil }
-        let quirks = pressureQuirks(for: Device(description, kind: kind), in: files)
-        // The pad as libinput sees it once its quirks have taken axes and set properties away:
-        // without ABS_MT_PRESSURE (on a pad with slots; ABS_PRESSURE on others) it reads no
-        // touch by pressure, without ABS_MT_PRESSURE no palm (`tp_init_pressure`,
-        // `tp_init_palmdetect_pressure`), and a pressure pad neither (`tp_init_pressurepad`).
-        var description = description
-        for code in quirks.disabledAxes { description.absoluteAxes[code] = nil }
-        if quirks.pressurePadModel == true {
-            description.absoluteAxes[Self.absMTPressure] = nil
-            description.absoluteAxes[Self.absPressure] = nil
-        }
-        switch quirks.pressurePadProperty {
-        case true?: description.properties.insert(Self.propPressurePad)
-        case false?: description.properties.remove(Self.propPressurePad)
-        case nil: break
-        }
-        let touchSize = quirks.touchSizeRange.map { range in
-            !(range.high == 0 && range.low == 0) && description.absoluteAxes[Self.absMTTouchMajor] != nil
-                && description.slotCount >= 5
-        } ?? false
-        let isExternal = description.bustype == Self.busBluetooth || description.vendor == Self.vendorLogitech
-        return TouchPressure.libinput(for: description, kind: kind,
-                                      pressureRange: quirks.pressureRange.map { ($0.high, $0.low) },
-                                      palmThreshold: quirks.palmPressureThreshold,
-                                      touchSizeRange: touchSize, isExternal: isExternal)
+        return pressureQuirks(for: Device(description, kind: kind), in: files).touchPressure(for: description, kind: kind)
     }
 
     static let absMTTouchMajor: UInt16 = 0x30
@@ -207,11 +163,111 @@ extension LibinputQuirks {
     static let busBluetooth: UInt16 = 0x05
     static let vendorLogitech: UInt16 = 0x046d
 
-    /// libinput's `parse_range_property`: `none` (0:0), or `hi:lo` with hi > lo.
+    /// libinput's `parse_range_property`: `none` (0:0), or `hi:lo` with hi > lo. `0:0` is how
+    /// `libinput record` lists `none`; libinput refuses it in a quirks file (hi ≤ lo), whose
+    /// reading then has a problem and no quirk applies, so only a recording gives it here.
     static func range(_ value: String) -> QuirkRange? {
-        if value == "none" { return QuirkRange(high: 0, low: 0) }
+        if value == "none" || value == "0:0" { return QuirkRange(high: 0, low: 0) }
         let parts = value.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, let high = Int32(parts[0]), let low = Int32(parts[1]), low < high else { return nil }
         return QuirkRange(high: high, low: low)
+    }
+}
+
+extension LibinputQuirks.PressureQuirks {
+    /// The keys these quirks are read from (`read(key:value:namesPressurePadProperty:)`); a
+    /// quirk of any other key says nothing of pressure.
+    public static let keys: Set<String> = [
+        "AttrPressureRange", "AttrPalmPressureThreshold", "AttrTouchSizeRange", "AttrEventCodeDisable", "AttrEventCode",
+        "ModelPressurePad", "AttrInputProp",
+    ]
+
+    /// The pressure quirks among the quirks `libinput record` listed for a device (its `quirks:`
+    /// entries, `Key=value`), those of the machine it was recorded on, each already the one
+    /// that applies there (libinput's `tools_list_device_quirks`). `libinputVersion` is the
+    /// recording's (`libinput: version: "1.25.0"`): from 1.31 an `AttrInputProp` that sets
+    /// INPUT_PROP_PRESSUREPAD makes a pressure pad; nil (unknown) reads as the newest, as the
+    /// quirks files of a release flickd does not know are read.
+    ///
+    /// The entries are read as a quirks file's lines are (`read`), with what `libinput record`
+    /// prints differently: a range of `none` as `0:0`, event codes and properties by their
+    /// names, each with its sign from 1.23 (`-ABS_MT_PRESSURE;`), without one before
+    /// (`AttrEventCodeDisable=ABS_MT_PRESSURE;`). Entries of other keys are skipped.
+    public init(recorded entries: [String], libinputVersion: String?) {
+        self.init()
+        let namesPressurePadProperty = Self.release(libinputVersion).map { $0.major > 1 || ($0.major == 1 && $0.minor >= 31) } ?? true
+        for entry in entries {
+            let pieces = entry.split(separator: "=", omittingEmptySubsequences: true)
+            guard pieces.count == 2 else { continue }
+            read(key: String(pieces[0]), value: String(pieces[1]), namesPressurePadProperty: namesPressurePadProperty)
+        }
+    }
+
+    /// `1.25.0` as (1, 25); nil for anything else.
+    static func release(_ version: String?) -> (major: Int, minor: Int)? {
+        guard let parts = version?.split(separator: ".", omittingEmptySubsequences: false), parts.count >= 2,
+              let major = Int(parts[0]), let minor = Int(parts[1]) else { return nil }
+        return (major, minor)
+    }
+
+    /// Takes in one quirk that applies to the device, `key=value`; a later one of a key
+    /// replaces an earlier one, as libinput reads the last section that sets it (its
+    /// `quirk_find_prop` runs backwards), not a union of them. A malformed value leaves the
+    /// key as it was. `namesPressurePadProperty`: whether the release reads INPUT_PROP_PRESSUREPAD
+    /// from `AttrInputProp` (`Grammar.namesPressurePadProperty`, 1.31).
+    ///
+    /// Each of `AttrEventCodeDisable` (1.22, unsigned) and `AttrEventCode` (1.23 on, signed)
+    /// belongs to one release's grammar: quirks files holding the other release's key are
+    /// refused whole (`problems`), and `libinput record` lists its own release's.
+    mutating func read(key: String, value: String, namesPressurePadProperty: Bool) {
+        switch key {
+        case "AttrPressureRange": pressureRange = LibinputQuirks.range(value) ?? pressureRange
+        case "AttrTouchSizeRange": touchSizeRange = LibinputQuirks.range(value) ?? touchSizeRange
+        case "AttrPalmPressureThreshold":
+            if let threshold = UInt32(value), let fits = Int32(exactly: threshold) { palmPressureThreshold = fits }
+        case "AttrEventCodeDisable": disabledAxes = LibinputQuirks.disabledAxes(value, signed: false)
+        case "AttrEventCode": disabledAxes = LibinputQuirks.disabledAxes(value, signed: true)
+        case "ModelPressurePad": pressurePadModel = value == "1"
+        case "AttrInputProp" where namesPressurePadProperty:
+            if let set = LibinputQuirks.pressurePadProperty(value) { pressurePadProperty = set }
+        default: break
+        }
+    }
+
+    /// How libinput reads the touchpad `description`'s pressure with these quirks
+    /// (`TouchPressure.libinput`); nil for any other device, or where it reads none. The daemon
+    /// asks it with the quirks of the pad's files (`LibinputQuirks.touchPressure(for:kind:in:)`),
+    /// `flickd replay` with those a `libinput record` file lists (`init(recorded:libinputVersion:)`).
+    ///
+    /// Touch size replaces pressure where `AttrTouchSizeRange` applies, is not 0:0, and the pad
+    /// has ABS_MT_TOUCH_MAJOR and at least 5 slots (`tp_init_touch_size`). A pad is external,
+    /// and has no palm detection by pressure, on Bluetooth or from Logitech (libinput's
+    /// fallback when udev sets no ID_INPUT_TOUCHPAD_INTEGRATION; `evdev_tag_touchpad`).
+    public func touchPressure(for description: DeviceDescription, kind: DeviceKind) -> TouchPressure? {
+        guard kind == .touchpad else { return nil }
+        // The pad as libinput sees it once its quirks have taken axes and set properties away:
+        // without ABS_MT_PRESSURE (on a pad with slots; ABS_PRESSURE on others) it reads no
+        // touch by pressure, without ABS_MT_PRESSURE no palm (`tp_init_pressure`,
+        // `tp_init_palmdetect_pressure`), and a pressure pad neither (`tp_init_pressurepad`).
+        var description = description
+        for code in disabledAxes { description.absoluteAxes[code] = nil }
+        if pressurePadModel == true {
+            description.absoluteAxes[LibinputQuirks.absMTPressure] = nil
+            description.absoluteAxes[LibinputQuirks.absPressure] = nil
+        }
+        switch pressurePadProperty {
+        case true?: description.properties.insert(LibinputQuirks.propPressurePad)
+        case false?: description.properties.remove(LibinputQuirks.propPressurePad)
+        case nil: break
+        }
+        let touchSize = touchSizeRange.map { range in
+            !(range.high == 0 && range.low == 0) && description.absoluteAxes[LibinputQuirks.absMTTouchMajor] != nil
+                && description.slotCount >= 5
+        } ?? false
+        let isExternal = description.bustype == LibinputQuirks.busBluetooth || description.vendor == LibinputQuirks.vendorLogitech
+        return TouchPressure.libinput(for: description, kind: kind,
+                                      pressureRange: pressureRange.map { ($0.high, $0.low) },
+                                      palmThreshold: palmPressureThreshold,
+                                      touchSizeRange: touchSize, isExternal: isExternal)
     }
 }

@@ -125,12 +125,26 @@ public struct Replay {
     public private(set) var unreplayedStops: [UnreplayedStop] = []
     /// Whether the device was read, and why not.
     public private(set) var admission: DeviceAdmission = .ignored(why: "not replayed")
+    /// How the replayed touchpad's contacts touched and were palms by pressure, as
+    /// `pressureRule` gave it (`Engine.addDevice`'s `touchPressure`); nil where every contact
+    /// touched, and for a device not read as a touchpad.
+    public private(set) var touchPressure: TouchPressure?
+
+    /// How the replay reads the pressure of a recorded touchpad (`PressureReading`), given its
+    /// description and the quirks its recording listed (`Recording.quirks`, nil without them).
+    /// The daemon's reading of the quirks (`LibinputQuirks`) is not in this module: the
+    /// command gives it.
+    public typealias PressureRule = (_ description: DeviceDescription, _ recordedQuirks: [String]?) -> PressureReading
 
     /// Replays `recording` under `configuration`. Times are seconds since `start`, the
     /// recording's earliest event of any device (`Recording.loadWithClockStart`); nil: the
     /// replayed device's first event, the recording's first for evemu, which records one. A
     /// clock that steps back is joined up (`ClockStep`), so the first event is the earliest.
-    public init(_ recording: Recording, configuration: Configuration, start: Instant? = nil) {
+    /// `pressureRule` says how a touchpad's contacts touch by pressure, for the replayed device
+    /// and for the other touchpads whose touches would have stopped a coast; by default every
+    /// contact touches, whatever the recording lists (`PressureReading.everyContact`).
+    public init(_ recording: Recording, configuration: Configuration, start: Instant? = nil,
+                pressureRule: PressureRule = { _, _ in .everyContact }) {
         let engine = Engine(configuration: configuration)
         let device: DeviceID = 1
         let (times, step) = Self.monotonicTimes(recording.events)
@@ -168,7 +182,9 @@ public struct Replay {
             }
         }
         // As the daemon reads it: udev's tag, where the recording lists one, decides its kind.
-        admission = engine.addDevice(device, description: recording.description, kind: recording.udevKind)
+        let pressure = pressureRule(recording.description, recording.quirks)
+        admission = engine.addDevice(device, description: recording.description, kind: recording.udevKind, touchPressure: pressure)
+        touchPressure = Self.resolved(pressure, description: recording.description, admission: admission)
 
         var emitted: [Emitted] = []
         func write(_ output: WheelOutput, at time: Instant) {
@@ -183,7 +199,8 @@ public struct Replay {
         engine.advance(to: .end, notBefore: latest) { write($0.output, at: $0.time) }
 
         if underWay, let last = times.last {
-            unfinished = UnfinishedGesture(time: seconds(last), fingers: Self.fingersDown(after: recording, times: times, admission: admission))
+            unfinished = UnfinishedGesture(time: seconds(last), fingers: Self.fingersDown(after: recording, times: times, admission: admission,
+                                                                                          touchPressure: touchPressure))
         }
 
         self.emitted = emitted
@@ -191,7 +208,21 @@ public struct Replay {
         self.coasts = coasts
         self.noCoasts = noCoasts
         self.coastEnds = ends
-        unreplayedStops = Self.unreplayedStops(recording.otherDevices, coasts: coasts, configuration: configuration, seconds: seconds)
+        unreplayedStops = Self.unreplayedStops(recording.otherDevices, coasts: coasts, configuration: configuration,
+                                               pressureRule: pressureRule, seconds: seconds)
+    }
+
+    /// The pressure rule the engine's tracker of a device admitted as `admission` uses, as
+    /// `Engine.addDevice` resolves `reading`: only a touchpad's.
+    private static func resolved(_ reading: PressureReading, description: DeviceDescription, admission: DeviceAdmission) -> TouchPressure? {
+        switch admission {
+        case .used(.touchpad, _), .stopOnly(.touchpad, _): break
+        default: return nil
+        }
+        switch reading {
+        case .description: return TouchPressure.libinput(for: description, kind: .touchpad)
+        case .given(let given): return given
+        }
     }
 
     /// Ctrl, Shift, Alt and Super (Meta), left and right: the keys the daemon starts no coast
@@ -212,8 +243,13 @@ public struct Replay {
     /// flicks are read, read only to stop coasts, or ignored is the engine's admission of it
     /// (its kind as udev tagged it, `touchpad.enabled`, a [[device]] section's `enabled` and
     /// settings), asked of an engine of its own that reads none of its events.
+    ///
+    /// A touchpad whose contacts touch by pressure (`pressureRule`) lands when the engine's
+    /// tracker of it counts a new touch, as the daemon stops there: a contact resting too lightly,
+    /// which libinput does not count, stops nothing. Other touch devices land with each new
+    /// contact (a tracking id, BTN_TOUCH).
     private static func unreplayedStops(_ devices: [RecordedInput], coasts: [CoastRecord], configuration: Configuration,
-                                        seconds: (Instant) -> Double) -> [UnreplayedStop] {
+                                        pressureRule: PressureRule, seconds: (Instant) -> Double) -> [UnreplayedStop] {
         guard !devices.isEmpty, !coasts.isEmpty else { return [] }
         let stop = configuration.stop
         var presses: [(time: Double, reason: StopReason, setting: String?, device: RecordedDevice)] = []
@@ -225,17 +261,30 @@ public struct Replay {
             // always stops a coast, on one read only to stop them as `stop.touch` says, on one
             // ignored never.
             let touchSetting: String??
-            switch kind == nil ? nil : probe.addDevice(DeviceID(index + 1), description: other.description, kind: other.udevKind) {
+            let reading = pressureRule(other.description, other.quirks)
+            let admission = kind == nil ? nil : probe.addDevice(DeviceID(index + 1), description: other.description, kind: other.udevKind,
+                                                                touchPressure: reading)
+            switch admission {
             case .used?: touchSetting = .some(nil)
             case .stopOnly?: touchSetting = stop.touch ? .some("stop.touch") : nil
             case .ignored?, nil: touchSetting = nil
+            }
+            var tracker = admission.flatMap { admission in
+                resolved(reading, description: other.description, admission: admission).map {
+                    ContactTracker(description: other.description, kind: .touchpad, touchPressure: $0)
+                }
             }
             var pressed: [UInt16: Double] = [:]
             for timed in other.events {
                 let event = timed.event
                 let time = seconds(timed.time)
-                let landing = (event.type == EventCode.key && event.code == EventCode.touch && event.value == 1)
-                    || (event.type == EventCode.absolute && event.code == EventCode.absMTTrackingID && event.value >= 0)
+                let landing: Bool
+                if tracker != nil {
+                    landing = tracker?.handle(event, at: timed.time)?.newTouch ?? false
+                } else {
+                    landing = (event.type == EventCode.key && event.code == EventCode.touch && event.value == 1)
+                        || (event.type == EventCode.absolute && event.code == EventCode.absMTTrackingID && event.value >= 0)
+                }
                 if let setting = touchSetting, landing { presses.append((time, .touch, setting, other.device)) }
                 guard event.type == EventCode.key else { continue }
                 if modifierKeys.contains(event.code) {
@@ -272,13 +321,14 @@ public struct Replay {
     /// The fingers on the device after the last whole frame of `recording`, as the engine's
     /// tracker counted them: the engine does not tell, and a second reading of the events is
     /// needed only for a recording that ends mid-gesture.
-    private static func fingersDown(after recording: Recording, times: [Instant], admission: DeviceAdmission) -> Int {
+    private static func fingersDown(after recording: Recording, times: [Instant], admission: DeviceAdmission,
+                                    touchPressure: TouchPressure?) -> Int {
         let kind: DeviceKind
         switch admission {
         case .used(let used, _), .stopOnly(let used, _): kind = used
         case .ignored: return 0
         }
-        var tracker = ContactTracker(description: recording.description, kind: kind)
+        var tracker = ContactTracker(description: recording.description, kind: kind, touchPressure: touchPressure)
         var fingers = 0
         for (timed, time) in zip(recording.events, times) {
             if let frame = tracker.handle(timed.event, at: time) { fingers = frame.fingerCount }

@@ -36,6 +36,15 @@ struct ReplayCommand: FlickdCommand {
             on the machine it was recorded on, `libinput quirks list /dev/input/eventN` shows \
             the hint libinput applies, and a [[device]] resolution gives it to the replay.
 
+            A touchpad's contacts are counted by pressure as libinput counted them on the \
+            machine it was recorded on, with the quirks a `libinput record` file lists for it \
+            (AttrPressureRange, AttrPalmPressureThreshold, AttrTouchSizeRange, the axes and \
+            properties a quirk takes away, ModelPressurePad), as the daemon reads them from the \
+            quirks files: a contact is a finger once it presses the high threshold, and a palm \
+            above the palm threshold. An empty list is libinput's defaults. A recording that \
+            lists no quirks (evemu, or a libinput record that could not read them) counts every \
+            contact. A "# pressure:" line says which, and the thresholds.
+
             The coasts are printed as the wheel output writes them (output.mode = "wheel", \
             scaled by scroll.speed), whatever output.mode says: the gestures, which of them coast \
             and their release velocities are the same with either output, and the default virtual \
@@ -73,7 +82,11 @@ struct ReplayCommand: FlickdCommand {
             then how it was read, "admission": {"state": "used", "kind": "touchpad", \
             "why": null, "size_mm": {"x": 69.6, "y": 50.0, "estimated": true, "quirk": null}} \
             (state "stop_only" or "ignored" with why it was not read for gestures, and size_mm \
-            null; quirk the recording's libinput quirk that gave the size); "events", how many \
+            null; quirk the recording's libinput quirk that gave the size); "pressure", for a \
+            touchpad, {"rule": "recorded_quirks", "quirks": ["AttrPressureRange=10:8"], "touch": \
+            {"axis": "ABS_MT_PRESSURE", "high": 10, "low": 8}, "palm_threshold": 130} (touch and \
+            palm_threshold null where libinput reads none; rule "every_contact", with quirks \
+            null, where the recording lists no quirks), null for any other device; "events", how many \
             the recording holds (0 for a description alone); "also_in_recording", the touch \
             devices not replayed as [{"name": "...", "node": "..."}]; "clock_steps_back", null \
             or {"event": 57, "seconds": 10.0, "bridge_seconds": 0.008, "count": 1} (count: how \
@@ -159,7 +172,13 @@ struct ReplayCommand: FlickdCommand {
             StandardError.write("flickd: warning: --desc \(descriptionFile) \(why)\n")
         }
 
-        let replay = Replay(recording, configuration: configuration, start: start)
+        // As libinput read each touchpad's pressure where it was recorded: with the quirks the
+        // recording lists, read as the daemon reads the quirks files; without them, every contact.
+        let version = recording.libinputVersion
+        let replay = Replay(recording, configuration: configuration, start: start) { description, quirks in
+            guard let quirks else { return .everyContact }
+            return .given(LibinputQuirks.PressureQuirks(recorded: quirks, libinputVersion: version).touchPressure(for: description, kind: .touchpad))
+        }
         for stop in replay.unreplayedStops {
             let coast = DecimalText.fixed(replay.coasts[stop.coast].time, 3)
             let device = "\(Self.shown(stop.device.name))\(stop.device.node.map { " (\(Self.shown($0)))" } ?? "")"
@@ -211,6 +230,54 @@ struct ReplayCommand: FlickdCommand {
         return ""
     }
 
+    /// Whether the replayed device is read as a touchpad, the only kind whose pressure counts.
+    private static func isTouchpad(_ admission: DeviceAdmission) -> Bool {
+        switch admission {
+        case .used(.touchpad, _), .stopOnly(.touchpad, _): return true
+        default: return false
+        }
+    }
+
+    /// The recorded quirks that say something of pressure (`PressureQuirks.keys`), as listed.
+    private static func pressureQuirks(_ quirks: [String]) -> [String] {
+        quirks.filter { entry in
+            LibinputQuirks.PressureQuirks.keys.contains(String(entry.prefix { $0 != "=" }))
+        }
+    }
+
+    /// The "# pressure:" line of a touchpad: how its contacts were counted, and by which of the
+    /// recording's quirks; nil for any other device.
+    private func pressureNote(_ replay: Replay, recording: Recording) -> String? {
+        guard Self.isTouchpad(replay.admission) else { return nil }
+        guard let quirks = recording.quirks else {
+            return "# pressure: every contact counts: the recording lists no libinput quirks (evemu lists none), so libinput's pressure thresholds where it was made are unknown"
+        }
+        let listed = Self.pressureQuirks(quirks)
+        let source = "libinput's rule with the recorded quirks (\(listed.isEmpty ? "none of pressure: the axis's defaults" : listed.map(Self.shown).joined(separator: ", ")))"
+        guard let pressure = replay.touchPressure else {
+            return "# pressure: \(source): every contact counts (libinput reads no pressure on this pad)"
+        }
+        let touch = pressure.touch.map {
+            "a finger from \(EventNames.codeName(type: EventCode.absolute, code: $0.axis)) \($0.high) until below \($0.low)"
+        } ?? "every contact a finger"
+        let palm = pressure.palmThreshold.map { "a palm above \($0)" } ?? "no palm by pressure"
+        return "# pressure: \(source): \(touch); \(palm)"
+    }
+
+    /// The JSON summary's "pressure" value (`pressureNote`'s).
+    private func pressureJSON(_ replay: Replay, recording: Recording) -> String {
+        guard Self.isTouchpad(replay.admission) else { return "null" }
+        guard let quirks = recording.quirks else {
+            return "{\"rule\": \"every_contact\", \"quirks\": null, \"touch\": null, \"palm_threshold\": null}"
+        }
+        let listed = Self.pressureQuirks(quirks).map(QuotedText.quoted).joined(separator: ", ")
+        let touch = replay.touchPressure?.touch.map {
+            "{\"axis\": \"\(EventNames.codeName(type: EventCode.absolute, code: $0.axis))\", \"high\": \($0.high), \"low\": \($0.low)}"
+        } ?? "null"
+        let palm = replay.touchPressure?.palmThreshold.map { "\($0)" } ?? "null"
+        return "{\"rule\": \"recorded_quirks\", \"quirks\": [\(listed)], \"touch\": \(touch), \"palm_threshold\": \(palm)}"
+    }
+
     /// Text from the recording (a device name, node or quirk) as the text output shows it: as
     /// it is, or quoted and escaped as the JSON output writes it (`QuotedText`) when it is
     /// empty or holds a control character, so that it can neither start an output line of its
@@ -243,6 +310,7 @@ struct ReplayCommand: FlickdCommand {
             let more = step.count > 1 ? "; it steps back \(step.count) times in all, each joined so" : ""
             print("# the recording's clock steps back \(DecimalText.fixed(step.seconds, 3)) s at event \(step.event): replayed with the events from there on \(DecimalText.fixed(step.bridgeSeconds, 3)) s after the one before (the frame interval before the step), as a clock that never goes back would stamp them\(more)")
         }
+        if let note = pressureNote(replay, recording: recording) { print(note) }
         for event in replay.emitted {
             print("\(DecimalText.fixed(event.time, 6)) \(EventNames.codeName(type: EventCode.relative, code: event.code)) \(event.value)")
         }
@@ -315,7 +383,8 @@ struct ReplayCommand: FlickdCommand {
         let others = recording.otherTouchDevices.map { other in
             "{\"name\": \(QuotedText.quoted(other.name)), \"node\": \(other.node.map(QuotedText.quoted) ?? "null")}"
         }
-        print("{\"summary\": {\"device\": \(device), \"admission\": \(admission), \"events\": \(recording.events.count), "
+        let pressure = pressureJSON(replay, recording: recording)
+        print("{\"summary\": {\"device\": \(device), \"admission\": \(admission), \"pressure\": \(pressure), \"events\": \(recording.events.count), "
               + "\"also_in_recording\": [\(others.joined(separator: ", "))], \"clock_steps_back\": \(clockStep), "
               + "\"gestures\": \(replay.gestures), \"coasts\": [\(coasts.joined(separator: ", "))], "
               + "\"no_coast\": [\(none.joined(separator: ", "))], \"totals\": {\(totals.joined(separator: ", "))}, "

@@ -45,7 +45,7 @@ import FlickTestSupport
         for code in [EventCode.absX, EventCode.absY, EventCode.absMTPositionX, EventCode.absMTPositionY] {
             #expect(both.description.absoluteAxes[code]?.resolution == 31)
         }
-        #expect(both.events.count == 13 + 6 * 6 + 7 + 5, "the events are read as before")
+        #expect(both.events.count == 15 + 6 * 6 + 7 + 5, "the events are read as before")
 
         let size = try Recording.load(text: quirks(["AttrSizeHint=100x70"]))
         #expect(size.resolutionQuirk == "AttrSizeHint=100x70")
@@ -65,10 +65,10 @@ import FlickTestSupport
 
     @Test func twoFingerScrollEventsInFileOrderWithoutLibinputEvents() throws {
         let recording = try Recording.load(text: LibinputRecordSamples.twoFingerScroll)
-        #expect(recording.events.count == 13 + 6 * 6 + 7 + 5)
+        #expect(recording.events.count == 15 + 6 * 6 + 7 + 5)
         #expect(recording.events.first == TimedEvent(time: .zero, event: InputEvent(type: 3, code: 47, value: 0)))
         #expect(recording.events[1].event == InputEvent(type: 3, code: 57, value: 101))
-        #expect(recording.events[13] == TimedEvent(time: Instant(microseconds: 12_034), event: InputEvent(type: 3, code: 47, value: 0)))
+        #expect(recording.events[15] == TimedEvent(time: Instant(microseconds: 12_034), event: InputEvent(type: 3, code: 47, value: 0)))
         #expect(recording.events.last == TimedEvent(time: Instant(microseconds: 95_140), event: InputEvent(type: 0, code: 0, value: 0)))
         let lifts = recording.events.filter { $0.event == InputEvent(type: 3, code: 57, value: -1) }.map(\.time)
         #expect(lifts == [Instant(microseconds: 84_133), Instant(microseconds: 95_140)])
@@ -422,7 +422,7 @@ import FlickTestSupport
         // A recording stopped between lines is a shorter recording, not an error.
         let cut = LibinputRecordSamples.twoFingerScroll.range(of: "  - evdev:\n    - [  0,  84133")!.lowerBound
         let recording = try Recording.load(text: String(LibinputRecordSamples.twoFingerScroll[..<cut]))
-        #expect(recording.events.count == 13 + 6 * 6)
+        #expect(recording.events.count == 15 + 6 * 6)
     }
 
     private func errorOf(_ yaml: String) -> RecordingError? {

@@ -2,8 +2,9 @@
 /// around it as `libinput record --all` does.
 public enum LibinputRecordSamples {
     /// A two-finger scroll down on a 2-slot clickpad, as `libinput record` (1.2x) writes it:
-    /// fingers land 16 mm apart, move 12 mm down in 6 frames 12 ms apart, the left one lifts 11 ms
-    /// before the right one.
+    /// fingers land 16 mm apart pressing 60 (fingers by libinput's default thresholds, 30:25 on
+    /// 0...255, which its quirks leave), move 12 mm down in 6 frames 12 ms apart, the left one
+    /// lifts 11 ms before the right one.
     public static let twoFingerScroll = """
         # libinput record
         version: 1
@@ -75,10 +76,12 @@ public enum LibinputRecordSamples {
             - [  0,      0,   3,  57,     101] # EV_ABS / ABS_MT_TRACKING_ID        101
             - [  0,      0,   3,  53,    3000] # EV_ABS / ABS_MT_POSITION_X       3000 (+3000)
             - [  0,      0,   3,  54,    2600] # EV_ABS / ABS_MT_POSITION_Y       2600 (+2600)
+            - [  0,      0,   3,  58,      60] # EV_ABS / ABS_MT_PRESSURE           60 (+60)
             - [  0,      0,   3,  47,       1] # EV_ABS / ABS_MT_SLOT                 1
             - [  0,      0,   3,  57,     102] # EV_ABS / ABS_MT_TRACKING_ID        102
             - [  0,      0,   3,  53,    3720] # EV_ABS / ABS_MT_POSITION_X       3720 (+3720)
             - [  0,      0,   3,  54,    2610] # EV_ABS / ABS_MT_POSITION_Y       2610 (+2610)
+            - [  0,      0,   3,  58,      60] # EV_ABS / ABS_MT_PRESSURE           60 (+60)
             - [  0,      0,   1, 330,       1] # EV_KEY / BTN_TOUCH                 1
             - [  0,      0,   1, 333,       1] # EV_KEY / BTN_TOOL_DOUBLETAP        1
             - [  0,      0,   3,   0,    3000] # EV_ABS / ABS_X                  3000 (+3000)

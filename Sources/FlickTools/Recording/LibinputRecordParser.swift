@@ -24,7 +24,9 @@ import FlickCore
 /// ```
 /// A device's `quirks:` list (`- AttrResolutionHint=31x31`, the libinput quirks of the machine
 /// it was recorded on) gives a device that reports no resolution the one libinput gave it
-/// there, as the daemon's reading of the quirks files does; its other entries are skipped.
+/// there, as the daemon's reading of the quirks files does; the list is kept
+/// (`Recording.quirks`) for the replay to read the pad's pressure as libinput did there.
+/// `libinput: version:` is kept too (`Recording.libinputVersion`).
 /// Everything else (`system:`, `udev:`, `hid:`, `libinput:` events, and libinput's
 /// `{time: ..., type: ...}` events where they land in an `evdev:` list) is skipped.
 /// `codes:` entries may also be mappings (`1: {272: ..., 330: ...}`, keys are the codes).
@@ -162,6 +164,8 @@ public enum LibinputRecordParser {
         }
         var recording = Recording(description: description, events: events, resolutionQuirk: quirk)
         recording.udevKind = described[chosen].udevKind
+        recording.quirks = quirkList(device["quirks"])
+        if case .scalar(let version)? = root["libinput"]?["version"]?.value { recording.libinputVersion = version }
         recording.otherTouchDevices = others
         // Another device's malformed events were never an error: it is not the one replayed.
         recording.otherDevices = described.indices.filter {
@@ -171,6 +175,7 @@ public enum LibinputRecordParser {
             let events = node["events"].flatMap { try? readEvents($0) } ?? []
             var input = RecordedInput(device: RecordedDevice(name: description.name, node: nodeName(node)), description: description, events: events)
             input.udevKind = udevKind
+            input.quirks = quirkList(node["quirks"])
             return input
         }
         recording.node = nodeName(device)
@@ -263,6 +268,17 @@ public enum LibinputRecordParser {
             for item in items { try requireUniqueKeys(item) }
         case .scalar, .null:
             break
+        }
+    }
+
+    /// A device's `quirks:` entries: nil without the key, empty where it lists none (libinput
+    /// record writes the key and no entry when no quirk applies). Entries that are not text
+    /// (an edited file) are skipped.
+    private static func quirkList(_ quirks: YAMLNode?) -> [String]? {
+        guard let quirks else { return nil }
+        guard case .sequence(let entries) = quirks.value else { return [] }
+        return entries.compactMap { entry in
+            if case .scalar(let text) = entry.value { return text } else { return nil }
         }
     }
 

@@ -33,6 +33,15 @@ public struct Recording: Hashable, Sendable {
     /// (`AttrResolutionHint=31x31`): `libinput record` lists the quirks of the machine it ran
     /// on, and the recording is read as libinput read it there. nil when none applied.
     public var resolutionQuirk: String?
+    /// The quirks `libinput record` listed for the device (its `quirks:` entries, `Key=value`,
+    /// in file order): every libinput quirk that applied to it on the machine it was recorded
+    /// on, already resolved there. Empty where the list is (no quirk applied: libinput's
+    /// defaults held); nil where the device has no `quirks:` key (evemu, which lists none, or
+    /// a `libinput record` that could not read its quirks files).
+    public var quirks: [String]?
+    /// The version of the libinput that recorded the file (`libinput: version: "1.25.0"`), nil
+    /// where it names none (evemu).
+    public var libinputVersion: String?
     /// The touch devices of a `libinput record` file holding several that were not replayed
     /// (in file order): only the one with the most evdev frames is, or the one `--device` names.
     /// Empty for a file with one touch device, and for evemu, which records one device.
@@ -206,6 +215,8 @@ public struct RecordedInput: Hashable, Sendable {
     public var events: [TimedEvent]
     /// The touch kind udev tagged it with (`Recording.udevKind`), nil when none.
     public var udevKind: DeviceKind?
+    /// The quirks `libinput record` listed for it (`Recording.quirks`), nil without the list.
+    public var quirks: [String]?
 
     /// `device`, described by `description`, with `events`.
     public init(device: RecordedDevice, description: DeviceDescription, events: [TimedEvent]) {
