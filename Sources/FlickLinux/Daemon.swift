@@ -638,7 +638,8 @@ public final class Daemon {
     /// `scroll.natural = "auto"` anywhere); else logs the explicit setting, and asks all the
     /// same for the virtual pad's own setting (touchpad output) or which drivers glide (an X
     /// server). The answer is applied when it arrives (`desktopAnswered`); until then the last
-    /// one stays.
+    /// one stays. Not asked, the desktop's last answer no longer keeps a pad from coasting
+    /// (`noCoastAnswer`).
     private func askDesktop(for configuration: Configuration) {
         guard let desktop else { return }
         if !configuration.followsDesktopNaturalScrolling {
@@ -648,7 +649,12 @@ public final class Daemon {
             // The virtual touchpad may have a setting of its own on the desktop all the same, and
             // an X server says which touchpads' drivers glide by themselves (their flicks must
             // start no second glide).
-            guard configuration.output.mode == .touchpad || desktop.tellsDriverGlides else { return }
+            guard asksDesktop(configuration, desktop) else {
+                // Not asked, the desktop is not heard enabling a pad it disabled either: the pads
+                // its last answer left starting no coast start them again (`noCoastAnswer`).
+                followDriverGlides()
+                return
+            }
         }
         // The touchpads whose own settings the answer should hold (sway lists a device a moment
         // after the kernel has it, and the probe waits for them).
@@ -659,6 +665,24 @@ public final class Daemon {
             logger.warning("cannot ask the desktop for its natural-scrolling setting (no thread); keeping \(engine.desktopNaturalScrolling)")
         }
         watchDesktop(desktop)
+    }
+
+    /// Whether `desktop` is asked under `configuration` (`askDesktop`): for its setting where
+    /// `scroll.natural = "auto"` anywhere, for the virtual pad's own setting with the touchpad
+    /// output, and on an X server for which touchpads' drivers glide.
+    private func asksDesktop(_ configuration: Configuration, _ desktop: DesktopQuery) -> Bool {
+        configuration.followsDesktopNaturalScrolling || configuration.output.mode == .touchpad || desktop.tellsDriverGlides
+    }
+
+    /// The desktop's answer in force as far as it says which touch devices start no coast
+    /// (`PerDeviceNaturalScrolling.noCoast`): nil while the configuration in force does not ask
+    /// the desktop (`asksDesktop`; an answer to an ask made before a reload may still come).
+    /// Rationale: a pad kept stop-only (or closed) by an answer no longer asked for stayed so
+    /// until a restart once the desktop enabled it again, unheard; not asked, a disabled pad is
+    /// not seen, as at a start under that configuration.
+    private var noCoastAnswer: PerDeviceNaturalScrolling? {
+        guard let desktop, asksDesktop(configuration.current, desktop) else { return nil }
+        return desktopAnswer?.perDevice
     }
 
     /// Opens a watch on the desktop's touchpad settings when there is none and the desktop
@@ -796,7 +820,7 @@ public final class Daemon {
             engine.setDesktopNaturalScrolling(desktopNaturalScrolling(for: open), for: id)
             engine.setDesktopScrollFactor(desktopScrollFactor(for: open), for: id)
         }
-        followDriverGlides(perDevice)
+        followDriverGlides()
         warnOfSynapticsOutput(perDevice)
         var lines: [String] = []
         if let perDevice {
@@ -829,11 +853,12 @@ public final class Daemon {
 
     /// Tells the engine which touchpads' drivers glide by themselves (the synaptics X driver's
     /// coasting), so that their flicks start no second glide, and which the desktop disabled
-    /// (`PerDeviceNaturalScrolling.noCoast`), whose flicks scroll nothing; logs each change of a device's
-    /// use (`keeps`). One no longer kept (nothing of it stops a coast) is closed; one whose driver
-    /// no longer glides but was closed for it is opened again.
-    private func followDriverGlides(_ perDevice: PerDeviceNaturalScrolling?) {
+    /// (`PerDeviceNaturalScrolling.noCoast`), whose flicks scroll nothing, by `noCoastAnswer`;
+    /// logs each change of a device's use (`keeps`). One no longer kept (nothing of it stops a
+    /// coast) is closed; one whose driver no longer glides but was closed for it is opened again.
+    private func followDriverGlides() {
         let time = now()
+        let perDevice = noCoastAnswer
         for (id, open) in devices.sorted(by: { $0.key < $1.key }) where open.role == .touch {
             let why = open.identity.flatMap { perDevice?.noCoast(for: $0) }
             guard let admission = engine.setDriverGlides(why, for: id) else { continue }
@@ -1479,7 +1504,7 @@ public final class Daemon {
         case .touch:
             let description = device.describe()
             hasButtons = description.hasPointerButtons
-            let glides = desktopAnswer?.perDevice?.noCoast(for: DeviceIdentity(description))
+            let glides = noCoastAnswer?.noCoast(for: DeviceIdentity(description))
             // Read as udev tags it (what libinput and the desktop's settings for it follow),
             // whatever its capabilities suggest; a touchpad's touches told by pressure as
             // libinput tells them there, its quirks applied (read once, here).

@@ -42,8 +42,11 @@ struct DaemonDriverGlideTests {
     /// A daemon with the T440 present, whose desktop answers with the pad's driver gliding at
     /// the first ask and not at the second: the first line about the pad's use after its
     /// opening reloads (which asks again), the second "flicks coast" ends the run. `observe`
-    /// sees the engine at each line about the pad's use. Returns the nodes opened and the lines.
-    static func run(configuration: Configuration, observe: @escaping (Engine) -> Void = { _ in },
+    /// sees the engine at each line about the pad's use. The reload reads `afterReload` (nil: the
+    /// same configuration); `tellsDriverGlides`: whether the session has an X server to ask (false:
+    /// sway's or KWin's Wayland session). Returns the nodes opened and the lines.
+    static func run(configuration: Configuration, afterReload: Configuration? = nil, tellsDriverGlides: Bool = true,
+                    observe: @escaping (Engine) -> Void = { _ in },
                     perDevice: (@Sendable (_ first: Bool, _ pad: DeviceIdentity) -> PerDeviceNaturalScrolling)? = nil) throws -> (ScriptedDevices, [String]) {
         let source = ScriptedDevices()
         source.present = [try source.node(5, .touchpad, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440")]
@@ -54,7 +57,7 @@ struct DaemonDriverGlideTests {
             if let perDevice { return .found(DesktopSettings.Answer(false, "desktop test", perDevice: perDevice(first, identity))) }
             let entry = PerDeviceNaturalScrolling.Entry(device: identity, natural: false, driverGlides: first ? Self.why : nil)
             return .found(DesktopSettings.Answer(false, "X server test", perDevice: PerDeviceNaturalScrolling(entries: [entry], source: "X server test")))
-        }, watchChanges: { _ in nil }, openServerWatch: { nil }, tellsDriverGlides: true)
+        }, watchChanges: { _ in nil }, openServerWatch: { nil }, tellsDriverGlides: tellsDriverGlides)
         let engine = Engine(configuration: configuration)
         var coasting = 0
         var reloaded = false
@@ -73,7 +76,7 @@ struct DaemonDriverGlideTests {
         }
         let daemon = try Daemon(engine: engine, output: nil, makeOutput: DaemonDeviceTests.Outputs().make,
                                 monitor: source, logger: Logger(label: "flickd-test") { _ in log },
-                                desktop: query, reloadConfiguration: { configuration })
+                                desktop: query, reloadConfiguration: { afterReload ?? configuration })
         let watchdog = DaemonWatchdog(seconds: 10)
         try daemon.run()
         watchdog.cancel()
@@ -114,6 +117,41 @@ struct DaemonDriverGlideTests {
             return
         }
         #expect(source.opened == ["/dev/input/event5"])
+    }
+
+    /// On sway, output.mode = "wheel" with scroll.natural = "auto" asks the desktop, which says
+    /// the pad is disabled: its flicks start no coast (with no touch or button stops, it is
+    /// closed). Then scroll.natural = true is set and reloaded: sway is no longer asked, and would
+    /// not be heard enabling the pad again. Its flicks coast again at once (it is opened again),
+    /// as at a start under that configuration, rather than start none until a restart.
+    @Test(arguments: [true, false])
+    func aPadTheDesktopDisabledCoastsAgainOnceTheDesktopIsNoLongerAsked(stops: Bool) throws {
+        let why = "sway disables it (events disabled)"
+        var configuration = Configuration()
+        configuration.output.mode = .wheel
+        configuration.scroll.natural = .auto
+        configuration.stop.touch = stops
+        configuration.stop.button = stops
+        var reloaded = configuration
+        reloaded.scroll.natural = .on
+        var admissions: [DeviceAdmission?] = []
+        let (source, lines) = try Self.run(configuration: configuration, afterReload: reloaded, tellsDriverGlides: false,
+                                           observe: { admissions.append($0.admission(of: 2) ?? $0.admission(of: 1)) }) { _, pad in
+            // Whenever asked (once: the reload does not ask), the pad is disabled.
+            var perDevice = PerDeviceNaturalScrolling(entries: [.init(device: pad, natural: false)], source: "sway test", unlisted: nil)
+            perDevice.disabled = [.init(device: pad, why: why)]
+            return perDevice
+        }
+        let said = lines.filter { $0.hasPrefix(Self.pad) }
+        let first = stops ? "a touch or a press of its buttons stops a coast (\(why))"
+                          : "not used (\(why), and stop.touch and stop.button are false)"
+        #expect(said.dropFirst().first == "\(Self.pad), \(first)", "\(said)")
+        #expect(said.last?.hasSuffix("flicks coast") == true, "no longer asked: its flicks coast, \(said)")
+        guard case .used? = admissions.last else {
+            Issue.record("\(admissions)")
+            return
+        }
+        #expect(source.opened == (stops ? ["/dev/input/event5"] : ["/dev/input/event5", "/dev/input/event5"]))
     }
 
     /// An explicit `scroll.natural` with the wheel output: the desktop is still asked, as the X
