@@ -521,7 +521,9 @@ public struct CoastPlot: Sendable {
 
     /// `pieces` joined by spaces into lines that fit `width` pixels at `fontSize`, a line
     /// broken only between pieces; a piece too long for a line of its own (a long path) goes on
-    /// from where the line is and is cut into lines of as many characters as fit.
+    /// from where the line is and is cut into lines of as many characters as fit. No line starts
+    /// or ends with a space: the one that joined such a piece to a line is dropped where the cut
+    /// falls on it or next to it.
     static func wrap(_ pieces: [String], fontSize: Double, width: Double) -> [String] {
         let fit = characters(fitting: width, fontSize: fontSize)
         var lines: [String] = []
@@ -536,8 +538,12 @@ public struct CoastPlot: Sendable {
                 current = piece
             }
             while current.count > fit {
-                lines.append(String(current.prefix(fit)))
-                current = String(current.dropFirst(fit))
+                // A line already full (or one short) before the space: the cut falls on the space
+                // or just after it, which would start or end a line.
+                var line = current.prefix(fit)
+                while line.last == " " { line = line.dropLast() }
+                if !line.isEmpty { lines.append(String(line)) }
+                current = String(current.dropFirst(fit).drop { $0 == " " })
             }
         }
         if !current.isEmpty || lines.isEmpty { lines.append(current) }

@@ -525,6 +525,28 @@ private final class SVGDocument: NSObject, XMLParserDelegate {
         #expect(panelTitle >= lastLine + 20, "the panel's title at \(panelTitle), the header's last line at \(lastLine)")
     }
 
+    /// A long path after a line that is already full, or full but for the space: the path
+    /// starts on the next line, whole, rather than after a space there (or a line ends with the
+    /// space). Wherever the line before ends, no line starts or ends with a space, none is longer
+    /// than fits, and every character of the pieces is there in order.
+    @Test func aLongPathAfterAFullLineStartsNoLineWithASpace() {
+        let fit = CoastPlot.characters(fitting: 300, fontSize: 12)
+        let path = "/home/someone/" + String(repeating: "a-very-long-directory-name/", count: 3) + "config.toml"
+        #expect(path.count > 2 * fit)
+        for lead in 1...fit + 1 {
+            let pieces = ["settings:", String(repeating: "x", count: lead), path, "and", "more"]
+            let lines = CoastPlot.wrap(pieces, fontSize: 12, width: 300)
+            for line in lines {
+                #expect(!line.isEmpty && line.first != " " && line.last != " " && line.count <= fit, "lead \(lead): \"\(line)\" in \(lines)")
+            }
+            #expect(lines.joined().filter { $0 != " " } == pieces.joined(), "lead \(lead): \(lines)")
+        }
+        // Full to the last character: the path goes on from the start of the next line.
+        let full = String(repeating: "x", count: fit)
+        let lines = CoastPlot.wrap([full, path], fontSize: 12, width: 300)
+        #expect(lines.first == full && lines.dropFirst().first == String(path.prefix(fit)), "\(lines)")
+    }
+
     // MARK: [[device]] sections
 
     /// The plot draws the top-level settings: each enabled [[device]] section whose coasts
