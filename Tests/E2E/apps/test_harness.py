@@ -851,6 +851,85 @@ class XInputClock(unittest.TestCase):
                               (harness.MutterXwayland, None), (harness.Sway, "kernel"), (harness.KWin, "kernel")):
             self.assertEqual(server.NO_INPUT_CLOCK is None, clock == "kernel", server.name)
 
+    # A slow flick under Xwayland: 24 px every 10 ms (2400 px/s) up to the pad frame at 26151 ms;
+    # the finger's last ten frames Xwayland stamped in one burst 8 ms after the kernel's release
+    # (26253.3), and Qt applied them as one 240 px change. The model's distance for 2400 px/s is
+    # v0/k = 1199 px: counted from the kernel's release, the backlog alone was 0.2 of it.
+    SLOW_FINGER = [(26.031 + 0.01 * i, "v", 1000.0 + 24 * i, 26011 + 10 * i) for i in range(15)]
+    SLOW_BACKLOG = [(26.2941, "v", 1336.0 + 240, 26261)]
+
+    def slow_stop_dead_log(self):
+        return log(*(self.SLOW_FINGER + self.SLOW_BACKLOG))
+
+    def slow_glide_log(self):
+        """The same finger and backlog, then flickd's glide at the model's rate from the kernel's
+        release on (2400 px/s, k of flickd's default), every 8 ms, stamped 10 ms late by Xwayland
+        and applied 40 ms after the frame."""
+        v0, k, r = 2400.0, harness.MODEL_K_PER_S, self.FLICK["k_release"]
+        glide = [(r + 0.008 * i + 0.04, "v", round(1576.0 + v0 / k * (1 - math.exp(-k * 0.008 * i)), 1),
+                  round(1000 * (r + 0.008 * i) + 10, 1)) for i in range(1, 400)]
+        return log(*(self.SLOW_FINGER + self.SLOW_BACKLOG + glide))
+
+    def measure_xwayland(self, lines):
+        return harness.measure(lines, self.FLICK, "v", 26.269, 25.0, flickd_ran=True,
+                               no_input_clock=harness.SwayXwayland.NO_INPUT_CLOCK,
+                               slack=harness.SwayXwayland.input_clock_slack_s)
+
+    def test_without_the_input_clock_the_fingers_backlog_is_no_distance(self):
+        res = self.measure_xwayland(self.slow_stop_dead_log())
+        self.assertAlmostEqual(res["speed_before_px_s"], 2400.0, places=6, msg="the finger's, up to the kernel's release")
+        # Counted from the kernel's release the 240 px backlog read 0.2002 of the model's
+        # distance: "keeps moving" passed for an app that stopped dead.
+        self.assertAlmostEqual(res["unsplit"]["distance_fraction"], 240.0 / (2400.0 / harness.MODEL_K_PER_S), places=6)
+        self.assertGreaterEqual(res["unsplit"]["distance_fraction"], harness.ASSERT_DISTANCE_FRACTION)
+        # From the kernel's release + Xwayland's 150 ms slack: nothing.
+        self.assertEqual(res["distance_cut_ms"], 150.0)
+        self.assertEqual(res["distance_px"], 0.0)
+        self.assertLess(res["distance_fraction"], harness.ASSERT_DISTANCE_FRACTION)
+
+    def test_without_the_input_clock_a_real_glide_still_keeps_moving(self):
+        # From the cut on, against what the model has left then (e^(-k * 0.15) = 0.74 of v0/k):
+        # a glide at the model's rate reads about 1, as from the release with the clock.
+        res = self.measure_xwayland(self.slow_glide_log())
+        self.assertGreaterEqual(res["distance_fraction"], harness.ASSERT_DISTANCE_FRACTION)
+        self.assertAlmostEqual(res["distance_fraction"], 1.0, delta=0.05)
+        # Without that clock's allowance (against the model's whole v0/k) it would read 0.74 + its
+        # stamps' 10 ms: still over the floor.
+        self.assertAlmostEqual(res["distance_px"] / (2400.0 / harness.MODEL_K_PER_S),
+                               math.exp(-harness.MODEL_K_PER_S * 0.14), delta=0.02)
+
+    def test_the_negative_control_under_xwayland_fails_on_the_backlog_no_more(self):
+        rows = {}
+        for name, lines in (("stop dead", self.slow_stop_dead_log()), ("glide", self.slow_glide_log())):
+            per = [self.measure_xwayland(lines) for _ in range(5)]
+            rows[name] = GoalJudging.row(per, server="sway-xwayland", toolkit="qt6", mode="none",
+                                         no_input_clock={"flicks": 5, "reasons": [per[0]["no_input_clock"]]})
+        self.assertEqual(rows["stop dead"]["distance_from"], "the kernel's release + 150 ms (no input clock), against "
+                                                            "the model's distance from then on")
+        import io
+        for name, want in (("stop dead", (1, 0)), ("glide", (0, 1))):
+            checks, out = harness.Checks(), io.StringIO()
+            stdout, sys.stdout = sys.stdout, out
+            try:
+                harness.check_scenario(checks, rows[name], "none", CheckScenario.Daemon())
+            finally:
+                sys.stdout = stdout
+            self.assertEqual((checks.passed, checks.failed), want, out.getvalue())
+            self.assertIn("negative control: without flickd the content stops dead", out.getvalue())
+            self.assertIn("px from the kernel's release + 150 ms (no input clock)", out.getvalue())
+        # With flickd, an app that stops dead fails "keeps moving".
+        self.assertIn("sway-xwayland/qt6/default 150 mm/s vertical: content keeps moving after the release: "
+                      "distance >= 0.20 x the model's v0/k",
+                      GoalJudging.judge(dict(rows["stop dead"], mode="default")).failures)
+        self.assertEqual(GoalJudging.judge(dict(rows["glide"], mode="default")).failures, [])
+
+    def test_where_the_distance_counts_from_with_some_flicks_cut(self):
+        cut, whole = {"distance_cut_ms": 150.0}, {}
+        self.assertEqual(harness.distance_from([whole] * 5), "the release")
+        self.assertEqual(harness.distance_from([cut, cut, whole, whole, whole]),
+                         "the kernel's release + 150 ms (no input clock), against the model's distance from then on "
+                         "for 2 of 5 flicks; the others from the release")
+
     def test_goals_of_flicks_without_the_input_clock_are_not_measurable(self):
         # Xwayland: no flick has the release on its clock.
         class Xwayland(harness.Server):
@@ -859,6 +938,8 @@ class XInputClock(unittest.TestCase):
         row, checks, out = run.run_scenario(5, server=Xwayland())
         self.assertEqual((checks.goals_met, checks.goals_not_met, checks.goals_unmeasurable), (0, 0, 3), out)
         self.assertEqual((row["flicks"], row["no_input_clock"]["flicks"]), (5, 5))
+        # The distance from the kernel's release + the server's slack (the stub's 2 ms).
+        self.assertTrue(row["distance_from"].startswith("the kernel's release + 2 ms (no input clock)"), row["distance_from"])
         self.assertIn("speed ratio after/before in 0.85..1.15 (no input clock (Xwayland stamps", out)
         # Xorg with a trace with no stop for two of five flicks: those are left out, and the goal
         # judged on three is not measurable, with the note.
