@@ -130,6 +130,9 @@ struct ReplayCommand: FlickdCommand {
         json = arguments.flag("json")
     }
 
+    /// How messages name a recording: `-` is standard input.
+    static func named(_ path: String) -> String { path == "-" ? "standard input" : path }
+
     func run() throws {
         let text = try readOrExit(file)
         let format = Recording.format(of: text)
@@ -138,7 +141,7 @@ struct ReplayCommand: FlickdCommand {
         // is, as `Recording.load` decides. Judged before the configuration is read: a command
         // line that cannot be run is a usage error (64) whatever else is wrong.
         if device != nil, format == .evemu, Recording.hasContentLine(text) {
-            throw UsageError(message: "--device chooses among the devices of a libinput record file; \(file) is an evemu recording, which holds one",
+            throw UsageError(message: "--device chooses among the devices of a libinput record file; \(Self.named(file)) is an evemu recording, which holds one",
                              command: Self.commandDescription)
         }
 
@@ -160,15 +163,15 @@ struct ReplayCommand: FlickdCommand {
             (recording, start) = try Recording.loadWithClockStart(text: text, description: descriptionText, device: device,
                                                                   isOwnDevice: Daemon.isVirtualDeviceName)
         } catch {
-            let path = error.part == .description ? (descriptionFile ?? file) : file
+            let path = Self.named(error.part == .description ? (descriptionFile ?? file) : file)
             let place = error.line == 0 ? path : "\(path):\(error.line)"
             StandardError.write("flickd: \(place): \(Self.printable(error.message))\n")
             throw ExitCode.failure
         }
         if let descriptionFile, !recording.describedSeparately {
             let why = format == .libinputRecord
-                ? "is not read: \(file) is a libinput record file, which describes its devices itself"
-                : "is not used: \(file) has a description of its own (N:, I:, A: lines), which wins"
+                ? "is not read: \(Self.named(file)) is a libinput record file, which describes its devices itself"
+                : "is not used: \(Self.named(file)) has a description of its own (N:, I:, A: lines), which wins"
             StandardError.write("flickd: warning: --desc \(descriptionFile) \(why)\n")
         }
 
@@ -202,7 +205,7 @@ struct ReplayCommand: FlickdCommand {
         do {
             return try path == "-" ? TextFile.readStandardInput() : TextFile.read(path)
         } catch {
-            StandardError.write("flickd: cannot read \(path == "-" ? "standard input" : path): \(TextFile.reason(for: error))\n")
+            StandardError.write("flickd: cannot read \(Self.named(path)): \(TextFile.reason(for: error))\n")
             throw ExitCode.failure
         }
     }

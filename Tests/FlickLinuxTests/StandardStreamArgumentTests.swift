@@ -49,7 +49,7 @@ import Testing
             #expect(result.stdout == file.stdout, "\(script): \(result.stdout)")
         }
         let empty = try Self.shell(#""$0" replay - < /dev/null"#, in: directory)
-        #expect(empty.status == 1 && empty.stderr.hasPrefix("flickd: -: "), "\(empty)")
+        #expect(empty.status == 1 && empty.stderr.hasPrefix("flickd: standard input: "), "\(empty)")
         let help = try FlickdBinary.run(["help", "replay"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(help.contains("- reads it from standard input"), "\(help)")
     }
