@@ -203,10 +203,13 @@ extension LibinputQuirks.PressureQuirks {
         }
     }
 
-    /// `1.25.0` as (1, 25); nil for anything else.
+    /// `1.25.0` as (1, 25); nil for anything else. A patch of 900 or more is the next minor
+    /// release's candidate (libinput numbers 1.31's `1.30.901`), which already reads as it does:
+    /// (1, 31).
     static func release(_ version: String?) -> (major: Int, minor: Int)? {
         guard let parts = version?.split(separator: ".", omittingEmptySubsequences: false), parts.count >= 2,
               let major = Int(parts[0]), let minor = Int(parts[1]) else { return nil }
+        if parts.count >= 3, let patch = Int(parts[2].prefix { $0.isNumber }), patch >= 900 { return (major, minor + 1) }
         return (major, minor)
     }
 
