@@ -182,6 +182,17 @@ extension LibinputQuirks.PressureQuirks {
         "ModelPressurePad", "AttrInputProp",
     ]
 
+    /// Whether libinput read the recorded quirk `entry` (`Key=value`) for the pad's pressure
+    /// under `libinputVersion` (as `init(recorded:libinputVersion:)` reads it): a range,
+    /// threshold, touch size or `ModelPressurePad` it can read, an event code list that takes
+    /// ABS_MT_PRESSURE or ABS_PRESSURE away, an `AttrInputProp` naming INPUT_PROP_PRESSUREPAD
+    /// from 1.31. `AttrEventCode=-BTN_RIGHT;`, or a pre-1.31 `AttrInputProp`, says nothing of it.
+    public static func readsPressure(_ entry: String, libinputVersion: String?) -> Bool {
+        var quirks = Self(recorded: [entry], libinputVersion: libinputVersion)
+        quirks.disabledAxes.formIntersection([LibinputQuirks.absMTPressure, LibinputQuirks.absPressure])
+        return quirks != Self()
+    }
+
     /// The pressure quirks among the quirks `libinput record` listed for a device (its `quirks:`
     /// entries, `Key=value`), those of the machine it was recorded on, each already the one
     /// that applies there (libinput's `tools_list_device_quirks`). `libinputVersion` is the

@@ -241,11 +241,11 @@ struct ReplayCommand: FlickdCommand {
         }
     }
 
-    /// The recorded quirks that say something of pressure (`PressureQuirks.keys`), as listed.
-    private static func pressureQuirks(_ quirks: [String]) -> [String] {
-        quirks.filter { entry in
-            LibinputQuirks.PressureQuirks.keys.contains(String(entry.prefix { $0 != "=" }))
-        }
+    /// The recorded quirks libinput read for the pad's pressure (`PressureQuirks.readsPressure`),
+    /// as listed: not every entry of a pressure key (`AttrEventCode=-BTN_RIGHT;`, a pre-1.31
+    /// `AttrInputProp`) says something of it.
+    private static func pressureQuirks(_ quirks: [String], recording: Recording) -> [String] {
+        quirks.filter { LibinputQuirks.PressureQuirks.readsPressure($0, libinputVersion: recording.libinputVersion) }
     }
 
     /// The "# pressure:" line of a touchpad: how its contacts were counted, and by which of the
@@ -255,7 +255,7 @@ struct ReplayCommand: FlickdCommand {
         guard let quirks = recording.quirks else {
             return "# pressure: every contact counts: the recording lists no libinput quirks (evemu lists none), so libinput's pressure thresholds where it was made are unknown"
         }
-        let listed = Self.pressureQuirks(quirks)
+        let listed = Self.pressureQuirks(quirks, recording: recording)
         let source = "libinput's rule with the recorded quirks (\(listed.isEmpty ? "none of pressure: the axis's defaults" : listed.map(Self.shown).joined(separator: ", ")))"
         guard let pressure = replay.touchPressure else {
             return "# pressure: \(source): every contact counts (libinput reads no pressure on this pad)"
@@ -273,7 +273,7 @@ struct ReplayCommand: FlickdCommand {
         guard let quirks = recording.quirks else {
             return "{\"rule\": \"every_contact\", \"quirks\": null, \"touch\": null, \"palm_threshold\": null}"
         }
-        let listed = Self.pressureQuirks(quirks).map(QuotedText.quoted).joined(separator: ", ")
+        let listed = Self.pressureQuirks(quirks, recording: recording).map(QuotedText.quoted).joined(separator: ", ")
         let touch = replay.touchPressure?.touch.map {
             "{\"axis\": \"\(EventNames.codeName(type: EventCode.absolute, code: $0.axis))\", \"high\": \($0.high), \"low\": \($0.low)}"
         } ?? "null"

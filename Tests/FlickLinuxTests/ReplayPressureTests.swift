@@ -88,6 +88,20 @@ import Testing
         #expect(pressure["touch"] is NSNull && pressure["palm_threshold"] is NSNull, "\(pressure)")
     }
 
+    @Test("the pressure note and the JSON list only the recorded quirks read for pressure, not every entry of their keys")
+    func listsOnlyQuirksReadForPressure() throws {
+        // 1.25.0: a BTN_RIGHT code and INPUT_PROP_PRESSUREPAD (read from 1.31) say nothing of pressure.
+        let quirks = ["AttrEventCode=-BTN_RIGHT;", "AttrInputProp=+INPUT_PROP_PRESSUREPAD;", "AttrPressureRange=10:8"]
+        let (text, summary) = try Self.replay(Self.scroll(pressing: 12, quirks: quirks), "listed.yml")
+        #expect(Self.pressureLine(text)?.hasPrefix("# pressure: libinput's rule with the recorded quirks (AttrPressureRange=10:8): ") == true,
+                "\(text)")
+        let pressure = try #require(summary["pressure"] as? [String: Any], "\(summary)")
+        #expect(pressure["quirks"] as? [String] == ["AttrPressureRange=10:8"], "\(pressure)")
+        // Nothing of pressure left: the axis's defaults.
+        let none = try Self.replay(Self.scroll(pressing: 60, quirks: ["AttrEventCode=-BTN_RIGHT;"]), "listed-none.yml")
+        #expect(Self.pressureLine(none.text)?.contains("(none of pressure: the axis's defaults)") == true, "\(none.text)")
+    }
+
     @Test("no quirks: key (evemu, or libinput record without its quirks): every contact counts, as before")
     func noQuirksCountsEveryContact() throws {
         let (text, summary) = try Self.replay(Self.scroll(pressing: 12, quirks: nil), "none.yml")
