@@ -326,8 +326,8 @@ public struct Doctor {
         // The configuration before the touch devices, whose verdict counts only the devices
         // flickd coasts on; its check keeps its place below.
         let service = serviceEnvironment()
-        let (configurationCheck, configuration, configurationFile) = configuration(service: service)
-        let touch = touchDevices(configuration, file: configurationFile)
+        let (configurationCheck, configuration, configurationFile, configurationText) = configuration(service: service)
+        let touch = touchDevices(configuration, file: configurationFile, text: configurationText)
         var checks: [Check] = []
         if let user, user.uid == 0 {
             checks.append(Check(title: "user", status: .warning,
@@ -579,14 +579,16 @@ public struct Doctor {
         }
     }
 
-    private func touchDevices(_ configuration: Configuration?, file: String?) -> TouchDevices {
+    /// `text`: the configuration's, which says which keys a `[[device]]` section sets itself.
+    private func touchDevices(_ configuration: Configuration?, file: String?, text: String?) -> TouchDevices {
         guard probe.exists("/dev/input") else { return TouchDevices(hasInputDirectory: false, nodes: []) }
         let nodes = probe.inputNodes().filter { $0.kind.touchKind != nil && !Daemon.isVirtualDeviceName($0.name) }
         var idle: [String: IdleSetting] = [:]
         // Every device idle is kept too: a touchscreen alone, which does not coast by default,
         // or touchpad.enabled = false, leaves flickd nothing to coast on (`touchChecks`).
         if let configuration {
-            for node in nodes { idle[node.devnode] = notCoasting(node, configuration) }
+            let sectionKeys = text.map(Self.sectionKeys) ?? [:]
+            for node in nodes { idle[node.devnode] = notCoasting(node, configuration, sectionKeys: sectionKeys) }
         }
         return TouchDevices(hasInputDirectory: true, nodes: nodes.map { ($0, probe.readAccess($0.devnode)) }, idle: idle,
                             configurationFile: file)
@@ -594,12 +596,30 @@ public struct Doctor {
 
     /// Why flickd does not coast on `node` under `configuration`: the setting that says so,
     /// resolved as the daemon resolves it (the first matching `[[device]]` section's before the
-    /// top level's); nil when it coasts.
-    private func notCoasting(_ node: InputNode, _ configuration: Configuration) -> IdleSetting? {
+    /// top level's); nil when it coasts. A section that does not set the key itself (not in
+    /// `sectionKeys`) takes the top level's, which is then the one named, and the one to change.
+    private func notCoasting(_ node: InputNode, _ configuration: Configuration, sectionKeys: [Int: Set<String>]) -> IdleSetting? {
         let (settings, section) = configuration.resolved(for: identity(of: node))
         if let section, !configuration.devices[section - 1].enabled { return IdleSetting(key: "enabled", section: section) }
-        if node.kind == .touchpad { return settings.touchpad.enabled ? nil : IdleSetting(key: "touchpad.enabled", section: section) }
-        return settings.touchscreen.enabled ? nil : IdleSetting(key: "touchscreen.enabled", section: section)
+        let (key, enabled) = node.kind == .touchpad ? ("touchpad.enabled", settings.touchpad.enabled)
+            : ("touchscreen.enabled", settings.touchscreen.enabled)
+        guard !enabled else { return nil }
+        return IdleSetting(key: key, section: section.flatMap { sectionKeys[$0]?.contains(key) == true ? $0 : nil })
+    }
+
+    /// The `touchpad.enabled` and `touchscreen.enabled` each `[[device]]` section (by its number
+    /// from 1) sets itself, in the configuration `text` (already read as valid): the parsed
+    /// sections hold the top level's values where they set none.
+    static func sectionKeys(_ text: String) -> [Int: Set<String>] {
+        guard let sections = (try? TOMLDocument(text: text))?.root["device"]?.array else { return [:] }
+        var keys: [Int: Set<String>] = [:]
+        for (offset, section) in sections.enumerated() {
+            guard let table = section.table else { continue }
+            for kind in ["touchpad", "touchscreen"] where table[kind]?.table?["enabled"] != nil {
+                keys[offset + 1, default: []].insert(kind + ".enabled")
+            }
+        }
+        return keys
     }
 
     private func touchChecks(_ touch: TouchDevices, group: InputGroupState, user: UserAccount?) -> [Check] {
@@ -1111,7 +1131,7 @@ public struct Doctor {
     /// its `XDG_CONFIG_HOME` and `HOME`, which may differ from this shell's; without a running
     /// service, the one `flickd run` here would read. With the file read, or where there is
     /// none the first one searched: where a setting a fix names goes.
-    private func configuration(service: ServiceEnvironment?) -> (Check, Configuration?, file: String?) {
+    private func configuration(service: ServiceEnvironment?) -> (Check, Configuration?, file: String?, text: String?) {
         let title = "configuration"
         let searchPath = service.map { service in
             ConfigurationLocation.searchPath { service.variables[Substring($0)].map(String.init) }
@@ -1121,7 +1141,7 @@ public struct Doctor {
             // The first file searched is where a setting is best written.
             return (Check(title: title, status: .ok,
                           detail: "no file (looked for \(location.searched)): the built-in defaults apply"),
-                    .defaults, location.searchPath.first)
+                    .defaults, location.searchPath.first, nil)
         }
         let fix = "flickd check-config \(Self.shellQuoted(path))"
         let bytes: [UInt8]
@@ -1131,7 +1151,7 @@ public struct Doctor {
             // Not a regular file (a FIFO, a directory): say what it is rather than the errno's text.
             let kind = error.errno == EISDIR || error.errno == TextFile.notRegularFile ? TextFile.kind(of: path) : nil
             let why = kind.map { "it is \($0), not a regular file" } ?? error.reason
-            return (Check(title: title, status: .failure, detail: "cannot read \(path): \(why)", fix: fix), nil, path)
+            return (Check(title: title, status: .failure, detail: "cannot read \(path): \(why)", fix: fix), nil, path, nil)
         }
         do {
             let text = try ConfigurationLoader.text(of: bytes, path: path)
@@ -1140,16 +1160,16 @@ public struct Doctor {
                 // The defaults at start; a reload takes it for a half-written file (ConfigurationSource.reload).
                 return (Check(title: title, status: .ok,
                               detail: "\(path) is empty: the built-in defaults at start, but a running flickd keeps its settings when the file is emptied (leave a comment line in it for the defaults on a reload too)"),
-                        configuration, path)
+                        configuration, path, text)
             }
-            return (Check(title: title, status: .ok, detail: "\(path) is valid"), configuration, path)
+            return (Check(title: title, status: .ok, detail: "\(path) is valid"), configuration, path, text)
         } catch let error as ConfigurationError {
             let count = error.problems.count
             let first = error.problems.first.map { ", the first: \($0)" } ?? ""
             return (Check(title: title, status: .failure,
-                          detail: "\(path) has \(count) problem\(count == 1 ? "" : "s")\(first)", fix: fix), nil, path)
+                          detail: "\(path) has \(count) problem\(count == 1 ? "" : "s")\(first)", fix: fix), nil, path, nil)
         } catch {
-            return (Check(title: title, status: .failure, detail: "\(path): \(error)", fix: fix), nil, path)
+            return (Check(title: title, status: .failure, detail: "\(path): \(error)", fix: fix), nil, path, nil)
         }
     }
 

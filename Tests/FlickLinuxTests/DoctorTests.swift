@@ -379,6 +379,33 @@ import Testing
                 "\(both.report)")
     }
 
+    /// A [[device]] section that matches the device but leaves its kind's `enabled` unset takes
+    /// the top level's: the top level is named, as the place to change it. Doctor said
+    /// "touchpad.enabled = false in [[device]] 1", a line not in that section, and for a
+    /// touchscreen dropped "a touchscreen does not coast by default".
+    @Test func aSectionThatOnlyInheritsEnabledNamesTheTopLevel() throws {
+        var system = FakeSystem()
+        system.fileContents["/home/ada/flickd.toml"] = "[touchpad]\nenabled = false\n[[device]]\nname = \"Synaptics\"\nscroll.speed = 20\n"
+        let pad = system.checks(config: "/home/ada/flickd.toml").titled("touch devices")
+        #expect(pad.first?.detail.hasSuffix("readable, but flickd does not coast on it (touchpad.enabled = false)") == true, "\(pad)")
+        #expect(pad.last?.detail == "flickd coasts on none of them (touchpad.enabled = false), so it has nothing to coast on", "\(pad)")
+        #expect(pad.last?.fix == "set touchpad.enabled = true in the configuration (/home/ada/flickd.toml)", "\(pad)")
+
+        // The section that sets it itself is named, as before.
+        system.fileContents["/home/ada/flickd.toml"] = "[[device]]\nname = \"Synaptics\"\ntouchpad.enabled = false\n"
+        let own = system.checks(config: "/home/ada/flickd.toml").titled("touch devices")
+        #expect(own.last?.detail == "flickd coasts on none of them (touchpad.enabled = false in [[device]] 1), so it has nothing to coast on", "\(own)")
+        #expect(own.last?.fix == "set touchpad.enabled = true in [[device]] 1 of the configuration (/home/ada/flickd.toml)", "\(own)")
+
+        // A touchscreen by its defaults, its section only about speed: the default's hint stays.
+        system.nodes = [Self.touchscreen]
+        system.fileContents["/home/ada/flickd.toml"] = "[[device]]\nname = \"ELAN\"\nscroll.speed = 20\n"
+        let screen = system.checks(config: "/home/ada/flickd.toml").titled("touch devices")
+        #expect(screen.last?.detail == "flickd coasts on none of them (touchscreen.enabled = false; a touchscreen does not coast by default), so it has nothing to coast on",
+                "\(screen)")
+        #expect(screen.last?.fix == "set touchscreen.enabled = true in the configuration (/home/ada/flickd.toml)", "\(screen)")
+    }
+
     /// Every fix that needs a new login waits for the systemd user manager to stop: it
     /// outlives a logout by 10 s (UserStopDelaySec) and keeps the groups it started with, so
     /// "log out and back in" left flickd without the group.
