@@ -183,7 +183,8 @@ public struct Replay {
         }
         // As the daemon reads it: udev's tag, where the recording lists one, decides its kind.
         let pressure = pressureRule(recording.description, recording.quirks)
-        admission = engine.addDevice(device, description: recording.description, kind: recording.udevKind, touchPressure: pressure)
+        admission = engine.addDevice(device, description: recording.description, kind: recording.udevKind,
+                                     slotsAtOpen: Self.slotsBeforeRecording(recording.description, reading: pressure), touchPressure: pressure)
         touchPressure = Self.resolved(pressure, description: recording.description, admission: admission)
 
         var emitted: [Emitted] = []
@@ -223,6 +224,23 @@ public struct Replay {
         case .description: return TouchPressure.libinput(for: description, kind: .touchpad)
         case .given(let given): return given
         }
+    }
+
+    /// What the replay takes the slots of a touchpad read by `reading` to hold before the
+    /// recording: no contact, and a pressure that touches (`TouchPressure.Thresholds.high`).
+    /// `libinput record` writes no slot's state, and the kernel drops an ABS_MT_PRESSURE equal to
+    /// the slot's last: a first touch landing with the pressure its slot held before has no
+    /// pressure event, and read from 0 it would be light until its pressure changed, a finger
+    /// libinput counted left out. Until its first pressure event, a slot's contact touches.
+    /// (The daemon reads the slots' values when it opens the device: `SlotAtOpen`.)
+    static func slotsBeforeRecording(_ description: DeviceDescription, reading: PressureReading) -> [SlotAtOpen] {
+        let pressure: TouchPressure?
+        switch reading {
+        case .description: pressure = TouchPressure.libinput(for: description, kind: .touchpad)
+        case .given(let given): pressure = given
+        }
+        guard let touch = pressure?.touch, touch.axis == EventCode.absMTPressure, description.slotCount > 0 else { return [] }
+        return Array(repeating: SlotAtOpen(trackingID: -1, x: 0, y: 0, pressure: touch.high), count: description.slotCount)
     }
 
     /// Ctrl, Shift, Alt and Super (Meta), left and right: the keys the daemon starts no coast
@@ -271,7 +289,8 @@ public struct Replay {
             }
             var tracker = admission.flatMap { admission in
                 resolved(reading, description: other.description, admission: admission).map {
-                    ContactTracker(description: other.description, kind: .touchpad, touchPressure: $0)
+                    ContactTracker(description: other.description, kind: .touchpad,
+                                   slotsAtOpen: slotsBeforeRecording(other.description, reading: .given($0)), touchPressure: $0)
                 }
             }
             var pressed: [UInt16: Double] = [:]
@@ -328,7 +347,9 @@ public struct Replay {
         case .used(let used, _), .stopOnly(let used, _): kind = used
         case .ignored: return 0
         }
-        var tracker = ContactTracker(description: recording.description, kind: kind, touchPressure: touchPressure)
+        var tracker = ContactTracker(description: recording.description, kind: kind,
+                                     slotsAtOpen: slotsBeforeRecording(recording.description, reading: .given(touchPressure)),
+                                     touchPressure: touchPressure)
         var fingers = 0
         for (timed, time) in zip(recording.events, times) {
             if let frame = tracker.handle(timed.event, at: time) { fingers = frame.fingerCount }

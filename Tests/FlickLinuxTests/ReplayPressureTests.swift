@@ -102,6 +102,20 @@ import Testing
         #expect(Self.pressureLine(none.text)?.contains("(none of pressure: the axis's defaults)") == true, "\(none.text)")
     }
 
+    /// libinput record writes no slot's state, and the kernel drops a pressure equal to the
+    /// slot's last: a finger landing as hard as its slot last pressed has no pressure event.
+    /// Read from 0 it never touched, and the two-finger scroll never began.
+    @Test("a finger whose slot reports no pressure since the recording began counts, as libinput counted it")
+    func aFirstTouchWithoutPressureCounts() throws {
+        var lines = Self.scroll(pressing: 12, quirks: ["AttrPressureRange=10:8"]).split(separator: "\n", omittingEmptySubsequences: false)
+        let pressures = lines.indices.filter { lines[$0].contains("3,  58,") }
+        try #require(pressures.count == 2, "\(lines)")
+        // The second finger's: it lands in slot 1 pressing as slot 1 did before the recording.
+        lines.remove(at: pressures[1])
+        let summary = try Self.replay(lines.joined(separator: "\n"), "unreported.yml").summary
+        #expect(summary["gestures"] as? Int == 1 && (summary["coasts"] as? [Any])?.count == 1, "\(summary)")
+    }
+
     @Test("no quirks: key (evemu, or libinput record without its quirks): every contact counts, as before")
     func noQuirksCountsEveryContact() throws {
         let (text, summary) = try Self.replay(Self.scroll(pressing: 12, quirks: nil), "none.yml")
