@@ -73,6 +73,30 @@ class StepUnderWayAtTheStop(unittest.TestCase):
     def test_too_few_writes_before_the_stop_allow_none(self):
         self.assertEqual(faults.normal_step_bound(wheel((7.0, -100))), 0.0)
 
+    # As BEFORE, but the guest held one tick up 252 ms (an interval of 260 ms, 3,120 units).
+    HELD_UP = wheel(*[(7.0 + i * TICK, -100) for i in range(20)] + [(7.0 + 19 * TICK + 0.260, -3120)]
+                    + [(7.0 + 19 * TICK + 0.260 + i * TICK, -100) for i in range(1, 16)])
+    # What catching up would have jumped at 12,000 units/s after a 2 s stall, ~0.49 s of way.
+    JUMP = 5885
+
+    def test_a_run_whose_guest_held_a_tick_up_260_ms_is_not_judged(self):
+        bound = faults.normal_step_bound(self.HELD_UP)
+        self.assertAlmostEqual(bound, 6240, delta=1)
+        why = faults.stall_step_unjudged(self.HELD_UP, bound, self.JUMP)
+        self.assertIsNotNone(why, "a correct flickd would fail: %.0f is not below %d" % (bound, self.JUMP))
+        self.assertIn("the guest held a tick up 252 ms before the stop", why)
+
+    def test_nor_one_held_up_over_100_ms_even_below_the_jump(self):
+        held = wheel(*[(7.0 + i * TICK, -100) for i in range(20)] + [(7.0 + 19 * TICK + 0.120, -1440)]
+                     + [(7.0 + 19 * TICK + 0.120 + i * TICK, -100) for i in range(1, 16)])
+        bound = faults.normal_step_bound(held)
+        self.assertLess(bound, self.JUMP)
+        self.assertIn("held a tick up 112 ms", faults.stall_step_unjudged(held, bound, self.JUMP))
+
+    def test_one_held_up_30_ms_is_judged(self):
+        self.assertIsNone(faults.stall_step_unjudged(self.BEFORE, self.bound(), self.JUMP))
+        self.assertIsNone(faults.stall_step_unjudged(self.PUNCTUAL, faults.normal_step_bound(self.PUNCTUAL), self.JUMP))
+
 
 class TypedWordsInTheLog(unittest.TestCase):
     PHRASE = faults.Faults.PHRASE
@@ -273,9 +297,10 @@ class TpTurn(unittest.TestCase):
     RIGHT = "device 3: coast at t=1400.0ms: (250, 0) mm/s for 1.2s, 60 mm on the virtual touchpad\n"
     ON_TIME = {"max_late_ms": 3.0, "k_release": 1.0}
 
-    def run_tp_turn(self, log, plans):
-        """tp_turn on `log` with flicks whose plans are `plans` in turn (then coasting ones);
-        (checks, failures, flicks played)."""
+    def run_tp_turn(self, log, plans, lateness=()):
+        """tp_turn on `log` with flicks whose plans are `plans` in turn (then coasting ones),
+        played `lateness` ms late in turn (then on time); (checks, failures, flicks played).
+        Scenarios.flick itself runs: the gesture player and flickd's log read are scripted."""
         import argparse
         import contextlib
         import io
@@ -283,22 +308,32 @@ class TpTurn(unittest.TestCase):
         daemon = FakeFlickd(log)
         runner = scenarios.Scenarios(argparse.Namespace(out="/nonexistent", flickd="flickd", flicks=0))
         runner.start_touchpad = lambda name, env=None: (daemon, FakeTouchTap(), FakeDebugEvents())
-        plans = list(plans)
+        plans, lateness = list(plans), list(lateness)
         played = []
+        # Each flick's log mark: the first at the start, the second after the first coast's lines.
+        daemon.mark = lambda: 0 if len(played) % 2 == 0 else len(self.DOWN + self.TOUCH)
 
-        def flick(daemon, pad, direction, **kw):
+        def pad_flick(direction, **kw):
             played.append(direction)
-            plan = plans.pop(0) if plans else (0, 0)
-            # The second flick's log mark: after the first coast's lines.
-            mark = 0 if direction == "down" else len(self.DOWN + self.TOUCH)
-            return dict(self.ON_TIME), plan, mark, 0.0
+            return dict(self.ON_TIME, max_late_ms=lateness.pop(0) if lateness else self.ON_TIME["max_late_ms"])
 
-        runner.flick = flick
-        with mock.patch.object(scenarios, "open_pad", lambda name, d: contextlib.nullcontext(object())), \
+        pad = types.SimpleNamespace(flick=pad_flick)
+        with mock.patch.object(scenarios, "open_pad", lambda name, d: contextlib.nullcontext(pad)), \
+                mock.patch.object(scenarios, "coast_plan", lambda d, after, timeout=5: plans.pop(0) if plans else (0, 0)), \
+                mock.patch.object(scenarios, "coast_end", lambda d, after, timeout=8: None), \
                 mock.patch.object(scenarios.time, "sleep", lambda s: None), \
                 contextlib.redirect_stdout(io.StringIO()):
             runner.tp_turn()
         return runner.checks, runner.checks.failures, played
+
+    def test_a_late_second_flick_that_did_not_coast_is_played_again_with_the_first(self):
+        # Down coasts; right ran 35 ms late and planned nothing: its landing already ended the
+        # vertical glide, so a "right" played again alone would be an ordinary sideways flick.
+        # The pair is played again.
+        log = self.DOWN + self.TOUCH + self.RIGHT + "coast ended at t=2600.0ms: finished\n"
+        checks, failures, played = self.run_tp_turn(log, [(0, 0), None], lateness=[3.0, 35.0])
+        self.assertEqual(played, ["down", "right", "down", "right"])
+        self.assertEqual(failures, [])
 
     def test_a_flick_played_on_time_that_does_not_coast_fails_and_is_not_played_again(self):
         checks, failures, played = self.run_tp_turn("", [(0, 0), None])
