@@ -87,10 +87,12 @@ devices), flickd_hold_gestures (GESTURE_HOLD_*, counted apart), libinput_touch_j
 libinput_dropped (times libinput logged that it lost events of flickd's devices: SYN_DROPPED),
 libinput_limited (libinput had stopped logging such losses: its rate limit) and libinput_behind
 (its reader had not caught up when counted; LibinputWatch), edge_hits
-(flicks whose glide reached the end of the content: their distance is cut short), and
-no_input_clock ({"flicks": how many, "reasons": [...]}; only when some had none): the flicks
-whose app input times are a server's own (Xwayland's; Xorg's without --x-trace or with no
-scroll stop in the trace) with no release known on that clock, which give no ratio, gap_ms,
+(flicks whose glide reached the end of the content: their distance is cut short),
+discarded_no_stop (Xorg under --x-trace, only when some: flicks played again because the
+trace had no scroll stop within 300 ms of the kernel's release, as flicks written late are),
+and no_input_clock ({"flicks": how many, "reasons": [...]}; only when some had none): the flicks
+whose app input times are a server's own (Xwayland's; Xorg's without --x-trace or whose X
+tracer did not start) with no release known on that clock, which give no ratio, gap_ms,
 gap_frames, coast_step_px, step_ratio or handover_ms (SPLIT_FIGURES; their goals are "not
 measurable: ... no input clock (why)" when no flick had the clock) and whose distance counts from
 the kernel's release + the slack (distance_from: where the row's distances count from).
@@ -415,11 +417,14 @@ EndSection
         self.procs.append(subprocess.Popen(
             [sys.executable, os.path.join(HERE, "xi2_trace.py"), path], env=dict(os.environ, DISPLAY=":1"),
             stdout=open(path + ".out", "w"), stderr=subprocess.STDOUT))
+        # Why the tracer is not running (run_scenario says so on each flick), or None.
+        self.x_trace_failed = None
         deadline = mono() + 10
         while not read_x_trace(path)[0]:
             if mono() > deadline or self.procs[-1].poll() is not None:
                 with open(path + ".out", errors="replace") as out:
-                    log("--x-trace: no trace (%s)" % out.read().strip()[-500:])
+                    self.x_trace_failed = out.read().strip()[-500:] or "it wrote nothing in 10 s"
+                log("--x-trace: no trace (%s)" % self.x_trace_failed)
                 break
             time.sleep(0.1)
 
@@ -1928,6 +1933,9 @@ def pooled_paint_period_ms(lines, spans):
 
 # The figures of measure() that hang on where the finger phase ends on the input's clock (the
 # release there): without that clock (Server.NO_INPUT_CLOCK) they are not measured.
+
+# Why an Xorg flick under --x-trace has no release on the server's clock (x_input_clock).
+NO_SCROLL_STOP = "the X trace has no scroll stop of the real pad within 300 ms of the kernel's release"
 SPLIT_FIGURES = ("ratio", "ratio_with_dropped", "speed_after_px_s", "handover_ms", "gap_ms", "gap_frames",
                  "coast_step_px", "step_ratio")
 
@@ -3126,7 +3134,7 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks,
     finger_dir = "down" if direction == "vertical" else "right"
     duration, y = flick_plan(pad, finger_dir, speed)
     per = []
-    discarded = late = turned = judged_turn = 0
+    discarded = late = no_stop = turned = judged_turn = 0
     turned_flicks = []
     unsettled = ""
     before = daemon.libinput_counts() if daemon else None
@@ -3150,12 +3158,18 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks,
         first = daemon.first_event_after(r - 0.005) if daemon else None
         input_clock = None
         no_clock = getattr(server, "NO_INPUT_CLOCK", None)
-        if getattr(server, "x_trace_path", None):
+        # A flick whose X trace has no scroll stop: the server read the lift over 300 ms late,
+        # and the finger's last motion, read in the same batch, is stamped after the 150 ms cut
+        # (it would count as glide). Played again, as a late flick is.
+        missed_stop = False
+        if getattr(server, "x_trace_failed", None):
+            no_clock = "--x-trace: the X tracer did not start (%s)" % server.x_trace_failed
+        elif getattr(server, "x_trace_path", None):
             events, sources = read_x_trace_sources(server.x_trace_path)
             # The app's input times are the server's read times: the release there.
             input_clock = x_input_clock(events, sources, r, axis, first)
-            no_clock = None if input_clock.get("release") else (
-                "the X trace has no scroll stop of the real pad within 300 ms of the kernel's release")
+            missed_stop = not input_clock.get("release")
+            no_clock = None if input_clock.get("release") else NO_SCROLL_STOP
         m = measure(app.lines(), flick, axis, first, center_t, flickd_ran=daemon is not None, input_clock=input_clock,
                     unmarked_own=app.toolkit in GLIDING_TOOLKITS and mode != "wheel", no_input_clock=no_clock,
                     slack=max(server.input_clock_slack_s, app.input_clock_slack_s))
@@ -3177,16 +3191,19 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks,
         if m.get("turned"):
             turned_flicks.append(dict(m["turned_detail"], flick=i, center_late_ms=center_late_ms,
                                       center_before_touch_ms=fmt(1000 * ((flick.get("k_touch") or flick["t_touch"]) - center_t))))
-        # A flick whose frames were written late (the emulator stalled) or that the app never
-        # saw as a finger scroll is not a measurement: played again, counted as discarded.
-        if (m["max_late_ms"] or 0) > 25 or not finger_seen(m):
+        # A flick whose frames were written late (the emulator stalled), whose lift the X server
+        # read too late for its trace (no scroll stop), or that the app never saw as a finger
+        # scroll is not a measurement: played again, counted as discarded.
+        written_late = (m["max_late_ms"] or 0) > 25
+        if written_late or missed_stop or not finger_seen(m):
             discarded += 1
-            late += (m["max_late_ms"] or 0) > 25
+            late += written_late
+            no_stop += missed_stop and not written_late
             if m.get("changes", 0) == 0:
                 server.place_pointer()
         else:
             per.append(m)
-        if not per and discarded - late >= GIVE_UP_AFTER:
+        if not per and discarded - late - no_stop >= GIVE_UP_AFTER:
             break  # the app does not see the flicks; flicks the emulator wrote late are retried
         if args.verbose:
             log("%s/%s/%s %s %s #%d: %s" % (server.name, app.toolkit, mode, speed, direction, i,
@@ -3206,6 +3223,9 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks,
     row = {"server": server.name, "toolkit": app.toolkit, "mode": mode, "speed_mm_s": speed,
            "direction": direction, "travel_mm": round(duration * speed, 1), "flicks": len(per), "discarded": discarded,
            "discarded_late": late, "turned": turned, "turn_judged": judged_turn}
+    if no_stop:
+        # Discarded flicks whose X trace had no scroll stop (played again, as late ones are).
+        row["discarded_no_stop"] = no_stop
     if unsettled:
         row["glide_not_ended"] = unsettled
     if turned_flicks:
@@ -3321,8 +3341,9 @@ def check_scenario(checks, row, mode, daemon):
     unmeasured = None
     if not row["flicks"]:
         unmeasured = ("no flick measured: of %d played, %d written > 25 ms late by the emulator, %d glided against "
-                      "the finger, the others seen by the app as fewer than two finger-driven offset changes (paint "
-                      "period %s ms)" % (row["discarded"], row["discarded_late"], row["turned"], row.get("paint_ms")))
+                      "the finger, %sthe others seen by the app as fewer than two finger-driven offset changes (paint "
+                      "period %s ms)" % (row["discarded"], row["discarded_late"], row["turned"], no_stop_text(row),
+                                         row.get("paint_ms")))
     # Judged unrounded (an older log's row, --rows-from, has only the rounded figure); printed rounded.
     frac = row.get("distance_fraction_exact", row["distance_fraction"])
     moving = "content keeps moving after the release: distance >= %.2f x the model's v0/k" % ASSERT_DISTANCE_FRACTION
@@ -3545,17 +3566,23 @@ def seen_verdict(checks, row):
     played = row["flicks"] + row["discarded"]
     if row["flicks"]:
         return True, "%d of %d played measured" % (row["flicks"], played)
-    unseen = row["discarded"] - row["discarded_late"] - row.get("turned", 0)
+    unseen = row["discarded"] - row["discarded_late"] - row.get("turned", 0) - row.get("discarded_no_stop", 0)
     without = checks.without_flickd.get((row["server"], row["toolkit"], row["speed_mm_s"], row["direction"]))
     figures = ("no flick measured: of %d played, %d written > 25 ms late by the emulator, %d glided against the finger, "
-               "%d seen by the app as fewer than two finger-driven changes; without flickd %s" % (
-                   played, row["discarded_late"], row.get("turned", 0), unseen,
+               "%s%d seen by the app as fewer than two finger-driven changes; without flickd %s" % (
+                   played, row["discarded_late"], row.get("turned", 0), no_stop_text(row), unseen,
                    "not run" if without is None else "%d measured" % without))
     if unseen <= 0:
         return None, figures
     if pair_unmeasurable(row["server"], row["toolkit"]) and not without:
         return None, figures + " (a pair docs/APPS.md says cannot be measured in the guest)"
     return False, figures
+
+
+def no_stop_text(row):
+    """The discarded flicks whose X trace had no scroll stop, as a clause ending in ", "; "" for none."""
+    n = row.get("discarded_no_stop")
+    return "%d with no scroll stop in the X trace (the server read the lift over 300 ms late), " % n if n else ""
 
 
 def clock_note(row):
@@ -3638,8 +3665,11 @@ def write_table(rows, path):
     out += ["| server | toolkit | mode | scenarios | ratio | ratio goal met | gap goal met | step goal met |",
             "|" + "---|" * 8]
     for s in summarize(rows):
+        nc = s.get("no_input_clock")
+        unclocked = (" (%d scenario%s not measurable: no input clock, %s)" % (
+            nc["scenarios"], "" if nc["scenarios"] == 1 else "s", "; ".join(nc["reasons"])) if nc else "")
         met = (["not counted (%s)" % s["not_counted"]] * 3 if s.get("not_counted")
-               else ["%d of %d" % s[key] for key in ("ratio_met", "gap_met", "step_met")])
+               else ["%d of %d%s" % (s[key] + (unclocked,)) for key in ("ratio_met", "gap_met", "step_met")])
         out.append("| %s | %s | %s | %d | %s | %s | %s | %s |" % (
             s["server"], s["toolkit"], s["mode"], s["scenarios"], ratio_range_text(s["ratio_range"]), *met))
     with open(path, "w") as f:
@@ -3689,6 +3719,10 @@ def summarize(rows):
         ratios = [r["ratio"] for r in group if r["flicks"] and r.get("ratio") is not None]
         # A group whose goals check_scenario does not count: none met or measured here either.
         not_counted = goals_not_counted(server, mode)
+        # Scenarios none of whose measured flicks had their input times' clock (Xwayland, Xorg
+        # without --x-trace): their goals are not measurable, and the table says why.
+        unclocked = [r["no_input_clock"] for r in group
+                     if r["flicks"] and r.get("no_input_clock") and r["no_input_clock"]["flicks"] >= r["flicks"]]
         summary.append({
             "server": server, "toolkit": toolkit, "mode": mode, "scenarios": len(group),
             "ratio_range": (min(ratios), max(ratios)) if ratios else None,
@@ -3696,6 +3730,8 @@ def summarize(rows):
             "gap_met": (0, 0) if not_counted else met(group, "gap_frames"),
             "step_met": (0, 0) if not_counted else met(group, "step_ratio"),
             "not_counted": not_counted,
+            "no_input_clock": {"scenarios": len(unclocked),
+                               "reasons": sorted({why for nc in unclocked for why in nc["reasons"]})} if unclocked else None,
         })
     return summary
 

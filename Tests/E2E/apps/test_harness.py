@@ -794,6 +794,54 @@ class ScenarioRun(unittest.TestCase):
         self.assertEqual((row["flicks"], row["goal_flicks_needed"]), (3, harness.GOAL_MIN_FLICKS))
         self.assertEqual((checks.goals_met, checks.goals_not_met, checks.goals_unmeasurable), (0, 0, 3))
 
+    class Traced(harness.Server):
+        """Xorg under --x-trace: the real pad's (slave 7) scroll stop 5 ms after each kernel
+        release but those in `missing` (flicks counted from 0); none when the tracer `failed`."""
+        name, input_clock_slack_s, NO_INPUT_CLOCK = "xorg", 0.15, harness.Xorg.NO_INPUT_CLOCK
+        x_trace_path = "/nonexistent/xi2-trace-xorg.log"
+
+        def __init__(self, releases, missing=(), failed=None):
+            self.releases, self.missing, self.x_trace_failed = releases, missing, failed
+
+        def trace(self, path):
+            if self.x_trace_failed:
+                return [], set()  # the tracer wrote nothing
+            return ([(7, round(1000 * r) + 5, "v", 0.0) for i, r in enumerate(self.releases) if i not in self.missing],
+                    {8})
+
+    def run_traced(self, missing=(), failed=None):
+        """run_scenario of 5 flicks under Xorg --x-trace; (row, checks, printed)."""
+        releases = []
+
+        class Pad(ScenarioRun.Pad):
+            def flick(self, direction, **kw):
+                r = ScenarioRun.Pad.flick(self, direction, **kw)
+                releases.append(r["k_release"])
+                return r
+        server = self.Traced(releases, missing, failed)
+        pad, sources = self.Pad, harness.read_x_trace_sources
+        self.Pad, harness.read_x_trace_sources = Pad, server.trace
+        try:
+            return self.run_scenario(5, server=server)
+        finally:
+            self.Pad, harness.read_x_trace_sources = pad, sources
+
+    def test_an_xorg_flick_whose_trace_has_no_scroll_stop_is_played_again(self):
+        # The server read the first lift over 300 ms late: the finger's last motion, read in the
+        # same batch, would count as glide. Not a measurement: a sixth flick is played.
+        row, checks, out = self.run_traced(missing={0})
+        self.assertEqual((row["flicks"], row["discarded"], row["discarded_late"], row.get("discarded_no_stop")),
+                         (5, 1, 0, 1))
+        self.assertNotIn("no_input_clock", row, "every flick measured had the server's release")
+        self.assertEqual(row["x_releases_ms"], [5.0] * 5)
+
+    def test_a_trace_that_never_started_is_said_so(self):
+        row, checks, out = self.run_traced(failed="ModuleNotFoundError: No module named 'Xlib'")
+        self.assertEqual(row["flicks"], 5, "no flick played again: the tracer will not start on a replay")
+        self.assertEqual(row["no_input_clock"], {"flicks": 5, "reasons": [
+            "--x-trace: the X tracer did not start (ModuleNotFoundError: No module named 'Xlib')"]})
+        self.assertNotIn("scroll stop", out)
+
 
 class XInputClock(unittest.TestCase):
     # xorg/qt6 in a CI run: the kernel stamped the lift at 26253.3 ms, the X server read it at
@@ -1652,6 +1700,20 @@ class Summary(unittest.TestCase):
             harness.write_table(rows, f.name)
             text = f.read()
         self.assertIn("| sway | qt6 | touchpad | 1 | 0.95 | 1 of 1 | 1 of 1 | 1 of 1 |", text)
+
+    def test_a_group_without_its_input_clock_says_why_its_goals_are_not_measured(self):
+        import tempfile
+        why = "Xwayland stamps the app's input events when it handles them"
+        rows = [dict(self.row("default", None, None, None), server="xwayland", gap_ms=None, frame_ms=25,
+                     own_after_flickd=0, distance_px=100, distance_fraction=1.0, flickd_bad_events=0,
+                     flickd_hold_gestures=0, edge_hits=0, no_input_clock={"flicks": 5, "reasons": [why]})]
+        (s,) = harness.summarize(rows)
+        self.assertEqual((s["ratio_met"], s["no_input_clock"]), ((0, 0), {"scenarios": 1, "reasons": [why]}))
+        with tempfile.NamedTemporaryFile("r", suffix=".md") as f:
+            harness.write_table(rows, f.name)
+            text = f.read()
+        self.assertIn("| xwayland | qt6 | default | 1 | — | 0 of 0 (1 scenario not measurable: no input clock, %s) |"
+                      % why, text)
 
     def test_the_ratios_range_as_text(self):
         self.assertEqual(harness.ratio_range_text((0.921, 0.968)), "0.92–0.97")
