@@ -835,6 +835,17 @@ class ScenarioRun(unittest.TestCase):
         self.assertNotIn("no_input_clock", row, "every flick measured had the server's release")
         self.assertEqual(row["x_releases_ms"], [5.0] * 5)
 
+    def test_a_driver_that_posts_no_scroll_stop_is_measured_without_the_clock_not_played_again(self):
+        # The synaptics X driver never posts one: replaying its flicks would discard them all.
+        traced = self.Traced
+        self.Traced = type("SynapticsTraced", (traced,), {"name": "xorg-synaptics", "POSTS_SCROLL_STOP": False})
+        try:
+            row, checks, out = self.run_traced(missing=set(range(15)))
+        finally:
+            self.Traced = traced
+        self.assertEqual((row["flicks"], row["discarded"], row.get("discarded_no_stop")), (5, 0, None))
+        self.assertEqual(row["no_input_clock"]["flicks"], 5)
+
     def test_a_trace_that_never_started_is_said_so(self):
         row, checks, out = self.run_traced(failed="ModuleNotFoundError: No module named 'Xlib'")
         self.assertEqual(row["flicks"], 5, "no flick played again: the tracer will not start on a replay")
