@@ -89,6 +89,10 @@ public struct InputNode: Hashable, Sendable {
     /// `ID_INPUT_MOUSE`: Logitech's K400, a keyboard with a pointer on one node): its keys stop
     /// coasts as a keyboard's do.
     public var hasKeys: Bool
+    /// udev's `ID_INPUT_TOUCHPAD_INTEGRATION` (`internal`, `external`; systemd's
+    /// 70-touchpad.hwdb sets it), which decides whether libinput reads a touchpad as external;
+    /// nil when udev sets none.
+    public var touchpadIntegration: String?
 
     /// `name` as a message prints it: its control characters escaped (`\u001B`), so that a
     /// device's name (any bytes a uinput device was given) can neither break a log line nor
@@ -111,19 +115,22 @@ public struct InputNode: Hashable, Sendable {
     }
 
     /// A node; `DeviceMonitor` makes these from udev.
-    public init(devnode: String, syspath: String, name: String, kind: Kind, exclusion: Exclusion? = nil, hasKeys: Bool = false) {
+    public init(devnode: String, syspath: String, name: String, kind: Kind, exclusion: Exclusion? = nil, hasKeys: Bool = false,
+                touchpadIntegration: String? = nil) {
         self.devnode = devnode
         self.syspath = syspath
         self.name = name
         self.kind = kind
         self.exclusion = exclusion
         self.hasKeys = hasKeys
+        self.touchpadIntegration = touchpadIntegration
     }
 
     /// A node whose udev properties `property` looks up, judged as `judge(property:)` does.
     public init(devnode: String, syspath: String, name: String, property: (String) -> String?) {
         let (kind, exclusion, hasKeys) = Self.judge(property: property)
-        self.init(devnode: devnode, syspath: syspath, name: name, kind: kind, exclusion: exclusion, hasKeys: hasKeys)
+        self.init(devnode: devnode, syspath: syspath, name: name, kind: kind, exclusion: exclusion, hasKeys: hasKeys,
+                  touchpadIntegration: property("ID_INPUT_TOUCHPAD_INTEGRATION"))
     }
 
     /// What flickd makes of a device with the udev properties `property` looks up: its kind by

@@ -70,6 +70,7 @@ extension DeviceMonitor: DeviceSource {
     public func open(_ node: InputNode) throws(SystemError) -> any InputDevice {
         let device = try EvdevDevice(path: node.devnode)
         if let kind = node.kind.touchKind { device.quirks = (quirks, kind) }
+        device.touchpadIntegration = node.touchpadIntegration
         return device
     }
 }

@@ -120,8 +120,13 @@ public final class EvdevDevice {
     /// once, at open.
     public var touchPressure: TouchPressure? {
         guard let quirks, quirks.kind == .touchpad else { return nil }
-        return quirks.quirks.quirks.touchPressure(for: Self.describe(evdev), kind: .touchpad, in: LibinputQuirks.systemFiles())
+        return quirks.quirks.quirks.touchPressure(for: Self.describe(evdev), kind: .touchpad, in: LibinputQuirks.systemFiles(),
+                                                  integration: touchpadIntegration)
     }
+
+    /// udev's `ID_INPUT_TOUCHPAD_INTEGRATION` for the device (`InputNode.touchpadIntegration`),
+    /// set by whoever opens it from udev; nil when unknown.
+    public var touchpadIntegration: String?
 
     /// The capabilities as the kernel has them now: `describe()` keeps what libevdev read at
     /// open, while udev may have set an axis since (a hwdb entry applied on "change"). A second

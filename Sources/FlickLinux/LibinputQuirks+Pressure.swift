@@ -106,12 +106,14 @@ extension LibinputQuirks {
     }
 
     /// How libinput reads the touchpad `description`'s pressure with the quirks of it in `files`
-    /// (`systemFiles()`): `PressureQuirks.touchPressure(for:kind:)`. nil for any other device,
-    /// or where it reads none.
+    /// (`systemFiles()`), udev's `ID_INPUT_TOUCHPAD_INTEGRATION` being `integration`:
+    /// `PressureQuirks.touchPressure(for:kind:integration:)`. nil for any other device, or where
+    /// it reads none.
     public func touchPressure(for description: DeviceDescription, kind: DeviceKind,
-                              in files: [(path: String, text: String)]) -> TouchPressure? {
+                              in files: [(path: String, text: String)], integration: String? = nil) -> TouchPressure? {
         guard kind == .touchpad else { return nil }
-        return pressureQuirks(for: Device(description, kind: kind), in: files).touchPressure(for: description, kind: kind)
+        return pressureQuirks(for: Device(description, kind: kind), in: files)
+            .touchPressure(for: description, kind: kind, integration: integration)
     }
 
     static let absMTTouchMajor: UInt16 = 0x30
@@ -255,9 +257,12 @@ extension LibinputQuirks.PressureQuirks {
     ///
     /// Touch size replaces pressure where `AttrTouchSizeRange` applies, is not 0:0, and the pad
     /// has ABS_MT_TOUCH_MAJOR and at least 5 slots (`tp_init_touch_size`). A pad is external,
-    /// and has no palm detection by pressure, on Bluetooth or from Logitech (libinput's
-    /// fallback when udev sets no ID_INPUT_TOUCHPAD_INTEGRATION; `evdev_tag_touchpad`).
-    public func touchPressure(for description: DeviceDescription, kind: DeviceKind) -> TouchPressure? {
+    /// and has no palm detection by pressure (`tp_init_palmdetect`), as udev's
+    /// ID_INPUT_TOUCHPAD_INTEGRATION (`integration`) says: `external` or `internal` (systemd's
+    /// 70-touchpad.hwdb tags Apple's USB Magic Trackpad 2, Microsoft's and Wacom's pads
+    /// external); without either, on Bluetooth or from Logitech (libinput's fallback,
+    /// `evdev_tag_touchpad`).
+    public func touchPressure(for description: DeviceDescription, kind: DeviceKind, integration: String? = nil) -> TouchPressure? {
         guard kind == .touchpad else { return nil }
         // The pad as libinput sees it once its quirks have taken axes and set properties away:
         // without ABS_MT_PRESSURE (on a pad with slots; ABS_PRESSURE on others) it reads no
@@ -278,7 +283,13 @@ extension LibinputQuirks.PressureQuirks {
             !(range.high == 0 && range.low == 0) && description.absoluteAxes[LibinputQuirks.absMTTouchMajor] != nil
                 && description.slotCount >= 5
         } ?? false
-        let isExternal = description.bustype == LibinputQuirks.busBluetooth || description.vendor == LibinputQuirks.vendorLogitech
+        let isExternal: Bool
+        switch integration {
+        case "external": isExternal = true
+        case "internal": isExternal = false
+        // No value, or one libinput does not know (it logs it): its fallback.
+        default: isExternal = description.bustype == LibinputQuirks.busBluetooth || description.vendor == LibinputQuirks.vendorLogitech
+        }
         return TouchPressure.libinput(for: description, kind: kind,
                                       pressureRange: pressureRange.map { ($0.high, $0.low) },
                                       palmThreshold: palmPressureThreshold,

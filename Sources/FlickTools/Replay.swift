@@ -131,10 +131,11 @@ public struct Replay {
     public private(set) var touchPressure: TouchPressure?
 
     /// How the replay reads the pressure of a recorded touchpad (`PressureReading`), given its
-    /// description and the quirks its recording listed (`Recording.quirks`, nil without them).
+    /// description, the quirks its recording listed (`Recording.quirks`, nil without them) and
+    /// its recorded ID_INPUT_TOUCHPAD_INTEGRATION (`Recording.touchpadIntegration`).
     /// The daemon's reading of the quirks (`LibinputQuirks`) is not in this module: the
     /// command gives it.
-    public typealias PressureRule = (_ description: DeviceDescription, _ recordedQuirks: [String]?) -> PressureReading
+    public typealias PressureRule = (_ description: DeviceDescription, _ recordedQuirks: [String]?, _ integration: String?) -> PressureReading
 
     /// Replays `recording` under `configuration`. Times are seconds since `start`, the
     /// recording's earliest event of any device (`Recording.loadWithClockStart`); nil: the
@@ -144,7 +145,7 @@ public struct Replay {
     /// and for the other touchpads whose touches would have stopped a coast; by default every
     /// contact touches, whatever the recording lists (`PressureReading.everyContact`).
     public init(_ recording: Recording, configuration: Configuration, start: Instant? = nil,
-                pressureRule: PressureRule = { _, _ in .everyContact }) {
+                pressureRule: PressureRule = { _, _, _ in .everyContact }) {
         let engine = Engine(configuration: configuration)
         let device: DeviceID = 1
         let (times, step) = Self.monotonicTimes(recording.events)
@@ -182,7 +183,7 @@ public struct Replay {
             }
         }
         // As the daemon reads it: udev's tag, where the recording lists one, decides its kind.
-        let pressure = pressureRule(recording.description, recording.quirks)
+        let pressure = pressureRule(recording.description, recording.quirks, recording.touchpadIntegration)
         admission = engine.addDevice(device, description: recording.description, kind: recording.udevKind,
                                      slotsAtOpen: Self.slotsBeforeRecording(recording.description, reading: pressure), touchPressure: pressure)
         touchPressure = Self.resolved(pressure, description: recording.description, admission: admission)
@@ -279,7 +280,7 @@ public struct Replay {
             // always stops a coast, on one read only to stop them as `stop.touch` says, on one
             // ignored never.
             let touchSetting: String??
-            let reading = pressureRule(other.description, other.quirks)
+            let reading = pressureRule(other.description, other.quirks, other.touchpadIntegration)
             let admission = kind == nil ? nil : probe.addDevice(DeviceID(index + 1), description: other.description, kind: other.udevKind,
                                                                 touchPressure: reading)
             switch admission {

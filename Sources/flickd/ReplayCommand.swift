@@ -178,9 +178,10 @@ struct ReplayCommand: FlickdCommand {
         // As libinput read each touchpad's pressure where it was recorded: with the quirks the
         // recording lists, read as the daemon reads the quirks files; without them, every contact.
         let version = recording.libinputVersion
-        let replay = Replay(recording, configuration: configuration, start: start) { description, quirks in
+        let replay = Replay(recording, configuration: configuration, start: start) { description, quirks, integration in
             guard let quirks else { return .everyContact }
-            return .given(LibinputQuirks.PressureQuirks(recorded: quirks, libinputVersion: version).touchPressure(for: description, kind: .touchpad))
+            return .given(LibinputQuirks.PressureQuirks(recorded: quirks, libinputVersion: version)
+                .touchPressure(for: description, kind: .touchpad, integration: integration))
         }
         for stop in replay.unreplayedStops {
             let coast = DecimalText.fixed(replay.coasts[stop.coast].time, 3)

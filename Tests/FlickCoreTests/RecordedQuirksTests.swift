@@ -32,7 +32,7 @@ import FlickTestSupport
         let text = LibinputRecordSamples.twoFingerScroll.replacingOccurrences(of: "3,  58,      60]", with: "3,  58,      12]")
         let recording = try Recording.load(text: text)
         func rule(high: Int32, low: Int32) -> Replay.PressureRule {
-            { description, quirks in
+            { description, quirks, _ in
                 #expect(description.name == "SynPS/2 Synaptics TouchPad" && quirks == ["ModelLenovoT450Touchpad=1"])
                 return .given(TouchPressure(touch: .init(axis: EventCode.absMTPressure, high: high, low: low), palmThreshold: 130))
             }
@@ -44,7 +44,7 @@ import FlickTestSupport
         let every = Replay(recording, configuration: .defaults)
         #expect(every.coasts.count == 1 && every.touchPressure == nil)
         // libinput's rule from the description alone: 30:25 on 0...255.
-        let described = Replay(recording, configuration: .defaults, pressureRule: { _, _ in .description })
+        let described = Replay(recording, configuration: .defaults, pressureRule: { _, _, _ in .description })
         #expect(described.coasts.isEmpty && described.touchPressure?.touch?.high == 30)
     }
 
@@ -55,7 +55,7 @@ import FlickTestSupport
         var text = String(LibinputRecordSamples.twoFingerScroll[..<cut])
         text.replaceSubrange(text.range(of: "3,  58,      60]")!, with: "3,  58,      12]")
         let recording = try Recording.load(text: text)
-        let firm = Replay(recording, configuration: .defaults, pressureRule: { _, _ in
+        let firm = Replay(recording, configuration: .defaults, pressureRule: { _, _, _ in
             .given(TouchPressure(touch: .init(axis: EventCode.absMTPressure, high: 30, low: 25), palmThreshold: nil))
         })
         #expect(firm.unfinished?.fingers == 1, "\(String(describing: firm.unfinished))")

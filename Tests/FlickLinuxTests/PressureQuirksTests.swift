@@ -90,6 +90,33 @@ import FlickCore
                 == TouchPressure(touch: .init(axis: EventCode.absMTPressure, high: 30, low: 25), palmThreshold: nil))
     }
 
+    /// systemd's 70-touchpad.hwdb tags Apple's USB Magic Trackpad 2 (usb:v05acp0265) and
+    /// others external: libinput then detects no palm by pressure. flickd judged external by
+    /// bus and vendor alone, and read the trackpad's palms by pressure.
+    @Test("udev's ID_INPUT_TOUCHPAD_INTEGRATION decides external before the bus and vendor; the daemon's node reads it")
+    func udevIntegrationDecidesExternal() {
+        let files = [Self.apple]
+        let quirks = LibinputQuirks(files: files)
+        // USB Magic Trackpad 2 with 4 slots (read by pressure, not size), tagged external: no palm.
+        let usb = Self.pad("Apple Inc. Magic Trackpad 2", bus: 0x03, vendor: 0x05ac, product: 0x0265, slots: 4)
+        let pressure = TouchPressure.Thresholds(axis: EventCode.absMTPressure, high: 30, low: 25)
+        #expect(quirks.touchPressure(for: usb, kind: .touchpad, in: files, integration: "external")
+                == TouchPressure(touch: pressure, palmThreshold: nil))
+        #expect(quirks.touchPressure(for: usb, kind: .touchpad, in: files, integration: nil)
+                == TouchPressure(touch: pressure, palmThreshold: 130), "no property: by bus (USB: internal)")
+        // A Bluetooth pad udev calls internal has palms; a value libinput does not know falls back.
+        let bluetooth = Self.pad("ETPS/2 Elantech Touchpad", bus: 0x05)
+        #expect(quirks.touchPressure(for: bluetooth, kind: .touchpad, in: files, integration: "internal")
+                == TouchPressure(touch: pressure, palmThreshold: 130))
+        #expect(quirks.touchPressure(for: bluetooth, kind: .touchpad, in: files, integration: "docked")
+                == TouchPressure(touch: pressure, palmThreshold: nil))
+        // The daemon's node carries udev's value to the device it opens.
+        let properties = ["ID_INPUT": "1", "ID_INPUT_TOUCHPAD": "1", "ID_INPUT_TOUCHPAD_INTEGRATION": "external"]
+        let node = InputNode(devnode: "/dev/input/event5", syspath: "", name: "Apple Inc. Magic Trackpad 2") { properties[$0] }
+        #expect(node.touchpadIntegration == "external" && node.kind == .touchpad)
+        #expect(InputNode(devnode: "/dev/input/event5", syspath: "", name: "pad") { ["ID_INPUT_TOUCHPAD": "1"][$0] }.touchpadIntegration == nil)
+    }
+
     /// Dell's Precision 5680 pad (i2c 27C6:0F60), a pressure pad whose ABS_MT_PRESSURE has no
     /// resolution: only the quirk tells libinput that its pressure is a force.
     static let dell5680 = pad("DELL0C6C:00 27C6:0F60 Touchpad", bus: 0x18, vendor: 0x27c6, product: 0x0f60)

@@ -116,6 +116,19 @@ import Testing
         #expect(summary["gestures"] as? Int == 1 && (summary["coasts"] as? [Any])?.count == 1, "\(summary)")
     }
 
+    /// An external pad (udev's ID_INPUT_TOUCHPAD_INTEGRATION=external, as systemd's hwdb sets
+    /// for Apple's USB Magic Trackpad 2) has no palm detection by pressure in libinput.
+    @Test("a recording whose udev properties tag the pad external: a contact over the palm threshold is a finger")
+    func recordedExternalPadHasNoPressurePalm() throws {
+        let palm = Self.scroll(pressing: 60, quirks: [], firstPressing: 220)
+        #expect((try Self.replay(palm, "internal.yml").summary["coasts"] as? [Any])?.isEmpty == true)
+        let external = palm.replacingOccurrences(of: "- LIBINPUT_DEVICE_GROUP=11/2/7:isa0060/serio1", with: "- ID_INPUT_TOUCHPAD_INTEGRATION=external")
+        #expect(external != palm)
+        let (text, summary) = try Self.replay(external, "external.yml")
+        #expect((summary["coasts"] as? [Any])?.count == 1, "\(summary)")
+        #expect(Self.pressureLine(text)?.hasSuffix("; no palm by pressure") == true, "\(text)")
+    }
+
     @Test("no quirks: key (evemu, or libinput record without its quirks): every contact counts, as before")
     func noQuirksCountsEveryContact() throws {
         let (text, summary) = try Self.replay(Self.scroll(pressing: 12, quirks: nil), "none.yml")

@@ -165,6 +165,7 @@ public enum LibinputRecordParser {
         var recording = Recording(description: description, events: events, resolutionQuirk: quirk)
         recording.udevKind = described[chosen].udevKind
         recording.quirks = quirkList(device["quirks"])
+        recording.touchpadIntegration = touchpadIntegration(device["udev"])
         if case .scalar(let version)? = root["libinput"]?["version"]?.value { recording.libinputVersion = version }
         recording.otherTouchDevices = others
         // Another device's malformed events were never an error: it is not the one replayed.
@@ -176,6 +177,7 @@ public enum LibinputRecordParser {
             var input = RecordedInput(device: RecordedDevice(name: description.name, node: nodeName(node)), description: description, events: events)
             input.udevKind = udevKind
             input.quirks = quirkList(node["quirks"])
+            input.touchpadIntegration = touchpadIntegration(node["udev"])
             return input
         }
         recording.node = nodeName(device)
@@ -223,6 +225,17 @@ public enum LibinputRecordParser {
             guard case .scalar(let text) = entry.value, text.hasPrefix("LIBINPUT_IGNORE_DEVICE=") else { return false }
             return text != "LIBINPUT_IGNORE_DEVICE=0"
         }
+    }
+
+    /// The device's recorded `ID_INPUT_TOUCHPAD_INTEGRATION` (`internal`, `external`), from its
+    /// `udev: properties:` list; nil where it lists none.
+    private static func touchpadIntegration(_ udev: YAMLNode?) -> String? {
+        guard case .sequence(let entries)? = udev?["properties"]?.value else { return nil }
+        let prefix = "ID_INPUT_TOUCHPAD_INTEGRATION="
+        for entry in entries {
+            if case .scalar(let text) = entry.value, text.hasPrefix(prefix) { return String(text.dropFirst(prefix.count)) }
+        }
+        return nil
     }
 
     /// A device entry's `node:` (`/dev/input/event5`), when it has one.

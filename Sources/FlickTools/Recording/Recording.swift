@@ -29,6 +29,10 @@ public struct Recording: Hashable, Sendable {
     /// daemon reads it as when it reports positions (`Engine.addDevice`'s `kind`); nil when
     /// the recording lists neither tag (evemu lists none): its capabilities decide.
     public var udevKind: DeviceKind?
+    /// udev's `ID_INPUT_TOUCHPAD_INTEGRATION` where it was recorded (`internal`, `external`),
+    /// from a `libinput record` file's `udev:` properties: whether libinput read the touchpad as
+    /// external. nil where the recording lists none (evemu lists no properties).
+    public var touchpadIntegration: String?
     /// The libinput quirk that gave `description` its resolution where the device reports none
     /// (`AttrResolutionHint=31x31`): `libinput record` lists the quirks of the machine it ran
     /// on, and the recording is read as libinput read it there. nil when none applied.
@@ -215,6 +219,8 @@ public struct RecordedInput: Hashable, Sendable {
     public var events: [TimedEvent]
     /// The touch kind udev tagged it with (`Recording.udevKind`), nil when none.
     public var udevKind: DeviceKind?
+    /// Its `ID_INPUT_TOUCHPAD_INTEGRATION` (`Recording.touchpadIntegration`), nil when none.
+    public var touchpadIntegration: String?
     /// The quirks `libinput record` listed for it (`Recording.quirks`), nil without the list.
     public var quirks: [String]?
 
