@@ -92,7 +92,7 @@ discarded_no_stop (Xorg under --x-trace, only when some: flicks played again bec
 trace had no scroll stop within 300 ms of the kernel's release, as flicks written late are),
 and no_input_clock ({"flicks": how many, "reasons": [...]}; only when some had none): the flicks
 whose app input times are a server's own (Xwayland's; Xorg's without --x-trace or whose X
-tracer did not start) with no release known on that clock, which give no ratio, gap_ms,
+tracer did not start or stopped) with no release known on that clock, which give no ratio, gap_ms,
 gap_frames, coast_step_px, step_ratio or handover_ms (SPLIT_FIGURES; their goals are "not
 measurable: ... no input clock (why)" when no flick had the clock) and whose distance counts from
 the kernel's release + the slack (distance_from: where the row's distances count from).
@@ -421,8 +421,11 @@ EndSection
         self.procs.append(subprocess.Popen(
             [sys.executable, os.path.join(HERE, "xi2_trace.py"), path], env=dict(os.environ, DISPLAY=":1"),
             stdout=open(path + ".out", "w"), stderr=subprocess.STDOUT))
-        # Why the tracer is not running (run_scenario says so on each flick), or None.
-        self.x_trace_failed = None
+        # run_scenario checks it is still running before each flick's trace is read.
+        self.x_trace_proc = self.procs[-1]
+        # Why the tracer is not running (run_scenario says so on each flick), or None; and
+        # whether it stopped after it started (x_tracer_gone).
+        self.x_trace_failed, self.x_trace_stopped = None, False
         deadline = mono() + 10
         while not read_x_trace(path)[0]:
             if mono() > deadline or self.procs[-1].poll() is not None:
@@ -445,6 +448,24 @@ EndSection
         except OSError:
             return ""
         return "\n".join(l for l in text.splitlines() if "libinput" in l and "Adding" in l or "Using input driver" in l)
+
+
+def x_tracer_gone(server):
+    """Marks the X tracer failed (x_trace_failed, x_trace_stopped) when it has exited since it
+    started: its trace ends there, and every later flick, with no scroll stop in it, would be
+    played again as one whose lift the server read late. Its flicks are measured without the
+    clock instead, as when the tracer did not start."""
+    proc = getattr(server, "x_trace_proc", None)
+    if proc is None or getattr(server, "x_trace_failed", None) or proc.poll() is None:
+        return
+    try:
+        with open(server.x_trace_path + ".out", errors="replace") as out:
+            output = out.read().strip()[-500:]
+    except OSError:
+        output = ""
+    server.x_trace_failed = "exit status %s%s" % (exit_text(proc.returncode), ": " + output if output else "")
+    server.x_trace_stopped = True
+    log("--x-trace: the tracer stopped (%s)" % server.x_trace_failed)
 
 
 def x_display_holder(number):
@@ -3169,8 +3190,11 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks,
         # and the finger's last motion, read in the same batch, is stamped after the 150 ms cut
         # (it would count as glide). Played again, as a late flick is.
         missed_stop = False
+        x_tracer_gone(server)
         if getattr(server, "x_trace_failed", None):
-            no_clock = "--x-trace: the X tracer did not start (%s)" % server.x_trace_failed
+            no_clock = "--x-trace: the X tracer %s (%s)" % (
+                "stopped during the run" if getattr(server, "x_trace_stopped", False) else "did not start",
+                server.x_trace_failed)
         elif getattr(server, "x_trace_path", None):
             events, sources = read_x_trace_sources(server.x_trace_path)
             # The app's input times are the server's read times: the release there.
@@ -3200,12 +3224,14 @@ def run_scenario(args, server, app, pad, daemon, mode, speed, direction, checks,
                                       center_before_touch_ms=fmt(1000 * ((flick.get("k_touch") or flick["t_touch"]) - center_t))))
         # A flick whose frames were written late (the emulator stalled), whose lift the X server
         # read too late for its trace (no scroll stop), or that the app never saw as a finger
-        # scroll is not a measurement: played again, counted as discarded.
+        # scroll is not a measurement: played again, counted as discarded. A missing stop counts
+        # as such only when the app saw the finger: a flick with neither (a flickd that broke the
+        # server's view of the real pad) is unseen, so GIVE_UP_AFTER and seen_verdict catch it.
         written_late = (m["max_late_ms"] or 0) > 25
         if written_late or missed_stop or not finger_seen(m):
             discarded += 1
             late += written_late
-            no_stop += missed_stop and not written_late
+            no_stop += missed_stop and not written_late and finger_seen(m)
             if m.get("changes", 0) == 0:
                 server.place_pointer()
         else:
@@ -3569,7 +3595,8 @@ def seen_verdict(checks, row):
     flicks written on time were not seen by the app (fewer than two finger-driven changes),
     unless docs/APPS.md says the pair cannot be measured (UNMEASURABLE_PAIRS) and its run
     without flickd in this boot, if any, measured none either; None (not measurable) when every
-    flick played was written late by the emulator or turned (that check fails it); else True."""
+    flick played was written late by the emulator, turned (that check fails it) or seen by the
+    app with no scroll stop in the X trace; else True."""
     played = row["flicks"] + row["discarded"]
     if row["flicks"]:
         return True, "%d of %d played measured" % (row["flicks"], played)

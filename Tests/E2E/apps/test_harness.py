@@ -809,16 +809,34 @@ class ScenarioRun(unittest.TestCase):
             return ([(7, round(1000 * r) + 5, "v", 0.0) for i, r in enumerate(self.releases) if i not in self.missing],
                     {8})
 
-    def run_traced(self, missing=(), failed=None):
-        """run_scenario of 5 flicks under Xorg --x-trace; (row, checks, printed)."""
+    class Tracer:
+        """The tracer's process: it exits (status 1) once `flicks` flicks have been played."""
+        def __init__(self, releases, flicks):
+            self.releases, self.flicks, self.returncode = releases, flicks, None
+
+        def poll(self):
+            if len(self.releases) > self.flicks:
+                self.returncode = 1
+            return self.returncode
+
+    def run_traced(self, missing=(), failed=None, seen=True, tracer_dies_after=None):
+        """run_scenario of 5 flicks under Xorg --x-trace; (row, checks, printed). Unless `seen`,
+        the app shows no change for any flick (a server that lost the real pad)."""
         releases = []
 
         class Pad(ScenarioRun.Pad):
             def flick(self, direction, **kw):
-                r = ScenarioRun.Pad.flick(self, direction, **kw)
+                if seen:
+                    r = ScenarioRun.Pad.flick(self, direction, **kw)
+                else:
+                    t0 = self.log.now
+                    self.log.now += 1.0
+                    r = {"k_touch": t0, "k_release": t0 + 0.245, "max_late_ms": 0}
                 releases.append(r["k_release"])
                 return r
         server = self.Traced(releases, missing, failed)
+        if tracer_dies_after is not None:
+            server.x_trace_proc = self.Tracer(releases, tracer_dies_after)
         pad, sources = self.Pad, harness.read_x_trace_sources
         self.Pad, harness.read_x_trace_sources = Pad, server.trace
         try:
@@ -835,6 +853,14 @@ class ScenarioRun(unittest.TestCase):
         self.assertNotIn("no_input_clock", row, "every flick measured had the server's release")
         self.assertEqual(row["x_releases_ms"], [5.0] * 5)
 
+    def test_a_flick_with_neither_scroll_stop_nor_finger_phase_is_unseen_not_a_missing_stop(self):
+        # flickd broke the X server's view of the real pad: no scroll stop in the trace and no
+        # finger-driven change in the app. Unseen flicks: given up after GIVE_UP_AFTER, and "the
+        # app saw the flicks" fails rather than being not measurable.
+        row, checks, out = self.run_traced(missing=set(range(15)), seen=False)
+        self.assertEqual((row["flicks"], row["discarded"], row.get("discarded_no_stop")), (0, harness.GIVE_UP_AFTER, None))
+        self.assertIs(harness.seen_verdict(checks, row)[0], False)
+
     def test_a_driver_that_posts_no_scroll_stop_is_measured_without_the_clock_not_played_again(self):
         # The synaptics X driver never posts one: replaying its flicks would discard them all.
         traced = self.Traced
@@ -845,6 +871,14 @@ class ScenarioRun(unittest.TestCase):
             self.Traced = traced
         self.assertEqual((row["flicks"], row["discarded"], row.get("discarded_no_stop")), (5, 0, None))
         self.assertEqual(row["no_input_clock"]["flicks"], 5)
+
+    def test_a_tracer_that_stops_mid_run_leaves_the_later_flicks_without_the_clock_not_played_again(self):
+        # The tracer died after the second flick: the later flicks' trace has no scroll stop,
+        # as if the server had read each lift late; replaying them would discard them all.
+        row, checks, out = self.run_traced(missing=set(range(2, 15)), tracer_dies_after=2)
+        self.assertEqual((row["flicks"], row["discarded"], row.get("discarded_no_stop")), (5, 0, None))
+        self.assertEqual(row["no_input_clock"], {"flicks": 3, "reasons": [
+            "--x-trace: the X tracer stopped during the run (exit status 1)"]})
 
     def test_a_trace_that_never_started_is_said_so(self):
         row, checks, out = self.run_traced(failed="ModuleNotFoundError: No module named 'Xlib'")
