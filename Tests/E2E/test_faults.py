@@ -318,11 +318,17 @@ class TpTurn(unittest.TestCase):
             return dict(self.ON_TIME, max_late_ms=lateness.pop(0) if lateness else self.ON_TIME["max_late_ms"])
 
         pad = types.SimpleNamespace(flick=pad_flick)
+        # What tp_turn printed, and its waits (s) in turn: a coast_end's timeout, a sleep's time.
+        self.printed, self.waits = io.StringIO(), []
+
+        def coast_end(d, after, timeout=8):
+            self.waits.append(("coast_end", timeout))
+
         with mock.patch.object(scenarios, "open_pad", lambda name, d: contextlib.nullcontext(pad)), \
                 mock.patch.object(scenarios, "coast_plan", lambda d, after, timeout=5: plans.pop(0) if plans else (0, 0)), \
-                mock.patch.object(scenarios, "coast_end", lambda d, after, timeout=8: None), \
-                mock.patch.object(scenarios.time, "sleep", lambda s: None), \
-                contextlib.redirect_stdout(io.StringIO()):
+                mock.patch.object(scenarios, "coast_end", coast_end), \
+                mock.patch.object(scenarios.time, "sleep", lambda s: self.waits.append(("sleep", s))), \
+                contextlib.redirect_stdout(self.printed):
             runner.tp_turn()
         return runner.checks, runner.checks.failures, played
 
@@ -333,6 +339,18 @@ class TpTurn(unittest.TestCase):
         log = self.DOWN + self.TOUCH + self.RIGHT + "coast ended at t=2600.0ms: finished\n"
         checks, failures, played = self.run_tp_turn(log, [(0, 0), None], lateness=[3.0, 35.0])
         self.assertEqual(played, ["down", "right", "down", "right"])
+        self.assertEqual(failures, [])
+
+    def test_a_late_first_flick_is_followed_at_once_by_the_second_not_after_a_retry_wait(self):
+        # Down ran 35 ms late and planned nothing: played once (retry=False), so no "flick played
+        # again" and no wait for its coast's end before "right" lands 0.25 s after it.
+        log = self.DOWN + self.TOUCH + self.RIGHT + "coast ended at t=2600.0ms: finished\n"
+        checks, failures, played = self.run_tp_turn(log, [None, (0, 0)], lateness=[35.0, 3.0])
+        self.assertEqual(played, ["down", "right", "down", "right"])
+        self.assertNotIn("flick played again", self.printed.getvalue())
+        self.assertIn("both played again", self.printed.getvalue())
+        self.assertEqual(self.waits[:3], [("sleep", 0.5), ("sleep", 0.25), ("sleep", 1.2)],
+                         "the pad settles, down, 0.25 s, right, the glide's rest")
         self.assertEqual(failures, [])
 
     def test_a_flick_played_on_time_that_does_not_coast_fails_and_is_not_played_again(self):
