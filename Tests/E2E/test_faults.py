@@ -93,6 +93,17 @@ class StepUnderWayAtTheStop(unittest.TestCase):
         self.assertLess(bound, self.JUMP)
         self.assertIn("held a tick up 112 ms", faults.stall_step_unjudged(held, bound, self.JUMP))
 
+    def test_in_a_run_not_judged_a_catch_up_just_after_sigcont_is_not_under_way(self):
+        # HELD_UP's bound (6,240) is above the jump (5,885): the whole catch-up, written 2 ms
+        # after SIGCONT, would pass as the step under way. Unjudged, at most half the jump is.
+        bound = faults.normal_step_bound(self.HELD_UP)
+        limit = faults.under_way_bound(bound, self.JUMP, faults.stall_step_unjudged(self.HELD_UP, bound, self.JUMP))
+        catch_up = wheel((10.002, -self.JUMP))
+        self.assertEqual(faults.split_under_way(catch_up, self.T_CONT, 0.05, limit), ([], catch_up))
+        held = wheel((10.002, -2000))  # a tick held up ~160 ms, under way at the stop
+        self.assertEqual(faults.split_under_way(held, self.T_CONT, 0.05, limit), (held, []))
+        self.assertEqual(faults.under_way_bound(self.bound(), self.JUMP, None), self.bound(), "judged: the bound")
+
     def test_one_held_up_30_ms_is_judged(self):
         self.assertIsNone(faults.stall_step_unjudged(self.BEFORE, self.bound(), self.JUMP))
         self.assertIsNone(faults.stall_step_unjudged(self.PUNCTUAL, faults.normal_step_bound(self.PUNCTUAL), self.JUMP))
