@@ -3,8 +3,8 @@ import FlickCore
 import Glibc
 
 /// The quirks by which libinput reads a touchpad's pressure (`TouchPressure`): `AttrPressureRange`,
-/// `AttrPalmPressureThreshold`, and `AttrTouchSizeRange` (a pad read by touch size is not read by
-/// pressure).
+/// `AttrPalmPressureThreshold`, `AttrTouchSizeRange` (a pad read by touch size is not read by
+/// pressure), and `AttrTPKComboLayout` (an external pad below a keyboard keeps its palms).
 ///
 /// `LibinputQuirks` keeps only the sections it needs for sizes and Apple's models; these values
 /// are read from the same files again, after `LibinputQuirks` has judged them: where it found a
@@ -44,15 +44,22 @@ extension LibinputQuirks {
         /// INPUT_PROP_PRESSUREPAD as the last `AttrInputProp` that names it sets it (`+`: true,
         /// `-`: false); from 1.31, where libinput reads a pad with it as a pressure pad.
         public var pressurePadProperty: Bool?
+        /// `AttrTPKComboLayout=below`: the pad sits below the keys of a keyboard it comes with
+        /// (HP's Elite x2 1013 G3 cover, which udev tags external), so libinput keeps its palm
+        /// detection (`tp_is_tpkb_combo_below`). `below` is the only value libinput knows: any
+        /// other reads as false.
+        public var comboBelowKeyboard: Bool?
 
         public init(pressureRange: QuirkRange? = nil, palmPressureThreshold: Int32? = nil, touchSizeRange: QuirkRange? = nil,
-                    disabledAxes: Set<UInt16> = [], pressurePadModel: Bool? = nil, pressurePadProperty: Bool? = nil) {
+                    disabledAxes: Set<UInt16> = [], pressurePadModel: Bool? = nil, pressurePadProperty: Bool? = nil,
+                    comboBelowKeyboard: Bool? = nil) {
             self.pressureRange = pressureRange
             self.palmPressureThreshold = palmPressureThreshold
             self.touchSizeRange = touchSizeRange
             self.disabledAxes = disabledAxes
             self.pressurePadModel = pressurePadModel
             self.pressurePadProperty = pressurePadProperty
+            self.comboBelowKeyboard = comboBelowKeyboard
         }
     }
 
@@ -106,14 +113,15 @@ extension LibinputQuirks {
     }
 
     /// How libinput reads the touchpad `description`'s pressure with the quirks of it in `files`
-    /// (`systemFiles()`), udev's `ID_INPUT_TOUCHPAD_INTEGRATION` being `integration`:
-    /// `PressureQuirks.touchPressure(for:kind:integration:)`. nil for any other device, or where
-    /// it reads none.
+    /// (`systemFiles()`), udev's `ID_INPUT_TOUCHPAD_INTEGRATION` being `integration` and its
+    /// `ID_INPUT_TABLET` `isTablet`: `PressureQuirks.touchPressure(for:kind:integration:isTablet:)`.
+    /// nil for any other device, or where it reads none.
     public func touchPressure(for description: DeviceDescription, kind: DeviceKind,
-                              in files: [(path: String, text: String)], integration: String? = nil) -> TouchPressure? {
+                              in files: [(path: String, text: String)], integration: String? = nil,
+                              isTablet: Bool = false) -> TouchPressure? {
         guard kind == .touchpad else { return nil }
         return pressureQuirks(for: Device(description, kind: kind), in: files)
-            .touchPressure(for: description, kind: kind, integration: integration)
+            .touchPressure(for: description, kind: kind, integration: integration, isTablet: isTablet)
     }
 
     static let absMTTouchMajor: UInt16 = 0x30
@@ -181,18 +189,44 @@ extension LibinputQuirks.PressureQuirks {
     /// quirk of any other key says nothing of pressure.
     public static let keys: Set<String> = [
         "AttrPressureRange", "AttrPalmPressureThreshold", "AttrTouchSizeRange", "AttrEventCodeDisable", "AttrEventCode",
-        "ModelPressurePad", "AttrInputProp",
+        "ModelPressurePad", "AttrInputProp", "AttrTPKComboLayout",
     ]
 
-    /// Whether libinput read the recorded quirk `entry` (`Key=value`) for the pad's pressure
-    /// under `libinputVersion` (as `init(recorded:libinputVersion:)` reads it): a range,
-    /// threshold, touch size or `ModelPressurePad` it can read, an event code list that takes
-    /// ABS_MT_PRESSURE or ABS_PRESSURE away, an `AttrInputProp` naming INPUT_PROP_PRESSUREPAD
-    /// from 1.31. `AttrEventCode=-BTN_RIGHT;`, or a pre-1.31 `AttrInputProp`, says nothing of it.
-    public static func readsPressure(_ entry: String, libinputVersion: String?) -> Bool {
-        var quirks = Self(recorded: [entry], libinputVersion: libinputVersion)
-        quirks.disabledAxes.formIntersection([LibinputQuirks.absMTPressure, LibinputQuirks.absPressure])
-        return quirks != Self()
+    /// The recorded quirks among `entries` (`Key=value`, as `init(recorded:libinputVersion:)`
+    /// reads them) that libinput read for the touchpad `description`'s pressure under
+    /// `libinputVersion`, udev's `ID_INPUT_TOUCHPAD_INTEGRATION` being `integration` and its
+    /// `ID_INPUT_TABLET` `isTablet`; in their order. Listed: an event code list that takes
+    /// ABS_MT_PRESSURE or ABS_PRESSURE away, `ModelPressurePad`, an `AttrInputProp` naming
+    /// INPUT_PROP_PRESSUREPAD from 1.31; `AttrTouchSizeRange` where the pad (as those leave it)
+    /// has ABS_MT_TOUCH_MAJOR and 5 slots or more (`tp_init_touch_size`); `AttrPressureRange`
+    /// where it is then not read by touch size and has the pressure axis (`tp_init_pressure`);
+    /// `AttrPalmPressureThreshold` where it has ABS_MT_PRESSURE and keeps palm detection
+    /// (`tp_init_palmdetect`: not external, or below a keyboard, or a tablet's);
+    /// `AttrTPKComboLayout=below` where it is what keeps it, on an external pad with
+    /// ABS_MT_PRESSURE. `AttrEventCode=-BTN_RIGHT;`, or a pre-1.31 `AttrInputProp`, says nothing
+    /// of pressure.
+    public static func readForPressure(_ entries: [String], libinputVersion: String?, description: DeviceDescription,
+                                       integration: String?, isTablet: Bool) -> [String] {
+        let all = Self(recorded: entries, libinputVersion: libinputVersion)
+        let pad = all.asLibinputSees(description)
+        let external = Self.isExternal(description, integration: integration)
+        // A pressure pad's pressure is a force: libinput reads none of it (`TouchPressure.libinput`).
+        let pressurePad = pad.properties.contains(LibinputQuirks.propPressurePad)
+            || (pad.absoluteAxes[LibinputQuirks.absMTPressure]?.resolution ?? 0) != 0
+        let mtPressure = !pressurePad && pad.absoluteAxes[LibinputQuirks.absMTPressure] != nil
+        let touchSize = pad.absoluteAxes[LibinputQuirks.absMTTouchMajor] != nil && pad.slotCount >= 5
+        let multitouch = (pad.slotCount > 0 && !pad.isSemiMultitouch) || pad.usesProtocolA
+        let pressureAxis = !pressurePad && pad.absoluteAxes[multitouch ? LibinputQuirks.absMTPressure : LibinputQuirks.absPressure] != nil
+        let readByTouchSize = touchSize && all.touchSizeRange.map { !($0.high == 0 && $0.low == 0) } == true
+        return entries.filter { entry in
+            var quirks = Self(recorded: [entry], libinputVersion: libinputVersion)
+            quirks.disabledAxes.formIntersection([LibinputQuirks.absMTPressure, LibinputQuirks.absPressure])
+            if quirks.touchSizeRange != nil { return touchSize }
+            if quirks.pressureRange != nil { return !readByTouchSize && pressureAxis }
+            if quirks.palmPressureThreshold != nil { return mtPressure && (!external || all.comboBelowKeyboard == true || isTablet) }
+            if let below = quirks.comboBelowKeyboard { return below && mtPressure && external && !isTablet }
+            return quirks != Self()
+        }
     }
 
     /// The pressure quirks among the quirks `libinput record` listed for a device (its `quirks:`
@@ -246,6 +280,7 @@ extension LibinputQuirks.PressureQuirks {
         case "ModelPressurePad": pressurePadModel = value == "1"
         case "AttrInputProp" where namesPressurePadProperty:
             if let set = LibinputQuirks.pressurePadProperty(value) { pressurePadProperty = set }
+        case "AttrTPKComboLayout": comboBelowKeyboard = value == "below"
         default: break
         }
     }
@@ -256,18 +291,46 @@ extension LibinputQuirks.PressureQuirks {
     /// `flickd replay` with those a `libinput record` file lists (`init(recorded:libinputVersion:)`).
     ///
     /// Touch size replaces pressure where `AttrTouchSizeRange` applies, is not 0:0, and the pad
-    /// has ABS_MT_TOUCH_MAJOR and at least 5 slots (`tp_init_touch_size`). A pad is external,
-    /// and has no palm detection by pressure (`tp_init_palmdetect`), as udev's
-    /// ID_INPUT_TOUCHPAD_INTEGRATION (`integration`) says: `external` or `internal` (systemd's
-    /// 70-touchpad.hwdb tags Apple's USB Magic Trackpad 2, Microsoft's and Wacom's pads
-    /// external); without either, on Bluetooth or from Logitech (libinput's fallback,
-    /// `evdev_tag_touchpad`).
-    public func touchPressure(for description: DeviceDescription, kind: DeviceKind, integration: String? = nil) -> TouchPressure? {
+    /// has ABS_MT_TOUCH_MAJOR and at least 5 slots (`tp_init_touch_size`). An external pad
+    /// (`isExternal(_:integration:)`) has no palm detection by pressure (`tp_init_palmdetect`)
+    /// unless it sits below a keyboard (`AttrTPKComboLayout=below`: HP's Elite x2 1013 G3) or
+    /// udev also tags it a tablet (`isTablet`, `ID_INPUT_TABLET`: Wacom's touch parts). The
+    /// daemon passes no tablet tag: `InputNode` does not read ID_INPUT_TABLET, and no tablet's
+    /// touch part known reports ABS_MT_PRESSURE.
+    public func touchPressure(for description: DeviceDescription, kind: DeviceKind, integration: String? = nil,
+                              isTablet: Bool = false) -> TouchPressure? {
         guard kind == .touchpad else { return nil }
-        // The pad as libinput sees it once its quirks have taken axes and set properties away:
-        // without ABS_MT_PRESSURE (on a pad with slots; ABS_PRESSURE on others) it reads no
-        // touch by pressure, without ABS_MT_PRESSURE no palm (`tp_init_pressure`,
-        // `tp_init_palmdetect_pressure`), and a pressure pad neither (`tp_init_pressurepad`).
+        let pad = asLibinputSees(description)
+        let touchSize = touchSizeRange.map { range in
+            !(range.high == 0 && range.low == 0) && pad.absoluteAxes[LibinputQuirks.absMTTouchMajor] != nil
+                && pad.slotCount >= 5
+        } ?? false
+        let noPalmDetection = Self.isExternal(description, integration: integration) && comboBelowKeyboard != true && !isTablet
+        return TouchPressure.libinput(for: pad, kind: kind,
+                                      pressureRange: pressureRange.map { ($0.high, $0.low) },
+                                      palmThreshold: palmPressureThreshold,
+                                      touchSizeRange: touchSize, isExternal: noPalmDetection)
+    }
+
+    /// Whether libinput tags the touchpad `description` external, as udev's
+    /// ID_INPUT_TOUCHPAD_INTEGRATION (`integration`) says: `external` or `internal` (systemd's
+    /// 70-touchpad.hwdb tags Apple's USB Magic Trackpad 2, Wacom's pads and the HP Elite x2
+    /// 1013 G3's cover (usb:v044ep1221) external); without either, on Bluetooth or from
+    /// Logitech (libinput's fallback, `evdev_tag_touchpad`).
+    static func isExternal(_ description: DeviceDescription, integration: String?) -> Bool {
+        switch integration {
+        case "external": return true
+        case "internal": return false
+        // No value, or one libinput does not know (it logs it): its fallback.
+        default: return description.bustype == LibinputQuirks.busBluetooth || description.vendor == LibinputQuirks.vendorLogitech
+        }
+    }
+
+    /// The pad `description` as libinput sees it once these quirks have taken axes and set
+    /// properties away: without ABS_MT_PRESSURE (on a pad with slots; ABS_PRESSURE on others)
+    /// it reads no touch by pressure, without ABS_MT_PRESSURE no palm (`tp_init_pressure`,
+    /// `tp_init_palmdetect_pressure`), and a pressure pad neither (`tp_init_pressurepad`).
+    func asLibinputSees(_ description: DeviceDescription) -> DeviceDescription {
         var description = description
         for code in disabledAxes { description.absoluteAxes[code] = nil }
         if pressurePadModel == true {
@@ -279,20 +342,6 @@ extension LibinputQuirks.PressureQuirks {
         case false?: description.properties.remove(LibinputQuirks.propPressurePad)
         case nil: break
         }
-        let touchSize = touchSizeRange.map { range in
-            !(range.high == 0 && range.low == 0) && description.absoluteAxes[LibinputQuirks.absMTTouchMajor] != nil
-                && description.slotCount >= 5
-        } ?? false
-        let isExternal: Bool
-        switch integration {
-        case "external": isExternal = true
-        case "internal": isExternal = false
-        // No value, or one libinput does not know (it logs it): its fallback.
-        default: isExternal = description.bustype == LibinputQuirks.busBluetooth || description.vendor == LibinputQuirks.vendorLogitech
-        }
-        return TouchPressure.libinput(for: description, kind: kind,
-                                      pressureRange: pressureRange.map { ($0.high, $0.low) },
-                                      palmThreshold: palmPressureThreshold,
-                                      touchSizeRange: touchSize, isExternal: isExternal)
+        return description
     }
 }

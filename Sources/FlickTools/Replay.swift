@@ -132,10 +132,10 @@ public struct Replay {
 
     /// How the replay reads the pressure of a recorded touchpad (`PressureReading`), given its
     /// description, the quirks its recording listed (`Recording.quirks`, nil without them) and
-    /// its recorded ID_INPUT_TOUCHPAD_INTEGRATION (`Recording.touchpadIntegration`).
+    /// its recorded udev tags (`Recording.touchpadTags`: external, a tablet's).
     /// The daemon's reading of the quirks (`LibinputQuirks`) is not in this module: the
     /// command gives it.
-    public typealias PressureRule = (_ description: DeviceDescription, _ recordedQuirks: [String]?, _ integration: String?) -> PressureReading
+    public typealias PressureRule = (_ description: DeviceDescription, _ recordedQuirks: [String]?, _ tags: TouchpadTags) -> PressureReading
 
     /// Replays `recording` under `configuration`. Times are seconds since `start`, the
     /// recording's earliest event of any device (`Recording.loadWithClockStart`); nil: the
@@ -183,7 +183,7 @@ public struct Replay {
             }
         }
         // As the daemon reads it: udev's tag, where the recording lists one, decides its kind.
-        let pressure = pressureRule(recording.description, recording.quirks, recording.touchpadIntegration)
+        let pressure = pressureRule(recording.description, recording.quirks, recording.touchpadTags)
         admission = engine.addDevice(device, description: recording.description, kind: recording.udevKind,
                                      slotsAtOpen: Self.slotsBeforeRecording(recording.description, reading: pressure), touchPressure: pressure)
         touchPressure = Self.resolved(pressure, description: recording.description, admission: admission)
@@ -280,7 +280,7 @@ public struct Replay {
             // always stops a coast, on one read only to stop them as `stop.touch` says, on one
             // ignored never.
             let touchSetting: String??
-            let reading = pressureRule(other.description, other.quirks, other.touchpadIntegration)
+            let reading = pressureRule(other.description, other.quirks, other.touchpadTags)
             let admission = kind == nil ? nil : probe.addDevice(DeviceID(index + 1), description: other.description, kind: other.udevKind,
                                                                 touchPressure: reading)
             switch admission {

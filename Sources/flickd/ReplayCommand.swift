@@ -178,10 +178,10 @@ struct ReplayCommand: FlickdCommand {
         // As libinput read each touchpad's pressure where it was recorded: with the quirks the
         // recording lists, read as the daemon reads the quirks files; without them, every contact.
         let version = recording.libinputVersion
-        let replay = Replay(recording, configuration: configuration, start: start) { description, quirks, integration in
+        let replay = Replay(recording, configuration: configuration, start: start) { description, quirks, tags in
             guard let quirks else { return .everyContact }
             return .given(LibinputQuirks.PressureQuirks(recorded: quirks, libinputVersion: version)
-                .touchPressure(for: description, kind: .touchpad, integration: integration))
+                .touchPressure(for: description, kind: .touchpad, integration: tags.integration, isTablet: tags.isTablet))
         }
         for stop in replay.unreplayedStops {
             let coast = DecimalText.fixed(replay.coasts[stop.coast].time, 3)
@@ -242,11 +242,15 @@ struct ReplayCommand: FlickdCommand {
         }
     }
 
-    /// The recorded quirks libinput read for the pad's pressure (`PressureQuirks.readsPressure`),
+    /// The recorded quirks libinput read for the pad's pressure (`PressureQuirks.readForPressure`),
     /// as listed: not every entry of a pressure key (`AttrEventCode=-BTN_RIGHT;`, a pre-1.31
-    /// `AttrInputProp`) says something of it.
+    /// `AttrInputProp`) says something of it, nor a palm threshold on a pad without palm
+    /// detection (external), nor a touch size range on one with fewer than 5 slots.
     private static func pressureQuirks(_ quirks: [String], recording: Recording) -> [String] {
-        quirks.filter { LibinputQuirks.PressureQuirks.readsPressure($0, libinputVersion: recording.libinputVersion) }
+        LibinputQuirks.PressureQuirks.readForPressure(quirks, libinputVersion: recording.libinputVersion,
+                                                      description: recording.description,
+                                                      integration: recording.touchpadTags.integration,
+                                                      isTablet: recording.touchpadTags.isTablet)
     }
 
     /// The "# pressure:" line of a touchpad: how its contacts were counted, and by which of the

@@ -117,6 +117,31 @@ import FlickCore
         #expect(InputNode(devnode: "/dev/input/event5", syspath: "", name: "pad") { ["ID_INPUT_TOUCHPAD": "1"][$0] }.touchpadIntegration == nil)
     }
 
+    /// The HP Elite x2 1013 G3's keyboard cover (usb 044E:1221, an Alps pad): systemd's
+    /// 70-touchpad.hwdb tags it external, and libinput's 50-system-hp.quirks says its pad sits
+    /// below the keys, so libinput keeps its palm detection (`tp_init_palmdetect`). flickd
+    /// dropped it for every external pad.
+    @Test("an external pad below a keyboard (AttrTPKComboLayout=below), or a tablet's, keeps its palm by pressure")
+    func comboBelowKeepsThePalm() {
+        let files = [("/usr/share/libinput/50-system-hp.quirks", """
+            [HP Elite x2 1013 G3 Touchpad]
+            MatchBus=usb
+            MatchVendor=0x044E
+            MatchProduct=0x1221
+            AttrTPKComboLayout=below
+            """)]
+        let quirks = LibinputQuirks(files: files)
+        #expect(quirks.problems.isEmpty)
+        let cover = Self.pad("Alps Touchpad", bus: 0x03, vendor: 0x044e, product: 0x1221)
+        #expect(quirks.pressureQuirks(for: .init(cover, kind: .touchpad), in: files) == .init(comboBelowKeyboard: true))
+        let pressure = quirks.touchPressure(for: cover, kind: .touchpad, in: files, integration: "external")
+        #expect(pressure?.palmThreshold == 130, "\(String(describing: pressure))")
+        // Another external pad: none; the same one tagged a tablet too (Wacom's touch parts): kept.
+        let other = Self.pad("Alps Touchpad", bus: 0x03, vendor: 0x044e, product: 0x1222)
+        #expect(quirks.touchPressure(for: other, kind: .touchpad, in: files, integration: "external")?.palmThreshold == nil)
+        #expect(quirks.touchPressure(for: other, kind: .touchpad, in: files, integration: "external", isTablet: true)?.palmThreshold == 130)
+    }
+
     /// Dell's Precision 5680 pad (i2c 27C6:0F60), a pressure pad whose ABS_MT_PRESSURE has no
     /// resolution: only the quirk tells libinput that its pressure is a force.
     static let dell5680 = pad("DELL0C6C:00 27C6:0F60 Touchpad", bus: 0x18, vendor: 0x27c6, product: 0x0f60)

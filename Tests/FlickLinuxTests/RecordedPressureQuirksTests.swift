@@ -70,6 +70,8 @@ import FlickCore
             [], ["AttrPressureRange=10:8"], ["AttrPressureRange=none"], ["AttrPalmPressureThreshold=200"],
             ["AttrPressureRange=40:30", "AttrPalmPressureThreshold=0"], ["AttrTouchSizeRange=20:10"],
             ["ModelPressurePad=1"], ["AttrEventCode=-ABS_MT_PRESSURE;"], ["AttrEventCode=-ABS_PRESSURE;"],
+            // On the Bluetooth pad (external) it keeps the palm.
+            ["AttrTPKComboLayout=below"], ["AttrTPKComboLayout=below", "AttrPalmPressureThreshold=200"],
         ]
         for pad in [Self.pad, PressureQuirksTests.pad("ETPS/2 Elantech Touchpad", slots: 5),
                     PressureQuirksTests.pad("ETPS/2 Elantech Touchpad", bus: 0x05)] {

@@ -129,6 +129,42 @@ import Testing
         #expect(Self.pressureLine(text)?.hasSuffix("; no palm by pressure") == true, "\(text)")
     }
 
+    /// The sample's pad tagged external by its recorded udev properties (`extra`: more of them).
+    static func external(_ text: String, _ extra: [String] = []) -> String {
+        text.replacingOccurrences(of: "- LIBINPUT_DEVICE_GROUP=11/2/7:isa0060/serio1",
+                                  with: (["- ID_INPUT_TOUCHPAD_INTEGRATION=external"] + extra).joined(separator: "\n    "))
+    }
+
+    /// libinput keeps an external pad's palm detection where it sits below a keyboard
+    /// (AttrTPKComboLayout=below: HP's Elite x2 1013 G3 cover) or is a tablet's (ID_INPUT_TABLET).
+    @Test("a recorded external pad below a keyboard, or a tablet's, keeps its palm by pressure; the note lists the layout")
+    func recordedComboBelowKeepsThePalm() throws {
+        let palm = Self.external(Self.scroll(pressing: 60, quirks: ["AttrTPKComboLayout=below"], firstPressing: 220))
+        #expect(palm.contains("ID_INPUT_TOUCHPAD_INTEGRATION=external"))
+        let (text, summary) = try Self.replay(palm, "combo.yml")
+        #expect((summary["coasts"] as? [Any])?.isEmpty == true, "\(summary)")
+        #expect(Self.pressureLine(text) == "# pressure: libinput's rule with the recorded quirks (AttrTPKComboLayout=below): a finger from ABS_MT_PRESSURE 30 until below 25; a palm above 130",
+                "\(text)")
+        #expect((summary["pressure"] as? [String: Any])?["quirks"] as? [String] == ["AttrTPKComboLayout=below"], "\(summary)")
+        let tablet = Self.external(Self.scroll(pressing: 60, quirks: [], firstPressing: 220), ["- ID_INPUT_TABLET=1"])
+        let read = try Self.replay(tablet, "tablet.yml")
+        #expect((read.summary["coasts"] as? [Any])?.isEmpty == true, "\(read.summary)")
+        #expect(Self.pressureLine(read.text)?.hasSuffix("; a palm above 130") == true, "\(read.text)")
+    }
+
+    @Test("the note lists no palm threshold on an external pad, no touch size range on a pad with 2 slots, no layout on an internal pad")
+    func listsOnlyQuirksThePadReads() throws {
+        let quirks = ["AttrPalmPressureThreshold=150", "AttrTouchSizeRange=20:10", "AttrTPKComboLayout=below", "AttrPressureRange=10:8"]
+        let external = try Self.replay(Self.external(Self.scroll(pressing: 60, quirks: Array(quirks.prefix(2)) + ["AttrPressureRange=10:8"])), "ext-listed.yml")
+        #expect((external.summary["pressure"] as? [String: Any])?["quirks"] as? [String] == ["AttrPressureRange=10:8"], "\(external.summary)")
+        #expect(Self.pressureLine(external.text)?.hasSuffix("(AttrPressureRange=10:8): a finger from ABS_MT_PRESSURE 10 until below 8; no palm by pressure") == true,
+                "\(external.text)")
+        // Internal: the threshold is read, the layout says nothing.
+        let inside = try Self.replay(Self.scroll(pressing: 60, quirks: quirks), "int-listed.yml")
+        #expect((inside.summary["pressure"] as? [String: Any])?["quirks"] as? [String] == ["AttrPalmPressureThreshold=150", "AttrPressureRange=10:8"],
+                "\(inside.summary)")
+    }
+
     @Test("no quirks: key (evemu, or libinput record without its quirks): every contact counts, as before")
     func noQuirksCountsEveryContact() throws {
         let (text, summary) = try Self.replay(Self.scroll(pressing: 12, quirks: nil), "none.yml")

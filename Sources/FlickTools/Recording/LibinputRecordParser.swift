@@ -165,7 +165,7 @@ public enum LibinputRecordParser {
         var recording = Recording(description: description, events: events, resolutionQuirk: quirk)
         recording.udevKind = described[chosen].udevKind
         recording.quirks = quirkList(device["quirks"])
-        recording.touchpadIntegration = touchpadIntegration(device["udev"])
+        recording.touchpadTags = touchpadTags(device["udev"])
         if case .scalar(let version)? = root["libinput"]?["version"]?.value { recording.libinputVersion = version }
         recording.otherTouchDevices = others
         // Another device's malformed events were never an error: it is not the one replayed.
@@ -177,7 +177,7 @@ public enum LibinputRecordParser {
             var input = RecordedInput(device: RecordedDevice(name: description.name, node: nodeName(node)), description: description, events: events)
             input.udevKind = udevKind
             input.quirks = quirkList(node["quirks"])
-            input.touchpadIntegration = touchpadIntegration(node["udev"])
+            input.touchpadTags = touchpadTags(node["udev"])
             return input
         }
         recording.node = nodeName(device)
@@ -227,15 +227,18 @@ public enum LibinputRecordParser {
         }
     }
 
-    /// The device's recorded `ID_INPUT_TOUCHPAD_INTEGRATION` (`internal`, `external`), from its
-    /// `udev: properties:` list; nil where it lists none.
-    private static func touchpadIntegration(_ udev: YAMLNode?) -> String? {
-        guard case .sequence(let entries)? = udev?["properties"]?.value else { return nil }
+    /// The device's recorded `ID_INPUT_TOUCHPAD_INTEGRATION` (`internal`, `external`) and
+    /// `ID_INPUT_TABLET`, from its `udev: properties:` list; none where it lists none.
+    private static func touchpadTags(_ udev: YAMLNode?) -> TouchpadTags {
+        guard case .sequence(let entries)? = udev?["properties"]?.value else { return TouchpadTags() }
         let prefix = "ID_INPUT_TOUCHPAD_INTEGRATION="
+        var tags = TouchpadTags()
         for entry in entries {
-            if case .scalar(let text) = entry.value, text.hasPrefix(prefix) { return String(text.dropFirst(prefix.count)) }
+            guard case .scalar(let text) = entry.value else { continue }
+            if text.hasPrefix(prefix), tags.integration == nil { tags.integration = String(text.dropFirst(prefix.count)) }
+            if text == "ID_INPUT_TABLET=1" { tags.isTablet = true }
         }
-        return nil
+        return tags
     }
 
     /// A device entry's `node:` (`/dev/input/event5`), when it has one.

@@ -29,10 +29,10 @@ public struct Recording: Hashable, Sendable {
     /// daemon reads it as when it reports positions (`Engine.addDevice`'s `kind`); nil when
     /// the recording lists neither tag (evemu lists none): its capabilities decide.
     public var udevKind: DeviceKind?
-    /// udev's `ID_INPUT_TOUCHPAD_INTEGRATION` where it was recorded (`internal`, `external`),
-    /// from a `libinput record` file's `udev:` properties: whether libinput read the touchpad as
-    /// external. nil where the recording lists none (evemu lists no properties).
-    public var touchpadIntegration: String?
+    /// What udev's properties where it was recorded told libinput of the touchpad: whether it
+    /// is external, and a tablet's (`TouchpadTags`); none where the recording lists no
+    /// properties (evemu).
+    public var touchpadTags = TouchpadTags()
     /// The libinput quirk that gave `description` its resolution where the device reports none
     /// (`AttrResolutionHint=31x31`): `libinput record` lists the quirks of the machine it ran
     /// on, and the recording is read as libinput read it there. nil when none applied.
@@ -209,6 +209,23 @@ public struct RecordedDevice: Hashable, Sendable, CustomStringConvertible {
     public var description: String { node.map { "\(name) (\($0))" } ?? name }
 }
 
+/// The udev properties by which libinput decides whether a touchpad keeps its palm detection,
+/// from a `libinput record` file's `udev: properties:` list (`tp_init_palmdetect`).
+public struct TouchpadTags: Hashable, Sendable {
+    /// `ID_INPUT_TOUCHPAD_INTEGRATION` (`internal`, `external`): whether libinput read the pad as
+    /// external; nil where it is not listed.
+    public var integration: String?
+    /// `ID_INPUT_TABLET=1` beside `ID_INPUT_TOUCHPAD`: the touch part of a tablet (libwacom tags
+    /// Wacom's so), which keeps its palm detection even when external.
+    public var isTablet: Bool
+
+    /// The tags; by default none.
+    public init(integration: String? = nil, isTablet: Bool = false) {
+        self.integration = integration
+        self.isTablet = isTablet
+    }
+}
+
 /// A device of a recording that was not replayed, and its events.
 public struct RecordedInput: Hashable, Sendable {
     /// Its name and node.
@@ -219,8 +236,8 @@ public struct RecordedInput: Hashable, Sendable {
     public var events: [TimedEvent]
     /// The touch kind udev tagged it with (`Recording.udevKind`), nil when none.
     public var udevKind: DeviceKind?
-    /// Its `ID_INPUT_TOUCHPAD_INTEGRATION` (`Recording.touchpadIntegration`), nil when none.
-    public var touchpadIntegration: String?
+    /// What its udev properties tell of it as a touchpad (`Recording.touchpadTags`).
+    public var touchpadTags = TouchpadTags()
     /// The quirks `libinput record` listed for it (`Recording.quirks`), nil without the list.
     public var quirks: [String]?
 
