@@ -138,8 +138,13 @@ check "install --prefix /usr --destdir exits 0" run_install "$root" --prefix /us
 check "--prefix /usr: the binary in usr/bin" test -x "$root/usr/bin/flickd"
 check "--prefix /usr: the unit in usr/lib/systemd/user, ExecStart=/usr/bin/flickd run" \
     grep -qx 'ExecStart=/usr/bin/flickd run' "$root/usr/lib/systemd/user/flickd.service"
-check "--prefix /usr: the unit differs from the shipped one only in ExecStart" \
-    bash -c "diff '$repo/systemd/flickd.service' '$root/usr/lib/systemd/user/flickd.service' | grep '^[<>]' | grep -v '^[<>] ExecStart=' | wc -l | grep -qx 0"
+check "--prefix /usr: the unit differs from the shipped one only in ExecStart and the directory its comment names" \
+    bash -c "diff '$repo/systemd/flickd.service' '$root/usr/lib/systemd/user/flickd.service' | grep '^[<>]' | grep -v '^[<>] ExecStart=' | grep -v '^[<>] # Installed by scripts/install to ' | wc -l | grep -qx 0"
+check "--prefix /usr: the unit's comment names the directory it is in" \
+    grep -qx '# Installed by scripts/install to /usr/lib/systemd/user/ and enabled per user with' "$root/usr/lib/systemd/user/flickd.service"
+# scripts/package rewrites that line as it finds it in the unit of --prefix /usr.
+check "scripts/package rewrites the comment line scripts/install --prefix /usr writes" \
+    grep -qF '"# Installed by scripts/install to ${unit_path%/*}/ and enabled per user with"' "$repo/scripts/package"
 check "--prefix /usr: the udev rule and modules file stay in /etc" \
     test -f "$root/etc/udev/rules.d/70-flickd-uinput.rules" -a -f "$root/etc/modules-load.d/flickd-uinput.conf"
 run_uninstall "$root" --prefix /usr
@@ -178,6 +183,9 @@ check "install --prefix /opt/flickd --destdir exits 0" run_install "$root" --pre
 check "--prefix /opt/flickd: the unit in etc/systemd/user (on systemd's search path), ExecStart=/opt/flickd/bin/flickd run" \
     grep -qx 'ExecStart=/opt/flickd/bin/flickd run' "$root/etc/systemd/user/flickd.service"
 check "--prefix /opt/flickd: no unit under the prefix" test ! -e "$root/opt/flickd/lib/systemd"
+check "--prefix /opt/flickd: the unit names no /usr/local path, its comment names etc/systemd/user" \
+    bash -c '! grep -n /usr/local "$1" && grep -qx "# Installed by scripts/install to /etc/systemd/user/ and enabled per user with" "$1"' \
+    _ "$root/etc/systemd/user/flickd.service"
 run_uninstall "$root" --prefix /opt/flickd
 check "--prefix /opt/flickd: uninstall leaves DESTDIR empty" test -z "$(cd "$root" && find . -mindepth 1)"
 # An administrator's override in /etc/systemd/user (another ExecStart) is not uninstall's.
@@ -187,6 +195,90 @@ run_uninstall "$root" --prefix /opt/flickd
 check "--prefix /opt/flickd: uninstall keeps a unit in etc/systemd/user that runs another binary" \
     test -f "$root/etc/systemd/user/flickd.service"
 rm -rf "$root"
+
+# ------------------------------------------------- two installs, one rule and modules file ---
+# Every prefix's install writes the same udev rule and modules-load file in /etc: uninstalling
+# one install keeps them while another remains (found by its binary, or by the unit in
+# /etc/systemd/user that runs it), and says which; the last uninstall removes them.
+root=$work/root-two
+rules=$root/etc/udev/rules.d/70-flickd-uinput.rules
+modules=$root/etc/modules-load.d/flickd-uinput.conf
+two_installs() { run_install "$root" && run_install "$root" --prefix /opt/flickd; }
+check "install, then install --prefix /opt/flickd, into one DESTDIR" two_installs
+run_uninstall "$root" --prefix /opt/flickd
+check "two installs: uninstall --prefix /opt/flickd removes its binary and unit" \
+    test ! -e "$root/opt/flickd" -a ! -e "$root/etc/systemd/user/flickd.service"
+check "two installs: it keeps the udev rule and modules-load file, which /usr/local's needs" test -f "$rules" -a -f "$modules"
+check "two installs: it says so, naming the install in /usr/local" \
+    grep -q "kept /etc/udev/rules.d/70-flickd-uinput.rules and /etc/modules-load.d/flickd-uinput.conf: .*the install in /usr/local (/usr/local/bin/flickd)" "$work/uninstall.log"
+if ! grep -q "kept" "$work/uninstall.log"; then sed 's/^/    /' "$work/uninstall.log"; fi
+run_uninstall "$root"
+check "two installs: uninstalling the other then leaves DESTDIR empty" test -z "$(cd "$root" && find . -mindepth 1)"
+# The other way round: /opt/flickd's install is found by its unit in /etc/systemd/user.
+two_installs
+run_uninstall "$root"
+check "two installs: uninstall of /usr/local keeps the two files, naming the install in /opt/flickd" \
+    bash -c 'test -f "$1" -a -f "$2" -a ! -e "$3" && grep -q "kept .*the install in /opt/flickd (/opt/flickd/bin/flickd), which .scripts/uninstall --prefix /opt/flickd. removes" "$4"' \
+    _ "$rules" "$modules" "$root/usr/local/bin/flickd" "$work/uninstall.log"
+run_uninstall "$root" --prefix /opt/flickd
+check "two installs: then uninstall --prefix /opt/flickd leaves DESTDIR empty" test -z "$(cd "$root" && find . -mindepth 1)"
+# The flickd package beside an install: its own rule and modules-load file under /usr/lib (which
+# those in /etc override) serve it, so the /etc copies go with the install.
+run_install "$root"
+mkdir -p "$root/usr/bin" "$root/usr/lib/udev/rules.d" "$root/usr/lib/modules-load.d" "$root/usr/lib/systemd/user"
+cp "$binary" "$root/usr/bin/flickd"
+cp "$repo/systemd/70-flickd-uinput.rules" "$root/usr/lib/udev/rules.d/"
+cp "$repo/systemd/flickd-uinput.conf" "$root/usr/lib/modules-load.d/"
+sed 's|^ExecStart=.*|ExecStart=/usr/bin/flickd run|' "$repo/systemd/flickd.service" >"$root/usr/lib/systemd/user/flickd.service"
+run_uninstall "$root"
+check "beside the package: uninstall removes the /etc copies, the package's under /usr/lib serve it" \
+    bash -c 'test ! -e "$1" -a ! -e "$2" && ! grep -q kept "$3"' _ "$rules" "$modules" "$work/uninstall.log"
+rm -rf "$root"
+
+# --------------------------------------- uninstall with nothing installed, not as root ---
+# For real (no --destdir), as a user other than root (nobody, through setpriv, when this runs as
+# root), on a prefix with nothing in it: there is nothing to remove, so sudo is not asked for
+# (nor udevadm run), and it says that nothing was removed. Stand-ins record the calls. Skipped
+# where this machine has flickd's files in /etc, which uninstall would rightly remove.
+as_user=()
+nothing_skip=""
+if [ -e /etc/udev/rules.d/70-flickd-uinput.rules ] || [ -e /etc/modules-load.d/flickd-uinput.conf ]; then
+    nothing_skip="this machine has flickd's udev rule or modules-load file in /etc"
+elif [ "$(id -u)" -eq 0 ]; then
+    if command -v setpriv >/dev/null && nobody_uid=$(id -u nobody 2>/dev/null); then
+        as_user=(setpriv --reuid="$nobody_uid" --regid="$(id -g nobody)" --clear-groups)
+        "${as_user[@]}" test -r "$repo/scripts/uninstall" || nothing_skip="nobody cannot read $repo/scripts/uninstall"
+    else
+        nothing_skip="run as root, without setpriv or a user 'nobody'"
+    fi
+fi
+if [ -n "$nothing_skip" ]; then
+    echo "skip the uninstall with nothing installed, not as root ($nothing_skip)"
+else
+    nr=$work/non-root
+    mkdir -p "$nr/bin"
+    chmod 711 "$work"
+    chmod 755 "$nr" "$nr/bin"
+    : >"$nr/calls"
+    chmod 666 "$nr/calls"
+    for command in sudo systemctl udevadm runuser; do
+        printf '#!/bin/sh\necho "%s $*" >>"%s"\nexit 1\n' "$command" "$nr/calls" >"$nr/bin/$command"
+        chmod 755 "$nr/bin/$command"
+    done
+    status=0
+    ${as_user[@]+"${as_user[@]}"} env PATH="$nr/bin:$PATH" "$repo/scripts/uninstall" --prefix "$nr/nothing" \
+        >"$nr/log" 2>&1 || status=$?
+    check "uninstall with nothing installed, not as root, exits 0, was $status" test "$status" = 0
+    if grep -q '^\(sudo\|udevadm\) ' "$nr/calls"; then
+        fail "uninstall with nothing installed asks sudo for nothing and runs no udevadm; calls made:"
+        sed 's/^/    /' "$nr/calls"
+    else
+        pass "uninstall with nothing installed asks sudo for nothing and runs no udevadm"
+    fi
+    check "uninstall with nothing installed says nothing was removed, not that /dev/uinput keeps its rights" \
+        bash -c 'grep -q "done: nothing was removed" "$1" && ! grep -q "keeps its access rights" "$1"' _ "$nr/log"
+    if ! grep -q "nothing was removed" "$nr/log"; then sed 's/^/    /' "$nr/log"; fi
+fi
 
 # ------------------------------------------------------------- whose desktop, run as root ---
 # scripts/lib/desktop-user.sh, which both scripts source to find the user they set flickd up
@@ -462,6 +554,11 @@ for program in $unit_programs; do
             grep -qx "$owner" <<<"$added"
     fi
 done
+
+# Under pipefail, `COMMAND | grep -q` fails when grep, having found its line, exits before
+# COMMAND has written everything (SIGPIPE): scripts/package reads such output whole first.
+check "scripts/package pipes nothing into grep -q (readelf's section headers are read whole first)" \
+    bash -c '! grep -n "|[[:space:]]*grep -q" "$1"' _ "$repo/scripts/package"
 
 # -------------------------------------------------------------- scripts/release-flags.sh ---
 # Where lld is found, for scripts/install run as root: a stand-in swift like swiftly's proxy in

@@ -19,6 +19,10 @@
 #   rules_path        /etc/udev/rules.d/70-flickd-uinput.rules, /dev/uinput for the user at
 #                     the seat
 #   modules_path      /etc/modules-load.d/flickd-uinput.conf, uinput loaded at boot
+#   package_rules_path, package_modules_path
+#                     where the .deb puts these two instead (scripts/package): under /usr/lib,
+#                     where a package's defaults live; a file of the same name in /etc
+#                     overrides it
 #   created_dirs      the directories `install -D` may have created for these files that
 #                     nothing else needs, deepest first, for scripts/uninstall to remove when
 #                     empty: flickd's doc directory; under /usr/local the systemd user unit
@@ -66,6 +70,8 @@ flickd_paths() {  # PREFIX [any]: with "any", a prefix of any characters (uninst
     doc_path=$doc_dir/flickd.toml
     rules_path=/etc/udev/rules.d/70-flickd-uinput.rules
     modules_path=/etc/modules-load.d/flickd-uinput.conf
+    package_rules_path=/usr/lib/udev/rules.d/${rules_path##*/}
+    package_modules_path=/usr/lib/modules-load.d/${modules_path##*/}
     case "$prefix" in
         /usr/local) created_dirs=("$doc_dir" "$prefix/lib/systemd/user" "$prefix/lib/systemd") ;;
         */*flickd*)
