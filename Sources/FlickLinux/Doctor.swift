@@ -351,6 +351,7 @@ public struct Doctor {
         checks.append(naturalScrolling(configuration, touch: touch, desktop: desktop))
         checks += deviceNaturalScrolling(configuration, touch: touch, desktop: desktop.answer)
         checks += driverGlides(touch: touch, desktop: desktop.answer)
+        checks += disabledPads(touch: touch, desktop: desktop.answer)
         if let changes = xServerChanges() { checks.append(changes) }
         checks.append(output(configuration, touch: touch, desktop: desktop))
         checks += glideLength(configuration)
@@ -1197,6 +1198,13 @@ public struct Doctor {
                                  detail: "touchpad: coasts move two fingers on \"\(VirtualTouchpad.name)\"; but the synaptics X driver drives it (\(perDevice.source)) and scrolls it by next to nothing (a distance it computes from the pad's size), so glides through it do not show",
                                  fix: "set output.mode = \"wheel\" ([output] in the configuration), then: systemctl --user reload flickd; or let libinput drive the touchpads (remove xserver-xorg-input-synaptics)")
                 }
+                // A setting for every touchpad (sway's `input type:touchpad events disabled`) or
+                // one for it by name disables the virtual pad too: its glides reach no app.
+                if let disabled = perDevice.disabled.last(where: { $0.device == VirtualTouchpad.identity }) {
+                    return Check(title: title, status: .failure,
+                                 detail: "touchpad: coasts move two fingers on \"\(VirtualTouchpad.name)\"; but \(QuotedText.controlsEscaped(disabled.why)) (\(perDevice.source)), so glides through it reach no app",
+                                 fix: "enable \"\(VirtualTouchpad.name)\" in the desktop's settings (sway: input \"0:0:flickd_virtual_touchpad\" events enabled), or set output.mode = \"wheel\" ([output] in the configuration), then: systemctl --user reload flickd")
+                }
                 return Check(title: title, status: .ok,
                              detail: perDeviceDirections(perDevice, desktop: found.value, configuration: configuration, touch: touch))
             }
@@ -1331,6 +1339,20 @@ public struct Doctor {
             return Check(title: "touchpad driver", status: .warning,
                          detail: "\(node.devnode) \(QuotedText.quoted(node.name)): \(why) (\(perDevice.source)), so flickd starts no coast of its own on it: a second glide on top of the driver's would stop it",
                          fix: "to have flickd's glide on it instead, let libinput drive it: remove the synaptics driver (Debian: apt remove xserver-xorg-input-synaptics; Arch: pacman -R xf86-input-synaptics) and log in again")
+        }
+    }
+
+    /// One check per touchpad the desktop disabled (sway's `events disabled`, Plasma's "Device
+    /// enabled" off): the daemon starts no coast from its flicks, which reach no app either.
+    private func disabledPads(touch: TouchDevices, desktop: DesktopSettings.Answer?) -> [Check] {
+        guard let perDevice = desktop?.perDevice else { return [] }
+        return touch.nodes.map(\.node).filter { $0.kind == .touchpad }.compactMap { node in
+            let identity = identity(of: node)
+            guard identity.vendor != nil, identity.product != nil,
+                  let disabled = perDevice.disabled.last(where: { $0.device == identity }) else { return nil }
+            return Check(title: "touchpad disabled", status: .warning,
+                         detail: "\(node.devnode) \(QuotedText.quoted(node.name)): \(QuotedText.controlsEscaped(disabled.why)) (\(perDevice.source)), so flickd starts no coast from its flicks; its touches still stop a coast",
+                         fix: "to scroll with it, enable it in the desktop's settings (sway: input IDENTIFIER events enabled; Plasma: System Settings, Touchpad, Device enabled)")
         }
     }
 

@@ -71,6 +71,9 @@ struct DoctorCommand: FlickdCommand {
             - touchpad driver: on X11, each touchpad the synaptics X driver drives and
               glides for by itself (its coasting speed above 0, the default); flickd
               starts no coast of its own on it, and the fix names the way to its glide.
+            - touchpad disabled: each touchpad the desktop disabled (sway's `events
+              disabled`, Plasma's "Device enabled" off); flickd starts no coast from
+              its flicks, and its touches still stop one.
             - X server changes: on an X11 session (not GNOME's), whether a watch on the
               X server's device properties opens (XInput 2, through libX11 and libXi),
               as flickd keeps one to follow a setting changed with `xinput set-prop` or

@@ -355,6 +355,41 @@ import Testing
         #expect(output.fix?.hasPrefix("set output.mode = \"wheel\"") == true)
     }
 
+    /// A touchpad the desktop disabled: doctor names it and says flickd starts no coast from it;
+    /// nothing is said of a pad the desktop leaves on, or of another pad it disabled.
+    @Test func aPadTheDesktopDisabledIsNamed() throws {
+        var system = FakeSystem()
+        let sysfs = "/sys/devices/platform/i8042/serio1/input/input5/event4/device/id/"
+        system.fileContents[sysfs + "vendor"] = "0002\n"
+        system.fileContents[sysfs + "product"] = "0007\n"
+        let identity = DeviceIdentity(name: "SynPS/2 Synaptics TouchPad", vendor: 2, product: 7)
+        let source = "sway (swaymsg -t get_inputs)"
+        var perDevice = PerDeviceNaturalScrolling(entries: [.init(device: identity, natural: false)], source: source, unlisted: nil)
+        perDevice.disabled = [.init(device: identity, why: "sway disables it (events disabled)")]
+        system.desktop = DesktopSettings.Answer(false, source, perDevice: perDevice)
+        let check = try system.checks().one("touchpad disabled")
+        #expect(check.status == .warning)
+        #expect(check.detail == "/dev/input/event4 \"SynPS/2 Synaptics TouchPad\": sway disables it (events disabled) (\(source)), so flickd starts no coast from its flicks; its touches still stop a coast",
+                "\(check.text)")
+        #expect(check.fix?.contains("events enabled") == true)
+
+        system.desktop?.perDevice?.disabled = [.init(device: DeviceIdentity(name: "other", vendor: 2, product: 8), why: "sway disables it (events disabled)")]
+        #expect(system.checks().titled("touchpad disabled").isEmpty, "another pad disabled: nothing to say of this one")
+        system.desktop?.perDevice?.disabled = []
+        #expect(system.checks().titled("touchpad disabled").isEmpty, "enabled: nothing to say")
+        #expect(try system.checks().one("output").status == .ok)
+
+        // `input type:touchpad events disabled` reaches flickd's own pad: glides show nowhere.
+        system.desktop?.perDevice?.disabled = [.init(device: VirtualTouchpad.identity, why: "sway disables it (events disabled)")]
+        let output = try system.checks().one("output")
+        #expect(output.status == .failure)
+        #expect(output.detail.hasSuffix("but sway disables it (events disabled) (\(source)), so glides through it reach no app"), "\(output.text)")
+        #expect(output.fix?.contains("output.mode = \"wheel\"") == true)
+        #expect(system.checks().titled("touchpad disabled").isEmpty, "the virtual pad is not one of the real pads")
+        system.fileContents["/home/ada/.config/flickd/config.toml"] = "[output]\nmode = \"wheel\"\n"
+        #expect(try system.checks().one("output").status == .ok, "the wheel output does not go through it")
+    }
+
     /// sway lists only the devices it has: with flickd stopped, its pad is not there to compare.
     @Test func swayWithoutTheVirtualPadSaysSoAndRunsThePadsThroughTheDaemon() throws {
         var system = FakeSystem()
