@@ -773,7 +773,9 @@ public final class Daemon {
     }
 
     /// The watch for an X server's start is readable: time to try its watch (ask, opening one),
-    /// or the watch ended.
+    /// or the watch ended (its directory removed or renamed): a new one is made at once (a
+    /// directory made anew is waited at), else at the next ask whose opening fails
+    /// (`takeServerWatch`), as the log says.
     private func serverStarting() {
         guard let watch = serverStartWatch else { return }
         switch watch.receive() {
@@ -786,6 +788,13 @@ public final class Daemon {
         case .closed:
             try? poll.remove(watch.fileDescriptor)
             serverStartWatch = nil
+            // Said at info: the line that began the wait promised the X server's start would
+            // be heard.
+            let why = (watch as? any ExplainsItsEnd)?.whyEnded.map { " (\($0))" } ?? ""
+            if let desktop { waitForServer(desktop) }
+            let again = serverStartWatch.map { "waiting again at \($0.source)" }
+                ?? "an X server's start is waited for again when the desktop is next asked (a reload, a touchpad plugged in)"
+            logger.info("natural scrolling: the wait at \(watch.source) ended\(why); \(again)")
         }
     }
 
@@ -1287,7 +1296,13 @@ public final class Daemon {
             let why = activity == .active ? "this user's session is active on the seat again" : "no other user's session is active on the seat now"
             logger.notice("\(why): flickd goes on")
             openDevices(at: time)
-        default:
+        case (.active, false), (.unknown, false):
+            // Not paused, yet the session may have been away from the front (another VT with no
+            // login: no other user's session to pause for), where logind's uaccess ACL on
+            // /dev/uinput is the front session's: an output that could not be made then is tried
+            // again now this user's is in front, not at the next reload or device.
+            if failedOutput != nil { createOutputIfNeeded() }
+        case (.inactive, true):
             break
         }
     }
@@ -1478,9 +1493,9 @@ public final class Daemon {
                     logger.debug("cannot open \(named): \(error.reason) (still)")
                 } else if !explainedAccessDenied {
                     explainedAccessDenied = true
-                    logger.warning("\(InputAccessError(error, kind: node.kind))")
+                    logger.warning("\(InputAccessError(error, node: node, under: stopSources))")
                 } else {
-                    let cost = InputAccessError.cost(of: node.kind).map { ": \($0)" } ?? ""
+                    let cost = InputAccessError.cost(of: node, under: stopSources).map { ": \($0)" } ?? ""
                     logger.warning("cannot open \(named): \(error.reason)\(cost)")
                 }
             } else if error.isMissing && announced {

@@ -20,19 +20,20 @@ public struct InputNode: Hashable, Sendable {
         case other
 
         /// The kind of a device with the udev properties `property` looks up (a value of
-        /// "1" means set). A touchpad or touchscreen wins over mouse and keyboard. A device
-        /// libinput ignores (`Exclusion.libinputIgnores`) is `.other`.
-        public static func classify(property: (String) -> String?) -> Kind {
-            InputNode.judge(property: property).kind
+        /// "1" means set), and `parentProperty` those of its parent input device (`inputN`).
+        /// A touchpad or touchscreen wins over mouse and keyboard. A device libinput ignores
+        /// (`Exclusion.libinputIgnores`, `Exclusion.notTaggedInput`) is `.other`.
+        public static func classify(property: (String) -> String?,
+                                    parentProperty: (String) -> String? = { _ in nil }) -> Kind {
+            InputNode.judge(property: property, parentProperty: parentProperty).kind
         }
 
-        /// The kind by `ID_INPUT_*` alone.
-        static func byInputProperties(_ property: (String) -> String?) -> Kind {
-            func isSet(_ key: String) -> Bool { property(key) == "1" }
-            if isSet("ID_INPUT_TOUCHPAD") { return .touchpad }
-            if isSet("ID_INPUT_TOUCHSCREEN") { return .touchscreen }
-            if isSet("ID_INPUT_MOUSE") || isSet("ID_INPUT_POINTINGSTICK") { return .mouse }
-            if isSet("ID_INPUT_KEYBOARD") { return .keyboard }
+        /// The kind by udev's `ID_INPUT_*` tags alone (`isTagged`: set to "1").
+        static func byInputProperties(_ isTagged: (String) -> Bool) -> Kind {
+            if isTagged("ID_INPUT_TOUCHPAD") { return .touchpad }
+            if isTagged("ID_INPUT_TOUCHSCREEN") { return .touchscreen }
+            if isTagged("ID_INPUT_MOUSE") || isTagged("ID_INPUT_POINTINGSTICK") { return .mouse }
+            if isTagged("ID_INPUT_KEYBOARD") { return .keyboard }
             return .other
         }
 
@@ -55,6 +56,10 @@ public struct InputNode: Hashable, Sendable {
         /// silences). Read, its swipes would glide on the virtual pad that libinput does read,
         /// and its phantom touches would stop coasts.
         case libinputIgnores
+        /// udev does not tag it `ID_INPUT=1` (a rule set it to "0", or removed it, to hide the
+        /// device from libinput while its `ID_INPUT_TOUCHPAD` or the like stays): libinput
+        /// leaves it alone ("not tagged as supported input device"), as for `libinputIgnores`.
+        case notTaggedInput
         /// udev's `ID_SEAT` names another seat than the one flickd follows
         /// (`InputNode.followedSeat`): another user's touchpad, whose flicks would glide into
         /// this user's session. libinput's seat assignment reads `ID_SEAT` alike.
@@ -65,6 +70,7 @@ public struct InputNode: Hashable, Sendable {
         public var description: String {
             switch self {
             case .libinputIgnores: return "libinput ignores it (LIBINPUT_IGNORE_DEVICE)"
+            case .notTaggedInput: return "libinput ignores it (udev does not set ID_INPUT=1)"
             case .otherSeat(let seat): return "on \(QuotedText.controlsEscaped(seat)), not \(InputNode.followedSeat)"
             }
         }
@@ -104,14 +110,18 @@ public struct InputNode: Hashable, Sendable {
     /// (stop.key), "a button or key press" (a mouse with keyboard keys under both); nil when
     /// nothing of it does (it is not opened) or it is not a mouse or keyboard.
     public func stopPress(under stop: Configuration.Stop) -> String? {
-        let button = kind == .mouse && stop.button
-        let key = (kind == .keyboard || kind == .mouse && hasKeys) && stop.key
-        switch (button, key) {
+        switch stoppingPresses(under: stop) {
         case (true, true): return "a button or key press"
         case (true, false): return "a button press"
         case (false, true): return "a key press"
         case (false, false): return nil
         }
+    }
+
+    /// Whether this mouse's or keyboard's button presses, and its key presses, stop a coast
+    /// under `stop` (`stopPress(under:)` says it).
+    func stoppingPresses(under stop: Configuration.Stop) -> (button: Bool, key: Bool) {
+        (kind == .mouse && stop.button, (kind == .keyboard || kind == .mouse && hasKeys) && stop.key)
     }
 
     /// A node; `DeviceMonitor` makes these from udev.
@@ -126,25 +136,38 @@ public struct InputNode: Hashable, Sendable {
         self.touchpadIntegration = touchpadIntegration
     }
 
-    /// A node whose udev properties `property` looks up, judged as `judge(property:)` does.
-    public init(devnode: String, syspath: String, name: String, property: (String) -> String?) {
-        let (kind, exclusion, hasKeys) = Self.judge(property: property)
+    /// A node whose udev properties `property` looks up (`parentProperty`: those of its parent
+    /// input device), judged as `judge(property:parentProperty:)` does.
+    public init(devnode: String, syspath: String, name: String, parentProperty: (String) -> String? = { _ in nil },
+                property: (String) -> String?) {
+        let (kind, exclusion, hasKeys) = Self.judge(property: property, parentProperty: parentProperty)
         self.init(devnode: devnode, syspath: syspath, name: name, kind: kind, exclusion: exclusion, hasKeys: hasKeys,
                   touchpadIntegration: property("ID_INPUT_TOUCHPAD_INTEGRATION"))
     }
 
-    /// What flickd makes of a device with the udev properties `property` looks up: its kind by
-    /// `ID_INPUT_*`, unless libinput ignores it (`LIBINPUT_IGNORE_DEVICE` set, not "0") or its
+    /// What flickd makes of a device with the udev properties `property` looks up
+    /// (`parentProperty`: its parent input device's): its kind by the `ID_INPUT_*` tags, unless
+    /// libinput ignores it (`LIBINPUT_IGNORE_DEVICE` set, not "0"; or no `ID_INPUT=1`) or its
     /// `ID_SEAT` (unset: seat0) is not `followedSeat`: then `.other`, and why. A mouse with
     /// `ID_INPUT_KEYBOARD` has keys.
-    static func judge(property: (String) -> String?) -> (kind: Kind, exclusion: Exclusion?, hasKeys: Bool) {
-        let kind = Kind.byInputProperties(property)
+    ///
+    /// The tags are read as libinput's evdev_device_get_udev_tags reads them: a tag is set when
+    /// its value is exactly "1" on the event node or on its parent (`inputN`); "0", no value or
+    /// any other value is not set.
+    static func judge(property: (String) -> String?,
+                      parentProperty: (String) -> String? = { _ in nil }) -> (kind: Kind, exclusion: Exclusion?, hasKeys: Bool) {
+        func isTagged(_ key: String) -> Bool { property(key) == "1" || parentProperty(key) == "1" }
+        let kind = Kind.byInputProperties(isTagged)
         guard kind != .other else { return (.other, nil, false) }
         // libinput's evdev_device_create skips a device whose property is set to anything
         // but "0" (an empty value counts as set there too).
         if let ignore = property("LIBINPUT_IGNORE_DEVICE"), ignore != "0" { return (.other, .libinputIgnores, false) }
         if let seat = property("ID_SEAT"), !seat.isEmpty, seat != followedSeat { return (.other, .otherSeat(seat), false) }
-        return (kind, nil, kind == .mouse && property("ID_INPUT_KEYBOARD") == "1")
+        // libinput's evdev_configure_device drops a device without the ID_INPUT tag ("not
+        // tagged as supported input device"): the way a udev rule hides a device from libinput
+        // (`ENV{ID_INPUT}="0"`) while the tag that says what it is stays.
+        if !isTagged("ID_INPUT") { return (.other, .notTaggedInput, false) }
+        return (kind, nil, kind == .mouse && isTagged("ID_INPUT_KEYBOARD"))
     }
 }
 
@@ -237,8 +260,9 @@ public final class DeviceMonitor {
     public func receiveChanges(_ report: (Change) -> Void) {
         guard let monitor else { return }
         var missed = false
-        // The overflow is reported once, ahead of the events still queued; a few more reads
-        // drain them. The bound keeps a queue that keeps overflowing from holding the loop.
+        // The overflow is reported once, after the events still queued (the rescan it asks for
+        // then sees what they changed); a few more reads drain them. The bound keeps a queue
+        // that keeps overflowing from holding the loop.
         var overflows = 0
         while true {
             guard let device = udev_monitor_receive_device(monitor) else {
@@ -282,7 +306,11 @@ public final class DeviceMonitor {
         // The name lives on the parent input device (inputN), not the event node.
         let parent = udev_device_get_parent_with_subsystem_devtype(device, "input", nil)
         let name = parent.flatMap { udev_device_get_sysattr_value($0, "name") }.map { String(cString: $0) } ?? ""
-        return InputNode(devnode: devnode, syspath: syspath, name: name) { key in
+        // libinput reads the tags on the node and its immediate parent (evdev_device_get_udev_tags).
+        let tagParent = udev_device_get_parent(device)
+        return InputNode(devnode: devnode, syspath: syspath, name: name, parentProperty: { key in
+            tagParent.flatMap { udev_device_get_property_value($0, key) }.map { String(cString: $0) }
+        }) { key in
             udev_device_get_property_value(device, key).map { String(cString: $0) }
         }
     }

@@ -51,8 +51,8 @@ public final class SeatWatch {
     /// The watch of seat0 for this process's user; nil for root, which follows no one's session,
     /// and where logind keeps no seats (it makes the folder at its start, before any session):
     /// a watch there would wait on /run, woken by every file made in it. Nil too when the watch
-    /// cannot be made (no inotify instance left: the user's fs.inotify.max_user_instances are
-    /// used up), with a warning on `logger`: following the seat guards against another user's
+    /// cannot be made (no inotify instance left: the user's fs.inotify.max_user_instances, or
+    /// the process's descriptors, are used up), with a warning on `logger`: following the seat guards against another user's
     /// flicks, and flickd runs on without it, as without logind. Likewise when the directory
     /// cannot be watched (the user's fs.inotify.max_user_watches used up, which editors' file
     /// watchers do).
@@ -69,7 +69,9 @@ public final class SeatWatch {
             return try watch(path, uid, logger)
         } catch {
             let limit = error.errno == ENOSPC ? ": the user's inotify watches are used up, fs.inotify.max_user_watches"
-                : error.errno == EMFILE ? ": the user's inotify instances are used up, fs.inotify.max_user_instances" : ""
+                // inotify_init1's EMFILE is either limit: the user's instances, or the process's
+                // descriptors (RLIMIT_NOFILE).
+                : error.errno == EMFILE ? ": the user's inotify instances (fs.inotify.max_user_instances) or flickd's file descriptors (its open-files limit, LimitNOFILE= or ulimit -n) are used up" : ""
             logger.warning("the seat's active session is not followed (\(error)\(limit)); flickd will not pause while another user's session is active on seat0: it goes on reading the input devices, and that user's flicks coast through its virtual device")
             return nil
         }

@@ -65,6 +65,12 @@ final class XServerWatch: DesktopWatch, @unchecked Sendable {
     }
 }
 
+/// A watch that can say why it ended (`.closed`), for the log.
+public protocol ExplainsItsEnd: AnyObject {
+    /// Why the watch ended ("/tmp/.X11-unix was removed"); nil while it has not.
+    var whyEnded: String? { get }
+}
+
 /// Waits for an X server to start at the session's display, so that the X server's watch
 /// (`XServerWatch`) is opened again: after the server it followed went away and another starts
 /// at the same display (a `startx` session left and started again while the user manager, and
@@ -76,12 +82,12 @@ final class XServerWatch: DesktopWatch, @unchecked Sendable {
 /// 8 s: the last 15.5 s after), each a cue for the daemon to try the server's watch; the
 /// daemon drops this one when that opens. A socket there when the watch is made starts the
 /// tries at once (a server still starting, or one that did not answer). `.closed` when the
-/// directory goes.
+/// directory goes (removed or renamed) or its events cannot be read; `whyEnded` says which.
 ///
 /// Rationale: no kernel hot-plug comes with an X server's start (its devices' nodes stay), so
 /// without this the new server's settings, and every `xinput set-prop` after, waited for a
 /// reload (found in the fifty-third session's review).
-public final class XServerStartWatch: DesktopWatch {
+public final class XServerStartWatch: DesktopWatch, ExplainsItsEnd {
     /// How many `.started` a socket's appearance gives.
     public static let tries = 5
     /// The wait before the first.
@@ -100,6 +106,8 @@ public final class XServerStartWatch: DesktopWatch {
     private var triesLeft = 0
     private var wait = Duration.zero
     private let buffer = ReadBuffer(byteCount: 4096)
+    /// Why the watch ended, once `receive()` said `.closed`.
+    public private(set) var whyEnded: String?
 
     private enum Token {
         static let directory: UInt64 = 1
@@ -150,18 +158,26 @@ public final class XServerStartWatch: DesktopWatch {
 
     /// `receive()` at `time` on the monotonic clock.
     func receive(at time: Instant) -> DesktopChange {
+        if whyEnded != nil { return .closed }
         var appeared = false
-        var gone = false
+        var gone: String?
         do {
             try Syscall.readInotifyEvents(inotify, buffer: buffer.bytes) { _, mask, entry in
                 // An overflow may have hidden the socket's creation.
                 if entry == name || mask & UInt32(IN_Q_OVERFLOW) != 0 { appeared = true }
-                if mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 { gone = true }
+                if mask & UInt32(IN_MOVE_SELF) != 0 {
+                    gone = "\(directory) was renamed"
+                } else if mask & UInt32(IN_IGNORED | IN_DELETE_SELF) != 0, gone == nil {
+                    gone = "\(directory) was removed"
+                }
             }
         } catch {
+            gone = "its events cannot be read: \(error)"
+        }
+        if let gone {
+            whyEnded = gone
             return .closed
         }
-        if gone { return .closed }
         if appeared { startTrying(at: time) }
         guard (try? timer.acknowledge()) == true else { return .none }
         if triesLeft > 0 {

@@ -117,15 +117,15 @@ final class ScriptedDevices: DeviceSource {
 
     /// A node of `kind` named `name` at `/dev/input/event<number>`, described by the repository's
     /// device fixture `fixture` when it is a touch device. `udev`: more udev properties beside
-    /// the kind's `ID_INPUT_*` (`ID_SEAT`, `LIBINPUT_IGNORE_DEVICE`, `ID_INPUT_KEYBOARD`), judged
-    /// as `DeviceMonitor` judges them.
+    /// the kind's `ID_INPUT_*` and `ID_INPUT=1` (`ID_SEAT`, `LIBINPUT_IGNORE_DEVICE`,
+    /// `ID_INPUT_KEYBOARD`, another `ID_INPUT`), judged as `DeviceMonitor` judges them.
     func node(_ number: Int, _ kind: InputNode.Kind, name: String, fixture: String? = nil,
               udev: [String: String] = [:]) throws -> InputNode {
         let devnode = "/dev/input/event\(number)"
         descriptions[devnode] = try fixture.map(Fixtures.device) ?? DeviceDescription(name: name)
         let syspath = "/sys/devices/virtual/input/input\(number)/event\(number)"
         guard !udev.isEmpty else { return InputNode(devnode: devnode, syspath: syspath, name: name, kind: kind) }
-        var properties = udev
+        var properties = udev.merging(["ID_INPUT": "1"]) { own, _ in own }
         switch kind {
         case .touchpad: properties["ID_INPUT_TOUCHPAD"] = "1"
         case .touchscreen: properties["ID_INPUT_TOUCHSCREEN"] = "1"
@@ -556,6 +556,78 @@ struct DaemonDeviceTests {
         #expect(log.lines.contains("notice: \(said): flickd goes on"), "\(log.lines)")
         #expect(Set(source.opened.dropFirst(2)) == [keyboard.devnode, pad.devnode, screen.devnode], "all opened again, the screen plugged in meanwhile too")
         #expect(outputs.made == [.touchpad], "the virtual device kept through the pause")
+    }
+
+    /// The virtual device could not be made (EACCES on /dev/uinput while another VT without a
+    /// login was in front, so logind gave this user no uaccess ACL on it); then this user's
+    /// session comes to the front again without flickd having paused (no other user's session
+    /// was active): the output is made then. Before, it waited for a reload or a device.
+    @Test("an output that could not be made is made again when this user's session is active on the seat again")
+    func aFailedOutputIsMadeWhenTheSessionIsActiveAgain() throws {
+        let directory = ConfigScratchDirectory()
+        let me: UInt32 = 1000
+        directory.write("seat0", "SESSIONS=2\n")
+        let seat = try SeatWatch(path: directory.file("seat0"), uid: me, logger: CollectedLog().logger)
+        let source = ScriptedDevices()
+        let pad = try source.node(4, .touchpad, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440")
+        source.present = [pad]
+        let outputs = Outputs()
+        outputs.failure = SystemError(errno: EACCES, call: "open", path: "/dev/uinput")
+        var madeBefore: [OutputMode]?
+        // One step a wake-up; logind's rename is read in the wake-up after the step that made it.
+        source.play([
+            {
+                madeBefore = outputs.made
+                outputs.failure = nil
+                directory.replace("seat0", "ACTIVE=2\nACTIVE_UID=\(me)\nSESSIONS=2\n")
+                return []
+            },
+            { [] },
+            {
+                raise(SIGTERM)
+                return []
+            },
+        ])
+        let log = CollectedLog()
+        try Self.daemon(source, outputs, log: log, seat: seat).run()
+        #expect(madeBefore == [.touchpad], "tried once at the start, and failed: \(log.lines)")
+        #expect(log.lines.contains { $0.hasPrefix("error: ") && $0.contains("Permission denied") }, "\(log.lines)")
+        #expect(!log.lines.contains { $0.contains("flickd goes on") }, "flickd never paused: \(log.lines)")
+        #expect(outputs.made == [.touchpad, .touchpad], "made when this user's session is active: \(log.lines)")
+        #expect(outputs.touchpads.count == 1, "\(log.lines)")
+    }
+
+    /// A refused mouse whose node has keyboard keys (Logitech's K400) is opened for its buttons and
+    /// its keys: what its refusal costs says both, or what of them stops a coast under the stop
+    /// settings. Before, it always said "its buttons do not stop a coast".
+    @Test("a refused mouse with keyboard keys says its key presses do not stop a coast",
+          arguments: [(true, "its button and key presses do not stop a coast"), (false, "its key presses do not stop a coast")])
+    func aRefusedMouseWithKeysSaysItsKeys(button: Bool, cost: String) throws {
+        let source = ScriptedDevices()
+        let keyboard = try source.node(2, .keyboard, name: "AT Translated Set 2 keyboard")
+        let combo = try source.node(3, .mouse, name: "Logitech K400", udev: ["ID_INPUT_KEYBOARD": "1"])
+        source.present = [keyboard, combo]
+        source.refused = [keyboard.devnode, combo.devnode]
+        var configuration = Configuration()
+        configuration.stop.button = button
+        let log = CollectedLog()
+        let daemon = try Self.daemon(source, Outputs(), log: log, configuration: configuration)
+        raise(SIGTERM)
+        try daemon.run()
+        let warnings = log.lines.filter { $0.hasPrefix("warning: ") }
+        #expect(warnings.count == 2, "\(warnings)")
+        #expect(warnings.last == "warning: cannot open /dev/input/event3 (Logitech K400): Permission denied: \(cost)", "\(warnings)")
+
+        // Explained in full when it is the first refused.
+        let alone = ScriptedDevices()
+        let first = try alone.node(3, .mouse, name: "Logitech K400", udev: ["ID_INPUT_KEYBOARD": "1"])
+        alone.present = [first]
+        alone.refused = [first.devnode]
+        let explained = CollectedLog()
+        let again = try Self.daemon(alone, Outputs(), log: explained, configuration: configuration)
+        raise(SIGTERM)
+        try again.run()
+        #expect(explained.lines.contains { $0.hasPrefix("warning: cannot read /dev/input/event3 (Permission denied): \(cost). ") }, "\(explained.lines)")
     }
 
     @Test("a flickd started while another user's session is active opens nothing until this user's is")
@@ -1132,6 +1204,22 @@ struct DaemonDeviceTests {
         let log = try Self.run(source, steps: [])
         #expect(source.opened == [read.devnode], "\(log.lines)")
         #expect(log.lines.contains("info: /dev/input/event7 (Sony DualSense Touchpad): not used (libinput ignores it (LIBINPUT_IGNORE_DEVICE))"),
+                "\(log.lines)")
+    }
+
+    /// A udev rule that hides a touchpad from libinput by its ID_INPUT (`ENV{ID_INPUT}="0"`, its
+    /// ID_INPUT_TOUCHPAD left as it was): libinput drops it ("not tagged as supported input
+    /// device"), so flickd leaves it alone and says why. Before, flickd read it: its swipes
+    /// glided on the virtual pad that libinput does read.
+    @Test("a touchpad udev does not tag ID_INPUT=1 is not opened, as libinput does not open it")
+    func aDeviceNotTaggedInputIsNotOpened() throws {
+        let source = ScriptedDevices()
+        let hidden = try source.node(7, .touchpad, name: "Hidden TouchPad", fixture: "synaptics-t440", udev: ["ID_INPUT": "0"])
+        let read = try source.node(5, .touchpad, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440", udev: ["ID_INPUT": "1"])
+        source.present = [read, hidden]
+        let log = try Self.run(source, steps: [])
+        #expect(source.opened == [read.devnode], "\(log.lines)")
+        #expect(log.lines.contains("info: /dev/input/event7 (Hidden TouchPad): not used (libinput ignores it (udev does not set ID_INPUT=1))"),
                 "\(log.lines)")
     }
 

@@ -17,7 +17,7 @@ import Testing
         }
         #expect(seat == nil)
         #expect(log.lines == [
-            "warning: the seat's active session is not followed (inotify_init1: Too many open files: the user's inotify instances are used up, fs.inotify.max_user_instances); flickd will not pause while another user's session is active on seat0: it goes on reading the input devices, and that user's flicks coast through its virtual device",
+            "warning: the seat's active session is not followed (inotify_init1: Too many open files: the user's inotify instances (fs.inotify.max_user_instances) or flickd's file descriptors (its open-files limit, LimitNOFILE= or ulimit -n) are used up); flickd will not pause while another user's session is active on seat0: it goes on reading the input devices, and that user's flicks coast through its virtual device",
         ])
 
         // With inotify the watch is made; for root, or without logind's seats directory, none is.

@@ -611,6 +611,7 @@ struct XServerWatchTests {
         try FileManager.default.removeItem(atPath: path)
         #expect(Self.startReadable(watch, within: .seconds(5)))
         #expect(watch.receive(at: past) == .closed)
+        #expect(watch.whyEnded == path + " was removed")
         #expect(throws: SystemError.self, "no directory to watch") {
             try XServerStartWatch(socket: path + "/X5")
         }
@@ -627,7 +628,10 @@ struct XServerWatchTests {
         #expect(!Self.startReadable(watch, within: .milliseconds(50)))
         #expect(rename(path, parent.path + "/.X11-unix.old") == 0)
         #expect(Self.startReadable(watch, within: .seconds(5)), "told at once")
+        #expect(watch.whyEnded == nil)
         #expect(watch.receive(at: past) == .closed)
+        #expect(watch.whyEnded == path + " was renamed")
+        #expect(watch.receive(at: past) == .closed, "ended for good")
     }
 
     /// Creates an empty file at `path` and closes it (an open file would keep its directory's
