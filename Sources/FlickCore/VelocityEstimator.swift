@@ -4,7 +4,7 @@
 /// the last position while the fingers leave) and answer zero when the fingers had stopped:
 /// when they have stayed within `restRadius` of where they lifted for longer than `stopWindow`
 /// at release (an exact stop is the case of no motion at all). Whatever they answer is then held
-/// to what the fingers' newest motion supports (`supportFactor`).
+/// to what the fingers' newest motion supports (`supportFactor`, `speedUpStep`).
 public struct VelocityEstimator: Sendable {
     /// Which fit to use.
     public var kind: VelocityEstimatorKind
@@ -26,8 +26,18 @@ public struct VelocityEstimator: Sendable {
     /// A release velocity is at most this many times the speed the fingers' newest motion
     /// supports: their travel in its direction over the last `stopWindow` before the newest
     /// sample, per second. Fingers speeding up steadily from a standstill (or from moving that
-    /// way already) end a window at no more than twice their mean speed over it.
+    /// way already) end a window at no more than twice their mean speed over it. Fingers speeding
+    /// up faster than steadily end it at more (a flick lifted early in its stroke, its speed
+    /// growing as t², at up to three times its mean): their own newest steps support them
+    /// (`speedUpStep`).
     public static let supportFactor = 2.0
+    /// The shortest step (time between two samples) that measures the fingers' newest speed-up:
+    /// a step from the newest sample reaches back to the newest sample at least this much older
+    /// (and the step before it as far again). Shorter than a touchpad's frame interval (7–12.5 ms)
+    /// by a margin for uneven stamps; longer than frames delivered in a bunch (1–2 ms apart),
+    /// whose stamps say nothing of how fast the fingers went (a 240 Hz screen's steps span two
+    /// frames).
+    public static let speedUpStep = Duration.milliseconds(6)
 
     /// An estimator of `kind`.
     public init(kind: VelocityEstimatorKind) { self.kind = kind }
@@ -44,14 +54,19 @@ public struct VelocityEstimator: Sendable {
     /// - Turned back: a fit against the motion's average stands only when the newest steps went
     ///   its way by more than `restRadius`; otherwise the average answers.
     /// - Supported: the answer's speed is at most `supportFactor` times the fingers' travel in
-    ///   its direction over the last `stopWindow` before the newest sample, per second. Fingers
-    ///   that crept (10 mm/s after a 200 mm/s flick) give at most 20 mm/s, not the 91 mm/s the
-    ///   average over the look-back window (reaching into the flick) gave.
+    ///   its direction over the last `stopWindow` before the newest sample, per second, or the
+    ///   speed their newest two steps were speeding up to, whichever is more (the latter for a
+    ///   fit's answer only). Fingers that crept (10 mm/s after a 200 mm/s flick) give at most
+    ///   20 mm/s, not the 91 mm/s the average over the look-back window (reaching into the flick)
+    ///   gave; fingers still speeding up as they lift keep the fit's speed.
     public func estimate(_ history: inout TouchHistory, release: Instant) -> Vector? {
         Self.dropTrailingZeroLengthSamples(&history)
         guard history.count >= 2 else { return nil }
         if release - Self.restingSince(history) > Self.stopWindow { return .zero }
         let velocity: Vector
+        // Whether a parabola fitted to the newest samples answers: only it measures how fast the
+        // fingers were speeding up (`supported`).
+        var fitAnswers = false
         switch kind {
         case .lsq2:
             // A parabola fitted to forward motion can turn back at its end when the stamps are
@@ -67,13 +82,14 @@ public struct VelocityEstimator: Sendable {
             if let fitted = Self.leastSquaresQuadratic(history) {
                 let artefact = fitted • average < 0 && Self.newestRun(history, along: fitted) <= Self.restRadius
                 velocity = artefact ? average : fitted
+                fitAnswers = !artefact
             } else {
                 velocity = average
             }
         case .lookback:
             velocity = Self.lookback(history, release: release)
         }
-        return Self.supported(velocity, by: history)
+        return Self.supported(velocity, by: history, speedingUp: fitAnswers)
     }
 
     /// When the fingers came to rest where they are: the time of the oldest of the trailing
@@ -109,11 +125,30 @@ public struct VelocityEstimator: Sendable {
         return run
     }
 
-    /// `velocity`, its speed held to `supportFactor` times what the newest motion supports: the
-    /// fingers' travel in its direction (steps against it count as none) over the last
-    /// `stopWindow` before the newest sample, or since the oldest when the history is shorter,
-    /// per second. Unchanged when the samples span no time.
-    static func supported(_ velocity: Vector, by history: TouchHistory) -> Vector {
+    /// `velocity`, its speed held to what the newest motion supports: the larger of
+    ///
+    ///     supportFactor · travel / span       (travel: how far the fingers went its way over
+    ///                                          the last `stopWindow` before the newest sample,
+    ///                                          or since the oldest when the history is shorter;
+    ///                                          steps against it count as none)
+    ///     speedUp                             (`speedUp(along:in:)`, 0 when none; only
+    ///                                          when `speedingUp`: a fit answers)
+    ///
+    /// Unchanged when the samples span no time.
+    ///
+    /// The first bounds a fit over "fast, then stopped": after a sharp stop the newest steps are
+    /// small, and the parabola, bent by the fast samples before them, curves beyond them. It is
+    /// the end speed of fingers speeding up steadily over the window (a constant acceleration
+    /// ends at twice its mean), and cuts fingers speeding up faster than that: a minimum-jerk
+    /// flick lifted a third of its way in ends at up to three times its mean, 284 mm/s where
+    /// the window allowed 238 (samples 8 ms apart at 0, 0.09, 0.64, 1.87, 3.81 mm; the fit says
+    /// 274). Such fingers show it in their newest steps, each faster than the one before, which
+    /// a stop does not (its newest steps are short); the second bound lets them through. It
+    /// vouches for a fit only: the parabola measured that speed-up. The look-back average
+    /// measures none (it reaches 70 ms back, into the flick before a stop, and answers for a fit
+    /// that turned back there): fingers that stopped, then moved on 0.3 and 0.5 mm as they
+    /// lifted, would coast at 75 mm/s on the flick's average where the window holds them to 40.
+    static func supported(_ velocity: Vector, by history: TouchHistory, speedingUp: Bool) -> Vector {
         let speed = velocity.length
         guard speed > 0, speed.isFinite else { return velocity }
         let unit = velocity / speed
@@ -132,8 +167,45 @@ public struct VelocityEstimator: Sendable {
             travel += along * inside
             age += 1
         }
-        let limit = supportFactor * travel / span
+        let steady = supportFactor * travel / span
+        let limit = speedingUp ? max(steady, speedUp(along: unit, in: history)) : steady
         return speed > limit ? unit * limit : velocity
+    }
+
+    /// The speed (mm/s) along `unit` the fingers' newest two steps were speeding up to, or 0
+    /// when they were not: with the newest sample P0, P1 the newest at least `speedUpStep` older
+    /// and P2 the newest at least that older than P1, the steps' speeds along `unit`
+    ///
+    ///     v01 = (P0 − P1)·unit / (t0 − t1),   v12 = (P1 − P2)·unit / (t1 − t2)
+    ///
+    /// carried on to t0 at the rate between the steps' midpoints (the slope at P0 of the
+    /// parabola through the three: what a constant acceleration over them reaches):
+    ///
+    ///     v01 + (v01 − v12) · (t0 − t1) / (t0 − t2)
+    ///
+    /// Only when both steps went that way by more than `restRadius` and the newer was the
+    /// faster. Rationale: one step by itself proves no speed-up: after a stop, a finger rolling
+    /// as it lifts or a unit of jitter moves the newest sample alone (a step from rest, whose
+    /// carried-on speed would be 1.5 times its own), so the step before must be motion too, not
+    /// jitter. `speedUpStep` keeps frames stamped in a bunch, and a frame delivered just after
+    /// another, from measuring a speed over a millisecond or two.
+    static func speedUp(along unit: Vector, in history: TouchHistory) -> Double {
+        let newest = history[newest: 0]
+        var middle = 1
+        while middle < history.count && newest.time - history[newest: middle].time < speedUpStep { middle += 1 }
+        guard middle < history.count else { return 0 }
+        let p1 = history[newest: middle]
+        var oldest = middle + 1
+        while oldest < history.count && p1.time - history[newest: oldest].time < speedUpStep { oldest += 1 }
+        guard oldest < history.count else { return 0 }
+        let p2 = history[newest: oldest]
+        let newer = (newest.position - p1.position) • unit
+        let earlier = (p1.position - p2.position) • unit
+        guard newer > restRadius, earlier > restRadius else { return 0 }
+        let newerSpan = (newest.time - p1.time).seconds, earlierSpan = (p1.time - p2.time).seconds
+        let newerSpeed = newer / newerSpan, earlierSpeed = earlier / earlierSpan
+        guard newerSpeed > earlierSpeed else { return 0 }
+        return newerSpeed + (newerSpeed - earlierSpeed) * newerSpan / (newerSpan + earlierSpan)
     }
 
     /// Drops samples at the end that did not move from the sample before them.

@@ -270,6 +270,20 @@ import FlickTestSupport
         #expect(abs(v.y - 200) < 1e-6, "\(v.y)")
     }
 
+    @Test("fingers moving on after a stop are held to the window when the look-back average answers")
+    func theAverageIsNotVouchedForByASpeedUp() throws {
+        // Stopped 3 frames, then on 0.3 and 0.5 mm (37.5, then 62.5 mm/s), released at once. The
+        // fit turned back (−25 mm/s) and the average over 70 ms, reaching into the flick, answers
+        // 97 mm/s: the steps' speed-up (to 75) vouches for a fit only, so 0.8 mm in 40 ms holds
+        // it to 40 (too slow to coast).
+        var h = Self.flick(then: [0, 0, 0, 0.3, 0.5])
+        let raw = try #require(VelocityEstimator.leastSquaresQuadratic(h))
+        #expect(raw.y < 0, "the fit turned back: \(raw.y)")
+        #expect(abs(VelocityEstimator.speedUp(along: Vector(x: 0, y: 1), in: h) - 75) < 1e-6)
+        let v = try #require(VelocityEstimator(kind: .lsq2).estimate(&h, release: h.newest!.time))
+        #expect(v.y >= 0 && v.y <= 2 * 0.8 / 0.04 + 1e-9, "\(v.y)")
+    }
+
     @Test("a fit against the motion whose newest steps went back less than jitter gives the average")
     func aBackStepWithinJitterIsNoTurn() throws {
         // Stopped 3 frames (24 ms: still a moving release), then 0.1 mm back, released at once.
@@ -278,5 +292,111 @@ import FlickTestSupport
         #expect(raw.y < 0, "the fit turned back: \(raw.y)")
         let v = try #require(VelocityEstimator(kind: .lsq2).estimate(&h, release: h.newest!.time))
         #expect(v.y > 0, "the flick's way: \(v.y)")
+    }
+}
+
+/// Fingers still speeding up when they lift: a flick lifted early in its stroke. A minimum-jerk
+/// stroke of 20 mm over 100 ms (x = 20·(10s³ − 15s⁴ + 6s⁵), s = t/100 ms) speeds up as t² at
+/// first, so it ends a window at up to three times its mean speed, where a steady speed-up ends
+/// it at twice. Positions in mm, a frame every 8 ms.
+@Suite struct VelocityEstimatorWhileSpeedingUp {
+    static let start = Instant(microseconds: 10_000_000)
+    /// The stroke's positions at 0, 8, 16, 24 and 32 ms.
+    static let stroke = [0, 0.0905, 0.6352, 1.865, 3.8105]
+
+    static func history(_ positions: [Double], every interval: Duration = .milliseconds(8)) -> TouchHistory {
+        var h = TouchHistory(capacity: 64)
+        for (frame, y) in positions.enumerated() {
+            h.append(TouchSample(time: start + interval * Int64(frame), position: Vector(x: 0, y: y)))
+        }
+        return h
+    }
+
+    @Test("a flick lifted while still speeding up keeps the fit's speed",
+          arguments: [(frames: 5, speed: 284.0), (frames: 4, speed: 200.0)])
+    func aFlickLiftedEarlyKeepsItsSpeed(lift: (frames: Int, speed: Double)) throws {
+        // Lifted 32 ms in, at 284 mm/s, LSQ2 says 274; the window's twice-the-mean cut it to 238.
+        // Lifted 24 ms in, at 200 mm/s, LSQ2 says 184; it was cut to 155.
+        var h = Self.history(Array(Self.stroke.prefix(lift.frames)))
+        let fitted = try #require(VelocityEstimator.leastSquaresQuadratic(h))
+        let v = try #require(VelocityEstimator(kind: .lsq2).estimate(&h, release: h.newest!.time))
+        #expect(abs(v.y - fitted.y) <= 0.05 * fitted.y, "the fit's \(fitted.y) mm/s, got \(v.y)")
+        #expect(abs(v.y - lift.speed) <= 0.1 * lift.speed, "the finger's \(lift.speed) mm/s, got \(v.y)")
+    }
+
+    @Test("the newest two steps' speed-up is carried on to the newest sample")
+    func theSpeedUpOfTheNewestSteps() {
+        // 1.2298 mm in 8 ms, then 1.9455: 153.7 then 243.2 mm/s, 287.9 at 32 ms (the stroke's 284).
+        let h = Self.history(Self.stroke)
+        let v = VelocityEstimator.speedUp(along: Vector(x: 0, y: 1), in: h)
+        #expect(abs(v - 287.9) < 0.1, "\(v)")
+        #expect(VelocityEstimator.speedUp(along: Vector(x: 0, y: -1), in: h) == 0, "none the other way")
+    }
+
+    @Test("one step proves no speed-up: from rest, after a unit of jitter, or slowing down")
+    func oneStepIsNoSpeedUp() {
+        let up = Vector(x: 0, y: 1)
+        // Still, then 1 mm in one frame (a finger rolling as it lifts).
+        #expect(VelocityEstimator.speedUp(along: up, in: Self.history([0, 0, 0, 1])) == 0)
+        // Still but for a unit of jitter of a 10 units/mm pad, then 1 mm.
+        #expect(VelocityEstimator.speedUp(along: up, in: Self.history([0, 0, 0.1, 1.1])) == 0)
+        // 1 mm, then 0.5 mm: slowing down.
+        #expect(VelocityEstimator.speedUp(along: up, in: Self.history([0, 0, 1, 1.5])) == 0)
+    }
+
+    @Test("a frame delivered 1 ms after the one before measures no speed over that millisecond")
+    func aFrameInABunchMeasuresOverTheStep() {
+        // Creeping at 0.25 mm a frame (31 mm/s), the newest frame stamped 1 ms after the one
+        // before: the newest step reaches back 9 ms (0.5 mm: 55.6 mm/s), not 1 ms (250 mm/s,
+        // carried on to 274).
+        var h = Self.history([0, 0.25, 0.5, 0.75, 1.0])
+        h.append(TouchSample(time: h.newest!.time + .milliseconds(1), position: Vector(x: 0, y: 1.25)))
+        let v = VelocityEstimator.speedUp(along: Vector(x: 0, y: 1), in: h)
+        let newer = 0.5 / 0.009, earlier = 0.25 / 0.008
+        #expect(abs(v - (newer + (newer - earlier) * 9 / 17)) < 1e-9, "\(v)")
+    }
+}
+
+/// The flick lifted early, with its fingers leaving 24 ms apart (DESIGN_NOTES §2: 10–30 ms),
+/// the one left behind still speeding up along the flick: it coasts. Driven frame by frame
+/// (`FingerFrameWriter`) because the first finger lifts in a frame where the other moves.
+@Suite struct StaggeredLiftWhileSpeedingUp {
+    @Test("two fingers leaving a flick 24 ms apart while speeding up coast")
+    func fingersLeavingWhileSpeedingUpCoast() throws {
+        // Down two fingers at (30 mm, 20 mm) and (50 mm, 20 mm) → the stroke above (20 mm over
+        // 100 ms, minimum jerk) → at 40 ms lift the second (the first has reached 26.35 mm) →
+        // 48, 56 ms: the first goes on to 29.25, 32.22 mm → 64 ms: lift it. The first moved
+        // 5.87 mm after the other lifted; the flick carries it 16 ms at the release velocity.
+        // Cut to 238 mm/s, that left 2.07 mm of its own: more than touchpad.lift_travel (2 mm), a
+        // finger that stayed, no coast. At the fit's 274 mm/s it is 1.49 mm: the flick's.
+        let description = try Fixtures.device("synaptics-t440")
+        var writer = FingerFrameWriter(description: description, clampsToAxes: false)
+        let engine = Engine(configuration: .defaults)
+        var reports: [EngineReport] = []
+        engine.onReport = { reports.append($0) }
+        let device: DeviceID = 7
+        engine.addDevice(device, description: description, touchPressure: .description)
+        func y(_ ms: Double) -> Double {
+            let s = min(ms / 100, 1)
+            return 20 + 20 * (10 * s * s * s - 15 * s * s * s * s + 6 * s * s * s * s * s)
+        }
+        let start = Instant(microseconds: 1_000_000)
+        func frame(at ms: Int64, _ fingers: [Vector?]) {
+            let time = start + .milliseconds(ms)
+            writer.frame(fingers) { _ = engine.handle($0, from: device, at: time) }
+        }
+        for ms: Int64 in [0, 8, 16, 24, 32] {
+            let along = y(Double(ms))
+            frame(at: ms, [Vector(x: 30, y: along), Vector(x: 50, y: along)])
+        }
+        for ms: Int64 in [40, 48, 56] {
+            frame(at: ms, [Vector(x: 30, y: y(Double(ms))), nil])
+        }
+        frame(at: 64, [nil, nil])
+        let coasts = reports.compactMap { report -> CoastPlan? in
+            if case .coastStarted(_, _, let plan) = report { return plan } else { return nil }
+        }
+        let plan = try #require(coasts.first, "no coast: \(reports)")
+        #expect(plan.releaseVelocity.y > 0.95 * 274, "the fit's 274 mm/s: \(plan.releaseVelocity)")
     }
 }
