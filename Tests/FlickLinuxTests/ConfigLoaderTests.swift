@@ -205,6 +205,20 @@ import FlickCore
             "flickd.toml:2: coast.boost = [...] has the wrong type: expected true or false; true is the default",
         ])
         #expect(problems("coast = 5\n") == ["flickd.toml:1: coast = 5 should be a table: write [coast] and its keys below it"])
+        #expect(problems("coast = [{ boost = true }]\n") == [
+            "flickd.toml:1: coast = [...] should be a table: write [coast] and its keys below it",
+        ])
+    }
+
+    /// `[[coast]]`, a known section with two brackets, was told "coast = [...] should be a
+    /// table", which was not written: the header is named.
+    @Test func aKnownSectionWithTwoBracketsNeedsOnePair() {
+        #expect(problems("[[coast]]\nboost = true\n") == [
+            "flickd.toml:1: [[coast]] needs one pair of brackets: write [coast] and its keys below it",
+        ])
+        #expect(problems("# stop\n[[ \"stop\" ]]\nbutton = false\n[[stop]]\nkey = false\n") == [
+            "flickd.toml:2: [[stop]] needs one pair of brackets: write [stop] and its keys below it",
+        ], "written twice, quoted: at the first")
     }
 
     @Test func keysInsideInlineTablesGetTheTablesLine() {
@@ -298,7 +312,7 @@ import FlickCore
 
     /// One problem a line, and nothing a terminal would act on: a string or a key with a line
     /// break or an escape sequence is shown as TOML writes it.
-    @Test func controlCharactersInStringsAndKeysAreShownEscaped() {
+    @Test func controlCharactersInStringsAndKeysAreShownEscaped() throws {
         #expect(problems("[output]\nmode = \"\"\"\nwheel\n\"\"\"\n") == [
             "flickd.toml:2: output.mode = \"wheel\\n\" is not one of \"touchpad\", \"wheel\"; did you mean \"wheel\"?; \"touchpad\" is the default",
         ])
@@ -310,7 +324,9 @@ import FlickCore
             "flickd.toml:2: unknown key coast.\"\"\(has)",
             "flickd.toml:3: unknown key coast.\"a\\nb\"\(has)",
         ])
-        for message in problems("[output]\nmode = \"\\r\\u001b]0;title\\u0007\"\n") ?? ["none"] {
+        let escaped = try #require(problems("[output]\nmode = \"\\r\\u001b]0;title\\u0007\"\n"))
+        #expect(!escaped.isEmpty)
+        for message in escaped {
             #expect(!message.unicodeScalars.contains { $0.value < 0x20 }, "\(message.debugDescription)")
         }
     }

@@ -290,6 +290,50 @@ import FlickCore
         ])
     }
 
+    /// A `[[device]]` after what made `device` one table (toml++: "cannot redefine existing
+    /// table 'device' as array-of-tables", with no way out): the message says what that was,
+    /// on which line, and how to write it.
+    @Test func aDeviceSectionAfterWhatMadeDeviceOneTableSaysWhatAndWhere() {
+        let error = "TOML syntax error: Error while parsing table header: cannot redefine existing table 'device' as array-of-tables"
+        // A table of a section written above its section.
+        #expect(problems("[device.coast]\nboost = false\n[[device]]\nname = \"b\"\n") == [
+            "flickd.toml:3:1: \(error); [device.coast] on line 1 comes before any [[device]]: move it below the [[device]] it is for",
+        ])
+        #expect(problems("\u{FEFF}# pads\n[ device . touchpad ]\nfingers = 3\n\n[[device]]\nname = \"b\"\n") == [
+            "flickd.toml:5:1: \(error); [device.touchpad] on line 2 comes before any [[device]]: move it below the [[device]] it is for",
+        ], "after a byte order mark, the header written with blanks")
+        // One pair of brackets, then two.
+        #expect(problems("[device]\nname = \"a\"\n[[device]]\nname = \"b\"\n") == [
+            "flickd.toml:3:1: \(error); [device] on line 1 needs two brackets: write [[device]] there, one such section per rule",
+        ])
+        // A dotted key, an inline table: no header was written.
+        #expect(problems("device.name = \"a\"\n[[device]]\nname = \"b\"\n") == [
+            "flickd.toml:2:1: \(error); device.name on line 1 is a dotted key, which makes device one table: write name = ... below a [[device]] instead",
+        ])
+        #expect(problems("# screen\ndevice = { name = \"a\" }\n[[device]]\nname = \"b\"\n") == [
+            "flickd.toml:3:1: \(error); device = {...} on line 2 is an inline table, which makes device one table: write it as a [[device]] section too",
+        ])
+    }
+
+    /// `device.name = "pad"` and `device = { name = "pad" }` were told "[device] needs two
+    /// brackets", though no [device] was written: the message names what was.
+    @Test func aDottedKeyOrAnInlineTableForDeviceIsNamedAsWritten() {
+        let list = "but device sections are a list: write [[device]]"
+        #expect(problems("device.name = \"pad\"\n") == [
+            "flickd.toml:1: device.name is a dotted key, which makes device one table, \(list) and name = ... below it, one such section per rule, or device = [{ name = ... }]",
+        ])
+        #expect(problems("[coast]\nboost = true\n\n[scroll]\nspeed = 2\n") == nil)
+        #expect(problems("# pad\ndevice . coast . boost = false\n") == [
+            "flickd.toml:2: device.coast.boost is a dotted key, which makes device one table, \(list) and coast.boost = ... below it, one such section per rule, or device = [{ coast.boost = ... }]",
+        ])
+        #expect(problems("device = { name = \"pad\" }\n") == [
+            "flickd.toml:1: device = {...} is an inline table, \(list) and its keys below it, one such section per rule, or device = [{...}]",
+        ])
+        // Both ways out parse.
+        #expect(parsed("[[device]]\nname = \"pad\"\n")?.devices.count == 1)
+        #expect(parsed("device = [{ name = \"pad\" }]\n")?.devices.count == 1)
+    }
+
     /// A key of the device section written as its table, or a dotted key under a misspelt
     /// section: the message names the key and how it is written.
     @Test func aDeviceKeyWrittenAsATableOrADottedKeyUnderAMisspeltSectionIsNamedAsWritten() {
@@ -331,7 +375,7 @@ import FlickCore
 
     /// A device section may not hold [stop] or [output]: its did-you-mean never names their
     /// keys (following it would be refused in turn), and one that fits is said to go at the top.
-    @Test func unknownKeysInASectionSuggestOnlyKeysASectionMayHold() {
+    @Test func unknownKeysInASectionSuggestOnlyKeysASectionMayHold() throws {
         #expect(problems("[[device]]\nname = \"pad\"\nmode = \"wheel\"\n") == [
             "flickd.toml:3: unknown key device[1].mode; output.mode applies to the whole daemon and goes at the top level, under [output]",
         ])
@@ -339,7 +383,9 @@ import FlickCore
             "flickd.toml:4: unknown key device[1].touchpad.button; stop.button applies to the whole daemon and goes at the top level, under [stop]",
         ])
         for key in ConfigurationLoader.keys where ConfigurationLoader.daemonSections.contains(key.section) {
-            for message in problems("[[device]]\nname = \"pad\"\n\(key.key) = 1\n") ?? [] {
+            let messages = try #require(problems("[[device]]\nname = \"pad\"\n\(key.key) = 1\n"), "\(key.key) in a device section")
+            #expect(!messages.isEmpty)
+            for message in messages {
                 #expect(!message.contains("did you mean device[1].\(key.section)."), "\(message)")
             }
         }
@@ -421,6 +467,13 @@ import FlickCore
         #expect(problems("[[device]]\nname = \"pad\"\ncoast = 5\n") == [
             "flickd.toml:3: device[1].coast = 5 should be a table: write [device.coast] and its keys below it",
         ])
+        // Two brackets where one belongs: the header written, not `coast = [...]`.
+        #expect(problems("[[device]]\nname = \"pad\"\n[[device.coast]]\nboost = false\n") == [
+            "flickd.toml:3: [[device.coast]] in device[1] needs one pair of brackets: write [device.coast] and its keys below it",
+        ])
+        #expect(problems("[[device]]\nname = \"pad\"\ncoast = [{ boost = false }]\n") == [
+            "flickd.toml:3: device[1].coast = [...] should be a table: write [device.coast] and its keys below it",
+        ], "written inline, as before")
     }
 
     @Test func speedsMustStayOrderedInsideASection() {

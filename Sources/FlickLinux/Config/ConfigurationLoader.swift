@@ -128,6 +128,13 @@ public enum ConfigurationLoader {
             return TableHeader(source[line - 1])
         }
 
+        /// The parts of the key set on the line of `written` (a name as `problem` takes it),
+        /// when that line holds a `key = value`.
+        mutating func keyParts(at written: String) -> [String]? {
+            guard let line = lines.line(of: written), line >= 1, line <= source.count else { return nil }
+            return ConfigurationLoader.keyParts(ofLine: source[line - 1])
+        }
+
         /// The dotted key that made the table `name` (`devcie.coast.boost`, as a message shows
         /// it), whose value is `value` and name in the document `written`: the longest chain of
         /// its keys on its line that the line starts with, blanks aside. Nil when the line holds
@@ -155,7 +162,14 @@ public enum ConfigurationLoader {
         ) {
             guard let section = value.table else {
                 let header = prefix.isEmpty ? name : "\(deviceSection).\(name)"
-                problem(prefix + name, "\(prefix + name) = \(describe(value)) should be a table: write [\(header)] and its keys below it")
+                if value.isArrayOfTables, let written = self.header(at: prefix + name), written.brackets == 2,
+                   written.parts == (prefix.isEmpty ? [name] : [deviceSection, name]) {
+                    // `[[coast]]` made the array: the user wrote a header, not `coast = [...]`.
+                    let inDevice = prefix.isEmpty ? "" : " in \(prefix.dropLast())"
+                    problem(prefix + name, "[[\(header)]]\(inDevice) needs one pair of brackets: write [\(header)] and its keys below it")
+                } else {
+                    problem(prefix + name, "\(prefix + name) = \(describe(value)) should be a table: write [\(header)] and its keys below it")
+                }
                 return
             }
             for (keyName, keyValue) in section.sortedEntries {
@@ -187,6 +201,18 @@ public enum ConfigurationLoader {
                     let known = deviceSections.contains(table) ? table : Suggestion.closest(to: table, among: deviceSections)
                     problem(deviceSection, "\(header.shown) has no [[\(deviceSection)]] section above it: write [[\(deviceSection)]] with a name, vendor or product first"
                         + (known.map { ", then [\(deviceSection).\($0)]" } ?? (table == deviceSection ? nestedDevices : "")))
+                } else if value.isTable, self.header(at: deviceSection) == nil, let parts = keyParts(at: deviceSection), parts.first == deviceSection {
+                    // No `[device]` was written: a dotted key (`device.name = "pad"`) or an inline
+                    // table (`device = { name = "pad" }`) made the table. Name what was.
+                    let sections = "device sections are a list: write [[\(deviceSection)]]"
+                    if parts.count > 1 {
+                        let key = shownName(Array(parts.dropFirst()))
+                        problem(deviceSection, "\(shownName(parts)) is a dotted key, which makes \(deviceSection) one table, but \(sections) "
+                            + "and \(key) = ... below it, one such section per rule, or \(deviceSection) = [{ \(key) = ... }]")
+                    } else {
+                        problem(deviceSection, "\(deviceSection) = {...} is an inline table, but \(sections) "
+                            + "and its keys below it, one such section per rule, or \(deviceSection) = [{...}]")
+                    }
                 } else if value.isTable {
                     problem(deviceSection, "[\(deviceSection)] needs two brackets: write [[\(deviceSection)]], one such section per rule")
                 } else {
@@ -672,8 +698,13 @@ public enum ConfigurationLoader {
     /// The way out of toml++'s "cannot redefine existing array 'device' as ..." at line `line`, as
     /// the end of its message: a `[[device]]` header after the sections written inline
     /// (`device = [{...}]`, which no header may add to), or `[device]` after a `[[device]]`
-    /// section, one pair of brackets where two belong. Nil for any other message.
+    /// section, one pair of brackets where two belong. And of "cannot redefine existing table
+    /// 'device' as array-of-tables": a `[[device]]` header after what made `device` one table
+    /// (`redefinedDeviceTable`). Nil for any other message.
     static func redefinedDevices(in text: String, message: String, before line: Int) -> String? {
+        if message.hasSuffix("cannot redefine existing table '\(deviceSection)' as array-of-tables") {
+            return redefinedDeviceTable(in: text, before: line)
+        }
         let redefined = "cannot redefine existing array '\(deviceSection)' as "
         let asTable = message.hasSuffix(redefined + "table")
         guard asTable || message.hasSuffix(redefined + "array-of-tables") else { return nil }
@@ -687,6 +718,33 @@ public enum ConfigurationLoader {
                 + "write each one there, or all as [[\(deviceSection)]] sections"
         }
         return asTable ? "; did you mean [[\(deviceSection)]]?; [\(deviceSection)] needs two brackets, one such section per rule" : nil
+    }
+
+    /// The end of the message for a `[[device]]` header at line `line` after something above
+    /// made `device` one table, which no header may turn into a list of sections: what that was
+    /// and on which line (the lines above parsed again, as `firstDefinition` does), with the
+    /// way out. `[device.coast]` before any `[[device]]` is the likely case: a table of a
+    /// section written above the section. Nil when it cannot be found.
+    static func redefinedDeviceTable(in text: String, before line: Int) -> String? {
+        let source = sourceLines(text)
+        let above = source.prefix(max(0, line - 1)).joined(separator: "\n")
+        guard let document = try? TOMLDocument(text: above), document.root[deviceSection]?.table != nil,
+              let first = document.line(of: deviceSection), first >= 1, first <= source.count else { return nil }
+        let written = source[first - 1]
+        if let header = TableHeader(written), header.parts.first == deviceSection {
+            guard header.parts.count > 1 else {
+                return "; [\(deviceSection)] on line \(first) needs two brackets: write [[\(deviceSection)]] there, one such section per rule"
+            }
+            return "; \(header.shown) on line \(first) comes before any [[\(deviceSection)]]: move it below the [[\(deviceSection)]] it is for"
+        }
+        guard let parts = keyParts(ofLine: written), parts.first == deviceSection else { return nil }
+        if parts.count > 1 {
+            let key = shownName(Array(parts.dropFirst()))
+            return "; \(shownName(parts)) on line \(first) is a dotted key, which makes \(deviceSection) one table: "
+                + "write \(key) = ... below a [[\(deviceSection)]] instead"
+        }
+        return "; \(deviceSection) = {...} on line \(first) is an inline table, which makes \(deviceSection) one table: "
+            + "write it as a [[\(deviceSection)]] section too"
     }
 
     /// How each key of a `[[device]]` section is written, for a message that names one.
