@@ -8,9 +8,12 @@ public enum TextFile {
 
     /// The contents of `path` as UTF-8 (invalid bytes become U+FFFD). Any file that reads:
     /// a recording may come through a pipe (`flickd replay <(...)`), whose open waits for a writer.
+    /// At most `maximumBytes`: a regular file over it is refused by its size, unread.
     public static func read(_ path: String) throws(SystemError) -> String {
         let fd = try Syscall.open(path, flags: O_RDONLY | O_CLOEXEC)
         defer { Syscall.close(fd) }
+        var status = stat()
+        if fstat(fd, &status) == 0 { try refuseOversized(status, path: path) }
         return String(decoding: try readAll(fd, path: path), as: UTF8.self)
     }
 
@@ -36,18 +39,41 @@ public enum TextFile {
     /// The open does not block (O_NONBLOCK): a FIFO's would wait for a writer, and held
     /// check-config, doctor and the daemon's SIGHUP reload. Anything else that is no regular
     /// file is refused after the open (`notRegularFile`): a FIFO, a socket or a device (reading
-    /// /dev/zero to the size limit, or a tty, helps no one), and a directory.
+    /// /dev/zero to the size limit, or a tty, helps no one), and a directory. A socket, and a
+    /// device node with no driver behind it, cannot be opened at all (ENXIO, ENODEV: "No such
+    /// device or address"): refused the same. A regular file over `maximumBytes` is refused by
+    /// its size, before any of it is read.
     /// - Throws: `SystemError`: the open or read failed, or `path` is no regular file, with
-    ///   errno EISDIR for a directory, else `notRegularFile`; `kind(of:)` names it.
+    ///   errno EISDIR for a directory, else `notRegularFile`; `kind(of:)` names it. EFBIG for a
+    ///   file over `maximumBytes` (`reason(for:)`).
     public static func readBytes(_ path: String) throws(SystemError) -> [UInt8] {
-        let fd = try Syscall.open(path, flags: O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let fd: Int32
+        do throws(SystemError) {
+            fd = try Syscall.open(path, flags: O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        } catch {
+            // The open fails before the fstat below could say what the path is.
+            if error.errno == ENXIO || error.errno == ENODEV, kind(of: path) != nil {
+                throw SystemError(errno: notRegularFile, call: "open", path: path)
+            }
+            throw error
+        }
         defer { Syscall.close(fd) }
         var status = stat()
         guard fstat(fd, &status) == 0 else { throw SystemError(errno: errno, call: "fstat", path: path) }
         if status.st_mode & S_IFMT != S_IFREG && !isNullDevice(status) {
             throw SystemError(errno: status.st_mode & S_IFMT == S_IFDIR ? EISDIR : notRegularFile, call: "open", path: path)
         }
+        try refuseOversized(status, path: path)
         return try readAll(fd, path: path)
+    }
+
+    /// Throws EFBIG when `status` is a regular file's over `maximumBytes`: read first, it
+    /// would take that much memory before the limit was seen. A file that grows while it is
+    /// read is still stopped by `readAll`.
+    private static func refuseOversized(_ status: stat, path: String) throws(SystemError) {
+        if status.st_mode & S_IFMT == S_IFREG && status.st_size > maximumBytes {
+            throw SystemError(errno: EFBIG, call: "read", path: path)
+        }
     }
 
     /// The errno `readBytes` throws for a path that is neither a regular file nor a directory
