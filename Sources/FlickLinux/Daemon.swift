@@ -224,6 +224,12 @@ public final class Daemon {
     private var watchingStopSources = false
     /// Tells a suspend during a coast (`SuspendWatch`).
     private var suspendWatch = SuspendWatch()
+    /// The kernel's stamp of the release that started the coast that runs (or ran last): a
+    /// mouse or keyboard press stops it only when stamped at or after it. One read in the
+    /// release's own wake-up may have come before it (devices are read in epoll's order, not
+    /// the kernel's); one read as the device is first looked at (`watch`, `modifierHeld`) may
+    /// have come after it.
+    private var coastStart: Instant?
     /// How punctually the timer drives the coast that runs, logged when it ends.
     private var punctuality = CoastPunctuality()
     /// What the service manager was last told the status of (`serviceStatus`).
@@ -403,6 +409,19 @@ public final class Daemon {
         while true {
             // A device whose read stopped at its cap is read again at once, after the rest.
             let count = try poll.wait(timeoutMilliseconds: readAgain.isEmpty ? -1 : 0)
+            // Once per wake-up, before any device is read: the first wake-up after a resume may
+            // be a landing rather than the timer, and the coast from before the suspend must
+            // not be caught by it (a touch would keep its velocity for a boost).
+            if watchingStopSources && engine.isCoasting && suspendWatch.slept(suspendedSinceBoot()) {
+                // The rest of the coast would play on after the resume, long after the flick.
+                logger.info("the machine was suspended during a coast: stopped")
+                engine.stop(at: now(), reason: .stall)
+            }
+            // The timer is handled after the devices: epoll lists it first when it stays on
+            // epoll's ready list from its last wake-up, even when a device's events came
+            // earlier. Ticked first, a late tick wrote motion up to the wake-up before a
+            // touch, key or click stamped earlier that is read after it.
+            var timerDue = false
             for index in 0..<count {
                 let token = poll.token(at: index)
                 switch token {
@@ -412,7 +431,7 @@ public final class Daemon {
                         return
                     }
                 case Token.timer:
-                    try timerFired()
+                    timerDue = true
                 case Token.hotplug:
                     receiveHotplug()
                 case Token.configurationFile:
@@ -442,6 +461,8 @@ public final class Daemon {
                 readAgain.removeAll(keepingCapacity: true)
                 for id in again { read(id) }
             }
+            // Its `time >= deadline` guard copes with a deadline the reads moved.
+            if timerDue { try timerFired() }
             // Once per wake-up, not per event: a coast may have started or ended, and the
             // deadline may have moved, appeared or gone.
             followCoast()
@@ -1108,11 +1129,7 @@ public final class Daemon {
         // The deadline may have moved later since the timer was armed (events in the same
         // wake-up); then the re-arm at the end of the wake-up takes care of it.
         guard let deadline = engine.nextDeadline, time >= deadline else { return }
-        if watchingStopSources && suspendWatch.slept(suspendedSinceBoot()) {
-            // The rest of the coast would play on after the resume, long after the flick.
-            logger.info("the machine was suspended during a coast: stopped")
-            engine.stop(at: time, reason: .stall)
-        }
+        // A suspend was looked for at the start of this wake-up (`loop`).
         heldEnd = .holding
         let output = engine.tick(at: time)
         logHeldEnd(after: output, written: emit(output))
@@ -1148,6 +1165,19 @@ public final class Daemon {
 
     /// The engine's reports, logged; a coast's end waits while `heldEnd` is holding.
     private func reported(_ report: EngineReport) {
+        if output == nil {
+            // No device carries coasts: a release's coast is stopped at once (`dispatch`), and
+            // is none.
+            switch report {
+            case .coastStarted(let device, let time, _):
+                logger.debug("device \(device): no coast at \(time): \(OutputDevice.name(of: engine.output)) could not be created")
+                return
+            case .coastEnded:
+                return
+            default:
+                break
+            }
+        }
         if case .coastEnded(let time, let reason, let emitted) = report {
             switch heldEnd {
             case .holding:
@@ -1227,7 +1257,12 @@ public final class Daemon {
     // MARK: Devices
 
     /// Watches mice and keyboards while a coast runs, and stops watching when it ends.
-    private func followCoast() { follow(coasting: engine.isCoasting) }
+    private func followCoast() {
+        follow(coasting: engine.isCoasting)
+        // A press read as they were first watched (stamped after the release) may have
+        // stopped the coast already: no wake-up would come to stop watching them.
+        if watchingStopSources && !engine.isCoasting { follow(coasting: false) }
+    }
 
     /// Whether a READY or RELOADING may wait for room in the service manager's queue (up to
     /// its send timeout): not while a coast runs or the virtual fingers are down, whose frames
@@ -1266,11 +1301,16 @@ public final class Daemon {
         }
     }
 
-    /// Starts watching a mouse or keyboard. What it sent while unwatched came before the coast
-    /// and is dropped unread.
+    /// Starts watching a mouse or keyboard. What it sent while unwatched is read: a press
+    /// stamped at or after the coast's release stops it (it came in the release's wake-up, or
+    /// since); the rest came before the coast and is dropped (`dispatch`).
     private func watch(_ id: DeviceID, _ open: OpenDevice) {
-        switch open.device.readAvailable({ _ in }) {
-        case .drained, .more: break
+        switch open.device.readAvailable({ reading in
+            if case .event(let event, let time) = reading { dispatch(event, from: id, role: open.role, at: time) }
+        }) {
+        case .drained: break
+        // The rest waits in libevdev's queue, which epoll does not see.
+        case .more: if !readAgain.contains(id) { readAgain.append(id) }
         case .vanished: return close(id, at: now(), why: "removed")
         case .failed(let error): return close(id, at: now(), why: "closed after a read error: \(error)")
         }
@@ -1664,6 +1704,20 @@ public final class Daemon {
             heldEnd = .holding
             let coastsBefore = engine.coastsStarted
             let output = engine.handle(event, from: id, at: time)
+            if engine.coastsStarted != coastsBefore {
+                coastStart = time
+                if self.output == nil {
+                    // No device carries coasts (its creation failed, said once at error
+                    // level): run unseen, the coast would wake the timer at its tick rate, have
+                    // mice and keyboards watched, and leave virtual fingers in the model for a
+                    // shutdown to wait for. Stopped now, the fingers lifting at once; its start
+                    // was logged as no coast (`reported`), its end is not.
+                    heldEnd = .none
+                    engine.notWritten(output)
+                    engine.stop(at: time, reason: .sessionInactive)
+                    return
+                }
+            }
             // A coast that starts with a modifier held would reach the apps as Ctrl + scroll
             // (zoom), Shift + scroll or Alt + scroll: its press came before the coast, while
             // keyboards go unread, so it is looked up now, before the release's first output.
@@ -1686,6 +1740,9 @@ public final class Daemon {
             logHeldEnd(after: output, written: emit(output))
         case .pointer, .keyboard, .pointerWithKeys:
             guard event.type == EventCode.key, event.value == 1, engine.isCoasting else { return }
+            // A press before the coast's release (read after it, in the same wake-up, or as its
+            // device is first looked at) came before the coast: the flick was made after it.
+            if let coastStart, time < coastStart { return }
             let isButton = Self.isButton(event.code)
             guard isButton ? stopSources.button : stopSources.key else { return }
             engine.stop(at: time, reason: isButton ? .button : .key)
@@ -1702,15 +1759,18 @@ public final class Daemon {
     ]
 
     /// Whether a keyboard, or a touch device or mouse with keys of its own, holds a modifier down
-    /// now. Reads what each keyboard sent while unwatched (dropped, as `watch` drops it) so that
-    /// libevdev's key state is current; a keyboard that fails the read is left for `watch` to
-    /// close.
+    /// now. Reads what each keyboard sent since it was last read so that libevdev's key state
+    /// is current; a press stamped at or after the release stops the coast as `watch` has it
+    /// do, the rest is dropped (`dispatch`). A keyboard that fails the read is left for `watch`
+    /// to close.
     private func modifierHeld() -> Bool {
         var held = false
-        for open in devices.values {
+        for (id, open) in devices {
             switch open.role {
             case .keyboard, .pointerWithKeys:
-                switch open.device.readAvailable({ _ in }) {
+                switch open.device.readAvailable({ reading in
+                    if case .event(let event, let time) = reading { dispatch(event, from: id, role: open.role, at: time) }
+                }) {
                 case .drained, .more: break
                 case .vanished, .failed: continue
                 }

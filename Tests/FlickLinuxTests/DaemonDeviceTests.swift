@@ -1379,4 +1379,41 @@ struct DaemonDeviceTests {
             it fails libinput's touchpad sanity checks, so no desktop scrolls with it)
             """), "\(log.lines)")
     }
+
+    /// The first pad's flick, read while the output cannot be created: no coast runs unseen
+    /// (no timer, no mouse or keyboard watched, no virtual fingers in the model for the
+    /// shutdown to wait for), and the log says why at debug level. The touchpad created later
+    /// gets nothing of it. (A coast that ran took the new device mid-glide: its motion came
+    /// without a landing, and the shutdown waited for its fingers to settle and lift.)
+    @Test("a flick while the output cannot be created does not coast; the output created after it gets no frame of it")
+    func noCoastWithoutAnOutput() throws {
+        let source = ScriptedDevices()
+        let pads = try (0..<2).map { try source.node(20 + $0, .touchpad, name: "pad \($0)", fixture: "synaptics-t440") }
+        source.present = [pads[0]]
+        let outputs = Outputs()
+        outputs.failure = NoUinput()
+        source.play([
+            {
+                let pad = source.devices[pads[0].devnode]!
+                pad.feed(DaemonEventPathTests.flick(on: pad.description, releasedAt: Syscall.monotonicNow()))
+                return []
+            },
+            // The flick is read in this step's wake-up, before or after the step.
+            { [] },
+            {
+                outputs.failure = nil
+                raise(SIGTERM)
+                return [.added(pads[1])]
+            },
+        ])
+        let log = CollectedLog()
+        try Self.daemon(source, outputs, log: log).run()
+        #expect(outputs.made == [.touchpad, .touchpad], "tried at the first pad and made at the second")
+        #expect(source.devices[pads[0].devnode]?.reads == 1, "the flick was read")
+        #expect(!log.lines.contains { $0.contains(": coast at ") || $0.hasPrefix("debug: coast ended at ") }, "\(log.lines)")
+        #expect(log.lines.contains { $0.contains(": no coast at ") && $0.contains("flickd virtual touchpad could not be created") },
+                "\(log.lines)")
+        #expect(outputs.touchpads.count == 1 && outputs.touchpads[0].closed)
+        #expect(outputs.touchpads.first?.frames.isEmpty == true, "\(outputs.touchpads.first?.frames.map(\.action) ?? [])")
+    }
 }

@@ -757,4 +757,116 @@ struct DaemonEventPathTests {
         #expect(outputs.wheels.first?.frames.count == 3, "nothing written after the resume")
         #expect(Self.coastEnds(log) == ["stall"], "\(log.lines)")
     }
+
+    // MARK: One wake-up, several sources
+
+    /// A tick due while the loop was held up (here: the write of the frame before it, 20 ms)
+    /// and a key pressed before it was due are read in one wake-up. epoll lists the timer
+    /// first (it stays on epoll's ready list from its last wake-up), but the key came first:
+    /// the coast stops at the key, and the tick finds nothing to write. Ticked first, it wrote
+    /// the catch-up up to the wake-up after the key.
+    @Test("a key pressed before a late tick was due, read in the tick's wake-up: the coast stops at the key, no frame after it")
+    func aKeyBeforeALateTick() throws {
+        let source = try Self.source()
+        var framesAtTheKey: Int?
+        let (outputs, log) = try Self.runFlick(source, atFrame: 5) { end, outputs in
+            framesAtTheKey = outputs.wheels[0].frames.count
+            source.devices[Self.keyboard]!.feed(Self.press(30, at: Syscall.monotonicNow())) { end.now() }  // KEY_A
+            // Over two tick periods (120 Hz: 8.3 ms): the next wake-up finds the timer due too.
+            usleep(20_000)
+        }
+        #expect(Self.coastEnds(log) == ["key"], "\(log.lines)")
+        #expect(framesAtTheKey == 5)
+        #expect(outputs.wheels.first?.frames.count == 5,
+                "nothing written after the key: \(outputs.wheels.first?.frames.map(\.verticalHiRes) ?? [])")
+    }
+
+    /// A press stamped just after the release, on a device not watched yet (no coast ran): it
+    /// is read when the coast's release is, as the device is watched (a mouse) or as the
+    /// keyboards are asked for a modifier (a keyboard), and stops the coast at once. Dropped
+    /// there as "before the coast", it left the coast to run on.
+    @Test("a press stamped 1 ms after the release, read as its device is first looked at, stops the coast",
+          arguments: [(keyboard, UInt16(30), "key"), (mouse, UInt16(0x110), "button")])  // KEY_A, BTN_LEFT
+    func aPressJustAfterTheReleaseStopsTheCoast(node: String, code: UInt16, reason: String) throws {
+        let source = try Self.source()
+        let (outputs, log) = try Self.runFlick(source, flick: { description, release in
+            source.devices[node]!.feed(Self.press(code, at: release + .milliseconds(1)))
+            return Self.flick(on: description, releasedAt: release)
+        }, atFrame: 3) { end, _ in end.now() }
+        #expect(Self.coastEnds(log) == [reason], "\(log.lines)")
+        #expect((outputs.wheels.first?.frames.count ?? 0) <= 1,
+                "the release's own step at most: \(outputs.wheels.first?.frames.map(\.verticalHiRes) ?? [])")
+    }
+
+    /// The mouse moved before the flick, more events than one read takes (a read cut at its cap,
+    /// as `EvdevDevice.maximumEventsPerRead` cuts one): the press behind them, stamped after
+    /// the release, is read when the loop takes the mouse up again (epoll does not report what
+    /// waits in libevdev's queue), and stops the coast.
+    @Test("a press stamped after the release behind a read cut at its cap, as the mouse is first watched, stops the coast")
+    func aPressBehindACutReadStopsTheCoast() throws {
+        let source = try Self.source()
+        let (_, log) = try Self.runFlick(source, flick: { description, release in
+            let mouse = source.devices[Self.mouse]!
+            mouse.readLimit = 4
+            let moved = release - .milliseconds(10)
+            let motion: [EvdevDevice.Reading] = (0..<3).flatMap { _ in
+                [.event(InputEvent(type: EventCode.relative, code: EventCode.relX, value: 2), at: moved),
+                 .event(InputEvent(type: EventCode.synchronization, code: EventCode.synReport, value: 0), at: moved)]
+            }
+            mouse.feed(motion + Self.press(0x110, at: release + .milliseconds(1)))  // BTN_LEFT
+            return Self.flick(on: description, releasedAt: release)
+        }, atFrame: 3) { end, _ in end.now() }
+        #expect(Self.coastEnds(log) == ["button"], "\(log.lines)")
+    }
+
+    @Test("a press stamped 1 ms before the release, read as its device is first looked at, leaves the coast alone",
+          arguments: [(keyboard, UInt16(30)), (mouse, UInt16(0x110))])
+    func aPressJustBeforeTheReleaseLeavesTheCoast(node: String, code: UInt16) throws {
+        let source = try Self.source()
+        let (outputs, log) = try Self.runFlick(source, flick: { description, release in
+            source.devices[node]!.feed(Self.press(code, at: release - .milliseconds(1)))
+            return Self.flick(on: description, releasedAt: release)
+        }, atFrame: 3) { end, _ in end.now() }
+        #expect(Self.coastEnds(log) == ["shutdown"], "\(log.lines)")
+        #expect(outputs.wheels.first?.frames.count == 3)
+    }
+
+    /// During a coast, a second flick on the pad and a click stamped 1 ms before its release
+    /// are read in one wake-up, the pad first: the click came during the first coast, which
+    /// the second flick's landing stopped anyway; it leaves the second coast alone.
+    @Test("a click stamped before a new release, read after it in the same wake-up, leaves the new coast alone")
+    func aClickBeforeANewReleaseLeavesItsCoast() throws {
+        let source = try Self.source()
+        // 20 frames: the first coast has run longer (160 ms) than the second flick's 104 ms.
+        let (_, log) = try Self.runFlick(source, atFrame: 20) { _, _ in
+            let pad = source.devices[Self.pad]!
+            let release = Syscall.monotonicNow()
+            pad.feed(Self.flick(on: pad.description, releasedAt: release))
+            source.devices[Self.mouse]!.feed(Self.press(0x110, at: release - .milliseconds(1)))  // BTN_LEFT
+        }
+        #expect(log.lines.filter { $0.contains(": coast at ") }.count == 2, "\(log.lines)")
+        #expect(Self.coastEnds(log) == ["touch", "shutdown"], "\(log.lines)")
+    }
+
+    /// After a resume the first wake-up may be a landing (a hand back on the pad) rather than
+    /// the timer: the coast from before the suspend is over by then, a stall, and the flick that
+    /// follows starts afresh. Taken as live, the landing stopped it as a touch and the flick
+    /// was boosted by its velocity. Without the suspend (the first run), the same landing
+    /// catches the coast and the flick is boosted.
+    @Test("a landing and a flick read first after a resume: the coast before the suspend ends as a stall, no boost",
+          arguments: [false, true])
+    func aLandingAfterAResume(suspend: Bool) throws {
+        let source = try Self.source()
+        var suspended = Duration.seconds(7)
+        let (_, log) = try Self.runFlick(source, setUp: { daemon in daemon.suspendedSinceBoot = { suspended } },
+                                         atFrame: 20) { _, _ in
+            if suspend { suspended = suspended + .milliseconds(300) }
+            let pad = source.devices[Self.pad]!
+            pad.feed(Self.flick(on: pad.description, releasedAt: Syscall.monotonicNow()))
+        }
+        let coasts = log.lines.filter { $0.contains(": coast at ") }
+        #expect(coasts.count == 2, "\(log.lines)")
+        #expect(Self.coastEnds(log).first == (suspend ? "stall" : "touch"), "\(log.lines)")
+        #expect(coasts.last?.contains("(boosted)") == !suspend, "\(coasts)")
+    }
 }
