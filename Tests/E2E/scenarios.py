@@ -38,6 +38,12 @@ Scenarios (each asserted; a failed check prints expected and actual):
   tp-stops        a touch, a key, a button and the pad's removal each freeze the fingers: no
                   motion frame after the stop, the lift after 200 ms still, no scroll but the
                   final stop; a pad plugged in later coasts
+  tp-typing       systemd/70-flickd-uinput.rules installed: a laptop's own (i8042) keyboard
+                  typing a letter during a glide stops flickd's fingers (rest, settle, rest, lift)
+                  and libinput stops the scroll only at that lift, never at the key (its
+                  disable-while-typing pairs a keyboard only with a touchpad it calls internal)
+  tp-tablet-mode  the rule installed: with a tablet-mode switch on (SW_TABLET_MODE), which
+                  suspends the touchpads libinput calls internal, a glide still reaches libinput
   tp-kde          KDE's per-device natural scrolling (kcminputrc): the virtual fingers move
                   against the real ones while only the real pad is natural; and its per-device
                   scrolling speed: with the real pad's ScrollFactor at 2 the log says "2.0× as
@@ -505,12 +511,12 @@ class DebugEvents(vdev.LibinputReader):
     LINE = re.compile(r"^[-\s]?(event\d+)\s+([A-Z_]+)\s+(?:\+([\d.]+)s)?\s*(.*)$")
     VALUES = re.compile(r"vert\s+(-?[\d.]+)[^\s]*\s+horiz\s+(-?[\d.]+)")
 
-    def __init__(self, devnode, log_path):
+    def __init__(self, devnode, log_path, also=()):
         self.events = []          # (host time, type, printed time, vert, horiz, text)
         self.errors = []
         # Tapping on: flickd's virtual touchpad declares BTN_LEFT/BTN_RIGHT, so libinput would
         # leave it off, and a two-finger tap would never show.
-        vdev.LibinputReader.__init__(self, devnode, log_path, tapping=True)
+        vdev.LibinputReader.__init__(self, devnode, log_path, tapping=True, also=also)
         if not self.added.wait(30):
             raise RuntimeError("libinput did not add %s" % devnode)
 
@@ -683,7 +689,9 @@ class Scenarios:
 
     # -- touchpad output (output.mode = "touchpad", the default) ------------------------------
 
-    def start_touchpad(self, name, env=None):
+    def start_touchpad(self, name, env=None, also=()):
+        """flickd with output.mode = "touchpad"; its virtual touchpad read by a TouchTap and by
+        `libinput debug-events` (with the nodes `also`, in the same libinput context)."""
         daemon = Flickd(self.args.flickd, self.out, TOUCHPAD_CONFIG, name, env)
 
         def touch_tap(node):
@@ -691,7 +699,7 @@ class Scenarios:
                 raise RuntimeError("flickd created a %s, not its touchpad" % daemon.output)
             return TouchTap(node)
         tap = daemon.later(touch_tap)
-        li = daemon.later(lambda node: DebugEvents(node, os.path.join(self.out, name + "-libinput.log")))
+        li = daemon.later(lambda node: DebugEvents(node, os.path.join(self.out, name + "-libinput.log"), also))
         return daemon, tap, li
 
     # Events libinput must never report on the virtual touchpad: pointer motion, buttons (a
@@ -1198,6 +1206,138 @@ class Scenarios:
             keyboard.close(); mouse.close()
             li.close(); tap.close()
             c.check(s, "flickd exits 0 on SIGTERM", daemon.stop() == 0, 0, daemon.proc.returncode)
+
+    # -- libinput's integration of the virtual touchpad ---------------------------------------
+
+    RULES = "/etc/udev/rules.d/70-flickd-uinput.rules"
+
+    class InstalledRule:
+        """The repository's udev rule (systemd/70-flickd-uinput.rules) installed in the guest as
+        scripts/install does, for the devices made after it; at the end the file there before
+        (none, in a plain guest run) is put back (the guest's root is a tmpfs overlay: nothing
+        reaches the host)."""
+
+        def __enter__(self):
+            try:
+                with open(Scenarios.RULES, "rb") as f:
+                    self.before = f.read()
+            except FileNotFoundError:
+                self.before = None
+            shutil.copyfile(os.path.join(REPO, "systemd", "70-flickd-uinput.rules"), Scenarios.RULES)
+            subprocess.run(["udevadm", "control", "--reload"], check=True)
+            return self
+
+        def __exit__(self, *exc):
+            if self.before is None:
+                os.remove(Scenarios.RULES)
+            else:
+                with open(Scenarios.RULES, "wb") as f:
+                    f.write(self.before)
+            subprocess.run(["udevadm", "control", "--reload"], check=False)
+
+    @staticmethod
+    def integration(devnode):
+        """udev's ID_INPUT_TOUCHPAD_INTEGRATION of `devnode`, None when unset."""
+        info = subprocess.run(["udevadm", "info", "--query=property", devnode], capture_output=True, text=True).stdout
+        m = re.search(r"^ID_INPUT_TOUCHPAD_INTEGRATION=(\S+)$", info, re.M)
+        return m and m.group(1)
+
+    def tp_typing(self):
+        """A laptop's own keyboard (a PS/2 one, bus i8042, which libinput's quirks call internal)
+        typing during a glide: flickd stops it, and libinput does not stop the scroll before
+        flickd's fingers lift (libinput pairs disable-while-typing with internal touchpads only;
+        the installed udev rule tags flickd's external). A stop from libinput at the key, with
+        the virtual fingers still moving, reads to the app as a lift while moving: GTK and
+        chromium start a fling of their own."""
+        s = "tp-typing"
+        c = self.checks
+        caps = {E.EV_KEY: list(range(E.KEY_ESC, E.KEY_MICMUTE + 1))}
+        with self.InstalledRule():
+            keyboard = evdev.UInput(caps, name="e2e laptop keyboard", bustype=E.BUS_I8042, vendor=0x0001, product=0x0001)
+            try:
+                daemon, tap, li = self.start_touchpad(s, also=[keyboard.device.path])
+                try:
+                    c.check(s, "flickd watches the keyboard", daemon.wait_log(r"\(e2e laptop keyboard\): keyboard", 10) is not None,
+                            "an 'e2e laptop keyboard: keyboard' line", daemon.text()[-400:])
+                    with open_pad(MANY_SLOTS, daemon) as pad:
+                        node = daemon.wheel
+                        print("     (the virtual touchpad's ID_INPUT_TOUCHPAD_INTEGRATION: %s)" % self.integration(node), flush=True)
+                        r, plan, mark, host_start = self.flick(daemon, pad, "down", speed=250, duration=0.12)
+                        time.sleep(0.3)
+                        t_key = mono()
+                        keyboard.write(E.EV_KEY, E.KEY_A, 1)
+                        keyboard.syn()
+                        keyboard.write(E.EV_KEY, E.KEY_A, 0)
+                        keyboard.syn()
+                        end = daemon.wait_log(r"coast ended at [^\n]*: ([a-z-]+)", 3, mark)
+                        time.sleep(1.2)   # rest, settle frames, rest, lift: 550 ms; libinput catches up
+                        c.check(s, "a typewriter key stops flickd's glide", end is not None and end.group(1) == "key",
+                                "key", end and end.group(0))
+                        k_release = r.get("k_release") or r["t_release"]
+                        kinds = tap.kinds(k_release)
+                        moving = [t for t, k in kinds if k == "move" and t < t_key]
+                        lifts = [t for t, k in kinds if k == "lift"]
+                        c.check(s, "the fingers were moving at the key", len(moving) > 5, "> 5 motion frames", len(moving))
+                        c.check(s, "the fingers lift once, >= 400 ms after the key (rest, settle, rest)",
+                                len(lifts) == 1 and lifts[0] - t_key >= 0.4, ">= 400 ms",
+                                ["%.0f ms" % ((t - t_key) * 1000) for t in lifts])
+                        # libinput's printed times are the kernel's stamps: the key's and the stop's
+                        # compare with the lift's kernel time less the key's.
+                        keys = [e for e in li.since(host_start, "KEYBOARD_KEY") if e[2] is not None]
+                        stops = [e for e in li.since(host_start, "POINTER_SCROLL_FINGER")
+                                 if not e[3] and not e[4] and e[2] is not None]
+                        if not c.check(s, "libinput read the key", bool(keys), "a KEYBOARD_KEY line", li.since(host_start)[-3:]):
+                            return
+                        at = [round((e[2] - keys[0][2]) * 1000) for e in stops if e[2] >= keys[0][2] - 0.001]
+                        lift_ms = round((lifts[-1] - t_key) * 1000) if lifts else None
+                        print("     (libinput's 0/0 scroll stops: %s ms after the key; the lift: %s ms after it)" % (at, lift_ms),
+                              flush=True)
+                        c.check(s, "libinput stops the scroll only at the lift, not at the key (disable-while-typing)",
+                                len(at) == 1 and lift_ms is not None and at[0] >= lift_ms - 20 and at[0] >= 150,
+                                "one 0/0 scroll stop, at the lift (%s ms after the key)" % lift_ms,
+                                "0/0 stops at %s ms after the key" % at)
+                        pad.tap(hold=0.03)
+                        time.sleep(0.3)
+                finally:
+                    li.close(); tap.close()
+                    c.check(s, "flickd exits 0 on SIGTERM", daemon.stop() == 0, 0, daemon.proc.returncode)
+            finally:
+                keyboard.close()
+
+    def tp_tablet_mode(self):
+        """A 2-in-1 in tablet mode (a switch with SW_TABLET_MODE on): libinput suspends the
+        touchpads it calls internal, so glides on flickd's would vanish; tagged external, they
+        still reach the desktop."""
+        s = "tp-tablet-mode"
+        c = self.checks
+        with self.InstalledRule():
+            switch = evdev.UInput({E.EV_SW: [E.SW_TABLET_MODE]}, name="e2e tablet mode switch", bustype=E.BUS_HOST)
+            switch.write(E.EV_SW, E.SW_TABLET_MODE, 1)
+            switch.syn()
+            try:
+                daemon, tap, li = self.start_touchpad(s, also=[switch.device.path])
+                try:
+                    with open_pad(MANY_SLOTS, daemon) as pad:
+                        r, plan, mark, host_start = self.flick(daemon, pad, "down", speed=250, duration=0.12)
+                        end = coast_end(daemon, mark)
+                        time.sleep(0.5)
+                        k_release = r.get("k_release") or r["t_release"]
+                        moves = [t for t, k in tap.kinds(k_release) if k == "move"]
+                        c.check(s, "flickd glides", plan is not None and len(moves) > 5, "a plan, > 5 motion frames",
+                                "%s, %d frames" % (plan, len(moves)))
+                        switches = [e[5] for e in li.since(0, "SWITCH_TOGGLE")] + [
+                            l for l in open(li.log_path).read().splitlines() if "tablet mode switch" in l][:1]
+                        print("     (libinput read the switch: %s)" % switches[:2], flush=True)
+                        scrolls = [e for e in li.since(host_start, "POINTER_SCROLL_FINGER") if e[3] or e[4]]
+                        c.check(s, "in tablet mode the glide still reaches libinput (POINTER_SCROLL_FINGER)",
+                                len(scrolls) > 5, "> 5 scroll events", len(scrolls))
+                        pad.tap(hold=0.03)
+                        time.sleep(0.3)
+                finally:
+                    li.close(); tap.close()
+                    c.check(s, "flickd exits 0 on SIGTERM", daemon.stop() == 0, 0, daemon.proc.returncode)
+            finally:
+                switch.close()
 
     # -- scenarios ----------------------------------------------------------------------------
 
@@ -1713,7 +1853,7 @@ def only_names(parser, text, names):
 # The scenarios in the order they run, each the Scenarios method of its name with "-" as "_"
 # but "figures" (`measure`, left out by --no-figures).
 SCENARIOS = ("flick-down", "no-coast", "touch-stops", "horizontal", "hotplug", "keys", "sigterm", "tp-flick",
-             "tp-stops", "tp-turn", "tp-kde", "tp-gnome", "sizes", "figures")
+             "tp-stops", "tp-typing", "tp-tablet-mode", "tp-turn", "tp-kde", "tp-gnome", "sizes", "figures")
 
 
 def scenario_method(runner, name):

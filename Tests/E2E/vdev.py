@@ -373,14 +373,16 @@ class LibinputReader:
     take `self.lock` for what other threads read); `self.added` is set at libinput's
     DEVICE_ADDED. A subclass sets up what it keeps, then calls this __init__. `tapping`: read
     with tapping on (`--enable-tap`), which libinput turns off by default on a pad with physical
-    buttons, so that a two-finger tap (BTN_RIGHT, as a desktop with tapping on gets it) shows."""
+    buttons, so that a two-finger tap (BTN_RIGHT, as a desktop with tapping on gets it) shows.
+    `also`: more nodes read in the same libinput context, which pairs them with `devnode` as a
+    desktop does (a keyboard's disable-while-typing, a tablet-mode switch)."""
 
-    def __init__(self, devnode, log_path, tapping=False):
+    def __init__(self, devnode, log_path, tapping=False, also=()):
         self.lock = threading.Lock()
         self.added = threading.Event()
         self.log_path = log_path
         self.proc = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events"] + (["--enable-tap"] if tapping else [])
-                                     + ["--device", devnode],
+                                     + [a for node in [devnode, *also] for a in ("--device", node)],
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()

@@ -105,10 +105,12 @@ extension DocumentationTests {
     }
 
     /// The fixes doctor and the errors print write the shipped udev rule and modules-load file
-    /// themselves (they work from any directory): the same rule, the same module.
+    /// themselves (they work from any directory): the same rule, the same module. (The file's
+    /// second rule, `virtualTouchpadIsExternal`, is not /dev/uinput's: doctor's fix for it
+    /// writes the access rule alone.)
     @Test func theUinputFixesWriteWhatTheRepositoryShips() {
         let rule = Self.repositoryFile("systemd/70-flickd-uinput.rules").split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }
-        #expect(rule == [Substring(UinputDevice.udevRule)], "\(rule)")
+        #expect(rule == [Substring(UinputDevice.udevRule), Substring(Self.virtualTouchpadIsExternal)], "\(rule)")
         let module = Self.repositoryFile("systemd/flickd-uinput.conf").split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }
         #expect(module == ["uinput"])
         #expect(UinputDevice.loadModule.contains("echo uinput | sudo tee /etc/modules-load.d/flickd-uinput.conf"))
@@ -118,5 +120,27 @@ extension DocumentationTests {
         #expect(readme.contains(cell(UinputDevice.installUdevRule)), "README's table shows doctor's fix for /dev/uinput")
         #expect(readme.contains(cell(UinputDevice.loadModule)), "README's table shows doctor's fix for the module")
         #expect(!readme.contains("sudo cp systemd/"), "no fix that works only in the source tree")
+    }
+
+    /// The shipped rule that has libinput call flickd's virtual touchpad external
+    /// (evdev-mt-touchpad.c, evdev_tag_touchpad: without udev's ID_INPUT_TOUCHPAD_INTEGRATION
+    /// a pad on any bus but Bluetooth is internal, and flickd's is on BUS_VIRTUAL). Internal, it
+    /// is paired with the laptop's keyboard (disable-while-typing ends its scroll at a key while
+    /// the fingers still move), trackpoint, lid and tablet-mode switch (which suspend it). The
+    /// e2e scenarios tp-typing and tp-tablet-mode show both in a real libinput.
+    static let virtualTouchpadIsExternal =
+        #"SUBSYSTEM=="input", KERNEL=="event*", DEVPATH=="/devices/virtual/input/*", ATTRS{name}=="flickd virtual touchpad", ENV{ID_INPUT_TOUCHPAD_INTEGRATION}="external""#
+
+    /// The rule matches the name flickd gives its touchpad, on the bus libinput would otherwise
+    /// call internal, among uinput's devices only, and only event nodes (the ones libinput opens).
+    @Test func theShippedRuleTagsTheVirtualTouchpadExternal() {
+        #expect(Self.virtualTouchpadIsExternal.contains(#"ATTRS{name}=="\#(VirtualTouchpad.name)""#))
+        #expect(UinputDevice.busType == 0x06, "BUS_VIRTUAL: not BUS_BLUETOOTH (0x05), so internal without the rule")
+        #expect(Self.virtualTouchpadIsExternal.contains(#"DEVPATH=="/devices/virtual/input/*""#))
+        #expect(Self.virtualTouchpadIsExternal.contains(#"KERNEL=="event*""#))
+        #expect(Self.virtualTouchpadIsExternal.hasSuffix(#"ENV{ID_INPUT_TOUCHPAD_INTEGRATION}="external""#))
+        // It must come before 73-seat-late.rules, which applies uaccess (the other rule's tag).
+        #expect("70-flickd-uinput.rules" < "73-seat-late.rules")
+        #expect(UinputDevice.udevRuleFile.hasSuffix("/70-flickd-uinput.rules"))
     }
 }
