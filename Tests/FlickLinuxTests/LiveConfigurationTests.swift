@@ -174,6 +174,33 @@ import FlickCore
         #expect(trigger == "\(directory.file("config.toml")) written", "\(trigger)")
     }
 
+    /// An editor saves while flickd reads the file at start, right after the read: the watch,
+    /// made before the read, reports the save, and it is reloaded when it settles. (Watched
+    /// only after the read, the save was seen by nothing: the old text ran until the next save.)
+    @Test func aSaveDuringTheReadAtStartIsReloaded() throws {
+        let directory = ConfigScratchDirectory()
+        let path = directory.file("config.toml")
+        directory.write("config.toml", "[scroll]\nspeed = 30\n")
+        let source = ConfigurationSource(location: ConfigurationLocation(explicit: path, searchPath: []))
+        let live = try LiveConfiguration(source: source, watch: true, logger: Logger(label: "test")) { source in
+            let configuration = try source.load()
+            directory.write("config.toml", "[scroll]\nspeed = 40\n")
+            return configuration
+        }
+        #expect(live.current.scroll.speed == 30, "the text read")
+        let timer = try #require(live.settleTimer)
+        let t0 = Instant(microseconds: 1_000_000)
+        try live.receiveChanges(at: t0)
+        #expect(timer.deadline == t0 + LiveConfiguration.settleDelay, "the save is seen")
+        let trigger = try #require(try live.settled(at: t0 + LiveConfiguration.settleDelay), "the save settles")
+        #expect(trigger == "\(path) written", "\(trigger)")
+        guard case .changed(let new) = live.reload(unlessUnchanged: true) else {
+            Issue.record("the save was not taken")
+            return
+        }
+        #expect(new.scroll.speed == 40)
+    }
+
     @Test func aFileWithProblemsAtStartIsAnError() {
         let directory = ConfigScratchDirectory()
         directory.write("config.toml", "[coast]\ntick_rate = 5\n")

@@ -53,7 +53,15 @@ public final class LiveConfiguration {
     /// failing inotify is logged on `logger` and leaves SIGHUP to reload).
     /// - Throws: `ConfigurationError`, the file's problems (nothing else: without inotify or a timer, SIGHUP alone reloads).
     public convenience init(source: ConfigurationSource, watch: Bool = true, logger: Logger) throws {
-        let configuration = try source.load()
+        try self.init(source: source, watch: watch, logger: logger, load: { try $0.load() })
+    }
+
+    /// `init(source:watch:logger:)` reading the file with `load` (tests save the file in it).
+    convenience init(source: ConfigurationSource, watch: Bool, logger: Logger,
+                     load: (ConfigurationSource) throws -> Configuration) throws {
+        // The watch first, then the read: a save between the two would be seen by neither (the
+        // read got the old text, the watch came after the event). This way a save during the
+        // read is reported, at worst reading the same text once more.
         var following: (watcher: ConfigWatcher, settleTimer: DeadlineTimer)?
         if watch {
             do {
@@ -63,6 +71,7 @@ public final class LiveConfiguration {
                 logger.warning("configuration changes are not followed (\(error)); SIGHUP reloads")
             }
         }
+        let configuration = try load(source)
         self.init(current: configuration, source: source, watcher: following?.watcher,
                   settleTimer: following?.settleTimer, read: source.reload)
     }
