@@ -54,9 +54,12 @@ struct RunCommand: FlickdCommand {
             0; SIGTSTP (Ctrl-Z) stops any coast, lets the virtual fingers settle and lift, and \
             stops flickd until SIGCONT.
 
-            Exit status: 0 after SIGTERM, SIGINT or the closing of the terminal; 1 when \
-            /dev/uinput cannot be opened at start (the virtual device could not be created), \
-            the configuration cannot be \
+            Exit status: 0 after SIGTERM, SIGINT or the closing of the terminal (also when \
+            the signal came while flickd was still starting); 1 when /dev/uinput cannot be \
+            opened at start (the virtual device could not be created; not while another \
+            user's session is active on the seat, whose user the udev rule gives /dev/uinput \
+            to: flickd then starts paused, and creates the device once this user's session is \
+            back), the configuration cannot be \
             read, or the event loop fails (its timer or signals cannot be read: the virtual \
             fingers lift first); 64 when the command line cannot be run (an unknown \
             option, a missing value).
@@ -84,6 +87,9 @@ struct RunCommand: FlickdCommand {
     }
 
     func run() throws {
+        // First: a SIGHUP or SIGTERM during the start (configuration, /dev/uinput, devices)
+        // waits for the daemon's signalfd rather than end flickd by its default action.
+        StartupChecks.holdDaemonSignals()
         // A SIGCHLD ignored by whoever started flickd would have the kernel reap the desktop
         // probe's gsettings before flickd can wait for it.
         ChildSignal.setDefault()
@@ -116,9 +122,14 @@ struct RunCommand: FlickdCommand {
 
         do {
             let configuration = live.current
+            let seat = SeatWatch.forThisUser(logger: logger)
             // The device itself is created when a touchpad or touchscreen whose flicks coast is
-            // open (at once on most machines); a uinput flickd cannot use fails the start now.
-            try OutputDevice.checkAccess(for: configuration.output.mode)
+            // open (at once on most machines); a uinput flickd cannot use fails the start now,
+            // unless it is another user's session's, in front: the daemon then starts paused.
+            let access = try StartupChecks.checkOutputAccess(seat: seat?.current()) { () throws(VirtualWheelError) in
+                try OutputDevice.checkAccess(for: configuration.output.mode)
+            }
+            if case .awaitingSession = access { logger.notice("\(access)") }
             let engine = Engine(configuration: configuration)
             let daemon = try Daemon(
                 engine: engine,
@@ -130,7 +141,7 @@ struct RunCommand: FlickdCommand {
                 configuration: live,
                 // Asked off the event loop (gsettings may be slow); the answer is applied when it comes.
                 desktop: try DesktopQuery(),
-                seat: SeatWatch.forThisUser(logger: logger))
+                seat: seat)
             try daemon.run()
         } catch {
             logger.error("\(error)")
