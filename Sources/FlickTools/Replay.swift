@@ -22,6 +22,10 @@ public struct Replay {
         /// How it ended: the replay runs every coast out, so only a coast still running when
         /// the engine stopped reporting (none does) has none.
         public var end: CoastEnd?
+        /// True when a modifier key (Ctrl, Shift, Alt, Super) was held on the replayed device's
+        /// own node at the release: the daemon wrote none of the coast and stopped it there
+        /// (`stop.key`), as it would reach the apps as Ctrl + scroll.
+        public var modifierHeld = false
     }
 
     /// How a coast ended: a coast cut short (a touch, a button, `coast.max_duration`, events
@@ -184,9 +188,24 @@ public struct Replay {
         }
         // As the daemon reads it: udev's tag, where the recording lists one, decides its kind.
         let pressure = pressureRule(recording.description, recording.quirks, recording.touchpadTags)
-        admission = engine.addDevice(device, description: recording.description, kind: recording.udevKind,
-                                     slotsAtOpen: Self.slotsBeforeRecording(recording.description, reading: pressure), touchPressure: pressure)
+        if let why = recording.udev?.whyNoGestures {
+            // udev's properties, read by the daemon's rule, say it reads no touches of it (a
+            // device libinput ignores, or one tagged a mouse): it never reaches the engine.
+            admission = .ignored(why: why)
+        } else {
+            admission = engine.addDevice(device, description: recording.description, kind: recording.udevKind,
+                                         slotsAtOpen: Self.slotsBeforeRecording(recording.description, reading: pressure), touchPressure: pressure)
+        }
         touchPressure = Self.resolved(pressure, description: recording.description, admission: admission)
+        let stop = configuration.stop
+        let read: Bool
+        switch admission {
+        case .used, .stopOnly: read = true
+        case .ignored: read = false
+        }
+        // The modifiers held on the device's own node, as libevdev's key state tells the daemon:
+        // from the recording's start (a key held before it is not known).
+        var modifiersHeld: Set<UInt16> = []
 
         var emitted: [Emitted] = []
         func write(_ output: WheelOutput, at time: Instant) {
@@ -195,7 +214,37 @@ public struct Replay {
         for (timed, time) in zip(recording.events, times) {
             latest = engine.advance(to: time, notBefore: latest) { write($0.output, at: $0.time) }
             latest = max(latest, time)
-            write(engine.handle(timed.event, from: device, at: time), at: time)
+            let event = timed.event
+            guard read else { continue }
+            if event.type == EventCode.key && Self.modifierKeys.contains(event.code) {
+                if event.value == 0 { modifiersHeld.remove(event.code) } else { modifiersHeld.insert(event.code) }
+            }
+            // As the daemon does (`Daemon.dispatch`): a keyboard key on the touch device's own
+            // node (a Goodix touchscreen's KEY_LEFTMETA, a combo keyboard's keys) stops a coast
+            // under stop.key, before the event is handled.
+            if engine.isCoasting, stop.key, event.type == EventCode.key, event.value == 1, !Self.isButton(event.code) {
+                engine.stop(at: time, reason: .key)
+            }
+            let coastsBefore = engine.coastsStarted
+            let output = engine.handle(event, from: device, at: time)
+            // A coast started with a modifier held on the node would reach the apps as Ctrl +
+            // scroll (zoom): the daemon writes none of it and stops it at once, its end a key.
+            if engine.coastsStarted != coastsBefore, stop.key, !modifiersHeld.isEmpty {
+                engine.notWritten(output)
+                if !engine.isCoasting, let last = coasts.indices.last, var end = coasts[last].end, end.time == seconds(time) {
+                    // Its whole output came with its release and it ended there: nothing of it was
+                    // written, and it ended for the key (`Daemon.logHeldEnd`).
+                    end.reason = .key
+                    end.verticalHiRes -= Int64(output.verticalHiRes)
+                    end.horizontalHiRes -= Int64(output.horizontalHiRes)
+                    coasts[last].end = end
+                    if let lastEnd = ends.indices.last { ends[lastEnd].1 = .key }
+                }
+                engine.stop(at: time, reason: .key)
+                if let last = coasts.indices.last { coasts[last].modifierHeld = true }
+                continue
+            }
+            write(output, at: time)
         }
         // The recording ends; the coast (if any) runs out on its own, ticked as the daemon would.
         engine.advance(to: .end, notBefore: latest) { write($0.output, at: $0.time) }
@@ -261,7 +310,12 @@ public struct Replay {
     /// and a modifier key held when the coast starts (`stop.key`). Whether a touch device's
     /// flicks are read, read only to stop coasts, or ignored is the engine's admission of it
     /// (its kind as udev tagged it, `touchpad.enabled`, a [[device]] section's `enabled` and
-    /// settings), asked of an engine of its own that reads none of its events.
+    /// settings), asked of an engine of its own that reads none of its events. Where the
+    /// recording lists a device's udev properties, the daemon's judgement of them
+    /// (`RecordedInput.udev`) says what it opens the device for: a keyboard's keys, a mouse's
+    /// buttons (and keys, with keys of its own), a touch device's touches, keys and own clicks
+    /// (a click with no finger landing stops under `stop.button`, as `Engine.handle` does);
+    /// a device tagged none of these (a power button, a tablet's pad) nothing.
     ///
     /// A touchpad whose contacts touch by pressure (`pressureRule`) lands when the engine's
     /// tracker of it counts a new touch, as the daemon stops there: a contact resting too lightly,
@@ -275,7 +329,10 @@ public struct Replay {
         var modifiersDown: [(from: Double, to: Double, device: RecordedDevice)] = []
         let probe = Engine(configuration: configuration)
         for (index, other) in devices.enumerated() {
-            let kind = Recording.kind(of: other.description, udevKind: other.udevKind)
+            // Where the recording lists its udev properties, the daemon's judgement of them
+            // (`UdevJudgement`) says what it opens the device as; else its tags and capabilities.
+            let judged = other.udev
+            let kind = judged.map { $0.touchKind == nil } == true ? nil : Recording.kind(of: other.description, udevKind: other.udevKind)
             // The engine's own rule (`Engine.handle`): a touch on a device whose flicks are read
             // always stops a coast, on one read only to stop them as `stop.touch` says, on one
             // ignored never.
@@ -283,10 +340,37 @@ public struct Replay {
             let reading = pressureRule(other.description, other.quirks, other.touchpadTags)
             let admission = kind == nil ? nil : probe.addDevice(DeviceID(index + 1), description: other.description, kind: other.udevKind,
                                                                 touchPressure: reading)
+            let opened: Bool
             switch admission {
-            case .used?: touchSetting = .some(nil)
-            case .stopOnly?: touchSetting = stop.touch ? .some("stop.touch") : nil
-            case .ignored?, nil: touchSetting = nil
+            case .used?: touchSetting = .some(nil); opened = true
+            case .stopOnly?: touchSetting = stop.touch ? .some("stop.touch") : nil; opened = true
+            case .ignored?: touchSetting = nil; opened = false
+            case nil: touchSetting = nil; opened = false
+            }
+            // What of a device that is not a touch device stops a coast, as the daemon opens it
+            // (`InputNode.stoppingPresses`) and reads it (`Daemon.dispatch`): a mouse is opened for
+            // its buttons (and keys, with keys of its own), a keyboard for its keys; once open any
+            // button stops under stop.button, any key under stop.key. Without the udev properties:
+            // any key, and a pointer's buttons.
+            let buttonsStop: Bool, keysStop: Bool, modifiersCount: Bool
+            if kind != nil {
+                // A touch device's key presses reach the daemon when it is opened; its own buttons
+                // go to the engine (below).
+                buttonsStop = false
+                keysStop = opened || judged == nil
+                modifiersCount = opened || judged == nil
+            } else if let judged {
+                switch judged.kind {
+                case .mouse:
+                    let open = stop.button || (judged.hasKeys && stop.key)
+                    (buttonsStop, keysStop, modifiersCount) = (open, open, open && judged.hasKeys)
+                case .keyboard:
+                    (buttonsStop, keysStop, modifiersCount) = (stop.key, stop.key, stop.key)
+                case .touchpad, .touchscreen, .other:
+                    (buttonsStop, keysStop, modifiersCount) = (false, false, false)
+                }
+            } else {
+                (buttonsStop, keysStop, modifiersCount) = (other.description.hasPointerButtons, true, true)
             }
             var tracker = admission.flatMap { admission in
                 resolved(reading, description: other.description, admission: admission).map {
@@ -295,19 +379,37 @@ public struct Replay {
                 }
             }
             var pressed: [UInt16: Double] = [:]
+            // A click on a touch device the engine reads, in the frame under way, and whether a
+            // finger landed in it (`Engine.handle`: a click with no landing stops as a button).
+            var clicked = false
+            var landedInFrame = false
             for timed in other.events {
                 let event = timed.event
                 let time = seconds(timed.time)
+                if opened, event.type == EventCode.key, event.value == 1, EventCode.isPointerButton(event.code) { clicked = true }
                 let landing: Bool
+                var frameEnded = false
+                var resynchronized = false
                 if tracker != nil {
-                    landing = tracker?.handle(event, at: timed.time)?.newTouch ?? false
+                    let frame = tracker?.handle(event, at: timed.time)
+                    landing = frame?.newTouch ?? false
+                    if let frame { frameEnded = true; resynchronized = frame.resynchronized; landedInFrame = frame.newTouch }
                 } else {
                     landing = (event.type == EventCode.key && event.code == EventCode.touch && event.value == 1)
                         || (event.type == EventCode.absolute && event.code == EventCode.absMTTrackingID && event.value >= 0)
+                    if landing { landedInFrame = true }
+                    frameEnded = event.type == EventCode.synchronization && event.code == 0
+                }
+                if frameEnded {
+                    if clicked && stop.button && (resynchronized || !landedInFrame || touchSetting == nil) {
+                        presses.append((time, .button, "stop.button", other.device))
+                    }
+                    clicked = false
+                    landedInFrame = false
                 }
                 if let setting = touchSetting, landing { presses.append((time, .touch, setting, other.device)) }
                 guard event.type == EventCode.key else { continue }
-                if modifierKeys.contains(event.code) {
+                if modifiersCount && modifierKeys.contains(event.code) {
                     if event.value == 0, let from = pressed.removeValue(forKey: event.code) {
                         modifiersDown.append((from, time, other.device))
                     } else if event.value == 1 {
@@ -316,9 +418,8 @@ public struct Replay {
                 }
                 guard event.value == 1 else { continue }
                 if isButton(event.code) {
-                    // A touch device's own button comes with its touch, which is what stops.
-                    if kind == nil && stop.button && other.description.hasPointerButtons { presses.append((time, .button, "stop.button", other.device)) }
-                } else if stop.key {
+                    if kind == nil && buttonsStop && stop.button { presses.append((time, .button, "stop.button", other.device)) }
+                } else if keysStop && stop.key {
                     presses.append((time, .key, "stop.key", other.device))
                 }
             }
@@ -418,14 +519,16 @@ extension Recording {
     /// record` file (a keyboard's key press may come seconds before the touchpad's first
     /// frame; an event before libinput's start is negative), nil for evemu, which records one
     /// device: its first event.
-    /// `isOwnDevice` tells flickd's own virtual devices by name (`LibinputRecordParser.read`).
+    /// `isOwnDevice` tells flickd's own virtual devices by name, and `udevRule` judges a device
+    /// by its recorded udev properties as the daemon does (`LibinputRecordParser.read`).
     public static func loadWithClockStart(text: String, description: String? = nil, device: String? = nil,
-                                          isOwnDevice: (String) -> Bool = { _ in false }) throws(RecordingError)
+                                          isOwnDevice: (String) -> Bool = { _ in false },
+                                          udevRule: UdevRule? = nil) throws(RecordingError)
         -> (recording: Recording, start: Instant?) {
         // As load decides: an empty text is no libinput record file, whatever its comment says.
         guard TextLines.emptiness(text) == nil, format(of: text) == .libinputRecord else {
             return (try load(text: text, description: description, device: device), nil)
         }
-        return try LibinputRecordParser.read(text: text, device: device, isOwnDevice: isOwnDevice)
+        return try LibinputRecordParser.read(text: text, device: device, isOwnDevice: isOwnDevice, udevRule: udevRule)
     }
 }

@@ -25,13 +25,26 @@ struct ReplayCommand: FlickdCommand {
             it and the coast runs on as printed. flickd's own virtual devices, which a recording \
             taken while flickd runs lists, are never replayed nor warned of: the daemon does not \
             read them. A touch device is read as udev tagged it where the recording lists the \
-            tag (ID_INPUT_TOUCHPAD, ID_INPUT_TOUCHSCREEN), as the daemon reads it.
+            tag (ID_INPUT_TOUCHPAD, ID_INPUT_TOUCHSCREEN), as the daemon reads it. A device \
+            whose recorded udev properties the daemon would read no touches of (LIBINPUT_IGNORE_DEVICE \
+            set, no ID_INPUT=1, tagged only a mouse or keyboard) is not chosen; the only device \
+            of a file, or named by --device, it is reported as ignored, with why, and nothing of \
+            it coasts. The other devices' presses are warned of as the daemon opens each by its \
+            recorded udev tags: a keyboard (ID_INPUT_KEYBOARD) for its keys, a mouse \
+            (ID_INPUT_MOUSE) for its buttons (and keys, with ID_INPUT_KEYBOARD too), a touch \
+            device for its touches, its keys and its own clicks; one tagged none of these (a \
+            power button, a tablet's pad) never. A key pressed on the replayed device's own node \
+            (a touchscreen's Super key, a keyboard and touchpad on one node) stops a coast \
+            (stop.key), and a modifier key held there at a release starts none, as in the daemon: \
+            that coast is printed with nothing written, ended by a key.
 
             A device that reports no resolution is measured as libinput measured it: with the \
             AttrResolutionHint or AttrSizeHint among the quirks a `libinput record` file lists \
             (those of the machine it was recorded on), else by its kind: a touchpad as 69 x 50 mm, \
             a touchscreen as a 13.3-inch panel (294 x 165 mm, or 165 x 294 mm upright where its y \
-            range is the longer); the first line says that the size was estimated. This machine's quirks files are not read, so a replay gives the same \
+            range is the longer), each axis range counted as the recording's libinput counted it \
+            (from libinput 1.25, maximum - minimum + 1; before, and where the file names no \
+            version, as evemu does not, maximum - minimum); the first line says that the size was estimated. This machine's quirks files are not read, so a replay gives the same \
             on any machine. A [[device]] resolution in --config wins over both. An evemu recording lists no quirks: \
             on the machine it was recorded on, `libinput quirks list /dev/input/eventN` shows \
             the hint libinput applies, and a [[device]] resolution gives it to the replay.
@@ -57,9 +70,16 @@ struct ReplayCommand: FlickdCommand {
             started with their release velocity and planned destination, each followed by a \
             "coast ended" line with why it ended and the hi-res units it wrote (finished; or cut \
             short, short of its destination: touch, button, resynchronized (the recording's \
-            SYN_DROPPED: the kernel lost events), max-duration; a key, a stall or another \
-            device's coast, which stop the daemon's, do not come in a replay), the \
+            SYN_DROPPED: the kernel lost events), max-duration; key, for a key on the replayed \
+            device's own node; a stall or another device's coast, which stop the daemon's, do \
+            not come in a replay), the \
             reason each other gesture did not coast, and the totals per code.
+
+            No desktop is asked: where scroll.natural is "auto" (the default), the replay \
+            assumes traditional scrolling for a touchpad (fingers moving down scroll down: \
+            REL_WHEEL < 0), whatever the desktop the recording was made under was set to; a \
+            --config with scroll.natural set to true or false (or a [[device]] section's) gives \
+            that direction instead. A touchscreen's content follows the fingers either way.
 
             The daemon reads the kernel's monotonic timestamps, which never go back; evemu \
             stamps events with the wall clock, which an NTP step or a clock set by hand moves \
@@ -161,7 +181,7 @@ struct ReplayCommand: FlickdCommand {
         let start: Instant?
         do {
             (recording, start) = try Recording.loadWithClockStart(text: text, description: descriptionText, device: device,
-                                                                  isOwnDevice: Daemon.isVirtualDeviceName)
+                                                                  isOwnDevice: Daemon.isVirtualDeviceName, udevRule: Self.udevRule)
         } catch {
             let path = Self.named(error.part == .description ? (descriptionFile ?? file) : file)
             let place = error.line == 0 ? path : "\(path):\(error.line)"
@@ -200,6 +220,20 @@ struct ReplayCommand: FlickdCommand {
         } else {
             printText(replay, recording: recording)
         }
+    }
+
+    /// The daemon's judgement of a device by the udev properties a recording lists for its node
+    /// (`InputNode.judge`): its kind, and why it leaves alone one libinput ignores.
+    static func udevRule(_ properties: [String: String]) -> UdevJudgement {
+        let node = InputNode(devnode: "", syspath: "", name: "", property: { properties[$0] })
+        let kind: UdevJudgement.Kind = switch node.kind {
+        case .touchpad: .touchpad
+        case .touchscreen: .touchscreen
+        case .mouse: .mouse
+        case .keyboard: .keyboard
+        case .other: .other
+        }
+        return UdevJudgement(kind: kind, exclusion: node.exclusion?.description, hasKeys: node.hasKeys)
     }
 
     private func readOrExit(_ path: String) throws -> String {
@@ -328,7 +362,8 @@ struct ReplayCommand: FlickdCommand {
             print("# \(DecimalText.fixed(coast.time, 3)) s: coast, release \(DecimalText.fixed(v.length, 1)) mm/s (x \(DecimalText.fixed(v.x, 1)), y \(DecimalText.fixed(v.y, 1)))\(coast.plan.boosted ? ", boosted" : ""), destination \(DecimalText.fixed(coast.plan.destinationHiRes.vertical, 0)) / \(DecimalText.fixed(coast.plan.destinationHiRes.horizontal, 0)) hi-res (vertical / horizontal), \(DecimalText.fixed(coast.plan.duration.seconds, 2)) s")
             // A coast cut short wrote less than its destination: the totals need the reason.
             if let end = coast.end {
-                print("# \(DecimalText.fixed(end.time, 3)) s: coast ended: \(end.reason.rawValue), \(end.verticalHiRes) / \(end.horizontalHiRes) hi-res written")
+                let held = coast.modifierHeld ? " (a modifier key was held on the device at the release: the daemon writes none of the coast, stop.key)" : ""
+                print("# \(DecimalText.fixed(end.time, 3)) s: coast ended: \(end.reason.rawValue), \(end.verticalHiRes) / \(end.horizontalHiRes) hi-res written\(held)")
             }
         }
         for none in replay.noCoasts {

@@ -165,6 +165,7 @@ public enum LibinputRecordSamples {
             properties:
             - ID_INPUT=1
             - ID_INPUT_KEY=1
+            - ID_INPUT_KEYBOARD=1
           events:
           - evdev:
             - [  0,   5000,   4,   4,      30] # EV_MSC / MSC_SCAN                30 (obfuscated)

@@ -26,7 +26,9 @@ import FlickCore
 /// it was recorded on) gives a device that reports no resolution the one libinput gave it
 /// there, as the daemon's reading of the quirks files does; the list is kept
 /// (`Recording.quirks`) for the replay to read the pad's pressure as libinput did there.
-/// `libinput: version:` is kept too (`Recording.libinputVersion`).
+/// `libinput: version:` is kept too (`Recording.libinputVersion`), and says how that libinput
+/// measured an axis range for a size (`LibinputAxisRange`: counted inclusively from 1.25) on a
+/// device without resolution, for its size hint and the 69 × 50 mm guess.
 /// Everything else (`system:`, `udev:`, `hid:`, `libinput:` events, and libinput's
 /// `{time: ..., type: ...}` events where they land in an `evdev:` list) is skipped.
 /// `codes:` entries may also be mappings (`1: {272: ..., 330: ...}`, keys are the codes).
@@ -74,8 +76,16 @@ public enum LibinputRecordParser {
     /// touchpad's glides, frame after frame, often outnumber the real pad's), nor listed among
     /// the other devices, whose touches would seem to stop each coast they themselves write;
     /// `--device` naming one still replays it.
+    ///
+    /// `udevRule` is the daemon's judgement of a device by its udev properties (`UdevRule`):
+    /// where given, a device whose recorded `udev: properties:` the daemon would not read as a
+    /// touchpad or touchscreen (LIBINPUT_IGNORE_DEVICE, no ID_INPUT=1, ID_INPUT_MOUSE alone) is
+    /// no touch device to choose, and the one replayed carries its judgement (`Recording.udev`)
+    /// for the replay to admit it as the daemon would. A device listing no properties is read
+    /// by its tags and capabilities, as before.
     public static func read(text: String, device node: String? = nil,
-                            isOwnDevice: (String) -> Bool = { _ in false }) throws(RecordingError) -> (recording: Recording, start: Instant?) {
+                            isOwnDevice: (String) -> Bool = { _ in false },
+                            udevRule: UdevRule? = nil) throws(RecordingError) -> (recording: Recording, start: Instant?) {
         guard let root = try YAMLDocument.parse(TextLines.withoutByteOrderMark(text)) else {
             throw RecordingError(line: 1, message: "empty libinput record file")
         }
@@ -103,7 +113,13 @@ public enum LibinputRecordParser {
                 throw RecordingError(line: count.line, message: "ndevices: \(number), but the \"devices:\" list (from line \(devices.line)) holds \(list.count): the file is cut short or was edited; make ndevices the number of devices listed")
             }
         }
+        // As the recording's libinput measured an axis range for a size (`LibinputAxisRange`),
+        // as the daemon learns it of the installed one (`LibinputQuirks.applied`).
+        var libinputVersion: String?
+        if case .scalar(let version)? = root["libinput"]?["version"]?.value { libinputVersion = version }
+        let axisRange = axisRange(ofLibinput: libinputVersion)
         var described: [(node: YAMLNode, description: DeviceDescription, udevKind: DeviceKind?)] = []
+        var judged: [UdevJudgement?] = []
         for device in list {
             guard case .mapping = device.value else {
                 throw RecordingError(line: device.line, message: "a device must be a mapping (node, evdev, events), found \(device.kindName)")
@@ -111,7 +127,8 @@ public enum LibinputRecordParser {
             guard let evdev = device["evdev"] else {
                 throw RecordingError(line: device.line, message: "the device has no \"evdev:\" description")
             }
-            let description = try deviceDescription(evdev)
+            var description = try deviceDescription(evdev)
+            if ResolutionHint.couldApply(to: description) { description.libinputAxisRange = axisRange }
             // libinput record writes every device's events: (empty when it had none), after its
             // description; a file without it ends inside the device.
             guard device["events"] != nil else {
@@ -119,6 +136,7 @@ public enum LibinputRecordParser {
                 throw RecordingError(line: device.line, message: "the device \(node) has no \"events:\" list, which libinput record always writes: the recording was cut short?")
             }
             described.append((device, description, udevKind(device["udev"])))
+            judged.append(udevRule.flatMap { rule in udevProperties(device["udev"]).map(rule) })
         }
         // A keyboard or mouse recorded alongside (`--all`) carries no gesture: the touch device
         // is the one the report is about, the one with the most event frames, the first listed
@@ -130,9 +148,12 @@ public enum LibinputRecordParser {
         // own devices are none the daemon reads.
         // Nor does it read a device udev marks LIBINPUT_IGNORE_DEVICE (a touchscreen silenced
         // for phantom touches): libinput does not open it.
-        let ignored = Set(described.indices.filter { libinputIgnores(described[$0].node["udev"]) })
+        // With the daemon's rule, any device it leaves alone (no ID_INPUT=1 too), and a device
+        // its udev properties call neither a touchpad nor a touchscreen is none it reads touches of.
+        let ignored = Set(described.indices.filter { libinputIgnores(described[$0].node["udev"]) || judged[$0]?.exclusion != nil })
         let touch = described.indices.filter {
             Recording.kind(of: described[$0].description, udevKind: described[$0].udevKind) != nil
+                && judged[$0].map { $0.touchKind != nil } ?? true
                 && !isOwnDevice(described[$0].description.name) && !ignored.contains($0)
         }
         let chosen: Int
@@ -166,7 +187,8 @@ public enum LibinputRecordParser {
         recording.udevKind = described[chosen].udevKind
         recording.quirks = quirkList(device["quirks"])
         recording.touchpadTags = touchpadTags(device["udev"])
-        if case .scalar(let version)? = root["libinput"]?["version"]?.value { recording.libinputVersion = version }
+        recording.libinputVersion = libinputVersion
+        recording.udev = judged[chosen]
         recording.otherTouchDevices = others
         // Another device's malformed events were never an error: it is not the one replayed.
         recording.otherDevices = described.indices.filter {
@@ -178,6 +200,7 @@ public enum LibinputRecordParser {
             input.udevKind = udevKind
             input.quirks = quirkList(node["quirks"])
             input.touchpadTags = touchpadTags(node["udev"])
+            input.udev = judged[index]
             return input
         }
         recording.node = nodeName(device)
@@ -215,6 +238,31 @@ public enum LibinputRecordParser {
         if set.contains("ID_INPUT_TOUCHPAD=1") { return .touchpad }
         if set.contains("ID_INPUT_TOUCHSCREEN=1") { return .touchscreen }
         return nil
+    }
+
+    /// The device's recorded `udev: properties:` (`NAME=value`) by name, the first of a name
+    /// kept; nil without the list.
+    private static func udevProperties(_ udev: YAMLNode?) -> [String: String]? {
+        guard case .sequence(let entries)? = udev?["properties"]?.value else { return nil }
+        var properties: [String: String] = [:]
+        for entry in entries {
+            guard case .scalar(let text) = entry.value, let equals = text.firstIndex(of: "=") else { continue }
+            let name = String(text[..<equals])
+            if properties[name] == nil { properties[name] = String(text[text.index(after: equals)...]) }
+        }
+        return properties
+    }
+
+    /// How the libinput `version` (`1.26.0`, as `libinput: version:` names it) measures an axis
+    /// range for a size: `.inclusive` from 1.25 (`LibinputAxisRange`), `.difference` before and
+    /// where the version is not known. A patch of 900 or more is the next minor release's
+    /// candidate (`1.24.901` is 1.25's), as the daemon's reading of recorded quirks takes it
+    /// (`LibinputQuirks.PressureQuirks.release`, which this module cannot see).
+    static func axisRange(ofLibinput version: String?) -> LibinputAxisRange {
+        guard let parts = version?.split(separator: ".", omittingEmptySubsequences: false), parts.count >= 2,
+              let major = Int(parts[0]), var minor = Int(parts[1]) else { return .difference }
+        if parts.count >= 3, let patch = Int(parts[2].prefix { $0.isNumber }), patch >= 900 { minor += 1 }
+        return major > 1 || (major == 1 && minor >= 25) ? .inclusive : .difference
     }
 
     /// Whether the device's recorded `udev: properties:` set `LIBINPUT_IGNORE_DEVICE` to

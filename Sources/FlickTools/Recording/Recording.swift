@@ -59,6 +59,9 @@ public struct Recording: Hashable, Sendable {
     /// The node the replayed device was recorded from (`/dev/input/event5`), as a `libinput
     /// record` file names it; nil for evemu, which names none.
     public var node: String?
+    /// What the daemon makes of the replayed device by the udev properties the recording lists
+    /// for it (`UdevJudgement`), nil where it lists none (evemu) or no rule was given.
+    public var udev: UdevJudgement?
     /// Whether `description` was read from the separate evemu description (`.desc`) given
     /// beside the events, which have none of their own. False for an evemu recording that
     /// describes its device itself (a `.desc` given with it is checked, not used) and for
@@ -240,6 +243,9 @@ public struct RecordedInput: Hashable, Sendable {
     public var touchpadTags = TouchpadTags()
     /// The quirks `libinput record` listed for it (`Recording.quirks`), nil without the list.
     public var quirks: [String]?
+    /// What the daemon makes of it by its recorded udev properties (`Recording.udev`), nil
+    /// where the recording lists none or no rule was given.
+    public var udev: UdevJudgement?
 
     /// `device`, described by `description`, with `events`.
     public init(device: RecordedDevice, description: DeviceDescription, events: [TimedEvent]) {
@@ -248,3 +254,61 @@ public struct RecordedInput: Hashable, Sendable {
         self.events = events
     }
 }
+
+/// What the daemon makes of a device by its udev properties (`InputNode.judge`, in FlickLinux,
+/// which this module cannot see: `flickd replay` gives the rule, `UdevRule`): the kind it opens
+/// it as, and why it leaves alone one udev calls a touch device, mouse or keyboard.
+public struct UdevJudgement: Hashable, Sendable {
+    /// The kind the daemon opens a device as (`InputNode.Kind`).
+    public enum Kind: String, Hashable, Sendable {
+        /// Read for gestures (`ID_INPUT_TOUCHPAD`).
+        case touchpad
+        /// Read for gestures (`ID_INPUT_TOUCHSCREEN`).
+        case touchscreen
+        /// Read for button presses (`stop.button`), and key presses with `hasKeys`.
+        case mouse
+        /// Read for key presses (`stop.key`).
+        case keyboard
+        /// Not opened: a power button, a tablet's pad, a device libinput ignores.
+        case other
+    }
+
+    /// The kind; `.other` for a device left alone (`exclusion`).
+    public var kind: Kind
+    /// Why the daemon leaves alone a device udev gives a kind (`InputNode.Exclusion`'s words:
+    /// "libinput ignores it (LIBINPUT_IGNORE_DEVICE)"); nil otherwise.
+    public var exclusion: String?
+    /// Whether a mouse's node has keyboard keys too (`ID_INPUT_KEYBOARD` beside `ID_INPUT_MOUSE`).
+    public var hasKeys: Bool
+
+    /// A judgement.
+    public init(kind: Kind, exclusion: String? = nil, hasKeys: Bool = false) {
+        self.kind = kind
+        self.exclusion = exclusion
+        self.hasKeys = hasKeys
+    }
+
+    /// The touch kind the daemon reads the device's gestures as, nil for any other.
+    public var touchKind: DeviceKind? {
+        switch kind {
+        case .touchpad: return .touchpad
+        case .touchscreen: return .touchscreen
+        case .mouse, .keyboard, .other: return nil
+        }
+    }
+
+    /// Why the daemon reads no gestures of the device, nil for a touchpad or touchscreen it reads.
+    public var whyNoGestures: String? {
+        if let exclusion { return exclusion }
+        switch kind {
+        case .touchpad, .touchscreen: return nil
+        case .mouse: return "udev tags it a mouse, not a touchpad or touchscreen (no ID_INPUT_TOUCHPAD or ID_INPUT_TOUCHSCREEN): the daemon reads none of its touches"
+        case .keyboard: return "udev tags it a keyboard, not a touchpad or touchscreen (no ID_INPUT_TOUCHPAD or ID_INPUT_TOUCHSCREEN): the daemon reads none of its touches"
+        case .other: return "udev tags it neither a touchpad nor a touchscreen (no ID_INPUT_TOUCHPAD or ID_INPUT_TOUCHSCREEN): the daemon does not open it"
+        }
+    }
+}
+
+/// The daemon's judgement of a device by the udev properties a `libinput record` file lists for
+/// its node (`udev: properties:`, `NAME=value`; only the node's own, not its parent's).
+public typealias UdevRule = (_ properties: [String: String]) -> UdevJudgement
