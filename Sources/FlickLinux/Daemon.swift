@@ -1054,7 +1054,7 @@ public final class Daemon {
             outputFailing = false
         } catch {
             if failedOutput != mode {
-                logger.error("\(error)\nflicks do not coast until it can be created (tried again when a touchpad or touchscreen is plugged in, or on reload)")
+                logger.error("\(error)\nflicks do not coast until it can be created (tried again when a touchpad or touchscreen is plugged in, when this user's session is in front again, or on reload)")
             }
             failedOutput = mode
         }

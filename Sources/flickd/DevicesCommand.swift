@@ -18,7 +18,8 @@ struct DevicesCommand: FlickdCommand {
             and keyboards are only watched for a press that stops a coast, and not even opened \
             when stop.button or stop.key is false (a mouse whose node has keyboard keys too is \
             opened while either is true). A device libinput ignores (udev's \
-            LIBINPUT_IGNORE_DEVICE) or that udev assigns to another seat than seat0 (ID_SEAT) \
+            LIBINPUT_IGNORE_DEVICE, or no ID_INPUT=1) or that udev assigns to another seat \
+            than seat0 (ID_SEAT) \
             is other: flickd leaves it alone, as libinput does.
 
             Exit status: 0 when every device flickd would open could be opened; 1 when one \

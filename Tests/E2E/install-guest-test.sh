@@ -273,6 +273,8 @@ else
 fi
 sed "s/^/  | /" "$E2E_TMP/uninstall-opt.log"
 check "it removed /etc/systemd/user/flickd.service and /opt/flickd" test ! -e /etc/systemd/user/flickd.service -a ! -e /opt/flickd
+check "it kept /etc's udev rule, which the install in /usr/local needs, and said so" \
+    bash -c 'test -f /etc/udev/rules.d/70-flickd-uinput.rules && grep -qF "the install in /usr/local" "$1"' _ "$E2E_TMP/uninstall-opt.log"
 if SUDO_USER=tester scripts/install --binary "$binary" --no-deps >"$E2E_TMP/install-again.log" 2>&1; then
     pass "scripts/install without --prefix once more exits 0"
 else
