@@ -340,7 +340,7 @@ public final class Daemon {
         self.configuration = configuration
         self.desktop = desktop
         self.seat = seat
-        signals = try SignalReceiver(signals: [SIGTERM, SIGINT, SIGHUP, SIGTSTP])
+        signals = try SignalReceiver(signals: StartupChecks.daemonSignals)
         poll = try EventPoll()
         timer = try DeadlineTimer()
         try poll.add(signals.fileDescriptor, token: Token.signals)

@@ -11,10 +11,16 @@ final class UinputDevice {
     /// The udev rule that gives the user at the seat access to /dev/uinput (`uaccess`), as
     /// systemd/70-flickd-uinput.rules ships it.
     public static let udevRule = #"KERNEL=="uinput", SUBSYSTEM=="misc", OPTIONS+="static_node=uinput", TAG+="uaccess""#
+    /// The udev rule that has libinput take flickd's virtual touchpad for an external one, as
+    /// systemd/70-flickd-uinput.rules ships it after `udevRule`: an internal one is paired with
+    /// the laptop's keyboard (a key ends its scroll while the fingers move), lid and tablet-mode
+    /// switch (which suspend it).
+    public static let touchpadRule =
+        #"SUBSYSTEM=="input", KERNEL=="event*", DEVPATH=="/devices/virtual/input/*", ATTRS{name}=="flickd virtual touchpad", ENV{ID_INPUT_TOUCHPAD_INTEGRATION}="external""#
     /// Where scripts/install puts the rule (the package installs it under /usr/lib/udev/rules.d).
     public static let udevRuleFile = "/etc/udev/rules.d/70-flickd-uinput.rules"
-    /// Writes `udevRule` to `udevRuleFile`, from any directory.
-    public static let writeUdevRule = "echo '\(udevRule)' | sudo tee \(udevRuleFile) >/dev/null"
+    /// Writes `udevRule` and `touchpadRule` to `udevRuleFile`, one a line, from any directory.
+    public static let writeUdevRule = "printf '%s\\n' '\(udevRule)' '\(touchpadRule)' | sudo tee \(udevRuleFile) >/dev/null"
     /// Writes `udevRule` to `udevRuleFile` and applies it to /dev/uinput now, from any directory:
     /// the user's session gets its access without logging in again. Only where uinput is in the
     /// kernel (`moduleInKernel`): `udevadm trigger` needs the device behind the node.

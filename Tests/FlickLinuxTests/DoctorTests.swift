@@ -144,7 +144,7 @@ import Testing
         let checks = system.checks()
         let writable = try checks.one("/dev/uinput writable")
         #expect(writable.status == .failure)
-        #expect(writable.fix == #"echo 'KERNEL=="uinput", SUBSYSTEM=="misc", OPTIONS+="static_node=uinput", TAG+="uaccess"' | sudo tee /etc/udev/rules.d/70-flickd-uinput.rules >/dev/null && sudo udevadm control --reload && sudo udevadm trigger /dev/uinput"#)
+        #expect(writable.fix == #"printf '%s\n' 'KERNEL=="uinput", SUBSYSTEM=="misc", OPTIONS+="static_node=uinput", TAG+="uaccess"' 'SUBSYSTEM=="input", KERNEL=="event*", DEVPATH=="/devices/virtual/input/*", ATTRS{name}=="flickd virtual touchpad", ENV{ID_INPUT_TOUCHPAD_INTEGRATION}="external"' | sudo tee /etc/udev/rules.d/70-flickd-uinput.rules >/dev/null && sudo udevadm control --reload && sudo udevadm trigger /dev/uinput"#)
         #expect(writable.detail.contains("Permission denied"))
         #expect(Doctor.blocks(checks))
     }

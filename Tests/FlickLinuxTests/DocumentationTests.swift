@@ -105,12 +105,12 @@ extension DocumentationTests {
     }
 
     /// The fixes doctor and the errors print write the shipped udev rule and modules-load file
-    /// themselves (they work from any directory): the same rule, the same module. (The file's
-    /// second rule, `virtualTouchpadIsExternal`, is not /dev/uinput's: doctor's fix for it
-    /// writes the access rule alone.)
+    /// themselves (they work from any directory): the same rules, the same module.
     @Test func theUinputFixesWriteWhatTheRepositoryShips() {
         let rule = Self.repositoryFile("systemd/70-flickd-uinput.rules").split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }
         #expect(rule == [Substring(UinputDevice.udevRule), Substring(Self.virtualTouchpadIsExternal)], "\(rule)")
+        #expect(UinputDevice.touchpadRule == Self.virtualTouchpadIsExternal)
+        #expect(UinputDevice.writeUdevRule.hasPrefix("printf '%s\\n' '\(UinputDevice.udevRule)' '\(UinputDevice.touchpadRule)' | sudo tee "))
         let module = Self.repositoryFile("systemd/flickd-uinput.conf").split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }
         #expect(module == ["uinput"])
         #expect(UinputDevice.loadModule.contains("echo uinput | sudo tee /etc/modules-load.d/flickd-uinput.conf"))
