@@ -3907,7 +3907,21 @@ def main():
         print("apps: SKIPPED mode touchpad: %s does not accept [output] mode = \"touchpad\"" % args.flickd, flush=True)
         args.modes = [m for m in args.modes if m != "touchpad"]
         args.also_modes = [m for m in args.also_modes if m != "touchpad"]
+    install_udev_rule()
     return run(args)
+
+
+UDEV_RULE = "/etc/udev/rules.d/70-flickd-uinput.rules"
+
+
+def install_udev_rule():
+    """flickd's devices as a real install has them: the repository's udev rule, as scripts/install
+    puts it, for the devices made after it. It tags flickd's virtual touchpad external, so libinput
+    pairs it with no keyboard, trackpoint or switch (docs/DESIGN.md, "The virtual touchpad is an
+    external one to libinput"). The guest's root is a tmpfs overlay: nothing reaches the host."""
+    shutil.copyfile(os.path.join(REPO, "systemd", "70-flickd-uinput.rules"), UDEV_RULE)
+    subprocess.run(["udevadm", "control", "--reload"], check=True)
+    print("apps: installed %s from the repository (the virtual touchpad tagged external)" % UDEV_RULE, flush=True)
 
 
 if __name__ == "__main__":
