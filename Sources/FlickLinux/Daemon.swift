@@ -692,7 +692,14 @@ public final class Daemon {
     /// `scroll.natural = "auto"` anywhere, for the virtual pad's own setting with the touchpad
     /// output, and on an X server for which touchpads' drivers glide.
     private func asksDesktop(_ configuration: Configuration, _ desktop: DesktopQuery) -> Bool {
-        configuration.followsDesktopNaturalScrolling || configuration.output.mode == .touchpad || desktop.tellsDriverGlides
+        Self.asksDesktop(configuration, onXServer: desktop.tellsDriverGlides)
+    }
+
+    /// Whether the desktop is asked under `configuration`, where `onXServer` says the session is
+    /// an X server's that tells which touchpads' drivers glide (`DesktopQuery.tellsDriverGlides`);
+    /// doctor judges a disabled pad by the same rule.
+    public static func asksDesktop(_ configuration: Configuration, onXServer: Bool) -> Bool {
+        configuration.followsDesktopNaturalScrolling || configuration.output.mode == .touchpad || onXServer
     }
 
     /// The desktop's answer in force as far as it says which touch devices start no coast

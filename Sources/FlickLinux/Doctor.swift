@@ -351,9 +351,10 @@ public struct Doctor {
         checks.append(naturalScrolling(configuration, touch: touch, desktop: desktop))
         checks += deviceNaturalScrolling(configuration, touch: touch, desktop: desktop.answer)
         checks += driverGlides(touch: touch, desktop: desktop.answer)
-        checks += disabledPads(touch: touch, desktop: desktop.answer)
+        checks += disabledPads(configuration, touch: touch, desktop: desktop.answer)
         if let changes = xServerChanges() { checks.append(changes) }
         checks.append(output(configuration, touch: touch, desktop: desktop))
+        if let tag = virtualTouchpadTag(configuration) { checks.append(tag) }
         checks += glideLength(configuration)
         checks += quirksProblems()
         return checks
@@ -1151,7 +1152,7 @@ public struct Doctor {
         case .failure(let error):
             // Not a regular file (a FIFO, a directory): say what it is rather than the errno's text.
             let kind = error.errno == EISDIR || error.errno == TextFile.notRegularFile ? TextFile.kind(of: path) : nil
-            let why = kind.map { "it is \($0), not a regular file" } ?? error.reason
+            let why = kind.map { "it is \($0), not a regular file" } ?? TextFile.reason(for: error)
             return (Check(title: title, status: .failure, detail: "cannot read \(path): \(why)", fix: fix), nil, path, nil)
         }
         do {
@@ -1342,10 +1343,39 @@ public struct Doctor {
         }
     }
 
+    /// With the touchpad output, whether flickd's udev rule in force tags the virtual touchpad
+    /// external (`UinputDevice.touchpadRule`): a rule file from before that line, or none (uinput
+    /// given by a group), leaves it internal to libinput, which pairs it with the laptop's keyboard
+    /// (a key ends its scroll while the fingers move) and its lid and tablet-mode switches (which
+    /// hide glides). Judged on the file udev reads first; a warning: flickd works otherwise.
+    private func virtualTouchpadTag(_ configuration: Configuration?) -> Check? {
+        guard (configuration?.output.mode ?? .touchpad) == .touchpad else { return nil }
+        let title = "virtual touchpad tag"
+        let effect = "libinput takes \"\(VirtualTouchpad.name)\" for the laptop's own touchpad: a key typed during a glide ends its scroll while the fingers still move, and in tablet mode or with the lid shut glides do not show"
+        let restart = "sudo udevadm control --reload && systemctl --user restart flickd"
+        guard let installed = UinputDevice.installedFile(UinputDevice.udevRuleFiles, exists: probe.exists) else {
+            return Check(title: title, status: .warning,
+                         detail: "no flickd udev rule is installed (\(UinputDevice.udevRuleFiles.joined(separator: ", "))), so \(effect)",
+                         fix: "\(UinputDevice.writeUdevRule) && \(restart)")
+        }
+        guard case .success(let text) = probe.readFile(installed) else { return nil }
+        if text.contains(#"ENV{ID_INPUT_TOUCHPAD_INTEGRATION}="external""#) {
+            return Check(title: title, status: .ok, detail: "external (\(installed))")
+        }
+        // The package's own file is as old as the package: another version's flickd runs.
+        let fix = installed.hasPrefix("/usr/lib/") ? "install the flickd package of this flickd's version, then: systemctl --user restart flickd"
+            : "\(UinputDevice.writeUdevRule) && \(restart)"
+        return Check(title: title, status: .warning,
+                     detail: "\(installed) is from before flickd tagged its virtual touchpad external, so \(effect)", fix: fix)
+    }
+
     /// One check per touchpad the desktop disabled (sway's `events disabled`, Plasma's "Device
     /// enabled" off): the daemon starts no coast from its flicks, which reach no app either.
-    private func disabledPads(touch: TouchDevices, desktop: DesktopSettings.Answer?) -> [Check] {
+    /// None where the configuration has the daemon not ask the desktop (`Daemon.asksDesktop`: the
+    /// wheel output with `scroll.natural` set, off X11): it does not see the pad disabled then.
+    private func disabledPads(_ configuration: Configuration?, touch: TouchDevices, desktop: DesktopSettings.Answer?) -> [Check] {
         guard let perDevice = desktop?.perDevice else { return [] }
+        if let configuration, !Daemon.asksDesktop(configuration, onXServer: probe.sessionXServer() != nil) { return [] }
         return touch.nodes.map(\.node).filter { $0.kind == .touchpad }.compactMap { node in
             let identity = identity(of: node)
             guard identity.vendor != nil, identity.product != nil,

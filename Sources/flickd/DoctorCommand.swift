@@ -72,8 +72,8 @@ struct DoctorCommand: FlickdCommand {
               glides for by itself (its coasting speed above 0, the default); flickd
               starts no coast of its own on it, and the fix names the way to its glide.
             - touchpad disabled: each touchpad the desktop disabled (sway's `events
-              disabled`, Plasma's "Device enabled" off); flickd starts no coast from
-              its flicks, and its touches still stop one.
+              disabled`, Plasma's "Device enabled" off), where flickd asks the desktop;
+              flickd starts no coast from its flicks, and its touches still stop one.
             - X server changes: on an X11 session (not GNOME's), whether a watch on the
               X server's device properties opens (XInput 2, through libX11 and libXi),
               as flickd keeps one to follow a setting changed with `xinput set-prop` or
@@ -86,7 +86,14 @@ struct DoctorCommand: FlickdCommand {
               cannot read them (on X11 without libX11 and libXi; KDE Plasma's
               kcminputrc, where the virtual touchpad has a setting of its own), and
               where the synaptics X driver drives the virtual touchpad (it scrolls it
-              by next to nothing, so glides do not show), with the fix.
+              by next to nothing, so glides do not show), with the fix; a failure where
+              the desktop disabled the virtual touchpad (sway's `input type:touchpad
+              events disabled`), whose glides then reach no app.
+            - virtual touchpad tag: with the touchpad output, whether flickd's udev
+              rule in force tags the virtual touchpad external; a warning where the
+              rule predates that line or none is installed (libinput then pairs it
+              with the laptop's keyboard, and a key ends its scroll mid-glide), with
+              the fix that writes the rule and restarts flickd.
             - device sections: a warning for each [[device]] section that never
               applies, because an earlier section matches every device it matches (the
               first matching section is used).

@@ -355,6 +355,39 @@ import Testing
         #expect(output.fix?.hasPrefix("set output.mode = \"wheel\"") == true)
     }
 
+    /// The udev rule in force tags the virtual touchpad external: said where it does; a warning
+    /// with the fix that writes the rule where the installed one predates the line or none is
+    /// installed; the package's own older rule is the package's to replace; nothing with the
+    /// wheel output.
+    @Test func theVirtualTouchpadsTagIsChecked() throws {
+        var system = FakeSystem()
+        let etc = UinputDevice.udevRuleFile, package = "/usr/lib/udev/rules.d/70-flickd-uinput.rules"
+        let none = try system.checks().one("virtual touchpad tag")
+        #expect(none.status == .warning)
+        #expect(none.detail.hasPrefix("no flickd udev rule is installed"), "\(none.text)")
+        #expect(none.fix == UinputDevice.writeUdevRule + " && sudo udevadm control --reload && systemctl --user restart flickd")
+
+        system.fileContents[etc] = UinputDevice.udevRule + "\n"
+        let old = try system.checks().one("virtual touchpad tag")
+        #expect(old.status == .warning)
+        #expect(old.detail.hasPrefix("\(etc) is from before flickd tagged its virtual touchpad external, so libinput takes"), "\(old.text)")
+        #expect(old.fix == none.fix)
+
+        system.fileContents[etc] = UinputDevice.udevRule + "\n" + UinputDevice.touchpadRule + "\n"
+        let current = try system.checks().one("virtual touchpad tag")
+        #expect(current.status == .ok)
+        #expect(current.detail == "external (\(etc))")
+
+        system.fileContents[etc] = nil
+        system.fileContents[package] = UinputDevice.udevRule + "\n"
+        let packaged = try system.checks().one("virtual touchpad tag")
+        #expect(packaged.status == .warning)
+        #expect(packaged.fix?.hasPrefix("install the flickd package of this flickd's version") == true, "\(packaged.text)")
+
+        system.fileContents["/home/ada/.config/flickd/config.toml"] = "[output]\nmode = \"wheel\"\n"
+        #expect(system.checks().titled("virtual touchpad tag").isEmpty, "the wheel output has no touchpad")
+    }
+
     /// A touchpad the desktop disabled: doctor names it and says flickd starts no coast from it;
     /// nothing is said of a pad the desktop leaves on, or of another pad it disabled.
     @Test func aPadTheDesktopDisabledIsNamed() throws {
@@ -372,6 +405,15 @@ import Testing
         #expect(check.detail == "/dev/input/event4 \"SynPS/2 Synaptics TouchPad\": sway disables it (events disabled) (\(source)), so flickd starts no coast from its flicks; its touches still stop a coast",
                 "\(check.text)")
         #expect(check.fix?.contains("events enabled") == true)
+
+        // The wheel output with scroll.natural set, off X11: the daemon does not ask the desktop,
+        // so it does not see the pad disabled, and it coasts.
+        system.fileContents["/home/ada/.config/flickd/config.toml"] = "[output]\nmode = \"wheel\"\n[scroll]\nnatural = false\n"
+        #expect(system.checks().titled("touchpad disabled").isEmpty, "not asked: the pad coasts")
+        system.xServer = (":0", nil)
+        #expect(try system.checks().one("touchpad disabled").status == .warning, "on X11 the desktop is asked for the drivers' glides")
+        system.xServer = nil
+        system.fileContents["/home/ada/.config/flickd/config.toml"] = nil
 
         system.desktop?.perDevice?.disabled = [.init(device: DeviceIdentity(name: "other", vendor: 2, product: 8), why: "sway disables it (events disabled)")]
         #expect(system.checks().titled("touchpad disabled").isEmpty, "another pad disabled: nothing to say of this one")

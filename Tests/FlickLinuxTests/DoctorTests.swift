@@ -6,12 +6,15 @@ import Testing
 
 @Suite struct DoctorTests {
     @Test func aMachineWithEverythingInPlacePassesEveryCheck() {
-        let checks = FakeSystem().checks()
+        var system = FakeSystem()
+        // scripts/install's rule, as shipped (the package's, under /usr/lib, would do too).
+        system.fileContents[UinputDevice.udevRuleFile] = UinputDevice.udevRule + "\n" + UinputDevice.touchpadRule + "\n"
+        let checks = system.checks()
         #expect(checks.allSatisfy { $0.status == .ok }, "\(checks.report)")
         #expect(!Doctor.blocks(checks))
         #expect(checks.allSatisfy { $0.fix == nil })
         #expect(checks.map(\.title) == ["uinput module", "/dev/uinput writable", "touch devices", "input group",
-                                        "flickd service", "configuration", "natural scrolling", "output"])
+                                        "flickd service", "configuration", "natural scrolling", "output", "virtual touchpad tag"])
         #expect(checks.report.contains("✓ touch devices: /dev/input/event4 \"SynPS/2 Synaptics TouchPad\" (touchpad): readable"))
     }
 
@@ -979,6 +982,21 @@ import Testing
         system.realPaths = [path]
         let check = try system.checks(config: path).one("configuration")
         #expect(check.status == .failure && check.detail == "cannot read \(path): it is a FIFO (a named pipe), not a regular file", "\(check.detail)")
+    }
+
+    /// A configuration over the 64 MiB flickd reads: doctor names the limit, as check-config and
+    /// the daemon do, not EFBIG's "File too large" (the largest file a disk can hold).
+    @Test func aConfigurationOverTheLimitIsNamedWithTheLimit() throws {
+        let directory = ConfigScratchDirectory()
+        let path = directory.file("big.toml")
+        let fd = open(path, O_WRONLY | O_CREAT, 0o600)
+        #expect(fd >= 0)
+        #expect(ftruncate(fd, off_t(TextFile.maximumBytes) + 1) == 0, "sparse: nothing is written")
+        close(fd)
+        var system = FakeSystem()
+        system.realPaths = [path]
+        let check = try system.checks(config: path).one("configuration")
+        #expect(check.status == .failure && check.detail == "cannot read \(path): it is larger than 64 MiB, the most flickd reads", "\(check.detail)")
     }
 
     @Test func withoutAConfigurationFileTheDefaultsApply() throws {

@@ -139,8 +139,11 @@ extension DocumentationTests {
         #expect(Self.virtualTouchpadIsExternal.contains(#"DEVPATH=="/devices/virtual/input/*""#))
         #expect(Self.virtualTouchpadIsExternal.contains(#"KERNEL=="event*""#))
         #expect(Self.virtualTouchpadIsExternal.hasSuffix(#"ENV{ID_INPUT_TOUCHPAD_INTEGRATION}="external""#))
-        // It must come before 73-seat-late.rules, which applies uaccess (the other rule's tag).
-        #expect("70-flickd-uinput.rules" < "73-seat-late.rules")
-        #expect(UinputDevice.udevRuleFile.hasSuffix("/70-flickd-uinput.rules"))
+        // Every place the file is installed sorts before 73-seat-late.rules, which applies uaccess
+        // (the other rule's tag).
+        for file in UinputDevice.udevRuleFiles {
+            let name = file.split(separator: "/").last.map(String.init) ?? file
+            #expect(name < "73-seat-late.rules", "\(file)")
+        }
     }
 }
