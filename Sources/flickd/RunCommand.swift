@@ -54,8 +54,9 @@ struct RunCommand: FlickdCommand {
             0; SIGTSTP (Ctrl-Z) stops any coast, lets the virtual fingers settle and lift, and \
             stops flickd until SIGCONT.
 
-            Exit status: 0 after SIGTERM, SIGINT or the closing of the terminal (also when \
-            the signal came while flickd was still starting); 1 when /dev/uinput cannot be \
+            Exit status: 0 after SIGTERM, SIGINT or the closing of the terminal (a signal \
+            that came while flickd was still starting is acted on once it has started, or \
+            the start's own failure decides); 1 when /dev/uinput cannot be \
             opened at start (the virtual device could not be created; not while another \
             user's session is active on the seat, whose user the udev rule gives /dev/uinput \
             to: flickd then starts paused, and creates the device once this user's session is \
