@@ -1702,10 +1702,12 @@ public final class Daemon {
     private func dispatch(_ event: InputEvent, from id: DeviceID, role: Role, at time: Instant) {
         switch role {
         case .touch:
-            if engine.isCoasting, stopSources.key, event.type == EventCode.key, event.value == 1, !Self.isButton(event.code) {
+            if engine.isCoasting, stopSources.key, event.type == EventCode.key, event.value == 1, !Self.isButton(event.code),
+               coastStart.map({ time >= $0 }) ?? true {
                 // A keyboard key on a touch device's own node (a keyboard and touchpad combo
                 // that udev lists as a touchpad; a tablet's Windows key): a key press, as on a
-                // keyboard.
+                // keyboard, and like one stops only a coast that began before it (read after
+                // another device's release in the same wake-up, it came first).
                 engine.stop(at: time, reason: .key)
             }
             heldEnd = .holding

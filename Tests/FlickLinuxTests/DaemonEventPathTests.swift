@@ -848,6 +848,24 @@ struct DaemonEventPathTests {
         #expect(Self.coastEnds(log) == ["touch", "shutdown"], "\(log.lines)")
     }
 
+    /// The same with the key on a touch device's own node (a touchscreen's Windows key, which
+    /// Goodix screens send there): stamped before the pad's new release and read after it, it
+    /// leaves the new coast alone.
+    @Test("a key on a touchscreen's own node stamped before a new release, read after it, leaves the new coast alone")
+    func aTouchNodesKeyBeforeANewReleaseLeavesItsCoast() throws {
+        let source = try Self.source()
+        let screen = "/dev/input/event8"
+        source.present.append(try source.node(8, .touchscreen, name: "Goodix Capacitive TouchScreen", fixture: "touch-screen"))
+        let (_, log) = try Self.runFlick(source, atFrame: 20) { _, _ in
+            let pad = source.devices[Self.pad]!
+            let release = Syscall.monotonicNow()
+            pad.feed(Self.flick(on: pad.description, releasedAt: release))
+            source.devices[screen]!.feed(Self.press(125, at: release - .milliseconds(1)))  // KEY_LEFTMETA
+        }
+        #expect(log.lines.filter { $0.contains(": coast at ") }.count == 2, "\(log.lines)")
+        #expect(Self.coastEnds(log) == ["touch", "shutdown"], "\(log.lines)")
+    }
+
     /// After a resume the first wake-up may be a landing (a hand back on the pad) rather than
     /// the timer: the coast from before the suspend is over by then, a stall, and the flick that
     /// follows starts afresh. Taken as live, the landing stopped it as a touch and the flick
