@@ -42,9 +42,10 @@ struct ReplayCommand: FlickdCommand {
             AttrResolutionHint or AttrSizeHint among the quirks a `libinput record` file lists \
             (those of the machine it was recorded on), else by its kind: a touchpad as 69 x 50 mm, \
             a touchscreen as a 13.3-inch panel (294 x 165 mm, or 165 x 294 mm upright where its y \
-            range is the longer), each axis range counted as the recording's libinput counted it \
-            (from libinput 1.25, maximum - minimum + 1; before, and where the file names no \
-            version, as evemu does not, maximum - minimum); the first line says that the size was estimated. This machine's quirks files are not read, so a replay gives the same \
+            range is the longer), each axis range counted as the daemon counts it on the \
+            recording's libinput (from libinput 1.24, maximum - minimum + 1, as libinput counts \
+            from 1.25; before, and where the file names no version, as evemu does not, \
+            maximum - minimum); the first line says that the size was estimated. This machine's quirks files are not read, so a replay gives the same \
             on any machine. A [[device]] resolution in --config wins over both. An evemu recording lists no quirks: \
             on the machine it was recorded on, `libinput quirks list /dev/input/eventN` shows \
             the hint libinput applies, and a [[device]] resolution gives it to the replay.

@@ -31,10 +31,11 @@ import FlickFingerStories
         return geometry.x.unitsPerMillimetre
     }
 
-    /// A pad on 0...2000 without resolution, guessed 69 mm wide: libinput 1.25 and later count
-    /// 2001 values (29 units/mm), 1.24 the difference, 2000 (28), as the daemon measures by the
-    /// installed libinput (`LibinputQuirks.applied`). 1.24.901 is 1.25's candidate.
-    @Test(arguments: [("1.26.0", 29.0), ("1.25.0", 29.0), ("1.24.901", 29.0), ("1.24.0", 28.0), ("1.22.1", 28.0)])
+    /// A pad on 0...2000 without resolution, guessed 69 mm wide: the daemon counts 2001 values
+    /// (29 units/mm) on libinput 1.24 and later (libinput itself from 1.25; the daemon reads
+    /// 1.24's quirks files as 1.25's), the difference, 2000 (28), before, as it measures by the
+    /// installed libinput (`LibinputQuirks.applied`). 1.23.901 is 1.24's candidate.
+    @Test(arguments: [("1.26.0", 29.0), ("1.25.0", 29.0), ("1.24.0", 29.0), ("1.23.901", 29.0), ("1.23.0", 28.0), ("1.22.1", 28.0)])
     func theGuessCountsTheRangeAsTheRecordingsLibinput(version: String, units: Double) throws {
         let text = Self.padWithoutResolution(version: version)
         let recording = try LibinputRecordParser.parse(text: text)
@@ -42,13 +43,13 @@ import FlickFingerStories
         #expect(try Self.unitsPerMillimetreX(text) == units)
     }
 
-    /// AttrSizeHint=100x55 on x 0...1199: 1200 values make 12 units/mm from libinput 1.25,
-    /// 1199 make 11 before.
+    /// AttrSizeHint=100x55 on x 0...1199: 1200 values make 12 units/mm from libinput 1.24 (as
+    /// the daemon counts), 1199 make 11 before.
     @Test func aSizeHintCountsTheRangeAsTheRecordingsLibinput() throws {
         let new = try LibinputRecordParser.parse(text: Self.padWithoutResolution(version: "1.26.0", quirk: "AttrSizeHint=100x55", xMaximum: 1199))
         #expect(new.description.absoluteAxes[EventCode.absMTPositionX]?.resolution == 12, "\(new.description.absoluteAxes)")
         #expect(new.resolutionQuirk == "AttrSizeHint=100x55")
-        let old = try LibinputRecordParser.parse(text: Self.padWithoutResolution(version: "1.24.0", quirk: "AttrSizeHint=100x55", xMaximum: 1199))
+        let old = try LibinputRecordParser.parse(text: Self.padWithoutResolution(version: "1.23.0", quirk: "AttrSizeHint=100x55", xMaximum: 1199))
         #expect(old.description.absoluteAxes[EventCode.absMTPositionX]?.resolution == 11, "\(old.description.absoluteAxes)")
     }
 

@@ -253,16 +253,18 @@ public enum LibinputRecordParser {
         return properties
     }
 
-    /// How the libinput `version` (`1.26.0`, as `libinput: version:` names it) measures an axis
-    /// range for a size: `.inclusive` from 1.25 (`LibinputAxisRange`), `.difference` before and
-    /// where the version is not known. A patch of 900 or more is the next minor release's
+    /// How the daemon on a machine with libinput `version` (`1.26.0`, as `libinput: version:`
+    /// names it) measures an axis range for a size: `.inclusive` from 1.24 (`LibinputAxisRange`;
+    /// libinput itself from 1.25, but 1.24's quirks files read as 1.25's, and the daemon takes
+    /// them so: `LibinputQuirks.libinputAxisRange`), `.difference` before and where the version
+    /// is not known. A patch of 900 or more is the next minor release's
     /// candidate (`1.24.901` is 1.25's), as the daemon's reading of recorded quirks takes it
     /// (`LibinputQuirks.PressureQuirks.release`, which this module cannot see).
     static func axisRange(ofLibinput version: String?) -> LibinputAxisRange {
         guard let parts = version?.split(separator: ".", omittingEmptySubsequences: false), parts.count >= 2,
               let major = Int(parts[0]), var minor = Int(parts[1]) else { return .difference }
         if parts.count >= 3, let patch = Int(parts[2].prefix { $0.isNumber }), patch >= 900 { minor += 1 }
-        return major > 1 || (major == 1 && minor >= 25) ? .inclusive : .difference
+        return major > 1 || (major == 1 && minor >= 24) ? .inclusive : .difference
     }
 
     /// Whether the device's recorded `udev: properties:` set `LIBINPUT_IGNORE_DEVICE` to
