@@ -1337,13 +1337,14 @@ public final class Daemon {
             logger.notice("another user's session is active on the seat (uid \(uid)): flickd pauses, with no device open, until this user's is again")
             engine.stop(at: time, reason: .sessionInactive)
             for id in devices.keys.sorted() { close(id, at: time, why: "closed: another user's session is active") }
-        case (.active, true), (.unknown, true):
+        case (.active, true), (.nobody, true), (.unknown, true):
             paused = false
-            // Unknown: logind's record gone, or no session active in it; either way not another user's.
+            // Nobody: no session active on the seat (a text console with no login); unknown:
+            // logind's record gone or unreadable. Either way not another user's.
             let why = activity == .active ? "this user's session is active on the seat again" : "no other user's session is active on the seat now"
             logger.notice("\(why): flickd goes on")
             openDevices(at: time)
-        case (.active, false), (.unknown, false):
+        case (.active, false), (.nobody, false), (.unknown, false):
             // Not paused, yet the session may have been away from the front (another VT with no
             // login: no other user's session to pause for), where logind's uaccess ACL on
             // /dev/uinput is the front session's: an output that could not be made then is tried

@@ -381,6 +381,11 @@ public struct Doctor {
         case .inactive(let uid):
             return Check(title: "session", status: .warning,
                          detail: "another user's session (uid \(uid)) is the active one on seat0: flickd pauses, with no device open, until this user's is again")
+        case .nobody:
+            // A text console with no login in front: logind gives /dev/uinput to no one, which
+            // explains a refusal the uinput check reports.
+            return Check(title: "session", status: .warning,
+                         detail: "no session is active on seat0 (a text console with no login in front?): logind gives /dev/uinput to no one until one is; flickd makes its virtual device when this user's session is in front again")
         case .unknown:
             return nil
         }

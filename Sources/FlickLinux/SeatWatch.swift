@@ -7,8 +7,9 @@ import Glibc
 /// (the input group stays) and writing through its virtual device, already open: the other
 /// user's flicks would coast through it, twice when that user runs flickd too. The daemon
 /// pauses while another user is active (its devices closed, a coast stopped) and opens them
-/// again when this user is back. Without that record (no file, or no ACTIVE_UID in it: no
-/// logind, a seat with no active session) nothing is known and flickd runs as before. Not
+/// again when this user is back. With no active session in the record (a text console with no
+/// login in front: logind writes seat0 without ACTIVE_UID) no other user's flicks can come, and
+/// flickd runs as before; likewise without the record (no logind), where nothing is known. Not
 /// created for root (`flickd run` as root follows no one's session). The devices udev assigns
 /// to another seat (`ID_SEAT`) are never read, whoever is active there
 /// (`InputNode.Exclusion.otherSeat`).
@@ -19,7 +20,11 @@ public final class SeatWatch {
         case active
         /// Another user's is (`uid`).
         case inactive(uid: UInt32)
-        /// No file, or no active user in it.
+        /// The file names no active user: no session is in front (a text console with no
+        /// login, between a logout and the next login). logind then gives /dev/uinput's uaccess
+        /// ACL to no one.
+        case nobody
+        /// No file (no logind), or one that cannot be read or whose `ACTIVE_UID` is not a number.
         case unknown
     }
 
@@ -96,6 +101,7 @@ public final class SeatWatch {
             guard let active = UInt32(line.dropFirst("ACTIVE_UID=".count).trimmingWhitespace) else { return .unknown }
             return active == uid ? .active : .inactive(uid: active)
         }
-        return .unknown
+        // logind leaves ACTIVE_UID (and ACTIVE) out while no session is active on the seat.
+        return .nobody
     }
 }

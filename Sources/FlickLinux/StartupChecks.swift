@@ -26,7 +26,10 @@ public enum StartupChecks {
         /// It refused this user (`refusal`) while user `uid`'s session is the active one on the
         /// seat: the udev rule gives /dev/uinput to the user of the session in front (uaccess).
         /// The daemon starts paused and creates its device when this user's session is back.
-        case awaitingSession(uid: UInt32, refusal: VirtualWheelError)
+        /// `uid` nil: no session is active on the seat (a text console with no login in front),
+        /// and logind gives /dev/uinput to no one; the daemon runs (no other user's flicks can
+        /// come) and creates its device when this user's session is in front again.
+        case awaitingSession(uid: UInt32?, refusal: VirtualWheelError)
     }
 
     /// Tries /dev/uinput with `check` (`OutputDevice.checkAccess(for:)`), knowing the seat's
@@ -35,7 +38,10 @@ public enum StartupChecks {
     /// A refusal of permission while another user's session is in front is no reason to fail:
     /// a flickd started then (restarted after a crash, by `systemctl --user restart` over ssh,
     /// by an upgrade) would exit 1 again at every restart until systemd gave up, and nothing
-    /// would scroll when this user came back.
+    /// would scroll when this user came back. Nor while no session is in front (logind's record
+    /// names no active user: a switch to a text console with no login), which takes the ACL
+    /// from this user just the same. Without the record (no logind: a container) a refusal is
+    /// a permission the installation lacks, and fails the start.
     /// - Throws: `check`'s error when the seat is this user's or not known (the reason and the
     ///   fix, at once), or when it is not a refusal of permission (a missing uinput module is
     ///   missing whoever is in front).
@@ -45,8 +51,12 @@ public enum StartupChecks {
             try check()
             return .granted
         } catch {
-            guard case .inactive(let uid)? = activity, error.cause == .permissionDenied else { throw error }
-            return .awaitingSession(uid: uid, refusal: error)
+            guard error.cause == .permissionDenied else { throw error }
+            switch activity {
+            case .inactive(let uid)?: return .awaitingSession(uid: uid, refusal: error)
+            case .nobody?: return .awaitingSession(uid: nil, refusal: error)
+            case .active?, .unknown?, nil: throw error
+            }
         }
     }
 }
@@ -57,8 +67,10 @@ extension StartupChecks.OutputAccess: CustomStringConvertible {
         switch self {
         case .granted:
             return "/dev/uinput can be written"
-        case .awaitingSession(let uid, let refusal):
+        case .awaitingSession(let uid?, let refusal):
             return "/dev/uinput refuses this user while another user's session is active on the seat (uid \(uid)): \(refusal.underlying.reason); logind gives it to the user in front, so flickd creates its \(refusal.device) when this user's session is back"
+        case .awaitingSession(nil, let refusal):
+            return "/dev/uinput refuses this user while no session is active on the seat (a text console with no login in front?): \(refusal.underlying.reason); logind gives it to the user in front, so flickd creates its \(refusal.device) when this user's session is in front again"
         }
     }
 }

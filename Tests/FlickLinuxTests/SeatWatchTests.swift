@@ -44,4 +44,35 @@ import Testing
             "warning: the seat's active session is not followed (inotify_add_watch \(directory.path): No space left on device: the user's inotify watches are used up, fs.inotify.max_user_watches); flickd will not pause while another user's session is active on seat0: it goes on reading the input devices, and that user's flicks coast through its virtual device",
         ])
     }
+    /// logind's record as it writes it: ACTIVE_UID names the user in front, and is left out while
+    /// no session is active (a text console with no login): that is `.nobody`, not `.unknown`,
+    /// which is kept for no record at all (no logind) and one that cannot be read.
+    @Test func theRecordSaysWhoIsInFrontOrThatNobodyIs() {
+        let seat = "# This is private data. Do not parse.\nIS_SEAT0=1\nCAN_MULTI_SESSION=1\n"
+        #expect(SeatWatch.activity(of: seat + "ACTIVE=2\nACTIVE_UID=1000\nSESSIONS=2\nUIDS=1000\n", uid: 1000) == .active)
+        #expect(SeatWatch.activity(of: seat + "ACTIVE=7\nACTIVE_UID=1001\nSESSIONS=2 7\n", uid: 1000) == .inactive(uid: 1001))
+        #expect(SeatWatch.activity(of: seat + "SESSIONS=2\nUIDS=1000\n", uid: 1000) == .nobody)
+        #expect(SeatWatch.activity(of: "", uid: 1000) == .nobody)
+        #expect(SeatWatch.activity(of: nil, uid: 1000) == .unknown)
+        #expect(SeatWatch.activity(of: seat + "ACTIVE_UID=me\n", uid: 1000) == .unknown)
+    }
+
+    /// The same through the file: none there is `.unknown`, one without ACTIVE_UID `.nobody`.
+    @Test func aFileWithoutAnActiveUserIsNobodyAndNoFileIsUnknown() throws {
+        let directory = ConfigScratchDirectory()
+        let seat = try SeatWatch(path: directory.file("seat0"), uid: 1000, logger: CollectedLog().logger)
+        #expect(seat.current() == .unknown)
+        directory.write("seat0", "IS_SEAT0=1\nCAN_MULTI_SESSION=1\n")
+        #expect(seat.current() == .nobody)
+    }
+
+    /// doctor run over ssh while a text console with no login is in front names that, beside
+    /// the uinput check's refusal it explains; with no record it says nothing.
+    @Test func doctorSaysNoSessionIsActiveOnTheSeat() throws {
+        var system = FakeSystem()
+        #expect(system.checks().first { $0.title == "session" } == nil, "no record: nothing said")
+        system.fileContents[SeatWatch.seat0] = "IS_SEAT0=1\nCAN_MULTI_SESSION=1\n"
+        let check = try #require(system.checks().first { $0.title == "session" })
+        #expect(check.status == .warning && check.detail.hasPrefix("no session is active on seat0"), "\(check.detail)")
+    }
 }

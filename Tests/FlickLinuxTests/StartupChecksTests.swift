@@ -28,6 +28,16 @@ struct StartupChecksTests {
         #expect("\(access)" == "/dev/uinput refuses this user while another user's session is active on the seat (uid 1001): Permission denied; logind gives it to the user in front, so flickd creates its flickd virtual touchpad when this user's session is back")
     }
 
+    /// The user switched to a text console with no login (getty): logind writes seat0 without
+    /// ACTIVE_UID and takes /dev/uinput's ACL from everyone. flickd (re)started then goes on,
+    /// with a notice, to make its device when this user's session is in front again. Before,
+    /// it exited 1 at every restart until systemd gave up.
+    @Test func aRefusedUinputWhileNoSessionIsInFrontIsNoError() throws {
+        let access = try StartupChecks.checkOutputAccess(seat: .nobody, check: Self.failing(Self.refused))
+        #expect(access == .awaitingSession(uid: nil, refusal: Self.refused))
+        #expect("\(access)" == "/dev/uinput refuses this user while no session is active on the seat (a text console with no login in front?): Permission denied; logind gives it to the user in front, so flickd creates its flickd virtual touchpad when this user's session is in front again")
+    }
+
     /// This user's session in front, or nothing known of the seat (root, no logind): a refusal
     /// fails the start at once, with the reason and the fix.
     @Test(arguments: [SeatWatch.Activity.active, .unknown, nil])
@@ -37,12 +47,12 @@ struct StartupChecksTests {
     }
 
     /// A missing uinput module is missing for every user: the start fails whoever is in front.
-    @Test(arguments: [SeatWatch.Activity.inactive(uid: 1001), .active, nil])
+    @Test(arguments: [SeatWatch.Activity.inactive(uid: 1001), .active, .nobody, nil])
     func aMissingUinputFailsTheStartWhoeverIsInFront(seat: SeatWatch.Activity?) {
         #expect(throws: Self.missing) { try StartupChecks.checkOutputAccess(seat: seat, check: Self.failing(Self.missing)) }
     }
 
-    @Test(arguments: [SeatWatch.Activity.inactive(uid: 1001), .active, .unknown, nil])
+    @Test(arguments: [SeatWatch.Activity.inactive(uid: 1001), .active, .nobody, .unknown, nil])
     func aWritableUinputIsGrantedWhoeverIsInFront(seat: SeatWatch.Activity?) throws {
         #expect(try StartupChecks.checkOutputAccess(seat: seat, check: {}) == .granted)
     }
@@ -86,6 +96,50 @@ struct StartupChecksTests {
         #expect(madeWhilePaused == [], "nothing is made while paused: \(madeWhilePaused)")
         #expect(outputs.made == [.touchpad], "made when this user is back: \(outputs.made)")
         #expect(log.lines.contains { $0.hasPrefix("notice: another user's session is active on the seat (uid 1001): flickd waits") }, "\(log.lines)")
+    }
+
+    /// The whole start while a text console with no login is in front (seat0 without
+    /// ACTIVE_UID, /dev/uinput refused): the check lets it go on, the daemon is READY with the
+    /// touchpad open and no virtual one made; when this user (1000) logs in again in front
+    /// (logind's ACL now theirs) the virtual touchpad is made. Before, the start failed.
+    @Test func aStartWhileNoSessionIsInFrontIsReadyAndMakesTheOutputWhenThisUsersIsBack() throws {
+        let directory = ConfigScratchDirectory()
+        directory.write("seat0", "IS_SEAT0=1\nCAN_MULTI_SESSION=1\nSESSIONS=2\nUIDS=1000\n")
+        let seat = try SeatWatch(path: directory.file("seat0"), uid: 1000, logger: CollectedLog().logger)
+        let access = try StartupChecks.checkOutputAccess(seat: seat.current(), check: Self.failing(Self.refused))
+        #expect(access == .awaitingSession(uid: nil, refusal: Self.refused))
+
+        let listener = try NotifySocketListener(abstract: false)
+        let log = CollectedLog()
+        let notifier = try ServiceNotifier(address: listener.address, logger: log.logger)
+        let source = ScriptedDevices()
+        let pad = try source.node(5, .touchpad, name: "SynPS/2 Synaptics TouchPad", fixture: "synaptics-t440")
+        source.present = [pad]
+        var statuses: [[String]] = []
+        var madeWhileNobodyIsInFront = -1
+        let outputs = DaemonDeviceTests.Outputs()
+        outputs.failure = Self.refused
+        source.play([
+            {
+                statuses.append(listener.received())
+                madeWhileNobodyIsInFront = outputs.touchpads.count
+                outputs.failure = nil
+                directory.replace("seat0", "IS_SEAT0=1\nCAN_MULTI_SESSION=1\nACTIVE=2\nACTIVE_UID=1000\nSESSIONS=2\nUIDS=1000\n")
+                return []
+            },
+            { [] },
+            {
+                raise(SIGTERM)
+                return []
+            },
+        ])
+        try DaemonDeviceTests.daemon(source, outputs, log: log, seat: seat, notifier: notifier).run()
+        #expect(statuses.first?.first?.hasPrefix("READY=1\n") == true, "\(statuses)")
+        #expect(madeWhileNobodyIsInFront == 0, "nothing made while nobody is in front: \(log.lines)")
+        #expect(log.lines.contains { $0.hasPrefix("error: ") && $0.contains("Permission denied") }, "said once: \(log.lines)")
+        #expect(!log.lines.contains { $0.contains("another user's session") }, "not paused: \(log.lines)")
+        #expect(outputs.made == [.touchpad, .touchpad], "made when this user's session is in front: \(log.lines)")
+        #expect(outputs.touchpads.count == 1, "\(log.lines)")
     }
 
     // MARK: Signals before the daemon's signalfd
