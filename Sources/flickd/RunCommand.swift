@@ -126,7 +126,8 @@ struct RunCommand: FlickdCommand {
             let seat = SeatWatch.forThisUser(logger: logger)
             // The device itself is created when a touchpad or touchscreen whose flicks coast is
             // open (at once on most machines); a uinput flickd cannot use fails the start now,
-            // unless it is another user's session's, in front: the daemon then starts paused.
+            // unless the seat's session is another user's (the daemon starts paused) or no
+            // session is in front (it runs, and makes the device when this user's is).
             let access = try StartupChecks.checkOutputAccess(seat: seat?.current()) { () throws(VirtualWheelError) in
                 try OutputDevice.checkAccess(for: configuration.output.mode)
             }
