@@ -1363,13 +1363,27 @@ public struct Doctor {
                          detail: "no flickd udev rule is installed (\(UinputDevice.udevRuleFiles.joined(separator: ", "))), so \(effect)",
                          fix: "\(UinputDevice.writeUdevRule) && \(restart)")
         }
-        guard case .success(let text) = probe.readFile(installed) else { return nil }
-        if text.contains(#"ENV{ID_INPUT_TOUCHPAD_INTEGRATION}="external""#) {
+        func tags(_ file: String) -> Bool {
+            guard case .success(let text) = probe.readFile(file) else { return false }
+            return text.split(separator: "\n").contains { line in
+                !line.drop { $0 == " " || $0 == "\t" }.hasPrefix("#") && line.containsText(#"ENV{ID_INPUT_TOUCHPAD_INTEGRATION}="external""#)
+            }
+        }
+        guard case .success = probe.readFile(installed) else { return nil }
+        if tags(installed) {
             return Check(title: title, status: .ok, detail: "external (\(installed))")
         }
-        // The package's own file is as old as the package: another version's flickd runs.
-        let fix = installed.hasPrefix("/usr/lib/") ? "install the flickd package of this flickd's version, then: systemctl --user restart flickd"
-            : "\(UinputDevice.writeUdevRule) && \(restart)"
+        let fix: String
+        if installed.hasPrefix("/usr/lib/") {
+            // The package's own file is as old as the package: another version's flickd runs.
+            fix = "install the flickd package of this flickd's version, then: systemctl --user restart flickd"
+        } else if let packaged = UinputDevice.udevRuleFiles.first(where: { $0 != installed && probe.exists($0) }), tags(packaged) {
+            // An old copy in /etc shadows the package's current one: written again, it would
+            // go on shadowing it and outlive the package's purge.
+            fix = "sudo rm \(installed) && \(restart)"
+        } else {
+            fix = "\(UinputDevice.writeUdevRule) && \(restart)"
+        }
         return Check(title: title, status: .warning,
                      detail: "\(installed) is from before flickd tagged its virtual touchpad external, so \(effect)", fix: fix)
     }

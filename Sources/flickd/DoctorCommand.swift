@@ -43,7 +43,8 @@ struct DoctorCommand: FlickdCommand {
               enabled, and when there is no systemctl or no user manager.
             - session: where systemd-logind records seat0's active session, whether it
               is this user's; a warning when another user's is (flickd pauses then,
-              with no device open).
+              with no device open), and when none is while this user has one on the
+              seat (a text console with no login in front: /dev/uinput is no one's).
             - service groups: whether the running service (where it does not run, the
               systemd user manager that starts it) has the groups through which this
               session reads the touch devices and opens /dev/uinput (its
@@ -93,7 +94,9 @@ struct DoctorCommand: FlickdCommand {
               rule in force tags the virtual touchpad external; a warning where the
               rule predates that line or none is installed (libinput then pairs it
               with the laptop's keyboard, and a key ends its scroll mid-glide), with
-              the fix that writes the rule and restarts flickd.
+              the fix that writes the rule and restarts flickd (an old copy in /etc
+              over the package's current rule: removing it; the package's own older
+              rule: installing the package of this flickd's version).
             - device sections: a warning for each [[device]] section that never
               applies, because an earlier section matches every device it matches (the
               first matching section is used).

@@ -373,10 +373,20 @@ import Testing
         #expect(old.detail.hasPrefix("\(etc) is from before flickd tagged its virtual touchpad external, so libinput takes"), "\(old.text)")
         #expect(old.fix == none.fix)
 
+        system.fileContents[etc] = UinputDevice.udevRule + "\n# " + UinputDevice.touchpadRule + "\n"
+        #expect(try system.checks().one("virtual touchpad tag").status == .warning, "a line commented out tags nothing")
+
         system.fileContents[etc] = UinputDevice.udevRule + "\n" + UinputDevice.touchpadRule + "\n"
         let current = try system.checks().one("virtual touchpad tag")
         #expect(current.status == .ok)
         #expect(current.detail == "external (\(etc))")
+
+        // An old copy in /etc over the package's current rule: removed, not written again.
+        system.fileContents[etc] = UinputDevice.udevRule + "\n"
+        system.fileContents[package] = UinputDevice.udevRule + "\n" + UinputDevice.touchpadRule + "\n"
+        let shadowing = try system.checks().one("virtual touchpad tag")
+        #expect(shadowing.status == .warning)
+        #expect(shadowing.fix == "sudo rm \(etc) && sudo udevadm control --reload && systemctl --user restart flickd", "\(shadowing.text)")
 
         system.fileContents[etc] = nil
         system.fileContents[package] = UinputDevice.udevRule + "\n"
