@@ -1704,11 +1704,14 @@ public final class Daemon {
         switch role {
         case .touch:
             if engine.isCoasting, stopSources.key, event.type == EventCode.key, event.value == 1, !Self.isButton(event.code),
-               coastStart.map({ time >= $0 }) ?? true {
+               coastStart.map({ time >= $0 }) ?? true || Self.modifierKeys.contains(event.code) {
                 // A keyboard key on a touch device's own node (a keyboard and touchpad combo
                 // that udev lists as a touchpad; a tablet's Windows key): a key press, as on a
                 // keyboard, and like one stops only a coast that began before it (read after
-                // another device's release in the same wake-up, it came first).
+                // another device's release in the same wake-up, it came first). But a modifier
+                // from before the coast was held at its release, where `modifierHeld` could not
+                // see it (it trusts touch nodes' state, this press unread): as there, no glide
+                // with Super or Ctrl held.
                 engine.stop(at: time, reason: .key)
             }
             heldEnd = .holding

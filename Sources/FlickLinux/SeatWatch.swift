@@ -20,11 +20,15 @@ public final class SeatWatch {
         case active
         /// Another user's is (`uid`).
         case inactive(uid: UInt32)
-        /// The file names no active user: no session is in front (a text console with no
-        /// login, between a logout and the next login). logind then gives /dev/uinput's uaccess
-        /// ACL to no one.
+        /// The file names no active user but lists this user among the seat's (`UIDS`): no
+        /// session is in front (a text console with no login, between a logout and the next
+        /// login), and this user's may come back. logind then gives /dev/uinput's uaccess ACL
+        /// to no one.
         case nobody
-        /// No file (no logind), or one that cannot be read or whose `ACTIVE_UID` is not a number.
+        /// No file (no logind), or one that cannot be read, whose `ACTIVE_UID` is not a number,
+        /// or that names no active user and no session of this user on the seat (a headless
+        /// machine reached over ssh, a session pam_systemd did not register): nothing says this
+        /// user will be in front.
         case unknown
     }
 
@@ -101,7 +105,12 @@ public final class SeatWatch {
             guard let active = UInt32(line.dropFirst("ACTIVE_UID=".count).trimmingWhitespace) else { return .unknown }
             return active == uid ? .active : .inactive(uid: active)
         }
-        // logind leaves ACTIVE_UID (and ACTIVE) out while no session is active on the seat.
-        return .nobody
+        // logind leaves ACTIVE_UID (and ACTIVE) out while no session is active on the seat, and
+        // lists the users with a session on it in UIDS.
+        for line in text.split(separator: "\n") where line.hasPrefix("UIDS=") {
+            let uids = line.dropFirst("UIDS=".count).split(separator: " ").compactMap { UInt32($0.trimmingWhitespace) }
+            return uids.contains(uid) ? .nobody : .unknown
+        }
+        return .unknown
     }
 }

@@ -662,7 +662,7 @@ struct DaemonDeviceTests {
     func seatFile() {
         #expect(SeatWatch.activity(of: "ACTIVE=2\nACTIVE_UID=1000\nSESSIONS=2\n", uid: 1000) == .active)
         #expect(SeatWatch.activity(of: "ACTIVE=5\nACTIVE_UID=1001\n", uid: 1000) == .inactive(uid: 1001))
-        #expect(SeatWatch.activity(of: "SESSIONS=\n", uid: 1000) == .nobody, "no active session")
+        #expect(SeatWatch.activity(of: "SESSIONS=\n", uid: 1000) == .unknown, "no active session, none of this user's")
         #expect(SeatWatch.activity(of: "ACTIVE_UID=gdm\n", uid: 1000) == .unknown)
         #expect(SeatWatch.activity(of: nil, uid: 1000) == .unknown, "no logind")
     }

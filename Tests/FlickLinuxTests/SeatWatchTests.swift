@@ -45,24 +45,29 @@ import Testing
         ])
     }
     /// logind's record as it writes it: ACTIVE_UID names the user in front, and is left out while
-    /// no session is active (a text console with no login): that is `.nobody`, not `.unknown`,
-    /// which is kept for no record at all (no logind) and one that cannot be read.
+    /// no session is active (a text console with no login): that is `.nobody` where this user
+    /// has a session on the seat (UIDS), not `.unknown`, which is kept for no record at all (no
+    /// logind), one that cannot be read, and a seat none of whose sessions is this user's.
     @Test func theRecordSaysWhoIsInFrontOrThatNobodyIs() {
         let seat = "# This is private data. Do not parse.\nIS_SEAT0=1\nCAN_MULTI_SESSION=1\n"
         #expect(SeatWatch.activity(of: seat + "ACTIVE=2\nACTIVE_UID=1000\nSESSIONS=2\nUIDS=1000\n", uid: 1000) == .active)
         #expect(SeatWatch.activity(of: seat + "ACTIVE=7\nACTIVE_UID=1001\nSESSIONS=2 7\n", uid: 1000) == .inactive(uid: 1001))
         #expect(SeatWatch.activity(of: seat + "SESSIONS=2\nUIDS=1000\n", uid: 1000) == .nobody)
-        #expect(SeatWatch.activity(of: "", uid: 1000) == .nobody)
+        #expect(SeatWatch.activity(of: seat + "SESSIONS=2 7\nUIDS=1001 1000\n", uid: 1000) == .nobody)
+        #expect(SeatWatch.activity(of: seat + "SESSIONS=7\nUIDS=1001\n", uid: 1000) == .unknown, "not this user's seat")
+        #expect(SeatWatch.activity(of: seat + "SESSIONS=\nUIDS=\n", uid: 1000) == .unknown, "no session at all")
+        #expect(SeatWatch.activity(of: "", uid: 1000) == .unknown)
         #expect(SeatWatch.activity(of: nil, uid: 1000) == .unknown)
         #expect(SeatWatch.activity(of: seat + "ACTIVE_UID=me\n", uid: 1000) == .unknown)
     }
 
-    /// The same through the file: none there is `.unknown`, one without ACTIVE_UID `.nobody`.
+    /// The same through the file: none there is `.unknown`, one without ACTIVE_UID listing this
+    /// user `.nobody`.
     @Test func aFileWithoutAnActiveUserIsNobodyAndNoFileIsUnknown() throws {
         let directory = ConfigScratchDirectory()
         let seat = try SeatWatch(path: directory.file("seat0"), uid: 1000, logger: CollectedLog().logger)
         #expect(seat.current() == .unknown)
-        directory.write("seat0", "IS_SEAT0=1\nCAN_MULTI_SESSION=1\n")
+        directory.write("seat0", "IS_SEAT0=1\nCAN_MULTI_SESSION=1\nSESSIONS=2\nUIDS=1000\n")
         #expect(seat.current() == .nobody)
     }
 
@@ -71,7 +76,7 @@ import Testing
     @Test func doctorSaysNoSessionIsActiveOnTheSeat() throws {
         var system = FakeSystem()
         #expect(system.checks().first { $0.title == "session" } == nil, "no record: nothing said")
-        system.fileContents[SeatWatch.seat0] = "IS_SEAT0=1\nCAN_MULTI_SESSION=1\n"
+        system.fileContents[SeatWatch.seat0] = "IS_SEAT0=1\nCAN_MULTI_SESSION=1\nSESSIONS=2\nUIDS=1000\n"
         let check = try #require(system.checks().first { $0.title == "session" })
         #expect(check.status == .warning && check.detail.hasPrefix("no session is active on seat0"), "\(check.detail)")
     }
