@@ -60,7 +60,9 @@ struct RunCommand: FlickdCommand {
             opened at start (the virtual device could not be created; not while another \
             user's session is active on the seat, whose user the udev rule gives /dev/uinput \
             to: flickd then starts paused, and creates the device once this user's session is \
-            back), the configuration cannot be \
+            back; nor while no session is in front and this user has one on the seat, as at \
+            a text console with no login: flickd runs, and creates the device once this \
+            user's session is in front), the configuration cannot be \
             read, or the event loop fails (its timer or signals cannot be read: the virtual \
             fingers lift first); 64 when the command line cannot be run (an unknown \
             option, a missing value).
