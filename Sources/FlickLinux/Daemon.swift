@@ -1816,11 +1816,14 @@ public final class Daemon {
         var refused: Bool
         /// Paused for another user's session (`seatChanged`): no device is open, on purpose.
         var paused: Bool
+        /// The output device that could not be created (`failedOutput`): flicks do not coast.
+        var failedOutput: OutputMode?
     }
 
     private var statusCounts: StatusCounts {
         let touch = devices.values.count { $0.role == .touch }
-        return StatusCounts(touch: touch, others: devices.count - touch, refused: !refusedTouchNodes.isEmpty, paused: paused)
+        return StatusCounts(touch: touch, others: devices.count - touch, refused: !refusedTouchNodes.isEmpty, paused: paused,
+                            failedOutput: failedOutput)
     }
 
     /// What `systemctl status` shows: the devices in use, or that flickd pauses.
@@ -1831,10 +1834,12 @@ public final class Daemon {
         let reading = touch > 0 ? "reading \(touch) touch device\(touch == 1 ? "" : "s")"
             : counts.refused ? "may not read the touchpad or touchscreen (permission denied)"
             : "waiting for a touchpad or touchscreen"
+        // Said first: the devices are read, but no flick coasts (the journal has the error).
+        let status = counts.failedOutput.map { "flicks do not coast: \(OutputDevice.name(of: $0)) could not be created; \(reading)" } ?? reading
         switch others {
-        case 0: return reading
-        case 1: return "\(reading); 1 mouse or keyboard stops a coast"
-        default: return "\(reading); \(others) mice and keyboards stop a coast"
+        case 0: return status
+        case 1: return "\(status); 1 mouse or keyboard stops a coast"
+        default: return "\(status); \(others) mice and keyboards stop a coast"
         }
     }
 

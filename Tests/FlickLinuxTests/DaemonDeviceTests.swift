@@ -1013,6 +1013,37 @@ struct DaemonDeviceTests {
         #expect(statuses == [["READY=1\n" + reading], ["STATUS=paused: another user's session is active on the seat"], [reading]], "\(statuses)")
     }
 
+    /// While its output device cannot be created, flickd reads the pads but no flick coasts: the
+    /// status says so first (the journal has the error), and stops saying it once a pad
+    /// plugged in creates the device.
+    @Test func theStatusSaysWhenTheOutputCannotBeCreated() throws {
+        let listener = try NotifySocketListener(abstract: false)
+        let log = CollectedLog()
+        let notifier = try ServiceNotifier(address: listener.address, logger: log.logger)
+        let source = ScriptedDevices()
+        let pads = try (0..<2).map { try source.node(20 + $0, .touchpad, name: "pad \($0)", fixture: "synaptics-t440") }
+        source.present = [pads[0]]
+        let outputs = Outputs()
+        outputs.failure = NoUinput()
+        var statuses: [[String]] = []
+        source.play([
+            {
+                statuses.append(listener.received())
+                outputs.failure = nil
+                return [.added(pads[1])]
+            },
+            { [] },
+            {
+                statuses.append(listener.received())
+                raise(SIGTERM)
+                return []
+            },
+        ])
+        try Self.daemon(source, outputs, log: log, notifier: notifier).run()
+        #expect(statuses == [["READY=1\nSTATUS=flicks do not coast: flickd virtual touchpad could not be created; reading 1 touch device"],
+                             ["STATUS=reading 2 touch devices"]], "\(statuses)")
+    }
+
     /// A reload judges the touch devices again: one judged not used for the same reason is said
     /// at debug level the second time (each config save logged it anew), a new reason at info.
     @Test func aReloadSaysAnUnchangedJudgementAtDebugLevel() throws {
